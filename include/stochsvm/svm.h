@@ -1,0 +1,234 @@
+/* svm.h -- the linear SVM object, a mirror of VLFeat's vl_svm with its defects fixed.
+ *
+ * Objective (ALGORITHMS.md section 0), with score s_i = <w, x_i> + b:
+ *
+ *     E(w, b) = lambda/2 (||w||^2 + (b/B)^2) + 1/n sum_i c_i loss(y_i, s_i)
+ *
+ * The bias is the weight w_b of a constant feature B (the bias multiplier),
+ * b = B w_b, regularized like the rest of w. B = 0 means the bias is not
+ * learned: it keeps its value (0 unless set with ss_svm_set_bias) and leaves
+ * the regularizer. c_i are per-example weights (default 1).
+ *
+ * Life cycle:  ss_svm_new -> ss_svm_set_* -> ss_svm_train (repeatable)
+ *              -> ss_svm_get_* -> ss_svm_delete.
+ *
+ * Repeated training continues: every solver keeps its state (model, bias,
+ * iteration number) between ss_svm_train calls, so training N iterations
+ * equals training N/2 and then N/2 more, bit for bit.
+ */
+#ifndef STOCHSVM_SVM_H
+#define STOCHSVM_SVM_H
+
+#include "stochsvm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Opaque linear SVM object. */
+typedef struct SsSvm_ SsSvm;
+
+/** @brief Solvers of the linear SVM object. */
+typedef enum SsSolver {
+  SS_SOLVER_NONE = 0, /**< no training: ss_svm_train evaluates the set model and bias */
+  SS_SOLVER_SGD = 1   /**< Pegasos-style SGD (src/core/sgd.c) */
+} SsSolver;
+
+/** @brief Built-in losses, as functions of the score s and the label y (z = y s).
+ *  Numbering follows VLFeat. */
+typedef enum SsLoss {
+  SS_LOSS_HINGE = 0,   /**< max(0, 1 - z) */
+  SS_LOSS_HINGE2 = 1,  /**< max(0, 1 - z)^2, no factor 1/2 (LIBLINEAR's L2-loss SVM) */
+  SS_LOSS_LOGISTIC = 4 /**< log(1 + exp(-z)), computed without overflow */
+} SsLoss;
+
+/** @brief Where a training run stands or how it ended. */
+typedef enum SsSvmStatus {
+  SS_SVM_STATUS_UNTRAINED = 0,      /**< ss_svm_train was never called */
+  SS_SVM_STATUS_TRAINING = 1,       /**< seen by the diagnostic callback during a run */
+  SS_SVM_STATUS_CONVERGED = 2,      /**< the stopping rule fired */
+  SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done */
+  SS_SVM_STATUS_INTERRUPTED = 4,    /**< a callback asked to stop */
+  SS_SVM_STATUS_ERROR = 5           /**< training stopped on an error (see the returned SsStatus) */
+} SsSvmStatus;
+
+/** @brief Statistics of the last diagnostic (filled at every diagnostic and at
+ *  the end of every ss_svm_train call). */
+typedef struct SsSvmStatistics {
+  SsSvmStatus status;
+  int64_t iteration;       /**< iterations done in total, warm-start offset included */
+  int64_t epoch;           /**< completed passes over the data: iteration / n */
+  double objective;        /**< primal E(w, b) = regularizer + loss */
+  double regularizer;      /**< lambda/2 (||w||^2 + (b/B)^2) */
+  double loss;             /**< 1/n sum_i c_i loss(y_i, s_i) */
+  double dual_objective;   /**< dual objective where the solver has one (else NaN) */
+  double duality_gap;      /**< objective - dual_objective (else NaN) */
+  double scores_variation; /**< ||s - s_prev|| / n between consecutive diagnostics (+inf at the first) */
+  double elapsed_time;     /**< wall-clock seconds since the start of this ss_svm_train call (monotonic clock) */
+} SsSvmStatistics;
+
+/** @brief Diagnostic callback, called every diagnostic_frequency iterations and
+ *  at the end of a run, after the statistics are updated. Return non-zero to
+ *  stop training (status SS_SVM_STATUS_INTERRUPTED, ss_svm_train returns
+ *  SS_ERR_INTERRUPTED). It may call any getter on @p svm, no setter. */
+typedef int (*SsSvmDiagnosticFunction)(const SsSvm *svm, void *user);
+
+/** @brief Interrupt callback, polled every SS_SVM_INTERRUPT_PERIOD iterations
+ *  (cheap: no statistics are computed). Return non-zero to stop, as above.
+ *  This is how a front end checks for Ctrl+C. */
+typedef int (*SsSvmInterruptFunction)(void *user);
+
+/** Iterations between two calls of the interrupt callback. */
+#define SS_SVM_INTERRUPT_PERIOD 16384
+
+/* ------------------------------------------------------------------------ */
+/*                             Create and destroy                           */
+/* ------------------------------------------------------------------------ */
+
+/** @brief Create an SVM on a data set.
+ *  @param solver one of SsSolver.
+ *  @param data   a descriptor from ss_data_init_*; the descriptor is copied, the
+ *                arrays it points to are borrowed and must outlive the object.
+ *  @param labels n labels, copied; finite. Classification losses need y in {-1, +1}
+ *                (checked by ss_svm_train).
+ *  @param lambda regularization strength, finite and > 0.
+ *  @return a new object, or NULL if an argument is invalid or memory ran out
+ *          (ss_svm_check_new tells which). */
+SS_API SsSvm *ss_svm_new(SsSolver solver, const SsData *data, const double *labels, double lambda);
+
+/** @brief The status ss_svm_new would fail with for these arguments (SS_OK if
+ *  it would succeed, memory permitting). */
+SS_API SsStatus ss_svm_check_new(SsSolver solver, const SsData *data, const double *labels, double lambda);
+
+/** @brief Create an SVM on abstract data seen only through two callbacks
+ *  (VLFeat's vl_svm_new_with_abstract_data, with the callbacks given up front).
+ *  @param data      user pointer passed back to the callbacks (borrowed).
+ *  @param dimension d >= 1.  @param num_data n >= 1.
+ *  @param inner_product, accumulate  non-NULL callbacks.
+ *  @return a new object or NULL (bad argument or no memory). */
+SS_API SsSvm *ss_svm_new_with_abstract_data(SsSolver solver, const void *data, int64_t dimension,
+                                            int64_t num_data, const double *labels, double lambda,
+                                            SsInnerProductFunction inner_product,
+                                            SsAccumulateFunction accumulate);
+
+/** @brief Create an SVM with a model of dimension d but no data yet: every
+ *  setter and getter works; ss_svm_train returns SS_ERR_BAD_STATE until
+ *  ss_svm_set_data gives it data. Used to restore a saved model.
+ *  @return a new object or NULL (bad argument or no memory). */
+SS_API SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda);
+
+/** @brief Give the object new data of the same dimension (a new batch, for
+ *  out-of-core or incremental training). Model, bias, iteration number and
+ *  parameters are kept; per-example weights and scores are cleared.
+ *  @return SS_OK, SS_ERR_BAD_ARG (NULL or dimension mismatch), SS_ERR_BAD_DATA
+ *          (non-finite labels), SS_ERR_ALLOC. */
+SS_API SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels);
+
+/** @brief Free the object and everything it owns. NULL is allowed. */
+SS_API void ss_svm_delete(SsSvm *self);
+
+/* ------------------------------------------------------------------------ */
+/*                                   Train                                  */
+/* ------------------------------------------------------------------------ */
+
+/** @brief Run the solver from the object's present state for at most
+ *  max_num_iterations iterations, or until the stopping rule fires.
+ *
+ *  SGD starts the learning-rate schedule at the stored iteration number and
+ *  writes the final one back. SS_SOLVER_NONE computes statistics and scores
+ *  of the present model and bias.
+ *  @return SS_OK (converged or iteration cap), SS_ERR_INTERRUPTED, SS_ERR_NUMERIC
+ *          (non-finite model: the model is left as it was at the last finite step
+ *          is NOT guaranteed; reset it), SS_ERR_BAD_DATA (labels not +-1 for a
+ *          classification loss), SS_ERR_BAD_STATE (no data), SS_ERR_ALLOC. */
+SS_API SsStatus ss_svm_train(SsSvm *self);
+
+/* ------------------------------------------------------------------------ */
+/*                                  Setters                                 */
+/* Each returns SS_ERR_BAD_ARG for a value out of range (NaN included) and  */
+/* then leaves the object unchanged. Setters must not be called from a      */
+/* callback during training.                                                */
+/* ------------------------------------------------------------------------ */
+
+/** @brief lambda > 0, finite. */
+SS_API SsStatus ss_svm_set_lambda(SsSvm *self, double lambda);
+/** @brief Stopping threshold >= 0 on scores_variation (SGD); default 1e-2.
+ *  0 disables the rule. */
+SS_API SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon);
+/** @brief Iterations per ss_svm_train call, >= 1. Default max(n, ceil(10/lambda)),
+ *  computed at train time while not set. */
+SS_API SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n);
+/** @brief Iterations between diagnostics, >= 1; default n (one per epoch). */
+SS_API SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f);
+/** @brief Bias multiplier B >= 0, finite; default 1. The bias b is kept as is
+ *  (order-independent with ss_svm_set_bias). */
+SS_API SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B);
+/** @brief Bias learning rate r_b > 0, finite: the bias moves with step r_b eta_t.
+ *  Default 1. */
+SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
+/** @brief SGD schedule offset t0 > 1, finite: eta_t = 1/(lambda (t + t0)).
+ *  Default max(2, 2/lambda), so eta at t = 0 is 1/2 (VLFeat's code uses
+ *  max(2, ceil(1/lambda)), a first step of about 1). */
+SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
+/** @brief Go back to the default t0 (recomputed from lambda at train time). */
+SS_API SsStatus ss_svm_unset_t0(SsSvm *self);
+/** @brief One of SsLoss; default SS_LOSS_HINGE. */
+SS_API SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss);
+/** @brief Per-example weights c_i >= 0, finite, copied (n values). NULL
+ *  restores uniform weights. */
+SS_API SsStatus ss_svm_set_weights(SsSvm *self, const double *weights);
+/** @brief Copy a model w of @c dimension finite values. */
+SS_API SsStatus ss_svm_set_model(SsSvm *self, const double *model);
+/** @brief Set the bias b (finite); independent of the order of
+ *  ss_svm_set_bias_multiplier. */
+SS_API SsStatus ss_svm_set_bias(SsSvm *self, double bias);
+/** @brief Iterations already done (>= 0): the SGD schedule continues from it.
+ *  Set it with the model and bias to warm-start a fresh object. */
+SS_API SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t);
+/** @brief Seed of the object's own random generator; default 0. The visiting
+ *  order of epoch e is a function of (seed, e) only. */
+SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
+/** @brief Diagnostic callback and its user pointer (NULL to remove). */
+SS_API SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user);
+/** @brief Interrupt callback and its user pointer (NULL to remove). */
+SS_API SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user);
+
+/* ------------------------------------------------------------------------ */
+/*                                  Getters                                 */
+/* ------------------------------------------------------------------------ */
+
+SS_API SsSolver ss_svm_get_solver(const SsSvm *self);
+SS_API double ss_svm_get_lambda(const SsSvm *self);
+SS_API double ss_svm_get_epsilon(const SsSvm *self);
+/** @brief The cap in force (the default is computed from n and lambda). */
+SS_API int64_t ss_svm_get_max_num_iterations(const SsSvm *self);
+/** @brief The frequency in force (n by default; 0 for an object without data). */
+SS_API int64_t ss_svm_get_diagnostic_frequency(const SsSvm *self);
+SS_API double ss_svm_get_bias_multiplier(const SsSvm *self);
+SS_API double ss_svm_get_bias_learning_rate(const SsSvm *self);
+/** @brief The t0 in force (the default is computed from lambda). */
+SS_API double ss_svm_get_t0(const SsSvm *self);
+SS_API SsLoss ss_svm_get_loss(const SsSvm *self);
+/** @brief The copied weights, or NULL for uniform weights. */
+SS_API const double *ss_svm_get_weights(const SsSvm *self);
+/** @brief The model w (dimension values), owned by the object, valid until the
+ *  next call on it. */
+SS_API const double *ss_svm_get_model(const SsSvm *self);
+/** @brief The bias b (the additive term of the score). */
+SS_API double ss_svm_get_bias(const SsSvm *self);
+SS_API int64_t ss_svm_get_iteration_number(const SsSvm *self);
+SS_API uint64_t ss_svm_get_seed(const SsSvm *self);
+SS_API int64_t ss_svm_get_dimension(const SsSvm *self);
+/** @brief n, or 0 for an object without data. */
+SS_API int64_t ss_svm_get_num_data(const SsSvm *self);
+/** @brief Scores s_i = <w, x_i> + b at the last diagnostic (n values, owned by
+ *  the object), or NULL before the first ss_svm_train. */
+SS_API const double *ss_svm_get_scores(const SsSvm *self);
+/** @brief Statistics of the last diagnostic, owned by the object. */
+SS_API const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOCHSVM_SVM_H */

@@ -1,0 +1,113 @@
+/* data.c -- the SsData descriptor: validation at construction, then inner
+ * products and accumulation of single rows. Validation is done once, so the
+ * solvers' inner loops carry no checks. */
+#include "internal.h"
+#include "row_kernels.h"
+
+static bool all_finite(SsDType dtype, const void *values, int64_t count)
+{
+  if (dtype == SS_DTYPE_FLOAT32) {
+    const float *v = values;
+    for (int64_t k = 0; k < count; ++k) if (!isfinite(v[k])) return false;
+  } else {
+    const double *v = values;
+    for (int64_t k = 0; k < count; ++k) if (!isfinite(v[k])) return false;
+  }
+  return true;
+}
+
+static bool valid_dtype(SsDType dtype)
+{
+  return dtype == SS_DTYPE_FLOAT32 || dtype == SS_DTYPE_FLOAT64;
+}
+
+SsStatus ss_data_init_dense(SsData *data, SsDType dtype, const void *values,
+                            int64_t num_data, int64_t dimension, int64_t row_stride)
+{
+  if (!data || !values || !valid_dtype(dtype)) return SS_ERR_BAD_ARG;
+  if (num_data < 1 || dimension < 1 || row_stride < dimension) return SS_ERR_BAD_ARG;
+  if (num_data > INT64_MAX / row_stride) return SS_ERR_BAD_ARG;
+  size_t element = dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
+  for (int64_t i = 0; i < num_data; ++i) {
+    const char *row = (const char *)values + (size_t)(i * row_stride) * element;
+    if (!all_finite(dtype, row, dimension)) return SS_ERR_BAD_DATA;
+  }
+  *data = (SsData){.layout = SS_LAYOUT_DENSE, .dtype = dtype, .num_data = num_data,
+                   .dimension = dimension, .row_stride = row_stride, .values = values,
+                   .indptr = NULL, .indices = NULL};
+  return SS_OK;
+}
+
+SsStatus ss_data_init_csr(SsData *data, SsDType dtype, const void *values,
+                          const int64_t *indptr, const int32_t *indices,
+                          int64_t num_data, int64_t dimension)
+{
+  if (!data || !indptr || !valid_dtype(dtype)) return SS_ERR_BAD_ARG;
+  if (num_data < 1 || dimension < 1 || dimension > (int64_t)INT32_MAX + 1) return SS_ERR_BAD_ARG;
+  if (indptr[0] != 0) return SS_ERR_BAD_DATA;
+  for (int64_t i = 0; i < num_data; ++i) {
+    if (indptr[i + 1] < indptr[i]) return SS_ERR_BAD_DATA;
+  }
+  int64_t nnz = indptr[num_data];
+  if (nnz > 0 && (!values || !indices)) return SS_ERR_BAD_ARG;
+  for (int64_t i = 0; i < num_data; ++i) {
+    int64_t previous = -1;
+    for (int64_t k = indptr[i]; k < indptr[i + 1]; ++k) {
+      int64_t j = indices[k];
+      if (j <= previous || j >= dimension) return SS_ERR_BAD_DATA;
+      previous = j;
+    }
+  }
+  if (nnz > 0 && !all_finite(dtype, values, nnz)) return SS_ERR_BAD_DATA;
+  *data = (SsData){.layout = SS_LAYOUT_CSR, .dtype = dtype, .num_data = num_data,
+                   .dimension = dimension, .row_stride = 0, .values = values,
+                   .indptr = indptr, .indices = indices};
+  return SS_OK;
+}
+
+double ss_data_inner_product(const SsData *data, int64_t i, const double *w)
+{
+  if (data->layout == SS_LAYOUT_DENSE) {
+    int64_t offset = i * data->row_stride;
+    return data->dtype == SS_DTYPE_FLOAT32
+               ? ss_dense_dot_f32((const float *)data->values + offset, data->dimension, w)
+               : ss_dense_dot_f64((const double *)data->values + offset, data->dimension, w);
+  }
+  int64_t begin = data->indptr[i], nnz = data->indptr[i + 1] - begin;
+  const int32_t *j = data->indices + begin;
+  return data->dtype == SS_DTYPE_FLOAT32
+             ? ss_csr_dot_f32((const float *)data->values + begin, j, nnz, w)
+             : ss_csr_dot_f64((const double *)data->values + begin, j, nnz, w);
+}
+
+void ss_data_accumulate(const SsData *data, int64_t i, double *w, double a)
+{
+  if (data->layout == SS_LAYOUT_DENSE) {
+    int64_t offset = i * data->row_stride;
+    if (data->dtype == SS_DTYPE_FLOAT32)
+      ss_dense_axpy_f32((const float *)data->values + offset, data->dimension, w, a);
+    else
+      ss_dense_axpy_f64((const double *)data->values + offset, data->dimension, w, a);
+    return;
+  }
+  int64_t begin = data->indptr[i], nnz = data->indptr[i + 1] - begin;
+  const int32_t *j = data->indices + begin;
+  if (data->dtype == SS_DTYPE_FLOAT32)
+    ss_csr_axpy_f32((const float *)data->values + begin, j, nnz, w, a);
+  else
+    ss_csr_axpy_f64((const double *)data->values + begin, j, nnz, w, a);
+}
+
+double ss_source_inner_product(const SsDataSource *src, int64_t i, const double *w)
+{
+  return src->kind == SS_DATA_DESCRIPTOR ? ss_data_inner_product(&src->descriptor, i, w)
+                                         : src->inner_product(src->user, i, w);
+}
+
+void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double a)
+{
+  if (src->kind == SS_DATA_DESCRIPTOR)
+    ss_data_accumulate(&src->descriptor, i, w, a);
+  else
+    src->accumulate(src->user, i, w, a);
+}

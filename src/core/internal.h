@@ -1,0 +1,136 @@
+/* internal.h -- private definitions of the C core; never installed.
+ *
+ * The body of the SsSvm object, the row kernels shared by the solvers, the
+ * per-object random generator, the monotonic clock and the loss functions.
+ */
+#ifndef STOCHSVM_INTERNAL_H
+#define STOCHSVM_INTERNAL_H
+
+#include "stochsvm/svm.h"
+
+#include <math.h>
+#include <stdbool.h>
+
+/* ------------------------------------------------------------------------ */
+/*                           Random numbers (rng.c)                         */
+/* ------------------------------------------------------------------------ */
+
+/** xoshiro256** state; seeded through splitmix64 so any 64-bit seed works. */
+typedef struct SsRng {
+  uint64_t s[4];
+} SsRng;
+
+void ss_rng_seed(SsRng *rng, uint64_t seed, uint64_t stream);
+uint64_t ss_rng_next(SsRng *rng);
+/** Uniform integer in [0, bound), bound >= 1, without modulo bias. */
+uint64_t ss_rng_below(SsRng *rng, uint64_t bound);
+/** perm <- a uniformly random permutation of 0..n-1, a pure function of
+ *  (seed, stream): Fisher-Yates on the identity. */
+void ss_rng_permutation(int64_t *perm, int64_t n, uint64_t seed, uint64_t stream);
+
+/* ------------------------------------------------------------------------ */
+/*                          Monotonic clock (clock.c)                       */
+/* ------------------------------------------------------------------------ */
+
+/** Seconds from an arbitrary origin, monotonic, wall clock. */
+double ss_clock_seconds(void);
+
+/* ------------------------------------------------------------------------ */
+/*                               Losses (loss.c)                            */
+/* ------------------------------------------------------------------------ */
+
+bool ss_loss_is_valid(int loss);
+/** Classification losses need labels in {-1, +1}. */
+bool ss_loss_needs_binary_labels(SsLoss loss);
+/* ss_loss_value(loss, s, y) and ss_loss_derivative(loss, s, y) are inline, in loss.h. */
+
+/* ------------------------------------------------------------------------ */
+/*                            The data of an object                          */
+/* ------------------------------------------------------------------------ */
+
+/** How an object reads its examples: a validated SsData, or two callbacks. */
+typedef enum SsDataKind {
+  SS_DATA_NONE = 0,
+  SS_DATA_DESCRIPTOR = 1,
+  SS_DATA_ABSTRACT = 2
+} SsDataKind;
+
+typedef struct SsDataSource {
+  SsDataKind kind;
+  SsData descriptor;                   /* SS_DATA_DESCRIPTOR */
+  const void *user;                    /* SS_DATA_ABSTRACT */
+  SsInnerProductFunction inner_product;
+  SsAccumulateFunction accumulate;
+  int64_t num_data;
+} SsDataSource;
+
+/** <w, x_i> and w += a x_i, whatever the source. */
+double ss_source_inner_product(const SsDataSource *src, int64_t i, const double *w);
+void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double a);
+
+/* ------------------------------------------------------------------------ */
+/*                               The SVM object                              */
+/* ------------------------------------------------------------------------ */
+
+struct SsSvm_ {
+  SsSolver solver;
+  int64_t dimension;
+
+  /* Data, valid while the caller keeps it alive. Labels and weights are copies. */
+  SsDataSource source;
+  double *labels;              /**< [num_data] */
+  double *weights;             /**< [num_data] or NULL for uniform weights */
+
+  /* Parameters. */
+  double lambda;
+  double epsilon;
+  int64_t max_num_iterations;  /**< 0: default max(n, ceil(10/lambda)) */
+  int64_t diagnostic_frequency;/**< 0: default n */
+  double bias_multiplier;
+  double bias_learning_rate;
+  double t0;                   /**< 0: default max(2, 2/lambda) */
+  SsLoss loss;
+  uint64_t seed;
+  SsSvmDiagnosticFunction diagnostic_fn;
+  void *diagnostic_user;
+  SsSvmInterruptFunction interrupt_fn;
+  void *interrupt_user;
+
+  /* Model state, kept between train calls. The solver works on the factored
+   * form w = factor * u; `model` is the realised w, refreshed whenever control
+   * returns to the caller (diagnostics and the end of train). */
+  double *model;               /**< [dimension] realised w */
+  double *u;                   /**< [dimension] SGD's unscaled model */
+  double factor;               /**< SGD's scale f, w = f u */
+  double bias;                 /**< b, the additive term of the score */
+  int64_t iteration;           /**< iterations done in total */
+
+  /* Bookkeeping. */
+  SsSvmStatistics statistics;
+  double *scores;              /**< [num_data] at the last diagnostic */
+  double *previous_scores;     /**< [num_data] at the diagnostic before */
+  bool has_scores;             /**< scores hold a diagnostic's values */
+  bool has_previous_scores;
+  double train_start_time;
+};
+
+/** Recompute the statistics and scores of the present model (one pass over
+ *  the data) and run the stopping rule and the diagnostic callback.
+ *  @param final   true at the end of a run (status stays as given).
+ *  @return SS_OK to go on; SS_ERR_INTERRUPTED if the callback asked to stop;
+ *          SS_ERR_NUMERIC if the objective is not finite. Sets
+ *          statistics.status to CONVERGED when the rule fires. */
+SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status);
+
+/** The parameters in force (defaults resolved). */
+double ss_svm_effective_t0(const SsSvm *self);
+int64_t ss_svm_effective_max_num_iterations(const SsSvm *self);
+int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self);
+
+/** w = factor * u (realise the model for the caller). */
+void ss_svm_realise_model(SsSvm *self);
+
+/** The solvers. */
+SsStatus ss_sgd_train(SsSvm *self);
+
+#endif /* STOCHSVM_INTERNAL_H */

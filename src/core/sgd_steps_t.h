@@ -1,0 +1,66 @@
+/* sgd_steps_t.h -- the SGD inner loop, a template included by sgd.c once per
+ * data kind with SGD_NAME, SGD_SETUP, ROW_DOT, ROW_AXPY, ROW_PREFETCH and INDEX_PREFETCH
+ * defined (see sgd.c for the math). Runs iterations [t, t_end) of the epoch
+ * whose permutation is run->perm, then stores factor, bias and iteration back
+ * into the object. */
+
+static SsStatus SGD_NAME(SgdRun *run, int64_t t, int64_t t_end)
+{
+  SsSvm *self = run->svm;
+  SGD_SETUP
+  const int64_t *perm = run->perm;
+  const int64_t n = self->source.num_data;
+  const double *y = self->labels;
+  const double *c = self->weights;
+  const double lambda = self->lambda;
+  const double inv_lambda = 1.0 / lambda;
+  const double t0 = ss_svm_effective_t0(self);
+  const double B = self->bias_multiplier;
+  const double bias_rate = self->bias_learning_rate;
+  const SsLoss loss = self->loss;
+  double *u = self->u;
+  double f = self->factor;
+  double b = self->bias;
+  SsStatus status = SS_OK;
+
+  for (int64_t k = t - run->epoch_start; t < t_end; ++t, ++k) {
+    if (k + SS_SGD_PREFETCH < n) {
+      const int64_t ahead = perm[k + SS_SGD_PREFETCH];
+      INDEX_PREFETCH(ahead);
+      SS_PREFETCH(y + ahead);
+      if (c) SS_PREFETCH(c + ahead);
+    }
+    if (k + SS_SGD_PREFETCH / 2 < n) ROW_PREFETCH(perm[k + SS_SGD_PREFETCH / 2]);
+    const int64_t i = perm[k];
+    const double s = f * ROW_DOT(i, u) + b;
+    if (!isfinite(s)) {
+      status = SS_ERR_NUMERIC;
+      break;
+    }
+    const double g = (c ? c[i] : 1.0) * ss_loss_derivative(loss, s, y[i]);
+    const double r = 1.0 / ((double)t + t0); /* lambda eta_t */
+    const double eta = inv_lambda * r;
+    f *= 1.0 - r;
+    if (B > 0) {
+      const double eta_b = bias_rate * eta;
+      b -= eta_b * (lambda * b + g * B * B);
+    }
+    if (g != 0) ROW_AXPY(i, -eta * g / f, u);
+    if (f < SS_SGD_MIN_FACTOR) {
+      self->factor = f;
+      fold_factor(self);
+      f = 1.0;
+    }
+  }
+  self->factor = f;
+  self->bias = b;
+  self->iteration = t;
+  return status;
+}
+
+#undef SGD_NAME
+#undef SGD_SETUP
+#undef ROW_DOT
+#undef ROW_AXPY
+#undef ROW_PREFETCH
+#undef INDEX_PREFETCH

@@ -1,0 +1,21 @@
+/* status.c -- version and status strings. */
+#include "stochsvm/stochsvm.h"
+
+const char *ss_version(void)
+{
+  return SS_VERSION_STRING;
+}
+
+const char *ss_status_string(SsStatus status)
+{
+  switch (status) {
+    case SS_OK: return "success";
+    case SS_ERR_ALLOC: return "out of memory";
+    case SS_ERR_BAD_ARG: return "argument out of range";
+    case SS_ERR_BAD_DATA: return "malformed data or labels";
+    case SS_ERR_BAD_STATE: return "call not valid in the object's present state";
+    case SS_ERR_NUMERIC: return "training produced a non-finite model";
+    case SS_ERR_INTERRUPTED: return "training interrupted by a callback";
+  }
+  return "unknown status code";
+}

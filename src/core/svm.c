@@ -1,0 +1,436 @@
+/* svm.c -- the SsSvm object: life cycle, validating setters and getters,
+ * diagnostics, and dispatch to the solvers (one file each: sgd.c, ...).
+ *
+ * Defects of VLFeat's vl_svm fixed here: every setter validates in every
+ * build and returns a status instead of asserting; every buffer is freed and
+ * every allocation checked; the iteration number is used and written back;
+ * randomness and time belong to the object (seed, monotonic clock); the bias
+ * does not depend on the order of set_bias and set_bias_multiplier.
+ */
+#include "internal.h"
+#include "loss.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/*                                Validation                                */
+/* ------------------------------------------------------------------------ */
+
+static bool valid_solver(int solver)
+{
+  return solver == SS_SOLVER_NONE || solver == SS_SOLVER_SGD;
+}
+
+static bool valid_lambda(double lambda)
+{
+  return isfinite(lambda) && lambda > 0;
+}
+
+/* The structure of a descriptor (its values were checked by ss_data_init_*). */
+static bool valid_descriptor(const SsData *data)
+{
+  if (!data || data->num_data < 1 || data->dimension < 1) return false;
+  if (data->dtype != SS_DTYPE_FLOAT32 && data->dtype != SS_DTYPE_FLOAT64) return false;
+  switch (data->layout) {
+    case SS_LAYOUT_DENSE: return data->values && data->row_stride >= data->dimension;
+    case SS_LAYOUT_CSR:
+      return data->indptr && (data->indptr[data->num_data] == 0 || (data->values && data->indices));
+  }
+  return false;
+}
+
+static SsStatus check_labels(const double *labels, int64_t n)
+{
+  if (!labels) return SS_ERR_BAD_ARG;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!isfinite(labels[i])) return SS_ERR_BAD_DATA;
+  }
+  return SS_OK;
+}
+
+SsStatus ss_svm_check_new(SsSolver solver, const SsData *data, const double *labels, double lambda)
+{
+  if (!valid_solver(solver) || !valid_lambda(lambda) || !valid_descriptor(data)) return SS_ERR_BAD_ARG;
+  return check_labels(labels, data->num_data);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                             Create and destroy                           */
+/* ------------------------------------------------------------------------ */
+
+SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda)
+{
+  if (!valid_solver(solver) || !valid_lambda(lambda) || dimension < 1) return NULL;
+  if ((uint64_t)dimension > SIZE_MAX / sizeof(double)) return NULL;
+  SsSvm *self = calloc(1, sizeof(SsSvm));
+  if (!self) return NULL;
+  self->solver = solver;
+  self->dimension = dimension;
+  self->lambda = lambda;
+  self->epsilon = 1e-2;
+  self->max_num_iterations = 0;   /* default, resolved at train time */
+  self->diagnostic_frequency = 0; /* default: n */
+  self->bias_multiplier = 1.0;
+  self->bias_learning_rate = 1.0;
+  self->t0 = 0;                   /* default, resolved at train time */
+  self->loss = SS_LOSS_HINGE;
+  self->seed = 0;
+  self->factor = 1.0;
+  self->bias = 0.0;
+  self->iteration = 0;
+  self->statistics.status = SS_SVM_STATUS_UNTRAINED;
+  self->statistics.dual_objective = NAN;
+  self->statistics.duality_gap = NAN;
+  self->model = calloc((size_t)dimension, sizeof(double));
+  self->u = calloc((size_t)dimension, sizeof(double));
+  if (!self->model || !self->u) {
+    ss_svm_delete(self);
+    return NULL;
+  }
+  return self;
+}
+
+/* Install a data source and its labels; on failure nothing changes. */
+static SsStatus install_source(SsSvm *self, const SsDataSource *source, const double *labels)
+{
+  int64_t n = source->num_data;
+  if ((uint64_t)n > SIZE_MAX / sizeof(double)) return SS_ERR_ALLOC;
+  SsStatus status = check_labels(labels, n);
+  if (status != SS_OK) return status;
+  double *new_labels = malloc((size_t)n * sizeof(double));
+  double *scores = calloc((size_t)n, sizeof(double));
+  double *previous = calloc((size_t)n, sizeof(double));
+  if (!new_labels || !scores || !previous) {
+    free(new_labels);
+    free(scores);
+    free(previous);
+    return SS_ERR_ALLOC;
+  }
+  memcpy(new_labels, labels, (size_t)n * sizeof(double));
+  free(self->labels);
+  free(self->weights);
+  free(self->scores);
+  free(self->previous_scores);
+  self->source = *source;
+  self->labels = new_labels;
+  self->weights = NULL;
+  self->scores = scores;
+  self->previous_scores = previous;
+  self->has_scores = false;
+  self->has_previous_scores = false;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
+{
+  if (!self || !valid_descriptor(data) || data->dimension != self->dimension) return SS_ERR_BAD_ARG;
+  SsDataSource source = {.kind = SS_DATA_DESCRIPTOR, .descriptor = *data, .num_data = data->num_data};
+  return install_source(self, &source, labels);
+}
+
+SsSvm *ss_svm_new(SsSolver solver, const SsData *data, const double *labels, double lambda)
+{
+  if (ss_svm_check_new(solver, data, labels, lambda) != SS_OK) return NULL;
+  SsSvm *self = ss_svm_new_without_data(solver, data->dimension, lambda);
+  if (self && ss_svm_set_data(self, data, labels) != SS_OK) {
+    ss_svm_delete(self);
+    return NULL;
+  }
+  return self;
+}
+
+SsSvm *ss_svm_new_with_abstract_data(SsSolver solver, const void *data, int64_t dimension,
+                                     int64_t num_data, const double *labels, double lambda,
+                                     SsInnerProductFunction inner_product,
+                                     SsAccumulateFunction accumulate)
+{
+  if (!inner_product || !accumulate || num_data < 1 || !labels) return NULL;
+  SsSvm *self = ss_svm_new_without_data(solver, dimension, lambda);
+  if (!self) return NULL;
+  SsDataSource source = {.kind = SS_DATA_ABSTRACT, .user = data, .inner_product = inner_product,
+                         .accumulate = accumulate, .num_data = num_data};
+  if (install_source(self, &source, labels) != SS_OK) {
+    ss_svm_delete(self);
+    return NULL;
+  }
+  return self;
+}
+
+void ss_svm_delete(SsSvm *self)
+{
+  if (!self) return;
+  free(self->labels);
+  free(self->weights);
+  free(self->model);
+  free(self->u);
+  free(self->scores);
+  free(self->previous_scores);
+  free(self);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                  Setters                                 */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
+{
+  if (!self || !valid_lambda(lambda)) return SS_ERR_BAD_ARG;
+  self->lambda = lambda;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon)
+{
+  if (!self || !(epsilon >= 0) || !isfinite(epsilon)) return SS_ERR_BAD_ARG;
+  self->epsilon = epsilon;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
+{
+  if (!self || n < 1) return SS_ERR_BAD_ARG;
+  self->max_num_iterations = n;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f)
+{
+  if (!self || f < 1) return SS_ERR_BAD_ARG;
+  self->diagnostic_frequency = f;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
+{
+  if (!self || !(B >= 0) || !isfinite(B)) return SS_ERR_BAD_ARG;
+  self->bias_multiplier = B;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate)
+{
+  if (!self || !(rate > 0) || !isfinite(rate)) return SS_ERR_BAD_ARG;
+  self->bias_learning_rate = rate;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_t0(SsSvm *self, double t0)
+{
+  if (!self || !(t0 > 1) || !isfinite(t0)) return SS_ERR_BAD_ARG;
+  self->t0 = t0;
+  return SS_OK;
+}
+
+SsStatus ss_svm_unset_t0(SsSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->t0 = 0;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
+{
+  if (!self || !ss_loss_is_valid((int)loss)) return SS_ERR_BAD_ARG;
+  self->loss = loss;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!weights) {
+    free(self->weights);
+    self->weights = NULL;
+    return SS_OK;
+  }
+  int64_t n = self->source.num_data;
+  if (n < 1) return SS_ERR_BAD_STATE;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!(weights[i] >= 0) || !isfinite(weights[i])) return SS_ERR_BAD_ARG;
+  }
+  double *copy = self->weights ? self->weights : malloc((size_t)n * sizeof(double));
+  if (!copy) return SS_ERR_ALLOC;
+  memcpy(copy, weights, (size_t)n * sizeof(double));
+  self->weights = copy;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_model(SsSvm *self, const double *model)
+{
+  if (!self || !model) return SS_ERR_BAD_ARG;
+  for (int64_t k = 0; k < self->dimension; ++k) {
+    if (!isfinite(model[k])) return SS_ERR_BAD_ARG;
+  }
+  memcpy(self->model, model, (size_t)self->dimension * sizeof(double));
+  memcpy(self->u, model, (size_t)self->dimension * sizeof(double));
+  self->factor = 1.0;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_bias(SsSvm *self, double bias)
+{
+  if (!self || !isfinite(bias)) return SS_ERR_BAD_ARG;
+  self->bias = bias;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
+{
+  if (!self || t < 0) return SS_ERR_BAD_ARG;
+  self->iteration = t;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->seed = seed;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->diagnostic_fn = f;
+  self->diagnostic_user = f ? user : NULL;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->interrupt_fn = f;
+  self->interrupt_user = f ? user : NULL;
+  return SS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                  Getters                                 */
+/* ------------------------------------------------------------------------ */
+
+double ss_svm_effective_t0(const SsSvm *self)
+{
+  if (self->t0 > 0) return self->t0;
+  double t0 = 2.0 / self->lambda;
+  return t0 > 2.0 ? t0 : 2.0;
+}
+
+int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
+{
+  if (self->max_num_iterations > 0) return self->max_num_iterations;
+  double by_lambda = ceil(10.0 / self->lambda);
+  int64_t cap = INT64_MAX / 4;
+  int64_t m = by_lambda >= (double)cap ? cap : (int64_t)by_lambda;
+  return m > self->source.num_data ? m : self->source.num_data;
+}
+
+int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self)
+{
+  return self->diagnostic_frequency > 0 ? self->diagnostic_frequency : self->source.num_data;
+}
+
+SsSolver ss_svm_get_solver(const SsSvm *self) { return self->solver; }
+double ss_svm_get_lambda(const SsSvm *self) { return self->lambda; }
+double ss_svm_get_epsilon(const SsSvm *self) { return self->epsilon; }
+int64_t ss_svm_get_max_num_iterations(const SsSvm *self) { return ss_svm_effective_max_num_iterations(self); }
+int64_t ss_svm_get_diagnostic_frequency(const SsSvm *self) { return ss_svm_effective_diagnostic_frequency(self); }
+double ss_svm_get_bias_multiplier(const SsSvm *self) { return self->bias_multiplier; }
+double ss_svm_get_bias_learning_rate(const SsSvm *self) { return self->bias_learning_rate; }
+double ss_svm_get_t0(const SsSvm *self) { return ss_svm_effective_t0(self); }
+SsLoss ss_svm_get_loss(const SsSvm *self) { return self->loss; }
+const double *ss_svm_get_weights(const SsSvm *self) { return self->weights; }
+const double *ss_svm_get_model(const SsSvm *self) { return self->model; }
+double ss_svm_get_bias(const SsSvm *self) { return self->bias; }
+int64_t ss_svm_get_iteration_number(const SsSvm *self) { return self->iteration; }
+uint64_t ss_svm_get_seed(const SsSvm *self) { return self->seed; }
+int64_t ss_svm_get_dimension(const SsSvm *self) { return self->dimension; }
+int64_t ss_svm_get_num_data(const SsSvm *self) { return self->source.num_data; }
+const double *ss_svm_get_scores(const SsSvm *self) { return self->has_scores ? self->scores : NULL; }
+const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self) { return &self->statistics; }
+
+/* ------------------------------------------------------------------------ */
+/*                                Diagnostics                               */
+/* ------------------------------------------------------------------------ */
+
+void ss_svm_realise_model(SsSvm *self)
+{
+  for (int64_t k = 0; k < self->dimension; ++k) self->model[k] = self->factor * self->u[k];
+}
+
+SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
+{
+  const int64_t n = self->source.num_data;
+  const double B = self->bias_multiplier;
+  ss_svm_realise_model(self);
+
+  double norm2 = 0;
+  for (int64_t k = 0; k < self->dimension; ++k) norm2 += self->model[k] * self->model[k];
+  double wb = B > 0 ? self->bias / B : 0;
+  double regularizer = 0.5 * self->lambda * (norm2 + wb * wb);
+
+  /* The scores of the last diagnostic become the previous ones. */
+  double *previous = self->scores;
+  self->scores = self->previous_scores;
+  self->previous_scores = previous;
+  self->has_previous_scores = self->has_scores;
+
+  double loss = 0, variation2 = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double s = ss_source_inner_product(&self->source, i, self->model) + self->bias;
+    double c = self->weights ? self->weights[i] : 1.0;
+    self->scores[i] = s;
+    if (c > 0) loss += c * ss_loss_value(self->loss, s, self->labels[i]);
+    double delta = s - previous[i];
+    variation2 += delta * delta;
+  }
+  self->has_scores = true;
+  loss /= (double)n;
+
+  SsSvmStatistics *st = &self->statistics;
+  st->iteration = self->iteration;
+  st->epoch = self->iteration / n;
+  st->regularizer = regularizer;
+  st->loss = loss;
+  st->objective = regularizer + loss;
+  st->dual_objective = NAN;
+  st->duality_gap = NAN;
+  st->scores_variation = self->has_previous_scores ? sqrt(variation2) / (double)n : INFINITY;
+  st->elapsed_time = ss_clock_seconds() - self->train_start_time;
+  st->status = status;
+
+  if (!isfinite(st->objective)) {
+    st->status = SS_SVM_STATUS_ERROR;
+    return SS_ERR_NUMERIC;
+  }
+  if ((status == SS_SVM_STATUS_TRAINING || status == SS_SVM_STATUS_MAX_ITERATIONS) &&
+      st->scores_variation < self->epsilon) {
+    st->status = SS_SVM_STATUS_CONVERGED;
+  }
+  if (self->diagnostic_fn && self->diagnostic_fn(self, self->diagnostic_user) != 0) {
+    st->status = SS_SVM_STATUS_INTERRUPTED;
+    return SS_ERR_INTERRUPTED;
+  }
+  return SS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                 Dispatcher                               */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_svm_train(SsSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
+  if (ss_loss_needs_binary_labels(self->loss)) {
+    for (int64_t i = 0; i < self->source.num_data; ++i) {
+      if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return SS_ERR_BAD_DATA;
+    }
+  }
+  self->train_start_time = ss_clock_seconds();
+  switch (self->solver) {
+    case SS_SOLVER_NONE: return ss_svm_diagnose(self, SS_SVM_STATUS_CONVERGED);
+    case SS_SOLVER_SGD: return ss_sgd_train(self);
+  }
+  return SS_ERR_BAD_ARG;
+}
