@@ -1,0 +1,69 @@
+"""Sphinx configuration of the stochsvm documentation.
+
+Build with:  python -m sphinx -W -b html docs docs/_build/html
+The Python reference (python_api.rst) is read from the installed package.
+"""
+
+import os
+import sys
+
+project = "stochsvm"
+author = "the stochsvm authors"
+copyright = "the stochsvm authors, BSD-3-Clause"
+
+try:
+    import stochsvm
+
+    release = getattr(stochsvm, "__version__", "0.1.0")
+except ImportError:  # pragma: no cover - the docs need the package installed
+    sys.stderr.write("stochsvm is not importable: install it first (pip install -e .)\n")
+    raise
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.mathjax",
+]
+
+root_doc = "index"
+exclude_patterns = ["_build"]
+templates_path = []
+html_static_path = []
+html_theme = "alabaster"
+html_title = f"stochsvm {release}"
+
+# C reference: the export macro is not part of the signatures shown.
+c_id_attributes = ["SS_API"]
+primary_domain = "py"
+default_role = "literal"
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "none"
+napoleon_google_docstring = False
+napoleon_numpy_docstring = True
+napoleon_use_rtype = False
+
+# The docs are built offline: no intersphinx, no remote images.
+nitpicky = False
+
+
+# Docstrings name the parameter ``lambda_`` (``lambda`` is a Python keyword).
+# Written bare in running text, a word ending in "_" is a reStructuredText
+# hyperlink reference, which -W turns into an error; show it literally instead.
+import re  # noqa: E402
+
+_TRAILING_UNDERSCORE = re.compile(r"(?<![\w`*\\|])([A-Za-z]\w*)_(?=[\s,.;:)]|$)")
+_FIELD = re.compile(r"^(\s*:[^:`]+:)(.*)$")
+
+
+def _escape_trailing_underscores(app, what, name, obj, options, lines):
+    for k, line in enumerate(lines):
+        m = _FIELD.match(line)
+        head, body = (m.group(1), m.group(2)) if m else ("", line)
+        lines[k] = head + _TRAILING_UNDERSCORE.sub(r"\1\\_", body)
+
+
+def setup(app):
+    # Runs after napoleon has turned the numpydoc sections into fields.
+    app.connect("autodoc-process-docstring", _escape_trailing_underscores, priority=600)

@@ -1,0 +1,37 @@
+"""stochsvm: fast stochastic SVM solvers with a small portable C core.
+
+The main object is :class:`SVM`, a one-to-one mirror of the C ``SsSvm``
+(VLFeat's ``vl_svm`` API with its defects fixed). :func:`svmtrain` mirrors
+VLFeat's ``vl_svmtrain``. Importing this package is cheap: it loads NumPy and
+the compiled core only; everything else is imported on first use.
+"""
+
+from stochsvm._svm import SVM
+
+__version__ = "0.1.0"
+
+__all__ = ["SVM", "svmtrain", "__version__"]
+
+# Names provided by submodules, imported on first access (PEP 562).
+_LAZY = {
+    "svmtrain": "stochsvm.svm",
+}
+
+
+def __getattr__(name):
+    module_name = _LAZY.get(name)
+    if module_name is not None:
+        import importlib
+
+        try:
+            module = importlib.import_module(module_name)
+            value = getattr(module, name)
+        except (ImportError, AttributeError) as exc:
+            raise AttributeError(f"module 'stochsvm' has no attribute {name!r} ({exc})") from None
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'stochsvm' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

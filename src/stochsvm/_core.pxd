@@ -1,0 +1,144 @@
+# Declarations of the public C API (include/stochsvm/*.h) for Cython.
+#
+# Declarations only, C names unchanged; the documentation lives in the headers.
+
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+
+cdef extern from "stochsvm/stochsvm.h" nogil:
+    const char *SS_VERSION_STRING
+
+    const char *ss_version()
+
+    ctypedef enum SsStatus:
+        SS_OK
+        SS_ERR_ALLOC
+        SS_ERR_BAD_ARG
+        SS_ERR_BAD_DATA
+        SS_ERR_BAD_STATE
+        SS_ERR_NUMERIC
+        SS_ERR_INTERRUPTED
+
+    const char *ss_status_string(SsStatus status)
+
+    ctypedef enum SsDType:
+        SS_DTYPE_FLOAT32
+        SS_DTYPE_FLOAT64
+
+    ctypedef enum SsLayout:
+        SS_LAYOUT_DENSE
+        SS_LAYOUT_CSR
+
+    ctypedef struct SsData:
+        SsLayout layout
+        SsDType dtype
+        int64_t num_data
+        int64_t dimension
+        int64_t row_stride
+        const void *values
+        const int64_t *indptr
+        const int32_t *indices
+
+    SsStatus ss_data_init_dense(SsData *data, SsDType dtype, const void *values,
+                                int64_t num_data, int64_t dimension, int64_t row_stride)
+    SsStatus ss_data_init_csr(SsData *data, SsDType dtype, const void *values,
+                              const int64_t *indptr, const int32_t *indices,
+                              int64_t num_data, int64_t dimension)
+    double ss_data_inner_product(const SsData *data, int64_t i, const double *w)
+    void ss_data_accumulate(const SsData *data, int64_t i, double *w, double multiplier)
+
+    ctypedef double (*SsInnerProductFunction)(const void *data, int64_t i, const double *w)
+    ctypedef void (*SsAccumulateFunction)(const void *data, int64_t i, double *w,
+                                          double multiplier)
+
+
+cdef extern from "stochsvm/svm.h" nogil:
+    ctypedef struct SsSvm:
+        pass
+
+    ctypedef enum SsSolver:
+        SS_SOLVER_NONE
+        SS_SOLVER_SGD
+
+    ctypedef enum SsLoss:
+        SS_LOSS_HINGE
+        SS_LOSS_HINGE2
+        SS_LOSS_LOGISTIC
+
+    ctypedef enum SsSvmStatus:
+        SS_SVM_STATUS_UNTRAINED
+        SS_SVM_STATUS_TRAINING
+        SS_SVM_STATUS_CONVERGED
+        SS_SVM_STATUS_MAX_ITERATIONS
+        SS_SVM_STATUS_INTERRUPTED
+        SS_SVM_STATUS_ERROR
+
+    ctypedef struct SsSvmStatistics:
+        SsSvmStatus status
+        int64_t iteration
+        int64_t epoch
+        double objective
+        double regularizer
+        double loss
+        double dual_objective
+        double duality_gap
+        double scores_variation
+        double elapsed_time
+
+    ctypedef int (*SsSvmDiagnosticFunction)(const SsSvm *svm, void *user)
+    ctypedef int (*SsSvmInterruptFunction)(void *user)
+
+    enum: SS_SVM_INTERRUPT_PERIOD
+
+    # Create and destroy
+    SsSvm *ss_svm_new(SsSolver solver, const SsData *data, const double *labels, double lambda_)
+    SsStatus ss_svm_check_new(SsSolver solver, const SsData *data, const double *labels,
+                              double lambda_)
+    SsSvm *ss_svm_new_with_abstract_data(SsSolver solver, const void *data, int64_t dimension,
+                                         int64_t num_data, const double *labels, double lambda_,
+                                         SsInnerProductFunction inner_product,
+                                         SsAccumulateFunction accumulate)
+    SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda_)
+    SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
+    void ss_svm_delete(SsSvm *self)
+
+    # Train
+    SsStatus ss_svm_train(SsSvm *self)
+
+    # Setters
+    SsStatus ss_svm_set_lambda(SsSvm *self, double lambda_)
+    SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon)
+    SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
+    SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f)
+    SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
+    SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate)
+    SsStatus ss_svm_set_t0(SsSvm *self, double t0)
+    SsStatus ss_svm_unset_t0(SsSvm *self)
+    SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
+    SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
+    SsStatus ss_svm_set_model(SsSvm *self, const double *model)
+    SsStatus ss_svm_set_bias(SsSvm *self, double bias)
+    SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
+    SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
+    SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)
+    SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user)
+
+    # Getters
+    SsSolver ss_svm_get_solver(const SsSvm *self)
+    double ss_svm_get_lambda(const SsSvm *self)
+    double ss_svm_get_epsilon(const SsSvm *self)
+    int64_t ss_svm_get_max_num_iterations(const SsSvm *self)
+    int64_t ss_svm_get_diagnostic_frequency(const SsSvm *self)
+    double ss_svm_get_bias_multiplier(const SsSvm *self)
+    double ss_svm_get_bias_learning_rate(const SsSvm *self)
+    double ss_svm_get_t0(const SsSvm *self)
+    SsLoss ss_svm_get_loss(const SsSvm *self)
+    const double *ss_svm_get_weights(const SsSvm *self)
+    const double *ss_svm_get_model(const SsSvm *self)
+    double ss_svm_get_bias(const SsSvm *self)
+    int64_t ss_svm_get_iteration_number(const SsSvm *self)
+    uint64_t ss_svm_get_seed(const SsSvm *self)
+    int64_t ss_svm_get_dimension(const SsSvm *self)
+    int64_t ss_svm_get_num_data(const SsSvm *self)
+    const double *ss_svm_get_scores(const SsSvm *self)
+    const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)

@@ -1,0 +1,1385 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, embedsignature=True
+"""The linear SVM object: a Cython class owning one C ``SsSvm``.
+
+This module converts inputs, keeps every array the C object borrows alive,
+releases the GIL around training and turns status codes into exceptions. The
+algorithms live in the C core (``src/core``); the contract is
+``include/stochsvm/svm.h``.
+"""
+
+import math
+import numbers
+import sys
+import threading
+
+import numpy as np
+
+cimport numpy as cnp
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport PyThread_get_thread_ident
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.string cimport memcpy
+
+from stochsvm._core cimport *
+
+cnp.import_array()
+
+
+# ---------------------------------------------------------------------------
+#                               Names and ranges
+# ---------------------------------------------------------------------------
+
+_SOLVERS = {"sgd": SS_SOLVER_SGD, "none": SS_SOLVER_NONE}
+_SOLVER_NAMES = {int(SS_SOLVER_SGD): "sgd", int(SS_SOLVER_NONE): "none"}
+
+_LOSSES = {
+    "hinge": SS_LOSS_HINGE,
+    "hinge2": SS_LOSS_HINGE2,
+    "squared_hinge": SS_LOSS_HINGE2,
+    "logistic": SS_LOSS_LOGISTIC,
+}
+_LOSS_NAMES = {
+    int(SS_LOSS_HINGE): "hinge",
+    int(SS_LOSS_HINGE2): "hinge2",
+    int(SS_LOSS_LOGISTIC): "logistic",
+}
+
+_STATUS_NAMES = {
+    int(SS_SVM_STATUS_UNTRAINED): "untrained",
+    int(SS_SVM_STATUS_TRAINING): "training",
+    int(SS_SVM_STATUS_CONVERGED): "converged",
+    int(SS_SVM_STATUS_MAX_ITERATIONS): "max_iterations",
+    int(SS_SVM_STATUS_INTERRUPTED): "interrupted",
+    int(SS_SVM_STATUS_ERROR): "error",
+}
+
+# Valid range of every parameter, as documented in include/stochsvm/svm.h.
+_RANGES = {
+    "lambda": "a finite number > 0",
+    "epsilon": "a finite number >= 0 (0 disables the stopping rule)",
+    "max_num_iterations": "an integer >= 1",
+    "diagnostic_frequency": "an integer >= 1",
+    "bias_multiplier": "a finite number >= 0 (0: the bias is not learned)",
+    "bias_learning_rate": "a finite number > 0",
+    "t0": "a finite number > 1",
+    "bias": "a finite number",
+    "iteration_number": "an integer >= 0",
+    "seed": "an integer in [0, 2**64)",
+}
+
+_INT64_MIN = -(2 ** 63)
+_INT64_MAX = 2 ** 63 - 1
+_INT32_MAX = 2 ** 31 - 1
+
+
+def core_version():
+    """Version string of the C core compiled into this module.
+
+    Returns
+    -------
+    str
+        ``"MAJOR.MINOR.PATCH"`` as returned by ``ss_version()``.
+    """
+    return ss_version().decode("ascii")
+
+
+def status_string(int status):
+    """Human-readable description of a C status code (``ss_status_string``).
+
+    Parameters
+    ----------
+    status : int
+        An ``SsStatus`` value.
+
+    Returns
+    -------
+    str
+    """
+    return ss_status_string(<SsStatus>status).decode("utf-8", "replace")
+
+
+# ---------------------------------------------------------------------------
+#                              Argument conversion
+# ---------------------------------------------------------------------------
+
+def _as_float(value, name):
+    """``value`` as a Python float; TypeError if it is not a real number."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a real number, got a boolean ({value!r})")
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
+        return float(value)
+    raise TypeError(f"{name} must be a real number, got {type(value).__name__} ({value!r})")
+
+
+def _as_int(value, name):
+    """``value`` as a Python int; TypeError if it is not an integer.
+
+    Floats with an integral value (``1e6``) are accepted for convenience.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got a boolean ({value!r})")
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
+        return int(value)
+    if isinstance(value, numbers.Real):
+        f = float(value)
+        if math.isfinite(f) and f.is_integer():
+            return int(f)
+        raise ValueError(f"{name} must be {_RANGES.get(name, 'an integer')}, got {value!r}")
+    raise TypeError(f"{name} must be an integer, got {type(value).__name__} ({value!r})")
+
+
+def _as_int64(value, name):
+    """``value`` as an int that fits int64_t (ValueError with the range otherwise)."""
+    v = _as_int(value, name)
+    if not (_INT64_MIN <= v <= _INT64_MAX):
+        raise ValueError(f"{name} must be {_RANGES.get(name, 'a 64-bit integer')}, got {value!r}")
+    return v
+
+
+def _float_dtype(dtype, name):
+    """The float dtype data of ``dtype`` is handed to C as (float32 or float64)."""
+    kind = dtype.kind
+    if kind == "f":
+        if dtype.itemsize == 4:
+            return np.dtype(np.float32)
+        return np.dtype(np.float64)
+    if kind in "biu":
+        return np.dtype(np.float64)
+    if kind == "c":
+        raise TypeError(
+            f"{name} has a complex dtype ({dtype}); stochsvm needs real numbers: "
+            f"take the real part or the magnitude explicitly")
+    raise TypeError(
+        f"{name} has dtype {dtype}, which is not numeric; convert it to float32 or "
+        f"float64 (e.g. {name}.astype(np.float64))")
+
+
+def _is_sparse(X):
+    """True for a scipy.sparse matrix or array, without importing scipy."""
+    sp = sys.modules.get("scipy.sparse")
+    return sp is not None and sp.issparse(X)
+
+
+def _all_finite(a):
+    """True if every value of the float array ``a`` is finite (chunked, no big temporary)."""
+    a = np.asarray(a)
+    if a.size == 0:
+        return True
+    flat = a.reshape(a.shape[0], -1) if a.ndim > 1 else a
+    step = max(1, (1 << 16) // max(1, flat.shape[1] if flat.ndim > 1 else 1))
+    for start in range(0, flat.shape[0], step):
+        if not np.isfinite(flat[start:start + step]).all():
+            return False
+    return True
+
+
+def _csr_is_canonical(indptr, indices):
+    """True if the column indices of every row are strictly increasing."""
+    nnz = indices.shape[0]
+    if nnz < 2:
+        return True
+    ok = np.diff(indices) > 0
+    starts = indptr[1:indptr.shape[0] - 1]
+    starts = starts[(starts > 0) & (starts < nnz)]
+    ok[starts - 1] = True   # the pair (last of one row, first of the next)
+    return bool(ok.all())
+
+
+def _prepare_matrix(X, name="X", allow_empty_rows=False):
+    """Validate ``X`` and bring it to a layout the C core reads without copying.
+
+    Returns a tuple ``(layout, values, indptr, indices, n, d, row_stride)``.
+    Dense: ``values`` is the (possibly original) 2-D array whose rows are
+    contiguous. CSR: ``values``, ``indptr`` (int64) and ``indices`` (int32).
+    """
+    if _is_sparse(X):
+        return _prepare_sparse(X, name, allow_empty_rows)
+    X = np.asarray(X)
+    if X.ndim != 2:
+        hint = ""
+        if X.ndim == 1:
+            hint = (f"; for a single example use {name}.reshape(1, -1), "
+                    f"for a single feature {name}.reshape(-1, 1)")
+        raise ValueError(
+            f"{name} must be a 2-D array (n examples x d features), got a {X.ndim}-D "
+            f"array of shape {X.shape}{hint}")
+    n, d = X.shape
+    if d == 0 or (n == 0 and not allow_empty_rows):
+        raise ValueError(
+            f"{name} is empty (shape {X.shape}); it needs at least one example (row) "
+            f"and one feature (column)")
+    target = _float_dtype(X.dtype, name)
+    if X.dtype != target:
+        X = X.astype(target, order="C")
+    itemsize = X.itemsize
+    s0, s1 = X.strides
+    row_stride = -1
+    if X.flags.aligned and (d == 1 or s1 == itemsize):
+        if n <= 1:
+            row_stride = d
+        elif s0 > 0 and s0 % itemsize == 0 and s0 // itemsize >= d:
+            row_stride = s0 // itemsize
+    if row_stride < 0:
+        X = np.ascontiguousarray(X)
+        row_stride = d
+    return (SS_LAYOUT_DENSE, X, None, None, n, d, row_stride)
+
+
+def _prepare_sparse(X, name, allow_empty_rows):
+    sp = sys.modules["scipy.sparse"]
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D sparse matrix, got a {X.ndim}-D sparse array "
+                         f"of shape {X.shape}")
+    n, d = X.shape
+    if d == 0 or (n == 0 and not allow_empty_rows):
+        raise ValueError(
+            f"{name} is empty (shape {X.shape}); it needs at least one example (row) "
+            f"and one feature (column)")
+    target = _float_dtype(X.dtype, name)
+    if X.format != "csr":
+        X = X.tocsr()           # CSC, COO, LIL, ...: one conversion (a new matrix)
+    indptr = np.asarray(X.indptr)
+    if indptr.ndim != 1 or indptr.shape[0] != n + 1 or (n >= 0 and indptr[0] != 0):
+        raise ValueError(f"{name} is not a valid CSR matrix: indptr must have n+1 = {n + 1} "
+                         f"entries starting at 0")
+    if n > 0 and np.any(np.diff(indptr) < 0):
+        raise ValueError(f"{name} is not a valid CSR matrix: indptr is decreasing")
+    nnz = int(indptr[n])
+    indices = np.asarray(X.indices)
+    data = np.asarray(X.data)
+    if nnz > indices.shape[0] or nnz > data.shape[0]:
+        raise ValueError(f"{name} is not a valid CSR matrix: indptr[-1] = {nnz} exceeds the "
+                         f"number of stored entries")
+    indices = indices[:nnz]
+    data = data[:nnz]
+    if nnz and indices.dtype != np.int32:
+        lo, hi = int(indices.min()), int(indices.max())
+        if lo < 0 or hi >= d:
+            raise ValueError(f"{name} is not a valid CSR matrix: a column index is out of "
+                             f"range [0, {d})")
+        if hi > _INT32_MAX:
+            raise ValueError(f"{name} has a nonzero in column {hi}; stochsvm's sparse "
+                             f"format indexes columns with 32-bit integers (< 2**31)")
+    if not _csr_is_canonical(indptr, indices):
+        # Sort the indices and sum duplicates on a copy: the user's matrix is
+        # never modified. A fresh matrix has no cached "canonical" flags.
+        fixed = sp.csr_array((data.copy(), indices.copy(), indptr.copy()), shape=(n, d))
+        fixed.sum_duplicates()
+        data, indices, indptr = fixed.data, fixed.indices, fixed.indptr
+    values = np.ascontiguousarray(data, dtype=target)
+    indptr = np.ascontiguousarray(indptr, dtype=np.int64)
+    indices = np.ascontiguousarray(indices, dtype=np.int32)
+    return (SS_LAYOUT_CSR, values, indptr, indices, n, d, 0)
+
+
+def _prepare_labels(y, n):
+    """``y`` as a contiguous float64 array of n labels in {-1, +1}."""
+    y_arr = np.asarray(y)
+    if y_arr.dtype.kind not in "biuf":
+        raise TypeError(f"y must contain the numbers -1 and +1, got dtype {y_arr.dtype}")
+    if y_arr.ndim != 1:
+        hint = "; use y.ravel()" if y_arr.ndim == 2 and 1 in y_arr.shape else ""
+        raise ValueError(f"y must be a 1-D array of labels, got shape {y_arr.shape}{hint}")
+    if y_arr.shape[0] != n:
+        raise ValueError(f"y has {y_arr.shape[0]} labels but X has {n} rows (examples); "
+                         f"they must match")
+    y64 = np.ascontiguousarray(y_arr, dtype=np.float64)
+    if not np.isfinite(y64).all():
+        raise ValueError("y contains NaN or infinity; labels must be -1 or +1")
+    bad = (y64 != 1.0) & (y64 != -1.0)
+    if bad.any():
+        found = np.unique(y64)
+        shown = ", ".join(f"{v:g}" for v in found[:6]) + (", ..." if found.size > 6 else "")
+        msg = f"y must contain only the labels -1 and +1, found {{{shown}}}"
+        if np.all((found == 0) | (found == 1)):
+            msg += "; convert 0/1 labels with y = 2*y - 1"
+        else:
+            msg += ("; map your two classes to -1 and +1, e.g. "
+                    "y = np.where(y == positive_class, 1, -1)")
+        raise ValueError(msg)
+    return y64
+
+
+def _as_float_vector(value, name, length, what):
+    """``value`` as a contiguous float64 vector of ``length`` entries."""
+    a = np.asarray(value)
+    if a.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must contain real numbers, got dtype {a.dtype}")
+    if a.ndim != 1 or a.shape[0] != length:
+        raise ValueError(f"{name} must be a 1-D array of {length} values ({what}), got shape "
+                         f"{a.shape}")
+    return np.ascontiguousarray(a, dtype=np.float64)
+
+
+cdef class _DataView:
+    """A validated ``SsData`` and strong references to the arrays it points to."""
+    cdef SsData data
+    cdef object refs
+
+    @staticmethod
+    cdef _DataView build(object X, str name, bint allow_empty_rows):
+        cdef _DataView view = _DataView.__new__(_DataView)
+        cdef cnp.ndarray values, indptr, indices
+        cdef SsStatus status
+        cdef SsDType dtype
+        layout, values, indptr_obj, indices_obj, n, d, row_stride = _prepare_matrix(
+            X, name, allow_empty_rows)
+        dtype = SS_DTYPE_FLOAT32 if values.dtype == np.float32 else SS_DTYPE_FLOAT64
+        view.data.num_data = n
+        view.data.dimension = d
+        if n == 0:
+            view.refs = (values,)
+            return view
+        # ss_data_init_* check every value (NaN, infinity) and the CSR
+        # structure in one pass, without a temporary; the GIL is not needed.
+        cdef const void *v = cnp.PyArray_DATA(values)
+        cdef const int64_t *p = NULL
+        cdef const int32_t *j = NULL
+        cdef int64_t c_n = n, c_d = d, c_stride = row_stride
+        if layout == SS_LAYOUT_DENSE:
+            view.refs = (values,)
+            with nogil:
+                status = ss_data_init_dense(&view.data, dtype, v, c_n, c_d, c_stride)
+        else:
+            indptr = indptr_obj
+            indices = indices_obj
+            view.refs = (values, indptr, indices)
+            p = <const int64_t *>cnp.PyArray_DATA(indptr)
+            j = <const int32_t *>cnp.PyArray_DATA(indices)
+            with nogil:
+                status = ss_data_init_csr(&view.data, dtype, v, p, j, c_n, c_d)
+        if status == SS_ERR_BAD_DATA:
+            if not _all_finite(values):
+                raise ValueError(f"{name} contains NaN or infinity; remove or impute those "
+                                 f"values first")
+            raise ValueError(f"{name} is not a valid CSR matrix (malformed indptr, or a column "
+                             f"index that is out of range, unsorted or duplicated)")
+        if status != SS_OK:
+            raise ValueError(f"{name} was rejected by the C core: "
+                             f"{ss_status_string(status).decode('utf-8', 'replace')}")
+        return view
+
+
+# ---------------------------------------------------------------------------
+#                               C callbacks
+# ---------------------------------------------------------------------------
+
+cdef int _diagnostic_trampoline(const SsSvm *svm, void *user) noexcept nogil:
+    with gil:
+        return (<SVM>user)._on_diagnostic()
+
+
+cdef int _interrupt_trampoline(void *user) noexcept nogil:
+    with gil:
+        return (<SVM>user)._on_interrupt_poll()
+
+
+cdef dict _statistics_dict(const SsSvmStatistics *st):
+    return {
+        "status": _STATUS_NAMES.get(<int>st.status, "error"),
+        "iteration": st.iteration,
+        "epoch": st.epoch,
+        "objective": st.objective,
+        "regularizer": st.regularizer,
+        "loss": st.loss,
+        "dual_objective": st.dual_objective,
+        "duality_gap": st.duality_gap,
+        "scores_variation": st.scores_variation,
+        "elapsed_time": st.elapsed_time,
+    }
+
+
+def _restore_svm(state, cls=None):
+    """Rebuild a pickled :class:`SVM` (without data); see ``SVM.__reduce__``."""
+    if cls is None:
+        cls = SVM
+    if not (isinstance(cls, type) and issubclass(cls, SVM)):
+        raise TypeError(f"cannot restore an SVM as {cls!r}")
+    cdef SVM svm = cls.__new__(cls)
+    svm._init_without_data(state["solver"], state["dimension"], state["lambda"])
+    svm.set_epsilon(state["epsilon"])
+    if state.get("max_num_iterations") is not None:
+        svm.set_max_num_iterations(state["max_num_iterations"])
+    if state.get("diagnostic_frequency") is not None:
+        svm.set_diagnostic_frequency(state["diagnostic_frequency"])
+    svm.set_bias_multiplier(state["bias_multiplier"])
+    svm.set_bias_learning_rate(state["bias_learning_rate"])
+    if state.get("t0") is not None:
+        svm.set_t0(state["t0"])
+    svm.set_loss(state["loss"])
+    svm.set_seed(state["seed"])
+    svm.set_model(state["model"])
+    svm.set_bias(state["bias"])
+    svm.set_iteration_number(state["iteration_number"])
+    stats = state.get("statistics")
+    svm._saved_statistics = dict(stats) if stats is not None else None
+    return svm
+
+
+# ---------------------------------------------------------------------------
+#                                 The class
+# ---------------------------------------------------------------------------
+
+cdef class SVM:
+    """Linear SVM trained by a stochastic solver (a mirror of VLFeat's ``vl_svm``).
+
+    Minimises, over the model ``w`` and the bias ``b``, ::
+
+        E(w, b) = lambda/2 (||w||^2 + (b/B)^2) + 1/n sum_i c_i loss(y_i, <w, x_i> + b)
+
+    where ``B`` is the bias multiplier and ``c_i`` are per-example weights
+    (1 by default). The object owns a C ``SsSvm``; every ``set_*``/``get_*``
+    method maps to the C function of the same name.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d) or scipy.sparse matrix/array
+        Training examples, one per row. float32 data stays float32 and float64
+        stays float64; any other real dtype (integers, bool, float16) is
+        converted to float64. Dense arrays whose rows are contiguous (C order,
+        or a row-strided view such as ``A[:, :d]``) are used without copying;
+        other layouts are copied once to C order. Sparse input is converted
+        once to CSR with int32 column indices and int64 row pointers (copying
+        only what needs converting). A CSR matrix with unsorted or duplicate
+        column indices is sorted and its duplicates summed **on a copy**: the
+        matrix you pass is never modified. The object keeps a reference to
+        the arrays it reads; do not modify them in place while it is alive.
+    y : array_like of shape (n,)
+        Labels, each -1 or +1 (copied).
+    lambda_ : float
+        Regularization strength, finite and > 0.
+    solver : {"sgd", "none"}, default "sgd"
+        ``"sgd"``: Pegasos-style stochastic gradient descent. ``"none"``:
+        :meth:`train` only evaluates the present model and bias (statistics
+        and scores).
+    seed : int or None, default None
+        Seed of the object's own random generator, in [0, 2**64). ``None``
+        uses the C default, 0, so training is deterministic unless you pass
+        different seeds.
+
+    Raises
+    ------
+    ValueError
+        Bad shapes, empty data, NaN or infinity in X or y, labels other than
+        -1/+1, lambda_ out of range, unknown solver, seed out of range.
+    TypeError
+        Non-numeric X or y (complex, object, strings), non-numeric lambda_
+        or seed.
+
+    Notes
+    -----
+    Repeated :meth:`train` calls continue from the stored model, bias and
+    iteration number: training N iterations equals training N/2 and then
+    N/2 more, bit for bit.
+
+    :meth:`train` releases the GIL, so several objects can be trained from
+    several threads at once. Each object has a lock: while it trains, a
+    second :meth:`train`, any setter, and any getter called from another
+    thread raise RuntimeError. The diagnostic callback runs on the training
+    thread and may call every getter (no setter).
+
+    Pickling stores the parameters, the model, the bias, the iteration
+    number, the seed and the last statistics, not the data. The unpickled
+    object predicts right away; call :meth:`set_data` before training it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stochsvm import SVM
+    >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, -2.0], [-2.0, -1.0]])
+    >>> y = np.array([1, 1, -1, -1])
+    >>> svm = SVM(X, y, 0.1)
+    >>> stats = svm.train()
+    >>> svm.predict(X)
+    array([ 1.,  1., -1., -1.])
+    """
+
+    cdef SsSvm *_svm
+    cdef object _lock
+    cdef bint _training
+    cdef unsigned long _train_thread
+    cdef object _data_refs
+    cdef object _callback
+    cdef object _pending_exception
+    cdef bint _max_num_iterations_set
+    cdef bint _diagnostic_frequency_set
+    cdef bint _t0_set
+    cdef object _saved_statistics
+
+    def __cinit__(self, *args, **kwargs):
+        self._svm = NULL
+        self._lock = threading.Lock()
+        self._training = False
+        self._train_thread = 0
+
+    def __dealloc__(self):
+        ss_svm_delete(self._svm)
+        self._svm = NULL
+
+    def __init__(self, X, y, lambda_, solver="sgd", seed=None):
+        cdef SsSolver c_solver
+        cdef double lam
+        cdef _DataView view
+        cdef cnp.ndarray labels
+        cdef SsSvm *obj
+        cdef SsStatus status
+        if self._svm != NULL:
+            raise RuntimeError("SVM.__init__ cannot be called twice; create a new SVM")
+        c_solver = _solver_from_name(solver)
+        lam = _check_lambda(lambda_)
+        seed_value = _check_seed(seed)
+        view = _DataView.build(X, "X", False)
+        labels = _prepare_labels(y, view.data.num_data)
+        obj = ss_svm_new(c_solver, &view.data, <const double *>cnp.PyArray_DATA(labels), lam)
+        if obj == NULL:
+            status = ss_svm_check_new(c_solver, &view.data,
+                                      <const double *>cnp.PyArray_DATA(labels), lam)
+            _raise_new_failure(status)
+        self._svm = obj
+        self._data_refs = view.refs
+        if seed_value is not None:
+            _check_status(ss_svm_set_seed(self._svm, <uint64_t>seed_value), "seed", seed)
+
+    cdef _init_without_data(self, solver, dimension, lambda_):
+        cdef SsSolver c_solver = _solver_from_name(solver)
+        cdef double lam = _check_lambda(lambda_)
+        d = _as_int64(dimension, "dimension")
+        if d < 1:
+            raise ValueError(f"dimension must be an integer >= 1, got {dimension!r}")
+        obj = ss_svm_new_without_data(c_solver, <int64_t>d, lam)
+        if obj == NULL:
+            raise MemoryError("could not allocate the SVM")
+        self._svm = obj
+
+    # -- guards ------------------------------------------------------------
+
+    cdef inline SsSvm *_ptr(self) except NULL:
+        if self._svm == NULL:
+            raise RuntimeError("this SVM was not initialised (create it with SVM(X, y, lambda_))")
+        return self._svm
+
+    cdef SsSvm *_reader(self) except NULL:
+        """The C object, for a getter: refused from other threads during training."""
+        cdef SsSvm *p = self._ptr()
+        if self._training and PyThread_get_thread_ident() != self._train_thread:
+            raise RuntimeError(
+                "cannot read this SVM while train() is running in another thread; use a "
+                "diagnostic function (set_diagnostic_function) to watch training")
+        return p
+
+    cdef SsSvm *_writer(self, str what) except NULL:
+        """The C object, for a setter: refused while training (callbacks included)."""
+        cdef SsSvm *p = self._ptr()
+        if self._training:
+            raise RuntimeError(f"cannot call {what}() while train() is running on this SVM")
+        return p
+
+    # -- pickling ----------------------------------------------------------
+
+    def __reduce__(self):
+        """Pickle support: the parameters and the model, not the data.
+
+        Returns
+        -------
+        tuple
+            ``(callable, (state,))`` for :mod:`pickle`.
+        """
+        cdef SsSvm *p = self._reader()
+        state = {
+            "format": 1,
+            "solver": self.get_solver(),
+            "dimension": ss_svm_get_dimension(p),
+            "lambda": ss_svm_get_lambda(p),
+            "epsilon": ss_svm_get_epsilon(p),
+            "max_num_iterations": (ss_svm_get_max_num_iterations(p)
+                                   if self._max_num_iterations_set else None),
+            "diagnostic_frequency": (ss_svm_get_diagnostic_frequency(p)
+                                     if self._diagnostic_frequency_set else None),
+            "bias_multiplier": ss_svm_get_bias_multiplier(p),
+            "bias_learning_rate": ss_svm_get_bias_learning_rate(p),
+            "t0": ss_svm_get_t0(p) if self._t0_set else None,
+            "loss": self.get_loss(),
+            "model": self.get_model(),
+            "bias": ss_svm_get_bias(p),
+            "iteration_number": ss_svm_get_iteration_number(p),
+            "seed": ss_svm_get_seed(p),
+            "statistics": self.get_statistics(),
+        }
+        cls = type(self)
+        return (_restore_svm, (state,) if cls is SVM else (state, cls))
+
+    def __repr__(self):
+        if self._svm == NULL:
+            return "SVM(<uninitialised>)"
+        return (f"SVM(solver={self.get_solver()!r}, dimension={ss_svm_get_dimension(self._svm)}, "
+                f"num_data={ss_svm_get_num_data(self._svm)}, "
+                f"lambda_={ss_svm_get_lambda(self._svm)!r})")
+
+    # -- data --------------------------------------------------------------
+
+    def set_data(self, X, y):
+        """Give the SVM new data of the same dimension (``ss_svm_set_data``).
+
+        Model, bias, iteration number and parameters are kept; per-example
+        weights and scores are cleared. Use it to train on a new batch, or to
+        train an unpickled SVM.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n, d) or scipy.sparse matrix/array
+            New examples, with the SVM's dimension d; converted exactly as in
+            the constructor (no copy of contiguous float32/float64 data).
+        y : array_like of shape (n,)
+            Labels, -1 or +1.
+
+        Raises
+        ------
+        ValueError
+            Invalid X or y, or a dimension that differs from the SVM's.
+        RuntimeError
+            If called while training.
+        """
+        cdef SsSvm *p = self._writer("set_data")
+        cdef _DataView view = _DataView.build(X, "X", False)
+        cdef cnp.ndarray labels
+        cdef SsStatus status
+        cdef int64_t d = ss_svm_get_dimension(p)
+        if view.data.dimension != d:
+            raise ValueError(f"X has {view.data.dimension} features (columns), but this SVM "
+                             f"has dimension {d}")
+        labels = _prepare_labels(y, view.data.num_data)
+        status = ss_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
+        if status == SS_ERR_BAD_DATA:
+            raise ValueError("y contains NaN or infinity; labels must be -1 or +1")
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError(f"X has {view.data.dimension} features (columns), but this SVM "
+                             f"has dimension {d}")
+        _check_status(status, "data", None)
+        self._data_refs = view.refs
+
+    # -- training ----------------------------------------------------------
+
+    def train(self):
+        """Run the solver from the present state (``ss_svm_train``), GIL released.
+
+        SGD continues the learning-rate schedule from the stored iteration
+        number and runs at most :meth:`get_max_num_iterations` iterations, or
+        until the stopping rule fires (scores variation below epsilon). The
+        ``"none"`` solver evaluates the present model and bias. On the main
+        thread, Ctrl+C (SIGINT) is checked every ``SS_SVM_INTERRUPT_PERIOD``
+        iterations; it stops training and raises KeyboardInterrupt, keeping
+        the progress made.
+
+        Returns
+        -------
+        dict
+            The statistics (see :meth:`get_statistics`). If the diagnostic
+            function returned True, training stops early and the status is
+            ``'interrupted'``.
+
+        Raises
+        ------
+        RuntimeError
+            If train() is already running on this SVM, or if the SVM has no
+            data (after unpickling: call :meth:`set_data` first).
+        FloatingPointError
+            If training diverged (non-finite model); reset the model.
+        ValueError
+            If the labels are not valid for the loss.
+        MemoryError
+            If an allocation failed.
+        KeyboardInterrupt
+            On Ctrl+C (main thread only); the SVM stays usable.
+        Exception
+            Any exception raised by the diagnostic function is re-raised
+            here once training has stopped.
+        """
+        cdef SsSvm *p = self._ptr()
+        cdef SsStatus status
+        cdef bint on_main = threading.current_thread() is threading.main_thread()
+        if not self._lock.acquire(False):
+            raise RuntimeError("train() is already running on this SVM")
+        self._training = True
+        self._train_thread = PyThread_get_thread_ident()
+        try:
+            if ss_svm_get_num_data(p) == 0:
+                raise RuntimeError("this SVM has no data (it was unpickled or created without "
+                                   "data); call set_data(X, y) first")
+            self._pending_exception = None
+            # Off the main thread PyErr_CheckSignals() is a no-op: no polling there.
+            if on_main:
+                ss_svm_set_interrupt_function(p, _interrupt_trampoline, <void *>self)
+            else:
+                ss_svm_set_interrupt_function(p, NULL, NULL)
+            with nogil:
+                status = ss_svm_train(p)
+            ss_svm_set_interrupt_function(p, NULL, NULL)
+            self._saved_statistics = None
+        finally:
+            self._training = False
+            self._train_thread = 0
+            self._lock.release()
+        exc = self._pending_exception
+        if exc is not None:
+            self._pending_exception = None
+            raise exc
+        if status == SS_OK or status == SS_ERR_INTERRUPTED:
+            return _statistics_dict(ss_svm_get_statistics(p))
+        if status == SS_ERR_NUMERIC:
+            raise FloatingPointError(
+                "training diverged (the model became non-finite); the model is not "
+                "reliable: reset it (set_model, set_bias, set_iteration_number) and use a "
+                "larger lambda, a larger t0, a smaller bias_learning_rate or scaled data")
+        if status == SS_ERR_BAD_DATA:
+            raise ValueError("the labels are not valid for the loss: they must be -1 or +1")
+        if status == SS_ERR_ALLOC:
+            raise MemoryError("training ran out of memory")
+        if status == SS_ERR_BAD_STATE:
+            raise RuntimeError("this SVM cannot be trained in its present state: "
+                               + ss_status_string(status).decode("utf-8", "replace"))
+        raise RuntimeError("training failed: "
+                           + ss_status_string(status).decode("utf-8", "replace"))
+
+    cdef int _on_diagnostic(self) noexcept:
+        cdef SsSvm *p = self._svm
+        try:
+            callback = self._callback
+            if callback is None:
+                return 0
+            return 1 if callback(_statistics_dict(ss_svm_get_statistics(p))) else 0
+        except BaseException as e:
+            self._pending_exception = e
+            return 1
+
+    cdef int _on_interrupt_poll(self) noexcept:
+        try:
+            PyErr_CheckSignals()
+        except BaseException as e:
+            self._pending_exception = e
+            return 1
+        return 0
+
+    # -- decision ----------------------------------------------------------
+
+    def decision_function(self, X):
+        """Scores ``X @ w + b`` of new examples with the present model.
+
+        Parameters
+        ----------
+        X : ndarray of shape (m, d) or scipy.sparse matrix/array
+            Examples with the SVM's dimension d.
+
+        Returns
+        -------
+        ndarray of shape (m,), float64
+
+        Raises
+        ------
+        ValueError
+            If X is not 2-D, has the wrong number of columns, or contains
+            NaN or infinity.
+        """
+        cdef SsSvm *p = self._reader()
+        cdef int64_t d = ss_svm_get_dimension(p)
+        cdef _DataView view = _DataView.build(X, "X", True)
+        cdef int64_t i, m = view.data.num_data
+        cdef cnp.ndarray w
+        cdef cnp.ndarray out
+        cdef double *o
+        cdef const double *wp
+        cdef double b
+        if view.data.dimension != d:
+            raise ValueError(f"X has {view.data.dimension} features (columns), but this SVM "
+                             f"has dimension {d}")
+        out = np.empty(m, dtype=np.float64)
+        if m == 0:
+            return out
+        w = self.get_model()
+        b = ss_svm_get_bias(p)
+        o = <double *>cnp.PyArray_DATA(out)
+        wp = <const double *>cnp.PyArray_DATA(w)
+        with nogil:
+            for i in range(m):
+                o[i] = ss_data_inner_product(&view.data, i, wp) + b
+        return out
+
+    def predict(self, X):
+        """Predicted labels, the sign of :meth:`decision_function` (ties -> +1).
+
+        Parameters
+        ----------
+        X : ndarray of shape (m, d) or scipy.sparse matrix/array
+
+        Returns
+        -------
+        ndarray of shape (m,), float64
+            -1.0 or +1.0 for each example.
+        """
+        scores = self.decision_function(X)
+        return np.where(scores >= 0.0, 1.0, -1.0)
+
+    # -- setters and getters ------------------------------------------------
+
+    def set_lambda(self, lambda_):
+        """Set the regularization strength (``ss_svm_set_lambda``).
+
+        Parameters
+        ----------
+        lambda_ : float
+            Finite and > 0.
+
+        Raises
+        ------
+        ValueError
+            Out of range (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_lambda")
+        _check_status(ss_svm_set_lambda(p, _as_float(lambda_, "lambda")), "lambda", lambda_)
+
+    def get_lambda(self):
+        """Regularization strength lambda.
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_lambda(self._reader())
+
+    def set_epsilon(self, epsilon):
+        """Set the stopping threshold on the scores variation (``ss_svm_set_epsilon``).
+
+        Parameters
+        ----------
+        epsilon : float
+            >= 0; 0 disables the stopping rule. Default 1e-2.
+
+        Raises
+        ------
+        ValueError
+            Negative or NaN (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_epsilon")
+        _check_status(ss_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
+
+    def get_epsilon(self):
+        """Stopping threshold on the scores variation.
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_epsilon(self._reader())
+
+    def set_max_num_iterations(self, n):
+        """Set the iteration cap of each :meth:`train` call.
+
+        Parameters
+        ----------
+        n : int
+            >= 1. Default ``max(num_data, ceil(10 / lambda))``, computed at
+            train time while not set.
+
+        Raises
+        ------
+        ValueError
+            Less than 1 (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_max_num_iterations")
+        v = _as_int64(n, "max_num_iterations")
+        _check_status(ss_svm_set_max_num_iterations(p, <int64_t>v), "max_num_iterations", n)
+        self._max_num_iterations_set = True
+
+    def get_max_num_iterations(self):
+        """The iteration cap in force (the default is computed from n and lambda).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_max_num_iterations(self._reader())
+
+    def set_diagnostic_frequency(self, f):
+        """Set the number of iterations between two diagnostics.
+
+        Parameters
+        ----------
+        f : int
+            >= 1. Default num_data (one diagnostic per epoch).
+
+        Raises
+        ------
+        ValueError
+            Less than 1 (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_diagnostic_frequency")
+        v = _as_int64(f, "diagnostic_frequency")
+        _check_status(ss_svm_set_diagnostic_frequency(p, <int64_t>v), "diagnostic_frequency", f)
+        self._diagnostic_frequency_set = True
+
+    def get_diagnostic_frequency(self):
+        """The diagnostic frequency in force (num_data by default, 0 without data).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_diagnostic_frequency(self._reader())
+
+    def set_bias_multiplier(self, B):
+        """Set the bias multiplier B, the value of the constant feature.
+
+        The bias b = B * w_b is regularized as ``lambda/2 (b/B)^2``. B = 0
+        means the bias is not learned (it keeps its value). The bias b is
+        kept as is, whatever the order of this call and :meth:`set_bias`.
+
+        Parameters
+        ----------
+        B : float
+            Finite and >= 0. Default 1.
+
+        Raises
+        ------
+        ValueError
+            Out of range (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_bias_multiplier")
+        _check_status(ss_svm_set_bias_multiplier(p, _as_float(B, "bias_multiplier")),
+                      "bias_multiplier", B)
+
+    def get_bias_multiplier(self):
+        """Bias multiplier B.
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_bias_multiplier(self._reader())
+
+    def set_bias_learning_rate(self, rate):
+        """Set the learning-rate factor of the bias coordinate.
+
+        Parameters
+        ----------
+        rate : float
+            Finite and > 0; the bias moves with step ``rate * eta_t``. Default 1.
+
+        Raises
+        ------
+        ValueError
+            Out of range (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_bias_learning_rate")
+        _check_status(ss_svm_set_bias_learning_rate(p, _as_float(rate, "bias_learning_rate")),
+                      "bias_learning_rate", rate)
+
+    def get_bias_learning_rate(self):
+        """Learning-rate factor of the bias.
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_bias_learning_rate(self._reader())
+
+    def set_t0(self, t0):
+        """Set the offset of the SGD schedule ``eta_t = 1 / (lambda (t + t0))``.
+
+        Parameters
+        ----------
+        t0 : float
+            Finite and > 1. Default ``max(2, 2 / lambda)`` (a first step of 1/2).
+
+        Raises
+        ------
+        ValueError
+            Out of range (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_t0")
+        _check_status(ss_svm_set_t0(p, _as_float(t0, "t0")), "t0", t0)
+        self._t0_set = True
+
+    def unset_t0(self):
+        """Go back to the default t0, ``max(2, 2 / lambda)``, recomputed at train time."""
+        cdef SsSvm *p = self._writer("unset_t0")
+        _check_status(ss_svm_unset_t0(p), "t0", None)
+        self._t0_set = False
+
+    def get_t0(self):
+        """The t0 in force (the default is computed from lambda).
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_t0(self._reader())
+
+    def set_loss(self, loss):
+        """Set the loss.
+
+        Parameters
+        ----------
+        loss : {"hinge", "hinge2", "squared_hinge", "logistic"}
+            ``"hinge"``: max(0, 1 - z); ``"hinge2"`` (alias
+            ``"squared_hinge"``): max(0, 1 - z)^2, without a factor 1/2;
+            ``"logistic"``: log(1 + exp(-z)); z = y s. Default ``"hinge"``.
+
+        Raises
+        ------
+        ValueError
+            Unknown name (the loss is left unchanged).
+        TypeError
+            Not a string.
+        """
+        cdef SsSvm *p = self._writer("set_loss")
+        if not isinstance(loss, str):
+            raise TypeError(f"loss must be a string, one of {_valid(_LOSSES)}, got "
+                            f"{type(loss).__name__}")
+        if loss not in _LOSSES:
+            raise ValueError(f"loss must be one of {_valid(_LOSSES)}, got {loss!r}")
+        _check_status(ss_svm_set_loss(p, <SsLoss>_LOSSES[loss]), "loss", loss)
+
+    def get_loss(self):
+        """The loss, by its canonical name.
+
+        Returns
+        -------
+        str
+            ``"hinge"``, ``"hinge2"`` or ``"logistic"``.
+        """
+        return _LOSS_NAMES.get(<int>ss_svm_get_loss(self._reader()), "unknown")
+
+    def set_weights(self, weights):
+        """Set per-example weights c_i (copied), or restore uniform weights.
+
+        Parameters
+        ----------
+        weights : array_like of shape (n,) or None
+            Finite values >= 0, one per example. None restores the default
+            (all 1). :meth:`set_data` clears the weights.
+
+        Raises
+        ------
+        ValueError
+            Wrong length, negative or non-finite values (weights unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_weights")
+        cdef cnp.ndarray w
+        cdef int64_t n = ss_svm_get_num_data(p)
+        if weights is None:
+            _check_status(ss_svm_set_weights(p, NULL), "weights", None)
+            return
+        if n == 0:
+            raise RuntimeError("this SVM has no data; call set_data(X, y) before set_weights")
+        w = _as_float_vector(weights, "weights", n, "one per example")
+        status = ss_svm_set_weights(p, <const double *>cnp.PyArray_DATA(w))
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError(f"weights must be {n} finite values >= 0")
+        _check_status(status, "weights", None)
+
+    def get_weights(self):
+        """A copy of the per-example weights, or None for uniform weights.
+
+        Returns
+        -------
+        ndarray of shape (n,) or None
+        """
+        cdef SsSvm *p = self._reader()
+        cdef const double *w = ss_svm_get_weights(p)
+        if w == NULL:
+            return None
+        return _copy_doubles(w, ss_svm_get_num_data(p))
+
+    def set_model(self, model):
+        """Set the model w (copied); with set_bias and set_iteration_number it warm-starts.
+
+        Parameters
+        ----------
+        model : array_like of shape (d,)
+            Finite values.
+
+        Raises
+        ------
+        ValueError
+            Wrong length or non-finite values (the model is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_model")
+        cdef int64_t d = ss_svm_get_dimension(p)
+        cdef cnp.ndarray w = _as_float_vector(model, "model", d, "the dimension")
+        status = ss_svm_set_model(p, <const double *>cnp.PyArray_DATA(w))
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError(f"model must be {d} finite values")
+        _check_status(status, "model", None)
+
+    def get_model(self):
+        """A float64 copy of the model w.
+
+        Returns
+        -------
+        ndarray of shape (d,)
+        """
+        cdef SsSvm *p = self._reader()
+        return _copy_doubles(ss_svm_get_model(p), ss_svm_get_dimension(p))
+
+    def set_bias(self, bias):
+        """Set the bias b, the additive term of the score.
+
+        Independent of the order of :meth:`set_bias_multiplier`.
+
+        Parameters
+        ----------
+        bias : float
+            Finite.
+
+        Raises
+        ------
+        ValueError
+            Non-finite (the bias is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_bias")
+        _check_status(ss_svm_set_bias(p, _as_float(bias, "bias")), "bias", bias)
+
+    def get_bias(self):
+        """The bias b.
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_bias(self._reader())
+
+    def set_iteration_number(self, t):
+        """Set the number of iterations already done; SGD's schedule continues from it.
+
+        Parameters
+        ----------
+        t : int
+            >= 0. Set it with the model and the bias to warm-start a fresh
+            object.
+
+        Raises
+        ------
+        ValueError
+            Negative (the value is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_iteration_number")
+        v = _as_int64(t, "iteration_number")
+        _check_status(ss_svm_set_iteration_number(p, <int64_t>v), "iteration_number", t)
+
+    def get_iteration_number(self):
+        """Iterations done in total (warm-start offset included).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_iteration_number(self._reader())
+
+    def set_seed(self, seed):
+        """Set the seed of the object's random generator.
+
+        The visiting order of epoch e is a function of (seed, e) only.
+
+        Parameters
+        ----------
+        seed : int
+            In [0, 2**64). Default 0.
+
+        Raises
+        ------
+        ValueError
+            Out of range (the seed is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("set_seed")
+        v = _check_seed(seed)
+        if v is None:
+            raise TypeError("seed must be an integer in [0, 2**64), got None")
+        _check_status(ss_svm_set_seed(p, <uint64_t>v), "seed", seed)
+
+    def get_seed(self):
+        """Seed of the object's random generator.
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_seed(self._reader())
+
+    def set_diagnostic_function(self, function):
+        """Set the function called at every diagnostic, or remove it.
+
+        Parameters
+        ----------
+        function : callable or None
+            Called on the training thread as ``function(statistics)`` every
+            :meth:`get_diagnostic_frequency` iterations and at the end of
+            each run, with the statistics dict of :meth:`get_statistics`
+            (status ``'training'`` during a run). It may call any getter of
+            the SVM, but no setter. A truthy return value stops training
+            (status ``'interrupted'``; :meth:`train` returns normally). An
+            exception stops training and is re-raised by :meth:`train`.
+
+        Raises
+        ------
+        TypeError
+            If ``function`` is neither callable nor None.
+        """
+        cdef SsSvm *p = self._writer("set_diagnostic_function")
+        if function is None:
+            _check_status(ss_svm_set_diagnostic_function(p, NULL, NULL), "diagnostic_function",
+                          None)
+        elif callable(function):
+            _check_status(ss_svm_set_diagnostic_function(p, _diagnostic_trampoline, <void *>self),
+                          "diagnostic_function", None)
+        else:
+            raise TypeError(f"diagnostic function must be callable or None, got "
+                            f"{type(function).__name__}")
+        self._callback = function
+
+    def get_diagnostic_function(self):
+        """The diagnostic function, or None.
+
+        Returns
+        -------
+        callable or None
+        """
+        self._ptr()
+        return self._callback
+
+    def get_solver(self):
+        """The solver's name.
+
+        Returns
+        -------
+        str
+            ``"sgd"`` or ``"none"``.
+        """
+        return _SOLVER_NAMES.get(<int>ss_svm_get_solver(self._ptr()), "unknown")
+
+    def get_dimension(self):
+        """The dimension d (number of features).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_dimension(self._ptr())
+
+    def get_num_data(self):
+        """The number of examples n (0 for an SVM without data).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_num_data(self._ptr())
+
+    def get_scores(self):
+        """A copy of the scores ``s_i = <w, x_i> + b`` at the last diagnostic.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+
+        Raises
+        ------
+        RuntimeError
+            Before the first :meth:`train` (or after :meth:`set_data`).
+        """
+        cdef SsSvm *p = self._reader()
+        cdef const double *s = ss_svm_get_scores(p)
+        if s == NULL:
+            raise RuntimeError("no scores yet: call train() first (scores are computed at "
+                               "every diagnostic)")
+        return _copy_doubles(s, ss_svm_get_num_data(p))
+
+    def get_statistics(self):
+        """Statistics of the last diagnostic.
+
+        Returns
+        -------
+        dict
+            ``status`` (``'untrained'``, ``'training'``, ``'converged'``,
+            ``'max_iterations'``, ``'interrupted'`` or ``'error'``),
+            ``iteration`` (total, warm start included), ``epoch``,
+            ``objective`` (primal E(w, b)), ``regularizer``, ``loss``,
+            ``dual_objective`` and ``duality_gap`` (NaN where the solver has
+            no dual), ``scores_variation`` (inf at the first diagnostic) and
+            ``elapsed_time`` (seconds since the start of the train call).
+            An unpickled SVM reports the statistics saved with it until it
+            is trained again.
+        """
+        cdef SsSvm *p = self._reader()
+        cdef const SsSvmStatistics *st = ss_svm_get_statistics(p)
+        if st.status == SS_SVM_STATUS_UNTRAINED and self._saved_statistics is not None:
+            return dict(self._saved_statistics)
+        return _statistics_dict(st)
+
+
+# ---------------------------------------------------------------------------
+#                                 Helpers
+# ---------------------------------------------------------------------------
+
+cdef object _copy_doubles(const double *src, int64_t count):
+    cdef cnp.ndarray out = np.empty(count, dtype=np.float64)
+    if count > 0:
+        memcpy(cnp.PyArray_DATA(out), src, <size_t>count * sizeof(double))
+    return out
+
+
+def _valid(mapping):
+    return ", ".join(repr(k) for k in mapping)
+
+
+cdef SsSolver _solver_from_name(solver) except *:
+    if not isinstance(solver, str) or solver not in _SOLVERS:
+        raise ValueError(f"solver must be one of {_valid(_SOLVERS)}, got {solver!r}")
+    return <SsSolver>_SOLVERS[solver]
+
+
+cdef double _check_lambda(value) except? -1.0:
+    lam = _as_float(value, "lambda_")
+    if not (math.isfinite(lam) and lam > 0.0):
+        raise ValueError(f"lambda_ must be a finite number > 0, got {value!r}")
+    return lam
+
+
+def _check_seed(seed):
+    if seed is None:
+        return None
+    v = _as_int(seed, "seed")
+    if not (0 <= v < 2 ** 64):
+        raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+    return v
+
+
+cdef _raise_new_failure(SsStatus status):
+    if status == SS_ERR_ALLOC or status == SS_OK:
+        raise MemoryError("could not allocate the SVM")
+    if status == SS_ERR_BAD_DATA:
+        raise ValueError("X or y was rejected by the C core (NaN or infinity, or labels other "
+                         "than -1/+1)")
+    raise ValueError("invalid arguments for SVM: "
+                     + ss_status_string(status).decode("utf-8", "replace"))
+
+
+cdef int _check_status(SsStatus status, str name, value) except -1:
+    if status == SS_OK:
+        return 0
+    if status == SS_ERR_BAD_ARG:
+        rng = _RANGES.get(name)
+        if rng is None:
+            raise ValueError(f"invalid {name}: {value!r}")
+        raise ValueError(f"{name} must be {rng}, got {value!r}")
+    if status == SS_ERR_BAD_DATA:
+        raise ValueError(f"invalid {name}: {ss_status_string(status).decode('utf-8', 'replace')}")
+    if status == SS_ERR_ALLOC:
+        raise MemoryError(f"out of memory while setting {name}")
+    if status == SS_ERR_BAD_STATE:
+        raise RuntimeError(f"cannot set {name} in the present state: "
+                           + ss_status_string(status).decode("utf-8", "replace"))
+    raise RuntimeError(f"setting {name} failed: "
+                       + ss_status_string(status).decode("utf-8", "replace"))

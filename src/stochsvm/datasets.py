@@ -1,0 +1,533 @@
+"""Data sets: a LIBSVM text reader, the shared benchmark files, and a generator.
+
+Three entry points:
+
+``load_libsvm(path, n_features=None, dtype=np.float64)``
+    Read a LIBSVM/SVMlight text file (``label idx:val idx:val ...``, 1-based
+    indices) into a ``scipy.sparse.csr_matrix`` and a label vector. Files ending
+    in ``.xz``, ``.gz`` or ``.bz2`` are decompressed on the fly.
+
+``load_benchmark(name, dtype=np.float64, cache=True)``
+    The benchmark sets of the shared data folder named by ``$STOCHSVM_DATA``
+    (a9a, w8a, ijcnn1, covtype.binary, reuters_lasvm), prepared the way the
+    project's measurements were: labels mapped to -1/+1, test matrices given the
+    training dimension, covtype scaled per column and split 80/20.
+
+``make_classification(n, d, seed=0, noise=0.05, dtype=np.float64)``
+    A seeded, dense, linearly separable problem with a fraction of flipped labels.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import lzma
+import os
+import re
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["load_libsvm", "load_benchmark", "make_classification", "BENCHMARKS", "data_dir"]
+
+# --------------------------------------------------------------------------
+#                                LIBSVM reader
+# --------------------------------------------------------------------------
+
+_OPENERS = {".xz": lzma.open, ".lzma": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}
+
+# Bytes that separate tokens (the C locale's isspace, as LIBSVM's reader uses).
+_WHITESPACE = np.zeros(256, dtype=bool)
+_WHITESPACE[[ord(c) for c in " \t\n\r\v\f"]] = True
+
+
+def _read_bytes(path: Path) -> bytes:
+    opener = _OPENERS.get(path.suffix.lower(), open)
+    with opener(path, "rb") as f:
+        return f.read()
+
+
+def _parse_decimal(buf, s, e):
+    """Vectorised decimal parse of the byte fields buf[s:e].
+
+    Handles an optional sign, digits and at most one decimal point, with at
+    most 15 digits: the mantissa is then an exact integer below 2**53 and the
+    power of ten is exact, so one IEEE division gives the correctly rounded
+    double (the exact fast path of strtod). Returns (values, ok); fields that
+    are not ok (exponents, long mantissas, inf/nan, junk) are left to the caller.
+    ``buf`` must extend at least max(e - s) bytes past the last field.
+    """
+    n = s.size
+    values = np.zeros(n, dtype=np.float64)
+    ok = np.ones(n, dtype=bool)
+    if n == 0:
+        return values, ok
+    length = e - s
+    # Fields of equal length are parsed together, one byte column at a time.
+    order = np.argsort(length, kind="stable")
+    bounds = np.searchsorted(length[order], np.arange(1, int(length.max()) + 2))
+    for width in range(1, int(length.max()) + 1):
+        group = order[bounds[width - 1]:bounds[width]]
+        if group.size == 0:
+            continue
+        gs = s[group]
+        mant = np.zeros(group.size, dtype=np.int64)
+        frac = np.zeros(group.size, dtype=np.int64)
+        ndig = np.zeros(group.size, dtype=np.int64)
+        seen_dot = np.zeros(group.size, dtype=bool)
+        gok = np.ones(group.size, dtype=bool)
+        neg = np.zeros(group.size, dtype=bool)
+        for k in range(width):
+            c = buf[gs + k]
+            d = c - np.uint8(48)           # wraps for non-digits
+            digit = d < 10
+            if k == 0:
+                neg = c == ord("-")
+                sign = neg | (c == ord("+"))
+                gok &= digit | sign | (c == ord("."))
+                seen_dot = c == ord(".")
+                mant = np.where(digit, d, 0).astype(np.int64)
+                ndig += digit
+                continue
+            dot = c == ord(".")
+            gok &= digit | (dot & ~seen_dot)
+            mant = np.where(digit, mant * 10 + d, mant)
+            frac += digit & seen_dot
+            ndig += digit
+            seen_dot |= dot
+        gok &= (ndig >= 1) & (ndig <= 15)
+        v = mant.astype(np.float64)
+        v /= 10.0 ** frac
+        np.negative(v, out=v, where=neg)
+        values[group] = v
+        ok[group] = gok
+    return values, ok
+
+
+def _parse_fields(text, buf, s, e):
+    """Numbers in the fields buf[s:e]; None if one is not a number."""
+    values, ok = _parse_decimal(buf, s, e)
+    rest = np.flatnonzero(~ok)  # exponents, long mantissas, junk
+    if rest.size:
+        tokens = [text[a:b] for a, b in zip(s[rest].tolist(), e[rest].tolist())]
+        try:
+            values[rest] = np.array(tokens).astype(np.float64)
+        except ValueError:
+            return None
+    return values
+
+
+def _fast_parse(text: bytes):
+    """Vectorised parse. Returns (labels, row_lengths, indices, values, line_numbers)
+    or None when anything looks wrong (the slow parser then finds the line)."""
+    empty = (np.empty(0), np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty(0, np.int64))
+    buf = np.frombuffer(text, dtype=np.uint8)
+    if buf.size == 0:
+        return empty
+    ws = _WHITESPACE[buf]
+    # A token starts at a non-space byte after a space (or at 0) and ends
+    # before a space (or at the end).
+    solid = ~ws
+    starts = np.flatnonzero(solid & np.concatenate(([True], ws[:-1])))
+    ends = np.flatnonzero(solid & np.concatenate((ws[1:], [True]))) + 1
+    del ws, solid
+    ntok = starts.size
+    if ntok == 0:
+        return empty
+    newlines = np.flatnonzero(buf == ord("\n"))
+    colons = np.flatnonzero(buf == ord(":"))
+    # 0-based physical line of every token, and which tokens open a line.
+    tok_line = np.searchsorted(newlines, starts)
+    first = np.empty(ntok, dtype=bool)
+    first[0] = True
+    np.not_equal(tok_line[1:], tok_line[:-1], out=first[1:])
+    # A label has no colon, a feature exactly one.
+    feat = np.flatnonzero(~first)
+    if colons.size != feat.size or not np.array_equal(
+            np.searchsorted(starts, colons, side="right") - 1, feat):
+        return None
+    pad = int((ends - starts).max())
+    buf = np.concatenate((buf, np.full(pad, 32, dtype=np.uint8)))
+    labels = _parse_fields(text, buf, starts[first], ends[first])
+    fs = starts[feat]
+    if labels is None or np.any(colons == fs) or np.any(colons + 1 == ends[feat]):
+        return None
+    # Indices: plain digit strings.
+    idx, ok = _parse_decimal(buf, fs, colons)
+    if not ok.all() or np.any(buf[fs] == ord("-")) or np.any(buf[fs] == ord("+")):
+        return None
+    values = _parse_fields(text, buf, colons + 1, ends[feat])
+    if values is None:
+        return None
+    row_lengths = np.diff(np.append(np.flatnonzero(first), ntok)) - 1
+    return labels, row_lengths, idx, values, tok_line[first] + 1
+
+
+def _slow_parse(text: bytes):
+    """Line-by-line parse that names the first malformed line."""
+    labels, lengths, indices, values, lines = [], [], [], [], []
+    for lineno, raw in enumerate(text.split(b"\n"), start=1):
+        line = raw.split(b"#", 1)[0].strip()
+        if not line:
+            continue
+        tokens = line.split()
+        if b":" in tokens[0]:
+            raise ValueError(f"line {lineno}: the line must start with a label, "
+                             f"found {tokens[0].decode(errors='replace')!r}")
+        try:
+            label = float(tokens[0])
+        except ValueError:
+            raise ValueError(f"line {lineno}: the label {tokens[0].decode(errors='replace')!r} "
+                             "is not a number") from None
+        count = 0
+        for tok in tokens[1:]:
+            key, sep, val = tok.partition(b":")
+            if not sep or not key or not val or b":" in val:
+                raise ValueError(f"line {lineno}: expected 'index:value', found "
+                                 f"{tok.decode(errors='replace')!r}")
+            if key == b"qid":
+                continue
+            try:
+                idx = int(key)
+                v = float(val)
+            except ValueError:
+                raise ValueError(f"line {lineno}: cannot read {tok.decode(errors='replace')!r} "
+                                 "as 'integer index:number'") from None
+            indices.append(idx)
+            values.append(v)
+            count += 1
+        labels.append(label)
+        lengths.append(count)
+        lines.append(lineno)
+    return (np.asarray(labels, dtype=np.float64), np.asarray(lengths, dtype=np.int64),
+            np.asarray(indices, dtype=np.float64), np.asarray(values, dtype=np.float64),
+            np.asarray(lines, dtype=np.int64))
+
+
+def _line_of_entry(row_lengths, line_numbers, k):
+    """Physical line of the k-th stored entry."""
+    row = np.searchsorted(np.cumsum(row_lengths), k, side="right")
+    return int(line_numbers[row])
+
+
+def load_libsvm(path, n_features=None, dtype=np.float64):
+    """Read a LIBSVM/SVMlight text file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file. A ``.xz``, ``.lzma``, ``.gz`` or ``.bz2`` suffix selects the
+        decompressor. Lines are ``label index:value index:value ...`` with
+        1-based, integer indices; ``#`` starts a comment, ``qid:`` entries are
+        skipped and blank lines are ignored. A line with only a label is a row
+        of zeros.
+    n_features : int, optional
+        Number of columns. By default the largest index in the file. Pass the
+        training matrix's dimension when reading a test file, whose largest
+        index can be smaller.
+    dtype : numpy dtype, default float64
+        Dtype of the stored values (``np.float32`` or ``np.float64``).
+
+    Returns
+    -------
+    X : scipy.sparse.csr_matrix of shape (n, n_features)
+        Sorted indices, no duplicates; explicit zeros in the file are kept.
+    y : numpy.ndarray of shape (n,), float64
+        The labels as written in the file.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file does not exist.
+    ValueError
+        On a malformed line (the message gives its 1-based line number), an
+        index below 1, a repeated index on a line, a non-finite value, or an
+        index above ``n_features``.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {str(path)!r}")
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float32, np.float64):
+        raise ValueError(f"dtype must be float32 or float64, not {dtype}")
+    if n_features is not None:
+        if isinstance(n_features, bool) or int(n_features) != n_features or n_features < 1:
+            raise ValueError(f"n_features must be a positive integer, not {n_features!r}")
+        n_features = int(n_features)
+    text = _read_bytes(path)
+    try:
+        return _parse(text, n_features, dtype)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+
+
+def _parse(text: bytes, n_features, dtype):
+    # Comments and query ids are rare: drop them first so the fast path applies.
+    if b"#" in text:
+        text = re.sub(rb"#[^\n]*", b"", text)
+    if b"qid:" in text:
+        text = re.sub(rb"(?<=\s)qid:\S*", b"", text)
+    parsed = _fast_parse(text)
+    if parsed is None:
+        parsed = _slow_parse(text)  # raises with a line number if a line is bad
+    labels, row_lengths, indices, values, line_numbers = parsed
+
+    if not np.all(np.isfinite(labels)):
+        k = int(np.flatnonzero(~np.isfinite(labels))[0])
+        raise ValueError(f"line {line_numbers[k]}: the label is not finite")
+    bad = ~np.isfinite(values)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: "
+                         "a feature value is not finite")
+    bad = (indices < 1) | (indices != np.floor(indices)) | (indices > np.iinfo(np.int32).max)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: feature index "
+                         f"{indices[k]:g} is invalid (indices are integers starting at 1)")
+    cols = (indices - 1).astype(np.int32)
+    max_index = int(cols.max()) + 1 if cols.size else 0
+    if n_features is None:
+        n_features = max(max_index, 1)
+    elif max_index > n_features:
+        k = int(np.argmax(cols))
+        raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: feature index "
+                         f"{max_index} is larger than n_features={n_features}")
+
+    n = labels.size
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(row_lengths, out=indptr[1:])
+    # Within a row, indices must increase; sort rows that do not, reject repeats.
+    if cols.size > 1:
+        step = np.diff(cols.astype(np.int64))
+        row_start = np.zeros(cols.size, dtype=bool)
+        row_start[indptr[1:-1][indptr[1:-1] < cols.size]] = True
+        not_increasing = (step <= 0) & ~row_start[1:]
+        if not_increasing.any():
+            order = np.lexsort((cols, np.repeat(np.arange(n), row_lengths)))
+            cols_sorted = cols[order]
+            dup = (np.diff(cols_sorted.astype(np.int64)) == 0) & ~row_start[1:]
+            if dup.any():
+                k = int(order[np.flatnonzero(dup)[0] + 1])
+                raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: "
+                                 f"feature index {int(cols[k]) + 1} appears twice")
+            cols, values = cols_sorted, values[order]
+    index_dtype = np.int32 if indptr[-1] <= np.iinfo(np.int32).max else np.int64
+    X = sp.csr_matrix((values.astype(dtype, copy=False), cols.astype(index_dtype, copy=False),
+                       indptr.astype(index_dtype, copy=False)), shape=(n, n_features))
+    X.has_sorted_indices = True
+    return X, labels
+
+
+# --------------------------------------------------------------------------
+#                               Benchmark sets
+# --------------------------------------------------------------------------
+
+#: Benchmark name -> (training file, test file or None) in ``$STOCHSVM_DATA``.
+BENCHMARKS = {
+    "a9a": ("a9a.train.xz", "a9a.test.xz"),
+    "w8a": ("w8a.train.xz", "w8a.test.xz"),
+    "ijcnn1": ("ijcnn1.train.xz", "ijcnn1.test.xz"),
+    "covtype.binary": ("covtype.binary.xz", None),
+    "reuters_lasvm": ("reuters_lasvm.train.xz", "reuters_lasvm.test.xz"),
+}
+_ALIASES = {"covtype": "covtype.binary"}
+
+
+def data_dir(required=True):
+    """The folder named by ``$STOCHSVM_DATA`` as a Path.
+
+    Returns None when the variable is unset and ``required`` is false; raises
+    a ``FileNotFoundError`` naming the variable otherwise.
+    """
+    value = os.environ.get("STOCHSVM_DATA", "")
+    if not value:
+        if not required:
+            return None
+        raise FileNotFoundError(
+            "the environment variable STOCHSVM_DATA is not set: point it at the folder "
+            "holding the benchmark files (a9a.train.xz, ...), e.g. export STOCHSVM_DATA=../shared/data")
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        if not required:
+            return None
+        raise FileNotFoundError(f"STOCHSVM_DATA={value!r} is not a folder")
+    return path
+
+
+def _cache_dir():
+    value = os.environ.get("STOCHSVM_CACHE", "")
+    return Path(value).expanduser() if value else Path.home() / ".cache" / "stochsvm"
+
+
+def _file_key(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()[:32]
+
+
+def _load_cached(path: Path, dtype, cache: bool):
+    """load_libsvm(path) through an .npz cache keyed by the file's sha256."""
+    if not cache:
+        return load_libsvm(path, dtype=dtype)
+    cdir = _cache_dir()
+    key = f"{path.name}-{_file_key(path)}-{np.dtype(dtype).name}.npz"
+    target = cdir / key
+    if target.is_file():
+        try:
+            with np.load(target) as z:
+                X = sp.csr_matrix((z["data"], z["indices"], z["indptr"]), shape=tuple(z["shape"]))
+                return X, z["y"]
+        except Exception:  # a damaged cache entry: parse again and rewrite it
+            pass
+    X, y = load_libsvm(path, dtype=dtype)
+    try:
+        cdir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cdir, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, data=X.data, indices=X.indices, indptr=X.indptr,
+                     shape=np.asarray(X.shape, dtype=np.int64), y=y)
+        os.replace(tmp, target)
+    except OSError:  # a read-only home is not an error: work without the cache
+        pass
+    return X, y
+
+
+def _to_pm1(y, name):
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(f"{name}: expected two classes, found {classes.size}: {classes[:5]}")
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+def load_benchmark(name, dtype=np.float64, cache=True):
+    """Load one of the shared benchmark sets, prepared for a binary linear SVM.
+
+    Parameters
+    ----------
+    name : str
+        ``"a9a"``, ``"w8a"``, ``"ijcnn1"``, ``"covtype.binary"`` (or
+        ``"covtype"``) or ``"reuters_lasvm"``. The files are read from the
+        folder named by the environment variable ``STOCHSVM_DATA``.
+    dtype : numpy dtype, default float64
+        Value dtype of the returned CSR matrices.
+    cache : bool, default True
+        Keep the parsed files as ``.npz`` in ``$STOCHSVM_CACHE`` (default
+        ``~/.cache/stochsvm``), keyed by the sha256 of the compressed file,
+        so later loads skip the text parsing.
+
+    Returns
+    -------
+    X_train, y_train, X_test, y_test
+        CSR matrices with the same number of columns, and float64 labels in
+        {-1, +1} (the larger original label becomes +1).
+
+    Notes
+    -----
+    covtype.binary has no test file. Every column is divided by its largest
+    absolute value over all 581,012 rows (so values lie in [0, 1], [-1, 1] for
+    the one column with negatives), the rows are permuted with
+    ``np.random.default_rng(0).permutation(n)``, and the last 20 %
+    (``round(0.2 n)`` rows) of that order is the test set.
+    """
+    key = _ALIASES.get(name, name)
+    if key not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {name!r}; choose one of {sorted(BENCHMARKS)}")
+    folder = data_dir(required=True)
+    train_file, test_file = BENCHMARKS[key]
+    paths = [folder / train_file] + ([folder / test_file] if test_file else [])
+    for p in paths:
+        if not p.is_file():
+            raise FileNotFoundError(f"{p.name} is missing from STOCHSVM_DATA={str(folder)!r}")
+    dtype = np.dtype(dtype)
+
+    X, y = _load_cached(paths[0], dtype, cache)
+    if test_file is None:
+        y = _to_pm1(y, key)
+        scale = np.asarray(abs(X).max(axis=0).toarray()).ravel()
+        scale[scale == 0] = 1.0
+        X = (X @ sp.diags(1.0 / scale)).tocsr().astype(dtype, copy=False)
+        X.sort_indices()
+        n = X.shape[0]
+        n_test = int(round(0.2 * n))
+        perm = np.random.default_rng(0).permutation(n)
+        train, test = perm[: n - n_test], perm[n - n_test:]
+        return X[train], y[train], X[test], y[test]
+
+    X_test, y_test = _load_cached(paths[1], dtype, cache)
+    d = X.shape[1]
+    if X_test.shape[1] > d:
+        raise ValueError(f"{paths[1].name} has {X_test.shape[1]} features, more than the "
+                         f"training file's {d}")
+    X_test = sp.csr_matrix((X_test.data, X_test.indices, X_test.indptr), shape=(X_test.shape[0], d))
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(f"{key}: expected two classes, found {classes.size}")
+    return X, np.where(y == classes[1], 1.0, -1.0), X_test, np.where(y_test == classes[1], 1.0, -1.0)
+
+
+# --------------------------------------------------------------------------
+#                              Synthetic problems
+# --------------------------------------------------------------------------
+
+def make_classification(n, d, seed=0, noise=0.05, bias=0.5, dtype=np.float64, return_coef=False):
+    """A seeded, dense binary problem: a linear rule plus label noise.
+
+    Rows are drawn i.i.d. from N(0, I/d), so ``||x_i||`` is close to 1 (the
+    scale at which the default SGD step sizes are meant to work). A direction
+    ``w*`` is drawn uniformly on the unit sphere and scaled to norm
+    ``sqrt(d)``, so the clean score ``<w*, x> + bias`` is roughly standard
+    normal. The label is its sign; then a fraction ``noise`` of the labels,
+    chosen at random, is flipped. With ``noise=0`` the problem is linearly
+    separable (with bias).
+
+    Parameters
+    ----------
+    n, d : int
+        Number of rows (examples) and columns (features), both >= 1.
+    seed : int, default 0
+        Seed of ``numpy.random.default_rng``; the output is a function of
+        ``(n, d, seed, noise, bias, dtype)`` only.
+    noise : float in [0, 0.5), default 0.05
+        Fraction of flipped labels; the best linear rule errs on about this
+        fraction.
+    bias : float, default 0.5
+        Offset of the true rule (makes the classes unbalanced).
+    dtype : numpy dtype, default float64
+        ``np.float32`` or ``np.float64``; the samples are drawn in that dtype.
+    return_coef : bool, default False
+        Also return ``(w_star, bias)``.
+
+    Returns
+    -------
+    X : ndarray of shape (n, d), C-contiguous
+    y : ndarray of shape (n,), float64, values in {-1, +1}
+    (w_star, bias) : only with ``return_coef=True``
+    """
+    n, d = int(n), int(d)
+    if n < 1 or d < 1:
+        raise ValueError(f"n and d must be >= 1, got n={n}, d={d}")
+    if not 0.0 <= noise < 0.5:
+        raise ValueError(f"noise must be in [0, 0.5), got {noise}")
+    dtype = np.dtype(dtype)
+    if dtype not in (np.float32, np.float64):
+        raise ValueError(f"dtype must be float32 or float64, not {dtype}")
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(d)
+    w *= np.sqrt(d) / np.linalg.norm(w)
+    X = rng.standard_normal((n, d), dtype=dtype)
+    X *= dtype.type(1.0 / np.sqrt(d))
+    score = X @ w.astype(dtype) + bias
+    y = np.where(score >= 0, 1.0, -1.0)
+    if noise > 0:
+        flip = rng.random(n) < noise
+        y[flip] = -y[flip]
+    if return_coef:
+        return X, y, (w, float(bias))
+    return X, y

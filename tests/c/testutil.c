@@ -1,0 +1,71 @@
+/* testutil.c -- see testutil.h. */
+#include "testutil.h"
+
+#include <math.h>
+#include <string.h>
+
+void tu_rng_init(TuRng *rng, uint64_t seed) {
+  rng->state = seed * 0x9E3779B97F4A7C15ULL + 1442695040888963407ULL;
+}
+
+double tu_rng_uniform(TuRng *rng) {
+  rng->state = rng->state * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (double)(rng->state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+void tu_make_blobs(double *X, double *y, int64_t n, int64_t d, double sep, uint64_t seed) {
+  TuRng rng;
+  tu_rng_init(&rng, seed);
+  for (int64_t i = 0; i < n; ++i) {
+    double label = (i % 2 == 0) ? 1.0 : -1.0;
+    y[i] = label;
+    for (int64_t j = 0; j < d; ++j) {
+      double v = 2.0 * tu_rng_uniform(&rng) - 1.0;
+      if (j == 0) v += label * sep;
+      X[i * d + j] = floor(v * 64.0) / 64.0;
+    }
+  }
+}
+
+double tu_loss(SsLoss loss, double y, double s) {
+  double z = y * s;
+  switch (loss) {
+    case SS_LOSS_HINGE:
+      return z < 1.0 ? 1.0 - z : 0.0;
+    case SS_LOSS_HINGE2:
+      return z < 1.0 ? (1.0 - z) * (1.0 - z) : 0.0;
+    case SS_LOSS_LOGISTIC:
+      return z > 0 ? log1p(exp(-z)) : -z + log1p(exp(z));
+  }
+  return NAN;
+}
+
+double tu_objective(const double *X, int64_t n, int64_t d, int64_t stride, const double *y,
+                    const double *w, double b, double B, double lambda, SsLoss loss,
+                    const double *weights, double *regularizer, double *loss_part) {
+  double sq = 0.0;
+  for (int64_t j = 0; j < d; ++j) sq += w[j] * w[j];
+  if (B > 0) sq += (b / B) * (b / B);
+  double reg = 0.5 * lambda * sq;
+  double total = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    double s = b;
+    for (int64_t j = 0; j < d; ++j) s += w[j] * X[i * stride + j];
+    double c = weights ? weights[i] : 1.0;
+    total += c * tu_loss(loss, y[i], s);
+  }
+  double l = total / (double)n;
+  if (regularizer) *regularizer = reg;
+  if (loss_part) *loss_part = l;
+  return reg + l;
+}
+
+SsSvm *tu_new_dense(SsSolver solver, SsData *data, const double *X, const double *y,
+                    int64_t n, int64_t d, double lambda) {
+  if (ss_data_init_dense(data, SS_DTYPE_FLOAT64, X, n, d, d) != SS_OK) return NULL;
+  return ss_svm_new(solver, data, y, lambda);
+}
+
+int tu_same_bits(const double *a, const double *b, int64_t d) {
+  return memcmp(a, b, (size_t)d * sizeof(double)) == 0;
+}

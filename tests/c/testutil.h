@@ -1,0 +1,39 @@
+/* testutil.h -- shared helpers of the C tests: a deterministic generator,
+ * small data sets, and an independent reference for the primal objective. */
+#ifndef STOCHSVM_TESTUTIL_H
+#define STOCHSVM_TESTUTIL_H
+
+#include <stdint.h>
+
+#include "stochsvm/svm.h"
+
+/** A 64-bit LCG (Knuth's MMIX constants); deterministic across platforms. */
+typedef struct TuRng { uint64_t state; } TuRng;
+void tu_rng_init(TuRng *rng, uint64_t seed);
+/** Uniform in [0, 1). */
+double tu_rng_uniform(TuRng *rng);
+
+/** Two overlapping classes in d dimensions, n rows, row-major with stride d.
+ *  Class +1 is centred at +sep, class -1 at -sep (first coordinate only);
+ *  noise uniform in [-1, 1). Every value is a multiple of 1/64 (exact in float32).
+ *  Labels alternate +1, -1, +1, ... */
+void tu_make_blobs(double *X, double *y, int64_t n, int64_t d, double sep, uint64_t seed);
+
+/** Loss value of a built-in loss, written independently of the core. */
+double tu_loss(SsLoss loss, double y, double s);
+
+/** Reference primal objective of svm.h on a dense double matrix:
+ *  lambda/2 (||w||^2 + (b/B)^2 [B > 0 only]) + 1/n sum c_i loss(y_i, <w,x_i> + b).
+ *  @p weights may be NULL (all 1). Writes the two parts when the pointers are non-NULL. */
+double tu_objective(const double *X, int64_t n, int64_t d, int64_t stride, const double *y,
+                    const double *w, double b, double B, double lambda, SsLoss loss,
+                    const double *weights, double *regularizer, double *loss_part);
+
+/** Create a dense float64 SGD/NONE object on X (stride d). NULL on failure. */
+SsSvm *tu_new_dense(SsSolver solver, SsData *data, const double *X, const double *y,
+                    int64_t n, int64_t d, double lambda);
+
+/** 1 if two model vectors are bitwise identical. */
+int tu_same_bits(const double *a, const double *b, int64_t d);
+
+#endif /* STOCHSVM_TESTUTIL_H */

@@ -1,0 +1,223 @@
+"""stochsvm.datasets: the LIBSVM reader, the benchmark loader and the generator."""
+
+import bz2
+import gzip
+import lzma
+import os
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from stochsvm.datasets import load_benchmark, load_libsvm, make_classification
+
+SMALL = b"""+1 1:0.5 3:-2 10:1e-3
+-1 2:4
+# a comment line
+1 4:1.25 # trailing comment
+
+-1
+2 1:7 2:-0.000001 3:123456.75
+"""
+
+
+def _write(tmp_path, name, payload):
+    path = tmp_path / name
+    opener = {".xz": lzma.open, ".gz": gzip.open, ".bz2": bz2.open}.get(path.suffix, open)
+    with opener(path, "wb") as f:
+        f.write(payload)
+    return path
+
+
+def _expected_small():
+    dense = np.zeros((5, 10))
+    dense[0, [0, 2, 9]] = [0.5, -2, 1e-3]
+    dense[1, 1] = 4
+    dense[2, 3] = 1.25
+    dense[4, :3] = [7, -0.000001, 123456.75]
+    return dense, np.array([1, -1, 1, -1, 2], dtype=float)
+
+
+@pytest.mark.parametrize("suffix", ["", ".xz", ".gz", ".bz2"])
+def test_load_libsvm_small(tmp_path, suffix):
+    path = _write(tmp_path, "small.svm" + suffix, SMALL)
+    X, y = load_libsvm(path)
+    dense, labels = _expected_small()
+    assert sp.isspmatrix_csr(X) and X.dtype == np.float64 and X.has_sorted_indices
+    np.testing.assert_array_equal(X.toarray(), dense)
+    np.testing.assert_array_equal(y, labels)
+
+
+def test_load_libsvm_n_features_and_dtype(tmp_path):
+    path = _write(tmp_path, "small.svm", SMALL)
+    X, _ = load_libsvm(path, n_features=20, dtype=np.float32)
+    assert X.shape == (5, 20) and X.dtype == np.float32
+    with pytest.raises(ValueError, match=r"line 1: feature index 10 is larger than n_features=5"):
+        load_libsvm(path, n_features=5)
+    with pytest.raises(ValueError, match="n_features"):
+        load_libsvm(path, n_features=0)
+
+
+def test_values_parse_exactly(tmp_path):
+    # The vectorised decimal path must agree with Python's float() bit for bit.
+    rng = np.random.default_rng(1)
+    vals = np.concatenate([rng.standard_normal(500) * 10.0 ** rng.integers(-8, 8, 500),
+                           rng.integers(-10**6, 10**6, 200)])
+    texts = [repr(float(v)) for v in vals] + ["0.1", "-0.3", ".5", "5.", "+2", "1E-3",
+                                              "12345678901234567890", "-0.0", "007"]
+    lines = "\n".join(f"1 {i + 1}:{t}" for i, t in enumerate(texts)).encode()
+    X, _ = load_libsvm(_write(tmp_path, "v.svm", lines))
+    got = X.toarray()[np.arange(len(texts)), np.arange(len(texts))]
+    np.testing.assert_array_equal(got, [float(t) for t in texts])
+
+
+def test_unsorted_indices_are_sorted(tmp_path):
+    X, _ = load_libsvm(_write(tmp_path, "u.svm", b"1 5:5 2:2 9:9\n-1 3:3 1:1\n"))
+    assert X.has_sorted_indices
+    np.testing.assert_array_equal(X.indices, [1, 4, 8, 0, 2])
+    np.testing.assert_array_equal(X.data, [2, 5, 9, 1, 3])
+
+
+def test_crlf_tabs_and_qid(tmp_path):
+    X, y = load_libsvm(_write(tmp_path, "c.svm", b"1\tqid:3 1:2\r\n-1 qid:3  2:3\r\n"))
+    np.testing.assert_array_equal(X.toarray(), [[2, 0], [0, 3]])
+    np.testing.assert_array_equal(y, [1, -1])
+
+
+@pytest.mark.parametrize("line, message", [
+    (b"1 3:", "line 3: expected 'index:value'"),
+    (b"1 :4", "line 3: expected 'index:value'"),
+    (b"1 3:x", "line 3: cannot read '3:x'"),
+    (b"1 3", "line 3: expected 'index:value'"),
+    (b"a 3:1", "line 3: the label 'a' is not a number"),
+    (b"1:1 3:1", "line 3: the line must start with a label"),
+    (b"1 0:1", "line 3: feature index 0 is invalid"),
+    (b"1 -2:1", "line 3: feature index -2 is invalid"),
+    (b"1 2.5:1", "line 3: feature index 2.5 is invalid"),
+    (b"1 2:1 2:3", "line 3: feature index 2 appears twice"),
+    (b"1 2:nan", "line 3: a feature value is not finite"),
+    (b"1 2:3:4", "line 3: expected 'index:value'"),
+])
+def test_malformed_line_is_named(tmp_path, line, message):
+    payload = b"1 1:1\n-1 2:1\n" + line + b"\n1 4:1\n"
+    path = _write(tmp_path, "bad.svm", payload)
+    with pytest.raises(ValueError, match=message):
+        load_libsvm(path)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        load_libsvm(tmp_path / "nope.svm")
+
+
+def test_empty_file(tmp_path):
+    X, y = load_libsvm(_write(tmp_path, "e.svm", b"\n# nothing\n"))
+    assert X.shape == (0, 1) and y.shape == (0,)
+
+
+def test_agrees_with_sklearn(tmp_path):
+    sklearn_datasets = pytest.importorskip("sklearn.datasets")
+    X0, y0 = make_classification(300, 7, seed=3)
+    X0[X0 < 0.1] = 0
+    path = tmp_path / "r.svm"
+    sklearn_datasets.dump_svmlight_file(X0, y0, str(path), zero_based=False)
+    X, y = load_libsvm(path)
+    X1, y1 = sklearn_datasets.load_svmlight_file(str(path), zero_based=False, n_features=7)
+    np.testing.assert_array_equal(X.toarray(), X1.toarray())
+    np.testing.assert_array_equal(y, y1)
+
+
+# --------------------------------------------------------------------------
+#                              make_classification
+# --------------------------------------------------------------------------
+
+def test_make_classification():
+    X, y, (w, b) = make_classification(2000, 10, seed=5, noise=0.0, return_coef=True)
+    assert X.shape == (2000, 10) and X.dtype == np.float64 and X.flags.c_contiguous
+    assert set(np.unique(y)) == {-1.0, 1.0}
+    # noise=0: the true rule separates the data.
+    np.testing.assert_array_equal(np.where(X @ w + b >= 0, 1.0, -1.0), y)
+    # Rows have norm close to 1.
+    assert abs(np.mean(np.linalg.norm(X, axis=1)) - 1) < 0.1
+    # Seeded and deterministic; noise flips about that fraction.
+    X2, y2 = make_classification(2000, 10, seed=5, noise=0.2)
+    np.testing.assert_array_equal(X, X2)
+    assert 0.15 < np.mean(y2 != y) < 0.25
+    X3, _ = make_classification(10, 4, seed=5, dtype=np.float32)
+    assert X3.dtype == np.float32
+    with pytest.raises(ValueError):
+        make_classification(0, 3)
+    with pytest.raises(ValueError):
+        make_classification(10, 3, noise=0.5)
+
+
+# --------------------------------------------------------------------------
+#                               load_benchmark
+# --------------------------------------------------------------------------
+
+def test_load_benchmark_without_data(monkeypatch):
+    monkeypatch.delenv("STOCHSVM_DATA", raising=False)
+    with pytest.raises(FileNotFoundError, match="STOCHSVM_DATA"):
+        load_benchmark("a9a")
+    with pytest.raises(ValueError, match="unknown benchmark"):
+        load_benchmark("nosuchset")
+
+
+def test_load_benchmark_missing_file(monkeypatch, tmp_path):
+    monkeypatch.setenv("STOCHSVM_DATA", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="a9a.train.xz is missing from STOCHSVM_DATA"):
+        load_benchmark("a9a")
+
+
+def test_load_benchmark_cache(monkeypatch, tmp_path):
+    """Fake benchmark files: mapping to +-1, training dimension, cache hit."""
+    data = tmp_path / "data"
+    data.mkdir()
+    _write(data, "w8a.train.xz", b"2 1:1 3:1\n4 2:1\n2 3:0.5\n")
+    _write(data, "w8a.test.xz", b"4 1:1\n2 2:1\n")
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("STOCHSVM_DATA", str(data))
+    monkeypatch.setenv("STOCHSVM_CACHE", str(cache))
+    Xtr, ytr, Xte, yte = load_benchmark("w8a")
+    assert Xtr.shape == (3, 3) and Xte.shape == (2, 3)
+    np.testing.assert_array_equal(ytr, [-1, 1, -1])
+    np.testing.assert_array_equal(yte, [1, -1])
+    assert len(list(cache.glob("*.npz"))) == 2
+    again = load_benchmark("w8a")
+    for a, b in zip((Xtr, ytr, Xte, yte), again):
+        np.testing.assert_array_equal(a.toarray() if sp.issparse(a) else a,
+                                      b.toarray() if sp.issparse(b) else b)
+
+
+def _real_data():
+    folder = os.environ.get("STOCHSVM_DATA")
+    required = os.environ.get("STOCHSVM_REQUIRE_DATA") == "1"
+    if not folder or not os.path.isfile(os.path.join(folder, "a9a.train.xz")):
+        if required:
+            pytest.fail("STOCHSVM_REQUIRE_DATA=1 but $STOCHSVM_DATA/a9a.train.xz is missing")
+        pytest.skip("real data not available: set STOCHSVM_DATA to the shared data folder")
+    return folder
+
+
+@pytest.mark.parametrize("name, shapes", [
+    ("a9a", ((32561, 123), (16281, 123))),
+    ("w8a", ((49749, 300), (14951, 300))),
+    ("ijcnn1", ((49990, 22), (91701, 22))),
+])
+def test_real_benchmarks(name, shapes, monkeypatch, tmp_path):
+    _real_data()
+    monkeypatch.setenv("STOCHSVM_CACHE", str(tmp_path))
+    Xtr, ytr, Xte, yte = load_benchmark(name)
+    assert (Xtr.shape, Xte.shape) == shapes
+    assert set(np.unique(ytr)) == set(np.unique(yte)) == {-1.0, 1.0}
+
+
+def test_real_covtype(monkeypatch, tmp_path):
+    _real_data()
+    monkeypatch.setenv("STOCHSVM_CACHE", str(tmp_path))
+    Xtr, ytr, Xte, yte = load_benchmark("covtype")
+    assert Xtr.shape == (464810, 54) and Xte.shape == (116202, 54)
+    # Scaled by the column max-abs over all rows: column 5 reaches -1.
+    both = sp.vstack([Xtr, Xte])
+    assert abs(both).max() == 1.0 and both.min() < 0
+    assert np.sum(ytr == 1) + np.sum(yte == 1) == 283301

@@ -1,0 +1,169 @@
+"""Pickling stores parameters and model, not the data; training resumes exactly."""
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from conftest import assert_stats_equal
+from stochsvm import SVM
+
+LAMBDA = 1e-2
+
+
+def configured(X, y):
+    svm = SVM(X, y, LAMBDA, seed=123)
+    svm.set_epsilon(0)
+    svm.set_loss("logistic")
+    svm.set_bias_multiplier(2.0)
+    svm.set_bias_learning_rate(0.5)
+    svm.set_t0(150.0)
+    svm.set_max_num_iterations(2 * X.shape[0])
+    return svm
+
+
+@pytest.mark.parametrize("protocol", range(2, pickle.HIGHEST_PROTOCOL + 1))
+def test_round_trip_keeps_everything_but_the_data(problem, protocol):
+    X, y = problem
+    svm = configured(X, y)
+    svm.set_diagnostic_frequency(250)
+    svm.train()
+    clone = pickle.loads(pickle.dumps(svm, protocol=protocol))
+    assert type(clone) is SVM
+    assert clone.get_num_data() == 0
+    assert clone.get_dimension() == 20
+    assert clone.get_solver() == "sgd"
+    for name in ("lambda", "epsilon", "max_num_iterations", "diagnostic_frequency",
+                 "bias_multiplier", "bias_learning_rate", "t0", "loss", "bias",
+                 "iteration_number", "seed"):
+        assert getattr(clone, "get_" + name)() == getattr(svm, "get_" + name)(), name
+    np.testing.assert_array_equal(clone.get_model(), svm.get_model())
+    assert_stats_equal(clone.get_statistics(), svm.get_statistics())
+    assert clone.get_statistics()["status"] == "max_iterations"
+    # predicting needs no data
+    np.testing.assert_array_equal(clone.decision_function(X), svm.decision_function(X))
+    np.testing.assert_array_equal(clone.predict(sp.csr_matrix(X)), svm.predict(X))
+    # and a second round trip changes nothing
+    again = pickle.loads(pickle.dumps(clone, protocol=protocol))
+    np.testing.assert_array_equal(again.get_model(), svm.get_model())
+    assert again.get_iteration_number() == svm.get_iteration_number()
+    assert_stats_equal(again.get_statistics(), svm.get_statistics())
+
+
+def test_training_needs_set_data(problem):
+    X, y = problem
+    svm = configured(X, y)
+    svm.train()
+    clone = pickle.loads(pickle.dumps(svm))
+    with pytest.raises(RuntimeError, match=r"call set_data\(X, y\) first"):
+        clone.train()
+    with pytest.raises(RuntimeError, match=r"no scores yet"):
+        clone.get_scores()
+    with pytest.raises(RuntimeError, match=r"call set_data\(X, y\) before set_weights"):
+        clone.set_weights(np.ones(X.shape[0]))
+    with pytest.raises(ValueError, match=r"X has 19 features \(columns\), but this SVM has "
+                                         r"dimension 20"):
+        clone.set_data(X[:, :19], y)
+
+
+@pytest.mark.parametrize("epochs_before", [2, 1])
+def test_resume_after_unpickling_is_exact(problem, epochs_before):
+    X, y = problem
+    n = X.shape[0]
+    direct = configured(X, y)
+    direct.set_max_num_iterations(4 * n)
+    direct.train()
+
+    first = configured(X, y)
+    first.set_max_num_iterations(epochs_before * n)
+    first.train()
+    resumed = pickle.loads(pickle.dumps(first))
+    resumed.set_data(X, y)
+    resumed.set_max_num_iterations((4 - epochs_before) * n)
+    stats = resumed.train()
+    assert stats["iteration"] == 4 * n
+    np.testing.assert_array_equal(resumed.get_model(), direct.get_model())
+    assert resumed.get_bias() == direct.get_bias()
+    assert resumed.get_iteration_number() == direct.get_iteration_number()
+    np.testing.assert_array_equal(resumed.get_scores(), direct.get_scores())
+    assert_stats_equal({k: v for k, v in stats.items() if k != "elapsed_time"},
+                       {k: v for k, v in direct.get_statistics().items()
+                        if k != "elapsed_time"})
+
+
+def test_resume_with_the_pickled_cap(problem):
+    # max_num_iterations set explicitly travels with the pickle (2 epochs here)
+    X, y = problem
+    n = X.shape[0]
+    direct = configured(X, y)
+    direct.set_max_num_iterations(4 * n)
+    direct.train()
+    first = configured(X, y)
+    first.train()
+    resumed = pickle.loads(pickle.dumps(first))
+    resumed.set_data(X, y)
+    assert resumed.get_max_num_iterations() == 2 * n
+    resumed.train()
+    np.testing.assert_array_equal(resumed.get_model(), direct.get_model())
+    assert resumed.get_bias() == direct.get_bias()
+
+
+def test_defaults_are_not_frozen_by_pickling(problem):
+    # t0 and max_num_iterations that were never set stay defaults: they follow
+    # lambda and the new data after unpickling.
+    X, y = problem
+    svm = SVM(X, y, LAMBDA)
+    svm.train()
+    clone = pickle.loads(pickle.dumps(svm))
+    clone.set_lambda(1e-3)
+    assert clone.get_t0() == 2000.0
+    clone.set_data(np.vstack([X] * 20), np.concatenate([y] * 20))
+    assert clone.get_max_num_iterations() == 20 * X.shape[0]
+    assert clone.get_diagnostic_frequency() == 20 * X.shape[0]
+
+
+def test_untrained_and_solver_none(problem):
+    X, y = problem
+    svm = SVM(X, y, LAMBDA, solver="none")
+    clone = pickle.loads(pickle.dumps(svm))
+    assert clone.get_solver() == "none"
+    assert clone.get_statistics()["status"] == "untrained"
+    np.testing.assert_array_equal(clone.get_model(), np.zeros(20))
+    clone.set_data(X, y)
+    assert clone.train()["status"] == "converged"
+
+
+def test_copy_and_deepcopy(problem):
+    X, y = problem
+    svm = configured(X, y)
+    svm.train()
+    for dup in (copy.copy(svm), copy.deepcopy(svm)):
+        assert dup is not svm
+        np.testing.assert_array_equal(dup.get_model(), svm.get_model())
+        assert dup.get_num_data() == 0
+
+
+def test_callbacks_are_not_pickled(problem):
+    X, y = problem
+    svm = SVM(X, y, LAMBDA)
+    svm.set_diagnostic_function(lambda stats: None)   # a lambda cannot be pickled
+    clone = pickle.loads(pickle.dumps(svm))
+    assert clone.get_diagnostic_function() is None
+
+
+class _Named(SVM):
+    """A Python subclass (module level, so that pickle finds it)."""
+
+    def name(self):
+        return "named"
+
+
+def test_subclasses_round_trip(problem):
+    X, y = problem
+    svm = _Named(X, y, LAMBDA)
+    svm.train()
+    clone = pickle.loads(pickle.dumps(svm))
+    assert type(clone) is _Named and clone.name() == "named"
+    np.testing.assert_array_equal(clone.get_model(), svm.get_model())
