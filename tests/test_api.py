@@ -417,9 +417,32 @@ def test_divergence_raises_floating_point_error():
     X, y = make_problem(n=200, d=5, seed=1)
     svm = SVM(X * 1e150, y, 1e-2)
     svm.set_loss("hinge2")
+    svm.set_t0(2 / 1e-2)  # the hinge loss's t0: far too large steps for this data
     with pytest.raises(FloatingPointError, match=r"training diverged"):
         svm.train()
     assert svm.get_statistics()["status"] == "error"
+
+
+def test_default_t0_follows_the_curvature_of_smooth_losses():
+    # Unnormalised rows: ||x||^2 ~ d. With t0 = 2/lambda the squared hinge's
+    # first steps overshoot (the objective reached 1e27 after 10 epochs);
+    # the default t0 = max(2, 2/lambda, L/lambda) with L = 2 max||x||^2 keeps
+    # the first step below 1/L.
+    X, y = make_problem(n=500, d=10, seed=0)
+    lam = 1e-2
+    r2 = float((X ** 2).sum(axis=1).max())
+    objectives = {}
+    for loss, curvature in [("hinge", 0.0), ("hinge2", 2 * r2), ("logistic", r2 / 4)]:
+        svm = SVM(X, y, lam)
+        svm.set_loss(loss)
+        assert svm.get_t0() == pytest.approx(max(2.0, 2 / lam, curvature / lam), rel=1e-12)
+        svm.set_epsilon(0)
+        svm.set_max_num_iterations(10 * len(y))
+        objectives[loss] = svm.train()["objective"]
+    # the zero model has objective 1 (hinge, hinge2) and log 2 (logistic)
+    assert objectives["hinge"] < 1.0
+    assert objectives["hinge2"] < 1.0
+    assert objectives["logistic"] < np.log(2)
 
 
 # ---------------------------------------------------------------------------

@@ -119,7 +119,8 @@ SS_API SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double
 
 /** @brief Give the object new data of the same dimension (a new batch, for
  *  out-of-core or incremental training). Model, bias, iteration number and
- *  parameters are kept; per-example weights and scores are cleared.
+ *  parameters are kept; per-example weights, scores and statistics are
+ *  cleared (status SS_SVM_STATUS_UNTRAINED until the next train).
  *  @return SS_OK, SS_ERR_BAD_ARG (NULL or dimension mismatch), SS_ERR_BAD_DATA
  *          (non-finite labels), SS_ERR_ALLOC. */
 SS_API SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels);
@@ -154,8 +155,8 @@ SS_API SsStatus ss_svm_train(SsSvm *self);
 
 /** @brief lambda > 0, finite. */
 SS_API SsStatus ss_svm_set_lambda(SsSvm *self, double lambda);
-/** @brief Stopping threshold >= 0 on scores_variation (SGD); default 1e-2.
- *  0 disables the rule. */
+/** @brief Stopping threshold on scores_variation (SGD), finite and >= 0;
+ *  default 1e-2. 0 disables the rule. */
 SS_API SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon);
 /** @brief Iterations per ss_svm_train call, >= 1. Default max(n, ceil(10/lambda)),
  *  computed at train time while not set. */
@@ -169,15 +170,22 @@ SS_API SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B);
  *  Default 1. */
 SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
 /** @brief SGD schedule offset t0 > 1, finite: eta_t = 1/(lambda (t + t0)).
- *  Default max(2, 2/lambda), so eta at t = 0 is 1/2 (VLFeat's code uses
- *  max(2, ceil(1/lambda)), a first step of about 1). */
+ *
+ *  Default max(2, 2/lambda, L/lambda), recomputed at train time while unset.
+ *  2/lambda is VLFeat's documented rule: the first step is eta = 1/2 (VLFeat's
+ *  code uses max(2, ceil(1/lambda)), a first step of about 1). L bounds the
+ *  curvature of the loss over the data, R^2 = max_i ||x_i||^2: L = 2 R^2 for
+ *  the squared hinge, R^2/4 for the logistic loss, 0 for the hinge loss; the
+ *  L/lambda term keeps the first step below 1/L, where a smooth loss would
+ *  otherwise overshoot on unnormalised data. On rows of norm <= 1 the default
+ *  is 2/lambda for every loss. */
 SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
 /** @brief Go back to the default t0 (recomputed from lambda at train time). */
 SS_API SsStatus ss_svm_unset_t0(SsSvm *self);
 /** @brief One of SsLoss; default SS_LOSS_HINGE. */
 SS_API SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss);
 /** @brief Per-example weights c_i >= 0, finite, copied (n values). NULL
- *  restores uniform weights. */
+ *  restores uniform weights. SS_ERR_BAD_STATE on an object without data. */
 SS_API SsStatus ss_svm_set_weights(SsSvm *self, const double *weights);
 /** @brief Copy a model w of @c dimension finite values. */
 SS_API SsStatus ss_svm_set_model(SsSvm *self, const double *model);

@@ -80,6 +80,7 @@ struct SsSvm_ {
   SsDataSource source;
   double *labels;              /**< [num_data] */
   double *weights;             /**< [num_data] or NULL for uniform weights */
+  double max_squared_norm;     /**< R^2 = max_i ||x_i||^2, for the default t0 */
 
   /* Parameters. */
   double lambda;
@@ -123,6 +124,7 @@ struct SsSvm_ {
 SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status);
 
 /** The parameters in force (defaults resolved). */
+double ss_loss_curvature_bound(SsLoss loss, double max_squared_norm);
 double ss_svm_effective_t0(const SsSvm *self);
 int64_t ss_svm_effective_max_num_iterations(const SsSvm *self);
 int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self);

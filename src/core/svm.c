@@ -91,6 +91,24 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   return self;
 }
 
+/* R^2 = max_i ||x_i||^2. Abstract data is seen only through its two
+ * callbacks: accumulate x_i into a zero vector, take <x_i, x_i>, subtract. */
+static SsStatus max_squared_norm(const SsDataSource *source, int64_t dimension, double *result)
+{
+  double *scratch = calloc((size_t)dimension, sizeof(double));
+  if (!scratch) return SS_ERR_ALLOC;
+  double r2 = 0;
+  for (int64_t i = 0; i < source->num_data; ++i) {
+    ss_source_accumulate(source, i, scratch, 1.0);
+    double norm2 = ss_source_inner_product(source, i, scratch);
+    ss_source_accumulate(source, i, scratch, -1.0);
+    if (norm2 > r2) r2 = norm2;
+  }
+  free(scratch);
+  *result = r2;
+  return SS_OK;
+}
+
 /* Install a data source and its labels; on failure nothing changes. */
 static SsStatus install_source(SsSvm *self, const SsDataSource *source, const double *labels)
 {
@@ -102,6 +120,13 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   double *scores = calloc((size_t)n, sizeof(double));
   double *previous = calloc((size_t)n, sizeof(double));
   if (!new_labels || !scores || !previous) {
+    free(new_labels);
+    free(scores);
+    free(previous);
+    return SS_ERR_ALLOC;
+  }
+  double r2 = 0;
+  if (max_squared_norm(source, self->dimension, &r2) != SS_OK) {
     free(new_labels);
     free(scores);
     free(previous);
@@ -119,6 +144,9 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->previous_scores = previous;
   self->has_scores = false;
   self->has_previous_scores = false;
+  self->max_squared_norm = r2;
+  self->statistics = (SsSvmStatistics){.status = SS_SVM_STATUS_UNTRAINED,
+                                       .dual_objective = NAN, .duality_gap = NAN};
   return SS_OK;
 }
 
@@ -312,7 +340,8 @@ SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, vo
 double ss_svm_effective_t0(const SsSvm *self)
 {
   if (self->t0 > 0) return self->t0;
-  double t0 = 2.0 / self->lambda;
+  double curvature = ss_loss_curvature_bound(self->loss, self->max_squared_norm);
+  double t0 = (curvature > 2.0 ? curvature : 2.0) / self->lambda;
   return t0 > 2.0 ? t0 : 2.0;
 }
 

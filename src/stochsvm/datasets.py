@@ -51,6 +51,9 @@ def _read_bytes(path: Path) -> bytes:
         return f.read()
 
 
+_MAX_FAST_WIDTH = 20  # sign, 15 digits, a point, and some leading zeros
+
+
 def _parse_decimal(buf, s, e):
     """Vectorised decimal parse of the byte fields buf[s:e].
 
@@ -67,10 +70,13 @@ def _parse_decimal(buf, s, e):
     if n == 0:
         return values, ok
     length = e - s
+    # Longer fields cannot be exact here (> 15 digits): leave them to the caller.
+    widest = min(int(length.max()), _MAX_FAST_WIDTH)
+    ok[length > widest] = False
     # Fields of equal length are parsed together, one byte column at a time.
     order = np.argsort(length, kind="stable")
-    bounds = np.searchsorted(length[order], np.arange(1, int(length.max()) + 2))
-    for width in range(1, int(length.max()) + 1):
+    bounds = np.searchsorted(length[order], np.arange(1, widest + 2))
+    for width in range(1, widest + 1):
         group = order[bounds[width - 1]:bounds[width]]
         if group.size == 0:
             continue
