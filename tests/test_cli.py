@@ -64,7 +64,8 @@ def test_demo_default_is_fast(capsys):
 def test_demo_options(capsys):
     argv = ["demo", "--n", "5000", "--n-test", "1000", "--d", "5", "--epochs", "2",
             "--lambda", "1e-3", "--loss", "logistic", "--bias-multiplier", "2",
-            "--bias-learning-rate", "0.5", "--seed", "7", "--noise", "0", "--float32"]
+            "--bias-learning-rate", "0.5", "--seed", "7", "--noise", "0", "--float32",
+            "--t0", "5000"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "float32" in out and "logistic loss" in out
@@ -146,6 +147,7 @@ def test_errors(files, capsys, tmp_path):
         ["train", train, "--lambda", "1", "--bias-multiplier", "-1"], capsys)
     assert "--bias-learning-rate must be > 0" in _error(
         ["train", train, "--lambda", "1", "--bias-learning-rate", "0"], capsys)
+    assert "--t0 must be > 1" in _error(["train", train, "--lambda", "1", "--t0", "1"], capsys)
     assert "--seed must be >= 0" in _error(["train", train, "--lambda", "1", "--seed", "-1"],
                                            capsys)
     assert "no such file" in _error(["train", train, "--lambda", "1", "--test", "missing.svm"],
@@ -172,8 +174,9 @@ def test_divergence_exits_1(tmp_path, capsys):
     X = rng.standard_normal((300, 5)) * 100.0
     y = np.where(rng.random(300) < 0.5, 1, -1)
     path = _write_libsvm(tmp_path / "huge.svm", X, y)
-    err = _error(["train", path, "--lambda", "1e-4", "--loss", "hinge2", "--epochs", "2", "-q"],
-                 capsys, status=1)
+    # A first step of 1/(lambda t0) = 1/(1.5e-4) on rows of norm ~200 overshoots.
+    err = _error(["train", path, "--lambda", "1e-4", "--loss", "hinge2", "--epochs", "2", "-q",
+                  "--t0", "1.5"], capsys, status=1)
     assert err.startswith("stochsvm train: error:")
 
 

@@ -64,7 +64,8 @@ def test_values_parse_exactly(tmp_path):
     vals = np.concatenate([rng.standard_normal(500) * 10.0 ** rng.integers(-8, 8, 500),
                            rng.integers(-10**6, 10**6, 200)])
     texts = [repr(float(v)) for v in vals] + ["0.1", "-0.3", ".5", "5.", "+2", "1E-3",
-                                              "12345678901234567890", "-0.0", "007"]
+                                              "12345678901234567890", "-0.0", "007",
+                                              "0.000000000000000000000000000000000001"]
     lines = "\n".join(f"1 {i + 1}:{t}" for i, t in enumerate(texts)).encode()
     X, _ = load_libsvm(_write(tmp_path, "v.svm", lines))
     got = X.toarray()[np.arange(len(texts)), np.arange(len(texts))]

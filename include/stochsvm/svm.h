@@ -174,11 +174,12 @@ SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
  *  Default max(2, 2/lambda, L/lambda), recomputed at train time while unset.
  *  2/lambda is VLFeat's documented rule: the first step is eta = 1/2 (VLFeat's
  *  code uses max(2, ceil(1/lambda)), a first step of about 1). L bounds the
- *  curvature of the loss over the data, R^2 = max_i ||x_i||^2: L = 2 R^2 for
- *  the squared hinge, R^2/4 for the logistic loss, 0 for the hinge loss; the
- *  L/lambda term keeps the first step below 1/L, where a smooth loss would
- *  otherwise overshoot on unnormalised data. On rows of norm <= 1 the default
- *  is 2/lambda for every loss. */
+ *  curvature of the loss over the augmented rows (x_i, B), with
+ *  R^2 = max_i ||x_i||^2 + B^2: L = 2 R^2 for the squared hinge, R^2/4 for the
+ *  logistic loss, 0 for the hinge loss. The L/lambda term keeps the first step
+ *  below 1/L, where a smooth loss would otherwise overshoot on unnormalised
+ *  data. With R^2 <= 1 the default is 2/lambda for every loss; with
+ *  unit-norm rows and B = 1 (R^2 = 2) it is 4/lambda for the squared hinge. */
 SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
 /** @brief Go back to the default t0 (recomputed from lambda at train time). */
 SS_API SsStatus ss_svm_unset_t0(SsSvm *self);

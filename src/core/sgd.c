@@ -140,13 +140,26 @@ static int64_t min64(int64_t a, int64_t b)
   return a < b ? a : b;
 }
 
+/* a + b for b >= 0, INT64_MAX if that overflows. */
+static int64_t saturating_add(int64_t a, int64_t b)
+{
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* The first multiple of f (>= 1) after t >= 0, INT64_MAX if that overflows. */
+static int64_t next_multiple(int64_t t, int64_t f)
+{
+  int64_t q = t / f + 1;
+  return q > INT64_MAX / f ? INT64_MAX : q * f;
+}
+
 SsStatus ss_sgd_train(SsSvm *self)
 {
   const int64_t n = self->source.num_data;
   const int64_t frequency = ss_svm_effective_diagnostic_frequency(self);
   const int64_t t_begin = self->iteration;
   const int64_t budget = ss_svm_effective_max_num_iterations(self);
-  const int64_t t_end = budget > INT64_MAX - t_begin ? INT64_MAX : t_begin + budget;
+  const int64_t t_end = saturating_add(t_begin, budget);
 
   int64_t *perm = malloc((size_t)n * sizeof(int64_t));
   if (!perm) return SS_ERR_ALLOC;
@@ -162,10 +175,10 @@ SsStatus ss_sgd_train(SsSvm *self)
       ss_rng_permutation(perm, n, self->seed, (uint64_t)epoch);
       run.epoch_start = epoch * n;
     }
-    int64_t epoch_end = run.epoch_start + min64(n, INT64_MAX - run.epoch_start);
-    int64_t next_diagnostic = (t / frequency + 1) * frequency;
-    if (next_diagnostic < t) next_diagnostic = INT64_MAX; /* overflow */
-    int64_t stop = min64(min64(t_end, epoch_end), min64(next_diagnostic, last_poll + SS_SVM_INTERRUPT_PERIOD));
+    int64_t epoch_end = saturating_add(run.epoch_start, n);
+    int64_t next_diagnostic = next_multiple(t, frequency);
+    int64_t next_poll = saturating_add(last_poll, SS_SVM_INTERRUPT_PERIOD);
+    int64_t stop = min64(min64(t_end, epoch_end), min64(next_diagnostic, next_poll));
 
     status = steps(&run, t, stop);
     t = self->iteration;

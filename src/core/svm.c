@@ -340,7 +340,8 @@ SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, vo
 double ss_svm_effective_t0(const SsSvm *self)
 {
   if (self->t0 > 0) return self->t0;
-  double curvature = ss_loss_curvature_bound(self->loss, self->max_squared_norm);
+  double B = self->bias_multiplier;
+  double curvature = ss_loss_curvature_bound(self->loss, self->max_squared_norm + B * B);
   double t0 = (curvature > 2.0 ? curvature : 2.0) / self->lambda;
   return t0 > 2.0 ? t0 : 2.0;
 }

@@ -85,6 +85,13 @@ def _seed(text):
     return value
 
 
+def _t0(text):
+    value = _number(text, "--t0")
+    if not value > 1:
+        raise argparse.ArgumentTypeError(f"--t0 must be > 1, got {text!r}")
+    return value
+
+
 def _noise(text):
     value = _number(text, "--noise", 0.0)
     if value >= 0.5:
@@ -113,6 +120,9 @@ def _build_parser():
         p.add_argument("--bias-learning-rate", type=_positive("--bias-learning-rate"),
                        default=None, metavar="R",
                        help="relative step of the bias, > 0 (default: the library's)")
+        p.add_argument("--t0", type=_t0, default=None, metavar="T0",
+                       help="offset of the step size 1/(lambda (t + t0)), > 1 "
+                            "(default: the library's, from lambda and the data)")
         p.add_argument("--epsilon", type=_nonnegative("--epsilon"), default=0.0, metavar="EPS",
                        help="stop early when the scores variation falls below EPS "
                             "(default 0: run all epochs)")
@@ -168,6 +178,8 @@ def _make_svm(X, y, args):
     svm.set_bias_multiplier(args.bias_multiplier)
     if args.bias_learning_rate is not None:
         svm.set_bias_learning_rate(args.bias_learning_rate)
+    if args.t0 is not None:
+        svm.set_t0(args.t0)
     svm.set_epsilon(args.epsilon)
     svm.set_max_num_iterations(args.epochs * n)
     svm.set_diagnostic_frequency(n)

@@ -26,7 +26,6 @@ import lzma
 import os
 import re
 import tempfile
-import warnings
 from pathlib import Path
 
 import numpy as np

@@ -62,6 +62,13 @@ void test_new_rejects(void) {
     CHECK_CLOSE(ss_svm_get_lambda(svm), 0.1, 0.0);
   }
   ss_svm_delete(svm);
+  /* A descriptor not filled by ss_data_init_* (all zero: no values) is refused. */
+  SsData zero;
+  memset(&zero, 0, sizeof zero);
+  CHECK(ss_svm_check_new(SS_SOLVER_SGD, &zero, y, 0.1) != SS_OK);
+  SsSvm *bad = ss_svm_new(SS_SOLVER_SGD, &zero, y, 0.1);
+  CHECK(bad == NULL);
+  ss_svm_delete(bad);
   /* Labels that are finite but not +-1 are accepted by new (checked by train). */
   double yodd[4] = {2, 0.5, -1, 0};
   CHECK_EQ_INT(ss_svm_check_new(SS_SOLVER_SGD, &data, yodd, 0.1), SS_OK);
@@ -168,6 +175,10 @@ void test_abstract_data_matches_dense(void) {
     CHECK_EQ_INT(ss_svm_train(both[k]), SS_OK);
   }
   CHECK(mm.calls > 0);
+  /* The data-dependent default t0 (squared hinge) sees the same radius. */
+  for (int k = 0; k < 2; ++k) ss_svm_set_loss(both[k], SS_LOSS_HINGE2);
+  CHECK_CLOSE(ss_svm_get_t0(abs), ss_svm_get_t0(ref), 1e-12 * ss_svm_get_t0(ref));
+  for (int k = 0; k < 2; ++k) ss_svm_set_loss(both[k], SS_LOSS_HINGE);
   const double *wr = ss_svm_get_model(ref), *wa = ss_svm_get_model(abs);
   for (int j = 0; j < D; ++j) CHECK_CLOSE(wa[j], wr[j], 1e-12);
   CHECK_CLOSE(ss_svm_get_bias(abs), ss_svm_get_bias(ref), 1e-12);
@@ -231,6 +242,10 @@ void test_without_data(void) {
   CHECK_EQ_INT(ss_svm_set_iteration_number(svm, 100), SS_OK);
   CHECK(tu_same_bits(ss_svm_get_model(svm), w0, D));
   /* Weights need n: with no data there is nothing to weight. */
+  double wts[N];
+  for (int i = 0; i < N; ++i) wts[i] = 1.0;
+  CHECK_EQ_INT(ss_svm_set_weights(svm, wts), SS_ERR_BAD_STATE);
+  CHECK(ss_svm_get_weights(svm) == NULL);
   /* Train without data. */
   CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_BAD_STATE);
   CHECK(tu_same_bits(ss_svm_get_model(svm), w0, D));
@@ -275,12 +290,26 @@ void test_set_data_clears_weights(void) {
   CHECK(ss_svm_get_weights(svm) != NULL);
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
   CHECK(ss_svm_get_scores(svm) != NULL);
+  /* A failed set_data changes nothing. */
+  SsData wrong;
+  REQUIRE(ss_data_init_dense(&wrong, SS_DTYPE_FLOAT64, X, N, D - 1, D) == SS_OK);
+  double ynan[N];
+  memcpy(ynan, y, sizeof ynan);
+  ynan[0] = NAN;
+  CHECK_EQ_INT(ss_svm_set_data(svm, &wrong, y), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_set_data(svm, &data, ynan), SS_ERR_BAD_DATA);
+  CHECK(ss_svm_get_weights(svm) != NULL);
+  CHECK(ss_svm_get_scores(svm) != NULL);
+  CHECK_EQ_INT(ss_svm_get_num_data(svm), N);
+  CHECK(ss_svm_get_statistics(svm)->status != SS_SVM_STATUS_UNTRAINED);
   /* A new batch of a different size. */
   SsData half;
   REQUIRE(ss_data_init_dense(&half, SS_DTYPE_FLOAT64, X, N / 2, D, D) == SS_OK);
+  CHECK(ss_svm_get_statistics(svm)->status != SS_SVM_STATUS_UNTRAINED);
   CHECK_EQ_INT(ss_svm_set_data(svm, &half, y), SS_OK);
   CHECK(ss_svm_get_weights(svm) == NULL);
   CHECK(ss_svm_get_scores(svm) == NULL);
+  CHECK_EQ_INT(ss_svm_get_statistics(svm)->status, SS_SVM_STATUS_UNTRAINED);
   CHECK_EQ_INT(ss_svm_get_num_data(svm), N / 2);
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
   CHECK(ss_svm_get_scores(svm) != NULL);

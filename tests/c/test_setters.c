@@ -79,6 +79,40 @@ void test_defaults_follow_lambda(void) {
   ss_svm_delete(s);
 }
 
+/* Default t0 = max(2, 2/lambda, L/lambda) with L = 2 R^2 (squared hinge),
+ * R^2/4 (logistic), 0 (hinge), R^2 = max_i ||x_i||^2 + B^2. */
+void test_default_t0_follows_loss(void) {
+  enum { N = 4, D = 2 };
+  /* Row norms^2: 1.25, 18, 0.5, 4.25, and B = 1 -> R^2 = 18 + 1. */
+  double X[N * D] = {1.0, 0.5, 3.0, -3.0, -0.5, 0.5, 2.0, 0.5};
+  double y[N] = {1, -1, 1, -1};
+  const double R2 = 19.0;
+  SsData data;
+  SsSvm *s = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 0.5);
+  REQUIRE(s != NULL);
+  CHECK_CLOSE(ss_svm_get_t0(s), 4.0, 1e-12);                 /* hinge: 2/lambda */
+  CHECK_EQ_INT(ss_svm_set_loss(s, SS_LOSS_HINGE2), SS_OK);
+  CHECK_CLOSE(ss_svm_get_t0(s), 2.0 * R2 / 0.5, 1e-9);        /* 76 */
+  CHECK_EQ_INT(ss_svm_set_loss(s, SS_LOSS_LOGISTIC), SS_OK);
+  CHECK_CLOSE(ss_svm_get_t0(s), 0.25 * R2 / 0.5, 1e-9);       /* 9.5 */
+  CHECK_EQ_INT(ss_svm_set_lambda(s, 1.0), SS_OK);
+  CHECK_CLOSE(ss_svm_get_t0(s), 0.25 * R2 / 1.0, 1e-9);       /* 4.75 > 2/lambda = 2 */
+  CHECK_EQ_INT(ss_svm_set_lambda(s, 10.0), SS_OK);
+  CHECK_CLOSE(ss_svm_get_t0(s), 2.0, 1e-12);                  /* max(2, 0.2, 0.475) */
+  /* An explicit t0 wins over every default. */
+  CHECK_EQ_INT(ss_svm_set_t0(s, 3.5), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_loss(s, SS_LOSS_HINGE2), SS_OK);
+  CHECK_CLOSE(ss_svm_get_t0(s), 3.5, 0.0);
+  /* New data of another radius changes the default. */
+  CHECK_EQ_INT(ss_svm_unset_t0(s), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_lambda(s, 0.5), SS_OK);
+  SsData small;
+  REQUIRE(ss_data_init_dense(&small, SS_DTYPE_FLOAT64, X, 1, D, D) == SS_OK); /* R^2 = 1.25 + 1 */
+  CHECK_EQ_INT(ss_svm_set_data(s, &small, y), SS_OK);
+  CHECK_CLOSE(ss_svm_get_t0(s), 2.0 * 2.25 / 0.5, 1e-12);     /* 9 */
+  ss_svm_delete(s);
+}
+
 void test_valid_setters_roundtrip(void) {
   Fixture f;
   REQUIRE(fixture_init(&f, SS_SOLVER_SGD, 0.1));

@@ -1,7 +1,8 @@
 /* test_sgd.c -- the SGD solver and the training contract of svm.h:
- * convergence to optima computed here independently, SS_SOLVER_NONE's
- * statistics, storage independence, warm start, seeds, callbacks and
- * interruption, divergence, label checks, per-example weights, stopping. */
+ * convergence to optima computed here independently, the losses (values
+ * against derivatives), SS_SOLVER_NONE's statistics, storage independence,
+ * warm start, the learning-rate schedule replayed by hand, seeds, callbacks
+ * and interruption, divergence, label checks, per-example weights, stopping. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,10 +29,9 @@ static double hinge_1d_objective(const double *a, int n, double lambda, double w
 static double hinge_1d_optimum(const double *a, int n, double lambda, double *w_opt) {
   double best_w = 0.0, best = hinge_1d_objective(a, n, lambda, 0.0);
   double cands[64];
-  int m = 0;
-  for (int i = 0; i < n; ++i)
-    if (a[i] != 0.0) cands[m++] = 1.0 / a[i];
-  int nb = m;
+  int nb = 0;
+  for (int i = 0; i < n && nb < 64; ++i)
+    if (a[i] != 0.0) cands[nb++] = 1.0 / a[i];
   /* Breakpoints themselves. */
   for (int k = 0; k < nb; ++k) {
     double e = hinge_1d_objective(a, n, lambda, cands[k]);
@@ -234,6 +234,68 @@ void test_sgd_optimum_2d_hinge2_bias(void) { check_sgd_optimum_2d(SS_LOSS_HINGE2
 void test_sgd_optimum_2d_logistic_bias(void) { check_sgd_optimum_2d(SS_LOSS_LOGISTIC); }
 
 /* ------------------------------------------------------------------------ */
+/*              Losses: the core's values against its derivatives           */
+/* ------------------------------------------------------------------------ */
+
+/* The core's loss value at score s: SS_SOLVER_NONE on one example x = 1,
+ * model w = s, no bias; the statistics' loss part. */
+static double core_loss_value(SsLoss loss, double y, double s) {
+  const double x[1] = {1.0}, lab[1] = {y}, w[1] = {s};
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_NONE, &data, x, lab, 1, 1, 1.0);
+  if (!svm) return NAN;
+  ss_svm_set_loss(svm, loss);
+  ss_svm_set_bias_multiplier(svm, 0.0);
+  ss_svm_set_model(svm, w);
+  double v = ss_svm_train(svm) == SS_OK ? ss_svm_get_statistics(svm)->loss : NAN;
+  ss_svm_delete(svm);
+  return v;
+}
+
+/* The core's loss derivative at s, read off one SGD step from w = s with
+ * lambda = 1, t0 = 4 (eta_0 = 1/4): w1 = (1 - 1/4) s - g/4, so g = 3 s - 4 w1. */
+static double core_loss_derivative(SsLoss loss, double y, double s) {
+  const double x[1] = {1.0}, lab[1] = {y}, w[1] = {s};
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, x, lab, 1, 1, 1.0);
+  if (!svm) return NAN;
+  ss_svm_set_loss(svm, loss);
+  ss_svm_set_bias_multiplier(svm, 0.0);
+  ss_svm_set_t0(svm, 4.0);
+  ss_svm_set_max_num_iterations(svm, 1);
+  ss_svm_set_model(svm, w);
+  double g = ss_svm_train(svm) == SS_OK ? 3.0 * s - 4.0 * ss_svm_get_model(svm)[0] : NAN;
+  ss_svm_delete(svm);
+  return g;
+}
+
+void test_losses_finite_differences(void) {
+  const SsLoss losses[3] = {SS_LOSS_HINGE, SS_LOSS_HINGE2, SS_LOSS_LOGISTIC};
+  const double points[7] = {-3.0, -0.7, 0.2, 0.6, 1.5, 4.0, 0.95};
+  const double h = 1e-5;
+  for (int k = 0; k < 3; ++k) {
+    for (int yi = 0; yi < 2; ++yi) {
+      const double y = yi ? -1.0 : 1.0;
+      for (int p = 0; p < 7; ++p) {
+        const double s = points[p];
+        double v = core_loss_value(losses[k], y, s);
+        CHECK_CLOSE(v, tu_loss(losses[k], y, s), 1e-14);
+        double fd = (core_loss_value(losses[k], y, s + h) - core_loss_value(losses[k], y, s - h)) / (2 * h);
+        double g = core_loss_derivative(losses[k], y, s);
+        if (fabs(g - fd) > 1e-6) printf("  loss %d y %g s %g: step %g, fd %g\n", (int)losses[k], y, s, g, fd);
+        CHECK_CLOSE(g, fd, 1e-6);
+      }
+    }
+  }
+  /* The logistic loss is computed without overflow far from the margin. */
+  CHECK_REL(core_loss_value(SS_LOSS_LOGISTIC, 1.0, -800.0), 800.0, 1e-15);
+  CHECK_REL(core_loss_value(SS_LOSS_LOGISTIC, -1.0, 800.0), 800.0, 1e-15);
+  double tiny = core_loss_value(SS_LOSS_LOGISTIC, 1.0, 800.0);
+  CHECK(tiny >= 0 && tiny < 1e-300);
+  CHECK_CLOSE(core_loss_derivative(SS_LOSS_LOGISTIC, 1.0, -800.0), -1.0, 1e-9);
+}
+
+/* ------------------------------------------------------------------------ */
 /*                            SS_SOLVER_NONE                                */
 /* ------------------------------------------------------------------------ */
 
@@ -316,13 +378,18 @@ void test_sgd_storages_agree(void) {
     }
     indptr[i + 1] = nnz;
   }
-  SsData views[4];
+  enum { STRIDE = D + 3 };
+  double Xs[N * STRIDE];
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < STRIDE; ++j) Xs[i * STRIDE + j] = j < D ? X[i * D + j] : 1e6;
+  SsData views[5];
+  REQUIRE(ss_data_init_dense(&views[4], SS_DTYPE_FLOAT64, Xs, N, D, STRIDE) == SS_OK);
   REQUIRE(ss_data_init_dense(&views[0], SS_DTYPE_FLOAT64, X, N, D, D) == SS_OK);
   REQUIRE(ss_data_init_dense(&views[1], SS_DTYPE_FLOAT32, Xf, N, D, D) == SS_OK);
   REQUIRE(ss_data_init_csr(&views[2], SS_DTYPE_FLOAT64, cv, indptr, idx, N, D) == SS_OK);
   REQUIRE(ss_data_init_csr(&views[3], SS_DTYPE_FLOAT32, cvf, indptr, idx, N, D) == SS_OK);
-  double models[4][D], biases[4], objectives[4];
-  for (int k = 0; k < 4; ++k) {
+  double models[5][D], biases[5], objectives[5];
+  for (int k = 0; k < 5; ++k) {
     SsSvm *svm = ss_svm_new(SS_SOLVER_SGD, &views[k], y, 0.01);
     REQUIRE(svm != NULL);
     configure(svm, 50 * N, 9);
@@ -334,7 +401,7 @@ void test_sgd_storages_agree(void) {
     ss_svm_delete(svm);
   }
   CHECK(fabs(models[0][0]) > 1e-3);
-  for (int k = 1; k < 4; ++k) {
+  for (int k = 1; k < 5; ++k) {
     for (int j = 0; j < D; ++j) CHECK_CLOSE(models[k][j], models[0][j], 1e-6);
     CHECK_CLOSE(biases[k], biases[0], 1e-6);
     CHECK_CLOSE(objectives[k], objectives[0], 1e-6);
@@ -513,7 +580,12 @@ static void replay_single_example(SsLoss loss, double label, int64_t ts, int64_t
   CHECK_EQ_INT(ss_svm_set_iteration_number(svm, ts), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
 
-  const double t0 = 2.0 / lambda;
+  /* Default t0 (svm.h): max(2, 2/lambda, L/lambda), L = 2 R^2 or R^2/4,
+   * R^2 = ||x||^2 + B^2. */
+  const double R2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + B * B;
+  const double L = loss == SS_LOSS_HINGE2 ? 2.0 * R2 : loss == SS_LOSS_LOGISTIC ? 0.25 * R2 : 0.0;
+  const double t0 = fmax(2.0, fmax(2.0, L) / lambda);
+  CHECK_CLOSE(ss_svm_get_t0(svm), t0, 1e-12 * t0);
   double w[D], b = b0;
   memcpy(w, w0, sizeof w);
   int active = 0;
@@ -590,6 +662,13 @@ void test_sgd_huge_iteration_number(void) {
   CHECK_EQ_INT(st->iteration, start + 100);
   CHECK_EQ_INT(st->epoch, (start + 100) / WN);
   CHECK(isfinite(st->objective));
+  /* A huge diagnostic frequency past a multiple of it: the next diagnostic
+   * (2^63) is not representable. */
+  const int64_t f = INT64_C(1) << 62;
+  CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(svm, f), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_iteration_number(svm, f + 1), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_iteration_number(svm), f + 101);
   ss_svm_delete(svm);
 }
 
@@ -765,6 +844,15 @@ void test_sgd_diverges_huge_bias_rate(void) {
   CHECK_EQ_INT(ss_svm_set_bias_learning_rate(svm, 1e300), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_NUMERIC);
   CHECK_EQ_INT(ss_svm_get_statistics(svm)->status, SS_SVM_STATUS_ERROR);
+  /* Recovery as svm.h says: reset the model (and bias), train again. */
+  const double zero[D] = {0, 0};
+  CHECK_EQ_INT(ss_svm_set_bias_learning_rate(svm, 1.0), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_model(svm, zero), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_bias(svm, 0.0), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_iteration_number(svm, 0), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+  CHECK(isfinite(ss_svm_get_model(svm)[0]) && isfinite(ss_svm_get_bias(svm)));
   ss_svm_delete(svm);
 }
 
