@@ -46,24 +46,3 @@ napoleon_use_rtype = False
 
 # The docs are built offline: no intersphinx, no remote images.
 nitpicky = False
-
-
-# Docstrings name the parameter ``lambda_`` (``lambda`` is a Python keyword).
-# Written bare in running text, a word ending in "_" is a reStructuredText
-# hyperlink reference, which -W turns into an error; show it literally instead.
-import re  # noqa: E402
-
-_TRAILING_UNDERSCORE = re.compile(r"(?<![\w`*\\|])([A-Za-z]\w*)_(?=[\s,.;:)]|$)")
-_FIELD = re.compile(r"^(\s*:[^:`]+:)(.*)$")
-
-
-def _escape_trailing_underscores(app, what, name, obj, options, lines):
-    for k, line in enumerate(lines):
-        m = _FIELD.match(line)
-        head, body = (m.group(1), m.group(2)) if m else ("", line)
-        lines[k] = head + _TRAILING_UNDERSCORE.sub(r"\1\\_", body)
-
-
-def setup(app):
-    # Runs after napoleon has turned the numpydoc sections into fields.
-    app.connect("autodoc-process-docstring", _escape_trailing_underscores, priority=600)

@@ -1,7 +1,15 @@
 """Shared fixtures of the pytest suite: small seeded two-class problems."""
 
+import os
+
 import numpy as np
 import pytest
+
+# Real benchmark data: $STOCHSVM_DATA, else ../shared/data beside the clone
+# (where CI and the developers' machines keep it).
+_SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data")
+if "STOCHSVM_DATA" not in os.environ and os.path.isdir(_SHARED_DATA):
+    os.environ["STOCHSVM_DATA"] = os.path.abspath(_SHARED_DATA)
 
 
 def make_problem(n=1000, d=20, seed=0, separation=1.0, sparsity=0.0):

@@ -465,9 +465,9 @@ cdef class SVM:
     ------
     ValueError
         Bad shapes, empty data, NaN or infinity in X or y, labels other than
-        -1/+1, lambda_ out of range, unknown solver, seed out of range.
+        -1/+1, ``lambda_`` out of range, unknown solver, seed out of range.
     TypeError
-        Non-numeric X or y (complex, object, strings), non-numeric lambda_
+        Non-numeric X or y (complex, object, strings), non-numeric ``lambda_``
         or seed.
 
     Notes

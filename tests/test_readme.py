@@ -1,0 +1,33 @@
+"""The README stays true: its C example is the file the C tests compile and
+run, and its quick start is the two commands CI relies on."""
+
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def _blocks(language):
+    return re.findall(r"```" + language + r"\n(.*?)```", README, flags=re.S)
+
+
+def test_c_example_is_the_tested_file():
+    example = (ROOT / "tests" / "c" / "readme_example.c").read_text()
+    assert example in _blocks("c"), "README's C block differs from tests/c/readme_example.c"
+
+
+def test_quick_start_is_two_commands():
+    quick = README.split("## Quick start", 1)[1].split("##", 1)[0]
+    commands = [line for block in re.findall(r"```sh\n(.*?)```", quick, flags=re.S)
+                for line in block.strip().splitlines()]
+    assert commands == ["pip install '.[test]' && stochsvm demo", "python -m pytest tests"]
+
+
+def test_python_example_runs():
+    code = _blocks("python")[0]
+    namespace = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    svm, y = namespace["svm"], namespace["y"]
+    assert svm.get_iteration_number() == 10 * len(y)
+    assert (svm.predict(namespace["X"]) == y).mean() > 0.95
