@@ -111,3 +111,30 @@ void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double 
   else
     src->accumulate(src->user, i, w, a);
 }
+
+void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores)
+{
+  const int64_t n = src->num_data;
+  if (src->kind == SS_DATA_ABSTRACT) {
+    for (int64_t i = 0; i < n; ++i) scores[i] = src->inner_product(src->user, i, w) + b;
+    return;
+  }
+  /* The type and layout are dispatched once, so the row kernels inline. */
+  const SsData *data = &src->descriptor;
+  const int64_t d = data->dimension, stride = data->row_stride;
+  const int64_t *P = data->indptr;
+  const int32_t *J = data->indices;
+  if (data->layout == SS_LAYOUT_DENSE && data->dtype == SS_DTYPE_FLOAT32) {
+    const float *X = data->values;
+    for (int64_t i = 0; i < n; ++i) scores[i] = ss_dense_dot_f32(X + i * stride, d, w) + b;
+  } else if (data->layout == SS_LAYOUT_DENSE) {
+    const double *X = data->values;
+    for (int64_t i = 0; i < n; ++i) scores[i] = ss_dense_dot_f64(X + i * stride, d, w) + b;
+  } else if (data->dtype == SS_DTYPE_FLOAT32) {
+    const float *V = data->values;
+    for (int64_t i = 0; i < n; ++i) scores[i] = ss_csr_dot_f32(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
+  } else {
+    const double *V = data->values;
+    for (int64_t i = 0; i < n; ++i) scores[i] = ss_csr_dot_f64(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
+  }
+}

@@ -67,6 +67,8 @@ typedef struct SsDataSource {
 /** <w, x_i> and w += a x_i, whatever the source. */
 double ss_source_inner_product(const SsDataSource *src, int64_t i, const double *w);
 void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double a);
+/** scores[i] = <w, x_i> + b for every example, in one pass. */
+void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores);
 
 /* ------------------------------------------------------------------------ */
 /*                               The SVM object                              */

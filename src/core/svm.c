@@ -405,11 +405,11 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
   self->previous_scores = previous;
   self->has_previous_scores = self->has_scores;
 
+  ss_source_scores(&self->source, self->model, self->bias, self->scores);
   double loss = 0, variation2 = 0;
   for (int64_t i = 0; i < n; ++i) {
-    double s = ss_source_inner_product(&self->source, i, self->model) + self->bias;
+    double s = self->scores[i];
     double c = self->weights ? self->weights[i] : 1.0;
-    self->scores[i] = s;
     if (c > 0) loss += c * ss_loss_value(self->loss, s, self->labels[i]);
     double delta = s - previous[i];
     variation2 += delta * delta;
