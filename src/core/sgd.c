@@ -10,7 +10,7 @@
  * permutation that depends on (seed, e) only, and with g = c_i loss'(s_i)
  * takes the step on E_i = lambda/2 ||w~||^2 + c_i loss_i:
  *
- *     eta_t = 1 / (lambda (t + t0))                 t0 = max(2, 2/lambda) by default
+ *     eta_t = 1 / (lambda (t + t0))                 t0: see ss_svm_set_t0 in svm.h
  *     w    <- (1 - lambda eta_t) w - eta_t g x_i
  *     b    <- (1 - lambda eta_b) b - eta_b g B^2    eta_b = bias_learning_rate * eta_t
  *
@@ -210,7 +210,6 @@ SsStatus ss_sgd_train(SsSvm *self)
     self->diagnostic_fn = callback;
     if (diagnosed == SS_ERR_NUMERIC) status = diagnosed;
   } else if (status == SS_ERR_NUMERIC) {
-    ss_svm_realise_model(self);
     self->statistics.status = SS_SVM_STATUS_ERROR;
     self->statistics.iteration = self->iteration;
     self->statistics.epoch = self->iteration / n;

@@ -991,7 +991,10 @@ cdef class SVM:
         Parameters
         ----------
         t0 : float
-            Finite and > 1. Default ``max(2, 2 / lambda)`` (a first step of 1/2).
+            Finite and > 1. Default ``max(2, 2 / lambda, L / lambda)``: a first
+            step of 1/2, or less where ``L``, the loss's curvature over the rows
+            ``(x_i, B)`` (``2 R^2`` for hinge2, ``R^2 / 4`` for logistic, 0 for
+            hinge, ``R^2 = max ||x_i||^2 + B^2``), would make it overshoot.
 
         Raises
         ------
@@ -1003,7 +1006,8 @@ cdef class SVM:
         self._t0_set = True
 
     def unset_t0(self):
-        """Go back to the default t0, ``max(2, 2 / lambda)``, recomputed at train time."""
+        """Go back to the default t0, ``max(2, 2 / lambda, L / lambda)`` (see :meth:`set_t0`),
+        recomputed at train time."""
         cdef SsSvm *p = self._writer("unset_t0")
         _check_status(ss_svm_unset_t0(p), "t0", None)
         self._t0_set = False
