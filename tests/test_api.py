@@ -53,7 +53,7 @@ BAD_SETTINGS = [
     ("t0", math.nan, ValueError, r"t0 must be a finite number > 1"),
     ("t0", math.inf, ValueError, r"t0 must be a finite number > 1"),
     ("loss", "foo", ValueError, r"loss must be one of 'hinge', 'hinge2', 'squared_hinge', "
-                                r"'logistic', got 'foo'"),
+                                r"'logistic', 'l1', 'l2', got 'foo'"),
     ("loss", 0, TypeError, r"loss must be a string"),
     ("bias", math.nan, ValueError, r"bias must be a finite number, got nan"),
     ("bias", -math.inf, ValueError, r"bias must be a finite number"),

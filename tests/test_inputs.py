@@ -344,7 +344,7 @@ def test_lambda_accepts_numpy_scalars(small_problem):
 @pytest.mark.parametrize("solver", ["foo", "SGD ", "", None, 1])
 def test_bad_solver_is_rejected(small_problem, solver):
     X, y = small_problem
-    with pytest.raises(ValueError, match=r"solver must be one of 'sgd', 'none'"):
+    with pytest.raises(ValueError, match=r"solver must be one of 'sgd', 'sdca', 'none'"):
         SVM(X, y, LAMBDA, solver=solver)
 
 

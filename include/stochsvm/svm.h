@@ -31,16 +31,57 @@ typedef struct SsSvm_ SsSvm;
 /** @brief Solvers of the linear SVM object. */
 typedef enum SsSolver {
   SS_SOLVER_NONE = 0, /**< no training: ss_svm_train evaluates the set model and bias */
-  SS_SOLVER_SGD = 1   /**< Pegasos-style SGD (src/core/sgd.c) */
+  SS_SOLVER_SGD = 1,  /**< Pegasos-style SGD (src/core/sgd.c) */
+  SS_SOLVER_SDCA = 2  /**< stochastic dual coordinate ascent (src/core/sdca.c) */
 } SsSolver;
 
 /** @brief Built-in losses, as functions of the score s and the label y (z = y s).
- *  Numbering follows VLFeat. */
+ *  Numbering follows VLFeat. Each comes with its convex conjugate
+ *  loss*(u) = sup_s (u s - loss(s)), used by SDCA (u = -alpha):
+ *
+ *  | loss     | loss(y, s)          | loss*(u, y)                 | domain      |
+ *  | hinge    | max(0, 1 - y s)     | y u                         | -1 <= y u <= 0 |
+ *  | hinge2   | max(0, 1 - y s)^2   | y u + u^2/4                 | y u <= 0    |
+ *  | logistic | log(1 + exp(-y s))  | (-v)log(-v) + (1+v)log(1+v), v = y u | -1 <= v <= 0 |
+ *  | l1       | |y - s|             | y u                         | |u| <= 1    |
+ *  | l2       | (y - s)^2           | y u + u^2/4                 | all u       |
+ *
+ *  hinge2 and l2 carry no factor 1/2 (as LIBLINEAR's L2 losses). hinge,
+ *  hinge2 and logistic need y in {-1, +1}; l1 and l2 are regression losses
+ *  for any finite y. */
 typedef enum SsLoss {
-  SS_LOSS_HINGE = 0,   /**< max(0, 1 - z) */
-  SS_LOSS_HINGE2 = 1,  /**< max(0, 1 - z)^2, no factor 1/2 (LIBLINEAR's L2-loss SVM) */
-  SS_LOSS_LOGISTIC = 4 /**< log(1 + exp(-z)), computed without overflow */
+  SS_LOSS_HINGE = 0,
+  SS_LOSS_HINGE2 = 1,
+  SS_LOSS_L1 = 2,
+  SS_LOSS_L2 = 3,
+  SS_LOSS_LOGISTIC = 4,
+  SS_LOSS_CUSTOM = 100 /**< installed with ss_svm_set_loss_functions */
 } SsLoss;
+
+/** @brief A loss given as four functions of a user context (a custom loss).
+ *  s is the score, y the label, u a conjugate argument.
+ *
+ *  - value(s, y):      loss(y, s)
+ *  - derivative(s, y): d loss / d s (a subgradient where not differentiable)
+ *  - conjugate(u, y):  loss*(u, y) = sup_s (u s - loss(y, s)); +INFINITY outside its domain
+ *  - dual_update(alpha, s, A, y): the step delta maximising
+ *        -s delta - A/2 delta^2 - loss*(-(alpha + delta), y)      (A > 0)
+ *    (SDCA's coordinate step; may be NULL if SDCA is not used).
+ *
+ *  binary_labels: non-zero if the loss needs y in {-1, +1}. */
+typedef struct SsLossFunctions {
+  double (*value)(double s, double y, void *context);
+  double (*derivative)(double s, double y, void *context);
+  double (*conjugate)(double u, double y, void *context);
+  double (*dual_update)(double alpha, double s, double A, double y, void *context);
+  void *context;
+  int binary_labels;
+} SsLossFunctions;
+
+/** @brief The four functions of a built-in loss (context NULL), for calling
+ *  them directly or wrapping them in a custom loss.
+ *  @return SS_OK or SS_ERR_BAD_ARG (unknown loss or SS_LOSS_CUSTOM). */
+SS_API SsStatus ss_loss_functions(SsLoss loss, SsLossFunctions *functions);
 
 /** @brief Where a training run stands or how it ended. */
 typedef enum SsSvmStatus {
@@ -120,7 +161,8 @@ SS_API SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double
 /** @brief Give the object new data of the same dimension (a new batch, for
  *  out-of-core or incremental training). Model, bias, iteration number and
  *  parameters are kept; per-example weights, scores and statistics are
- *  cleared (status SS_SVM_STATUS_UNTRAINED until the next train).
+ *  cleared (status SS_SVM_STATUS_UNTRAINED until the next train). SDCA's dual
+ *  variables restart at 0 (and with them its model and learned bias).
  *  @return SS_OK, SS_ERR_BAD_ARG (NULL or dimension mismatch), SS_ERR_BAD_DATA
  *          (non-finite labels), SS_ERR_ALLOC. */
 SS_API SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels);
@@ -136,8 +178,10 @@ SS_API void ss_svm_delete(SsSvm *self);
  *  max_num_iterations iterations, or until the stopping rule fires.
  *
  *  SGD starts the learning-rate schedule at the stored iteration number and
- *  writes the final one back. SS_SOLVER_NONE computes statistics and scores
- *  of the present model and bias.
+ *  writes the final one back. SDCA continues from its dual variables (after
+ *  ss_svm_set_lambda or ss_svm_set_bias_multiplier it first rebuilds the
+ *  model from them). SS_SOLVER_NONE computes statistics and scores of the
+ *  present model and bias.
  *  @return SS_OK (converged or iteration cap); SS_ERR_INTERRUPTED (a callback
  *          asked to stop: the model is valid and the iteration number counts the
  *          steps done); SS_ERR_NUMERIC (the model diverged to a non-finite value:
@@ -155,8 +199,9 @@ SS_API SsStatus ss_svm_train(SsSvm *self);
 
 /** @brief lambda > 0, finite. */
 SS_API SsStatus ss_svm_set_lambda(SsSvm *self, double lambda);
-/** @brief Stopping threshold on scores_variation (SGD), finite and >= 0;
- *  default 1e-2. 0 disables the rule. */
+/** @brief Stopping threshold, finite and >= 0; default 1e-2. SGD stops when
+ *  scores_variation < epsilon, SDCA when duality_gap < epsilon (a bound on
+ *  the primal suboptimality). 0 disables the rule. */
 SS_API SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon);
 /** @brief Iterations per ss_svm_train call, >= 1. Default max(n, ceil(10/lambda)),
  *  computed at train time while not set. */
@@ -183,15 +228,30 @@ SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
 SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
 /** @brief Go back to the default t0 (recomputed from lambda at train time). */
 SS_API SsStatus ss_svm_unset_t0(SsSvm *self);
-/** @brief One of SsLoss; default SS_LOSS_HINGE. */
+/** @brief One of the built-in SsLoss values; default SS_LOSS_HINGE.
+ *  (SS_LOSS_CUSTOM is selected by ss_svm_set_loss_functions.) */
 SS_API SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss);
+/** @brief Install a custom loss (copied; the context is borrowed). value,
+ *  derivative and conjugate must be non-NULL; dual_update is needed by SDCA.
+ *  The loss becomes SS_LOSS_CUSTOM. */
+SS_API SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions);
+/** @brief SDCA: set the dual variables alpha (n finite values, copied, each in
+ *  its loss's domain: y alpha_i / c_i in [0, 1] for hinge and logistic, >= 0
+ *  for hinge2, |alpha_i / c_i| <= 1 for l1). The model becomes
+ *  w~ = 1/(lambda n) sum_i alpha_i (x_i, B). SS_ERR_BAD_STATE for other
+ *  solvers or without data. */
+SS_API SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha);
 /** @brief Per-example weights c_i >= 0, finite, copied (n values). NULL
- *  restores uniform weights. SS_ERR_BAD_STATE on an object without data. */
+ *  restores uniform weights. SS_ERR_BAD_STATE on an object without data.
+ *  SDCA's dual variables restart at 0. */
 SS_API SsStatus ss_svm_set_weights(SsSvm *self, const double *weights);
-/** @brief Copy a model w of @c dimension finite values. */
+/** @brief Copy a model w of @c dimension finite values. SDCA derives its
+ *  model from the dual variables: there it returns SS_ERR_BAD_STATE (use
+ *  ss_svm_set_dual_variables). */
 SS_API SsStatus ss_svm_set_model(SsSvm *self, const double *model);
 /** @brief Set the bias b (finite); independent of the order of
- *  ss_svm_set_bias_multiplier. */
+ *  ss_svm_set_bias_multiplier. SDCA with B > 0 learns b from the dual
+ *  variables and returns SS_ERR_BAD_STATE; with B = 0, b is a fixed offset. */
 SS_API SsStatus ss_svm_set_bias(SsSvm *self, double bias);
 /** @brief Iterations already done (>= 0): the SGD schedule continues from it.
  *  Set it with the model and bias to warm-start a fresh object. */
@@ -225,6 +285,9 @@ SS_API const double *ss_svm_get_weights(const SsSvm *self);
 /** @brief The model w (dimension values), owned by the object, valid until the
  *  next call on it. */
 SS_API const double *ss_svm_get_model(const SsSvm *self);
+/** @brief SDCA's dual variables (n values, owned by the object), or NULL for
+ *  other solvers and objects without data. */
+SS_API const double *ss_svm_get_dual_variables(const SsSvm *self);
 /** @brief The bias b (the additive term of the score). */
 SS_API double ss_svm_get_bias(const SsSvm *self);
 SS_API int64_t ss_svm_get_iteration_number(const SsSvm *self);

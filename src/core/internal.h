@@ -41,7 +41,12 @@ double ss_clock_seconds(void);
 
 bool ss_loss_is_valid(int loss);
 /** Classification losses need labels in {-1, +1}. */
-bool ss_loss_needs_binary_labels(SsLoss loss);
+bool ss_loss_needs_binary_labels(SsLoss loss, const SsLossFunctions *custom);
+/** loss*(u, y), +INFINITY outside its domain. */
+double ss_loss_conjugate(SsLoss loss, const SsLossFunctions *custom, double u, double y);
+/** SDCA's coordinate step (see loss.c). */
+double ss_loss_dual_update(SsLoss loss, const SsLossFunctions *custom, double alpha, double s,
+                           double A, double y);
 /* ss_loss_value(loss, s, y) and ss_loss_derivative(loss, s, y) are inline, in loss.h. */
 
 /* ------------------------------------------------------------------------ */
@@ -82,6 +87,7 @@ struct SsSvm_ {
   SsDataSource source;
   double *labels;              /**< [num_data] */
   double *weights;             /**< [num_data] or NULL for uniform weights */
+  double *row_norms2;          /**< [num_data] ||x_i||^2 */
   double max_squared_norm;     /**< R^2 = max_i ||x_i||^2, for the default t0 */
 
   /* Parameters. */
@@ -93,6 +99,7 @@ struct SsSvm_ {
   double bias_learning_rate;
   double t0;                   /**< 0: default max(2, 2/lambda) */
   SsLoss loss;
+  SsLossFunctions custom_loss; /**< the functions of SS_LOSS_CUSTOM */
   uint64_t seed;
   SsSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
@@ -107,6 +114,8 @@ struct SsSvm_ {
   double factor;               /**< SGD's scale f, w = f u */
   double bias;                 /**< b, the additive term of the score */
   int64_t iteration;           /**< iterations done in total */
+  double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
+  bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
 
   /* Bookkeeping. */
   SsSvmStatistics statistics;
@@ -134,7 +143,35 @@ int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self);
 /** w = factor * u (realise the model for the caller). */
 void ss_svm_realise_model(SsSvm *self);
 
+/* ------------------------------------------------------------------------ */
+/*          The epoch driver shared by the stochastic solvers (epochs.c)     */
+/* ------------------------------------------------------------------------ */
+
+/** What a solver's inner loop sees: the object and the permutation of the
+ *  epoch in progress (perm_e, a function of (seed, e) only). */
+typedef struct SsEpochRun {
+  SsSvm *svm;
+  const int64_t *perm;
+  int64_t epoch_start;   /**< t of the first iteration of that epoch */
+} SsEpochRun;
+
+/** Run iterations [t, t_end) within one epoch, write iteration (and the
+ *  solver's state) back; SS_OK or SS_ERR_NUMERIC. */
+typedef SsStatus (*SsStepsFunction)(SsEpochRun *run, int64_t t, int64_t t_end);
+
+/** Run max_num_iterations iterations from the stored iteration number, in
+ *  epochs of fresh permutations, with diagnostics every diagnostic_frequency
+ *  iterations (counted on t), interrupt polls, the stopping rule and a final
+ *  diagnostic. Folds the SGD factor at every epoch boundary. */
+SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps);
+
+/** Fold the factor into u: u <- f u, f <- 1. */
+void ss_svm_fold_factor(SsSvm *self);
+
 /** The solvers. */
 SsStatus ss_sgd_train(SsSvm *self);
+SsStatus ss_sdca_train(SsSvm *self);
+/** SDCA: w~ = 1/(lambda n) sum_i alpha_i (x_i, B), from the dual variables. */
+void ss_sdca_rebuild_model(SsSvm *self);
 
 #endif /* STOCHSVM_INTERNAL_H */

@@ -4,7 +4,7 @@
  * whose permutation is run->perm, then stores factor, bias and iteration back
  * into the object. */
 
-static SsStatus SGD_NAME(SgdRun *run, int64_t t, int64_t t_end)
+static SsStatus SGD_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
 {
   SsSvm *self = run->svm;
   SGD_SETUP
@@ -18,6 +18,7 @@ static SsStatus SGD_NAME(SgdRun *run, int64_t t, int64_t t_end)
   const double B = self->bias_multiplier;
   const double bias_rate = self->bias_learning_rate;
   const SsLoss loss = self->loss;
+  const SsLossFunctions *custom = &self->custom_loss;
   double *u = self->u;
   double f = self->factor;
   double b = self->bias;
@@ -37,7 +38,7 @@ static SsStatus SGD_NAME(SgdRun *run, int64_t t, int64_t t_end)
       status = SS_ERR_NUMERIC;
       break;
     }
-    const double g = (c ? c[i] : 1.0) * ss_loss_derivative(loss, s, y[i]);
+    const double g = (c ? c[i] : 1.0) * ss_loss_derivative(loss, custom, s, y[i]);
     const double r = 1.0 / ((double)t + t0); /* lambda eta_t */
     const double eta = inv_lambda * r;
     f *= 1.0 - r;
@@ -48,7 +49,7 @@ static SsStatus SGD_NAME(SgdRun *run, int64_t t, int64_t t_end)
     if (g != 0) ROW_AXPY(i, -eta * g / f, u);
     if (f < SS_SGD_MIN_FACTOR) {
       self->factor = f;
-      fold_factor(self);
+      ss_svm_fold_factor(self);
       f = 1.0;
     }
   }

@@ -19,7 +19,7 @@
 
 static bool valid_solver(int solver)
 {
-  return solver == SS_SOLVER_NONE || solver == SS_SOLVER_SGD;
+  return solver == SS_SOLVER_NONE || solver == SS_SOLVER_SGD || solver == SS_SOLVER_SDCA;
 }
 
 static bool valid_lambda(double lambda)
@@ -91,22 +91,32 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   return self;
 }
 
-/* R^2 = max_i ||x_i||^2. Abstract data is seen only through its two
+/* norms2[i] = ||x_i||^2. Abstract data is seen only through its two
  * callbacks: accumulate x_i into a zero vector, take <x_i, x_i>, subtract. */
-static SsStatus max_squared_norm(const SsDataSource *source, int64_t dimension, double *result)
+static SsStatus squared_norms(const SsDataSource *source, int64_t dimension, double *norms2)
 {
   double *scratch = calloc((size_t)dimension, sizeof(double));
   if (!scratch) return SS_ERR_ALLOC;
-  double r2 = 0;
   for (int64_t i = 0; i < source->num_data; ++i) {
     ss_source_accumulate(source, i, scratch, 1.0);
-    double norm2 = ss_source_inner_product(source, i, scratch);
+    norms2[i] = ss_source_inner_product(source, i, scratch);
     ss_source_accumulate(source, i, scratch, -1.0);
-    if (norm2 > r2) r2 = norm2;
   }
   free(scratch);
-  *result = r2;
   return SS_OK;
+}
+
+/* SDCA's dual variables restart at 0, and with them w~ (a fixed offset b,
+ * B = 0, stays). */
+static void reset_dual(SsSvm *self)
+{
+  if (!self->alpha) return;
+  memset(self->alpha, 0, (size_t)self->source.num_data * sizeof(double));
+  memset(self->u, 0, (size_t)self->dimension * sizeof(double));
+  memset(self->model, 0, (size_t)self->dimension * sizeof(double));
+  self->factor = 1.0;
+  if (self->bias_multiplier > 0) self->bias = 0;
+  self->model_stale = false;
 }
 
 /* Install a data source and its labels; on failure nothing changes. */
@@ -119,24 +129,28 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   double *new_labels = malloc((size_t)n * sizeof(double));
   double *scores = calloc((size_t)n, sizeof(double));
   double *previous = calloc((size_t)n, sizeof(double));
-  if (!new_labels || !scores || !previous) {
+  double *norms2 = malloc((size_t)n * sizeof(double));
+  double *alpha = self->solver == SS_SOLVER_SDCA ? calloc((size_t)n, sizeof(double)) : NULL;
+  if (!new_labels || !scores || !previous || !norms2 || (self->solver == SS_SOLVER_SDCA && !alpha) ||
+      squared_norms(source, self->dimension, norms2) != SS_OK) {
     free(new_labels);
     free(scores);
     free(previous);
+    free(norms2);
+    free(alpha);
     return SS_ERR_ALLOC;
   }
   double r2 = 0;
-  if (max_squared_norm(source, self->dimension, &r2) != SS_OK) {
-    free(new_labels);
-    free(scores);
-    free(previous);
-    return SS_ERR_ALLOC;
-  }
+  for (int64_t i = 0; i < n; ++i) r2 = norms2[i] > r2 ? norms2[i] : r2;
   memcpy(new_labels, labels, (size_t)n * sizeof(double));
   free(self->labels);
   free(self->weights);
   free(self->scores);
   free(self->previous_scores);
+  free(self->row_norms2);
+  free(self->alpha);
+  self->row_norms2 = norms2;
+  self->alpha = alpha;
   self->source = *source;
   self->labels = new_labels;
   self->weights = NULL;
@@ -145,6 +159,7 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->has_scores = false;
   self->has_previous_scores = false;
   self->max_squared_norm = r2;
+  reset_dual(self);
   self->statistics = (SsSvmStatistics){.status = SS_SVM_STATUS_UNTRAINED,
                                        .dual_objective = NAN, .duality_gap = NAN};
   return SS_OK;
@@ -194,6 +209,8 @@ void ss_svm_delete(SsSvm *self)
   free(self->u);
   free(self->scores);
   free(self->previous_scores);
+  free(self->row_norms2);
+  free(self->alpha);
   free(self);
 }
 
@@ -205,6 +222,7 @@ SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
 {
   if (!self || !valid_lambda(lambda)) return SS_ERR_BAD_ARG;
   self->lambda = lambda;
+  self->model_stale = self->alpha != NULL;
   return SS_OK;
 }
 
@@ -233,6 +251,7 @@ SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
 {
   if (!self || !(B >= 0) || !isfinite(B)) return SS_ERR_BAD_ARG;
   self->bias_multiplier = B;
+  self->model_stale = self->alpha != NULL;
   return SS_OK;
 }
 
@@ -260,7 +279,35 @@ SsStatus ss_svm_unset_t0(SsSvm *self)
 SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
 {
   if (!self || !ss_loss_is_valid((int)loss)) return SS_ERR_BAD_ARG;
+  if (loss != self->loss) reset_dual(self);
   self->loss = loss;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions)
+{
+  if (!self || !functions || !functions->value || !functions->derivative || !functions->conjugate)
+    return SS_ERR_BAD_ARG;
+  if (self->solver == SS_SOLVER_SDCA && !functions->dual_update) return SS_ERR_BAD_ARG;
+  reset_dual(self);
+  self->custom_loss = *functions;
+  self->loss = SS_LOSS_CUSTOM;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
+{
+  if (!self || !alpha) return SS_ERR_BAD_ARG;
+  if (!self->alpha) return SS_ERR_BAD_STATE;
+  for (int64_t i = 0; i < self->source.num_data; ++i) {
+    double c = self->weights ? self->weights[i] : 1.0;
+    if (!isfinite(alpha[i])) return SS_ERR_BAD_ARG;
+    if (c == 0 ? alpha[i] != 0
+               : !isfinite(ss_loss_conjugate(self->loss, &self->custom_loss, -alpha[i] / c, self->labels[i])))
+      return SS_ERR_BAD_ARG;
+  }
+  memcpy(self->alpha, alpha, (size_t)self->source.num_data * sizeof(double));
+  ss_sdca_rebuild_model(self);
   return SS_OK;
 }
 
@@ -270,6 +317,7 @@ SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
   if (!weights) {
     free(self->weights);
     self->weights = NULL;
+    reset_dual(self);
     return SS_OK;
   }
   int64_t n = self->source.num_data;
@@ -281,12 +329,14 @@ SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
   if (!copy) return SS_ERR_ALLOC;
   memcpy(copy, weights, (size_t)n * sizeof(double));
   self->weights = copy;
+  reset_dual(self);
   return SS_OK;
 }
 
 SsStatus ss_svm_set_model(SsSvm *self, const double *model)
 {
   if (!self || !model) return SS_ERR_BAD_ARG;
+  if (self->solver == SS_SOLVER_SDCA) return SS_ERR_BAD_STATE;
   for (int64_t k = 0; k < self->dimension; ++k) {
     if (!isfinite(model[k])) return SS_ERR_BAD_ARG;
   }
@@ -299,6 +349,7 @@ SsStatus ss_svm_set_model(SsSvm *self, const double *model)
 SsStatus ss_svm_set_bias(SsSvm *self, double bias)
 {
   if (!self || !isfinite(bias)) return SS_ERR_BAD_ARG;
+  if (self->solver == SS_SOLVER_SDCA && self->bias_multiplier > 0) return SS_ERR_BAD_STATE;
   self->bias = bias;
   return SS_OK;
 }
@@ -376,6 +427,7 @@ int64_t ss_svm_get_iteration_number(const SsSvm *self) { return self->iteration;
 uint64_t ss_svm_get_seed(const SsSvm *self) { return self->seed; }
 int64_t ss_svm_get_dimension(const SsSvm *self) { return self->dimension; }
 int64_t ss_svm_get_num_data(const SsSvm *self) { return self->source.num_data; }
+const double *ss_svm_get_dual_variables(const SsSvm *self) { return self->alpha; }
 const double *ss_svm_get_scores(const SsSvm *self) { return self->has_scores ? self->scores : NULL; }
 const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self) { return &self->statistics; }
 
@@ -406,11 +458,18 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
   self->has_previous_scores = self->has_scores;
 
   ss_source_scores(&self->source, self->model, self->bias, self->scores);
-  double loss = 0, variation2 = 0;
+  double loss = 0, variation2 = 0, dual_loss = 0;
+  const double offset = B > 0 ? 0 : self->bias; /* a fixed, unlearned bias */
   for (int64_t i = 0; i < n; ++i) {
     double s = self->scores[i];
     double c = self->weights ? self->weights[i] : 1.0;
-    if (c > 0) loss += c * ss_loss_value(self->loss, s, self->labels[i]);
+    if (c > 0) {
+      loss += c * ss_loss_value(self->loss, &self->custom_loss, s, self->labels[i]);
+      if (self->alpha) {
+        double a = self->alpha[i];
+        dual_loss -= c * ss_loss_conjugate(self->loss, &self->custom_loss, -a / c, self->labels[i]) + a * offset;
+      }
+    }
     double delta = s - previous[i];
     variation2 += delta * delta;
   }
@@ -423,8 +482,8 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
   st->regularizer = regularizer;
   st->loss = loss;
   st->objective = regularizer + loss;
-  st->dual_objective = NAN;
-  st->duality_gap = NAN;
+  st->dual_objective = self->alpha ? dual_loss / (double)n - regularizer : NAN;
+  st->duality_gap = self->alpha ? st->objective - st->dual_objective : NAN;
   st->scores_variation = self->has_previous_scores ? sqrt(variation2) / (double)n : INFINITY;
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
   st->status = status;
@@ -433,8 +492,9 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
     st->status = SS_SVM_STATUS_ERROR;
     return SS_ERR_NUMERIC;
   }
+  double criterion = self->alpha ? st->duality_gap : st->scores_variation;
   if ((status == SS_SVM_STATUS_TRAINING || status == SS_SVM_STATUS_MAX_ITERATIONS) &&
-      st->scores_variation < self->epsilon) {
+      criterion < self->epsilon) {
     st->status = SS_SVM_STATUS_CONVERGED;
   }
   if (self->diagnostic_fn && self->diagnostic_fn(self, self->diagnostic_user) != 0) {
@@ -452,7 +512,7 @@ SsStatus ss_svm_train(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
   if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
-  if (ss_loss_needs_binary_labels(self->loss)) {
+  if (ss_loss_needs_binary_labels(self->loss, &self->custom_loss)) {
     for (int64_t i = 0; i < self->source.num_data; ++i) {
       if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return SS_ERR_BAD_DATA;
     }
@@ -461,6 +521,7 @@ SsStatus ss_svm_train(SsSvm *self)
   switch (self->solver) {
     case SS_SOLVER_NONE: return ss_svm_diagnose(self, SS_SVM_STATUS_CONVERGED);
     case SS_SOLVER_SGD: return ss_sgd_train(self);
+    case SS_SOLVER_SDCA: return ss_sdca_train(self);
   }
   return SS_ERR_BAD_ARG;
 }

@@ -59,11 +59,15 @@ cdef extern from "stochsvm/svm.h" nogil:
     ctypedef enum SsSolver:
         SS_SOLVER_NONE
         SS_SOLVER_SGD
+        SS_SOLVER_SDCA
 
     ctypedef enum SsLoss:
         SS_LOSS_HINGE
         SS_LOSS_HINGE2
         SS_LOSS_LOGISTIC
+        SS_LOSS_L1
+        SS_LOSS_L2
+        SS_LOSS_CUSTOM
 
     ctypedef enum SsSvmStatus:
         SS_SVM_STATUS_UNTRAINED
@@ -117,6 +121,8 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
     SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
     SsStatus ss_svm_set_model(SsSvm *self, const double *model)
+    SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
+    const double *ss_svm_get_dual_variables(const SsSvm *self)
     SsStatus ss_svm_set_bias(SsSvm *self, double bias)
     SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
     SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)

@@ -29,19 +29,27 @@ cnp.import_array()
 #                               Names and ranges
 # ---------------------------------------------------------------------------
 
-_SOLVERS = {"sgd": SS_SOLVER_SGD, "none": SS_SOLVER_NONE}
-_SOLVER_NAMES = {int(SS_SOLVER_SGD): "sgd", int(SS_SOLVER_NONE): "none"}
+_SOLVERS = {"sgd": SS_SOLVER_SGD, "sdca": SS_SOLVER_SDCA, "none": SS_SOLVER_NONE}
+_SOLVER_NAMES = {int(SS_SOLVER_SGD): "sgd", int(SS_SOLVER_SDCA): "sdca",
+                 int(SS_SOLVER_NONE): "none"}
 
 _LOSSES = {
     "hinge": SS_LOSS_HINGE,
     "hinge2": SS_LOSS_HINGE2,
     "squared_hinge": SS_LOSS_HINGE2,
     "logistic": SS_LOSS_LOGISTIC,
+    "l1": SS_LOSS_L1,
+    "l2": SS_LOSS_L2,
 }
+# Regression losses take any finite label; the others need -1/+1.
+_REGRESSION_LOSSES = ("l1", "l2")
 _LOSS_NAMES = {
     int(SS_LOSS_HINGE): "hinge",
     int(SS_LOSS_HINGE2): "hinge2",
     int(SS_LOSS_LOGISTIC): "logistic",
+    int(SS_LOSS_L1): "l1",
+    int(SS_LOSS_L2): "l2",
+    int(SS_LOSS_CUSTOM): "custom",
 }
 
 _STATUS_NAMES = {
@@ -276,8 +284,9 @@ def _prepare_sparse(X, name, allow_empty_rows):
     return (SS_LAYOUT_CSR, values, indptr, indices, n, d, 0)
 
 
-def _prepare_labels(y, n):
-    """``y`` as a contiguous float64 array of n labels in {-1, +1}."""
+def _prepare_labels(y, n, binary=True):
+    """``y`` as a contiguous float64 array of n labels: finite, and in {-1, +1}
+    if ``binary`` (classification losses)."""
     y_arr = np.asarray(y)
     if y_arr.dtype.kind not in "biuf":
         raise TypeError(f"y must contain the numbers -1 and +1, got dtype {y_arr.dtype}")
@@ -289,7 +298,10 @@ def _prepare_labels(y, n):
                          f"they must match")
     y64 = np.ascontiguousarray(y_arr, dtype=np.float64)
     if not np.isfinite(y64).all():
-        raise ValueError("y contains NaN or infinity; labels must be -1 or +1")
+        raise ValueError("y contains NaN or infinity; labels must be -1 or +1"
+                         if binary else "y contains NaN or infinity; labels must be finite")
+    if not binary:
+        return y64
     bad = (y64 != 1.0) & (y64 != -1.0)
     if bad.any():
         found = np.unique(y64)
@@ -452,14 +464,20 @@ cdef class SVM:
         Labels, each -1 or +1 (copied).
     lambda_ : float
         Regularization strength, finite and > 0.
-    solver : {"sgd", "none"}, default "sgd"
-        ``"sgd"``: Pegasos-style stochastic gradient descent. ``"none"``:
+    solver : {"sgd", "sdca", "none"}, default "sgd"
+        ``"sgd"``: Pegasos-style stochastic gradient descent. ``"sdca"``:
+        stochastic dual coordinate ascent, stops when the duality gap
+        < epsilon. ``"none"``:
         :meth:`train` only evaluates the present model and bias (statistics
         and scores).
     seed : int or None, default None
         Seed of the object's own random generator, in [0, 2**64). ``None``
         uses the C default, 0, so training is deterministic unless you pass
         different seeds.
+    loss : str or None, default None
+        The loss to start with (see :meth:`set_loss`); None keeps the
+        default ``"hinge"``. With ``"l1"`` or ``"l2"`` the labels may be any
+        finite numbers, otherwise they must be -1 or +1.
 
     Raises
     ------
@@ -520,7 +538,7 @@ cdef class SVM:
         ss_svm_delete(self._svm)
         self._svm = NULL
 
-    def __init__(self, X, y, lambda_, solver="sgd", seed=None):
+    def __init__(self, X, y, lambda_, solver="sgd", seed=None, loss=None):
         cdef SsSolver c_solver
         cdef double lam
         cdef _DataView view
@@ -532,8 +550,10 @@ cdef class SVM:
         c_solver = _solver_from_name(solver)
         lam = _check_lambda(lambda_)
         seed_value = _check_seed(seed)
+        if loss is not None and (not isinstance(loss, str) or loss not in _LOSSES):
+            raise ValueError(f"loss must be one of {_valid(_LOSSES)}, got {loss!r}")
         view = _DataView.build(X, "X", False)
-        labels = _prepare_labels(y, view.data.num_data)
+        labels = _prepare_labels(y, view.data.num_data, loss not in _REGRESSION_LOSSES)
         obj = ss_svm_new(c_solver, &view.data, <const double *>cnp.PyArray_DATA(labels), lam)
         if obj == NULL:
             status = ss_svm_check_new(c_solver, &view.data,
@@ -543,6 +563,8 @@ cdef class SVM:
         self._data_refs = view.refs
         if seed_value is not None:
             _check_status(ss_svm_set_seed(self._svm, <uint64_t>seed_value), "seed", seed)
+        if loss is not None:
+            _check_status(ss_svm_set_loss(self._svm, <SsLoss>_LOSSES[loss]), "loss", loss)
 
     cdef _init_without_data(self, solver, dimension, lambda_):
         cdef SsSolver c_solver = _solver_from_name(solver)
@@ -651,7 +673,8 @@ cdef class SVM:
         if view.data.dimension != d:
             raise ValueError(f"X has {view.data.dimension} features (columns), but this SVM "
                              f"has dimension {d}")
-        labels = _prepare_labels(y, view.data.num_data)
+        labels = _prepare_labels(y, view.data.num_data,
+                                 self.get_loss() not in _REGRESSION_LOSSES)
         status = ss_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
         if status == SS_ERR_BAD_DATA:
             raise ValueError("y contains NaN or infinity; labels must be -1 or +1")
@@ -735,7 +758,9 @@ cdef class SVM:
                 "reliable: reset it (set_model, set_bias, set_iteration_number) and use a "
                 "larger lambda, a larger t0, a smaller bias_learning_rate or scaled data")
         if status == SS_ERR_BAD_DATA:
-            raise ValueError("the labels are not valid for the loss: they must be -1 or +1")
+            raise ValueError(f"the labels are not valid for the {self.get_loss()} loss: they "
+                             f"must be -1 or +1 (the regression losses l1 and l2 take any "
+                             f"finite label)")
         if status == SS_ERR_ALLOC:
             raise MemoryError("training ran out of memory")
         if status == SS_ERR_BAD_STATE:
@@ -1026,10 +1051,13 @@ cdef class SVM:
 
         Parameters
         ----------
-        loss : {"hinge", "hinge2", "squared_hinge", "logistic"}
+        loss : {"hinge", "hinge2", "squared_hinge", "logistic", "l1", "l2"}
             ``"hinge"``: max(0, 1 - z); ``"hinge2"`` (alias
             ``"squared_hinge"``): max(0, 1 - z)^2, without a factor 1/2;
-            ``"logistic"``: log(1 + exp(-z)); z = y s. Default ``"hinge"``.
+            ``"logistic"``: log(1 + exp(-z)); z = y s; the regression
+            losses ``"l1"``: abs(y - s) and ``"l2"``: (y - s)^2.
+            Default ``"hinge"``. With SDCA, changing the loss restarts the
+            dual variables at 0.
 
         Raises
         ------
@@ -1052,7 +1080,7 @@ cdef class SVM:
         Returns
         -------
         str
-            ``"hinge"``, ``"hinge2"`` or ``"logistic"``.
+            ``"hinge"``, ``"hinge2"``, ``"logistic"``, ``"l1"`` or ``"l2"``.
         """
         return _LOSS_NAMES.get(<int>ss_svm_get_loss(self._reader()), "unknown")
 
@@ -1114,9 +1142,57 @@ cdef class SVM:
         cdef int64_t d = ss_svm_get_dimension(p)
         cdef cnp.ndarray w = _as_float_vector(model, "model", d, "the dimension")
         status = ss_svm_set_model(p, <const double *>cnp.PyArray_DATA(w))
+        if status == SS_ERR_BAD_STATE:
+            raise RuntimeError("the sdca solver derives its model from the dual variables: "
+                               "use set_dual_variables instead of set_model")
         if status == SS_ERR_BAD_ARG:
             raise ValueError(f"model must be {d} finite values")
         _check_status(status, "model", None)
+
+    def set_dual_variables(self, alpha):
+        """SDCA: set the dual variables (copied); the model and bias follow from them.
+
+        ``w~ = 1/(lambda n) sum_i alpha_i (x_i, B)``. Together with the same
+        seed and :meth:`set_iteration_number`, this restarts SDCA exactly.
+
+        Parameters
+        ----------
+        alpha : array_like of shape (n,)
+            Finite, each in its loss's domain (``y_i alpha_i / c_i`` in [0, 1]
+            for hinge and logistic, >= 0 for hinge2, ``abs(alpha_i / c_i) <= 1``
+            for l1).
+
+        Raises
+        ------
+        ValueError
+            Wrong length, non-finite or out of the loss's domain.
+        RuntimeError
+            The solver is not SDCA.
+        """
+        cdef SsSvm *p = self._writer("set_dual_variables")
+        if ss_svm_get_dual_variables(p) == NULL:
+            raise RuntimeError("set_dual_variables needs the sdca solver, this SVM uses "
+                               f"{self.get_solver()!r}")
+        cdef int64_t n = ss_svm_get_num_data(p)
+        cdef cnp.ndarray a = _as_float_vector(alpha, "alpha", n, "the number of examples")
+        status = ss_svm_set_dual_variables(p, <const double *>cnp.PyArray_DATA(a))
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError(f"alpha must be {n} finite values, each in the domain of the "
+                             f"{self.get_loss()} loss's conjugate")
+        _check_status(status, "dual_variables", None)
+
+    def get_dual_variables(self):
+        """SDCA: a float64 copy of the dual variables alpha, or None for other solvers.
+
+        Returns
+        -------
+        ndarray of shape (n,) or None
+        """
+        cdef SsSvm *p = self._reader()
+        cdef const double *a = ss_svm_get_dual_variables(p)
+        if a == NULL:
+            return None
+        return _copy_doubles(a, ss_svm_get_num_data(p))
 
     def get_model(self):
         """A float64 copy of the model w.
@@ -1144,7 +1220,11 @@ cdef class SVM:
             Non-finite (the bias is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_bias")
-        _check_status(ss_svm_set_bias(p, _as_float(bias, "bias")), "bias", bias)
+        status = ss_svm_set_bias(p, _as_float(bias, "bias"))
+        if status == SS_ERR_BAD_STATE:
+            raise RuntimeError("the sdca solver learns the bias from the dual variables "
+                               "(bias multiplier > 0): use set_dual_variables")
+        _check_status(status, "bias", bias)
 
     def get_bias(self):
         """The bias b.
