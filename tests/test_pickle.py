@@ -167,3 +167,26 @@ def test_subclasses_round_trip(problem):
     clone = pickle.loads(pickle.dumps(svm))
     assert type(clone) is _Named and clone.name() == "named"
     np.testing.assert_array_equal(clone.get_model(), svm.get_model())
+
+
+def test_sdca_pickles_its_model_and_restarts_its_duals_on_new_data(problem):
+    X, y = problem
+    svm = SVM(X, y, 1e-2, solver="sdca", seed=3)
+    svm.set_epsilon(1e-8)
+    svm.set_max_num_iterations(50 * len(y))
+    svm.train()
+    clone = pickle.loads(pickle.dumps(svm))
+    assert clone.get_solver() == "sdca"
+    assert np.array_equal(clone.get_model(), svm.get_model())
+    assert clone.get_bias() == svm.get_bias()
+    assert np.array_equal(clone.decision_function(X), svm.decision_function(X))
+    assert clone.get_dual_variables() is None  # no data, no duals
+    clone.set_data(X, y)
+    assert np.array_equal(clone.get_dual_variables(), np.zeros(len(y)))
+    assert not clone.get_model().any() and clone.get_bias() == 0.0
+    with pytest.raises(RuntimeError, match="set_dual_variables"):
+        clone.set_model(svm.get_model())
+    # the duals carry the state: restoring them restores the model exactly
+    clone.set_dual_variables(svm.get_dual_variables())
+    assert np.allclose(clone.get_model(), svm.get_model(), rtol=0, atol=1e-12)
+    assert clone.get_bias() == pytest.approx(svm.get_bias(), abs=1e-12)

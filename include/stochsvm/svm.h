@@ -245,13 +245,16 @@ SS_API SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha);
  *  restores uniform weights. SS_ERR_BAD_STATE on an object without data.
  *  SDCA's dual variables restart at 0. */
 SS_API SsStatus ss_svm_set_weights(SsSvm *self, const double *weights);
-/** @brief Copy a model w of @c dimension finite values. SDCA derives its
- *  model from the dual variables: there it returns SS_ERR_BAD_STATE (use
- *  ss_svm_set_dual_variables). */
+/** @brief Copy a model w of @c dimension finite values. SDCA with data
+ *  derives its model from the dual variables: there it returns
+ *  SS_ERR_BAD_STATE (use ss_svm_set_dual_variables). An SDCA object without
+ *  data accepts a model (to predict); ss_svm_set_data then restarts the dual
+ *  variables, and the model, at 0. */
 SS_API SsStatus ss_svm_set_model(SsSvm *self, const double *model);
 /** @brief Set the bias b (finite); independent of the order of
- *  ss_svm_set_bias_multiplier. SDCA with B > 0 learns b from the dual
- *  variables and returns SS_ERR_BAD_STATE; with B = 0, b is a fixed offset. */
+ *  ss_svm_set_bias_multiplier. SDCA with data and B > 0 learns b from the
+ *  dual variables and returns SS_ERR_BAD_STATE; with B = 0, b is a fixed
+ *  offset. */
 SS_API SsStatus ss_svm_set_bias(SsSvm *self, double bias);
 /** @brief Iterations already done (>= 0): the SGD schedule continues from it.
  *  Set it with the model and bias to warm-start a fresh object. */

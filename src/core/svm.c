@@ -336,7 +336,7 @@ SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
 SsStatus ss_svm_set_model(SsSvm *self, const double *model)
 {
   if (!self || !model) return SS_ERR_BAD_ARG;
-  if (self->solver == SS_SOLVER_SDCA) return SS_ERR_BAD_STATE;
+  if (self->alpha) return SS_ERR_BAD_STATE; /* SDCA with data: w follows alpha */
   for (int64_t k = 0; k < self->dimension; ++k) {
     if (!isfinite(model[k])) return SS_ERR_BAD_ARG;
   }
@@ -349,7 +349,7 @@ SsStatus ss_svm_set_model(SsSvm *self, const double *model)
 SsStatus ss_svm_set_bias(SsSvm *self, double bias)
 {
   if (!self || !isfinite(bias)) return SS_ERR_BAD_ARG;
-  if (self->solver == SS_SOLVER_SDCA && self->bias_multiplier > 0) return SS_ERR_BAD_STATE;
+  if (self->alpha && self->bias_multiplier > 0) return SS_ERR_BAD_STATE;
   self->bias = bias;
   return SS_OK;
 }

@@ -503,6 +503,8 @@ cdef class SVM:
     Pickling stores the parameters, the model, the bias, the iteration
     number, the seed and the last statistics, not the data. The unpickled
     object predicts right away; call :meth:`set_data` before training it.
+    An SDCA object's dual variables are not pickled: after :meth:`set_data`
+    SDCA restarts from zero dual variables (and a zero model).
 
     Examples
     --------
