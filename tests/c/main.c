@@ -93,6 +93,14 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(zero_weight_examples_do_not_move_model)                     \
   X(sgd_converges_with_epsilon)                                 \
   X(sgd_statistics_consistent)                                  \
+  /* test_sdca.c */                                            \
+  X(loss_derivative_and_fenchel_young)                          \
+  X(loss_dual_update_is_maximiser)                              \
+  X(logistic_update_accuracy)                                   \
+  X(sdca_converges_all_losses)                                  \
+  X(sdca_exact_restart)                                         \
+  X(sdca_state_errors)                                          \
+  X(sdca_custom_loss_matches_builtin)                           \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
