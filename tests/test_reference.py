@@ -1,83 +1,37 @@
 """SGD against an exact optimum computed by LIBLINEAR, on a9a.
 
-LIBLINEAR with ``-B 1 -c C`` minimizes 1/2 ||w~||^2 + C sum_i loss_i, with
-w~ = (w, b) (the bias is regularized). With C = 1/(lambda n) this is
-(1/(lambda n)) [lambda/2 ||w~||^2 + 1/n sum_i loss_i], our objective with bias
-multiplier 1, so both have the same minimizer. Both objectives are computed
-here, in numpy, from the returned models with the same formula.
+Both objectives are computed in numpy from the returned models with the same
+formula (see liblinear_reference.py for why LIBLINEAR's optimum is ours).
 
 Needs $STOCHSVM_DATA/a9a.{train,test}.xz and liblinear-official. Without them
 the tests skip, unless STOCHSVM_REQUIRE_DATA=1, when they fail.
 """
 
-import os
-
-import numpy as np
 import pytest
 
 import stochsvm
-from stochsvm.datasets import load_benchmark
+from liblinear_reference import benchmark, objective
+from liblinear_reference import liblinear as liblinear_solve
 
 EPOCHS = 20
 TOLERANCE = 0.02  # relative excess of our objective over the optimum
 
 
-def _unavailable(reason):
-    if os.environ.get("STOCHSVM_REQUIRE_DATA") == "1":
-        pytest.fail(f"STOCHSVM_REQUIRE_DATA=1 but {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="module")
 def a9a():
-    folder = os.environ.get("STOCHSVM_DATA")
-    if not folder:
-        _unavailable("STOCHSVM_DATA is not set (point it at the shared data folder with a9a)")
-    if not os.path.isfile(os.path.join(folder, "a9a.train.xz")):
-        _unavailable(f"$STOCHSVM_DATA/a9a.train.xz is missing (STOCHSVM_DATA={folder!r})")
-    X, y, _, _ = load_benchmark("a9a", cache=False)
-    return X, y
+    return benchmark("a9a")
 
 
 @pytest.fixture(scope="module")
 def liblinear(a9a):
-    try:
-        from liblinear import liblinearutil
-    except ImportError:
-        _unavailable("liblinear-official is not installed (pip install liblinear-official)")
-    X, y = a9a
-    Xi = X.copy()
-    Xi.indices = Xi.indices.astype(np.int32)
-    Xi.indptr = Xi.indptr.astype(np.int32)
-    prob = liblinearutil.problem(y.copy(), Xi)
     cache = {}
 
     def solve(solver, lam):
-        key = (solver, lam)
-        if key not in cache:
-            C = 1.0 / (lam * X.shape[0])
-            model = liblinearutil.train(prob, liblinearutil.parameter(
-                f"-s {solver} -B 1 -c {C!r} -e 1e-6 -q"))
-            w, b = model.get_decfun()
-            w = np.asarray(w, dtype=np.float64)
-            if model.get_labels()[0] != 1:  # decision values are for the first label
-                w, b = -w, -b
-            cache[key] = (w, float(b))
-        return cache[key]
+        if (solver, lam) not in cache:
+            cache[(solver, lam)] = liblinear_solve(*a9a, solver, lam, 1e-6)
+        return cache[(solver, lam)]
 
     return solve
-
-
-def objective(X, y, w, b, lam, loss):
-    """lambda/2 (||w||^2 + b^2) + mean loss(y (Xw + b)): bias multiplier 1."""
-    z = y * (X @ w + b)
-    if loss == "hinge":
-        values = np.maximum(0.0, 1.0 - z)
-    elif loss == "hinge2":
-        values = np.maximum(0.0, 1.0 - z) ** 2
-    else:
-        values = np.logaddexp(0.0, -z)
-    return 0.5 * lam * (w @ w + b * b) + values.mean()
 
 
 # LIBLINEAR solvers for each loss: -s 3 L2-reg L1-loss SVC (dual), -s 1 L2-loss

@@ -2,21 +2,20 @@
 duality gap), per-example weights against replication, and Python errors.
 
 LIBLINEAR with ``-B 1 -c C``, C = 1/(lambda n), minimises (1/(lambda n)) times
-our objective with bias multiplier 1 (see test_reference.py), so both have the
+our objective with bias multiplier 1 (see liblinear_reference.py), so both have the
 same minimiser; both objectives are computed here in numpy.
 
 The benchmark tests need $STOCHSVM_DATA/{a9a,ijcnn1}.train.xz and
 liblinear-official; they skip without them unless STOCHSVM_REQUIRE_DATA=1.
 """
 
-import os
 import time
 
 import numpy as np
 import pytest
 
 import stochsvm
-from stochsvm.datasets import load_benchmark
+from liblinear_reference import benchmark, liblinear, objective
 
 LAMBDA = 1e-4
 EPSILON = 1e-7      # duality gap at which SDCA stops
@@ -27,65 +26,13 @@ REL_TOL = 1e-4      # relative distance to LIBLINEAR's optimum
 LIBLINEAR_SOLVER = {"hinge": 3, "hinge2": 1, "logistic": 7}
 
 
-def _unavailable(reason):
-    if os.environ.get("STOCHSVM_REQUIRE_DATA") == "1":
-        pytest.fail(f"STOCHSVM_REQUIRE_DATA=1 but {reason}")
-    pytest.skip(reason)
-
-
-_DATA = {}
-
-
-def _benchmark(name):
-    folder = os.environ.get("STOCHSVM_DATA")
-    if not folder:
-        _unavailable(f"STOCHSVM_DATA is not set (point it at the shared data folder with {name})")
-    if not os.path.isfile(os.path.join(folder, f"{name}.train.xz")):
-        _unavailable(f"$STOCHSVM_DATA/{name}.train.xz is missing (STOCHSVM_DATA={folder!r})")
-    if name not in _DATA:
-        X, y, _, _ = load_benchmark(name, cache=False)
-        _DATA[name] = (X, y)
-    return _DATA[name]
-
-
-def _liblinear(X, y, loss, lam):
-    try:
-        from liblinear import liblinearutil
-    except ImportError:
-        _unavailable("liblinear-official is not installed (pip install liblinear-official)")
-    Xi = X.copy()
-    Xi.indices = Xi.indices.astype(np.int32)
-    Xi.indptr = Xi.indptr.astype(np.int32)
-    prob = liblinearutil.problem(y.copy(), Xi)
-    C = 1.0 / (lam * X.shape[0])
-    model = liblinearutil.train(prob, liblinearutil.parameter(
-        f"-s {LIBLINEAR_SOLVER[loss]} -B 1 -c {C!r} -e 1e-8 -q"))
-    w, b = model.get_decfun()
-    w = np.asarray(w, dtype=np.float64)
-    if model.get_labels()[0] != 1:  # decision values are for the first label
-        w, b = -w, -b
-    return w, float(b)
-
-
-def objective(X, y, w, b, lam, loss):
-    """lambda/2 (||w||^2 + b^2) + mean loss: bias multiplier 1."""
-    z = y * (X @ w + b)
-    if loss == "hinge":
-        values = np.maximum(0.0, 1.0 - z)
-    elif loss == "hinge2":
-        values = np.maximum(0.0, 1.0 - z) ** 2
-    else:
-        values = np.logaddexp(0.0, -z)
-    return 0.5 * lam * (w @ w + b * b) + values.mean()
-
-
 @pytest.mark.parametrize("loss", ["hinge", "hinge2", "logistic"])
 @pytest.mark.parametrize("name", ["a9a", "ijcnn1"])
 def test_sdca_reaches_liblinear_optimum(name, loss):
-    X, y = _benchmark(name)
+    X, y = benchmark(name)
     n = X.shape[0]
     t0 = time.perf_counter()
-    wl, bl = _liblinear(X, y, loss, LAMBDA)
+    wl, bl = liblinear(X, y, LIBLINEAR_SOLVER[loss], LAMBDA, 1e-8)
     t_liblinear = time.perf_counter() - t0
     reference = objective(X, y, wl, bl, LAMBDA, loss)
 
