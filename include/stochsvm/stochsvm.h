@@ -67,6 +67,8 @@ typedef enum SsLayout {
   SS_LAYOUT_CSR = 1    /**< compressed sparse rows: indptr (int64), indices (int32, 0-based) */
 } SsLayout;
 
+struct SsHomKerMap; /* homkermap.h */
+
 /** @brief A borrowed view of an n x d data matrix. Nothing is copied: the
  *  arrays must stay alive and unchanged while any object uses the view.
  *
@@ -82,6 +84,7 @@ typedef struct SsData {
   const void *values;    /**< dense: the matrix; CSR: the nnz stored values */
   const int64_t *indptr; /**< CSR only: n+1 offsets, indptr[0] = 0, non-decreasing */
   const int32_t *indices;/**< CSR only: column of each value, 0-based, strictly increasing within a row */
+  const struct SsHomKerMap *homkermap; /**< NULL, or a map applied on the fly (ss_data_set_homkermap) */
 } SsData;
 
 /** @brief Describe a dense row-major matrix.
@@ -107,10 +110,15 @@ SS_API SsStatus ss_data_init_csr(SsData *data, SsDType dtype, const void *values
                                  const int64_t *indptr, const int32_t *indices,
                                  int64_t num_data, int64_t dimension);
 
-/** @brief <w, x_i> for row i of a valid descriptor (w has @c dimension entries). */
+/** @brief The dimension of the feature vectors the descriptor presents: d, or
+ *  d (2 order + 1) when a homogeneous kernel map is attached. */
+SS_API int64_t ss_data_get_dimension(const SsData *data);
+
+/** @brief <w, x_i> for row i of a valid descriptor (w has ss_data_get_dimension() entries;
+ *  x_i is the mapped row when a map is attached). */
 SS_API double ss_data_inner_product(const SsData *data, int64_t i, const double *w);
 
-/** @brief w += multiplier * x_i for row i of a valid descriptor. */
+/** @brief w += multiplier * x_i for row i of a valid descriptor (mapped if a map is attached). */
 SS_API void ss_data_accumulate(const SsData *data, int64_t i, double *w, double multiplier);
 
 /** @brief Inner-product callback of abstract data (VLFeat's extension point):

@@ -65,8 +65,15 @@ SsStatus ss_data_init_csr(SsData *data, SsDType dtype, const void *values,
   return SS_OK;
 }
 
+int64_t ss_data_get_dimension(const SsData *data)
+{
+  if (!data) return 0;
+  return data->homkermap ? data->dimension * ss_homkermap_dimension(data->homkermap) : data->dimension;
+}
+
 double ss_data_inner_product(const SsData *data, int64_t i, const double *w)
 {
+  if (data->homkermap) return ss_data_mapped_inner_product(data, i, w);
   if (data->layout == SS_LAYOUT_DENSE) {
     int64_t offset = i * data->row_stride;
     return data->dtype == SS_DTYPE_FLOAT32
@@ -82,6 +89,10 @@ double ss_data_inner_product(const SsData *data, int64_t i, const double *w)
 
 void ss_data_accumulate(const SsData *data, int64_t i, double *w, double a)
 {
+  if (data->homkermap) {
+    ss_data_mapped_accumulate(data, i, w, a);
+    return;
+  }
   if (data->layout == SS_LAYOUT_DENSE) {
     int64_t offset = i * data->row_stride;
     if (data->dtype == SS_DTYPE_FLOAT32)
@@ -115,8 +126,8 @@ void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double 
 void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores)
 {
   const int64_t n = src->num_data;
-  if (src->kind == SS_DATA_ABSTRACT) {
-    for (int64_t i = 0; i < n; ++i) scores[i] = src->inner_product(src->user, i, w) + b;
+  if (src->kind == SS_DATA_ABSTRACT || src->descriptor.homkermap) {
+    for (int64_t i = 0; i < n; ++i) scores[i] = ss_source_inner_product(src, i, w) + b;
     return;
   }
   /* The type and layout are dispatched once, so the row kernels inline. */

@@ -6,6 +6,7 @@
 #ifndef STOCHSVM_INTERNAL_H
 #define STOCHSVM_INTERNAL_H
 
+#include "stochsvm/homkermap.h"
 #include "stochsvm/svm.h"
 
 #include <math.h>
@@ -48,6 +49,17 @@ double ss_loss_conjugate(SsLoss loss, const SsLossFunctions *custom, double u, d
 double ss_loss_dual_update(SsLoss loss, const SsLossFunctions *custom, double alpha, double s,
                            double A, double y);
 /* ss_loss_value(loss, s, y) and ss_loss_derivative(loss, s, y) are inline, in loss.h. */
+
+/* ------------------------------------------------------------------------ */
+/*                   The homogeneous kernel map (homkermap.c)               */
+/* ------------------------------------------------------------------------ */
+
+/** <Psi(x), w[0 .. 2 order]> and w[0 .. 2 order] += a Psi(x). */
+double ss_homkermap_dot(const SsHomKerMap *map, double x, const double *w);
+void ss_homkermap_axpy(const SsHomKerMap *map, double x, double *w, double a);
+/** <w, Psi(x_i)> and w += a Psi(x_i) for a descriptor with a map attached. */
+double ss_data_mapped_inner_product(const SsData *data, int64_t i, const double *w);
+void ss_data_mapped_accumulate(const SsData *data, int64_t i, double *w, double a);
 
 /* ------------------------------------------------------------------------ */
 /*                            The data of an object                          */

@@ -91,7 +91,7 @@ double ss_loss_dual_update(SsLoss loss, const SsLossFunctions *custom, double al
                            double A, double y)
 {
   switch (loss) {
-    case SS_LOSS_HINGE: return y * clip(y * (alpha + (y - s) / A), 0, 1) - alpha;
+    case SS_LOSS_HINGE: return ss_hinge_dual_update(alpha, s, A, y);
     case SS_LOSS_HINGE2: {
       double a = alpha + (y - s - 0.5 * alpha) / (A + 0.5);
       return y * fmax(0, y * a) - alpha;

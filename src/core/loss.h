@@ -53,4 +53,12 @@ static inline double ss_loss_derivative(SsLoss loss, const SsLossFunctions *cust
   return custom->derivative(s, y, custom->context);
 }
 
+/* SDCA's hinge step (loss.c): y a' = y (alpha + (y - s)/A) clipped to [0, 1]. */
+static inline double ss_hinge_dual_update(double alpha, double s, double A, double y)
+{
+  double beta = y * (alpha + (y - s) / A);
+  beta = beta < 0 ? 0 : (beta > 1 ? 1 : beta);
+  return y * beta - alpha;
+}
+
 #endif /* STOCHSVM_LOSS_H */

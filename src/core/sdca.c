@@ -23,6 +23,7 @@
  * The dual variables stay in the object: a second train continues.
  */
 #include "internal.h"
+#include "loss.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,41 +45,21 @@ void ss_sdca_rebuild_model(SsSvm *self)
   ss_svm_realise_model(self);
 }
 
-static SsStatus sdca_steps(SsEpochRun *run, int64_t t, int64_t t_end)
+/* The coordinate step, with the hinge loss's closed form inlined (the
+ * common case); the other losses go through loss.c. */
+static inline double ss_sdca_dual_update(SsLoss loss, const SsLossFunctions *custom, double alpha,
+                                         double s, double A, double y)
 {
-  SsSvm *self = run->svm;
-  const SsDataSource *src = &self->source;
-  const int64_t *perm = run->perm;
-  const double *y = self->labels, *c = self->weights, *norms2 = self->row_norms2;
-  double *alpha = self->alpha, *w = self->u;
-  const double B = self->bias_multiplier, B2 = B * B;
-  const double scale = 1.0 / (self->lambda * (double)src->num_data);
-  double b = self->bias;
-  SsStatus status = SS_OK;
-
-  for (int64_t k = t - run->epoch_start; t < t_end; ++t, ++k) {
-    const int64_t i = perm[k];
-    const double ci = c ? c[i] : 1.0;
-    const double A = ci * (norms2[i] + B2) * scale;
-    if (!(A > 0)) continue; /* zero weight, or an empty row without bias */
-    const double s = ss_source_inner_product(src, i, w) + b;
-    const double delta = ci * ss_loss_dual_update(self->loss, &self->custom_loss, alpha[i] / ci, s, A, y[i]);
-    if (!isfinite(delta) || !isfinite(s)) {
-      status = SS_ERR_NUMERIC;
-      break;
-    }
-    if (delta == 0) continue;
-    alpha[i] += delta;
-    ss_source_accumulate(src, i, w, delta * scale);
-    if (B > 0) b += delta * scale * B2;
-  }
-  self->bias = b;
-  self->iteration = t;
-  return status;
+  if (loss == SS_LOSS_HINGE) return ss_hinge_dual_update(alpha, s, A, y);
+  return ss_loss_dual_update(loss, custom, alpha, s, A, y);
 }
+
+#define SS_STEPS_TEMPLATE "sdca_steps_t.h"
+#define SS_STEPS_PREFIX sdca_steps
+#include "steps_kinds.h"
 
 SsStatus ss_sdca_train(SsSvm *self)
 {
   if (self->model_stale) ss_sdca_rebuild_model(self);
-  return ss_run_epochs(self, sdca_steps);
+  return ss_run_epochs(self, sdca_steps_select(&self->source));
 }

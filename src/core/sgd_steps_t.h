@@ -1,13 +1,12 @@
-/* sgd_steps_t.h -- the SGD inner loop, a template included by sgd.c once per
- * data kind with SGD_NAME, SGD_SETUP, ROW_DOT, ROW_AXPY, ROW_PREFETCH and INDEX_PREFETCH
- * defined (see sgd.c for the math). Runs iterations [t, t_end) of the epoch
+/* sgd_steps_t.h -- the SGD inner loop, a template instantiated once per data
+ * kind by steps_kinds.h (see there for the macros; sgd.c for the math). Runs iterations [t, t_end) of the epoch
  * whose permutation is run->perm, then stores factor, bias and iteration back
  * into the object. */
 
-static SsStatus SGD_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
+static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
 {
   SsSvm *self = run->svm;
-  SGD_SETUP
+  STEPS_SETUP
   const int64_t *perm = run->perm;
   const int64_t n = self->source.num_data;
   const double *y = self->labels;
@@ -25,13 +24,13 @@ static SsStatus SGD_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   SsStatus status = SS_OK;
 
   for (int64_t k = t - run->epoch_start; t < t_end; ++t, ++k) {
-    if (k + SS_SGD_PREFETCH < n) {
-      const int64_t ahead = perm[k + SS_SGD_PREFETCH];
+    if (k + SS_STEPS_PREFETCH < n) {
+      const int64_t ahead = perm[k + SS_STEPS_PREFETCH];
       INDEX_PREFETCH(ahead);
       SS_PREFETCH(y + ahead);
       if (c) SS_PREFETCH(c + ahead);
     }
-    if (k + SS_SGD_PREFETCH / 2 < n) ROW_PREFETCH(perm[k + SS_SGD_PREFETCH / 2]);
+    if (k + SS_STEPS_PREFETCH / 2 < n) ROW_PREFETCH(perm[k + SS_STEPS_PREFETCH / 2]);
     const int64_t i = perm[k];
     const double s = f * ROW_DOT(i, u) + b;
     if (!isfinite(s)) {
@@ -58,10 +57,3 @@ static SsStatus SGD_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   self->iteration = t;
   return status;
 }
-
-#undef SGD_NAME
-#undef SGD_SETUP
-#undef ROW_DOT
-#undef ROW_AXPY
-#undef ROW_PREFETCH
-#undef INDEX_PREFETCH

@@ -167,7 +167,8 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
 
 SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
 {
-  if (!self || !valid_descriptor(data) || data->dimension != self->dimension) return SS_ERR_BAD_ARG;
+  if (!self || !valid_descriptor(data) || ss_data_get_dimension(data) != self->dimension)
+    return SS_ERR_BAD_ARG;
   SsDataSource source = {.kind = SS_DATA_DESCRIPTOR, .descriptor = *data, .num_data = data->num_data};
   return install_source(self, &source, labels);
 }
@@ -175,7 +176,7 @@ SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
 SsSvm *ss_svm_new(SsSolver solver, const SsData *data, const double *labels, double lambda)
 {
   if (ss_svm_check_new(solver, data, labels, lambda) != SS_OK) return NULL;
-  SsSvm *self = ss_svm_new_without_data(solver, data->dimension, lambda);
+  SsSvm *self = ss_svm_new_without_data(solver, ss_data_get_dimension(data), lambda);
   if (self && ss_svm_set_data(self, data, labels) != SS_OK) {
     ss_svm_delete(self);
     return NULL;

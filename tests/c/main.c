@@ -101,6 +101,15 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sdca_exact_restart)                                         \
   X(sdca_state_errors)                                          \
   X(sdca_custom_loss_matches_builtin)                           \
+  /* test_homkermap.c */                                        \
+  X(homkermap_rejects_bad_arguments)                            \
+  X(homkermap_automatic_period)                                 \
+  X(homkermap_coefficients_closed_forms)                        \
+  X(homkermap_approximates_kernels)                             \
+  X(homkermap_symmetry_and_homogeneity)                         \
+  X(homkermap_on_the_fly_equals_explicit_sgd)                   \
+  X(homkermap_on_the_fly_equals_explicit_sdca)                  \
+  X(homkermap_set_data_keeps_dimension)                         \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
