@@ -129,3 +129,20 @@ def test_sphinx_build(tmp_path):
         capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, f"sphinx -W failed:\n{result.stdout}\n{result.stderr}"
     assert (tmp_path / "html" / "c_api.html").is_file()
+
+
+@pytest.mark.parametrize("name", ["SVM", "svmtrain", "HomogeneousKernelMap", "homkermap"])
+def test_docstring_examples_run(name):
+    """The Examples sections of the public docstrings are correct."""
+    import doctest
+
+    import stochsvm
+
+    obj = getattr(stochsvm, name)
+    finder = doctest.DocTestFinder(recurse=False)
+    tests = [t for t in finder.find(obj, name, globs={}) if t.examples]
+    assert tests, f"{name} has no example"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in tests:
+        runner.run(test)
+    assert runner.failures == 0

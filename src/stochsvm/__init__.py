@@ -6,11 +6,11 @@ VLFeat's ``vl_svmtrain``. Importing this package is cheap: it loads NumPy and
 the compiled core only; everything else is imported on first use.
 """
 
-from stochsvm._svm import SVM
+from stochsvm._svm import SVM, HomogeneousKernelMap, homkermap
 
 __version__ = "0.1.0"
 
-__all__ = ["SVM", "svmtrain", "__version__"]
+__all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "__version__"]
 
 # Names provided by submodules, imported on first access (PEP 562).
 _LAZY = {

@@ -38,7 +38,9 @@ cdef extern from "stochsvm/stochsvm.h" nogil:
         const void *values
         const int64_t *indptr
         const int32_t *indices
+        # (the homkermap field is set through ss_data_set_homkermap only)
 
+    int64_t ss_data_get_dimension(const SsData *data)
     SsStatus ss_data_init_dense(SsData *data, SsDType dtype, const void *values,
                                 int64_t num_data, int64_t dimension, int64_t row_stride)
     SsStatus ss_data_init_csr(SsData *data, SsDType dtype, const void *values,
@@ -50,6 +52,36 @@ cdef extern from "stochsvm/stochsvm.h" nogil:
     ctypedef double (*SsInnerProductFunction)(const void *data, int64_t i, const double *w)
     ctypedef void (*SsAccumulateFunction)(const void *data, int64_t i, double *w,
                                           double multiplier)
+
+
+cdef extern from "stochsvm/homkermap.h" nogil:
+    ctypedef enum SsHomKernel:
+        SS_HOMKERNEL_INTERSECTION
+        SS_HOMKERNEL_CHI2
+        SS_HOMKERNEL_JS
+
+    ctypedef enum SsHomWindow:
+        SS_HOMWINDOW_UNIFORM
+        SS_HOMWINDOW_RECTANGULAR
+
+    enum: SS_HOMKERMAP_MAX_ORDER
+
+    ctypedef struct SsHomKerMap:
+        SsHomKernel kernel
+        SsHomWindow window
+        double gamma
+        int order
+        double period
+        int frequency[SS_HOMKERMAP_MAX_ORDER + 1]
+        double coefficient[SS_HOMKERMAP_MAX_ORDER + 1]
+
+    SsStatus ss_homkermap_init(SsHomKerMap *map, SsHomKernel kernel, double gamma, int order,
+                               double period, SsHomWindow window)
+    int64_t ss_homkermap_dimension(const SsHomKerMap *map)
+    void ss_homkermap_evaluate(const SsHomKerMap *map, double x, double *dest, int64_t stride)
+    SsStatus ss_homkermap_expand(const SsHomKerMap *map, const SsData *data, double *values,
+                                 int32_t *indices, int64_t *indptr)
+    SsStatus ss_data_set_homkermap(SsData *data, const SsHomKerMap *map)
 
 
 cdef extern from "stochsvm/svm.h" nogil:

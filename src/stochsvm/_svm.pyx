@@ -73,6 +73,7 @@ _RANGES = {
     "bias": "a finite number",
     "iteration_number": "an integer >= 0",
     "seed": "an integer in [0, 2**64)",
+    "order": "an integer in [0, 64]",
 }
 
 _INT64_MIN = -(2 ** 63)
@@ -177,7 +178,8 @@ def _all_finite(a):
     a = np.asarray(a)
     if a.size == 0:
         return True
-    flat = a.reshape(a.shape[0], -1) if a.ndim > 1 else a
+    # (module-wide boundscheck=False also covers tuple indexing: never a.shape[0] of a 0-d array)
+    flat = a.reshape(a.shape[0], -1) if a.ndim > 1 else a.reshape(-1)
     step = max(1, (1 << 16) // max(1, flat.shape[1] if flat.ndim > 1 else 1))
     for start in range(0, flat.shape[0], step):
         if not np.isfinite(flat[start:start + step]).all():
@@ -333,7 +335,8 @@ cdef class _DataView:
     cdef object refs
 
     @staticmethod
-    cdef _DataView build(object X, str name, bint allow_empty_rows):
+    cdef _DataView build(object X, str name, bint allow_empty_rows, object homkermap):
+        """Validate X; attach ``homkermap`` (a HomogeneousKernelMap or None)."""
         cdef _DataView view = _DataView.__new__(_DataView)
         cdef cnp.ndarray values, indptr, indices
         cdef SsStatus status
@@ -373,7 +376,16 @@ cdef class _DataView:
         if status != SS_OK:
             raise ValueError(f"{name} was rejected by the C core: "
                              f"{ss_status_string(status).decode('utf-8', 'replace')}")
+        if homkermap is not None:
+            status = ss_data_set_homkermap(&view.data, &(<HomogeneousKernelMap>homkermap).map)
+            if status != SS_OK:
+                raise ValueError(f"{name} is too large for the kernel map ({d} features times "
+                                 f"{homkermap.dimension} overflows)")
+            view.refs = view.refs + (homkermap,)
         return view
+
+
+include "_homkermap.pxi"
 
 
 # ---------------------------------------------------------------------------
@@ -413,6 +425,7 @@ def _restore_svm(state, cls=None):
         raise TypeError(f"cannot restore an SVM as {cls!r}")
     cdef SVM svm = cls.__new__(cls)
     svm._init_without_data(state["solver"], state["dimension"], state["lambda"])
+    svm._homkermap = _as_homkermap(state.get("homkermap"))
     svm.set_epsilon(state["epsilon"])
     if state.get("max_num_iterations") is not None:
         svm.set_max_num_iterations(state["max_num_iterations"])
@@ -478,12 +491,20 @@ cdef class SVM:
         The loss to start with (see :meth:`set_loss`); None keeps the
         default ``"hinge"``. With ``"l1"`` or ``"l2"`` the labels may be any
         finite numbers, otherwise they must be -1 or +1.
+    homkermap : HomogeneousKernelMap, dict or None, default None
+        Train on the homogeneous kernel map of X, ``Psi(X)``, computed on the
+        fly (never stored): a :class:`HomogeneousKernelMap`, or a dict of its
+        parameters (``kernel``, ``order``, ``gamma``, ``period``, ``window``).
+        The model then has dimension ``d * (2 * order + 1)``; :meth:`set_data`,
+        :meth:`decision_function` and :meth:`predict` take unmapped data
+        with d columns and apply the same map.
 
     Raises
     ------
     ValueError
         Bad shapes, empty data, NaN or infinity in X or y, labels other than
-        -1/+1, ``lambda_`` out of range, unknown solver, seed out of range.
+        -1/+1, ``lambda_`` out of range, unknown solver, seed out of range,
+        bad kernel map parameters.
     TypeError
         Non-numeric X or y (complex, object, strings), non-numeric ``lambda_``
         or seed.
@@ -529,6 +550,7 @@ cdef class SVM:
     cdef bint _diagnostic_frequency_set
     cdef bint _t0_set
     cdef object _saved_statistics
+    cdef object _homkermap
 
     def __cinit__(self, *args, **kwargs):
         self._svm = NULL
@@ -540,7 +562,7 @@ cdef class SVM:
         ss_svm_delete(self._svm)
         self._svm = NULL
 
-    def __init__(self, X, y, lambda_, solver="sgd", seed=None, loss=None):
+    def __init__(self, X, y, lambda_, solver="sgd", seed=None, loss=None, homkermap=None):
         cdef SsSolver c_solver
         cdef double lam
         cdef _DataView view
@@ -554,7 +576,8 @@ cdef class SVM:
         seed_value = _check_seed(seed)
         if loss is not None and (not isinstance(loss, str) or loss not in _LOSSES):
             raise ValueError(f"loss must be one of {_valid(_LOSSES)}, got {loss!r}")
-        view = _DataView.build(X, "X", False)
+        hom = _as_homkermap(homkermap)
+        view = _DataView.build(X, "X", False, hom)
         labels = _prepare_labels(y, view.data.num_data, loss not in _REGRESSION_LOSSES)
         obj = ss_svm_new(c_solver, &view.data, <const double *>cnp.PyArray_DATA(labels), lam)
         if obj == NULL:
@@ -563,6 +586,7 @@ cdef class SVM:
             _raise_new_failure(status)
         self._svm = obj
         self._data_refs = view.refs
+        self._homkermap = hom
         if seed_value is not None:
             _check_status(ss_svm_set_seed(self._svm, <uint64_t>seed_value), "seed", seed)
         if loss is not None:
@@ -632,6 +656,7 @@ cdef class SVM:
             "iteration_number": ss_svm_get_iteration_number(p),
             "seed": ss_svm_get_seed(p),
             "statistics": self.get_statistics(),
+            "homkermap": self._homkermap,
         }
         cls = type(self)
         return (_restore_svm, (state,) if cls is SVM else (state, cls))
@@ -668,23 +693,42 @@ cdef class SVM:
             If called while training.
         """
         cdef SsSvm *p = self._writer("set_data")
-        cdef _DataView view = _DataView.build(X, "X", False)
+        cdef _DataView view = _DataView.build(X, "X", False, self._homkermap)
         cdef cnp.ndarray labels
         cdef SsStatus status
         cdef int64_t d = ss_svm_get_dimension(p)
-        if view.data.dimension != d:
-            raise ValueError(f"X has {view.data.dimension} features (columns), but this SVM "
-                             f"has dimension {d}")
+        self._check_input_dimension(view)
         labels = _prepare_labels(y, view.data.num_data,
                                  self.get_loss() not in _REGRESSION_LOSSES)
         status = ss_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
         if status == SS_ERR_BAD_DATA:
             raise ValueError("y contains NaN or infinity; labels must be -1 or +1")
         if status == SS_ERR_BAD_ARG:
-            raise ValueError(f"X has {view.data.dimension} features (columns), but this SVM "
-                             f"has dimension {d}")
+            self._check_input_dimension(view)
         _check_status(status, "data", None)
         self._data_refs = view.refs
+
+    cdef _check_input_dimension(self, _DataView view):
+        """ValueError unless the (mapped) data has the SVM's dimension."""
+        cdef int64_t d = ss_svm_get_dimension(self._svm)
+        cdef int64_t got = view.data.dimension
+        if self._homkermap is None:
+            if got != d:
+                raise ValueError(f"X has {got} features (columns), but this SVM has dimension {d}")
+            return
+        D = self._homkermap.dimension
+        if got * D != d:
+            raise ValueError(f"X has {got} features (columns), but this SVM expects "
+                             f"{d // D}: its kernel map turns each into {D}, for dimension {d}")
+
+    def get_homkermap(self):
+        """The homogeneous kernel map applied to the data, or None.
+
+        Returns
+        -------
+        HomogeneousKernelMap or None
+        """
+        return self._homkermap
 
     # -- training ----------------------------------------------------------
 
@@ -798,7 +842,8 @@ cdef class SVM:
         Parameters
         ----------
         X : ndarray of shape (m, d) or scipy.sparse matrix/array
-            Examples with the SVM's dimension d.
+            Examples with the SVM's dimension d (with a kernel map: the
+            input dimension, d / (2 order + 1); the map is applied on the fly).
 
         Returns
         -------
@@ -812,16 +857,14 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._reader()
         cdef int64_t d = ss_svm_get_dimension(p)
-        cdef _DataView view = _DataView.build(X, "X", True)
+        cdef _DataView view = _DataView.build(X, "X", True, self._homkermap)
         cdef int64_t i, m = view.data.num_data
         cdef cnp.ndarray w
         cdef cnp.ndarray out
         cdef double *o
         cdef const double *wp
         cdef double b
-        if view.data.dimension != d:
-            raise ValueError(f"X has {view.data.dimension} features (columns), but this SVM "
-                             f"has dimension {d}")
+        self._check_input_dimension(view)
         out = np.empty(m, dtype=np.float64)
         if m == 0:
             return out

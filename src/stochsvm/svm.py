@@ -1,66 +1,111 @@
-"""Thin Python layer over :class:`stochsvm.SVM`: the one-call :func:`svmtrain`."""
+"""The one-call :func:`svmtrain`, a mirror of VLFeat's ``vl_svmtrain`` over :class:`stochsvm.SVM`."""
 
-from stochsvm._svm import SVM
+import math
+import sys
+
+from stochsvm._svm import SVM, _as_homkermap
 
 __all__ = ["SVM", "svmtrain"]
 
-# Options of svmtrain, applied in this order (model, bias and iteration number
-# last, so that they describe a warm start of the final parameters).
-_OPTIONS = (
-    "epsilon",
-    "max_num_iterations",
-    "diagnostic_frequency",
-    "bias_multiplier",
-    "bias_learning_rate",
-    "t0",
-    "loss",
-    "weights",
-    "diagnostic_function",
-    "model",
-    "bias",
-    "iteration_number",
-)
 
-
-def svmtrain(X, y, lambda_, *, solver="sgd", seed=None, **options):
+def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_num_iterations=None,
+             bias_multiplier=None, bias_learning_rate=None, diagnostic_function=None,
+             diagnostic_frequency=None, model=None, bias=None, weights=None, homkermap=None,
+             verbose=0, seed=None, t0=None, iteration_number=None, dual_variables=None,
+             file=None):
     """Train a linear SVM in one call (a mirror of VLFeat's ``vl_svmtrain``).
+
+    Builds an :class:`stochsvm.SVM`, applies the options, trains once and
+    returns the model. Every option left at ``None`` keeps the C core's
+    default, listed below (these are the values in force, unlike the ones
+    VLFeat's help text gives).
 
     Parameters
     ----------
     X : ndarray of shape (n, d) or scipy.sparse matrix/array
         Training examples, one per row (see :class:`stochsvm.SVM`).
     y : array_like of shape (n,)
-        Labels, -1 or +1.
+        Labels: -1 or +1; any finite number for the ``l1``/``l2`` losses.
     lambda_ : float
-        Regularization strength, finite and > 0.
-    solver : {"sgd", "none"}, default "sgd"
-        The solver; ``"none"`` evaluates the given ``model`` and ``bias``.
-    seed : int or None, default None
-        Seed of the random generator (None: 0).
-    **options
-        Any of ``epsilon``, ``max_num_iterations``, ``diagnostic_frequency``,
-        ``bias_multiplier``, ``bias_learning_rate``, ``t0``, ``loss``,
-        ``weights``, ``diagnostic_function``, ``model``, ``bias``,
-        ``iteration_number``: each is passed to the ``SVM.set_<name>``
-        method of the same name.
+        Regularization strength, finite and > 0 (VLFeat's ``LAMBDA``;
+        LIBLINEAR's ``C`` is ``1 / (lambda_ * n)``).
+    solver : {"sdca", "sgd", "none"}, default "sdca"
+        As VLFeat's default. ``"none"`` evaluates ``model`` and ``bias``.
+    loss : {"hinge", "hinge2", "logistic", "l1", "l2"}, default "hinge"
+    epsilon : float, default 1e-2
+        Stopping tolerance: SDCA stops when the duality gap < epsilon; SGD
+        when the scores change by less than epsilon between diagnostics
+        (``||s - s_prev|| / n``). 0 disables the rule.
+    max_num_iterations : int, default ``max(n, ceil(10 / lambda_))``
+        Iterations (one example each) of this call.
+    bias_multiplier : float, default 1
+        B, the value of the constant feature that carries the bias
+        (the bias is ``b = B w_b``; 0 freezes it).
+    bias_learning_rate : float, default 1
+        SGD only: the bias step is this times the model step (VLFeat's
+        default, 0.01, slows the bias down a hundredfold; see
+        ``docs/differences.rst``).
+    diagnostic_function : callable, optional
+        Called as ``diagnostic_function(info)`` at every diagnostic with the
+        ``info`` dict described below (``status == "training"`` during the
+        run); a truthy return value stops training.
+    diagnostic_frequency : int, default n
+        Iterations between diagnostics.
+    model : array_like of shape (D,), optional
+        Initial model (SGD) or the model to evaluate (``"none"``); D = d, or
+        ``d * (2 * order + 1)`` with ``homkermap``. SDCA rejects it (its model
+        is a function of the dual variables): pass ``dual_variables``.
+    bias : float, optional
+        Initial bias b (the additive term of the score, not ``w_b``);
+        applied after ``bias_multiplier``, so the two options do not
+        interact (VLFeat applies them the other way round and scales b by B).
+    weights : array_like of shape (n,), optional
+        Per-example weights c_i >= 0 (default all 1).
+    homkermap : HomogeneousKernelMap or dict, optional
+        Train on the homogeneous kernel map of X, computed on the fly (see
+        :class:`stochsvm.HomogeneousKernelMap`); a dict gives its parameters
+        (``kernel``, ``order``, ``gamma``, ``period``, ``window``), like
+        VLFeat's ``vl_svmdataset(X, 'homkermap', ...)``.
+    verbose : int, default 0
+        1: print the parameters before training and the final diagnostic;
+        2 or more: print every diagnostic too.
+    seed : int, default 0
+        Seed of the solver's random order (VLFeat has none).
+    t0 : float, optional
+        SGD's learning-rate offset (default: see ``SVM.set_t0``).
+    iteration_number : int, optional
+        SGD: the iteration count to continue the learning-rate schedule from.
+    dual_variables : array_like of shape (n,), optional
+        SDCA: initial dual variables (an exact warm start).
+    file : file object, default sys.stdout
+        Where ``verbose`` output goes.
 
     Returns
     -------
-    w : ndarray of shape (d,)
+    w : ndarray of shape (D,)
         The model.
     b : float
-        The bias.
+        The bias; the score of x is ``w @ x + b`` (``w @ Psi(x) + b`` with a
+        kernel map).
     info : dict
-        The statistics of the run (see :meth:`stochsvm.SVM.get_statistics`).
+        ``solver``, ``lambda``, ``bias_multiplier``, ``bias`` and the
+        statistics of :meth:`stochsvm.SVM.get_statistics`: ``status``
+        (``"converged"``, ``"max_iterations"``, ``"interrupted"``),
+        ``iteration`` (iterations performed, a count), ``epoch``,
+        ``objective``, ``regularizer``, ``loss``, ``dual_objective`` and
+        ``duality_gap`` (SDCA; NaN otherwise), ``scores_variation`` (SGD),
+        ``elapsed_time`` (seconds).
     scores : ndarray of shape (n,)
-        ``X @ w + b`` at the end of training.
+        The scores ``w @ x_i + b`` of every training example (including those
+        of weight 0) with the final model.
 
     Raises
     ------
     TypeError
-        For an unknown option, and as :class:`stochsvm.SVM` does.
+        For non-numeric arguments and a non-callable diagnostic function.
     ValueError
-        As :class:`stochsvm.SVM` and its setters do.
+        As :class:`stochsvm.SVM` and its setters do, and for ``model`` or
+        ``bias`` with SDCA.
 
     Examples
     --------
@@ -68,17 +113,82 @@ def svmtrain(X, y, lambda_, *, solver="sgd", seed=None, **options):
     >>> from stochsvm import svmtrain
     >>> X = np.array([[1.0, 2.0], [2.0, 1.0], [-1.0, -2.0], [-2.0, -1.0]])
     >>> y = np.array([1, 1, -1, -1])
-    >>> w, b, info, scores = svmtrain(X, y, 0.1, max_num_iterations=1000)
-    >>> bool(np.all(np.sign(scores) == y))
-    True
+    >>> w, b, info, scores = svmtrain(X, y, 0.1, epsilon=1e-6)
+    >>> info["status"], bool(np.all(np.sign(scores) == y))
+    ('converged', True)
     """
-    unknown = sorted(set(options) - set(_OPTIONS))
-    if unknown:
-        raise TypeError(f"svmtrain() got unknown option(s) {', '.join(unknown)}; valid options "
-                        f"are {', '.join(_OPTIONS)}")
-    svm = SVM(X, y, lambda_, solver=solver, seed=seed)
-    for name in _OPTIONS:
-        if name in options:
-            getattr(svm, "set_" + name)(options[name])
-    info = svm.train()
+    if solver == "sdca" and (model is not None or bias is not None):
+        raise ValueError("model and bias cannot start SDCA: its model is a function of the dual "
+                         "variables; pass dual_variables=, or use solver='sgd' (warm start) or "
+                         "solver='none' (evaluation)")
+    if dual_variables is not None and solver != "sdca":
+        raise ValueError(f"dual_variables apply to solver='sdca' only, not {solver!r}")
+    if diagnostic_function is not None and not callable(diagnostic_function):
+        raise TypeError(f"diagnostic_function must be callable, got "
+                        f"{type(diagnostic_function).__name__}")
+    verbose = int(verbose)
+    out = sys.stdout if file is None else file
+
+    svm = SVM(X, y, lambda_, solver=solver, seed=seed, loss=loss,
+              homkermap=_as_homkermap(homkermap))
+    # The order matters only where one option resets what another set:
+    # weights (like the loss) reset SDCA's dual variables, so those come last;
+    # the bias multiplier comes before the bias.
+    setters = (
+        ("epsilon", epsilon), ("max_num_iterations", max_num_iterations),
+        ("diagnostic_frequency", diagnostic_frequency), ("bias_multiplier", bias_multiplier),
+        ("bias_learning_rate", bias_learning_rate), ("t0", t0), ("weights", weights),
+        ("model", model), ("bias", bias), ("iteration_number", iteration_number),
+        ("dual_variables", dual_variables),
+    )
+    for name, value in setters:
+        if value is not None:
+            getattr(svm, "set_" + name)(value)
+
+    def info_of(statistics):
+        info = {"solver": solver, "lambda": svm.get_lambda(),
+                "bias_multiplier": svm.get_bias_multiplier(), "bias": svm.get_bias()}
+        info.update(statistics)
+        return info
+
+    if diagnostic_function is not None or verbose >= 2:
+        def on_diagnostic(statistics):
+            info = info_of(statistics)
+            if verbose >= 2:
+                _print_diagnostic(info, out)
+            return diagnostic_function(info) if diagnostic_function is not None else False
+
+        svm.set_diagnostic_function(on_diagnostic)
+    if verbose >= 1:
+        _print_parameters(svm, solver, weights is not None, homkermap=svm.get_homkermap(), out=out)
+    info = info_of(svm.train())
+    if verbose == 1:
+        _print_diagnostic(info, out)
     return svm.get_model(), svm.get_bias(), info, svm.get_scores()
+
+
+def _print_parameters(svm, solver, custom_weights, homkermap, out):
+    n, lam = svm.get_num_data(), svm.get_lambda()
+    lines = [
+        f"svmtrain: solver {solver}, loss {svm.get_loss()}",
+        f"  data: {n} examples, dimension {svm.get_dimension()}"
+        + (f" ({homkermap!r})" if homkermap is not None else ""),
+        f"  lambda {lam:g} (C = 1/(lambda n) = {1.0 / (lam * n):g})",
+        f"  epsilon {svm.get_epsilon():g}, max iterations {svm.get_max_num_iterations()}, "
+        f"diagnostic frequency {svm.get_diagnostic_frequency()}",
+        f"  bias multiplier {svm.get_bias_multiplier():g}"
+        + (f", bias learning rate {svm.get_bias_learning_rate():g}" if solver == "sgd" else ""),
+        f"  weights: {'custom' if custom_weights else 'uniform'}, seed {svm.get_seed()}",
+    ]
+    print("\n".join(lines), file=out)
+
+
+def _print_diagnostic(info, out):
+    line = (f"  iteration {info['iteration']} (epoch {info['epoch']}), "
+            f"{info['elapsed_time']:.3f} s: objective {info['objective']:.6g} "
+            f"(regularizer {info['regularizer']:.6g}, loss {info['loss']:.6g})")
+    if not math.isnan(info["duality_gap"]):
+        line += f", dual {info['dual_objective']:.6g}, gap {info['duality_gap']:.3g}"
+    elif info["solver"] == "sgd" and not math.isnan(info["scores_variation"]):
+        line += f", scores variation {info['scores_variation']:.3g}"
+    print(line + f" [{info['status']}]", file=out)
