@@ -127,3 +127,34 @@ def test_sdca_python_errors():
         assert 0 <= stats["duality_gap"] < 1e-9
     with pytest.raises(ValueError):
         stochsvm.SVM(X, y_reg, 0.1, solver="sdca", seed=0, loss="hinge")
+
+
+def test_sdca_shrinking_python():
+    X, y = _blobs(400, 3, 5)
+    X[:, 0] += 1.5 * y  # mostly separated: many dual variables end at 0
+    objectives = {}
+    for shrinking in (True, False):
+        svm = stochsvm.SVM(X, y, 0.01, solver="sdca", seed=2)
+        assert svm.get_shrinking() is True  # the default
+        svm.set_shrinking(shrinking)
+        assert svm.get_shrinking() is shrinking
+        svm.set_epsilon(1e-11)
+        svm.set_max_num_iterations(5000 * 400)
+        most = []
+        svm.set_diagnostic_function(lambda st, s=svm: most.append(s.get_num_shrunk()))
+        stats = svm.train()
+        assert stats["status"] == "converged", stats
+        objectives[shrinking] = stats["objective"]
+        assert (max(most) > 200) if shrinking else (max(most) == 0)
+        # pickling keeps the setting
+        import pickle
+        assert pickle.loads(pickle.dumps(svm)).get_shrinking() is shrinking
+    assert objectives[True] == pytest.approx(objectives[False], abs=1e-10)
+
+    svm = stochsvm.SVM(X, y, 0.01, solver="sdca")
+    with pytest.raises(TypeError, match="enabled"):
+        svm.set_shrinking(1)
+    sgd = stochsvm.SVM(X, y, 0.01, solver="sgd")
+    sgd.set_shrinking(True)
+    sgd.train()
+    assert sgd.get_num_shrunk() == 0

@@ -241,6 +241,26 @@ SS_API SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *fu
  *  w~ = 1/(lambda n) sum_i alpha_i (x_i, B). SS_ERR_BAD_STATE for other
  *  solvers or without data. */
 SS_API SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha);
+/** @brief SDCA: turn shrinking on (non-zero, the default) or off.
+ *
+ *  With the hinge and squared hinge losses, SDCA skips an example whose dual
+ *  variable sits at a bound of its box while its projected gradient says it
+ *  will stay there (beyond the range the active examples' projected gradients
+ *  covered in the previous epoch; Hsieh et al. 2008, as LIBLINEAR). A skipped
+ *  visit still counts as an iteration, so epochs, diagnostics and the
+ *  iteration number are unchanged; only its cost drops. All examples become
+ *  active again when the spread of the active ones' projected gradients over
+ *  an epoch falls below a tolerance (first 0.1, divided by 10 each time it is
+ *  reached with every example active). The duality gap is always computed
+ *  over all examples, so the stopping rule and the reported objectives do not
+ *  depend on shrinking. Other losses never shrink.
+ *
+ *  The shrinking state is kept between train calls (train N equals N/2 + N/2
+ *  bit for bit) and reset, with every example active, whenever the dual
+ *  variables are set or restarted. A fresh object given the dual variables of
+ *  another therefore continues exactly (to rounding) only with shrinking off.
+ *  Calling this setter also resets the state. Any object accepts it. */
+SS_API SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled);
 /** @brief Per-example weights c_i >= 0, finite, copied (n values). NULL
  *  restores uniform weights. SS_ERR_BAD_STATE on an object without data.
  *  SDCA's dual variables restart at 0. */
@@ -291,6 +311,10 @@ SS_API const double *ss_svm_get_model(const SsSvm *self);
 /** @brief SDCA's dual variables (n values, owned by the object), or NULL for
  *  other solvers and objects without data. */
 SS_API const double *ss_svm_get_dual_variables(const SsSvm *self);
+/** @brief 1 if SDCA shrinking is on (the default), else 0. */
+SS_API int ss_svm_get_shrinking(const SsSvm *self);
+/** @brief SDCA: examples skipped by shrinking at present (0 for other solvers). */
+SS_API int64_t ss_svm_get_num_shrunk(const SsSvm *self);
 /** @brief The bias b (the additive term of the score). */
 SS_API double ss_svm_get_bias(const SsSvm *self);
 SS_API int64_t ss_svm_get_iteration_number(const SsSvm *self);

@@ -91,6 +91,22 @@ void ss_source_scores(const SsDataSource *src, const double *w, double b, double
 /*                               The SVM object                              */
 /* ------------------------------------------------------------------------ */
 
+/** SDCA's shrinking heuristic (sdca.c): examples at a bound whose projected
+ *  gradient says they will stay there are skipped until the next unshrink.
+ *  Kept between train calls; reset with the dual variables. */
+typedef struct SsSdcaShrinking {
+  bool enabled;                /**< ss_svm_set_shrinking; default true */
+  uint8_t *shrunk;             /**< [num_data] 1: skipped, or NULL (no SDCA) */
+  int64_t num_shrunk;
+  int64_t *candidates;         /**< [num_data] positions k of an epoch whose example
+                                    was active when the epoch began, ascending */
+  int64_t num_candidates;
+  int64_t candidates_epoch_start; /**< the epoch they were listed for; -1: none */
+  double pg_max, pg_min;       /**< projected-gradient bounds of the last epoch */
+  double epoch_pg_max, epoch_pg_min; /**< the same, over the epoch in progress */
+  double tolerance;            /**< unshrink when an epoch's spread falls below */
+} SsSdcaShrinking;
+
 struct SsSvm_ {
   SsSolver solver;
   int64_t dimension;
@@ -128,6 +144,7 @@ struct SsSvm_ {
   int64_t iteration;           /**< iterations done in total */
   double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
+  SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
 
   /* Bookkeeping. */
   SsSvmStatistics statistics;
@@ -185,5 +202,15 @@ SsStatus ss_sgd_train(SsSvm *self);
 SsStatus ss_sdca_train(SsSvm *self);
 /** SDCA: w~ = 1/(lambda n) sum_i alpha_i (x_i, B), from the dual variables. */
 void ss_sdca_rebuild_model(SsSvm *self);
+/** SDCA: every example active again, the shrinking bounds forgotten. */
+void ss_sdca_reset_shrinking(SsSvm *self);
+/** SDCA: the shrinking heuristic applies to this object's loss. */
+bool ss_sdca_shrinks(const SsSvm *self);
+/** SDCA: the bookkeeping at the end of an epoch (bounds, unshrinking). */
+void ss_sdca_end_epoch(SsSvm *self);
+/** SDCA: the candidate positions of the run's epoch (listed once per epoch),
+ *  and in [*first, *last) the indices of those in [k_begin, k_end). */
+const int64_t *ss_sdca_candidates(SsSvm *self, const SsEpochRun *run, int64_t k_begin,
+                                  int64_t k_end, int64_t *first, int64_t *last);
 
 #endif /* STOCHSVM_INTERNAL_H */

@@ -16,32 +16,84 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   double b = self->bias;
   SsStatus status = SS_OK;
 
-  for (int64_t k = t - run->epoch_start; t < t_end; ++t, ++k) {
-    if (k + SS_STEPS_PREFETCH < n) {
-      const int64_t ahead = perm[k + SS_STEPS_PREFETCH];
+  /* Shrinking (sdca.c): the previous epoch's bounds, this epoch's so far. */
+  SsSdcaShrinking *sh = &self->shrinking;
+  uint8_t *shrunk = ss_sdca_shrinks(self) ? sh->shrunk : NULL;
+  const bool box = loss == SS_LOSS_HINGE;
+  const double pg_max = sh->pg_max, pg_min = sh->pg_min;
+  double epoch_pg_max = sh->epoch_pg_max, epoch_pg_min = sh->epoch_pg_min;
+  int64_t num_shrunk = sh->num_shrunk;
+
+  /* The positions k of the epoch to visit: all of [k_begin, k_end), or with
+   * shrinking those of its candidates, visit[j] for j in [j_begin, j_end). */
+  const int64_t k_begin = t - run->epoch_start, k_end = t_end - run->epoch_start;
+  int64_t j_begin = k_begin, j_end = k_end, m = n;
+  const int64_t *visit = NULL;
+  if (shrunk) {
+    visit = ss_sdca_candidates(self, run, k_begin, k_end, &j_begin, &j_end);
+    m = sh->num_candidates;
+  }
+#define SS_SDCA_POSITION(j) (visit ? visit[j] : (j))
+
+  int64_t j = j_begin;
+  for (; j < j_end; ++j) {
+    if (j + SS_STEPS_PREFETCH < m) {
+      const int64_t ahead = perm[SS_SDCA_POSITION(j + SS_STEPS_PREFETCH)];
       INDEX_PREFETCH(ahead);
       SS_PREFETCH(y + ahead);
       SS_PREFETCH(alpha + ahead);
       SS_PREFETCH(norms2 + ahead);
       if (c) SS_PREFETCH(c + ahead);
+      if (shrunk) SS_PREFETCH(shrunk + ahead);
     }
-    if (k + SS_STEPS_PREFETCH / 2 < n) ROW_PREFETCH(perm[k + SS_STEPS_PREFETCH / 2]);
-    const int64_t i = perm[k];
+    if (j + SS_STEPS_PREFETCH / 2 < m) ROW_PREFETCH(perm[SS_SDCA_POSITION(j + SS_STEPS_PREFETCH / 2)]);
+    const int64_t i = perm[SS_SDCA_POSITION(j)];
+    if (shrunk && shrunk[i]) continue;
     const double ci = c ? c[i] : 1.0;
     const double A = ci * (norms2[i] + B2) * scale;
     if (!(A > 0)) continue; /* zero weight, or an empty row without bias */
     const double s = ROW_DOT(i, w) + b;
-    const double delta = ci * ss_sdca_dual_update(loss, custom, alpha[i] / ci, s, A, y[i]);
+    if (shrunk) {
+      const double beta = y[i] * alpha[i];
+      const double G = y[i] * s - 1 + (box ? 0 : beta / (2 * ci));
+      double PG = G;
+      if (beta <= 0) {
+        if (G > pg_max) {
+          shrunk[i] = 1;
+          ++num_shrunk;
+          continue;
+        }
+        PG = G < 0 ? G : 0;
+      } else if (box && beta >= ci) {
+        if (G < pg_min) {
+          shrunk[i] = 1;
+          ++num_shrunk;
+          continue;
+        }
+        PG = G > 0 ? G : 0;
+      }
+      epoch_pg_max = PG > epoch_pg_max ? PG : epoch_pg_max;
+      epoch_pg_min = PG < epoch_pg_min ? PG : epoch_pg_min;
+    }
+    const double alpha_new = ss_sdca_step(loss, custom, alpha[i], ci, s, A, y[i]);
+    const double delta = alpha_new - alpha[i];
     if (!isfinite(delta) || !isfinite(s)) {
       status = SS_ERR_NUMERIC;
       break;
     }
     if (delta == 0) continue;
-    alpha[i] += delta;
+    alpha[i] = alpha_new;
     ROW_AXPY(i, delta * scale, w);
     if (B > 0) b += delta * scale * B2;
   }
+#undef SS_SDCA_POSITION
+  /* On an error, the iteration is the failed visit's; else the range is done. */
+  t = status == SS_OK ? t_end : run->epoch_start + (visit ? visit[j] : j);
   self->bias = b;
   self->iteration = t;
+  sh->epoch_pg_max = epoch_pg_max;
+  sh->epoch_pg_min = epoch_pg_min;
+  sh->num_shrunk = num_shrunk;
+  if (shrunk && status == SS_OK && t == run->epoch_start + n) ss_sdca_end_epoch(self);
   return status;
 }

@@ -76,6 +76,7 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->t0 = 0;                   /* default, resolved at train time */
   self->loss = SS_LOSS_HINGE;
   self->seed = 0;
+  self->shrinking.enabled = true;
   self->factor = 1.0;
   self->bias = 0.0;
   self->iteration = 0;
@@ -117,6 +118,7 @@ static void reset_dual(SsSvm *self)
   self->factor = 1.0;
   if (self->bias_multiplier > 0) self->bias = 0;
   self->model_stale = false;
+  ss_sdca_reset_shrinking(self);
 }
 
 /* Install a data source and its labels; on failure nothing changes. */
@@ -130,14 +132,19 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   double *scores = calloc((size_t)n, sizeof(double));
   double *previous = calloc((size_t)n, sizeof(double));
   double *norms2 = malloc((size_t)n * sizeof(double));
-  double *alpha = self->solver == SS_SOLVER_SDCA ? calloc((size_t)n, sizeof(double)) : NULL;
-  if (!new_labels || !scores || !previous || !norms2 || (self->solver == SS_SOLVER_SDCA && !alpha) ||
+  const bool sdca = self->solver == SS_SOLVER_SDCA;
+  double *alpha = sdca ? calloc((size_t)n, sizeof(double)) : NULL;
+  uint8_t *shrunk = sdca ? calloc((size_t)n, 1) : NULL;
+  int64_t *candidates = sdca ? malloc((size_t)n * sizeof(int64_t)) : NULL;
+  if (!new_labels || !scores || !previous || !norms2 || (sdca && (!alpha || !shrunk || !candidates)) ||
       squared_norms(source, self->dimension, norms2) != SS_OK) {
     free(new_labels);
     free(scores);
     free(previous);
     free(norms2);
     free(alpha);
+    free(shrunk);
+    free(candidates);
     return SS_ERR_ALLOC;
   }
   double r2 = 0;
@@ -149,8 +156,12 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   free(self->previous_scores);
   free(self->row_norms2);
   free(self->alpha);
+  free(self->shrinking.shrunk);
+  free(self->shrinking.candidates);
   self->row_norms2 = norms2;
   self->alpha = alpha;
+  self->shrinking.shrunk = shrunk;
+  self->shrinking.candidates = candidates;
   self->source = *source;
   self->labels = new_labels;
   self->weights = NULL;
@@ -212,6 +223,8 @@ void ss_svm_delete(SsSvm *self)
   free(self->previous_scores);
   free(self->row_norms2);
   free(self->alpha);
+  free(self->shrinking.shrunk);
+  free(self->shrinking.candidates);
   free(self);
 }
 
@@ -309,6 +322,14 @@ SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
   }
   memcpy(self->alpha, alpha, (size_t)self->source.num_data * sizeof(double));
   ss_sdca_rebuild_model(self);
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->shrinking.enabled = enabled != 0;
+  ss_sdca_reset_shrinking(self);
   return SS_OK;
 }
 
@@ -429,6 +450,8 @@ uint64_t ss_svm_get_seed(const SsSvm *self) { return self->seed; }
 int64_t ss_svm_get_dimension(const SsSvm *self) { return self->dimension; }
 int64_t ss_svm_get_num_data(const SsSvm *self) { return self->source.num_data; }
 const double *ss_svm_get_dual_variables(const SsSvm *self) { return self->alpha; }
+int ss_svm_get_shrinking(const SsSvm *self) { return self->shrinking.enabled; }
+int64_t ss_svm_get_num_shrunk(const SsSvm *self) { return self->shrinking.shrunk ? self->shrinking.num_shrunk : 0; }
 const double *ss_svm_get_scores(const SsSvm *self) { return self->has_scores ? self->scores : NULL; }
 const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self) { return &self->statistics; }
 

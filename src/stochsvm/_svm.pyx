@@ -437,6 +437,7 @@ def _restore_svm(state, cls=None):
         svm.set_t0(state["t0"])
     svm.set_loss(state["loss"])
     svm.set_seed(state["seed"])
+    svm.set_shrinking(state.get("shrinking", True))
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
@@ -655,6 +656,7 @@ cdef class SVM:
             "bias": ss_svm_get_bias(p),
             "iteration_number": ss_svm_get_iteration_number(p),
             "seed": ss_svm_get_seed(p),
+            "shrinking": bool(ss_svm_get_shrinking(p)),
             "statistics": self.get_statistics(),
             "homkermap": self._homkermap,
         }
@@ -1225,6 +1227,45 @@ cdef class SVM:
             raise ValueError(f"alpha must be {n} finite values, each in the domain of the "
                              f"{self.get_loss()} loss's conjugate")
         _check_status(status, "dual_variables", None)
+
+    def set_shrinking(self, enabled):
+        """SDCA: turn shrinking on (the default) or off (``ss_svm_set_shrinking``).
+
+        With the hinge and squared hinge losses, SDCA skips examples whose dual
+        variable sits at a bound it is expected to keep (LIBLINEAR's heuristic);
+        their visits still count as iterations, so only the cost of an epoch
+        changes. All examples come back when the active ones have converged,
+        and the duality gap is always computed over all examples. The state is
+        kept between :meth:`train` calls and reset when the dual variables are
+        set or restarted, or by this call. Turn it off for restarts from
+        :meth:`set_dual_variables` that must continue exactly.
+
+        Parameters
+        ----------
+        enabled : bool
+        """
+        if not isinstance(enabled, (bool, np.bool_)):
+            raise TypeError(f"enabled must be a bool, got {type(enabled).__name__}")
+        cdef SsSvm *p = self._writer("set_shrinking")
+        _check_status(ss_svm_set_shrinking(p, 1 if enabled else 0), "enabled", enabled)
+
+    def get_shrinking(self):
+        """True if SDCA shrinking is on (the default).
+
+        Returns
+        -------
+        bool
+        """
+        return bool(ss_svm_get_shrinking(self._reader()))
+
+    def get_num_shrunk(self):
+        """SDCA: the number of examples shrinking skips at present (0 otherwise).
+
+        Returns
+        -------
+        int
+        """
+        return int(ss_svm_get_num_shrunk(self._reader()))
 
     def get_dual_variables(self):
         """SDCA: a float64 copy of the dual variables alpha, or None for other solvers.

@@ -101,6 +101,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sdca_exact_restart)                                         \
   X(sdca_state_errors)                                          \
   X(sdca_custom_loss_matches_builtin)                           \
+  /* test_sdca_shrinking.c */                                   \
+  X(sdca_shrinking_reaches_same_optimum)                        \
+  X(sdca_shrinking_split_equals_whole)                          \
+  X(sdca_shrinking_state)                                       \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \

@@ -294,6 +294,8 @@ void test_sdca_exact_restart(void) {
     REQUIRE(one && two && fresh);
     SsSvm *all[3] = {one, two, fresh};
     for (int k = 0; k < 3; ++k) {
+      /* exact restarts need the shrinking state, which is not transferred */
+      CHECK_EQ_INT(ss_svm_set_shrinking(all[k], 0), SS_OK);
       CHECK_EQ_INT(ss_svm_set_epsilon(all[k], 0), SS_OK);
       CHECK_EQ_INT(ss_svm_set_seed(all[k], 1234), SS_OK);
       CHECK_EQ_INT(ss_svm_set_max_num_iterations(all[k], half), SS_OK);
@@ -399,15 +401,20 @@ void test_sdca_custom_loss_matches_builtin(void) {
   SsLossFunctions f = {w_value, w_derivative, w_conjugate, w_update, &wrapped, 1};
   CHECK_EQ_INT(ss_svm_set_loss_functions(custom, &f), SS_OK);
   CHECK_EQ_INT(ss_svm_get_loss(custom), SS_LOSS_CUSTOM);
+  CHECK_EQ_INT(ss_svm_set_shrinking(builtin, 0), SS_OK); /* a custom loss never shrinks */
   for (int k = 0; k < 2; ++k) {
     CHECK_EQ_INT(ss_svm_set_epsilon(k ? custom : builtin, 0), SS_OK);
     CHECK_EQ_INT(ss_svm_set_max_num_iterations(k ? custom : builtin, 7 * N + 3), SS_OK);
     CHECK_EQ_INT(ss_svm_train(k ? custom : builtin), SS_OK);
   }
   CHECK(wrapped.updates > 0);
-  CHECK(tu_same_bits(ss_svm_get_model(custom), ss_svm_get_model(builtin), D));
-  CHECK(ss_svm_get_bias(custom) == ss_svm_get_bias(builtin));
-  CHECK(tu_same_bits(ss_svm_get_dual_variables(custom), ss_svm_get_dual_variables(builtin), N));
+  /* The built-in hinge step lands exactly on the box's bounds; the generic
+   * path adds a step to alpha: the same to rounding. */
+  for (int j = 0; j < D; ++j)
+    CHECK_CLOSE(ss_svm_get_model(custom)[j], ss_svm_get_model(builtin)[j], 1e-12);
+  CHECK_CLOSE(ss_svm_get_bias(custom), ss_svm_get_bias(builtin), 1e-12);
+  for (int i = 0; i < N; ++i)
+    CHECK_CLOSE(ss_svm_get_dual_variables(custom)[i], ss_svm_get_dual_variables(builtin)[i], 1e-12);
   const SsSvmStatistics *a = ss_svm_get_statistics(custom), *b = ss_svm_get_statistics(builtin);
   CHECK_CLOSE(a->objective, b->objective, 1e-12);
   CHECK_CLOSE(a->duality_gap, b->duality_gap, 1e-12);
