@@ -823,8 +823,8 @@ def main(argv=None):
         "* **SDCA epoch**: stochsvm, mean of the first 5 epochs from scratch, without the "
         "objective pass (train() for 5 epochs minus one objective pass).",
         "* **mean epoch, chosen run**: stochsvm's chosen *epochs* setting, (train() − one "
-        "objective pass) / epochs. Later epochs are cheaper for the hinge loss: an example "
-        "whose dual variable stays at its bound costs an inner product but no update.",
+        "objective pass) / epochs. Later epochs are cheaper for the hinge loss: shrinking "
+        "(on by default) skips the examples whose dual variable stays at a bound.",
         "* **objective pass**: one diagnostic (`SVM(..., solver=\"none\").train()`).",
         "* **liblinear 1st iteration**: `-e 1e6`, which stops after one outer iteration: its "
         "setup (row norms, the bias feature) plus one full pass; no shrinking yet.",

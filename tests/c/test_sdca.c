@@ -201,7 +201,7 @@ void test_logistic_update_accuracy(void) {
           double s = 0.5 * k, alpha = betas[b] * y, A = As[m];
           double delta = f.dual_update(alpha, s, A, y, NULL);
           double ref = logistic_reference(alpha, s, A, y);
-          if (!(fabs(delta - ref) <= 1e-10)) {
+          if (!(fabs(delta - ref) <= 1e-12)) {
             if (bad++ < 10)
               printf("  y=%g alpha=%g s=%g A=%g: delta %.17g, reference %.17g\n", y, alpha, s, A,
                      delta, ref);
