@@ -32,7 +32,9 @@ typedef struct SsSvm_ SsSvm;
 typedef enum SsSolver {
   SS_SOLVER_NONE = 0, /**< no training: ss_svm_train evaluates the set model and bias */
   SS_SOLVER_SGD = 1,  /**< Pegasos-style SGD (src/core/sgd.c) */
-  SS_SOLVER_SDCA = 2  /**< stochastic dual coordinate ascent (src/core/sdca.c) */
+  SS_SOLVER_SDCA = 2, /**< stochastic dual coordinate ascent (src/core/sdca.c) */
+  SS_SOLVER_RES = 5,  /**< regularized stochastic BFGS, Mokhtari & Ribeiro (src/core/res.c) */
+  SS_SOLVER_LRES = 6  /**< limited-memory RES, two-loop recursion (src/core/lres.c) */
 } SsSolver;
 
 /** @brief Built-in losses, as functions of the score s and the label y (z = y s).

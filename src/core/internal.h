@@ -8,6 +8,8 @@
 
 #include "stochsvm/homkermap.h"
 #include "stochsvm/svm.h"
+#include "stochsvm/res.h"
+#include "res_state.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -145,6 +147,7 @@ struct SsSvm_ {
   double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
+  SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
 
   /* Bookkeeping. */
   SsSvmStatistics statistics;
@@ -200,6 +203,12 @@ void ss_svm_fold_factor(SsSvm *self);
 /** The solvers. */
 SsStatus ss_sgd_train(SsSvm *self);
 SsStatus ss_sdca_train(SsSvm *self);
+/** RES and LRES (res.c, lres.c; shared loop in res_steps.c, parameters in res_params.c). */
+SsStatus ss_res_train(SsSvm *self);
+SsStatus ss_lres_train(SsSvm *self);
+/** Default parameters and an empty curvature; free what the state owns. */
+void ss_res_init(SsResState *res);
+void ss_res_free(SsResState *res);
 /** SDCA: w~ = 1/(lambda n) sum_i alpha_i (x_i, B), from the dual variables. */
 void ss_sdca_rebuild_model(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */

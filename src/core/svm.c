@@ -19,7 +19,8 @@
 
 static bool valid_solver(int solver)
 {
-  return solver == SS_SOLVER_NONE || solver == SS_SOLVER_SGD || solver == SS_SOLVER_SDCA;
+  return solver == SS_SOLVER_NONE || solver == SS_SOLVER_SGD || solver == SS_SOLVER_SDCA ||
+         solver == SS_SOLVER_RES || solver == SS_SOLVER_LRES;
 }
 
 static bool valid_lambda(double lambda)
@@ -75,6 +76,8 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->bias_learning_rate = 1.0;
   self->t0 = 0;                   /* default, resolved at train time */
   self->loss = SS_LOSS_HINGE;
+  if (solver == SS_SOLVER_RES || solver == SS_SOLVER_LRES) self->loss = SS_LOSS_HINGE2; /* differentiable */
+  ss_res_init(&self->res);
   self->seed = 0;
   self->shrinking.enabled = true;
   self->factor = 1.0;
@@ -225,6 +228,7 @@ void ss_svm_delete(SsSvm *self)
   free(self->alpha);
   free(self->shrinking.shrunk);
   free(self->shrinking.candidates);
+  ss_res_free(&self->res);
   free(self);
 }
 
@@ -293,6 +297,9 @@ SsStatus ss_svm_unset_t0(SsSvm *self)
 SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
 {
   if (!self || !ss_loss_is_valid((int)loss)) return SS_ERR_BAD_ARG;
+  if ((self->solver == SS_SOLVER_RES || self->solver == SS_SOLVER_LRES) &&
+      (loss == SS_LOSS_HINGE || loss == SS_LOSS_L1))
+    return SS_ERR_BAD_ARG; /* RES needs a differentiable loss */
   if (loss != self->loss) reset_dual(self);
   self->loss = loss;
   return SS_OK;
@@ -546,6 +553,8 @@ SsStatus ss_svm_train(SsSvm *self)
     case SS_SOLVER_NONE: return ss_svm_diagnose(self, SS_SVM_STATUS_CONVERGED);
     case SS_SOLVER_SGD: return ss_sgd_train(self);
     case SS_SOLVER_SDCA: return ss_sdca_train(self);
+    case SS_SOLVER_RES: return ss_res_train(self);
+    case SS_SOLVER_LRES: return ss_lres_train(self);
   }
   return SS_ERR_BAD_ARG;
 }

@@ -92,6 +92,8 @@ cdef extern from "stochsvm/svm.h" nogil:
         SS_SOLVER_NONE
         SS_SOLVER_SGD
         SS_SOLVER_SDCA
+        SS_SOLVER_RES
+        SS_SOLVER_LRES
 
     ctypedef enum SsLoss:
         SS_LOSS_HINGE
@@ -183,3 +185,27 @@ cdef extern from "stochsvm/svm.h" nogil:
     int64_t ss_svm_get_num_data(const SsSvm *self)
     const double *ss_svm_get_scores(const SsSvm *self)
     const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
+
+
+cdef extern from "stochsvm/res.h" nogil:
+    SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L)
+    SsStatus ss_svm_set_res_delta(SsSvm *self, double delta)
+    SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma)
+    SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0)
+    SsStatus ss_svm_set_res_tau(SsSvm *self, double tau)
+    SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0)
+    SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m)
+    int64_t ss_svm_get_res_minibatch_size(const SsSvm *self)
+    double ss_svm_get_res_delta(const SsSvm *self)
+    double ss_svm_get_res_gamma(const SsSvm *self)
+    double ss_svm_get_res_eps0(const SsSvm *self)
+    double ss_svm_get_res_tau(const SsSvm *self)
+    double ss_svm_get_res_initial_curvature(const SsSvm *self)
+    int64_t ss_svm_get_lres_memory(const SsSvm *self)
+    int64_t ss_svm_get_res_num_curvature_updates(const SsSvm *self)
+    int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self)
+    int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self)
+    int64_t ss_svm_get_res_curvature_state_size(const SsSvm *self)
+    SsStatus ss_svm_get_res_curvature_state(const SsSvm *self, double *state)
+    SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state)
+    SsStatus ss_svm_reset_res_curvature(SsSvm *self)

@@ -29,9 +29,16 @@ cnp.import_array()
 #                               Names and ranges
 # ---------------------------------------------------------------------------
 
-_SOLVERS = {"sgd": SS_SOLVER_SGD, "sdca": SS_SOLVER_SDCA, "none": SS_SOLVER_NONE}
+_SOLVERS = {"sgd": SS_SOLVER_SGD, "sdca": SS_SOLVER_SDCA, "none": SS_SOLVER_NONE,
+            "res": SS_SOLVER_RES, "lres": SS_SOLVER_LRES}
 _SOLVER_NAMES = {int(SS_SOLVER_SGD): "sgd", int(SS_SOLVER_SDCA): "sdca",
-                 int(SS_SOLVER_NONE): "none"}
+                 int(SS_SOLVER_NONE): "none", int(SS_SOLVER_RES): "res",
+                 int(SS_SOLVER_LRES): "lres"}
+_RES_PARAMETERS = ("lres_memory", "res_minibatch_size", "res_delta", "res_gamma", "res_eps0",
+                   "res_tau", "res_initial_curvature")
+# RES and LRES need a differentiable loss.
+_QUASI_NEWTON = ("res", "lres")
+_NON_DIFFERENTIABLE = ("hinge", "l1")
 
 _LOSSES = {
     "hinge": SS_LOSS_HINGE,
@@ -74,6 +81,13 @@ _RANGES = {
     "iteration_number": "an integer >= 0",
     "seed": "an integer in [0, 2**64)",
     "order": "an integer in [0, 64]",
+    "res_minibatch_size": "an integer >= 1",
+    "res_delta": "a finite number >= 0",
+    "res_gamma": "a finite number >= 0",
+    "res_eps0": "a finite number > 0",
+    "res_tau": "a number > 0 (inf: constant step)",
+    "res_initial_curvature": "a finite number > 0",
+    "lres_memory": "an integer in [1, 2**31)",
 }
 
 _INT64_MIN = -(2 ** 63)
@@ -441,6 +455,9 @@ def _restore_svm(state, cls=None):
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
+    res = state.get("res")
+    if res is not None:
+        svm._set_res_parameters(res)
     stats = state.get("statistics")
     svm._saved_statistics = dict(stats) if stats is not None else None
     return svm
@@ -478,10 +495,14 @@ cdef class SVM:
         Labels, each -1 or +1 (copied).
     lambda_ : float
         Regularization strength, finite and > 0.
-    solver : {"sgd", "sdca", "none"}, default "sgd"
+    solver : {"sgd", "sdca", "res", "lres", "none"}, default "sgd"
         ``"sgd"``: Pegasos-style stochastic gradient descent. ``"sdca"``:
         stochastic dual coordinate ascent, stops when the duality gap
-        < epsilon. ``"none"``:
+        < epsilon. ``"res"``: regularized stochastic BFGS (Mokhtari &
+        Ribeiro) and ``"lres"`` its limited-memory form, for differentiable
+        losses (their default loss is ``"hinge2"``; see
+        :meth:`set_res_minibatch_size` and the other ``set_res_*`` methods).
+        ``"none"``:
         :meth:`train` only evaluates the present model and bias (statistics
         and scores).
     seed : int or None, default None
@@ -577,6 +598,8 @@ cdef class SVM:
         seed_value = _check_seed(seed)
         if loss is not None and (not isinstance(loss, str) or loss not in _LOSSES):
             raise ValueError(f"loss must be one of {_valid(_LOSSES)}, got {loss!r}")
+        if solver in _QUASI_NEWTON and loss in _NON_DIFFERENTIABLE:
+            raise ValueError(_non_differentiable_message(solver, loss))
         hom = _as_homkermap(homkermap)
         view = _DataView.build(X, "X", False, hom)
         labels = _prepare_labels(y, view.data.num_data, loss not in _REGRESSION_LOSSES)
@@ -659,6 +682,7 @@ cdef class SVM:
             "shrinking": bool(ss_svm_get_shrinking(p)),
             "statistics": self.get_statistics(),
             "homkermap": self._homkermap,
+            "res": self._get_res_parameters(),
         }
         cls = type(self)
         return (_restore_svm, (state,) if cls is SVM else (state, cls))
@@ -809,6 +833,10 @@ cdef class SVM:
             raise ValueError(f"the labels are not valid for the {self.get_loss()} loss: they "
                              f"must be -1 or +1 (the regression losses l1 and l2 take any "
                              f"finite label)")
+        if status == SS_ERR_BAD_ARG and self.get_solver() in _QUASI_NEWTON:
+            raise ValueError(f"the {self.get_solver()} solver cannot start: the initial curvature "
+                             f"b0 = {self.get_res_initial_curvature()!r} must exceed delta = "
+                             f"{self.get_res_delta()!r} (set_res_initial_curvature, set_res_delta)")
         if status == SS_ERR_ALLOC:
             raise MemoryError("training ran out of memory")
         if status == SS_ERR_BAD_STATE:
@@ -1119,6 +1147,8 @@ cdef class SVM:
                             f"{type(loss).__name__}")
         if loss not in _LOSSES:
             raise ValueError(f"loss must be one of {_valid(_LOSSES)}, got {loss!r}")
+        if self.get_solver() in _QUASI_NEWTON and loss in _NON_DIFFERENTIABLE:
+            raise ValueError(_non_differentiable_message(self.get_solver(), loss))
         _check_status(ss_svm_set_loss(p, <SsLoss>_LOSSES[loss]), "loss", loss)
 
     def get_loss(self):
@@ -1488,6 +1518,214 @@ cdef class SVM:
             return dict(self._saved_statistics)
         return _statistics_dict(st)
 
+    # -- RES and LRES (include/stochsvm/res.h) -------------------------------
+
+    def set_res_minibatch_size(self, L):
+        """RES/LRES: minibatch size L (``ss_svm_set_res_minibatch_size``).
+
+        Parameters
+        ----------
+        L : int
+            >= 1. Default 5. Iterations still count examples: a step is taken
+            every L examples (the last minibatch of an epoch may be shorter).
+        """
+        cdef SsSvm *p = self._writer("set_res_minibatch_size")
+        v = _as_int64(L, "res_minibatch_size")
+        _check_status(ss_svm_set_res_minibatch_size(p, <int64_t>v), "res_minibatch_size", L)
+
+    def get_res_minibatch_size(self):
+        """RES/LRES minibatch size L (int)."""
+        return ss_svm_get_res_minibatch_size(self._reader())
+
+    def set_res_delta(self, delta):
+        """RES/LRES: curvature floor delta >= 0 (every eigenvalue of Bhat stays >= delta).
+
+        Parameters
+        ----------
+        delta : float
+            Finite, >= 0. Default 1e-3. Keep it below lambda; 0 (with gamma 0)
+            is plain stochastic BFGS.
+        """
+        cdef SsSvm *p = self._writer("set_res_delta")
+        _check_status(ss_svm_set_res_delta(p, _as_float(delta, "res_delta")), "res_delta", delta)
+
+    def get_res_delta(self):
+        """RES/LRES curvature floor delta (float)."""
+        return ss_svm_get_res_delta(self._reader())
+
+    def set_res_gamma(self, gamma):
+        """RES/LRES: minimum progress Gamma >= 0; the direction is (Bhat^-1 + Gamma I) s.
+
+        Parameters
+        ----------
+        gamma : float
+            Finite, >= 0. Default 1e-4.
+        """
+        cdef SsSvm *p = self._writer("set_res_gamma")
+        _check_status(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
+
+    def get_res_gamma(self):
+        """RES/LRES minimum progress Gamma (float)."""
+        return ss_svm_get_res_gamma(self._reader())
+
+    def set_res_eps0(self, eps0):
+        """RES/LRES: initial step eps0 of ``eps_t = eps0 tau / (tau + t)``.
+
+        Parameters
+        ----------
+        eps0 : float
+            Finite, > 0. Default 3e-2.
+        """
+        cdef SsSvm *p = self._writer("set_res_eps0")
+        _check_status(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
+
+    def get_res_eps0(self):
+        """RES/LRES initial step eps0 (float)."""
+        return ss_svm_get_res_eps0(self._reader())
+
+    def set_res_tau(self, tau):
+        """RES/LRES: step decay tau of ``eps_t = eps0 tau / (tau + t)`` (t counts steps).
+
+        Parameters
+        ----------
+        tau : float
+            > 0; ``float("inf")`` gives the constant step eps0. Default 100.
+        """
+        cdef SsSvm *p = self._writer("set_res_tau")
+        _check_status(ss_svm_set_res_tau(p, _as_float(tau, "res_tau")), "res_tau", tau)
+
+    def get_res_tau(self):
+        """RES/LRES step decay tau (float)."""
+        return ss_svm_get_res_tau(self._reader())
+
+    def set_res_initial_curvature(self, b0):
+        """RES/LRES: b0 of the initial curvature ``Bhat_0 = b0 I`` (must exceed delta).
+
+        Takes effect when the curvature is (re)initialised: at the first
+        training, or after :meth:`reset_res_curvature`.
+
+        Parameters
+        ----------
+        b0 : float
+            Finite, > 0. Default ``1 + delta``.
+        """
+        cdef SsSvm *p = self._writer("set_res_initial_curvature")
+        _check_status(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
+                      "res_initial_curvature", b0)
+
+    def get_res_initial_curvature(self):
+        """RES/LRES b0 in force (float; default 1 + delta)."""
+        return ss_svm_get_res_initial_curvature(self._reader())
+
+    def set_lres_memory(self, m):
+        """LRES: number m of curvature pairs kept. Changing it forgets the pairs.
+
+        Parameters
+        ----------
+        m : int
+            In [1, 2**31). Default 10.
+        """
+        cdef SsSvm *p = self._writer("set_lres_memory")
+        v = _as_int64(m, "lres_memory")
+        _check_status(ss_svm_set_lres_memory(p, <int64_t>v), "lres_memory", m)
+
+    def get_lres_memory(self):
+        """LRES memory m (int)."""
+        return ss_svm_get_lres_memory(self._reader())
+
+    def get_curvature_statistics(self):
+        """RES/LRES: counts of curvature updates since the curvature was last reset.
+
+        Returns
+        -------
+        dict
+            ``updates`` (pairs taken), ``skips`` (pairs with v^T rtilde too
+            small, e.g. when delta exceeds the curvature along v) and
+            ``restarts`` (RES: Bhat reset to Bhat_0 after rounding broke its
+            positive definiteness).
+        """
+        cdef SsSvm *p = self._reader()
+        return {"updates": ss_svm_get_res_num_curvature_updates(p),
+                "skips": ss_svm_get_res_num_curvature_skips(p),
+                "restarts": ss_svm_get_res_num_curvature_restarts(p)}
+
+    def get_res_curvature_state(self):
+        """RES/LRES: a copy of the curvature, for a warm start.
+
+        Returns
+        -------
+        ndarray
+            RES: Bhat, shape (D, D) with D = dimension + 1 (the bias
+            coordinate last). LRES: a flat array of 1 + 2 m D values: the
+            number k of stored pairs, m rows of v, then m rows of rtilde
+            (oldest first, rows past k zero).
+
+        Raises
+        ------
+        RuntimeError
+            For other solvers.
+        """
+        cdef SsSvm *p = self._reader()
+        cdef int64_t size = ss_svm_get_res_curvature_state_size(p)
+        cdef cnp.ndarray out
+        if size == 0:
+            raise RuntimeError(f"the {self.get_solver()!r} solver has no curvature state "
+                               f"(only 'res' and 'lres' do)")
+        out = np.empty(size, dtype=np.float64)
+        _check_status(ss_svm_get_res_curvature_state(p, <double *>cnp.PyArray_DATA(out)),
+                      "curvature_state", None)
+        if self.get_solver() == "res":
+            D = ss_svm_get_dimension(p) + 1
+            return out.reshape(D, D)
+        return out
+
+    def set_res_curvature_state(self, state):
+        """RES/LRES: set the curvature (copied), in the layout of :meth:`get_res_curvature_state`.
+
+        With :meth:`set_model`, :meth:`set_bias` and :meth:`set_iteration_number`
+        this continues a run exactly in a fresh object.
+
+        Raises
+        ------
+        ValueError
+            Wrong size, non-finite values, RES: Bhat not symmetric positive
+            definite, LRES: a bad pair count or a pair with v^T rtilde <= 0.
+        RuntimeError
+            For other solvers.
+        """
+        cdef SsSvm *p = self._writer("set_res_curvature_state")
+        cdef int64_t size = ss_svm_get_res_curvature_state_size(p)
+        if size == 0:
+            raise RuntimeError(f"the {self.get_solver()!r} solver has no curvature state "
+                               f"(only 'res' and 'lres' do)")
+        cdef cnp.ndarray a = _as_float_vector(np.asarray(state).reshape(-1), "state", size,
+                                              "the curvature state size")
+        status = ss_svm_set_res_curvature_state(p, <const double *>cnp.PyArray_DATA(a))
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError("invalid curvature state: RES needs a finite, symmetric, positive "
+                             "definite Bhat; LRES a pair count 0..m and pairs with v^T r > 0")
+        _check_status(status, "curvature_state", None)
+
+    def _get_res_parameters(self):
+        """The RES/LRES parameters and curvature state, for pickling."""
+        params = {name: getattr(self, "get_" + name)() for name in _RES_PARAMETERS}
+        if self.get_solver() in _QUASI_NEWTON:
+            params["curvature_state"] = self.get_res_curvature_state()
+        return params
+
+    def _set_res_parameters(self, params):
+        for name in _RES_PARAMETERS:       # memory first: it resets the LRES pairs
+            if name == "res_initial_curvature" and params[name] == 1.0 + params["res_delta"]:
+                continue                   # the default, which follows delta
+            getattr(self, "set_" + name)(params[name])
+        if params.get("curvature_state") is not None:
+            self.set_res_curvature_state(params["curvature_state"])
+
+    def reset_res_curvature(self):
+        """RES/LRES: forget the curvature (Bhat = Bhat_0, no LRES pairs) and the counters."""
+        cdef SsSvm *p = self._writer("reset_res_curvature")
+        _check_status(ss_svm_reset_res_curvature(p), "curvature", None)
+
 
 # ---------------------------------------------------------------------------
 #                                 Helpers
@@ -1498,6 +1736,12 @@ cdef object _copy_doubles(const double *src, int64_t count):
     if count > 0:
         memcpy(cnp.PyArray_DATA(out), src, <size_t>count * sizeof(double))
     return out
+
+
+def _non_differentiable_message(solver, loss):
+    return (f"the {solver} solver needs a differentiable loss ('hinge2', 'logistic' or 'l2'); "
+            f"{loss!r} is not differentiable: use loss='hinge2' (the squared hinge) or "
+            f"loss='logistic', or another solver")
 
 
 def _valid(mapping):

@@ -216,7 +216,7 @@ void test_without_data(void) {
   CHECK(ss_svm_new_without_data(SS_SOLVER_SGD, -4, 0.1) == NULL);
   CHECK(ss_svm_new_without_data(SS_SOLVER_SGD, D, 0.0) == NULL);
   CHECK(ss_svm_new_without_data(SS_SOLVER_SGD, D, NAN) == NULL);
-  CHECK(ss_svm_new_without_data((SsSolver)5, D, 0.1) == NULL);
+  CHECK(ss_svm_new_without_data((SsSolver)99, D, 0.1) == NULL);
 
   SsSvm *svm = ss_svm_new_without_data(SS_SOLVER_SGD, D, 0.25);
   REQUIRE(svm != NULL);

@@ -1,0 +1,112 @@
+/* res.h -- parameters and curvature state of the quasi-Newton solvers of the
+ * linear SVM object: RES, regularized stochastic BFGS (Mokhtari & Ribeiro,
+ * SS_SOLVER_RES, src/core/res.c) and its limited-memory form LRES
+ * (SS_SOLVER_LRES, src/core/lres.c).
+ *
+ * Both minimise the objective of svm.h over the augmented model
+ * w~ = (w, w_b), b = B w_b, of dimension D = d + 1 (with B = 0 the bias
+ * coordinate stays fixed), with minibatch steps
+ *
+ *     s(w~)  = lambda w~ + 1/L sum_{i in minibatch} c_i loss'(y_i, s_i) (x_i, B)
+ *     w~    <- w~ - eps_t (Bhat^{-1} + Gamma I) s(w~),    eps_t = eps0 tau / (tau + k)
+ *     v = w~_new - w~_old,  rtilde = s(w~_new) - s(w~_old) - delta v   (same minibatch)
+ *     Bhat  <- Bhat + rtilde rtilde^T / (v^T rtilde) - Bhat v v^T Bhat / (v^T Bhat v) + delta I
+ *
+ * (RES keeps Bhat; LRES applies the inverse through a two-loop recursion over
+ * the last m pairs (v, rtilde)). The curvature update is skipped, and counted,
+ * when v^T rtilde <= 1e-10 ||v|| ||rtilde||.
+ *
+ * Iterations count examples, as for the other solvers: epoch e (a fresh
+ * permutation of the n examples) is cut into ceil(n / L) consecutive
+ * minibatches of L examples (the last one shorter when L does not divide n),
+ * and a step is taken when the last example of its minibatch is reached. The
+ * step index k of eps_t counts the minibatches before it over the object's
+ * life: k = e ceil(n/L) + (t - e n) / L for the minibatch starting at
+ * iteration t. Training N iterations equals N/2 then N/2 more, bit for bit.
+ *
+ * The loss must be differentiable: the squared hinge (the default loss of a
+ * RES or LRES object), logistic, l2, or a custom loss. ss_svm_set_loss
+ * rejects the hinge and l1 losses on these objects. The bias learning rate
+ * and t0 are not used.
+ *
+ * The setters below are accepted by every object (the values are kept and
+ * used by RES and LRES only); each returns SS_ERR_BAD_ARG for a value out of
+ * range and then leaves the object unchanged.
+ */
+#ifndef STOCHSVM_RES_H
+#define STOCHSVM_RES_H
+
+#include "svm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Minibatch size L >= 1 of RES and LRES. Default 5 (the paper's). */
+SS_API SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L);
+/** @brief Curvature floor delta, finite and >= 0: every eigenvalue of Bhat
+ *  stays >= delta (RES). Default 1e-3 (the paper's, where delta = lambda).
+ *  Keep it below lambda, the smallest curvature of the objective, or most
+ *  curvature updates are skipped. 0 with Gamma = 0 is plain stochastic BFGS. */
+SS_API SsStatus ss_svm_set_res_delta(SsSvm *self, double delta);
+/** @brief Minimum progress Gamma, finite and >= 0: the step direction is
+ *  (Bhat^{-1} + Gamma I) s. Default 1e-4 (the paper's). */
+SS_API SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma);
+/** @brief Initial step eps0, finite and > 0. Default 3e-2 (the paper's). */
+SS_API SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0);
+/** @brief Step decay tau > 0 of eps_t = eps0 tau / (tau + k); +INFINITY gives
+ *  the constant step eps0. Default 100 (the paper's). */
+SS_API SsStatus ss_svm_set_res_tau(SsSvm *self, double tau);
+/** @brief b0 of the initial curvature Bhat_0 = b0 I, finite and > 0. Default
+ *  1 + delta (the first steps are SGD steps of size about eps_t). Takes
+ *  effect when the curvature is reset (ss_svm_reset_res_curvature, or the
+ *  first training of an object whose curvature was never set); training
+ *  returns SS_ERR_BAD_ARG if b0 <= delta at that point. */
+SS_API SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0);
+/** @brief LRES memory m >= 1: the number of (v, rtilde) pairs kept. Default
+ *  10. Changing it forgets the stored pairs. */
+SS_API SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m);
+
+SS_API int64_t ss_svm_get_res_minibatch_size(const SsSvm *self);
+SS_API double ss_svm_get_res_delta(const SsSvm *self);
+SS_API double ss_svm_get_res_gamma(const SsSvm *self);
+SS_API double ss_svm_get_res_eps0(const SsSvm *self);
+SS_API double ss_svm_get_res_tau(const SsSvm *self);
+/** @brief b0 in force (the default is 1 + delta). */
+SS_API double ss_svm_get_res_initial_curvature(const SsSvm *self);
+SS_API int64_t ss_svm_get_lres_memory(const SsSvm *self);
+
+/** @brief Curvature updates done since the curvature was last reset. */
+SS_API int64_t ss_svm_get_res_num_curvature_updates(const SsSvm *self);
+/** @brief Curvature updates skipped (v^T rtilde too small) since the last reset. */
+SS_API int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self);
+/** @brief RES only: times Bhat lost positive definiteness to rounding (its
+ *  Cholesky factorisation failed) and was reset to Bhat_0, since the last
+ *  reset. Stays 0 in exact arithmetic; can happen with delta = 0. */
+SS_API int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self);
+
+/** @brief Number of doubles of the curvature state: D*D for RES (Bhat, row
+ *  major), 1 + 2 m D for LRES, 0 for other solvers (D = dimension + 1). */
+SS_API int64_t ss_svm_get_res_curvature_state_size(const SsSvm *self);
+/** @brief Copy the curvature state into @p state (state_size doubles, caller
+ *  owned), for a warm start. RES: Bhat (Bhat_0 before the first step).
+ *  LRES: state[0] = k, the number of stored pairs (0..m), then m rows of v
+ *  and m rows of rtilde (each D values), oldest first, rows past k zero.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not RES/LRES). */
+SS_API SsStatus ss_svm_get_res_curvature_state(const SsSvm *self, double *state);
+/** @brief Set the curvature state (copied, layout of ss_svm_get_res_curvature_state).
+ *  RES: Bhat must be finite, symmetric (to 1e-12 relative) and positive
+ *  definite. LRES: 0 <= k <= m (an integer) and finite pairs with
+ *  v^T rtilde > 0. The update counters are kept.
+ *  @return SS_OK; SS_ERR_BAD_ARG (invalid state, object unchanged);
+ *  SS_ERR_BAD_STATE (not RES/LRES); SS_ERR_ALLOC. */
+SS_API SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state);
+/** @brief Forget the curvature: Bhat = Bhat_0 (RES), no pairs (LRES); the
+ *  counters restart at 0. Any object accepts it. */
+SS_API SsStatus ss_svm_reset_res_curvature(SsSvm *self);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOCHSVM_RES_H */

@@ -1,0 +1,97 @@
+/* lres.c -- LRES, the limited-memory form of RES (res.c; derivation in
+ * docs/res.rst).
+ *
+ * The minibatch loop is RES's (res_steps.c): the same stochastic gradients on
+ * the same minibatch, the same step eps_t = eps0 tau / (tau + t), the same
+ * corrected variation rtilde = s(w~_t+1) - s(w~_t) - delta v and the same
+ * skip rule (v^T rtilde too small). Instead of Bhat, LRES keeps the last m
+ * pairs (v_k, rtilde_k) with rho_k = 1 / (v_k^T rtilde_k) and applies
+ *
+ *     dir = (H_t + Gamma I) s_t
+ *
+ * where H_t is the inverse of the curvature obtained from B^0_t = sigma_t I
+ * by the BFGS updates with the stored pairs, oldest first, computed by the
+ * two-loop recursion in O(m D):
+ *
+ *     q = s_t
+ *     for k = newest .. oldest:   a_k = rho_k v_k^T q;   q -= a_k rtilde_k
+ *     z = q / sigma_t
+ *     for k = oldest .. newest:   b = rho_k rtilde_k^T z;  z += (a_k - b) v_k
+ *     dir = z + Gamma s_t
+ *
+ * The delta regularisation enters twice, as in RES: through the pairs
+ * (rtilde = rhat - delta v, the curvature in excess of delta) and through the
+ * initial matrix, which adds the floor delta back to the excess curvature of
+ * the newest pair (Shanno-Phua scaling):
+ *
+ *     sigma_t = rtilde^T rtilde / (v^T rtilde) + delta     (newest pair)
+ *     sigma_t = b0                                         (no pair yet)
+ *
+ * so H^0_t <= 1/delta, the largest step RES allows. Memory m D pairs; with
+ * m >= the number of steps and the same initial matrix LRES would equal BFGS
+ * on the pairs (v, rtilde) without RES's per-step + delta I (see the docs).
+ */
+#include "res_steps.h"
+
+/* dir = (H + Gamma I) g by the two-loop recursion over the stored pairs. */
+static SsStatus lres_direction(SsSvm *self, SsResWork *work)
+{
+  const SsResState *res = &self->res;
+  const int64_t D = work->D, m = res->memory, k = res->num_pairs;
+  const double *V = res->curvature, *R = res->curvature + m * D, *rho = res->curvature + 2 * m * D;
+  double *q = work->dir, *alpha = work->extra;
+  const double *g = work->g;
+  for (int64_t j = 0; j < D; ++j) q[j] = g[j];
+  for (int64_t i = 0; i < k; ++i) { /* newest first */
+    const int64_t slot = (res->newest - i + m) % m;
+    const double *v = V + slot * D, *r = R + slot * D;
+    double a = 0;
+    for (int64_t j = 0; j < D; ++j) a += v[j] * q[j];
+    a *= rho[slot];
+    alpha[slot] = a;
+    for (int64_t j = 0; j < D; ++j) q[j] -= a * r[j];
+  }
+  double sigma = ss_svm_get_res_initial_curvature(self);
+  if (k > 0) {
+    const double *r = R + res->newest * D;
+    double rr = 0;
+    for (int64_t j = 0; j < D; ++j) rr += r[j] * r[j];
+    sigma = rr * rho[res->newest] + res->delta;
+  }
+  for (int64_t j = 0; j < D; ++j) q[j] /= sigma;
+  for (int64_t i = k - 1; i >= 0; --i) { /* oldest first */
+    const int64_t slot = (res->newest - i + m) % m;
+    const double *v = V + slot * D, *r = R + slot * D;
+    double b = 0;
+    for (int64_t j = 0; j < D; ++j) b += r[j] * q[j];
+    b = alpha[slot] - rho[slot] * b;
+    for (int64_t j = 0; j < D; ++j) q[j] += b * v[j];
+  }
+  for (int64_t j = 0; j < D; ++j) q[j] += res->gamma * g[j];
+  for (int64_t j = 0; j < D; ++j) {
+    if (!isfinite(q[j])) return SS_ERR_NUMERIC;
+  }
+  return SS_OK;
+}
+
+/* Store (v, rtilde) in the ring, replacing the oldest pair when it is full. */
+static bool lres_update(SsSvm *self, SsResWork *work, double vr)
+{
+  SsResState *res = &self->res;
+  const int64_t D = work->D, m = res->memory;
+  res->newest = (res->newest + 1) % m;
+  double *v = res->curvature + res->newest * D, *r = res->curvature + (m + res->newest) * D;
+  for (int64_t j = 0; j < D; ++j) {
+    v[j] = work->v[j];
+    r[j] = work->rt[j];
+  }
+  res->curvature[2 * m * D + res->newest] = 1.0 / vr;
+  if (res->num_pairs < m) res->num_pairs++;
+  return true;
+}
+
+SsStatus ss_lres_train(SsSvm *self)
+{
+  const SsResSolver solver = {lres_direction, lres_update, self->res.memory};
+  return ss_res_run(self, &solver);
+}

@@ -1,0 +1,236 @@
+/* res_params.c -- the parameters and the curvature state of RES and LRES
+ * (include/stochsvm/res.h): validating setters, getters, and the copy of the
+ * curvature in and out of the object for warm starts. The solvers are in
+ * res.c and lres.c, their shared minibatch loop in res_steps.c. */
+#include "internal.h"
+#include "res_steps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void ss_res_init(SsResState *res)
+{
+  *res = (SsResState){.minibatch_size = 5, .delta = 1e-3, .gamma = 1e-4, .eps0 = 3e-2,
+                      .tau = 100.0, .initial_curvature = 0.0, .memory = 10};
+}
+
+void ss_res_free(SsResState *res)
+{
+  free(res->curvature);
+  res->curvature = NULL;
+}
+
+static bool is_quasi_newton(const SsSvm *self)
+{
+  return self->solver == SS_SOLVER_RES || self->solver == SS_SOLVER_LRES;
+}
+
+/* Forget the curvature (Bhat_0 / no pairs, allocated again when needed). */
+static void forget_curvature(SsSvm *self)
+{
+  ss_res_free(&self->res);
+  self->res.num_pairs = 0;
+  self->res.newest = 0;
+  self->res.num_updates = self->res.num_skips = self->res.num_restarts = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                Parameters                                */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L)
+{
+  if (!self || L < 1) return SS_ERR_BAD_ARG;
+  self->res.minibatch_size = L;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_res_delta(SsSvm *self, double delta)
+{
+  if (!self || !(delta >= 0) || !isfinite(delta)) return SS_ERR_BAD_ARG;
+  self->res.delta = delta;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma)
+{
+  if (!self || !(gamma >= 0) || !isfinite(gamma)) return SS_ERR_BAD_ARG;
+  self->res.gamma = gamma;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0)
+{
+  if (!self || !(eps0 > 0) || !isfinite(eps0)) return SS_ERR_BAD_ARG;
+  self->res.eps0 = eps0;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_res_tau(SsSvm *self, double tau)
+{
+  if (!self || !(tau > 0)) return SS_ERR_BAD_ARG; /* +inf allowed: constant step */
+  self->res.tau = tau;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0)
+{
+  if (!self || !(b0 > 0) || !isfinite(b0)) return SS_ERR_BAD_ARG;
+  self->res.initial_curvature = b0;
+  return SS_OK;
+}
+
+SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m)
+{
+  if (!self || m < 1 || m > INT32_MAX) return SS_ERR_BAD_ARG;
+  if (m != self->res.memory && self->solver == SS_SOLVER_LRES) forget_curvature(self);
+  self->res.memory = m;
+  return SS_OK;
+}
+
+int64_t ss_svm_get_res_minibatch_size(const SsSvm *self) { return self->res.minibatch_size; }
+double ss_svm_get_res_delta(const SsSvm *self) { return self->res.delta; }
+double ss_svm_get_res_gamma(const SsSvm *self) { return self->res.gamma; }
+double ss_svm_get_res_eps0(const SsSvm *self) { return self->res.eps0; }
+double ss_svm_get_res_tau(const SsSvm *self) { return self->res.tau; }
+int64_t ss_svm_get_lres_memory(const SsSvm *self) { return self->res.memory; }
+int64_t ss_svm_get_res_num_curvature_updates(const SsSvm *self) { return self->res.num_updates; }
+int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self) { return self->res.num_skips; }
+int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self) { return self->res.num_restarts; }
+
+double ss_svm_get_res_initial_curvature(const SsSvm *self)
+{
+  return self->res.initial_curvature > 0 ? self->res.initial_curvature : 1.0 + self->res.delta;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                              Curvature state                             */
+/* ------------------------------------------------------------------------ */
+
+/* Doubles of the curvature buffer (0 on overflow or for other solvers). */
+int64_t ss_res_curvature_buffer_size(const SsSvm *self)
+{
+  const int64_t D = self->dimension + 1, m = self->res.memory;
+  const int64_t cap = (int64_t)(SIZE_MAX / sizeof(double)) / 4;
+  if (self->solver == SS_SOLVER_RES) return D > cap / D ? 0 : D * D;
+  if (self->solver == SS_SOLVER_LRES) return D > (cap - m) / (2 * m) ? 0 : 2 * m * D + m;
+  return 0;
+}
+
+SsStatus ss_res_ensure_curvature(SsSvm *self)
+{
+  SsResState *res = &self->res;
+  if (res->curvature) return SS_OK;
+  int64_t size = ss_res_curvature_buffer_size(self);
+  if (size == 0) return SS_ERR_ALLOC;
+  res->curvature = calloc((size_t)size, sizeof(double));
+  if (!res->curvature) return SS_ERR_ALLOC;
+  if (self->solver == SS_SOLVER_RES) {
+    const int64_t D = self->dimension + 1;
+    const double b0 = ss_svm_get_res_initial_curvature(self);
+    for (int64_t k = 0; k < D; ++k) res->curvature[k * D + k] = b0;
+  }
+  res->num_pairs = 0;
+  res->newest = self->res.memory - 1; /* the first pair goes to slot 0 */
+  return SS_OK;
+}
+
+int64_t ss_svm_get_res_curvature_state_size(const SsSvm *self)
+{
+  const int64_t D = self->dimension + 1;
+  if (self->solver == SS_SOLVER_RES) return D * D;
+  if (self->solver == SS_SOLVER_LRES) return 1 + 2 * self->res.memory * D;
+  return 0;
+}
+
+SsStatus ss_svm_get_res_curvature_state(const SsSvm *self, double *state)
+{
+  if (!self || !state) return SS_ERR_BAD_ARG;
+  if (!is_quasi_newton(self)) return SS_ERR_BAD_STATE;
+  const SsResState *res = &self->res;
+  const int64_t D = self->dimension + 1, m = res->memory;
+  if (self->solver == SS_SOLVER_RES) {
+    if (res->curvature) {
+      memcpy(state, res->curvature, (size_t)(D * D) * sizeof(double));
+    } else {
+      memset(state, 0, (size_t)(D * D) * sizeof(double));
+      for (int64_t k = 0; k < D; ++k) state[k * D + k] = ss_svm_get_res_initial_curvature(self);
+    }
+    return SS_OK;
+  }
+  memset(state, 0, (size_t)(1 + 2 * m * D) * sizeof(double));
+  const int64_t k = res->curvature ? res->num_pairs : 0;
+  state[0] = (double)k;
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t slot = (res->newest - k + 1 + i + m) % m;
+    memcpy(state + 1 + i * D, res->curvature + slot * D, (size_t)D * sizeof(double));
+    memcpy(state + 1 + (m + i) * D, res->curvature + (m + slot) * D, (size_t)D * sizeof(double));
+  }
+  return SS_OK;
+}
+
+/* Is the D x D matrix A (row major) positive definite? Cholesky on a copy. */
+static bool positive_definite(const double *A, int64_t D, double *scratch)
+{
+  memcpy(scratch, A, (size_t)(D * D) * sizeof(double));
+  return ss_res_cholesky(scratch, D);
+}
+
+SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state)
+{
+  if (!self || !state) return SS_ERR_BAD_ARG;
+  if (!is_quasi_newton(self)) return SS_ERR_BAD_STATE;
+  SsResState *res = &self->res;
+  const int64_t D = self->dimension + 1, m = res->memory;
+  const int64_t size = ss_svm_get_res_curvature_state_size(self);
+  for (int64_t k = 0; k < size; ++k) {
+    if (!isfinite(state[k])) return SS_ERR_BAD_ARG;
+  }
+  if (self->solver == SS_SOLVER_RES) {
+    for (int64_t i = 0; i < D; ++i) {
+      for (int64_t j = i + 1; j < D; ++j) {
+        double a = state[i * D + j], b = state[j * D + i];
+        if (fabs(a - b) > 1e-12 * (fabs(a) + fabs(b))) return SS_ERR_BAD_ARG;
+      }
+    }
+    double *scratch = malloc((size_t)(D * D) * sizeof(double));
+    if (!scratch) return SS_ERR_ALLOC;
+    bool ok = positive_definite(state, D, scratch);
+    free(scratch);
+    if (!ok) return SS_ERR_BAD_ARG;
+    SsStatus status = ss_res_ensure_curvature(self);
+    if (status != SS_OK) return status;
+    memcpy(res->curvature, state, (size_t)(D * D) * sizeof(double));
+    return SS_OK;
+  }
+  const double kd = state[0];
+  if (!(kd >= 0 && kd <= (double)m) || kd != floor(kd)) return SS_ERR_BAD_ARG;
+  const int64_t k = (int64_t)kd;
+  for (int64_t i = 0; i < k; ++i) {
+    const double *v = state + 1 + i * D, *r = state + 1 + (m + i) * D;
+    double vr = 0;
+    for (int64_t j = 0; j < D; ++j) vr += v[j] * r[j];
+    if (!(vr > 0)) return SS_ERR_BAD_ARG;
+  }
+  SsStatus status = ss_res_ensure_curvature(self);
+  if (status != SS_OK) return status;
+  double *rho = res->curvature + 2 * m * D;
+  for (int64_t i = 0; i < k; ++i) { /* pair i goes to slot i: oldest first */
+    const double *v = state + 1 + i * D, *r = state + 1 + (m + i) * D;
+    memcpy(res->curvature + i * D, v, (size_t)D * sizeof(double));
+    memcpy(res->curvature + (m + i) * D, r, (size_t)D * sizeof(double));
+    double vr = 0;
+    for (int64_t j = 0; j < D; ++j) vr += v[j] * r[j];
+    rho[i] = 1.0 / vr;
+  }
+  res->num_pairs = k;
+  res->newest = k > 0 ? k - 1 : m - 1;
+  return SS_OK;
+}
+
+SsStatus ss_svm_reset_res_curvature(SsSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  forget_curvature(self);
+  return SS_OK;
+}

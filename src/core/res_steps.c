@@ -1,0 +1,228 @@
+/* res_steps.c -- the minibatch loop shared by RES (res.c) and LRES (lres.c).
+ *
+ * Iteration t counts examples. Epoch e = t / n (permutation perm_e of the n
+ * examples) is cut into nb = ceil(n / L) minibatches of consecutive positions,
+ * [e n + j L, e n + min((j + 1) L, n)), j = 0 .. nb - 1. The step of a
+ * minibatch happens when the epoch driver (epochs.c) reaches its last
+ * position, so the driver's cuts (diagnostics, interrupt polls, the end of a
+ * train call) never split a step: training N iterations equals N/2 and then
+ * N/2 more, bit for bit. The step index of eps_t is k = e nb + j.
+ *
+ * One step on the minibatch I, over the augmented model w~ = (w, w_b),
+ * x~_i = (x_i, B), score s_i = <w~, x~_i>:
+ *
+ *     g_i    = c_i loss'(y_i, s_i) / |I|                       (at w~_old)
+ *     s_old  = lambda w~ + sum_{i in I} g_i x~_i
+ *     dir    = (H + Gamma I) s_old                             (the solver's direction)
+ *     v      = -eps_k dir,  w~ <- w~ + v,   eps_k = eps0 tau / (tau + k)
+ *     g'_i   = c_i loss'(y_i, s'_i) / |I|                      (at w~_new, same I)
+ *     rtilde = s_new - s_old - delta v
+ *            = (lambda - delta) v + sum_{i in I} (g'_i - g_i) x~_i
+ *
+ * (the second form of rtilde avoids the cancellation of s_new - s_old). Then
+ * with vr = v^T rtilde the solver updates its curvature if
+ * vr > 1e-10 ||v|| ||rtilde||, else the update is skipped and counted. With
+ * B = 0 the bias is a fixed offset: its coordinate has no gradient and no step.
+ */
+#include "loss.h"
+#include "res_steps.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/** Curvature pairs with a cosine v^T rtilde / (||v|| ||rtilde||) below this are skipped. */
+#define SS_RES_MIN_COSINE 1e-10
+
+/* loss_grad[j] = c_i loss'(s_i) / cnt for the examples of the minibatch at
+ * the model (u, w_b) (minus its previous value if `difference`); false if a
+ * score is not finite. */
+static bool minibatch_loss_gradient(const SsSvm *self, const int64_t *batch, int64_t cnt,
+                                    double w_b, double *loss_grad, bool difference)
+{
+  const double B = self->bias_multiplier;
+  const double b = B > 0 ? B * w_b : self->bias;
+  for (int64_t j = 0; j < cnt; ++j) {
+    const int64_t i = batch[j];
+    const double s = ss_source_inner_product(&self->source, i, self->u) + b;
+    if (!isfinite(s)) return false;
+    const double c = self->weights ? self->weights[i] : 1.0;
+    const double gj = c * ss_loss_derivative(self->loss, &self->custom_loss, s, self->labels[i]) / (double)cnt;
+    loss_grad[j] = difference ? gj - loss_grad[j] : gj;
+  }
+  return true;
+}
+
+/* out += sum_j a_j x~_{batch[j]} over the D coordinates (the last is B). */
+static void accumulate_batch(const SsSvm *self, const int64_t *batch, int64_t cnt, const double *a,
+                             double *out)
+{
+  const int64_t d = self->dimension;
+  const double B = self->bias_multiplier;
+  for (int64_t j = 0; j < cnt; ++j) {
+    if (a[j] == 0) continue;
+    ss_source_accumulate(&self->source, batch[j], out, a[j]);
+    out[d] += a[j] * B;
+  }
+}
+
+/* One step on the minibatch batch[0 .. cnt) with step index k. */
+static SsStatus res_step(SsSvm *self, const int64_t *batch, int64_t cnt, int64_t k)
+{
+  SsResState *res = &self->res;
+  SsResWork *work = res->work;
+  const int64_t D = work->D, d = self->dimension;
+  const double lambda = self->lambda, delta = res->delta;
+  const bool learn_bias = self->bias_multiplier > 0;
+  double *u = self->u, *g = work->g, *v = work->v, *rt = work->rt, *dir = work->dir;
+  double *lg = work->loss_grad;
+
+  if (!minibatch_loss_gradient(self, batch, cnt, res->w_b, lg, false)) return SS_ERR_NUMERIC;
+  for (int64_t j = 0; j < d; ++j) g[j] = lambda * u[j];
+  g[d] = lambda * res->w_b;
+  accumulate_batch(self, batch, cnt, lg, g);
+  if (!learn_bias) g[d] = 0;
+
+  SsStatus status = res->solver->direction(self, work);
+  if (status != SS_OK) return status;
+  const double eps = isinf(res->tau) ? res->eps0 : res->eps0 * res->tau / (res->tau + (double)k);
+  for (int64_t j = 0; j < D; ++j) v[j] = -eps * dir[j];
+  if (!learn_bias) v[d] = 0;
+  for (int64_t j = 0; j < d; ++j) u[j] += v[j];
+  res->w_b += v[d];
+
+  /* rtilde = (lambda - delta) v + sum (g'_i - g_i) x~_i; lg becomes g' - g. */
+  for (int64_t j = 0; j < D; ++j) rt[j] = (lambda - delta) * v[j];
+  if (!minibatch_loss_gradient(self, batch, cnt, res->w_b, lg, true)) return SS_ERR_NUMERIC;
+  accumulate_batch(self, batch, cnt, lg, rt);
+  if (!learn_bias) rt[d] = 0;
+
+  double vr = 0, vv = 0, rr = 0;
+  for (int64_t j = 0; j < D; ++j) {
+    vr += v[j] * rt[j];
+    vv += v[j] * v[j];
+    rr += rt[j] * rt[j];
+  }
+  if (!isfinite(vr) || !isfinite(vv) || !isfinite(rr)) return SS_ERR_NUMERIC;
+  if (vr > SS_RES_MIN_COSINE * sqrt(vv) * sqrt(rr) && vr > 0 && res->solver->update(self, work, vr)) {
+    res->num_updates++;
+  } else {
+    res->num_skips++;
+  }
+  return SS_OK;
+}
+
+/* The SsStepsFunction of RES and LRES: the steps of the minibatches whose
+ * last position lies in [t, t_end) (all within the run's epoch). */
+static SsStatus res_steps(SsEpochRun *run, int64_t t, int64_t t_end)
+{
+  SsSvm *self = run->svm;
+  SsResState *res = &self->res;
+  const int64_t n = self->source.num_data, L = res->minibatch_size;
+  const int64_t per_epoch = n / L + (n % L != 0);
+  const int64_t epoch = run->epoch_start / n;
+  const int64_t start = run->epoch_start;
+  SsStatus status = SS_OK;
+
+  while (t < t_end) {
+    const int64_t j = (t - start) / L;
+    const int64_t first = j * L, end = first + L < n ? first + L : n;
+    if (start + end > t_end) {
+      t = t_end; /* the minibatch ends in a later piece: nothing changes before it */
+      break;
+    }
+    const int64_t cnt = end - first;
+    memcpy(res->work->batch, run->perm + first, (size_t)cnt * sizeof(int64_t));
+    status = res_step(self, res->work->batch, cnt, epoch * per_epoch + j);
+    if (status != SS_OK) break;
+    t = start + end;
+  }
+  if (self->bias_multiplier > 0) self->bias = self->bias_multiplier * res->w_b;
+  res->synced_bias = self->bias;
+  res->synced_B = self->bias_multiplier;
+  self->iteration = t;
+  return status;
+}
+
+SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver)
+{
+  SsResState *res = &self->res;
+  if (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1) return SS_ERR_BAD_ARG;
+  if (!res->curvature && self->solver == SS_SOLVER_RES &&
+      !(ss_svm_get_res_initial_curvature(self) > res->delta))
+    return SS_ERR_BAD_ARG;
+  SsStatus status = ss_res_ensure_curvature(self);
+  if (status != SS_OK) return status;
+
+  const int64_t D = self->dimension + 1, L = res->minibatch_size;
+  if (L > INT64_MAX / 2 || D > (int64_t)(SIZE_MAX / sizeof(double)) / 8 ||
+      solver->extra_size > (int64_t)(SIZE_MAX / sizeof(double)) / 2)
+    return SS_ERR_ALLOC;
+  const int64_t cnt_max = L < self->source.num_data ? L : self->source.num_data;
+  SsResWork work = {.D = D};
+  double *block = malloc((size_t)(4 * D + cnt_max + solver->extra_size) * sizeof(double));
+  work.batch = malloc((size_t)cnt_max * sizeof(int64_t));
+  if (!block || !work.batch) {
+    free(block);
+    free(work.batch);
+    return SS_ERR_ALLOC;
+  }
+  work.g = block;
+  work.dir = block + D;
+  work.v = block + 2 * D;
+  work.rt = block + 3 * D;
+  work.loss_grad = block + 4 * D;
+  work.extra = block + 4 * D + cnt_max;
+
+  /* The bias weight: recomputed when the bias or B were changed by a setter. */
+  if (!res->synced || res->synced_bias != self->bias || res->synced_B != self->bias_multiplier) {
+    res->w_b = self->bias_multiplier > 0 ? self->bias / self->bias_multiplier : 0;
+    res->synced = true;
+  }
+  ss_svm_fold_factor(self); /* RES works on w = u directly (factor 1) */
+  res->solver = solver;
+  res->work = &work;
+  status = ss_run_epochs(self, res_steps);
+  res->solver = NULL;
+  res->work = NULL;
+  free(block);
+  free(work.batch);
+  return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                          Dense Cholesky (RES)                            */
+/* ------------------------------------------------------------------------ */
+
+bool ss_res_cholesky(double *A, int64_t D)
+{
+  for (int64_t j = 0; j < D; ++j) {
+    double *Aj = A + j * D;
+    double diag = Aj[j];
+    for (int64_t k = 0; k < j; ++k) diag -= Aj[k] * Aj[k];
+    if (!(diag > 0) || !isfinite(diag)) return false;
+    const double Gjj = sqrt(diag);
+    Aj[j] = Gjj;
+    for (int64_t i = j + 1; i < D; ++i) {
+      double *Ai = A + i * D;
+      double sum = Ai[j];
+      for (int64_t k = 0; k < j; ++k) sum -= Ai[k] * Aj[k];
+      Ai[j] = sum / Gjj;
+    }
+  }
+  return true;
+}
+
+void ss_res_cholesky_solve(const double *G, int64_t D, double *b)
+{
+  for (int64_t i = 0; i < D; ++i) { /* G y = b */
+    const double *Gi = G + i * D;
+    double sum = b[i];
+    for (int64_t k = 0; k < i; ++k) sum -= Gi[k] * b[k];
+    b[i] = sum / Gi[i];
+  }
+  for (int64_t i = D - 1; i >= 0; --i) { /* G^T x = y */
+    double sum = b[i];
+    for (int64_t k = i + 1; k < D; ++k) sum -= G[k * D + i] * b[k];
+    b[i] = sum / G[i * D + i];
+  }
+}

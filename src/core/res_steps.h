@@ -1,0 +1,43 @@
+/* res_steps.h -- what RES (res.c) and LRES (lres.c) share: the minibatch
+ * loop (res_steps.c) that calls back for the direction and the curvature
+ * update, and the curvature storage (res_params.c). Private. */
+#ifndef STOCHSVM_RES_STEPS_H
+#define STOCHSVM_RES_STEPS_H
+
+#include "internal.h"
+
+/** Work space of one train call (res_steps.c allocates, the solver uses). */
+typedef struct SsResWork {
+  int64_t D;          /**< dimension + 1 (the bias coordinate last) */
+  double *g;          /**< [D] s(w~) at the minibatch's old point */
+  double *dir;        /**< [D] (Bhat^{-1} + Gamma I) g */
+  double *v;          /**< [D] w~_new - w~_old */
+  double *rt;         /**< [D] rtilde */
+  double *extra;      /**< solver scratch: RES [D*D + D], LRES [m] */
+  double *loss_grad;  /**< [L] c_i loss'(s_i) / |minibatch| at the old point */
+  int64_t *batch;     /**< [L] examples of the minibatch */
+} SsResWork;
+
+/** The solver's two operations. direction: dir = (H + Gamma I) g, H the
+ *  inverse curvature (SS_OK or SS_ERR_NUMERIC). update: take the pair
+ *  (v, rtilde) with vr = v^T rtilde > 0 into the curvature. */
+typedef struct SsResSolver {
+  SsStatus (*direction)(SsSvm *self, SsResWork *work);
+  bool (*update)(SsSvm *self, SsResWork *work, double vr);
+  int64_t extra_size;  /**< doubles of work->extra */
+} SsResSolver;
+
+/** Run train for RES or LRES: checks, work space, the epoch driver. */
+SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver);
+
+/** Allocate the curvature (Bhat_0 = b0 I, or no pairs) if it is not there. */
+SsStatus ss_res_ensure_curvature(SsSvm *self);
+int64_t ss_res_curvature_buffer_size(const SsSvm *self);
+
+/** In-place Cholesky factorisation A = G G^T of a D x D row-major matrix,
+ *  G in the lower triangle; false if A is not (numerically) positive definite. */
+bool ss_res_cholesky(double *A, int64_t D);
+/** Solve G G^T x = b in place (x overwrites b). */
+void ss_res_cholesky_solve(const double *G, int64_t D, double *b);
+
+#endif /* STOCHSVM_RES_STEPS_H */
