@@ -114,6 +114,13 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_on_the_fly_equals_explicit_sgd)                   \
   X(homkermap_on_the_fly_equals_explicit_sdca)                  \
   X(homkermap_set_data_keeps_dimension)                         \
+  /* test_res.c */                                              \
+  X(res_setters)                                                \
+  X(res_curvature_floor)                                        \
+  X(res_textbook_bfgs)                                          \
+  X(res_lres_reach_optimum)                                     \
+  X(res_lres_split_equals_whole)                                \
+  X(res_state_errors)                                           \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\

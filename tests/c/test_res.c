@@ -1,0 +1,332 @@
+/* test_res.c -- RES and LRES (res.h): setters and their rejections, the
+ * differentiable-loss rule, the curvature floor (Bhat - delta I positive
+ * semidefinite), textbook BFGS at delta = Gamma = 0, convergence to the
+ * optimum certified by SDCA's duality gap, split training, state errors. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "minitest.h"
+#include "stochsvm/res.h"
+#include "testutil.h"
+
+/* Cholesky of a copy of A - shift I (D x D); 1 if it succeeds (A - shift I is
+ * positive definite), written here independently of the core. */
+static int shifted_cholesky_ok(const double *A, int D, double shift) {
+  double *G = malloc((size_t)(D * D) * sizeof(double));
+  int ok = G != NULL;
+  if (G) memcpy(G, A, (size_t)(D * D) * sizeof(double));
+  for (int j = 0; ok && j < D; ++j) {
+    double s = G[j * D + j] - shift;
+    for (int k = 0; k < j; ++k) s -= G[j * D + k] * G[j * D + k];
+    if (!(s > 0)) { ok = 0; break; }
+    G[j * D + j] = sqrt(s);
+    for (int i = j + 1; i < D; ++i) {
+      double t = G[i * D + j];
+      for (int k = 0; k < j; ++k) t -= G[i * D + k] * G[j * D + k];
+      G[i * D + j] = t / G[j * D + j];
+    }
+  }
+  free(G);
+  return ok;
+}
+
+void test_res_setters(void) {
+  enum { N = 20, D = 3 };
+  double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 1.0, 1);
+  SsSvm *svm = tu_new_dense(SS_SOLVER_LRES, &data, X, y, N, D, 0.1);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_svm_get_res_minibatch_size(svm), 5);
+  CHECK(ss_svm_get_res_delta(svm) == 1e-3 && ss_svm_get_res_gamma(svm) == 1e-4);
+  CHECK(ss_svm_get_res_eps0(svm) == 3e-2 && ss_svm_get_res_tau(svm) == 100.0);
+  CHECK(ss_svm_get_res_initial_curvature(svm) == 1.0 + 1e-3);
+  CHECK_EQ_INT(ss_svm_get_lres_memory(svm), 10);
+  CHECK(ss_svm_get_loss(svm) == SS_LOSS_HINGE2);
+
+  CHECK(ss_svm_set_res_minibatch_size(svm, 0) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_minibatch_size(svm, -1) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_delta(svm, -1e-9) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_delta(svm, NAN) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_delta(svm, INFINITY) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_gamma(svm, -1) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_gamma(svm, NAN) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_eps0(svm, 0) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_eps0(svm, INFINITY) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_tau(svm, 0) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_tau(svm, NAN) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_initial_curvature(svm, 0) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_initial_curvature(svm, NAN) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_lres_memory(svm, 0) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_res_minibatch_size(NULL, 3) == SS_ERR_BAD_ARG);
+  /* unchanged */
+  CHECK_EQ_INT(ss_svm_get_res_minibatch_size(svm), 5);
+  CHECK(ss_svm_get_res_delta(svm) == 1e-3 && ss_svm_get_res_gamma(svm) == 1e-4);
+  CHECK(ss_svm_get_res_eps0(svm) == 3e-2 && ss_svm_get_res_tau(svm) == 100.0);
+  CHECK_EQ_INT(ss_svm_get_lres_memory(svm), 10);
+
+  CHECK(ss_svm_set_res_tau(svm, INFINITY) == SS_OK && isinf(ss_svm_get_res_tau(svm)));
+  CHECK(ss_svm_set_res_delta(svm, 0) == SS_OK && ss_svm_get_res_delta(svm) == 0);
+  CHECK(ss_svm_set_res_minibatch_size(svm, 7) == SS_OK && ss_svm_get_res_minibatch_size(svm) == 7);
+  CHECK(ss_svm_set_lres_memory(svm, 3) == SS_OK && ss_svm_get_lres_memory(svm) == 3);
+  CHECK_EQ_INT(ss_svm_get_res_curvature_state_size(svm), 1 + 2 * 3 * (D + 1));
+
+  /* the hinge and l1 losses are not differentiable */
+  CHECK(ss_svm_set_loss(svm, SS_LOSS_HINGE) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_set_loss(svm, SS_LOSS_L1) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_get_loss(svm) == SS_LOSS_HINGE2);
+  CHECK(ss_svm_set_loss(svm, SS_LOSS_LOGISTIC) == SS_OK);
+  ss_svm_delete(svm);
+
+  /* other solvers accept the setters but have no curvature state */
+  svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 0.1);
+  REQUIRE(svm != NULL);
+  double state[16];
+  CHECK(ss_svm_set_res_delta(svm, 0.5) == SS_OK);
+  CHECK_EQ_INT(ss_svm_get_res_curvature_state_size(svm), 0);
+  CHECK(ss_svm_get_res_curvature_state(svm, state) == SS_ERR_BAD_STATE);
+  CHECK(ss_svm_set_res_curvature_state(svm, state) == SS_ERR_BAD_STATE);
+  CHECK(ss_svm_set_loss(svm, SS_LOSS_HINGE) == SS_OK);
+  ss_svm_delete(svm);
+}
+
+void test_res_curvature_floor(void) {
+  enum { N = 400, D = 5, DD = D + 1 };
+  static double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 0.5, 7);
+  const double deltas[2] = {1e-3, 1.0}; /* the second exceeds the curvature: skips */
+  for (int k = 0; k < 2; ++k) {
+    SsSvm *svm = tu_new_dense(SS_SOLVER_RES, &data, X, y, N, D, 1e-2);
+    REQUIRE(svm != NULL);
+    ss_svm_set_res_delta(svm, deltas[k]);
+    ss_svm_set_max_num_iterations(svm, 50);
+    ss_svm_set_epsilon(svm, 0);
+    double B[DD * DD];
+    int floor_ok = 1, symmetric = 1;
+    for (int round = 0; round < 40; ++round) {
+      CHECK(ss_svm_train(svm) == SS_OK);
+      REQUIRE(ss_svm_get_res_curvature_state(svm, B) == SS_OK);
+      floor_ok &= shifted_cholesky_ok(B, DD, deltas[k] * (1 - 1e-9));
+      for (int i = 0; i < DD; ++i)
+        for (int j = 0; j < DD; ++j) symmetric &= B[i * DD + j] == B[j * DD + i];
+    }
+    CHECK(floor_ok);
+    CHECK(symmetric);
+    CHECK(ss_svm_get_res_num_curvature_updates(svm) > 100);
+    CHECK_EQ_INT(ss_svm_get_res_num_curvature_restarts(svm), 0);
+    if (k == 1) CHECK(ss_svm_get_res_num_curvature_skips(svm) > 0);
+    ss_svm_delete(svm);
+  }
+}
+
+/* delta = Gamma = 0, L = n, unit step, l2 loss without bias: textbook BFGS
+ * on the quadratic lambda/2 ||w||^2 + 1/n ||X w - y||^2. */
+void test_res_textbook_bfgs(void) {
+  enum { N = 30, D = 3, DD = D + 1 };
+  double X[N * D], y[N];
+  TuRng rng;
+  tu_rng_init(&rng, 5);
+  for (int i = 0; i < N * D; ++i) X[i] = tu_rng_uniform(&rng) - 0.5;
+  for (int i = 0; i < N; ++i) y[i] = 2 * tu_rng_uniform(&rng) - 1;
+  const double lambda = 0.1;
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_RES, &data, X, y, N, D, lambda);
+  REQUIRE(svm != NULL);
+  REQUIRE(ss_svm_set_loss(svm, SS_LOSS_L2) == SS_OK);
+  ss_svm_set_bias_multiplier(svm, 0);
+  ss_svm_set_res_delta(svm, 0);
+  ss_svm_set_res_gamma(svm, 0);
+  ss_svm_set_res_eps0(svm, 1);
+  ss_svm_set_res_tau(svm, INFINITY);
+  ss_svm_set_res_minibatch_size(svm, N);
+  ss_svm_set_res_initial_curvature(svm, 2.0);
+  ss_svm_set_max_num_iterations(svm, N);
+  ss_svm_set_epsilon(svm, 0);
+
+  double w[D] = {0}, Bm[D][D] = {{2, 0, 0}, {0, 2, 0}, {0, 0, 2}};
+  for (int step = 0; step < 5; ++step) {
+    double g[D], gn[D], wn[D], s[D], r[D], Bs[D], p[D], M[D][D + 1];
+    for (int a = 0; a < D; ++a) {
+      g[a] = lambda * w[a];
+      for (int i = 0; i < N; ++i) {
+        double res = -y[i];
+        for (int b = 0; b < D; ++b) res += X[i * D + b] * w[b];
+        g[a] += 2.0 / N * res * X[i * D + a];
+      }
+    }
+    /* p = B^{-1} g by Gauss-Jordan on [B | g] */
+    for (int a = 0; a < D; ++a) {
+      for (int b = 0; b < D; ++b) M[a][b] = Bm[a][b];
+      M[a][D] = g[a];
+    }
+    for (int c = 0; c < D; ++c) {
+      for (int a = 0; a < D; ++a) {
+        if (a == c) continue;
+        double f = M[a][c] / M[c][c];
+        for (int b = 0; b <= D; ++b) M[a][b] -= f * M[c][b];
+      }
+    }
+    for (int a = 0; a < D; ++a) p[a] = M[a][D] / M[a][a];
+    for (int a = 0; a < D; ++a) wn[a] = w[a] - p[a];
+    for (int a = 0; a < D; ++a) {
+      gn[a] = lambda * wn[a];
+      for (int i = 0; i < N; ++i) {
+        double res = -y[i];
+        for (int b = 0; b < D; ++b) res += X[i * D + b] * wn[b];
+        gn[a] += 2.0 / N * res * X[i * D + a];
+      }
+    }
+    double sr = 0, sBs = 0;
+    for (int a = 0; a < D; ++a) {
+      s[a] = wn[a] - w[a];
+      r[a] = gn[a] - g[a];
+      sr += s[a] * r[a];
+    }
+    for (int a = 0; a < D; ++a) {
+      Bs[a] = 0;
+      for (int b = 0; b < D; ++b) Bs[a] += Bm[a][b] * s[b];
+      sBs += s[a] * Bs[a];
+    }
+    for (int a = 0; a < D; ++a)
+      for (int b = 0; b < D; ++b) Bm[a][b] += r[a] * r[b] / sr - Bs[a] * Bs[b] / sBs;
+    memcpy(w, wn, sizeof w);
+
+    REQUIRE(ss_svm_train(svm) == SS_OK);
+    const double *model = ss_svm_get_model(svm);
+    double state[DD * DD];
+    REQUIRE(ss_svm_get_res_curvature_state(svm, state) == SS_OK);
+    for (int a = 0; a < D; ++a) {
+      CHECK_CLOSE(model[a], w[a], 1e-10 * (1 + fabs(w[a])));
+      for (int b = 0; b < D; ++b) CHECK_CLOSE(state[a * DD + b], Bm[a][b], 1e-9 * (1 + fabs(Bm[a][b])));
+    }
+    CHECK(state[D * DD + D] == 2.0);
+  }
+  ss_svm_delete(svm);
+}
+
+/* RES and LRES reach the optimum of the squared hinge and logistic objectives
+ * (with a bias), certified by SDCA's duality gap. */
+void test_res_lres_reach_optimum(void) {
+  enum { N = 200, D = 4 };
+  static double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 0.6, 3);
+  const double lambda = 1e-2;
+  const SsLoss losses[2] = {SS_LOSS_HINGE2, SS_LOSS_LOGISTIC};
+  for (int l = 0; l < 2; ++l) {
+    SsSvm *ref = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, N, D, lambda);
+    REQUIRE(ref != NULL);
+    ss_svm_set_loss(ref, losses[l]);
+    ss_svm_set_epsilon(ref, 1e-12);
+    ss_svm_set_max_num_iterations(ref, 1000 * N);
+    REQUIRE(ss_svm_train(ref) == SS_OK);
+    const double f_star = ss_svm_get_statistics(ref)->objective;
+    CHECK(ss_svm_get_statistics(ref)->duality_gap < 1e-10);
+    ss_svm_delete(ref);
+    const SsSolver solvers[2] = {SS_SOLVER_RES, SS_SOLVER_LRES};
+    for (int s = 0; s < 2; ++s) {
+      SsSvm *svm = tu_new_dense(solvers[s], &data, X, y, N, D, lambda);
+      REQUIRE(svm != NULL);
+      ss_svm_set_loss(svm, losses[l]);
+      ss_svm_set_res_minibatch_size(svm, N / 2);
+      ss_svm_set_res_delta(svm, lambda / 2);
+      ss_svm_set_res_eps0(svm, 1.0);
+      ss_svm_set_res_tau(svm, 10.0);
+      ss_svm_set_epsilon(svm, 0);
+      ss_svm_set_max_num_iterations(svm, 300 * N);
+      REQUIRE(ss_svm_train(svm) == SS_OK);
+      const double f = ss_svm_get_statistics(svm)->objective;
+      CHECK(f >= f_star * (1 - 1e-12));
+      CHECK_REL(f, f_star, 1e-3);
+      ss_svm_delete(svm);
+    }
+  }
+}
+
+void test_res_lres_split_equals_whole(void) {
+  enum { N = 103, D = 4, DD = D + 1 };
+  static double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 0.5, 9);
+  const SsSolver solvers[2] = {SS_SOLVER_RES, SS_SOLVER_LRES};
+  for (int s = 0; s < 2; ++s) {
+    SsSvm *a = tu_new_dense(solvers[s], &data, X, y, N, D, 1e-2);
+    SsSvm *b = tu_new_dense(solvers[s], &data, X, y, N, D, 1e-2);
+    REQUIRE(a && b);
+    ss_svm_set_seed(a, 4);
+    ss_svm_set_seed(b, 4);
+    ss_svm_set_epsilon(a, 0);
+    ss_svm_set_epsilon(b, 0);
+    ss_svm_set_diagnostic_frequency(a, 37);
+    ss_svm_set_diagnostic_frequency(b, 37);
+    ss_svm_set_max_num_iterations(a, 611);
+    CHECK(ss_svm_train(a) == SS_OK);
+    ss_svm_set_max_num_iterations(b, 300);
+    CHECK(ss_svm_train(b) == SS_OK);
+    ss_svm_set_max_num_iterations(b, 311);
+    CHECK(ss_svm_train(b) == SS_OK);
+    CHECK(tu_same_bits(ss_svm_get_model(a), ss_svm_get_model(b), D));
+    CHECK(ss_svm_get_bias(a) == ss_svm_get_bias(b));
+    CHECK_EQ_INT(ss_svm_get_iteration_number(b), 611);
+    int64_t size = ss_svm_get_res_curvature_state_size(a);
+    double *sa = malloc((size_t)size * sizeof(double)), *sb = malloc((size_t)size * sizeof(double));
+    REQUIRE(sa && sb);
+    ss_svm_get_res_curvature_state(a, sa);
+    ss_svm_get_res_curvature_state(b, sb);
+    CHECK(tu_same_bits(sa, sb, size));
+    free(sa);
+    free(sb);
+    ss_svm_delete(a);
+    ss_svm_delete(b);
+  }
+}
+
+void test_res_state_errors(void) {
+  enum { N = 20, D = 2, DD = D + 1 };
+  double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 1.0, 1);
+  SsSvm *svm = tu_new_dense(SS_SOLVER_RES, &data, X, y, N, D, 0.1);
+  REQUIRE(svm != NULL);
+  double B[DD * DD] = {2, 0, 0, 0, 2, 0, 0, 0, 2}, got[DD * DD];
+  CHECK(ss_svm_set_res_curvature_state(svm, NULL) == SS_ERR_BAD_ARG);
+  B[1] = 0.5; /* not symmetric */
+  CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_ERR_BAD_ARG);
+  B[3] = 0.5;
+  B[4] = 0.1; /* symmetric, not positive definite: 2 * 0.1 < 0.5^2 */
+  CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_ERR_BAD_ARG);
+  B[8] = NAN;
+  CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_ERR_BAD_ARG);
+  CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK);
+  CHECK(got[0] == 1.0 + 1e-3 && got[1] == 0); /* still Bhat_0 */
+  B[4] = 2.0;
+  B[8] = 3.0;
+  CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_OK);
+  CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && tu_same_bits(got, B, DD * DD));
+  CHECK(ss_svm_reset_res_curvature(svm) == SS_OK);
+  CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && got[1] == 0 && got[8] == 1.0 + 1e-3);
+  /* b0 must exceed delta when training starts from Bhat_0 */
+  ss_svm_set_res_initial_curvature(svm, 0.5);
+  ss_svm_set_res_delta(svm, 0.5);
+  CHECK(ss_svm_train(svm) == SS_ERR_BAD_ARG);
+  ss_svm_delete(svm);
+
+  svm = tu_new_dense(SS_SOLVER_LRES, &data, X, y, N, D, 0.1);
+  REQUIRE(svm != NULL);
+  ss_svm_set_lres_memory(svm, 2);
+  double S[1 + 2 * 2 * DD] = {0};
+  S[0] = 2.5; /* not an integer */
+  CHECK(ss_svm_set_res_curvature_state(svm, S) == SS_ERR_BAD_ARG);
+  S[0] = 1;
+  S[1] = 1;
+  S[1 + 2 * DD] = -1; /* v^T r < 0 */
+  CHECK(ss_svm_set_res_curvature_state(svm, S) == SS_ERR_BAD_ARG);
+  S[1 + 2 * DD] = 3;
+  CHECK(ss_svm_set_res_curvature_state(svm, S) == SS_OK);
+  double T[1 + 2 * 2 * DD];
+  CHECK(ss_svm_get_res_curvature_state(svm, T) == SS_OK && tu_same_bits(S, T, 1 + 4 * DD));
+  CHECK(ss_svm_train(svm) == SS_OK);
+  ss_svm_delete(svm);
+}
