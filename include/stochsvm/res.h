@@ -12,8 +12,8 @@
  *     v = w~_new - w~_old,  rtilde = s(w~_new) - s(w~_old) - delta v   (same minibatch)
  *     Bhat  <- Bhat + rtilde rtilde^T / (v^T rtilde) - Bhat v v^T Bhat / (v^T Bhat v) + delta I
  *
- * (RES keeps Bhat; LRES applies the inverse through a two-loop recursion over
- * the last m pairs (v, rtilde)). The curvature update is skipped, and counted,
+ * (RES keeps Bhat; LRES applies an inverse through a two-loop recursion over
+ * the last m accepted pairs (v, rtilde + delta v)). The curvature update is skipped, and counted,
  * when v^T rtilde <= 1e-10 ||v|| ||rtilde||.
  *
  * Iterations count examples, as for the other solvers: epoch e (a fresh
@@ -63,7 +63,7 @@ SS_API SsStatus ss_svm_set_res_tau(SsSvm *self, double tau);
  *  first training of an object whose curvature was never set); training
  *  returns SS_ERR_BAD_ARG if b0 <= delta at that point. */
 SS_API SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0);
-/** @brief LRES memory m >= 1: the number of (v, rtilde) pairs kept. Default
+/** @brief LRES memory m >= 1: the number of curvature pairs kept. Default
  *  10. Changing it forgets the stored pairs. */
 SS_API SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m);
 
@@ -91,13 +91,14 @@ SS_API int64_t ss_svm_get_res_curvature_state_size(const SsSvm *self);
 /** @brief Copy the curvature state into @p state (state_size doubles, caller
  *  owned), for a warm start. RES: Bhat (Bhat_0 before the first step).
  *  LRES: state[0] = k, the number of stored pairs (0..m), then m rows of v
- *  and m rows of rtilde (each D values), oldest first, rows past k zero.
+ *  and m rows of rhat = rtilde + delta v (the gradient variation; each D
+ *  values), oldest first, rows past k zero.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not RES/LRES). */
 SS_API SsStatus ss_svm_get_res_curvature_state(const SsSvm *self, double *state);
 /** @brief Set the curvature state (copied, layout of ss_svm_get_res_curvature_state).
  *  RES: Bhat must be finite, symmetric (to 1e-12 relative) and positive
  *  definite. LRES: 0 <= k <= m (an integer) and finite pairs with
- *  v^T rtilde > 0. The update counters are kept.
+ *  v^T rhat > 0. The update counters are kept.
  *  @return SS_OK; SS_ERR_BAD_ARG (invalid state, object unchanged);
  *  SS_ERR_BAD_STATE (not RES/LRES); SS_ERR_ALLOC. */
 SS_API SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state);

@@ -180,7 +180,8 @@ SS_API void ss_svm_delete(SsSvm *self);
  *  max_num_iterations iterations, or until the stopping rule fires.
  *
  *  SGD starts the learning-rate schedule at the stored iteration number and
- *  writes the final one back. SDCA continues from its dual variables (after
+ *  writes the final one back; so do RES and LRES, which also keep their
+ *  curvature (res.h). SDCA continues from its dual variables (after
  *  ss_svm_set_lambda or ss_svm_set_bias_multiplier it first rebuilds the
  *  model from them). SS_SOLVER_NONE computes statistics and scores of the
  *  present model and bias.
@@ -230,8 +231,10 @@ SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
 SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
 /** @brief Go back to the default t0 (recomputed from lambda at train time). */
 SS_API SsStatus ss_svm_unset_t0(SsSvm *self);
-/** @brief One of the built-in SsLoss values; default SS_LOSS_HINGE.
- *  (SS_LOSS_CUSTOM is selected by ss_svm_set_loss_functions.) */
+/** @brief One of the built-in SsLoss values; default SS_LOSS_HINGE
+ *  (SS_LOSS_HINGE2 for SS_SOLVER_RES and SS_SOLVER_LRES, which need a
+ *  differentiable loss and reject SS_LOSS_HINGE and SS_LOSS_L1 with
+ *  SS_ERR_BAD_ARG). (SS_LOSS_CUSTOM is selected by ss_svm_set_loss_functions.) */
 SS_API SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss);
 /** @brief Install a custom loss (copied; the context is borrowed). value,
  *  derivative and conjugate must be non-NULL; dual_update is needed by SDCA.

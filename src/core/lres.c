@@ -3,33 +3,33 @@
  *
  * The minibatch loop is RES's (res_steps.c): the same stochastic gradients on
  * the same minibatch, the same step eps_t = eps0 tau / (tau + t), the same
- * corrected variation rtilde = s(w~_t+1) - s(w~_t) - delta v and the same
- * skip rule (v^T rtilde too small). Instead of Bhat, LRES keeps the last m
- * pairs (v_k, rtilde_k) with rho_k = 1 / (v_k^T rtilde_k) and applies
+ * corrected variation rtilde = rhat - delta v, rhat = s(w~_t+1) - s(w~_t),
+ * and the same rule: the pair is used only if v^T rtilde > 0, i.e. if the
+ * curvature along v exceeds the floor delta (else skipped and counted).
+ *
+ * RES's matrix after the update satisfies Bhat_t+1 v = rtilde + delta v = rhat
+ * (the BFGS part maps v to rtilde, the + delta I adds delta v). LRES keeps the
+ * last m accepted pairs (v_k, rhat_k), rho_k = 1 / (v_k^T rhat_k), and applies
  *
  *     dir = (H_t + Gamma I) s_t
  *
- * where H_t is the inverse of the curvature obtained from B^0_t = sigma_t I
- * by the BFGS updates with the stored pairs, oldest first, computed by the
- * two-loop recursion in O(m D):
+ * where H_t is the inverse of the matrix obtained from B^0_t = sigma_t I by
+ * BFGS updates with the stored pairs, oldest first, by the two-loop recursion
+ * in O(m D):
  *
  *     q = s_t
- *     for k = newest .. oldest:   a_k = rho_k v_k^T q;   q -= a_k rtilde_k
+ *     for k = newest .. oldest:   a_k = rho_k v_k^T q;   q -= a_k rhat_k
  *     z = q / sigma_t
- *     for k = oldest .. newest:   b = rho_k rtilde_k^T z;  z += (a_k - b) v_k
+ *     for k = oldest .. newest:   b = rho_k rhat_k^T z;  z += (a_k - b) v_k
  *     dir = z + Gamma s_t
  *
- * The delta regularisation enters twice, as in RES: through the pairs
- * (rtilde = rhat - delta v, the curvature in excess of delta) and through the
- * initial matrix, which adds the floor delta back to the excess curvature of
- * the newest pair (Shanno-Phua scaling):
+ *     sigma_t = rhat^T rhat / (v^T rhat)    (newest pair; >= v^T rhat / ||v||^2 > delta)
+ *     sigma_t = b0                          (no pair yet)
  *
- *     sigma_t = rtilde^T rtilde / (v^T rtilde) + delta     (newest pair)
- *     sigma_t = b0                                         (no pair yet)
- *
- * so H^0_t <= 1/delta, the largest step RES allows. Memory m D pairs; with
- * m >= the number of steps and the same initial matrix LRES would equal BFGS
- * on the pairs (v, rtilde) without RES's per-step + delta I (see the docs).
+ * Every stored pair has curvature v^T rhat / ||v||^2 > delta, so H_t maps
+ * rhat_k to v_k with a "curvature" above delta and H^0_t <= 1/delta, as in
+ * RES; unlike RES the bound lambda_min(B) >= delta is not enforced in the
+ * directions the pairs mix (see the docs). Memory 2 m D + m doubles.
  */
 #include "res_steps.h"
 
@@ -39,6 +39,7 @@ static SsStatus lres_direction(SsSvm *self, SsResWork *work)
   const SsResState *res = &self->res;
   const int64_t D = work->D, m = res->memory, k = res->num_pairs;
   const double *V = res->curvature, *R = res->curvature + m * D, *rho = res->curvature + 2 * m * D;
+  /* R holds rhat = rtilde + delta v */
   double *q = work->dir, *alpha = work->extra;
   const double *g = work->g;
   for (int64_t j = 0; j < D; ++j) q[j] = g[j];
@@ -56,7 +57,7 @@ static SsStatus lres_direction(SsSvm *self, SsResWork *work)
     const double *r = R + res->newest * D;
     double rr = 0;
     for (int64_t j = 0; j < D; ++j) rr += r[j] * r[j];
-    sigma = rr * rho[res->newest] + res->delta;
+    sigma = rr * rho[res->newest];
   }
   for (int64_t j = 0; j < D; ++j) q[j] /= sigma;
   for (int64_t i = k - 1; i >= 0; --i) { /* oldest first */
@@ -74,18 +75,24 @@ static SsStatus lres_direction(SsSvm *self, SsResWork *work)
   return SS_OK;
 }
 
-/* Store (v, rtilde) in the ring, replacing the oldest pair when it is full. */
+/* Store (v, rhat = rtilde + delta v) in the ring, replacing the oldest pair
+ * when it is full. vr = v^T rtilde > 0. */
 static bool lres_update(SsSvm *self, SsResWork *work, double vr)
 {
   SsResState *res = &self->res;
   const int64_t D = work->D, m = res->memory;
+  (void)vr;
+  /* v^T rhat, summed as ss_svm_set_res_curvature_state sums the stored pair */
+  double vrhat = 0;
+  for (int64_t j = 0; j < D; ++j) vrhat += work->v[j] * (work->rt[j] + res->delta * work->v[j]);
+  if (!(vrhat > 0) || !isfinite(vrhat)) return false;
   res->newest = (res->newest + 1) % m;
   double *v = res->curvature + res->newest * D, *r = res->curvature + (m + res->newest) * D;
   for (int64_t j = 0; j < D; ++j) {
     v[j] = work->v[j];
-    r[j] = work->rt[j];
+    r[j] = work->rt[j] + res->delta * work->v[j];
   }
-  res->curvature[2 * m * D + res->newest] = 1.0 / vr;
+  res->curvature[2 * m * D + res->newest] = 1.0 / vrhat;
   if (res->num_pairs < m) res->num_pairs++;
   return true;
 }

@@ -1657,8 +1657,8 @@ cdef class SVM:
         ndarray
             RES: Bhat, shape (D, D) with D = dimension + 1 (the bias
             coordinate last). LRES: a flat array of 1 + 2 m D values: the
-            number k of stored pairs, m rows of v, then m rows of rtilde
-            (oldest first, rows past k zero).
+            number k of stored pairs, m rows of v, then m rows of
+            rhat = rtilde + delta v (oldest first, rows past k zero).
 
         Raises
         ------
