@@ -763,7 +763,9 @@ cdef class SVM:
 
         SGD continues the learning-rate schedule from the stored iteration
         number and runs at most :meth:`get_max_num_iterations` iterations, or
-        until the stopping rule fires (scores variation below epsilon). The
+        until the stopping rule fires (scores variation below epsilon). RES
+        and LRES do the same (iterations count examples, a step every
+        minibatch) and keep their curvature between calls. The
         ``"none"`` solver evaluates the present model and bias. On the main
         thread, Ctrl+C (SIGINT) is checked every ``SS_SVM_INTERRUPT_PERIOD``
         iterations; it stops training and raises KeyboardInterrupt, keeping
