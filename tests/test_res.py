@@ -176,13 +176,41 @@ def test_sparse_and_float32_agree_with_dense(solver):
     import scipy.sparse as sp
     X, y = make_uniform_overlap(400, 5, seed=6)
     X[X < 0] = 0.0
+    X = X.astype(np.float32).astype(np.float64)    # values exact in float32
     models = []
-    for data in (X, sp.csr_matrix(X)):
+    for data in (X, sp.csr_matrix(X), X.astype(np.float32), sp.csr_matrix(X.astype(np.float32))):
         svm = stochsvm.SVM(data, y, 1e-2, solver=solver, seed=2)
         svm.set_max_num_iterations(1000)
         svm.train()
         models.append(svm.get_model())
-    np.testing.assert_allclose(models[0], models[1], rtol=1e-12, atol=1e-14)
+    for model in models[1:]:
+        np.testing.assert_allclose(model, models[0], rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("solver", ["res", "lres"])
+def test_concurrent_training_equals_serial(solver):
+    import threading
+    X, y = make_uniform_overlap(3000, 6, seed=8)
+
+    def make(seed):
+        svm = stochsvm.SVM(X, y, 1e-3, solver=solver, seed=seed)
+        svm.set_max_num_iterations(3 * len(y))
+        svm.set_epsilon(0)
+        return svm
+
+    serial = []
+    for seed in range(4):
+        svm = make(seed)
+        svm.train()
+        serial.append(svm.get_model())
+    svms = [make(seed) for seed in range(4)]
+    threads = [threading.Thread(target=svm.train) for svm in svms]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for svm, model in zip(svms, serial):
+        assert np.array_equal(svm.get_model(), model)
 
 
 @pytest.mark.parametrize("solver", ["res", "lres"])
