@@ -29,8 +29,10 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
     lambda_ : float
         Regularization strength, finite and > 0 (VLFeat's ``LAMBDA``;
         LIBLINEAR's ``C`` is ``1 / (lambda_ * n)``).
-    solver : {"sdca", "sgd", "none"}, default "sdca"
+    solver : {"sdca", "sgd", "res", "lres", "none"}, default "sdca"
         As VLFeat's default. ``"none"`` evaluates ``model`` and ``bias``.
+        ``"res"`` and ``"lres"`` (regularized stochastic BFGS, with their
+        default parameters) need a differentiable loss such as ``"hinge2"``.
     loss : {"hinge", "hinge2", "logistic", "l1", "l2"}, default "hinge"
     epsilon : float, default 1e-2
         Stopping tolerance: SDCA stops when the duality gap < epsilon; SGD
