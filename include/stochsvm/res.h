@@ -67,13 +67,19 @@ SS_API SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0);
  *  10. Changing it forgets the stored pairs. */
 SS_API SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m);
 
+/** @brief Minibatch size L in force (default 5). Never fails. */
 SS_API int64_t ss_svm_get_res_minibatch_size(const SsSvm *self);
+/** @brief Curvature floor delta in force (default 1e-3). */
 SS_API double ss_svm_get_res_delta(const SsSvm *self);
+/** @brief Minimum progress Gamma in force (default 1e-4). */
 SS_API double ss_svm_get_res_gamma(const SsSvm *self);
+/** @brief Initial step eps0 in force (default 3e-2). */
 SS_API double ss_svm_get_res_eps0(const SsSvm *self);
+/** @brief Step decay tau in force (default 100; +INFINITY: constant step). */
 SS_API double ss_svm_get_res_tau(const SsSvm *self);
 /** @brief b0 in force (the default is 1 + delta). */
 SS_API double ss_svm_get_res_initial_curvature(const SsSvm *self);
+/** @brief LRES memory m in force (default 10). */
 SS_API int64_t ss_svm_get_lres_memory(const SsSvm *self);
 
 /** @brief Curvature updates done since the curvature was last reset. */
