@@ -29,9 +29,11 @@ cnp.import_array()
 #                               Names and ranges
 # ---------------------------------------------------------------------------
 
-_SOLVERS = {"sgd": SS_SOLVER_SGD, "sdca": SS_SOLVER_SDCA, "none": SS_SOLVER_NONE}
+_SOLVERS = {"sgd": SS_SOLVER_SGD, "sdca": SS_SOLVER_SDCA, "none": SS_SOLVER_NONE,
+            "svmsgd2": SS_SOLVER_SVMSGD2, "sgdqn": SS_SOLVER_SGDQN}
 _SOLVER_NAMES = {int(SS_SOLVER_SGD): "sgd", int(SS_SOLVER_SDCA): "sdca",
-                 int(SS_SOLVER_NONE): "none"}
+                 int(SS_SOLVER_NONE): "none", int(SS_SOLVER_SVMSGD2): "svmsgd2",
+                 int(SS_SOLVER_SGDQN): "sgdqn"}
 
 _LOSSES = {
     "hinge": SS_LOSS_HINGE,
@@ -70,6 +72,7 @@ _RANGES = {
     "bias_multiplier": "a finite number >= 0 (0: the bias is not learned)",
     "bias_learning_rate": "a finite number > 0",
     "t0": "a finite number > 1",
+    "skip": "an integer >= 1",
     "bias": "a finite number",
     "iteration_number": "an integer >= 0",
     "seed": "an integer in [0, 2**64)",
@@ -435,6 +438,8 @@ def _restore_svm(state, cls=None):
     svm.set_bias_learning_rate(state["bias_learning_rate"])
     if state.get("t0") is not None:
         svm.set_t0(state["t0"])
+    if state.get("skip") is not None:
+        svm.set_skip(state["skip"])
     svm.set_loss(state["loss"])
     svm.set_seed(state["seed"])
     svm.set_shrinking(state.get("shrinking", True))
@@ -478,10 +483,13 @@ cdef class SVM:
         Labels, each -1 or +1 (copied).
     lambda_ : float
         Regularization strength, finite and > 0.
-    solver : {"sgd", "sdca", "none"}, default "sgd"
+    solver : {"sgd", "sdca", "svmsgd2", "sgdqn", "none"}, default "sgd"
         ``"sgd"``: Pegasos-style stochastic gradient descent. ``"sdca"``:
         stochastic dual coordinate ascent, stops when the duality gap
-        < epsilon. ``"none"``:
+        < epsilon. ``"svmsgd2"``: SGD with the regularizer applied every
+        ``skip`` steps (O(nnz) sparse steps); ``"sgdqn"``: SVMSGD2 with a
+        diagonal quasi-Newton rescaling (Bordes, Bottou, Gallinari 2009; see
+        :meth:`set_skip`, :meth:`get_scaling`, :meth:`calibrate_t0`). ``"none"``:
         :meth:`train` only evaluates the present model and bias (statistics
         and scores).
     seed : int or None, default None
@@ -550,6 +558,7 @@ cdef class SVM:
     cdef bint _max_num_iterations_set
     cdef bint _diagnostic_frequency_set
     cdef bint _t0_set
+    cdef bint _skip_set
     cdef object _saved_statistics
     cdef object _homkermap
 
@@ -651,6 +660,7 @@ cdef class SVM:
             "bias_multiplier": ss_svm_get_bias_multiplier(p),
             "bias_learning_rate": ss_svm_get_bias_learning_rate(p),
             "t0": ss_svm_get_t0(p) if self._t0_set else None,
+            "skip": ss_svm_get_skip(p) if self._skip_set else None,
             "loss": self.get_loss(),
             "model": self.get_model(),
             "bias": ss_svm_get_bias(p),
@@ -1093,6 +1103,164 @@ cdef class SVM:
         """
         return ss_svm_get_t0(self._reader())
 
+    def set_skip(self, skip):
+        """Iterations between two regularization steps of SVMSGD2 and SGD-QN.
+
+        The regularizer is applied, scaled by ``skip``, at the iterations t
+        with ``(t + 1) % skip == 0``. Other solvers accept and ignore it.
+
+        Parameters
+        ----------
+        skip : int
+            >= 1. Default ``round(16 / s)`` with s the fraction of non-zero
+            values of the data (:meth:`get_density`); 16 on dense data.
+
+        Raises
+        ------
+        ValueError
+            Out of range (the value is left unchanged).
+        TypeError
+            Not an integer.
+        """
+        cdef SsSvm *p = self._writer("set_skip")
+        v = _as_int(skip, "skip")
+        if not (1 <= v <= _INT64_MAX):
+            raise ValueError(f"skip must be {_RANGES['skip']}, got {skip!r}")
+        _check_status(ss_svm_set_skip(p, <int64_t>v), "skip", skip)
+        self._skip_set = True
+
+    def unset_skip(self):
+        """Go back to the default skip, ``round(16 / density)``."""
+        cdef SsSvm *p = self._writer("unset_skip")
+        _check_status(ss_svm_unset_skip(p), "skip", None)
+        self._skip_set = False
+
+    def get_skip(self):
+        """The skip in force (the default follows the data's density).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_skip(self._reader())
+
+    def get_density(self):
+        """The fraction of non-zero values of the data, counted for SVMSGD2 and
+        SGD-QN (1 for other solvers, without data, and with a kernel map).
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_density(self._reader())
+
+    def get_scaling(self):
+        """A copy of SGD-QN's diagonal rescaling B (``d + 1`` values, the last
+        for the bias coordinate), or None for other solvers.
+
+        B starts at ``1 / lambda``, is kept between :meth:`train` calls and
+        is reset by :meth:`set_lambda` and :meth:`reset_scaling`; with the
+        built-in losses it stays in ``[1e-2 / lambda, 1 / lambda]``. It is
+        not pickled: an unpickled SGD-QN object starts again from
+        ``1 / lambda``.
+
+        Returns
+        -------
+        ndarray of shape (d + 1,) or None
+        """
+        cdef SsSvm *p = self._reader()
+        cdef const double *B = ss_svm_get_scaling(p)
+        if B == NULL:
+            return None
+        return _copy_doubles(B, ss_svm_get_dimension(p) + 1)
+
+    def reset_scaling(self):
+        """SGD-QN: set B back to ``1 / lambda`` and restart its average.
+
+        Raises
+        ------
+        RuntimeError
+            For solvers other than ``"sgdqn"``.
+        """
+        cdef SsSvm *p = self._writer("reset_scaling")
+        _check_status(ss_svm_reset_scaling(p), "scaling", None)
+
+    def calibrate_t0(self, candidates=None):
+        """Choose t0 as Bordes, Bottou and Gallinari do (``ss_svm_calibrate_t0``).
+
+        From the present state, one pass over a random 10 % sample of the
+        data (``ceil(n / 10)`` examples, drawn from the seed) is run with
+        each candidate t0; the candidate whose primal objective on the sample
+        is lowest is set with :meth:`set_t0`. The model, bias, iteration
+        number and scaling are restored after each trial: only t0 changes.
+        The GIL is released. Solvers ``"sgd"``, ``"svmsgd2"``, ``"sgdqn"``.
+
+        Parameters
+        ----------
+        candidates : sequence of float or None, default None
+            Values of t0, each finite and > 1; None for ``10**1 .. 10**10``.
+
+        Returns
+        -------
+        dict
+            ``t0`` (the value chosen), ``candidates`` and ``objectives``
+            (arrays; ``inf`` where a trial diverged).
+
+        Raises
+        ------
+        ValueError
+            Empty or out-of-range candidates; labels not valid for the loss.
+        RuntimeError
+            Another solver, no data, or training running on this SVM.
+        FloatingPointError
+            Every candidate diverged (t0 is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("calibrate_t0")
+        cdef cnp.ndarray cand
+        cdef cnp.ndarray objectives
+        cdef SsStatus status
+        cdef int64_t m
+        if candidates is None:
+            cand = np.logspace(1, SS_SVM_CALIBRATION_GRID, SS_SVM_CALIBRATION_GRID)
+        else:
+            if isinstance(candidates, (str, bytes)):
+                raise TypeError("candidates must be a sequence of numbers")
+            try:
+                cand = np.ascontiguousarray(np.asarray(candidates, dtype=np.float64).reshape(-1))
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"candidates must be a sequence of numbers: {e}") from None
+            if cand.shape[0] == 0:
+                raise ValueError("candidates must not be empty")
+            if not (np.all(np.isfinite(cand)) and np.all(cand > 1)):
+                raise ValueError(f"each candidate t0 must be {_RANGES['t0']}, got "
+                                 f"{candidates!r}")
+        m = cand.shape[0]
+        objectives = np.empty(m, dtype=np.float64)
+        if not self._lock.acquire(False):
+            raise RuntimeError("cannot calibrate while train() is running on this SVM")
+        self._training = True
+        self._train_thread = PyThread_get_thread_ident()
+        try:
+            with nogil:
+                status = ss_svm_calibrate_t0(p, <const double *>cnp.PyArray_DATA(cand), m,
+                                             <double *>cnp.PyArray_DATA(objectives))
+        finally:
+            self._training = False
+            self._train_thread = 0
+            self._lock.release()
+        if status == SS_ERR_BAD_STATE:
+            if ss_svm_get_num_data(p) == 0:
+                raise RuntimeError("this SVM has no data; call set_data(X, y) first")
+            raise RuntimeError(f"calibrate_t0 applies to the solvers 'sgd', 'svmsgd2' and "
+                               f"'sgdqn', not {self.get_solver()!r}")
+        if status == SS_ERR_BAD_DATA:
+            raise ValueError(f"the labels are not valid for the {self.get_loss()} loss")
+        if status == SS_ERR_NUMERIC:
+            raise FloatingPointError("every candidate t0 diverged; t0 is unchanged")
+        _check_status(status, "candidates", candidates)
+        self._t0_set = True
+        return {"t0": ss_svm_get_t0(p), "candidates": cand.copy(), "objectives": objectives}
+
     def set_loss(self, loss):
         """Set the loss.
 
@@ -1425,7 +1593,7 @@ cdef class SVM:
         Returns
         -------
         str
-            ``"sgd"`` or ``"none"``.
+            ``"sgd"``, ``"sdca"``, ``"svmsgd2"``, ``"sgdqn"`` or ``"none"``.
         """
         return _SOLVER_NAMES.get(<int>ss_svm_get_solver(self._ptr()), "unknown")
 

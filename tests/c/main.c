@@ -114,6 +114,16 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_on_the_fly_equals_explicit_sgd)                   \
   X(homkermap_on_the_fly_equals_explicit_sdca)                  \
   X(homkermap_set_data_keeps_dimension)                         \
+  /* test_sgdqn.c */                                            \
+  X(svmsgd2_replays_paper)                                      \
+  X(sgdqn_replays_paper)                                        \
+  X(sgdqn_converges_to_sdca_optimum)                            \
+  X(sgdqn_dense_equals_csr)                                     \
+  X(sgdqn_warm_start_split)                                     \
+  X(sgdqn_scaling_bounds)                                       \
+  X(sgdqn_setters_and_errors)                                   \
+  X(calibrate_t0)                                               \
+  X(sgdqn_interrupt)                                            \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
