@@ -26,6 +26,11 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   double *x = self->scratch;     /* zeros, except while x_i is spread in it */
   double b = self->bias;
   int64_t updates = self->scaling_updates;
+  /* Countdowns instead of a division per step: the paper's count (to the
+   * next t with (t + 1) mod skip = 0, a regularization step), and its
+   * updateB flag (t mod skip = 0 and t > 0: the iteration after one). */
+  int64_t count = skip - t % skip;
+  bool update_scaling = t > 0 && t % skip == 0;
   SsStatus status = SS_OK;
 
   for (int64_t k = t - run->epoch_start; t < t_end; ++t, ++k) {
@@ -43,7 +48,8 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
       ROW_AXPY_DIAG(i, a, scale, w);
       if (B > 0) b += bias_rate * a * scale[dim] * B * B; /* b = B w_b */
     }
-    if (t % skip == 0 && t > 0) {
+    if (update_scaling) {
+      update_scaling = false;
       /* The secant re-estimation of B on the same example. */
       const double dg = ci * ss_loss_derivative(loss, custom, ROW_DOT(i, w) + b, y[i]) - g;
       const double rate2 = 2.0 / (2.0 + (double)updates);
@@ -60,7 +66,9 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
                                         rate2, lambda, floor);
       ++updates;
     }
-    if ((t + 1) % skip == 0) {
+    if (--count == 0) {
+      count = skip;
+      update_scaling = true;
       const double r = (double)skip * lambda / ((double)t + t0);
       for (int64_t j = 0; j < dim; ++j) w[j] -= r * scale[j] * w[j];
       if (B > 0) b -= bias_rate * r * scale[dim] * b;

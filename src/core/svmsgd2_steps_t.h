@@ -21,6 +21,9 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   const SsLossFunctions *custom = &self->custom_loss;
   double *w = self->u;
   double b = self->bias;
+  /* The paper's count: iterations left before the next t with
+   * (t + 1) mod skip = 0 (a countdown instead of a division per step). */
+  int64_t count = skip - t % skip;
   SsStatus status = SS_OK;
 
   for (int64_t k = t - run->epoch_start; t < t_end; ++t, ++k) {
@@ -37,7 +40,8 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
       ROW_AXPY(i, -eta * g, w);
       if (B > 0) b -= bias_rate * eta * g * B * B; /* b = B w_b */
     }
-    if ((t + 1) % skip == 0) {
+    if (--count == 0) {
+      count = skip;
       const double shrink = 1.0 - (double)skip / ((double)t + t0);
       for (int64_t j = 0; j < dim; ++j) w[j] *= shrink;
       if (B > 0) b *= 1.0 - bias_rate * (double)skip / ((double)t + t0);

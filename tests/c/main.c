@@ -127,7 +127,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
-  X(sgd_huge_iteration_number)
+  X(sgd_huge_iteration_number)                                  \
+  X(sgdqn_huge_iteration_number)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

@@ -426,3 +426,26 @@ void test_sgdqn_interrupt(void) {
     ss_svm_delete(svm);
   }
 }
+
+/* Iteration numbers next to INT64_MAX: the counts and the calibration's
+ * trial end do not overflow (run under UBSan in CI). */
+void test_sgdqn_huge_iteration_number(void) {
+  enum { N = 30, D = 3 };
+  static double X[N * D], y[N];
+  tu_make_blobs(X, y, N, D, 0.5, 12);
+  const SsSolver solvers[2] = {SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN};
+  for (int k = 0; k < 2; ++k) {
+    SsData data;
+    SsSvm *svm = tu_new_dense(solvers[k], &data, X, y, N, D, 0.01);
+    REQUIRE(svm);
+    ss_svm_set_skip(svm, 7);
+    const int64_t start = INT64_MAX - 20;
+    CHECK_EQ_INT(ss_svm_set_iteration_number(svm, start), SS_OK);
+    CHECK_EQ_INT(ss_svm_calibrate_t0(svm, NULL, 0, NULL), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 100), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    CHECK_EQ_INT(ss_svm_get_iteration_number(svm), INT64_MAX);
+    CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+    ss_svm_delete(svm);
+  }
+}
