@@ -234,13 +234,50 @@ def test_bad_inputs():
         odd.train()
 
 
-def test_pickle_keeps_skip_and_solver():
-    X, y = make_problem(n=60, d=4, seed=10)
-    svm = SVM(X, y, 0.1, solver="sgdqn")
+def test_pickle_and_fresh_object_continue_exactly():
+    X, y = make_problem(n=60, d=4, seed=10, sparsity=0.3)
+    svm = SVM(X, y, 0.1, solver="sgdqn", loss="hinge2")
     svm.set_skip(7)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(100)
     svm.train()
+    assert svm.get_scaling_updates() == 14  # t = 7, 14, ..., 98
     back = pickle.loads(pickle.dumps(svm))
     assert back.get_solver() == "sgdqn" and back.get_skip() == 7
     np.testing.assert_array_equal(back.get_model(), svm.get_model())
-    # B is not pickled: it restarts at 1/lambda
-    assert np.all(back.get_scaling() == 10.0)
+    np.testing.assert_array_equal(back.get_scaling(), svm.get_scaling())
+    assert back.get_scaling_updates() == 14
+    fresh = SVM(X, y, 0.1, solver="sgdqn", loss="hinge2")
+    fresh.set_skip(7)
+    fresh.set_model(svm.get_model())
+    fresh.set_bias(svm.get_bias())
+    fresh.set_iteration_number(svm.get_iteration_number())
+    fresh.set_scaling(svm.get_scaling(), svm.get_scaling_updates())
+    back.set_data(X, y)
+    for other in (back, fresh):
+        other.set_epsilon(0)
+        other.set_max_num_iterations(100)
+        other.train()
+    svm.train()
+    for other in (back, fresh):
+        np.testing.assert_array_equal(other.get_model(), svm.get_model())
+        assert other.get_bias() == svm.get_bias()
+        np.testing.assert_array_equal(other.get_scaling(), svm.get_scaling())
+
+
+def test_set_scaling_rejects():
+    X, y = make_problem(n=20, d=3, seed=11)
+    svm = SVM(X, y, 0.1, solver="sgdqn")
+    good = np.full(4, 5.0)
+    for bad in (np.full(3, 5.0), np.array([5.0, 0.0, 5.0, 5.0]), np.array([5.0, np.nan, 5, 5])):
+        with pytest.raises(ValueError, match="scaling"):
+            svm.set_scaling(bad, 0)
+    with pytest.raises(ValueError, match="updates"):
+        svm.set_scaling(good, -1)
+    with pytest.raises(TypeError):
+        svm.set_scaling(["a"] * 4, 0)
+    assert np.all(svm.get_scaling() == 10.0)
+    svm.set_scaling(good, 3)
+    assert np.all(svm.get_scaling() == 5.0) and svm.get_scaling_updates() == 3
+    with pytest.raises(RuntimeError, match="sgdqn"):
+        SVM(X, y, 0.1, solver="svmsgd2").set_scaling(good, 0)

@@ -325,12 +325,23 @@ SS_API double ss_svm_get_density(const SsSvm *self);
  *  object (the last one scales the bias coordinate w_b), valid until the
  *  object is deleted; NULL for other solvers. Starts at 1/lambda, is kept
  *  between train calls and reset to 1/lambda by ss_svm_set_lambda and
- *  ss_svm_reset_scaling. For the built-in (convex) losses every value stays
- *  in [1e-2/lambda, 1/lambda]. */
+ *  ss_svm_reset_scaling, set by ss_svm_set_scaling. For the built-in
+ *  (convex) losses every value stays in [1e-2/lambda, 1/lambda]. */
 SS_API const double *ss_svm_get_scaling(const SsSvm *self);
 /** @brief SGD-QN: B <- 1/lambda, and the leaky average restarts (r = 2).
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SGD-QN). */
 SS_API SsStatus ss_svm_reset_scaling(SsSvm *self);
+/** @brief SGD-QN: the number u of updates of B since its last reset (the
+ *  leaky average's r is 2 + u); 0 for other solvers. */
+SS_API int64_t ss_svm_get_scaling_updates(const SsSvm *self);
+/** @brief SGD-QN: set B and its update count (to continue another object's
+ *  run exactly, with ss_svm_set_model, ss_svm_set_bias and
+ *  ss_svm_set_iteration_number).
+ *  @param scaling  dimension + 1 values (copied), each finite and > 0.
+ *  @param updates  >= 0: r becomes 2 + updates.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, a value out of range; nothing
+ *          changes); SS_ERR_BAD_STATE (not SGD-QN). */
+SS_API SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates);
 
 /** Number of t0 values in the default grid of ss_svm_calibrate_t0. */
 #define SS_SVM_CALIBRATION_GRID 10

@@ -33,13 +33,15 @@
  * The B update touches all d + 1 coordinates (the absent ones move towards
  * 1/lambda), as the regularization step does: O(d) once per skip iterations.
  * As in svmsgd2.c everything is a function of t, so training N iterations
- * equals N/2 and then N/2 more bit for bit; a fresh object given model, bias
- * and iteration number restarts B at 1/lambda.
+ * equals N/2 and then N/2 more bit for bit; a fresh object given model, bias,
+ * iteration number and B with its update count (ss_svm_set_scaling)
+ * continues exactly.
  */
 #include "internal.h"
 #include "loss.h"
 
 #include <stddef.h>
+#include <string.h>
 
 void ss_sgdqn_reset_scaling(SsSvm *self)
 {
@@ -56,7 +58,20 @@ SsStatus ss_svm_reset_scaling(SsSvm *self)
   return SS_OK;
 }
 
+SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates)
+{
+  if (!self || !scaling || updates < 0) return SS_ERR_BAD_ARG;
+  if (!self->scaling) return SS_ERR_BAD_STATE;
+  for (int64_t j = 0; j <= self->dimension; ++j) {
+    if (!(scaling[j] > 0) || !isfinite(scaling[j])) return SS_ERR_BAD_ARG;
+  }
+  memcpy(self->scaling, scaling, ((size_t)self->dimension + 1) * sizeof(double));
+  self->scaling_updates = updates;
+  return SS_OK;
+}
+
 const double *ss_svm_get_scaling(const SsSvm *self) { return self->scaling; }
+int64_t ss_svm_get_scaling_updates(const SsSvm *self) { return self->scaling ? self->scaling_updates : 0; }
 
 /* B_j <- max(B_j + 2/r (ratio - B_j), floor) for the ratio dw / p, or
  * 1/lambda where that is 0/0. */

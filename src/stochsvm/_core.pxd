@@ -175,6 +175,8 @@ cdef extern from "stochsvm/svm.h" nogil:
     double ss_svm_get_density(const SsSvm *self)
     const double *ss_svm_get_scaling(const SsSvm *self)
     SsStatus ss_svm_reset_scaling(SsSvm *self)
+    int64_t ss_svm_get_scaling_updates(const SsSvm *self)
+    SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates)
     SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_candidates,
                                  double *objectives)
 

@@ -446,6 +446,8 @@ def _restore_svm(state, cls=None):
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
+    if state.get("scaling") is not None:
+        svm.set_scaling(state["scaling"], state["scaling_updates"])
     stats = state.get("statistics")
     svm._saved_statistics = dict(stats) if stats is not None else None
     return svm
@@ -667,6 +669,8 @@ cdef class SVM:
             "iteration_number": ss_svm_get_iteration_number(p),
             "seed": ss_svm_get_seed(p),
             "shrinking": bool(ss_svm_get_shrinking(p)),
+            "scaling": self.get_scaling(),
+            "scaling_updates": ss_svm_get_scaling_updates(p),
             "statistics": self.get_statistics(),
             "homkermap": self._homkermap,
         }
@@ -1161,8 +1165,8 @@ cdef class SVM:
         B starts at ``1 / lambda``, is kept between :meth:`train` calls and
         is reset by :meth:`set_lambda` and :meth:`reset_scaling`; with the
         built-in losses it stays in ``[1e-2 / lambda, 1 / lambda]``. It is
-        not pickled: an unpickled SGD-QN object starts again from
-        ``1 / lambda``.
+        pickled with the object (with its update count), and
+        :meth:`set_scaling` sets it, so a fresh object continues exactly.
 
         Returns
         -------
@@ -1173,6 +1177,51 @@ cdef class SVM:
         if B == NULL:
             return None
         return _copy_doubles(B, ss_svm_get_dimension(p) + 1)
+
+    def get_scaling_updates(self):
+        """SGD-QN: the number u of updates of B since its last reset (the leaky
+        average's r is 2 + u); 0 for other solvers.
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_scaling_updates(self._reader())
+
+    def set_scaling(self, scaling, updates):
+        """SGD-QN: set B and its update count (``ss_svm_set_scaling``).
+
+        With :meth:`set_model`, :meth:`set_bias` and
+        :meth:`set_iteration_number`, a fresh object then continues another
+        object's run exactly.
+
+        Parameters
+        ----------
+        scaling : array_like of shape (d + 1,)
+            Finite values > 0 (copied); the last scales the bias coordinate.
+        updates : int
+            >= 0; the leaky average's r becomes ``2 + updates``.
+
+        Raises
+        ------
+        ValueError
+            Wrong length or values out of range (nothing changes).
+        RuntimeError
+            For solvers other than ``"sgdqn"``.
+        """
+        cdef SsSvm *p = self._writer("set_scaling")
+        cdef cnp.ndarray B = _as_float_vector(scaling, "scaling", ss_svm_get_dimension(p) + 1,
+                                              "d + 1 values")
+        u = _as_int(updates, "updates")
+        if not (0 <= u <= _INT64_MAX):
+            raise ValueError(f"updates must be an integer >= 0, got {updates!r}")
+        if ss_svm_get_scaling(p) == NULL:
+            raise RuntimeError(f"set_scaling applies to the solver 'sgdqn', not "
+                               f"{self.get_solver()!r}")
+        status = ss_svm_set_scaling(p, <const double *>cnp.PyArray_DATA(B), <int64_t>u)
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError("scaling must hold finite values > 0")
+        _check_status(status, "scaling", None)
 
     def reset_scaling(self):
         """SGD-QN: set B back to ``1 / lambda`` and restart its average.

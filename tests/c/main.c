@@ -124,6 +124,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sgdqn_setters_and_errors)                                   \
   X(calibrate_t0)                                               \
   X(sgdqn_interrupt)                                            \
+  X(sgdqn_fresh_object_continues)                               \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\

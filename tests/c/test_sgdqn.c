@@ -449,3 +449,64 @@ void test_sgdqn_huge_iteration_number(void) {
     ss_svm_delete(svm);
   }
 }
+
+/* An SGD-QN object on (X, y), squared hinge, skip 3, 77 iterations per train. */
+static SsSvm *fresh_qn(SsData *data, const double *X, const double *y, int64_t n, int64_t d) {
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGDQN, data, X, y, n, d, 0.01);
+  if (!svm) return NULL;
+  ss_svm_set_loss(svm, SS_LOSS_HINGE2);
+  ss_svm_set_skip(svm, 3);
+  ss_svm_set_epsilon(svm, 0);
+  ss_svm_set_max_num_iterations(svm, 77);
+  return svm;
+}
+
+/* A fresh SGD-QN object given model, bias, iteration number and B with its
+ * update count continues another's run bit for bit (and without B it does
+ * not); bad scalings are rejected without a change. */
+void test_sgdqn_fresh_object_continues(void) {
+  enum { N = 40, D = 4 };
+  static double X[N * D], y[N];
+  tu_make_blobs(X, y, N, D, 0.5, 13);
+  SsData data;
+  SsSvm *a = fresh_qn(&data, X, y, N, D);   /* 2 x 77 iterations */
+  SsSvm *mid = fresh_qn(&data, X, y, N, D); /* the state after 77 */
+  SsSvm *c = fresh_qn(&data, X, y, N, D);   /* given mid's state, then 77 */
+  SsSvm *f = fresh_qn(&data, X, y, N, D);   /* the same without B */
+  SsSvm *s = tu_new_dense(SS_SOLVER_SVMSGD2, &data, X, y, N, D, 0.01);
+  REQUIRE(a && mid && c && f && s);
+  CHECK_EQ_INT(ss_svm_train(a), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(a), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(mid), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_scaling_updates(mid), 25); /* t = 3, 6, ..., 75 */
+  SsSvm *given[2] = {c, f};
+  for (int k = 0; k < 2; ++k) {
+    CHECK_EQ_INT(ss_svm_set_model(given[k], ss_svm_get_model(mid)), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_bias(given[k], ss_svm_get_bias(mid)), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_iteration_number(given[k], 77), SS_OK);
+  }
+  CHECK_EQ_INT(ss_svm_set_scaling(c, ss_svm_get_scaling(mid), ss_svm_get_scaling_updates(mid)), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(c), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(f), SS_OK);
+  CHECK(tu_same_bits(ss_svm_get_model(a), ss_svm_get_model(c), D));
+  CHECK(ss_svm_get_bias(a) == ss_svm_get_bias(c));
+  CHECK(tu_same_bits(ss_svm_get_scaling(a), ss_svm_get_scaling(c), D + 1));
+  CHECK(!tu_same_bits(ss_svm_get_model(a), ss_svm_get_model(f), D));
+  /* rejections */
+  double bad[D + 1];
+  memcpy(bad, ss_svm_get_scaling(mid), sizeof bad);
+  bad[2] = 0;
+  CHECK_EQ_INT(ss_svm_set_scaling(c, bad, 1), SS_ERR_BAD_ARG);
+  bad[2] = NAN;
+  CHECK_EQ_INT(ss_svm_set_scaling(c, bad, 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_set_scaling(c, ss_svm_get_scaling(mid), -1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_set_scaling(c, NULL, 1), SS_ERR_BAD_ARG);
+  CHECK(tu_same_bits(ss_svm_get_scaling(a), ss_svm_get_scaling(c), D + 1));
+  CHECK_EQ_INT(ss_svm_set_scaling(s, ss_svm_get_scaling(mid), 1), SS_ERR_BAD_STATE);
+  CHECK_EQ_INT(ss_svm_get_scaling_updates(s), 0);
+  ss_svm_delete(a);
+  ss_svm_delete(mid);
+  ss_svm_delete(c);
+  ss_svm_delete(f);
+  ss_svm_delete(s);
+}
