@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from stochsvm.datasets import load_benchmark, load_libsvm, make_classification
+from stochsvm.datasets import (load_benchmark, load_libsvm, make_classification,
+                               make_sparse_classification)
 
 SMALL = b"""+1 1:0.5 3:-2 10:1e-3
 -1 2:4
@@ -222,3 +223,53 @@ def test_real_covtype(monkeypatch, tmp_path):
     both = sp.vstack([Xtr, Xte])
     assert abs(both).max() == 1.0 and both.min() < 0
     assert np.sum(ytr == 1) + np.sum(yte == 1) == 283301
+
+
+# --------------------------------------------------------------------------
+#                         make_sparse_classification
+# --------------------------------------------------------------------------
+
+def test_make_sparse_classification_structure():
+    n, d, density = 4000, 3000, 0.01
+    X, y, (w_star, threshold) = make_sparse_classification(n, d, density, seed=1, noise=0.1,
+                                                          return_coef=True)
+    assert sp.isspmatrix_csr(X) and X.shape == (n, d) and X.dtype == np.float64
+    assert abs(X.nnz / (n * d) - density) < 0.05 * density
+    # canonical: strictly increasing column indices within every row
+    rows = np.repeat(np.arange(n), np.diff(X.indptr))
+    assert np.all((np.diff(X.indices) > 0) | (np.diff(rows) > 0))
+    assert np.all(np.diff(X.indptr) >= 1) and np.all(X.data > 0)
+    np.testing.assert_allclose(np.sqrt(X.multiply(X).sum(axis=1)).A1, 1.0, rtol=1e-12)
+    # power law: the 10 most frequent features are far more common than the median one
+    df = np.bincount(X.indices, minlength=d)
+    assert df[:10].mean() > 20 * np.median(df) and df[0] > df[d // 2]
+    # labels: balanced, and about 1 - noise agree with the clean rule
+    clean = np.where(X @ w_star > threshold, 1.0, -1.0)
+    assert abs(np.mean(y == 1) - 0.5) < 0.05
+    assert abs(np.mean(y != clean) - 0.1) < 0.02
+
+
+def test_make_sparse_classification_seeds_and_dtypes():
+    X1, y1 = make_sparse_classification(500, 200, 0.05, seed=3)
+    X2, y2 = make_sparse_classification(500, 200, 0.05, seed=3)
+    X3, _ = make_sparse_classification(500, 200, 0.05, seed=4)
+    assert (X1 != X2).nnz == 0 and np.array_equal(y1, y2)
+    assert (X1 != X3).nnz > 0
+    X32, y32 = make_sparse_classification(500, 200, 0.05, seed=3, dtype=np.float32)
+    assert X32.dtype == np.float32 and np.array_equal(X32.indices, X1.indices)
+    np.testing.assert_allclose(X32.toarray(), X1.toarray(), rtol=1e-6)
+    Xu, _ = make_sparse_classification(2000, 100, 0.1, exponent=0.0, seed=0)
+    df = np.bincount(Xu.indices, minlength=100)
+    assert df.max() < 1.5 * df.min()  # uniform frequencies
+    X1x1, y1x1 = make_sparse_classification(1, 1, 1.0)
+    assert X1x1.shape == (1, 1) and X1x1.nnz == 1
+
+
+@pytest.mark.parametrize("kwargs", [dict(n=0, d=5, density=0.1), dict(n=5, d=0, density=0.1),
+                                    dict(n=5, d=5, density=0.0), dict(n=5, d=5, density=1.5),
+                                    dict(n=5, d=5, density=0.1, noise=0.5),
+                                    dict(n=5, d=5, density=0.1, exponent=-1.0),
+                                    dict(n=5, d=5, density=0.1, dtype=np.int32)])
+def test_make_sparse_classification_rejects(kwargs):
+    with pytest.raises(ValueError):
+        make_sparse_classification(**kwargs)

@@ -33,8 +33,10 @@ typedef enum SsSolver {
   SS_SOLVER_NONE = 0, /**< no training: ss_svm_train evaluates the set model and bias */
   SS_SOLVER_SGD = 1,  /**< Pegasos-style SGD (src/core/sgd.c) */
   SS_SOLVER_SDCA = 2, /**< stochastic dual coordinate ascent (src/core/sdca.c) */
-  SS_SOLVER_RES = 5,  /**< regularized stochastic BFGS, Mokhtari & Ribeiro (src/core/res.c) */
-  SS_SOLVER_LRES = 6  /**< limited-memory RES, two-loop recursion (src/core/lres.c) */
+  SS_SOLVER_SVMSGD2 = 3, /**< SGD with the regularizer applied every `skip` steps (src/core/svmsgd2.c) */
+  SS_SOLVER_SGDQN = 4,   /**< SVMSGD2 with a diagonal quasi-Newton rescaling (src/core/sgdqn.c) */
+  SS_SOLVER_RES = 5,     /**< regularized stochastic BFGS, Mokhtari & Ribeiro (src/core/res.c) */
+  SS_SOLVER_LRES = 6     /**< limited-memory RES, two-loop recursion (src/core/lres.c) */
 } SsSolver;
 
 /** @brief Built-in losses, as functions of the score s and the label y (z = y s).
@@ -179,8 +181,9 @@ SS_API void ss_svm_delete(SsSvm *self);
 /** @brief Run the solver from the object's present state for at most
  *  max_num_iterations iterations, or until the stopping rule fires.
  *
- *  SGD starts the learning-rate schedule at the stored iteration number and
- *  writes the final one back; so do RES and LRES, which also keep their
+ *  SGD, SVMSGD2 and SGD-QN start the learning-rate schedule (and the skip
+ *  count) at the stored iteration number and write the final one back;
+ *  SGD-QN also keeps its scaling B. So do RES and LRES, which also keep their
  *  curvature (res.h). SDCA continues from its dual variables (after
  *  ss_svm_set_lambda or ss_svm_set_bias_multiplier it first rebuilds the
  *  model from them). SS_SOLVER_NONE computes statistics and scores of the
@@ -227,7 +230,10 @@ SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
  *  logistic loss, 0 for the hinge loss. The L/lambda term keeps the first step
  *  below 1/L, where a smooth loss would otherwise overshoot on unnormalised
  *  data. With R^2 <= 1 the default is 2/lambda for every loss; with
- *  unit-norm rows and B = 1 (R^2 = 2) it is 4/lambda for the squared hinge. */
+ *  unit-norm rows and B = 1 (R^2 = 2) it is 4/lambda for the squared hinge.
+ *  SVMSGD2 and SGD-QN take the larger of this and skip, so that their
+ *  regularization step w <- (1 - skip/(t + t0)) w never flips the sign of w;
+ *  ss_svm_calibrate_t0 searches t0 as the paper does. */
 SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
 /** @brief Go back to the default t0 (recomputed from lambda at train time). */
 SS_API SsStatus ss_svm_unset_t0(SsSvm *self);
@@ -291,6 +297,80 @@ SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
 SS_API SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user);
 /** @brief Interrupt callback and its user pointer (NULL to remove). */
 SS_API SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user);
+
+/* ------------------------------------------------------------------------ */
+/*          SVMSGD2 and SGD-QN: the skip, the scaling, the t0 search         */
+/*          (Bordes, Bottou, Gallinari 2009; src/core/skip.c, sgdqn.c,      */
+/*          calibrate_t0.c; docs/sgdqn.rst)                                 */
+/* ------------------------------------------------------------------------ */
+
+/** The paper's constant c in the default skip c / s. */
+#define SS_SVM_SKIP_CONSTANT 16
+
+/** @brief Iterations between two regularization steps of SVMSGD2 and SGD-QN
+ *  (the regularizer is applied as one special example every @p skip
+ *  iterations, at the iterations t with (t + 1) mod skip = 0).
+ *  @param skip >= 1. skip = 1 regularizes at every step (SVMSGD2 then is
+ *  plain SGD with an O(d) shrink per step).
+ *  Default: round(c / s), c = SS_SVM_SKIP_CONSTANT, s the fraction of
+ *  non-zero values in the data (counted when the data is set; 1 for
+ *  abstract data and data with a kernel map), at least 1. Other solvers
+ *  accept and ignore it.
+ *  @return SS_OK or SS_ERR_BAD_ARG (NULL or skip < 1). */
+SS_API SsStatus ss_svm_set_skip(SsSvm *self, int64_t skip);
+/** @brief Go back to the default skip round(c / s).
+ *  @return SS_OK or SS_ERR_BAD_ARG (NULL). */
+SS_API SsStatus ss_svm_unset_skip(SsSvm *self);
+/** @brief The skip in force (the default is computed from the data's density). */
+SS_API int64_t ss_svm_get_skip(const SsSvm *self);
+/** @brief The fraction s of non-zero values of the data (1 without data,
+ *  for abstract data and for data with a kernel map). */
+SS_API double ss_svm_get_density(const SsSvm *self);
+/** @brief SGD-QN's diagonal rescaling B: dimension + 1 values owned by the
+ *  object (the last one scales the bias coordinate w_b), valid until the
+ *  object is deleted; NULL for other solvers. Starts at 1/lambda, is kept
+ *  between train calls and reset to 1/lambda by ss_svm_set_lambda and
+ *  ss_svm_reset_scaling, set by ss_svm_set_scaling. For the built-in
+ *  (convex) losses every value stays in [1e-2/lambda, 1/lambda]. */
+SS_API const double *ss_svm_get_scaling(const SsSvm *self);
+/** @brief SGD-QN: B <- 1/lambda, and the leaky average restarts (r = 2).
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SGD-QN). */
+SS_API SsStatus ss_svm_reset_scaling(SsSvm *self);
+/** @brief SGD-QN: the number u of updates of B since its last reset (the
+ *  leaky average's r is 2 + u); 0 for other solvers. */
+SS_API int64_t ss_svm_get_scaling_updates(const SsSvm *self);
+/** @brief SGD-QN: set B and its update count (to continue another object's
+ *  run exactly, with ss_svm_set_model, ss_svm_set_bias and
+ *  ss_svm_set_iteration_number).
+ *  @param scaling  dimension + 1 values (copied), each finite and > 0.
+ *  @param updates  >= 0: r becomes 2 + updates.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, a value out of range; nothing
+ *          changes); SS_ERR_BAD_STATE (not SGD-QN). */
+SS_API SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates);
+
+/** Number of t0 values in the default grid of ss_svm_calibrate_t0. */
+#define SS_SVM_CALIBRATION_GRID 10
+
+/** @brief Pick t0 as the paper does: from the present state (model, bias,
+ *  iteration number, SGD-QN scaling), run one pass over a random 10 % subset
+ *  of the data (ceil(n / 10) examples, at least 1, drawn from the seed) for
+ *  each candidate t0, evaluate the primal objective on that subset, and set
+ *  the candidate with the lowest one (ss_svm_set_t0). The state is restored
+ *  after each trial: only t0 changes. Candidates whose trial diverges
+ *  count as +infinity. No callback is called and statistics are unchanged.
+ *  Cost: about 2 n / 10 row operations per candidate.
+ *  Solvers SS_SOLVER_SGD, SS_SOLVER_SVMSGD2 and SS_SOLVER_SGDQN.
+ *  @param candidates    num_candidates values, each finite and > 1 (borrowed);
+ *                       NULL for the default grid 10^1, 10^2, ..., 10^10
+ *                       (SS_SVM_CALIBRATION_GRID values; num_candidates ignored).
+ *  @param objectives    NULL, or room for as many values as candidates: the
+ *                       subset objective reached with each (+INFINITY if it diverged).
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL self, num_candidates < 1, a candidate
+ *          out of range); SS_ERR_BAD_STATE (no data, or a solver without
+ *          t0); SS_ERR_BAD_DATA (labels not -1/+1 for a classification loss);
+ *          SS_ERR_NUMERIC (every candidate diverged; t0 unchanged); SS_ERR_ALLOC. */
+SS_API SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_candidates,
+                                    double *objectives);
 
 /* ------------------------------------------------------------------------ */
 /*                                  Getters                                 */

@@ -123,6 +123,16 @@ void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double 
     src->accumulate(src->user, i, w, a);
 }
 
+void ss_source_accumulate_diagonal(const SsDataSource *src, int64_t i, int64_t dimension, double *w,
+                                   double a, const double *diag, double *scratch)
+{
+  ss_source_accumulate(src, i, scratch, 1.0);
+  for (int64_t k = 0; k < dimension; ++k) {
+    if (scratch[k] != 0) w[k] += a * diag[k] * scratch[k];
+    scratch[k] = 0;
+  }
+}
+
 void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores)
 {
   const int64_t n = src->num_data;

@@ -148,6 +148,11 @@ struct SsSvm_ {
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
   SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
+  int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
+  double density;              /**< fraction of non-zero values of the data (skip.c) */
+  double *scaling;             /**< SGD-QN: [dimension + 1] diagonal B (last: bias), else NULL */
+  int64_t scaling_updates;     /**< SGD-QN: B updates since the last reset (r = 2 + this) */
+  double *scratch;             /**< SGD-QN: [dimension] zeros between uses */
 
   /* Bookkeeping. */
   SsSvmStatistics statistics;
@@ -202,6 +207,26 @@ void ss_svm_fold_factor(SsSvm *self);
 
 /** The solvers. */
 SsStatus ss_sgd_train(SsSvm *self);
+SsStatus ss_svmsgd2_train(SsSvm *self);
+SsStatus ss_sgdqn_train(SsSvm *self);
+/** The typed inner loops of the t0-driven solvers, for ss_svm_calibrate_t0. */
+SsStepsFunction ss_sgd_steps(const SsDataSource *source);
+SsStepsFunction ss_svmsgd2_steps(const SsDataSource *source);
+SsStepsFunction ss_sgdqn_steps(const SsDataSource *source);
+
+/** SVMSGD2 and SGD-QN (skip.c): the solver uses a skip; the fraction of
+ *  non-zero values of a source; the skip in force. */
+bool ss_solver_uses_skip(SsSolver solver);
+double ss_source_density(const SsDataSource *source);
+int64_t ss_svm_effective_skip(const SsSvm *self);
+/** SGD-QN (sgdqn.c): B <- 1/lambda, r <- 2 (no-op for other solvers). */
+void ss_sgdqn_reset_scaling(SsSvm *self);
+/** w += a (diag .* x_i) whatever the source; scratch: [dimension] zeros,
+ *  left zero (data.c). */
+void ss_source_accumulate_diagonal(const SsDataSource *src, int64_t i, int64_t dimension, double *w,
+                                   double a, const double *diag, double *scratch);
+/** SS_ERR_BAD_DATA if the loss needs -1/+1 labels and some label is not. */
+SsStatus ss_svm_check_labels_for_loss(const SsSvm *self);
 SsStatus ss_sdca_train(SsSvm *self);
 /** RES and LRES (res.c, lres.c; shared loop in res_steps.c, parameters in res_params.c). */
 SsStatus ss_res_train(SsSvm *self);

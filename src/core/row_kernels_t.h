@@ -48,5 +48,19 @@ static inline void SS_NAME(ss_csr_axpy, SS_SFX)(const SS_T *v, const int32_t *j,
   for (int64_t k = 0; k < nnz; ++k) w[j[k]] += a * (double)v[k];
 }
 
+/** w += a (diag .* x) for a dense row (SGD-QN's rescaled step). */
+static inline void SS_NAME(ss_dense_axpy_diag, SS_SFX)(const SS_T *x, int64_t d, const double *diag,
+                                                       double *w, double a)
+{
+  for (int64_t k = 0; k < d; ++k) w[k] += a * diag[k] * (double)x[k];
+}
+
+/** w += a (diag .* x) for a sparse row. */
+static inline void SS_NAME(ss_csr_axpy_diag, SS_SFX)(const SS_T *v, const int32_t *j, int64_t nnz,
+                                                     const double *diag, double *w, double a)
+{
+  for (int64_t k = 0; k < nnz; ++k) w[j[k]] += a * diag[j[k]] * (double)v[k];
+}
+
 #undef SS_NAME
 #undef SS_NAME2

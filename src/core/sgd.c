@@ -47,3 +47,8 @@ SsStatus ss_sgd_train(SsSvm *self)
 {
   return ss_run_epochs(self, sgd_steps_select(&self->source));
 }
+
+SsStepsFunction ss_sgd_steps(const SsDataSource *source)
+{
+  return sgd_steps_select(source);
+}

@@ -24,13 +24,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   SsStatus status = SS_OK;
 
   for (int64_t k = t - run->epoch_start; t < t_end; ++t, ++k) {
-    if (k + SS_STEPS_PREFETCH < n) {
-      const int64_t ahead = perm[k + SS_STEPS_PREFETCH];
-      INDEX_PREFETCH(ahead);
-      SS_PREFETCH(y + ahead);
-      if (c) SS_PREFETCH(c + ahead);
-    }
-    if (k + SS_STEPS_PREFETCH / 2 < n) ROW_PREFETCH(perm[k + SS_STEPS_PREFETCH / 2]);
+    SS_STEPS_PREFETCH_AHEAD(perm, k, n, y, c);
     const int64_t i = perm[k];
     const double s = f * ROW_DOT(i, u) + b;
     if (!isfinite(s)) {

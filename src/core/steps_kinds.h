@@ -14,6 +14,8 @@
  *   STEPS_SETUP         declarations the macros below rely on
  *   ROW_DOT(i, w)       <w, x_i>
  *   ROW_AXPY(i, a, w)   w += a x_i
+ *   ROW_AXPY_DIAG(i, a, diag, w)   w += a (diag .* x_i)   (generic: through
+ *                       run->svm->scratch, which must hold zeros)
  *   ROW_PREFETCH(i)     start loading row i (its offsets must be loaded)
  *   INDEX_PREFETCH(i)   start loading what locates row i
  */
@@ -41,6 +43,21 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
   for (int64_t offset = 0; offset < nnz * (int64_t)sizeof(int32_t); offset += 64) SS_PREFETCH(j + offset);
 }
 
+/* The prefetches of position k of an epoch of n visits in perm, for the
+ * primal solvers: index entry, label and weight SS_STEPS_PREFETCH visits
+ * ahead, the row half as far (ROW_PREFETCH and INDEX_PREFETCH are the data
+ * kind's, resolved where this is expanded). */
+#define SS_STEPS_PREFETCH_AHEAD(perm, k, n, y, c)                                    \
+  do {                                                                               \
+    if ((k) + SS_STEPS_PREFETCH < (n)) {                                             \
+      const int64_t ahead_ = (perm)[(k) + SS_STEPS_PREFETCH];                        \
+      INDEX_PREFETCH(ahead_);                                                        \
+      SS_PREFETCH((y) + ahead_);                                                     \
+      if (c) SS_PREFETCH((c) + ahead_);                                              \
+    }                                                                                \
+    if ((k) + SS_STEPS_PREFETCH / 2 < (n)) ROW_PREFETCH((perm)[(k) + SS_STEPS_PREFETCH / 2]); \
+  } while (0)
+
 #define SS_STEPS_CAT2(a, b) a##_##b
 #define SS_STEPS_CAT(a, b) SS_STEPS_CAT2(a, b)
 
@@ -52,6 +69,7 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
                                   stride = run->svm->source.descriptor.row_stride;
 #define ROW_DOT(i, w) ss_dense_dot_f32(X + (i) * stride, d, w)
 #define ROW_AXPY(i, a, w) ss_dense_axpy_f32(X + (i) * stride, d, w, a)
+#define ROW_AXPY_DIAG(i, a, diag, w) ss_dense_axpy_diag_f32(X + (i) * stride, d, diag, w, a)
 #define ROW_PREFETCH(i) SS_PREFETCH(X + (i) * stride)
 #define INDEX_PREFETCH(i) ((void)(i))
 #include SS_STEPS_TEMPLATE
@@ -63,6 +81,7 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
                                   stride = run->svm->source.descriptor.row_stride;
 #define ROW_DOT(i, w) ss_dense_dot_f64(X + (i) * stride, d, w)
 #define ROW_AXPY(i, a, w) ss_dense_axpy_f64(X + (i) * stride, d, w, a)
+#define ROW_AXPY_DIAG(i, a, diag, w) ss_dense_axpy_diag_f64(X + (i) * stride, d, diag, w, a)
 #define ROW_PREFETCH(i) SS_PREFETCH(X + (i) * stride)
 #define INDEX_PREFETCH(i) ((void)(i))
 #include SS_STEPS_TEMPLATE
@@ -74,6 +93,8 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
                     const int64_t *P = run->svm->source.descriptor.indptr;
 #define ROW_DOT(i, w) ss_csr_dot_f32(V + P[i], J + P[i], P[(i) + 1] - P[i], w)
 #define ROW_AXPY(i, a, w) ss_csr_axpy_f32(V + P[i], J + P[i], P[(i) + 1] - P[i], w, a)
+#define ROW_AXPY_DIAG(i, a, diag, w) \
+  ss_csr_axpy_diag_f32(V + P[i], J + P[i], P[(i) + 1] - P[i], diag, w, a)
 #define ROW_PREFETCH(i) ss_prefetch_csr_row(V + P[i], J + P[i], P[(i) + 1] - P[i], sizeof *V)
 #define INDEX_PREFETCH(i) SS_PREFETCH(P + (i))
 #include SS_STEPS_TEMPLATE
@@ -85,6 +106,8 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
                     const int64_t *P = run->svm->source.descriptor.indptr;
 #define ROW_DOT(i, w) ss_csr_dot_f64(V + P[i], J + P[i], P[(i) + 1] - P[i], w)
 #define ROW_AXPY(i, a, w) ss_csr_axpy_f64(V + P[i], J + P[i], P[(i) + 1] - P[i], w, a)
+#define ROW_AXPY_DIAG(i, a, diag, w) \
+  ss_csr_axpy_diag_f64(V + P[i], J + P[i], P[(i) + 1] - P[i], diag, w, a)
 #define ROW_PREFETCH(i) ss_prefetch_csr_row(V + P[i], J + P[i], P[(i) + 1] - P[i], sizeof *V)
 #define INDEX_PREFETCH(i) SS_PREFETCH(P + (i))
 #include SS_STEPS_TEMPLATE
@@ -94,6 +117,8 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
 #define STEPS_SETUP const SsDataSource *src = &run->svm->source;
 #define ROW_DOT(i, w) ss_source_inner_product(src, i, w)
 #define ROW_AXPY(i, a, w) ss_source_accumulate(src, i, w, a)
+#define ROW_AXPY_DIAG(i, a, diag, w) \
+  ss_source_accumulate_diagonal(src, i, run->svm->dimension, w, a, diag, run->svm->scratch)
 #define ROW_PREFETCH(i) ((void)(i))
 #define INDEX_PREFETCH(i) ((void)(i))
 #include SS_STEPS_TEMPLATE

@@ -4,5 +4,6 @@
 #undef STEPS_SETUP
 #undef ROW_DOT
 #undef ROW_AXPY
+#undef ROW_AXPY_DIAG
 #undef ROW_PREFETCH
 #undef INDEX_PREFETCH

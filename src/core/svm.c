@@ -20,6 +20,7 @@
 static bool valid_solver(int solver)
 {
   return solver == SS_SOLVER_NONE || solver == SS_SOLVER_SGD || solver == SS_SOLVER_SDCA ||
+         solver == SS_SOLVER_SVMSGD2 || solver == SS_SOLVER_SGDQN ||
          solver == SS_SOLVER_RES || solver == SS_SOLVER_LRES;
 }
 
@@ -86,9 +87,15 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->statistics.status = SS_SVM_STATUS_UNTRAINED;
   self->statistics.dual_objective = NAN;
   self->statistics.duality_gap = NAN;
+  self->density = 1.0;
   self->model = calloc((size_t)dimension, sizeof(double));
   self->u = calloc((size_t)dimension, sizeof(double));
-  if (!self->model || !self->u) {
+  if (solver == SS_SOLVER_SGDQN) {
+    self->scaling = malloc(((size_t)dimension + 1) * sizeof(double));
+    self->scratch = calloc((size_t)dimension, sizeof(double));
+    if (self->scaling && self->scratch) ss_sgdqn_reset_scaling(self);
+  }
+  if (!self->model || !self->u || (solver == SS_SOLVER_SGDQN && (!self->scaling || !self->scratch))) {
     ss_svm_delete(self);
     return NULL;
   }
@@ -173,6 +180,7 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->has_scores = false;
   self->has_previous_scores = false;
   self->max_squared_norm = r2;
+  self->density = ss_solver_uses_skip(self->solver) ? ss_source_density(source) : 1.0;
   reset_dual(self);
   self->statistics = (SsSvmStatistics){.status = SS_SVM_STATUS_UNTRAINED,
                                        .dual_objective = NAN, .duality_gap = NAN};
@@ -229,6 +237,8 @@ void ss_svm_delete(SsSvm *self)
   free(self->shrinking.shrunk);
   free(self->shrinking.candidates);
   ss_res_free(&self->res);
+  free(self->scaling);
+  free(self->scratch);
   free(self);
 }
 
@@ -241,6 +251,7 @@ SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
   if (!self || !valid_lambda(lambda)) return SS_ERR_BAD_ARG;
   self->lambda = lambda;
   self->model_stale = self->alpha != NULL;
+  ss_sgdqn_reset_scaling(self);
   return SS_OK;
 }
 
@@ -423,6 +434,10 @@ double ss_svm_effective_t0(const SsSvm *self)
   double B = self->bias_multiplier;
   double curvature = ss_loss_curvature_bound(self->loss, self->max_squared_norm + B * B);
   double t0 = (curvature > 2.0 ? curvature : 2.0) / self->lambda;
+  if (ss_solver_uses_skip(self->solver)) {
+    double skip = (double)ss_svm_effective_skip(self);
+    t0 = t0 > skip ? t0 : skip;
+  }
   return t0 > 2.0 ? t0 : 2.0;
 }
 
@@ -539,15 +554,22 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
 /*                                 Dispatcher                               */
 /* ------------------------------------------------------------------------ */
 
-SsStatus ss_svm_train(SsSvm *self)
+SsStatus ss_svm_check_labels_for_loss(const SsSvm *self)
 {
-  if (!self) return SS_ERR_BAD_ARG;
-  if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
   if (ss_loss_needs_binary_labels(self->loss, &self->custom_loss)) {
     for (int64_t i = 0; i < self->source.num_data; ++i) {
       if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return SS_ERR_BAD_DATA;
     }
   }
+  return SS_OK;
+}
+
+SsStatus ss_svm_train(SsSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
+  SsStatus labels_status = ss_svm_check_labels_for_loss(self);
+  if (labels_status != SS_OK) return labels_status;
   self->train_start_time = ss_clock_seconds();
   switch (self->solver) {
     case SS_SOLVER_NONE: return ss_svm_diagnose(self, SS_SVM_STATUS_CONVERGED);
@@ -555,6 +577,8 @@ SsStatus ss_svm_train(SsSvm *self)
     case SS_SOLVER_SDCA: return ss_sdca_train(self);
     case SS_SOLVER_RES: return ss_res_train(self);
     case SS_SOLVER_LRES: return ss_lres_train(self);
+    case SS_SOLVER_SVMSGD2: return ss_svmsgd2_train(self);
+    case SS_SOLVER_SGDQN: return ss_sgdqn_train(self);
   }
   return SS_ERR_BAD_ARG;
 }

@@ -94,6 +94,8 @@ cdef extern from "stochsvm/svm.h" nogil:
         SS_SOLVER_SDCA
         SS_SOLVER_RES
         SS_SOLVER_LRES
+        SS_SOLVER_SVMSGD2
+        SS_SOLVER_SGDQN
 
     ctypedef enum SsLoss:
         SS_LOSS_HINGE
@@ -167,6 +169,19 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user)
 
     # Getters
+    enum: SS_SVM_SKIP_CONSTANT
+    enum: SS_SVM_CALIBRATION_GRID
+    SsStatus ss_svm_set_skip(SsSvm *self, int64_t skip)
+    SsStatus ss_svm_unset_skip(SsSvm *self)
+    int64_t ss_svm_get_skip(const SsSvm *self)
+    double ss_svm_get_density(const SsSvm *self)
+    const double *ss_svm_get_scaling(const SsSvm *self)
+    SsStatus ss_svm_reset_scaling(SsSvm *self)
+    int64_t ss_svm_get_scaling_updates(const SsSvm *self)
+    SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates)
+    SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_candidates,
+                                 double *objectives)
+
     SsSolver ss_svm_get_solver(const SsSvm *self)
     double ss_svm_get_lambda(const SsSvm *self)
     double ss_svm_get_epsilon(const SsSvm *self)

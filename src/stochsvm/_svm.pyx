@@ -30,10 +30,9 @@ cnp.import_array()
 # ---------------------------------------------------------------------------
 
 _SOLVERS = {"sgd": SS_SOLVER_SGD, "sdca": SS_SOLVER_SDCA, "none": SS_SOLVER_NONE,
+            "svmsgd2": SS_SOLVER_SVMSGD2, "sgdqn": SS_SOLVER_SGDQN,
             "res": SS_SOLVER_RES, "lres": SS_SOLVER_LRES}
-_SOLVER_NAMES = {int(SS_SOLVER_SGD): "sgd", int(SS_SOLVER_SDCA): "sdca",
-                 int(SS_SOLVER_NONE): "none", int(SS_SOLVER_RES): "res",
-                 int(SS_SOLVER_LRES): "lres"}
+_SOLVER_NAMES = {int(v): k for k, v in _SOLVERS.items()}
 _RES_PARAMETERS = ("lres_memory", "res_minibatch_size", "res_delta", "res_gamma", "res_eps0",
                    "res_tau", "res_initial_curvature")
 # RES and LRES need a differentiable loss.
@@ -77,6 +76,7 @@ _RANGES = {
     "bias_multiplier": "a finite number >= 0 (0: the bias is not learned)",
     "bias_learning_rate": "a finite number > 0",
     "t0": "a finite number > 1",
+    "skip": "an integer >= 1",
     "bias": "a finite number",
     "iteration_number": "an integer >= 0",
     "seed": "an integer in [0, 2**64)",
@@ -449,6 +449,8 @@ def _restore_svm(state, cls=None):
     svm.set_bias_learning_rate(state["bias_learning_rate"])
     if state.get("t0") is not None:
         svm.set_t0(state["t0"])
+    if state.get("skip") is not None:
+        svm.set_skip(state["skip"])
     svm.set_loss(state["loss"])
     svm.set_seed(state["seed"])
     svm.set_shrinking(state.get("shrinking", True))
@@ -458,6 +460,8 @@ def _restore_svm(state, cls=None):
     res = state.get("res")
     if res is not None:
         svm._set_res_parameters(res)
+    if state.get("scaling") is not None:
+        svm.set_scaling(state["scaling"], state["scaling_updates"])
     stats = state.get("statistics")
     svm._saved_statistics = dict(stats) if stats is not None else None
     return svm
@@ -495,14 +499,17 @@ cdef class SVM:
         Labels, each -1 or +1 (copied).
     lambda_ : float
         Regularization strength, finite and > 0.
-    solver : {"sgd", "sdca", "res", "lres", "none"}, default "sgd"
+    solver : {"sgd", "sdca", "svmsgd2", "sgdqn", "res", "lres", "none"}, default "sgd"
         ``"sgd"``: Pegasos-style stochastic gradient descent. ``"sdca"``:
         stochastic dual coordinate ascent, stops when the duality gap
-        < epsilon. ``"res"``: regularized stochastic BFGS (Mokhtari &
-        Ribeiro) and ``"lres"`` its limited-memory form, for differentiable
-        losses (their default loss is ``"hinge2"``; see
-        :meth:`set_res_minibatch_size` and the other ``set_res_*`` methods).
-        ``"none"``:
+        < epsilon. ``"svmsgd2"``: SGD with the regularizer applied every
+        ``skip`` steps (O(nnz) sparse steps); ``"sgdqn"``: SVMSGD2 with a
+        diagonal quasi-Newton rescaling (Bordes, Bottou, Gallinari 2009; see
+        :meth:`set_skip`, :meth:`get_scaling`, :meth:`calibrate_t0`).
+        ``"res"``: regularized stochastic BFGS (Mokhtari & Ribeiro) and
+        ``"lres"`` its limited-memory form, for differentiable losses (their
+        default loss is ``"hinge2"``; see :meth:`set_res_minibatch_size` and
+        the other ``set_res_*`` methods). ``"none"``:
         :meth:`train` only evaluates the present model and bias (statistics
         and scores).
     seed : int or None, default None
@@ -571,6 +578,7 @@ cdef class SVM:
     cdef bint _max_num_iterations_set
     cdef bint _diagnostic_frequency_set
     cdef bint _t0_set
+    cdef bint _skip_set
     cdef object _saved_statistics
     cdef object _homkermap
 
@@ -674,12 +682,15 @@ cdef class SVM:
             "bias_multiplier": ss_svm_get_bias_multiplier(p),
             "bias_learning_rate": ss_svm_get_bias_learning_rate(p),
             "t0": ss_svm_get_t0(p) if self._t0_set else None,
+            "skip": ss_svm_get_skip(p) if self._skip_set else None,
             "loss": self.get_loss(),
             "model": self.get_model(),
             "bias": ss_svm_get_bias(p),
             "iteration_number": ss_svm_get_iteration_number(p),
             "seed": ss_svm_get_seed(p),
             "shrinking": bool(ss_svm_get_shrinking(p)),
+            "scaling": self.get_scaling(),
+            "scaling_updates": ss_svm_get_scaling_updates(p),
             "statistics": self.get_statistics(),
             "homkermap": self._homkermap,
             "res": self._get_res_parameters(),
@@ -1123,6 +1134,209 @@ cdef class SVM:
         """
         return ss_svm_get_t0(self._reader())
 
+    def set_skip(self, skip):
+        """Iterations between two regularization steps of SVMSGD2 and SGD-QN.
+
+        The regularizer is applied, scaled by ``skip``, at the iterations t
+        with ``(t + 1) % skip == 0``. Other solvers accept and ignore it.
+
+        Parameters
+        ----------
+        skip : int
+            >= 1. Default ``round(16 / s)`` with s the fraction of non-zero
+            values of the data (:meth:`get_density`); 16 on dense data.
+
+        Raises
+        ------
+        ValueError
+            Out of range (the value is left unchanged).
+        TypeError
+            Not an integer.
+        """
+        cdef SsSvm *p = self._writer("set_skip")
+        v = _as_int(skip, "skip")
+        if not (1 <= v <= _INT64_MAX):
+            raise ValueError(f"skip must be {_RANGES['skip']}, got {skip!r}")
+        _check_status(ss_svm_set_skip(p, <int64_t>v), "skip", skip)
+        self._skip_set = True
+
+    def unset_skip(self):
+        """Go back to the default skip, ``round(16 / density)``."""
+        cdef SsSvm *p = self._writer("unset_skip")
+        _check_status(ss_svm_unset_skip(p), "skip", None)
+        self._skip_set = False
+
+    def get_skip(self):
+        """The skip in force (the default follows the data's density).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_skip(self._reader())
+
+    def get_density(self):
+        """The fraction of non-zero values of the data, counted for SVMSGD2 and
+        SGD-QN (1 for other solvers, without data, and with a kernel map).
+
+        Returns
+        -------
+        float
+        """
+        return ss_svm_get_density(self._reader())
+
+    def get_scaling(self):
+        """A copy of SGD-QN's diagonal rescaling B (``d + 1`` values, the last
+        for the bias coordinate), or None for other solvers.
+
+        B starts at ``1 / lambda``, is kept between :meth:`train` calls and
+        is reset by :meth:`set_lambda` and :meth:`reset_scaling`; with the
+        built-in losses it stays in ``[1e-2 / lambda, 1 / lambda]``. It is
+        pickled with the object (with its update count), and
+        :meth:`set_scaling` sets it, so a fresh object continues exactly.
+
+        Returns
+        -------
+        ndarray of shape (d + 1,) or None
+        """
+        cdef SsSvm *p = self._reader()
+        cdef const double *B = ss_svm_get_scaling(p)
+        if B == NULL:
+            return None
+        return _copy_doubles(B, ss_svm_get_dimension(p) + 1)
+
+    def get_scaling_updates(self):
+        """SGD-QN: the number u of updates of B since its last reset (the leaky
+        average's r is 2 + u); 0 for other solvers.
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_get_scaling_updates(self._reader())
+
+    def set_scaling(self, scaling, updates):
+        """SGD-QN: set B and its update count (``ss_svm_set_scaling``).
+
+        With :meth:`set_model`, :meth:`set_bias` and
+        :meth:`set_iteration_number`, a fresh object then continues another
+        object's run exactly.
+
+        Parameters
+        ----------
+        scaling : array_like of shape (d + 1,)
+            Finite values > 0 (copied); the last scales the bias coordinate.
+        updates : int
+            >= 0; the leaky average's r becomes ``2 + updates``.
+
+        Raises
+        ------
+        ValueError
+            Wrong length or values out of range (nothing changes).
+        RuntimeError
+            For solvers other than ``"sgdqn"``.
+        """
+        cdef SsSvm *p = self._writer("set_scaling")
+        cdef cnp.ndarray B = _as_float_vector(scaling, "scaling", ss_svm_get_dimension(p) + 1,
+                                              "d + 1 values")
+        u = _as_int(updates, "updates")
+        if not (0 <= u <= _INT64_MAX):
+            raise ValueError(f"updates must be an integer >= 0, got {updates!r}")
+        if ss_svm_get_scaling(p) == NULL:
+            raise RuntimeError(f"set_scaling applies to the solver 'sgdqn', not "
+                               f"{self.get_solver()!r}")
+        status = ss_svm_set_scaling(p, <const double *>cnp.PyArray_DATA(B), <int64_t>u)
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError("scaling must hold finite values > 0")
+        _check_status(status, "scaling", None)
+
+    def reset_scaling(self):
+        """SGD-QN: set B back to ``1 / lambda`` and restart its average.
+
+        Raises
+        ------
+        RuntimeError
+            For solvers other than ``"sgdqn"``.
+        """
+        cdef SsSvm *p = self._writer("reset_scaling")
+        _check_status(ss_svm_reset_scaling(p), "scaling", None)
+
+    def calibrate_t0(self, candidates=None):
+        """Choose t0 as Bordes, Bottou and Gallinari do (``ss_svm_calibrate_t0``).
+
+        From the present state, one pass over a random 10 % sample of the
+        data (``ceil(n / 10)`` examples, drawn from the seed) is run with
+        each candidate t0; the candidate whose primal objective on the sample
+        is lowest is set with :meth:`set_t0`. The model, bias, iteration
+        number and scaling are restored after each trial: only t0 changes.
+        The GIL is released. Solvers ``"sgd"``, ``"svmsgd2"``, ``"sgdqn"``.
+
+        Parameters
+        ----------
+        candidates : sequence of float or None, default None
+            Values of t0, each finite and > 1; None for ``10**1 .. 10**10``.
+
+        Returns
+        -------
+        dict
+            ``t0`` (the value chosen), ``candidates`` and ``objectives``
+            (arrays; ``inf`` where a trial diverged).
+
+        Raises
+        ------
+        ValueError
+            Empty or out-of-range candidates; labels not valid for the loss.
+        RuntimeError
+            Another solver, no data, or training running on this SVM.
+        FloatingPointError
+            Every candidate diverged (t0 is left unchanged).
+        """
+        cdef SsSvm *p = self._writer("calibrate_t0")
+        cdef cnp.ndarray cand
+        cdef cnp.ndarray objectives
+        cdef SsStatus status
+        cdef int64_t m
+        if candidates is None:
+            cand = np.logspace(1, SS_SVM_CALIBRATION_GRID, SS_SVM_CALIBRATION_GRID)
+        else:
+            if isinstance(candidates, (str, bytes)):
+                raise TypeError("candidates must be a sequence of numbers")
+            try:
+                cand = np.ascontiguousarray(np.asarray(candidates, dtype=np.float64).reshape(-1))
+            except (TypeError, ValueError) as e:
+                raise TypeError(f"candidates must be a sequence of numbers: {e}") from None
+            if cand.shape[0] == 0:
+                raise ValueError("candidates must not be empty")
+            if not (np.all(np.isfinite(cand)) and np.all(cand > 1)):
+                raise ValueError(f"each candidate t0 must be {_RANGES['t0']}, got "
+                                 f"{candidates!r}")
+        m = cand.shape[0]
+        objectives = np.empty(m, dtype=np.float64)
+        if not self._lock.acquire(False):
+            raise RuntimeError("cannot calibrate while train() is running on this SVM")
+        self._training = True
+        self._train_thread = PyThread_get_thread_ident()
+        try:
+            with nogil:
+                status = ss_svm_calibrate_t0(p, <const double *>cnp.PyArray_DATA(cand), m,
+                                             <double *>cnp.PyArray_DATA(objectives))
+        finally:
+            self._training = False
+            self._train_thread = 0
+            self._lock.release()
+        if status == SS_ERR_BAD_STATE:
+            if ss_svm_get_num_data(p) == 0:
+                raise RuntimeError("this SVM has no data; call set_data(X, y) first")
+            raise RuntimeError(f"calibrate_t0 applies to the solvers 'sgd', 'svmsgd2' and "
+                               f"'sgdqn', not {self.get_solver()!r}")
+        if status == SS_ERR_BAD_DATA:
+            raise ValueError(f"the labels are not valid for the {self.get_loss()} loss")
+        if status == SS_ERR_NUMERIC:
+            raise FloatingPointError("every candidate t0 diverged; t0 is unchanged")
+        _check_status(status, "candidates", candidates)
+        self._t0_set = True
+        return {"t0": ss_svm_get_t0(p), "candidates": cand.copy(), "objectives": objectives}
+
     def set_loss(self, loss):
         """Set the loss.
 
@@ -1457,7 +1671,7 @@ cdef class SVM:
         Returns
         -------
         str
-            ``"sgd"`` or ``"none"``.
+            ``"sgd"``, ``"sdca"``, ``"svmsgd2"``, ``"sgdqn"`` or ``"none"``.
         """
         return _SOLVER_NAMES.get(<int>ss_svm_get_solver(self._ptr()), "unknown")
 

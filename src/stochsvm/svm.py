@@ -12,7 +12,7 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
              bias_multiplier=None, bias_learning_rate=None, diagnostic_function=None,
              diagnostic_frequency=None, model=None, bias=None, weights=None, homkermap=None,
              verbose=0, seed=None, t0=None, iteration_number=None, dual_variables=None,
-             file=None):
+             skip=None, file=None):
     """Train a linear SVM in one call (a mirror of VLFeat's ``vl_svmtrain``).
 
     Builds an :class:`stochsvm.SVM`, applies the options, trains once and
@@ -29,10 +29,12 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
     lambda_ : float
         Regularization strength, finite and > 0 (VLFeat's ``LAMBDA``;
         LIBLINEAR's ``C`` is ``1 / (lambda_ * n)``).
-    solver : {"sdca", "sgd", "res", "lres", "none"}, default "sdca"
-        As VLFeat's default. ``"none"`` evaluates ``model`` and ``bias``.
-        ``"res"`` and ``"lres"`` (regularized stochastic BFGS, with their
-        default parameters) need a differentiable loss such as ``"hinge2"``.
+    solver : {"sdca", "sgd", "svmsgd2", "sgdqn", "res", "lres", "none"}, default "sdca"
+        As VLFeat's default. ``"svmsgd2"`` and ``"sgdqn"`` are Bordes, Bottou
+        and Gallinari's solvers (see :class:`stochsvm.SVM`). ``"res"`` and
+        ``"lres"`` (regularized stochastic BFGS, with their default
+        parameters) need a differentiable loss such as ``"hinge2"``.
+        ``"none"`` evaluates ``model`` and ``bias``.
     loss : {"hinge", "hinge2", "logistic", "l1", "l2"}, default "hinge"
     epsilon : float, default 1e-2
         Stopping tolerance: SDCA stops when the duality gap < epsilon; SGD
@@ -73,8 +75,14 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         2 or more: print every diagnostic too.
     seed : int, default 0
         Seed of the solver's random order (VLFeat has none).
-    t0 : float, optional
-        SGD's learning-rate offset (default: see ``SVM.set_t0``).
+    t0 : float or "auto", optional
+        The learning-rate offset of SGD, SVMSGD2 and SGD-QN (default: see
+        ``SVM.set_t0``). ``"auto"`` picks it with ``SVM.calibrate_t0`` (one
+        pass over 10 % of the data per candidate 10, ..., 1e10) after every
+        other option is applied.
+    skip : int, optional
+        SVMSGD2 and SGD-QN: iterations between regularization steps
+        (default ``round(16 / density)``, see ``SVM.set_skip``).
     iteration_number : int, optional
         SGD: the iteration count to continue the learning-rate schedule from.
     dual_variables : array_like of shape (n,), optional
@@ -123,6 +131,11 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         raise ValueError("model and bias cannot start SDCA: its model is a function of the dual "
                          "variables; pass dual_variables=, or use solver='sgd' (warm start) or "
                          "solver='none' (evaluation)")
+    auto_t0 = isinstance(t0, str)
+    if auto_t0 and t0 != "auto":
+        raise ValueError(f"t0 must be a number > 1 or 'auto', got {t0!r}")
+    if auto_t0 and solver not in ("sgd", "svmsgd2", "sgdqn"):
+        raise ValueError(f"t0='auto' applies to solver 'sgd', 'svmsgd2' or 'sgdqn', not {solver!r}")
     if dual_variables is not None and solver != "sdca":
         raise ValueError(f"dual_variables apply to solver='sdca' only, not {solver!r}")
     if diagnostic_function is not None and not callable(diagnostic_function):
@@ -139,13 +152,16 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
     setters = (
         ("epsilon", epsilon), ("max_num_iterations", max_num_iterations),
         ("diagnostic_frequency", diagnostic_frequency), ("bias_multiplier", bias_multiplier),
-        ("bias_learning_rate", bias_learning_rate), ("t0", t0), ("weights", weights),
+        ("bias_learning_rate", bias_learning_rate), ("t0", None if auto_t0 else t0),
+        ("skip", skip), ("weights", weights),
         ("model", model), ("bias", bias), ("iteration_number", iteration_number),
         ("dual_variables", dual_variables),
     )
     for name, value in setters:
         if value is not None:
             getattr(svm, "set_" + name)(value)
+    if auto_t0:
+        svm.calibrate_t0()
 
     def info_of(statistics):
         info = {"solver": solver, "lambda": svm.get_lambda(),

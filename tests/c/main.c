@@ -121,10 +121,22 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(res_lres_reach_optimum)                                     \
   X(res_lres_split_equals_whole)                                \
   X(res_state_errors)                                           \
+  /* test_sgdqn.c */                                            \
+  X(svmsgd2_replays_paper)                                      \
+  X(sgdqn_replays_paper)                                        \
+  X(sgdqn_converges_to_sdca_optimum)                            \
+  X(sgdqn_dense_equals_csr)                                     \
+  X(sgdqn_warm_start_split)                                     \
+  X(sgdqn_scaling_bounds)                                       \
+  X(sgdqn_setters_and_errors)                                   \
+  X(calibrate_t0)                                               \
+  X(sgdqn_interrupt)                                            \
+  X(sgdqn_fresh_object_continues)                               \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
-  X(sgd_huge_iteration_number)
+  X(sgd_huge_iteration_number)                                  \
+  X(sgdqn_huge_iteration_number)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)
