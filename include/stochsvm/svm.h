@@ -184,8 +184,9 @@ SS_API void ss_svm_delete(SsSvm *self);
  *  present model and bias.
  *  @return SS_OK (converged or iteration cap); SS_ERR_INTERRUPTED (a callback
  *          asked to stop: the model is valid and the iteration number counts the
- *          steps done); SS_ERR_NUMERIC (the model diverged to a non-finite value:
- *          reset it with ss_svm_set_model before training again); SS_ERR_BAD_DATA
+ *          steps done); SS_ERR_NUMERIC (the model diverged to a non-finite value, or
+ *          a score overflowed because the data values are too large: reset
+ *          the model with ss_svm_set_model before training again); SS_ERR_BAD_DATA
  *          (labels not -1/+1 for a classification loss); SS_ERR_BAD_STATE (no
  *          data); SS_ERR_ALLOC. The statistics describe the model as it stands. */
 SS_API SsStatus ss_svm_train(SsSvm *self);

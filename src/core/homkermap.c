@@ -96,6 +96,8 @@ SsStatus ss_homkermap_init(SsHomKerMap *map, SsHomKernel kernel, double gamma, i
   if (!(isfinite(gamma) && gamma > 0)) return SS_ERR_BAD_ARG;
   if (order < 0 || order > SS_HOMKERMAP_MAX_ORDER || isnan(period) || period == INFINITY)
     return SS_ERR_BAD_ARG;
+  /* The angle (2 pi / P) ln x must be finite for every double x (|ln x| < 745). */
+  if (period > 0 && !isfinite(2 * SS_PI / period * 745.2)) return SS_ERR_BAD_ARG;
 
   SsHomKerMap m;
   memset(&m, 0, sizeof m);

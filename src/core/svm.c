@@ -483,9 +483,11 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
 
   ss_source_scores(&self->source, self->model, self->bias, self->scores);
   double loss = 0, variation2 = 0, dual_loss = 0;
+  bool scores_finite = true;
   const double offset = B > 0 ? 0 : self->bias; /* a fixed, unlearned bias */
   for (int64_t i = 0; i < n; ++i) {
     double s = self->scores[i];
+    scores_finite &= isfinite(s) != 0;
     double c = self->weights ? self->weights[i] : 1.0;
     if (c > 0) {
       loss += c * ss_loss_value(self->loss, &self->custom_loss, s, self->labels[i]);
@@ -512,7 +514,10 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
   st->status = status;
 
-  if (!isfinite(st->objective)) {
+  /* A score can overflow while w stays finite (huge data values): the loss
+   * of a score of +inf on the right side is 0, so the objective alone would
+   * not tell. */
+  if (!isfinite(st->objective) || !scores_finite) {
     st->status = SS_SVM_STATUS_ERROR;
     return SS_ERR_NUMERIC;
   }

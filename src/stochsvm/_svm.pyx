@@ -758,7 +758,8 @@ cdef class SVM:
             If train() is already running on this SVM, or if the SVM has no
             data (after unpickling: call :meth:`set_data` first).
         FloatingPointError
-            If training diverged (non-finite model); reset the model.
+            If training diverged (non-finite model, or a score overflowed on
+            data with huge values); reset the model.
         ValueError
             If the labels are not valid for the loss.
         MemoryError
@@ -802,7 +803,7 @@ cdef class SVM:
             return _statistics_dict(ss_svm_get_statistics(p))
         if status == SS_ERR_NUMERIC:
             raise FloatingPointError(
-                "training diverged (the model became non-finite); the model is not "
+                "training diverged (the model or a score became non-finite); the model is not "
                 "reliable: reset it (set_model, set_bias, set_iteration_number) and use a "
                 "larger lambda, a larger t0, a smaller bias_learning_rate or scaled data")
         if status == SS_ERR_BAD_DATA:

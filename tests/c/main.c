@@ -116,6 +116,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_set_data_keeps_dimension)                         \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
+  /* test_fuzz_regressions.c */                                 \
+  X(fuzz_csr_all_zero_null_arrays)                              \
+  X(fuzz_sdca_iteration_near_int64_max)                         \
+  X(fuzz_score_overflow_is_numeric)                             \
+  X(fuzz_homkermap_tiny_period)                                 \
   /* last: overflow edge cases that could abort a sanitizer build */\
   X(sgd_huge_iteration_number)
 
