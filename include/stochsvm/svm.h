@@ -94,7 +94,9 @@ typedef enum SsSvmStatus {
 } SsSvmStatus;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and at
- *  the end of every ss_svm_train call). */
+ *  the end of every ss_svm_train call). Before the first one (status
+ *  SS_SVM_STATUS_UNTRAINED) iteration and epoch are 0 and every other figure
+ *  is NaN (not measured). */
 typedef struct SsSvmStatistics {
   SsSvmStatus status;
   int64_t iteration;       /**< iterations done in total, warm-start offset included */

@@ -59,6 +59,15 @@ SsStatus ss_svm_check_new(SsSolver solver, const SsData *data, const double *lab
 /*                             Create and destroy                           */
 /* ------------------------------------------------------------------------ */
 
+/* Nothing measured yet: every figure NaN, so that none can be mistaken for
+ * the objective of a model. */
+static SsSvmStatistics untrained_statistics(void)
+{
+  return (SsSvmStatistics){.status = SS_SVM_STATUS_UNTRAINED, .objective = NAN, .regularizer = NAN,
+                           .loss = NAN, .dual_objective = NAN, .duality_gap = NAN,
+                           .scores_variation = NAN};
+}
+
 SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda)
 {
   if (!valid_solver(solver) || !valid_lambda(lambda) || dimension < 1) return NULL;
@@ -80,9 +89,7 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->factor = 1.0;
   self->bias = 0.0;
   self->iteration = 0;
-  self->statistics.status = SS_SVM_STATUS_UNTRAINED;
-  self->statistics.dual_objective = NAN;
-  self->statistics.duality_gap = NAN;
+  self->statistics = untrained_statistics();
   self->model = calloc((size_t)dimension, sizeof(double));
   self->u = calloc((size_t)dimension, sizeof(double));
   if (!self->model || !self->u) {
@@ -171,8 +178,7 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->has_previous_scores = false;
   self->max_squared_norm = r2;
   reset_dual(self);
-  self->statistics = (SsSvmStatistics){.status = SS_SVM_STATUS_UNTRAINED,
-                                       .dual_objective = NAN, .duality_gap = NAN};
+  self->statistics = untrained_statistics();
   return SS_OK;
 }
 

@@ -86,3 +86,29 @@ void test_fuzz_homkermap_tiny_period(void) {
     for (int r = 0; r < 7; ++r) CHECK(isfinite(psi[r]));
   }
 }
+
+/* Bad-input matrix (docs/bad_inputs.rst), "getters before training": the
+ * statistics of an untrained object read objective 0, which looks like the
+ * objective of a model. Every figure is NaN until the first train. */
+void test_untrained_statistics_are_nan(void) {
+  double X[2] = {1, -1}, y[2] = {1, -1};
+  SsData d;
+  REQUIRE(ss_data_init_dense(&d, SS_DTYPE_FLOAT64, X, 2, 1, 1) == SS_OK);
+  SsSvm *svm = ss_svm_new(SS_SOLVER_SGD, &d, y, 0.1);
+  SsSvm *bare = ss_svm_new_without_data(SS_SOLVER_SDCA, 1, 0.1);
+  REQUIRE(svm != NULL && bare != NULL);
+  const SsSvm *objects[2] = {svm, bare};
+  for (int k = 0; k < 2; ++k) {
+    const SsSvmStatistics *st = ss_svm_get_statistics(objects[k]);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_UNTRAINED);
+    CHECK(isnan(st->objective) && isnan(st->regularizer) && isnan(st->loss));
+    CHECK(isnan(st->dual_objective) && isnan(st->duality_gap) && isnan(st->scores_variation));
+  }
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+  /* set_data clears them again */
+  CHECK_EQ_INT(ss_svm_set_data(svm, &d, y), SS_OK);
+  CHECK(isnan(ss_svm_get_statistics(svm)->objective));
+  ss_svm_delete(svm);
+  ss_svm_delete(bare);
+}
