@@ -206,6 +206,8 @@ MATRIX = [
      "bias_multiplier must be a finite number >= 0 (0: the bias is not learned), got -1"),
     ("seed-negative", lambda: SVM(X0, Y0, 0.1, seed=-1), ValueError,
      "seed must be an integer in [0, 2**64), got -1"),
+    ("verbose-not-an-integer", lambda: svmtrain(X0, Y0, 0.1, verbose="a"), TypeError,
+     "verbose must be an integer, got str ('a')"),
     ("unknown-solver", lambda: svmtrain(X0, Y0, 0.1, solver="x"), ValueError,
      "solver must be one of 'sgd', 'sdca', 'none', got 'x'"),
     ("unknown-loss", lambda: SVM(X0, Y0, 0.1, loss="nope"), ValueError,
