@@ -1480,6 +1480,8 @@ cdef class SVM:
             ``dual_objective`` and ``duality_gap`` (NaN where the solver has
             no dual), ``scores_variation`` (inf at the first diagnostic) and
             ``elapsed_time`` (seconds since the start of the train call).
+            Before the first train (status ``'untrained'``) every figure but
+            ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it
             is trained again.
         """
