@@ -43,6 +43,19 @@ VALUES = st.one_of(
     st.sampled_from([np.nan, np.inf, -np.inf, 1e300, -1e300, 1e-300, 5e-324, 65504.0, 1e38]),
 )
 
+def test_every_solver_is_listed():
+    """A solver added to the library must be added to SOLVERS here (and in
+    tests/test_soak.py, tests/test_stress.py, tests/fuzz/fuzz_common.h)."""
+    import test_soak
+    import test_stress
+
+    from stochsvm import _svm
+
+    assert set(SOLVERS) == set(_svm._SOLVERS)
+    assert set(test_soak.SOLVERS) == set(_svm._SOLVERS)
+    assert set(test_stress.SOLVERS) == set(_svm._SOLVERS)
+
+
 def mostly(valid, invalid, valid_in_10=8):
     """``valid`` in valid_in_10 draws out of 10, else ``invalid``: most calls
     reach training, the rest probe the checks."""

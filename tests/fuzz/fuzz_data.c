@@ -37,6 +37,7 @@ static double direct_row_dot(const FzProblem *p, int64_t i, const double *w, dou
 int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
 {
   FzInput in = {bytes, size};
+  fz_check_solver_table();
   FzProblem p;
   fz_problem_build(&p, &in, 8, 8, 1);
   if (p.init_status != SS_OK) {

@@ -64,6 +64,7 @@ static void fz_train(SsSvm *svm)
 int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
 {
   FzInput in = {bytes, size};
+  fz_check_solver_table();
   const SsSolver solver = fz_solvers[fz_range(&in, 0, FZ_NUM_SOLVERS - 1)];
   FzProblem p, q;
   fz_problem_build(&p, &in, 8, 4, 0);

@@ -42,6 +42,7 @@ static SsStatus train(SsSvm *svm, int64_t iterations)
 int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
 {
   FzInput in = {bytes, size};
+  fz_check_solver_table();
   FzProblem p;
   FzParams q;
   q.solver = fz_solvers[fz_range(&in, 0, FZ_NUM_SOLVERS - 1)];
