@@ -26,9 +26,11 @@ static double signature(SsHomKernel kernel, double l)
     case SS_HOMKERNEL_INTERSECTION: return exp(-0.5 * l);
     case SS_HOMKERNEL_CHI2: return 2.0 / (exp(0.5 * l) + exp(-0.5 * l));
     case SS_HOMKERNEL_JS: {
-      /* log2(1 + e^-l) and log2(1 + e^l) = (l + log(1 + e^-l)) / ln 2, l >= 0. */
+      /* log2(1 + e^-l) and log2(1 + e^l) = (l + log(1 + e^-l)) / ln 2, l >= 0.
+       * e^(l/2) tail is computed as exp(l/2 + log(tail)): the product would
+       * be inf * 0 = NaN once e^(l/2) overflows (l > 1419). */
       double tail = log1p(exp(-l));
-      return (exp(0.5 * l) * tail + exp(-0.5 * l) * (l + tail)) / (2.0 * log(2.0));
+      return (exp(0.5 * l + log(tail)) + exp(-0.5 * l) * (l + tail)) / (2.0 * log(2.0));
     }
   }
   return 0;

@@ -112,3 +112,20 @@ void test_untrained_statistics_are_nan(void) {
   ss_svm_delete(svm);
   ss_svm_delete(bare);
 }
+
+/* fuzz_homkermap: the Jensen-Shannon signature multiplied e^(l/2) (inf for
+ * l > 1419) by log(1 + e^-l) (0): NaN. With the rectangular window and a
+ * period above 2838 the integrals of the coefficients were NaN, every
+ * coefficient was dropped and the map sent every input to 0 -- silently.
+ * (A period that long is a poor approximation anyway; the map must still
+ * be a map.) */
+void test_fuzz_homkermap_js_long_period(void) {
+  SsHomKerMap map;
+  double psi[7];
+  REQUIRE(ss_homkermap_init(&map, SS_HOMKERNEL_JS, 1.0, 3, 1e4, SS_HOMWINDOW_RECTANGULAR) == SS_OK);
+  for (int k = 0; k <= 3; ++k) CHECK(isfinite(map.coefficient[k]) && map.coefficient[k] > 0);
+  ss_homkermap_evaluate(&map, 2.0, psi, 1);
+  double n2 = 0;
+  for (int r = 0; r < 7; ++r) n2 += psi[r] * psi[r];
+  CHECK(n2 > 0 && isfinite(n2));
+}

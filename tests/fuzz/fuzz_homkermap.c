@@ -1,7 +1,7 @@
 /* fuzz_homkermap.c -- the homogeneous kernel map with arbitrary parameters
  * and inputs. Checked promises (homkermap.h): ss_homkermap_init accepts
  * exactly the documented range and then yields finite coefficients and a
- * positive finite period; Psi(x) is finite wherever x^(gamma/2) is; the
+ * positive finite period, c_0 > 0; Psi(x) is finite wherever x^(gamma/2) is; the
  * explicit expansion and the map on the fly agree (dense and CSR). */
 #include "fuzz_common.h"
 
@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   }
   FZ_ASSERT(isfinite(map.period) && map.period > 0);
   for (int k = 0; k <= map.order; ++k) FZ_ASSERT(isfinite(map.coefficient[k]) && map.coefficient[k] >= 0);
+  FZ_ASSERT(map.coefficient[0] > 0); /* c_0 is the mean of a positive signature */
   const int64_t D = ss_homkermap_dimension(&map);
   FZ_ASSERT(D == 2 * (int64_t)order + 1);
 

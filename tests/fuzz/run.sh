@@ -6,7 +6,7 @@
 # the committed corpus tests/fuzz/corpus/<harness>/ and writes what it
 # discovers to build-fuzz/work/<harness>/ (not to the committed corpus). A
 # crash, a leak, a sanitizer report, a broken invariant or an input slower
-# than 10 s stops the run with a non-zero status; the input is left in
+# than 30 s stops the run with a non-zero status; the input is left in
 # build-fuzz/ as crash-*, leak-* or timeout-* (add it to the corpus and a C
 # regression test when fixed). The execution count of each harness is
 # printed at the end ("stat::number_of_executed_units").
@@ -36,7 +36,7 @@ status=0
 for h in "${HARNESSES[@]}"; do
   echo "== $h: ${SECONDS_EACH}s (log: build-fuzz/$h.log)"
   mkdir -p "$OUT/work/$h" "tests/fuzz/corpus/$h"
-  if (cd "$OUT" && nice "./$h" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+  if (cd "$OUT" && nice "./$h" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 \
         -print_final_stats=1 "work/$h" "$ROOT/tests/fuzz/corpus/$h" >"$OUT/$h.log" 2>&1); then
     grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)" "$OUT/$h.log"
   else
