@@ -86,7 +86,9 @@ typedef struct SsHomKerMap {
  *  @param kernel one of SsHomKernel.
  *  @param gamma  homogeneity degree, finite and > 0.
  *  @param order  0..SS_HOMKERMAP_MAX_ORDER.
- *  @param period the period P, finite and > 0; or 0 (or any value <= 0) for the
+ *  @param period the period P, finite and > 0 (and not so small that (2 pi / P) 745, the
+ *                largest angle L |ln x| of a double x, overflows: P > 2.6e-305);
+ *                or 0 (or any value <= 0) for the
  *                automatic period, VLFeat's rule: max(1, p(order)) with
  *                uniform window:     chi2 5.86 sqrt(order) + 3.65, JS 6.64 sqrt(order) + 7.24,
  *                                    intersection 2.38 ln(order + 0.8) + 5.6;

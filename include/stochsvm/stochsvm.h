@@ -99,7 +99,8 @@ SS_API SsStatus ss_data_init_dense(SsData *data, SsDType dtype, const void *valu
                                    int64_t num_data, int64_t dimension, int64_t row_stride);
 
 /** @brief Describe a CSR matrix (0-based indices, as scipy.sparse.csr_matrix).
- *  @param values  borrowed, indptr[n] values of type @p dtype (may be NULL if indptr[n] = 0).
+ *  @param values  borrowed, indptr[n] values of type @p dtype (may be NULL if indptr[n] = 0:
+ *                 the descriptor then points values and indices at an empty array of its own).
  *  @param indptr  borrowed, n+1 offsets; indptr[0] = 0 and non-decreasing.
  *  @param indices borrowed, indptr[n] column indices in [0, d), strictly increasing per row
  *                 (sorted, no duplicates).

@@ -98,7 +98,9 @@ typedef enum SsSvmStatus {
 } SsSvmStatus;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and at
- *  the end of every ss_svm_train call). */
+ *  the end of every ss_svm_train call). Before the first one (status
+ *  SS_SVM_STATUS_UNTRAINED) iteration and epoch are 0 and every other figure
+ *  is NaN (not measured). */
 typedef struct SsSvmStatistics {
   SsSvmStatus status;
   int64_t iteration;       /**< iterations done in total, warm-start offset included */
@@ -190,8 +192,9 @@ SS_API void ss_svm_delete(SsSvm *self);
  *  present model and bias.
  *  @return SS_OK (converged or iteration cap); SS_ERR_INTERRUPTED (a callback
  *          asked to stop: the model is valid and the iteration number counts the
- *          steps done); SS_ERR_NUMERIC (the model diverged to a non-finite value:
- *          reset it with ss_svm_set_model before training again); SS_ERR_BAD_DATA
+ *          steps done); SS_ERR_NUMERIC (the model diverged to a non-finite value, or
+ *          a score overflowed because the data values are too large: reset
+ *          the model with ss_svm_set_model before training again); SS_ERR_BAD_DATA
  *          (labels not -1/+1 for a classification loss); SS_ERR_BAD_STATE (no
  *          data); SS_ERR_ALLOC. The statistics describe the model as it stands. */
 SS_API SsStatus ss_svm_train(SsSvm *self);

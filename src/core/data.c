@@ -16,6 +16,12 @@ static bool all_finite(SsDType dtype, const void *values, int64_t count)
   return true;
 }
 
+/* Stand-ins for the NULL arrays an all-zero CSR matrix may be given: the row
+ * kernels offset values and indices by indptr[i] (= 0 here), and any offset
+ * applied to a null pointer is undefined behaviour in C. Never read. */
+static const double ss_no_values[1];
+static const int32_t ss_no_indices[1];
+
 static bool valid_dtype(SsDType dtype)
 {
   return dtype == SS_DTYPE_FLOAT32 || dtype == SS_DTYPE_FLOAT64;
@@ -60,8 +66,9 @@ SsStatus ss_data_init_csr(SsData *data, SsDType dtype, const void *values,
   }
   if (nnz > 0 && !all_finite(dtype, values, nnz)) return SS_ERR_BAD_DATA;
   *data = (SsData){.layout = SS_LAYOUT_CSR, .dtype = dtype, .num_data = num_data,
-                   .dimension = dimension, .row_stride = 0, .values = values,
-                   .indptr = indptr, .indices = indices};
+                   .dimension = dimension, .row_stride = 0,
+                   .values = nnz > 0 ? values : (const void *)ss_no_values, .indptr = indptr,
+                   .indices = nnz > 0 ? indices : ss_no_indices};
   return SS_OK;
 }
 

@@ -26,9 +26,11 @@ static double signature(SsHomKernel kernel, double l)
     case SS_HOMKERNEL_INTERSECTION: return exp(-0.5 * l);
     case SS_HOMKERNEL_CHI2: return 2.0 / (exp(0.5 * l) + exp(-0.5 * l));
     case SS_HOMKERNEL_JS: {
-      /* log2(1 + e^-l) and log2(1 + e^l) = (l + log(1 + e^-l)) / ln 2, l >= 0. */
+      /* log2(1 + e^-l) and log2(1 + e^l) = (l + log(1 + e^-l)) / ln 2, l >= 0.
+       * e^(l/2) tail is computed as exp(l/2 + log(tail)): the product would
+       * be inf * 0 = NaN once e^(l/2) overflows (l > 1419). */
       double tail = log1p(exp(-l));
-      return (exp(0.5 * l) * tail + exp(-0.5 * l) * (l + tail)) / (2.0 * log(2.0));
+      return (exp(0.5 * l + log(tail)) + exp(-0.5 * l) * (l + tail)) / (2.0 * log(2.0));
     }
   }
   return 0;
@@ -96,6 +98,8 @@ SsStatus ss_homkermap_init(SsHomKerMap *map, SsHomKernel kernel, double gamma, i
   if (!(isfinite(gamma) && gamma > 0)) return SS_ERR_BAD_ARG;
   if (order < 0 || order > SS_HOMKERMAP_MAX_ORDER || isnan(period) || period == INFINITY)
     return SS_ERR_BAD_ARG;
+  /* The angle (2 pi / P) ln x must be finite for every double x (|ln x| < 745). */
+  if (period > 0 && !isfinite(2 * SS_PI / period * 745.2)) return SS_ERR_BAD_ARG;
 
   SsHomKerMap m;
   memset(&m, 0, sizeof m);

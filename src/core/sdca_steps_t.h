@@ -94,6 +94,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   sh->epoch_pg_max = epoch_pg_max;
   sh->epoch_pg_min = epoch_pg_min;
   sh->num_shrunk = num_shrunk;
-  if (shrunk && status == SS_OK && t == run->epoch_start + n) ss_sdca_end_epoch(self);
+  /* (t - epoch_start, not epoch_start + n: that overflows near INT64_MAX) */
+  if (shrunk && status == SS_OK && t - run->epoch_start == n) ss_sdca_end_epoch(self);
   return status;
 }

@@ -61,6 +61,15 @@ SsStatus ss_svm_check_new(SsSolver solver, const SsData *data, const double *lab
 /*                             Create and destroy                           */
 /* ------------------------------------------------------------------------ */
 
+/* Nothing measured yet: every figure NaN, so that none can be mistaken for
+ * the objective of a model. */
+static SsSvmStatistics untrained_statistics(void)
+{
+  return (SsSvmStatistics){.status = SS_SVM_STATUS_UNTRAINED, .objective = NAN, .regularizer = NAN,
+                           .loss = NAN, .dual_objective = NAN, .duality_gap = NAN,
+                           .scores_variation = NAN};
+}
+
 SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda)
 {
   if (!valid_solver(solver) || !valid_lambda(lambda) || dimension < 1) return NULL;
@@ -84,9 +93,7 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->factor = 1.0;
   self->bias = 0.0;
   self->iteration = 0;
-  self->statistics.status = SS_SVM_STATUS_UNTRAINED;
-  self->statistics.dual_objective = NAN;
-  self->statistics.duality_gap = NAN;
+  self->statistics = untrained_statistics();
   self->density = 1.0;
   self->model = calloc((size_t)dimension, sizeof(double));
   self->u = calloc((size_t)dimension, sizeof(double));
@@ -182,8 +189,7 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->max_squared_norm = r2;
   self->density = ss_solver_uses_skip(self->solver) ? ss_source_density(source) : 1.0;
   reset_dual(self);
-  self->statistics = (SsSvmStatistics){.status = SS_SVM_STATUS_UNTRAINED,
-                                       .dual_objective = NAN, .duality_gap = NAN};
+  self->statistics = untrained_statistics();
   return SS_OK;
 }
 
@@ -505,9 +511,11 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
 
   ss_source_scores(&self->source, self->model, self->bias, self->scores);
   double loss = 0, variation2 = 0, dual_loss = 0;
+  bool scores_finite = true;
   const double offset = B > 0 ? 0 : self->bias; /* a fixed, unlearned bias */
   for (int64_t i = 0; i < n; ++i) {
     double s = self->scores[i];
+    scores_finite &= isfinite(s) != 0;
     double c = self->weights ? self->weights[i] : 1.0;
     if (c > 0) {
       loss += c * ss_loss_value(self->loss, &self->custom_loss, s, self->labels[i]);
@@ -534,7 +542,10 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
   st->status = status;
 
-  if (!isfinite(st->objective)) {
+  /* A score can overflow while w stays finite (huge data values): the loss
+   * of a score of +inf on the right side is 0, so the objective alone would
+   * not tell. */
+  if (!isfinite(st->objective) || !scores_finite) {
     st->status = SS_SVM_STATUS_ERROR;
     return SS_ERR_NUMERIC;
   }

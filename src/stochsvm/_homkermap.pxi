@@ -93,6 +93,9 @@ cdef class HomogeneousKernelMap:
             if not (math.isfinite(c_period) and c_period > 0):
                 raise ValueError(f"period must be a finite number > 0 or None (automatic), "
                                  f"got {period!r}")
+            if not math.isfinite(2 * math.pi / c_period * 745.2):
+                raise ValueError(f"period must be > 2.6e-305 (the angle 2 pi / period * ln(x) "
+                                 f"must stay finite), got {period!r}")
         status = ss_homkermap_init(&self.map, c_kernel, c_gamma, c_order, c_period, c_window)
         if status != SS_OK:
             raise ValueError("the C core rejected the kernel map: "

@@ -795,7 +795,8 @@ cdef class SVM:
             If train() is already running on this SVM, or if the SVM has no
             data (after unpickling: call :meth:`set_data` first).
         FloatingPointError
-            If training diverged (non-finite model); reset the model.
+            If training diverged (non-finite model, or a score overflowed on
+            data with huge values); reset the model.
         ValueError
             If the labels are not valid for the loss.
         MemoryError
@@ -839,7 +840,7 @@ cdef class SVM:
             return _statistics_dict(ss_svm_get_statistics(p))
         if status == SS_ERR_NUMERIC:
             raise FloatingPointError(
-                "training diverged (the model became non-finite); the model is not "
+                "training diverged (the model or a score became non-finite); the model is not "
                 "reliable: reset it (set_model, set_bias, set_iteration_number) and use a "
                 "larger lambda, a larger t0, a smaller bias_learning_rate or scaled data")
         if status == SS_ERR_BAD_DATA:
@@ -1725,6 +1726,8 @@ cdef class SVM:
             ``dual_objective`` and ``duality_gap`` (NaN where the solver has
             no dual), ``scores_variation`` (inf at the first diagnostic) and
             ``elapsed_time`` (seconds since the start of the train call).
+            Before the first train (status ``'untrained'``) every figure but
+            ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it
             is trained again.
         """

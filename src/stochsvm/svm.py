@@ -3,7 +3,7 @@
 import math
 import sys
 
-from stochsvm._svm import SVM, _as_homkermap
+from stochsvm._svm import SVM, _as_homkermap, _as_int
 
 __all__ = ["SVM", "svmtrain"]
 
@@ -141,7 +141,7 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
     if diagnostic_function is not None and not callable(diagnostic_function):
         raise TypeError(f"diagnostic_function must be callable, got "
                         f"{type(diagnostic_function).__name__}")
-    verbose = int(verbose)
+    verbose = int(verbose) if isinstance(verbose, bool) else _as_int(verbose, "verbose")
     out = sys.stdout if file is None else file
 
     svm = SVM(X, y, lambda_, solver=solver, seed=seed, loss=loss,

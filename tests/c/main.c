@@ -134,6 +134,13 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sgdqn_fresh_object_continues)                               \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
+  /* test_fuzz_regressions.c */                                 \
+  X(fuzz_csr_all_zero_null_arrays)                              \
+  X(fuzz_sdca_iteration_near_int64_max)                         \
+  X(fuzz_score_overflow_is_numeric)                             \
+  X(fuzz_homkermap_tiny_period)                                 \
+  X(fuzz_homkermap_js_long_period)                              \
+  X(untrained_statistics_are_nan)                               \
   /* last: overflow edge cases that could abort a sanitizer build */\
   X(sgd_huge_iteration_number)                                  \
   X(sgdqn_huge_iteration_number)

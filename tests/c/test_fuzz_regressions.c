@@ -1,0 +1,131 @@
+/* test_fuzz_regressions.c -- one test per defect the libFuzzer harnesses
+ * (tests/fuzz/) found in the C core; each names the harness and the input
+ * class. The inputs themselves are in tests/fuzz/corpus/ and are replayed by
+ * `meson test` (fuzz-replay-*). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "minitest.h"
+#include "stochsvm/homkermap.h"
+#include "stochsvm/svm.h"
+
+/* fuzz_data: an all-zero CSR matrix given NULL values and indices (allowed
+ * when indptr[n] = 0) made the row kernels offset a null pointer (undefined
+ * behaviour, reported by UBSan). The descriptor now points them at an empty
+ * array of its own. */
+void test_fuzz_csr_all_zero_null_arrays(void) {
+  int64_t indptr[3] = {0, 0, 0};
+  double labels[2] = {1, -1}, w[3] = {1, 2, 3};
+  SsData d;
+  REQUIRE(ss_data_init_csr(&d, SS_DTYPE_FLOAT32, NULL, indptr, NULL, 2, 3) == SS_OK);
+  CHECK(d.values != NULL);
+  CHECK(d.indices != NULL);
+  CHECK_EQ_INT(ss_data_inner_product(&d, 1, w), 0);
+  ss_data_accumulate(&d, 0, w, 2.0);
+  CHECK_EQ_INT(w[2], 3);
+  for (int solver = SS_SOLVER_SGD; solver <= SS_SOLVER_SDCA; ++solver) {
+    SsSvm *svm = ss_svm_new((SsSolver)solver, &d, labels, 0.1);
+    REQUIRE(svm != NULL);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 10), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    CHECK_EQ_INT(ss_svm_get_model(svm)[0], 0);
+    ss_svm_delete(svm);
+  }
+}
+
+/* fuzz_setters: SDCA (hinge loss, shrinking on) trained from an iteration
+ * number near INT64_MAX computed epoch_start + n past INT64_MAX (signed
+ * overflow, reported by UBSan) at the end of every piece of an epoch. */
+void test_fuzz_sdca_iteration_near_int64_max(void) {
+  double X[8] = {1, 0, 0, 1, -1, 0, 0, -1}, y[4] = {1, 1, -1, -1};
+  SsData d;
+  REQUIRE(ss_data_init_dense(&d, SS_DTYPE_FLOAT64, X, 4, 2, 2) == SS_OK);
+  SsSvm *svm = ss_svm_new(SS_SOLVER_SDCA, &d, y, 0.1);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_svm_get_shrinking(svm), 1);
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_iteration_number(svm, INT64_MAX - 10), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 100), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_iteration_number(svm), INT64_MAX);
+  CHECK(isfinite(ss_svm_get_model(svm)[0]));
+  ss_svm_delete(svm);
+}
+
+/* fuzz_data: on data with huge values a score can overflow to +inf while w
+ * stays finite; on the right side of the margin its loss is 0, so the
+ * objective was finite and train returned SS_OK with infinite scores. A
+ * non-finite score is now SS_ERR_NUMERIC, as a non-finite objective. */
+void test_fuzz_score_overflow_is_numeric(void) {
+  double X[2] = {1e300, -1e300}, y[2] = {1, -1}, w[1] = {1e10};
+  SsData d;
+  REQUIRE(ss_data_init_dense(&d, SS_DTYPE_FLOAT64, X, 2, 1, 1) == SS_OK);
+  SsSvm *svm = ss_svm_new(SS_SOLVER_NONE, &d, y, 0.1);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_svm_set_model(svm, w), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_NUMERIC);
+  CHECK_EQ_INT(ss_svm_get_statistics(svm)->status, SS_SVM_STATUS_ERROR);
+  CHECK(isfinite(ss_svm_get_statistics(svm)->objective)); /* the objective alone would not tell */
+  ss_svm_delete(svm);
+}
+
+/* fuzz_homkermap: a subnormal period made L = 2 pi / P infinite, the
+ * coefficients NaN or 0 and Psi(x) NaN. Periods whose angle L ln x can
+ * overflow are rejected; the smallest accepted ones give a finite map. */
+void test_fuzz_homkermap_tiny_period(void) {
+  SsHomKerMap map;
+  double psi[7];
+  CHECK_EQ_INT(ss_homkermap_init(&map, SS_HOMKERNEL_INTERSECTION, 0.25, 1, 3.1126135687998532e-322,
+                                 SS_HOMWINDOW_UNIFORM), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_homkermap_init(&map, SS_HOMKERNEL_CHI2, 1.0, 3, 1e-306, SS_HOMWINDOW_UNIFORM),
+               SS_ERR_BAD_ARG);
+  REQUIRE(ss_homkermap_init(&map, SS_HOMKERNEL_CHI2, 1.0, 3, 1e-304, SS_HOMWINDOW_UNIFORM) == SS_OK);
+  const double xs[4] = {-2.0, 4.9e-324, 1e300, 0.5};
+  for (int i = 0; i < 4; ++i) {
+    ss_homkermap_evaluate(&map, xs[i], psi, 1);
+    for (int r = 0; r < 7; ++r) CHECK(isfinite(psi[r]));
+  }
+}
+
+/* Bad-input matrix (docs/bad_inputs.rst), "getters before training": the
+ * statistics of an untrained object read objective 0, which looks like the
+ * objective of a model. Every figure is NaN until the first train. */
+void test_untrained_statistics_are_nan(void) {
+  double X[2] = {1, -1}, y[2] = {1, -1};
+  SsData d;
+  REQUIRE(ss_data_init_dense(&d, SS_DTYPE_FLOAT64, X, 2, 1, 1) == SS_OK);
+  SsSvm *svm = ss_svm_new(SS_SOLVER_SGD, &d, y, 0.1);
+  SsSvm *bare = ss_svm_new_without_data(SS_SOLVER_SDCA, 1, 0.1);
+  REQUIRE(svm != NULL && bare != NULL);
+  const SsSvm *objects[2] = {svm, bare};
+  for (int k = 0; k < 2; ++k) {
+    const SsSvmStatistics *st = ss_svm_get_statistics(objects[k]);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_UNTRAINED);
+    CHECK(isnan(st->objective) && isnan(st->regularizer) && isnan(st->loss));
+    CHECK(isnan(st->dual_objective) && isnan(st->duality_gap) && isnan(st->scores_variation));
+  }
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+  /* set_data clears them again */
+  CHECK_EQ_INT(ss_svm_set_data(svm, &d, y), SS_OK);
+  CHECK(isnan(ss_svm_get_statistics(svm)->objective));
+  ss_svm_delete(svm);
+  ss_svm_delete(bare);
+}
+
+/* fuzz_homkermap: the Jensen-Shannon signature multiplied e^(l/2) (inf for
+ * l > 1419) by log(1 + e^-l) (0): NaN. With the rectangular window and a
+ * period above 2838 the integrals of the coefficients were NaN, every
+ * coefficient was dropped and the map sent every input to 0 -- silently.
+ * (A period that long is a poor approximation anyway; the map must still
+ * be a map.) */
+void test_fuzz_homkermap_js_long_period(void) {
+  SsHomKerMap map;
+  double psi[7];
+  REQUIRE(ss_homkermap_init(&map, SS_HOMKERNEL_JS, 1.0, 3, 1e4, SS_HOMWINDOW_RECTANGULAR) == SS_OK);
+  for (int k = 0; k <= 3; ++k) CHECK(isfinite(map.coefficient[k]) && map.coefficient[k] > 0);
+  ss_homkermap_evaluate(&map, 2.0, psi, 1);
+  double n2 = 0;
+  for (int r = 0; r < 7; ++r) n2 += psi[r] * psi[r];
+  CHECK(n2 > 0 && isfinite(n2));
+}

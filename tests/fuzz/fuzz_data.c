@@ -1,0 +1,93 @@
+/* fuzz_data.c -- SsData from arbitrary bytes: dense or CSR, float32 or
+ * float64, with broken strides, indptr, unsorted, duplicate or out-of-range
+ * indices, NaN/inf values, zero rows and huge dimensions. What the init
+ * functions accept must be safe to read: every row's inner product and
+ * accumulation are checked against a direct computation, and every solver
+ * gets an object on it (ss_svm_check_new and ss_svm_new must agree) and a
+ * short training run. */
+#include "fuzz_common.h"
+
+/* Objects are only built when the model fits in this many doubles. */
+#define FZ_MAX_MODEL ((int64_t)1 << 20)
+
+/* <w, x_i> summed in column order, and in *scale the sum of |w_j x_ij| (the
+ * core may sum in another order: they agree to rounding relative to it). */
+static double direct_row_dot(const FzProblem *p, int64_t i, const double *w, double *scale)
+{
+  const SsData *x = &p->data;
+  double sum = 0;
+  *scale = 0;
+  if (x->layout == SS_LAYOUT_DENSE) {
+    for (int64_t j = 0; j < x->dimension; ++j) {
+      int64_t k = i * x->row_stride + j;
+      double v = x->dtype == SS_DTYPE_FLOAT32 ? ((const float *)x->values)[k] : ((const double *)x->values)[k];
+      sum += v * w[j];
+      *scale += fabs(v * w[j]);
+    }
+  } else {
+    for (int64_t k = x->indptr[i]; k < x->indptr[i + 1]; ++k) {
+      double v = x->dtype == SS_DTYPE_FLOAT32 ? ((const float *)x->values)[k] : ((const double *)x->values)[k];
+      sum += v * w[x->indices[k]];
+      *scale += fabs(v * w[x->indices[k]]);
+    }
+  }
+  return sum;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
+{
+  FzInput in = {bytes, size};
+  fz_check_solver_table();
+  FzProblem p;
+  fz_problem_build(&p, &in, 8, 8, 1);
+  if (p.init_status != SS_OK) {
+    FZ_ASSERT(p.init_status == SS_ERR_BAD_ARG || p.init_status == SS_ERR_BAD_DATA);
+    fz_problem_free(&p);
+    return 0;
+  }
+  const SsData *x = &p.data;
+  FZ_ASSERT(x->num_data == p.n && x->num_data >= 1 && x->dimension >= 1);
+
+  /* Row kernels against a direct sum, on a model small enough to allocate. */
+  int64_t D = ss_data_get_dimension(x);
+  if (D <= FZ_MAX_MODEL) {
+    double *w = calloc((size_t)D, sizeof(double));
+    for (int64_t j = 0; j < D && j < 64; ++j) w[j] = (double)((j % 7) - 3) / 4.0;
+    for (int64_t i = 0; i < x->num_data; ++i) {
+      double got = ss_data_inner_product(x, i, w);
+      double scale;
+      double want = direct_row_dot(&p, i, w, &scale);
+      FZ_ASSERT(got == want || fabs(got - want) <= 1e-12 * scale || !isfinite(scale));
+      ss_data_accumulate(x, i, w, 0.5);
+    }
+    free(w);
+  }
+
+  /* Optionally a kernel map on the fly. */
+  if (fz_byte(&in) & 1) {
+    SsStatus s = fz_attach_map(&p, &in);
+    FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_ARG);
+    if (s != SS_OK) {
+      fz_problem_free(&p);
+      return 0;
+    }
+    D = ss_data_get_dimension(x);
+  }
+
+  const double lambda = fz_positive(&in);
+  for (int k = 0; k < FZ_NUM_SOLVERS; ++k) {
+    SsStatus check = ss_svm_check_new(fz_solvers[k], x, p.labels, lambda);
+    if (D > FZ_MAX_MODEL) continue;
+    SsSvm *svm = ss_svm_new(fz_solvers[k], x, p.labels, lambda);
+    FZ_ASSERT((check == SS_OK) == (svm != NULL));
+    if (!svm) continue;
+    ss_svm_set_max_num_iterations(svm, 1 + fz_range(&in, 0, 63));
+    ss_svm_set_loss(svm, fz_losses[fz_range(&in, 0, FZ_NUM_LOSSES - 1)]);
+    SsStatus s = ss_svm_train(svm);
+    FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC);
+    if (s == SS_OK) fz_check_finite_model(svm);
+    ss_svm_delete(svm);
+  }
+  fz_problem_free(&p);
+  return 0;
+}

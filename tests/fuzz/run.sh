@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Build the libFuzzer harnesses of the C core with clang and run each for a
+# while. Usage: tests/fuzz/run.sh [seconds per harness, default 60] [harness ...]
+#
+# Builds into build-fuzz/ (next to the sources' root), seeds every run with
+# the committed corpus tests/fuzz/corpus/<harness>/ and writes what it
+# discovers to build-fuzz/work/<harness>/ (not to the committed corpus). A
+# crash, a leak, a sanitizer report, a broken invariant or an input slower
+# than 30 s stops the run with a non-zero status; the input is left in
+# build-fuzz/ as crash-*, leak-* or timeout-* (add it to the corpus and a C
+# regression test when fixed). The execution count of each harness is
+# printed at the end ("stat::number_of_executed_units").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+SECONDS_EACH=${1:-60}
+shift || true
+HARNESSES=("$@")
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_data fuzz_setters fuzz_train fuzz_homkermap)
+CLANG=${CLANG:-clang}
+OUT="$ROOT/build-fuzz"
+mkdir -p "$OUT/work"
+
+CORE=(src/core/status.c src/core/data.c src/core/homkermap.c src/core/rng.c src/core/clock.c
+      src/core/loss.c src/core/svm.c src/core/epochs.c src/core/sgd.c src/core/sdca.c)
+FLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isrc/core)
+
+for h in "${HARNESSES[@]}"; do
+  "$CLANG" "${FLAGS[@]}" -o "$OUT/$h" "tests/fuzz/$h.c" "${CORE[@]}" -lm
+done
+
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+status=0
+for h in "${HARNESSES[@]}"; do
+  echo "== $h: ${SECONDS_EACH}s (log: build-fuzz/$h.log)"
+  mkdir -p "$OUT/work/$h" "tests/fuzz/corpus/$h"
+  if (cd "$OUT" && nice "./$h" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 \
+        -print_final_stats=1 "work/$h" "$ROOT/tests/fuzz/corpus/$h" >"$OUT/$h.log" 2>&1); then
+    grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)" "$OUT/$h.log"
+  else
+    status=1
+    grep -v -E "^(INFO|#[0-9])" "$OUT/$h.log" | head -n 60
+    echo "$h FAILED: the input is in build-fuzz/ (crash-*, leak-*, timeout-*, oom-*)"
+  fi
+done
+exit $status

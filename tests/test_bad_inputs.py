@@ -1,0 +1,276 @@
+"""The bad-input matrix of docs/bad_inputs.rst: each bad input and the exact
+exception and message it gets. ``MATRIX`` is the one source of truth: the
+parametrized test checks every row against the library, and
+``test_every_row_is_in_the_docs`` checks that the docs page quotes every
+message verbatim (so the table cannot drift from the code).
+
+Extending it: a new entry point (KernelSVM, the estimators, the CLI) adds its
+rows here and to the table; a row whose ``exc`` is None documents a bad-looking
+input that is accepted on purpose (the check then asserts a finite model).
+"""
+
+import os
+import threading
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from stochsvm import SVM, HomogeneousKernelMap, svmtrain
+
+DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "bad_inputs.rst")
+
+
+def _data(n=20, d=3):
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(n, d))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    return X, y
+
+
+def _with(value, at=(0, 0)):
+    X, y = _data()
+    X[at] = value
+    return X, y
+
+
+def _svm(solver="sgd", **kw):
+    X, y = _data()
+    return SVM(X, y, 0.1, solver=solver, **kw)
+
+
+def _while_training(action):
+    """Call ``action(svm)`` while ``svm.train()`` runs on another thread
+    (paused inside its first diagnostic)."""
+    svm = _svm()
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(10 ** 9)
+    started, release = threading.Event(), threading.Event()
+
+    def diagnostic(stats):
+        started.set()
+        release.wait(30)
+        return True
+
+    svm.set_diagnostic_function(diagnostic)
+    worker = threading.Thread(target=svm.train)
+    worker.start()
+    try:
+        assert started.wait(30)
+        action(svm)
+    finally:
+        release.set()
+        worker.join(30)
+
+
+def _labels_invalid_for_the_loss():
+    X, y = _data()
+    svm = SVM(X, 2 * y, 0.1, loss="l2")
+    svm.set_loss("hinge")
+    svm.train()
+
+
+def _diverges():
+    X, y = _data()
+    svm = SVM(X, y, 1e-9, loss="hinge2")
+    svm.set_t0(1.0001)
+    svm.set_max_num_iterations(1000)
+    svm.train()
+
+
+def _overflows():
+    X, y = _data()
+    svm = SVM(X * 1e300, y, 0.1)
+    svm.set_max_num_iterations(100)
+    svm.train()
+
+
+def _csr(indices, data=None, n=20, d=3):
+    """A CSR matrix whose first row holds ``indices`` (the other rows are empty)."""
+    data = np.ones(len(indices)) if data is None else np.asarray(data, dtype=float)
+    indptr = np.array([0] + [len(indices)] * n)
+    return sp.csr_matrix((data, np.array(indices), indptr), shape=(n, d))
+
+
+def _one_class():
+    X, _ = _data()
+    svm = SVM(X, np.ones(20), 0.1)
+    svm.train()
+    return svm
+
+
+def _unsorted_csr():
+    _, y = _data()
+    a = SVM(_csr([2, 0], [1.0, 2.0]), y, 0.1)
+    b = SVM(_csr([0, 2], [2.0, 1.0]), y, 0.1)
+    a.train()
+    b.train()
+    np.testing.assert_array_equal(a.get_model(), b.get_model())
+    return a
+
+
+def _duplicate_csr():
+    _, y = _data()
+    a = SVM(_csr([1, 1], [1.0, 2.0]), y, 0.1)
+    b = SVM(_csr([1], [3.0]), y, 0.1)
+    a.train()
+    b.train()
+    np.testing.assert_array_equal(a.get_model(), b.get_model())
+    return a
+
+
+def _untrained_statistics():
+    stats = _svm().get_statistics()
+    assert stats["status"] == "untrained"
+    assert all(np.isnan(stats[k]) for k in ("objective", "regularizer", "loss", "dual_objective",
+                                            "duality_gap", "scores_variation"))
+    return None
+
+
+X0, Y0 = _data()
+
+# (row id, call, exception type or None, exact message or None)
+MATRIX = [
+    # data
+    ("nan-in-X", lambda: SVM(*_with(np.nan), 0.1), ValueError,
+     "X contains NaN or infinity; remove or impute those values first"),
+    ("inf-in-X", lambda: SVM(*_with(np.inf), 0.1), ValueError,
+     "X contains NaN or infinity; remove or impute those values first"),
+    ("inf-in-sparse-X", lambda: SVM(_csr([1], [np.inf]), Y0, 0.1), ValueError,
+     "X contains NaN or infinity; remove or impute those values first"),
+    ("empty-X-no-rows", lambda: SVM(np.zeros((0, 3)), [], 0.1), ValueError,
+     "X is empty (shape (0, 3)); it needs at least one example (row) and one feature (column)"),
+    ("empty-X-no-columns", lambda: SVM(np.zeros((3, 0)), [1, 1, 1], 0.1), ValueError,
+     "X is empty (shape (3, 0)); it needs at least one example (row) and one feature (column)"),
+    ("X-1d", lambda: SVM(X0[:, 0], Y0, 0.1), ValueError,
+     "X must be a 2-D array (n examples x d features), got a 1-D array of shape (20,); for a "
+     "single example use X.reshape(1, -1), for a single feature X.reshape(-1, 1)"),
+    ("X-complex", lambda: SVM(X0.astype(complex), Y0, 0.1), TypeError,
+     "X has a complex dtype (complex128); stochsvm needs real numbers: take the real part or "
+     "the magnitude explicitly"),
+    ("X-object", lambda: SVM(X0.astype(object), Y0, 0.1), TypeError,
+     "X has dtype object, which is not numeric; convert it to float32 or float64 "
+     "(e.g. X.astype(np.float64))"),
+    ("csr-unsorted-indices", _unsorted_csr, None, None),
+    ("csr-duplicate-indices", _duplicate_csr, None, None),
+    ("csr-index-out-of-range", lambda: SVM(_csr([5]), Y0, 0.1), ValueError,
+     "X is not a valid CSR matrix (malformed indptr, or a column index that is out of range, "
+     "unsorted or duplicated)"),
+    ("csr-column-beyond-int32",
+     lambda: SVM(sp.csr_matrix((np.ones(1), np.array([2 ** 40]), np.array([0, 1])),
+                               shape=(1, 2 ** 41)), [1], 0.1), ValueError,
+     "X has a nonzero in column 1099511627776; stochsvm's sparse format indexes columns with "
+     "32-bit integers (< 2**31)"),
+    ("data-overflows-scores", _overflows, FloatingPointError,
+     "training diverged (the model or a score became non-finite); the model is not reliable: "
+     "reset it (set_model, set_bias, set_iteration_number) and use a larger lambda, a larger "
+     "t0, a smaller bias_learning_rate or scaled data"),
+    # labels
+    ("nan-in-y", lambda: SVM(X0, np.where(np.arange(20) == 3, np.nan, Y0), 0.1), ValueError,
+     "y contains NaN or infinity; labels must be -1 or +1"),
+    ("labels-0-1", lambda: SVM(X0, (Y0 + 1) / 2, 0.1), ValueError,
+     "y must contain only the labels -1 and +1, found {0, 1}; convert 0/1 labels with y = 2*y - 1"),
+    ("labels-not-pm1", lambda: SVM(X0, Y0 + 2, 0.1), ValueError,
+     "y must contain only the labels -1 and +1, found {1, 3}; map your two classes to -1 and "
+     "+1, e.g. y = np.where(y == positive_class, 1, -1)"),
+    ("labels-invalid-for-the-loss", _labels_invalid_for_the_loss, ValueError,
+     "the labels are not valid for the hinge loss: they must be -1 or +1 (the regression "
+     "losses l1 and l2 take any finite label)"),
+    ("one-class-only", _one_class, None, None),
+    ("y-object", lambda: SVM(X0, Y0.astype(object), 0.1), TypeError,
+     "y must contain the numbers -1 and +1, got dtype object"),
+    ("y-2d", lambda: SVM(X0, Y0[:, None], 0.1), ValueError,
+     "y must be a 1-D array of labels, got shape (20, 1); use y.ravel()"),
+    ("mismatched-lengths", lambda: SVM(X0, Y0[:5], 0.1), ValueError,
+     "y has 5 labels but X has 20 rows (examples); they must match"),
+    # parameters
+    ("lambda-zero", lambda: SVM(X0, Y0, 0.0), ValueError,
+     "lambda_ must be a finite number > 0, got 0.0"),
+    ("lambda-negative", lambda: svmtrain(X0, Y0, -1), ValueError,
+     "lambda_ must be a finite number > 0, got -1"),
+    ("lambda-nan", lambda: SVM(X0, Y0, float("nan")), ValueError,
+     "lambda_ must be a finite number > 0, got nan"),
+    ("lambda-bool", lambda: SVM(X0, Y0, True), TypeError,
+     "lambda_ must be a real number, got a boolean (True)"),
+    ("negative-weights", lambda: _svm().set_weights(-np.ones(20)), ValueError,
+     "weights must be 20 finite values >= 0"),
+    ("weights-wrong-length", lambda: svmtrain(X0, Y0, 0.1, weights=np.ones(3)), ValueError,
+     "weights must be a 1-D array of 20 values (one per example), got shape (3,)"),
+    ("max-num-iterations-zero", lambda: _svm().set_max_num_iterations(0), ValueError,
+     "max_num_iterations must be an integer >= 1, got 0"),
+    ("t0-at-most-1", lambda: _svm().set_t0(0.5), ValueError,
+     "t0 must be a finite number > 1, got 0.5"),
+    ("epsilon-negative", lambda: _svm().set_epsilon(-1), ValueError,
+     "epsilon must be a finite number >= 0 (0 disables the stopping rule), got -1"),
+    ("bias-multiplier-negative", lambda: _svm().set_bias_multiplier(-1), ValueError,
+     "bias_multiplier must be a finite number >= 0 (0: the bias is not learned), got -1"),
+    ("seed-negative", lambda: SVM(X0, Y0, 0.1, seed=-1), ValueError,
+     "seed must be an integer in [0, 2**64), got -1"),
+    ("verbose-not-an-integer", lambda: svmtrain(X0, Y0, 0.1, verbose="a"), TypeError,
+     "verbose must be an integer, got str ('a')"),
+    ("unknown-solver", lambda: svmtrain(X0, Y0, 0.1, solver="x"), ValueError,
+     "solver must be one of 'sgd', 'sdca', 'none', 'svmsgd2', 'sgdqn', 'res', 'lres', got 'x'"),
+    ("unknown-loss", lambda: SVM(X0, Y0, 0.1, loss="nope"), ValueError,
+     "loss must be one of 'hinge', 'hinge2', 'squared_hinge', 'logistic', 'l1', 'l2', got 'nope'"),
+    ("diverging-training", _diverges, FloatingPointError,
+     "training diverged (the model or a score became non-finite); the model is not reliable: "
+     "reset it (set_model, set_bias, set_iteration_number) and use a larger lambda, a larger "
+     "t0, a smaller bias_learning_rate or scaled data"),
+    # the homogeneous kernel map
+    ("kernel-gamma-zero", lambda: HomogeneousKernelMap(gamma=0), ValueError,
+     "gamma must be a finite number > 0, got 0"),
+    ("kernel-gamma-negative", lambda: svmtrain(X0, Y0, 0.1, homkermap={"gamma": -1}), ValueError,
+     "gamma must be a finite number > 0, got -1"),
+    ("kernel-map-order", lambda: HomogeneousKernelMap(order=100), ValueError,
+     "order must be an integer in [0, 64], got 100"),
+    ("kernel-map-period-tiny", lambda: HomogeneousKernelMap(period=1e-310), ValueError,
+     "period must be > 2.6e-305 (the angle 2 pi / period * ln(x) must stay finite), got 1e-310"),
+    # warm start
+    ("warm-start-model-wrong-dimension", lambda: svmtrain(X0, Y0, 0.1, solver="sgd",
+                                                          model=np.zeros(2)), ValueError,
+     "model must be a 1-D array of 3 values (the dimension), got shape (2,)"),
+    ("warm-start-data-wrong-dimension", lambda: _svm().set_data(X0[:, :2], Y0), ValueError,
+     "X has 2 features (columns), but this SVM has dimension 3"),
+    ("sdca-given-a-model", lambda: _svm("sdca").set_model(np.zeros(3)), RuntimeError,
+     "the sdca solver derives its model from the dual variables: use set_dual_variables "
+     "instead of set_model"),
+    ("sdca-dual-variables-out-of-domain", lambda: _svm("sdca").set_dual_variables(np.full(20, 5.0)),
+     ValueError, "alpha must be 20 finite values, each in the domain of the hinge loss's conjugate"),
+    ("dual-variables-wrong-length", lambda: _svm("sdca").set_dual_variables(np.zeros(3)), ValueError,
+     "alpha must be a 1-D array of 20 values (the number of examples), got shape (3,)"),
+    # state
+    ("scores-before-training", lambda: _svm().get_scores(), RuntimeError,
+     "no scores yet: call train() first (scores are computed at every diagnostic)"),
+    ("statistics-before-training", _untrained_statistics, None, None),
+    ("train-twice-concurrently", lambda: _while_training(lambda svm: svm.train()), RuntimeError,
+     "train() is already running on this SVM"),
+    ("setter-during-training", lambda: _while_training(lambda svm: svm.set_lambda(1.0)), RuntimeError,
+     "cannot call set_lambda() while train() is running on this SVM"),
+]
+
+
+@pytest.mark.parametrize("row, call, exc, message", MATRIX, ids=[r[0] for r in MATRIX])
+def test_bad_input(row, call, exc, message):
+    if exc is None:
+        result = call()
+        if isinstance(result, SVM):
+            assert np.all(np.isfinite(result.get_model())) and np.isfinite(result.get_bias())
+        return
+    with pytest.raises(exc) as info:
+        call()
+    assert type(info.value) is exc
+    assert str(info.value) == message
+
+
+def test_row_ids_are_unique():
+    ids = [r[0] for r in MATRIX]
+    assert len(ids) == len(set(ids))
+
+
+def test_every_row_is_in_the_docs():
+    with open(DOC, encoding="utf-8") as f:
+        text = " ".join(f.read().split())
+    for row, _, exc, message in MATRIX:
+        assert f"``{row}``" in text, f"row {row} is missing from docs/bad_inputs.rst"
+        if exc is not None:
+            assert " ".join(message.split()) in text, f"the message of row {row} differs from the docs"
