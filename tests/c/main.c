@@ -117,6 +117,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_sgdqn.c */                                            \
   X(svmsgd2_replays_paper)                                      \
   X(sgdqn_replays_paper)                                        \
+  X(sgdqn_data_order_replays_paper)                             \
   X(sgdqn_converges_to_sdca_optimum)                            \
   X(sgdqn_dense_equals_csr)                                     \
   X(sgdqn_warm_start_split)                                     \
