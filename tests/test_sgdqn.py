@@ -313,3 +313,33 @@ def test_data_order(solver):
     assert back.get_shuffle() is False
     with pytest.raises(TypeError, match="shuffle"):
         svm.set_shuffle(0)
+
+
+def test_concurrent_fits_equal_serial_fits():
+    import threading
+
+    X, y = make_problem(n=3000, d=30, seed=13, sparsity=0.5)
+    Xs = sp.csr_matrix(X)
+
+    def fit(solver, seed):
+        svm = SVM(Xs, y, 1e-3, solver=solver, loss="hinge2", seed=seed)
+        svm.set_epsilon(0)
+        svm.set_max_num_iterations(5 * X.shape[0])
+        svm.train()
+        return svm.get_model(), svm.get_bias()
+
+    jobs = [(solver, seed) for solver in ("svmsgd2", "sgdqn") for seed in (0, 1)]
+    serial = [fit(*job) for job in jobs]
+    results = [None] * len(jobs)
+
+    def run(k):
+        results[k] = fit(*jobs[k])
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for (w, b), (w2, b2) in zip(serial, results):
+        assert np.array_equal(w, w2) and b == b2
+    assert not np.array_equal(serial[0][0], serial[1][0])  # the seeds matter
