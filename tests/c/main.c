@@ -126,6 +126,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(calibrate_t0)                                               \
   X(sgdqn_interrupt)                                            \
   X(sgdqn_fresh_object_continues)                               \
+  X(sgdqn_abstract_data_matches_dense)                          \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
