@@ -281,3 +281,65 @@ def test_set_scaling_rejects():
     assert np.all(svm.get_scaling() == 5.0) and svm.get_scaling_updates() == 3
     with pytest.raises(RuntimeError, match="sgdqn"):
         SVM(X, y, 0.1, solver="svmsgd2").set_scaling(good, 0)
+
+
+@pytest.mark.parametrize("solver", ["svmsgd2", "sgdqn", "sgd"])
+def test_data_order(solver):
+    X, y = make_problem(n=25, d=5, seed=12, sparsity=0.3)
+    lam, t0 = 0.05, 20.0
+    svm = SVM(X, y, lam, solver=solver, loss="hinge2")
+    assert svm.get_shuffle() is True
+    svm.set_shuffle(False)
+    assert svm.get_shuffle() is False
+    svm.set_t0(t0)
+    svm.set_skip(3)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(2 * X.shape[0])
+    svm.train()
+    if solver != "sgd":
+        order = np.tile(np.arange(X.shape[0]), 2)
+        w_ref, b_ref, D_ref, _ = paper_reference(solver, X, y, order, lam, t0, 3, 1.0, 1.0,
+                                                 "hinge2")
+        scale = max(np.abs(w_ref).max(), abs(b_ref))
+        np.testing.assert_allclose(svm.get_model(), w_ref, rtol=0, atol=1e-12 * scale)
+        assert abs(svm.get_bias() - b_ref) <= 1e-12 * scale
+    shuffled = SVM(X, y, lam, solver=solver, loss="hinge2")
+    shuffled.set_t0(t0)
+    shuffled.set_epsilon(0)
+    shuffled.set_max_num_iterations(2 * X.shape[0])
+    shuffled.train()
+    assert not np.array_equal(shuffled.get_model(), svm.get_model())
+    back = pickle.loads(pickle.dumps(svm))
+    assert back.get_shuffle() is False
+    with pytest.raises(TypeError, match="shuffle"):
+        svm.set_shuffle(0)
+
+
+def test_concurrent_fits_equal_serial_fits():
+    import threading
+
+    X, y = make_problem(n=3000, d=30, seed=13, sparsity=0.5)
+    Xs = sp.csr_matrix(X)
+
+    def fit(solver, seed):
+        svm = SVM(Xs, y, 1e-3, solver=solver, loss="hinge2", seed=seed)
+        svm.set_epsilon(0)
+        svm.set_max_num_iterations(5 * X.shape[0])
+        svm.train()
+        return svm.get_model(), svm.get_bias()
+
+    jobs = [(solver, seed) for solver in ("svmsgd2", "sgdqn") for seed in (0, 1)]
+    serial = [fit(*job) for job in jobs]
+    results = [None] * len(jobs)
+
+    def run(k):
+        results[k] = fit(*jobs[k])
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for (w, b), (w2, b2) in zip(serial, results):
+        assert np.array_equal(w, w2) and b == b2
+    assert not np.array_equal(serial[0][0], serial[1][0])  # the seeds matter

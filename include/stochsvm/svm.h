@@ -296,6 +296,15 @@ SS_API SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t);
 /** @brief Seed of the object's own random generator; default 0. The visiting
  *  order of epoch e is a function of (seed, e) only. */
 SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
+/** @brief Visit the examples of every epoch in a fresh random permutation
+ *  (non-zero, the default) or in data order (0), for the stochastic
+ *  solvers. Data order is what Bottou's SVMSGD2 and SGD-QN programs do (on
+ *  data shuffled once beforehand): rows are read sequentially, which on data
+ *  larger than the caches makes an epoch several times faster (see
+ *  bench/results/visit_order.md). Either way the order of epoch e is a
+ *  function of (seed, e) only, so warm starts stay exact.
+ *  @return SS_OK or SS_ERR_BAD_ARG (NULL). */
+SS_API SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled);
 /** @brief Diagnostic callback and its user pointer (NULL to remove). */
 SS_API SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user);
 /** @brief Interrupt callback and its user pointer (NULL to remove). */
@@ -407,6 +416,8 @@ SS_API int64_t ss_svm_get_num_shrunk(const SsSvm *self);
 SS_API double ss_svm_get_bias(const SsSvm *self);
 SS_API int64_t ss_svm_get_iteration_number(const SsSvm *self);
 SS_API uint64_t ss_svm_get_seed(const SsSvm *self);
+/** @brief 1 if epochs visit a random permutation (the default), 0 for data order. */
+SS_API int ss_svm_get_shuffle(const SsSvm *self);
 SS_API int64_t ss_svm_get_dimension(const SsSvm *self);
 /** @brief n, or 0 for an object without data. */
 SS_API int64_t ss_svm_get_num_data(const SsSvm *self);

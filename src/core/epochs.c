@@ -2,7 +2,7 @@
  *
  * Iteration t (counted over the object's whole life) belongs to epoch
  * e = t / n and visits example perm_e[t mod n], perm_e being a permutation
- * drawn from (seed, e) only. The driver cuts the run [t_begin, t_begin +
+ * drawn from (seed, e) only (the identity after ss_svm_set_shuffle(0)). The driver cuts the run [t_begin, t_begin +
  * max_num_iterations) at epoch boundaries (where the SGD factor is folded),
  * at diagnostics (every diagnostic_frequency iterations, counted on t, so a
  * run split in two diagnoses at the same points) and at interrupt polls, and
@@ -12,6 +12,15 @@
 #include "internal.h"
 
 #include <stdlib.h>
+
+SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->in_data_order = enabled == 0;
+  return SS_OK;
+}
+
+int ss_svm_get_shuffle(const SsSvm *self) { return !self->in_data_order; }
 
 static int64_t min64(int64_t a, int64_t b)
 {
@@ -56,7 +65,11 @@ SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps)
   while (t < t_end && !stopped) {
     int64_t epoch = t / n;
     if (run.epoch_start != epoch * n) {
-      ss_rng_permutation(perm, n, self->seed, (uint64_t)epoch);
+      if (self->in_data_order) {
+        for (int64_t k = 0; k < n; ++k) perm[k] = k;
+      } else {
+        ss_rng_permutation(perm, n, self->seed, (uint64_t)epoch);
+      }
       run.epoch_start = epoch * n;
     }
     int64_t epoch_end = saturating_add(run.epoch_start, n);

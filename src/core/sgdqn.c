@@ -40,7 +40,6 @@
 #include "internal.h"
 #include "loss.h"
 
-#include <stddef.h>
 #include <string.h>
 
 void ss_sgdqn_reset_scaling(SsSvm *self)

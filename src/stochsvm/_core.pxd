@@ -165,6 +165,8 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsStatus ss_svm_set_bias(SsSvm *self, double bias)
     SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
     SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
+    SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
+    int ss_svm_get_shuffle(const SsSvm *self)
     SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)
     SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user)
 

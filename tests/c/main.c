@@ -124,6 +124,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_sgdqn.c */                                            \
   X(svmsgd2_replays_paper)                                      \
   X(sgdqn_replays_paper)                                        \
+  X(sgdqn_data_order_replays_paper)                             \
   X(sgdqn_converges_to_sdca_optimum)                            \
   X(sgdqn_dense_equals_csr)                                     \
   X(sgdqn_warm_start_split)                                     \
@@ -132,6 +133,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(calibrate_t0)                                               \
   X(sgdqn_interrupt)                                            \
   X(sgdqn_fresh_object_continues)                               \
+  X(sgdqn_abstract_data_matches_dense)                          \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* test_fuzz_regressions.c */                                 \

@@ -29,7 +29,8 @@ static double ref_derivative(SsLoss loss, double y, double s) {
  * diagonal D (d + 1, SGD-QN). */
 static void reference_run(SsSolver solver, const double *X, const double *y, const double *c,
                           int n, int d, double lambda, double t0, int skip, double Bm,
-                          double rate, SsLoss loss, uint64_t seed, int T, double *W, double *D) {
+                          double rate, SsLoss loss, uint64_t seed, int in_order, int T, double *W,
+                          double *D) {
   const int A = d + 1;
   double *xt = malloc(sizeof(double) * A), *Wold = malloc(sizeof(double) * A);
   int64_t *perm = malloc(sizeof(int64_t) * n);
@@ -37,7 +38,10 @@ static void reference_run(SsSolver solver, const double *X, const double *y, con
   int count = skip, updateB = 0;
   double r = 2;
   for (int t = 0; t < T; ++t) {
-    if (t % n == 0) ss_rng_permutation(perm, n, seed, (uint64_t)(t / n));
+    if (t % n == 0 && in_order)
+      for (int k = 0; k < n; ++k) perm[k] = k;
+    else if (t % n == 0)
+      ss_rng_permutation(perm, n, seed, (uint64_t)(t / n));
     int i = (int)perm[t % n];
     for (int j = 0; j < d; ++j) xt[j] = X[i * d + j];
     xt[d] = Bm;
@@ -88,7 +92,8 @@ static double max_abs(const double *v, int m) {
   return a;
 }
 
-static void check_replay(SsSolver solver, SsLoss loss, int skip, double Bm, int with_weights) {
+static void check_replay_order(SsSolver solver, SsLoss loss, int skip, double Bm, int with_weights,
+                               int in_order) {
   double X[QN * QD], y[QN], c[QN];
   tu_make_blobs(X, y, QN, QD, 0.5, 11);
   for (int k = 0; k < QN * QD; k += 3) X[k] = 0; /* absent features */
@@ -107,10 +112,12 @@ static void check_replay(SsSolver solver, SsLoss loss, int skip, double Bm, int 
   CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, T), SS_OK);
   CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
   if (with_weights) CHECK_EQ_INT(ss_svm_set_weights(svm, c), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_shuffle(svm, !in_order), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_shuffle(svm), !in_order);
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
   double W[QD + 1], D[QD + 1];
   reference_run(solver, X, y, with_weights ? c : NULL, QN, QD, lambda, t0, skip, Bm, rate, loss, 5,
-                T, W, D);
+                in_order, T, W, D);
   const double *w = ss_svm_get_model(svm);
   double scale = max_abs(W, QD + 1);
   CHECK(scale > 0.05); /* the replay moved */
@@ -127,6 +134,16 @@ static void check_replay(SsSolver solver, SsLoss loss, int skip, double Bm, int 
     if (loss != SS_LOSS_HINGE) CHECK(moved); /* B was re-estimated away from 1/lambda */
   }
   ss_svm_delete(svm);
+}
+
+static void check_replay(SsSolver solver, SsLoss loss, int skip, double Bm, int with_weights) {
+  check_replay_order(solver, loss, skip, Bm, with_weights, 0);
+}
+
+/* ss_svm_set_shuffle(0): the epochs visit 0, 1, ..., n - 1. */
+void test_sgdqn_data_order_replays_paper(void) {
+  check_replay_order(SS_SOLVER_SVMSGD2, SS_LOSS_HINGE2, 3, 1.0, 0, 1);
+  check_replay_order(SS_SOLVER_SGDQN, SS_LOSS_LOGISTIC, 4, 1.0, 1, 1);
 }
 
 void test_svmsgd2_replays_paper(void) {
@@ -509,4 +526,59 @@ void test_sgdqn_fresh_object_continues(void) {
   ss_svm_delete(c);
   ss_svm_delete(f);
   ss_svm_delete(s);
+}
+
+/* Abstract data (two callbacks over a dense matrix): the generic loop, with
+ * SGD-QN's diagonal step through the scratch vector. */
+typedef struct QnRows {
+  const double *x;
+  int64_t d;
+} QnRows;
+
+static double qn_rows_dot(const void *data, int64_t i, const double *w) {
+  const QnRows *m = data;
+  double s = 0;
+  for (int64_t j = 0; j < m->d; ++j) s += m->x[i * m->d + j] * w[j];
+  return s;
+}
+
+static void qn_rows_axpy(const void *data, int64_t i, double *w, double a) {
+  const QnRows *m = data;
+  for (int64_t j = 0; j < m->d; ++j) w[j] += a * m->x[i * m->d + j];
+}
+
+void test_sgdqn_abstract_data_matches_dense(void) {
+  enum { N = 50, D = 6 };
+  static double X[N * D], y[N];
+  tu_make_blobs(X, y, N, D, 0.5, 14);
+  for (int k = 0; k < N * D; k += 2) X[k] = 0; /* absent features */
+  QnRows rows = {X, D};
+  const SsSolver solvers[2] = {SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN};
+  for (int s = 0; s < 2; ++s) {
+    SsData data;
+    SsSvm *ref = tu_new_dense(solvers[s], &data, X, y, N, D, 0.02);
+    SsSvm *abs = ss_svm_new_with_abstract_data(solvers[s], &rows, D, N, y, 0.02, qn_rows_dot,
+                                               qn_rows_axpy);
+    REQUIRE(ref && abs);
+    CHECK(ss_svm_get_density(abs) == 1.0);
+    CHECK(ss_svm_get_density(ref) < 0.6);
+    SsSvm *both[2] = {ref, abs};
+    for (int k = 0; k < 2; ++k) {
+      ss_svm_set_loss(both[k], SS_LOSS_HINGE2);
+      ss_svm_set_skip(both[k], 4);
+      ss_svm_set_epsilon(both[k], 0);
+      ss_svm_set_max_num_iterations(both[k], 10 * N);
+      CHECK_EQ_INT(ss_svm_train(both[k]), SS_OK);
+    }
+    for (int j = 0; j < D; ++j)
+      CHECK_CLOSE(ss_svm_get_model(abs)[j], ss_svm_get_model(ref)[j], 1e-12);
+    CHECK_CLOSE(ss_svm_get_bias(abs), ss_svm_get_bias(ref), 1e-12);
+    if (solvers[s] == SS_SOLVER_SGDQN) {
+      for (int j = 0; j <= D; ++j)
+        CHECK_CLOSE(ss_svm_get_scaling(abs)[j], ss_svm_get_scaling(ref)[j], 1e-9);
+    }
+    CHECK(fabs(ss_svm_get_model(ref)[1]) > 1e-3);
+    ss_svm_delete(ref);
+    ss_svm_delete(abs);
+  }
 }
