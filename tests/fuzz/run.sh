@@ -21,8 +21,9 @@ CLANG=${CLANG:-clang}
 OUT="$ROOT/build-fuzz"
 mkdir -p "$OUT/work"
 
-CORE=(src/core/status.c src/core/data.c src/core/homkermap.c src/core/rng.c src/core/clock.c
-      src/core/loss.c src/core/svm.c src/core/epochs.c src/core/sgd.c src/core/sdca.c)
+# The core's sources, as meson.build lists them (so a new source needs no edit here).
+mapfile -t CORE < <(sed -n "/^core_sources = files(/,/^)/p" meson.build | grep -o "src/core/[A-Za-z0-9_]*\.c")
+[ ${#CORE[@]} -gt 0 ] || { echo "no core sources found in meson.build" >&2; exit 1; }
 FLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isrc/core)
 
