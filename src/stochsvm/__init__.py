@@ -10,11 +10,15 @@ from stochsvm._svm import SVM, HomogeneousKernelMap, homkermap
 
 __version__ = "0.1.0"
 
-__all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "__version__"]
+__all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "LinearSVMClassifier",
+           "LinearSVMRegressor", "__version__"]
 
 # Names provided by submodules, imported on first access (PEP 562).
 _LAZY = {
     "svmtrain": "stochsvm.svm",
+    # scikit-learn estimators: need scikit-learn, which the object API does not
+    "LinearSVMClassifier": "stochsvm.linear",
+    "LinearSVMRegressor": "stochsvm.linear",
 }
 
 
