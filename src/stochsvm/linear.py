@@ -48,12 +48,18 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from stochsvm import _svm
 from stochsvm._svm import SVM
 
-__all__ = ["LinearSVMClassifier", "LinearSVMRegressor"]
+__all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 
-#: Linear solvers of the SVM object usable by the estimators.
-LINEAR_SOLVERS = ("sgd", "sdca")
+#: Linear solvers usable by the estimators: every training solver the SVM
+#: object knows (read from it, so a solver added to :class:`stochsvm.SVM` is
+#: accepted here without a change).
+LINEAR_SOLVERS = tuple(name for name in _svm._SOLVERS if name != "none")
+
+#: What each solver's ``tol`` bounds (solvers not listed: the scores variation).
+_STOPPING_RULES = {"sdca": "duality gap"}
 CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 REGRESSION_LOSSES = ("l1", "l2")
 
@@ -125,6 +131,11 @@ class _LinearSVMBase(BaseEstimator):
             raise ValueError(f"warm_start must be a bool, got {self.warm_start!r}")
         if not isinstance(self.shrinking, (bool, np.bool_)):
             raise ValueError(f"shrinking must be a bool, got {self.shrinking!r}")
+        n_jobs = getattr(self, "n_jobs", None)
+        if n_jobs is not None and (not isinstance(n_jobs, numbers.Integral)
+                                   or isinstance(n_jobs, bool) or n_jobs == 0):
+            raise ValueError(f"n_jobs must be None or a non-zero integer (-1: all CPUs), "
+                             f"got {n_jobs!r}")
 
     def _lambda_for(self, n):
         if self.lambda_ is not None:
@@ -166,7 +177,9 @@ class _LinearSVMBase(BaseEstimator):
             svm, iterations, epsilon = job
             svm.set_max_num_iterations(iterations)
             svm.set_epsilon(epsilon)
+            start = svm.get_iteration_number()
             stats = svm.train()
+            stats["iterations_this_call"] = svm.get_iteration_number() - start
             if self.verbose:
                 print(f"[{type(self).__name__}] epoch {stats['epoch']}: objective "
                       f"{stats['objective']:.6g}, status {stats['status']}")
@@ -180,16 +193,70 @@ class _LinearSVMBase(BaseEstimator):
 
     def _after_training(self, stats, converge_check):
         self._stats = stats
+        # Epochs of this call (the iteration number itself runs on across
+        # partial_fit and warm-started fit calls), as scikit-learn's n_iter_.
         n = max(svm.get_num_data() for svm in self._svms)
-        self.n_iter_ = int(max(np.ceil(s["iteration"] / n) for s in stats)) if n else 0
+        self.n_iter_ = int(max(-(-s["iterations_this_call"] // n) for s in stats)) if n else 0
         coef = np.vstack([svm.get_model() for svm in self._svms])
         intercept = np.array([svm.get_bias() for svm in self._svms])
         self._set_coef(coef, intercept)
         if converge_check and self.tol > 0 and any(s["status"] == "max_iterations" for s in stats):
-            criterion = "duality gap" if self.solver == "sdca" else "score variation"
+            criterion = _STOPPING_RULES.get(self.solver, "scores variation")
             warnings.warn(f"{type(self).__name__} stopped after max_epochs={self.max_epochs} "
                           f"epochs before its {criterion} fell below tol={self.tol}; "
                           f"increase max_epochs or tol", ConvergenceWarning)
+
+    def _sample_weights(self, X, sample_weight):
+        """Checked non-negative float64 sample weights, or None."""
+        if sample_weight is None:
+            return None
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if np.any(weights < 0):
+            raise ValueError("sample_weight must be >= 0")
+        return weights
+
+    def _install(self, X, problems, weights, lam, continue_state):
+        """Create (or give new data to) one SVM per label vector in
+        ``problems``; ``lam`` None keeps the SVMs' lambda."""
+        if not continue_state:
+            self._svms = [self._new_svm(X, yb, lam) for yb in problems]
+        else:
+            for svm, yb in zip(self._svms, problems):
+                svm.set_data(X, yb)
+                if lam is not None:
+                    svm.set_lambda(lam)
+        for svm in self._svms:
+            if weights is not None:
+                svm.set_weights(weights)
+
+    def _fit_problems(self, X, y, problems, weights, warm):
+        """fit's training: max_epochs epochs (or until tol), from the previous
+        state when warm."""
+        n = X.shape[0]
+        if not (warm and self._same_data(X, y, weights)):
+            self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
+        self._last_data = (X, y, weights)
+        stats = self._train_all([(svm, self.max_epochs * n, float(self.tol))
+                                 for svm in self._svms], getattr(self, "n_jobs", None))
+        self._after_training(stats, converge_check=True)
+        return self
+
+    def _partial_fit_problems(self, X, y, problems, weights, first):
+        """partial_fit's training: one epoch, continuing the state."""
+        n = X.shape[0]
+        if first:
+            self._install(X, problems, weights, self._lambda_for(n), continue_state=False)
+        elif not self._same_data(X, y, weights):
+            if self.solver == "sdca":
+                warnings.warn("partial_fit with solver='sdca' on new data restarts the dual "
+                              "variables, and the model, from 0 (SDCA is not a streaming "
+                              "method; use solver='sgd' to learn from batches)", UserWarning)
+            self._install(X, problems, weights, None, continue_state=True)
+        self._last_data = (X, y, weights)
+        stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
+                                getattr(self, "n_jobs", None))
+        self._after_training(stats, converge_check=False)
+        return self
 
     def __sklearn_is_fitted__(self):
         # lambda_ is a parameter, not a fitted attribute: decide on coef_.
@@ -227,10 +294,11 @@ class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
 
     Parameters
     ----------
-    solver : {"sdca", "sgd"}, default="sdca"
+    solver : str, default="sdca"
+        One of :data:`LINEAR_SOLVERS` (the solvers of :class:`stochsvm.SVM`).
         ``"sdca"``: stochastic dual coordinate ascent, stops when the duality
         gap is below ``tol``. ``"sgd"``: Pegasos-style SGD, stops when the
-        relative variation of the scores over an epoch is below ``tol``.
+        variation of the scores over an epoch is below ``tol``.
     loss : {"hinge", "hinge2", "logistic"}, default="hinge"
         ``max(0, 1 - y s)``, its square, or ``log(1 + exp(-y s))``.
         ``predict_proba`` needs the logistic loss.
@@ -320,11 +388,7 @@ class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
 
     def _example_weights(self, X, y, sample_weight, counts=None):
         """sample_weight times the class weights, or None when all are 1."""
-        weights = None
-        if sample_weight is not None:
-            weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
-            if np.any(weights < 0):
-                raise ValueError("sample_weight must be >= 0")
+        weights = self._sample_weights(X, sample_weight)
         cw = self.class_weight
         if cw is not None:
             if isinstance(cw, str) and cw == "balanced" and counts is not None:
@@ -344,19 +408,6 @@ class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
         if cw is None or (isinstance(cw, str) and cw == "balanced") or isinstance(cw, dict):
             return
         raise ValueError(f"class_weight must be a dict, 'balanced' or None, got {cw!r}")
-
-    def _install(self, X, problems, weights, lam, continue_state):
-        """Create (or give new data to) one SVM per binary problem."""
-        if not continue_state:
-            self._svms = [self._new_svm(X, yb, lam) for yb in problems]
-        else:
-            for svm, yb in zip(self._svms, problems):
-                svm.set_data(X, yb)
-                if lam is not None:
-                    svm.set_lambda(lam)
-        for svm in self._svms:
-            if weights is not None:
-                svm.set_weights(weights)
 
     # -- fit ---------------------------------------------------------------------
 
@@ -390,18 +441,9 @@ class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
             raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
                              f"the previous fit {list(previous_classes)}")
         self.classes_ = classes
-        n = X.shape[0]
         weights = self._example_weights(X, y, sample_weight)
-        problems = self._binary_problems(y)
-        same = warm and self._same_data(X, y, weights)
-        if not same:
-            self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
-        self._last_data = (X, y, weights)
         self._class_counts = None
-        stats = self._train_all([(svm, self.max_epochs * n, float(self.tol))
-                                 for svm in self._svms], self.n_jobs)
-        self._after_training(stats, converge_check=True)
-        return self
+        return self._fit_problems(X, y, self._binary_problems(y), weights, warm)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solver's state.
@@ -449,20 +491,7 @@ class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
         self._class_counts += np.bincount(np.searchsorted(self.classes_, y),
                                           minlength=len(self.classes_))
         weights = self._example_weights(X, y, sample_weight, counts=self._class_counts)
-        n = X.shape[0]
-        problems = self._binary_problems(y)
-        if first:
-            self._install(X, problems, weights, self._lambda_for(n), continue_state=False)
-        elif not self._same_data(X, y, weights):
-            if self.solver == "sdca":
-                warnings.warn("partial_fit with solver='sdca' on new data restarts the dual "
-                              "variables, and the model, from 0 (SDCA is not a streaming "
-                              "method; use solver='sgd' to learn from batches)", UserWarning)
-            self._install(X, problems, weights, None, continue_state=True)
-        self._last_data = (X, y, weights)
-        stats = self._train_all([(svm, n, 0.0) for svm in self._svms], self.n_jobs)
-        self._after_training(stats, converge_check=False)
-        return self
+        return self._partial_fit_problems(X, y, self._binary_problems(y), weights, first)
 
     def _set_coef(self, coef, intercept):
         self.coef_ = coef
@@ -550,7 +579,8 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
 
     Parameters
     ----------
-    solver : {"sdca", "sgd"}, default="sdca"
+    solver : str, default="sdca"
+        One of :data:`LINEAR_SOLVERS`.
     loss : {"l2", "l1"}, default="l2"
     C : float > 0, default=None
         ``lambda = 1/(C n)``; neither ``C`` nor ``lambda_``: ``C = 1``.
@@ -598,24 +628,6 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         tags.input_tags.sparse = True
         return tags
 
-    def _weights(self, X, sample_weight):
-        if sample_weight is None:
-            return None
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if np.any(weights < 0):
-            raise ValueError("sample_weight must be >= 0")
-        return weights
-
-    def _install(self, X, y, weights, lam, continue_state):
-        if not continue_state:
-            self._svms = [self._new_svm(X, y, lam)]
-        else:
-            self._svms[0].set_data(X, y)
-            if lam is not None:
-                self._svms[0].set_lambda(lam)
-        if weights is not None:
-            self._svms[0].set_weights(weights)
-
     def fit(self, X, y, sample_weight=None):
         """Fit the model on (X, y): at most ``max_epochs`` epochs.
 
@@ -634,14 +646,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         warm = self.warm_start and hasattr(self, "_svms")
         X, y = self._validate_Xy(X, y, reset=not warm)
         y = np.asarray(y, dtype=np.float64)
-        weights = self._weights(X, sample_weight)
-        n = X.shape[0]
-        if not (warm and self._same_data(X, y, weights)):
-            self._install(X, y, weights, self._lambda_for(n), continue_state=warm)
-        self._last_data = (X, y, weights)
-        stats = self._train_all([(self._svms[0], self.max_epochs * n, float(self.tol))], None)
-        self._after_training(stats, converge_check=True)
-        return self
+        return self._fit_problems(X, y, [y], self._sample_weights(X, sample_weight), warm)
 
     def partial_fit(self, X, y, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solver's state.
@@ -661,20 +666,8 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
             self._validate_params()
         X, y = self._validate_Xy(X, y, reset=first)
         y = np.asarray(y, dtype=np.float64)
-        weights = self._weights(X, sample_weight)
-        n = X.shape[0]
-        if first:
-            self._install(X, y, weights, self._lambda_for(n), continue_state=False)
-        elif not self._same_data(X, y, weights):
-            if self.solver == "sdca":
-                warnings.warn("partial_fit with solver='sdca' on new data restarts the dual "
-                              "variables, and the model, from 0 (SDCA is not a streaming "
-                              "method; use solver='sgd' to learn from batches)", UserWarning)
-            self._install(X, y, weights, None, continue_state=True)
-        self._last_data = (X, y, weights)
-        stats = self._train_all([(self._svms[0], n, 0.0)], None)
-        self._after_training(stats, converge_check=False)
-        return self
+        return self._partial_fit_problems(X, y, [y], self._sample_weights(X, sample_weight),
+                                          first)
 
     def _set_coef(self, coef, intercept):
         self.coef_ = coef[0]
