@@ -223,3 +223,41 @@ def decode(data, source="model file"):
         return d
     finally:
         ss_model_free(&m)
+
+
+def decision_function(dict d, X):
+    """Scores of the rows of ``X`` (a scipy CSR matrix or a 2-D array) under
+    the model ``d``, computed by the core (``ss_model_decision_function``, the
+    code C programs use): shape (n, k)."""
+    import scipy.sparse as sp
+
+    cdef _Model holder = _Model()
+    holder.fill(d)
+    cdef SsData data
+    cdef SsStatus status
+    cdef cnp.ndarray values, indptr, indices
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        X.sort_indices()
+        values = np.ascontiguousarray(X.data, dtype=np.float64)
+        indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+        indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+        status = ss_data_init_csr(&data, SS_DTYPE_FLOAT64, cnp.PyArray_DATA(values),
+                                  <const int64_t *>cnp.PyArray_DATA(indptr),
+                                  <const int32_t *>cnp.PyArray_DATA(indices), X.shape[0], X.shape[1])
+    else:
+        values = np.ascontiguousarray(np.atleast_2d(X), dtype=np.float64)
+        status = ss_data_init_dense(&data, SS_DTYPE_FLOAT64, cnp.PyArray_DATA(values),
+                                    values.shape[0], values.shape[1], values.shape[1])
+    if status != SS_OK:
+        raise ValueError(f"X: {ss_status_string(status).decode()} (it needs at least one row and "
+                         f"column, finite values)")
+    if data.dimension != holder.model.dimension:
+        raise ValueError(f"X has {data.dimension} features, the model {holder.model.dimension}")
+    k = holder.model.num_outputs
+    cdef cnp.ndarray out = np.empty((data.num_data, k), dtype=np.float64)
+    with nogil:
+        status = ss_model_decision_function(&holder.model, &data, <double *>cnp.PyArray_DATA(out))
+    if status != SS_OK:
+        raise ValueError(ss_status_string(status).decode())
+    return out
