@@ -139,6 +139,43 @@ def test_regression_and_homkermap(tmp_path):
     assert "accuracy" in _run("predict", mapped, cls).stderr
 
 
+def test_predict_models_written_elsewhere(files, tmp_path):
+    """Models saved by the estimators (string labels) and kernel models written
+    through the C core predict through the same command."""
+    pytest.importorskip("sklearn")
+    from stochsvm import LinearSVMClassifier, _model_file, save_model
+    from stochsvm.datasets import load_libsvm
+
+    _, _, _, train3, test3 = files
+    X, y = load_libsvm(train3)
+    names = np.array(["ant", "bee", "cat"])[(y - 1).astype(int)]
+    clf = LinearSVMClassifier(tol=0, max_epochs=5).fit(X, names)
+    save_model(clf, tmp_path / "names.ssvm")
+    out = _run("predict", tmp_path / "names.ssvm", test3)
+    Xt, _ = load_libsvm(test3, n_features=X.shape[1])
+    assert out.stdout.split() == clf.predict(Xt).tolist()
+    assert "labels the model does not know" in out.stderr
+    assert "classes         3: ant, bee, cat" in _run("info", tmp_path / "names.ssvm").stdout
+    # an RBF expansion over 2 support vectors, scored by the core
+    kernel = {"kind": "kernel", "task": "binary", "dimension": 5, "labels": [1.0, 3.0],
+              "kernel": "rbf", "gamma": 0.1, "sv_indptr": [0, 2, 5], "sv_indices": [0, 3, 0, 1, 4],
+              "sv_values": [1.0, 2.0, -1.0, 0.5, 3.0], "coefficients": [[0.7, -0.4]],
+              "biases": [0.05]}
+    _model_file.save(kernel, tmp_path / "rbf.ssvm")
+    out = _run("predict", tmp_path / "rbf.ssvm", test3, "--scores")
+    rows = np.array([[float(v) for v in line.split()] for line in out.stdout.splitlines()])
+    sv = np.zeros((2, 5))
+    sv[0, [0, 3]] = [1.0, 2.0]
+    sv[1, [0, 1, 4]] = [-1.0, 0.5, 3.0]
+    Xd = Xt.toarray()
+    dist = ((Xd[:, None, :] - sv[None]) ** 2).sum(-1)
+    scores = np.exp(-0.1 * dist) @ [0.7, -0.4] + 0.05
+    np.testing.assert_allclose(rows[:, 1], scores, rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(rows[:, 0], np.where(scores > 0, 3.0, 1.0))
+    info = _run("info", tmp_path / "rbf.ssvm").stdout
+    assert "kernel          rbf (gamma 0.1" in info and "support vectors 2 (5 nonzeros)" in info
+
+
 def test_demo_end_to_end(tmp_path):
     plot = tmp_path / "curves.png"
     out = _run("demo", "--n", "4000", "--n-test", "1000", "--d", "6", "--epochs", "3",
@@ -223,7 +260,7 @@ def test_train_options(files, capsys, loss, solver, tmp_path):
     train, test, _, _, _ = files
     argv = ["train", train, str(tmp_path / "m.ssvm"), "--solver", solver, "--lambda", "0.01",
             "--epochs", "3", "--loss", loss, "--bias-multiplier", "0", "--seed", "3",
-            "--float32", "--tol", "0.5", "--test", test, "-q"]
+            "--float32", "--tol", "0.5", "--no-shrinking", "--test", test, "-q"]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert f"{solver}, {loss} loss, lambda 0.01" in out and "test accuracy" in out

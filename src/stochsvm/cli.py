@@ -158,6 +158,9 @@ def _build_parser():
                        help="stop when the stopping rule falls below EPS (SDCA: duality gap; "
                             "SGD: scores variation); default 0 runs every epoch")
         p.add_argument("--seed", type=_seed, default=0, help="seed of the visiting order (default 0)")
+        p.add_argument("--no-shrinking", dest="shrinking", action="store_false",
+                       help="SDCA: visit every example (shrinking skips those stuck at a bound "
+                            "of the hinge losses; default on)")
         p.add_argument("--float32", action="store_true",
                        help="keep the data in single precision (the model is double)")
         p.add_argument("--homkermap", choices=_HOM_KERNELS, default=None, metavar="KERNEL",
@@ -354,6 +357,7 @@ def _new_svm(X, y, lam, args, solver, hkm):
     if getattr(args, "t0", None) is not None:
         svm.set_t0(args.t0)
     svm.set_epsilon(getattr(args, "tol", 0.0))
+    svm.set_shrinking(getattr(args, "shrinking", True))
     n = X.shape[0]
     svm.set_max_num_iterations(n)  # one epoch per train() call (train N = N/2 + N/2)
     svm.set_diagnostic_frequency(n)
