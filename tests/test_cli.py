@@ -116,6 +116,11 @@ def test_multiclass_validation_early_stopping(files, tmp_path):
     assert d["metadata_json"]["best_epoch"] == int(best.group(1))
     out = _run("predict", model, test3)
     assert "accuracy" in out.stderr and len(out.stdout.split()) == 300
+    # threads change nothing: the same model with --jobs 2
+    again = tmp_path / "m3-jobs.ssvm"
+    _run("train", train3, again, "--solver", "sgd", "--epochs", "30", "--validation", "0.25",
+         "--patience", "3", "--jobs", "2", "-q")
+    np.testing.assert_array_equal(read_model(again)["weights"], d["weights"])
 
 
 def test_regression_and_homkermap(tmp_path):

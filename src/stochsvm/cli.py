@@ -224,6 +224,9 @@ def _build_parser():
     train.add_argument("--patience", type=_count("--patience"), default=5, metavar="P",
                        help="with --validation: stop after P epochs without improvement "
                             "(default 5)")
+    train.add_argument("--jobs", type=_count("--jobs"), default=1, metavar="J",
+                       help="threads training the one-vs-rest SVMs at once (default 1; the "
+                            "model does not depend on it)")
     train.add_argument("--test", metavar="FILE", default=None,
                        help="evaluate the final model on this LIBSVM file")
     train.add_argument("--progress", action="store_true",
@@ -364,15 +367,15 @@ def _new_svm(X, y, lam, args, solver, hkm):
     return svm
 
 
-def _train_epoch(svms):
-    """One more epoch of every SVM; the statistics of each."""
-    stats = []
-    for svm in svms:
-        try:
-            stats.append(svm.train())
-        except FloatingPointError as exc:  # the message says what to change
-            raise _Fail(str(exc), 1) from None
-    return stats
+def _train_epoch(svms, pool=None):
+    """One more epoch of every SVM (in the thread pool if any: training
+    releases the GIL); the statistics of each."""
+    try:
+        if pool is None:
+            return [svm.train() for svm in svms]
+        return list(pool.map(lambda svm: svm.train(), svms))
+    except FloatingPointError as exc:  # the message says what to change
+        raise _Fail(str(exc), 1) from None
 
 
 def _scores(svms, X):
@@ -457,9 +460,14 @@ def _run_train(args):
     best = None  # (quality, epoch, models, biases)
     t = time.perf_counter()
     epoch = 0
+    pool = None
+    if args.jobs > 1 and len(svms) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=min(args.jobs, len(svms)))
     try:
         for epoch in range(1, args.epochs + 1):
-            stats = _train_epoch(svms)
+            stats = _train_epoch(svms, pool)
             objective = float(np.mean([s["objective"] for s in stats]))
             text = f"objective {objective:.6f}"
             if Xv is not None:
@@ -475,6 +483,8 @@ def _run_train(args):
                 break
     finally:
         progress.close()
+        if pool is not None:
+            pool.shutdown()
     train_time = time.perf_counter() - t
     status = "converged" if all(s["status"] == "converged" for s in stats) else (
         "early stop" if best is not None and epoch < args.epochs else "epoch limit")

@@ -46,7 +46,15 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+try:
+    from sklearn.utils.validation import validate_data
+except ImportError:  # pragma: no cover - scikit-learn < 1.6
+    import sklearn
+
+    raise ImportError(f"stochsvm's estimators need scikit-learn >= 1.6 (the tags and "
+                      f"validate_data API); found {sklearn.__version__}") from None
 
 from stochsvm import _svm
 from stochsvm._svm import SVM
