@@ -11,7 +11,8 @@
  * random pivot p and evaluate W(p) = (count + #less) p - (sum + sum less).
  * If W(p) >= V the level is at most p: keep the heights below p. Otherwise
  * the heights up to p join the lower set and the range becomes those above.
- * When the range is empty, gamma = (V + sum) / count. Expected O(n).
+ * When the range is empty, gamma = (V + sum) / count. Expected O(n); both
+ * passes per step are branch-free (counting, then compaction of one side).
  *
  * find_gamma_and_bias: with an unregularized bias b the positives' floor is
  * c_i + b and the negatives' c_i - b. In terms of the two levels relative to
@@ -81,25 +82,56 @@ static double partition3(double *a, int64_t lo, int64_t hi, double pivot, int64_
   return sum_less;
 }
 
-double ss_sbp_water_level(double *a, int64_t n, double volume)
+double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum)
 {
-  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-  int64_t lo = 0, hi = n, count = 0;
-  double sum = 0;
-  while (lo < hi) {
-    double pivot = a[lo + random_below(&rng, hi - lo)];
-    int64_t lt, gt;
-    double sum_less = partition3(a, lo, hi, pivot, &lt, &gt);
-    double at_pivot = (double)(count + (lt - lo)) * pivot - (sum + sum_less);
-    if (at_pivot >= volume) {
-      hi = lt;
-    } else {
-      count += gt - lo;
-      sum += sum_less + (double)(gt - lt) * pivot;
-      lo = gt;
+  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)m;
+  while (m > 0) {
+    /* One branch-free pass sizes the parts below and at the pivot, one
+     * branch-free pass keeps the side the level lies in. */
+    const double pivot = a[random_below(&rng, m)];
+    int64_t less = 0, equal = 0;
+    double s0 = 0, s1 = 0;
+    int64_t k = 0;
+    for (; k + 2 <= m; k += 2) {
+      const double v0 = a[k], v1 = a[k + 1];
+      const int b0 = v0 < pivot, b1 = v1 < pivot;
+      less += b0 + b1;
+      equal += (v0 == pivot) + (v1 == pivot);
+      s0 += b0 * v0;
+      s1 += b1 * v1;
     }
+    if (k < m) {
+      const double v = a[k];
+      less += v < pivot;
+      equal += v == pivot;
+      s0 += (v < pivot) * v;
+    }
+    const double sum_less = s0 + s1;
+    const double at_pivot = (double)(count + less) * pivot - (sum + sum_less);
+    int64_t kept = 0;
+    if (at_pivot >= volume) {
+      for (int64_t k = 0; k < m; ++k) {
+        const double v = a[k];
+        a[kept] = v;
+        kept += v < pivot;
+      }
+    } else {
+      count += less + equal;
+      sum += sum_less + (double)equal * pivot;
+      for (int64_t k = 0; k < m; ++k) {
+        const double v = a[k];
+        a[kept] = v;
+        kept += v > pivot;
+      }
+    }
+    m = kept;
   }
   return (volume + sum) / (double)count;
+}
+
+double ss_sbp_water_level(double *a, int64_t n, double volume)
+{
+  return ss_sbp_water_level_from(a, n, volume, 0, 0.0);
 }
 
 SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *work,
