@@ -124,6 +124,16 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_decode_versions)                                      \
   X(model_save_load)                                            \
   X(model_from_trained_svm)                                     \
+  /* test_kernel.c */                                            \
+  X(kernel_init_rejects)                                        \
+  X(kernel_rows_layouts_agree)                                  \
+  X(sbp_find_gamma_matches_sorting)                             \
+  X(sbp_find_gamma_and_bias_matches_sorting)                    \
+  X(kernel_svm_lifecycle_and_rejects)                           \
+  X(kernel_svm_warm_start_bitwise)                              \
+  X(kernel_sdca_duality_gap_closes)                             \
+  X(kernel_svm_model_and_precomputed)                           \
+  X(kernel_svm_interrupt)                                       \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
