@@ -13,7 +13,7 @@ __version__ = "0.1.0"
 
 __all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "KernelSVM", "kernel_matrix",
            "find_gamma", "find_gamma_and_bias", "LinearSVMClassifier", "LinearSVMRegressor",
-           "save_model", "load_model", "read_model", "__version__"]
+           "KernelSVMClassifier", "save_model", "load_model", "read_model", "__version__"]
 
 # Names provided by submodules, imported on first access (PEP 562).
 _LAZY = {
@@ -21,6 +21,7 @@ _LAZY = {
     # scikit-learn estimators: need scikit-learn, which the object API does not
     "LinearSVMClassifier": "stochsvm.linear",
     "LinearSVMRegressor": "stochsvm.linear",
+    "KernelSVMClassifier": "stochsvm.kernel",
     # model files (the C core's portable format)
     "save_model": "stochsvm.model_file",
     "load_model": "stochsvm.model_file",

@@ -297,7 +297,27 @@ def _effective_n_jobs(n_jobs, tasks):
     return max(1, min(n, tasks))
 
 
-class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
+class _ScoresToClasses:
+    """predict() from decision_function() for binary and one-vs-rest classifiers."""
+
+    def predict(self, X):
+        """Class labels: the class of the largest score (one-vs-rest).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+
+class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _LinearSVMBase):
     """Linear SVM classifier trained by a stochastic solver (scikit-learn API).
 
     Parameters
@@ -523,22 +543,6 @@ class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
         X = self._validate_X(X, reset=False)
         scores = np.asarray(X @ self.coef_.T, dtype=np.float64) + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
-
-    def predict(self, X):
-        """Class labels: the class of the largest score (one-vs-rest).
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return self.classes_[(scores > 0).astype(int)]
-        return self.classes_[np.argmax(scores, axis=1)]
 
     def _has_logistic_loss(self):
         return self.loss == "logistic"

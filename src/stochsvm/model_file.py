@@ -11,7 +11,8 @@ naming the file; one written by a newer version raises
 
 ``save_model(model, path)``
     Save a :class:`~stochsvm.LinearSVMClassifier`,
-    :class:`~stochsvm.LinearSVMRegressor` or :class:`~stochsvm.SVM`.
+    :class:`~stochsvm.LinearSVMRegressor`, :class:`~stochsvm.kernel.KernelSVMClassifier`
+    (a kernel expansion) or :class:`~stochsvm.SVM`.
 ``load_model(path)``
     The saved object back: a fitted estimator (which can predict, and
     continue training with ``partial_fit`` as after pickling) or an SVM
@@ -129,6 +130,79 @@ def _estimator_dict(est):
     return d
 
 
+def _kernel_estimator_dict(est):
+    """One kernel expansion for all outputs: the union of the support vectors
+    (by training index), with a zero coefficient where an output does not use one."""
+    import scipy.sparse as sp
+
+    if not hasattr(est, "_svms"):
+        raise ValueError(f"{type(est).__name__} is not fitted: call fit before saving it")
+    svms = est._svms
+    kern = svms[0].get_kernel()
+    rows, index_of, coef = [], {}, []
+    for c, svm in enumerate(svms):
+        sv = svm.get_support_vectors()
+        sv = sp.csr_matrix(sv) if sv is not None else None
+        for j, (i, beta) in enumerate(zip(svm.get_support_indices(), svm.get_coefficients())):
+            key = int(i) if i >= 0 else ("output", c, j)  # not a training row: its own entry
+            if key not in index_of:
+                index_of[key] = len(rows)
+                rows.append(sv[j])
+            coef.append((c, index_of[key], beta))
+    m, k = len(rows), len(svms)
+    coefficients = np.zeros((k, m))
+    for c, j, beta in coef:
+        coefficients[c, j] += beta
+    S = sp.vstack(rows, format="csr") if rows else sp.csr_matrix((0, est.n_features_in_))
+    S.sort_indices()
+    S.eliminate_zeros()
+    labels, classes = _labels(est.classes_)
+    meta = {"python_class": "stochsvm.kernel.KernelSVMClassifier",
+            "params": {k_: _jsonable(v) for k_, v in est.get_params().items()},
+            "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0)),
+            "classes": classes, "solver": svms[0].get_solver(), "nu": svms[0].get_nu()}
+    return {"kind": "kernel", "task": "binary" if k == 1 else "one_vs_rest",
+            "dimension": est.n_features_in_, "labels": labels, "loss": LOSS_CODES["hinge"],
+            "lambda": svms[0].get_lambda(), "bias_multiplier": 0.0, "kernel": kern["kernel"],
+            "gamma": kern["gamma"], "coef0": kern["coef0"], "degree": kern["degree"],
+            "sv_indptr": S.indptr, "sv_indices": S.indices, "sv_values": S.data,
+            "coefficients": coefficients, "biases": [svm.get_bias() for svm in svms],
+            "metadata": json.dumps(meta)}
+
+
+def _kernel_estimator(d, meta):
+    """A fitted KernelSVMClassifier from a kernel model (SVM objects without data)."""
+    import scipy.sparse as sp
+
+    from stochsvm import _kernel_svm
+    from stochsvm.kernel import KernelSVMClassifier
+
+    est = KernelSVMClassifier(**_from_json(meta.get("params", {})))
+    classes = meta.get("classes")
+    est.classes_ = (np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
+                    if classes else d["labels"])
+    est.n_features_in_ = d["dimension"]
+    est.n_iter_ = meta.get("n_iter", 0)
+    m = d["sv_indptr"].size - 1
+    S = sp.csr_matrix((d["sv_values"], d["sv_indices"], d["sv_indptr"]), shape=(m, d["dimension"]))
+    kern = {"kernel": d["kernel"], "gamma": d["gamma"], "coef0": d["coef0"],
+            "degree": d["degree"]}
+    svms = []
+    for c in range(len(d["biases"])):
+        keep = np.flatnonzero(d["coefficients"][c])
+        svms.append(_kernel_svm._restore_kernel_svm({
+            "solver": meta.get("solver", "sdca"), "kernel": kern, "dimension": d["dimension"],
+            "lambda": d["lambda"] if d["lambda"] > 0 else 1.0, "nu": meta.get("nu", 1e-2),
+            "unregularized_bias": False, "epsilon": 0.0, "seed": 0,
+            "support_vectors": S[keep] if keep.size else None,
+            "coefficients": d["coefficients"][c][keep], "bias": d["biases"][c],
+            "support_indices": None}))
+    est._svms = svms
+    est.n_support_ = np.array([s.get_num_support_vectors() for s in svms])
+    est.n_kernel_evaluations_ = 0
+    return est
+
+
 def model_dict(model):
     """The plain-data description of a trained model (what :func:`save_model` writes)."""
     if isinstance(model, _svm.SVM):
@@ -139,6 +213,8 @@ def model_dict(model):
         LinearSVMClassifier = LinearSVMRegressor = ()
     if isinstance(model, (LinearSVMClassifier, LinearSVMRegressor)):
         return _estimator_dict(model)
+    if type(model).__name__ == "KernelSVMClassifier":
+        return _kernel_estimator_dict(model)
     if isinstance(model, dict):
         return model
     raise TypeError(f"cannot save a {type(model).__name__}: expected a LinearSVMClassifier, "
@@ -155,7 +231,7 @@ def save_model(model, path):
 
     Parameters
     ----------
-    model : LinearSVMClassifier, LinearSVMRegressor, SVM or dict
+    model : LinearSVMClassifier, LinearSVMRegressor, KernelSVMClassifier, SVM or dict
     path : str or os.PathLike
 
     Raises
@@ -232,6 +308,8 @@ def load_model(path):
             "iteration_number": st.get("iteration_number", 0),
             "homkermap": _homkermap_object(d["homkermap"])})
         return svm
+    if cls == "stochsvm.kernel.KernelSVMClassifier":
+        return _kernel_estimator(d, meta)
     if cls not in ("stochsvm.linear.LinearSVMClassifier", "stochsvm.linear.LinearSVMRegressor"):
         return d
     from stochsvm import linear
