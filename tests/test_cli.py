@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import stochsvm
-from stochsvm.cli import _solvers, main
+from stochsvm.cli import _kernel_solvers, _solvers, main
 from stochsvm.datasets import make_classification
 from stochsvm.model_file import read_model
 
@@ -144,6 +144,22 @@ def test_regression_and_homkermap(tmp_path):
     assert "accuracy" in _run("predict", mapped, cls).stderr
 
 
+@pytest.mark.parametrize("solver", _kernel_solvers())
+def test_train_kernel_models(files, tmp_path, solver):
+    _, _, _, train3, test3 = files
+    model = tmp_path / f"{solver}.ssvm"
+    out = _run("train", train3, model, "--kernel", "rbf", "--gamma", "0.5", "--solver", solver,
+               "--epochs", "3", "--jobs", "2", "--test", test3, "-q").stdout
+    assert f"kernel {solver}, rbf kernel (gamma 0.5)" in out
+    test_acc = _value(out, "test accuracy")
+    assert test_acc > 0.6
+    d = read_model(model)
+    assert d["kind"] == "kernel" and d["task"] == "one_vs_rest" and d["gamma"] == 0.5
+    assert d["coefficients"].shape == (3, d["sv_indptr"].size - 1)
+    # predict (the C core's kernel expansion) gives the accuracy train reported
+    assert _value(_run("predict", model, test3).stderr, "accuracy") == test_acc
+
+
 def test_predict_models_written_elsewhere(files, tmp_path):
     """Models saved by the estimators (string labels) and kernel models written
     through the C core predict through the same command."""
@@ -198,7 +214,6 @@ def test_demo_end_to_end(tmp_path):
         raw = re.search(rf"^  {solver} +\d+ +\S+ +(\S+)", nonlinear, flags=re.M)
         # the map makes the non-linear problem learnable; raw features do not
         assert float(mapped.group(1)) > float(raw.group(1)) + 0.2
-    from stochsvm.cli import _kernel_solvers
 
     for solver in _kernel_solvers():
         row = re.search(rf"^  kernel {solver} \(rbf, 1000 rows\) +3 +(\S+) +(\S+) +\S+ +(\d+)$",
@@ -338,6 +353,13 @@ def test_errors(files, capsys, tmp_path):
     negative.write_text("1 1:-1\n-1 1:2\n")
     assert "non-negative features" in _error(["train", str(negative), "--homkermap", "chi2"],
                                              capsys)
+    assert "give --kernel too" in _error(["train", train, "--solver", "sbp"], capsys)
+    assert "needs a kernel solver" in _error(["train", train, "--kernel", "rbf", "--solver",
+                                              "sgd"], capsys)
+    assert "hinge loss" in _error(["train", train, "--kernel", "rbf", "--loss", "logistic"],
+                                  capsys)
+    assert "--gamma must be > 0" in _error(["train", train, "--kernel", "rbf", "--gamma", "0"],
+                                           capsys)
     err = _error(["train", train, str(tmp_path / "no-dir" / "m.ssvm"), "-q"], capsys, status=1)
     assert "no-dir" in err
 

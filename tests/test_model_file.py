@@ -295,3 +295,20 @@ def test_c_example_errors_name_file_and_line(model_file, tmp_path, score_model_b
     out = subprocess.run([str(score_model_binary), str(bad_model), str(data)],
                          capture_output=True, text=True)
     assert out.returncode == 1 and "bad.ssvm: truncated" in out.stderr
+
+
+def test_c_example_scores_python_kernel_model(tmp_path, score_model_binary):
+    pytest.importorskip("sklearn")
+    from stochsvm import KernelSVMClassifier
+
+    X, y = _blobs(90, 4, 3, 6)
+    clf = KernelSVMClassifier(solver="sbp", gamma=0.3, tol=0, max_epochs=2).fit(X, y + 1)
+    save_model(clf, tmp_path / "k.ssvm")
+    data = tmp_path / "k.txt"
+    _write_libsvm(data, X, y + 1)
+    out = subprocess.run([str(score_model_binary), str(tmp_path / "k.ssvm"), str(data)],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    table = np.array([[float(v) for v in line.split()] for line in out[:-1]])
+    np.testing.assert_allclose(table[:, 1:], clf.decision_function(X), rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(table[:, 0], clf.predict(X))
+    assert out[-1] == f"# accuracy {clf.score(X, y + 1):.6f} (90 rows)"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import pickle
 import math
 import os
 import sys
@@ -228,9 +229,25 @@ def _build_parser():
     train.add_argument("file", metavar="TRAIN_FILE", help="training data in LIBSVM format")
     train.add_argument("model", metavar="MODEL_FILE", nargs="?", default=None,
                        help="where to write the model (written atomically)")
-    train.add_argument("--solver", choices=solvers, default="sdca",
-                       help="the solver (default sdca)")
+    kernel_solvers = _kernel_solvers()
+    train.add_argument("--solver", choices=sorted(set(solvers) | set(kernel_solvers)),
+                       default="sdca",
+                       help=f"the solver (default sdca); linear: {', '.join(solvers)}; with "
+                            f"--kernel: {', '.join(kernel_solvers)}")
     solver_options(train, 10, _CLASSIFICATION_LOSSES + _REGRESSION_LOSSES)
+    train.add_argument("--kernel", choices=("rbf", "linear", "poly", "sigmoid"), default=None,
+                       help="train a kernel SVM (support vectors and coefficients; hinge loss, "
+                            "no bias except SBP's --unregularized-bias)")
+    train.add_argument("--gamma", type=_positive("--gamma"), default=None, metavar="G",
+                       help="kernel coefficient (default 1/d)")
+    train.add_argument("--degree", type=_count("--degree"), default=3, metavar="P",
+                       help="polynomial degree (default 3)")
+    train.add_argument("--coef0", type=lambda t: _number(t, "--coef0"), default=0.0,
+                       metavar="R", help="poly and sigmoid offset (default 0)")
+    train.add_argument("--nu", type=_positive("--nu"), default=None, metavar="NU",
+                       help="SBP: slack budget per example (default the library's, 1e-2)")
+    train.add_argument("--unregularized-bias", action="store_true",
+                       help="SBP: learn an unregularized bias")
     train.add_argument("--validation", type=_fraction("--validation"), default=None,
                        metavar="F", help="hold out a fraction F in (0, 1) of the training rows "
                                          "and keep the model of the best epoch on them")
@@ -380,6 +397,44 @@ def _new_svm(X, y, lam, args, solver, hkm):
     return svm
 
 
+def _new_kernel_svm(X, y, lam, args):
+    import stochsvm
+
+    try:
+        svm = stochsvm.KernelSVM(X, y, lam, solver=args.solver, kernel=args.kernel,
+                                 gamma=args.gamma, coef0=args.coef0, degree=args.degree,
+                                 seed=args.seed)
+        if args.nu is not None:
+            svm.set_nu(args.nu)
+        if args.unregularized_bias:
+            svm.set_unregularized_bias(True)
+    except (ValueError, RuntimeError) as exc:
+        raise _Fail(str(exc)) from None
+    n = X.shape[0]
+    svm.set_epsilon(args.tol)
+    svm.set_max_num_iterations(n)  # one epoch per train() call
+    svm.set_diagnostic_frequency(n)
+    return svm
+
+
+def _check_kernel_args(args, solvers, kernel_solvers):
+    if args.kernel is None:
+        if args.solver not in solvers:
+            raise _Fail(f"--solver {args.solver} is a kernel solver: give --kernel too")
+        if args.nu is not None or args.unregularized_bias:
+            raise _Fail("--nu and --unregularized-bias need --kernel and --solver sbp")
+        return
+    if args.solver not in kernel_solvers:
+        raise _Fail(f"--kernel needs a kernel solver ({', '.join(kernel_solvers)}), "
+                    f"not {args.solver}")
+    if args.loss != "hinge":
+        raise _Fail("the kernel solvers train the hinge loss: drop --loss")
+    if args.homkermap is not None:
+        raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
+    if args.unregularized_bias and args.solver != "sbp":
+        raise _Fail("--unregularized-bias needs --solver sbp")
+
+
 def _train_epoch(svms, pool=None):
     """One more epoch of every SVM (in the thread pool if any: training
     releases the GIL); the statistics of each."""
@@ -442,6 +497,7 @@ def _run_train(args):
     t = time.perf_counter()
     X, y = _load(args.file, dtype)
     load_time = time.perf_counter() - t
+    _check_kernel_args(args, _solvers(), _kernel_solvers())
     hkm = _homkermap(args.homkermap, args.homkermap_order)
     _check_homkermap_input(X, args.file, hkm)
     regression = args.loss in _REGRESSION_LOSSES
@@ -464,10 +520,16 @@ def _run_train(args):
     _, _, problems = _problem(y, args.file, regression)
     n = X.shape[0]
     lam = _lambda(args, n)
-    print(f"{args.solver}, {args.loss} loss, lambda {lam:g}, at most {args.epochs} epochs, "
-          f"bias multiplier {args.bias_multiplier:g}, seed {args.seed}"
-          + (f", {hkm.kernel} kernel map of order {hkm.order}" if hkm is not None else ""))
-    svms = [_new_svm(X, yb, lam, args, args.solver, hkm) for yb in problems]
+    if args.kernel is None:
+        print(f"{args.solver}, {args.loss} loss, lambda {lam:g}, at most {args.epochs} epochs, "
+              f"bias multiplier {args.bias_multiplier:g}, seed {args.seed}"
+              + (f", {hkm.kernel} kernel map of order {hkm.order}" if hkm is not None else ""))
+        svms = [_new_svm(X, yb, lam, args, args.solver, hkm) for yb in problems]
+    else:
+        svms = [_new_kernel_svm(X, yb, lam, args) for yb in problems]
+        kern = svms[0].get_kernel()
+        print(f"kernel {args.solver}, {kern['kernel']} kernel (gamma {kern['gamma']:g}), lambda "
+              f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
     bar = args.progress or sys.stderr.isatty()
     progress = _Progress(args.epochs, not args.quiet, bar)
     best = None  # (quality, epoch, models, biases)
@@ -487,8 +549,8 @@ def _run_train(args):
                 name, value, higher = _quality(task, _predict(task, labels, _scores(svms, Xv)), yv)
                 text += f"  validation {name} {value:.4f}"
                 if best is None or (value > best[0] if higher else value < best[0]):
-                    best = (value, epoch, [s.get_model() for s in svms],
-                            [s.get_bias() for s in svms])
+                    # a copy without data keeps the model (pickling drops the data)
+                    best = (value, epoch, [pickle.loads(pickle.dumps(s)) for s in svms])
             progress.update(epoch, text)
             if all(s["status"] == "converged" for s in stats):
                 break
@@ -506,8 +568,7 @@ def _run_train(args):
     extra = {}
     if best is not None:
         # Keep the best epoch's model.
-        svms = [_Frozen(w, b, svm.get_iteration_number(), hkm)
-                for svm, w, b in zip(svms, best[2], best[3])]
+        svms = best[2]
         extra = {"best_epoch": best[1], "validation": best[0]}
         print(f"best epoch {best[1]}: validation {_quality(task, yv, yv)[0]} {best[0]:.4f}")
     name, value, _ = _quality(task, _predict(task, labels, _scores(svms, X)), y)
@@ -523,34 +584,21 @@ def _run_train(args):
         line += f", test {name} {value:.4f} ({Xt.shape[0]} examples)"
     print(line)
     if args.model:
-        from stochsvm.model_file import save
+        from stochsvm.model_file import kernel_model_dict, save
 
+        if args.kernel is None:
+            model = _model_dict(task, labels, svms, args, d, hkm, lam, extra)
+        else:
+            meta = {"written_by": f"stochsvm {_version()} train", "solver": args.solver,
+                    "epochs": args.epochs, "seed": args.seed, "nu": svms[0].get_nu(), **extra}
+            model = kernel_model_dict(svms, task, None if labels is None else
+                                      np.asarray(labels, dtype=np.float64), d, meta)
         try:
-            save(_model_dict(task, labels, svms, args, d, hkm, lam, extra), args.model)
+            save(model, args.model)
         except OSError as exc:
             raise _Fail(str(exc), 1) from None
         print(f"model written to {args.model}")
     return 0
-
-
-class _Frozen:
-    """A fixed linear model with the few methods the CLI needs from an SVM."""
-
-    def __init__(self, w, b, iteration, hkm):
-        self.w, self.b, self.iteration, self.hkm = np.asarray(w), float(b), iteration, hkm
-
-    def get_model(self):
-        return self.w
-
-    def get_bias(self):
-        return self.b
-
-    def get_iteration_number(self):
-        return self.iteration
-
-    def decision_function(self, X):
-        Z = self.hkm.transform(X) if self.hkm is not None else X
-        return np.asarray(Z @ self.w).ravel() + self.b
 
 
 # -- predict and info ------------------------------------------------------------

@@ -130,15 +130,12 @@ def _estimator_dict(est):
     return d
 
 
-def _kernel_estimator_dict(est):
-    """One kernel expansion for all outputs: the union of the support vectors
-    (by training index), with a zero coefficient where an output does not use one."""
+def kernel_expansion(svms, dimension):
+    """One kernel expansion for several KernelSVM outputs: the union of their
+    support vectors (by training index), as a CSR matrix, and the k x m
+    coefficients (0 where an output does not use a vector)."""
     import scipy.sparse as sp
 
-    if not hasattr(est, "_svms"):
-        raise ValueError(f"{type(est).__name__} is not fitted: call fit before saving it")
-    svms = est._svms
-    kern = svms[0].get_kernel()
     rows, index_of, coef = [], {}, []
     for c, svm in enumerate(svms):
         sv = svm.get_support_vectors()
@@ -149,25 +146,38 @@ def _kernel_estimator_dict(est):
                 index_of[key] = len(rows)
                 rows.append(sv[j])
             coef.append((c, index_of[key], beta))
-    m, k = len(rows), len(svms)
-    coefficients = np.zeros((k, m))
+    coefficients = np.zeros((len(svms), len(rows)))
     for c, j, beta in coef:
         coefficients[c, j] += beta
-    S = sp.vstack(rows, format="csr") if rows else sp.csr_matrix((0, est.n_features_in_))
+    S = sp.vstack(rows, format="csr") if rows else sp.csr_matrix((0, dimension))
     S.sort_indices()
     S.eliminate_zeros()
+    return S, coefficients
+
+
+def kernel_model_dict(svms, task, labels, dimension, metadata):
+    """The model dict of trained KernelSVM objects (one per output)."""
+    S, coefficients = kernel_expansion(svms, dimension)
+    kern = svms[0].get_kernel()
+    return {"kind": "kernel", "task": task, "dimension": dimension, "labels": labels,
+            "loss": LOSS_CODES["hinge"], "lambda": svms[0].get_lambda(), "bias_multiplier": 0.0,
+            "kernel": kern["kernel"], "gamma": kern["gamma"], "coef0": kern["coef0"],
+            "degree": kern["degree"], "sv_indptr": S.indptr, "sv_indices": S.indices,
+            "sv_values": S.data, "coefficients": coefficients,
+            "biases": [svm.get_bias() for svm in svms], "metadata": json.dumps(metadata)}
+
+
+def _kernel_estimator_dict(est):
+    if not hasattr(est, "_svms"):
+        raise ValueError(f"{type(est).__name__} is not fitted: call fit before saving it")
+    svms = est._svms
     labels, classes = _labels(est.classes_)
     meta = {"python_class": "stochsvm.kernel.KernelSVMClassifier",
-            "params": {k_: _jsonable(v) for k_, v in est.get_params().items()},
+            "params": {k: _jsonable(v) for k, v in est.get_params().items()},
             "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0)),
             "classes": classes, "solver": svms[0].get_solver(), "nu": svms[0].get_nu()}
-    return {"kind": "kernel", "task": "binary" if k == 1 else "one_vs_rest",
-            "dimension": est.n_features_in_, "labels": labels, "loss": LOSS_CODES["hinge"],
-            "lambda": svms[0].get_lambda(), "bias_multiplier": 0.0, "kernel": kern["kernel"],
-            "gamma": kern["gamma"], "coef0": kern["coef0"], "degree": kern["degree"],
-            "sv_indptr": S.indptr, "sv_indices": S.indices, "sv_values": S.data,
-            "coefficients": coefficients, "biases": [svm.get_bias() for svm in svms],
-            "metadata": json.dumps(meta)}
+    return kernel_model_dict(svms, "binary" if len(svms) == 1 else "one_vs_rest", labels,
+                             est.n_features_in_, meta)
 
 
 def _kernel_estimator(d, meta):
