@@ -644,10 +644,10 @@ def _run_predict(args):
     else:
         print("\n".join(lines))
         report = sys.stderr
-    if labels is not None and y.dtype.kind == "f" and labels.dtype.kind != "f":
-        y = y.astype(labels.dtype) if labels.dtype.kind in "iub" else y
-    if d["task"] == "regression" or labels is None or np.isin(y, labels).all():
-        name, value, _ = _quality(d["task"], predictions, y)
+    numeric = labels is None or labels.dtype.kind in "iubf"
+    if numeric and (d["task"] == "regression" or np.isin(y, labels.astype(np.float64)).all()):
+        # the file's labels are numbers: compare as float64 (1 == 1.0, 1 != 1.5)
+        name, value, _ = _quality(d["task"], predictions.astype(np.float64), y)
         print(f"{name} {value:.4f} ({X.shape[0]} examples)", file=report)
     else:
         print(f"({args.file} has labels the model does not know: no accuracy)", file=report)
