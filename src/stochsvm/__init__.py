@@ -7,14 +7,25 @@ the compiled core only; everything else is imported on first use.
 """
 
 from stochsvm._svm import SVM, HomogeneousKernelMap, homkermap
+from stochsvm._kernel_svm import KernelSVM, find_gamma, find_gamma_and_bias, kernel_matrix
 
 __version__ = "0.1.0"
 
-__all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "__version__"]
+__all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "KernelSVM", "kernel_matrix",
+           "find_gamma", "find_gamma_and_bias", "LinearSVMClassifier", "LinearSVMRegressor",
+           "KernelSVMClassifier", "save_model", "load_model", "read_model", "__version__"]
 
 # Names provided by submodules, imported on first access (PEP 562).
 _LAZY = {
     "svmtrain": "stochsvm.svm",
+    # scikit-learn estimators: need scikit-learn, which the object API does not
+    "LinearSVMClassifier": "stochsvm.linear",
+    "LinearSVMRegressor": "stochsvm.linear",
+    "KernelSVMClassifier": "stochsvm.kernel",
+    # model files (the C core's portable format)
+    "save_model": "stochsvm.model_file",
+    "load_model": "stochsvm.model_file",
+    "read_model": "stochsvm.model_file",
 }
 
 

@@ -134,6 +134,26 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sgdqn_interrupt)                                            \
   X(sgdqn_fresh_object_continues)                               \
   X(sgdqn_abstract_data_matches_dense)                          \
+  /* test_model_file.c */                                        \
+  X(model_linear_round_trip)                                    \
+  X(model_kernel_scores)                                        \
+  X(model_homkermap_scores)                                     \
+  X(model_validate_rejects)                                     \
+  X(model_decode_truncated)                                     \
+  X(model_decode_corrupted)                                     \
+  X(model_decode_versions)                                      \
+  X(model_save_load)                                            \
+  X(model_from_trained_svm)                                     \
+  /* test_kernel.c */                                            \
+  X(kernel_init_rejects)                                        \
+  X(kernel_rows_layouts_agree)                                  \
+  X(sbp_find_gamma_matches_sorting)                             \
+  X(sbp_find_gamma_and_bias_matches_sorting)                    \
+  X(kernel_svm_lifecycle_and_rejects)                           \
+  X(kernel_svm_warm_start_bitwise)                              \
+  X(kernel_sdca_duality_gap_closes)                             \
+  X(kernel_svm_model_and_precomputed)                           \
+  X(kernel_svm_interrupt)                                       \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* test_fuzz_regressions.c */                                 \

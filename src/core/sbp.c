@@ -1,0 +1,352 @@
+/* sbp.c -- the Stochastic Batch Perceptron (Cotter, Shalev-Shwartz, Srebro,
+ * ICML 2012; the paper's Algorithm 1, ALGORITHMS.md section 5).
+ *
+ * Slack-constrained problem over w = sum_i alpha_i y_i phi(x_i):
+ *
+ *     max_{||w|| <= 1}  f(w) = max_{xi >= 0, 1'xi <= n nu} min_{p in simplex}
+ *                               sum_i p_i (y_i <w, phi(x_i)> + xi_i)
+ *
+ * With the responses c_i = y_i <w, phi(x_i)> kept up to date, a
+ * supergradient is y_i phi(x_i) for i drawn uniformly from the covered
+ * examples {c_i < gamma}, gamma the water level of c (sbp_gamma.c):
+ *
+ *     eta_0 = 1 / sqrt(max_i K(x_i, x_i));  alpha = 0, c = 0, r = 0
+ *     for t = 1..T:
+ *         eta_t = eta_0 / sqrt(t)
+ *         gamma = find_gamma(c, n nu);  i ~ uniform{ j : c_j < gamma }
+ *         alpha_i += eta_t
+ *         r^2 += 2 eta_t c_i + eta_t^2 K(x_i, x_i)          (||w||^2)
+ *         c_j += eta_t y_i y_j K(x_i, x_j)  for all j        (n kernel evaluations)
+ *         if r > 1: alpha /= r, c /= r, r = 1                (projection on the ball)
+ *     alpha_bar, c_bar = averages of alpha^(t), c^(t); gamma = find_gamma(c_bar, n nu)
+ *     predictor: sum_i (alpha_bar_i / gamma) y_i K(x_i, .)
+ *
+ * With an unregularized bias (the paper's section 3.6 and Algorithm 3) the
+ * positives' responses are shifted by +b and the negatives' by -b; the
+ * water filling returns (gamma, b) with the same number k of covered
+ * examples in each class, and i is drawn with probability 1/2 from each
+ * class, uniformly among its covered examples (the minimax p puts equal mass
+ * on both classes, so the supergradient is also one in b). The predictor's
+ * bias is b / gamma.
+ *
+ * Ties: when floating point leaves no response strictly below the level,
+ * the examples at the level are used, and failing those the lowest one.
+ * If the averaged margin gamma is not positive (nu too small for the data
+ * so far), the averaged iterate is returned without division by gamma.
+ */
+#include "kernel_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct SbpState {
+  double *alpha;     /**< [n] alpha^(t) */
+  double *c;         /**< [n] responses c^(t) */
+  double *alpha_sum; /**< [n] sum over t of alpha^(t) */
+  double *c_sum;     /**< [n] sum over t of c^(t) */
+  double *work;      /**< [n] scratch of the water filling */
+  int64_t *kept;     /**< [n] candidates of the prefilter (see levels_prefiltered) */
+  double last_u, last_v; /**< the levels of the previous iteration (NaN: none) */
+  double band;       /**< the prefilter's margin above the previous levels */
+  int64_t n_pos;     /**< positives in the data */
+  double r2;         /**< ||w^(t)||^2 */
+  double eta0;
+  bool bias;         /**< the bias setting the sums were made with */
+} SbpState;
+
+static void sbp_free_state(SsKernelSvm *self)
+{
+  SbpState *s = self->state;
+  if (!s) return;
+  free(s->alpha);
+  free(s->c);
+  free(s->alpha_sum);
+  free(s->c_sum);
+  free(s->work);
+  free(s->kept);
+  free(s);
+  self->state = NULL;
+}
+
+static SsStatus sbp_start(SsKernelSvm *self)
+{
+  SbpState *s = self->state;
+  if (s && s->bias != self->bias_enabled) {
+    sbp_free_state(self);
+    s = NULL;
+  }
+  if (self->bias_enabled) {
+    bool pos = false, neg = false;
+    for (int64_t i = 0; i < self->num_data; ++i) {
+      if (self->labels[i] > 0) pos = true;
+      else neg = true;
+    }
+    if (!pos || !neg) return SS_ERR_BAD_DATA;
+  }
+  if (s) {
+    s->eta0 = ss_kernel_svm_effective_eta0(self);
+    return SS_OK;
+  }
+  const size_t n = (size_t)self->num_data;
+  s = calloc(1, sizeof(SbpState));
+  if (!s) return SS_ERR_ALLOC;
+  s->alpha = calloc(n, sizeof(double));
+  s->c = calloc(n, sizeof(double));
+  s->alpha_sum = calloc(n, sizeof(double));
+  s->c_sum = calloc(n, sizeof(double));
+  s->work = malloc(n * sizeof(double));
+  s->kept = malloc(n * sizeof(int64_t));
+  if (!self->dual) self->dual = calloc(n, sizeof(double));
+  self->state = s;
+  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->kept || !self->dual) {
+    sbp_free_state(self);
+    return SS_ERR_ALLOC;
+  }
+  memset(self->dual, 0, n * sizeof(double));
+  s->bias = self->bias_enabled;
+  s->eta0 = ss_kernel_svm_effective_eta0(self);
+  s->last_u = s->last_v = NAN;
+  s->band = s->eta0;
+  for (int64_t i = 0; i < self->num_data; ++i) s->n_pos += self->labels[i] > 0;
+  self->iteration = 0;
+  return SS_OK;
+}
+
+/* Draw i uniformly among the examples of class cls (0: all) covered at
+ * `level`, c_i < level, looking only at the candidates cand[0..m) (NULL: all
+ * m examples). Ties: the examples at the level, else the lowest one. */
+static int64_t sample_covered(const double *c, const double *y, const int64_t *cand, int64_t m,
+                              double cls, double level, SsRng *rng)
+{
+  int64_t strict = 0, loose = 0, lowest = -1;
+  for (int64_t k = 0; k < m; ++k) {
+    int64_t j = cand ? cand[k] : k;
+    if (cls != 0 && y[j] != cls) continue;
+    strict += c[j] < level;
+    loose += c[j] <= level;
+    if (lowest < 0 || c[j] < c[lowest]) lowest = j;
+  }
+  if (strict == 0 && loose == 0) return lowest;
+  bool use_strict = strict > 0;
+  int64_t r = (int64_t)ss_rng_below(rng, (uint64_t)(use_strict ? strict : loose));
+  for (int64_t k = 0; k < m; ++k) {
+    int64_t j = cand ? cand[k] : k;
+    if (cls != 0 && y[j] != cls) continue;
+    if (use_strict ? c[j] < level : c[j] <= level) {
+      if (r == 0) return j;
+      --r;
+    }
+  }
+  return lowest;
+}
+
+/* The levels of responses c: gamma (no bias) or u, v for positives and negatives. */
+static void levels(SsKernelSvm *self, SbpState *s, const double *c, double *u, double *v,
+                   int64_t *covered)
+{
+  const int64_t n = self->num_data;
+  const double volume = (double)n * self->nu;
+  if (!s->bias) {
+    memcpy(s->work, c, (size_t)n * sizeof(double));
+    *u = *v = ss_sbp_water_level(s->work, n, volume);
+    *covered = 0;
+    return;
+  }
+  int64_t p = 0, n_pos = 0;
+  for (int64_t j = 0; j < n; ++j) n_pos += self->labels[j] > 0;
+  int64_t q = n_pos;
+  for (int64_t j = 0; j < n; ++j) {
+    if (self->labels[j] > 0) s->work[p++] = c[j];
+    else s->work[q++] = c[j];
+  }
+  ss_sbp_two_levels(s->work, n_pos, s->work + n_pos, n - n_pos, volume, u, v, covered);
+}
+
+/* The levels of c computed on a prefix of the sorted responses only: every
+ * example below the previous level plus a band is kept (its index in
+ * s->kept), and so is the lowest example above it in each class. The water
+ * filling of these prefixes is exact when its covered examples stop before
+ * the end of each prefix (or the prefix is the whole class); otherwise the
+ * band was too narrow: it is widened and the full filling is used. The
+ * band shrinks while many more examples are kept than covered. Returns the
+ * number of candidates (every covered example is among them), or -1 when
+ * the full filling was used. */
+static int64_t levels_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *u,
+                                  double *v)
+{
+  const int64_t n = self->num_data;
+  const double *y = self->labels;
+  int64_t covered;
+  if (isnan(s->last_u)) {
+    levels(self, s, c, u, v, &covered);
+    s->last_u = *u;
+    s->last_v = *v;
+    return -1;
+  }
+  const double tau_pos = s->last_u + s->band, tau_neg = (s->bias ? s->last_v : s->last_u) + s->band;
+  double min_pos = INFINITY, min_neg = INFINITY;
+  int64_t arg_pos = -1, arg_neg = -1, m = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const double cj = c[j];
+    const bool pos = !s->bias || y[j] > 0;
+    if (cj < (pos ? tau_pos : tau_neg)) {
+      s->kept[m++] = j;
+    } else if (pos) {
+      if (cj < min_pos) { min_pos = cj; arg_pos = j; }
+    } else if (cj < min_neg) {
+      min_neg = cj;
+      arg_neg = j;
+    }
+  }
+  const int64_t kept = m;
+  if (arg_pos >= 0) s->kept[m++] = arg_pos;
+  if (arg_neg >= 0) s->kept[m++] = arg_neg;
+  bool valid;
+  const double volume = (double)n * self->nu;
+  if (!s->bias) {
+    for (int64_t k = 0; k < m; ++k) s->work[k] = c[s->kept[k]];
+    *u = *v = ss_sbp_water_level(s->work, m, volume);
+    valid = m == n || *u <= min_pos;
+    covered = 0;
+    for (int64_t k = 0; k < kept; ++k) covered += c[s->kept[k]] < *u;
+  } else {
+    int64_t lp = 0;
+    for (int64_t k = 0; k < m; ++k) lp += y[s->kept[k]] > 0;
+    int64_t p = 0, q = lp;
+    for (int64_t k = 0; k < m; ++k) {
+      int64_t j = s->kept[k];
+      if (y[j] > 0) s->work[p++] = c[j];
+      else s->work[q++] = c[j];
+    }
+    const int64_t ln = m - lp;
+    valid = lp > 0 && ln > 0;
+    if (valid) {
+      ss_sbp_two_levels(s->work, lp, s->work + lp, ln, volume, u, v, &covered);
+      valid = (covered < lp || lp == s->n_pos) && (covered < ln || ln == n - s->n_pos);
+      covered *= 2;
+    }
+  }
+  if (!valid) {
+    s->band *= 4;
+    levels(self, s, c, u, v, &covered);
+    m = -1;
+  } else if (kept > 8 * (covered + 8)) {
+    s->band *= 0.5;
+  }
+  s->last_u = *u;
+  s->last_v = *v;
+  return m;
+}
+
+static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
+{
+  SbpState *s = self->state;
+  const int64_t n = self->num_data;
+  const double *y = self->labels;
+  double *alpha = s->alpha, *c = s->c, *krow = self->krow;
+  for (; t < t_end; ++t) {
+    const double eta = s->eta0 / sqrt((double)(t + 1));
+    double u, v;
+    const int64_t m = levels_prefiltered(self, s, c, &u, &v);
+    const int64_t *cand = m >= 0 ? s->kept : NULL;
+    SsRng rng;
+    ss_rng_seed(&rng, self->seed, (uint64_t)t);
+    const double cls = !s->bias ? 0.0 : ((ss_rng_next(&rng) >> 63) ? 1.0 : -1.0);
+    const int64_t i = sample_covered(c, y, cand, m >= 0 ? m : n, cls, cls < 0 ? v : u, &rng);
+
+    alpha[i] += eta;
+    s->r2 += 2.0 * eta * c[i] + eta * eta * self->diagonal[i];
+    ss_data_scatter_row(&self->data, i, self->zd);
+    ss_kernel_row_from_scattered(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
+                                 self->norms2[i], krow);
+    ss_data_clear_row(&self->data, i, self->zd);
+    const double step = eta * y[i];
+    double *alpha_sum = s->alpha_sum, *c_sum = s->c_sum;
+    if (s->r2 > 1.0) {
+      /* c + step y K, projected: both scaled by 1/r, then summed. */
+      const double inv_r = 1.0 / sqrt(s->r2);
+      for (int64_t j = 0; j < n; ++j) {
+        alpha[j] *= inv_r;
+        c[j] = (c[j] + step * y[j] * krow[j]) * inv_r;
+        alpha_sum[j] += alpha[j];
+        c_sum[j] += c[j];
+      }
+      s->r2 = 1.0;
+      s->last_u *= inv_r;
+      s->last_v *= inv_r;
+    } else {
+      for (int64_t j = 0; j < n; ++j) {
+        c[j] += step * y[j] * krow[j];
+        alpha_sum[j] += alpha[j];
+        c_sum[j] += c[j];
+      }
+    }
+    self->num_kernel_evaluations += n;
+    if (!isfinite(s->r2)) {
+      self->iteration = t + 1;
+      return SS_ERR_NUMERIC;
+    }
+  }
+  self->iteration = t_end;
+  return SS_OK;
+}
+
+static SsStatus sbp_evaluate(SsKernelSvm *self, double *scores, double *norm2, bool *have_scores)
+{
+  SbpState *s = self->state;
+  const int64_t n = self->num_data;
+  const double *y = self->labels;
+  const double T = (double)self->iteration;
+  if (!s || self->iteration == 0) return SS_OK; /* nothing averaged yet: the model stands */
+  /* c_bar into scores (scratch), then the levels of the averaged iterate. */
+  for (int64_t j = 0; j < n; ++j) scores[j] = s->c_sum[j] / T;
+  double u, v;
+  int64_t covered;
+  levels(self, s, scores, &u, &v, &covered);
+  const double gamma = 0.5 * (u + v), b = 0.5 * (v - u);
+  const double scale = gamma > 0 ? 1.0 / gamma : 1.0;
+
+  int64_t m = 0;
+  double w2 = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    double a = s->alpha_sum[j] / T;
+    self->dual[j] = a * scale;
+    w2 += a * scores[j];
+    if (a != 0) ++m;
+  }
+  int64_t *rows = malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
+  double *coef = malloc((size_t)(m > 0 ? m : 1) * sizeof(double));
+  if (!rows || !coef) {
+    free(rows);
+    free(coef);
+    return SS_ERR_ALLOC;
+  }
+  m = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    if (s->alpha_sum[j] != 0) {
+      rows[m] = j;
+      coef[m] = self->dual[j] * y[j];
+      ++m;
+    }
+  }
+  SsStatus status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &self->data, rows,
+                                                  coef, m, s->bias ? b * scale : 0.0);
+  free(rows);
+  free(coef);
+  if (status != SS_OK) return status;
+  /* f(x_j) without bias = y_j c_bar_j / gamma; ||w||^2 = sum alpha_bar c_bar / gamma^2. */
+  for (int64_t j = 0; j < n; ++j) scores[j] = y[j] * scores[j] * scale;
+  *norm2 = w2 * scale * scale;
+  *have_scores = true;
+  self->statistics.margin = gamma;
+  self->statistics.objective = gamma;
+  return SS_OK;
+}
+
+const SsKernelSolverOps ss_sbp_ops = {
+  .uses_permutation = false,
+  .start = sbp_start,
+  .steps = sbp_steps,
+  .evaluate = sbp_evaluate,
+  .free_state = sbp_free_state,
+};

@@ -1,0 +1,275 @@
+"""A scikit-learn classifier over the kernel SVM object (:class:`stochsvm.KernelSVM`).
+
+:class:`KernelSVMClassifier` trains one :class:`~stochsvm.KernelSVM` per
+binary problem (one for two classes, one-vs-rest for more, in ``n_jobs``
+threads: training releases the GIL) with any solver of the object: the
+Stochastic Batch Perceptron (``"sbp"``), kernel Pegasos, kernel SDCA or the
+online Perceptron. The model of each is ``f(x) = sum_j beta_j K(z_j, x) + b``
+over support vectors copied out of the training data.
+
+Regularization: ``C`` means ``lambda = 1/(C n)`` (the problem of
+``sklearn.svm.SVC(C=C)`` without its bias, for Pegasos and SDCA), ``lambda_``
+is used as is; SBP's slack budget is ``nu``. One epoch is ``n`` iterations
+(for SBP each costs ``n`` kernel evaluations). ``partial_fit`` runs one epoch
+per call and continues the solver's state on the same data, so ``k`` calls
+equal ``fit`` with ``max_epochs=k, tol=0``; new data restart the state (with a
+warning).
+"""
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from stochsvm import _kernel_svm
+from stochsvm._kernel_svm import KernelSVM
+from stochsvm.linear import (_check_int, _check_positive_number, _effective_n_jobs,
+                             _ScoresToClasses, validate_data)
+
+__all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
+
+#: Solvers of the kernel SVM object usable here (read from it: a solver added
+#: to :class:`stochsvm.KernelSVM` is accepted without a change).
+KERNEL_SOLVERS = tuple(name for name in _kernel_svm._KSOLVERS if name != "none")
+KERNELS = ("rbf", "linear", "poly", "sigmoid")
+
+
+class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
+    """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).
+
+    Parameters
+    ----------
+    solver : str, default="sdca"
+        One of :data:`KERNEL_SOLVERS`: ``"sdca"`` (kernel dual coordinate
+        ascent, stops when the duality gap is below ``tol``), ``"pegasos"``,
+        ``"sbp"`` (Stochastic Batch Perceptron; uses ``nu``), ``"perceptron"``.
+    kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
+    gamma : float > 0, default=None
+        Kernel coefficient; None: ``1 / n_features``.
+    degree : int >= 1, default=3
+    coef0 : float, default=0.0
+    C : float > 0, default=None
+        ``lambda = 1/(C n)``; neither ``C`` nor ``lambda_``: ``C = 1``.
+    lambda_ : float > 0, default=None
+    nu : float > 0, default=None
+        SBP's slack budget per example (None: the object's default, 1e-2).
+    unregularized_bias : bool, default=False
+        SBP: learn an unregularized bias (the other solvers have none).
+    eta0 : float > 0, default=None
+        SBP's step size scale (None: the object's default).
+    max_epochs : int >= 1, default=10
+        Epochs (``n`` iterations each) ``fit`` may run.
+    tol : float >= 0, default=1e-3
+        SDCA's duality-gap threshold (the other solvers run ``max_epochs``).
+    seed : int >= 0, default=0
+    warm_start : bool, default=False
+        ``fit`` continues from the previous fit's state on the same data.
+    n_jobs : int, default=None
+        Threads for one-vs-rest training (None: 1; -1: all CPUs).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+    n_iter_ : int
+        Epochs run in the last call.
+    n_support_ : ndarray of shape (n_outputs,)
+        Support vectors of each binary problem.
+    n_kernel_evaluations_ : int
+        Kernel evaluations made by the solvers so far (all problems).
+    """
+
+    def __init__(self, *, solver="sdca", kernel="rbf", gamma=None, degree=3, coef0=0.0, C=None,
+                 lambda_=None, nu=None, unregularized_bias=False, eta0=None, max_epochs=10,
+                 tol=1e-3, seed=0, warm_start=False, n_jobs=None):
+        self.solver = solver
+        self.kernel = kernel
+        self.gamma = gamma
+        self.degree = degree
+        self.coef0 = coef0
+        self.C = C
+        self.lambda_ = lambda_
+        self.nu = nu
+        self.unregularized_bias = unregularized_bias
+        self.eta0 = eta0
+        self.max_epochs = max_epochs
+        self.tol = tol
+        self.seed = seed
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "_svms")
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop("_last_data", None)  # the training data are borrowed: never pickled
+        return state
+
+    def _validate_params(self):
+        if self.solver not in KERNEL_SOLVERS:
+            raise ValueError(f"solver must be one of {', '.join(map(repr, KERNEL_SOLVERS))}, "
+                             f"got {self.solver!r}")
+        if self.kernel not in KERNELS:
+            raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, "
+                             f"got {self.kernel!r}")
+        if self.C is not None and self.lambda_ is not None:
+            raise ValueError("give either C or lambda_, not both (C means lambda = 1/(C n))")
+        for name in ("C", "lambda_", "gamma", "nu", "eta0"):
+            _check_positive_number(getattr(self, name), name, allow_none=True)
+        _check_int(self.degree, "degree", 1)
+        if not (isinstance(self.coef0, (int, float, np.number)) and np.isfinite(self.coef0)):
+            raise ValueError(f"coef0 must be a finite number, got {self.coef0!r}")
+        _check_int(self.max_epochs, "max_epochs", 1)
+        _check_positive_number(self.tol, "tol", allow_zero=True)
+        _check_int(self.seed, "seed", 0)
+        if self.unregularized_bias and self.solver != "sbp":
+            raise ValueError("unregularized_bias=True needs solver='sbp' (the other kernel "
+                             "solvers have no bias)")
+        if self.n_jobs is not None and (not isinstance(self.n_jobs, (int, np.integer))
+                                        or self.n_jobs == 0):
+            raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")
+
+    def _new_svm(self, X, y_pm, n):
+        lam = (float(self.lambda_) if self.lambda_ is not None
+               else 1.0 / ((1.0 if self.C is None else float(self.C)) * n))
+        svm = KernelSVM(X, y_pm, lam, solver=self.solver, kernel=self.kernel, gamma=self.gamma,
+                        coef0=float(self.coef0), degree=int(self.degree), seed=self.seed)
+        if self.nu is not None:
+            svm.set_nu(float(self.nu))
+        if self.unregularized_bias:
+            svm.set_unregularized_bias(True)
+        if self.eta0 is not None:
+            svm.set_eta0(float(self.eta0))
+        return svm
+
+    def _problems(self, y):
+        if len(self.classes_) == 2:
+            return [np.where(y == self.classes_[1], 1.0, -1.0)]
+        return [np.where(y == c, 1.0, -1.0) for c in self.classes_]
+
+    def _train(self, X, y, first, epochs, tol, partial):
+        n = X.shape[0]
+        last = getattr(self, "_last_data", None)
+        same = last is not None and last[0] is X and np.array_equal(last[1], y)
+        if first:
+            self._svms = [self._new_svm(X, yb, n) for yb in self._problems(y)]
+        elif not same:
+            if partial:
+                warnings.warn("partial_fit on new data restarts the kernel solvers' state "
+                              "(their state belongs to one data set)", UserWarning)
+            for svm, yb in zip(self._svms, self._problems(y)):
+                svm.set_data(X, yb)
+        self._last_data = (X, y)
+
+        def run(svm):
+            svm.set_max_num_iterations(epochs * n)
+            svm.set_epsilon(tol)
+            start = svm.get_iteration_number()
+            stats = svm.train()
+            return stats, svm.get_iteration_number() - start
+
+        workers = _effective_n_jobs(self.n_jobs, len(self._svms))
+        if workers == 1:
+            results = [run(svm) for svm in self._svms]
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                results = list(pool.map(run, self._svms))
+        self._stats = [r[0] for r in results]
+        self.n_iter_ = int(max(-(-r[1] // n) for r in results))
+        self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])
+        self.n_kernel_evaluations_ = int(sum(svm.get_num_kernel_evaluations()
+                                             for svm in self._svms))
+        if not partial and tol > 0 and self.solver == "sdca" and any(
+                s["status"] == "max_iterations" for s in self._stats):
+            warnings.warn(f"KernelSVMClassifier stopped after max_epochs={self.max_epochs} epochs "
+                          f"before its duality gap fell below tol={self.tol}; increase "
+                          f"max_epochs or tol", ConvergenceWarning)
+        return self
+
+    def fit(self, X, y):
+        """Fit on (X, y): at most ``max_epochs`` epochs per binary problem.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self : KernelSVMClassifier
+        """
+        self._validate_params()
+        warm = self.warm_start and hasattr(self, "_svms")
+        previous = getattr(self, "classes_", None)
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),
+                             order="C", reset=not warm)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if len(classes) < 2:
+            raise ValueError(f"the training data need samples of at least 2 classes; got "
+                             f"{len(classes)} class")
+        if warm and not np.array_equal(classes, previous):
+            raise ValueError("warm_start: the classes differ from those of the previous fit")
+        self.classes_ = classes
+        return self._train(X, y, not warm, self.max_epochs, float(self.tol), partial=False)
+
+    def partial_fit(self, X, y, classes=None):
+        """Run one more epoch on (X, y), continuing the solvers' state.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like, default=None
+            All the classes; required on the first call.
+
+        Returns
+        -------
+        self : KernelSVMClassifier
+        """
+        first = not hasattr(self, "_svms")
+        if first:
+            self._validate_params()
+            if classes is None:
+                raise ValueError("classes must be given on the first call to partial_fit")
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),
+                             order="C", reset=first)
+        check_classification_targets(y)
+        if first:
+            self.classes_ = np.unique(np.asarray(classes))
+            if len(self.classes_) < 2:
+                raise ValueError("classes must hold at least 2 classes")
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise ValueError(f"y holds classes {unknown.tolist()} not in classes "
+                             f"{self.classes_.tolist()}")
+        return self._train(X, y, first, 1, 0.0, partial=True)
+
+    def decision_function(self, X):
+        """Scores: shape (n_samples,) for two classes (positive means
+        ``classes_[1]``), else (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32),
+                          order="C", reset=False)
+        scores = np.column_stack([svm.decision_function(X) for svm in self._svms])
+        return scores.ravel() if scores.shape[1] == 1 else scores

@@ -1,0 +1,116 @@
+"""KernelSVMClassifier (stochsvm.kernel): scikit-learn's estimator checks,
+k x partial_fit == fit, threads, C vs lambda, meta-estimators, model files."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+pytest.importorskip("sklearn")
+
+from sklearn.base import clone  # noqa: E402
+from sklearn.exceptions import ConvergenceWarning  # noqa: E402
+from sklearn.model_selection import GridSearchCV  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.preprocessing import StandardScaler  # noqa: E402
+from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
+
+import stochsvm  # noqa: E402
+from stochsvm import KernelSVMClassifier, load_model, save_model  # noqa: E402
+from stochsvm.kernel import KERNEL_SOLVERS  # noqa: E402
+
+
+@parametrize_with_checks([KernelSVMClassifier(solver=s) for s in KERNEL_SOLVERS])
+def test_sklearn_compatible(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)
+
+
+def _rings(n, k, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 2))
+    r = np.hypot(X[:, 0], X[:, 1])
+    y = np.minimum((r / 0.8).astype(int), k - 1)
+    return X, y
+
+
+@pytest.mark.parametrize("solver", KERNEL_SOLVERS)
+@pytest.mark.parametrize("k", [2, 3])
+def test_partial_fit_equals_fit(solver, k):
+    X, y = _rings(120, k, 0)
+    full = KernelSVMClassifier(solver=solver, tol=0, max_epochs=3, seed=5).fit(X, y)
+    part = KernelSVMClassifier(solver=solver, seed=5)
+    for _ in range(3):
+        part.partial_fit(X, y, classes=np.unique(y))
+    np.testing.assert_array_equal(part.decision_function(X), full.decision_function(X))
+    assert part.n_iter_ == 1 and full.n_iter_ == 3
+    assert part.n_kernel_evaluations_ == full.n_kernel_evaluations_ > 0
+
+
+@pytest.mark.parametrize("solver", KERNEL_SOLVERS)
+def test_threads_equal_serial(solver):
+    X, y = _rings(150, 4, 1)
+    a = KernelSVMClassifier(solver=solver, tol=0, max_epochs=2, n_jobs=1).fit(X, y)
+    b = KernelSVMClassifier(solver=solver, tol=0, max_epochs=2, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    assert a.decision_function(X).shape == (150, 4)
+
+
+def test_C_is_lambda_over_n_and_matches_the_object():
+    X, y = _rings(100, 2, 2)
+    y_pm = np.where(y == 1, 1.0, -1.0)
+    est = KernelSVMClassifier(solver="sdca", C=2.0, gamma=0.5, tol=0, max_epochs=4).fit(X, y)
+    svm = stochsvm.KernelSVM(X, y_pm, 1 / (2.0 * 100), solver="sdca", gamma=0.5, seed=0)
+    svm.set_max_num_iterations(400)
+    svm.set_epsilon(0)
+    svm.train()
+    np.testing.assert_array_equal(est.decision_function(X), svm.decision_function(X))
+    lam = KernelSVMClassifier(solver="sdca", lambda_=1 / 200, gamma=0.5, tol=0,
+                              max_epochs=4).fit(X, y)
+    np.testing.assert_array_equal(lam.decision_function(X), est.decision_function(X))
+
+
+def test_learns_a_nonlinear_rule_and_meta_estimators():
+    X, y = _rings(300, 2, 3)
+    assert KernelSVMClassifier(C=10, gamma=1.0, max_epochs=30, tol=0).fit(X, y).score(X, y) > 0.9
+    est = KernelSVMClassifier(gamma=1.0, tol=0, max_epochs=5)
+    assert clone(est).get_params() == est.get_params()
+    grid = GridSearchCV(est, {"C": [0.1, 10.0], "solver": ["sdca", "sbp"]}, cv=3).fit(X, y)
+    assert len(grid.cv_results_["mean_test_score"]) == 4
+    pipe = make_pipeline(StandardScaler(), KernelSVMClassifier(tol=0, max_epochs=5)).fit(X, y)
+    assert pipe.score(X, y) > 0.7
+
+
+@pytest.mark.parametrize("solver", ["sdca", "sbp"])
+def test_model_file_round_trip(solver, tmp_path):
+    X, y = _rings(150, 3, 4)
+    labels = np.array(["in", "mid", "out"])[y]
+    for data in (X, sp.csr_matrix(X)):
+        est = KernelSVMClassifier(solver=solver, tol=0, max_epochs=3).fit(data, labels)
+        save_model(est, tmp_path / "k.ssvm")
+        back = load_model(tmp_path / "k.ssvm")
+        assert isinstance(back, KernelSVMClassifier) and back.get_params() == est.get_params()
+        np.testing.assert_allclose(back.decision_function(X), est.decision_function(X),
+                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_array_equal(back.predict(X), est.predict(X))
+        d = stochsvm.read_model(tmp_path / "k.ssvm")
+        assert d["kind"] == "kernel" and d["task"] == "one_vs_rest"
+        # one expansion shared by the outputs: at most the union of their support vectors
+        assert d["sv_indptr"].size - 1 <= est.n_support_.sum()
+
+
+def test_errors():
+    X, y = _rings(40, 2, 5)
+    for params, match in [({"solver": "adam"}, "solver must be one of"),
+                          ({"kernel": "precomputed"}, "kernel must be one of"),
+                          ({"C": 1.0, "lambda_": 0.1}, "either C or lambda_"),
+                          ({"gamma": -1.0}, "gamma must be"),
+                          ({"degree": 0}, "degree must be"),
+                          ({"unregularized_bias": True, "solver": "sdca"}, "needs solver='sbp'"),
+                          ({"n_jobs": 0}, "n_jobs must be")]:
+        with pytest.raises(ValueError, match=match):
+            KernelSVMClassifier(**params).fit(X, y)
+    with pytest.raises(ValueError, match="classes must be given"):
+        KernelSVMClassifier().partial_fit(X, y)
