@@ -270,6 +270,27 @@ def test_callback_determinism_and_pickle(client, dense_problem):
     np.testing.assert_array_equal(restored.predict(X), a.predict(X))
 
 
+def _incoming_bytes(dask_worker):
+    return sum(entry.get("total", 0) for entry in dask_worker.transfer_incoming_log)
+
+
+def test_only_models_travel(client):
+    """Rows are generated and persisted on the workers; while fitting, the workers
+    receive from each other only a tiny fraction of the data (models, not rows)."""
+    rng = da.random.default_rng(7)
+    X = rng.standard_normal((40000, 20), chunks=(10000, 20))
+    y = da.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1.0, -1.0)
+    X, y = client.persist([X, y])
+    distributed.wait([X, y], timeout=60)
+    before = sum(client.run(_incoming_bytes).values())
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=5, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(X, y))
+    moved = sum(client.run(_incoming_bytes).values()) - before
+    assert clf.n_iter_ == 5 and clf.score(X, y) > 0.95
+    # One 10000 x 20 float64 chunk is 1.6 MB; 5 rounds of models are a few kB.
+    assert moved < 0.01 * X.nbytes
+
+
 def test_tol_stops_and_c_parameter(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(3000, 20))

@@ -645,7 +645,7 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     C : float, optional
         ``lambda = 1 / (C N)`` for N training rows (scikit-learn's C).
     lambda_ : float, optional
-        The regularization strength directly; give C or lambda_, not both;
+        The regularization strength directly; give ``C`` or ``lambda_``, not both;
         neither means C = 1.
     bias_multiplier : float, default 1
         B, the constant feature carrying the bias (0: no bias).
