@@ -16,6 +16,9 @@ const char *ss_status_string(SsStatus status)
     case SS_ERR_BAD_STATE: return "call not valid in the object's present state";
     case SS_ERR_NUMERIC: return "training produced a non-finite model";
     case SS_ERR_INTERRUPTED: return "training interrupted by a callback";
+    case SS_ERR_IO: return "file input/output error";
+    case SS_ERR_FORMAT: return "not a valid model file (truncated, corrupted or foreign)";
+    case SS_ERR_VERSION: return "model file format newer than this library";
   }
   return "unknown status code";
 }

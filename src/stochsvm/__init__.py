@@ -10,11 +10,19 @@ from stochsvm._svm import SVM, HomogeneousKernelMap, homkermap
 
 __version__ = "0.1.0"
 
-__all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "__version__"]
+__all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "LinearSVMClassifier",
+           "LinearSVMRegressor", "save_model", "load_model", "read_model", "__version__"]
 
 # Names provided by submodules, imported on first access (PEP 562).
 _LAZY = {
     "svmtrain": "stochsvm.svm",
+    # scikit-learn estimators: need scikit-learn, which the object API does not
+    "LinearSVMClassifier": "stochsvm.linear",
+    "LinearSVMRegressor": "stochsvm.linear",
+    # model files (the C core's portable format)
+    "save_model": "stochsvm.model_file",
+    "load_model": "stochsvm.model_file",
+    "read_model": "stochsvm.model_file",
 }
 
 

@@ -18,6 +18,9 @@ cdef extern from "stochsvm/stochsvm.h" nogil:
         SS_ERR_BAD_STATE
         SS_ERR_NUMERIC
         SS_ERR_INTERRUPTED
+        SS_ERR_IO
+        SS_ERR_FORMAT
+        SS_ERR_VERSION
 
     const char *ss_status_string(SsStatus status)
 
@@ -183,3 +186,67 @@ cdef extern from "stochsvm/svm.h" nogil:
     int64_t ss_svm_get_num_data(const SsSvm *self)
     const double *ss_svm_get_scores(const SsSvm *self)
     const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
+
+
+cdef extern from "stochsvm/model_file.h" nogil:
+    int SS_MODEL_FILE_VERSION
+
+    ctypedef enum SsModelKind:
+        SS_MODEL_LINEAR
+        SS_MODEL_KERNEL
+
+    ctypedef enum SsModelTask:
+        SS_TASK_BINARY
+        SS_TASK_ONE_VS_REST
+        SS_TASK_REGRESSION
+
+    ctypedef enum SsModelKernel:
+        SS_MODEL_KERNEL_LINEAR
+        SS_MODEL_KERNEL_RBF
+        SS_MODEL_KERNEL_POLYNOMIAL
+        SS_MODEL_KERNEL_SIGMOID
+
+    ctypedef struct SsModel:
+        SsModelKind kind
+        SsModelTask task
+        int64_t dimension
+        int64_t num_outputs
+        int64_t num_classes
+        double *labels
+        int loss
+        double lambda_ "lambda"
+        double bias_multiplier
+        int has_homkermap
+        int homkermap_kernel
+        int homkermap_window
+        double homkermap_gamma
+        int homkermap_order
+        double homkermap_period
+        double *weights
+        double *biases
+        SsModelKernel kernel
+        double gamma
+        double coef0
+        int degree
+        int64_t num_support_vectors
+        int64_t *sv_indptr
+        int32_t *sv_indices
+        double *sv_values
+        double *coefficients
+        char *metadata
+        int owns_memory
+
+    void ss_model_init(SsModel *model)
+    void ss_model_free(SsModel *model)
+    SsStatus ss_model_validate(const SsModel *model, char *message, size_t message_size)
+    int64_t ss_model_weight_dimension(const SsModel *model)
+    SsStatus ss_model_encoded_size(const SsModel *model, size_t *size)
+    SsStatus ss_model_encode(const SsModel *model, void *buffer, size_t size)
+    SsStatus ss_model_decode(SsModel *model, const void *buffer, size_t size,
+                             char *message, size_t message_size)
+    SsStatus ss_model_save(const SsModel *model, const char *path, char *message,
+                           size_t message_size)
+    SsStatus ss_model_load(SsModel *model, const char *path, char *message,
+                           size_t message_size)
+    SsStatus ss_model_decision_function(const SsModel *model, const SsData *data, double *scores)
+    SsStatus ss_model_predict(const SsModel *model, const SsData *data, double *predictions)

@@ -1,19 +1,28 @@
 """The ``stochsvm`` command line.
 
-    stochsvm demo                      train SGD on a generated problem (a few seconds)
-    stochsvm train FILE --lambda L     train on a LIBSVM file, optionally test on another
+    stochsvm demo [--plot FILE.png] [--data TRAIN [TEST]]
+                                        every solver on a linear and a non-linear
+                                        generated problem (or on your files): a table
+    stochsvm train [options] TRAIN_FILE [MODEL_FILE]
+                                        train on a LIBSVM file, write a model file
+    stochsvm predict MODEL_FILE TEST_FILE [OUT]
+                                        labels (or scores) of a LIBSVM file, accuracy
+    stochsvm info MODEL_FILE            what a model file holds
     stochsvm --version
 
-Every run prints one line per epoch (from the SVM's diagnostic callback), then
-the final statistics and the accuracies. Usage errors, missing or malformed
-files and out-of-range values exit with status 2 and a one-line message;
-a training failure exits with status 1.
+Training prints one line per epoch (a progress bar with the live objective
+when standard error is a terminal). Usage errors, missing or malformed files
+(named, with the line) and out-of-range values exit with status 2 and a
+one-line message; a training failure exits with status 1. Nothing here needs
+scikit-learn.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import sys
 import time
 
@@ -21,7 +30,9 @@ import numpy as np
 
 __all__ = ["main"]
 
-_LOSSES = ("hinge", "hinge2", "logistic")
+_CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
+_REGRESSION_LOSSES = ("l1", "l2")
+_HOM_KERNELS = ("chi2", "intersection", "js")
 
 
 def _version():
@@ -41,11 +52,18 @@ def _version():
         return "unknown"
 
 
+def _solvers():
+    """The training solvers of the SVM object (new solvers appear here by themselves)."""
+    from stochsvm import _svm
+
+    return tuple(name for name in _svm._SOLVERS if name != "none")
+
+
 # --------------------------------------------------------------------------
 #                         Argument types (exit 2 on error)
 # --------------------------------------------------------------------------
 
-def _number(text, what, low=None, low_open=False):
+def _number(text, what, low=None, low_open=False, high=None, high_open=False):
     try:
         value = float(text)
     except ValueError:
@@ -55,6 +73,9 @@ def _number(text, what, low=None, low_open=False):
     if low is not None and (value < low or (low_open and value == low)):
         op = ">" if low_open else ">="
         raise argparse.ArgumentTypeError(f"{what} must be {op} {low:g}, got {text!r}")
+    if high is not None and (value > high or (high_open and value == high)):
+        op = "<" if high_open else "<="
+        raise argparse.ArgumentTypeError(f"{what} must be {op} {high:g}, got {text!r}")
     return value
 
 
@@ -99,6 +120,10 @@ def _noise(text):
     return value
 
 
+def _fraction(what):
+    return lambda text: _number(text, what, 0.0, True, 1.0, True)
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="stochsvm",
@@ -106,54 +131,124 @@ def _build_parser():
         epilog="Run 'stochsvm COMMAND --help' for the options of a command.")
     parser.add_argument("--version", action="version", version=f"stochsvm {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    solvers = _solvers()
 
-    def common(p, epochs):
+    def solver_options(p, epochs, losses):
         p.add_argument("--lambda", dest="lam", type=_positive("--lambda"), metavar="L",
-                       help="regularization strength lambda > 0")
+                       help="regularization strength lambda > 0 (default: from -C)")
+        p.add_argument("-C", dest="C", type=_positive("-C"), default=None, metavar="C",
+                       help="LIBLINEAR's C > 0: lambda = 1/(C n) (default 1 when --lambda "
+                            "is not given)")
         p.add_argument("--epochs", type=_count("--epochs"), default=epochs, metavar="E",
-                       help=f"passes over the training set (default {epochs})")
-        p.add_argument("--loss", choices=_LOSSES, default="hinge",
-                       help="loss function (default hinge)")
+                       help=f"at most E passes over the training set (default {epochs})")
+        p.add_argument("--loss", choices=losses, default="hinge",
+                       help="loss function (default hinge" +
+                            ("; l1 and l2 train a regressor)" if len(losses) > 3 else ")"))
         p.add_argument("--bias-multiplier", type=_nonnegative("--bias-multiplier"),
                        default=1.0, metavar="B",
                        help="constant feature B of the bias, >= 0; 0 learns no bias (default 1)")
         p.add_argument("--bias-learning-rate", type=_positive("--bias-learning-rate"),
                        default=None, metavar="R",
-                       help="relative step of the bias, > 0 (default: the library's)")
+                       help="SGD: relative step of the bias, > 0 (default: the library's)")
         p.add_argument("--t0", type=_t0, default=None, metavar="T0",
-                       help="offset of the step size 1/(lambda (t + t0)), > 1 "
+                       help="SGD: offset of the step size 1/(lambda (t + t0)), > 1 "
                             "(default: the library's, from lambda and the data)")
-        p.add_argument("--epsilon", type=_nonnegative("--epsilon"), default=0.0, metavar="EPS",
-                       help="stop early when the scores variation falls below EPS "
-                            "(default 0: run all epochs)")
+        p.add_argument("--tol", "--epsilon", dest="tol", type=_nonnegative("--tol"), default=0.0,
+                       metavar="EPS",
+                       help="stop when the stopping rule falls below EPS (SDCA: duality gap; "
+                            "SGD: scores variation); default 0 runs every epoch")
         p.add_argument("--seed", type=_seed, default=0, help="seed of the visiting order (default 0)")
+        p.add_argument("--no-shrinking", dest="shrinking", action="store_false",
+                       help="SDCA: visit every example (shrinking skips those stuck at a bound "
+                            "of the hinge losses; default on)")
         p.add_argument("--float32", action="store_true",
                        help="keep the data in single precision (the model is double)")
-        p.add_argument("--quiet", "-q", action="store_true", help="no per-epoch lines")
+        p.add_argument("--homkermap", choices=_HOM_KERNELS, default=None, metavar="KERNEL",
+                       help="train on a homogeneous kernel map of the features "
+                            f"({', '.join(_HOM_KERNELS)}; non-negative data)")
+        p.add_argument("--homkermap-order", type=_count("--homkermap-order", 0), default=3,
+                       metavar="K", help="approximation order of the map (default 3)")
 
+    # -- demo ------------------------------------------------------------------
     demo = sub.add_parser(
-        "demo", help="train SGD on a generated problem and report accuracy and time",
-        description="Train the SGD solver on a seeded synthetic problem "
-                    "(stochsvm.datasets.make_classification) and print per-epoch statistics, "
-                    "the final train/test accuracy and the training time.")
-    common(demo, epochs=5)
+        "demo", help="compare every solver on generated linear and non-linear problems",
+        description="Train every solver on two seeded generated problems and print a comparison "
+                    "table (objective, test accuracy, time, kernel evaluations): a linear one "
+                    "(stochsvm.datasets.make_classification) and a non-linear one "
+                    "(stochsvm.datasets.make_nonlinear), where the linear solvers also run on a "
+                    "homogeneous kernel map. --data runs the same comparison on your files.")
     demo.add_argument("--n", type=_count("--n", 2), default=200_000,
-                      help="training examples (default 200000)")
+                      help="training examples of the linear problem (default 200000; the "
+                           "non-linear one has a quarter)")
     demo.add_argument("--n-test", type=_count("--n-test"), default=50_000,
-                      help="test examples (default 50000)")
-    demo.add_argument("--d", type=_count("--d"), default=50, help="features (default 50)")
+                      help="test examples of the linear problem (default 50000; a quarter for "
+                           "the non-linear one)")
+    demo.add_argument("--d", type=_count("--d"), default=50,
+                      help="features of the linear problem (default 50; the non-linear one "
+                           "has 10)")
     demo.add_argument("--noise", type=_noise, default=0.05,
                       help="fraction of flipped labels, in [0, 0.5) (default 0.05)")
-    demo.set_defaults(lam=1e-4)
+    demo.add_argument("--lambda", dest="lam", type=_positive("--lambda"), default=1e-4,
+                      metavar="L", help="regularization strength (default 1e-4)")
+    demo.add_argument("--epochs", type=_count("--epochs"), default=10, metavar="E",
+                      help="epochs per solver (default 10)")
+    demo.add_argument("--loss", choices=_CLASSIFICATION_LOSSES, default="hinge",
+                      help="loss function (default hinge)")
+    demo.add_argument("--seed", type=_seed, default=0, help="seed of the data and the solvers")
+    demo.add_argument("--float32", action="store_true", help="single-precision data")
+    demo.add_argument("--solvers", default=",".join(solvers), metavar="LIST",
+                      help=f"comma-separated solvers to run (default {','.join(solvers)})")
+    demo.add_argument("--plot", metavar="FILE.png", default=None,
+                      help="write convergence curves (primal objective after each epoch) to FILE.png "
+                           "(needs matplotlib)")
+    demo.add_argument("--data", nargs="+", metavar=("TRAIN", "TEST"), default=None,
+                      help="run on a LIBSVM training file (and test file) instead of the "
+                           "generated problems")
 
+    # -- train -----------------------------------------------------------------
     train = sub.add_parser(
-        "train", help="train on a LIBSVM file",
-        description="Train on a LIBSVM/SVMlight text file (plain, .xz, .gz or .bz2). "
-                    "Two-class labels other than -1/+1 are mapped: the larger becomes +1.")
-    train.add_argument("file", metavar="FILE", help="training data in LIBSVM format")
-    common(train, epochs=10)
+        "train", help="train on a LIBSVM file and write a model file",
+        description="Train on a LIBSVM/SVMlight text file (plain, .xz, .gz or .bz2) and write "
+                    "the model to MODEL_FILE (stochsvm's portable model format, readable from "
+                    "C). Two classes train one SVM, more train one-vs-rest; the losses l1 and "
+                    "l2 train a regressor.")
+    train.add_argument("file", metavar="TRAIN_FILE", help="training data in LIBSVM format")
+    train.add_argument("model", metavar="MODEL_FILE", nargs="?", default=None,
+                       help="where to write the model (written atomically)")
+    train.add_argument("--solver", choices=solvers, default="sdca",
+                       help="the solver (default sdca)")
+    solver_options(train, 10, _CLASSIFICATION_LOSSES + _REGRESSION_LOSSES)
+    train.add_argument("--validation", type=_fraction("--validation"), default=None,
+                       metavar="F", help="hold out a fraction F in (0, 1) of the training rows "
+                                         "and keep the model of the best epoch on them")
+    train.add_argument("--patience", type=_count("--patience"), default=5, metavar="P",
+                       help="with --validation: stop after P epochs without improvement "
+                            "(default 5)")
+    train.add_argument("--jobs", type=_count("--jobs"), default=1, metavar="J",
+                       help="threads training the one-vs-rest SVMs at once (default 1; the "
+                            "model does not depend on it)")
     train.add_argument("--test", metavar="FILE", default=None,
-                       help="test data in LIBSVM format, read with the training dimension")
+                       help="evaluate the final model on this LIBSVM file")
+    train.add_argument("--progress", action="store_true",
+                       help="draw a progress bar on standard error even when it is not a terminal")
+    train.add_argument("--quiet", "-q", action="store_true", help="no per-epoch output")
+
+    # -- predict -----------------------------------------------------------------
+    predict = sub.add_parser(
+        "predict", help="predict the rows of a LIBSVM file with a model file",
+        description="Write one prediction per row of TEST_FILE (a label, or a value for a "
+                    "regressor) to OUT, or to standard output. Prints the accuracy (or the "
+                    "mean squared error) when the file has labels.")
+    predict.add_argument("model", metavar="MODEL_FILE")
+    predict.add_argument("file", metavar="TEST_FILE")
+    predict.add_argument("out", metavar="OUT", nargs="?", default=None)
+    predict.add_argument("--scores", action="store_true",
+                         help="write the scores after each prediction (one per output)")
+
+    # -- info --------------------------------------------------------------------
+    info = sub.add_parser("info", help="describe a model file",
+                          description="Print what a model file holds.")
+    info.add_argument("model", metavar="MODEL_FILE")
     return parser
 
 
@@ -169,139 +264,514 @@ class _Fail(Exception):
         self.status = status
 
 
-def _make_svm(X, y, args):
+def _check_file(path):
+    if not os.path.exists(path):
+        raise _Fail(f"no such file: {path}")
+    if os.path.isdir(path):
+        raise _Fail(f"{path} is a folder, not a file")
+
+
+def _load(path, dtype=np.float64, n_features=None):
+    """A LIBSVM file as (CSR X, y); with n_features, columns are cut or padded to it."""
+    from stochsvm.datasets import load_libsvm
+
+    _check_file(path)
+    try:
+        X, y = load_libsvm(path, dtype=dtype)
+    except (ValueError, OSError, EOFError) as exc:
+        text = str(exc)
+        raise _Fail(text if text.startswith(str(path)) else f"{path}: {text}") from None
+    if X.shape[0] < 1:
+        raise _Fail(f"{path} has no examples")
+    if n_features is not None and X.shape[1] != n_features:
+        import scipy.sparse as sp
+
+        if X.shape[1] > n_features:
+            # Features the model never had get weight 0: drop them.
+            X = X[:, :n_features]
+        else:
+            X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], n_features))
+    return X, y
+
+
+def _homkermap(kernel, order):
+    if kernel is None:
+        return None
     import stochsvm
 
-    svm = stochsvm.SVM(X, y, args.lam, solver="sgd", seed=args.seed)
-    n = X.shape[0]
-    svm.set_loss(args.loss)
+    return stochsvm.HomogeneousKernelMap(kernel, order=order)
+
+
+def _check_homkermap_input(X, path, hkm):
+    if hkm is not None:
+        data = X.data if hasattr(X, "data") and not isinstance(X, np.ndarray) else X
+        if np.any(np.asarray(data) < 0):
+            raise _Fail(f"{path}: --homkermap needs non-negative features (the map of a "
+                        f"negative value is defined by symmetry, but the kernel is not)")
+
+
+class _Progress:
+    """One line per epoch, or a bar redrawn in place on a terminal."""
+
+    def __init__(self, total, enabled, bar):
+        self.total, self.enabled, self.bar = total, enabled, bar
+        self.start = time.perf_counter()
+        self.drawn = False
+
+    def update(self, epoch, text):
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        if self.bar:
+            width = 24
+            done = int(width * epoch / self.total)
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] epoch {epoch}/{self.total}"
+                             f"  {text}  {elapsed:.1f} s ")
+            sys.stderr.flush()
+            self.drawn = True
+        else:
+            print(f"epoch {epoch:4d}  {text}  elapsed {elapsed:.3f} s", flush=True)
+
+    def close(self):
+        if self.drawn:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _lambda(args, n):
+    if args.lam is not None and args.C is not None:
+        raise _Fail("give either --lambda or -C, not both (C means lambda = 1/(C n))")
+    if args.lam is not None:
+        return args.lam
+    return 1.0 / ((args.C if args.C is not None else 1.0) * n)
+
+
+def _new_svm(X, y, lam, args, solver, hkm):
+    import stochsvm
+
+    try:
+        svm = stochsvm.SVM(X, y, lam, solver=solver, seed=args.seed, loss=args.loss,
+                           homkermap=hkm)
+    except ValueError as exc:
+        raise _Fail(str(exc)) from None
     svm.set_bias_multiplier(args.bias_multiplier)
-    if args.bias_learning_rate is not None:
+    if getattr(args, "bias_learning_rate", None) is not None:
         svm.set_bias_learning_rate(args.bias_learning_rate)
-    if args.t0 is not None:
+    if getattr(args, "t0", None) is not None:
         svm.set_t0(args.t0)
-    svm.set_epsilon(args.epsilon)
-    svm.set_max_num_iterations(args.epochs * n)
+    svm.set_epsilon(getattr(args, "tol", 0.0))
+    svm.set_shrinking(getattr(args, "shrinking", True))
+    n = X.shape[0]
+    svm.set_max_num_iterations(n)  # one epoch per train() call (train N = N/2 + N/2)
     svm.set_diagnostic_frequency(n)
-    if not args.quiet:
-        def report(st):
-            print(f"epoch {st['epoch']:4d}  objective {st['objective']:.6f}  "
-                  f"loss {st['loss']:.6f}  regularizer {st['regularizer']:.6f}  "
-                  f"elapsed {st['elapsed_time']:.3f} s", flush=True)
-            return False
-        svm.set_diagnostic_function(report)
     return svm
 
 
-def _train(svm):
+def _train_epoch(svms, pool=None):
+    """One more epoch of every SVM (in the thread pool if any: training
+    releases the GIL); the statistics of each."""
     try:
-        return svm.train()
+        if pool is None:
+            return [svm.train() for svm in svms]
+        return list(pool.map(lambda svm: svm.train(), svms))
     except FloatingPointError as exc:  # the message says what to change
         raise _Fail(str(exc), 1) from None
 
 
-def _accuracy(svm, X, y):
-    return float(np.mean(svm.predict(X) == y))
+def _scores(svms, X):
+    return np.column_stack([svm.decision_function(X) for svm in svms])
 
 
-def _summary(st, train_time):
-    return (f"status {st['status']}, {st['iteration']} iterations ({st['epoch']} epochs), "
-            f"objective {st['objective']:.6f} = regularizer {st['regularizer']:.6f} "
-            f"+ loss {st['loss']:.6f}, training time {train_time:.3f} s")
+def _problem(y, path, regression):
+    """(task, labels, label vectors of the SVMs) for the targets y."""
+    if regression:
+        return "regression", None, [np.asarray(y, dtype=np.float64)]
+    classes = np.unique(y)
+    if classes.size < 2:
+        raise _Fail(f"{path}: a classifier needs at least two label values, found "
+                    f"{classes.size}")
+    if classes.size == 2:
+        return "binary", classes, [np.where(y == classes[1], 1.0, -1.0)]
+    return "one_vs_rest", classes, [np.where(y == c, 1.0, -1.0) for c in classes]
 
 
-def _run_demo(args):
-    from stochsvm.datasets import make_classification
-
-    dtype = np.float32 if args.float32 else np.float64
-    t = time.perf_counter()
-    X, y = make_classification(args.n + args.n_test, args.d, seed=args.seed, noise=args.noise,
-                               dtype=dtype)
-    gen_time = time.perf_counter() - t
-    Xtr, ytr, Xte, yte = X[:args.n], y[:args.n], X[args.n:], y[args.n:]
-    print(f"stochsvm {_version()} demo: SGD, {args.loss} loss, lambda {args.lam:g}, "
-          f"{args.n} x {args.d} training and {args.n_test} test examples "
-          f"({np.dtype(dtype).name}, {args.noise:.0%} label noise; generated in {gen_time:.2f} s)")
-    svm = _make_svm(Xtr, ytr, args)
-    t = time.perf_counter()
-    st = _train(svm)
-    train_time = time.perf_counter() - t
-    print(_summary(st, train_time))
-    print(f"train accuracy {_accuracy(svm, Xtr, ytr):.4f}, test accuracy "
-          f"{_accuracy(svm, Xte, yte):.4f}, bias {svm.get_bias():+.4f}")
-    return 0
+def _predict(task, labels, scores):
+    if task == "regression":
+        return scores[:, 0]
+    if task == "binary":
+        return labels[(scores[:, 0] > 0).astype(int)]
+    return labels[np.argmax(scores, axis=1)]
 
 
-def _load(path, n_features=None, dtype=np.float64):
-    from stochsvm.datasets import load_libsvm
-
-    try:
-        return load_libsvm(path, n_features=n_features, dtype=dtype)
-    except FileNotFoundError:
-        raise _Fail(f"no such file: {path}") from None
-    except (ValueError, OSError, EOFError) as exc:
-        raise _Fail(f"cannot read {path}: {exc}") from None
+def _quality(task, predictions, y):
+    """(name, value, higher is better) of predictions against labels."""
+    if task == "regression":
+        return "mse", float(np.mean((predictions - y) ** 2)), False
+    return "accuracy", float(np.mean(predictions == y)), True
 
 
-def _labels_pm1(y, path, classes=None):
-    """Map two classes to -1/+1 (larger -> +1). Returns (y_pm1, classes)."""
-    found = np.unique(y)
-    if classes is None:
-        if found.size != 2:
-            raise _Fail(f"{path}: a binary problem needs exactly two label values, found "
-                        f"{found.size} ({', '.join(f'{v:g}' for v in found[:6])}"
-                        f"{', ...' if found.size > 6 else ''})")
-        classes = found
-    else:
-        unknown = np.setdiff1d(found, classes)
-        if unknown.size:
-            raise _Fail(f"{path}: label {unknown[0]:g} does not occur in the training file "
-                        f"(labels {classes[0]:g}, {classes[1]:g})")
-    return np.where(y == classes[1], 1.0, -1.0), classes
+def _model_dict(task, labels, svms, args, d, hkm, lam, extra):
+    from stochsvm.model_file import LOSS_CODES, _homkermap_dict
+
+    meta = {"written_by": f"stochsvm {_version()} train", "solver": args.solver,
+            "loss": args.loss, "epochs": args.epochs, "seed": args.seed,
+            "iteration_numbers": [int(s.get_iteration_number()) for s in svms]}
+    meta.update(extra)
+    return {"kind": "linear", "task": task, "dimension": d,
+            "labels": None if labels is None else np.asarray(labels, dtype=np.float64),
+            "loss": LOSS_CODES[args.loss], "lambda": lam, "bias_multiplier": args.bias_multiplier,
+            "homkermap": _homkermap_dict(hkm), "weights": np.vstack([s.get_model() for s in svms]),
+            "biases": [s.get_bias() for s in svms], "metadata": json.dumps(meta)}
 
 
 def _run_train(args):
-    import os
-
-    if args.lam is None:
-        raise _Fail("the argument --lambda is required (e.g. --lambda 1e-4)")
-    for path in [args.file] + ([args.test] if args.test else []):
-        if not os.path.exists(path):
-            raise _Fail(f"no such file: {path}")
-        if os.path.isdir(path):
-            raise _Fail(f"{path} is a folder, not a LIBSVM file")
     dtype = np.float32 if args.float32 else np.float64
     t = time.perf_counter()
-    X, y_raw = _load(args.file, dtype=dtype)
+    X, y = _load(args.file, dtype)
     load_time = time.perf_counter() - t
-    if X.shape[0] < 1:
-        raise _Fail(f"{args.file} has no examples")
-    y, classes = _labels_pm1(y_raw, args.file)
-    n, d = X.shape
-    mapping = "" if set(classes.tolist()) == {-1.0, 1.0} else \
-        f", labels {classes[0]:g} -> -1 and {classes[1]:g} -> +1"
-    print(f"stochsvm {_version()} train: {args.file}: {n} examples, {d} features, "
-          f"{X.nnz} nonzeros (read in {load_time:.2f} s){mapping}")
-    print(f"SGD, {args.loss} loss, lambda {args.lam:g}, {args.epochs} epochs, "
-          f"bias multiplier {args.bias_multiplier:g}, seed {args.seed}")
-    svm = _make_svm(X, y, args)
+    hkm = _homkermap(args.homkermap, args.homkermap_order)
+    _check_homkermap_input(X, args.file, hkm)
+    regression = args.loss in _REGRESSION_LOSSES
+    task, labels, _ = _problem(y, args.file, regression)
+    n_all, d = X.shape
+    print(f"stochsvm {_version()} train: {args.file}: {n_all} examples, {d} features, "
+          f"{X.nnz} nonzeros (read in {load_time:.2f} s); "
+          f"{task.replace('_', '-')}{'' if labels is None else f', {len(labels)} classes'}")
+    Xv = yv = None
+    if args.validation is not None:
+        rng = np.random.default_rng(args.seed)
+        order = rng.permutation(n_all)
+        n_val = int(round(args.validation * n_all))
+        if n_val < 1 or n_val >= n_all:
+            raise _Fail(f"--validation {args.validation:g} leaves no validation or no training "
+                        f"rows out of {n_all}")
+        val, keep = np.sort(order[:n_val]), np.sort(order[n_val:])
+        Xv, yv, X, y = X[val], y[val], X[keep], y[keep]
+        print(f"validation: {n_val} rows held out, patience {args.patience} epochs")
+    _, _, problems = _problem(y, args.file, regression)
+    n = X.shape[0]
+    lam = _lambda(args, n)
+    print(f"{args.solver}, {args.loss} loss, lambda {lam:g}, at most {args.epochs} epochs, "
+          f"bias multiplier {args.bias_multiplier:g}, seed {args.seed}"
+          + (f", {hkm.kernel} kernel map of order {hkm.order}" if hkm is not None else ""))
+    svms = [_new_svm(X, yb, lam, args, args.solver, hkm) for yb in problems]
+    bar = args.progress or sys.stderr.isatty()
+    progress = _Progress(args.epochs, not args.quiet, bar)
+    best = None  # (quality, epoch, models, biases)
     t = time.perf_counter()
-    st = _train(svm)
-    train_time = time.perf_counter() - t
-    print(_summary(st, train_time))
-    line = f"train accuracy {_accuracy(svm, X, y):.4f}"
-    if args.test:
-        Xte, yte_raw = _load(args.test, dtype=dtype)
-        if Xte.shape[1] > d:
-            # Features the training file never had get weight 0: drop them.
-            Xte = Xte[:, :d]
-        elif Xte.shape[1] < d:
-            import scipy.sparse as sp
+    epoch = 0
+    pool = None
+    if args.jobs > 1 and len(svms) > 1:
+        from concurrent.futures import ThreadPoolExecutor
 
-            Xte = sp.csr_matrix((Xte.data, Xte.indices, Xte.indptr), shape=(Xte.shape[0], d))
-        yte, _ = _labels_pm1(yte_raw, args.test, classes)
-        line += f", test accuracy {_accuracy(svm, Xte, yte):.4f} ({Xte.shape[0]} examples)"
+        pool = ThreadPoolExecutor(max_workers=min(args.jobs, len(svms)))
+    try:
+        for epoch in range(1, args.epochs + 1):
+            stats = _train_epoch(svms, pool)
+            objective = float(np.mean([s["objective"] for s in stats]))
+            text = f"objective {objective:.6f}"
+            if Xv is not None:
+                name, value, higher = _quality(task, _predict(task, labels, _scores(svms, Xv)), yv)
+                text += f"  validation {name} {value:.4f}"
+                if best is None or (value > best[0] if higher else value < best[0]):
+                    best = (value, epoch, [s.get_model() for s in svms],
+                            [s.get_bias() for s in svms])
+            progress.update(epoch, text)
+            if all(s["status"] == "converged" for s in stats):
+                break
+            if best is not None and epoch - best[1] >= args.patience:
+                break
+    finally:
+        progress.close()
+        if pool is not None:
+            pool.shutdown()
+    train_time = time.perf_counter() - t
+    status = "converged" if all(s["status"] == "converged" for s in stats) else (
+        "early stop" if best is not None and epoch < args.epochs else "epoch limit")
+    print(f"{status} after {epoch} epochs, objective {objective:.6f}, training time "
+          f"{train_time:.3f} s")
+    extra = {}
+    if best is not None:
+        # Keep the best epoch's model.
+        svms = [_Frozen(w, b, svm.get_iteration_number(), hkm)
+                for svm, w, b in zip(svms, best[2], best[3])]
+        extra = {"best_epoch": best[1], "validation": best[0]}
+        print(f"best epoch {best[1]}: validation {_quality(task, yv, yv)[0]} {best[0]:.4f}")
+    name, value, _ = _quality(task, _predict(task, labels, _scores(svms, X)), y)
+    line = f"train {name} {value:.4f}"
+    if args.test:
+        Xt, yt = _load(args.test, dtype, n_features=d)
+        if labels is not None:
+            unknown = np.setdiff1d(np.unique(yt), labels)
+            if unknown.size:
+                raise _Fail(f"{args.test}: label {unknown[0]:g} does not occur in the training "
+                            f"file (labels {', '.join(f'{v:g}' for v in labels)})")
+        name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xt)), yt)
+        line += f", test {name} {value:.4f} ({Xt.shape[0]} examples)"
     print(line)
+    if args.model:
+        from stochsvm.model_file import save
+
+        try:
+            save(_model_dict(task, labels, svms, args, d, hkm, lam, extra), args.model)
+        except OSError as exc:
+            raise _Fail(str(exc), 1) from None
+        print(f"model written to {args.model}")
+    return 0
+
+
+class _Frozen:
+    """A fixed linear model with the few methods the CLI needs from an SVM."""
+
+    def __init__(self, w, b, iteration, hkm):
+        self.w, self.b, self.iteration, self.hkm = np.asarray(w), float(b), iteration, hkm
+
+    def get_model(self):
+        return self.w
+
+    def get_bias(self):
+        return self.b
+
+    def get_iteration_number(self):
+        return self.iteration
+
+    def decision_function(self, X):
+        Z = self.hkm.transform(X) if self.hkm is not None else X
+        return np.asarray(Z @ self.w).ravel() + self.b
+
+
+# -- predict and info ------------------------------------------------------------
+
+def _read_model(path):
+    from stochsvm.model_file import ModelFileError, read_model
+
+    _check_file(path)
+    try:
+        return read_model(path)
+    except ModelFileError as exc:
+        raise _Fail(str(exc)) from None
+    except OSError as exc:
+        raise _Fail(f"{path}: {exc}") from None
+
+
+def _run_predict(args):
+    from stochsvm import _model_file
+
+    d = _read_model(args.model)
+    X, y = _load(args.file, n_features=d["dimension"])
+    scores = _model_file.decision_function(d, X)
+    labels = None if d["labels"] is None else np.asarray(d["labels"])
+    meta = d["metadata_json"]
+    classes = meta.get("classes")  # estimators saved with string labels
+    if classes is not None and labels is not None:
+        labels = np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
+    predictions = _predict(d["task"], labels, scores)
+    lines = []
+    for k in range(X.shape[0]):
+        p = predictions[k]
+        text = f"{p:.17g}" if isinstance(p, (float, np.floating)) else str(p)
+        if args.scores:
+            text += " " + " ".join(f"{s:.17g}" for s in scores[k])
+        lines.append(text)
+    report = sys.stdout
+    if args.out:
+        try:
+            with open(args.out, "w") as f:
+                f.write("\n".join(lines) + "\n")
+        except OSError as exc:
+            raise _Fail(f"{args.out}: cannot write ({exc.strerror})", 1) from None
+    else:
+        print("\n".join(lines))
+        report = sys.stderr
+    if labels is not None and y.dtype.kind == "f" and labels.dtype.kind != "f":
+        y = y.astype(labels.dtype) if labels.dtype.kind in "iub" else y
+    if d["task"] == "regression" or labels is None or np.isin(y, labels).all():
+        name, value, _ = _quality(d["task"], predictions, y)
+        print(f"{name} {value:.4f} ({X.shape[0]} examples)", file=report)
+    else:
+        print(f"({args.file} has labels the model does not know: no accuracy)", file=report)
+    return 0
+
+
+def _run_info(args):
+    d = _read_model(args.model)
+    meta = d["metadata_json"]
+    size = os.path.getsize(args.model)
+    print(f"{args.model}: stochsvm model file, format version {d['format_version']}, "
+          f"{size} bytes")
+    print(f"kind            {d['kind']}")
+    print(f"task            {d['task'].replace('_', '-')}")
+    print(f"input features  {d['dimension']}")
+    if d["labels"] is not None:
+        classes = meta.get("classes")
+        shown = classes["values"] if classes else [f"{v:g}" for v in d["labels"]]
+        print(f"classes         {len(shown)}: {', '.join(map(str, shown[:10]))}"
+              f"{', ...' if len(shown) > 10 else ''}")
+    from stochsvm.model_file import _LOSS_NAMES
+
+    print(f"loss            {_LOSS_NAMES.get(d['loss'], 'custom')}")
+    print(f"lambda          {d['lambda']:g}")
+    print(f"bias multiplier {d['bias_multiplier']:g}")
+    if d["homkermap"] is not None:
+        from stochsvm.model_file import _homkermap_object
+
+        h = _homkermap_object(d["homkermap"])
+        print(f"feature map     homogeneous kernel map: {h.kernel}, order {h.order}, "
+              f"gamma {h.gamma:g}, period {h.period:g}, {h.window} window "
+              f"({d['weights'].shape[1]} weights per output)")
+    if d["kind"] == "linear":
+        W = d["weights"]
+        norms = ", ".join(f"{v:.4g}" for v in np.linalg.norm(W, axis=1)[:10])
+        print(f"weights         {W.shape[0]} x {W.shape[1]}, {np.count_nonzero(W)} nonzero, "
+              f"norms {norms}")
+    else:
+        print(f"kernel          {d['kernel']} (gamma {d['gamma']:g}, coef0 {d['coef0']:g}, "
+              f"degree {d['degree']})")
+        print(f"support vectors {d['sv_indptr'].size - 1} ({d['sv_values'].size} nonzeros)")
+    print(f"biases          {', '.join(f'{b:.6g}' for b in d['biases'][:10])}")
+    if meta:
+        print(f"metadata        {json.dumps(meta, sort_keys=True)}")
+    return 0
+
+
+# -- demo ------------------------------------------------------------------------
+
+def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
+    """Train each (label, solver, map) on one problem; rows of the table and curves."""
+    rows, curves = [], {}
+    n = Xtr.shape[0]
+    for label, solver, hkm in configs:
+        svm = _new_svm(Xtr, ytr, args.lam, args, solver, hkm)
+        svm.set_max_num_iterations(args.epochs * n)
+        history = []
+
+        def record(st, history=history):
+            history.append(st["objective"])
+            return False
+
+        svm.set_diagnostic_function(record)
+        cpu = time.process_time()
+        try:
+            st = svm.train()
+        except FloatingPointError as exc:
+            raise _Fail(f"{name}, {label}: {exc}", 1) from None
+        cpu = time.process_time() - cpu
+        accuracy = float(np.mean(svm.predict(Xte) == yte))
+        rows.append((label, st["epoch"], st["objective"], accuracy, cpu, "-"))
+        curves[label] = history
+    return rows, curves
+
+
+def _print_table(title, rows):
+    print(f"\n{title}")
+    head = f"  {'solver':<34} {'epochs':>6} {'objective':>11} {'test acc':>9} {'CPU s':>7} " \
+           f"{'kernel evals':>12}"
+    print(head)
+    print("  " + "-" * (len(head) - 2))
+    for label, epochs, objective, accuracy, cpu, kevals in rows:
+        print(f"  {label:<34} {epochs:>6} {objective:>11.6f} {accuracy:>9.4f} {cpu:>7.2f} "
+              f"{kevals:>12}")
+
+
+def _demo_configs(solvers, hkm):
+    configs = [(s, s, None) for s in solvers]
+    if hkm is not None:
+        configs += [(f"{s} + {hkm.kernel} map (order {hkm.order})", s, hkm) for s in solvers]
+    return configs
+
+
+def _plot(path, problems):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise _Fail("--plot needs matplotlib (pip install matplotlib)") from None
+    fig, axes = plt.subplots(1, len(problems), figsize=(6 * len(problems), 4.2), squeeze=False)
+    for ax, (title, curves) in zip(axes[0], problems):
+        for label, values in curves.items():
+            ax.plot(np.arange(1, len(values) + 1), values, marker="o", ms=3, label=label)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("epoch")
+        ax.set_ylabel("primal objective (lower is better)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100)
+    except OSError as exc:
+        raise _Fail(f"{path}: cannot write the plot ({exc.strerror})", 1) from None
+    plt.close(fig)
+
+
+def _run_demo(args):
+    from stochsvm.datasets import make_classification, make_nonlinear
+
+    known = _solvers()
+    solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
+    unknown = [s for s in solvers if s not in known]
+    if unknown or not solvers:
+        raise _Fail(f"--solvers: unknown solver {unknown[0] if unknown else '(none)'!r}; "
+                    f"choose from {', '.join(known)}")
+    args.tol, args.bias_multiplier = 0.0, 1.0
+    dtype = np.float32 if args.float32 else np.float64
+    print(f"stochsvm {_version()} demo: {', '.join(solvers)} ({args.loss} loss, lambda "
+          f"{args.lam:g}, {args.epochs} epochs each, seed {args.seed}). Times are process CPU "
+          f"seconds; objective = lambda/2 |w|^2 + mean loss, the same problem for every solver "
+          f"of a table.")
+    problems = []
+    if args.data:
+        if len(args.data) > 2:
+            raise _Fail("--data takes a training file and at most one test file")
+        Xtr, ytr_raw = _load(args.data[0], dtype)
+        task, labels, vectors = _problem(ytr_raw, args.data[0], False)
+        if task != "binary":
+            raise _Fail(f"{args.data[0]}: the demo compares binary classifiers; this file has "
+                        f"{len(labels)} classes (use stochsvm train)")
+        ytr = vectors[0]
+        if len(args.data) == 2:
+            Xte, yte_raw = _load(args.data[1], dtype, n_features=Xtr.shape[1])
+            if not np.isin(yte_raw, labels).all():
+                raise _Fail(f"{args.data[1]}: labels other than the training file's "
+                            f"{labels[0]:g}, {labels[1]:g}")
+            yte = np.where(yte_raw == labels[1], 1.0, -1.0)
+        else:
+            Xte, yte = Xtr, ytr
+        nonnegative = Xtr.data.min(initial=0.0) >= 0
+        hkm = _homkermap("chi2", 3) if nonnegative else None
+        title = (f"{args.data[0]}: {Xtr.shape[0]} x {Xtr.shape[1]}, tested on "
+                 f"{args.data[1] if len(args.data) == 2 else 'the training file'} "
+                 f"({Xte.shape[0]} rows)")
+        rows, curves = _demo_rows(title, Xtr, ytr, Xte, yte, args, _demo_configs(solvers, hkm))
+        _print_table(title, rows)
+        problems.append((os.path.basename(args.data[0]), curves))
+    else:
+        t = time.process_time()
+        n, m = args.n, args.n_test
+        X, y = make_classification(n + m, args.d, seed=args.seed, noise=args.noise, dtype=dtype)
+        title = (f"linear: make_classification, {n} train + {m} test rows, d = {args.d}, "
+                 f"{args.noise:.0%} label noise")
+        rows, curves = _demo_rows(title, X[:n], y[:n], X[n:], y[n:], args,
+                                  _demo_configs(solvers, None))
+        _print_table(title, rows)
+        problems.append(("linear (make_classification)", curves))
+        n4, m4 = max(2, n // 4), max(1, m // 4)
+        X, y = make_nonlinear(n4 + m4, 10, seed=args.seed, noise=min(args.noise, 0.02),
+                              dtype=dtype)
+        hkm = _homkermap("intersection", 5)
+        title = (f"non-linear: make_nonlinear, {n4} train + {m4} test rows, d = 10, label = "
+                 f"sign(sum_j sin(3 pi x_j) - 2d/(3 pi))")
+        rows, curves = _demo_rows(title, X[:n4], y[:n4], X[n4:], y[n4:], args,
+                                  _demo_configs(solvers, hkm))
+        _print_table(title, rows)
+        problems.append(("non-linear (make_nonlinear)", curves))
+        print(f"\nKernel evaluations: '-' for the linear solvers, which evaluate none (the map "
+              f"is explicit features). Kernel solvers are not in this build. "
+              f"Total {time.process_time() - t:.1f} CPU s.")
+    if args.plot:
+        _plot(args.plot, problems)
+        print(f"convergence curves written to {args.plot}")
     return 0
 
 
@@ -315,10 +785,9 @@ def main(argv=None):
     if args.command is None:
         parser.print_help()
         return 2
+    run = {"demo": _run_demo, "train": _run_train, "predict": _run_predict, "info": _run_info}
     try:
-        if args.command == "demo":
-            return _run_demo(args)
-        return _run_train(args)
+        return run[args.command](args)
     except _Fail as exc:
         print(f"stochsvm {args.command}: error: {exc}", file=sys.stderr)
         return exc.status

@@ -114,6 +114,16 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_on_the_fly_equals_explicit_sgd)                   \
   X(homkermap_on_the_fly_equals_explicit_sdca)                  \
   X(homkermap_set_data_keeps_dimension)                         \
+  /* test_model_file.c */                                        \
+  X(model_linear_round_trip)                                    \
+  X(model_kernel_scores)                                        \
+  X(model_homkermap_scores)                                     \
+  X(model_validate_rejects)                                     \
+  X(model_decode_truncated)                                     \
+  X(model_decode_corrupted)                                     \
+  X(model_decode_versions)                                      \
+  X(model_save_load)                                            \
+  X(model_from_trained_svm)                                     \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\

@@ -273,9 +273,9 @@ void test_data_row_kernels_agree(void) {
 void test_status_strings(void) {
   const SsStatus codes[] = {SS_OK, SS_ERR_ALLOC, SS_ERR_BAD_ARG, SS_ERR_BAD_DATA,
                             SS_ERR_BAD_STATE, SS_ERR_NUMERIC, SS_ERR_INTERRUPTED,
-                            (SsStatus)42};
+                            SS_ERR_IO, SS_ERR_FORMAT, SS_ERR_VERSION, (SsStatus)42};
   const int m = (int)(sizeof codes / sizeof codes[0]);
-  const char *str[8];
+  const char *str[sizeof codes / sizeof codes[0]];
   for (int k = 0; k < m; ++k) {
     str[k] = ss_status_string(codes[k]);
     CHECK(str[k] != NULL);

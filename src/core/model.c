@@ -1,0 +1,302 @@
+/* model.c -- SsModel, a trained model as plain data (model_file.h): its
+ * validation and its use, scores and predictions.
+ *
+ * A linear model scores  s_c(x) = <w_c, Psi(x)> + b_c,  Psi the identity or
+ * a homogeneous kernel map applied on the fly (homkermap.h). A kernel model
+ * scores  s_c(x) = sum_j a_cj K(x, sv_j) + b_c  over m support vectors kept
+ * as CSR rows; each input row is scattered once into a dense scratch vector,
+ * so every K(x, sv_j) costs one pass over the nonzeros of sv_j:
+ *
+ *     linear      K = <x, z>
+ *     rbf         K = exp(-g (||x||^2 + ||z||^2 - 2 <x, z>))
+ *     polynomial  K = (g <x, z> + r)^p
+ *     sigmoid     K = tanh(g <x, z> + r)
+ */
+#include "stochsvm/model_file.h"
+
+#include "message.h"
+
+#include "stochsvm/homkermap.h"
+#include "stochsvm/svm.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ss_model_init(SsModel *model)
+{
+  if (model) memset(model, 0, sizeof *model);
+}
+
+void ss_model_free(SsModel *model)
+{
+  if (!model) return;
+  if (model->owns_memory) {
+    free(model->labels);
+    free(model->weights);
+    free(model->biases);
+    free(model->sv_indptr);
+    free(model->sv_indices);
+    free(model->sv_values);
+    free(model->coefficients);
+    free(model->metadata);
+  }
+  memset(model, 0, sizeof *model);
+}
+
+SsStatus ss_message(SsStatus status, char *message, size_t size, const char *format, ...)
+{
+  if (message && size > 0) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, size, format, args);
+    va_end(args);
+  }
+  return status;
+}
+
+/* A reason why a model is invalid, and SS_ERR_BAD_ARG. */
+#define invalid(message, size, ...) ss_message(SS_ERR_BAD_ARG, message, size, __VA_ARGS__)
+
+static bool all_finite(const double *x, int64_t n)
+{
+  for (int64_t i = 0; i < n; ++i)
+    if (!isfinite(x[i])) return false;
+  return true;
+}
+
+/* The homogeneous kernel map a model describes (SS_OK if its parameters are valid). */
+static SsStatus model_map(const SsModel *model, SsHomKerMap *map)
+{
+  if (!(model->homkermap_period > 0)) return SS_ERR_BAD_ARG;
+  return ss_homkermap_init(map, (SsHomKernel)model->homkermap_kernel, model->homkermap_gamma,
+                           model->homkermap_order, model->homkermap_period,
+                           (SsHomWindow)model->homkermap_window);
+}
+
+int64_t ss_model_weight_dimension(const SsModel *model)
+{
+  if (!model || model->kind != SS_MODEL_LINEAR || model->dimension < 1) return 0;
+  if (!model->has_homkermap) return model->dimension;
+  SsHomKerMap map;
+  if (model_map(model, &map) != SS_OK) return 0;
+  int64_t per = ss_homkermap_dimension(&map);
+  if (model->dimension > INT64_MAX / per) return 0;
+  return model->dimension * per;
+}
+
+static bool valid_loss(int loss)
+{
+  return loss == SS_LOSS_HINGE || loss == SS_LOSS_HINGE2 || loss == SS_LOSS_L1 ||
+         loss == SS_LOSS_L2 || loss == SS_LOSS_LOGISTIC || loss == SS_LOSS_CUSTOM;
+}
+
+static SsStatus validate_task(const SsModel *m, char *msg, size_t size)
+{
+  switch (m->task) {
+    case SS_TASK_BINARY:
+      if (m->num_outputs != 1 || m->num_classes != 2)
+        return invalid(msg, size, "a binary model has 1 output and 2 classes, not %lld and %lld",
+                       (long long)m->num_outputs, (long long)m->num_classes);
+      break;
+    case SS_TASK_ONE_VS_REST:
+      if (m->num_classes < 3 || m->num_outputs != m->num_classes)
+        return invalid(msg, size, "a one-vs-rest model has as many outputs as classes (>= 3), "
+                       "not %lld outputs and %lld classes",
+                       (long long)m->num_outputs, (long long)m->num_classes);
+      break;
+    case SS_TASK_REGRESSION:
+      if (m->num_outputs != 1 || m->num_classes != 0)
+        return invalid(msg, size, "a regression model has 1 output and no classes, not %lld and %lld",
+                       (long long)m->num_outputs, (long long)m->num_classes);
+      break;
+    default:
+      return invalid(msg, size, "unknown task %d", (int)m->task);
+  }
+  if (m->num_classes > 0) {
+    if (!m->labels) return invalid(msg, size, "labels missing");
+    if (!all_finite(m->labels, m->num_classes)) return invalid(msg, size, "a label is not finite");
+    for (int64_t a = 0; a < m->num_classes; ++a)
+      for (int64_t b = a + 1; b < m->num_classes; ++b)
+        if (m->labels[a] == m->labels[b])
+          return invalid(msg, size, "label %.17g appears twice", m->labels[a]);
+  }
+  return SS_OK;
+}
+
+static SsStatus validate_kernel(const SsModel *m, char *msg, size_t size)
+{
+  int64_t k = m->num_outputs, sv = m->num_support_vectors;
+  switch (m->kernel) {
+    case SS_MODEL_KERNEL_LINEAR: break;
+    case SS_MODEL_KERNEL_POLYNOMIAL:
+      if (m->degree < 1) return invalid(msg, size, "polynomial degree %d < 1", m->degree);
+      /* fall through */
+    case SS_MODEL_KERNEL_SIGMOID:
+      if (!isfinite(m->coef0)) return invalid(msg, size, "coef0 is not finite");
+      /* fall through */
+    case SS_MODEL_KERNEL_RBF:
+      if (!(isfinite(m->gamma) && m->gamma > 0))
+        return invalid(msg, size, "kernel gamma must be finite and > 0, not %g", m->gamma);
+      break;
+    default:
+      return invalid(msg, size, "unknown kernel %d", (int)m->kernel);
+  }
+  if (m->has_homkermap) return invalid(msg, size, "a kernel model cannot carry a homogeneous kernel map");
+  if (sv < 0 || sv > INT64_MAX / (k > 0 ? k : 1) - 1)
+    return invalid(msg, size, "bad number of support vectors %lld", (long long)sv);
+  if (!m->sv_indptr || !m->coefficients || !m->biases)
+    return invalid(msg, size, "support vectors, coefficients or biases missing");
+  if (m->sv_indptr[0] != 0) return invalid(msg, size, "sv_indptr[0] is not 0");
+  int64_t nnz = m->sv_indptr[sv];
+  if (nnz > 0 && (!m->sv_indices || !m->sv_values))
+    return invalid(msg, size, "support vector indices or values missing");
+  for (int64_t j = 0; j < sv; ++j) {
+    int64_t begin = m->sv_indptr[j], end = m->sv_indptr[j + 1];
+    if (end < begin || end - begin > m->dimension)
+      return invalid(msg, size, "support vector %lld has a bad row extent", (long long)j);
+    for (int64_t t = begin; t < end; ++t) {
+      int32_t col = m->sv_indices[t];
+      if (col < 0 || col >= m->dimension || (t > begin && col <= m->sv_indices[t - 1]))
+        return invalid(msg, size, "support vector %lld: column index %ld out of range or order",
+                       (long long)j, (long)col);
+    }
+  }
+  if (!all_finite(m->sv_values, nnz)) return invalid(msg, size, "a support vector value is not finite");
+  if (!all_finite(m->coefficients, k * sv)) return invalid(msg, size, "a coefficient is not finite");
+  return SS_OK;
+}
+
+SsStatus ss_model_validate(const SsModel *m, char *msg, size_t size)
+{
+  if (!m) return invalid(msg, size, "no model (NULL)");
+  if (msg && size > 0) msg[0] = '\0';
+  if (m->kind != SS_MODEL_LINEAR && m->kind != SS_MODEL_KERNEL)
+    return invalid(msg, size, "unknown model kind %d", (int)m->kind);
+  if (m->dimension < 1 || m->dimension > INT32_MAX)
+    return invalid(msg, size, "dimension %lld out of range [1, 2^31)", (long long)m->dimension);
+  SsStatus status = validate_task(m, msg, size);
+  if (status != SS_OK) return status;
+  if (!valid_loss(m->loss)) return invalid(msg, size, "unknown loss %d", m->loss);
+  if (!(isfinite(m->lambda) && m->lambda >= 0))
+    return invalid(msg, size, "lambda must be finite and >= 0, not %g", m->lambda);
+  if (!(isfinite(m->bias_multiplier) && m->bias_multiplier >= 0))
+    return invalid(msg, size, "bias multiplier must be finite and >= 0, not %g", m->bias_multiplier);
+  if (m->kind == SS_MODEL_KERNEL) {
+    status = validate_kernel(m, msg, size);
+    if (status != SS_OK) return status;
+  } else {
+    SsHomKerMap map;
+    if (m->has_homkermap && model_map(m, &map) != SS_OK)
+      return invalid(msg, size, "homogeneous kernel map parameters out of range");
+    int64_t D = ss_model_weight_dimension(m);
+    if (D < 1 || D > INT64_MAX / m->num_outputs / 8)
+      return invalid(msg, size, "weight dimension out of range");
+    if (!m->weights || !m->biases) return invalid(msg, size, "weights or biases missing");
+    if (!all_finite(m->weights, m->num_outputs * D)) return invalid(msg, size, "a weight is not finite");
+  }
+  if (!all_finite(m->biases, m->num_outputs)) return invalid(msg, size, "a bias is not finite");
+  return SS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                  Scoring                                 */
+/* ------------------------------------------------------------------------ */
+
+static SsStatus score_linear(const SsModel *m, const SsData *data, double *scores)
+{
+  SsData view = *data;
+  SsHomKerMap map;
+  if (m->has_homkermap) {
+    if (model_map(m, &map) != SS_OK || ss_data_set_homkermap(&view, &map) != SS_OK)
+      return SS_ERR_BAD_ARG;
+  }
+  int64_t k = m->num_outputs, D = ss_model_weight_dimension(m);
+  for (int64_t i = 0; i < view.num_data; ++i)
+    for (int64_t c = 0; c < k; ++c)
+      scores[i * k + c] = ss_data_inner_product(&view, i, m->weights + c * D) + m->biases[c];
+  return SS_OK;
+}
+
+static double kernel_value(const SsModel *m, double dot, double xx, double zz)
+{
+  switch (m->kernel) {
+    case SS_MODEL_KERNEL_RBF: return exp(-m->gamma * fmax(0.0, xx + zz - 2 * dot));
+    case SS_MODEL_KERNEL_POLYNOMIAL: return pow(m->gamma * dot + m->coef0, m->degree);
+    case SS_MODEL_KERNEL_SIGMOID: return tanh(m->gamma * dot + m->coef0);
+    case SS_MODEL_KERNEL_LINEAR: break;
+  }
+  return dot;
+}
+
+static SsStatus score_kernel(const SsModel *m, const SsData *data, double *scores)
+{
+  int64_t d = m->dimension, k = m->num_outputs, sv = m->num_support_vectors;
+  double *x = calloc((size_t)d, sizeof *x);
+  double *zz = malloc((size_t)(sv > 0 ? sv : 1) * sizeof *zz);
+  if (!x || !zz) {
+    free(x);
+    free(zz);
+    return SS_ERR_ALLOC;
+  }
+  for (int64_t j = 0; j < sv; ++j) {
+    double s = 0;
+    for (int64_t t = m->sv_indptr[j]; t < m->sv_indptr[j + 1]; ++t) s += m->sv_values[t] * m->sv_values[t];
+    zz[j] = s;
+  }
+  for (int64_t i = 0; i < data->num_data; ++i) {
+    ss_data_accumulate(data, i, x, 1.0); /* scatter row i */
+    double xx = 0;
+    for (int64_t q = 0; q < d; ++q) xx += x[q] * x[q];
+    for (int64_t c = 0; c < k; ++c) scores[i * k + c] = m->biases[c];
+    for (int64_t j = 0; j < sv; ++j) {
+      double dot = 0;
+      for (int64_t t = m->sv_indptr[j]; t < m->sv_indptr[j + 1]; ++t)
+        dot += m->sv_values[t] * x[m->sv_indices[t]];
+      double K = kernel_value(m, dot, xx, zz[j]);
+      for (int64_t c = 0; c < k; ++c) scores[i * k + c] += m->coefficients[c * sv + j] * K;
+    }
+    memset(x, 0, (size_t)d * sizeof *x);
+  }
+  free(x);
+  free(zz);
+  return SS_OK;
+}
+
+SsStatus ss_model_decision_function(const SsModel *model, const SsData *data, double *scores)
+{
+  if (!data || !scores || data->homkermap || data->num_data < 1) return SS_ERR_BAD_ARG;
+  if (ss_model_validate(model, NULL, 0) != SS_OK) return SS_ERR_BAD_ARG;
+  if (data->dimension != model->dimension) return SS_ERR_BAD_ARG;
+  return model->kind == SS_MODEL_LINEAR ? score_linear(model, data, scores)
+                                        : score_kernel(model, data, scores);
+}
+
+SsStatus ss_model_predict(const SsModel *model, const SsData *data, double *predictions)
+{
+  if (!data || !predictions || !model || model->num_outputs < 1 || data->num_data < 1)
+    return SS_ERR_BAD_ARG;
+  int64_t n = data->num_data, k = model->num_outputs;
+  if (k > 1 && n > INT64_MAX / k) return SS_ERR_BAD_ARG;
+  double *scores = k == 1 ? predictions : malloc((size_t)(n * k) * sizeof *scores);
+  if (!scores) return SS_ERR_ALLOC;
+  SsStatus status = ss_model_decision_function(model, data, scores);
+  if (status == SS_OK) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (model->task == SS_TASK_REGRESSION) continue; /* the score is the prediction */
+      if (model->task == SS_TASK_BINARY) {
+        predictions[i] = model->labels[scores[i] > 0 ? 1 : 0];
+        continue;
+      }
+      int64_t best = 0;
+      for (int64_t c = 1; c < k; ++c)
+        if (scores[i * k + c] > scores[i * k + best]) best = c;
+      predictions[i] = model->labels[best];
+    }
+  }
+  if (scores != predictions) free(scores);
+  return status;
+}

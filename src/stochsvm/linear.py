@@ -1,0 +1,697 @@
+"""scikit-learn estimators over the linear SVM object.
+
+:class:`LinearSVMClassifier` and :class:`LinearSVMRegressor` wrap
+:class:`stochsvm.SVM` in scikit-learn's conventions: ``fit``,
+``partial_fit``, ``predict``, ``decision_function``, ``score``,
+``sample_weight``, ``class_weight``, ``get_params``/``set_params`` and the
+fitted attributes ``coef_``, ``intercept_``, ``classes_``, ``n_iter_`` and
+``n_features_in_``.
+
+The objective. With ``n`` training rows and per-example weights ``c_i``
+(``sample_weight`` times the class weight), the SVM object minimises ::
+
+    lambda/2 (||w||^2 + (b/B)^2) + 1/n sum_i c_i loss(y_i, <w, x_i> + b)
+
+Give either ``lambda_`` or ``C`` (LIBLINEAR's and scikit-learn's
+parameter); ``C`` means ``lambda = 1/(C n)``, which turns the objective into
+``1/(C n)`` times ``1/2 ||w~||^2 + C sum_i c_i loss_i``: the problem of
+``LinearSVC(C=C, intercept_scaling=B)``. With ``C``, weights and
+replication agree (a weight of 2 equals a duplicated row). Neither given
+means ``C = 1``.
+
+Multiclass problems are solved one-vs-rest: one binary SVM per class, trained
+in ``n_jobs`` threads. Training releases the GIL, so the threads run in
+parallel; each class's SVM has the same seed, so the result does not depend
+on ``n_jobs``.
+
+Repeated training. ``partial_fit`` runs one epoch (``n`` iterations) per
+call and continues the solver's state: the SGD learning-rate schedule, and
+SDCA's dual variables when it is given the same data again (a new batch
+restarts SDCA's dual variables, and with them its model: SDCA is not a
+streaming method). ``k`` calls of ``partial_fit(X, y)`` equal
+``fit(X, y)`` with ``max_epochs=k, tol=0`` bit for bit, for the same seed.
+``warm_start=True`` makes ``fit`` continue the same way for ``max_epochs``
+more epochs.
+"""
+
+import numbers
+import os
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+try:
+    from sklearn.utils.validation import validate_data
+except ImportError:  # pragma: no cover - scikit-learn < 1.6
+    import sklearn
+
+    raise ImportError(f"stochsvm's estimators need scikit-learn >= 1.6 (the tags and "
+                      f"validate_data API); found {sklearn.__version__}") from None
+
+from stochsvm import _svm
+from stochsvm._svm import SVM
+
+__all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
+
+#: Linear solvers usable by the estimators: every training solver the SVM
+#: object knows (read from it, so a solver added to :class:`stochsvm.SVM` is
+#: accepted here without a change).
+LINEAR_SOLVERS = tuple(name for name in _svm._SOLVERS if name != "none")
+
+#: What each solver's ``tol`` bounds (solvers not listed: the scores variation).
+_STOPPING_RULES = {"sdca": "duality gap"}
+CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
+REGRESSION_LOSSES = ("l1", "l2")
+
+
+def _check_positive_number(value, name, allow_none=False, allow_zero=False):
+    if value is None and allow_none:
+        return
+    ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
+          and np.isfinite(value) and (value >= 0 if allow_zero else value > 0))
+    if not ok:
+        kind = "a finite number >= 0" if allow_zero else "a finite number > 0"
+        raise ValueError(f"{name} must be {kind}{' or None' if allow_none else ''}, "
+                         f"got {value!r}")
+
+
+def _check_int(value, name, minimum):
+    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            and value >= minimum):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+class _LinearSVMBase(BaseEstimator):
+    """What the classifier and the regressor share: parameters, validation,
+    the SVM objects and their training."""
+
+    _losses = ()
+
+    def __init__(self, *, solver="sdca", loss="hinge", C=None, lambda_=None,
+                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_epochs=100,
+                 tol=1e-3, seed=0, warm_start=False, shrinking=True, verbose=0):
+        self.solver = solver
+        self.loss = loss
+        self.C = C
+        self.lambda_ = lambda_
+        self.bias_multiplier = bias_multiplier
+        self.bias_learning_rate = bias_learning_rate
+        self.t0 = t0
+        self.max_epochs = max_epochs
+        self.tol = tol
+        self.seed = seed
+        self.warm_start = warm_start
+        self.shrinking = shrinking
+        self.verbose = verbose
+
+    # -- parameters ----------------------------------------------------------
+
+    def _validate_params(self):
+        if self.solver not in LINEAR_SOLVERS:
+            raise ValueError(f"solver must be one of {', '.join(map(repr, LINEAR_SOLVERS))}, "
+                             f"got {self.solver!r}")
+        if self.loss not in self._losses:
+            raise ValueError(f"loss must be one of {', '.join(map(repr, self._losses))}, "
+                             f"got {self.loss!r}")
+        if self.C is not None and self.lambda_ is not None:
+            raise ValueError("give either C or lambda_, not both (C means lambda = 1/(C n))")
+        _check_positive_number(self.C, "C", allow_none=True)
+        _check_positive_number(self.lambda_, "lambda_", allow_none=True)
+        _check_positive_number(self.bias_multiplier, "bias_multiplier", allow_zero=True)
+        _check_positive_number(self.bias_learning_rate, "bias_learning_rate", allow_none=True)
+        if self.t0 is not None:
+            _check_positive_number(self.t0, "t0")
+            if self.t0 <= 1:
+                raise ValueError(f"t0 must be > 1 or None, got {self.t0!r}")
+        _check_int(self.max_epochs, "max_epochs", 1)
+        _check_positive_number(self.tol, "tol", allow_zero=True)
+        if self.seed is not None:
+            _check_int(self.seed, "seed", 0)
+        if not isinstance(self.warm_start, (bool, np.bool_)):
+            raise ValueError(f"warm_start must be a bool, got {self.warm_start!r}")
+        if not isinstance(self.shrinking, (bool, np.bool_)):
+            raise ValueError(f"shrinking must be a bool, got {self.shrinking!r}")
+        n_jobs = getattr(self, "n_jobs", None)
+        if n_jobs is not None and (not isinstance(n_jobs, numbers.Integral)
+                                   or isinstance(n_jobs, bool) or n_jobs == 0):
+            raise ValueError(f"n_jobs must be None or a non-zero integer (-1: all CPUs), "
+                             f"got {n_jobs!r}")
+
+    def _lambda_for(self, n):
+        if self.lambda_ is not None:
+            return float(self.lambda_)
+        C = 1.0 if self.C is None else float(self.C)
+        return 1.0 / (C * n)
+
+    def _new_svm(self, X, y_binary, lam):
+        svm = SVM(X, y_binary, lam, solver=self.solver, seed=self.seed, loss=self.loss)
+        svm.set_bias_multiplier(float(self.bias_multiplier))
+        if self.bias_learning_rate is not None:
+            svm.set_bias_learning_rate(float(self.bias_learning_rate))
+        if self.t0 is not None:
+            svm.set_t0(float(self.t0))
+        svm.set_shrinking(bool(self.shrinking))
+        return svm
+
+    # -- input ---------------------------------------------------------------
+
+    def _validate_X(self, X, reset):
+        return validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32),
+                             order="C", reset=reset)
+
+    def _validate_Xy(self, X, y, reset):
+        return validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),
+                             order="C", y_numeric=not self._is_classifier(), reset=reset)
+
+    @classmethod
+    def _is_classifier(cls):
+        return issubclass(cls, ClassifierMixin)
+
+    # -- training --------------------------------------------------------------
+
+    def _train_all(self, jobs, n_jobs):
+        """Run ``svm.train()`` for each (svm, iterations, epsilon) in ``jobs``,
+        in up to n_jobs threads (each train releases the GIL)."""
+
+        def run(job):
+            svm, iterations, epsilon = job
+            svm.set_max_num_iterations(iterations)
+            svm.set_epsilon(epsilon)
+            start = svm.get_iteration_number()
+            stats = svm.train()
+            stats["iterations_this_call"] = svm.get_iteration_number() - start
+            if self.verbose:
+                print(f"[{type(self).__name__}] epoch {stats['epoch']}: objective "
+                      f"{stats['objective']:.6g}, status {stats['status']}")
+            return stats
+
+        workers = _effective_n_jobs(n_jobs, len(jobs))
+        if workers == 1:
+            return [run(job) for job in jobs]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(run, jobs))
+
+    def _after_training(self, stats, converge_check):
+        self._stats = stats
+        # Epochs of this call (the iteration number itself runs on across
+        # partial_fit and warm-started fit calls), as scikit-learn's n_iter_.
+        n = max(svm.get_num_data() for svm in self._svms)
+        self.n_iter_ = int(max(-(-s["iterations_this_call"] // n) for s in stats)) if n else 0
+        coef = np.vstack([svm.get_model() for svm in self._svms])
+        intercept = np.array([svm.get_bias() for svm in self._svms])
+        self._set_coef(coef, intercept)
+        if converge_check and self.tol > 0 and any(s["status"] == "max_iterations" for s in stats):
+            criterion = _STOPPING_RULES.get(self.solver, "scores variation")
+            warnings.warn(f"{type(self).__name__} stopped after max_epochs={self.max_epochs} "
+                          f"epochs before its {criterion} fell below tol={self.tol}; "
+                          f"increase max_epochs or tol", ConvergenceWarning)
+
+    def _sample_weights(self, X, sample_weight):
+        """Checked non-negative float64 sample weights, or None."""
+        if sample_weight is None:
+            return None
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if np.any(weights < 0):
+            raise ValueError("sample_weight must be >= 0")
+        return weights
+
+    def _install(self, X, problems, weights, lam, continue_state):
+        """Create (or give new data to) one SVM per label vector in
+        ``problems``; ``lam`` None keeps the SVMs' lambda."""
+        if not continue_state:
+            self._svms = [self._new_svm(X, yb, lam) for yb in problems]
+        else:
+            for svm, yb in zip(self._svms, problems):
+                svm.set_data(X, yb)
+                if lam is not None:
+                    svm.set_lambda(lam)
+        for svm in self._svms:
+            if weights is not None:
+                svm.set_weights(weights)
+
+    def _fit_problems(self, X, y, problems, weights, warm):
+        """fit's training: max_epochs epochs (or until tol), from the previous
+        state when warm."""
+        n = X.shape[0]
+        if not (warm and self._same_data(X, y, weights)):
+            self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
+        self._last_data = (X, y, weights)
+        stats = self._train_all([(svm, self.max_epochs * n, float(self.tol))
+                                 for svm in self._svms], getattr(self, "n_jobs", None))
+        self._after_training(stats, converge_check=True)
+        return self
+
+    def _partial_fit_problems(self, X, y, problems, weights, first):
+        """partial_fit's training: one epoch, continuing the state."""
+        n = X.shape[0]
+        if first:
+            self._install(X, problems, weights, self._lambda_for(n), continue_state=False)
+        elif not self._same_data(X, y, weights):
+            if self.solver == "sdca":
+                warnings.warn("partial_fit with solver='sdca' on new data restarts the dual "
+                              "variables, and the model, from 0 (SDCA is not a streaming "
+                              "method; use solver='sgd' to learn from batches)", UserWarning)
+            self._install(X, problems, weights, None, continue_state=True)
+        self._last_data = (X, y, weights)
+        stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
+                                getattr(self, "n_jobs", None))
+        self._after_training(stats, converge_check=False)
+        return self
+
+    def __sklearn_is_fitted__(self):
+        # lambda_ is a parameter, not a fitted attribute: decide on coef_.
+        return hasattr(self, "coef_")
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        # The training data are referenced, not owned: never pickle them.
+        state.pop("_last_data", None)
+        return state
+
+    def _same_data(self, X, y, sample_weight):
+        last = getattr(self, "_last_data", None)
+        if last is None:
+            return False
+        X0, y0, w0 = last
+        return (X is X0 and np.array_equal(y, y0)
+                and ((w0 is None and sample_weight is None)
+                     or (w0 is not None and sample_weight is not None
+                         and np.array_equal(w0, sample_weight))))
+
+
+def _effective_n_jobs(n_jobs, tasks):
+    if n_jobs is None:
+        n = 1
+    elif n_jobs < 0:
+        n = max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    else:
+        n = n_jobs
+    return max(1, min(n, tasks))
+
+
+class LinearSVMClassifier(ClassifierMixin, _LinearSVMBase):
+    """Linear SVM classifier trained by a stochastic solver (scikit-learn API).
+
+    Parameters
+    ----------
+    solver : str, default="sdca"
+        One of :data:`LINEAR_SOLVERS` (the solvers of :class:`stochsvm.SVM`).
+        ``"sdca"``: stochastic dual coordinate ascent, stops when the duality
+        gap is below ``tol``. ``"sgd"``: Pegasos-style SGD, stops when the
+        variation of the scores over an epoch is below ``tol``.
+    loss : {"hinge", "hinge2", "logistic"}, default="hinge"
+        ``max(0, 1 - y s)``, its square, or ``log(1 + exp(-y s))``.
+        ``predict_proba`` needs the logistic loss.
+    C : float > 0, default=None
+        Inverse regularization as in LIBLINEAR: ``lambda = 1/(C n)``. If
+        neither ``C`` nor ``lambda_`` is given, ``C = 1``.
+    lambda_ : float > 0, default=None
+        The regularization constant of the SVM object, used as is.
+    bias_multiplier : float >= 0, default=1.0
+        ``B``: the bias is the weight of a constant feature ``B``, regularized
+        like ``w`` (LIBLINEAR's ``-B``, scikit-learn's ``intercept_scaling``).
+        0 fits no intercept.
+    bias_learning_rate : float > 0, default=None
+        SGD: scale of the bias feature's steps (None: the object's default, 1).
+    t0 : float > 1, default=None
+        SGD: offset of the step size ``1/(lambda (t + t0))`` (None: the
+        object's default, see :meth:`stochsvm.SVM.set_t0`).
+    max_epochs : int >= 1, default=100
+        Passes over the data ``fit`` may make (per class).
+    tol : float >= 0, default=1e-3
+        Stopping tolerance checked after every epoch (see ``solver``); 0 runs
+        ``max_epochs`` epochs. A ``ConvergenceWarning`` says when ``fit``
+        stopped at ``max_epochs`` first.
+    seed : int >= 0, default=0
+        Seed of the visiting order (each class's SVM uses it).
+    warm_start : bool, default=False
+        ``fit`` continues from the previous fit's state (same classes and
+        features) instead of starting again.
+    shrinking : bool, default=True
+        SDCA: skip examples stuck at a bound (hinge and squared hinge).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's weight by its class's weight. "balanced"
+        uses ``n / (n_classes * count(class))``; with ``partial_fit`` the
+        counts accumulate over the calls.
+    n_jobs : int, default=None
+        Threads for one-vs-rest training (None: 1; -1: all CPUs).
+    verbose : int, default=0
+        Print a line per trained SVM.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    classes_ : ndarray of shape (n_classes,)
+    n_iter_ : int
+        Epochs run by the longest-running class in the last call.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` had string column names.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stochsvm import LinearSVMClassifier
+    >>> X = np.array([[0.0, 1.0], [1.0, 0.0], [0.0, -1.0], [-1.0, 0.0]])
+    >>> y = np.array([1, 1, 0, 0])
+    >>> clf = LinearSVMClassifier(C=10.0).fit(X, y)
+    >>> clf.predict([[2.0, 2.0], [-2.0, -2.0]]).tolist()
+    [1, 0]
+    """
+
+    _losses = CLASSIFICATION_LOSSES
+
+    def __init__(self, *, solver="sdca", loss="hinge", C=None, lambda_=None,
+                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_epochs=100,
+                 tol=1e-3, seed=0, warm_start=False, shrinking=True, class_weight=None,
+                 n_jobs=None, verbose=0):
+        super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
+                         bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
+                         t0=t0, max_epochs=max_epochs, tol=tol, seed=seed,
+                         warm_start=warm_start, shrinking=shrinking, verbose=verbose)
+        self.class_weight = class_weight
+        self.n_jobs = n_jobs
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # -- labels and weights ----------------------------------------------------
+
+    def _binary_problems(self, y):
+        """One ±1 label vector per SVM: a single one for two classes."""
+        if len(self.classes_) == 2:
+            return [np.where(y == self.classes_[1], 1.0, -1.0)]
+        return [np.where(y == c, 1.0, -1.0) for c in self.classes_]
+
+    def _example_weights(self, X, y, sample_weight, counts=None):
+        """sample_weight times the class weights, or None when all are 1."""
+        weights = self._sample_weights(X, sample_weight)
+        cw = self.class_weight
+        if cw is not None:
+            if isinstance(cw, str) and cw == "balanced" and counts is not None:
+                # partial_fit: balanced over the examples seen so far
+                seen = counts > 0
+                per_class = np.zeros(len(self.classes_))
+                per_class[seen] = counts.sum() / (seen.sum() * counts[seen])
+            else:
+                per_class = compute_class_weight(cw, classes=self.classes_, y=y)
+            index = np.searchsorted(self.classes_, y)
+            class_w = per_class[index]
+            weights = class_w if weights is None else weights * class_w
+        return weights
+
+    def _check_class_weight(self):
+        cw = self.class_weight
+        if cw is None or (isinstance(cw, str) and cw == "balanced") or isinstance(cw, dict):
+            return
+        raise ValueError(f"class_weight must be a dict, 'balanced' or None, got {cw!r}")
+
+    # -- fit ---------------------------------------------------------------------
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the model on (X, y): at most ``max_epochs`` epochs per class.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            float32 data stays float32 (no copy when C-contiguous or CSR).
+        y : array-like of shape (n_samples,)
+            Class labels (at least two classes).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights.
+
+        Returns
+        -------
+        self : LinearSVMClassifier
+        """
+        self._validate_params()
+        self._check_class_weight()
+        warm = self.warm_start and hasattr(self, "_svms")
+        previous_classes = getattr(self, "classes_", None)
+        X, y = self._validate_Xy(X, y, reset=not warm)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if len(classes) < 2:
+            raise ValueError(f"the training data need samples of at least 2 classes; got 1 "
+                             f"class ({classes[0]!r})" if len(classes) else "y is empty")
+        if warm and not np.array_equal(classes, previous_classes):
+            raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
+                             f"the previous fit {list(previous_classes)}")
+        self.classes_ = classes
+        weights = self._example_weights(X, y, sample_weight)
+        self._class_counts = None
+        return self._fit_problems(X, y, self._binary_problems(y), weights, warm)
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Run one more epoch on (X, y), continuing the solver's state.
+
+        The first call needs ``classes`` (all the classes that will ever be
+        seen). Later calls continue the learning-rate schedule (SGD) and, on
+        the same data, the dual variables (SDCA). ``k`` calls on the same data
+        equal ``fit`` with ``max_epochs=k, tol=0``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like of shape (n_classes,), default=None
+            Required on the first call, ignored (if equal) afterwards.
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self : LinearSVMClassifier
+        """
+        first = not hasattr(self, "_svms")
+        if first:
+            self._validate_params()
+            self._check_class_weight()
+            if classes is None:
+                raise ValueError("classes must be given on the first call to partial_fit")
+        X, y = self._validate_Xy(X, y, reset=first)
+        check_classification_targets(y)
+        if first:
+            all_classes = np.unique(np.asarray(classes))
+            if len(all_classes) < 2:
+                raise ValueError("classes must hold at least 2 classes")
+            self.classes_ = all_classes
+            self._class_counts = np.zeros(len(all_classes))
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes {np.unique(classes).tolist()} differ from those of the "
+                             f"first partial_fit call {self.classes_.tolist()}")
+        unknown = np.setdiff1d(np.unique(y), self.classes_)
+        if unknown.size:
+            raise ValueError(f"y holds classes {unknown.tolist()} not in classes "
+                             f"{self.classes_.tolist()}")
+        if getattr(self, "_class_counts", None) is None:
+            self._class_counts = np.zeros(len(self.classes_))
+        self._class_counts += np.bincount(np.searchsorted(self.classes_, y),
+                                          minlength=len(self.classes_))
+        weights = self._example_weights(X, y, sample_weight, counts=self._class_counts)
+        return self._partial_fit_problems(X, y, self._binary_problems(y), weights, first)
+
+    def _set_coef(self, coef, intercept):
+        self.coef_ = coef
+        self.intercept_ = intercept
+
+    # -- prediction ----------------------------------------------------------
+
+    def decision_function(self, X):
+        """Scores ``<w, x> + b``: shape (n_samples,) for two classes (positive
+        means ``classes_[1]``), else (n_samples, n_classes).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray
+        """
+        check_is_fitted(self, "coef_")
+        X = self._validate_X(X, reset=False)
+        scores = np.asarray(X @ self.coef_.T, dtype=np.float64) + self.intercept_
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Class labels: the class of the largest score (one-vs-rest).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(int)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def _has_logistic_loss(self):
+        return self.loss == "logistic"
+
+    @available_if(_has_logistic_loss)
+    def predict_proba(self, X):
+        """Class probabilities (logistic loss only): the sigmoid of the scores,
+        normalised over the classes for one-vs-rest.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            p = expit(scores)
+            return np.column_stack([1 - p, p])
+        p = expit(scores)
+        return p / p.sum(axis=1, keepdims=True)
+
+    @available_if(_has_logistic_loss)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        return np.log(self.predict_proba(X))
+
+
+class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
+    """Linear support vector regression by a stochastic solver (scikit-learn API).
+
+    The losses are ``|y - s|`` (``"l1"``) and ``(y - s)^2`` (``"l2"``) of the
+    score ``s = <w, x> + b``; the parameters and the repeated-training
+    semantics are those of :class:`LinearSVMClassifier` (without classes).
+
+    Parameters
+    ----------
+    solver : str, default="sdca"
+        One of :data:`LINEAR_SOLVERS`.
+    loss : {"l2", "l1"}, default="l2"
+    C : float > 0, default=None
+        ``lambda = 1/(C n)``; neither ``C`` nor ``lambda_``: ``C = 1``.
+    lambda_ : float > 0, default=None
+    bias_multiplier : float >= 0, default=1.0
+    bias_learning_rate : float > 0, default=None
+    t0 : float > 1, default=None
+    max_epochs : int >= 1, default=100
+    tol : float >= 0, default=1e-3
+    seed : int >= 0, default=0
+    warm_start : bool, default=False
+    shrinking : bool, default=True
+        Has no effect for the regression losses (kept for symmetry).
+    verbose : int, default=0
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_features,)
+    intercept_ : float
+    n_iter_ : int
+    n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stochsvm import LinearSVMRegressor
+    >>> X = np.arange(8.0).reshape(-1, 1)
+    >>> reg = LinearSVMRegressor(C=100.0, tol=1e-9, max_epochs=1000).fit(X, 2 * X.ravel() + 1)
+    >>> np.round(reg.predict([[10.0]]), 1).tolist()
+    [21.0]
+    """
+
+    _losses = REGRESSION_LOSSES
+
+    def __init__(self, *, solver="sdca", loss="l2", C=None, lambda_=None, bias_multiplier=1.0,
+                 bias_learning_rate=None, t0=None, max_epochs=100, tol=1e-3, seed=0,
+                 warm_start=False, shrinking=True, verbose=0):
+        super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
+                         bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
+                         t0=t0, max_epochs=max_epochs, tol=tol, seed=seed,
+                         warm_start=warm_start, shrinking=shrinking, verbose=verbose)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the model on (X, y): at most ``max_epochs`` epochs.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Finite real targets.
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self : LinearSVMRegressor
+        """
+        self._validate_params()
+        warm = self.warm_start and hasattr(self, "_svms")
+        X, y = self._validate_Xy(X, y, reset=not warm)
+        y = np.asarray(y, dtype=np.float64)
+        return self._fit_problems(X, y, [y], self._sample_weights(X, sample_weight), warm)
+
+    def partial_fit(self, X, y, sample_weight=None):
+        """Run one more epoch on (X, y), continuing the solver's state.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self : LinearSVMRegressor
+        """
+        first = not hasattr(self, "_svms")
+        if first:
+            self._validate_params()
+        X, y = self._validate_Xy(X, y, reset=first)
+        y = np.asarray(y, dtype=np.float64)
+        return self._partial_fit_problems(X, y, [y], self._sample_weights(X, sample_weight),
+                                          first)
+
+    def _set_coef(self, coef, intercept):
+        self.coef_ = coef[0]
+        self.intercept_ = float(intercept[0])
+
+    def predict(self, X):
+        """Predicted targets ``<w, x> + b``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        check_is_fitted(self, "coef_")
+        X = self._validate_X(X, reset=False)
+        return np.asarray(X @ self.coef_, dtype=np.float64).ravel() + self.intercept_

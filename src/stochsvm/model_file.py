@@ -1,0 +1,259 @@
+"""Model files: save a trained model, load it in Python or in C.
+
+The format (``docs/model_file.rst``, ``include/stochsvm/model_file.h``) is
+binary, portable and versioned, and the C core both writes and reads it, so a
+model trained here can be deployed from a C program (``ss_model_load``,
+``ss_model_predict``). Files are written atomically (a temporary file beside
+the target, flushed, then renamed over it). A file that is not a model file,
+is truncated or corrupted raises :class:`ModelFileError` (a ``ValueError``)
+naming the file; one written by a newer version raises
+:class:`ModelFileVersionError`.
+
+``save_model(model, path)``
+    Save a :class:`~stochsvm.LinearSVMClassifier`,
+    :class:`~stochsvm.LinearSVMRegressor` or :class:`~stochsvm.SVM`.
+``load_model(path)``
+    The saved object back: a fitted estimator (which can predict, and
+    continue training with ``partial_fit`` as after pickling) or an SVM
+    without data. Estimators need scikit-learn; the SVM does not.
+``read_model(path)``
+    The file's content as a plain ``dict`` of NumPy arrays (``kind``,
+    ``task``, ``dimension``, ``labels``, ``weights`` or the kernel expansion,
+    ``biases``, ``metadata``...), without scikit-learn.
+
+The estimators' parameters and string class labels travel in the file's
+metadata section as JSON; the C side keeps it as text and ignores it.
+"""
+
+import json
+
+import numpy as np
+
+from stochsvm import _svm
+from stochsvm._model_file import (FORMAT_VERSION, ModelFileError, ModelFileVersionError, decode,
+                                  encode, save)
+
+__all__ = ["save_model", "load_model", "read_model", "model_bytes", "ModelFileError",
+           "ModelFileVersionError", "FORMAT_VERSION"]
+
+#: SsLoss codes of the built-in losses (include/stochsvm/svm.h).
+LOSS_CODES = {"hinge": 0, "hinge2": 1, "l1": 2, "l2": 3, "logistic": 4}
+_LOSS_NAMES = {code: name for name, code in LOSS_CODES.items()}
+
+
+def _jsonable(value):
+    """Parameters as JSON values (NumPy scalars to Python; dict keys kept as pairs)."""
+    if isinstance(value, dict):
+        return {"__pairs__": [[_jsonable(k), _jsonable(v)] for k, v in value.items()]}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _from_json(value):
+    if isinstance(value, dict) and "__pairs__" in value:
+        return {_from_json(k): _from_json(v) for k, v in value["__pairs__"]}
+    if isinstance(value, list):
+        return [_from_json(v) for v in value]
+    return value
+
+
+def _homkermap_dict(hkm):
+    if hkm is None:
+        return None
+    return {"kernel": int(_svm._HOM_KERNELS[hkm.kernel]), "window": int(_svm._HOM_WINDOWS[hkm.window]),
+            "gamma": hkm.gamma, "order": hkm.order, "period": hkm.period}
+
+
+def _homkermap_object(d):
+    if d is None:
+        return None
+    kernel = {int(v): k for k, v in _svm._HOM_KERNELS.items()}[d["kernel"]]
+    window = {int(v): k for k, v in _svm._HOM_WINDOWS.items()}[d["window"]]
+    return _svm.HomogeneousKernelMap(kernel=kernel, order=d["order"], gamma=d["gamma"],
+                                     period=d["period"], window=window)
+
+
+def _svm_dict(svm):
+    st = svm.__reduce__()[1][0]  # the pickled state: parameters and model
+    meta = {"python_class": "stochsvm.SVM", "svm_state": {
+        key: _jsonable(st[key]) for key in ("solver", "epsilon", "bias_learning_rate", "t0",
+                                            "seed", "shrinking", "iteration_number")}}
+    hkm = svm.get_homkermap()
+    dimension = svm.get_dimension() // (hkm.dimension if hkm is not None else 1)  # input features
+    return {"kind": "linear", "task": "binary", "dimension": dimension,
+            "labels": [-1.0, 1.0], "loss": LOSS_CODES.get(st["loss"], 100),
+            "lambda": st["lambda"], "bias_multiplier": st["bias_multiplier"],
+            "homkermap": _homkermap_dict(hkm),
+            "weights": st["model"][None, :], "biases": [st["bias"]],
+            "metadata": json.dumps(meta)}
+
+
+def _labels(classes):
+    """(float labels for the file, JSON description of the classes)."""
+    classes = np.asarray(classes)
+    numeric = classes.dtype.kind in "biuf"
+    if numeric and np.array_equal(classes.astype(np.float64).astype(classes.dtype), classes):
+        return classes.astype(np.float64), {"values": classes.tolist(), "dtype": classes.dtype.str}
+    return np.arange(len(classes), dtype=np.float64), {"values": classes.tolist(),
+                                                       "dtype": classes.dtype.str}
+
+
+def _estimator_dict(est):
+    from stochsvm.linear import LinearSVMClassifier
+
+    if not hasattr(est, "coef_"):
+        raise ValueError(f"{type(est).__name__} is not fitted: call fit before saving it")
+    params = {k: _jsonable(v) for k, v in est.get_params().items()}
+    svms = getattr(est, "_svms", [])
+    meta = {"python_class": f"stochsvm.linear.{type(est).__name__}", "params": params,
+            "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0)),
+            "iteration_numbers": [int(s.get_iteration_number()) for s in svms]}
+    if hasattr(est, "feature_names_in_"):
+        meta["feature_names_in"] = [str(f) for f in est.feature_names_in_]
+    lam = svms[0].get_lambda() if svms else 0.0
+    d = {"kind": "linear", "dimension": est.n_features_in_, "loss": LOSS_CODES[est.loss],
+         "lambda": lam, "bias_multiplier": float(est.bias_multiplier)}
+    if isinstance(est, LinearSVMClassifier):
+        labels, meta["classes"] = _labels(est.classes_)
+        counts = getattr(est, "_class_counts", None)
+        meta["class_counts"] = None if counts is None else counts.tolist()
+        d.update(task="binary" if len(labels) == 2 else "one_vs_rest", labels=labels,
+                 weights=est.coef_, biases=est.intercept_)
+    else:
+        d.update(task="regression", labels=None, weights=est.coef_[None, :],
+                 biases=[est.intercept_])
+    d["metadata"] = json.dumps(meta)
+    return d
+
+
+def model_dict(model):
+    """The plain-data description of a trained model (what :func:`save_model` writes)."""
+    if isinstance(model, _svm.SVM):
+        return _svm_dict(model)
+    try:
+        from stochsvm.linear import LinearSVMClassifier, LinearSVMRegressor
+    except ImportError:  # no scikit-learn: the object cannot be an estimator
+        LinearSVMClassifier = LinearSVMRegressor = ()
+    if isinstance(model, (LinearSVMClassifier, LinearSVMRegressor)):
+        return _estimator_dict(model)
+    if isinstance(model, dict):
+        return model
+    raise TypeError(f"cannot save a {type(model).__name__}: expected a LinearSVMClassifier, "
+                    f"LinearSVMRegressor, SVM or model dict")
+
+
+def model_bytes(model):
+    """The bytes :func:`save_model` would write."""
+    return encode(model_dict(model))
+
+
+def save_model(model, path):
+    """Write a trained model to ``path`` atomically (see the module's docstring).
+
+    Parameters
+    ----------
+    model : LinearSVMClassifier, LinearSVMRegressor, SVM or dict
+    path : str or os.PathLike
+
+    Raises
+    ------
+    ValueError
+        The estimator is not fitted, or the model is invalid (non-finite weights...).
+    OSError
+        The file could not be written (the previous file, if any, is unchanged).
+    """
+    save(model_dict(model), path)
+
+
+def read_model(path):
+    """The content of a model file as a plain ``dict`` (no scikit-learn needed).
+
+    Raises
+    ------
+    FileNotFoundError, OSError
+        The file cannot be read.
+    ModelFileError
+        Not a model file, truncated, corrupted or inconsistent (the message
+        names the file and says which).
+    ModelFileVersionError
+        Written by a newer format version.
+    """
+    with open(path, "rb") as f:
+        data = f.read()
+    d = decode(data, source=str(path))
+    try:
+        d["metadata_json"] = json.loads(d["metadata"]) if d["metadata"] else {}
+    except ValueError as exc:
+        raise ModelFileError(f"{path}: the metadata section is not JSON ({exc})") from None
+    return d
+
+
+def _restore_svms(d, meta, params):
+    """SVM objects without data holding the saved models (so that training can continue)."""
+    states = []
+    iterations = meta.get("iteration_numbers") or [0] * len(d["biases"])
+    if len(iterations) != len(d["biases"]) or d["lambda"] <= 0:
+        return None
+    for w, b, t in zip(d["weights"], d["biases"], iterations):
+        states.append({"solver": params["solver"], "dimension": d["dimension"],
+                       "lambda": d["lambda"], "epsilon": params.get("tol", 0.0),
+                       "bias_multiplier": d["bias_multiplier"],
+                       "bias_learning_rate": params.get("bias_learning_rate") or 1.0,
+                       "t0": params.get("t0"), "loss": _LOSS_NAMES[d["loss"]],
+                       "seed": params.get("seed") or 0, "shrinking": params.get("shrinking", True),
+                       "model": w, "bias": b, "iteration_number": t})
+    return [_svm._restore_svm(s) for s in states]
+
+
+def load_model(path):
+    """The object saved in ``path``: a fitted estimator, or an :class:`~stochsvm.SVM`
+    without data (models saved from C load as estimators when scikit-learn
+    is present, else as the plain dict of :func:`read_model`).
+
+    Raises
+    ------
+    as :func:`read_model`.
+    """
+    d = read_model(path)
+    meta = d["metadata_json"]
+    cls = meta.get("python_class")
+    if cls == "stochsvm.SVM" or (cls is None and d["task"] == "binary" and d["kind"] == "linear"
+                                 and list(d["labels"]) == [-1.0, 1.0]):
+        st = meta.get("svm_state", {})
+        svm = _svm._restore_svm({
+            "solver": st.get("solver", "sgd"), "dimension": d["weights"].shape[1],
+            "lambda": d["lambda"] if d["lambda"] > 0 else 1.0, "epsilon": st.get("epsilon", 1e-2),
+            "bias_multiplier": d["bias_multiplier"], "bias_learning_rate": st.get("bias_learning_rate", 1.0),
+            "t0": st.get("t0"), "loss": _LOSS_NAMES.get(d["loss"], "hinge"), "seed": st.get("seed", 0),
+            "shrinking": st.get("shrinking", True), "model": d["weights"][0], "bias": d["biases"][0],
+            "iteration_number": st.get("iteration_number", 0),
+            "homkermap": _homkermap_object(d["homkermap"])})
+        return svm
+    if cls not in ("stochsvm.linear.LinearSVMClassifier", "stochsvm.linear.LinearSVMRegressor"):
+        return d
+    from stochsvm import linear
+
+    params = _from_json(meta.get("params", {}))
+    est = getattr(linear, cls.rsplit(".", 1)[1])(**params)
+    if d["task"] == "regression":
+        est.coef_ = d["weights"][0]
+        est.intercept_ = float(d["biases"][0])
+    else:
+        classes = meta.get("classes")
+        est.classes_ = (np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
+                        if classes else d["labels"])
+        est.coef_ = d["weights"]
+        est.intercept_ = d["biases"]
+        counts = meta.get("class_counts")
+        est._class_counts = None if counts is None else np.asarray(counts, dtype=np.float64)
+    est.n_features_in_ = d["dimension"]
+    if "feature_names_in" in meta:
+        est.feature_names_in_ = np.asarray(meta["feature_names_in"], dtype=object)
+    est.n_iter_ = meta.get("n_iter", 0)
+    svms = _restore_svms(d, meta, params)
+    if svms is not None:
+        est._svms = svms
+    return est

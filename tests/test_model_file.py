@@ -1,0 +1,297 @@
+"""Model files (stochsvm.model_file over src/core/model_file.c): round trips of
+every model kind, corrupted/truncated/newer files, atomic writes, and the C
+example (examples/score_model.c) scoring models trained here."""
+
+import os
+import shutil
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import stochsvm
+from stochsvm.model_file import (FORMAT_VERSION, ModelFileError, ModelFileVersionError,
+                                 load_model, model_bytes, read_model, save_model)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _blobs(n, d, k, seed):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % k
+    X = rng.normal(size=(k, d))[y] * 1.5 + rng.normal(size=(n, d))
+    return X, y
+
+
+def _models():
+    """(name, fitted object, X) for every kind the Python side saves."""
+    pytest.importorskip("sklearn")
+    from stochsvm import LinearSVMClassifier, LinearSVMRegressor
+
+    X2, y2 = _blobs(80, 4, 2, 0)
+    X3, y3 = _blobs(90, 4, 3, 1)
+    Xr = X3
+    yr = Xr @ np.array([1.0, -2.0, 0.5, 0.0]) + 0.3
+    Xh = np.abs(X2)
+    svm = stochsvm.SVM(Xh, np.where(y2 == 1, 1.0, -1.0), 0.01, homkermap=stochsvm.HomogeneousKernelMap(
+        "chi2", order=2))
+    svm.train()
+    plain = stochsvm.SVM(X2, np.where(y2 == 1, 1.0, -1.0), 0.01, solver="sdca")
+    plain.train()
+    short = dict(tol=0, max_epochs=20)  # tol=0: no ConvergenceWarning (an error under pytest)
+    return [
+        ("binary", LinearSVMClassifier(**short).fit(X2, y2), X2),
+        ("ovr", LinearSVMClassifier(solver="sgd", loss="logistic", **short).fit(X3, y3 + 10), X3),
+        ("strings", LinearSVMClassifier(**short).fit(X3, np.array(["ant", "bee", "cat"])[y3]), X3),
+        ("regression", LinearSVMRegressor(**short).fit(Xr, yr), Xr),
+        ("svm_homkermap", svm, Xh),
+        ("svm", plain, X2),
+    ]
+
+
+@pytest.fixture(scope="module")
+def models():
+    return _models()
+
+
+def _scores(obj, X):
+    return obj.decision_function(X) if hasattr(obj, "decision_function") else obj.predict(X)
+
+
+def test_round_trip_every_kind(models, tmp_path):
+    for name, obj, X in models:
+        path = tmp_path / f"{name}.ssvm"
+        save_model(obj, path)
+        back = load_model(path)
+        assert type(back) is type(obj), name
+        np.testing.assert_array_equal(_scores(back, X), _scores(obj, X), err_msg=name)
+        if hasattr(obj, "classes_"):
+            np.testing.assert_array_equal(back.classes_, obj.classes_)
+            assert back.classes_.dtype == obj.classes_.dtype
+            np.testing.assert_array_equal(back.predict(X), obj.predict(X))
+            assert back.get_params() == obj.get_params()
+        if hasattr(obj, "n_features_in_"):
+            assert back.n_features_in_ == obj.n_features_in_
+        # saving what was loaded gives the same bytes
+        assert model_bytes(back) == path.read_bytes(), name
+        d = read_model(path)
+        assert d["format_version"] == FORMAT_VERSION and d["kind"] == "linear"
+
+
+def test_loaded_estimator_continues_training(tmp_path):
+    pytest.importorskip("sklearn")
+    from stochsvm import LinearSVMClassifier
+
+    X, y = _blobs(120, 3, 3, 2)
+    a = LinearSVMClassifier(solver="sgd", seed=4)
+    for _ in range(2):
+        a.partial_fit(X, y, classes=[0, 1, 2])
+    save_model(a, tmp_path / "a.ssvm")
+    b = load_model(tmp_path / "a.ssvm")
+    a.partial_fit(X, y)
+    b.partial_fit(X, y)
+    # the SGD schedule continues from the saved iteration number: same model
+    np.testing.assert_allclose(b.coef_, a.coef_, rtol=1e-13, atol=1e-15)
+
+
+def test_c_written_model_loads_as_dict_or_svm(tmp_path):
+    # No metadata (as a C program would write): a linear binary -1/+1 model
+    # loads as an SVM, anything else as the plain dict.
+    from stochsvm import _model_file
+
+    w = np.array([[1.0, -2.0]])
+    _model_file.save({"kind": "linear", "task": "binary", "dimension": 2, "labels": [-1.0, 1.0],
+                      "weights": w, "biases": [0.5]}, tmp_path / "c.ssvm")
+    svm = load_model(tmp_path / "c.ssvm")
+    assert isinstance(svm, stochsvm.SVM)
+    np.testing.assert_array_equal(svm.decision_function(np.eye(2)), [1.5, -1.5])
+    _model_file.save({"kind": "kernel", "task": "regression", "dimension": 2, "kernel": "rbf",
+                      "gamma": 0.5, "sv_indptr": [0, 1, 3], "sv_indices": [1, 0, 1],
+                      "sv_values": [2.0, -1.0, 0.5], "coefficients": [[0.25, -1.0]],
+                      "biases": [0.1]}, tmp_path / "k.ssvm")
+    d = load_model(tmp_path / "k.ssvm")
+    assert d["kind"] == "kernel" and d["kernel"] == "rbf" and d["labels"] is None
+    np.testing.assert_array_equal(d["sv_indptr"], [0, 1, 3])
+    np.testing.assert_array_equal(d["coefficients"], [[0.25, -1.0]])
+
+
+# ---------------------------------------------------------------------------
+#                          bad files and bad models
+# ---------------------------------------------------------------------------
+
+@pytest.fixture
+def model_file(tmp_path):
+    pytest.importorskip("sklearn")
+    from stochsvm import LinearSVMClassifier
+
+    X, y = _blobs(60, 3, 3, 3)
+    path = tmp_path / "m.ssvm"
+    save_model(LinearSVMClassifier(tol=0, max_epochs=10).fit(X, y), path)
+    return path
+
+
+def test_truncated_files(model_file, tmp_path):
+    data = model_file.read_bytes()
+    bad = tmp_path / "truncated.ssvm"
+    for length in list(range(0, 40)) + list(range(40, len(data), 7)):
+        bad.write_bytes(data[:length])
+        with pytest.raises(ModelFileError, match="truncated.ssvm: (truncated|not a stochsvm)"):
+            read_model(bad)
+
+
+def test_corrupted_files(model_file, tmp_path):
+    data = bytearray(model_file.read_bytes())
+    bad = tmp_path / "corrupted.ssvm"
+    rng = np.random.default_rng(0)
+    for pos in rng.choice(len(data), size=60, replace=False):
+        copy = bytearray(data)
+        copy[pos] ^= 0x20
+        bad.write_bytes(bytes(copy))
+        with pytest.raises(ModelFileError, match="corrupted.ssvm"):
+            load_model(bad)
+    # a payload byte: the checksum says so
+    copy = bytearray(data)
+    copy[-10] ^= 1
+    bad.write_bytes(bytes(copy))
+    with pytest.raises(ModelFileError, match="checksum mismatch"):
+        read_model(bad)
+
+
+def test_wrong_version_and_foreign_files(model_file, tmp_path):
+    data = bytearray(model_file.read_bytes())
+    data[8] = FORMAT_VERSION + 1
+    newer = tmp_path / "newer.ssvm"
+    newer.write_bytes(bytes(data))
+    with pytest.raises(ModelFileVersionError, match="newer.ssvm: format version 2 is newer"):
+        load_model(newer)
+    text = tmp_path / "data.txt"
+    text.write_text("+1 1:0.5 3:1\n")
+    with pytest.raises(ModelFileError, match="data.txt: not a stochsvm model file"):
+        load_model(text)
+    with pytest.raises(FileNotFoundError):
+        load_model(tmp_path / "missing.ssvm")
+
+
+def test_checksum_is_zlib_crc32(model_file):
+    data = model_file.read_bytes()
+    assert data[:8] == b"\x89SSVM\r\n\x1a"
+    # the first section (HEAD) starts at 16: tag, u64 length, payload, CRC
+    length = int.from_bytes(data[20:28], "little")
+    assert data[16:20] == b"HEAD" and length == 56
+    crc = int.from_bytes(data[28 + length:32 + length], "little")
+    assert crc == zlib.crc32(data[16:28 + length])
+
+
+def test_atomic_write(model_file, tmp_path):
+    pytest.importorskip("sklearn")
+    from stochsvm import LinearSVMClassifier
+
+    before = model_file.read_bytes()
+    unfitted = LinearSVMClassifier()
+    with pytest.raises(ValueError, match="not fitted"):
+        save_model(unfitted, model_file)
+    bad = {"kind": "linear", "task": "binary", "dimension": 2, "labels": [0.0, 1.0],
+           "weights": [[1.0, np.nan]], "biases": [0.0]}
+    with pytest.raises(ValueError, match="weight is not finite"):
+        save_model(bad, model_file)
+    assert model_file.read_bytes() == before
+    with pytest.raises(OSError, match="no-such-dir"):
+        save_model(load_model(model_file), tmp_path / "no-such-dir" / "m.ssvm")
+    # overwriting replaces the file and leaves no temporary file behind
+    X, y = _blobs(40, 3, 2, 5)
+    save_model(LinearSVMClassifier(tol=0, max_epochs=10).fit(X, y), model_file)
+    assert read_model(model_file)["task"] == "binary"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.ssvm"]
+    with pytest.raises(TypeError, match="cannot save a str"):
+        save_model("model", model_file)
+
+
+def test_read_without_sklearn(model_file, tmp_path):
+    svm = stochsvm.SVM(np.eye(3), np.array([1.0, -1.0, 1.0]), 0.1)
+    svm.train()
+    save_model(svm, tmp_path / "svm.ssvm")
+    code = (
+        "import sys; sys.modules['sklearn'] = None\n"
+        "import numpy as np, stochsvm\n"
+        f"d = stochsvm.read_model({str(model_file)!r})\n"
+        "assert d['task'] == 'one_vs_rest' and d['weights'].shape == (3, 3)\n"
+        f"svm = stochsvm.load_model({str(tmp_path / 'svm.ssvm')!r})\n"
+        "print(type(svm).__name__, svm.get_model().shape)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "SVM (3,)"
+
+
+# ---------------------------------------------------------------------------
+#                     the C example reads Python's models
+# ---------------------------------------------------------------------------
+
+def _compiler():
+    for cc in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if cc and shutil.which(cc):
+            return cc
+    return None
+
+
+@pytest.fixture(scope="module")
+def score_model_binary(tmp_path_factory):
+    cc = _compiler()
+    if cc is None:
+        pytest.skip("no C compiler to build examples/score_model.c")
+    out = tmp_path_factory.mktemp("example") / "score_model"
+    sources = sorted(str(p) for p in (ROOT / "src" / "core").glob("*.c"))
+    subprocess.run([cc, "-std=c11", "-O1", "-D_POSIX_C_SOURCE=200809L", f"-I{ROOT / 'include'}",
+                    str(ROOT / "examples" / "score_model.c"), *sources, "-lm", "-o", str(out)],
+                   check=True, capture_output=True, text=True)
+    return out
+
+
+def _write_libsvm(path, X, y):
+    with open(path, "w") as f:
+        for xi, yi in zip(X, y):
+            feats = " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(xi) if v != 0)
+            f.write(f"{yi} {feats}\n")
+
+
+def test_c_example_scores_python_models(models, tmp_path, score_model_binary):
+    for name, obj, X in models:
+        if name == "strings":
+            continue  # the labels in a LIBSVM file are numbers
+        path = tmp_path / f"{name}.ssvm"
+        save_model(obj, path)
+        if hasattr(obj, "classes_"):
+            y = obj.predict(X)
+            y[::5] = obj.classes_[0]  # some wrong labels: accuracy below 1
+        elif name == "regression":
+            y = obj.predict(X)
+        else:
+            y = obj.predict(X)
+        data = tmp_path / f"{name}.txt"
+        _write_libsvm(data, X, y)
+        out = subprocess.run([str(score_model_binary), str(path), str(data)], capture_output=True,
+                             text=True, check=True).stdout.splitlines()
+        table = np.array([[float(v) for v in line.split()] for line in out[:-1]])
+        scores = np.asarray(_scores(obj, X)).reshape(len(X), -1)
+        np.testing.assert_allclose(table[:, 1:], scores, rtol=1e-12, atol=1e-12, err_msg=name)
+        np.testing.assert_array_equal(table[:, 0], obj.predict(X), err_msg=name)
+        if name == "regression":
+            assert out[-1].startswith("# mse 0.000000")
+        else:
+            expected = np.mean(obj.predict(X) == y)
+            assert out[-1] == f"# accuracy {expected:.6f} ({len(X)} rows)", name
+
+
+def test_c_example_errors_name_file_and_line(model_file, tmp_path, score_model_binary):
+    data = tmp_path / "bad.txt"
+    data.write_text("1 1:0.5 2:1\n2 1:0.5 9:1\n")
+    out = subprocess.run([str(score_model_binary), str(model_file), str(data)],
+                         capture_output=True, text=True)
+    assert out.returncode == 1
+    assert f"{data}:2: feature 9 beyond the model's 3 features" in out.stderr
+    bad_model = tmp_path / "bad.ssvm"
+    bad_model.write_bytes(model_file.read_bytes()[:-3])
+    out = subprocess.run([str(score_model_binary), str(bad_model), str(data)],
+                         capture_output=True, text=True)
+    assert out.returncode == 1 and "bad.ssvm: truncated" in out.stderr
