@@ -304,6 +304,51 @@ def test_tol_stops_and_c_parameter(client, dense_problem):
     assert abs(last - before) <= 1e-2 * before
 
 
+def _import_dask_ml_wrappers():
+    if os.environ.get("CI"):
+        import dask_ml.wrappers as wrappers
+        return wrappers
+    return pytest.importorskip("dask_ml.wrappers", reason="needs dask-ml")
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_dask_ml_incremental_around_the_estimators(client, dense_problem, sparse):
+    """dask_ml.wrappers.Incremental calls partial_fit block after block: the
+    result equals the same partial_fit calls on one machine."""
+    wrappers = _import_dask_ml_wrappers()
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = dense_problem
+    X = sp.csr_matrix(np.where(np.abs(X) > 0.5, X, 0.0)) if sparse else X
+    Xd = (da.from_array(X, chunks=(1500, 20), asarray=False) if sparse
+          else da.from_array(X, chunks=(1500, 20)))
+    yd = da.from_array(y, chunks=1500)
+    params = dict(solver="sgd", loss="hinge", lambda_=LAM, seed=0)
+    inc = wrappers.Incremental(LinearSVMClassifier(**params), shuffle_blocks=False,
+                               scoring="accuracy")
+    in_thread(lambda: inc.fit(Xd, yd, classes=[-1.0, 1.0]))
+    reference = LinearSVMClassifier(**params)
+    for start in range(0, len(y), 1500):
+        reference.partial_fit(X[start:start + 1500], y[start:start + 1500], classes=[-1.0, 1.0])
+    np.testing.assert_array_equal(inc.estimator_.coef_, reference.coef_)
+    np.testing.assert_array_equal(inc.estimator_.intercept_, reference.intercept_)
+    predicted = inc.predict(Xd)
+    assert isinstance(predicted, da.Array)
+    np.testing.assert_array_equal(predicted.compute(), reference.predict(X))
+    assert inc.score(Xd, yd) == pytest.approx(reference.score(X, y))
+    assert inc.score(Xd, yd) > 0.75
+
+
+def test_get_params_and_clone():
+    from sklearn.base import clone
+
+    clf = DaskLinearSVMClassifier(loss="logistic", lambda_=1e-4, local_epochs=3, max_rounds=7)
+    params = clone(clf).get_params()
+    assert params["loss"] == "logistic" and params["local_epochs"] == 3
+    assert params["max_rounds"] == 7 and params["lambda_"] == 1e-4
+    assert DaskLinearSVMRegressor().get_params()["loss"] == "l2"
+
+
 def test_bad_input(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(3000, 20))
@@ -381,8 +426,9 @@ def test_worker_killed_mid_fit_recovers(dense_problem):
 
 
 def test_worker_killed_with_unrecoverable_data_raises(dense_problem):
-    """Data scattered to one worker has no graph to recompute it from: losing
-    that worker is a clear RuntimeError, within the timeout."""
+    """Scattered data have no graph to recompute them from: losing the workers
+    that hold them is a clear RuntimeError, within the timeout (the nannies
+    restart the workers, empty)."""
     X, y = dense_problem
     cluster = _new_cluster()
     client = distributed.Client(cluster, timeout=60, set_as_default=False)
@@ -396,7 +442,13 @@ def test_worker_killed_with_unrecoverable_data_raises(dense_problem):
 
             def callback(stats):
                 if stats["round"] == 2:
-                    _kill_worker(client, first)
+                    # Dask may have copied chunks to the other worker (then losing
+                    # one worker is harmless): kill every worker holding the data.
+                    scattered = {c.key for c in chunks}
+                    for address, keys in client.has_what().items():
+                        if any(k in scattered or str(k).startswith("_make_partition")
+                               for k in keys):
+                            _kill_worker(client, address)
 
             clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=30)
             with pytest.raises(RuntimeError, match="lost|timeout|dying") as info:
