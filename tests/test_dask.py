@@ -339,6 +339,17 @@ def test_dask_ml_incremental_around_the_estimators(client, dense_problem, sparse
     assert inc.score(Xd, yd) > 0.75
 
 
+def test_round_timeout_is_a_clear_error(client, dense_problem):
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(1500, 20))
+    yd = da.from_array(y, chunks=1500)
+    slow = Xd.map_blocks(lambda block: (__import__("time").sleep(3), block)[1])
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=3, round_timeout=0.5)
+    with pytest.raises(RuntimeError, match="round_timeout=0.5"):
+        in_thread(lambda: clf.fit(slow, yd))
+    assert not hasattr(clf, "coef_")
+
+
 def test_get_params_and_clone():
     from sklearn.base import clone
 
