@@ -150,6 +150,22 @@ def test_dense_chunks_objective_within_one_percent(client, dense_problem):
     assert all(h["wall_time"] > 0 for h in clf.history_)
 
 
+def test_one_partition_equals_one_machine(client, dense_problem):
+    """With one partition, mixing is the identity: r rounds of one local epoch
+    continue one SGD schedule, as r epochs of one SVM (same seed and t0)."""
+    X, y = dense_problem
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=4, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(da.from_array(X, chunks=(len(y), 20)), da.from_array(y)))
+    svm = stochsvm.SVM(X, y, LAM, seed=0)
+    svm.set_bias_multiplier(1.0)
+    svm.set_epsilon(0.0)
+    svm.set_max_num_iterations(4 * len(y))
+    stats = svm.train()
+    np.testing.assert_allclose(clf.coef_[0], svm.get_model(), rtol=1e-12, atol=1e-14)
+    assert clf.intercept_[0] == pytest.approx(svm.get_bias(), rel=1e-12, abs=1e-14)
+    assert clf.objective_ == pytest.approx(stats["objective"], rel=1e-12)
+
+
 def test_sparse_chunks_and_float32(client):
     X, y = make_problem(n=4000, d=40, seed=4, sparsity=0.7)
     Xs = sp.csr_matrix(X.astype(np.float32))
