@@ -11,6 +11,7 @@ import os
 import pickle
 import signal
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -51,8 +52,22 @@ def _new_cluster():
 
 
 def _close(client, cluster):
+    """Close client and cluster; check that no worker process outlives them."""
+    import psutil
+
+    try:
+        pids = list(client.run(os.getpid, on_error="ignore").values())
+    except Exception:  # a client that cannot reach its workers any more
+        pids = []
     client.close(timeout=30)
     cluster.close(timeout=30)
+    deadline = time.monotonic() + 30
+    alive = [p for p in pids if psutil.pid_exists(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [p for p in alive if psutil.pid_exists(p)
+                 and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+    assert not alive, f"worker processes {alive} still running after the cluster closed"
 
 
 @pytest.fixture(scope="module")
