@@ -1,0 +1,860 @@
+"""Linear SVMs on a Dask cluster by iterative parameter mixing.
+
+The problem is the one :class:`stochsvm.SVM` solves, over all ``N`` rows
+split into the partitions ``p`` of a ``dask.array`` or ``dask.dataframe``
+(``n_p`` rows each)::
+
+    E(w, b) = lambda/2 (||w||^2 + (b/B)^2) + 1/N sum_i c_i loss(y_i, <w, x_i> + b)
+            = sum_p (n_p / N) E_p(w, b)
+
+where ``E_p`` is the same objective over the rows of partition ``p`` alone
+(same lambda, normalised by ``n_p``).
+
+Iterative parameter mixing (McDonald, Hall and Mann 2010; for SGD, Zinkevich,
+Weimer, Smola and Li 2010). Round ``r`` starts from the global model
+``(w_r, b_r)`` and the global iteration number ``t_r``:
+
+1. every partition warm-starts an SGD ``SVM`` from ``(w_r, b_r, t_r)`` (so
+   the learning rate ``1 / (lambda (t + t0))`` keeps decaying across rounds)
+   and runs ``local_epochs`` epochs (``local_epochs * n_p`` iterations) on its
+   own rows, giving ``(w_p, b_p, t_p)``;
+2. the driver mixes by rows: ``w_{r+1} = sum_p (n_p / N) w_p``, likewise
+   ``b_{r+1}``; the iteration number counts every partition's iterations,
+   ``t_{r+1} = t_r + local_epochs * N``, as if one machine had run them all.
+   (Continuing from the row-weighted mean ``t_r + local_epochs * n_p``
+   instead keeps the steps larger and converged worse in our trials: the
+   averaging of the partitions' models already removes part of the noise
+   those smaller steps would remove.)
+3. the partitions evaluate ``E_p(w_{r+1}, b_{r+1})`` and the driver sums
+   ``E(w_{r+1}, b_{r+1}) = sum_p (n_p / N) E_p``.
+
+Rounds stop when ``|E_{r+1} - E_r| <= tol * |E_r|`` or after ``max_rounds``.
+Each partition is converted once and kept in its worker's memory (a Dask
+future) for the whole fit; a round sends only the model (``d`` floats per
+class, scattered once) and gets back one model and a row count per
+partition: rows never travel. If a worker is lost, Dask recomputes its
+partitions from the collection's graph when it can (a result that depends
+only on the partition's rows and the global model, so the round's answer is
+the same); when it cannot, or a round exceeds ``round_timeout``, ``fit``
+raises ``RuntimeError`` saying so.
+
+Multiclass problems are one-vs-rest: every partition trains one binary SVM
+per class in each round.
+
+Only solvers that accept a model to start from (``set_model``) can mix:
+``"sgd"``. SDCA's model is a function of its dual variables, which belong
+to the rows, so it cannot be averaged and restarted this way.
+"""
+
+import numbers
+import time
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+
+from stochsvm._svm import SVM
+
+__all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor"]
+
+#: Solvers that can be warm-started from a mixed model.
+MIXING_SOLVERS = ("sgd",)
+CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
+REGRESSION_LOSSES = ("l1", "l2")
+
+
+def _import_dask():
+    try:
+        import dask
+        import dask.array as da
+        import distributed
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("stochsvm.dask needs dask and distributed: "
+                          "pip install 'stochsvm[dask]'") from exc
+    return dask, da, distributed
+
+
+# ---------------------------------------------------------------------------
+#                 Worker side: one partition in a worker's memory
+# ---------------------------------------------------------------------------
+
+class _Partition:
+    """The rows of one partition (X, raw targets, weights), kept on a worker.
+
+    The SVM objects built over the rows are cached for the following rounds
+    but never pickled: a copy made by Dask (moved to another worker, or
+    recomputed after a loss) rebuilds them from the configuration every task
+    receives, and every round sets the whole state it trains from.
+    """
+
+    def __init__(self, X, y, weights, index):
+        self.X = X
+        self.y = y
+        self.weights = weights
+        self.index = index
+        self._svms = {}
+
+    @property
+    def n(self):
+        return self.X.shape[0]
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state["_svms"] = {}
+        return state
+
+    def labels(self, config, k):
+        """Targets of problem k: +-1 for class k against the rest, or the raw values."""
+        classes = config["classes"]
+        if classes is None:
+            return self.y
+        positive = classes[1] if len(classes) == 2 else classes[k]
+        return np.where(self.y == positive, 1.0, -1.0)
+
+    def svm(self, config, k, kind):
+        """The cached SVM of problem k ("train": the mixing solver; "eval": solver "none")."""
+        key = (kind, k, config["fit_id"])
+        svm = self._svms.get(key)
+        if svm is None:
+            solver = config["solver"] if kind == "train" else "none"
+            svm = SVM(self.X, self.labels(config, k), config["lambda"], solver=solver,
+                      seed=config["seed"] + self.index, loss=config["loss"])
+            svm.set_bias_multiplier(config["bias_multiplier"])
+            if kind == "train" and config["bias_learning_rate"] is not None:
+                svm.set_bias_learning_rate(config["bias_learning_rate"])
+            if self.weights is not None:
+                svm.set_weights(self.weights)
+            self._svms = {key2: v for key2, v in self._svms.items() if key2[2] == config["fit_id"]}
+            self._svms[key] = svm
+        return svm
+
+
+def _to_block(X):
+    """A chunk as a NumPy array or a CSR matrix (pandas blocks become arrays)."""
+    import scipy.sparse as sp
+
+    if sp.issparse(X):
+        return X.tocsr()
+    if hasattr(X, "to_numpy"):
+        return X.to_numpy()
+    return np.asarray(X)
+
+
+def _make_partition(X, y, weights, index):
+    X = _to_block(X)
+    if X.ndim != 2:
+        raise ValueError(f"X chunks must be 2-D, got a chunk of shape {X.shape}")
+    y = np.asarray(_to_block(y)).ravel()
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X and y chunks have {X.shape[0]} and {y.shape[0]} rows: "
+                         "give them the same row chunks")
+    if weights is not None:
+        weights = np.asarray(_to_block(weights), dtype=np.float64).ravel()
+        if weights.shape[0] != X.shape[0]:
+            raise ValueError(f"sample_weight chunk has {weights.shape[0]} values for "
+                             f"{X.shape[0]} rows")
+    return _Partition(X, y, weights, index)
+
+
+def _partition_info(part, classify):
+    """Rows, columns, distinct targets (classifier) and weight sum of a partition."""
+    labels = np.unique(part.y) if classify and part.n else None
+    return {"n": part.n, "d": part.X.shape[1], "labels": labels,
+            "dtype": str(part.X.dtype)}
+
+
+def _partition_t0(part, config):
+    """The default t0 of the solver over this partition's rows (per problem)."""
+    return [part.svm(config, k, "train").get_t0() for k in range(config["num_problems"])]
+
+
+def _partition_train(part, state, config):
+    """One round on one partition: warm start from the global state, local epochs."""
+    start = time.process_time()
+    coef, intercept, iteration = state
+    models, biases, iterations = [], [], []
+    for k in range(config["num_problems"]):
+        svm = part.svm(config, k, "train")
+        svm.set_t0(config["t0"][k])
+        svm.set_model(coef[k])
+        svm.set_bias(intercept[k])
+        svm.set_iteration_number(int(iteration[k]))
+        svm.set_epsilon(0.0)
+        svm.set_max_num_iterations(config["local_epochs"] * part.n)
+        svm.set_diagnostic_frequency(config["local_epochs"] * part.n)
+        svm.train()
+        models.append(svm.get_model())
+        biases.append(svm.get_bias())
+        iterations.append(svm.get_iteration_number())
+    return {"n": part.n, "coef": np.vstack(models), "intercept": np.array(biases),
+            "iteration": np.array(iterations, dtype=np.float64),
+            "cpu_time": time.process_time() - start}
+
+
+def _partition_loss(part, state, config):
+    """``n_p`` times the mean weighted loss of the global model, per problem."""
+    coef, intercept, _ = state
+    out = np.empty(config["num_problems"])
+    for k in range(config["num_problems"]):
+        svm = part.svm(config, k, "eval")
+        svm.set_model(coef[k])
+        svm.set_bias(intercept[k])
+        out[k] = svm.train()["loss"] * part.n
+    return out
+
+
+def _scores(X, coef, intercept):
+    """``X @ coef.T + intercept`` for a dense or sparse block, float64, (m, K)."""
+    scores = X @ coef.T
+    return np.asarray(scores, dtype=np.float64) + intercept
+
+
+def _partition_validation(part, state, config):
+    """Validation sums: (correct, rows) for a classifier; residual and target sums else."""
+    coef, intercept, _ = state
+    s = _scores(part.X, coef, intercept)
+    if config["classes"] is None:
+        y = part.y.astype(np.float64)
+        r = y - s[:, 0]
+        return np.array([r @ r, y.sum(), y @ y, part.n])
+    predicted = _labels_from_scores(s, config["classes"])
+    return np.array([np.sum(predicted == part.y), part.n], dtype=np.float64)
+
+
+def _labels_from_scores(s, classes):
+    if s.shape[1] == 1:
+        return classes[(s[:, 0] >= 0).astype(np.intp)]
+    return classes[np.argmax(s, axis=1)]
+
+
+def _block_decision(X, coef, intercept, squeeze):
+    s = _scores(_to_block(X), coef, intercept)
+    return s[:, 0] if squeeze else s
+
+
+def _block_predict(X, coef, intercept, classes):
+    s = _scores(_to_block(X), coef, intercept)
+    if classes is None:
+        return s[:, 0]
+    return _labels_from_scores(s, classes)
+
+
+# ---------------------------------------------------------------------------
+#                       Driver side: input and rounds
+# ---------------------------------------------------------------------------
+
+def _is_dask_collection(obj):
+    try:
+        import dask
+    except ImportError:  # pragma: no cover
+        return False
+    return dask.is_dask_collection(obj)
+
+
+def _as_dask_array(X, name, ndim, row_chunks=None):
+    """X as a dask array with one chunk across the columns and known row chunks."""
+    _, da, _ = _import_dask()
+    import scipy.sparse as sp
+
+    if hasattr(X, "to_dask_array"):  # dask DataFrame or Series
+        X = X.to_dask_array(lengths=True)
+    elif not _is_dask_collection(X):
+        if sp.issparse(X):
+            X = sp.csr_matrix(X)
+            chunks = row_chunks if row_chunks is not None else (max(1, X.shape[0] // 4), -1)
+            X = da.from_array(X, chunks=chunks, asarray=False)
+        elif isinstance(X, (np.ndarray, list, tuple)) or hasattr(X, "__array__"):
+            X = np.asarray(X)
+            if row_chunks is not None:
+                chunks = (row_chunks,) + ((-1,) if X.ndim == 2 else ())
+            else:
+                chunks = (max(1, X.shape[0] // 4),) + ((-1,) if X.ndim == 2 else ())
+            X = da.from_array(X, chunks=chunks)
+        else:
+            raise TypeError(f"{name} must be a dask array, a dask DataFrame/Series, a NumPy "
+                            f"array or a scipy.sparse matrix, got {type(X).__name__}")
+    if not isinstance(X, da.Array):
+        raise TypeError(f"{name} must be a dask array or a dask DataFrame/Series, "
+                        f"got {type(X).__name__}")
+    if X.ndim == 2 and ndim == 1 and X.shape[1] == 1:
+        X = X[:, 0]
+    if X.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-D, got shape {X.shape}")
+    if any(np.isnan(c) for c in X.chunks[0]):
+        X = X.compute_chunk_sizes()
+    if ndim == 2 and len(X.chunks[1]) > 1:
+        X = X.rechunk({1: -1})
+    if row_chunks is not None and X.chunks[0] != tuple(row_chunks):
+        if X.shape[0] != sum(row_chunks):
+            raise ValueError(f"{name} has {X.shape[0]} rows, X has {sum(row_chunks)}")
+        X = X.rechunk({0: tuple(row_chunks)})
+    return X
+
+
+def _get_client():
+    _, _, distributed = _import_dask()
+    try:
+        return distributed.get_client()
+    except ValueError:
+        raise RuntimeError("stochsvm.dask needs a distributed Client: create one first, e.g. "
+                           "distributed.Client(distributed.LocalCluster()) or "
+                           "Client('scheduler-address')") from None
+
+
+class _Rounds:
+    """Runs tasks over the persisted partitions with a timeout and clear errors."""
+
+    def __init__(self, client, timeout):
+        self.client = client
+        self.timeout = timeout
+
+    def scatter(self, value, what):
+        """Send value (a model) to the workers once; retried while a lost worker
+        is still listed by the scheduler (its connection refuses the data)."""
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        delay = 0.1
+        while True:
+            try:
+                return self.client.scatter([value], hash=False)[0]
+            except OSError as exc:  # distributed.comm.CommClosedError is an OSError
+                if deadline is not None and time.monotonic() + delay > deadline:
+                    raise RuntimeError(f"{what}: could not send the model to the workers "
+                                       f"within round_timeout={self.timeout} s ({exc})") from exc
+                time.sleep(delay)
+                delay = min(2 * delay, 2.0)
+
+    def run(self, function, parts, *args, what):
+        _, _, distributed = _import_dask()
+        futures = [self.client.submit(function, part, *args, pure=False) for part in parts]
+        try:
+            try:
+                distributed.wait(futures, timeout=self.timeout)
+            except TimeoutError:
+                raise RuntimeError(
+                    f"{what} did not finish within round_timeout={self.timeout} s (workers "
+                    f"lost, or too few of them for the data); no model was returned") from None
+            bad = [f for f in futures if f.status in ("error", "cancelled", "lost")]
+            for f in bad:
+                if f.status == "error":
+                    exc = f.exception()
+                    if type(exc).__name__ == "KilledWorker":
+                        raise RuntimeError(
+                            f"{what} failed: the workers running it kept dying ({exc}); "
+                            f"no model was returned") from exc
+                    raise exc
+                raise RuntimeError(
+                    f"{what} failed: a partition was lost with its worker and Dask cannot "
+                    f"recompute it (its data was scattered, not built from a graph); no model "
+                    f"was returned")
+            return self.client.gather(futures)
+        except Exception as exc:
+            if type(exc).__name__ in ("CancelledError", "FutureCancelledError",
+                                      "FuturesCancelledError"):
+                raise RuntimeError(
+                    f"{what} failed: a partition was lost with its worker and Dask cannot "
+                    f"recompute it; no model was returned") from exc
+            raise
+        finally:
+            self.client.cancel(futures)
+
+
+def _check_number(value, name, allow_none=False, allow_zero=False):
+    if value is None and allow_none:
+        return
+    ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
+          and np.isfinite(value) and (value >= 0 if allow_zero else value > 0))
+    if not ok:
+        kind = "a finite number >= 0" if allow_zero else "a finite number > 0"
+        raise ValueError(f"{name} must be {kind}{' or None' if allow_none else ''}, "
+                         f"got {value!r}")
+
+
+def _check_int(value, name, minimum):
+    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool)
+            and value >= minimum):
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+
+
+class _DaskLinearSVMBase(BaseEstimator):
+    """Parameters, input handling and the mixing loop shared by both estimators."""
+
+    _losses = ()
+
+    def __init__(self, *, loss, solver="sgd", C=None, lambda_=None, bias_multiplier=1.0,
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=50, tol=1e-3,
+                 seed=0, round_timeout=3600.0, verbose=0):
+        self.loss = loss
+        self.solver = solver
+        self.C = C
+        self.lambda_ = lambda_
+        self.bias_multiplier = bias_multiplier
+        self.bias_learning_rate = bias_learning_rate
+        self.t0 = t0
+        self.local_epochs = local_epochs
+        self.max_rounds = max_rounds
+        self.tol = tol
+        self.seed = seed
+        self.round_timeout = round_timeout
+        self.verbose = verbose
+
+    def _validate_params(self):
+        if self.solver not in MIXING_SOLVERS:
+            raise ValueError(f"solver must be one of {', '.join(map(repr, MIXING_SOLVERS))} "
+                             f"(a solver that can start from a mixed model), got "
+                             f"{self.solver!r}")
+        if self.loss not in self._losses:
+            raise ValueError(f"loss must be one of {', '.join(map(repr, self._losses))}, "
+                             f"got {self.loss!r}")
+        if self.C is not None and self.lambda_ is not None:
+            raise ValueError("give either C or lambda_, not both (C means lambda = 1/(C N))")
+        _check_number(self.C, "C", allow_none=True)
+        _check_number(self.lambda_, "lambda_", allow_none=True)
+        _check_number(self.bias_multiplier, "bias_multiplier", allow_zero=True)
+        _check_number(self.bias_learning_rate, "bias_learning_rate", allow_none=True)
+        if self.t0 is not None:
+            _check_number(self.t0, "t0")
+            if self.t0 <= 1:
+                raise ValueError(f"t0 must be > 1 or None, got {self.t0!r}")
+        _check_int(self.local_epochs, "local_epochs", 1)
+        _check_int(self.max_rounds, "max_rounds", 1)
+        _check_number(self.tol, "tol", allow_zero=True)
+        _check_int(self.seed, "seed", 0)
+        _check_number(self.round_timeout, "round_timeout", allow_none=True)
+
+    def _lambda_for(self, n):
+        if self.lambda_ is not None:
+            return float(self.lambda_)
+        return 1.0 / ((1.0 if self.C is None else float(self.C)) * n)
+
+    # -- input -----------------------------------------------------------------
+
+    def _inputs(self, X, y, sample_weight):
+        X = _as_dask_array(X, "X", 2)
+        y = _as_dask_array(y, "y", 1, row_chunks=X.chunks[0])
+        if sample_weight is not None:
+            sample_weight = _as_dask_array(sample_weight, "sample_weight", 1,
+                                           row_chunks=X.chunks[0])
+        return X, y, sample_weight
+
+    def _persist(self, client, X, y, sample_weight):
+        """One future per row chunk, holding a _Partition in a worker's memory."""
+        dask, _, _ = _import_dask()
+        xs = X.to_delayed().ravel()
+        ys = y.to_delayed().ravel()
+        ws = sample_weight.to_delayed().ravel() if sample_weight is not None else [None] * len(xs)
+        make = dask.delayed(_make_partition, pure=True)
+        tasks = [make(xb, yb, wb, i) for i, (xb, yb, wb) in enumerate(zip(xs, ys, ws))]
+        return client.compute(tasks)
+
+    # -- the mixing loop -----------------------------------------------------------
+
+    def fit(self, X, y, sample_weight=None, validation_data=None, callback=None):
+        """Fit by iterative parameter mixing on the current Dask client's workers.
+
+        Parameters
+        ----------
+        X : dask array of shape (N, d) or dask DataFrame
+            Training rows; chunks may be NumPy arrays (float32 stays float32)
+            or scipy.sparse matrices. Chunked along the rows (column chunks
+            are merged). A NumPy array or scipy.sparse matrix is split into
+            four row chunks and embedded in the graph (for small data only).
+        y : dask array of shape (N,) or dask Series
+            Targets, rechunked to X's row chunks if needed.
+        sample_weight : dask array of shape (N,), optional
+            Per-row weights c_i >= 0.
+        validation_data : tuple (X_val, y_val), optional
+            Scored after every round (accuracy for the classifier, R^2 for
+            the regressor), into ``history_``.
+        callback : callable, optional
+            Called as ``callback(round_statistics)`` after every round (the
+            dict appended to ``history_``); a truthy return stops fitting.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        RuntimeError
+            No distributed Client; a round exceeded ``round_timeout``; a
+            partition was lost and could not be recomputed; workers kept
+            dying.
+        ValueError, TypeError
+            Bad parameters or input.
+        """
+        self._validate_params()
+        client = _get_client()
+        rounds = _Rounds(client, self.round_timeout)
+        X, y, sample_weight = self._inputs(X, y, sample_weight)
+        start = time.perf_counter()
+        parts = self._persist(client, X, y, sample_weight)
+        val_parts = []
+        try:
+            infos = rounds.run(_partition_info, parts, self._is_classifier(),
+                               what="loading the partitions")
+            keep = [i for i, info in enumerate(infos) if info["n"] > 0]
+            parts = [parts[i] for i in keep]
+            infos = [infos[i] for i in keep]
+            if not parts:
+                raise ValueError("X has no rows")
+            n_rows = np.array([info["n"] for info in infos], dtype=np.float64)
+            N = float(n_rows.sum())
+            d = infos[0]["d"]
+            self.n_features_in_ = d
+            classes = self._classes_from(infos)
+            num_problems = 1 if classes is None or len(classes) == 2 else len(classes)
+            lam = self._lambda_for(N)
+            config = {
+                "fit_id": id(self) ^ int(time.time_ns()), "solver": self.solver,
+                "loss": self.loss, "lambda": lam, "seed": int(self.seed),
+                "bias_multiplier": float(self.bias_multiplier),
+                "bias_learning_rate": (None if self.bias_learning_rate is None
+                                       else float(self.bias_learning_rate)),
+                "classes": classes, "num_problems": num_problems,
+                "local_epochs": int(self.local_epochs),
+            }
+            if self.t0 is None:
+                # The C default depends on the largest row norm: take the
+                # largest over the partitions, so every partition uses one schedule.
+                t0s = rounds.run(_partition_t0, parts, config, what="computing t0")
+                config["t0"] = [max(t[k] for t in t0s) for k in range(num_problems)]
+            else:
+                config["t0"] = [float(self.t0)] * num_problems
+            if validation_data is not None:
+                val_parts = self._validation_parts(client, validation_data, d)
+            fractions = n_rows / N
+            B = float(self.bias_multiplier)
+            state = (np.zeros((num_problems, d)), np.zeros(num_problems),
+                     np.zeros(num_problems))
+            history = []
+            previous = None
+            for r in range(1, self.max_rounds + 1):
+                round_start = time.perf_counter()
+                state_future = rounds.scatter(state, f"round {r}")
+                try:
+                    results = rounds.run(_partition_train, parts, state_future, config,
+                                         what=f"round {r}")
+                finally:
+                    client.cancel(state_future)
+                coef = sum(f * res["coef"] for f, res in zip(fractions, results))
+                intercept = sum(f * res["intercept"] for f, res in zip(fractions, results))
+                # The schedule continues as if one machine had run every
+                # partition's iterations: t_{r+1} = t_r + sum_p (t_p - t_r).
+                iteration = state[2] + sum(res["iteration"] - state[2] for res in results)
+                state = (coef, intercept, iteration)
+                state_future = rounds.scatter(state, f"evaluating round {r}")
+                try:
+                    losses = rounds.run(_partition_loss, parts, state_future, config,
+                                        what=f"evaluating round {r}")
+                    validation = (rounds.run(_partition_validation, val_parts, state_future,
+                                             config, what=f"validating round {r}")
+                                  if val_parts else None)
+                finally:
+                    client.cancel(state_future)
+                squared_norm = np.sum(coef * coef, axis=1)
+                if B > 0:
+                    squared_norm = squared_norm + (intercept / B) ** 2
+                regularizer = 0.5 * lam * squared_norm
+                objectives = regularizer + np.sum(losses, axis=0) / N
+                stats = {
+                    "round": r, "objective": float(np.sum(objectives)),
+                    "objectives": objectives.tolist(),
+                    "iteration": int(iteration.max()),
+                    "validation_score": (self._validation_score(validation)
+                                         if validation is not None else None),
+                    "wall_time": time.perf_counter() - round_start,
+                    "worker_cpu_time": float(sum(res["cpu_time"] for res in results)),
+                    "elapsed_time": time.perf_counter() - start,
+                }
+                history.append(stats)
+                if self.verbose:
+                    extra = ("" if stats["validation_score"] is None
+                             else f", validation {stats['validation_score']:.4f}")
+                    print(f"[{type(self).__name__}] round {r}: objective "
+                          f"{stats['objective']:.6g}{extra}, {stats['wall_time']:.2f} s")
+                converged = previous is not None and np.all(
+                    np.abs(objectives - previous) <= self.tol * np.abs(previous))
+                previous = objectives
+                stop = callback(stats) if callback is not None else False
+                if converged or stop:
+                    break
+        finally:
+            client.cancel(list(parts) + list(val_parts))
+        self.classes_ = classes
+        self._set_coef(coef, intercept)
+        self.lambda_effective_ = lam
+        self.n_iter_ = len(history)
+        self.history_ = history
+        self.objective_ = history[-1]["objective"]
+        self.converged_ = bool(converged)
+        return self
+
+    def _validation_parts(self, client, validation_data, d):
+        try:
+            X_val, y_val = validation_data
+        except (TypeError, ValueError):
+            raise ValueError("validation_data must be a tuple (X_val, y_val)") from None
+        X_val = _as_dask_array(X_val, "validation_data X", 2)
+        if X_val.shape[1] != d:
+            raise ValueError(f"validation_data X has {X_val.shape[1]} features, X has {d}")
+        y_val = _as_dask_array(y_val, "validation_data y", 1, row_chunks=X_val.chunks[0])
+        return self._persist(client, X_val, y_val, None)
+
+    # -- prediction --------------------------------------------------------------
+
+    def _check_fitted(self):
+        if not hasattr(self, "coef_"):
+            from sklearn.exceptions import NotFittedError
+
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
+
+    def _prediction_input(self, X):
+        """(X as a dask array or None, X as NumPy/SciPy or None)."""
+        import scipy.sparse as sp
+
+        if _is_dask_collection(X):
+            X = _as_dask_array(X, "X", 2)
+            local = None
+        else:
+            local = X.tocsr() if sp.issparse(X) else np.asarray(X)
+            if local.ndim != 2:
+                raise ValueError(f"X must be 2-D, got shape {local.shape}")
+            X = None
+        shape = X.shape if X is not None else local.shape
+        if shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {shape[1]} features, but {type(self).__name__} was "
+                             f"fitted with {self.n_features_in_}")
+        return X, local
+
+    def _coef_matrix(self):
+        return np.atleast_2d(self.coef_), np.atleast_1d(self.intercept_)
+
+
+class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
+    """Linear SVM classifier trained on a Dask cluster by iterative parameter mixing.
+
+    See the module documentation (:mod:`stochsvm.dask`) for the algorithm.
+    ``fit`` runs on the workers of the current ``distributed.Client``;
+    ``predict``, ``decision_function`` and ``score`` on dask input are
+    lazy/distributed (``map_blocks``) and on NumPy/SciPy input local.
+
+    Parameters
+    ----------
+    loss : {"hinge", "hinge2", "logistic"}, default "hinge"
+    solver : {"sgd"}, default "sgd"
+        The local solver (one that can warm-start from a mixed model).
+    C : float, optional
+        ``lambda = 1 / (C N)`` for N training rows (scikit-learn's C).
+    lambda_ : float, optional
+        The regularization strength directly; give ``C`` or ``lambda_``, not both;
+        neither means C = 1.
+    bias_multiplier : float, default 1
+        B, the constant feature carrying the bias (0: no bias).
+    bias_learning_rate : float, optional
+        SGD's bias step relative to the model step (default: the SVM's, 1).
+    t0 : float, optional
+        SGD's schedule offset; default: the SVM default over all rows (the
+        largest of the partitions' defaults).
+    local_epochs : int, default 1
+        Epochs each partition runs per round.
+    max_rounds : int, default 50
+    tol : float, default 1e-3
+        Stop when the objective changes by at most ``tol`` times its value
+        between two rounds (every class, for one-vs-rest); 0 runs all rounds.
+    seed : int, default 0
+        Partition p's SVM has seed ``seed + p``.
+    round_timeout : float or None, default 3600
+        Seconds a round (or the loading of the partitions) may take before
+        ``fit`` raises RuntimeError; None waits forever.
+    verbose : int, default 0
+        Print one line per round.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, d) or (n_classes, d)
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+    classes_ : ndarray
+    n_features_in_ : int
+    n_iter_ : int
+        Rounds run.
+    history_ : list of dict
+        Per round: ``round``, ``objective`` (the distributed primal objective
+        of the mixed model, summed over the one-vs-rest problems),
+        ``objectives`` (per problem), ``iteration`` (global iteration
+        number), ``validation_score`` (accuracy on ``validation_data`` or
+        None), ``wall_time`` (of the round, seconds), ``worker_cpu_time``
+        (summed over the partitions' training tasks) and ``elapsed_time``
+        (since fit started).
+    objective_ : float
+        The last round's objective.
+    converged_ : bool
+        Whether the tol rule stopped fitting.
+    lambda_effective_ : float
+        The lambda used.
+    """
+
+    _losses = CLASSIFICATION_LOSSES
+
+    def __init__(self, *, loss="hinge", solver="sgd", C=None, lambda_=None, bias_multiplier=1.0,
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=50, tol=1e-3,
+                 seed=0, round_timeout=3600.0, verbose=0):
+        super().__init__(loss=loss, solver=solver, C=C, lambda_=lambda_,
+                         bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
+                         t0=t0, local_epochs=local_epochs, max_rounds=max_rounds, tol=tol,
+                         seed=seed, round_timeout=round_timeout, verbose=verbose)
+
+    @staticmethod
+    def _is_classifier():
+        return True
+
+    def _classes_from(self, infos):
+        classes = np.unique(np.concatenate([info["labels"] for info in infos]))
+        if len(classes) < 2:
+            raise ValueError(f"y must contain at least two classes, got {classes.tolist()}")
+        return classes
+
+    @staticmethod
+    def _validation_score(sums):
+        sums = np.sum(sums, axis=0)
+        return float(sums[0] / sums[1])
+
+    def _set_coef(self, coef, intercept):
+        self.coef_ = coef
+        self.intercept_ = intercept
+
+    def decision_function(self, X):
+        """Scores ``X @ coef_.T + intercept_``.
+
+        Parameters
+        ----------
+        X : dask array/DataFrame, ndarray or scipy.sparse matrix
+
+        Returns
+        -------
+        dask array or ndarray of shape (m,) (two classes) or (m, n_classes)
+            Lazy (one task per row chunk) for dask input.
+        """
+        self._check_fitted()
+        X, local = self._prediction_input(X)
+        coef, intercept = self._coef_matrix()
+        squeeze = coef.shape[0] == 1
+        if local is not None:
+            return _block_decision(local, coef, intercept, squeeze)
+        if squeeze:
+            return X.map_blocks(_block_decision, coef, intercept, True, drop_axis=1,
+                                dtype=np.float64, meta=np.empty((0,), np.float64))
+        return X.map_blocks(_block_decision, coef, intercept, False,
+                            chunks=(X.chunks[0], (coef.shape[0],)), dtype=np.float64,
+                            meta=np.empty((0, 0), np.float64))
+
+    def predict(self, X):
+        """Class labels (sign of the score for two classes, else the largest score).
+
+        Returns
+        -------
+        dask array or ndarray of shape (m,)
+        """
+        self._check_fitted()
+        X, local = self._prediction_input(X)
+        coef, intercept = self._coef_matrix()
+        if local is not None:
+            return _block_predict(local, coef, intercept, self.classes_)
+        return X.map_blocks(_block_predict, coef, intercept, self.classes_, drop_axis=1,
+                            dtype=self.classes_.dtype,
+                            meta=np.empty((0,), self.classes_.dtype))
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy (weighted by ``sample_weight``), computed on the cluster for dask input.
+
+        Returns
+        -------
+        float
+        """
+        predicted = self.predict(X)
+        if isinstance(predicted, np.ndarray) and not _is_dask_collection(y):
+            y = np.asarray(y).ravel()
+            correct = (predicted == y).astype(np.float64)
+            w = None if sample_weight is None else np.asarray(sample_weight, np.float64)
+            return float(np.average(correct, weights=w))
+        _, da, _ = _import_dask()
+        y = _as_dask_array(y, "y", 1, row_chunks=predicted.chunks[0]
+                           if hasattr(predicted, "chunks") else None)
+        correct = (predicted == y).astype(np.float64)
+        if sample_weight is None:
+            return float(correct.mean().compute())
+        w = _as_dask_array(sample_weight, "sample_weight", 1, row_chunks=correct.chunks[0])
+        num, den = da.compute((correct * w).sum(), w.sum())
+        return float(num / den)
+
+
+class DaskLinearSVMRegressor(RegressorMixin, _DaskLinearSVMBase):
+    """Linear SVM regressor (l1 or l2 loss) trained on a Dask cluster by parameter mixing.
+
+    Same parameters, attributes and algorithm as
+    :class:`DaskLinearSVMClassifier`, except ``loss`` in ``{"l2", "l1"}``
+    (default ``"l2"``), ``coef_`` of shape (d,), ``intercept_`` a float and
+    ``validation_score`` the R^2 on ``validation_data``.
+    """
+
+    _losses = REGRESSION_LOSSES
+
+    def __init__(self, *, loss="l2", solver="sgd", C=None, lambda_=None, bias_multiplier=1.0,
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=50, tol=1e-3,
+                 seed=0, round_timeout=3600.0, verbose=0):
+        super().__init__(loss=loss, solver=solver, C=C, lambda_=lambda_,
+                         bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
+                         t0=t0, local_epochs=local_epochs, max_rounds=max_rounds, tol=tol,
+                         seed=seed, round_timeout=round_timeout, verbose=verbose)
+
+    @staticmethod
+    def _is_classifier():
+        return False
+
+    def _classes_from(self, infos):
+        return None
+
+    @staticmethod
+    def _validation_score(sums):
+        ss_res, y_sum, y_sq, n = np.sum(sums, axis=0)
+        ss_tot = y_sq - y_sum * y_sum / n
+        return float(1.0 - ss_res / ss_tot) if ss_tot > 0 else float("nan")
+
+    def _set_coef(self, coef, intercept):
+        self.coef_ = coef[0]
+        self.intercept_ = float(intercept[0])
+
+    def predict(self, X):
+        """Predictions ``X @ coef_ + intercept_``.
+
+        Returns
+        -------
+        dask array (lazy, one task per row chunk) or ndarray of shape (m,)
+        """
+        self._check_fitted()
+        X, local = self._prediction_input(X)
+        coef, intercept = self._coef_matrix()
+        if local is not None:
+            return _block_predict(local, coef, intercept, None)
+        return X.map_blocks(_block_predict, coef, intercept, None, drop_axis=1,
+                            dtype=np.float64, meta=np.empty((0,), np.float64))
+
+    def score(self, X, y, sample_weight=None):
+        """R^2 of the predictions (weighted by ``sample_weight``), on the cluster for dask input.
+
+        Returns
+        -------
+        float
+        """
+        predicted = self.predict(X)
+        if isinstance(predicted, np.ndarray) and not _is_dask_collection(y):
+            from sklearn.metrics import r2_score
+
+            return float(r2_score(np.asarray(y, np.float64).ravel(), predicted,
+                                  sample_weight=sample_weight))
+        _, da, _ = _import_dask()
+        y = _as_dask_array(y, "y", 1, row_chunks=predicted.chunks[0]).astype(np.float64)
+        w = (da.ones_like(y) if sample_weight is None else
+             _as_dask_array(sample_weight, "sample_weight", 1, row_chunks=y.chunks[0]))
+        sw, swy, swyy, res = da.compute(w.sum(), (w * y).sum(), (w * y * y).sum(),
+                                        (w * (y - predicted) ** 2).sum())
+        ss_tot = swyy - swy * swy / sw
+        return float(1.0 - res / ss_tot) if ss_tot > 0 else float("nan")

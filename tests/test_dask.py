@@ -1,0 +1,511 @@
+"""stochsvm.dask: parameter mixing on a real distributed.LocalCluster.
+
+Two worker processes on the loopback interface, one thread each, dashboard
+off. Every fit runs with a round timeout and every test that could block
+runs in a daemon thread joined with a timeout, so a bug shows as a failure,
+never as a hung suite. The module's cluster is closed at the end and the
+closing is checked.
+"""
+
+import os
+import pickle
+import signal
+import threading
+import time
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from conftest import make_problem, objective
+
+if os.environ.get("CI"):  # CI installs dask: a missing one is a failure there, not a skip
+    import dask.array as da
+    import distributed
+else:
+    da = pytest.importorskip("dask.array", reason="stochsvm.dask needs dask (pip install .[dask])")
+    distributed = pytest.importorskip("distributed", reason="stochsvm.dask needs distributed")
+
+import stochsvm  # noqa: E402
+from stochsvm.dask import DaskLinearSVMClassifier, DaskLinearSVMRegressor  # noqa: E402
+
+pytestmark = [
+    # distributed warns about its own event loop and sockets on shutdown; those
+    # warnings are not about stochsvm.
+    pytest.mark.filterwarnings("ignore::ResourceWarning"),
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore:.*[Cc]onnection.*:RuntimeWarning"),
+    pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
+]
+
+TIMEOUT = 120.0  # seconds any fit may take before the test fails
+
+
+def _new_cluster():
+    return distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                    host="127.0.0.1", dashboard_address=None,
+                                    # no dashboard; the scheduler's small HTTP server
+                                    # (always started) on a free port, not 8787
+                                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0",
+                                                      "dashboard": False},
+                                    silence_logs=50, death_timeout=60)
+
+
+def _close(client, cluster):
+    """Close client and cluster; check that no worker process outlives them."""
+    import psutil
+
+    try:
+        pids = list(client.run(os.getpid, on_error="ignore").values())
+    except Exception:  # a client that cannot reach its workers any more
+        pids = []
+    client.close(timeout=30)
+    cluster.close(timeout=30)
+    deadline = time.monotonic() + 30
+    alive = [p for p in pids if psutil.pid_exists(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [p for p in alive if psutil.pid_exists(p)
+                 and psutil.Process(p).status() != psutil.STATUS_ZOMBIE]
+    assert not alive, f"worker processes {alive} still running after the cluster closed"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    cluster = _new_cluster()
+    client = distributed.Client(cluster, timeout=60, set_as_default=True)
+    try:
+        yield cluster
+    finally:
+        _close(client, cluster)
+    assert cluster.status.name == "closed"
+    assert client.status == "closed"
+
+
+@pytest.fixture
+def client(cluster):
+    client = distributed.get_client()
+    with client.as_current():
+        yield client
+
+
+def in_thread(function, timeout=TIMEOUT, client=None):
+    """Run function() in a daemon thread; fail (not hang) after timeout seconds.
+
+    With ``client``, that client is the current one in the thread (otherwise
+    the thread sees the process's default client, the module's cluster).
+    """
+    box = {}
+
+    def target():
+        try:
+            if client is None:
+                box["value"] = function()
+            else:
+                with client.as_current():
+                    box["value"] = function()
+        except BaseException as exc:  # re-raised in the test's thread
+            box["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), f"did not finish within {timeout} s"
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def optimum(X, y, lam, loss="hinge", weights=None):
+    """The exact single-machine optimum of the same problem (SDCA to a 1e-6 duality gap)."""
+    svm = stochsvm.SVM(X, y, lam, solver="sdca", loss=loss)
+    svm.set_bias_multiplier(1.0)
+    if weights is not None:
+        svm.set_weights(weights)
+    svm.set_epsilon(1e-6)
+    svm.set_max_num_iterations(1000 * len(y))
+    stats = svm.train()
+    assert stats["status"] == "converged"
+    return stats["objective"]
+
+
+def single_sgd(X, y, lam, epochs, loss="hinge"):
+    """The single-machine SGD fit with as many epochs as the distributed one ran."""
+    svm = stochsvm.SVM(X, y, lam, loss=loss)
+    svm.set_bias_multiplier(1.0)
+    svm.set_epsilon(0.0)
+    svm.set_max_num_iterations(epochs * len(y))
+    return svm.train()["objective"]
+
+
+LAM = 3e-3
+
+
+@pytest.fixture(scope="module")
+def dense_problem():
+    return make_problem(n=6000, d=20, seed=3)
+
+
+def test_dense_chunks_objective_within_one_percent(client, dense_problem):
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(1500, 20))
+    yd = da.from_array(y, chunks=1500)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=15, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd))
+    assert clf.n_iter_ == 15
+    w, b = clf.coef_[0], clf.intercept_[0]
+    # The reported (distributed) objective is the objective of the returned model.
+    assert clf.objective_ == pytest.approx(objective(X, y, w, b, LAM), rel=1e-10)
+    best = optimum(X, y, LAM)
+    assert clf.objective_ <= 1.01 * best
+    assert clf.objective_ <= 1.01 * single_sgd(X, y, LAM, clf.n_iter_)
+    # Mixing really happened: the schedule counts every partition's iterations.
+    assert clf.history_[-1]["iteration"] == 15 * len(y)
+    assert [h["round"] for h in clf.history_] == list(range(1, 16))
+    assert all(h["wall_time"] > 0 for h in clf.history_)
+
+
+def test_one_partition_equals_one_machine(client, dense_problem):
+    """With one partition, mixing is the identity: r rounds of one local epoch
+    continue one SGD schedule, as r epochs of one SVM (same seed and t0)."""
+    X, y = dense_problem
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=4, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(da.from_array(X, chunks=(len(y), 20)), da.from_array(y)))
+    svm = stochsvm.SVM(X, y, LAM, seed=0)
+    svm.set_bias_multiplier(1.0)
+    svm.set_epsilon(0.0)
+    svm.set_max_num_iterations(4 * len(y))
+    stats = svm.train()
+    np.testing.assert_allclose(clf.coef_[0], svm.get_model(), rtol=1e-12, atol=1e-14)
+    assert clf.intercept_[0] == pytest.approx(svm.get_bias(), rel=1e-12, abs=1e-14)
+    assert clf.objective_ == pytest.approx(stats["objective"], rel=1e-12)
+
+
+def test_sparse_chunks_and_float32(client):
+    X, y = make_problem(n=4000, d=40, seed=4, sparsity=0.7)
+    Xs = sp.csr_matrix(X.astype(np.float32))
+    Xd = da.from_array(Xs, chunks=(1000, 40), asarray=False)
+    assert sp.issparse(Xd.blocks[0].compute())
+    yd = da.from_array(y, chunks=1000)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, loss="logistic", max_rounds=10, tol=0,
+                                  round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd))
+    X32 = Xs.toarray().astype(np.float64)
+    assert clf.objective_ == pytest.approx(
+        objective(X32, y, clf.coef_[0], clf.intercept_[0], LAM, loss="logistic"), rel=1e-9)
+    assert clf.objective_ <= 1.01 * optimum(Xs, y, LAM, loss="logistic")
+    # Distributed prediction on sparse chunks equals the local one.
+    scores = clf.decision_function(Xd)
+    assert isinstance(scores, da.Array)
+    np.testing.assert_allclose(scores.compute(), X32 @ clf.coef_[0] + clf.intercept_[0],
+                               rtol=1e-5, atol=1e-6)
+    assert clf.score(Xd, yd) == pytest.approx(clf.score(Xs, y))
+
+
+def test_dataframe_input_and_labels(client, dense_problem):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y = dense_problem
+    labels = np.where(y > 0, 7, 3)
+    df = dd.from_pandas(pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]),
+                        npartitions=3)
+    ys = dd.from_pandas(pd.Series(labels), npartitions=3)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(df, ys))
+    assert list(clf.classes_) == [3, 7]
+    predicted = clf.predict(df).compute()
+    expected = np.where(X @ clf.coef_[0] + clf.intercept_[0] >= 0, 7, 3)
+    np.testing.assert_array_equal(predicted, expected)
+    assert clf.objective_ <= 1.01 * optimum(X, y, LAM)
+    assert clf.score(df, ys) > 0.75
+
+
+def test_multiclass_one_vs_rest(client):
+    rng = np.random.default_rng(5)
+    centers = rng.normal(scale=1.0, size=(3, 10))
+    labels = rng.integers(0, 3, size=3000)
+    X = centers[labels] + rng.normal(size=(3000, 10))
+    Xd = da.from_array(X, chunks=(1000, 10))
+    yd = da.from_array(labels, chunks=1000)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=15, local_epochs=2, tol=0,
+                                  round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd))
+    assert clf.coef_.shape == (3, 10)
+    for k in range(3):
+        yk = np.where(labels == k, 1.0, -1.0)
+        assert clf.history_[-1]["objectives"][k] <= 1.01 * optimum(X, yk, LAM)
+    s = X @ clf.coef_.T + clf.intercept_
+    np.testing.assert_allclose(clf.decision_function(Xd).compute(), s)
+    np.testing.assert_array_equal(clf.predict(Xd).compute(), np.argmax(s, axis=1))
+    assert clf.score(Xd, yd) > 0.6
+
+
+def test_regressor(client):
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(4000, 15))
+    y = X @ rng.normal(size=15) + 0.5 + 0.3 * rng.normal(size=4000)
+    Xd = da.from_array(X, chunks=(1000, 15))
+    yd = da.from_array(y, chunks=1000)
+    reg = DaskLinearSVMRegressor(lambda_=LAM, max_rounds=15, local_epochs=2, tol=0,
+                                 round_timeout=60)
+    in_thread(lambda: reg.fit(Xd, yd, validation_data=(Xd, yd)))
+    assert reg.coef_.shape == (15,)
+    residual = y - X @ reg.coef_ - reg.intercept_
+    exact = LAM / 2 * (reg.coef_ @ reg.coef_ + reg.intercept_ ** 2) + np.mean(residual ** 2)
+    assert reg.objective_ == pytest.approx(exact, rel=1e-10)
+    assert reg.objective_ <= 1.01 * optimum(X, y, LAM, loss="l2")
+    predicted = reg.predict(Xd)
+    assert isinstance(predicted, da.Array)
+    np.testing.assert_allclose(predicted.compute(), X @ reg.coef_ + reg.intercept_)
+    from sklearn.metrics import r2_score
+
+    r2 = r2_score(y, X @ reg.coef_ + reg.intercept_)
+    assert reg.score(Xd, yd) == pytest.approx(r2)
+    assert reg.history_[-1]["validation_score"] == pytest.approx(r2)
+
+
+def test_weights_and_validation(client, dense_problem):
+    X, y = dense_problem
+    weights = np.where(y > 0, 2.0, 0.5)
+    Xd = da.from_array(X, chunks=(1500, 20))
+    yd = da.from_array(y, chunks=1500)
+    wd = da.from_array(weights, chunks=1500)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=15, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd, sample_weight=wd, validation_data=(Xd, yd)))
+    assert clf.objective_ == pytest.approx(
+        objective(X, y, clf.coef_[0], clf.intercept_[0], LAM, weights=weights), rel=1e-10)
+    assert clf.objective_ <= 1.01 * optimum(X, y, LAM, weights=weights)
+    assert clf.history_[-1]["validation_score"] == pytest.approx(clf.score(X, y))
+    assert clf.score(Xd, yd, sample_weight=wd) == pytest.approx(
+        clf.score(X, y, sample_weight=weights))
+
+
+def test_callback_determinism_and_pickle(client, dense_problem):
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(2000, 20))
+    yd = da.from_array(y, chunks=2000)
+    seen = []
+
+    def fit():
+        clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=60)
+        return clf.fit(Xd, yd, callback=lambda stats: seen.append(stats["round"])
+                       or stats["round"] == 3)
+
+    a, b = in_thread(fit), in_thread(fit)
+    assert a.n_iter_ == 3 and seen == [1, 2, 3] * 2
+    np.testing.assert_array_equal(a.coef_, b.coef_)  # same seed, same answer
+    c = in_thread(lambda: DaskLinearSVMClassifier(lambda_=LAM, max_rounds=3, tol=0, seed=1,
+                                                   round_timeout=60).fit(Xd, yd))
+    assert not np.array_equal(a.coef_, c.coef_)  # the seed reaches the partitions
+    restored = pickle.loads(pickle.dumps(a))
+    np.testing.assert_array_equal(restored.predict(X), a.predict(X))
+
+
+def _incoming_bytes(dask_worker):
+    return sum(entry.get("total", 0) for entry in dask_worker.transfer_incoming_log)
+
+
+def test_only_models_travel(client):
+    """Rows are generated and persisted on the workers; while fitting, the workers
+    receive from each other only a tiny fraction of the data (models, not rows)."""
+    rng = da.random.default_rng(7)
+    X = rng.standard_normal((40000, 20), chunks=(10000, 20))
+    y = da.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1.0, -1.0)
+    X, y = client.persist([X, y])
+    distributed.wait([X, y], timeout=60)
+    before = sum(client.run(_incoming_bytes).values())
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=5, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(X, y))
+    moved = sum(client.run(_incoming_bytes).values()) - before
+    assert clf.n_iter_ == 5 and clf.score(X, y) > 0.95
+    # One 10000 x 20 float64 chunk is 1.6 MB; 5 rounds of models are a few kB.
+    assert moved < 0.01 * X.nbytes
+
+
+def test_tol_stops_and_c_parameter(client, dense_problem):
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(3000, 20))
+    yd = da.from_array(y, chunks=3000)
+    clf = DaskLinearSVMClassifier(C=1.0 / (LAM * len(y)), max_rounds=40, tol=1e-2,
+                                  round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd))
+    assert clf.lambda_effective_ == pytest.approx(LAM)
+    assert clf.converged_ and clf.n_iter_ < 40
+    last, before = clf.history_[-1]["objective"], clf.history_[-2]["objective"]
+    assert abs(last - before) <= 1e-2 * before
+
+
+def _import_dask_ml_wrappers():
+    if os.environ.get("CI"):
+        import dask_ml.wrappers as wrappers
+        return wrappers
+    return pytest.importorskip("dask_ml.wrappers", reason="needs dask-ml")
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_dask_ml_incremental_around_the_estimators(client, dense_problem, sparse):
+    """dask_ml.wrappers.Incremental calls partial_fit block after block: the
+    result equals the same partial_fit calls on one machine."""
+    wrappers = _import_dask_ml_wrappers()
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = dense_problem
+    X = sp.csr_matrix(np.where(np.abs(X) > 0.5, X, 0.0)) if sparse else X
+    Xd = (da.from_array(X, chunks=(1500, 20), asarray=False) if sparse
+          else da.from_array(X, chunks=(1500, 20)))
+    yd = da.from_array(y, chunks=1500)
+    params = dict(solver="sgd", loss="hinge", lambda_=LAM, seed=0)
+    inc = wrappers.Incremental(LinearSVMClassifier(**params), shuffle_blocks=False,
+                               scoring="accuracy")
+    in_thread(lambda: inc.fit(Xd, yd, classes=[-1.0, 1.0]))
+    reference = LinearSVMClassifier(**params)
+    for start in range(0, len(y), 1500):
+        reference.partial_fit(X[start:start + 1500], y[start:start + 1500], classes=[-1.0, 1.0])
+    np.testing.assert_array_equal(inc.estimator_.coef_, reference.coef_)
+    np.testing.assert_array_equal(inc.estimator_.intercept_, reference.intercept_)
+    predicted = inc.predict(Xd)
+    assert isinstance(predicted, da.Array)
+    np.testing.assert_array_equal(predicted.compute(), reference.predict(X))
+    assert inc.score(Xd, yd) == pytest.approx(reference.score(X, y))
+    assert inc.score(Xd, yd) > 0.75
+
+
+def test_round_timeout_is_a_clear_error(client, dense_problem):
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(1500, 20))
+    yd = da.from_array(y, chunks=1500)
+    slow = Xd.map_blocks(lambda block: (__import__("time").sleep(3), block)[1])
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=3, round_timeout=0.5)
+    with pytest.raises(RuntimeError, match="round_timeout=0.5"):
+        in_thread(lambda: clf.fit(slow, yd))
+    assert not hasattr(clf, "coef_")
+
+
+def test_get_params_and_clone():
+    from sklearn.base import clone
+
+    clf = DaskLinearSVMClassifier(loss="logistic", lambda_=1e-4, local_epochs=3, max_rounds=7)
+    params = clone(clf).get_params()
+    assert params["loss"] == "logistic" and params["local_epochs"] == 3
+    assert params["max_rounds"] == 7 and params["lambda_"] == 1e-4
+    assert DaskLinearSVMRegressor().get_params()["loss"] == "l2"
+
+
+def test_bad_input(client, dense_problem):
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(3000, 20))
+    yd = da.from_array(y, chunks=3000)
+    with pytest.raises(ValueError, match="solver"):
+        DaskLinearSVMClassifier(solver="sdca").fit(Xd, yd)
+    with pytest.raises(ValueError, match="loss"):
+        DaskLinearSVMClassifier(loss="l2").fit(Xd, yd)
+    with pytest.raises(ValueError, match="C or lambda_"):
+        DaskLinearSVMClassifier(C=1.0, lambda_=1.0).fit(Xd, yd)
+    with pytest.raises(ValueError, match="rows"):
+        DaskLinearSVMClassifier(round_timeout=60).fit(Xd, yd[:100])
+    with pytest.raises(ValueError, match="two classes"):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+            Xd, da.ones(len(y), chunks=3000)))
+    with pytest.raises(ValueError, match="2-D"):
+        DaskLinearSVMClassifier().fit(Xd[:, 0], yd)
+    with pytest.raises(TypeError, match="X must be"):
+        DaskLinearSVMClassifier().fit("data", yd)
+    Xnan = Xd.map_blocks(lambda b: np.where(b > 3.5, np.nan, b))
+    with pytest.raises(ValueError, match="NaN"):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(Xnan, yd))
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=2, round_timeout=60)
+    with pytest.raises(Exception, match="not fitted"):
+        clf.predict(Xd)
+    in_thread(lambda: clf.fit(Xd, yd))
+    with pytest.raises(ValueError, match="features"):
+        clf.predict(Xd[:, :5])
+
+
+def _kill_worker(client, address):
+    """SIGKILL the worker process at address (one this test started): its memory
+    is gone at once (a graceful close would first hand its data over)."""
+    pid = client.run(os.getpid, workers=[address])[address]
+    os.kill(pid, signal.SIGKILL)
+    return pid
+
+
+def _kill_worker_holding_partitions(client):
+    """Kill the worker that holds the most partitions; return how many it held."""
+    held = {address: [k for k in keys if str(k).startswith("_make_partition")]
+            for address, keys in client.has_what().items()}
+    address = max(held, key=lambda a: len(held[a]))
+    _kill_worker(client, address)
+    return len(held[address])
+
+
+def test_worker_killed_mid_fit_recovers(dense_problem):
+    """A worker killed after round 2: Dask recomputes its partitions from the
+    graph (on the surviving worker or the restarted one), the fit finishes
+    with a model as good as without the loss."""
+    X, y = dense_problem
+    cluster = _new_cluster()
+    client = distributed.Client(cluster, timeout=60, set_as_default=False)
+    try:
+        with client.as_current():
+            Xd = da.from_array(X, chunks=(1500, 20))
+            yd = da.from_array(y, chunks=1500)
+            killed = []
+
+            def callback(stats):
+                if stats["round"] == 2:
+                    killed.append(_kill_worker_holding_partitions(client))
+
+            clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=60)
+            in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
+            assert killed[0] >= 2  # the worker with the most of the four partitions
+            assert clf.n_iter_ == 10
+            assert clf.objective_ == pytest.approx(
+                objective(X, y, clf.coef_[0], clf.intercept_[0], LAM), rel=1e-10)
+            assert clf.objective_ <= 1.01 * optimum(X, y, LAM)
+    finally:
+        _close(client, cluster)
+    assert cluster.status.name == "closed"
+
+
+def test_worker_killed_with_unrecoverable_data_raises(dense_problem):
+    """Scattered data have no graph to recompute them from: losing the workers
+    that hold them is a clear RuntimeError, within the timeout (the nannies
+    restart the workers, empty)."""
+    X, y = dense_problem
+    cluster = _new_cluster()
+    client = distributed.Client(cluster, timeout=60, set_as_default=False)
+    try:
+        with client.as_current():
+            first = sorted(client.scheduler_info()["workers"])[0]
+            chunks = [client.scatter(X[i:i + 1500], workers=[first]) for i in range(0, 6000, 1500)]
+            Xd = da.concatenate([da.from_delayed(c, shape=(1500, 20), dtype=X.dtype)
+                                 for c in chunks])
+            yd = da.from_array(y, chunks=1500)
+
+            def callback(stats):
+                if stats["round"] == 2:
+                    # Dask may have copied chunks to the other worker (then losing
+                    # one worker is harmless): kill every worker holding the data.
+                    scattered = {c.key for c in chunks}
+                    for address, keys in client.has_what().items():
+                        if any(k in scattered or str(k).startswith("_make_partition")
+                               for k in keys):
+                            _kill_worker(client, address)
+
+            clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=30)
+            with pytest.raises(RuntimeError, match="lost|timeout|dying") as info:
+                in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
+            assert not hasattr(clf, "coef_")
+    finally:
+        _close(client, cluster)
+    assert cluster.status.name == "closed"
+
+
+def test_no_client_is_a_clear_error(dense_problem, monkeypatch):
+    def no_client():
+        raise ValueError("No clients found")
+
+    monkeypatch.setattr(distributed, "get_client", no_client)
+    X, y = dense_problem
+    with pytest.raises(RuntimeError, match="distributed Client"):
+        DaskLinearSVMClassifier().fit(X, y)
