@@ -62,7 +62,9 @@ static double fourier_coefficient(const SsHomKerMap *map, int m)
     double l = k * h;
     sum += (k % 2 ? 4 : 2) * signature(map->kernel, l) * cos(m * L * l);
   }
-  return (2.0 / P) * sum * h / 3.0;
+  /* (2/P) (h/3) sum with h = P / (2 intervals); (2/P) sum would overflow
+   * for the smallest periods. */
+  return sum / (3.0 * intervals);
 }
 
 static double automatic_period(SsHomKernel kernel, SsHomWindow window, int order)

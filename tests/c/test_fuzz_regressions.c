@@ -129,3 +129,17 @@ void test_fuzz_homkermap_js_long_period(void) {
   for (int r = 0; r < 7; ++r) n2 += psi[r] * psi[r];
   CHECK(n2 > 0 && isfinite(n2));
 }
+
+/* fuzz_homkermap: with the rectangular window and a period just above the
+ * smallest accepted one, (2/P) times the Simpson sum overflowed before the
+ * step h (of order P) brought it back: c_0 = inf. */
+void test_fuzz_homkermap_rectangular_tiny_period(void) {
+  SsHomKerMap map;
+  double psi[7];
+  REQUIRE(ss_homkermap_init(&map, SS_HOMKERNEL_JS, 2.75, 3, 2.741575655172238e-305,
+                            SS_HOMWINDOW_RECTANGULAR) == SS_OK);
+  for (int k = 0; k <= 3; ++k) CHECK(isfinite(map.coefficient[k]) && map.coefficient[k] >= 0);
+  CHECK(map.coefficient[0] > 0);
+  ss_homkermap_evaluate(&map, 0.5, psi, 1);
+  for (int r = 0; r < 7; ++r) CHECK(isfinite(psi[r]));
+}

@@ -4,7 +4,8 @@
  * functions accept must be safe to read: every row's inner product and
  * accumulation are checked against a direct computation, and every solver
  * gets an object on it (ss_svm_check_new and ss_svm_new must agree) and a
- * short training run. */
+ * short training run, and the same again through the abstract-data
+ * constructor (ss_svm_new_with_abstract_data, also with fuzzed sizes). */
 #include "fuzz_common.h"
 
 /* Objects are only built when the model fits in this many doubles. */
@@ -81,11 +82,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     SsSvm *svm = ss_svm_new(fz_solvers[k], x, p.labels, lambda);
     FZ_ASSERT((check == SS_OK) == (svm != NULL));
     if (!svm) continue;
-    ss_svm_set_max_num_iterations(svm, 1 + fz_range(&in, 0, 63));
-    ss_svm_set_loss(svm, fz_losses[fz_range(&in, 0, FZ_NUM_LOSSES - 1)]);
+    const int64_t iterations = 1 + fz_range(&in, 0, 63);
+    const SsLoss loss = fz_losses[fz_range(&in, 0, FZ_NUM_LOSSES - 1)];
+    ss_svm_set_max_num_iterations(svm, iterations);
+    ss_svm_set_loss(svm, loss);
     SsStatus s = ss_svm_train(svm);
     FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC);
     if (s == SS_OK) fz_check_finite_model(svm);
+
+    /* The same data seen only through the abstract-data callbacks (with a
+     * fuzzed, possibly invalid, size): refused, or the same training. */
+    const int64_t n_abstract = fz_byte(&in) < 224 ? x->num_data : fz_int64(&in);
+    const int64_t d_abstract = fz_byte(&in) < 224 ? D : fz_int64(&in);
+    const int valid = n_abstract >= 1 && n_abstract <= x->num_data && d_abstract == D;
+    /* (a size the data does not have would make the callbacks read out of
+     * bounds: only valid sizes and sizes the core must refuse are tried) */
+    SsSvm *abstract = valid || n_abstract < 1 || d_abstract < 1
+                          ? ss_svm_new_with_abstract_data(fz_solvers[k], x, d_abstract, n_abstract,
+                                                          p.labels, lambda,
+                                                          (SsInnerProductFunction)ss_data_inner_product,
+                                                          (SsAccumulateFunction)ss_data_accumulate)
+                          : NULL;
+    if (!valid) FZ_ASSERT(abstract == NULL);
+    if (abstract && valid) {
+      ss_svm_set_max_num_iterations(abstract, iterations);
+      ss_svm_set_loss(abstract, loss);
+      SsStatus a = ss_svm_train(abstract);
+      FZ_ASSERT(a == SS_OK || a == SS_ERR_BAD_DATA || a == SS_ERR_NUMERIC);
+      if (a == SS_OK) fz_check_finite_model(abstract);
+      if (n_abstract == x->num_data) {
+        FZ_ASSERT(a == s || s == SS_ERR_NUMERIC || a == SS_ERR_NUMERIC);
+        if (a == SS_OK && s == SS_OK) {
+          const double *w = ss_svm_get_model(svm), *v = ss_svm_get_model(abstract);
+          for (int64_t j = 0; j < D; ++j) FZ_ASSERT(fabs(w[j] - v[j]) <= 1e-9 * (1 + fabs(w[j])));
+        }
+      }
+    }
+    ss_svm_delete(abstract);
     ss_svm_delete(svm);
   }
   fz_problem_free(&p);
