@@ -114,6 +114,14 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_on_the_fly_equals_explicit_sgd)                   \
   X(homkermap_on_the_fly_equals_explicit_sdca)                  \
   X(homkermap_set_data_keeps_dimension)                         \
+  /* test_budget.c */                                           \
+  X(merge_golden_section_vs_grid)                               \
+  X(merge_degradation_matches_points)                           \
+  X(merge_chooses_least_degradation)                            \
+  X(merge_without_partner_removes)                              \
+  X(projection_is_least_squares)                                \
+  X(removal_definition)                                         \
+  X(maintenance_adversarial_points)                             \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
