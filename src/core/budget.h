@@ -96,6 +96,19 @@ static inline double ss_budget_dot(const double *a, const double *b, int64_t d)
 double ss_budget_score_dense(const SsBudget *budget, const SsBudgetKernel *kernel,
                              const double *z, double nz);
 
+/* ---- the expansion against rows of a data descriptor (budget_rows.c) ---- */
+
+/** f(x_i) = sum_j beta_j k(z_j, x_i) for row i of a valid descriptor without
+ *  a kernel map (||x_i||^2 = norm2_i given). Costs size kernel evaluations. */
+double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
+                           const SsData *data, int64_t i, double norm2_i);
+/** Append the term (beta, x_i), x_i made dense; origin as for append_dense.
+ *  Requires size <= B. */
+void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, double norm2_i,
+                          double beta, int64_t origin);
+/** ||x_i||^2 of every row (n doubles written). */
+void ss_budget_row_norms2(const SsData *data, double *norms2);
+
 /* ---- merging (budget_merge.c), Gaussian kernel ---------------------------- *
  * Merging beta_m phi(z_m) + beta_j phi(z_j), kappa = k(z_m, z_j), into
  * beta_z phi(z), z = h z_m + (1 - h) z_j. With a = beta_m, b = beta_j:

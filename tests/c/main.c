@@ -122,6 +122,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(projection_is_least_squares)                                \
   X(removal_definition)                                         \
   X(maintenance_adversarial_points)                             \
+  /* test_bsca.c */                                             \
+  X(bsca_no_budget_reaches_dual_optimum)                        \
+  X(budget_never_exceeded)                                      \
+  X(budget_split_equals_whole)                                  \
+  X(bsgd_approaches_optimum)                                    \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
