@@ -123,6 +123,9 @@ double ss_merge_golden_section(double a, double b, double kappa, double tol, dou
 /** beta_z(h) and WD(h) in closed form. */
 double ss_merge_coefficient(double a, double b, double kappa, double h);
 double ss_merge_degradation(double a, double b, double kappa, double h);
+/** A lower bound of min_h WD(h) from kappa alone (see budget_merge.c), used
+ *  to skip partners without a search. */
+double ss_merge_degradation_bound(double a, double b, double kappa);
 
 /** Merge the smallest-|beta| term with the same-sign partner of least weight
  *  degradation (O(B d) inner products + O(B) searches). Falls back to

@@ -29,6 +29,14 @@
  * The merge takes m = argmin |beta| and, among the terms of the same sign,
  * the partner j of least WD (each from a coarse search, the winner's h then
  * refined). Cost: O(B d) for the kernel values kappa_j plus O(B) searches.
+ * Most partners are far from z_m and need no search: for |a| <= |b| the
+ * maximum lies in [0, 1/2], where kappa^((1-h)^2) <= sqrt(kappa) and
+ * kappa^(h^2 + (1-h)^2) <= sqrt(kappa), so
+ *
+ *     beta_z^2 <= a^2 sqrt(kappa) + 2 |a b| sqrt(kappa) + b^2,
+ *     WD >= a^2 (1 - sqrt(kappa)) - 2 |a b| (sqrt(kappa) - kappa) =: LB,
+ *
+ * and a partner whose LB is not below the best WD found so far is skipped.
  * Without a same-sign partner the term is removed (WD = beta_m^2).
  */
 #include "budget.h"
@@ -38,7 +46,7 @@
 /** Coarse grid points on the searched half of [0, 1]. */
 #define SS_MERGE_GRID 6
 /** Bracket width of the partner search; the winner is refined to 1e-10. */
-#define SS_MERGE_SELECT_TOL 1e-3
+#define SS_MERGE_SELECT_TOL 1e-2
 #define SS_MERGE_FINAL_TOL 1e-10
 
 /* |beta_z(h)| for |a|, |b|, with L = log(kappa) <= 0. */
@@ -108,6 +116,12 @@ double ss_merge_degradation(double a, double b, double kappa, double h)
   return wd > 0 ? wd : 0.0;
 }
 
+double ss_merge_degradation_bound(double a, double b, double kappa)
+{
+  const double aa = fmin(fabs(a), fabs(b)), ab = fabs(a * b), r = sqrt(kappa);
+  return aa * aa * (1 - r) - 2 * ab * (r - kappa);
+}
+
 void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts)
 {
   const int64_t m = ss_budget_smallest(budget), d = budget->dimension;
@@ -123,6 +137,7 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
       double d2 = budget->norms2[m] + budget->norms2[j] -
                   2 * ss_budget_dot(zm, budget->points + j * d, d);
       double kappa = exp(-gamma * (d2 > 0 ? d2 : 0.0));
+      if (ss_merge_degradation_bound(a, b, kappa) >= best_wd) continue;
       double bz;
       (void)ss_merge_golden_section(a, b, kappa, SS_MERGE_SELECT_TOL, &bz);
       double wd = a * a + b * b + 2 * a * b * kappa - bz * bz;

@@ -60,6 +60,9 @@ void test_merge_golden_section_vs_grid(void)
       worse++;
     }
     CHECK(fabs(bz) <= a + b + 1e-12);
+    /* the pruning bound never exceeds the optimal degradation */
+    CHECK(ss_merge_degradation_bound(sgn * a, sgn * b, kappa) <=
+          ss_merge_degradation(sgn * a, sgn * b, kappa, h) + 1e-12 * (a + b) * (a + b));
     /* the closed-form coefficient at that h is what the search returned */
     CHECK_CLOSE(ss_merge_coefficient(sgn * a, sgn * b, kappa, h), bz, 1e-12 * (a + b));
     /* where the optimum is unique and interior, h agrees with the grid */
