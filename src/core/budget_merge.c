@@ -46,7 +46,7 @@
 /** Coarse grid points on the searched half of [0, 1]. */
 #define SS_MERGE_GRID 6
 /** Bracket width of the partner search; the winner is refined to 1e-10. */
-#define SS_MERGE_SELECT_TOL 1e-2
+#define SS_MERGE_SELECT_TOL 1e-3
 #define SS_MERGE_FINAL_TOL 1e-10
 
 /* |beta_z(h)| for |a|, |b|, with L = log(kappa) <= 0. */
