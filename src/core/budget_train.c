@@ -73,7 +73,8 @@ SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int6
   return SS_OK;
 }
 
-void ss_budget_objectives(SsBudgetTrainer *tr, double *primal, double *dual, double *scores)
+void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,
+                          double *norm2)
 {
   const int64_t n = tr->data->num_data, d = tr->model.dimension;
   const SsBudget *m = &tr->model;
@@ -96,7 +97,7 @@ void ss_budget_objectives(SsBudgetTrainer *tr, double *primal, double *dual, dou
                                                  m->norms2[j], m->norms2[l]);
     w2 += m->beta[j] * row;
   }
-  tr->kernel_evaluations += n * m->size + m->size * m->size;
   if (primal) *primal = 0.5 * lambda * w2 + hinge / (double)n;
   if (dual) *dual = lambda * (sum_alpha - 0.5 * quad);
+  if (norm2) *norm2 = w2;
 }

@@ -58,11 +58,13 @@ void ss_bsgd_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
 SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int64_t num_epochs,
                                 uint64_t seed);
 
-/** The diagnostic pass, O(n B) kernel evaluations (+ O(B^2) for ||w~||^2):
+/** The diagnostic pass, O(n B) kernel evaluations (+ O(B^2) for ||w~||^2,
+ *  written to norm2 when non-NULL; not counted in kernel_evaluations):
  *  primal P(w~) of the budgeted model, and the dual of the tracked alpha
  *  evaluated through the model, D~ = lambda (1^T alpha - 1/2 sum_i alpha_i y_i f~(x_i)),
  *  which is D(alpha) exactly while w~ = w(alpha) (no maintenance happened).
  *  Writes scores[i] = f~(x_i) when scores is non-NULL. */
-void ss_budget_objectives(SsBudgetTrainer *tr, double *primal, double *dual, double *scores);
+void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,
+                          double *norm2);
 
 #endif /* STOCHSVM_BUDGET_TRAIN_H */

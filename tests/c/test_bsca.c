@@ -31,6 +31,12 @@ static void make_problem(Problem *p, double gamma, double C)
   p->C = C;
 }
 
+static SsStatus new_trainer(SsBudgetTrainer *tr, const Problem *p, SsBudgetStrategy strategy,
+                            int64_t B)
+{
+  return ss_budget_trainer_init(tr, &p->data, p->y, p->norms2, p->kernel, p->C, strategy, B);
+}
+
 static double gauss(const Problem *p, int i, int j)
 {
   double d2 = 0;
@@ -76,12 +82,11 @@ void test_bsca_no_budget_reaches_dual_optimum(void)
   double alpha_ref[N];
   double D_ref = reference_dual(&p, alpha_ref);
   SsBudgetTrainer tr;
-  REQUIRE(ss_budget_trainer_init(&tr, &p.data, p.y, p.norms2, p.kernel, p.C, SS_BUDGET_MERGE, N) ==
-          SS_OK);
+  REQUIRE(new_trainer(&tr, &p, SS_BUDGET_MERGE, N) == SS_OK);
   double prev = -INFINITY, P = 0, Dv = 0;
   for (int e = 0; e < 300; ++e) {
     REQUIRE(ss_budget_train_epochs(&tr, SS_BUDGET_SOLVER_BSCA, 1, 5) == SS_OK);
-    ss_budget_objectives(&tr, &P, &Dv, NULL);
+    ss_budget_objectives(&tr, &P, &Dv, NULL, NULL);
     CHECK(Dv >= prev - 1e-13 * fabs(Dv)); /* monotone without maintenance */
     CHECK(Dv <= P + 1e-12);
     prev = Dv;
@@ -117,8 +122,7 @@ void test_budget_never_exceeded(void)
   for (int solver = 0; solver < 2; ++solver)
     for (int s = 0; s < 3; ++s) {
       SsBudgetTrainer tr;
-      REQUIRE(ss_budget_trainer_init(&tr, &p.data, p.y, p.norms2, p.kernel, p.C, strategies[s], 7) ==
-              SS_OK);
+      REQUIRE(new_trainer(&tr, &p, strategies[s], 7) == SS_OK);
       for (int e = 0; e < 5; ++e)
         for (int k = 0; k < N; ++k) {
           if (solver == 0) ss_bsca_steps(&tr, perm, k, k + 1);
@@ -144,10 +148,8 @@ void test_budget_split_equals_whole(void)
   make_problem(&p, 1.0, 10.0);
   for (int solver = 0; solver < 2; ++solver) {
     SsBudgetTrainer a, b;
-    REQUIRE(ss_budget_trainer_init(&a, &p.data, p.y, p.norms2, p.kernel, p.C, SS_BUDGET_MERGE, 10) ==
-            SS_OK);
-    REQUIRE(ss_budget_trainer_init(&b, &p.data, p.y, p.norms2, p.kernel, p.C, SS_BUDGET_MERGE, 10) ==
-            SS_OK);
+    REQUIRE(new_trainer(&a, &p, SS_BUDGET_MERGE, 10) == SS_OK);
+    REQUIRE(new_trainer(&b, &p, SS_BUDGET_MERGE, 10) == SS_OK);
     ss_budget_train_epochs(&a, (SsBudgetSolver)solver, 6, 3);
     ss_budget_train_epochs(&b, (SsBudgetSolver)solver, 2, 3);
     ss_budget_train_epochs(&b, (SsBudgetSolver)solver, 4, 3);
@@ -167,13 +169,12 @@ void test_bsgd_approaches_optimum(void)
   double alpha_ref[N];
   double D_ref = reference_dual(&p, alpha_ref);
   SsBudgetTrainer tr;
-  REQUIRE(ss_budget_trainer_init(&tr, &p.data, p.y, p.norms2, p.kernel, p.C, SS_BUDGET_MERGE, N) ==
-          SS_OK);
+  REQUIRE(new_trainer(&tr, &p, SS_BUDGET_MERGE, N) == SS_OK);
   double P1, P, Dv;
   ss_budget_train_epochs(&tr, SS_BUDGET_SOLVER_BSGD, 1, 1);
-  ss_budget_objectives(&tr, &P1, &Dv, NULL);
+  ss_budget_objectives(&tr, &P1, &Dv, NULL, NULL);
   ss_budget_train_epochs(&tr, SS_BUDGET_SOLVER_BSGD, 199, 1);
-  ss_budget_objectives(&tr, &P, &Dv, NULL);
+  ss_budget_objectives(&tr, &P, &Dv, NULL, NULL);
   CHECK(P >= D_ref - 1e-12); /* weak duality */
   CHECK(P - D_ref < 0.1 * (P1 - D_ref));
   CHECK(P - D_ref < 0.05 * D_ref);
