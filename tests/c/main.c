@@ -114,6 +114,16 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_on_the_fly_equals_explicit_sgd)                   \
   X(homkermap_on_the_fly_equals_explicit_sdca)                  \
   X(homkermap_set_data_keeps_dimension)                         \
+  /* test_kernel.c */                                            \
+  X(kernel_init_rejects)                                        \
+  X(kernel_rows_layouts_agree)                                  \
+  X(sbp_find_gamma_matches_sorting)                             \
+  X(sbp_find_gamma_and_bias_matches_sorting)                    \
+  X(kernel_svm_lifecycle_and_rejects)                           \
+  X(kernel_svm_warm_start_bitwise)                              \
+  X(kernel_sdca_duality_gap_closes)                             \
+  X(kernel_svm_model_and_precomputed)                           \
+  X(kernel_svm_interrupt)                                       \
   /* test_budget.c */                                           \
   X(merge_golden_section_vs_grid)                               \
   X(merge_degradation_matches_points)                           \

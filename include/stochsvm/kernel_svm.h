@@ -1,0 +1,290 @@
+/* kernel_svm.h -- the kernel SVM object: SBP, kernel Pegasos, kernel SDCA, Perceptron.
+ *
+ * The predictor is a kernel expansion over support vectors z_j:
+ *
+ *     f(x) = sum_j beta_j K(z_j, x) + b
+ *
+ * The regularized problem (kernel Pegasos, kernel SDCA), with C = 1/(lambda n):
+ *
+ *     P(w) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i <w, phi(x_i)>)
+ *     D(alpha) = lambda (sum_i alpha_i - 1/2 sum_ij alpha_i alpha_j y_i y_j K(x_i, x_j)),
+ *                0 <= alpha_i <= C,   w = sum_i alpha_i y_i phi(x_i)
+ *
+ * (D is the dual of P; P >= D, equal at the optimum.) The Stochastic Batch
+ * Perceptron (Cotter, Shalev-Shwartz, Srebro 2012) solves the slack-
+ * constrained problem instead (ALGORITHMS.md section 5):
+ *
+ *     max_{||w|| <= 1, b}  gamma  s.t.  y_i (<w, phi(x_i)> + b) >= gamma - xi_i,
+ *                                      xi >= 0, sum_i xi_i <= n nu
+ *
+ * and returns w / gamma, b / gamma. The online Perceptron is the paper's
+ * baseline and optimises nothing.
+ *
+ * Life cycle, as SsSvm: ss_kernel_svm_new -> ss_kernel_svm_set_* ->
+ * ss_kernel_svm_train (repeatable) -> ss_kernel_svm_get_* -> ss_kernel_svm_delete.
+ *
+ * Repeated training continues: each solver keeps its state between train
+ * calls (SBP: alpha, responses, norm, running averages; Pegasos and the
+ * Perceptron: the counts alpha; SDCA: the dual variables), so training N
+ * iterations equals training N/2 and then N/2 more, bit for bit. The model
+ * (support vectors copied out of the training data, coefficients, bias) is
+ * rebuilt from the solver state at every diagnostic and at the end of every
+ * train call, and outlives the training data.
+ */
+#ifndef STOCHSVM_KERNEL_SVM_H
+#define STOCHSVM_KERNEL_SVM_H
+
+#include "kernel.h"
+#include "svm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Opaque kernel SVM object. */
+typedef struct SsKernelSvm_ SsKernelSvm;
+
+/** @brief Solvers of the kernel SVM object. Values 5 and 6 are reserved for
+ *  the budgeted solvers (SS_KSOLVER_BSCA, SS_KSOLVER_BSGD). */
+typedef enum SsKernelSolver {
+  SS_KSOLVER_NONE = 0,       /**< no training: train evaluates the set model */
+  SS_KSOLVER_SBP = 1,        /**< Stochastic Batch Perceptron (src/core/sbp.c) */
+  SS_KSOLVER_PEGASOS = 2,    /**< kernel Pegasos (src/core/kernel_pegasos.c) */
+  SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent, no bias (src/core/kernel_sdca.c) */
+  SS_KSOLVER_PERCEPTRON = 4  /**< online kernel Perceptron (src/core/perceptron.c) */
+} SsKernelSolver;
+
+/** @brief Statistics of the last diagnostic (filled at every diagnostic and
+ *  at the end of every train call). Kernel evaluations made by diagnostics
+ *  themselves are not counted. */
+typedef struct SsKernelSvmStatistics {
+  SsSvmStatus status;
+  int64_t iteration;           /**< iterations done in total, warm-start offset included */
+  int64_t epoch;               /**< iteration / n */
+  double objective;            /**< what the solver optimises: SBP the margin gamma of the
+                                    averaged iterate (maximised); Pegasos, SDCA: the primal
+                                    P; Perceptron, none: P of the model */
+  double primal_objective;     /**< P of the model (SBP: of w/gamma, with its bias) */
+  double regularizer;          /**< lambda/2 ||w||^2 of the model */
+  double loss;                 /**< 1/n sum_i hinge(y_i f(x_i)) of the model */
+  double dual_objective;       /**< SDCA: D(alpha); else NaN */
+  double duality_gap;          /**< SDCA: P - D; else NaN */
+  double margin;               /**< SBP: gamma of the averaged iterate; else NaN */
+  double training_error;       /**< fraction of training examples with y_i f(x_i) <= 0 */
+  int64_t num_kernel_evaluations; /**< evaluations made by the solver, in total (warm start
+                                    included; diagnostics excluded) */
+  int64_t num_support_vectors; /**< entries of the model's expansion */
+  double elapsed_time;         /**< wall-clock seconds since the start of this train call */
+} SsKernelSvmStatistics;
+
+/** @brief Diagnostic callback (as SsSvmDiagnosticFunction): called every
+ *  diagnostic_frequency iterations and at the end of a run; non-zero stops
+ *  training. It may call any getter and ss_kernel_svm_decision_function. */
+typedef int (*SsKernelSvmDiagnosticFunction)(const SsKernelSvm *svm, void *user);
+
+/** Iterations between two calls of the interrupt callback of a kernel SVM
+ *  (an SBP iteration costs n kernel evaluations, so this is smaller than
+ *  SS_SVM_INTERRUPT_PERIOD). */
+#define SS_KERNEL_SVM_INTERRUPT_PERIOD 64
+
+/* ------------------------------------------------------------------------ */
+/*                             Create and destroy                           */
+/* ------------------------------------------------------------------------ */
+
+/** @brief Create a kernel SVM on a data set.
+ *  @param solver one of SsKernelSolver.
+ *  @param kernel a valid kernel (copied).
+ *  @param data   descriptor (copied; the arrays are borrowed and must outlive
+ *                training). No kernel map. A precomputed kernel needs an
+ *                n x n Gram matrix (dimension == num_data).
+ *  @param labels n labels in {-1, +1}, copied.
+ *  @param lambda regularization, finite and > 0 (Pegasos, SDCA, and the
+ *                primal reported for every solver).
+ *  @return a new object or NULL (ss_kernel_svm_check_new tells why). */
+SS_API SsKernelSvm *ss_kernel_svm_new(SsKernelSolver solver, const SsKernel *kernel,
+                                      const SsData *data, const double *labels, double lambda);
+
+/** @brief The status ss_kernel_svm_new would fail with (SS_OK if it would
+ *  succeed, memory permitting): SS_ERR_BAD_ARG or SS_ERR_BAD_DATA (labels). */
+SS_API SsStatus ss_kernel_svm_check_new(SsKernelSolver solver, const SsKernel *kernel,
+                                        const SsData *data, const double *labels, double lambda);
+
+/** @brief Create a kernel SVM without data, for a model of input dimension
+ *  @p dimension (a precomputed kernel: the number of training examples the
+ *  model's indices refer to). Setters, getters and the decision function
+ *  work; train returns SS_ERR_BAD_STATE until ss_kernel_svm_set_data.
+ *  @return a new object or NULL. */
+SS_API SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKernel *kernel,
+                                                   int64_t dimension, double lambda);
+
+/** @brief New data of the same dimension. The solver state restarts from
+ *  zero (iteration number 0); the model is kept until the next train.
+ *  @return SS_OK, SS_ERR_BAD_ARG (NULL, dimension mismatch, a precomputed
+ *          matrix that is not square), SS_ERR_BAD_DATA (labels), SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels);
+
+/** @brief Free the object and everything it owns. NULL is allowed. */
+SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
+
+/* ------------------------------------------------------------------------ */
+/*                                   Train                                  */
+/* ------------------------------------------------------------------------ */
+
+/** @brief Run the solver from its present state for max_num_iterations
+ *  iterations (SDCA stops earlier when the duality gap falls below epsilon).
+ *
+ *  One iteration: SBP one step of Algorithm 1 (n kernel evaluations);
+ *  Pegasos, SDCA, Perceptron one visited example (one kernel evaluation per
+ *  support vector). Pegasos, SDCA and the Perceptron visit the examples of
+ *  epoch e in a permutation drawn from (seed, e); SBP samples its example at
+ *  iteration t from (seed, t).
+ *  @return SS_OK; SS_ERR_INTERRUPTED (a callback stopped it; the model is
+ *          valid); SS_ERR_BAD_STATE (no data); SS_ERR_BAD_DATA (SBP with a
+ *          bias needs both classes); SS_ERR_NUMERIC; SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_train(SsKernelSvm *self);
+
+/** @brief Scores f(x) = sum_j beta_j K(z_j, x) + b of the rows of @p data
+ *  with the present model.
+ *  @param data   m rows of the object's dimension (precomputed: m x n kernel
+ *                values against the training examples).
+ *  @param scores m doubles, written.
+ *  @return SS_OK, SS_ERR_BAD_ARG (NULL, dimension mismatch, kernel map),
+ *          SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
+                                                double *scores);
+
+/* ------------------------------------------------------------------------ */
+/*                                  Setters                                 */
+/* Each returns SS_ERR_BAD_ARG for a value out of range (NaN included) and  */
+/* leaves the object unchanged. Not callable from a callback.               */
+/* ------------------------------------------------------------------------ */
+
+/** @brief lambda > 0, finite. Pegasos restarts its counts; SDCA rescales
+ *  its dual variables into the new box [0, 1/(lambda n)] (clipping). */
+SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
+/** @brief SBP's slack budget per example nu, finite and > 0; default 1e-2.
+ *  The total slack is n nu. */
+SS_API SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu);
+/** @brief SBP: learn an unregularized bias (non-zero) or not (0, the
+ *  default). Other solvers have no bias and refuse a non-zero value with
+ *  SS_ERR_BAD_STATE. Restarts the SBP averages. */
+SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled);
+/** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
+ *  computed at train time while unset. */
+SS_API SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0);
+/** @brief SDCA's stopping threshold on the duality gap, finite and >= 0;
+ *  default 1e-3; 0 disables it. */
+SS_API SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon);
+/** @brief Iterations per train call, >= 1; default 10 n (ten epochs). */
+SS_API SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n);
+/** @brief Iterations between diagnostics, >= 1; default n. A diagnostic
+ *  costs SBP O(n) and the other solvers n * (support vectors) kernel
+ *  evaluations (not counted in the statistics). */
+SS_API SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f);
+/** @brief Seed of the object's random generator; default 0. */
+SS_API SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed);
+/** @brief Diagnostic callback and its user pointer (NULL to remove). */
+SS_API SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self,
+                                                      SsKernelSvmDiagnosticFunction f, void *user);
+/** @brief Interrupt callback (polled every SS_KERNEL_SVM_INTERRUPT_PERIOD
+ *  iterations) and its user pointer (NULL to remove). */
+SS_API SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptFunction f,
+                                                     void *user);
+/** @brief Copy a model: @p m support vectors, their coefficients and the bias
+ *  (to restore a saved model; the solver state is not changed, the next
+ *  train rebuilds the model from it).
+ *  @param support_vectors m rows of the object's dimension, copied (NULL for a
+ *                precomputed kernel, m = 0 allowed with NULL).
+ *  @param indices m training indices in [0, dimension) for a precomputed kernel
+ *                (required there); else optional (NULL: -1, not from training).
+ *  @param coefficients m finite values, copied.  @param bias finite.
+ *  @return SS_OK, SS_ERR_BAD_ARG, SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vectors,
+                                        const int64_t *indices, const double *coefficients,
+                                        int64_t m, double bias);
+
+/* ------------------------------------------------------------------------ */
+/*                                  Getters                                 */
+/* ------------------------------------------------------------------------ */
+
+SS_API SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self);
+/** @brief The kernel (owned by the object). */
+SS_API const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self);
+SS_API double ss_kernel_svm_get_lambda(const SsKernelSvm *self);
+SS_API double ss_kernel_svm_get_nu(const SsKernelSvm *self);
+SS_API int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self);
+/** @brief The eta_0 in force (the default once data is known; 0 before). */
+SS_API double ss_kernel_svm_get_eta0(const SsKernelSvm *self);
+SS_API double ss_kernel_svm_get_epsilon(const SsKernelSvm *self);
+/** @brief The cap in force (10 n by default; 0 without data and unset). */
+SS_API int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self);
+/** @brief The frequency in force (n by default; 0 without data and unset). */
+SS_API int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self);
+SS_API uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self);
+SS_API int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self);
+/** @brief Input dimension (precomputed: training set size). */
+SS_API int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self);
+/** @brief n, or 0 without data. */
+SS_API int64_t ss_kernel_svm_get_num_data(const SsKernelSvm *self);
+/** @brief Kernel evaluations made by the solver so far (the counter). */
+SS_API int64_t ss_kernel_svm_get_num_kernel_evaluations(const SsKernelSvm *self);
+/** @brief Number of support vectors m of the model. */
+SS_API int64_t ss_kernel_svm_get_num_support_vectors(const SsKernelSvm *self);
+/** @brief The support vectors, a dense or CSR float64 descriptor of m rows
+ *  owned by the object (CSR when the training data was CSR), valid until
+ *  the next call on it; NULL when m = 0 or for a precomputed kernel. */
+SS_API const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self);
+/** @brief The m training indices of the support vectors (-1 for a point
+ *  that is not a training example), owned by the object; NULL when m = 0. */
+SS_API const int64_t *ss_kernel_svm_get_support_indices(const SsKernelSvm *self);
+/** @brief The m coefficients beta_j, owned by the object; NULL when m = 0. */
+SS_API const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self);
+SS_API double ss_kernel_svm_get_bias(const SsKernelSvm *self);
+/** @brief The solver's per-example variables (n values owned by the object),
+ *  NULL without data or before training: SDCA alpha in [0, 1/(lambda n)];
+ *  SBP the averaged alpha divided by gamma; Pegasos, Perceptron the counts. */
+SS_API const double *ss_kernel_svm_get_dual_variables(const SsKernelSvm *self);
+/** @brief Statistics of the last diagnostic, owned by the object. */
+SS_API const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *self);
+
+/** @brief The paper's choice of nu for a lambda: nu = L(w) / ||w||, with L the
+ *  mean hinge loss and w the present model of this object (trained to the
+ *  optimum of P for that lambda, e.g. by SDCA). Costs n m + m^2 kernel
+ *  evaluations (not counted).
+ *  @return SS_OK; SS_ERR_BAD_STATE (no data or an empty model);
+ *          SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu);
+
+/* ------------------------------------------------------------------------ */
+/*                     SBP water filling (src/core/sbp_gamma.c)             */
+/* ------------------------------------------------------------------------ */
+
+/** @brief The water level gamma of responses c: sum_i max(0, gamma - c_i) = volume.
+ *  Expected O(n) (partition around random pivots, the paper's Algorithm 2).
+ *  @param c      n finite responses (not modified).  @param n >= 1.
+ *  @param volume n nu, finite and > 0.
+ *  @param work   n doubles of scratch.
+ *  @return SS_OK or SS_ERR_BAD_ARG. */
+SS_API SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *work,
+                                  double *gamma);
+
+/** @brief Water level and unregularized bias (the paper's Algorithm 3): two
+ *  basins, positives at c_i + b and negatives at c_i - b, filled with
+ *  @p volume of water to one level gamma so that each covers the same number
+ *  k of examples. gamma is unique; when b is not (the level lies on flat
+ *  parts of both basins) the midpoint of its optimal interval is returned.
+ *  Expected O(n).
+ *  @param y n labels in {-1, +1} with both classes present.
+ *  @param work n doubles of scratch.
+ *  @param covered if non-NULL, receives k.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, n < 2, volume <= 0); SS_ERR_BAD_DATA
+ *          (a label not -1/+1, or one class absent). */
+SS_API SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n,
+                                           double volume, double *work, double *gamma,
+                                           double *bias, int64_t *covered);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STOCHSVM_KERNEL_SVM_H */

@@ -1,0 +1,264 @@
+/* kernel.c -- kernel functions and kernel rows (include/stochsvm/kernel.h).
+ *
+ * A row K(z, x_j), j in a list of rows of X, is computed in two passes:
+ *   1. z is scattered into a dense work vector zd (d doubles), once;
+ *      dot_j = <x_j, zd> is then a dense dot or a sparse gather per row;
+ *   2. the kernel's scalar function maps dot_j (and, for rbf, the cached
+ *      squared norms) to K in a second, branch-free loop.
+ * The switch on layout, element type and kernel type sits outside the loops,
+ * so the per-evaluation cost is the dot product and one exp/pow/tanh.
+ */
+#include "kernel_internal.h"
+#include "row_kernels.h"
+
+#include <stdlib.h>
+
+SsStatus ss_kernel_init(SsKernel *kernel, SsKernelType type, double gamma, double coef0,
+                        int degree)
+{
+  if (!kernel || !isfinite(gamma) || !isfinite(coef0)) return SS_ERR_BAD_ARG;
+  switch (type) {
+  case SS_KERNEL_LINEAR:
+  case SS_KERNEL_PRECOMPUTED:
+    break;
+  case SS_KERNEL_POLYNOMIAL:
+    if (degree < 1 || degree > 64) return SS_ERR_BAD_ARG;
+    /* fall through */
+  case SS_KERNEL_RBF:
+  case SS_KERNEL_SIGMOID:
+    if (!(gamma > 0)) return SS_ERR_BAD_ARG;
+    break;
+  default:
+    return SS_ERR_BAD_ARG;
+  }
+  *kernel = (SsKernel){.type = type, .gamma = gamma, .coef0 = coef0, .degree = degree};
+  return SS_OK;
+}
+
+SsStatus ss_kernel_init_gaussian(SsKernel *kernel, double sigma2)
+{
+  if (!(sigma2 > 0) || !isfinite(sigma2)) return SS_ERR_BAD_ARG;
+  double gamma = 1.0 / (2.0 * sigma2);
+  if (!isfinite(gamma) || !(gamma > 0)) return SS_ERR_BAD_ARG;
+  return ss_kernel_init(kernel, SS_KERNEL_RBF, gamma, 0.0, 1);
+}
+
+SsStatus ss_kernel_check(const SsKernel *kernel)
+{
+  if (!kernel) return SS_ERR_BAD_ARG;
+  SsKernel copy;
+  return ss_kernel_init(&copy, kernel->type, kernel->gamma, kernel->coef0, kernel->degree);
+}
+
+static inline double int_pow(double base, int degree)
+{
+  double result = 1.0;
+  while (degree > 0) {
+    if (degree & 1) result *= base;
+    base *= base;
+    degree >>= 1;
+  }
+  return result;
+}
+
+double ss_kernel_value(const SsKernel *kernel, double dot, double norm2_x, double norm2_z)
+{
+  switch (kernel->type) {
+  case SS_KERNEL_RBF: {
+    double distance2 = norm2_x + norm2_z - 2.0 * dot;
+    return exp(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
+  }
+  case SS_KERNEL_POLYNOMIAL:
+    return int_pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
+  case SS_KERNEL_SIGMOID:
+    return tanh(kernel->gamma * dot + kernel->coef0);
+  default:
+    return dot;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/*                          Rows of a descriptor                             */
+/* ------------------------------------------------------------------------ */
+
+void ss_data_scatter_row(const SsData *data, int64_t i, double *zd)
+{
+  const int64_t d = data->dimension;
+  if (data->layout == SS_LAYOUT_DENSE) {
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *x = (const float *)data->values + i * data->row_stride;
+      for (int64_t k = 0; k < d; ++k) zd[k] = x[k];
+    } else {
+      const double *x = (const double *)data->values + i * data->row_stride;
+      for (int64_t k = 0; k < d; ++k) zd[k] = x[k];
+    }
+  } else {
+    const int64_t begin = data->indptr[i], end = data->indptr[i + 1];
+    const int32_t *j = data->indices;
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *v = data->values;
+      for (int64_t k = begin; k < end; ++k) zd[j[k]] = v[k];
+    } else {
+      const double *v = data->values;
+      for (int64_t k = begin; k < end; ++k) zd[j[k]] = v[k];
+    }
+  }
+}
+
+void ss_data_clear_row(const SsData *data, int64_t i, double *zd)
+{
+  if (data->layout == SS_LAYOUT_DENSE) return; /* the next scatter overwrites every entry */
+  for (int64_t k = data->indptr[i]; k < data->indptr[i + 1]; ++k) zd[data->indices[k]] = 0.0;
+}
+
+double ss_data_row_squared_norm(const SsData *data, int64_t i)
+{
+  double s = 0;
+  if (data->layout == SS_LAYOUT_DENSE) {
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *x = (const float *)data->values + i * data->row_stride;
+      for (int64_t k = 0; k < data->dimension; ++k) s += (double)x[k] * x[k];
+    } else {
+      const double *x = (const double *)data->values + i * data->row_stride;
+      for (int64_t k = 0; k < data->dimension; ++k) s += x[k] * x[k];
+    }
+  } else {
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *v = data->values;
+      for (int64_t k = data->indptr[i]; k < data->indptr[i + 1]; ++k) s += (double)v[k] * v[k];
+    } else {
+      const double *v = data->values;
+      for (int64_t k = data->indptr[i]; k < data->indptr[i + 1]; ++k) s += v[k] * v[k];
+    }
+  }
+  return s;
+}
+
+/* out[k] = <x_{rows[k]}, zd> (rows NULL: row k), one loop per layout x type. */
+static void dots(const SsData *X, const int64_t *rows, int64_t m, const double *zd, double *out)
+{
+  const int64_t d = X->dimension;
+  if (X->layout == SS_LAYOUT_DENSE) {
+    const int64_t stride = X->row_stride;
+    if (X->dtype == SS_DTYPE_FLOAT32) {
+      const float *base = X->values;
+      for (int64_t k = 0; k < m; ++k) {
+        int64_t r = rows ? rows[k] : k;
+        out[k] = ss_dense_dot_f32(base + r * stride, d, zd);
+      }
+    } else {
+      const double *base = X->values;
+      for (int64_t k = 0; k < m; ++k) {
+        int64_t r = rows ? rows[k] : k;
+        out[k] = ss_dense_dot_f64(base + r * stride, d, zd);
+      }
+    }
+  } else {
+    const int64_t *p = X->indptr;
+    const int32_t *j = X->indices;
+    if (X->dtype == SS_DTYPE_FLOAT32) {
+      const float *v = X->values;
+      for (int64_t k = 0; k < m; ++k) {
+        int64_t r = rows ? rows[k] : k;
+        out[k] = ss_csr_dot_f32(v + p[r], j + p[r], p[r + 1] - p[r], zd);
+      }
+    } else {
+      const double *v = X->values;
+      for (int64_t k = 0; k < m; ++k) {
+        int64_t r = rows ? rows[k] : k;
+        out[k] = ss_csr_dot_f64(v + p[r], j + p[r], p[r + 1] - p[r], zd);
+      }
+    }
+  }
+}
+
+void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,
+                                  const int64_t *rows, int64_t m, const double *zd,
+                                  double z_norm2, double *out)
+{
+  if (kernel->type == SS_KERNEL_PRECOMPUTED) {
+    /* zd holds K(z, x_1..x_n); rows index the training examples. */
+    for (int64_t k = 0; k < m; ++k) out[k] = zd[rows ? rows[k] : k];
+    return;
+  }
+  dots(X, rows, m, zd, out);
+  const double g = kernel->gamma, c0 = kernel->coef0;
+  switch (kernel->type) {
+  case SS_KERNEL_RBF:
+    for (int64_t k = 0; k < m; ++k) {
+      double distance2 = z_norm2 + norms2[rows ? rows[k] : k] - 2.0 * out[k];
+      out[k] = exp(-g * (distance2 > 0 ? distance2 : 0.0));
+    }
+    break;
+  case SS_KERNEL_POLYNOMIAL:
+    for (int64_t k = 0; k < m; ++k) out[k] = int_pow(g * out[k] + c0, kernel->degree);
+    break;
+  case SS_KERNEL_SIGMOID:
+    for (int64_t k = 0; k < m; ++k) out[k] = tanh(g * out[k] + c0);
+    break;
+  default:
+    break;
+  }
+}
+
+double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2)
+{
+  if (kernel->type == SS_KERNEL_PRECOMPUTED) {
+    if (X->layout == SS_LAYOUT_DENSE) {
+      return X->dtype == SS_DTYPE_FLOAT32
+                 ? (double)((const float *)X->values)[i * X->row_stride + i]
+                 : ((const double *)X->values)[i * X->row_stride + i];
+    }
+    for (int64_t k = X->indptr[i]; k < X->indptr[i + 1]; ++k) {
+      if (X->indices[k] == i) {
+        return X->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)X->values)[k]
+                                            : ((const double *)X->values)[k];
+      }
+    }
+    return 0.0;
+  }
+  return ss_kernel_value(kernel, norm2, norm2, norm2);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                Public API                                */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_kernel_squared_norms(const SsData *data, double *norms2)
+{
+  if (!data || !norms2 || data->homkermap) return SS_ERR_BAD_ARG;
+  for (int64_t i = 0; i < data->num_data; ++i) norms2[i] = ss_data_row_squared_norm(data, i);
+  return SS_OK;
+}
+
+SsStatus ss_kernel_row(const SsKernel *kernel, const SsData *queries, int64_t q,
+                       const SsData *data, const double *norms2, double *out,
+                       int64_t *num_evaluations)
+{
+  if (ss_kernel_check(kernel) != SS_OK || !queries || !data || !out) return SS_ERR_BAD_ARG;
+  if (queries->homkermap || data->homkermap) return SS_ERR_BAD_ARG;
+  if (q < 0 || q >= queries->num_data) return SS_ERR_BAD_ARG;
+  const int64_t n = data->num_data;
+  const int64_t d = kernel->type == SS_KERNEL_PRECOMPUTED ? n : data->dimension;
+  if (queries->dimension != d) return SS_ERR_BAD_ARG;
+
+  double *zd = calloc((size_t)d, sizeof(double));
+  double *own_norms = NULL;
+  if (!zd) return SS_ERR_ALLOC;
+  if (kernel->type == SS_KERNEL_RBF && !norms2) {
+    own_norms = malloc((size_t)n * sizeof(double));
+    if (!own_norms) {
+      free(zd);
+      return SS_ERR_ALLOC;
+    }
+    ss_kernel_squared_norms(data, own_norms);
+    norms2 = own_norms;
+  }
+  ss_data_scatter_row(queries, q, zd);
+  double z_norm2 = kernel->type == SS_KERNEL_RBF ? ss_data_row_squared_norm(queries, q) : 0.0;
+  ss_kernel_row_from_scattered(kernel, data, norms2, NULL, n, zd, z_norm2, out);
+  free(own_norms);
+  free(zd);
+  if (num_evaluations) *num_evaluations += n;
+  return SS_OK;
+}

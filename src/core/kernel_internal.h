@@ -1,0 +1,199 @@
+/* kernel_internal.h -- private definitions of the kernel SVM object; never installed.
+ *
+ * The object owns a model (copied support vectors, coefficients, bias) and a
+ * solver-private state. A solver plugs in through an SsKernelSolverOps table
+ * (ss_kernel_solver_ops in kernel_svm.c): it keeps whatever expansion it
+ * likes in its state (all n examples for SBP and SDCA, a list of support
+ * vectors for Pegasos and the Perceptron, a budget of B points for a
+ * budgeted solver) and writes the model when asked (`evaluate`).
+ */
+#ifndef STOCHSVM_KERNEL_INTERNAL_H
+#define STOCHSVM_KERNEL_INTERNAL_H
+
+#include "internal.h"
+#include "stochsvm/kernel_svm.h"
+
+/* ------------------------------------------------------------------------ */
+/*                           Kernel rows (kernel.c)                          */
+/* ------------------------------------------------------------------------ */
+
+/** zd[k] = x_i[k] for the stored entries of row i (dense: every entry). For
+ *  CSR zd must be zero elsewhere; ss_data_clear_row puts it back to zero. */
+void ss_data_scatter_row(const SsData *data, int64_t i, double *zd);
+void ss_data_clear_row(const SsData *data, int64_t i, double *zd);
+double ss_data_row_squared_norm(const SsData *data, int64_t i);
+
+/** out[k] = K(z, x_{rows[k]}) for k < m (rows NULL: x_k), z given scattered
+ *  in zd (precomputed: zd holds K(z, x_1..x_n)) with squared norm z_norm2
+ *  (read by rbf only); norms2 are X's squared norms. No allocation. */
+void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,
+                                  const int64_t *rows, int64_t m, const double *zd,
+                                  double z_norm2, double *out);
+
+/** K(x_i, x_i) given ||x_i||^2 (precomputed: the diagonal entry). */
+double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2);
+
+/* ------------------------------------------------------------------------ */
+/*                           The model (kernel_model.c)                      */
+/* ------------------------------------------------------------------------ */
+
+/** f(x) = sum_j coefficients[j] K(z_j, x) + bias, the z_j copied in float64
+ *  (dense or CSR, as the data they came from), or referred to by training
+ *  index for a precomputed kernel. */
+typedef struct SsKernelModel {
+  int64_t num_support_vectors; /**< m */
+  int64_t capacity;            /**< rows allocated */
+  int64_t dimension;
+  SsLayout layout;
+  double *values;              /**< dense: m x dimension; CSR: nnz values */
+  int64_t *indptr;             /**< CSR: m + 1 */
+  int32_t *indices;            /**< CSR: nnz */
+  int64_t nnz_capacity;
+  SsData view;                 /**< descriptor over the arrays above (valid when m > 0) */
+  double *norms2;              /**< [m] squared norms of the z_j */
+  double *coefficients;        /**< [m] */
+  int64_t *source;             /**< [m] training index, or -1 */
+  double bias;
+} SsKernelModel;
+
+void ss_kernel_model_free(SsKernelModel *model);
+/** Replace the model by rows @p rows of @p data (m of them) with the given
+ *  coefficients and bias. Precomputed kernels keep indices only. */
+SsStatus ss_kernel_model_set_from_rows(SsKernelModel *model, const SsKernel *kernel,
+                                       const SsData *data, const int64_t *rows,
+                                       const double *coefficients, int64_t m, double bias);
+/** scores[q] = f(z_q) for every row of @p queries (validated by the caller). */
+SsStatus ss_kernel_model_scores(const SsKernelModel *model, const SsKernel *kernel,
+                                const SsData *queries, double *scores);
+
+/* ------------------------------------------------------------------------ */
+/*                               The object                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct SsKernelSolverOps SsKernelSolverOps;
+
+struct SsKernelSvm_ {
+  SsKernelSolver solver;
+  const SsKernelSolverOps *ops;
+  SsKernel kernel;
+  int64_t dimension;
+
+  /* Data (borrowed arrays), labels copied, per-row caches. */
+  bool has_data;
+  SsData data;
+  int64_t num_data;
+  double *labels;              /**< [n] */
+  double *norms2;              /**< [n] ||x_i||^2 (precomputed: 0) */
+  double *diagonal;            /**< [n] K(x_i, x_i) */
+
+  /* Parameters. */
+  double lambda;
+  double nu;
+  bool bias_enabled;
+  double eta0;                 /**< 0: default 1/sqrt(max K_ii) */
+  double epsilon;
+  int64_t max_num_iterations;  /**< 0: default 10 n */
+  int64_t diagnostic_frequency;/**< 0: default n */
+  uint64_t seed;
+  SsKernelSvmDiagnosticFunction diagnostic_fn;
+  void *diagnostic_user;
+  SsSvmInterruptFunction interrupt_fn;
+  void *interrupt_user;
+
+  /* Solver state, kept between train calls. */
+  void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
+  int64_t iteration;
+  int64_t num_kernel_evaluations;
+  double *dual;                /**< [n] ss_kernel_svm_get_dual_variables, or NULL */
+
+  /* Work shared by the solvers: a scattered row (dimension, zero between
+   * uses for CSR), a kernel row (n) and the permutation of the epoch. */
+  double *zd;
+  double *krow;
+  int64_t *perm;
+  int64_t perm_epoch;          /**< the epoch perm belongs to; -1 none */
+
+  SsKernelModel model;
+  SsKernelSvmStatistics statistics;
+  double train_start_time;
+};
+
+/** A solver: the driver (kernel_svm.c) calls start once per train call, then
+ *  steps on consecutive ranges [t, t_end) of iterations (never across an
+ *  epoch boundary; self->perm holds epoch t / n's permutation when
+ *  uses_permutation), and evaluate at every diagnostic. */
+struct SsKernelSolverOps {
+  bool uses_permutation;
+  /** Allocate the state if self->state is NULL (fresh object, new data). */
+  SsStatus (*start)(SsKernelSvm *self);
+  /** Run iterations [t, t_end), set self->iteration = t_end, count the
+   *  kernel evaluations; SS_OK or SS_ERR_NUMERIC. */
+  SsStatus (*steps)(SsKernelSvm *self, int64_t t, int64_t t_end);
+  /** Write the model (ss_kernel_model_set_from_rows or directly) and the
+   *  solver-specific statistics (objective, margin, dual objective); the
+   *  driver then fills primal, loss, error, support vectors. The solver
+   *  may pass the training scores (@p scores, n values, f(x_i) without the
+   *  bias) and ||w||^2 (@p norm2) back and set *have_scores, to save the
+   *  driver n m + m^2 kernel evaluations. */
+  SsStatus (*evaluate)(SsKernelSvm *self, double *scores, double *norm2, bool *have_scores);
+  /** Free the state and set self->state = NULL (NULL-safe). */
+  void (*free_state)(SsKernelSvm *self);
+};
+
+/** The ops of a solver (NULL for SS_KSOLVER_NONE). */
+const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver);
+
+/** C = 1/(lambda n). */
+double ss_kernel_svm_box(const SsKernelSvm *self);
+/** The eta_0 in force. */
+double ss_kernel_svm_effective_eta0(const SsKernelSvm *self);
+
+/** f(x_i) = sum_k coef[k] K(x_{rows[k]}, x_i) for every training example
+ *  (n m kernel evaluations through self->zd and self->krow). */
+void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
+                                    int64_t m, double *scores);
+/** f(x_i) over the same expansion for one example i. */
+double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
+                                     int64_t m, int64_t i);
+
+/** SBP water filling on scratch arrays (sbp_gamma.c): the level of
+ *  sum_i max(0, gamma - a_i) = volume (a is reordered), and the two levels
+ *  u (positives a) and v (negatives d) with k covered in each. */
+double ss_sbp_water_level(double *a, int64_t n, double volume);
+void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
+                       double *u, double *v, int64_t *covered);
+
+/** The solvers' tables. */
+extern const SsKernelSolverOps ss_sbp_ops;
+extern const SsKernelSolverOps ss_kernel_sdca_ops;
+extern const SsKernelSolverOps ss_kernel_pegasos_ops;
+extern const SsKernelSolverOps ss_perceptron_ops;
+
+/** The support vectors of an expansion over training examples (Pegasos,
+ *  SDCA, Perceptron): rows[0..m) with coefficients coef[0..m), and
+ *  position[i] the slot of example i (-1: not listed). support_list.c. */
+typedef struct SsSupportList {
+  int64_t *rows;
+  double *coef;
+  int64_t *position;
+  int64_t m;
+} SsSupportList;
+
+SsStatus ss_support_list_init(SsSupportList *list, int64_t n);
+void ss_support_list_free(SsSupportList *list);
+/** coef of example i becomes @p value: listed if non-zero, removed if zero. */
+void ss_support_list_set(SsSupportList *list, int64_t i, double value);
+/** The start and free_state of a solver whose state is one SsSupportList
+ *  (coef = alpha_j y_j) and whose per-example variables self->dual start at 0. */
+SsStatus ss_support_solver_start(SsKernelSvm *self);
+void ss_support_solver_free_state(SsKernelSvm *self);
+/** The example i visited at iteration t (the epoch's permutation) and its
+ *  response sum_k coef[k] K(x_rows[k], x_i); counts the m evaluations. */
+double ss_support_list_visit(SsKernelSvm *self, const SsSupportList *list, int64_t t, int64_t *i);
+/** The model scale * sum_k coef[k] K(x_rows[k], .), written to self->model,
+ *  with its training scores (n m kernel evaluations, not counted) and
+ *  ||w||^2 for the driver's statistics. */
+SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, double scale,
+                                  double *scores, double *norm2, bool *have_scores);
+
+#endif /* STOCHSVM_KERNEL_INTERNAL_H */

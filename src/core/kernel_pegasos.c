@@ -1,0 +1,45 @@
+/* kernel_pegasos.c -- kernel Pegasos (Shalev-Shwartz, Singer, Srebro, Cotter
+ * 2011, the kernelized variant; the paper's Pegasos baseline, no projection).
+ *
+ * Primal P(w) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i <w, phi(x_i)>),
+ * learning rate 1/(lambda t); w_t = 1/(lambda t) sum_j alpha_j y_j phi(x_j)
+ * with integer counts alpha:
+ *
+ *     for t = 1..T:  i = the example of iteration t (epoch permutation)
+ *         if y_i / (lambda t) sum_j alpha_j y_j K(x_j, x_i) < 1:  alpha_i += 1
+ *     w = 1/(lambda T) sum_j alpha_j y_j phi(x_j)
+ *
+ * Each step costs one kernel evaluation per support vector (alpha_j > 0).
+ */
+#include "kernel_internal.h"
+
+static SsStatus pegasos_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
+{
+  SsSupportList *list = self->state;
+  for (; t < t_end; ++t) {
+    int64_t i;
+    const double f = ss_support_list_visit(self, list, t, &i);
+    const double y = self->labels[i];
+    if (y * f / (self->lambda * (double)(t + 1)) < 1.0) {
+      self->dual[i] += 1.0;
+      ss_support_list_set(list, i, self->dual[i] * y);
+    }
+  }
+  self->iteration = t_end;
+  return SS_OK;
+}
+
+static SsStatus pegasos_evaluate(SsKernelSvm *self, double *scores, double *norm2,
+                                 bool *have_scores)
+{
+  const double scale = 1.0 / (self->lambda * (double)(self->iteration > 0 ? self->iteration : 1));
+  return ss_support_list_evaluate(self, self->state, scale, scores, norm2, have_scores);
+}
+
+const SsKernelSolverOps ss_kernel_pegasos_ops = {
+  .uses_permutation = true,
+  .start = ss_support_solver_start,
+  .steps = pegasos_steps,
+  .evaluate = pegasos_evaluate,
+  .free_state = ss_support_solver_free_state,
+};

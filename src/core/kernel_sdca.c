@@ -1,0 +1,70 @@
+/* kernel_sdca.c -- kernel dual coordinate ascent without bias (Hsieh et al.
+ * 2008, kernelized; the paper's SDCA baseline, its equation 4.1).
+ *
+ * Dual box QP, C = 1/(lambda n), Q_ij = y_i y_j K(x_i, x_j):
+ *
+ *     max_alpha  D(alpha) = lambda (1'alpha - 1/2 alpha'Q alpha),  0 <= alpha_i <= C
+ *     w = sum_i alpha_i y_i phi(x_i)
+ *
+ * Step on the example i visited at iteration t (epoch permutation):
+ *
+ *     f_i   = sum_{j: alpha_j > 0} alpha_j y_j K(x_j, x_i)   (one kernel per support vector)
+ *     G     = y_i f_i - 1                                    (the partial gradient of -D/lambda)
+ *     alpha_i <- clip(alpha_i - G / Q_ii, 0, C)              (exact coordinate maximiser)
+ *
+ * (Q_ii = 0: alpha_i goes to C if G < 0, to 0 if G > 0.) The responses are
+ * computed on demand over the support vectors, as in the paper, rather than
+ * kept for all n examples. The primal P(w) and D(alpha) give the duality
+ * gap, the stopping rule (gap < epsilon) at diagnostics.
+ */
+#include "kernel_internal.h"
+
+static SsStatus sdca_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
+{
+  SsSupportList *list = self->state;
+  const double C = ss_kernel_svm_box(self);
+  double *alpha = self->dual;
+  for (; t < t_end; ++t) {
+    int64_t i;
+    const double f = ss_support_list_visit(self, list, t, &i);
+    const double y = self->labels[i];
+    const double G = y * f - 1.0;
+    const double Q = self->diagonal[i];
+    const double old = alpha[i];
+    double a;
+    if (Q > 0) {
+      a = old - G / Q;
+      a = a < 0 ? 0 : (a > C ? C : a);
+    } else {
+      a = G < 0 ? C : (G > 0 ? 0 : old);
+    }
+    if (a != old) {
+      if (!isfinite(a)) {
+        self->iteration = t + 1;
+        return SS_ERR_NUMERIC;
+      }
+      alpha[i] = a;
+      ss_support_list_set(list, i, a * y);
+    }
+  }
+  self->iteration = t_end;
+  return SS_OK;
+}
+
+static SsStatus sdca_evaluate(SsKernelSvm *self, double *scores, double *norm2, bool *have_scores)
+{
+  SsStatus status = ss_support_list_evaluate(self, self->state, 1.0, scores, norm2, have_scores);
+  if (status != SS_OK) return status;
+  double sum_alpha = 0;
+  for (int64_t i = 0; i < self->num_data; ++i) sum_alpha += self->dual[i];
+  self->statistics.dual_objective = self->lambda * (sum_alpha - 0.5 * *norm2);
+  return SS_OK;
+}
+
+const SsKernelSolverOps ss_kernel_sdca_ops = {
+  .uses_permutation = true,
+  .start = ss_support_solver_start,
+  .steps = sdca_steps,
+  .evaluate = sdca_evaluate,
+  .free_state = ss_support_solver_free_state,
+};

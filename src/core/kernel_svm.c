@@ -1,0 +1,643 @@
+/* kernel_svm.c -- the SsKernelSvm object: life cycle, validating setters and
+ * getters, the iteration driver with diagnostics and interrupt polls, and the
+ * dispatch to the solvers (one file each: sbp.c, kernel_pegasos.c,
+ * kernel_sdca.c, perceptron.c).
+ *
+ * The driver cuts the run [t, t + max_num_iterations) at epoch boundaries
+ * (t multiple of n), diagnostics (t multiple of diagnostic_frequency) and
+ * interrupt polls, all functions of t only, and hands each piece to the
+ * solver's steps(): N iterations equal N/2 and N/2 more, bit for bit.
+ */
+#include "kernel_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/*                                Validation                                */
+/* ------------------------------------------------------------------------ */
+
+const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver)
+{
+  switch (solver) {
+  case SS_KSOLVER_SBP: return &ss_sbp_ops;
+  case SS_KSOLVER_PEGASOS: return &ss_kernel_pegasos_ops;
+  case SS_KSOLVER_SDCA: return &ss_kernel_sdca_ops;
+  case SS_KSOLVER_PERCEPTRON: return &ss_perceptron_ops;
+  default: return NULL;
+  }
+}
+
+static bool valid_solver(int solver)
+{
+  return solver == SS_KSOLVER_NONE || ss_kernel_solver_ops((SsKernelSolver)solver) != NULL;
+}
+
+static bool valid_positive(double v)
+{
+  return isfinite(v) && v > 0;
+}
+
+static bool valid_descriptor(const SsData *data)
+{
+  if (!data || data->num_data < 1 || data->dimension < 1 || data->homkermap) return false;
+  if (data->dtype != SS_DTYPE_FLOAT32 && data->dtype != SS_DTYPE_FLOAT64) return false;
+  switch (data->layout) {
+  case SS_LAYOUT_DENSE: return data->values && data->row_stride >= data->dimension;
+  case SS_LAYOUT_CSR:
+    return data->indptr && (data->indptr[data->num_data] == 0 || (data->values && data->indices));
+  }
+  return false;
+}
+
+static SsStatus check_labels(const double *labels, int64_t n)
+{
+  if (!labels) return SS_ERR_BAD_ARG;
+  for (int64_t i = 0; i < n; ++i) {
+    if (labels[i] != 1.0 && labels[i] != -1.0) return SS_ERR_BAD_DATA;
+  }
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_check_new(SsKernelSolver solver, const SsKernel *kernel,
+                                 const SsData *data, const double *labels, double lambda)
+{
+  if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_positive(lambda) ||
+      !valid_descriptor(data))
+    return SS_ERR_BAD_ARG;
+  if (kernel->type == SS_KERNEL_PRECOMPUTED && data->dimension != data->num_data)
+    return SS_ERR_BAD_ARG;
+  return check_labels(labels, data->num_data);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                             Create and destroy                           */
+/* ------------------------------------------------------------------------ */
+
+SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKernel *kernel,
+                                            int64_t dimension, double lambda)
+{
+  if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_positive(lambda) ||
+      dimension < 1 || (uint64_t)dimension > SIZE_MAX / sizeof(double))
+    return NULL;
+  SsKernelSvm *self = calloc(1, sizeof(SsKernelSvm));
+  if (!self) return NULL;
+  self->solver = solver;
+  self->ops = ss_kernel_solver_ops(solver);
+  self->kernel = *kernel;
+  self->dimension = dimension;
+  self->lambda = lambda;
+  self->nu = 1e-2;
+  self->epsilon = 1e-3;
+  self->perm_epoch = -1;
+  self->model.dimension = dimension;
+  self->statistics.status = SS_SVM_STATUS_UNTRAINED;
+  return self;
+}
+
+static void free_data_state(SsKernelSvm *self)
+{
+  if (self->ops && self->ops->free_state) self->ops->free_state(self);
+  free(self->labels);
+  free(self->norms2);
+  free(self->diagonal);
+  free(self->dual);
+  free(self->zd);
+  free(self->krow);
+  free(self->perm);
+  self->labels = self->norms2 = self->diagonal = self->dual = self->zd = self->krow = NULL;
+  self->perm = NULL;
+  self->state = NULL;
+}
+
+SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels)
+{
+  if (!self || !valid_descriptor(data)) return SS_ERR_BAD_ARG;
+  const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
+  if (data->dimension != self->dimension) return SS_ERR_BAD_ARG;
+  if (precomputed && data->num_data != data->dimension) return SS_ERR_BAD_ARG;
+  SsStatus status = check_labels(labels, data->num_data);
+  if (status != SS_OK) return status;
+  const int64_t n = data->num_data;
+  if ((uint64_t)n > SIZE_MAX / sizeof(double) / 2) return SS_ERR_ALLOC;
+
+  double *y = malloc((size_t)n * sizeof(double));
+  double *norms2 = malloc((size_t)n * sizeof(double));
+  double *diagonal = malloc((size_t)n * sizeof(double));
+  double *zd = calloc((size_t)self->dimension, sizeof(double));
+  double *krow = malloc((size_t)n * sizeof(double));
+  int64_t *perm = malloc((size_t)n * sizeof(int64_t));
+  if (!y || !norms2 || !diagonal || !zd || !krow || !perm) {
+    free(y); free(norms2); free(diagonal); free(zd); free(krow); free(perm);
+    return SS_ERR_ALLOC;
+  }
+  free_data_state(self);
+  memcpy(y, labels, (size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) {
+    norms2[i] = precomputed ? 0.0 : ss_data_row_squared_norm(data, i);
+    diagonal[i] = ss_kernel_diagonal(&self->kernel, data, i, norms2[i]);
+  }
+  self->data = *data;
+  self->has_data = true;
+  self->num_data = n;
+  self->labels = y;
+  self->norms2 = norms2;
+  self->diagonal = diagonal;
+  self->zd = zd;
+  self->krow = krow;
+  self->perm = perm;
+  self->perm_epoch = -1;
+  self->iteration = 0;
+  self->num_kernel_evaluations = 0;
+  memset(&self->statistics, 0, sizeof self->statistics);
+  self->statistics.status = SS_SVM_STATUS_UNTRAINED;
+  return SS_OK;
+}
+
+SsKernelSvm *ss_kernel_svm_new(SsKernelSolver solver, const SsKernel *kernel, const SsData *data,
+                               const double *labels, double lambda)
+{
+  if (ss_kernel_svm_check_new(solver, kernel, data, labels, lambda) != SS_OK) return NULL;
+  SsKernelSvm *self = ss_kernel_svm_new_without_data(solver, kernel, data->dimension, lambda);
+  if (!self) return NULL;
+  if (ss_kernel_svm_set_data(self, data, labels) != SS_OK) {
+    ss_kernel_svm_delete(self);
+    return NULL;
+  }
+  return self;
+}
+
+void ss_kernel_svm_delete(SsKernelSvm *self)
+{
+  if (!self) return;
+  free_data_state(self);
+  ss_kernel_model_free(&self->model);
+  free(self);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                          Helpers for the solvers                          */
+/* ------------------------------------------------------------------------ */
+
+double ss_kernel_svm_box(const SsKernelSvm *self)
+{
+  return 1.0 / (self->lambda * (double)self->num_data);
+}
+
+double ss_kernel_svm_effective_eta0(const SsKernelSvm *self)
+{
+  if (self->eta0 > 0) return self->eta0;
+  if (!self->has_data) return 0.0;
+  double max_diagonal = 0;
+  for (int64_t i = 0; i < self->num_data; ++i) {
+    if (self->diagonal[i] > max_diagonal) max_diagonal = self->diagonal[i];
+  }
+  return max_diagonal > 0 ? 1.0 / sqrt(max_diagonal) : 1.0;
+}
+
+double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
+                                     int64_t m, int64_t i)
+{
+  if (m == 0) return 0.0;
+  const SsData *X = &self->data;
+  ss_data_scatter_row(X, i, self->zd);
+  ss_kernel_row_from_scattered(&self->kernel, X, self->norms2, rows, m, self->zd,
+                               self->norms2[i], self->krow);
+  ss_data_clear_row(X, i, self->zd);
+  const double *k = self->krow;
+  double s0 = 0, s1 = 0;
+  int64_t j = 0;
+  for (; j + 2 <= m; j += 2) {
+    s0 += coef[j] * k[j];
+    s1 += coef[j + 1] * k[j + 1];
+  }
+  if (j < m) s0 += coef[j] * k[j];
+  return s0 + s1;
+}
+
+void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
+                                    int64_t m, double *scores)
+{
+  for (int64_t i = 0; i < self->num_data; ++i) {
+    scores[i] = ss_kernel_svm_expansion_score(self, rows, coef, m, i);
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                Diagnostics                                */
+/* ------------------------------------------------------------------------ */
+
+/* ||w||^2 of the model: sum_jk beta_j beta_k K(z_j, z_k) (m^2 evaluations). */
+static SsStatus model_squared_norm(const SsKernelSvm *self, double *norm2)
+{
+  const SsKernelModel *model = &self->model;
+  const int64_t m = model->num_support_vectors;
+  if (m == 0) {
+    *norm2 = 0;
+    return SS_OK;
+  }
+  double *f = malloc((size_t)m * sizeof(double));
+  if (!f) return SS_ERR_ALLOC;
+  SsStatus status;
+  if (self->kernel.type == SS_KERNEL_PRECOMPUTED) {
+    /* f(z_j) = sum_k beta_k G[source_j][source_k], the rows of the Gram matrix. */
+    double *zd = calloc((size_t)self->dimension, sizeof(double));
+    double *k_row = malloc((size_t)m * sizeof(double));
+    status = (zd && k_row && self->has_data) ? SS_OK : (self->has_data ? SS_ERR_ALLOC : SS_ERR_BAD_STATE);
+    for (int64_t j = 0; status == SS_OK && j < m; ++j) {
+      ss_data_scatter_row(&self->data, model->source[j], zd);
+      ss_kernel_row_from_scattered(&self->kernel, &self->data, NULL, model->source, m, zd, 0,
+                                   k_row);
+      ss_data_clear_row(&self->data, model->source[j], zd);
+      double s = 0;
+      for (int64_t k = 0; k < m; ++k) s += model->coefficients[k] * k_row[k];
+      f[j] = s;
+    }
+    free(zd);
+    free(k_row);
+  } else {
+    SsKernelModel unbiased = *model;
+    unbiased.bias = 0;
+    status = ss_kernel_model_scores(&unbiased, &self->kernel, &model->view, f);
+  }
+  double s = 0;
+  for (int64_t j = 0; j < m; ++j) s += model->coefficients[j] * f[j];
+  free(f);
+  *norm2 = s > 0 ? s : 0.0;
+  return status;
+}
+
+/* Primal, loss, training error of the model from training scores f (no bias). */
+static void hinge_statistics(SsKernelSvm *self, const double *f, double norm2)
+{
+  const int64_t n = self->num_data;
+  const double b = self->model.bias;
+  double loss = 0;
+  int64_t errors = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double z = self->labels[i] * (f[i] + b);
+    if (z < 1) loss += 1 - z;
+    if (z <= 0) ++errors;
+  }
+  SsKernelSvmStatistics *st = &self->statistics;
+  st->regularizer = 0.5 * self->lambda * norm2;
+  st->loss = loss / (double)n;
+  st->primal_objective = st->regularizer + st->loss;
+  st->training_error = (double)errors / (double)n;
+}
+
+/* Refresh the model and the statistics, run the stopping rule and the callback. */
+static SsStatus diagnose(SsKernelSvm *self, SsSvmStatus status_in)
+{
+  SsKernelSvmStatistics *st = &self->statistics;
+  const int64_t n = self->num_data;
+  st->status = status_in;
+  st->iteration = self->iteration;
+  st->epoch = self->iteration / n;
+  st->objective = st->dual_objective = st->duality_gap = st->margin = NAN;
+  st->num_kernel_evaluations = self->num_kernel_evaluations;
+
+  double *f = malloc((size_t)n * sizeof(double));
+  if (!f) return SS_ERR_ALLOC;
+  bool have_scores = false;
+  double norm2 = 0;
+  SsStatus status = SS_OK;
+  if (self->ops) status = self->ops->evaluate(self, f, &norm2, &have_scores);
+  if (status == SS_OK && !have_scores) {
+    SsKernelModel unbiased = self->model;
+    unbiased.bias = 0;
+    status = ss_kernel_model_scores(&unbiased, &self->kernel, &self->data, f);
+    if (status == SS_OK) status = model_squared_norm(self, &norm2);
+  }
+  if (status != SS_OK) {
+    free(f);
+    return status;
+  }
+  hinge_statistics(self, f, norm2);
+  free(f);
+  if (isnan(st->objective)) st->objective = st->primal_objective;
+  if (!isnan(st->dual_objective)) st->duality_gap = st->primal_objective - st->dual_objective;
+  st->num_support_vectors = self->model.num_support_vectors;
+  st->elapsed_time = ss_clock_seconds() - self->train_start_time;
+  if (!isfinite(st->primal_objective)) {
+    st->status = SS_SVM_STATUS_ERROR;
+    return SS_ERR_NUMERIC;
+  }
+  if (status_in == SS_SVM_STATUS_TRAINING && self->solver == SS_KSOLVER_SDCA &&
+      self->epsilon > 0 && st->duality_gap < self->epsilon) {
+    st->status = SS_SVM_STATUS_CONVERGED;
+  }
+  if (self->diagnostic_fn && self->diagnostic_fn(self, self->diagnostic_user) != 0) {
+    st->status = SS_SVM_STATUS_INTERRUPTED;
+    return SS_ERR_INTERRUPTED;
+  }
+  return SS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                   Train                                  */
+/* ------------------------------------------------------------------------ */
+
+static int64_t min64(int64_t a, int64_t b)
+{
+  return a < b ? a : b;
+}
+
+static int64_t saturating_add(int64_t a, int64_t b)
+{
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static int64_t next_multiple(int64_t t, int64_t f)
+{
+  int64_t q = t / f + 1;
+  return q > INT64_MAX / f ? INT64_MAX : q * f;
+}
+
+SsStatus ss_kernel_svm_train(SsKernelSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!self->has_data) return SS_ERR_BAD_STATE;
+  self->train_start_time = ss_clock_seconds();
+  const int64_t n = self->num_data;
+
+  if (!self->ops) {
+    SsStatus status = diagnose(self, SS_SVM_STATUS_MAX_ITERATIONS);
+    if (status == SS_OK) self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
+    return status;
+  }
+  SsStatus status = self->ops->start(self);
+  if (status != SS_OK) {
+    self->statistics.status = SS_SVM_STATUS_ERROR;
+    return status;
+  }
+  const int64_t frequency = ss_kernel_svm_get_diagnostic_frequency(self);
+  const int64_t t_end = saturating_add(self->iteration, ss_kernel_svm_get_max_num_iterations(self));
+  int64_t t = self->iteration, last_poll = t;
+  bool stopped = false;
+  while (t < t_end && !stopped) {
+    int64_t epoch = t / n;
+    if (self->ops->uses_permutation && self->perm_epoch != epoch) {
+      ss_rng_permutation(self->perm, n, self->seed, (uint64_t)epoch);
+      self->perm_epoch = epoch;
+    }
+    int64_t epoch_end = saturating_add(epoch * n, n);
+    int64_t next_diagnostic = next_multiple(t, frequency);
+    int64_t next_poll = saturating_add(last_poll, SS_KERNEL_SVM_INTERRUPT_PERIOD);
+    int64_t stop = min64(min64(t_end, epoch_end), min64(next_diagnostic, next_poll));
+    status = self->ops->steps(self, t, stop);
+    t = self->iteration;
+    if (status != SS_OK) break;
+    if (t == next_diagnostic && t < t_end) {
+      status = diagnose(self, SS_SVM_STATUS_TRAINING);
+      stopped = status != SS_OK || self->statistics.status == SS_SVM_STATUS_CONVERGED;
+    }
+    if (!stopped && t - last_poll >= SS_KERNEL_SVM_INTERRUPT_PERIOD) {
+      last_poll = t;
+      if (self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0) {
+        status = SS_ERR_INTERRUPTED;
+        stopped = true;
+      }
+    }
+  }
+  if (status == SS_OK && !stopped) {
+    status = diagnose(self, SS_SVM_STATUS_MAX_ITERATIONS);
+  } else if (status == SS_ERR_INTERRUPTED &&
+             self->statistics.status != SS_SVM_STATUS_INTERRUPTED) {
+    SsKernelSvmDiagnosticFunction callback = self->diagnostic_fn;
+    self->diagnostic_fn = NULL;
+    SsStatus diagnosed = diagnose(self, SS_SVM_STATUS_INTERRUPTED);
+    self->diagnostic_fn = callback;
+    if (diagnosed != SS_OK) status = diagnosed;
+  } else if (status != SS_OK && status != SS_ERR_INTERRUPTED) {
+    self->statistics.status = SS_SVM_STATUS_ERROR;
+    self->statistics.iteration = self->iteration;
+    self->statistics.epoch = self->iteration / n;
+  }
+  return status;
+}
+
+SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
+                                         double *scores)
+{
+  if (!self || !valid_descriptor(data) || !scores) return SS_ERR_BAD_ARG;
+  if (data->dimension != self->dimension) return SS_ERR_BAD_ARG;
+  return ss_kernel_model_scores(&self->model, &self->kernel, data, scores);
+}
+
+SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
+{
+  if (!self || !nu) return SS_ERR_BAD_ARG;
+  if (!self->has_data || self->model.num_support_vectors == 0) return SS_ERR_BAD_STATE;
+  const int64_t n = self->num_data;
+  double *f = malloc((size_t)n * sizeof(double));
+  if (!f) return SS_ERR_ALLOC;
+  SsStatus status = ss_kernel_model_scores(&self->model, &self->kernel, &self->data, f);
+  double norm2 = 0;
+  if (status == SS_OK) status = model_squared_norm(self, &norm2);
+  if (status == SS_OK) {
+    double loss = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double z = self->labels[i] * f[i];
+      if (z < 1) loss += 1 - z;
+    }
+    if (!(norm2 > 0)) status = SS_ERR_BAD_STATE;
+    else *nu = loss / (double)n / sqrt(norm2);
+  }
+  free(f);
+  return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                  Setters                                 */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
+{
+  if (!self || !valid_positive(lambda)) return SS_ERR_BAD_ARG;
+  self->lambda = lambda;
+  /* Pegasos's counts and SDCA's box depend on lambda: their state restarts. */
+  if ((self->solver == SS_KSOLVER_PEGASOS || self->solver == SS_KSOLVER_SDCA) && self->ops &&
+      self->state) {
+    self->ops->free_state(self);
+    self->iteration = 0;
+  }
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
+{
+  if (!self || !valid_positive(nu)) return SS_ERR_BAD_ARG;
+  self->nu = nu;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (enabled && self->solver != SS_KSOLVER_SBP) return SS_ERR_BAD_STATE;
+  self->bias_enabled = enabled != 0;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
+{
+  if (!self || !valid_positive(eta0)) return SS_ERR_BAD_ARG;
+  self->eta0 = eta0;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon)
+{
+  if (!self || !isfinite(epsilon) || epsilon < 0) return SS_ERR_BAD_ARG;
+  self->epsilon = epsilon;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)
+{
+  if (!self || n < 1) return SS_ERR_BAD_ARG;
+  self->max_num_iterations = n;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f)
+{
+  if (!self || f < 1) return SS_ERR_BAD_ARG;
+  self->diagnostic_frequency = f;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->seed = seed;
+  self->perm_epoch = -1;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self, SsKernelSvmDiagnosticFunction f,
+                                               void *user)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->diagnostic_fn = f;
+  self->diagnostic_user = f ? user : NULL;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptFunction f,
+                                              void *user)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->interrupt_fn = f;
+  self->interrupt_user = f ? user : NULL;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vectors,
+                                 const int64_t *indices, const double *coefficients, int64_t m,
+                                 double bias)
+{
+  if (!self || m < 0 || !isfinite(bias)) return SS_ERR_BAD_ARG;
+  if (m > 0 && !coefficients) return SS_ERR_BAD_ARG;
+  for (int64_t k = 0; k < m; ++k) {
+    if (!isfinite(coefficients[k])) return SS_ERR_BAD_ARG;
+  }
+  const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
+  if (precomputed) {
+    if (m > 0 && !indices) return SS_ERR_BAD_ARG;
+    for (int64_t k = 0; k < m; ++k) {
+      if (indices[k] < 0 || indices[k] >= self->dimension) return SS_ERR_BAD_ARG;
+    }
+  } else if (m > 0) {
+    if (!valid_descriptor(support_vectors) || support_vectors->num_data != m ||
+        support_vectors->dimension != self->dimension)
+      return SS_ERR_BAD_ARG;
+  }
+  int64_t *rows = malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
+  if (!rows) return SS_ERR_ALLOC;
+  for (int64_t k = 0; k < m; ++k) rows[k] = precomputed ? indices[k] : k;
+  SsData empty = {.layout = SS_LAYOUT_DENSE};
+  const SsData *source = precomputed || m == 0 ? &empty : support_vectors;
+  SsKernelModel fresh = {.dimension = self->dimension};
+  SsStatus status = ss_kernel_model_set_from_rows(&fresh, &self->kernel, source, rows,
+                                                  coefficients, m, bias);
+  free(rows);
+  if (status != SS_OK) {
+    ss_kernel_model_free(&fresh);
+    return status;
+  }
+  if (!precomputed) {
+    for (int64_t k = 0; k < m; ++k) fresh.source[k] = indices ? indices[k] : -1;
+  }
+  ss_kernel_model_free(&self->model);
+  self->model = fresh;
+  return SS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                  Getters                                 */
+/* ------------------------------------------------------------------------ */
+
+SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self) { return self->solver; }
+const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self) { return &self->kernel; }
+double ss_kernel_svm_get_lambda(const SsKernelSvm *self) { return self->lambda; }
+double ss_kernel_svm_get_nu(const SsKernelSvm *self) { return self->nu; }
+int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self) { return self->bias_enabled; }
+double ss_kernel_svm_get_eta0(const SsKernelSvm *self) { return ss_kernel_svm_effective_eta0(self); }
+double ss_kernel_svm_get_epsilon(const SsKernelSvm *self) { return self->epsilon; }
+
+int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self)
+{
+  if (self->max_num_iterations > 0) return self->max_num_iterations;
+  return self->num_data > INT64_MAX / 10 ? INT64_MAX : 10 * self->num_data;
+}
+
+int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self)
+{
+  return self->diagnostic_frequency > 0 ? self->diagnostic_frequency : self->num_data;
+}
+
+uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self) { return self->seed; }
+int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self) { return self->iteration; }
+int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self) { return self->dimension; }
+int64_t ss_kernel_svm_get_num_data(const SsKernelSvm *self) { return self->num_data; }
+
+int64_t ss_kernel_svm_get_num_kernel_evaluations(const SsKernelSvm *self)
+{
+  return self->num_kernel_evaluations;
+}
+
+int64_t ss_kernel_svm_get_num_support_vectors(const SsKernelSvm *self)
+{
+  return self->model.num_support_vectors;
+}
+
+const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self)
+{
+  if (self->model.num_support_vectors == 0 || self->kernel.type == SS_KERNEL_PRECOMPUTED)
+    return NULL;
+  return &self->model.view;
+}
+
+const int64_t *ss_kernel_svm_get_support_indices(const SsKernelSvm *self)
+{
+  return self->model.num_support_vectors > 0 ? self->model.source : NULL;
+}
+
+const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self)
+{
+  return self->model.num_support_vectors > 0 ? self->model.coefficients : NULL;
+}
+
+double ss_kernel_svm_get_bias(const SsKernelSvm *self) { return self->model.bias; }
+
+const double *ss_kernel_svm_get_dual_variables(const SsKernelSvm *self)
+{
+  return self->has_data ? self->dual : NULL;
+}
+
+const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *self)
+{
+  return &self->statistics;
+}

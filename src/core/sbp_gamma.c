@@ -1,0 +1,207 @@
+/* sbp_gamma.c -- the SBP's water filling (Cotter et al. 2012, Algorithms 2 and 3).
+ *
+ * find_gamma: pour a volume V = n nu of water into a basin whose floor has
+ * heights c_1..c_n; the surface settles at the level gamma with
+ *
+ *     W(gamma) = sum_i max(0, gamma - c_i) = V.
+ *
+ * W is convex, piecewise linear, with slope #{c_i < gamma}. Divide and
+ * conquer: keep a "lower set" (count, sum) of heights known to lie below
+ * gamma and a candidate range; partition the range three ways around a
+ * random pivot p and evaluate W(p) = (count + #less) p - (sum + sum less).
+ * If W(p) >= V the level is at most p: keep the heights below p. Otherwise
+ * the heights up to p join the lower set and the range becomes those above.
+ * When the range is empty, gamma = (V + sum) / count. Expected O(n).
+ *
+ * find_gamma_and_bias: with an unregularized bias b the positives' floor is
+ * c_i + b and the negatives' c_i - b. In terms of the two levels relative to
+ * the floors, u = gamma - b (positives) and v = gamma + b (negatives), we
+ * maximise u + v subject to F+(u) + F-(v) = V, F the two W functions. At
+ * the optimum the slopes agree: both basins cover the same number k of
+ * examples. With a_1 <= a_2 <= ... the positives' heights and d_1 <= ... the
+ * negatives', the volume needed to bring both levels to (a_k, d_k) is
+ *
+ *     V_k = (k - 1)(a_k + d_k) - sum_{j<k} a_j - sum_{j<k} d_j,
+ *
+ * nondecreasing in k, and between (a_k, d_k) and (a_{k+1}, d_{k+1}) the
+ * volume grows with slope k in u + v. So k is the largest k <= min(n+, n-)
+ * with V_k <= V, found by a randomized search over ranks that selects the
+ * k-th smallest of both classes at once (the paper's Algorithm 3 does the
+ * same search with one partition per class and step); then
+ * u + v = a_k + d_k + (V - V_k) / k, split so that u - a_k lies in its
+ * feasible interval [max(0, D - (d_{k+1} - d_k)), min(a_{k+1} - a_k, D)],
+ * D = (V - V_k) / k, at the midpoint (the paper's choice).
+ * Expected O(n).
+ */
+#include "kernel_internal.h"
+
+#include <string.h>
+
+/* A small deterministic generator for pivots (xorshift64*). */
+static uint64_t next_random(uint64_t *state)
+{
+  uint64_t x = *state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  return x * 0x2545F4914F6CDD1DULL;
+}
+
+static int64_t random_below(uint64_t *state, int64_t bound)
+{
+  return (int64_t)(next_random(state) % (uint64_t)bound);
+}
+
+/* Three-way partition of a[lo, hi) around pivot: [lo, *lt) < pivot,
+ * [*lt, *gt) == pivot, [*gt, hi) > pivot. Returns the sum of the first part. */
+static double partition3(double *a, int64_t lo, int64_t hi, double pivot, int64_t *lt,
+                         int64_t *gt)
+{
+  int64_t less = lo, i = lo, greater = hi;
+  double sum_less = 0;
+  while (i < greater) {
+    double v = a[i];
+    if (v < pivot) {
+      a[i] = a[less];
+      a[less] = v;
+      ++less;
+      ++i;
+      sum_less += v;
+    } else if (v > pivot) {
+      --greater;
+      a[i] = a[greater];
+      a[greater] = v;
+    } else {
+      ++i;
+    }
+  }
+  *lt = less;
+  *gt = greater;
+  return sum_less;
+}
+
+double ss_sbp_water_level(double *a, int64_t n, double volume)
+{
+  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+  int64_t lo = 0, hi = n, count = 0;
+  double sum = 0;
+  while (lo < hi) {
+    double pivot = a[lo + random_below(&rng, hi - lo)];
+    int64_t lt, gt;
+    double sum_less = partition3(a, lo, hi, pivot, &lt, &gt);
+    double at_pivot = (double)(count + (lt - lo)) * pivot - (sum + sum_less);
+    if (at_pivot >= volume) {
+      hi = lt;
+    } else {
+      count += gt - lo;
+      sum += sum_less + (double)(gt - lt) * pivot;
+      lo = gt;
+    }
+  }
+  return (volume + sum) / (double)count;
+}
+
+SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *work,
+                           double *gamma)
+{
+  if (!c || !work || !gamma || n < 1 || !isfinite(volume) || !(volume > 0)) return SS_ERR_BAD_ARG;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!isfinite(c[i])) return SS_ERR_BAD_ARG;
+  }
+  memcpy(work, c, (size_t)n * sizeof(double));
+  *gamma = ss_sbp_water_level(work, n, volume);
+  return SS_OK;
+}
+
+/* Rearrange a[lo, hi) so that a[m] holds the value of rank m: a[lo, m) <= a[m] <= a[m+1, hi). */
+static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng)
+{
+  while (hi - lo > 1) {
+    double pivot = a[lo + random_below(rng, hi - lo)];
+    int64_t lt, gt;
+    partition3(a, lo, hi, pivot, &lt, &gt);
+    if (m < lt) hi = lt;
+    else if (m >= gt) lo = gt;
+    else return;
+  }
+}
+
+static double range_sum(const double *a, int64_t lo, int64_t hi)
+{
+  double s = 0;
+  for (int64_t k = lo; k < hi; ++k) s += a[k];
+  return s;
+}
+
+static double range_min(const double *a, int64_t lo, int64_t hi)
+{
+  double m = INFINITY;
+  for (int64_t k = lo; k < hi; ++k) if (a[k] < m) m = a[k];
+  return m;
+}
+
+void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
+                       double *u, double *v, int64_t *covered)
+{
+  uint64_t rng = 0xD1B54A32D192ED03ULL ^ (uint64_t)(n_pos * 31 + n_neg);
+  const int64_t K = n_pos < n_neg ? n_pos : n_neg;
+  int64_t lo = 0, hi = K - 1, top_a = n_pos, top_d = n_neg;
+  double sum_a = 0, sum_d = 0; /* sums of ranks < lo */
+  while (lo < hi) {
+    int64_t m = lo + 1 + random_below(&rng, hi - lo);
+    select_rank(a, lo, top_a, m, &rng);
+    select_rank(d, lo, top_d, m, &rng);
+    double sa = sum_a + range_sum(a, lo, m), sd = sum_d + range_sum(d, lo, m);
+    double needed = (double)m * (a[m] + d[m]) - sa - sd;
+    if (needed <= volume) {
+      lo = m;
+      sum_a = sa;
+      sum_d = sd;
+    } else {
+      hi = m - 1;
+      top_a = m;
+      top_d = m;
+    }
+  }
+  select_rank(a, lo, top_a, lo, &rng);
+  select_rank(d, lo, top_d, lo, &rng);
+  const double ak = a[lo], dk = d[lo];
+  const double needed = (double)lo * (ak + dk) - sum_a - sum_d;
+  const double D = (volume - needed) / (double)(lo + 1);
+  const double gap_a = lo + 1 < n_pos ? range_min(a, lo + 1, n_pos) - ak : INFINITY;
+  const double gap_d = lo + 1 < n_neg ? range_min(d, lo + 1, n_neg) - dk : INFINITY;
+  double low = D - gap_d > 0 ? D - gap_d : 0.0;
+  double high = gap_a < D ? gap_a : D;
+  double du = 0.5 * (low + high);
+  *u = ak + du;
+  *v = dk + (D - du);
+  *covered = lo + 1;
+}
+
+SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n, double volume,
+                                    double *work, double *gamma, double *bias, int64_t *covered)
+{
+  if (!y || !c || !work || !gamma || !bias || n < 2 || !isfinite(volume) || !(volume > 0))
+    return SS_ERR_BAD_ARG;
+  int64_t n_pos = 0, n_neg = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!isfinite(c[i])) return SS_ERR_BAD_ARG;
+    if (y[i] == 1.0) ++n_pos;
+    else if (y[i] == -1.0) ++n_neg;
+    else return SS_ERR_BAD_DATA;
+  }
+  if (n_pos == 0 || n_neg == 0) return SS_ERR_BAD_DATA;
+  int64_t p = 0, q = n_pos;
+  for (int64_t i = 0; i < n; ++i) {
+    if (y[i] > 0) work[p++] = c[i];
+    else work[q++] = c[i];
+  }
+  double u, v;
+  int64_t k;
+  ss_sbp_two_levels(work, n_pos, work + n_pos, n_neg, volume, &u, &v, &k);
+  *gamma = 0.5 * (u + v);
+  *bias = 0.5 * (v - u);
+  if (covered) *covered = k;
+  return SS_OK;
+}

@@ -1,0 +1,429 @@
+/* test_kernel.c -- kernels, kernel rows, the SBP water filling against a
+ * sorting reference, and the kernel SVM object (lifecycle, setters, warm
+ * start, interruption, solvers' optimality). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "minitest.h"
+#include "stochsvm/kernel_svm.h"
+#include "testutil.h"
+
+/* ------------------------------------------------------------------------ */
+/*                                  Kernels                                  */
+/* ------------------------------------------------------------------------ */
+
+void test_kernel_init_rejects(void)
+{
+  SsKernel k;
+  CHECK_EQ_INT(ss_kernel_init(NULL, SS_KERNEL_RBF, 1, 0, 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init(&k, (SsKernelType)9, 1, 0, 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init(&k, SS_KERNEL_RBF, 0, 0, 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init(&k, SS_KERNEL_RBF, NAN, 0, 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init(&k, SS_KERNEL_SIGMOID, -1, 0, 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init(&k, SS_KERNEL_POLYNOMIAL, 1, 0, 0), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init(&k, SS_KERNEL_POLYNOMIAL, 1, INFINITY, 2), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init_gaussian(&k, 0), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_init_gaussian(&k, 2.0), SS_OK);
+  CHECK_CLOSE(k.gamma, 0.25, 0);
+  CHECK_EQ_INT(ss_kernel_check(&k), SS_OK);
+  k.gamma = -1;
+  CHECK_EQ_INT(ss_kernel_check(&k), SS_ERR_BAD_ARG);
+}
+
+/* Dense f64, dense f32 and CSR f32/f64 rows give the same kernel rows, equal
+ * to the formulas evaluated directly. */
+void test_kernel_rows_layouts_agree(void)
+{
+  enum { n = 9, d = 6 };
+  double X[n * d], y[n];
+  float Xf[n * d];
+  tu_make_blobs(X, y, n, d, 0.5, 3);
+  for (int k = 0; k < n * d; ++k) {
+    if ((k * 7) % 3 == 0) X[k] = 0; /* some zeros for the sparse layout */
+    Xf[k] = (float)X[k];
+  }
+  int64_t indptr[n + 1];
+  int32_t indices[n * d];
+  double values[n * d];
+  float valuesf[n * d];
+  int64_t nnz = 0;
+  indptr[0] = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < d; ++j) {
+      if (X[i * d + j] != 0) {
+        indices[nnz] = j;
+        values[nnz] = X[i * d + j];
+        valuesf[nnz] = (float)X[i * d + j];
+        ++nnz;
+      }
+    }
+    indptr[i + 1] = nnz;
+  }
+  SsData dense, densef, csr, csrf;
+  REQUIRE(ss_data_init_dense(&dense, SS_DTYPE_FLOAT64, X, n, d, d) == SS_OK);
+  REQUIRE(ss_data_init_dense(&densef, SS_DTYPE_FLOAT32, Xf, n, d, d) == SS_OK);
+  REQUIRE(ss_data_init_csr(&csr, SS_DTYPE_FLOAT64, values, indptr, indices, n, d) == SS_OK);
+  REQUIRE(ss_data_init_csr(&csrf, SS_DTYPE_FLOAT32, valuesf, indptr, indices, n, d) == SS_OK);
+  SsKernel kernels[4];
+  ss_kernel_init(&kernels[0], SS_KERNEL_LINEAR, 1, 0, 1);
+  ss_kernel_init(&kernels[1], SS_KERNEL_RBF, 0.7, 0, 1);
+  ss_kernel_init(&kernels[2], SS_KERNEL_POLYNOMIAL, 0.5, 1.5, 3);
+  ss_kernel_init(&kernels[3], SS_KERNEL_SIGMOID, 0.3, -0.2, 1);
+  const SsData *views[4] = {&dense, &densef, &csr, &csrf};
+  for (int kk = 0; kk < 4; ++kk) {
+    for (int q = 0; q < n; ++q) {
+      double expected[n];
+      for (int j = 0; j < n; ++j) {
+        double dot = 0, dist = 0;
+        for (int c = 0; c < d; ++c) {
+          dot += X[q * d + c] * X[j * d + c];
+          dist += (X[q * d + c] - X[j * d + c]) * (X[q * d + c] - X[j * d + c]);
+        }
+        switch (kk) {
+        case 0: expected[j] = dot; break;
+        case 1: expected[j] = exp(-0.7 * dist); break;
+        case 2: expected[j] = pow(0.5 * dot + 1.5, 3); break;
+        default: expected[j] = tanh(0.3 * dot - 0.2); break;
+        }
+      }
+      for (int a = 0; a < 4; ++a) {
+        for (int b = 0; b < 4; ++b) {
+          double out[n];
+          int64_t count = 0;
+          REQUIRE(ss_kernel_row(&kernels[kk], views[a], q, views[b], NULL, out, &count) == SS_OK);
+          CHECK_EQ_INT(count, n);
+          for (int j = 0; j < n; ++j) CHECK_CLOSE(out[j], expected[j], 1e-12 * (1 + fabs(expected[j])));
+        }
+      }
+    }
+  }
+  double out[n];
+  CHECK_EQ_INT(ss_kernel_row(&kernels[0], &dense, n, &dense, NULL, out, NULL), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_row(&kernels[0], &dense, -1, &dense, NULL, out, NULL), SS_ERR_BAD_ARG);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                         Water filling vs sorting                          */
+/* ------------------------------------------------------------------------ */
+
+static int compare_doubles(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* The level by sorting: the largest k with k a_k - sum_{j<=k} a_j <= V. */
+static double reference_gamma(const double *c, int64_t n, double volume)
+{
+  double *a = malloc((size_t)n * sizeof(double));
+  memcpy(a, c, (size_t)n * sizeof(double));
+  qsort(a, (size_t)n, sizeof(double), compare_doubles);
+  double sum = 0, gamma = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    sum += a[k];
+    /* level with the k+1 lowest covered */
+    gamma = (volume + sum) / (double)(k + 1);
+    if (k + 1 == n || gamma <= a[k + 1]) break;
+  }
+  free(a);
+  return gamma;
+}
+
+/* Random responses drawn from a few values (ties) or continuous. */
+static void random_responses(TuRng *rng, double *c, double *y, int64_t n, int mode)
+{
+  for (int64_t i = 0; i < n; ++i) {
+    double u = tu_rng_uniform(rng);
+    c[i] = mode == 0 ? 4 * u - 2 : (mode == 1 ? floor(u * 4) : 1.5);
+    y[i] = tu_rng_uniform(rng) < 0.4 ? 1.0 : -1.0;
+  }
+  y[0] = 1.0;
+  y[n - 1] = -1.0;
+}
+
+void test_sbp_find_gamma_matches_sorting(void)
+{
+  TuRng rng;
+  tu_rng_init(&rng, 11);
+  double c[200], y[200], work[200];
+  for (int trial = 0; trial < 3000; ++trial) {
+    int64_t n = 1 + (int64_t)(tu_rng_uniform(&rng) * 199);
+    random_responses(&rng, c, y, n, trial % 3);
+    double volume = (double)n * (0.001 + 2 * tu_rng_uniform(&rng));
+    double gamma;
+    REQUIRE(ss_sbp_find_gamma(c, n, volume, work, &gamma) == SS_OK);
+    double ref = reference_gamma(c, n, volume);
+    CHECK_CLOSE(gamma, ref, 1e-9 * (1 + fabs(ref)));
+    double poured = 0;
+    for (int64_t i = 0; i < n; ++i) poured += c[i] < gamma ? gamma - c[i] : 0;
+    CHECK_CLOSE(poured, volume, 1e-9 * (1 + volume));
+  }
+  double gamma;
+  CHECK_EQ_INT(ss_sbp_find_gamma(c, 5, 0.0, work, &gamma), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_sbp_find_gamma(c, 0, 1.0, work, &gamma), SS_ERR_BAD_ARG);
+}
+
+/* Brute force: for every k, V_k from the sorted classes; the largest k
+ * with V_k <= V, then u + v and the midpoint split. */
+static void reference_gamma_bias(const double *y, const double *c, int64_t n, double volume,
+                                 double *gamma, double *bias, int64_t *covered)
+{
+  double *a = malloc((size_t)n * sizeof(double)), *d = malloc((size_t)n * sizeof(double));
+  int64_t np = 0, nn = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (y[i] > 0) a[np++] = c[i];
+    else d[nn++] = c[i];
+  }
+  qsort(a, (size_t)np, sizeof(double), compare_doubles);
+  qsort(d, (size_t)nn, sizeof(double), compare_doubles);
+  int64_t K = np < nn ? np : nn, best = 0;
+  double sa = 0, sd = 0, best_sa = 0, best_sd = 0;
+  for (int64_t k = 0; k < K; ++k) {
+    double needed = (double)k * (a[k] + d[k]) - sa - sd;
+    if (needed <= volume) {
+      best = k;
+      best_sa = sa;
+      best_sd = sd;
+    }
+    sa += a[k];
+    sd += d[k];
+  }
+  double needed = (double)best * (a[best] + d[best]) - best_sa - best_sd;
+  double D = (volume - needed) / (double)(best + 1);
+  double ga = best + 1 < np ? a[best + 1] - a[best] : INFINITY;
+  double gd = best + 1 < nn ? d[best + 1] - d[best] : INFINITY;
+  double low = fmax(0, D - gd), high = fmin(ga, D);
+  double du = 0.5 * (low + high);
+  double u = a[best] + du, v = d[best] + D - du;
+  *gamma = 0.5 * (u + v);
+  *bias = 0.5 * (v - u);
+  *covered = best + 1;
+  free(a);
+  free(d);
+}
+
+void test_sbp_find_gamma_and_bias_matches_sorting(void)
+{
+  TuRng rng;
+  tu_rng_init(&rng, 12);
+  double c[150], y[150], work[150];
+  for (int trial = 0; trial < 3000; ++trial) {
+    int64_t n = 2 + (int64_t)(tu_rng_uniform(&rng) * 148);
+    random_responses(&rng, c, y, n, trial % 3);
+    double volume = (double)n * (0.001 + 2 * tu_rng_uniform(&rng));
+    double gamma, bias, rg, rb;
+    int64_t k, rk;
+    REQUIRE(ss_sbp_find_gamma_and_bias(y, c, n, volume, work, &gamma, &bias, &k) == SS_OK);
+    reference_gamma_bias(y, c, n, volume, &rg, &rb, &rk);
+    CHECK_CLOSE(gamma, rg, 1e-9 * (1 + fabs(rg)));
+    CHECK_CLOSE(bias, rb, 1e-9 * (1 + fabs(rb)));
+    /* The water poured is the volume. */
+    double poured = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      double h = c[i] + y[i] * bias;
+      poured += h < gamma ? gamma - h : 0;
+    }
+    CHECK_CLOSE(poured, volume, 1e-8 * (1 + volume));
+  }
+  double gamma, bias;
+  double y_one[3] = {1, 1, 1};
+  CHECK_EQ_INT(ss_sbp_find_gamma_and_bias(y_one, c, 3, 1.0, work, &gamma, &bias, NULL),
+               SS_ERR_BAD_DATA);
+  double y_bad[3] = {1, 0, -1};
+  CHECK_EQ_INT(ss_sbp_find_gamma_and_bias(y_bad, c, 3, 1.0, work, &gamma, &bias, NULL),
+               SS_ERR_BAD_DATA);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                               The object                                  */
+/* ------------------------------------------------------------------------ */
+
+enum { KN = 60, KD = 3 };
+
+typedef struct KernelFixture {
+  double X[KN * KD], y[KN];
+  SsData data;
+  SsKernel kernel;
+} KernelFixture;
+
+static void fixture(KernelFixture *f, double sep)
+{
+  tu_make_blobs(f->X, f->y, KN, KD, sep, 5);
+  ss_data_init_dense(&f->data, SS_DTYPE_FLOAT64, f->X, KN, KD, KD);
+  ss_kernel_init(&f->kernel, SS_KERNEL_RBF, 0.5, 0, 1);
+}
+
+void test_kernel_svm_lifecycle_and_rejects(void)
+{
+  KernelFixture f;
+  fixture(&f, 0.8);
+  ss_kernel_svm_delete(NULL);
+  CHECK(ss_kernel_svm_new((SsKernelSolver)42, &f.kernel, &f.data, f.y, 0.1) == NULL);
+  CHECK_EQ_INT(ss_kernel_svm_check_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_check_new(SS_KSOLVER_SBP, NULL, &f.data, f.y, 1), SS_ERR_BAD_ARG);
+  double bad_y[KN];
+  memcpy(bad_y, f.y, sizeof bad_y);
+  bad_y[3] = 0.5;
+  CHECK_EQ_INT(ss_kernel_svm_check_new(SS_KSOLVER_SBP, &f.kernel, &f.data, bad_y, 1),
+               SS_ERR_BAD_DATA);
+  SsKernel pre;
+  ss_kernel_init(&pre, SS_KERNEL_PRECOMPUTED, 1, 0, 1);
+  CHECK_EQ_INT(ss_kernel_svm_check_new(SS_KSOLVER_SBP, &pre, &f.data, f.y, 1), SS_ERR_BAD_ARG);
+
+  for (int solver = 0; solver <= 4; ++solver) {
+    SsKernelSvm *svm = ss_kernel_svm_new((SsKernelSolver)solver, &f.kernel, &f.data, f.y, 0.1);
+    REQUIRE(svm != NULL);
+    CHECK_EQ_INT(ss_kernel_svm_set_lambda(svm, -1), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_eta0(svm, NAN), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, -1), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 0), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 0), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1),
+                 solver == SS_KSOLVER_SBP ? SS_OK : SS_ERR_BAD_STATE);
+    CHECK_EQ_INT(ss_kernel_svm_get_max_num_iterations(svm), 10 * KN);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 3 * KN), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_MAX_ITERATIONS);
+    if (solver != SS_KSOLVER_NONE) {
+      CHECK_EQ_INT(st->iteration, 3 * KN);
+      CHECK(st->num_kernel_evaluations > 0);
+      CHECK(ss_kernel_svm_get_num_support_vectors(svm) > 0);
+      CHECK(st->training_error < 0.2);
+    }
+    ss_kernel_svm_delete(svm);
+  }
+}
+
+/* Training N iterations equals N/2 + N/2, bit for bit, for every solver. */
+void test_kernel_svm_warm_start_bitwise(void)
+{
+  KernelFixture f;
+  fixture(&f, 0.5);
+  for (int solver = 1; solver <= 4; ++solver) {
+    for (int bias = 0; bias <= (solver == SS_KSOLVER_SBP); ++bias) {
+      SsKernelSvm *a = ss_kernel_svm_new((SsKernelSolver)solver, &f.kernel, &f.data, f.y, 0.05);
+      SsKernelSvm *b = ss_kernel_svm_new((SsKernelSolver)solver, &f.kernel, &f.data, f.y, 0.05);
+      REQUIRE(a && b);
+      ss_kernel_svm_set_unregularized_bias(a, bias);
+      ss_kernel_svm_set_unregularized_bias(b, bias);
+      ss_kernel_svm_set_seed(a, 7);
+      ss_kernel_svm_set_seed(b, 7);
+      ss_kernel_svm_set_epsilon(a, 0);
+      ss_kernel_svm_set_epsilon(b, 0);
+      ss_kernel_svm_set_max_num_iterations(a, 250);
+      ss_kernel_svm_set_max_num_iterations(b, 125);
+      CHECK_EQ_INT(ss_kernel_svm_train(a), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_train(b), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_train(b), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_get_iteration_number(b), 250);
+      int64_t m = ss_kernel_svm_get_num_support_vectors(a);
+      CHECK_EQ_INT(ss_kernel_svm_get_num_support_vectors(b), m);
+      if (m == ss_kernel_svm_get_num_support_vectors(b) && m > 0) {
+        CHECK(memcmp(ss_kernel_svm_get_coefficients(a), ss_kernel_svm_get_coefficients(b),
+                     (size_t)m * sizeof(double)) == 0);
+      }
+      CHECK(ss_kernel_svm_get_bias(a) == ss_kernel_svm_get_bias(b));
+      CHECK(tu_same_bits(ss_kernel_svm_get_dual_variables(a), ss_kernel_svm_get_dual_variables(b), KN));
+      CHECK_EQ_INT(ss_kernel_svm_get_num_kernel_evaluations(a),
+                   ss_kernel_svm_get_num_kernel_evaluations(b));
+      ss_kernel_svm_delete(a);
+      ss_kernel_svm_delete(b);
+    }
+  }
+}
+
+/* Kernel SDCA closes the duality gap: P and D meet. */
+void test_kernel_sdca_duality_gap_closes(void)
+{
+  KernelFixture f;
+  fixture(&f, 0.3);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, 0.02);
+  REQUIRE(svm);
+  ss_kernel_svm_set_epsilon(svm, 1e-10);
+  ss_kernel_svm_set_max_num_iterations(svm, 2000 * KN);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+  CHECK(st->duality_gap >= -1e-12);
+  CHECK(st->duality_gap < 1e-10);
+  const double C = 1.0 / (0.02 * KN);
+  const double *alpha = ss_kernel_svm_get_dual_variables(svm);
+  for (int i = 0; i < KN; ++i) CHECK(alpha[i] >= 0 && alpha[i] <= C);
+  ss_kernel_svm_delete(svm);
+}
+
+/* The model predicts the same scores on the training rows as the solver's
+ * own expansion, keeps working after the data is gone (copied support
+ * vectors), and a precomputed Gram matrix trains the same SDCA model. */
+void test_kernel_svm_model_and_precomputed(void)
+{
+  KernelFixture f;
+  fixture(&f, 0.4);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, 0.05);
+  REQUIRE(svm);
+  ss_kernel_svm_set_max_num_iterations(svm, 30 * KN);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+
+  double gram[KN * KN];
+  for (int i = 0; i < KN; ++i) {
+    REQUIRE(ss_kernel_row(&f.kernel, &f.data, i, &f.data, NULL, gram + i * KN, NULL) == SS_OK);
+  }
+  SsData gdata;
+  REQUIRE(ss_data_init_dense(&gdata, SS_DTYPE_FLOAT64, gram, KN, KN, KN) == SS_OK);
+  SsKernel pre;
+  ss_kernel_init(&pre, SS_KERNEL_PRECOMPUTED, 1, 0, 1);
+  SsKernelSvm *psvm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &pre, &gdata, f.y, 0.05);
+  REQUIRE(psvm);
+  ss_kernel_svm_set_max_num_iterations(psvm, 30 * KN);
+  CHECK_EQ_INT(ss_kernel_svm_train(psvm), SS_OK);
+  const double *a1 = ss_kernel_svm_get_dual_variables(svm);
+  const double *a2 = ss_kernel_svm_get_dual_variables(psvm);
+  for (int i = 0; i < KN; ++i) CHECK_CLOSE(a1[i], a2[i], 1e-9);
+
+  double s1[KN], s2[KN];
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &f.data, s1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(psvm, &gdata, s2), SS_OK);
+  for (int i = 0; i < KN; ++i) CHECK_CLOSE(s1[i], s2[i], 1e-8);
+
+  /* Copy the model into a data-less object: same scores. */
+  int64_t m = ss_kernel_svm_get_num_support_vectors(svm);
+  SsKernelSvm *copy = ss_kernel_svm_new_without_data(SS_KSOLVER_NONE, &f.kernel, KD, 0.05);
+  REQUIRE(copy);
+  CHECK_EQ_INT(ss_kernel_svm_train(copy), SS_ERR_BAD_STATE);
+  CHECK_EQ_INT(ss_kernel_svm_set_model(copy, ss_kernel_svm_get_support_vectors(svm),
+                                       ss_kernel_svm_get_support_indices(svm),
+                                       ss_kernel_svm_get_coefficients(svm), m, 0.25),
+               SS_OK);
+  double s3[KN];
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(copy, &f.data, s3), SS_OK);
+  for (int i = 0; i < KN; ++i) CHECK_CLOSE(s3[i], s1[i] + 0.25, 1e-12);
+  double bad = NAN;
+  CHECK_EQ_INT(ss_kernel_svm_set_model(copy, NULL, NULL, &bad, 1, 0), SS_ERR_BAD_ARG);
+  ss_kernel_svm_delete(copy);
+  ss_kernel_svm_delete(svm);
+  ss_kernel_svm_delete(psvm);
+}
+
+static int stop_at_second(const SsKernelSvm *svm, void *user)
+{
+  (void)svm;
+  return ++*(int *)user >= 2;
+}
+
+void test_kernel_svm_interrupt(void)
+{
+  KernelFixture f;
+  fixture(&f, 0.5);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.05);
+  REQUIRE(svm);
+  int calls = 0;
+  ss_kernel_svm_set_diagnostic_frequency(svm, 10);
+  ss_kernel_svm_set_diagnostic_function(svm, stop_at_second, &calls);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_INTERRUPTED);
+  CHECK_EQ_INT(ss_kernel_svm_get_iteration_number(svm), 20);
+  CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->status, SS_SVM_STATUS_INTERRUPTED);
+  CHECK(ss_kernel_svm_get_num_support_vectors(svm) > 0);
+  ss_kernel_svm_delete(svm);
+}
