@@ -35,6 +35,7 @@
 #define STOCHSVM_KERNEL_SVM_H
 
 #include "kernel.h"
+#include "kernel_budget.h"
 #include "svm.h"
 
 #ifdef __cplusplus
@@ -51,7 +52,9 @@ typedef enum SsKernelSolver {
   SS_KSOLVER_SBP = 1,        /**< Stochastic Batch Perceptron (src/core/sbp.c) */
   SS_KSOLVER_PEGASOS = 2,    /**< kernel Pegasos (src/core/kernel_pegasos.c) */
   SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent, no bias (src/core/kernel_sdca.c) */
-  SS_KSOLVER_PERCEPTRON = 4  /**< online kernel Perceptron (src/core/perceptron.c) */
+  SS_KSOLVER_PERCEPTRON = 4, /**< online kernel Perceptron (src/core/perceptron.c) */
+  SS_KSOLVER_BSCA = 5,       /**< budgeted stochastic coordinate ascent (src/core/bsca.c, kernel_budget.h) */
+  SS_KSOLVER_BSGD = 6        /**< budgeted stochastic gradient descent (src/core/bsgd.c, kernel_budget.h) */
 } SsKernelSolver;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and

@@ -100,6 +100,10 @@ struct SsKernelSvm_ {
   SsSvmInterruptFunction interrupt_fn;
   void *interrupt_user;
 
+  /* Budgeted solvers (kernel_svm_budget.c). */
+  int64_t budget;              /**< B; 0: default 500 */
+  int budget_maintenance;      /**< SsBudgetMaintenance; 0: AUTO */
+
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
   int64_t iteration;
@@ -168,6 +172,10 @@ extern const SsKernelSolverOps ss_sbp_ops;
 extern const SsKernelSolverOps ss_kernel_sdca_ops;
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
+extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */
+extern const SsKernelSolverOps ss_bsgd_ops; /* bsgd.c */
+/** The budgeted solvers need vectors: true for BSCA/BSGD with a precomputed kernel. */
+bool ss_kernel_budget_solver_rejects(SsKernelSolver solver, const SsKernel *kernel);
 
 /** The support vectors of an expansion over training examples (Pegasos,
  *  SDCA, Perceptron): rows[0..m) with coefficients coef[0..m), and

@@ -137,6 +137,12 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_never_exceeded)                                      \
   X(budget_split_equals_whole)                                  \
   X(bsgd_approaches_optimum)                                    \
+  /* test_kernel_budget.c */                                    \
+  X(bsca_object_matches_kernel_sdca)                            \
+  X(budget_object_never_exceeded)                               \
+  X(budget_object_warm_start_and_model)                         \
+  X(budget_object_storage_agrees)                               \
+  X(budget_object_setters)                                      \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* last: overflow edge cases that could abort a sanitizer build */\
