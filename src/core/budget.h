@@ -61,6 +61,9 @@ typedef struct SsBudget {
   int64_t *slot_of;         /**< [num_data] term holding training point i, -1; NULL: not tracked */
   int64_t num_data;
   double *work;             /**< projection's scratch, [B (B + 3)], allocated on first use */
+  double *scratch;          /**< [2 (B + 1)] merge's kappa_j and bounds */
+  double *merge_table;      /**< merge's table of g*(mu, kappa) and its per-cell error bounds,
+                                 built on first use, or NULL */
 } SsBudget;
 
 /** Allocate an empty expansion. slot_of is allocated when num_data > 0.
@@ -123,9 +126,10 @@ double ss_merge_golden_section(double a, double b, double kappa, double tol, dou
 /** beta_z(h) and WD(h) in closed form. */
 double ss_merge_coefficient(double a, double b, double kappa, double h);
 double ss_merge_degradation(double a, double b, double kappa, double h);
-/** A lower bound of min_h WD(h) from kappa alone (see budget_merge.c), used
- *  to skip partners without a search. */
-double ss_merge_degradation_bound(double a, double b, double kappa);
+/** Tabulate g*(mu, kappa) for the partner screening of ss_budget_merge (once
+ *  per expansion; see budget_merge.c). false if the allocation failed (the
+ *  merge then searches every partner). */
+bool ss_merge_table_build(SsBudget *budget);
 
 /** Merge the smallest-|beta| term with the same-sign partner of least weight
  *  degradation (O(B d) inner products + O(B) searches). Falls back to

@@ -34,8 +34,9 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.norms2 = malloc((size_t)(B + 1) * sizeof(double));
   b.beta = malloc((size_t)(B + 1) * sizeof(double));
   b.origin = malloc((size_t)(B + 1) * sizeof(int64_t));
+  b.scratch = malloc((size_t)(B + 1) * 2 * sizeof(double));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
-  if (!b.points || !b.norms2 || !b.beta || !b.origin || (num_data > 0 && !b.slot_of)) {
+  if (!b.points || !b.norms2 || !b.beta || !b.origin || !b.scratch || (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
   }
@@ -53,6 +54,8 @@ void ss_budget_free(SsBudget *budget)
   free(budget->origin);
   free(budget->slot_of);
   free(budget->work);
+  free(budget->scratch);
+  free(budget->merge_table);
   memset(budget, 0, sizeof(*budget));
 }
 

@@ -27,27 +27,33 @@
  * heavier term) and in [1/2, 1] otherwise; only that half is scanned.
  *
  * The merge takes m = argmin |beta| and, among the terms of the same sign,
- * the partner j of least WD (each from a coarse search, the winner's h then
- * refined). Cost: O(B d) for the kernel values kappa_j plus O(B) searches.
- * Most partners are far from z_m and need no search: for |a| <= |b| the
- * maximum lies in [0, 1/2], where kappa^((1-h)^2) <= sqrt(kappa) and
- * kappa^(h^2 + (1-h)^2) <= sqrt(kappa), so
- *
- *     beta_z^2 <= a^2 sqrt(kappa) + 2 |a b| sqrt(kappa) + b^2,
- *     WD >= a^2 (1 - sqrt(kappa)) - 2 |a b| (sqrt(kappa) - kappa) =: LB,
- *
- * and a partner whose LB is not below the best WD found so far is skipped.
- * Without a same-sign partner the term is removed (WD = beta_m^2).
+ * the partner j of least WD. Searching h for each of the B partners would
+ * cost about 35 exponentials each, so the partners are screened first: with
+ * s = |a| + |b| and mu = |a| / s (<= 1/2), |beta_z| = s g*(mu, kappa), where
+ * g*(mu, kappa) = max_h mu kappa^((1-h)^2) + (1 - mu) kappa^(h^2) is tabulated
+ * once per expansion on a (101 x 101) grid of [0, 1/2] x [0, 1] by the same
+ * golden-section search; bilinear interpolation gives g* up to a measured
+ * bound eps per cell (twice the largest interpolation error found at the
+ * cell's centre and edge midpoints), so WD_j up to
+ * e_j = s^2 eps (2 g~ + eps). Only partners whose lower estimate WD_j - e_j
+ * does not exceed the smallest upper estimate min_k (WD_k + e_k) are searched
+ * exactly (golden section to 1e-10), and the best of them is merged. Cost:
+ * O(B d) for the kernel values kappa_j, one exponential per partner, and a
+ * few searches. Without a same-sign partner the term is removed
+ * (WD = beta_m^2).
  */
 #include "budget.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /** Coarse grid points on the searched half of [0, 1]. */
 #define SS_MERGE_GRID 6
-/** Bracket width of the partner search; the winner is refined to 1e-10. */
-#define SS_MERGE_SELECT_TOL 1e-3
-#define SS_MERGE_FINAL_TOL 1e-10
+/** Bracket width of the exact searches. */
+#define SS_MERGE_TOL 1e-10
+/** The table of g*(mu, kappa): mu = i / (2 M), kappa = k / K. */
+#define SS_MERGE_TABLE_M 100
+#define SS_MERGE_TABLE_K 100
 
 /* |beta_z(h)| for |a|, |b|, with L = log(kappa) <= 0. */
 static inline double merged_abs(double aa, double ab, double L, double h)
@@ -116,10 +122,58 @@ double ss_merge_degradation(double a, double b, double kappa, double h)
   return wd > 0 ? wd : 0.0;
 }
 
-double ss_merge_degradation_bound(double a, double b, double kappa)
+/* The interpolated value inside cell (i, k) at fractions (fx, fy). */
+static double table_lookup_value(const double *T, int i, int k, double fx, double fy)
 {
-  const double aa = fmin(fabs(a), fabs(b)), ab = fabs(a * b), r = sqrt(kappa);
-  return aa * aa * (1 - r) - 2 * ab * (r - kappa);
+  const int K = SS_MERGE_TABLE_K;
+  const double *r0 = T + i * (K + 1), *r1 = r0 + (K + 1);
+  return (1 - fx) * ((1 - fy) * r0[k] + fy * r0[k + 1]) + fx * ((1 - fy) * r1[k] + fy * r1[k + 1]);
+}
+
+/* Bilinear interpolation of the table at (mu, kappa), mu in [0, 1/2], kappa
+ * in [0, 1]; writes the error bound of its cell to *err. */
+static double table_lookup(const double *T, double mu, double kappa, double *err)
+{
+  const int M = SS_MERGE_TABLE_M, K = SS_MERGE_TABLE_K;
+  const double x = mu * 2 * M, y = kappa * K;
+  int i = (int)x, k = (int)y;
+  if (i >= M) i = M - 1;
+  if (k >= K) k = K - 1;
+  if (i < 0) i = 0;
+  if (k < 0) k = 0;
+  *err = T[(M + 1) * (K + 1) + i * K + k];
+  return table_lookup_value(T, i, k, x - i, y - k);
+}
+
+bool ss_merge_table_build(SsBudget *budget)
+{
+  if (budget->merge_table) return true;
+  const int M = SS_MERGE_TABLE_M, K = SS_MERGE_TABLE_K;
+  /* (M + 1) x (K + 1) values, then M x K error bounds of the cells */
+  double *T = malloc(((size_t)(M + 1) * (K + 1) + (size_t)M * K) * sizeof(double));
+  if (!T) return false;
+  for (int i = 0; i <= M; ++i)
+    for (int k = 0; k <= K; ++k) {
+      const double mu = (double)i / (2 * M);
+      (void)ss_merge_golden_section(mu, 1 - mu, (double)k / K, SS_MERGE_TOL, &T[i * (K + 1) + k]);
+    }
+  /* The error bound of a cell: twice the largest interpolation error seen at
+   * its centre and edge midpoints, plus the search tolerance's share. */
+  double *E = T + (M + 1) * (K + 1);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) {
+      static const double probes[5][2] = {{0.5, 0.5}, {0.5, 0}, {0, 0.5}, {1, 0.5}, {0.5, 1}};
+      double eps = 0;
+      for (int p = 0; p < 5; ++p) {
+        const double mu = (i + probes[p][0]) / (2 * M), kappa = (k + probes[p][1]) / K;
+        double g;
+        (void)ss_merge_golden_section(mu, 1 - mu, kappa, SS_MERGE_TOL, &g);
+        eps = fmax(eps, fabs(g - table_lookup_value(T, i, k, probes[p][0], probes[p][1])));
+      }
+      E[i * K + k] = 2 * eps + 1e-9;
+    }
+  budget->merge_table = T;
+  return true;
 }
 
 void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts)
@@ -128,23 +182,40 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
   const double a = budget->beta[m];
   const double *zm = budget->points + m * d;
   const double gamma = kernel->gamma;
+  const bool screened = ss_merge_table_build(budget);
+  double *kappa = budget->scratch, *lower = kappa + budget->size;
   int64_t best_j = -1;
-  double best_wd = INFINITY, best_kappa = 0;
+  double best_wd = INFINITY, best_h = 0, best_bz = 0, bound = INFINITY;
   if (a != 0) {
+    /* Kernel values of the same-sign partners (-1: not a partner) and, with
+     * the table, the interval estimate of their degradation. */
     for (int64_t j = 0; j < budget->size; ++j) {
       const double b = budget->beta[j];
+      kappa[j] = -1;
       if (j == m || !((a > 0 && b > 0) || (a < 0 && b < 0))) continue;
       double d2 = budget->norms2[m] + budget->norms2[j] -
                   2 * ss_budget_dot(zm, budget->points + j * d, d);
-      double kappa = exp(-gamma * (d2 > 0 ? d2 : 0.0));
-      if (ss_merge_degradation_bound(a, b, kappa) >= best_wd) continue;
+      kappa[j] = exp(-gamma * (d2 > 0 ? d2 : 0.0));
+      if (!screened) continue;
+      double eps;
+      const double s = fabs(a) + fabs(b);
+      const double g = table_lookup(budget->merge_table, fabs(a) / s, kappa[j], &eps);
+      const double wd = a * a + b * b + 2 * a * b * kappa[j] - s * s * g * g;
+      const double e = s * s * eps * (2 * g + eps); /* |g~^2 - g^2| <= eps (2 g~ + eps) */
+      lower[j] = wd - e;
+      if (wd + e < bound) bound = wd + e;
+    }
+    for (int64_t j = 0; j < budget->size; ++j) {
+      if (kappa[j] < 0 || (screened && lower[j] > bound)) continue;
+      const double b = budget->beta[j];
       double bz;
-      (void)ss_merge_golden_section(a, b, kappa, SS_MERGE_SELECT_TOL, &bz);
-      double wd = a * a + b * b + 2 * a * b * kappa - bz * bz;
+      const double h = ss_merge_golden_section(a, b, kappa[j], SS_MERGE_TOL, &bz);
+      const double wd = a * a + b * b + 2 * a * b * kappa[j] - bz * bz;
       if (wd < best_wd) {
         best_wd = wd;
         best_j = j;
-        best_kappa = kappa;
+        best_h = h;
+        best_bz = bz;
       }
     }
   }
@@ -152,10 +223,7 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
     ss_budget_remove_smallest(budget, kernel, counts);
     return;
   }
-  const double b = budget->beta[best_j];
-  double bz;
-  const double h = ss_merge_golden_section(a, b, best_kappa, SS_MERGE_FINAL_TOL, &bz);
-  double wd = a * a + b * b + 2 * a * b * best_kappa - bz * bz;
+  const double h = best_h, bz = best_bz, wd = best_wd;
   /* z = h z_m + (1 - h) z_j overwrites z_j; then z_m goes. */
   double *zj = budget->points + best_j * d, n2 = 0;
   for (int64_t k = 0; k < d; ++k) {
