@@ -131,7 +131,8 @@ def test_sphinx_build(tmp_path):
     assert (tmp_path / "html" / "c_api.html").is_file()
 
 
-@pytest.mark.parametrize("name", ["SVM", "svmtrain", "HomogeneousKernelMap", "homkermap"])
+@pytest.mark.parametrize("name", ["SVM", "svmtrain", "HomogeneousKernelMap", "homkermap",
+                                  "KernelSVM"])
 def test_docstring_examples_run(name):
     """The Examples sections of the public docstrings are correct."""
     import doctest

@@ -183,3 +183,114 @@ cdef extern from "stochsvm/svm.h" nogil:
     int64_t ss_svm_get_num_data(const SsSvm *self)
     const double *ss_svm_get_scores(const SsSvm *self)
     const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
+
+
+cdef extern from "stochsvm/kernel.h" nogil:
+    ctypedef enum SsKernelType:
+        SS_KERNEL_LINEAR
+        SS_KERNEL_RBF
+        SS_KERNEL_POLYNOMIAL
+        SS_KERNEL_SIGMOID
+        SS_KERNEL_PRECOMPUTED
+
+    ctypedef struct SsKernel:
+        SsKernelType type
+        double gamma
+        double coef0
+        int degree
+
+    SsStatus ss_kernel_init(SsKernel *kernel, SsKernelType type, double gamma, double coef0,
+                            int degree)
+    SsStatus ss_kernel_init_gaussian(SsKernel *kernel, double sigma2)
+    SsStatus ss_kernel_check(const SsKernel *kernel)
+    double ss_kernel_value(const SsKernel *kernel, double dot, double norm2_x, double norm2_z)
+    SsStatus ss_kernel_squared_norms(const SsData *data, double *norms2)
+    SsStatus ss_kernel_row(const SsKernel *kernel, const SsData *queries, int64_t q,
+                           const SsData *data, const double *norms2, double *out,
+                           int64_t *num_evaluations)
+
+
+cdef extern from "stochsvm/kernel_svm.h" nogil:
+    ctypedef struct SsKernelSvm:
+        pass
+
+    ctypedef enum SsKernelSolver:
+        SS_KSOLVER_NONE
+        SS_KSOLVER_SBP
+        SS_KSOLVER_PEGASOS
+        SS_KSOLVER_SDCA
+        SS_KSOLVER_PERCEPTRON
+
+    ctypedef struct SsKernelSvmStatistics:
+        SsSvmStatus status
+        int64_t iteration
+        int64_t epoch
+        double objective
+        double primal_objective
+        double regularizer
+        double loss
+        double dual_objective
+        double duality_gap
+        double margin
+        double training_error
+        int64_t num_kernel_evaluations
+        int64_t num_support_vectors
+        double elapsed_time
+
+    ctypedef int (*SsKernelSvmDiagnosticFunction)(const SsKernelSvm *svm, void *user)
+
+    enum: SS_KERNEL_SVM_INTERRUPT_PERIOD
+
+    SsKernelSvm *ss_kernel_svm_new(SsKernelSolver solver, const SsKernel *kernel,
+                                   const SsData *data, const double *labels, double lambda_)
+    SsStatus ss_kernel_svm_check_new(SsKernelSolver solver, const SsKernel *kernel,
+                                     const SsData *data, const double *labels, double lambda_)
+    SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKernel *kernel,
+                                                int64_t dimension, double lambda_)
+    SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels)
+    void ss_kernel_svm_delete(SsKernelSvm *self)
+    SsStatus ss_kernel_svm_train(SsKernelSvm *self)
+    SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
+                                             double *scores)
+    SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda_)
+    SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
+    SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
+    SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
+    SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon)
+    SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)
+    SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f)
+    SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
+    SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self,
+                                                   SsKernelSvmDiagnosticFunction f, void *user)
+    SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptFunction f,
+                                                  void *user)
+    SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vectors,
+                                     const int64_t *indices, const double *coefficients,
+                                     int64_t m, double bias)
+    SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self)
+    const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self)
+    double ss_kernel_svm_get_lambda(const SsKernelSvm *self)
+    double ss_kernel_svm_get_nu(const SsKernelSvm *self)
+    int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self)
+    double ss_kernel_svm_get_eta0(const SsKernelSvm *self)
+    double ss_kernel_svm_get_epsilon(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self)
+    uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_num_data(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_num_kernel_evaluations(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_num_support_vectors(const SsKernelSvm *self)
+    const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self)
+    const int64_t *ss_kernel_svm_get_support_indices(const SsKernelSvm *self)
+    const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self)
+    double ss_kernel_svm_get_bias(const SsKernelSvm *self)
+    const double *ss_kernel_svm_get_dual_variables(const SsKernelSvm *self)
+    const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *self)
+    SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
+    SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *work,
+                               double *gamma)
+    SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n,
+                                        double volume, double *work, double *gamma,
+                                        double *bias, int64_t *covered)

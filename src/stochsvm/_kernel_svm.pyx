@@ -1,0 +1,817 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, embedsignature=True
+"""The kernel SVM object: a Cython class owning one C ``SsKernelSvm``, plus
+kernel matrices and the SBP water filling as functions.
+
+Inputs are validated by the linear module's converters; this module keeps
+every array the C object borrows alive, releases the GIL around training and
+turns status codes into exceptions. The contract is
+``include/stochsvm/kernel.h`` and ``include/stochsvm/kernel_svm.h``.
+"""
+
+import threading
+
+import numpy as np
+
+cimport numpy as cnp
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport PyThread_get_thread_ident
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.string cimport memcpy
+
+from stochsvm._core cimport *
+from stochsvm._svm import (_as_float, _as_int, _as_int64, _all_finite, _prepare_matrix,
+                           _prepare_labels, _as_float_vector)
+
+cnp.import_array()
+
+_KERNELS = {
+    "linear": SS_KERNEL_LINEAR,
+    "rbf": SS_KERNEL_RBF,
+    "poly": SS_KERNEL_POLYNOMIAL,
+    "polynomial": SS_KERNEL_POLYNOMIAL,
+    "sigmoid": SS_KERNEL_SIGMOID,
+    "precomputed": SS_KERNEL_PRECOMPUTED,
+}
+_KERNEL_NAMES = {int(SS_KERNEL_LINEAR): "linear", int(SS_KERNEL_RBF): "rbf",
+                 int(SS_KERNEL_POLYNOMIAL): "poly", int(SS_KERNEL_SIGMOID): "sigmoid",
+                 int(SS_KERNEL_PRECOMPUTED): "precomputed"}
+_KSOLVERS = {"sbp": SS_KSOLVER_SBP, "pegasos": SS_KSOLVER_PEGASOS, "sdca": SS_KSOLVER_SDCA,
+             "perceptron": SS_KSOLVER_PERCEPTRON, "none": SS_KSOLVER_NONE}
+_KSOLVER_NAMES = {int(v): k for k, v in _KSOLVERS.items()}
+_STATUS_NAMES = {
+    int(SS_SVM_STATUS_UNTRAINED): "untrained",
+    int(SS_SVM_STATUS_TRAINING): "training",
+    int(SS_SVM_STATUS_CONVERGED): "converged",
+    int(SS_SVM_STATUS_MAX_ITERATIONS): "max_iterations",
+    int(SS_SVM_STATUS_INTERRUPTED): "interrupted",
+    int(SS_SVM_STATUS_ERROR): "error",
+}
+_RANGES = {
+    "lambda_": "a finite number > 0",
+    "nu": "a finite number > 0",
+    "eta0": "a finite number > 0",
+    "epsilon": "a finite number >= 0 (0 disables the stopping rule)",
+    "max_num_iterations": "an integer >= 1",
+    "diagnostic_frequency": "an integer >= 1",
+    "gamma": "a finite number > 0",
+    "sigma2": "a finite number > 0",
+    "coef0": "a finite number",
+    "degree": "an integer in [1, 64]",
+    "volume": "a finite number > 0",
+}
+
+
+def _valid(names):
+    return ", ".join(repr(k) for k in names)
+
+
+cdef int _check(SsStatus status, str name, value) except -1:
+    if status == SS_OK:
+        return 0
+    if status == SS_ERR_BAD_ARG:
+        raise ValueError(f"{name} must be {_RANGES.get(name, 'valid')}, got {value!r}")
+    if status == SS_ERR_ALLOC:
+        raise MemoryError(f"out of memory ({name})")
+    if status == SS_ERR_BAD_STATE:
+        raise RuntimeError(f"{name} cannot be set in this state: "
+                           + ss_status_string(status).decode("utf-8", "replace"))
+    raise ValueError(f"invalid {name}: " + ss_status_string(status).decode("utf-8", "replace"))
+
+
+cdef class _KData:
+    """A validated ``SsData`` and strong references to the arrays it points to."""
+    cdef SsData data
+    cdef object refs
+
+
+cdef _KData _kdata(object X, str name, bint allow_empty):
+    cdef _KData view = _KData.__new__(_KData)
+    cdef cnp.ndarray values, indptr, indices
+    cdef SsStatus status
+    cdef SsDType dtype
+    layout, values, indptr_obj, indices_obj, n, d, row_stride = _prepare_matrix(X, name, allow_empty)
+    dtype = SS_DTYPE_FLOAT32 if values.dtype == np.float32 else SS_DTYPE_FLOAT64
+    view.data.num_data = n
+    view.data.dimension = d
+    view.refs = (values,)
+    if n == 0:
+        return view
+    cdef const void *v = cnp.PyArray_DATA(values)
+    cdef int64_t c_n = n, c_d = d, c_stride = row_stride
+    if layout == SS_LAYOUT_DENSE:
+        with nogil:
+            status = ss_data_init_dense(&view.data, dtype, v, c_n, c_d, c_stride)
+    else:
+        indptr = indptr_obj
+        indices = indices_obj
+        view.refs = (values, indptr, indices)
+        with nogil:
+            status = ss_data_init_csr(&view.data, dtype, v,
+                                      <const int64_t *>cnp.PyArray_DATA(indptr),
+                                      <const int32_t *>cnp.PyArray_DATA(indices), c_n, c_d)
+    if status == SS_ERR_BAD_DATA:
+        if not _all_finite(values):
+            raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
+                             f"first")
+        raise ValueError(f"{name} is not a valid CSR matrix")
+    if status != SS_OK:
+        raise ValueError(f"{name} was rejected by the C core: "
+                         + ss_status_string(status).decode("utf-8", "replace"))
+    return view
+
+
+cdef SsKernel _make_kernel(kernel, gamma, sigma2, coef0, degree, int64_t dimension) except *:
+    """The C kernel from the Python options (gamma None: 1 / dimension, LIBSVM's default)."""
+    cdef SsKernel k
+    if not isinstance(kernel, str) or kernel not in _KERNELS:
+        raise ValueError(f"kernel must be one of {_valid(_KERNELS)}, got {kernel!r}")
+    if gamma is not None and sigma2 is not None:
+        raise ValueError("give gamma or sigma2, not both (gamma = 1 / (2 sigma2))")
+    if sigma2 is not None:
+        if kernel != "rbf":
+            raise ValueError(f"sigma2 applies to the rbf kernel only, not {kernel!r}")
+        s2 = _as_float(sigma2, "sigma2")
+        _check(ss_kernel_init_gaussian(&k, s2), "sigma2", sigma2)
+        return k
+    g = 1.0 / dimension if gamma is None else _as_float(gamma, "gamma")
+    c0 = _as_float(coef0, "coef0")
+    deg = _as_int(degree, "degree")
+    if not (1 <= deg <= 64):
+        raise ValueError(f"degree must be {_RANGES['degree']}, got {degree!r}")
+    status = ss_kernel_init(&k, <SsKernelType>_KERNELS[kernel], g, c0, <int>deg)
+    if status != SS_OK:
+        if not (g > 0):
+            raise ValueError(f"gamma must be {_RANGES['gamma']}, got {gamma!r}")
+        raise ValueError(f"coef0 must be {_RANGES['coef0']}, got {coef0!r}")
+    return k
+
+
+def kernel_matrix(X, Y=None, kernel="rbf", gamma=None, sigma2=None, coef0=0.0, degree=3):
+    """Kernel values ``K[i, j] = K(x_i, y_j)``, computed by the C core's kernel rows.
+
+    Parameters
+    ----------
+    X : ndarray (m, d) or scipy.sparse matrix
+    Y : ndarray (n, d) or scipy.sparse matrix, optional (default X)
+    kernel : {'linear', 'rbf', 'poly', 'sigmoid'}
+    gamma : float, optional
+        Default ``1 / d``.
+    sigma2 : float, optional
+        rbf only: ``gamma = 1 / (2 sigma2)``.
+    coef0 : float
+    degree : int
+
+    Returns
+    -------
+    ndarray (m, n), float64
+    """
+    if kernel == "precomputed":
+        raise ValueError("kernel_matrix needs a kernel function, not 'precomputed'")
+    cdef _KData xv = _kdata(X, "X", True)
+    cdef _KData yv = xv if Y is None else _kdata(Y, "Y", True)
+    if xv.data.dimension != yv.data.dimension:
+        raise ValueError(f"X has {xv.data.dimension} features and Y {yv.data.dimension}; "
+                         f"they must match")
+    cdef SsKernel k = _make_kernel(kernel, gamma, sigma2, coef0, degree, xv.data.dimension)
+    cdef int64_t m = xv.data.num_data, n = yv.data.num_data, i
+    cdef cnp.ndarray out = np.empty((m, n), dtype=np.float64)
+    if m == 0 or n == 0:
+        return out
+    cdef cnp.ndarray norms = np.empty(n, dtype=np.float64)
+    cdef double *o = <double *>cnp.PyArray_DATA(out)
+    cdef double *nrm = <double *>cnp.PyArray_DATA(norms)
+    cdef SsStatus status = SS_OK
+    with nogil:
+        ss_kernel_squared_norms(&yv.data, nrm)
+        for i in range(m):
+            status = ss_kernel_row(&k, &xv.data, i, &yv.data, nrm, o + i * n, NULL)
+            if status != SS_OK:
+                break
+    if status == SS_ERR_ALLOC:
+        raise MemoryError("out of memory computing the kernel matrix")
+    if status != SS_OK:
+        raise ValueError("kernel_matrix: " + ss_status_string(status).decode("utf-8", "replace"))
+    return out
+
+
+def _responses(c, name="c"):
+    a = np.ascontiguousarray(np.asarray(c, dtype=np.float64))
+    if a.ndim != 1 or a.shape[0] < 1:
+        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name} contains NaN or infinity")
+    return a
+
+
+def find_gamma(c, volume):
+    """The SBP water level: ``gamma`` with ``sum_i max(0, gamma - c_i) = volume``.
+
+    Expected O(n) (partition around random pivots; ``ss_sbp_find_gamma``).
+
+    Parameters
+    ----------
+    c : array_like (n,)
+        Responses.
+    volume : float
+        ``n nu > 0``.
+
+    Returns
+    -------
+    float
+    """
+    cdef cnp.ndarray a = _responses(c)
+    cdef double v = _as_float(volume, "volume")
+    cdef cnp.ndarray work = np.empty_like(a)
+    cdef double gamma = 0
+    _check(ss_sbp_find_gamma(<const double *>cnp.PyArray_DATA(a), a.shape[0], v,
+                             <double *>cnp.PyArray_DATA(work), &gamma), "volume", volume)
+    return gamma
+
+
+def find_gamma_and_bias(y, c, volume):
+    """The SBP water level with an unregularized bias (``ss_sbp_find_gamma_and_bias``).
+
+    Positives sit at ``c_i + b``, negatives at ``c_i - b``; ``volume`` of water
+    fills both to one level ``gamma`` with the same number ``k`` of covered
+    examples in each class.
+
+    Returns
+    -------
+    (gamma, bias, k) : (float, float, int)
+    """
+    cdef cnp.ndarray a = _responses(c)
+    cdef cnp.ndarray labels = _prepare_labels(y, a.shape[0])
+    cdef double v = _as_float(volume, "volume")
+    cdef cnp.ndarray work = np.empty_like(a)
+    cdef double gamma = 0, bias = 0
+    cdef int64_t k = 0
+    cdef SsStatus status = ss_sbp_find_gamma_and_bias(
+        <const double *>cnp.PyArray_DATA(labels), <const double *>cnp.PyArray_DATA(a),
+        a.shape[0], v, <double *>cnp.PyArray_DATA(work), &gamma, &bias, &k)
+    if status == SS_ERR_BAD_DATA:
+        raise ValueError("y must contain both classes -1 and +1")
+    if status == SS_ERR_BAD_ARG and a.shape[0] < 2:
+        raise ValueError("c needs at least two responses")
+    _check(status, "volume", volume)
+    return gamma, bias, int(k)
+
+
+cdef int _diagnostic_trampoline(const SsKernelSvm *svm, void *user) noexcept nogil:
+    with gil:
+        return (<KernelSVM>user)._on_diagnostic()
+
+
+cdef int _interrupt_trampoline(void *user) noexcept nogil:
+    with gil:
+        return (<KernelSVM>user)._on_interrupt_poll()
+
+
+cdef dict _statistics_dict(const SsKernelSvmStatistics *st):
+    return {
+        "status": _STATUS_NAMES.get(<int>st.status, "error"),
+        "iteration": st.iteration,
+        "epoch": st.epoch,
+        "objective": st.objective,
+        "primal_objective": st.primal_objective,
+        "regularizer": st.regularizer,
+        "loss": st.loss,
+        "dual_objective": st.dual_objective,
+        "duality_gap": st.duality_gap,
+        "margin": st.margin,
+        "training_error": st.training_error,
+        "num_kernel_evaluations": st.num_kernel_evaluations,
+        "num_support_vectors": st.num_support_vectors,
+        "elapsed_time": st.elapsed_time,
+    }
+
+
+def _restore_kernel_svm(state):
+    """Rebuild a pickled :class:`KernelSVM` (without data); see ``KernelSVM.__reduce__``."""
+    cdef KernelSVM svm = KernelSVM.__new__(KernelSVM)
+    kern = state["kernel"]
+    svm._init_without_data(state["solver"], kern, state["dimension"], state["lambda"])
+    svm.set_nu(state["nu"])
+    svm.set_epsilon(state["epsilon"])
+    svm.set_seed(state["seed"])
+    if state["unregularized_bias"]:
+        svm.set_unregularized_bias(True)
+    for key in ("eta0", "max_num_iterations", "diagnostic_frequency"):
+        if state.get(key) is not None:
+            getattr(svm, "set_" + key)(state[key])
+    svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
+                  indices=state["support_indices"])
+    svm._saved_statistics = state.get("statistics")
+    return svm
+
+
+cdef class KernelSVM:
+    """Kernel SVM trained by the Stochastic Batch Perceptron, kernel Pegasos,
+    kernel SDCA or the online Perceptron (a mirror of the C ``SsKernelSvm``).
+
+    The predictor is ``f(x) = sum_j beta_j K(z_j, x) + b`` over support vectors
+    copied from the training data. Pegasos and SDCA minimise
+    ``lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i f(x_i))`` (no bias); the SBP
+    maximises the margin under a slack budget ``n nu`` and can learn an
+    unregularized bias (:meth:`set_unregularized_bias`).
+
+    Parameters
+    ----------
+    X : ndarray (n, d) or scipy.sparse matrix
+        Training data (float32 kept, anything else float64; borrowed, not
+        copied). With ``kernel='precomputed'``, the n x n Gram matrix.
+    y : array_like (n,)
+        Labels -1 or +1.
+    lambda_ : float
+        Regularization (> 0) of Pegasos and SDCA; the reported primal of every
+        solver uses it.
+    solver : {'sbp', 'pegasos', 'sdca', 'perceptron', 'none'}
+    kernel : {'rbf', 'linear', 'poly', 'sigmoid', 'precomputed'}
+    gamma : float, optional
+        Kernel coefficient (default ``1 / d``).
+    sigma2 : float, optional
+        rbf bandwidth: ``K = exp(-||x - z||^2 / (2 sigma2))``.
+    coef0 : float
+    degree : int
+    seed : int, optional
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from stochsvm import KernelSVM
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 2))
+    >>> y = np.where(X[:, 0] ** 2 + X[:, 1] ** 2 < 1.2, 1.0, -1.0)
+    >>> svm = KernelSVM(X, y, 1e-3, solver="sdca", sigma2=0.5, seed=1)
+    >>> stats = svm.train()
+    >>> bool(np.mean(svm.predict(X) == y) > 0.9)
+    True
+    """
+
+    cdef SsKernelSvm *_svm
+    cdef object _lock
+    cdef bint _training
+    cdef unsigned long _train_thread
+    cdef object _data_refs
+    cdef object _callback
+    cdef object _pending_exception
+    cdef bint _eta0_set
+    cdef bint _max_num_iterations_set
+    cdef bint _diagnostic_frequency_set
+    cdef object _saved_statistics
+
+    def __cinit__(self, *args, **kwargs):
+        self._svm = NULL
+        self._lock = threading.Lock()
+
+    def __dealloc__(self):
+        ss_kernel_svm_delete(self._svm)
+        self._svm = NULL
+
+    def __init__(self, X, y, lambda_, solver="sbp", kernel="rbf", gamma=None, sigma2=None,
+                 coef0=0.0, degree=3, seed=None):
+        cdef SsKernelSolver c_solver
+        cdef SsKernel k
+        cdef _KData view
+        cdef cnp.ndarray labels
+        cdef SsKernelSvm *obj
+        if self._svm != NULL:
+            raise RuntimeError("KernelSVM.__init__ cannot be called twice")
+        c_solver = _solver_from_name(solver)
+        lam = _check_lambda(lambda_)
+        view = _kdata(X, "X", False)
+        if kernel == "precomputed" and view.data.num_data != view.data.dimension:
+            raise ValueError(f"with kernel='precomputed' X must be the square n x n Gram matrix, "
+                             f"got shape ({view.data.num_data}, {view.data.dimension})")
+        k = _make_kernel(kernel, gamma, sigma2, coef0, degree, view.data.dimension)
+        labels = _prepare_labels(y, view.data.num_data)
+        obj = ss_kernel_svm_new(c_solver, &k, &view.data,
+                                <const double *>cnp.PyArray_DATA(labels), lam)
+        if obj == NULL:
+            status = ss_kernel_svm_check_new(c_solver, &k, &view.data,
+                                             <const double *>cnp.PyArray_DATA(labels), lam)
+            if status == SS_OK or status == SS_ERR_ALLOC:
+                raise MemoryError("could not allocate the KernelSVM")
+            raise ValueError("invalid arguments for KernelSVM: "
+                             + ss_status_string(status).decode("utf-8", "replace"))
+        self._svm = obj
+        self._data_refs = view.refs
+        if seed is not None:
+            self.set_seed(seed)
+
+    cdef _init_without_data(self, solver, kern, dimension, lambda_):
+        cdef SsKernel k = _make_kernel(kern["kernel"], kern["gamma"], None, kern["coef0"],
+                                       kern["degree"], 1)
+        cdef SsKernelSvm *obj = ss_kernel_svm_new_without_data(
+            _solver_from_name(solver), &k, _as_int64(dimension, "dimension"),
+            _check_lambda(lambda_))
+        if obj == NULL:
+            raise ValueError("cannot restore the KernelSVM (invalid state)")
+        self._svm = obj
+
+    # -- guards ------------------------------------------------------------
+
+    cdef inline SsKernelSvm *_ptr(self) except NULL:
+        if self._svm == NULL:
+            raise RuntimeError("this KernelSVM was not initialised")
+        return self._svm
+
+    cdef SsKernelSvm *_reader(self) except NULL:
+        cdef SsKernelSvm *p = self._ptr()
+        if self._training and PyThread_get_thread_ident() != self._train_thread:
+            raise RuntimeError("cannot read this KernelSVM while train() is running in another "
+                               "thread; use a diagnostic function")
+        return p
+
+    cdef SsKernelSvm *_writer(self, str what) except NULL:
+        cdef SsKernelSvm *p = self._ptr()
+        if self._training:
+            raise RuntimeError(f"cannot call {what}() while train() is running on this KernelSVM")
+        return p
+
+    # -- pickling ----------------------------------------------------------
+
+    def __reduce__(self):
+        """Pickle support: the parameters and the model, not the data."""
+        cdef SsKernelSvm *p = self._reader()
+        state = {
+            "format": 1,
+            "solver": self.get_solver(),
+            "kernel": self.get_kernel(),
+            "dimension": ss_kernel_svm_get_dimension(p),
+            "lambda": ss_kernel_svm_get_lambda(p),
+            "nu": ss_kernel_svm_get_nu(p),
+            "unregularized_bias": bool(ss_kernel_svm_get_unregularized_bias(p)),
+            "epsilon": ss_kernel_svm_get_epsilon(p),
+            "seed": ss_kernel_svm_get_seed(p),
+            "eta0": ss_kernel_svm_get_eta0(p) if self._eta0_set else None,
+            "max_num_iterations": (ss_kernel_svm_get_max_num_iterations(p)
+                                   if self._max_num_iterations_set else None),
+            "diagnostic_frequency": (ss_kernel_svm_get_diagnostic_frequency(p)
+                                     if self._diagnostic_frequency_set else None),
+            "support_vectors": self.get_support_vectors(),
+            "support_indices": self.get_support_indices(),
+            "coefficients": self.get_coefficients(),
+            "bias": ss_kernel_svm_get_bias(p),
+            "statistics": self.get_statistics(),
+        }
+        return (_restore_kernel_svm, (state,))
+
+    def __repr__(self):
+        if self._svm == NULL:
+            return "KernelSVM(<uninitialised>)"
+        return (f"KernelSVM(solver={self.get_solver()!r}, kernel={self.get_kernel()!r}, "
+                f"num_data={ss_kernel_svm_get_num_data(self._svm)}, "
+                f"support_vectors={ss_kernel_svm_get_num_support_vectors(self._svm)})")
+
+    # -- data and training -------------------------------------------------
+
+    def set_data(self, X, y):
+        """New training data of the same dimension; the solver restarts from zero."""
+        cdef SsKernelSvm *p = self._writer("set_data")
+        cdef _KData view = _kdata(X, "X", False)
+        if view.data.dimension != ss_kernel_svm_get_dimension(p):
+            raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects "
+                             f"{ss_kernel_svm_get_dimension(p)}")
+        cdef cnp.ndarray labels = _prepare_labels(y, view.data.num_data)
+        status = ss_kernel_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError("with kernel='precomputed' X must be the square Gram matrix")
+        _check(status, "X", "data")
+        self._data_refs = view.refs
+        self._saved_statistics = None
+
+    def train(self):
+        """Run the solver from its present state (``ss_kernel_svm_train``), GIL released.
+
+        Returns
+        -------
+        dict
+            The statistics (see :meth:`get_statistics`).
+        """
+        cdef SsKernelSvm *p = self._ptr()
+        cdef SsStatus status
+        cdef bint on_main = threading.current_thread() is threading.main_thread()
+        if not self._lock.acquire(False):
+            raise RuntimeError("train() is already running on this KernelSVM")
+        self._training = True
+        self._train_thread = PyThread_get_thread_ident()
+        try:
+            if ss_kernel_svm_get_num_data(p) == 0:
+                raise RuntimeError("this KernelSVM has no data (it was unpickled); call "
+                                   "set_data(X, y) first")
+            self._pending_exception = None
+            if on_main:
+                ss_kernel_svm_set_interrupt_function(p, _interrupt_trampoline, <void *>self)
+            else:
+                ss_kernel_svm_set_interrupt_function(p, NULL, NULL)
+            with nogil:
+                status = ss_kernel_svm_train(p)
+            ss_kernel_svm_set_interrupt_function(p, NULL, NULL)
+            self._saved_statistics = None
+        finally:
+            self._training = False
+            self._train_thread = 0
+            self._lock.release()
+        exc = self._pending_exception
+        if exc is not None:
+            self._pending_exception = None
+            raise exc
+        if status == SS_OK or status == SS_ERR_INTERRUPTED:
+            return _statistics_dict(ss_kernel_svm_get_statistics(p))
+        if status == SS_ERR_NUMERIC:
+            raise FloatingPointError("training diverged (non-finite values)")
+        if status == SS_ERR_BAD_DATA:
+            raise ValueError("the SBP with an unregularized bias needs both classes in y")
+        if status == SS_ERR_ALLOC:
+            raise MemoryError("training ran out of memory")
+        raise RuntimeError("training failed: " + ss_status_string(status).decode("utf-8", "replace"))
+
+    cdef int _on_diagnostic(self) noexcept:
+        try:
+            callback = self._callback
+            if callback is None:
+                return 0
+            return 1 if callback(_statistics_dict(ss_kernel_svm_get_statistics(self._svm))) else 0
+        except BaseException as e:
+            self._pending_exception = e
+            return 1
+
+    cdef int _on_interrupt_poll(self) noexcept:
+        try:
+            PyErr_CheckSignals()
+        except BaseException as e:
+            self._pending_exception = e
+            return 1
+        return 0
+
+    def set_diagnostic_function(self, f):
+        """Call ``f(statistics)`` at every diagnostic (and at the end of a run);
+        a true return value stops training. ``None`` removes it. The callback
+        may call :meth:`decision_function` (the model is refreshed first)."""
+        cdef SsKernelSvm *p = self._writer("set_diagnostic_function")
+        if f is not None and not callable(f):
+            raise TypeError(f"the diagnostic function must be callable or None, got {f!r}")
+        self._callback = f
+        if f is None:
+            ss_kernel_svm_set_diagnostic_function(p, NULL, NULL)
+        else:
+            ss_kernel_svm_set_diagnostic_function(p, _diagnostic_trampoline, <void *>self)
+
+    def decision_function(self, X):
+        """Scores ``f(x) = sum_j beta_j K(z_j, x) + b`` of the rows of ``X``.
+
+        With ``kernel='precomputed'``, X holds kernel values against the
+        training examples (m x n).
+        """
+        cdef SsKernelSvm *p = self._reader()
+        cdef _KData view = _kdata(X, "X", True)
+        cdef int64_t d = ss_kernel_svm_get_dimension(p)
+        if view.data.dimension != d:
+            raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects {d}")
+        cdef cnp.ndarray out = np.empty(view.data.num_data, dtype=np.float64)
+        if view.data.num_data == 0:
+            return out
+        cdef double *o = <double *>cnp.PyArray_DATA(out)
+        cdef SsStatus status
+        with nogil:
+            status = ss_kernel_svm_decision_function(p, &view.data, o)
+        if status == SS_ERR_ALLOC:
+            raise MemoryError("out of memory in decision_function")
+        _check(status, "X", "data")
+        return out
+
+    def predict(self, X):
+        """Labels -1 / +1: the sign of :meth:`decision_function` (0 counts as +1)."""
+        return np.where(self.decision_function(X) >= 0, 1.0, -1.0)
+
+    def nu_from_model(self):
+        """The paper's ``nu`` for this model: mean hinge loss / ||w|| (``ss_kernel_svm_nu_from_model``).
+
+        Train a reference (e.g. ``solver='sdca'`` to a small gap) at the lambda
+        of interest, then give this nu to an SBP.
+        """
+        cdef SsKernelSvm *p = self._reader()
+        cdef double nu = 0
+        cdef SsStatus status
+        with nogil:
+            status = ss_kernel_svm_nu_from_model(p, &nu)
+        if status == SS_ERR_BAD_STATE:
+            raise RuntimeError("nu_from_model needs data and a trained, non-zero model")
+        _check(status, "model", None)
+        return nu
+
+    # -- setters -------------------------------------------------------------
+
+    def set_lambda(self, lambda_):
+        """lambda > 0 (Pegasos and SDCA restart their state)."""
+        cdef SsKernelSvm *p = self._writer("set_lambda")
+        _check(ss_kernel_svm_set_lambda(p, _as_float(lambda_, "lambda_")), "lambda_", lambda_)
+
+    def set_nu(self, nu):
+        """SBP's slack per example, > 0 (default 1e-2)."""
+        cdef SsKernelSvm *p = self._writer("set_nu")
+        _check(ss_kernel_svm_set_nu(p, _as_float(nu, "nu")), "nu", nu)
+
+    def set_unregularized_bias(self, enabled):
+        """SBP: learn an unregularized bias (default False); other solvers refuse True."""
+        cdef SsKernelSvm *p = self._writer("set_unregularized_bias")
+        _check(ss_kernel_svm_set_unregularized_bias(p, 1 if enabled else 0),
+               "unregularized_bias", enabled)
+
+    def set_eta0(self, eta0):
+        """SBP's initial step, > 0 (default 1 / sqrt(max_i K(x_i, x_i)))."""
+        cdef SsKernelSvm *p = self._writer("set_eta0")
+        _check(ss_kernel_svm_set_eta0(p, _as_float(eta0, "eta0")), "eta0", eta0)
+        self._eta0_set = True
+
+    def set_epsilon(self, epsilon):
+        """SDCA's duality-gap threshold, >= 0 (default 1e-3)."""
+        cdef SsKernelSvm *p = self._writer("set_epsilon")
+        _check(ss_kernel_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
+
+    def set_max_num_iterations(self, n):
+        """Iterations per train() call, >= 1 (default 10 n)."""
+        cdef SsKernelSvm *p = self._writer("set_max_num_iterations")
+        v = _as_int64(n, "max_num_iterations")
+        _check(ss_kernel_svm_set_max_num_iterations(p, v), "max_num_iterations", n)
+        self._max_num_iterations_set = True
+
+    def set_diagnostic_frequency(self, f):
+        """Iterations between diagnostics, >= 1 (default n)."""
+        cdef SsKernelSvm *p = self._writer("set_diagnostic_frequency")
+        v = _as_int64(f, "diagnostic_frequency")
+        _check(ss_kernel_svm_set_diagnostic_frequency(p, v), "diagnostic_frequency", f)
+        self._diagnostic_frequency_set = True
+
+    def set_seed(self, seed):
+        """Seed of the object's random generator, an integer in [0, 2**64)."""
+        cdef SsKernelSvm *p = self._writer("set_seed")
+        v = _as_int(seed, "seed")
+        if not (0 <= v < 2 ** 64):
+            raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
+        ss_kernel_svm_set_seed(p, <uint64_t>v)
+
+    def set_model(self, support_vectors, coefficients, bias=0.0, indices=None):
+        """Copy a model: support vectors (m x d rows; None for a precomputed
+        kernel, which needs ``indices``), m coefficients and the bias."""
+        cdef SsKernelSvm *p = self._writer("set_model")
+        cdef cnp.ndarray coef = np.ascontiguousarray(np.asarray(coefficients, dtype=np.float64)).reshape(-1)
+        cdef int64_t m = coef.shape[0]
+        cdef cnp.ndarray idx = None
+        cdef const int64_t *ip = NULL
+        cdef _KData view = None
+        cdef const SsData *svp = NULL
+        b = _as_float(bias, "bias")
+        if indices is not None:
+            idx = np.ascontiguousarray(np.asarray(indices, dtype=np.int64)).reshape(-1)
+            if idx.shape[0] != m:
+                raise ValueError(f"indices must have {m} entries, got {idx.shape[0]}")
+            ip = <const int64_t *>cnp.PyArray_DATA(idx)
+        if support_vectors is not None and m > 0:
+            view = _kdata(support_vectors, "support_vectors", False)
+            if view.data.num_data != m:
+                raise ValueError(f"support_vectors has {view.data.num_data} rows but there are "
+                                 f"{m} coefficients")
+            svp = &view.data
+        status = ss_kernel_svm_set_model(p, svp, ip, <const double *>cnp.PyArray_DATA(coef), m, b)
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError("invalid model: support vectors must have the KernelSVM's "
+                             "dimension (precomputed kernel: indices in range), coefficients "
+                             "and bias must be finite")
+        _check(status, "model", None)
+
+    # -- getters -------------------------------------------------------------
+
+    def get_solver(self):
+        return _KSOLVER_NAMES[<int>ss_kernel_svm_get_solver(self._reader())]
+
+    def get_kernel(self):
+        """The kernel as a dict: kernel, gamma, coef0, degree."""
+        cdef const SsKernel *k = ss_kernel_svm_get_kernel(self._reader())
+        return {"kernel": _KERNEL_NAMES[<int>k.type], "gamma": k.gamma, "coef0": k.coef0,
+                "degree": k.degree}
+
+    def get_lambda(self):
+        return ss_kernel_svm_get_lambda(self._reader())
+
+    def get_nu(self):
+        return ss_kernel_svm_get_nu(self._reader())
+
+    def get_unregularized_bias(self):
+        return bool(ss_kernel_svm_get_unregularized_bias(self._reader()))
+
+    def get_eta0(self):
+        return ss_kernel_svm_get_eta0(self._reader())
+
+    def get_epsilon(self):
+        return ss_kernel_svm_get_epsilon(self._reader())
+
+    def get_max_num_iterations(self):
+        return ss_kernel_svm_get_max_num_iterations(self._reader())
+
+    def get_diagnostic_frequency(self):
+        return ss_kernel_svm_get_diagnostic_frequency(self._reader())
+
+    def get_seed(self):
+        return ss_kernel_svm_get_seed(self._reader())
+
+    def get_iteration_number(self):
+        return ss_kernel_svm_get_iteration_number(self._reader())
+
+    def get_dimension(self):
+        return ss_kernel_svm_get_dimension(self._reader())
+
+    def get_num_data(self):
+        return ss_kernel_svm_get_num_data(self._reader())
+
+    def get_num_kernel_evaluations(self):
+        """Kernel evaluations made by the solver so far (diagnostics excluded)."""
+        return ss_kernel_svm_get_num_kernel_evaluations(self._reader())
+
+    def get_num_support_vectors(self):
+        return ss_kernel_svm_get_num_support_vectors(self._reader())
+
+    def get_support_vectors(self):
+        """The m support vectors (copies): an ndarray, or a scipy CSR matrix when
+        the training data was sparse; None for a precomputed kernel."""
+        cdef const SsData *sv = ss_kernel_svm_get_support_vectors(self._reader())
+        cdef int64_t m, d, nnz
+        if sv == NULL:
+            if ss_kernel_svm_get_kernel(self._svm).type == SS_KERNEL_PRECOMPUTED:
+                return None
+            return np.zeros((0, ss_kernel_svm_get_dimension(self._svm)))
+        m = sv.num_data
+        d = sv.dimension
+        cdef cnp.ndarray values, indptr, indices
+        if sv.layout == SS_LAYOUT_DENSE:
+            values = np.empty((m, d), dtype=np.float64)
+            memcpy(cnp.PyArray_DATA(values), sv.values, <size_t>(m * d) * sizeof(double))
+            return values
+        nnz = sv.indptr[m]
+        indptr = np.empty(m + 1, dtype=np.int64)
+        memcpy(cnp.PyArray_DATA(indptr), sv.indptr, <size_t>(m + 1) * sizeof(int64_t))
+        values = np.empty(nnz, dtype=np.float64)
+        indices = np.empty(nnz, dtype=np.int32)
+        if nnz > 0:
+            memcpy(cnp.PyArray_DATA(values), sv.values, <size_t>nnz * sizeof(double))
+            memcpy(cnp.PyArray_DATA(indices), sv.indices, <size_t>nnz * sizeof(int32_t))
+        import scipy.sparse as sp
+        return sp.csr_matrix((values, indices, indptr), shape=(m, d))
+
+    def get_support_indices(self):
+        """Training indices of the support vectors (-1: not a training example)."""
+        cdef SsKernelSvm *p = self._reader()
+        cdef int64_t m = ss_kernel_svm_get_num_support_vectors(p)
+        cdef cnp.ndarray out = np.empty(m, dtype=np.int64)
+        if m > 0:
+            memcpy(cnp.PyArray_DATA(out), ss_kernel_svm_get_support_indices(p),
+                   <size_t>m * sizeof(int64_t))
+        return out
+
+    def get_coefficients(self):
+        """The coefficients beta_j of the support vectors."""
+        cdef SsKernelSvm *p = self._reader()
+        cdef int64_t m = ss_kernel_svm_get_num_support_vectors(p)
+        cdef cnp.ndarray out = np.empty(m, dtype=np.float64)
+        if m > 0:
+            memcpy(cnp.PyArray_DATA(out), ss_kernel_svm_get_coefficients(p),
+                   <size_t>m * sizeof(double))
+        return out
+
+    def get_bias(self):
+        return ss_kernel_svm_get_bias(self._reader())
+
+    def get_dual_variables(self):
+        """The solver's per-example variables (SDCA alpha, SBP alpha_bar / gamma,
+        Pegasos/Perceptron counts), or None before training."""
+        cdef SsKernelSvm *p = self._reader()
+        cdef const double *a = ss_kernel_svm_get_dual_variables(p)
+        cdef int64_t n = ss_kernel_svm_get_num_data(p)
+        if a == NULL:
+            return None
+        cdef cnp.ndarray out = np.empty(n, dtype=np.float64)
+        memcpy(cnp.PyArray_DATA(out), a, <size_t>n * sizeof(double))
+        return out
+
+    def get_statistics(self):
+        """Statistics of the last diagnostic: status, iteration, epoch, objective,
+        primal_objective, regularizer, loss, dual_objective, duality_gap,
+        margin, training_error, num_kernel_evaluations, num_support_vectors,
+        elapsed_time."""
+        cdef SsKernelSvm *p = self._reader()
+        if self._saved_statistics is not None:
+            return dict(self._saved_statistics)
+        return _statistics_dict(ss_kernel_svm_get_statistics(p))
+
+
+def _solver_from_name(solver):
+    if not isinstance(solver, str) or solver not in _KSOLVERS:
+        raise ValueError(f"solver must be one of {_valid(_KSOLVERS)}, got {solver!r}")
+    return <SsKernelSolver>_KSOLVERS[solver]
+
+
+def _check_lambda(lambda_):
+    v = _as_float(lambda_, "lambda_")
+    if not (v > 0 and v != float("inf")):
+        raise ValueError(f"lambda_ must be {_RANGES['lambda_']}, got {lambda_!r}")
+    return v
