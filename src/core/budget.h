@@ -62,7 +62,7 @@ typedef struct SsBudget {
   int64_t num_data;
   double *work;             /**< projection's scratch, [B (B + 3)], allocated on first use */
   double *scratch;          /**< [2 (B + 1)] merge's kappa_j and bounds */
-  double *merge_table;      /**< merge's table of g*(mu, kappa) and its per-cell error bounds,
+  double *merge_table;      /**< merge's table of r*(mu, kappa) and its per-cell error bounds,
                                  built on first use, or NULL */
 } SsBudget;
 
@@ -126,7 +126,10 @@ double ss_merge_golden_section(double a, double b, double kappa, double tol, dou
 /** beta_z(h) and WD(h) in closed form. */
 double ss_merge_coefficient(double a, double b, double kappa, double h);
 double ss_merge_degradation(double a, double b, double kappa, double h);
-/** Tabulate g*(mu, kappa) for the partner screening of ss_budget_merge (once
+/** min_h WD(h) / mu^2 for the pair (mu, 1 - mu), mu in [0, 1/2] (the limit
+ *  at mu = 0), kappa in [0, 1]: the merge's screening function. */
+double ss_merge_relative_degradation(double mu, double kappa);
+/** Tabulate r*(mu, kappa) for the partner screening of ss_budget_merge (once
  *  per expansion; see budget_merge.c). false if the allocation failed (the
  *  merge then searches every partner). */
 bool ss_merge_table_build(SsBudget *budget);

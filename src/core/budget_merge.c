@@ -16,7 +16,11 @@
  * and the weight degradation is what the projection leaves,
  *
  *     WD(h) = ||a phi(z_m) + b phi(z_j) - beta_z phi(z)||^2
- *           = a^2 + b^2 + 2 a b kappa - beta_z(h)^2.
+ *           = a^2 + b^2 + 2 a b kappa - beta_z(h)^2
+ *           = a^2 (1 - v^2) + b^2 (1 - u^2) + 2 a b (kappa - u v),
+ *
+ * u = kappa^(h^2), v = kappa^((1-h)^2); the last form, with each bracket from
+ * expm1, keeps its precision when WD is tiny beside a^2 + b^2.
  *
  * So h maximises |beta_z(h)|, a one-dimensional search done by golden section.
  * |beta_z| may have two local maxima on [0, 1] (far apart points: one near
@@ -29,14 +33,15 @@
  * The merge takes m = argmin |beta| and, among the terms of the same sign,
  * the partner j of least WD. Searching h for each of the B partners would
  * cost about 35 exponentials each, so the partners are screened first: with
- * s = |a| + |b| and mu = |a| / s (<= 1/2), |beta_z| = s g*(mu, kappa), where
- * g*(mu, kappa) = max_h mu kappa^((1-h)^2) + (1 - mu) kappa^(h^2) is tabulated
- * once per expansion on a (101 x 101) grid of [0, 1/2] x [0, 1] by the same
- * golden-section search; bilinear interpolation gives g* up to a measured
- * bound eps per cell (twice the largest interpolation error found at the
- * cell's centre and edge midpoints), so WD_j up to
- * e_j = s^2 eps (2 g~ + eps). Only partners whose lower estimate WD_j - e_j
- * does not exceed the smallest upper estimate min_k (WD_k + e_k) are searched
+ * mu = |a| / (|a| + |b|) (<= 1/2), min_h WD = a^2 r*(mu, kappa), where
+ * r*(mu, kappa) is the optimal degradation of (mu, 1 - mu) divided by mu^2
+ * (finite as mu -> 0). r* is tabulated once per expansion on a (101 x 101)
+ * grid of [0, 1/2] x [0, 1] by the same golden-section search; bilinear
+ * interpolation gives it up to a measured bound eps per cell (twice the
+ * largest interpolation error found at the cell's centre and edge
+ * midpoints), so WD_j is known up to e_j = a^2 eps. Only partners whose lower
+ * estimate WD_j - e_j does not exceed the smallest upper estimate
+ * min_k (WD_k + e_k) are searched
  * exactly (golden section to 1e-10), and the best of them is merged. Cost:
  * O(B d) for the kernel values kappa_j, one exponential per partner, and a
  * few searches. Without a same-sign partner the term is removed
@@ -51,7 +56,7 @@
 #define SS_MERGE_GRID 6
 /** Bracket width of the exact searches. */
 #define SS_MERGE_TOL 1e-10
-/** The table of g*(mu, kappa): mu = i / (2 M), kappa = k / K. */
+/** The table of r*(mu, kappa): mu = i / (2 M), kappa = k / K. */
 #define SS_MERGE_TABLE_M 100
 #define SS_MERGE_TABLE_K 100
 
@@ -115,11 +120,36 @@ double ss_merge_coefficient(double a, double b, double kappa, double h)
   return a * pow(kappa, (1 - h) * (1 - h)) + b * pow(kappa, h * h);
 }
 
+/* WD(h) without cancellation: with u = kappa^(h^2), v = kappa^((1-h)^2) and
+ * u v = kappa^(1 + 2h^2 - 2h),
+ *   WD = a^2 (1 - v^2) + b^2 (1 - u^2) + 2 a b (kappa - u v),
+ * each bracket from expm1 (L = log kappa <= 0). */
+static double degradation_at(double a, double b, double kappa, double L, double h)
+{
+  const double one_v2 = -expm1(2 * (1 - h) * (1 - h) * L), one_u2 = -expm1(2 * h * h * L);
+  const double k_uv = -kappa * expm1((2 * h * h - 2 * h) * L);
+  const double wd = a * a * one_v2 + b * b * one_u2 + 2 * a * b * k_uv;
+  return wd > 0 ? wd : 0.0;
+}
+
+static double clamp_kappa(double kappa)
+{
+  return kappa > 1 ? 1.0 : (kappa > 1e-300 ? kappa : 1e-300);
+}
+
 double ss_merge_degradation(double a, double b, double kappa, double h)
 {
-  double bz = ss_merge_coefficient(a, b, kappa, h);
-  double wd = a * a + b * b + 2 * a * b * kappa - bz * bz;
-  return wd > 0 ? wd : 0.0;
+  kappa = clamp_kappa(kappa);
+  return degradation_at(a, b, kappa, log(kappa), h);
+}
+
+double ss_merge_relative_degradation(double mu, double kappa)
+{
+  /* r* is smooth in mu down to 0; below 1e-5 the search could not resolve h* ~ mu kappa. */
+  if (mu < 1e-5) mu = 1e-5;
+  kappa = clamp_kappa(kappa);
+  const double h = ss_merge_golden_section(mu, 1 - mu, kappa, SS_MERGE_TOL, NULL);
+  return degradation_at(mu, 1 - mu, kappa, log(kappa), h) / (mu * mu);
 }
 
 /* The interpolated value inside cell (i, k) at fractions (fx, fy). */
@@ -153,10 +183,8 @@ bool ss_merge_table_build(SsBudget *budget)
   double *T = malloc(((size_t)(M + 1) * (K + 1) + (size_t)M * K) * sizeof(double));
   if (!T) return false;
   for (int i = 0; i <= M; ++i)
-    for (int k = 0; k <= K; ++k) {
-      const double mu = (double)i / (2 * M);
-      (void)ss_merge_golden_section(mu, 1 - mu, (double)k / K, SS_MERGE_TOL, &T[i * (K + 1) + k]);
-    }
+    for (int k = 0; k <= K; ++k)
+      T[i * (K + 1) + k] = ss_merge_relative_degradation((double)i / (2 * M), (double)k / K);
   /* The error bound of a cell: twice the largest interpolation error seen at
    * its centre and edge midpoints, plus the search tolerance's share. */
   double *E = T + (M + 1) * (K + 1);
@@ -166,11 +194,10 @@ bool ss_merge_table_build(SsBudget *budget)
       double eps = 0;
       for (int p = 0; p < 5; ++p) {
         const double mu = (i + probes[p][0]) / (2 * M), kappa = (k + probes[p][1]) / K;
-        double g;
-        (void)ss_merge_golden_section(mu, 1 - mu, kappa, SS_MERGE_TOL, &g);
-        eps = fmax(eps, fabs(g - table_lookup_value(T, i, k, probes[p][0], probes[p][1])));
+        const double r = ss_merge_relative_degradation(mu, kappa);
+        eps = fmax(eps, fabs(r - table_lookup_value(T, i, k, probes[p][0], probes[p][1])));
       }
-      E[i * K + k] = 2 * eps + 1e-9;
+      E[i * K + k] = 2 * eps + 1e-12;
     }
   budget->merge_table = T;
   return true;
@@ -198,10 +225,8 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
       kappa[j] = exp(-gamma * (d2 > 0 ? d2 : 0.0));
       if (!screened) continue;
       double eps;
-      const double s = fabs(a) + fabs(b);
-      const double g = table_lookup(budget->merge_table, fabs(a) / s, kappa[j], &eps);
-      const double wd = a * a + b * b + 2 * a * b * kappa[j] - s * s * g * g;
-      const double e = s * s * eps * (2 * g + eps); /* |g~^2 - g^2| <= eps (2 g~ + eps) */
+      const double r = table_lookup(budget->merge_table, fabs(a) / (fabs(a) + fabs(b)), kappa[j], &eps);
+      const double wd = a * a * r, e = a * a * eps;
       lower[j] = wd - e;
       if (wd + e < bound) bound = wd + e;
     }
@@ -210,7 +235,7 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
       const double b = budget->beta[j];
       double bz;
       const double h = ss_merge_golden_section(a, b, kappa[j], SS_MERGE_TOL, &bz);
-      const double wd = a * a + b * b + 2 * a * b * kappa[j] - bz * bz;
+      const double wd = ss_merge_degradation(a, b, kappa[j], h);
       if (wd < best_wd) {
         best_wd = wd;
         best_j = j;

@@ -126,6 +126,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_svm_interrupt)                                       \
   /* test_budget.c */                                           \
   X(merge_golden_section_vs_grid)                               \
+  X(merge_relative_degradation)                                 \
   X(merge_degradation_matches_points)                           \
   X(merge_chooses_least_degradation)                            \
   X(merge_without_partner_removes)                              \

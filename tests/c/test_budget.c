@@ -68,6 +68,40 @@ void test_merge_golden_section_vs_grid(void)
   CHECK_EQ_INT(worse, 0);
 }
 
+void test_merge_relative_degradation(void)
+{
+  /* r*(mu, kappa) mu^2 is the optimal degradation of the pair (mu, 1 - mu)
+   * found by a dense grid; its limit at mu = 0 is finite and continuous. */
+  TuRng rng;
+  tu_rng_init(&rng, 13);
+  for (int trial = 0; trial < 400; ++trial) {
+    double mu = 0.5 * tu_rng_uniform(&rng), kappa = tu_rng_uniform(&rng), hg = 0, best = INFINITY;
+    if (mu < 1e-3) mu = 1e-3;
+    for (int g = 0; g <= 20000; ++g) {
+      double wd = ss_merge_degradation(mu, 1 - mu, kappa, g / 20000.0);
+      if (wd < best) {
+        best = wd;
+        hg = g / 20000.0;
+      }
+    }
+    /* refine the grid around its best point */
+    const double lo = fmax(0, hg - 5e-5);
+    for (int g = 0; g <= 2000; ++g) {
+      double wd = ss_merge_degradation(mu, 1 - mu, kappa, lo + g * 1e-4 / 2000);
+      if (wd < best) best = wd;
+    }
+    const double r = ss_merge_relative_degradation(mu, kappa);
+    CHECK(r * mu * mu <= best + 1e-15);              /* never worse than the grid */
+    CHECK(r * mu * mu >= best * (1 - 1e-9) - 1e-15); /* better only by its resolution */
+  }
+  for (int k = 0; k <= 10; ++k) {
+    const double kappa = k / 10.0;
+    CHECK(isfinite(ss_merge_relative_degradation(0, kappa)));
+    CHECK_CLOSE(ss_merge_relative_degradation(0, kappa), ss_merge_relative_degradation(1e-3, kappa),
+                1e-2);
+  }
+}
+
 void test_merge_degradation_matches_points(void)
 {
   /* WD(h) and beta_z from the closed forms equal the RKHS distance computed
