@@ -253,7 +253,8 @@ def summary_lines(results):
                 q = f"{r['cpu_s'] / lib['cpu_s']:.3f} ({r['train_call_cpu_s'] / lib['cpu_s']:.3f})"
             else:
                 first, t, q = "none", "-", "-"
-            L.append(f"| {name} | {lib['acc']:.4f}, {lib['cpu_s']:.1f} | {solver.upper()} | {first} | "
+            sub = "" if lib.get("note") == "full training set" else f" (LIBSVM on {lib['n_train']} rows only)"
+            L.append(f"| {name}{sub} | {lib['acc']:.4f}, {lib['cpu_s']:.1f} | {solver.upper()} | {first} | "
                      f"{t} | {q} | {best['acc']:.4f} ({best['epoch']}) |")
     return L + [""]
 
