@@ -171,7 +171,9 @@ def run_libsvm(args):
     lam = 1.0 / (100 * n)
     C, gamma = 1.0 / (lam * n), 1.0 / (2 * sigma2)
     out = {"n": n, "n_test": Xt.shape[0], "C": C, "gamma": gamma}
-    if args.peers_from:
+    if args.skip_peers:
+        pass
+    elif args.peers_from:
         # LIBSVM's results from an earlier run of this script on the same problem.
         saved = json.loads(Path(args.peers_from).read_text())
         if saved["n"] != n or saved["C"] != C:
@@ -183,6 +185,11 @@ def run_libsvm(args):
         RESULTS.mkdir(exist_ok=True)
         (RESULTS / "sbp_paper_libsvm_peers.json").write_text(json.dumps(out, indent=1) + "\n")
     out["sbp"] = []
+    if args.sbp_from:
+        # The SBP's results from an earlier run (its JSON): render only.
+        out["sbp"] = json.loads(Path(args.sbp_from).read_text())["sbp"]
+        out["sbp_from"] = args.sbp_from
+        return out
     if args.sbp_epochs <= 0:
         return out
 
@@ -203,6 +210,8 @@ def run_libsvm(args):
         out["sbp"].append((done / n, cpu, err, svm.get_num_support_vectors()))
         print(f"SBP {done / n:.3f} ep: {cpu:.1f}s err={err:.4f} sv={out['sbp'][-1][3]}",
               flush=True)
+        (RESULTS / "sbp_paper_libsvm_sbp.json").write_text(
+            json.dumps({"n": n, "C": C, "sbp": out["sbp"]}, indent=1) + "\n")
     return out
 
 
@@ -249,6 +258,8 @@ def write_report(args, fig2=None, plots=(), libsvm=None):
                     cells.append(f"{100 * r[5][ok[-1]]:.2f}%" if len(ok) else "-")
                 lines.append(f"| {ds} | {budget:.3g} | " + " | ".join(cells) + " |")
         lines.append("")
+    if libsvm is not None and "svc_time" not in libsvm:
+        libsvm = None                    # --skip-peers: the JSON is the result
     if libsvm is not None:
         o = libsvm
         lines += ["## Wall clock against LIBSVM, with an unregularized bias (a9a)", "",
@@ -261,9 +272,10 @@ def write_report(args, fig2=None, plots=(), libsvm=None):
         if o.get("libsvm_time") is not None:
             lines.append(f"| libsvm-official | {o['libsvm_time']:.1f} | "
                          f"{100 * o['libsvm_err']:.2f}% | {o['libsvm_sv']} |")
-        if o.get("peers_from"):
-            lines += ["", f"(LIBSVM rows: measured by an earlier run of this script, "
-                      f"{o['peers_from']}.)", ""]
+        for key, what in (("peers_from", "LIBSVM rows"), ("sbp_from", "SBP rows")):
+            if o.get(key):
+                lines += ["", f"({what}: measured by an earlier run of this script, saved "
+                          f"in {o[key]}.)", ""]
         for ep, cpu, err, sv in o["sbp"]:
             lines.append(f"| stochsvm SBP, {ep:.3g} epochs | {cpu:.1f} | {100 * err:.2f}% | {sv} |")
         ref_time = o["svc_time"]
@@ -297,6 +309,10 @@ def main():
     ap.add_argument("--libsvm-n-train", type=int, default=None,
                     help="training subset of the libsvm part (default: all of a9a)")
     ap.add_argument("--no-libsvm-official", action="store_true")
+    ap.add_argument("--skip-peers", action="store_true",
+                    help="run the SBP only (its results go to sbp_paper_libsvm_sbp.json)")
+    ap.add_argument("--sbp-from", default=None,
+                    help="reuse the SBP results saved by an earlier run (its JSON)")
     ap.add_argument("--peers-from", default=None,
                     help="reuse SVC/libsvm results saved by an earlier run (its JSON)")
     ap.add_argument("--output", default=str(RESULTS / "sbp_paper.md"))
