@@ -130,7 +130,7 @@ def plot_fig2(curves, args):
         ax.set_title(f"{ds}: test error vs kernel evaluations ({args.epochs} epochs)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
-        path = RESULTS / f"sbp_paper_fig2_{ds}.png"
+        path = Path(args.output).parent / f"{Path(args.output).stem}_{ds}.png"
         fig.tight_layout()
         fig.savefig(path, dpi=110)
         plt.close(fig)
