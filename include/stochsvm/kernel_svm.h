@@ -162,8 +162,8 @@ SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const S
 /* leaves the object unchanged. Not callable from a callback.               */
 /* ------------------------------------------------------------------------ */
 
-/** @brief lambda > 0, finite. Pegasos restarts its counts; SDCA rescales
- *  its dual variables into the new box [0, 1/(lambda n)] (clipping). */
+/** @brief lambda > 0, finite. Pegasos and SDCA restart from zero (their
+ *  counts and dual variables depend on lambda); SBP only reports with it. */
 SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
 /** @brief SBP's slack budget per example nu, finite and > 0; default 1e-2.
  *  The total slack is n nu. */
@@ -278,7 +278,7 @@ SS_API SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, dou
  *  parts of both basins) the midpoint of its optimal interval is returned.
  *  Expected O(n).
  *  @param y n labels in {-1, +1} with both classes present.
- *  @param work n doubles of scratch.
+ *  @param work 2 n doubles of scratch.
  *  @param covered if non-NULL, receives k.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, n < 2, volume <= 0); SS_ERR_BAD_DATA
  *          (a label not -1/+1, or one class absent). */

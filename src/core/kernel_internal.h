@@ -162,10 +162,14 @@ double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, con
 
 /** SBP water filling on scratch arrays (sbp_gamma.c): the level of
  *  sum_i max(0, gamma - a_i) = volume (a is reordered), and the two levels
- *  u (positives a) and v (negatives d) with k covered in each. */
+ *  u (positives a) and v (negatives d) with k covered in each (scratch:
+ *  n_pos + n_neg doubles). */
 double ss_sbp_water_level(double *a, int64_t n, double volume);
+/** The same with a lower set of @p count heights summing to @p sum, all
+ *  below every a[k], already known to be covered (count >= 1 or m >= 1). */
+double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum);
 void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
-                       double *u, double *v, int64_t *covered);
+                       double *scratch, double *u, double *v, int64_t *covered);
 
 /** The solvers' tables. */
 extern const SsKernelSolverOps ss_sbp_ops;

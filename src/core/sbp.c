@@ -44,7 +44,11 @@ typedef struct SbpState {
   double *c;         /**< [n] responses c^(t) */
   double *alpha_sum; /**< [n] sum over t of alpha^(t) */
   double *c_sum;     /**< [n] sum over t of c^(t) */
-  double *work;      /**< [n] scratch of the water filling */
+  double *work;      /**< [2 n] scratch of the water filling */
+  int64_t *kept;     /**< [n] candidates of the prefilter (see levels_prefiltered) */
+  double last_u, last_v; /**< the levels of the previous iteration (NaN: none) */
+  double band;       /**< the prefilter's margin above the previous levels */
+  int64_t n_pos;     /**< positives in the data */
   double r2;         /**< ||w^(t)||^2 */
   double eta0;
   bool bias;         /**< the bias setting the sums were made with */
@@ -59,6 +63,7 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->alpha_sum);
   free(s->c_sum);
   free(s->work);
+  free(s->kept);
   free(s);
   self->state = NULL;
 }
@@ -89,48 +94,49 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->c = calloc(n, sizeof(double));
   s->alpha_sum = calloc(n, sizeof(double));
   s->c_sum = calloc(n, sizeof(double));
-  s->work = malloc(n * sizeof(double));
+  s->work = malloc(2 * n * sizeof(double));
+  s->kept = malloc(n * sizeof(int64_t));
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
-  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !self->dual) {
+  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->kept || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
   memset(self->dual, 0, n * sizeof(double));
   s->bias = self->bias_enabled;
   s->eta0 = ss_kernel_svm_effective_eta0(self);
+  s->last_u = s->last_v = NAN;
+  s->band = s->eta0;
+  for (int64_t i = 0; i < self->num_data; ++i) s->n_pos += self->labels[i] > 0;
   self->iteration = 0;
   return SS_OK;
 }
 
-/* The k-th (0-based) index j in [0, n) of class `cls` (0: any) with c_j < level
- * (strict) or c_j <= level. */
-static int64_t kth_below(const double *c, const double *y, int64_t n, double cls, double level,
-                         bool strict, int64_t k)
-{
-  for (int64_t j = 0; j < n; ++j) {
-    if (cls != 0 && y[j] != cls) continue;
-    if (strict ? c[j] < level : c[j] <= level) {
-      if (k == 0) return j;
-      --k;
-    }
-  }
-  return -1;
-}
-
-/* Draw i uniformly among the examples of class cls (0: all) covered at `level`. */
-static int64_t sample_covered(const double *c, const double *y, int64_t n, double cls,
-                              double level, SsRng *rng)
+/* Draw i uniformly among the examples of class cls (0: all) covered at
+ * `level`, c_i < level, looking only at the candidates cand[0..m) (NULL: all
+ * m examples). Ties: the examples at the level, else the lowest one. */
+static int64_t sample_covered(const double *c, const double *y, const int64_t *cand, int64_t m,
+                              double cls, double level, SsRng *rng)
 {
   int64_t strict = 0, loose = 0, lowest = -1;
-  for (int64_t j = 0; j < n; ++j) {
+  for (int64_t k = 0; k < m; ++k) {
+    int64_t j = cand ? cand[k] : k;
     if (cls != 0 && y[j] != cls) continue;
     strict += c[j] < level;
     loose += c[j] <= level;
     if (lowest < 0 || c[j] < c[lowest]) lowest = j;
   }
-  if (strict > 0) return kth_below(c, y, n, cls, level, true, (int64_t)ss_rng_below(rng, (uint64_t)strict));
-  if (loose > 0) return kth_below(c, y, n, cls, level, false, (int64_t)ss_rng_below(rng, (uint64_t)loose));
+  if (strict == 0 && loose == 0) return lowest;
+  bool use_strict = strict > 0;
+  int64_t r = (int64_t)ss_rng_below(rng, (uint64_t)(use_strict ? strict : loose));
+  for (int64_t k = 0; k < m; ++k) {
+    int64_t j = cand ? cand[k] : k;
+    if (cls != 0 && y[j] != cls) continue;
+    if (use_strict ? c[j] < level : c[j] <= level) {
+      if (r == 0) return j;
+      --r;
+    }
+  }
   return lowest;
 }
 
@@ -153,7 +159,84 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, double *u, d
     if (self->labels[j] > 0) s->work[p++] = c[j];
     else s->work[q++] = c[j];
   }
-  ss_sbp_two_levels(s->work, n_pos, s->work + n_pos, n - n_pos, volume, u, v, covered);
+  ss_sbp_two_levels(s->work, n_pos, s->work + n_pos, n - n_pos, volume, s->work + n, u, v,
+                    covered);
+}
+
+/* The levels of c computed on a prefix of the sorted responses only: every
+ * example below the previous level plus a band is kept (its index in
+ * s->kept), and so is the lowest example above it in each class. The water
+ * filling of these prefixes is exact when its covered examples stop before
+ * the end of each prefix (or the prefix is the whole class); otherwise the
+ * band was too narrow: it is doubled and the full filling is used. The
+ * band shrinks while more than three times as many examples are kept as covered. Returns the
+ * number of candidates (every covered example is among them), or -1 when
+ * the full filling was used. */
+static int64_t levels_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *u,
+                                  double *v)
+{
+  const int64_t n = self->num_data;
+  const double *y = self->labels;
+  int64_t covered;
+  if (isnan(s->last_u)) {
+    levels(self, s, c, u, v, &covered);
+    s->last_u = *u;
+    s->last_v = *v;
+    return -1;
+  }
+  const double tau_pos = s->last_u + s->band, tau_neg = (s->bias ? s->last_v : s->last_u) + s->band;
+  double min_pos = INFINITY, min_neg = INFINITY;
+  int64_t arg_pos = -1, arg_neg = -1, m = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    const double cj = c[j];
+    const bool pos = !s->bias || y[j] > 0;
+    if (cj < (pos ? tau_pos : tau_neg)) {
+      s->kept[m++] = j;
+    } else if (pos) {
+      if (cj < min_pos) { min_pos = cj; arg_pos = j; }
+    } else if (cj < min_neg) {
+      min_neg = cj;
+      arg_neg = j;
+    }
+  }
+  const int64_t kept = m;
+  if (arg_pos >= 0) s->kept[m++] = arg_pos;
+  if (arg_neg >= 0) s->kept[m++] = arg_neg;
+  bool valid;
+  const double volume = (double)n * self->nu;
+  if (!s->bias) {
+    for (int64_t k = 0; k < m; ++k) s->work[k] = c[s->kept[k]];
+    *u = *v = ss_sbp_water_level(s->work, m, volume);
+    valid = m == n || *u <= min_pos;
+    covered = 0;
+    for (int64_t k = 0; k < kept; ++k) covered += c[s->kept[k]] < *u;
+  } else {
+    int64_t lp = 0;
+    for (int64_t k = 0; k < m; ++k) lp += y[s->kept[k]] > 0;
+    int64_t p = 0, q = lp;
+    for (int64_t k = 0; k < m; ++k) {
+      int64_t j = s->kept[k];
+      if (y[j] > 0) s->work[p++] = c[j];
+      else s->work[q++] = c[j];
+    }
+    const int64_t ln = m - lp;
+    valid = lp > 0 && ln > 0;
+    if (valid) {
+      ss_sbp_two_levels(s->work, lp, s->work + lp, ln, volume, s->work + m, u, v, &covered);
+      valid = (covered < lp || lp == s->n_pos) && (covered < ln || ln == n - s->n_pos);
+      covered *= 2;
+    }
+  }
+  if (!valid) {
+    s->band *= 2;
+    levels(self, s, c, u, v, &covered);
+    m = -1;
+  } else if (kept > 3 * covered + 64) {
+    s->band *= 0.8;
+  }
+  s->last_u = *u;
+  s->last_v = *v;
+  return m;
 }
 
 static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
@@ -165,17 +248,12 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
   for (; t < t_end; ++t) {
     const double eta = s->eta0 / sqrt((double)(t + 1));
     double u, v;
-    int64_t covered;
-    levels(self, s, c, &u, &v, &covered);
+    const int64_t m = levels_prefiltered(self, s, c, &u, &v);
+    const int64_t *cand = m >= 0 ? s->kept : NULL;
     SsRng rng;
     ss_rng_seed(&rng, self->seed, (uint64_t)t);
-    int64_t i;
-    if (!s->bias) {
-      i = sample_covered(c, y, n, 0, u, &rng);
-    } else {
-      double cls = (ss_rng_next(&rng) >> 63) ? 1.0 : -1.0;
-      i = sample_covered(c, y, n, cls, cls > 0 ? u : v, &rng);
-    }
+    const double cls = !s->bias ? 0.0 : ((ss_rng_next(&rng) >> 63) ? 1.0 : -1.0);
+    const int64_t i = sample_covered(c, y, cand, m >= 0 ? m : n, cls, cls < 0 ? v : u, &rng);
 
     alpha[i] += eta;
     s->r2 += 2.0 * eta * c[i] + eta * eta * self->diagonal[i];
@@ -184,19 +262,25 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
                                  self->norms2[i], krow);
     ss_data_clear_row(&self->data, i, self->zd);
     const double step = eta * y[i];
-    for (int64_t j = 0; j < n; ++j) c[j] += step * y[j] * krow[j];
+    double *alpha_sum = s->alpha_sum, *c_sum = s->c_sum;
     if (s->r2 > 1.0) {
+      /* c + step y K, projected: both scaled by 1/r, then summed. */
       const double inv_r = 1.0 / sqrt(s->r2);
       for (int64_t j = 0; j < n; ++j) {
         alpha[j] *= inv_r;
-        c[j] *= inv_r;
+        c[j] = (c[j] + step * y[j] * krow[j]) * inv_r;
+        alpha_sum[j] += alpha[j];
+        c_sum[j] += c[j];
       }
       s->r2 = 1.0;
-    }
-    double *alpha_sum = s->alpha_sum, *c_sum = s->c_sum;
-    for (int64_t j = 0; j < n; ++j) {
-      alpha_sum[j] += alpha[j];
-      c_sum[j] += c[j];
+      s->last_u *= inv_r;
+      s->last_v *= inv_r;
+    } else {
+      for (int64_t j = 0; j < n; ++j) {
+        c[j] += step * y[j] * krow[j];
+        alpha_sum[j] += alpha[j];
+        c_sum[j] += c[j];
+      }
     }
     self->num_kernel_evaluations += n;
     if (!isfinite(s->r2)) {

@@ -11,7 +11,8 @@
  * random pivot p and evaluate W(p) = (count + #less) p - (sum + sum less).
  * If W(p) >= V the level is at most p: keep the heights below p. Otherwise
  * the heights up to p join the lower set and the range becomes those above.
- * When the range is empty, gamma = (V + sum) / count. Expected O(n).
+ * When the range is empty, gamma = (V + sum) / count. Expected O(n); both
+ * passes per step are branch-free (counting, then compaction of one side).
  *
  * find_gamma_and_bias: with an unregularized bias b the positives' floor is
  * c_i + b and the negatives' c_i - b. In terms of the two levels relative to
@@ -53,53 +54,56 @@ static int64_t random_below(uint64_t *state, int64_t bound)
   return (int64_t)(next_random(state) % (uint64_t)bound);
 }
 
-/* Three-way partition of a[lo, hi) around pivot: [lo, *lt) < pivot,
- * [*lt, *gt) == pivot, [*gt, hi) > pivot. Returns the sum of the first part. */
-static double partition3(double *a, int64_t lo, int64_t hi, double pivot, int64_t *lt,
-                         int64_t *gt)
+double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum)
 {
-  int64_t less = lo, i = lo, greater = hi;
-  double sum_less = 0;
-  while (i < greater) {
-    double v = a[i];
-    if (v < pivot) {
-      a[i] = a[less];
-      a[less] = v;
-      ++less;
-      ++i;
-      sum_less += v;
-    } else if (v > pivot) {
-      --greater;
-      a[i] = a[greater];
-      a[greater] = v;
-    } else {
-      ++i;
+  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)m;
+  while (m > 0) {
+    /* One branch-free pass sizes the parts below and at the pivot, one
+     * branch-free pass keeps the side the level lies in. */
+    const double pivot = a[random_below(&rng, m)];
+    int64_t less = 0, equal = 0;
+    double s0 = 0, s1 = 0;
+    int64_t k = 0;
+    for (; k + 2 <= m; k += 2) {
+      const double v0 = a[k], v1 = a[k + 1];
+      const int b0 = v0 < pivot, b1 = v1 < pivot;
+      less += b0 + b1;
+      equal += (v0 == pivot) + (v1 == pivot);
+      s0 += b0 * v0;
+      s1 += b1 * v1;
     }
+    if (k < m) {
+      const double v = a[k];
+      less += v < pivot;
+      equal += v == pivot;
+      s0 += (v < pivot) * v;
+    }
+    const double sum_less = s0 + s1;
+    const double at_pivot = (double)(count + less) * pivot - (sum + sum_less);
+    int64_t kept = 0;
+    if (at_pivot >= volume) {
+      for (int64_t k = 0; k < m; ++k) {
+        const double v = a[k];
+        a[kept] = v;
+        kept += v < pivot;
+      }
+    } else {
+      count += less + equal;
+      sum += sum_less + (double)equal * pivot;
+      for (int64_t k = 0; k < m; ++k) {
+        const double v = a[k];
+        a[kept] = v;
+        kept += v > pivot;
+      }
+    }
+    m = kept;
   }
-  *lt = less;
-  *gt = greater;
-  return sum_less;
+  return (volume + sum) / (double)count;
 }
 
 double ss_sbp_water_level(double *a, int64_t n, double volume)
 {
-  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
-  int64_t lo = 0, hi = n, count = 0;
-  double sum = 0;
-  while (lo < hi) {
-    double pivot = a[lo + random_below(&rng, hi - lo)];
-    int64_t lt, gt;
-    double sum_less = partition3(a, lo, hi, pivot, &lt, &gt);
-    double at_pivot = (double)(count + (lt - lo)) * pivot - (sum + sum_less);
-    if (at_pivot >= volume) {
-      hi = lt;
-    } else {
-      count += gt - lo;
-      sum += sum_less + (double)(gt - lt) * pivot;
-      lo = gt;
-    }
-  }
-  return (volume + sum) / (double)count;
+  return ss_sbp_water_level_from(a, n, volume, 0, 0.0);
 }
 
 SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *work,
@@ -114,13 +118,32 @@ SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *wo
   return SS_OK;
 }
 
-/* Rearrange a[lo, hi) so that a[m] holds the value of rank m: a[lo, m) <= a[m] <= a[m+1, hi). */
-static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng)
+/* Rearrange a[lo, hi) so that a[m] holds the value of rank m: a[lo, m) <= a[m] <= a[m+1, hi).
+ * Each step partitions three ways around a random pivot without branches: one
+ * pass counts the parts, one scatters them into @p scratch, one copies back. */
+static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng,
+                        double *scratch)
 {
   while (hi - lo > 1) {
-    double pivot = a[lo + random_below(rng, hi - lo)];
-    int64_t lt, gt;
-    partition3(a, lo, hi, pivot, &lt, &gt);
+    const double pivot = a[lo + random_below(rng, hi - lo)];
+    int64_t less = 0, equal = 0;
+    for (int64_t k = lo; k < hi; ++k) {
+      less += a[k] < pivot;
+      equal += a[k] == pivot;
+    }
+    const int64_t lt = lo + less, gt = lt + equal;
+    if (m >= lt && m < gt && less == 0 && gt == hi) return; /* all equal to the pivot */
+    int64_t at_less = 0, at_equal = less, at_greater = less + equal;
+    for (int64_t k = lo; k < hi; ++k) {
+      const double v = a[k];
+      const int is_less = v < pivot, is_greater = v > pivot;
+      const int64_t at = is_less ? at_less : (is_greater ? at_greater : at_equal);
+      scratch[at] = v;
+      at_less += is_less;
+      at_greater += is_greater;
+      at_equal += !is_less & !is_greater;
+    }
+    memcpy(a + lo, scratch, (size_t)(hi - lo) * sizeof(double));
     if (m < lt) hi = lt;
     else if (m >= gt) lo = gt;
     else return;
@@ -142,7 +165,7 @@ static double range_min(const double *a, int64_t lo, int64_t hi)
 }
 
 void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
-                       double *u, double *v, int64_t *covered)
+                       double *scratch, double *u, double *v, int64_t *covered)
 {
   uint64_t rng = 0xD1B54A32D192ED03ULL ^ (uint64_t)(n_pos * 31 + n_neg);
   const int64_t K = n_pos < n_neg ? n_pos : n_neg;
@@ -150,8 +173,8 @@ void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, doubl
   double sum_a = 0, sum_d = 0; /* sums of ranks < lo */
   while (lo < hi) {
     int64_t m = lo + 1 + random_below(&rng, hi - lo);
-    select_rank(a, lo, top_a, m, &rng);
-    select_rank(d, lo, top_d, m, &rng);
+    select_rank(a, lo, top_a, m, &rng, scratch);
+    select_rank(d, lo, top_d, m, &rng, scratch);
     double sa = sum_a + range_sum(a, lo, m), sd = sum_d + range_sum(d, lo, m);
     double needed = (double)m * (a[m] + d[m]) - sa - sd;
     if (needed <= volume) {
@@ -164,8 +187,8 @@ void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, doubl
       top_d = m;
     }
   }
-  select_rank(a, lo, top_a, lo, &rng);
-  select_rank(d, lo, top_d, lo, &rng);
+  select_rank(a, lo, top_a, lo, &rng, scratch);
+  select_rank(d, lo, top_d, lo, &rng, scratch);
   const double ak = a[lo], dk = d[lo];
   const double needed = (double)lo * (ak + dk) - sum_a - sum_d;
   const double D = (volume - needed) / (double)(lo + 1);
@@ -199,7 +222,7 @@ SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n,
   }
   double u, v;
   int64_t k;
-  ss_sbp_two_levels(work, n_pos, work + n_pos, n_neg, volume, &u, &v, &k);
+  ss_sbp_two_levels(work, n_pos, work + n_pos, n_neg, volume, work + n, &u, &v, &k);
   *gamma = 0.5 * (u + v);
   *bias = 0.5 * (v - u);
   if (covered) *covered = k;

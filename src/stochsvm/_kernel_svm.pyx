@@ -247,7 +247,7 @@ def find_gamma_and_bias(y, c, volume):
     cdef cnp.ndarray a = _responses(c)
     cdef cnp.ndarray labels = _prepare_labels(y, a.shape[0])
     cdef double v = _as_float(volume, "volume")
-    cdef cnp.ndarray work = np.empty_like(a)
+    cdef cnp.ndarray work = np.empty(2 * a.shape[0], dtype=np.float64)
     cdef double gamma = 0, bias = 0
     cdef int64_t k = 0
     cdef SsStatus status = ss_sbp_find_gamma_and_bias(
