@@ -35,6 +35,7 @@
 #define STOCHSVM_KERNEL_SVM_H
 
 #include "kernel.h"
+#include "kernel_budget.h"
 #include "svm.h"
 
 #ifdef __cplusplus
@@ -51,7 +52,9 @@ typedef enum SsKernelSolver {
   SS_KSOLVER_SBP = 1,        /**< Stochastic Batch Perceptron (src/core/sbp.c) */
   SS_KSOLVER_PEGASOS = 2,    /**< kernel Pegasos (src/core/kernel_pegasos.c) */
   SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent, no bias (src/core/kernel_sdca.c) */
-  SS_KSOLVER_PERCEPTRON = 4  /**< online kernel Perceptron (src/core/perceptron.c) */
+  SS_KSOLVER_PERCEPTRON = 4, /**< online kernel Perceptron (src/core/perceptron.c) */
+  SS_KSOLVER_BSCA = 5,       /**< budgeted stochastic coordinate ascent (src/core/bsca.c, kernel_budget.h) */
+  SS_KSOLVER_BSGD = 6        /**< budgeted stochastic gradient descent (src/core/bsgd.c, kernel_budget.h) */
 } SsKernelSolver;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and
@@ -159,8 +162,8 @@ SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const S
 /* leaves the object unchanged. Not callable from a callback.               */
 /* ------------------------------------------------------------------------ */
 
-/** @brief lambda > 0, finite. Pegasos restarts its counts; SDCA rescales
- *  its dual variables into the new box [0, 1/(lambda n)] (clipping). */
+/** @brief lambda > 0, finite. Pegasos and SDCA restart from zero (their
+ *  counts and dual variables depend on lambda); SBP only reports with it. */
 SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
 /** @brief SBP's slack budget per example nu, finite and > 0; default 1e-2.
  *  The total slack is n nu. */
@@ -275,7 +278,7 @@ SS_API SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, dou
  *  parts of both basins) the midpoint of its optimal interval is returned.
  *  Expected O(n).
  *  @param y n labels in {-1, +1} with both classes present.
- *  @param work n doubles of scratch.
+ *  @param work 2 n doubles of scratch.
  *  @param covered if non-NULL, receives k.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, n < 2, volume <= 0); SS_ERR_BAD_DATA
  *          (a label not -1/+1, or one class absent). */

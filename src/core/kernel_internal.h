@@ -100,6 +100,10 @@ struct SsKernelSvm_ {
   SsSvmInterruptFunction interrupt_fn;
   void *interrupt_user;
 
+  /* Budgeted solvers (kernel_svm_budget.c). */
+  int64_t budget;              /**< B; 0: default 500 */
+  int budget_maintenance;      /**< SsBudgetMaintenance; 0: AUTO */
+
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
   int64_t iteration;
@@ -158,19 +162,24 @@ double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, con
 
 /** SBP water filling on scratch arrays (sbp_gamma.c): the level of
  *  sum_i max(0, gamma - a_i) = volume (a is reordered), and the two levels
- *  u (positives a) and v (negatives d) with k covered in each. */
+ *  u (positives a) and v (negatives d) with k covered in each (scratch:
+ *  n_pos + n_neg doubles). */
 double ss_sbp_water_level(double *a, int64_t n, double volume);
 /** The same with a lower set of @p count heights summing to @p sum, all
  *  below every a[k], already known to be covered (count >= 1 or m >= 1). */
 double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum);
 void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
-                       double *u, double *v, int64_t *covered);
+                       double *scratch, double *u, double *v, int64_t *covered);
 
 /** The solvers' tables. */
 extern const SsKernelSolverOps ss_sbp_ops;
 extern const SsKernelSolverOps ss_kernel_sdca_ops;
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
+extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */
+extern const SsKernelSolverOps ss_bsgd_ops; /* bsgd.c */
+/** The budgeted solvers need vectors: true for BSCA/BSGD with a precomputed kernel. */
+bool ss_kernel_budget_solver_rejects(SsKernelSolver solver, const SsKernel *kernel);
 
 /** The support vectors of an expansion over training examples (Pegasos,
  *  SDCA, Perceptron): rows[0..m) with coefficients coef[0..m), and

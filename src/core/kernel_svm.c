@@ -24,6 +24,8 @@ const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver)
   case SS_KSOLVER_PEGASOS: return &ss_kernel_pegasos_ops;
   case SS_KSOLVER_SDCA: return &ss_kernel_sdca_ops;
   case SS_KSOLVER_PERCEPTRON: return &ss_perceptron_ops;
+  case SS_KSOLVER_BSCA: return &ss_bsca_ops;
+  case SS_KSOLVER_BSGD: return &ss_bsgd_ops;
   default: return NULL;
   }
 }
@@ -63,7 +65,7 @@ SsStatus ss_kernel_svm_check_new(SsKernelSolver solver, const SsKernel *kernel,
                                  const SsData *data, const double *labels, double lambda)
 {
   if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_positive(lambda) ||
-      !valid_descriptor(data))
+      ss_kernel_budget_solver_rejects(solver, kernel) || !valid_descriptor(data))
     return SS_ERR_BAD_ARG;
   if (kernel->type == SS_KERNEL_PRECOMPUTED && data->dimension != data->num_data)
     return SS_ERR_BAD_ARG;
@@ -78,7 +80,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
                                             int64_t dimension, double lambda)
 {
   if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_positive(lambda) ||
-      dimension < 1 || (uint64_t)dimension > SIZE_MAX / sizeof(double))
+      ss_kernel_budget_solver_rejects(solver, kernel) || dimension < 1 || (uint64_t)dimension > SIZE_MAX / sizeof(double))
     return NULL;
   SsKernelSvm *self = calloc(1, sizeof(SsKernelSvm));
   if (!self) return NULL;

@@ -44,7 +44,7 @@ typedef struct SbpState {
   double *c;         /**< [n] responses c^(t) */
   double *alpha_sum; /**< [n] sum over t of alpha^(t) */
   double *c_sum;     /**< [n] sum over t of c^(t) */
-  double *work;      /**< [n] scratch of the water filling */
+  double *work;      /**< [2 n] scratch of the water filling */
   int64_t *kept;     /**< [n] candidates of the prefilter (see levels_prefiltered) */
   double last_u, last_v; /**< the levels of the previous iteration (NaN: none) */
   double band;       /**< the prefilter's margin above the previous levels */
@@ -94,7 +94,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->c = calloc(n, sizeof(double));
   s->alpha_sum = calloc(n, sizeof(double));
   s->c_sum = calloc(n, sizeof(double));
-  s->work = malloc(n * sizeof(double));
+  s->work = malloc(2 * n * sizeof(double));
   s->kept = malloc(n * sizeof(int64_t));
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
@@ -159,7 +159,8 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, double *u, d
     if (self->labels[j] > 0) s->work[p++] = c[j];
     else s->work[q++] = c[j];
   }
-  ss_sbp_two_levels(s->work, n_pos, s->work + n_pos, n - n_pos, volume, u, v, covered);
+  ss_sbp_two_levels(s->work, n_pos, s->work + n_pos, n - n_pos, volume, s->work + n, u, v,
+                    covered);
 }
 
 /* The levels of c computed on a prefix of the sorted responses only: every
@@ -167,8 +168,8 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, double *u, d
  * s->kept), and so is the lowest example above it in each class. The water
  * filling of these prefixes is exact when its covered examples stop before
  * the end of each prefix (or the prefix is the whole class); otherwise the
- * band was too narrow: it is widened and the full filling is used. The
- * band shrinks while many more examples are kept than covered. Returns the
+ * band was too narrow: it is doubled and the full filling is used. The
+ * band shrinks while more than three times as many examples are kept as covered. Returns the
  * number of candidates (every covered example is among them), or -1 when
  * the full filling was used. */
 static int64_t levels_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *u,
@@ -221,17 +222,17 @@ static int64_t levels_prefiltered(SsKernelSvm *self, SbpState *s, const double *
     const int64_t ln = m - lp;
     valid = lp > 0 && ln > 0;
     if (valid) {
-      ss_sbp_two_levels(s->work, lp, s->work + lp, ln, volume, u, v, &covered);
+      ss_sbp_two_levels(s->work, lp, s->work + lp, ln, volume, s->work + m, u, v, &covered);
       valid = (covered < lp || lp == s->n_pos) && (covered < ln || ln == n - s->n_pos);
       covered *= 2;
     }
   }
   if (!valid) {
-    s->band *= 4;
+    s->band *= 2;
     levels(self, s, c, u, v, &covered);
     m = -1;
-  } else if (kept > 8 * (covered + 8)) {
-    s->band *= 0.5;
+  } else if (kept > 3 * covered + 64) {
+    s->band *= 0.8;
   }
   s->last_u = *u;
   s->last_v = *v;

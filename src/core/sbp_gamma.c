@@ -54,34 +54,6 @@ static int64_t random_below(uint64_t *state, int64_t bound)
   return (int64_t)(next_random(state) % (uint64_t)bound);
 }
 
-/* Three-way partition of a[lo, hi) around pivot: [lo, *lt) < pivot,
- * [*lt, *gt) == pivot, [*gt, hi) > pivot. Returns the sum of the first part. */
-static double partition3(double *a, int64_t lo, int64_t hi, double pivot, int64_t *lt,
-                         int64_t *gt)
-{
-  int64_t less = lo, i = lo, greater = hi;
-  double sum_less = 0;
-  while (i < greater) {
-    double v = a[i];
-    if (v < pivot) {
-      a[i] = a[less];
-      a[less] = v;
-      ++less;
-      ++i;
-      sum_less += v;
-    } else if (v > pivot) {
-      --greater;
-      a[i] = a[greater];
-      a[greater] = v;
-    } else {
-      ++i;
-    }
-  }
-  *lt = less;
-  *gt = greater;
-  return sum_less;
-}
-
 double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum)
 {
   uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)m;
@@ -146,13 +118,32 @@ SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *wo
   return SS_OK;
 }
 
-/* Rearrange a[lo, hi) so that a[m] holds the value of rank m: a[lo, m) <= a[m] <= a[m+1, hi). */
-static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng)
+/* Rearrange a[lo, hi) so that a[m] holds the value of rank m: a[lo, m) <= a[m] <= a[m+1, hi).
+ * Each step partitions three ways around a random pivot without branches: one
+ * pass counts the parts, one scatters them into @p scratch, one copies back. */
+static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng,
+                        double *scratch)
 {
   while (hi - lo > 1) {
-    double pivot = a[lo + random_below(rng, hi - lo)];
-    int64_t lt, gt;
-    partition3(a, lo, hi, pivot, &lt, &gt);
+    const double pivot = a[lo + random_below(rng, hi - lo)];
+    int64_t less = 0, equal = 0;
+    for (int64_t k = lo; k < hi; ++k) {
+      less += a[k] < pivot;
+      equal += a[k] == pivot;
+    }
+    const int64_t lt = lo + less, gt = lt + equal;
+    if (m >= lt && m < gt && less == 0 && gt == hi) return; /* all equal to the pivot */
+    int64_t at_less = 0, at_equal = less, at_greater = less + equal;
+    for (int64_t k = lo; k < hi; ++k) {
+      const double v = a[k];
+      const int is_less = v < pivot, is_greater = v > pivot;
+      const int64_t at = is_less ? at_less : (is_greater ? at_greater : at_equal);
+      scratch[at] = v;
+      at_less += is_less;
+      at_greater += is_greater;
+      at_equal += !is_less & !is_greater;
+    }
+    memcpy(a + lo, scratch, (size_t)(hi - lo) * sizeof(double));
     if (m < lt) hi = lt;
     else if (m >= gt) lo = gt;
     else return;
@@ -174,7 +165,7 @@ static double range_min(const double *a, int64_t lo, int64_t hi)
 }
 
 void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
-                       double *u, double *v, int64_t *covered)
+                       double *scratch, double *u, double *v, int64_t *covered)
 {
   uint64_t rng = 0xD1B54A32D192ED03ULL ^ (uint64_t)(n_pos * 31 + n_neg);
   const int64_t K = n_pos < n_neg ? n_pos : n_neg;
@@ -182,8 +173,8 @@ void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, doubl
   double sum_a = 0, sum_d = 0; /* sums of ranks < lo */
   while (lo < hi) {
     int64_t m = lo + 1 + random_below(&rng, hi - lo);
-    select_rank(a, lo, top_a, m, &rng);
-    select_rank(d, lo, top_d, m, &rng);
+    select_rank(a, lo, top_a, m, &rng, scratch);
+    select_rank(d, lo, top_d, m, &rng, scratch);
     double sa = sum_a + range_sum(a, lo, m), sd = sum_d + range_sum(d, lo, m);
     double needed = (double)m * (a[m] + d[m]) - sa - sd;
     if (needed <= volume) {
@@ -196,8 +187,8 @@ void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, doubl
       top_d = m;
     }
   }
-  select_rank(a, lo, top_a, lo, &rng);
-  select_rank(d, lo, top_d, lo, &rng);
+  select_rank(a, lo, top_a, lo, &rng, scratch);
+  select_rank(d, lo, top_d, lo, &rng, scratch);
   const double ak = a[lo], dk = d[lo];
   const double needed = (double)lo * (ak + dk) - sum_a - sum_d;
   const double D = (volume - needed) / (double)(lo + 1);
@@ -231,7 +222,7 @@ SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n,
   }
   double u, v;
   int64_t k;
-  ss_sbp_two_levels(work, n_pos, work + n_pos, n_neg, volume, &u, &v, &k);
+  ss_sbp_two_levels(work, n_pos, work + n_pos, n_neg, volume, work + n, &u, &v, &k);
   *gamma = 0.5 * (u + v);
   *bias = 0.5 * (v - u);
   if (covered) *covered = k;

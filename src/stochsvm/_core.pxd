@@ -327,6 +327,8 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
         SS_KSOLVER_PEGASOS
         SS_KSOLVER_SDCA
         SS_KSOLVER_PERCEPTRON
+        SS_KSOLVER_BSCA
+        SS_KSOLVER_BSGD
 
     ctypedef struct SsKernelSvmStatistics:
         SsSvmStatus status
@@ -401,3 +403,29 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n,
                                         double volume, double *work, double *gamma,
                                         double *bias, int64_t *covered)
+
+
+cdef extern from "stochsvm/kernel_budget.h" nogil:
+    ctypedef enum SsBudgetMaintenance:
+        SS_BUDGET_MAINTENANCE_AUTO
+        SS_BUDGET_MAINTENANCE_MERGE
+        SS_BUDGET_MAINTENANCE_REMOVE
+        SS_BUDGET_MAINTENANCE_PROJECT
+
+    ctypedef struct SsBudgetStatistics:
+        int64_t budget
+        int64_t num_points
+        int64_t num_updates
+        int64_t num_maintenance
+        int64_t num_merges
+        int64_t num_removals
+        int64_t num_projections
+        double weight_degradation
+        double solver_seconds
+
+    SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
+    int64_t ss_kernel_svm_get_budget(const SsKernelSvm *self)
+    SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self,
+                                                  SsBudgetMaintenance maintenance)
+    SsBudgetMaintenance ss_kernel_svm_get_budget_maintenance(const SsKernelSvm *self)
+    SsStatus ss_kernel_svm_get_budget_statistics(const SsKernelSvm *self, SsBudgetStatistics *out)

@@ -36,7 +36,11 @@ _KERNEL_NAMES = {int(SS_KERNEL_LINEAR): "linear", int(SS_KERNEL_RBF): "rbf",
                  int(SS_KERNEL_POLYNOMIAL): "poly", int(SS_KERNEL_SIGMOID): "sigmoid",
                  int(SS_KERNEL_PRECOMPUTED): "precomputed"}
 _KSOLVERS = {"sbp": SS_KSOLVER_SBP, "pegasos": SS_KSOLVER_PEGASOS, "sdca": SS_KSOLVER_SDCA,
-             "perceptron": SS_KSOLVER_PERCEPTRON, "none": SS_KSOLVER_NONE}
+             "perceptron": SS_KSOLVER_PERCEPTRON, "none": SS_KSOLVER_NONE,
+             "bsca": SS_KSOLVER_BSCA, "bsgd": SS_KSOLVER_BSGD}
+_MAINTENANCE = {"auto": SS_BUDGET_MAINTENANCE_AUTO, "merge": SS_BUDGET_MAINTENANCE_MERGE,
+                "remove": SS_BUDGET_MAINTENANCE_REMOVE, "project": SS_BUDGET_MAINTENANCE_PROJECT}
+_MAINTENANCE_NAMES = {int(v): k for k, v in _MAINTENANCE.items()}
 _KSOLVER_NAMES = {int(v): k for k, v in _KSOLVERS.items()}
 _STATUS_NAMES = {
     int(SS_SVM_STATUS_UNTRAINED): "untrained",
@@ -58,6 +62,7 @@ _RANGES = {
     "coef0": "a finite number",
     "degree": "an integer in [1, 64]",
     "volume": "a finite number > 0",
+    "budget": "an integer >= 1",
 }
 
 
@@ -242,7 +247,7 @@ def find_gamma_and_bias(y, c, volume):
     cdef cnp.ndarray a = _responses(c)
     cdef cnp.ndarray labels = _prepare_labels(y, a.shape[0])
     cdef double v = _as_float(volume, "volume")
-    cdef cnp.ndarray work = np.empty_like(a)
+    cdef cnp.ndarray work = np.empty(2 * a.shape[0], dtype=np.float64)
     cdef double gamma = 0, bias = 0
     cdef int64_t k = 0
     cdef SsStatus status = ss_sbp_find_gamma_and_bias(
@@ -295,7 +300,8 @@ def _restore_kernel_svm(state):
     svm.set_seed(state["seed"])
     if state["unregularized_bias"]:
         svm.set_unregularized_bias(True)
-    for key in ("eta0", "max_num_iterations", "diagnostic_frequency"):
+    for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
+                "budget_maintenance"):
         if state.get(key) is not None:
             getattr(svm, "set_" + key)(state[key])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
@@ -324,7 +330,9 @@ cdef class KernelSVM:
     lambda_ : float
         Regularization (> 0) of Pegasos and SDCA; the reported primal of every
         solver uses it.
-    solver : {'sbp', 'pegasos', 'sdca', 'perceptron', 'none'}
+    solver : {'sbp', 'pegasos', 'sdca', 'perceptron', 'bsca', 'bsgd', 'none'}
+        'bsca' and 'bsgd' keep at most B support vectors (:meth:`set_budget`,
+        :meth:`set_budget_maintenance`, :meth:`get_budget_statistics`).
     kernel : {'rbf', 'linear', 'poly', 'sigmoid', 'precomputed'}
     gamma : float, optional
         Kernel coefficient (default ``1 / d``).
@@ -448,6 +456,8 @@ cdef class KernelSVM:
                                    if self._max_num_iterations_set else None),
             "diagnostic_frequency": (ss_kernel_svm_get_diagnostic_frequency(p)
                                      if self._diagnostic_frequency_set else None),
+            "budget": ss_kernel_svm_get_budget(p),
+            "budget_maintenance": self.get_budget_maintenance(),
             "support_vectors": self.get_support_vectors(),
             "support_indices": self.get_support_indices(),
             "coefficients": self.get_coefficients(),
@@ -696,6 +706,49 @@ cdef class KernelSVM:
 
     def get_nu(self):
         return ss_kernel_svm_get_nu(self._reader())
+
+    # -- budgeted solvers (BSCA, BSGD) ---------------------------------------
+
+    def set_budget(self, budget):
+        """BSCA/BSGD: the budget B >= 1, the most support vectors the model
+        keeps (default 500). Changing it restarts a budgeted solver."""
+        cdef SsKernelSvm *p = self._writer("set_budget")
+        v = _as_int64(budget, "budget")
+        _check(ss_kernel_svm_set_budget(p, v), "budget", budget)
+
+    def get_budget(self):
+        return ss_kernel_svm_get_budget(self._reader())
+
+    def set_budget_maintenance(self, maintenance):
+        """BSCA/BSGD: how a model of B + 1 points is brought back to B:
+        'merge' (rbf kernel only), 'remove', 'project', or 'auto' (the default:
+        merge for rbf, remove otherwise). Changing it restarts a budgeted solver."""
+        cdef SsKernelSvm *p = self._writer("set_budget_maintenance")
+        if not isinstance(maintenance, str) or maintenance not in _MAINTENANCE:
+            raise ValueError(f"budget_maintenance must be one of {_valid(_MAINTENANCE)}, "
+                             f"got {maintenance!r}")
+        if maintenance == "merge" and self.get_kernel()["kernel"] != "rbf":
+            raise ValueError("budget_maintenance='merge' needs the rbf kernel; use 'remove' or "
+                             "'project' with other kernels")
+        _check(ss_kernel_svm_set_budget_maintenance(p, <SsBudgetMaintenance>_MAINTENANCE[maintenance]),
+               "budget_maintenance", maintenance)
+
+    def get_budget_maintenance(self):
+        return _MAINTENANCE_NAMES[<int>ss_kernel_svm_get_budget_maintenance(self._reader())]
+
+    def get_budget_statistics(self):
+        """BSCA/BSGD counters since the solver (re)started, as a dict: budget,
+        num_points, num_updates, num_maintenance, num_merges, num_removals,
+        num_projections, weight_degradation (sum of ||w~_before - w~_after||^2),
+        solver_seconds (CPU time of the training thread in the solver's steps,
+        diagnostics excluded)."""
+        cdef SsBudgetStatistics bs
+        _check(ss_kernel_svm_get_budget_statistics(self._reader(), &bs), "statistics", None)
+        return {"budget": bs.budget, "num_points": bs.num_points, "num_updates": bs.num_updates,
+                "num_maintenance": bs.num_maintenance, "num_merges": bs.num_merges,
+                "num_removals": bs.num_removals, "num_projections": bs.num_projections,
+                "weight_degradation": bs.weight_degradation,
+                "solver_seconds": bs.solver_seconds}
 
     def get_unregularized_bias(self):
         return bool(ss_kernel_svm_get_unregularized_bias(self._reader()))

@@ -154,6 +154,26 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_sdca_duality_gap_closes)                             \
   X(kernel_svm_model_and_precomputed)                           \
   X(kernel_svm_interrupt)                                       \
+  /* test_budget.c */                                           \
+  X(merge_golden_section_vs_grid)                               \
+  X(merge_relative_degradation)                                 \
+  X(merge_degradation_matches_points)                           \
+  X(merge_chooses_least_degradation)                            \
+  X(merge_without_partner_removes)                              \
+  X(projection_is_least_squares)                                \
+  X(removal_definition)                                         \
+  X(maintenance_adversarial_points)                             \
+  /* test_bsca.c */                                             \
+  X(bsca_no_budget_reaches_dual_optimum)                        \
+  X(budget_never_exceeded)                                      \
+  X(budget_split_equals_whole)                                  \
+  X(bsgd_approaches_optimum)                                    \
+  /* test_kernel_budget.c */                                    \
+  X(bsca_object_matches_kernel_sdca)                            \
+  X(budget_object_never_exceeded)                               \
+  X(budget_object_warm_start_and_model)                         \
+  X(budget_object_storage_agrees)                               \
+  X(budget_object_setters)                                      \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* test_fuzz_regressions.c */                                 \

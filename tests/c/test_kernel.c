@@ -206,7 +206,7 @@ void test_sbp_find_gamma_and_bias_matches_sorting(void)
 {
   TuRng rng;
   tu_rng_init(&rng, 12);
-  double c[150], y[150], work[150];
+  double c[150], y[150], work[300];
   for (int trial = 0; trial < 3000; ++trial) {
     int64_t n = 2 + (int64_t)(tu_rng_uniform(&rng) * 148);
     random_responses(&rng, c, y, n, trial % 3);

@@ -107,6 +107,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     if (abstract && valid) {
       ss_svm_set_max_num_iterations(abstract, iterations);
       ss_svm_set_loss(abstract, loss);
+      /* the default skip of SVMSGD2 and SGD-QN comes from the data's density,
+       * which abstract data does not reveal: give it the descriptor's */
+      ss_svm_set_skip(abstract, ss_svm_get_skip(svm));
       SsStatus a = ss_svm_train(abstract);
       FZ_ASSERT(a == SS_OK || a == SS_ERR_BAD_DATA || a == SS_ERR_NUMERIC);
       if (a == SS_OK) fz_check_finite_model(abstract);

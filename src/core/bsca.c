@@ -1,0 +1,72 @@
+/* bsca.c -- budgeted stochastic coordinate ascent (BSCA; Qaadan, Schueler,
+ * Glasmachers, Algorithm 1; ALGORITHMS.md section 6).
+ *
+ * Dual box QP of the kernel SVM without bias, C = 1/(lambda n):
+ *
+ *     max_alpha  1^T alpha - 1/2 alpha^T Q alpha,   0 <= alpha_i <= C,
+ *     Q_ij = y_i y_j k(x_i, x_j).
+ *
+ * The weight vector w = sum_i alpha_i y_i phi(x_i) is replaced by the
+ * budgeted expansion w~ = sum_j beta_j phi(z_j) of at most B terms; alpha is
+ * kept only for the box constraints. Step t visits i = perm[k] and
+ *
+ *     f~_i  = sum_j beta_j k(z_j, x_i)                       (B kernel values)
+ *     delta = clip(alpha_i + (1 - y_i f~_i) / Q_ii, 0, C) - alpha_i
+ *
+ * (the exact coordinate maximiser of the dual, with the gradient 1 - y_i f_i
+ * taken from w~ instead of w). If delta != 0: alpha_i += delta and
+ * y_i delta phi(x_i) is added to w~ -- to x_i's own term when x_i is still in
+ * the expansion (a term whose coefficient returns to exactly 0 is dropped),
+ * else as a new term; a model of B + 1 terms is brought back to B by budget
+ * maintenance (budget.h). Each step costs O(B) kernel evaluations, whatever
+ * n. There is no KKT stopping rule (KKT violations do not vanish under a
+ * budget): the caller runs a fixed number of epochs. Points with Q_ii = 0
+ * (a zero vector under a linear or polynomial kernel) are skipped.
+ */
+#include "budget_train.h"
+#include "kernel_internal.h"
+
+void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end)
+{
+  SsBudget *model = &tr->model;
+  const double C = tr->C;
+  for (int64_t k = k_begin; k < k_end; ++k) {
+    const int64_t i = perm[k];
+    const double y = tr->labels[i], n2 = tr->norms2[i];
+    const double f = ss_budget_score_row(model, &tr->kernel, tr->data, i, n2);
+    tr->kernel_evaluations += model->size;
+    const double Qii = ss_budget_kernel_value(&tr->kernel, n2, n2, n2);
+    if (!(Qii > 0)) continue;
+    const double a_old = tr->alpha[i];
+    double a_new = a_old + (1.0 - y * f) / Qii;
+    a_new = a_new < 0 ? 0.0 : (a_new > C ? C : a_new);
+    const double delta = a_new - a_old;
+    if (delta == 0) continue;
+    tr->alpha[i] = a_new;
+    tr->num_updates++;
+    const int64_t slot = model->slot_of[i];
+    if (slot >= 0) {
+      model->beta[slot] += y * delta;
+      if (model->beta[slot] == 0) ss_budget_remove_term(model, slot);
+    } else {
+      ss_budget_append_row(model, tr->data, i, n2, y * delta, i);
+      ss_budget_maintain(model, tr->strategy, &tr->kernel, &tr->counts);
+    }
+  }
+  tr->iteration += k_end - k_begin;
+}
+
+/* ---- as a solver of the kernel SVM object (kernel_svm_budget.c) ---------- */
+
+static SsStatus bsca_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
+{
+  return ss_budget_solver_run(self, t, t_end, ss_bsca_steps);
+}
+
+const SsKernelSolverOps ss_bsca_ops = {
+  .uses_permutation = true,
+  .start = ss_budget_solver_start,
+  .steps = bsca_object_steps,
+  .evaluate = ss_budget_solver_evaluate,
+  .free_state = ss_budget_solver_free_state,
+};

@@ -1,0 +1,161 @@
+/* budget.h -- private: the budgeted kernel expansion of BSCA and BSGD and its
+ * budget maintenance (merging, removal, projection); never installed.
+ *
+ * The model is f(x) = sum_{j < size} beta_j k(z_j, x) with at most B terms.
+ * Expansion points z_j are dense double vectors (merging moves them off the
+ * data), stored row-major with their squared norms cached, so every kernel
+ * value is a function of one inner product and two squared norms.
+ * ALGORITHMS.md section 6 gives the math; budget_merge.c, budget_projection.c
+ * and budget_expansion.c implement it.
+ */
+#ifndef STOCHSVM_BUDGET_H
+#define STOCHSVM_BUDGET_H
+
+#include "stochsvm/stochsvm.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/** Kernels of the expansion; each is g(<x, x'>, ||x||^2, ||x'||^2). */
+typedef enum SsBudgetKernelKind {
+  SS_BUDGET_KERNEL_LINEAR = 0,     /**< <x, x'> */
+  SS_BUDGET_KERNEL_GAUSSIAN = 1,   /**< exp(-gamma ||x - x'||^2) */
+  SS_BUDGET_KERNEL_POLYNOMIAL = 2, /**< (gamma <x, x'> + coef0)^degree */
+  SS_BUDGET_KERNEL_SIGMOID = 3     /**< tanh(gamma <x, x'> + coef0) */
+} SsBudgetKernelKind;
+
+typedef struct SsBudgetKernel {
+  SsBudgetKernelKind kind;
+  double gamma, coef0, degree;
+} SsBudgetKernel;
+
+/** k(x, x') from dot = <x, x'>, nx = ||x||^2, nz = ||x'||^2. */
+double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double nx, double nz);
+
+/** Budget maintenance strategies (the public enum mirrors these values). */
+typedef enum SsBudgetStrategy {
+  SS_BUDGET_MERGE = 0,      /**< merge two same-sign points (Gaussian kernel only) */
+  SS_BUDGET_REMOVE = 1,     /**< drop the point of smallest |beta| (any kernel) */
+  SS_BUDGET_PROJECT = 2     /**< drop it and project its term onto the others (any kernel) */
+} SsBudgetStrategy;
+
+/** What maintenance did, accumulated over a run. */
+typedef struct SsBudgetCounts {
+  int64_t num_maintenance;  /**< calls of ss_budget_maintain that shrank the model */
+  int64_t num_merges;       /**< of which merges */
+  int64_t num_removals;     /**< of which plain removals (incl. fallbacks) */
+  int64_t num_projections;  /**< of which projections */
+  double weight_degradation;/**< sum of ||w_before - w_after||^2 over the calls */
+} SsBudgetCounts;
+
+/** The expansion: `capacity` = B + 1 rows (one spare for the step that
+ *  overflows), dense points of `dimension` entries. */
+typedef struct SsBudget {
+  int64_t budget;           /**< B >= 1 */
+  int64_t size;             /**< number of terms, <= B + 1 */
+  int64_t dimension;
+  double *points;           /**< [(B + 1) dimension] row-major z_j */
+  double *norms2;           /**< [B + 1] ||z_j||^2 */
+  double *beta;             /**< [B + 1] */
+  int64_t *origin;          /**< [B + 1] training index a term came from, -1 once merged/projected */
+  int64_t *slot_of;         /**< [num_data] term holding training point i, -1; NULL: not tracked */
+  int64_t num_data;
+  double *work;             /**< projection's scratch, [B (B + 3)], allocated on first use */
+  double *scratch;          /**< [2 (B + 1)] merge's kappa_j and bounds */
+  double *merge_table;      /**< merge's table of r*(mu, kappa) and its per-cell error bounds,
+                                 built on first use, or NULL */
+} SsBudget;
+
+/** Allocate an empty expansion. slot_of is allocated when num_data > 0.
+ *  @return SS_OK, SS_ERR_ALLOC (nothing allocated), SS_ERR_BAD_ARG. */
+SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data);
+/** Free everything (safe on a zeroed or freed struct). */
+void ss_budget_free(SsBudget *budget);
+/** Empty the expansion (keeps the allocation). */
+void ss_budget_clear(SsBudget *budget);
+
+/** Append the term (beta, z) with z given dense; origin >= 0 is recorded in
+ *  slot_of. Requires size <= B (there is always room for one more). */
+void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int64_t origin);
+/** Remove term j: the last term moves into its slot (slot_of follows). */
+void ss_budget_remove_term(SsBudget *budget, int64_t j);
+/** Index of the term of smallest |beta| (-1 when empty). */
+int64_t ss_budget_smallest(const SsBudget *budget);
+
+/** <a, b> for dense vectors of length d. */
+static inline double ss_budget_dot(const double *a, const double *b, int64_t d)
+{
+  double s0 = 0, s1 = 0;
+  int64_t k = 0;
+  for (; k + 2 <= d; k += 2) {
+    s0 += a[k] * b[k];
+    s1 += a[k + 1] * b[k + 1];
+  }
+  if (k < d) s0 += a[k] * b[k];
+  return s0 + s1;
+}
+
+/** f(z) = sum_j beta_j k(z_j, z) for a dense z with ||z||^2 = nz. */
+double ss_budget_score_dense(const SsBudget *budget, const SsBudgetKernel *kernel,
+                             const double *z, double nz);
+
+/* ---- the expansion against rows of a data descriptor (budget_rows.c) ---- */
+
+/** f(x_i) = sum_j beta_j k(z_j, x_i) for row i of a valid descriptor without
+ *  a kernel map (||x_i||^2 = norm2_i given). Costs size kernel evaluations. */
+double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
+                           const SsData *data, int64_t i, double norm2_i);
+/** Append the term (beta, x_i), x_i made dense; origin as for append_dense.
+ *  Requires size <= B. */
+void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, double norm2_i,
+                          double beta, int64_t origin);
+/** ||x_i||^2 of every row (n doubles written). */
+void ss_budget_row_norms2(const SsData *data, double *norms2);
+
+/* ---- merging (budget_merge.c), Gaussian kernel ---------------------------- *
+ * Merging beta_m phi(z_m) + beta_j phi(z_j), kappa = k(z_m, z_j), into
+ * beta_z phi(z), z = h z_m + (1 - h) z_j. With a = beta_m, b = beta_j:
+ *   k(z_m, z) = kappa^((1-h)^2), k(z_j, z) = kappa^(h^2),
+ *   beta_z(h) = a kappa^((1-h)^2) + b kappa^(h^2)        (best coefficient for z)
+ *   WD(h)     = a^2 + b^2 + 2 a b kappa - beta_z(h)^2    (weight degradation). */
+
+/** Golden-section search for the h in [0, 1] maximising |beta_z(h)| (so
+ *  minimising WD) for same-sign a, b and kappa in [0, 1], to a bracket
+ *  width below tol. Returns h; writes beta_z(h) to *beta_z when non-NULL. */
+double ss_merge_golden_section(double a, double b, double kappa, double tol, double *beta_z);
+/** beta_z(h) and WD(h) in closed form. */
+double ss_merge_coefficient(double a, double b, double kappa, double h);
+double ss_merge_degradation(double a, double b, double kappa, double h);
+/** min_h WD(h) / mu^2 for the pair (mu, 1 - mu), mu in [0, 1/2] (the limit
+ *  at mu = 0), kappa in [0, 1]: the merge's screening function. */
+double ss_merge_relative_degradation(double mu, double kappa);
+/** Tabulate r*(mu, kappa) for the partner screening of ss_budget_merge (once
+ *  per expansion; see budget_merge.c). false if the allocation failed (the
+ *  merge then searches every partner). */
+bool ss_merge_table_build(SsBudget *budget);
+
+/** Merge the smallest-|beta| term with the same-sign partner of least weight
+ *  degradation (O(B d) inner products + O(B) searches). Falls back to
+ *  removal when no partner has the same sign. Size drops by one.
+ *  Adds to counts. Requires a Gaussian kernel and size >= 1. */
+void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts);
+
+/* ---- removal and projection (budget_projection.c), any kernel ------------ */
+
+/** Drop the smallest-|beta| term; WD = beta_m^2 k(z_m, z_m). */
+void ss_budget_remove_smallest(SsBudget *budget, const SsBudgetKernel *kernel,
+                               SsBudgetCounts *counts);
+/** Drop the smallest-|beta| term m and add to the others' coefficients the
+ *  projection of beta_m phi(z_m) onto their span: solve K d = beta_m k_m
+ *  (K the Gram matrix of the others, k_m their kernel values with z_m) by
+ *  Cholesky with a growing diagonal jitter for singular K (duplicates, zero
+ *  vectors); beta += d. O(B^2 d + B^3). Falls back to plain removal when no
+ *  finite solution is found. */
+void ss_budget_project(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts);
+
+/** Shrink an expansion of B + 1 terms back to B with the strategy (merge
+ *  needs a Gaussian kernel: the caller checks). No-op when size <= B. */
+void ss_budget_maintain(SsBudget *budget, SsBudgetStrategy strategy,
+                        const SsBudgetKernel *kernel, SsBudgetCounts *counts);
+
+#endif /* STOCHSVM_BUDGET_H */

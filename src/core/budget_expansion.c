@@ -1,0 +1,133 @@
+/* budget_expansion.c -- the budgeted kernel expansion f = sum_j beta_j phi(z_j)
+ * of BSCA and BSGD (ALGORITHMS.md section 6): storage of at most B + 1 dense
+ * points with cached squared norms, appending and removing terms, scoring,
+ * and the dispatch of budget maintenance. */
+#include "budget.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double nx, double nz)
+{
+  switch (kernel->kind) {
+    case SS_BUDGET_KERNEL_GAUSSIAN: {
+      double d2 = nx + nz - 2.0 * dot;
+      return exp(-kernel->gamma * (d2 > 0 ? d2 : 0.0));
+    }
+    case SS_BUDGET_KERNEL_POLYNOMIAL: return pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
+    case SS_BUDGET_KERNEL_SIGMOID: return tanh(kernel->gamma * dot + kernel->coef0);
+    case SS_BUDGET_KERNEL_LINEAR:
+    default: return dot;
+  }
+}
+
+SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data)
+{
+  if (!budget || B < 1 || dimension < 1 || num_data < 0) return SS_ERR_BAD_ARG;
+  if ((uint64_t)(B + 1) > SIZE_MAX / sizeof(double) / (uint64_t)dimension) return SS_ERR_ALLOC;
+  SsBudget b = {0};
+  b.budget = B;
+  b.dimension = dimension;
+  b.num_data = num_data;
+  b.points = malloc((size_t)(B + 1) * (size_t)dimension * sizeof(double));
+  b.norms2 = malloc((size_t)(B + 1) * sizeof(double));
+  b.beta = malloc((size_t)(B + 1) * sizeof(double));
+  b.origin = malloc((size_t)(B + 1) * sizeof(int64_t));
+  b.scratch = malloc((size_t)(B + 1) * 2 * sizeof(double));
+  if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
+  if (!b.points || !b.norms2 || !b.beta || !b.origin || !b.scratch || (num_data > 0 && !b.slot_of)) {
+    ss_budget_free(&b);
+    return SS_ERR_ALLOC;
+  }
+  for (int64_t i = 0; i < num_data; ++i) b.slot_of[i] = -1;
+  *budget = b;
+  return SS_OK;
+}
+
+void ss_budget_free(SsBudget *budget)
+{
+  if (!budget) return;
+  free(budget->points);
+  free(budget->norms2);
+  free(budget->beta);
+  free(budget->origin);
+  free(budget->slot_of);
+  free(budget->work);
+  free(budget->scratch);
+  free(budget->merge_table);
+  memset(budget, 0, sizeof(*budget));
+}
+
+void ss_budget_clear(SsBudget *budget)
+{
+  for (int64_t j = 0; j < budget->size; ++j)
+    if (budget->origin[j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[j]] = -1;
+  budget->size = 0;
+}
+
+void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int64_t origin)
+{
+  const int64_t j = budget->size++, d = budget->dimension;
+  double *row = budget->points + j * d, n2 = 0;
+  for (int64_t k = 0; k < d; ++k) {
+    row[k] = z[k];
+    n2 += z[k] * z[k];
+  }
+  budget->norms2[j] = n2;
+  budget->beta[j] = beta;
+  budget->origin[j] = origin;
+  if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
+}
+
+void ss_budget_remove_term(SsBudget *budget, int64_t j)
+{
+  const int64_t last = budget->size - 1, d = budget->dimension;
+  if (budget->origin[j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[j]] = -1;
+  if (j != last) {
+    memcpy(budget->points + j * d, budget->points + last * d, (size_t)d * sizeof(double));
+    budget->norms2[j] = budget->norms2[last];
+    budget->beta[j] = budget->beta[last];
+    budget->origin[j] = budget->origin[last];
+    if (budget->origin[j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[j]] = j;
+  }
+  budget->size = last;
+}
+
+int64_t ss_budget_smallest(const SsBudget *budget)
+{
+  int64_t best = -1;
+  double best_abs = INFINITY;
+  for (int64_t j = 0; j < budget->size; ++j) {
+    double a = fabs(budget->beta[j]);
+    if (a < best_abs) {
+      best_abs = a;
+      best = j;
+    }
+  }
+  return best;
+}
+
+double ss_budget_score_dense(const SsBudget *budget, const SsBudgetKernel *kernel,
+                             const double *z, double nz)
+{
+  const int64_t d = budget->dimension;
+  double f = 0;
+  for (int64_t j = 0; j < budget->size; ++j)
+    f += budget->beta[j] * ss_budget_kernel_value(kernel, ss_budget_dot(budget->points + j * d, z, d),
+                                                  budget->norms2[j], nz);
+  return f;
+}
+
+void ss_budget_maintain(SsBudget *budget, SsBudgetStrategy strategy,
+                        const SsBudgetKernel *kernel, SsBudgetCounts *counts)
+{
+  if (budget->size <= budget->budget) return;
+  counts->num_maintenance++;
+  switch (strategy) {
+    case SS_BUDGET_MERGE: ss_budget_merge(budget, kernel, counts); break;
+    case SS_BUDGET_PROJECT: ss_budget_project(budget, kernel, counts); break;
+    case SS_BUDGET_REMOVE:
+    default: ss_budget_remove_smallest(budget, kernel, counts); break;
+  }
+}

@@ -1,0 +1,265 @@
+/* budget_merge.c -- budget maintenance by merging two expansion points, for the
+ * Gaussian kernel k(x, x') = exp(-gamma ||x - x'||^2) (Wang, Crammer, Vucetic
+ * 2012, section 4.3; Qaadan, Schueler, Glasmachers; ALGORITHMS.md section 6).
+ *
+ * Two terms a phi(z_m) + b phi(z_j) of the same sign are replaced by one term
+ * beta_z phi(z). For the Gaussian kernel the best z lies on the segment
+ * z = h z_m + (1 - h) z_j, h in [0, 1]. With kappa = k(z_m, z_j),
+ *
+ *     ||z_m - z||^2 = (1 - h)^2 ||z_m - z_j||^2,   so  k(z_m, z) = kappa^((1-h)^2),
+ *     ||z_j - z||^2 = h^2 ||z_m - z_j||^2,         so  k(z_j, z) = kappa^(h^2).
+ *
+ * For fixed z the best coefficient is the projection (k(z, z) = 1)
+ *
+ *     beta_z(h) = <a phi(z_m) + b phi(z_j), phi(z)> = a kappa^((1-h)^2) + b kappa^(h^2),
+ *
+ * and the weight degradation is what the projection leaves,
+ *
+ *     WD(h) = ||a phi(z_m) + b phi(z_j) - beta_z phi(z)||^2
+ *           = a^2 + b^2 + 2 a b kappa - beta_z(h)^2
+ *           = a^2 (1 - v^2) + b^2 (1 - u^2) + 2 a b (kappa - u v),
+ *
+ * u = kappa^(h^2), v = kappa^((1-h)^2); the last form, with each bracket from
+ * expm1, keeps its precision when WD is tiny beside a^2 + b^2.
+ *
+ * So h maximises |beta_z(h)|, a one-dimensional search done by golden section.
+ * |beta_z| may have two local maxima on [0, 1] (far apart points: one near
+ * each end), so the search first scans a coarse grid, then runs golden
+ * section inside the bracket around the best grid point. Since
+ * beta_z(1 - h) - beta_z(h) = (a - b)(kappa^(h^2) - kappa^((1-h)^2)), the
+ * maximum lies in [0, 1/2] when |a| <= |b| (the merged point sits nearer the
+ * heavier term) and in [1/2, 1] otherwise; only that half is scanned.
+ *
+ * The merge takes m = argmin |beta| and, among the terms of the same sign,
+ * the partner j of least WD. Searching h for each of the B partners would
+ * cost about 35 exponentials each, so the partners are screened first: with
+ * mu = |a| / (|a| + |b|) (<= 1/2), min_h WD = a^2 r*(mu, kappa), where
+ * r*(mu, kappa) is the optimal degradation of (mu, 1 - mu) divided by mu^2
+ * (finite as mu -> 0). r* is tabulated once per expansion on a (101 x 101)
+ * grid of [0, 1/2] x [0, 1] by the same golden-section search; bilinear
+ * interpolation gives it up to a measured bound eps per cell (twice the
+ * largest interpolation error found at the cell's centre and edge
+ * midpoints), so WD_j is known up to e_j = a^2 eps. Only partners whose lower
+ * estimate WD_j - e_j does not exceed the smallest upper estimate
+ * min_k (WD_k + e_k) are searched
+ * exactly (golden section to 1e-10), and the best of them is merged. Cost:
+ * O(B d) for the kernel values kappa_j, one exponential per partner, and a
+ * few searches. Without a same-sign partner the term is removed
+ * (WD = beta_m^2).
+ */
+#include "budget.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/** Coarse grid points on the searched half of [0, 1]. */
+#define SS_MERGE_GRID 6
+/** Bracket width of the exact searches. */
+#define SS_MERGE_TOL 1e-10
+/** The table of r*(mu, kappa): mu = i / (2 M), kappa = k / K. */
+#define SS_MERGE_TABLE_M 100
+#define SS_MERGE_TABLE_K 100
+
+/* |beta_z(h)| for |a|, |b|, with L = log(kappa) <= 0. */
+static inline double merged_abs(double aa, double ab, double L, double h)
+{
+  return aa * exp((1 - h) * (1 - h) * L) + ab * exp(h * h * L);
+}
+
+double ss_merge_golden_section(double a, double b, double kappa, double tol, double *beta_z)
+{
+  const double aa = fabs(a), ab = fabs(b);
+  if (!(kappa > 1e-300)) kappa = 1e-300; /* far apart (or underflow): log stays finite */
+  if (kappa > 1) kappa = 1;
+  const double L = log(kappa);
+  /* The half of [0, 1] holding the maximum, then a coarse scan of it. */
+  const double lo0 = aa <= ab ? 0.0 : 0.5, step = 0.5 / (SS_MERGE_GRID - 1);
+  int best = 0;
+  double best_value = -1;
+  for (int g = 0; g < SS_MERGE_GRID; ++g) {
+    double v = merged_abs(aa, ab, L, lo0 + g * step);
+    if (v > best_value) {
+      best_value = v;
+      best = g;
+    }
+  }
+  double lo = lo0 + (best > 0 ? best - 1 : 0) * step;
+  double hi = lo0 + (best < SS_MERGE_GRID - 1 ? best + 1 : SS_MERGE_GRID - 1) * step;
+  /* Golden section on [lo, hi] for the maximum. */
+  const double r = 0.6180339887498949; /* (sqrt(5) - 1) / 2 */
+  double x1 = hi - r * (hi - lo), x2 = lo + r * (hi - lo);
+  double f1 = merged_abs(aa, ab, L, x1), f2 = merged_abs(aa, ab, L, x2);
+  while (hi - lo > tol) {
+    if (f1 >= f2) {
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - r * (hi - lo);
+      f1 = merged_abs(aa, ab, L, x1);
+    } else {
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + r * (hi - lo);
+      f2 = merged_abs(aa, ab, L, x2);
+    }
+  }
+  double h = 0.5 * (lo + hi), v = merged_abs(aa, ab, L, h);
+  /* Keep the best point seen: the grid point can beat the bracket's middle. */
+  double hg = lo0 + best * step;
+  if (best_value > v) {
+    h = hg;
+    v = best_value;
+  }
+  if (beta_z) *beta_z = (a < 0 || (a == 0 && b < 0)) ? -v : v;
+  return h;
+}
+
+double ss_merge_coefficient(double a, double b, double kappa, double h)
+{
+  return a * pow(kappa, (1 - h) * (1 - h)) + b * pow(kappa, h * h);
+}
+
+/* WD(h) without cancellation: with u = kappa^(h^2), v = kappa^((1-h)^2) and
+ * u v = kappa^(1 + 2h^2 - 2h),
+ *   WD = a^2 (1 - v^2) + b^2 (1 - u^2) + 2 a b (kappa - u v),
+ * each bracket from expm1 (L = log kappa <= 0). */
+static double degradation_at(double a, double b, double kappa, double L, double h)
+{
+  const double one_v2 = -expm1(2 * (1 - h) * (1 - h) * L), one_u2 = -expm1(2 * h * h * L);
+  const double k_uv = -kappa * expm1((2 * h * h - 2 * h) * L);
+  const double wd = a * a * one_v2 + b * b * one_u2 + 2 * a * b * k_uv;
+  return wd > 0 ? wd : 0.0;
+}
+
+static double clamp_kappa(double kappa)
+{
+  return kappa > 1 ? 1.0 : (kappa > 1e-300 ? kappa : 1e-300);
+}
+
+double ss_merge_degradation(double a, double b, double kappa, double h)
+{
+  kappa = clamp_kappa(kappa);
+  return degradation_at(a, b, kappa, log(kappa), h);
+}
+
+double ss_merge_relative_degradation(double mu, double kappa)
+{
+  /* r* is smooth in mu down to 0; below 1e-5 the search could not resolve h* ~ mu kappa. */
+  if (mu < 1e-5) mu = 1e-5;
+  kappa = clamp_kappa(kappa);
+  const double h = ss_merge_golden_section(mu, 1 - mu, kappa, SS_MERGE_TOL, NULL);
+  return degradation_at(mu, 1 - mu, kappa, log(kappa), h) / (mu * mu);
+}
+
+/* The interpolated value inside cell (i, k) at fractions (fx, fy). */
+static double table_lookup_value(const double *T, int i, int k, double fx, double fy)
+{
+  const int K = SS_MERGE_TABLE_K;
+  const double *r0 = T + i * (K + 1), *r1 = r0 + (K + 1);
+  return (1 - fx) * ((1 - fy) * r0[k] + fy * r0[k + 1]) + fx * ((1 - fy) * r1[k] + fy * r1[k + 1]);
+}
+
+/* Bilinear interpolation of the table at (mu, kappa), mu in [0, 1/2], kappa
+ * in [0, 1]; writes the error bound of its cell to *err. */
+static double table_lookup(const double *T, double mu, double kappa, double *err)
+{
+  const int M = SS_MERGE_TABLE_M, K = SS_MERGE_TABLE_K;
+  const double x = mu * 2 * M, y = kappa * K;
+  int i = (int)x, k = (int)y;
+  if (i >= M) i = M - 1;
+  if (k >= K) k = K - 1;
+  if (i < 0) i = 0;
+  if (k < 0) k = 0;
+  *err = T[(M + 1) * (K + 1) + i * K + k];
+  return table_lookup_value(T, i, k, x - i, y - k);
+}
+
+bool ss_merge_table_build(SsBudget *budget)
+{
+  if (budget->merge_table) return true;
+  const int M = SS_MERGE_TABLE_M, K = SS_MERGE_TABLE_K;
+  /* (M + 1) x (K + 1) values, then M x K error bounds of the cells */
+  double *T = malloc(((size_t)(M + 1) * (K + 1) + (size_t)M * K) * sizeof(double));
+  if (!T) return false;
+  for (int i = 0; i <= M; ++i)
+    for (int k = 0; k <= K; ++k)
+      T[i * (K + 1) + k] = ss_merge_relative_degradation((double)i / (2 * M), (double)k / K);
+  /* The error bound of a cell: twice the largest interpolation error seen at
+   * its centre and edge midpoints, plus the search tolerance's share. */
+  double *E = T + (M + 1) * (K + 1);
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k) {
+      static const double probes[5][2] = {{0.5, 0.5}, {0.5, 0}, {0, 0.5}, {1, 0.5}, {0.5, 1}};
+      double eps = 0;
+      for (int p = 0; p < 5; ++p) {
+        const double mu = (i + probes[p][0]) / (2 * M), kappa = (k + probes[p][1]) / K;
+        const double r = ss_merge_relative_degradation(mu, kappa);
+        eps = fmax(eps, fabs(r - table_lookup_value(T, i, k, probes[p][0], probes[p][1])));
+      }
+      E[i * K + k] = 2 * eps + 1e-12;
+    }
+  budget->merge_table = T;
+  return true;
+}
+
+void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts)
+{
+  const int64_t m = ss_budget_smallest(budget), d = budget->dimension;
+  const double a = budget->beta[m];
+  const double *zm = budget->points + m * d;
+  const double gamma = kernel->gamma;
+  const bool screened = ss_merge_table_build(budget);
+  double *kappa = budget->scratch, *lower = kappa + budget->size;
+  int64_t best_j = -1;
+  double best_wd = INFINITY, best_h = 0, best_bz = 0, bound = INFINITY;
+  if (a != 0) {
+    /* Kernel values of the same-sign partners (-1: not a partner) and, with
+     * the table, the interval estimate of their degradation. */
+    for (int64_t j = 0; j < budget->size; ++j) {
+      const double b = budget->beta[j];
+      kappa[j] = -1;
+      if (j == m || !((a > 0 && b > 0) || (a < 0 && b < 0))) continue;
+      double d2 = budget->norms2[m] + budget->norms2[j] -
+                  2 * ss_budget_dot(zm, budget->points + j * d, d);
+      kappa[j] = exp(-gamma * (d2 > 0 ? d2 : 0.0));
+      if (!screened) continue;
+      double eps;
+      const double r = table_lookup(budget->merge_table, fabs(a) / (fabs(a) + fabs(b)), kappa[j], &eps);
+      const double wd = a * a * r, e = a * a * eps;
+      lower[j] = wd - e;
+      if (wd + e < bound) bound = wd + e;
+    }
+    for (int64_t j = 0; j < budget->size; ++j) {
+      if (kappa[j] < 0 || (screened && lower[j] > bound)) continue;
+      const double b = budget->beta[j];
+      double bz;
+      const double h = ss_merge_golden_section(a, b, kappa[j], SS_MERGE_TOL, &bz);
+      const double wd = ss_merge_degradation(a, b, kappa[j], h);
+      if (wd < best_wd) {
+        best_wd = wd;
+        best_j = j;
+        best_h = h;
+        best_bz = bz;
+      }
+    }
+  }
+  if (best_j < 0) { /* beta_m = 0 or no same-sign partner */
+    ss_budget_remove_smallest(budget, kernel, counts);
+    return;
+  }
+  const double h = best_h, bz = best_bz, wd = best_wd;
+  /* z = h z_m + (1 - h) z_j overwrites z_j; then z_m goes. */
+  double *zj = budget->points + best_j * d, n2 = 0;
+  for (int64_t k = 0; k < d; ++k) {
+    zj[k] = h * zm[k] + (1 - h) * zj[k];
+    n2 += zj[k] * zj[k];
+  }
+  budget->norms2[best_j] = n2;
+  budget->beta[best_j] = bz;
+  if (budget->origin[best_j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[best_j]] = -1;
+  budget->origin[best_j] = -1;
+  ss_budget_remove_term(budget, m);
+  counts->num_merges++;
+  counts->weight_degradation += wd > 0 ? wd : 0.0;
+}

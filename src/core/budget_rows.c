@@ -1,0 +1,101 @@
+/* budget_rows.c -- the budgeted expansion f = sum_j beta_j phi(z_j) evaluated
+ * on rows of a data descriptor (dense or CSR, float32 or float64), and rows
+ * appended to it as dense points. The layout and type are dispatched once
+ * per call so the row kernels inline in the loop over the B points. */
+#include "budget.h"
+#include "row_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+/* sum_j beta_j k(z_j, x) with DOT(z_j) the inner product <z_j, x>. */
+#define SS_SCORE_LOOP(DOT)                                                         \
+  do {                                                                             \
+    if (kernel->kind == SS_BUDGET_KERNEL_GAUSSIAN) {                               \
+      const double g = kernel->gamma;                                              \
+      for (int64_t j = 0; j < budget->size; ++j) {                                 \
+        const double *z = budget->points + j * dim;                                \
+        double d2 = budget->norms2[j] + norm2_i - 2.0 * (DOT);                     \
+        f += budget->beta[j] * exp(-g * (d2 > 0 ? d2 : 0.0));                      \
+      }                                                                            \
+    } else {                                                                       \
+      for (int64_t j = 0; j < budget->size; ++j) {                                 \
+        const double *z = budget->points + j * dim;                                \
+        f += budget->beta[j] *                                                     \
+             ss_budget_kernel_value(kernel, (DOT), budget->norms2[j], norm2_i);    \
+      }                                                                            \
+    }                                                                              \
+  } while (0)
+
+double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
+                           const SsData *data, int64_t i, double norm2_i)
+{
+  const int64_t dim = budget->dimension;
+  double f = 0;
+  if (data->layout == SS_LAYOUT_DENSE) {
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *x = (const float *)data->values + i * data->row_stride;
+      SS_SCORE_LOOP(ss_dense_dot_f32(x, dim, z));
+    } else {
+      const double *x = (const double *)data->values + i * data->row_stride;
+      SS_SCORE_LOOP(ss_dense_dot_f64(x, dim, z));
+    }
+  } else {
+    const int64_t p = data->indptr[i], nnz = data->indptr[i + 1] - p;
+    const int32_t *J = data->indices + p;
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *v = (const float *)data->values + p;
+      SS_SCORE_LOOP(ss_csr_dot_f32(v, J, nnz, z));
+    } else {
+      const double *v = (const double *)data->values + p;
+      SS_SCORE_LOOP(ss_csr_dot_f64(v, J, nnz, z));
+    }
+  }
+  return f;
+}
+
+void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, double norm2_i,
+                          double beta, int64_t origin)
+{
+  const int64_t j = budget->size++, dim = budget->dimension;
+  double *row = budget->points + j * dim;
+  memset(row, 0, (size_t)dim * sizeof(double));
+  if (data->layout == SS_LAYOUT_DENSE) {
+    if (data->dtype == SS_DTYPE_FLOAT32)
+      ss_dense_axpy_f32((const float *)data->values + i * data->row_stride, dim, row, 1.0);
+    else
+      ss_dense_axpy_f64((const double *)data->values + i * data->row_stride, dim, row, 1.0);
+  } else {
+    const int64_t p = data->indptr[i], nnz = data->indptr[i + 1] - p;
+    if (data->dtype == SS_DTYPE_FLOAT32)
+      ss_csr_axpy_f32((const float *)data->values + p, data->indices + p, nnz, row, 1.0);
+    else
+      ss_csr_axpy_f64((const double *)data->values + p, data->indices + p, nnz, row, 1.0);
+  }
+  budget->norms2[j] = norm2_i;
+  budget->beta[j] = beta;
+  budget->origin[j] = origin;
+  if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
+}
+
+void ss_budget_row_norms2(const SsData *data, double *norms2)
+{
+  for (int64_t i = 0; i < data->num_data; ++i) {
+    double s = 0;
+    if (data->layout == SS_LAYOUT_DENSE) {
+      for (int64_t k = 0; k < data->dimension; ++k) {
+        double v = data->dtype == SS_DTYPE_FLOAT32
+                       ? (double)((const float *)data->values)[i * data->row_stride + k]
+                       : ((const double *)data->values)[i * data->row_stride + k];
+        s += v * v;
+      }
+    } else {
+      for (int64_t p = data->indptr[i]; p < data->indptr[i + 1]; ++p) {
+        double v = data->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)data->values)[p]
+                                                    : ((const double *)data->values)[p];
+        s += v * v;
+      }
+    }
+    norms2[i] = s;
+  }
+}

@@ -1,0 +1,103 @@
+/* budget_train.c -- the state of the budgeted solvers (budget_train.h), their
+ * epoch driver and the O(n B) diagnostic pass computing the primal of the
+ * budgeted model and the dual of the tracked alpha.
+ *
+ * Epoch e = t / n visits the examples in the order of a permutation drawn
+ * from (seed, e) only, so a run of E epochs equals E/2 and then E/2 more.
+ */
+#include "budget_train.h"
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+SsStatus ss_budget_trainer_init(SsBudgetTrainer *tr, const SsData *data, const double *labels,
+                                const double *norms2, SsBudgetKernel kernel, double C,
+                                SsBudgetStrategy strategy, int64_t B)
+{
+  if (!tr || !data || !labels || !norms2 || !(C > 0) || B < 1) return SS_ERR_BAD_ARG;
+  SsBudgetTrainer t = {0};
+  t.data = data;
+  t.labels = labels;
+  t.norms2 = norms2;
+  t.kernel = kernel;
+  t.C = C;
+  t.strategy = strategy;
+  t.alpha_scale = 1.0;
+  SsStatus s = ss_budget_init(&t.model, B, data->dimension, data->num_data);
+  if (s != SS_OK) return s;
+  t.alpha = calloc((size_t)data->num_data, sizeof(double));
+  if (!t.alpha) {
+    ss_budget_free(&t.model);
+    return SS_ERR_ALLOC;
+  }
+  *tr = t;
+  return SS_OK;
+}
+
+void ss_budget_trainer_free(SsBudgetTrainer *tr)
+{
+  if (!tr) return;
+  ss_budget_free(&tr->model);
+  free(tr->alpha);
+  tr->alpha = NULL;
+}
+
+void ss_budget_trainer_reset(SsBudgetTrainer *tr)
+{
+  ss_budget_clear(&tr->model);
+  memset(tr->alpha, 0, (size_t)tr->data->num_data * sizeof(double));
+  tr->alpha_scale = 1.0;
+  tr->iteration = 0;
+}
+
+SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int64_t num_epochs,
+                                uint64_t seed)
+{
+  const int64_t n = tr->data->num_data;
+  int64_t *perm = malloc((size_t)n * sizeof(int64_t));
+  if (!perm) return SS_ERR_ALLOC;
+  int64_t t = tr->iteration;
+  const int64_t t_end = t + num_epochs * n;
+  while (t < t_end) {
+    const int64_t epoch = t / n, k = t - epoch * n;
+    ss_rng_permutation(perm, n, seed, (uint64_t)epoch);
+    if (solver == SS_BUDGET_SOLVER_BSCA) ss_bsca_steps(tr, perm, k, n);
+    else ss_bsgd_steps(tr, perm, k, n);
+    t = tr->iteration;
+  }
+  free(perm);
+  for (int64_t j = 0; j < tr->model.size; ++j)
+    if (!isfinite(tr->model.beta[j])) return SS_ERR_NUMERIC;
+  return SS_OK;
+}
+
+void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,
+                          double *norm2)
+{
+  const int64_t n = tr->data->num_data, d = tr->model.dimension;
+  const SsBudget *m = &tr->model;
+  const double lambda = 1.0 / (tr->C * (double)n);
+  double hinge = 0, sum_alpha = 0, quad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double f = ss_budget_score_row(m, &tr->kernel, tr->data, i, tr->norms2[i]);
+    const double y = tr->labels[i], a = tr->alpha_scale * tr->alpha[i];
+    if (scores) scores[i] = f;
+    hinge += fmax(0.0, 1.0 - y * f);
+    sum_alpha += a;
+    quad += a * y * f;
+  }
+  double w2 = 0;
+  for (int64_t j = 0; j < m->size; ++j) {
+    double row = 0;
+    for (int64_t l = 0; l < m->size; ++l)
+      row += m->beta[l] * ss_budget_kernel_value(&tr->kernel,
+                                                 ss_budget_dot(m->points + j * d, m->points + l * d, d),
+                                                 m->norms2[j], m->norms2[l]);
+    w2 += m->beta[j] * row;
+  }
+  if (primal) *primal = 0.5 * lambda * w2 + hinge / (double)n;
+  if (dual) *dual = lambda * (sum_alpha - 0.5 * quad);
+  if (norm2) *norm2 = w2;
+}

@@ -1,0 +1,92 @@
+/* budget_train.h -- private: the state shared by the budgeted kernel solvers
+ * BSCA (bsca.c) and BSGD (bsgd.c), their epoch driver and the diagnostic
+ * pass (budget_train.c); never installed.
+ *
+ * Problem (ALGORITHMS.md section 6): labels y_i in {-1, +1}, C = 1/(lambda n),
+ *   primal  P(w) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i <w, phi(x_i)>)
+ *   dual    D(alpha) = lambda (1^T alpha - 1/2 alpha^T Q alpha),  0 <= alpha_i <= C,
+ *           Q_ij = y_i y_j k(x_i, x_j), w(alpha) = sum_i alpha_i y_i phi(x_i),
+ * both in the lambda scaling of the linear SVM (D <= P; the usual C-scaled
+ * values are P / lambda and D / lambda). No bias.
+ */
+#ifndef STOCHSVM_BUDGET_TRAIN_H
+#define STOCHSVM_BUDGET_TRAIN_H
+
+#include "budget.h"
+
+typedef enum SsBudgetSolver {
+  SS_BUDGET_SOLVER_BSCA = 0,
+  SS_BUDGET_SOLVER_BSGD = 1
+} SsBudgetSolver;
+
+typedef struct SsBudgetTrainer {
+  /* The problem (borrowed). */
+  const SsData *data;        /**< no kernel map */
+  const double *labels;      /**< [n] in {-1, +1} */
+  const double *norms2;      /**< [n] ||x_i||^2 */
+  SsBudgetKernel kernel;
+  double C;                  /**< box bound, 1/(lambda n) */
+  SsBudgetStrategy strategy;
+  /* The state, kept between calls. */
+  SsBudget model;            /**< the expansion w~ (budget B) */
+  double *alpha;             /**< [n] dual variables; BSGD stores them divided by alpha_scale */
+  double alpha_scale;        /**< BSGD: alpha_i = alpha_scale * alpha[i]; BSCA: 1 */
+  int64_t iteration;         /**< steps done in total (t) */
+  /* Counters. */
+  SsBudgetCounts counts;     /**< maintenance */
+  int64_t num_updates;       /**< steps that changed the model (a term added or updated) */
+  int64_t kernel_evaluations;
+} SsBudgetTrainer;
+
+/** Initialise the state for n = data->num_data points and budget B (alpha
+ *  zeroed, model empty). @return SS_OK, SS_ERR_ALLOC, SS_ERR_BAD_ARG. */
+SsStatus ss_budget_trainer_init(SsBudgetTrainer *tr, const SsData *data, const double *labels,
+                                const double *norms2, SsBudgetKernel kernel, double C,
+                                SsBudgetStrategy strategy, int64_t B);
+void ss_budget_trainer_free(SsBudgetTrainer *tr);
+/** Forget the model and alpha (iteration back to 0, counters kept). */
+void ss_budget_trainer_reset(SsBudgetTrainer *tr);
+
+/** Steps k_begin .. k_end - 1 of an epoch whose order is perm (each step
+ *  visits x_{perm[k]}); iteration advances by k_end - k_begin. */
+void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
+void ss_bsgd_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
+
+/** Run num_epochs epochs of the solver from the stored iteration (epoch e =
+ *  t / n uses the permutation drawn from (seed, e), so runs split at epoch
+ *  boundaries equal one run). @return SS_OK, SS_ERR_ALLOC, SS_ERR_NUMERIC. */
+SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int64_t num_epochs,
+                                uint64_t seed);
+
+/** The diagnostic pass, O(n B) kernel evaluations (+ O(B^2) for ||w~||^2,
+ *  written to norm2 when non-NULL; not counted in kernel_evaluations):
+ *  primal P(w~) of the budgeted model, and the dual of the tracked alpha
+ *  evaluated through the model, D~ = lambda (1^T alpha - 1/2 sum_i alpha_i y_i f~(x_i)),
+ *  which is D(alpha) exactly while w~ = w(alpha) (no maintenance happened).
+ *  Writes scores[i] = f~(x_i) when scores is non-NULL. */
+void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,
+                          double *norm2);
+
+/* ---- as solvers of the kernel SVM object (kernel_svm_budget.c) ---------- */
+
+/** The state a budgeted solver keeps in SsKernelSvm.state. */
+typedef struct SsBudgetSolverState {
+  SsBudgetTrainer trainer;
+  int64_t *rows;          /**< [B + 1] 0, 1, ..., B (rows of the model copy) */
+  double solver_seconds;  /**< thread CPU time spent in steps */
+} SsBudgetSolverState;
+
+struct SsKernelSvm_;
+/** The operations shared by BSCA and BSGD (see SsKernelSolverOps). */
+SsStatus ss_budget_solver_start(struct SsKernelSvm_ *self);
+SsStatus ss_budget_solver_evaluate(struct SsKernelSvm_ *self, double *scores, double *norm2,
+                                   bool *have_scores);
+void ss_budget_solver_free_state(struct SsKernelSvm_ *self);
+/** Run iterations [t, t_end) of one epoch with @p steps (ss_bsca_steps or
+ *  ss_bsgd_steps), timing them and counting kernel evaluations. */
+SsStatus ss_budget_solver_run(struct SsKernelSvm_ *self, int64_t t, int64_t t_end,
+                              void (*steps)(SsBudgetTrainer *, const int64_t *, int64_t, int64_t));
+/** CPU seconds of the calling thread (wall clock where unavailable). */
+double ss_budget_thread_seconds(void);
+
+#endif /* STOCHSVM_BUDGET_TRAIN_H */

@@ -1,0 +1,212 @@
+/* kernel_svm_budget.c -- BSCA and BSGD as solvers of the kernel SVM object:
+ * the shared solver state (a budget trainer, budget_train.h), its start,
+ * evaluate and free operations, the budget setters and getters
+ * (kernel_budget.h). The steps live in bsca.c and bsgd.c.
+ *
+ * evaluate() runs the O(n B) diagnostic pass: the training scores of the
+ * budgeted model (handed to the driver, which computes the primal from them),
+ * ||w~||^2, and the dual of the tracked alpha through the model,
+ * D~ = lambda (1^T alpha - 1/2 sum_i alpha_i y_i f~(x_i)) (budget_train.c);
+ * then it copies the expansion into the object's model (dense rows, the
+ * training index of each point that was never merged or projected, else -1)
+ * and alpha into the dual variables.
+ */
+#include "budget_train.h"
+#include "kernel_internal.h"
+#include "stochsvm/kernel_budget.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/** Default budget B. */
+#define SS_DEFAULT_BUDGET 500
+
+/* CPU seconds of the calling thread (wall clock where that clock is missing). */
+double ss_budget_thread_seconds(void)
+{
+#if defined(CLOCK_THREAD_CPUTIME_ID)
+  struct timespec ts;
+  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0) return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#endif
+  return ss_clock_seconds();
+}
+
+static bool is_budgeted(SsKernelSolver solver)
+{
+  return solver == SS_KSOLVER_BSCA || solver == SS_KSOLVER_BSGD;
+}
+
+bool ss_kernel_budget_solver_rejects(SsKernelSolver solver, const SsKernel *kernel)
+{
+  return is_budgeted(solver) && kernel && kernel->type == SS_KERNEL_PRECOMPUTED;
+}
+
+int64_t ss_kernel_svm_get_budget(const SsKernelSvm *self)
+{
+  return self && self->budget > 0 ? self->budget : SS_DEFAULT_BUDGET;
+}
+
+SsBudgetMaintenance ss_kernel_svm_get_budget_maintenance(const SsKernelSvm *self)
+{
+  return self ? (SsBudgetMaintenance)self->budget_maintenance : SS_BUDGET_MAINTENANCE_AUTO;
+}
+
+/* The private strategy of a maintenance setting for a kernel. */
+static SsBudgetStrategy strategy_of(SsBudgetMaintenance m, SsKernelType kernel)
+{
+  switch (m) {
+    case SS_BUDGET_MAINTENANCE_MERGE: return SS_BUDGET_MERGE;
+    case SS_BUDGET_MAINTENANCE_REMOVE: return SS_BUDGET_REMOVE;
+    case SS_BUDGET_MAINTENANCE_PROJECT: return SS_BUDGET_PROJECT;
+    case SS_BUDGET_MAINTENANCE_AUTO:
+    default: return kernel == SS_KERNEL_RBF ? SS_BUDGET_MERGE : SS_BUDGET_REMOVE;
+  }
+}
+
+/* Forget the budgeted solver's state (it restarts at the next train). */
+static void restart(SsKernelSvm *self)
+{
+  if (is_budgeted(self->solver) && self->ops && self->state) {
+    self->ops->free_state(self);
+    self->iteration = 0;
+  }
+}
+
+SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
+{
+  if (!self || budget < 1) return SS_ERR_BAD_ARG;
+  if (budget != ss_kernel_svm_get_budget(self)) restart(self);
+  self->budget = budget;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self, SsBudgetMaintenance maintenance)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (maintenance != SS_BUDGET_MAINTENANCE_AUTO && maintenance != SS_BUDGET_MAINTENANCE_MERGE &&
+      maintenance != SS_BUDGET_MAINTENANCE_REMOVE && maintenance != SS_BUDGET_MAINTENANCE_PROJECT)
+    return SS_ERR_BAD_ARG;
+  if (maintenance == SS_BUDGET_MAINTENANCE_MERGE && self->kernel.type != SS_KERNEL_RBF)
+    return SS_ERR_BAD_ARG;
+  if ((int)maintenance != self->budget_maintenance) restart(self);
+  self->budget_maintenance = (int)maintenance;
+  return SS_OK;
+}
+
+SsStatus ss_kernel_svm_get_budget_statistics(const SsKernelSvm *self, SsBudgetStatistics *out)
+{
+  if (!self || !out) return SS_ERR_BAD_ARG;
+  memset(out, 0, sizeof(*out));
+  out->budget = ss_kernel_svm_get_budget(self);
+  if (!is_budgeted(self->solver) || !self->state) return SS_OK;
+  const SsBudgetSolverState *s = self->state;
+  out->num_points = s->trainer.model.size;
+  out->num_updates = s->trainer.num_updates;
+  out->num_maintenance = s->trainer.counts.num_maintenance;
+  out->num_merges = s->trainer.counts.num_merges;
+  out->num_removals = s->trainer.counts.num_removals;
+  out->num_projections = s->trainer.counts.num_projections;
+  out->weight_degradation = s->trainer.counts.weight_degradation;
+  out->solver_seconds = s->solver_seconds;
+  return SS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                         Solver operations (shared)                        */
+/* ------------------------------------------------------------------------ */
+
+void ss_budget_solver_free_state(SsKernelSvm *self)
+{
+  SsBudgetSolverState *s = self->state;
+  if (!s) return;
+  ss_budget_trainer_free(&s->trainer);
+  free(s->rows);
+  free(s);
+  self->state = NULL;
+}
+
+SsStatus ss_budget_solver_start(SsKernelSvm *self)
+{
+  if (self->state) {
+    /* lambda may have changed since the last train: move alpha into the new box. */
+    SsBudgetSolverState *s = self->state;
+    const double C = ss_kernel_svm_box(self);
+    if (C != s->trainer.C) {
+      s->trainer.C = C;
+      if (self->solver == SS_KSOLVER_BSCA)
+        for (int64_t i = 0; i < self->num_data; ++i)
+          if (s->trainer.alpha[i] > C) s->trainer.alpha[i] = C;
+    }
+    return SS_OK;
+  }
+  if (self->kernel.type == SS_KERNEL_PRECOMPUTED) return SS_ERR_BAD_STATE;
+  const int64_t n = self->num_data, B = ss_kernel_svm_get_budget(self);
+  SsBudgetSolverState *s = calloc(1, sizeof(SsBudgetSolverState));
+  if (!s) return SS_ERR_ALLOC;
+  const SsBudgetKernel kernel = {(SsBudgetKernelKind)self->kernel.type, self->kernel.gamma,
+                                 self->kernel.coef0, (double)self->kernel.degree};
+  SsStatus status = ss_budget_trainer_init(
+      &s->trainer, &self->data, self->labels, self->norms2, kernel, ss_kernel_svm_box(self),
+      strategy_of((SsBudgetMaintenance)self->budget_maintenance, self->kernel.type), B);
+  s->rows = malloc((size_t)(B + 1) * sizeof(int64_t));
+  if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
+  if (status == SS_OK && (!s->rows || !self->dual)) status = SS_ERR_ALLOC;
+  if (status != SS_OK) {
+    if (status != SS_ERR_ALLOC || s->trainer.alpha) ss_budget_trainer_free(&s->trainer);
+    free(s->rows);
+    free(s);
+    return status;
+  }
+  for (int64_t j = 0; j <= B; ++j) s->rows[j] = j;
+  memset(self->dual, 0, (size_t)n * sizeof(double));
+  self->state = s;
+  self->iteration = 0;
+  return SS_OK;
+}
+
+SsStatus ss_budget_solver_run(SsKernelSvm *self, int64_t t, int64_t t_end,
+                              void (*steps)(SsBudgetTrainer *, const int64_t *, int64_t, int64_t))
+{
+  SsBudgetSolverState *s = self->state;
+  SsBudgetTrainer *tr = &s->trainer;
+  const int64_t epoch_start = (t / self->num_data) * self->num_data;
+  const int64_t evaluations = tr->kernel_evaluations;
+  const double c0 = ss_budget_thread_seconds();
+  tr->iteration = t;
+  steps(tr, self->perm, t - epoch_start, t_end - epoch_start);
+  s->solver_seconds += ss_budget_thread_seconds() - c0;
+  self->num_kernel_evaluations += tr->kernel_evaluations - evaluations;
+  self->iteration = t_end;
+  for (int64_t j = 0; j < tr->model.size; ++j)
+    if (!isfinite(tr->model.beta[j])) return SS_ERR_NUMERIC;
+  return SS_OK;
+}
+
+SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *norm2,
+                                   bool *have_scores)
+{
+  SsBudgetSolverState *s = self->state;
+  SsBudgetTrainer *tr = &s->trainer;
+  const SsBudget *m = &tr->model;
+  double primal, dual;
+  ss_budget_objectives(tr, &primal, &dual, scores, norm2);
+  *have_scores = true;
+  self->statistics.dual_objective = dual;
+  for (int64_t i = 0; i < self->num_data; ++i) self->dual[i] = tr->alpha_scale * tr->alpha[i];
+  /* The model: the expansion's dense rows. */
+  SsData view;
+  SsStatus status = SS_OK;
+  if (m->size > 0) {
+    status = ss_data_init_dense(&view, SS_DTYPE_FLOAT64, m->points, m->size, m->dimension,
+                                m->dimension);
+    if (status != SS_OK) return SS_ERR_NUMERIC;
+  } else {
+    view = self->data; /* unused: no rows are copied */
+  }
+  status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &view, s->rows, m->beta,
+                                         m->size, 0.0);
+  if (status != SS_OK) return status;
+  for (int64_t j = 0; j < m->size; ++j) self->model.source[j] = m->origin[j];
+  return SS_OK;
+}
