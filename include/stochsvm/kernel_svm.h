@@ -210,20 +210,27 @@ SS_API SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support
 /*                                  Getters                                 */
 /* ------------------------------------------------------------------------ */
 
+/** @brief The solver given at creation. */
 SS_API SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self);
 /** @brief The kernel (owned by the object). */
 SS_API const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self);
+/** @brief lambda in force. */
 SS_API double ss_kernel_svm_get_lambda(const SsKernelSvm *self);
+/** @brief SBP's nu in force (default 1e-2). */
 SS_API double ss_kernel_svm_get_nu(const SsKernelSvm *self);
+/** @brief 1 if the SBP learns an unregularized bias, else 0. */
 SS_API int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self);
 /** @brief The eta_0 in force (the default once data is known; 0 before). */
 SS_API double ss_kernel_svm_get_eta0(const SsKernelSvm *self);
+/** @brief SDCA's duality-gap threshold in force (default 1e-3). */
 SS_API double ss_kernel_svm_get_epsilon(const SsKernelSvm *self);
 /** @brief The cap in force (10 n by default; 0 without data and unset). */
 SS_API int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self);
 /** @brief The frequency in force (n by default; 0 without data and unset). */
 SS_API int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self);
+/** @brief The seed (default 0). */
 SS_API uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self);
+/** @brief Iterations done by the solver in total (0 after new data). */
 SS_API int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self);
 /** @brief Input dimension (precomputed: training set size). */
 SS_API int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self);
@@ -242,6 +249,7 @@ SS_API const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self);
 SS_API const int64_t *ss_kernel_svm_get_support_indices(const SsKernelSvm *self);
 /** @brief The m coefficients beta_j, owned by the object; NULL when m = 0. */
 SS_API const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self);
+/** @brief The model's bias b (0 unless the SBP learns one or a model was set). */
 SS_API double ss_kernel_svm_get_bias(const SsKernelSvm *self);
 /** @brief The solver's per-example variables (n values owned by the object),
  *  NULL without data or before training: SDCA alpha in [0, 1/(lambda n)];
