@@ -215,6 +215,9 @@ def test_demo_end_to_end(tmp_path):
         mapped = re.search(rf"^  {solver} \+ intersection map \(order 5\){loss} +\d+ +\S+ +(\S+)",
                            nonlinear, flags=re.M)
         raw = re.search(rf"^  {solver}{loss} +\d+ +\S+ +(\S+)", nonlinear, flags=re.M)
+        if solver == "res":   # O(d^3) per step: the demo leaves it out on the map, and says so
+            assert mapped is None and "res: not run on the map's features" in out
+            continue
         # the map makes the non-linear problem learnable; raw features do not
         assert float(mapped.group(1)) > float(raw.group(1)) + 0.2
 

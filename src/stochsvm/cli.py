@@ -780,10 +780,17 @@ def _print_table(title, rows):
               f"{kevals:>12}")
 
 
+#: Solvers left out on the mapped features: RES factorises its d x d curvature
+#: matrix at every step (O(d^3)), too slow for the demo on the map's ~100
+#: features (LRES, its limited-memory form, runs there).
+_DEMO_UNMAPPED_ONLY = ("res",)
+
+
 def _demo_configs(solvers, hkm):
     configs = [(s, s, None) for s in solvers]
     if hkm is not None:
-        configs += [(f"{s} + {hkm.kernel} map (order {hkm.order})", s, hkm) for s in solvers]
+        configs += [(f"{s} + {hkm.kernel} map (order {hkm.order})", s, hkm) for s in solvers
+                    if s not in _DEMO_UNMAPPED_ONLY]
     return configs
 
 
@@ -885,9 +892,14 @@ def _run_demo(args):
         _print_table(title, rows + kernel_rows)
         curves.update(kernel_curves)
         problems.append(("non-linear (make_nonlinear)", curves))
+        if any(s in solvers for s in _DEMO_UNMAPPED_ONLY):
+            print(f"\n{', '.join(_DEMO_UNMAPPED_ONLY)}: not run on the map's features (a d x d "
+                  f"factorisation per step, O(d^3); its limited-memory form lres runs there).")
         print(f"\nKernel evaluations: '-' for the linear solvers, which evaluate none (the map "
               f"is explicit features). The kernel solvers' objective is the regularized hinge "
-              f"primal without bias (SBP optimises a margin under a slack budget instead). "
+              f"primal without bias (SBP optimises a margin under a slack budget instead). The "
+              f"problem is additive, which suits the map, not a Gaussian kernel on 2,000 rows: "
+              f"scikit-learn's SVC scores about 0.63-0.69 on the same rows. "
               f"Total {time.process_time() - t:.1f} CPU s.")
     if args.plot:
         _plot(args.plot, problems)
