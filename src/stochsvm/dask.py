@@ -46,13 +46,14 @@ Only solvers that accept a model to start from (``set_model``) can mix:
 to the rows, so it cannot be averaged and restarted this way.
 """
 
-import numbers
 import time
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from stochsvm._svm import SVM
+from stochsvm.linear import _check_int
+from stochsvm.linear import _check_positive_number as _check_number
 
 __all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor"]
 
@@ -355,23 +356,6 @@ class _Rounds:
             raise
         finally:
             self.client.cancel(futures)
-
-
-def _check_number(value, name, allow_none=False, allow_zero=False):
-    if value is None and allow_none:
-        return
-    ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
-          and np.isfinite(value) and (value >= 0 if allow_zero else value > 0))
-    if not ok:
-        kind = "a finite number >= 0" if allow_zero else "a finite number > 0"
-        raise ValueError(f"{name} must be {kind}{' or None' if allow_none else ''}, "
-                         f"got {value!r}")
-
-
-def _check_int(value, name, minimum):
-    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool)
-            and value >= minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
 class _DaskLinearSVMBase(BaseEstimator):
