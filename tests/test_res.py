@@ -393,3 +393,15 @@ def test_pickle_keeps_res_parameters():
                  "res_initial_curvature", "lres_memory"):
         assert getattr(back, "get_" + name)() == getattr(svm, "get_" + name)()
     np.testing.assert_array_equal(back.get_res_curvature_state(), svm.get_res_curvature_state())
+
+
+def test_res_refuses_too_many_features_and_names_lres():
+    """RES keeps a d x d matrix factorised every step: above its limit it
+    refuses with a ValueError pointing to LRES (found by fuzzing: tens of
+    thousands of features asked for gigabytes); LRES trains there."""
+    rng = np.random.default_rng(0)
+    X = rng.random((20, 1100))
+    y = np.where(X[:, 0] > 0.5, 1.0, -1.0)
+    with pytest.raises(ValueError, match=r"at most 1024 features.*solver='lres'"):
+        stochsvm.SVM(X, y, 0.1, solver="res").train()
+    assert np.isfinite(stochsvm.SVM(X, y, 0.1, solver="lres").train()["objective"])

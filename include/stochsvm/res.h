@@ -63,8 +63,19 @@ SS_API SsStatus ss_svm_set_res_tau(SsSvm *self, double tau);
  *  first training of an object whose curvature was never set); training
  *  returns SS_ERR_BAD_ARG if b0 <= delta at that point. */
 SS_API SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0);
-/** @brief LRES memory m >= 1: the number of curvature pairs kept. Default
- *  10. Changing it forgets the stored pairs. */
+/** The largest dimension d RES trains on: it keeps a (d + 1) x (d + 1)
+ *  curvature matrix and factorises it at every step (O(d^3)); training a
+ *  RES object of larger dimension returns SS_ERR_ALLOC without trying.
+ *  LRES (O(m d) per step) is the solver for large d. */
+#define SS_RES_MAX_DIMENSION 1024
+/** The largest LRES memory m. */
+#define SS_LRES_MAX_MEMORY 1024
+/** The most doubles LRES keeps for its curvature pairs, 2 m (d + 1) + m
+ *  (2^27, 1 GiB); training beyond it returns SS_ERR_ALLOC without trying. */
+#define SS_LRES_MAX_CURVATURE_DOUBLES ((int64_t)1 << 27)
+
+/** @brief LRES memory m, 1 <= m <= SS_LRES_MAX_MEMORY: the number of
+ *  curvature pairs kept. Default 10. Changing it forgets the stored pairs. */
 SS_API SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m);
 
 /** @brief Minibatch size L in force (default 5). Never fails. */

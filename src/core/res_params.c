@@ -82,7 +82,7 @@ SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0)
 
 SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m)
 {
-  if (!self || m < 1 || m > INT32_MAX) return SS_ERR_BAD_ARG;
+  if (!self || m < 1 || m > SS_LRES_MAX_MEMORY) return SS_ERR_BAD_ARG;
   if (m != self->res.memory && self->solver == SS_SOLVER_LRES) forget_curvature(self);
   self->res.memory = m;
   return SS_OK;
@@ -111,8 +111,8 @@ double ss_svm_get_res_initial_curvature(const SsSvm *self)
 int64_t ss_res_curvature_buffer_size(const SsSvm *self)
 {
   const int64_t D = self->dimension + 1, m = self->res.memory;
-  const int64_t cap = (int64_t)(SIZE_MAX / sizeof(double)) / 4;
-  if (self->solver == SS_SOLVER_RES) return D > cap / D ? 0 : D * D;
+  const int64_t cap = SS_LRES_MAX_CURVATURE_DOUBLES;
+  if (self->solver == SS_SOLVER_RES) return self->dimension > SS_RES_MAX_DIMENSION ? 0 : D * D;
   if (self->solver == SS_SOLVER_LRES) return D > (cap - m) / (2 * m) ? 0 : 2 * m * D + m;
   return 0;
 }

@@ -126,7 +126,7 @@ static SsStatus res_steps(SsEpochRun *run, int64_t t, int64_t t_end)
   while (t < t_end) {
     const int64_t j = (t - start) / L;
     const int64_t first = j * L, end = first + L < n ? first + L : n;
-    if (start + end > t_end) {
+    if (end > t_end - start) { /* (start + end may overflow near INT64_MAX) */
       t = t_end; /* the minibatch ends in a later piece: nothing changes before it */
       break;
     }

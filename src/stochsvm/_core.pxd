@@ -208,6 +208,8 @@ cdef extern from "stochsvm/svm.h" nogil:
 
 
 cdef extern from "stochsvm/res.h" nogil:
+    enum: SS_RES_MAX_DIMENSION
+    enum: SS_LRES_MAX_MEMORY
     SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L)
     SsStatus ss_svm_set_res_delta(SsSvm *self, double delta)
     SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma)

@@ -853,6 +853,12 @@ cdef class SVM:
             raise ValueError(f"the {self.get_solver()} solver cannot start: the initial curvature "
                              f"b0 = {self.get_res_initial_curvature()!r} must exceed delta = "
                              f"{self.get_res_delta()!r} (set_res_initial_curvature, set_res_delta)")
+        if status == SS_ERR_ALLOC and self.get_solver() == "res" \
+                and ss_svm_get_dimension(self._svm) > SS_RES_MAX_DIMENSION:
+            raise ValueError(f"the res solver keeps a d x d curvature matrix and factorises it "
+                             f"at every step: it trains on at most {SS_RES_MAX_DIMENSION} "
+                             f"features, these data have {ss_svm_get_dimension(self._svm)}; use "
+                             f"solver='lres' (O(m d) per step)")
         if status == SS_ERR_ALLOC:
             raise MemoryError("training ran out of memory")
         if status == SS_ERR_BAD_STATE:

@@ -125,6 +125,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(res_lres_reach_optimum)                                     \
   X(res_lres_split_equals_whole)                                \
   X(res_state_errors)                                           \
+  X(res_huge_iteration_number)                                  \
+  X(res_dimension_limits)                                       \
   /* test_sgdqn.c */                                            \
   X(svmsgd2_replays_paper)                                      \
   X(sgdqn_replays_paper)                                        \

@@ -330,3 +330,51 @@ void test_res_state_errors(void) {
   CHECK(ss_svm_train(svm) == SS_OK);
   ss_svm_delete(svm);
 }
+
+/* Found by fuzzing: near INT64_MAX the end of the last minibatch overflowed
+ * (signed overflow, caught by UBSan). Both solvers run up to INT64_MAX. */
+void test_res_huge_iteration_number(void) {
+  enum { N = 30, D = 3 };
+  static double X[N * D], y[N];
+  tu_make_blobs(X, y, N, D, 0.5, 12);
+  const SsSolver solvers[2] = {SS_SOLVER_RES, SS_SOLVER_LRES};
+  for (int k = 0; k < 2; ++k) {
+    SsData data;
+    SsSvm *svm = tu_new_dense(solvers[k], &data, X, y, N, D, 0.01);
+    REQUIRE(svm);
+    CHECK_EQ_INT(ss_svm_set_iteration_number(svm, INT64_MAX - 20), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 100), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    CHECK_EQ_INT(ss_svm_get_iteration_number(svm), INT64_MAX);
+    CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+    ss_svm_delete(svm);
+  }
+}
+
+/* Found by fuzzing: RES on tens of thousands of features asked for a
+ * d^2 matrix of gigabytes. RES refuses d > SS_RES_MAX_DIMENSION without
+ * allocating; LRES trains there; LRES memory is bounded. */
+void test_res_dimension_limits(void) {
+  enum { N = 4, D = SS_RES_MAX_DIMENSION + 1 };
+  static double X[N * D], y[N] = {1, -1, 1, -1};
+  for (int i = 0; i < N; ++i) X[i * D + i] = y[i];
+  for (int k = 0; k < 2; ++k) {
+    const int64_t d = k == 0 ? D : D - 1;
+    SsData data;
+    REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, N, d, D) == SS_OK);
+    SsSvm *res = ss_svm_new(SS_SOLVER_RES, &data, y, 0.1);
+    REQUIRE(res);
+    ss_svm_set_max_num_iterations(res, 10);
+    CHECK_EQ_INT(ss_svm_train(res), k == 0 ? SS_ERR_ALLOC : SS_OK);
+    ss_svm_delete(res);
+  }
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, N, D, D) == SS_OK);
+  SsSvm *lres = ss_svm_new(SS_SOLVER_LRES, &data, y, 0.1);
+  REQUIRE(lres);
+  CHECK_EQ_INT(ss_svm_set_lres_memory(lres, SS_LRES_MAX_MEMORY + 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_set_lres_memory(lres, SS_LRES_MAX_MEMORY), SS_OK);
+  ss_svm_set_max_num_iterations(lres, 10);
+  CHECK_EQ_INT(ss_svm_train(lres), SS_OK);
+  ss_svm_delete(lres);
+}
