@@ -87,7 +87,7 @@ _RANGES = {
     "res_eps0": "a finite number > 0",
     "res_tau": "a number > 0 (inf: constant step)",
     "res_initial_curvature": "a finite number > 0",
-    "lres_memory": "an integer in [1, 2**31)",
+    "lres_memory": "an integer in [1, 1024]",
 }
 
 _INT64_MIN = -(2 ** 63)
@@ -1878,7 +1878,7 @@ cdef class SVM:
         Parameters
         ----------
         m : int
-            In [1, 2**31). Default 10.
+            In [1, 1024] (SS_LRES_MAX_MEMORY). Default 10.
         """
         cdef SsSvm *p = self._writer("set_lres_memory")
         v = _as_int64(m, "lres_memory")
