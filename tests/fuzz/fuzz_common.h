@@ -19,9 +19,25 @@
 #include <string.h>
 
 #include "stochsvm/homkermap.h"
+#include "stochsvm/res.h"
 #include "stochsvm/svm.h"
 
 /* Every solver of SsSvm. Append new solvers here (e.g. SS_SOLVER_SVMSGD2). */
+/* RES and LRES refuse, with SS_ERR_ALLOC and before allocating, the sizes
+ * whose curvature storage res.h bounds (SS_RES_MAX_DIMENSION,
+ * SS_LRES_MAX_CURVATURE_DOUBLES): a documented answer, not a failure. */
+static int fz_size_refused(const SsSvm *svm, SsStatus s)
+{
+  if (s != SS_ERR_ALLOC) return 0;
+  const int64_t d = ss_svm_get_dimension(svm);
+  if (ss_svm_get_solver(svm) == SS_SOLVER_RES) return d > SS_RES_MAX_DIMENSION;
+  if (ss_svm_get_solver(svm) == SS_SOLVER_LRES) {
+    const int64_t m = ss_svm_get_lres_memory(svm);
+    return d + 1 > (SS_LRES_MAX_CURVATURE_DOUBLES - m) / (2 * m);
+  }
+  return 0;
+}
+
 static const SsSolver fz_solvers[] = {SS_SOLVER_NONE,    SS_SOLVER_SGD,   SS_SOLVER_SDCA, SS_SOLVER_SVMSGD2,
                                       SS_SOLVER_SGDQN, SS_SOLVER_RES, SS_SOLVER_LRES};
 #define FZ_NUM_SOLVERS ((int)(sizeof fz_solvers / sizeof fz_solvers[0]))

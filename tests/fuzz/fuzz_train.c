@@ -34,7 +34,7 @@ static SsStatus train(SsSvm *svm, int64_t iterations)
 {
   FZ_ASSERT(ss_svm_set_max_num_iterations(svm, iterations) == SS_OK);
   SsStatus s = ss_svm_train(svm);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC);
+  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || fz_size_refused(svm, s));
   if (s == SS_OK) fz_check_finite_model(svm);
   return s;
 }
