@@ -16,7 +16,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from stochsvm import SVM, HomogeneousKernelMap, svmtrain
+from stochsvm import SVM, HomogeneousKernelMap, KernelSVM, svmtrain
+from stochsvm import model_file
+from stochsvm.kernel import KernelSVMClassifier
+from stochsvm.linear import LinearSVMClassifier
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "docs", "bad_inputs.rst")
 
@@ -32,6 +35,21 @@ def _with(value, at=(0, 0)):
     X, y = _data()
     X[at] = value
     return X, y
+
+
+def _load_junk():
+    """Load a file that is not a model file (from the working directory, so
+    that the message, which starts with the path, is the same everywhere)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        cwd = os.getcwd()
+        os.chdir(folder)
+        try:
+            with open("junk.ssvm", "wb") as f:
+                f.write(b"not a model")
+            model_file.load_model("junk.ssvm")
+        finally:
+            os.chdir(cwd)
 
 
 def _svm(solver="sgd", **kw):
@@ -225,6 +243,49 @@ MATRIX = [
      "order must be an integer in [0, 64], got 100"),
     ("kernel-map-period-tiny", lambda: HomogeneousKernelMap(period=1e-310), ValueError,
      "period must be > 2.6e-305 (the angle 2 pi / period * ln(x) must stay finite), got 1e-310"),
+    # the kernel SVM (KernelSVM) and its kernel
+    ("budget-zero", lambda: KernelSVM(X0, Y0, 0.1, solver="bsgd").set_budget(0), ValueError,
+     "budget must be an integer >= 1, got 0"),
+    ("kernel-svm-gamma-zero", lambda: KernelSVM(X0, Y0, 0.1, kernel="rbf", gamma=0), ValueError,
+     "gamma must be a finite number > 0, got 0"),
+    ("kernel-svm-gamma-negative", lambda: KernelSVM(X0, Y0, 0.1, kernel="rbf", gamma=-1), ValueError,
+     "gamma must be a finite number > 0, got -1"),
+    ("kernel-svm-lambda-zero", lambda: KernelSVM(X0, Y0, 0.0), ValueError,
+     "lambda_ must be a finite number > 0, got 0.0"),
+    ("kernel-svm-degree-zero", lambda: KernelSVM(X0, Y0, 0.1, kernel="poly", degree=0), ValueError,
+     "degree must be an integer in [1, 64], got 0"),
+    ("kernel-svm-nu-zero", lambda: KernelSVM(X0, Y0, 0.1, solver="sbp").set_nu(0), ValueError,
+     "nu must be a finite number > 0, got 0"),
+    ("kernel-svm-merge-without-rbf",
+     lambda: KernelSVM(X0, Y0, 0.1, solver="bsgd", kernel="linear").set_budget_maintenance("merge"),
+     ValueError, "budget_maintenance='merge' needs the rbf kernel; use 'remove' or 'project' with "
+     "other kernels"),
+    ("kernel-svm-precomputed-not-square", lambda: KernelSVM(X0, Y0, 0.1, kernel="precomputed"),
+     ValueError, "with kernel='precomputed' X must be the square n x n Gram matrix, got shape (20, 3)"),
+    ("kernel-svm-budgeted-precomputed",
+     lambda: KernelSVM(X0 @ X0.T, Y0, 0.1, solver="bsgd", kernel="precomputed"), ValueError,
+     "solver='bsgd' does not support kernel='precomputed' (budget maintenance needs the feature "
+     "vectors); use another kernel or solver"),
+    ("kernel-svm-labels-not-pm1", lambda: KernelSVM(X0, 2 * Y0, 0.1), ValueError,
+     "y must contain only the labels -1 and +1, found {-2, 2}; map your two classes to -1 and +1, "
+     "e.g. y = np.where(y == positive_class, 1, -1)"),
+    # the scikit-learn estimators
+    ("estimator-C-negative", lambda: LinearSVMClassifier(C=-1).fit(X0, Y0), ValueError,
+     "C must be a finite number > 0 or None, got -1"),
+    ("estimator-one-class", lambda: LinearSVMClassifier().fit(X0, np.ones(20)), ValueError,
+     "the training data need samples of at least 2 classes; got 1 class (np.float64(1.0))"),
+    ("estimator-wrong-dimension", lambda: LinearSVMClassifier().fit(X0, Y0).predict(X0[:, :2]),
+     ValueError, "X has 2 features, but LinearSVMClassifier is expecting 3 features as input."),
+    ("kernel-estimator-gamma-negative", lambda: KernelSVMClassifier(gamma=-1).fit(X0, Y0), ValueError,
+     "gamma must be a finite number > 0 or None, got -1"),
+    ("kernel-estimator-mismatched-lengths", lambda: KernelSVMClassifier().fit(X0, Y0[:5]), ValueError,
+     "Found input variables with inconsistent numbers of samples: [20, 5]"),
+    # model files
+    ("model-file-not-a-model", _load_junk, model_file.ModelFileError,
+     "junk.ssvm: not a stochsvm model file (wrong signature)"),
+    ("model-file-save-unknown-object", lambda: model_file.save_model(object(), "never-written.ssvm"),
+     TypeError, "cannot save a object: expected a LinearSVMClassifier, LinearSVMRegressor, SVM or "
+     "model dict"),
     # warm start
     ("warm-start-model-wrong-dimension", lambda: svmtrain(X0, Y0, 0.1, solver="sgd",
                                                           model=np.zeros(2)), ValueError,

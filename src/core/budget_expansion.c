@@ -25,7 +25,9 @@ double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double n
 SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data)
 {
   if (!budget || B < 1 || dimension < 1 || num_data < 0) return SS_ERR_BAD_ARG;
-  if ((uint64_t)(B + 1) > SIZE_MAX / sizeof(double) / (uint64_t)dimension) return SS_ERR_ALLOC;
+  /* B + 1 slots of d doubles (B = INT64_MAX would overflow B + 1 itself) */
+  if (B == INT64_MAX || (uint64_t)B + 1 > SIZE_MAX / sizeof(double) / 2 / (uint64_t)dimension)
+    return SS_ERR_ALLOC;
   SsBudget b = {0};
   b.budget = B;
   b.dimension = dimension;

@@ -160,13 +160,15 @@ static void dots(const SsData *X, const int64_t *rows, int64_t m, const double *
       const float *v = X->values;
       for (int64_t k = 0; k < m; ++k) {
         int64_t r = rows ? rows[k] : k;
-        out[k] = ss_csr_dot_f32(v + p[r], j + p[r], p[r + 1] - p[r], zd);
+        /* an empty row: no offset (v and j may be NULL when nnz = 0) */
+        out[k] = p[r + 1] > p[r] ? ss_csr_dot_f32(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
       }
     } else {
       const double *v = X->values;
       for (int64_t k = 0; k < m; ++k) {
         int64_t r = rows ? rows[k] : k;
-        out[k] = ss_csr_dot_f64(v + p[r], j + p[r], p[r + 1] - p[r], zd);
+        /* an empty row: no offset (v and j may be NULL when nnz = 0) */
+        out[k] = p[r + 1] > p[r] ? ss_csr_dot_f64(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
       }
     }
   }

@@ -10,6 +10,7 @@
  */
 #include "kernel_internal.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,7 +184,11 @@ void ss_kernel_svm_delete(SsKernelSvm *self)
 
 double ss_kernel_svm_box(const SsKernelSvm *self)
 {
-  return 1.0 / (self->lambda * (double)self->num_data);
+  /* 1/(lambda n) without overflowing lambda n: for lambda near DBL_MAX the
+   * product was inf, C = 0, and the budgeted solvers refused to train
+   * (SS_ERR_BAD_ARG). The smallest positive double stands for an underflow. */
+  const double C = 1.0 / self->lambda / (double)self->num_data;
+  return C > 0 ? C : DBL_TRUE_MIN;
 }
 
 double ss_kernel_svm_effective_eta0(const SsKernelSvm *self)
@@ -321,7 +326,13 @@ static SsStatus diagnose(SsKernelSvm *self, SsSvmStatus status_in)
   if (!isnan(st->dual_objective)) st->duality_gap = st->primal_objective - st->dual_objective;
   st->num_support_vectors = self->model.num_support_vectors;
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
-  if (!isfinite(st->primal_objective)) {
+  /* A non-finite coefficient or bias is divergence even when the primal
+   * looks finite (fuzz_kernel_train: Pegasos with a subnormal lambda gave
+   * infinite coefficients on support vectors whose kernel values are 0). */
+  bool finite_model = isfinite(self->model.bias);
+  for (int64_t j = 0; j < self->model.num_support_vectors && finite_model; ++j)
+    finite_model = isfinite(self->model.coefficients[j]);
+  if (!isfinite(st->primal_objective) || !finite_model) {
     st->status = SS_SVM_STATUS_ERROR;
     return SS_ERR_NUMERIC;
   }

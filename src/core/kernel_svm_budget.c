@@ -149,7 +149,7 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
   SsStatus status = ss_budget_trainer_init(
       &s->trainer, &self->data, self->labels, self->norms2, kernel, ss_kernel_svm_box(self),
       strategy_of((SsBudgetMaintenance)self->budget_maintenance, self->kernel.type), B);
-  s->rows = malloc((size_t)(B + 1) * sizeof(int64_t));
+  s->rows = status == SS_OK ? malloc((size_t)(B + 1) * sizeof(int64_t)) : NULL; /* B + 1 checked there */
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
   if (status == SS_OK && (!s->rows || !self->dual)) status = SS_ERR_ALLOC;
   if (status != SS_OK) {

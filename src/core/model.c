@@ -4,8 +4,9 @@
  * A linear model scores  s_c(x) = <w_c, Psi(x)> + b_c,  Psi the identity or
  * a homogeneous kernel map applied on the fly (homkermap.h). A kernel model
  * scores  s_c(x) = sum_j a_cj K(x, sv_j) + b_c  over m support vectors kept
- * as CSR rows; each input row is scattered once into a dense scratch vector,
- * so every K(x, sv_j) costs one pass over the nonzeros of sv_j:
+ * as CSR rows; each input row is scattered once into a dense scratch vector
+ * (as long as the support vectors' widest column, not the declared d), so
+ * every K(x, sv_j) costs one pass over the nonzeros of sv_j:
  *
  *     linear      K = <x, z>
  *     rbf         K = exp(-g (||x||^2 + ||z||^2 - 2 <x, z>))
@@ -232,10 +233,43 @@ static double kernel_value(const SsModel *m, double dot, double xx, double zz)
   return dot;
 }
 
+/* Element t of the data's values (a dense offset or a CSR position). */
+static double data_value(const SsData *data, int64_t t)
+{
+  return data->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)data->values)[t]
+                                         : ((const double *)data->values)[t];
+}
+
+/* Scatter the columns < cols of row i into x and return ||x_i||^2 (all columns).
+ * Only the columns the support vectors use are scattered, so the scratch
+ * vector is as long as the support vectors' widest column, not d: a sparse
+ * model of a huge declared dimension costs no d-sized buffer or loop. */
+static double scatter_row(const SsData *data, int64_t i, double *x, int64_t cols)
+{
+  double xx = 0;
+  if (data->layout == SS_LAYOUT_DENSE) {
+    const int64_t start = i * data->row_stride;
+    for (int64_t q = 0; q < data->dimension; ++q) {
+      double v = data_value(data, start + q);
+      if (q < cols) x[q] = v;
+      xx += v * v;
+    }
+    return xx;
+  }
+  for (int64_t t = data->indptr[i]; t < data->indptr[i + 1]; ++t) {
+    double v = data_value(data, t);
+    if (data->indices[t] < cols) x[data->indices[t]] = v;
+    xx += v * v;
+  }
+  return xx;
+}
+
 static SsStatus score_kernel(const SsModel *m, const SsData *data, double *scores)
 {
-  int64_t d = m->dimension, k = m->num_outputs, sv = m->num_support_vectors;
-  double *x = calloc((size_t)d, sizeof *x);
+  int64_t k = m->num_outputs, sv = m->num_support_vectors, cols = 1;
+  for (int64_t t = 0; t < (sv > 0 ? m->sv_indptr[sv] : 0); ++t)
+    if (m->sv_indices[t] + (int64_t)1 > cols) cols = m->sv_indices[t] + (int64_t)1;
+  double *x = calloc((size_t)cols, sizeof *x);
   double *zz = malloc((size_t)(sv > 0 ? sv : 1) * sizeof *zz);
   if (!x || !zz) {
     free(x);
@@ -248,9 +282,7 @@ static SsStatus score_kernel(const SsModel *m, const SsData *data, double *score
     zz[j] = s;
   }
   for (int64_t i = 0; i < data->num_data; ++i) {
-    ss_data_accumulate(data, i, x, 1.0); /* scatter row i */
-    double xx = 0;
-    for (int64_t q = 0; q < d; ++q) xx += x[q] * x[q];
+    double xx = scatter_row(data, i, x, cols);
     for (int64_t c = 0; c < k; ++c) scores[i * k + c] = m->biases[c];
     for (int64_t j = 0; j < sv; ++j) {
       double dot = 0;
@@ -259,7 +291,7 @@ static SsStatus score_kernel(const SsModel *m, const SsData *data, double *score
       double K = kernel_value(m, dot, xx, zz[j]);
       for (int64_t c = 0; c < k; ++c) scores[i * k + c] += m->coefficients[c * sv + j] * K;
     }
-    memset(x, 0, (size_t)d * sizeof *x);
+    memset(x, 0, (size_t)cols * sizeof *x);
   }
   free(x);
   free(zz);

@@ -254,6 +254,12 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     ss_rng_seed(&rng, self->seed, (uint64_t)t);
     const double cls = !s->bias ? 0.0 : ((ss_rng_next(&rng) >> 63) ? 1.0 : -1.0);
     const int64_t i = sample_covered(c, y, cand, m >= 0 ? m : n, cls, cls < 0 ? v : u, &rng);
+    /* No candidate: every response c_j is NaN (the prefilter kept none), so
+     * training has diverged; indexing alpha[-1] would read out of bounds. */
+    if (i < 0) {
+      self->iteration = t;
+      return SS_ERR_NUMERIC;
+    }
 
     alpha[i] += eta;
     s->r2 += 2.0 * eta * c[i] + eta * eta * self->diagonal[i];

@@ -390,6 +390,9 @@ cdef class KernelSVM:
         if kernel == "precomputed" and view.data.num_data != view.data.dimension:
             raise ValueError(f"with kernel='precomputed' X must be the square n x n Gram matrix, "
                              f"got shape ({view.data.num_data}, {view.data.dimension})")
+        if kernel == "precomputed" and solver in ("bsca", "bsgd"):
+            raise ValueError(f"solver={solver!r} does not support kernel='precomputed' (budget "
+                             f"maintenance needs the feature vectors); use another kernel or solver")
         k = _make_kernel(kernel, gamma, sigma2, coef0, degree, view.data.dimension)
         labels = _prepare_labels(y, view.data.num_data)
         obj = ss_kernel_svm_new(c_solver, &k, &view.data,

@@ -115,10 +115,10 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         return state
 
     def _validate_params(self):
-        if self.solver not in KERNEL_SOLVERS:
+        if not isinstance(self.solver, str) or self.solver not in KERNEL_SOLVERS:
             raise ValueError(f"solver must be one of {', '.join(map(repr, KERNEL_SOLVERS))}, "
                              f"got {self.solver!r}")
-        if self.kernel not in KERNELS:
+        if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, "
                              f"got {self.kernel!r}")
         if self.C is not None and self.lambda_ is not None:

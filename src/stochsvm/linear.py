@@ -115,10 +115,10 @@ class _LinearSVMBase(BaseEstimator):
     # -- parameters ----------------------------------------------------------
 
     def _validate_params(self):
-        if self.solver not in LINEAR_SOLVERS:
+        if not isinstance(self.solver, str) or self.solver not in LINEAR_SOLVERS:
             raise ValueError(f"solver must be one of {', '.join(map(repr, LINEAR_SOLVERS))}, "
                              f"got {self.solver!r}")
-        if self.loss is not None and self.loss not in self._losses:
+        if self.loss is not None and (not isinstance(self.loss, str) or self.loss not in self._losses):
             raise ValueError(f"loss must be one of {', '.join(map(repr, self._losses))} "
                              f"or None, got {self.loss!r}")
         if self.C is not None and self.lambda_ is not None:

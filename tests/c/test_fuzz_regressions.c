@@ -7,6 +7,7 @@
 
 #include "minitest.h"
 #include "stochsvm/homkermap.h"
+#include "stochsvm/model_file.h"
 #include "stochsvm/svm.h"
 
 /* fuzz_data: an all-zero CSR matrix given NULL values and indices (allowed
@@ -142,4 +143,49 @@ void test_fuzz_homkermap_rectangular_tiny_period(void) {
   CHECK(map.coefficient[0] > 0);
   ss_homkermap_evaluate(&map, 0.5, psi, 1);
   for (int r = 0; r < 7; ++r) CHECK(isfinite(psi[r]));
+}
+
+/* fuzz_model_file: scoring with a kernel model allocated and swept a dense
+ * scratch vector of the declared dimension d for every query row, so a
+ * 300-byte file declaring d = 10^9 made predict allocate gigabytes (and a
+ * sparse model of hashed features was O(d) per row). The scratch vector now
+ * covers the support vectors' columns only; ||x||^2 still uses every column
+ * (checked here against the formula). Where calloc(16 GiB) succeeds this
+ * test was only slow before the fix; the corpus input
+ * regression-kernel-huge-dimension fails run.sh (malloc limit 2 GiB). */
+void test_fuzz_model_kernel_huge_dimension(void) {
+  int64_t sv_indptr[] = {0, 2, 3};
+  int32_t sv_indices[] = {0, 5, 2};
+  double sv_values[] = {1.0, -2.0, 0.5}, coef[] = {0.75, -1.5}, bias[] = {0.25};
+  double labels[] = {-1, 1};
+  SsModel m;
+  ss_model_init(&m);
+  m.kind = SS_MODEL_KERNEL;
+  m.task = SS_TASK_BINARY;
+  m.dimension = INT32_MAX; /* the largest valid: 16 GiB of scratch before the fix */
+  m.num_outputs = 1;
+  m.num_classes = 2;
+  m.labels = labels;
+  m.biases = bias;
+  m.kernel = SS_MODEL_KERNEL_RBF;
+  m.gamma = 0.1;
+  m.degree = 1;
+  m.num_support_vectors = 2;
+  m.sv_indptr = sv_indptr;
+  m.sv_indices = sv_indices;
+  m.sv_values = sv_values;
+  m.coefficients = coef;
+  REQUIRE(ss_model_validate(&m, NULL, 0) == SS_OK);
+  /* two query rows: {0: 2, 2: 1, 1e9: 3} and {5: 1} */
+  int64_t indptr[] = {0, 3, 4};
+  int32_t indices[] = {0, 2, 1000000000, 5};
+  double values[] = {2.0, 1.0, 3.0, 1.0};
+  SsData data;
+  REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, values, indptr, indices, 2, m.dimension) == SS_OK);
+  double scores[2];
+  CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_OK);
+  /* ||x - z||^2 by hand: row 0 vs sv0 = (2-1)^2 + 1 + 9 + 4 = 15, vs sv1 = 4 + 0.25 + 9 = 13.25;
+   * row 1 vs sv0 = 1 + (1+2)^2 = 10, vs sv1 = 1 + 0.25 = 1.25 */
+  CHECK_CLOSE(scores[0], 0.25 + 0.75 * exp(-1.5) - 1.5 * exp(-1.325), 1e-12);
+  CHECK_CLOSE(scores[1], 0.25 + 0.75 * exp(-1.0) - 1.5 * exp(-0.125), 1e-12);
 }

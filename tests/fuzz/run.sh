@@ -16,7 +16,7 @@ ROOT=$(pwd)
 SECONDS_EACH=${1:-60}
 shift || true
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_data fuzz_setters fuzz_train fuzz_homkermap)
+[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_data fuzz_setters fuzz_train fuzz_homkermap fuzz_model_file fuzz_kernel_train)
 CLANG=${CLANG:-clang}
 OUT="$ROOT/build-fuzz"
 mkdir -p "$OUT/work"
