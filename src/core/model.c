@@ -4,9 +4,8 @@
  * A linear model scores  s_c(x) = <w_c, Psi(x)> + b_c,  Psi the identity or
  * a homogeneous kernel map applied on the fly (homkermap.h). A kernel model
  * scores  s_c(x) = sum_j a_cj K(x, sv_j) + b_c  over m support vectors kept
- * as CSR rows; each input row is scattered once into a dense scratch vector
- * (as long as the support vectors' widest column, not the declared d), so
- * every K(x, sv_j) costs one pass over the nonzeros of sv_j:
+ * as CSR rows; <x, sv_j> reads a dense row at sv_j's columns or merges a
+ * CSR row with sv_j (no scratch vector of the declared dimension d):
  *
  *     linear      K = <x, z>
  *     rbf         K = exp(-g (||x||^2 + ||z||^2 - 2 <x, z>))
@@ -157,7 +156,7 @@ static SsStatus validate_kernel(const SsModel *m, char *msg, size_t size)
     return invalid(msg, size, "support vector indices or values missing");
   for (int64_t j = 0; j < sv; ++j) {
     int64_t begin = m->sv_indptr[j], end = m->sv_indptr[j + 1];
-    if (end < begin || end - begin > m->dimension)
+    if (end < begin || end > nnz || end - begin > m->dimension) /* end <= nnz: no read past the arrays */
       return invalid(msg, size, "support vector %lld has a bad row extent", (long long)j);
     for (int64_t t = begin; t < end; ++t) {
       int32_t col = m->sv_indices[t];
@@ -240,60 +239,57 @@ static double data_value(const SsData *data, int64_t t)
                                          : ((const double *)data->values)[t];
 }
 
-/* Scatter the columns < cols of row i into x and return ||x_i||^2 (all columns).
- * Only the columns the support vectors use are scattered, so the scratch
- * vector is as long as the support vectors' widest column, not d: a sparse
- * model of a huge declared dimension costs no d-sized buffer or loop. */
-static double scatter_row(const SsData *data, int64_t i, double *x, int64_t cols)
+/* <x_i, sv_j> without a scratch vector: a dense row is read at the support
+ * vector's columns; a CSR row is merged with it (both column lists strictly
+ * increasing). So scoring costs no buffer of the declared dimension d, which
+ * a tiny file may set to 2^31 - 1 (fuzz_model_file). */
+static double row_dot_sv(const SsData *data, int64_t i, const SsModel *m, int64_t j)
+{
+  double dot = 0;
+  int64_t t = m->sv_indptr[j];
+  const int64_t t_end = m->sv_indptr[j + 1];
+  if (data->layout == SS_LAYOUT_DENSE) {
+    for (; t < t_end; ++t) dot += m->sv_values[t] * data_value(data, i * data->row_stride + m->sv_indices[t]);
+    return dot;
+  }
+  int64_t q = data->indptr[i];
+  const int64_t q_end = data->indptr[i + 1];
+  while (t < t_end && q < q_end) {
+    if (m->sv_indices[t] < data->indices[q]) ++t;
+    else if (m->sv_indices[t] > data->indices[q]) ++q;
+    else dot += m->sv_values[t++] * data_value(data, q++);
+  }
+  return dot;
+}
+
+/* ||x_i||^2 over every column of row i. */
+static double row_norm2(const SsData *data, int64_t i)
 {
   double xx = 0;
-  if (data->layout == SS_LAYOUT_DENSE) {
-    const int64_t start = i * data->row_stride;
-    for (int64_t q = 0; q < data->dimension; ++q) {
-      double v = data_value(data, start + q);
-      if (q < cols) x[q] = v;
-      xx += v * v;
-    }
-    return xx;
-  }
-  for (int64_t t = data->indptr[i]; t < data->indptr[i + 1]; ++t) {
-    double v = data_value(data, t);
-    if (data->indices[t] < cols) x[data->indices[t]] = v;
-    xx += v * v;
-  }
+  int64_t t = data->layout == SS_LAYOUT_DENSE ? i * data->row_stride : data->indptr[i];
+  const int64_t end = data->layout == SS_LAYOUT_DENSE ? t + data->dimension : data->indptr[i + 1];
+  for (; t < end; ++t) xx += data_value(data, t) * data_value(data, t);
   return xx;
 }
 
 static SsStatus score_kernel(const SsModel *m, const SsData *data, double *scores)
 {
-  int64_t k = m->num_outputs, sv = m->num_support_vectors, cols = 1;
-  for (int64_t t = 0; t < (sv > 0 ? m->sv_indptr[sv] : 0); ++t)
-    if (m->sv_indices[t] + (int64_t)1 > cols) cols = m->sv_indices[t] + (int64_t)1;
-  double *x = calloc((size_t)cols, sizeof *x);
+  int64_t k = m->num_outputs, sv = m->num_support_vectors;
   double *zz = malloc((size_t)(sv > 0 ? sv : 1) * sizeof *zz);
-  if (!x || !zz) {
-    free(x);
-    free(zz);
-    return SS_ERR_ALLOC;
-  }
+  if (!zz) return SS_ERR_ALLOC;
   for (int64_t j = 0; j < sv; ++j) {
     double s = 0;
     for (int64_t t = m->sv_indptr[j]; t < m->sv_indptr[j + 1]; ++t) s += m->sv_values[t] * m->sv_values[t];
     zz[j] = s;
   }
   for (int64_t i = 0; i < data->num_data; ++i) {
-    double xx = scatter_row(data, i, x, cols);
+    const double xx = row_norm2(data, i);
     for (int64_t c = 0; c < k; ++c) scores[i * k + c] = m->biases[c];
     for (int64_t j = 0; j < sv; ++j) {
-      double dot = 0;
-      for (int64_t t = m->sv_indptr[j]; t < m->sv_indptr[j + 1]; ++t)
-        dot += m->sv_values[t] * x[m->sv_indices[t]];
-      double K = kernel_value(m, dot, xx, zz[j]);
+      double K = kernel_value(m, row_dot_sv(data, i, m, j), xx, zz[j]);
       for (int64_t c = 0; c < k; ++c) scores[i * k + c] += m->coefficients[c * sv + j] * K;
     }
-    memset(x, 0, (size_t)cols * sizeof *x);
   }
-  free(x);
   free(zz);
   return SS_OK;
 }

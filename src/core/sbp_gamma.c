@@ -129,7 +129,7 @@ static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *
     int64_t less = 0, equal = 0;
     for (int64_t k = lo; k < hi; ++k) {
       less += a[k] < pivot;
-      equal += a[k] == pivot;
+      equal += !(a[k] < pivot) & !(a[k] > pivot); /* as the scatter below: NaN counts as equal */
     }
     const int64_t lt = lo + less, gt = lt + equal;
     if (m >= lt && m < gt && less == 0 && gt == hi) return; /* all equal to the pivot */

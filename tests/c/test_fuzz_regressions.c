@@ -148,11 +148,13 @@ void test_fuzz_homkermap_rectangular_tiny_period(void) {
 /* fuzz_model_file: scoring with a kernel model allocated and swept a dense
  * scratch vector of the declared dimension d for every query row, so a
  * 300-byte file declaring d = 10^9 made predict allocate gigabytes (and a
- * sparse model of hashed features was O(d) per row). The scratch vector now
- * covers the support vectors' columns only; ||x||^2 still uses every column
- * (checked here against the formula). Where calloc(16 GiB) succeeds this
- * test was only slow before the fix; the corpus input
- * regression-kernel-huge-dimension fails run.sh (malloc limit 2 GiB). */
+ * sparse model of hashed features was O(d) per row). Scoring now uses no
+ * scratch vector (a dense row is read at the support vectors' columns, a
+ * CSR row merged with them); ||x||^2 still uses every column (checked here
+ * against the formula, with a query column no support vector has). Where
+ * calloc(16 GiB) succeeds this test was only slow before the fix; the corpus
+ * inputs regression-kernel-huge-dimension and regression-kernel-sv-at-huge-column
+ * fail run.sh (malloc limit 2 GiB). */
 void test_fuzz_model_kernel_huge_dimension(void) {
   int64_t sv_indptr[] = {0, 2, 3};
   int32_t sv_indices[] = {0, 5, 2};
