@@ -34,6 +34,7 @@ streaming method). ``k`` calls of ``partial_fit(X, y)`` equal
 more epochs.
 """
 
+import math
 import numbers
 import os
 import warnings
@@ -72,11 +73,20 @@ CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 REGRESSION_LOSSES = ("l1", "l2")
 
 
+def _finite(value):
+    """math.isfinite, with Python integers beyond float (and int64) allowed:
+    np.isfinite raised a TypeError naming nothing for -(2**63) - 1."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _check_positive_number(value, name, allow_none=False, allow_zero=False):
     if value is None and allow_none:
         return
     ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
-          and np.isfinite(value) and (value >= 0 if allow_zero else value > 0))
+          and _finite(value) and (value >= 0 if allow_zero else value > 0))
     if not ok:
         kind = "a finite number >= 0" if allow_zero else "a finite number > 0"
         raise ValueError(f"{name} must be {kind}{' or None' if allow_none else ''}, "
