@@ -160,6 +160,22 @@ def test_train_kernel_models(files, tmp_path, solver):
     assert _value(_run("predict", model, test3).stderr, "accuracy") == test_acc
 
 
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+@pytest.mark.parametrize("maintenance", ["remove", "merge", "project"])
+def test_train_budget_options(files, tmp_path, capsys, solver, maintenance):
+    """--budget caps every one-vs-rest model's support vectors, with every
+    maintenance strategy (the default budget, 500, would keep more)."""
+    _, _, _, train3, test3 = files
+    model = tmp_path / "budget.ssvm"
+    assert main(["train", train3, str(model), "--kernel", "rbf", "--gamma", "0.5", "--solver",
+                 solver, "--budget", "7", "--maintenance", maintenance, "--epochs", "2",
+                 "--test", test3, "-q"]) == 0
+    d = read_model(model)
+    counts = np.count_nonzero(d["coefficients"], axis=1)
+    assert counts.max() <= 7 and counts.min() >= 1
+    assert _value(capsys.readouterr().out, "test accuracy") > 0.5
+
+
 def test_predict_models_written_elsewhere(files, tmp_path):
     """Models saved by the estimators (string labels) and kernel models written
     through the C core predict through the same command."""
@@ -379,6 +395,11 @@ def test_errors(files, capsys, tmp_path):
                                   capsys)
     assert "--gamma must be > 0" in _error(["train", train, "--kernel", "rbf", "--gamma", "0"],
                                            capsys)
+    assert "--budget must be >= 1" in _error(["train", train, "--kernel", "rbf", "--solver",
+                                              "bsca", "--budget", "0"], capsys)
+    assert "need --solver bsca or bsgd" in _error(["train", train, "--kernel", "rbf",
+                                                   "--solver", "sdca", "--budget", "5"], capsys)
+    assert "need --kernel" in _error(["train", train, "--maintenance", "remove"], capsys)
     err = _error(["train", train, str(tmp_path / "no-dir" / "m.ssvm"), "-q"], capsys, status=1)
     assert "no-dir" in err
 

@@ -249,6 +249,13 @@ def _build_parser():
                        help="SBP: slack budget per example (default the library's, 1e-2)")
     train.add_argument("--unregularized-bias", action="store_true",
                        help="SBP: learn an unregularized bias")
+    train.add_argument("--budget", type=_count("--budget"), default=None, metavar="B",
+                       help="BSCA/BSGD: keep at most B support vectors (default the "
+                            "library's, 500)")
+    train.add_argument("--maintenance", choices=("auto", "merge", "remove", "project"),
+                       default=None,
+                       help="BSCA/BSGD: how a model of B + 1 points returns to B (default "
+                            "auto: merge for rbf, remove otherwise)")
     train.add_argument("--validation", type=_fraction("--validation"), default=None,
                        metavar="F", help="hold out a fraction F in (0, 1) of the training rows "
                                          "and keep the model of the best epoch on them")
@@ -419,6 +426,10 @@ def _new_kernel_svm(X, y, lam, args):
             svm.set_nu(args.nu)
         if args.unregularized_bias:
             svm.set_unregularized_bias(True)
+        if args.budget is not None:
+            svm.set_budget(args.budget)
+        if args.maintenance is not None:
+            svm.set_budget_maintenance(args.maintenance)
     except (ValueError, RuntimeError) as exc:
         raise _Fail(str(exc)) from None
     n = X.shape[0]
@@ -434,6 +445,8 @@ def _check_kernel_args(args, solvers, kernel_solvers):
             raise _Fail(f"--solver {args.solver} is a kernel solver: give --kernel too")
         if args.nu is not None or args.unregularized_bias:
             raise _Fail("--nu and --unregularized-bias need --kernel and --solver sbp")
+        if args.budget is not None or args.maintenance is not None:
+            raise _Fail("--budget and --maintenance need --kernel and --solver bsca or bsgd")
         return
     if args.solver not in kernel_solvers:
         raise _Fail(f"--kernel needs a kernel solver ({', '.join(kernel_solvers)}), "
@@ -444,6 +457,9 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
     if args.unregularized_bias and args.solver != "sbp":
         raise _Fail("--unregularized-bias needs --solver sbp")
+    if (args.budget is not None or args.maintenance is not None) \
+            and args.solver not in ("bsca", "bsgd"):
+        raise _Fail("--budget and --maintenance need --solver bsca or bsgd")
 
 
 def _train_epoch(svms, pool=None):
