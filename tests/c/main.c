@@ -113,6 +113,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \
   X(homkermap_coefficients_closed_forms)                        \
+  X(homkermap_rectangular_long_periods)                         \
   X(homkermap_approximates_kernels)                             \
   X(homkermap_symmetry_and_homogeneity)                         \
   X(homkermap_on_the_fly_equals_explicit_sgd)                   \
