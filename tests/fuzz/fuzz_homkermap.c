@@ -1,7 +1,8 @@
 /* fuzz_homkermap.c -- the homogeneous kernel map with arbitrary parameters
  * and inputs. Checked promises (homkermap.h): ss_homkermap_init accepts
  * exactly the documented range and then yields finite coefficients and a
- * positive finite period, c_0 > 0; Psi(x) is finite wherever x^(gamma/2) is; the
+ * positive finite period, c_0 > 0; beyond P = 400 the two windows give the
+ * same coefficients; Psi(x) is finite wherever x^(gamma/2) is; the
  * explicit expansion and the map on the fly agree (dense and CSR). */
 #include "fuzz_common.h"
 
@@ -32,6 +33,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   FZ_ASSERT(isfinite(map.period) && map.period > 0);
   for (int k = 0; k <= map.order; ++k) FZ_ASSERT(isfinite(map.coefficient[k]) && map.coefficient[k] >= 0);
   FZ_ASSERT(map.coefficient[0] > 0); /* c_0 is the mean of a positive signature */
+  if (map.period > 400) {
+    /* Truncating the signature to one period removes less than
+     * (P + 8) e^(-P/4) (homkermap.c): both windows give the same coefficients. */
+    SsHomKerMap other;
+    FZ_ASSERT(ss_homkermap_init(&other, kernel, gamma, order, map.period, (SsHomWindow)(1 - window)) == SS_OK);
+    for (int k = 0; k <= map.order; ++k) {
+      FZ_ASSERT(other.frequency[k] == map.frequency[k]);
+      FZ_ASSERT(fabs(other.coefficient[k] - map.coefficient[k]) <= 1e-9 * map.coefficient[0]);
+    }
+  }
   const int64_t D = ss_homkermap_dimension(&map);
   FZ_ASSERT(D == 2 * (int64_t)order + 1);
 
