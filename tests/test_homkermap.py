@@ -87,6 +87,48 @@ def test_map_approximates_kernel(kernel, order, bound):
     assert np.max(np.abs(approx - exact) / np.sqrt(np.outer(grid, grid))) < bound
 
 
+def _signature(kernel, l):
+    """K(l) = k(e^(l/2), e^(-l/2)), l >= 0, written from the kernels' definitions."""
+    x, y = np.exp(l / 2), np.exp(-l / 2)
+    if kernel == "intersection":
+        return y
+    if kernel == "chi2":
+        return 2 * x * y / (x + y)
+    # (x/2) log2((x+y)/x) + (y/2) log2((x+y)/y) with x+y over x = 1 + e^-l
+    return 0.5 * x * np.log1p(np.exp(-l)) / np.log(2) + 0.5 * y * np.log1p(np.exp(l)) / np.log(2)
+
+
+def _rectangular_coefficient(kernel, period, m):
+    """c_m = (2/P) int_0^{P/2} K(l) cos(m L l) dl by 40-point Gauss-Legendre on
+    pieces of length 1/4 up to min(P/2, 200) (beyond 200 every K is below
+    1e-40): an independent reference for the core's closed form / Simpson rule."""
+    nodes, weights = np.polynomial.legendre.leggauss(40)
+    b = min(period / 2, 200.0)
+    edges = np.linspace(0, b, max(2, int(np.ceil(b / 0.25)) + 1))
+    lo, hi = edges[:-1, None], edges[1:, None]
+    l = (lo + hi) / 2 + (hi - lo) / 2 * nodes[None, :]
+    w = 2 * np.pi / period * m
+    values = _signature(kernel, l) * np.cos(w * l) * (hi - lo) / 2 * weights[None, :]
+    return 2 / period * np.sum(values)
+
+
+@pytest.mark.parametrize("kernel", ["intersection", "chi2", "js"])
+@pytest.mark.parametrize("period", [2.0, 5.0, 60.0, 300.0, 1e3, 1e6, 1e12])
+def test_rectangular_coefficients_against_quadrature(kernel, period):
+    """The rectangular window at every period, huge ones included. Before the
+    fix the Simpson nodes were P/2048 apart, stepped over the signature (width
+    about 1) for periods beyond about 1e3, and at P = 1e12 the coefficients
+    were wrong by factors up to 1e7."""
+    hom = HomogeneousKernelMap(kernel, order=3, period=period)
+    c = hom.coefficients ** 2 / np.array([1.0, 2.0, 2.0, 2.0])
+    want = [_rectangular_coefficient(kernel, period, m) for m in hom.frequencies]
+    np.testing.assert_allclose(c, want, rtol=1e-9, atol=1e-9 * want[0])
+    # at huge periods the window no longer matters: the uniform window's closed form
+    if period >= 1e3:
+        uniform = HomogeneousKernelMap(kernel, order=3, period=period, window="uniform")
+        np.testing.assert_allclose(hom.coefficients, uniform.coefficients, rtol=1e-12)
+
+
 def test_map_of_zero_negative_and_shapes():
     hom = HomogeneousKernelMap("js", order=2)
     assert np.all(hom(0.0) == 0) and hom(0.0).shape == (5,)

@@ -24,7 +24,10 @@
  *                         intersection (2/pi) / (1 + 4 w^2), chi2 sech(pi w),
  *                         JS (2 / ln 4) sech(pi w) / (1 + 4 w^2)
  *     rectangular window  c_m = (2/P) int_0^{P/2} K(l) cos(m L l) dl
- *                         (K truncated to one period; computed numerically)
+ *                         (K truncated to one period; in closed form for the
+ *                         intersection kernel, by Simpson's rule over
+ *                         [0, min(P/2, 100)] for chi2 and JS: beyond 100 the
+ *                         signatures are below 1e-20, so any period is accurate)
  *
  * Frequencies whose coefficient is not positive are skipped (the map would
  * not be real): the map uses the first `order` frequencies m_1 < m_2 < ...

@@ -79,7 +79,8 @@ void ss_budget_clear(SsBudget *budget);
 void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int64_t origin);
 /** Remove term j: the last term moves into its slot (slot_of follows). */
 void ss_budget_remove_term(SsBudget *budget, int64_t j);
-/** Index of the term of smallest |beta| (-1 when empty). */
+/** Index of the term of smallest |beta|, a NaN beta counting as smallest
+ *  (-1 only when empty). */
 int64_t ss_budget_smallest(const SsBudget *budget);
 
 /** <a, b> for dense vectors of length d. */

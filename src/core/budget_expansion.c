@@ -98,11 +98,14 @@ void ss_budget_remove_term(SsBudget *budget, int64_t j)
 
 int64_t ss_budget_smallest(const SsBudget *budget)
 {
+  /* A NaN coefficient counts as the smallest (the term is garbage), and a
+   * non-empty expansion always yields an index: with every |beta| infinite
+   * or NaN, "a < best" never held and the callers read beta[-1]. */
   int64_t best = -1;
   double best_abs = INFINITY;
   for (int64_t j = 0; j < budget->size; ++j) {
-    double a = fabs(budget->beta[j]);
-    if (a < best_abs) {
+    double a = isnan(budget->beta[j]) ? -1.0 : fabs(budget->beta[j]);
+    if (best < 0 || a < best_abs) {
       best_abs = a;
       best = j;
     }

@@ -113,6 +113,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \
   X(homkermap_coefficients_closed_forms)                        \
+  X(homkermap_rectangular_long_periods)                         \
   X(homkermap_approximates_kernels)                             \
   X(homkermap_symmetry_and_homogeneity)                         \
   X(homkermap_on_the_fly_equals_explicit_sgd)                   \
@@ -190,6 +191,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(fuzz_homkermap_js_long_period)                              \
   X(fuzz_homkermap_rectangular_tiny_period)                     \
   X(fuzz_model_kernel_huge_dimension)                           \
+  X(fuzz_budget_maintenance_nonfinite_coefficients)             \
   X(untrained_statistics_are_nan)                               \
   /* last: overflow edge cases that could abort a sanitizer build */\
   X(sgd_huge_iteration_number)                                  \

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../../src/core/budget.h"
 #include "minitest.h"
 #include "stochsvm/homkermap.h"
 #include "stochsvm/model_file.h"
@@ -190,4 +191,33 @@ void test_fuzz_model_kernel_huge_dimension(void) {
    * row 1 vs sv0 = 1 + (1+2)^2 = 10, vs sv1 = 1 + 0.25 = 1.25 */
   CHECK_CLOSE(scores[0], 0.25 + 0.75 * exp(-1.5) - 1.5 * exp(-1.325), 1e-12);
   CHECK_CLOSE(scores[1], 0.25 + 0.75 * exp(-1.0) - 1.5 * exp(-0.125), 1e-12);
+}
+
+/* fuzz_kernel_train (long run): BSGD with a step that overflowed left every
+ * coefficient of the expansion infinite or NaN; ss_budget_smallest found no
+ * |beta| below INFINITY and returned -1, and removal read and wrote
+ * beta[-1], origin[-1] and the point before the array (heap overflow under
+ * ASan). The smallest is now always an index, a NaN counting as smallest;
+ * the corpus input regression-budget-all-nonfinite replays the run. */
+void test_fuzz_budget_maintenance_nonfinite_coefficients(void) {
+  const SsBudgetStrategy strategies[] = {SS_BUDGET_REMOVE, SS_BUDGET_PROJECT, SS_BUDGET_MERGE};
+  for (int s = 0; s < 3; ++s) {
+    SsBudgetKernel kern = {SS_BUDGET_KERNEL_GAUSSIAN, 0.5, 0.0, 1};
+    SsBudget bud;
+    REQUIRE(ss_budget_init(&bud, 2, 2, 3) == SS_OK);
+    double z0[2] = {1, 2}, z1[2] = {0, 1}, z2[2] = {3, 0};
+    ss_budget_append_dense(&bud, z0, INFINITY, 0);
+    ss_budget_append_dense(&bud, z1, NAN, 1);
+    ss_budget_append_dense(&bud, z2, -INFINITY, 2);
+    CHECK_EQ_INT(ss_budget_smallest(&bud), 1);
+    SsBudgetCounts counts = {0};
+    ss_budget_maintain(&bud, strategies[s], &kern, &counts);
+    CHECK_EQ_INT(bud.size, 2);
+    if (strategies[s] == SS_BUDGET_REMOVE) {
+      /* the NaN term went; the infinite ones stay, slot_of follows */
+      CHECK(isinf(bud.beta[0]) && isinf(bud.beta[1]));
+      CHECK_EQ_INT(bud.slot_of[1], -1);
+    }
+    ss_budget_free(&bud);
+  }
 }

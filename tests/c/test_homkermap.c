@@ -133,6 +133,36 @@ void test_homkermap_coefficients_closed_forms(void) {
   }
 }
 
+/* Long periods, rectangular window: once P/2 is far beyond the support of
+ * the signature (every K(l) <= (l + 2) e^(-l/2)), truncating it to one
+ * period removes less than (P + 8) e^(-P/4) from the integral, so the
+ * coefficients must equal the uniform window's closed forms L kappa(m L).
+ * Before the fix the Simpson nodes were P/2048 apart and stepped over the
+ * signature: at P = 1e12 the coefficients were wrong by factors up to 1e7. */
+void test_homkermap_rectangular_long_periods(void) {
+  const double periods[] = {300.0, 1e3, 1e6, 1e12, 1e300};
+  for (int kk = 0; kk < 3; ++kk) {
+    for (size_t p = 0; p < sizeof periods / sizeof periods[0]; ++p) {
+      SsHomKerMap rect, uni;
+      REQUIRE(ss_homkermap_init(&rect, ALL_KERNELS[kk], 1, 5, periods[p], SS_HOMWINDOW_RECTANGULAR) == SS_OK);
+      REQUIRE(ss_homkermap_init(&uni, ALL_KERNELS[kk], 1, 5, periods[p], SS_HOMWINDOW_UNIFORM) == SS_OK);
+      const double L = 2 * PI / periods[p];
+      for (int k = 0; k <= 5; ++k) {
+        CHECK_EQ_INT(rect.frequency[k], k);
+        double w = k * L, kappa;
+        switch (ALL_KERNELS[kk]) {
+          case SS_HOMKERNEL_INTERSECTION: kappa = (2 / PI) / (1 + 4 * w * w); break;
+          case SS_HOMKERNEL_CHI2: kappa = 1 / cosh(PI * w); break;
+          default: kappa = (2 / log(4.0)) / cosh(PI * w) / (1 + 4 * w * w); break;
+        }
+        double c = L * kappa;
+        CHECK_REL(uni.coefficient[k], sqrt(k == 0 ? c : 2 * c), 1e-12);
+        CHECK_REL(rect.coefficient[k], sqrt(k == 0 ? c : 2 * c), 1e-12);
+      }
+    }
+  }
+}
+
 void test_homkermap_approximates_kernels(void) {
   /* Over x, y in [0.1, 1] (a log grid), the worst error of <Psi(x), Psi(y)>
    * relative to sqrt(xy) (the scale of k) for the default maps (rectangular
