@@ -248,7 +248,7 @@ def _build_parser():
     train.add_argument("--nu", type=_positive("--nu"), default=None, metavar="NU",
                        help="SBP: slack budget per example (default the library's, 1e-2)")
     train.add_argument("--unregularized-bias", action="store_true",
-                       help="SBP: learn an unregularized bias")
+                       help="SBP, BSCA: learn an unregularized bias")
     train.add_argument("--validation", type=_fraction("--validation"), default=None,
                        metavar="F", help="hold out a fraction F in (0, 1) of the training rows "
                                          "and keep the model of the best epoch on them")
@@ -442,8 +442,8 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("the kernel solvers train the hinge loss: drop --loss")
     if args.homkermap is not None:
         raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
-    if args.unregularized_bias and args.solver != "sbp":
-        raise _Fail("--unregularized-bias needs --solver sbp")
+    if args.unregularized_bias and args.solver not in ("sbp", "bsca"):
+        raise _Fail("--unregularized-bias needs --solver sbp or bsca")
 
 
 def _train_epoch(svms, pool=None):
