@@ -6,6 +6,7 @@ equality constraint holds; the setting restarts the solver and is refused by
 solvers without a bias."""
 
 import os
+import pickle
 
 import numpy as np
 import pytest
@@ -86,6 +87,9 @@ def test_bias_setting_restarts_and_is_refused_elsewhere():
     assert svm.get_unregularized_bias() and svm.get_iteration_number() == 0
     svm.train()
     assert abs(svm.get_dual_variables() @ y) < 1e-9
+    clone = pickle.loads(pickle.dumps(svm))
+    assert clone.get_unregularized_bias() and clone.get_bias() == svm.get_bias()
+    np.testing.assert_array_equal(clone.decision_function(X), svm.decision_function(X))
     for solver in ("bsgd", "sdca", "pegasos"):
         other = KernelSVM(X, y, 1e-2, solver=solver, gamma=0.5)
         with pytest.raises(Exception, match="unregularized_bias"):

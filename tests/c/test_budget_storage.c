@@ -13,7 +13,7 @@
 
 void test_budget_capacity_is_min_of_budget_and_n(void)
 {
-  SsBudget b;
+  SsBudget b = {0}; /* ss_budget_init leaves it untouched when it fails */
   CHECK_EQ_INT(ss_budget_init(&b, 1000000000, 200, 10), SS_OK);
   CHECK_EQ_INT(b.capacity, 11);
   ss_budget_free(&b);
