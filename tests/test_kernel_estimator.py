@@ -108,7 +108,7 @@ def test_errors():
                           ({"C": 1.0, "lambda_": 0.1}, "either C or lambda_"),
                           ({"gamma": -1.0}, "gamma must be"),
                           ({"degree": 0}, "degree must be"),
-                          ({"unregularized_bias": True, "solver": "sdca"}, "needs solver='sbp'"),
+                          ({"unregularized_bias": True, "solver": "sdca"}, "needs solver='sbp' or 'bsca'"),
                           ({"n_jobs": 0}, "n_jobs must be")]:
         with pytest.raises(ValueError, match=match):
             KernelSVMClassifier(**params).fit(X, y)

@@ -59,7 +59,10 @@ typedef struct SsBudgetStatistics {
 } SsBudgetStatistics;
 
 /** @brief Set the budget B (maximum number of support vectors) of BSCA/BSGD.
- *  @param budget >= 1; default 500. Restarts the solver (alpha and model state).
+ *  @param budget >= 1, any int64_t; default 500. Restarts the solver (alpha
+ *         and model state). Storage is min(budget, n) + 1 points, so a budget
+ *         far above n (e.g. 10^9) costs no more than budget = n; training
+ *         fails with SS_ERR_ALLOC only when those points do not fit in memory.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, budget < 1). Accepted for any solver,
  *          used by the budgeted ones. */
 SS_API SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget);

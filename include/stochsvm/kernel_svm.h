@@ -168,9 +168,12 @@ SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
 /** @brief SBP's slack budget per example nu, finite and > 0; default 1e-2.
  *  The total slack is n nu. */
 SS_API SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu);
-/** @brief SBP: learn an unregularized bias (non-zero) or not (0, the
- *  default). Other solvers have no bias and refuse a non-zero value with
- *  SS_ERR_BAD_STATE. Restarts the SBP averages. */
+/** @brief SBP and BSCA: learn an unregularized bias (non-zero) or not (0,
+ *  the default). Other solvers have no bias and refuse a non-zero value with
+ *  SS_ERR_BAD_STATE. Restarts the SBP averages. BSCA with a bias solves the
+ *  dual with sum_i y_i alpha_i = 0 (LIBSVM's problem) by pair steps and sets
+ *  the bias to the minimiser of the primal for its model at each diagnostic;
+ *  changing the setting restarts BSCA. */
 SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled);
 /** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
  *  computed at train time while unset. */

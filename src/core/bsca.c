@@ -60,7 +60,8 @@ void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
 
 static SsStatus bsca_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 {
-  return ss_budget_solver_run(self, t, t_end, ss_bsca_steps);
+  return ss_budget_solver_run(self, t, t_end,
+                              self->bias_enabled ? ss_bsca_pair_steps : ss_bsca_steps);
 }
 
 const SsKernelSolverOps ss_bsca_ops = {

@@ -48,26 +48,46 @@ typedef struct SsBudgetCounts {
   double weight_degradation;/**< sum of ||w_before - w_after||^2 over the calls */
 } SsBudgetCounts;
 
-/** The expansion: `capacity` = B + 1 rows (one spare for the step that
- *  overflows), dense points of `dimension` entries. */
+/** The Cholesky factor of the expansion's Gram matrix (+ eps I) for
+ *  projection, kept up to date on append/remove (budget_cholesky.c). */
+typedef struct SsBudgetCholesky {
+  SsBudgetKernel kernel;    /**< the kernel it was built with */
+  int64_t size;             /**< p, its order (= the expansion's size while valid) */
+  double eps;               /**< diagonal jitter */
+  double *L;                /**< [capacity capacity] row-major lower factor, rows in factor order */
+  int64_t *term;            /**< [capacity] expansion slot of factor row r */
+  int64_t *row;             /**< [capacity] factor row of expansion slot j */
+  double *work;             /**< [2 capacity + dimension] */
+  bool valid;               /**< false: factor again before use */
+} SsBudgetCholesky;
+
+/** The expansion: `capacity` rows of dense points of `dimension` entries.
+ *  capacity = B + 1 (one spare for the step that overflows), except when the
+ *  terms are tracked against n = num_data >= 1 training points and B >= n:
+ *  then no maintenance ever runs, every term holds a distinct training point
+ *  (slot_of), so size <= n and capacity = n + 1 suffices. A budget far above
+ *  n (say 10^9) therefore costs O(n d), not O(B d). */
 typedef struct SsBudget {
   int64_t budget;           /**< B >= 1 */
-  int64_t size;             /**< number of terms, <= B + 1 */
+  int64_t capacity;         /**< rows allocated: min(B, n) + 1 (see above) */
+  int64_t size;             /**< number of terms, <= min(B + 1, capacity) */
   int64_t dimension;
-  double *points;           /**< [(B + 1) dimension] row-major z_j */
-  double *norms2;           /**< [B + 1] ||z_j||^2 */
-  double *beta;             /**< [B + 1] */
-  int64_t *origin;          /**< [B + 1] training index a term came from, -1 once merged/projected */
+  double *points;           /**< [capacity dimension] row-major z_j */
+  double *norms2;           /**< [capacity] ||z_j||^2 */
+  double *beta;             /**< [capacity] */
+  int64_t *origin;          /**< [capacity] training index a term came from, -1 once merged/projected */
   int64_t *slot_of;         /**< [num_data] term holding training point i, -1; NULL: not tracked */
   int64_t num_data;
-  double *work;             /**< projection's scratch, [B (B + 3)], allocated on first use */
-  double *scratch;          /**< [2 (B + 1)] merge's kappa_j and bounds */
+  SsBudgetCholesky *chol;   /**< projection's factor, allocated on first use, or NULL */
+  double *scratch;          /**< [2 capacity] merge's kappa_j and bounds */
   double *merge_table;      /**< merge's table of r*(mu, kappa) and its per-cell error bounds,
                                  built on first use, or NULL */
 } SsBudget;
 
-/** Allocate an empty expansion. slot_of is allocated when num_data > 0.
- *  @return SS_OK, SS_ERR_ALLOC (nothing allocated), SS_ERR_BAD_ARG. */
+/** Allocate an empty expansion of min(B, num_data) + 1 rows (B + 1 when
+ *  num_data = 0). slot_of is allocated when num_data > 0.
+ *  @return SS_OK, SS_ERR_ALLOC (nothing allocated; also when the rows' size
+ *  does not fit in size_t), SS_ERR_BAD_ARG. */
 SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data);
 /** Free everything (safe on a zeroed or freed struct). */
 void ss_budget_free(SsBudget *budget);
@@ -110,6 +130,8 @@ double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
  *  Requires size <= B. */
 void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, double norm2_i,
                           double beta, int64_t origin);
+/** <x_i, x_j> of two rows; scratch: `dimension` zeros on entry and on return. */
+double ss_budget_row_dot_row(const SsData *data, int64_t i, int64_t j, double *scratch);
 /** ||x_i||^2 of every row (n doubles written). */
 void ss_budget_row_norms2(const SsData *data, double *norms2);
 
@@ -141,6 +163,27 @@ bool ss_merge_table_build(SsBudget *budget);
  *  Adds to counts. Requires a Gaussian kernel and size >= 1. */
 void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts);
 
+/* ---- the Gram matrix's Cholesky factor (budget_cholesky.c) -------------- */
+
+/** Allocate budget->chol (invalid, empty) if absent; false on failure. */
+bool ss_budget_cholesky_alloc(SsBudget *budget);
+void ss_budget_cholesky_free(SsBudget *budget);
+/** Factor K + eps I of all terms from scratch (eps grown until it succeeds);
+ *  false if it never did (or no memory): the factor is then invalid. */
+bool ss_budget_cholesky_build(SsBudget *budget, const SsBudgetKernel *kernel);
+/** True when the factor is valid for the present terms and kernel. */
+bool ss_budget_cholesky_ready(const SsBudget *budget, const SsBudgetKernel *kernel);
+/** Mark the factor stale (a point moved). No-op without a factor. */
+void ss_budget_cholesky_invalidate(SsBudget *budget);
+/** Hooks of budget_expansion.c (no-ops unless the factor is valid): slot j
+ *  was appended (O(p d + p^2)); slot j is about to be removed (O(p^2));
+ *  slot `from` moved to slot `to`. */
+void ss_budget_cholesky_append(SsBudget *budget, int64_t j);
+void ss_budget_cholesky_remove(SsBudget *budget, int64_t j);
+void ss_budget_cholesky_move(SsBudget *budget, int64_t from, int64_t to);
+/** Solve (K + eps I) x = rhs in place, x in factor order. */
+void ss_budget_cholesky_solve(const SsBudget *budget, double *x);
+
 /* ---- removal and projection (budget_projection.c), any kernel ------------ */
 
 /** Drop the smallest-|beta| term; WD = beta_m^2 k(z_m, z_m). */
@@ -148,10 +191,11 @@ void ss_budget_remove_smallest(SsBudget *budget, const SsBudgetKernel *kernel,
                                SsBudgetCounts *counts);
 /** Drop the smallest-|beta| term m and add to the others' coefficients the
  *  projection of beta_m phi(z_m) onto their span: solve K d = beta_m k_m
- *  (K the Gram matrix of the others, k_m their kernel values with z_m) by
- *  Cholesky with a growing diagonal jitter for singular K (duplicates, zero
- *  vectors); beta += d. O(B^2 d + B^3). Falls back to plain removal when no
- *  finite solution is found. */
+ *  (K the Gram matrix of the others, k_m their kernel values with z_m) with
+ *  the Cholesky factor of K + eps I kept by budget_cholesky.c (eps grown for
+ *  singular K: duplicates, zero vectors); beta += d. O(B d + B^2) per call
+ *  while the factor stays valid, O(B^2 d + B^3) when it is (re)built. Falls
+ *  back to plain removal when no finite solution is found or it is worse. */
 void ss_budget_project(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts);
 
 /** Shrink an expansion of B + 1 terms back to B with the strategy (merge

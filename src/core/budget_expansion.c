@@ -25,18 +25,23 @@ double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double n
 SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data)
 {
   if (!budget || B < 1 || dimension < 1 || num_data < 0) return SS_ERR_BAD_ARG;
-  /* B + 1 slots of d doubles (B = INT64_MAX would overflow B + 1 itself) */
-  if (B == INT64_MAX || (uint64_t)B + 1 > SIZE_MAX / sizeof(double) / 2 / (uint64_t)dimension)
+  /* Rows needed: B + 1, or n + 1 when B >= n terms are tracked (budget.h);
+   * B = INT64_MAX would overflow B + 1 itself. */
+  const int64_t rows_needed = (num_data > 0 && num_data < B) ? num_data : B;
+  if (rows_needed == INT64_MAX ||
+      (uint64_t)rows_needed + 1 > SIZE_MAX / sizeof(double) / 2 / (uint64_t)dimension)
     return SS_ERR_ALLOC;
   SsBudget b = {0};
   b.budget = B;
+  b.capacity = rows_needed + 1;
   b.dimension = dimension;
   b.num_data = num_data;
-  b.points = malloc((size_t)(B + 1) * (size_t)dimension * sizeof(double));
-  b.norms2 = malloc((size_t)(B + 1) * sizeof(double));
-  b.beta = malloc((size_t)(B + 1) * sizeof(double));
-  b.origin = malloc((size_t)(B + 1) * sizeof(int64_t));
-  b.scratch = malloc((size_t)(B + 1) * 2 * sizeof(double));
+  const size_t cap = (size_t)b.capacity;
+  b.points = malloc(cap * (size_t)dimension * sizeof(double));
+  b.norms2 = malloc(cap * sizeof(double));
+  b.beta = malloc(cap * sizeof(double));
+  b.origin = malloc(cap * sizeof(int64_t));
+  b.scratch = malloc(cap * 2 * sizeof(double));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
   if (!b.points || !b.norms2 || !b.beta || !b.origin || !b.scratch || (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
@@ -55,7 +60,7 @@ void ss_budget_free(SsBudget *budget)
   free(budget->beta);
   free(budget->origin);
   free(budget->slot_of);
-  free(budget->work);
+  ss_budget_cholesky_free(budget);
   free(budget->scratch);
   free(budget->merge_table);
   memset(budget, 0, sizeof(*budget));
@@ -63,6 +68,7 @@ void ss_budget_free(SsBudget *budget)
 
 void ss_budget_clear(SsBudget *budget)
 {
+  ss_budget_cholesky_invalidate(budget);
   for (int64_t j = 0; j < budget->size; ++j)
     if (budget->origin[j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[j]] = -1;
   budget->size = 0;
@@ -80,13 +86,16 @@ void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int6
   budget->beta[j] = beta;
   budget->origin[j] = origin;
   if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
+  ss_budget_cholesky_append(budget, j);
 }
 
 void ss_budget_remove_term(SsBudget *budget, int64_t j)
 {
   const int64_t last = budget->size - 1, d = budget->dimension;
   if (budget->origin[j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[j]] = -1;
+  ss_budget_cholesky_remove(budget, j);
   if (j != last) {
+    ss_budget_cholesky_move(budget, last, j);
     memcpy(budget->points + j * d, budget->points + last * d, (size_t)d * sizeof(double));
     budget->norms2[j] = budget->norms2[last];
     budget->beta[j] = budget->beta[last];

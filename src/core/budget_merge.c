@@ -250,6 +250,7 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
   }
   const double h = best_h, bz = best_bz, wd = best_wd;
   /* z = h z_m + (1 - h) z_j overwrites z_j; then z_m goes. */
+  ss_budget_cholesky_invalidate(budget);
   double *zj = budget->points + best_j * d, n2 = 0;
   for (int64_t k = 0; k < d; ++k) {
     zj[k] = h * zm[k] + (1 - h) * zj[k];

@@ -54,28 +54,36 @@ double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
   return f;
 }
 
+/* z += x_i for row i of the descriptor and a dense z. */
+static void add_row(const SsData *data, int64_t i, double *z)
+{
+  const int64_t dim = data->dimension;
+  if (data->layout == SS_LAYOUT_DENSE) {
+    if (data->dtype == SS_DTYPE_FLOAT32)
+      ss_dense_axpy_f32((const float *)data->values + i * data->row_stride, dim, z, 1.0);
+    else
+      ss_dense_axpy_f64((const double *)data->values + i * data->row_stride, dim, z, 1.0);
+  } else {
+    const int64_t p = data->indptr[i], nnz = data->indptr[i + 1] - p;
+    if (data->dtype == SS_DTYPE_FLOAT32)
+      ss_csr_axpy_f32((const float *)data->values + p, data->indices + p, nnz, z, 1.0);
+    else
+      ss_csr_axpy_f64((const double *)data->values + p, data->indices + p, nnz, z, 1.0);
+  }
+}
+
 void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, double norm2_i,
                           double beta, int64_t origin)
 {
   const int64_t j = budget->size++, dim = budget->dimension;
   double *row = budget->points + j * dim;
   memset(row, 0, (size_t)dim * sizeof(double));
-  if (data->layout == SS_LAYOUT_DENSE) {
-    if (data->dtype == SS_DTYPE_FLOAT32)
-      ss_dense_axpy_f32((const float *)data->values + i * data->row_stride, dim, row, 1.0);
-    else
-      ss_dense_axpy_f64((const double *)data->values + i * data->row_stride, dim, row, 1.0);
-  } else {
-    const int64_t p = data->indptr[i], nnz = data->indptr[i + 1] - p;
-    if (data->dtype == SS_DTYPE_FLOAT32)
-      ss_csr_axpy_f32((const float *)data->values + p, data->indices + p, nnz, row, 1.0);
-    else
-      ss_csr_axpy_f64((const double *)data->values + p, data->indices + p, nnz, row, 1.0);
-  }
+  add_row(data, i, row);
   budget->norms2[j] = norm2_i;
   budget->beta[j] = beta;
   budget->origin[j] = origin;
   if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
+  ss_budget_cholesky_append(budget, j);
 }
 
 void ss_budget_row_norms2(const SsData *data, double *norms2)
@@ -98,4 +106,31 @@ void ss_budget_row_norms2(const SsData *data, double *norms2)
     }
     norms2[i] = s;
   }
+}
+
+/* <x_j, z> for row j of the descriptor and a dense z. */
+static double row_dot_dense(const SsData *data, int64_t j, const double *z)
+{
+  if (data->layout == SS_LAYOUT_DENSE) {
+    if (data->dtype == SS_DTYPE_FLOAT32)
+      return ss_dense_dot_f32((const float *)data->values + j * data->row_stride, data->dimension, z);
+    return ss_dense_dot_f64((const double *)data->values + j * data->row_stride, data->dimension, z);
+  }
+  const int64_t p = data->indptr[j], nnz = data->indptr[j + 1] - p;
+  if (data->dtype == SS_DTYPE_FLOAT32)
+    return ss_csr_dot_f32((const float *)data->values + p, data->indices + p, nnz, z);
+  return ss_csr_dot_f64((const double *)data->values + p, data->indices + p, nnz, z);
+}
+
+double ss_budget_row_dot_row(const SsData *data, int64_t i, int64_t j, double *scratch)
+{
+  const int64_t dim = data->dimension;
+  add_row(data, i, scratch);
+  const double dot = row_dot_dense(data, j, scratch);
+  if (data->layout == SS_LAYOUT_DENSE) {
+    memset(scratch, 0, (size_t)dim * sizeof(double));
+  } else {
+    for (int64_t p = data->indptr[i]; p < data->indptr[i + 1]; ++p) scratch[data->indices[p]] = 0;
+  }
+  return dot;
 }

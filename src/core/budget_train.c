@@ -41,7 +41,47 @@ void ss_budget_trainer_free(SsBudgetTrainer *tr)
   if (!tr) return;
   ss_budget_free(&tr->model);
   free(tr->alpha);
+  free(tr->row_scratch);
+  free(tr->pool_index);
+  free(tr->pool_value);
   tr->alpha = NULL;
+  tr->row_scratch = NULL;
+  tr->pool_index = NULL;
+  tr->pool_value = NULL;
+}
+
+SsStatus ss_budget_trainer_enable_bias(SsBudgetTrainer *tr)
+{
+  if (!tr->row_scratch) tr->row_scratch = calloc((size_t)tr->data->dimension, sizeof(double));
+  if (!tr->pool_index) {
+    tr->pool_index = malloc(SS_BSCA_POOL * sizeof(int64_t));
+    for (int q = 0; tr->pool_index && q < SS_BSCA_POOL; ++q) tr->pool_index[q] = -1;
+  }
+  if (!tr->pool_value) tr->pool_value = calloc(SS_BSCA_POOL, sizeof(double));
+  return tr->row_scratch && tr->pool_index && tr->pool_value ? SS_OK : SS_ERR_ALLOC;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double ss_budget_primal_bias(const double *scores, const double *labels, int64_t n, double *work)
+{
+  /* H(b) = sum_i max(0, 1 - y_i (f_i + b)) is convex, piecewise linear with
+   * kinks at t_i = y_i - f_i; its slope is -P below every kink and rises by
+   * one at each, so it is flat between the P-th and (P+1)-th smallest t_i. */
+  int64_t P = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    work[i] = labels[i] - scores[i];
+    P += labels[i] > 0;
+  }
+  if (n == 0) return 0.0;
+  qsort(work, (size_t)n, sizeof(double), compare_doubles);
+  const double lo = work[P > 0 ? P - 1 : 0], hi = work[P < n ? P : n - 1];
+  const double b = 0.5 * (lo + hi);
+  return isfinite(b) ? b : 0.0;
 }
 
 void ss_budget_trainer_reset(SsBudgetTrainer *tr)
@@ -50,12 +90,15 @@ void ss_budget_trainer_reset(SsBudgetTrainer *tr)
   memset(tr->alpha, 0, (size_t)tr->data->num_data * sizeof(double));
   tr->alpha_scale = 1.0;
   tr->iteration = 0;
+  for (int q = 0; tr->pool_index && q < SS_BSCA_POOL; ++q) tr->pool_index[q] = -1;
 }
 
 SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int64_t num_epochs,
                                 uint64_t seed)
 {
   const int64_t n = tr->data->num_data;
+  if (solver == SS_BUDGET_SOLVER_BSCA_BIAS && ss_budget_trainer_enable_bias(tr) != SS_OK)
+    return SS_ERR_ALLOC;
   int64_t *perm = malloc((size_t)n * sizeof(int64_t));
   if (!perm) return SS_ERR_ALLOC;
   int64_t t = tr->iteration;
@@ -64,6 +107,7 @@ SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int6
     const int64_t epoch = t / n, k = t - epoch * n;
     ss_rng_permutation(perm, n, seed, (uint64_t)epoch);
     if (solver == SS_BUDGET_SOLVER_BSCA) ss_bsca_steps(tr, perm, k, n);
+    else if (solver == SS_BUDGET_SOLVER_BSCA_BIAS) ss_bsca_pair_steps(tr, perm, k, n);
     else ss_bsgd_steps(tr, perm, k, n);
     t = tr->iteration;
   }

@@ -16,8 +16,12 @@
 
 typedef enum SsBudgetSolver {
   SS_BUDGET_SOLVER_BSCA = 0,
-  SS_BUDGET_SOLVER_BSGD = 1
+  SS_BUDGET_SOLVER_BSGD = 1,
+  SS_BUDGET_SOLVER_BSCA_BIAS = 2 /**< BSCA with an unregularized bias (bsca_bias.c) */
 } SsBudgetSolver;
+
+/** BSCA with bias: candidate partners kept (bsca_bias.c). */
+#define SS_BSCA_POOL 64
 
 typedef struct SsBudgetTrainer {
   /* The problem (borrowed). */
@@ -32,6 +36,9 @@ typedef struct SsBudgetTrainer {
   double *alpha;             /**< [n] dual variables; BSGD stores them divided by alpha_scale */
   double alpha_scale;        /**< BSGD: alpha_i = alpha_scale * alpha[i]; BSCA: 1 */
   int64_t iteration;         /**< steps done in total (t) */
+  double *row_scratch;       /**< [dimension] zeros, BSCA with bias's k(x_i, x_j); NULL otherwise */
+  int64_t *pool_index;       /**< BSCA with bias: [SS_BSCA_POOL] recently visited points, -1 empty */
+  double *pool_value;        /**< their y_j - f~_j when last scored */
   /* Counters. */
   SsBudgetCounts counts;     /**< maintenance */
   int64_t num_updates;       /**< steps that changed the model (a term added or updated) */
@@ -51,6 +58,16 @@ void ss_budget_trainer_reset(SsBudgetTrainer *tr);
  *  visits x_{perm[k]}); iteration advances by k_end - k_begin. */
 void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
 void ss_bsgd_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
+/** BSCA with an unregularized bias: pair steps (perm[k], perm[k + 1]) at even
+ *  k, keeping sum_i y_i alpha_i = 0. Needs tr->row_scratch
+ *  (ss_budget_trainer_enable_bias). */
+void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
+/** Allocate the row scratch the pair steps need. @return SS_OK, SS_ERR_ALLOC. */
+SsStatus ss_budget_trainer_enable_bias(SsBudgetTrainer *tr);
+/** The b minimising sum_i max(0, 1 - y_i (f_i + b)) (labels +-1): the middle
+ *  of the interval between the P-th and (P+1)-th smallest y_i - f_i, P the
+ *  number of positives. work: n doubles. */
+double ss_budget_primal_bias(const double *scores, const double *labels, int64_t n, double *work);
 
 /** Run num_epochs epochs of the solver from the stored iteration (epoch e =
  *  t / n uses the permutation drawn from (seed, e), so runs split at epoch
@@ -72,7 +89,7 @@ void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dua
 /** The state a budgeted solver keeps in SsKernelSvm.state. */
 typedef struct SsBudgetSolverState {
   SsBudgetTrainer trainer;
-  int64_t *rows;          /**< [B + 1] 0, 1, ..., B (rows of the model copy) */
+  int64_t *rows;          /**< [capacity] 0, 1, ..., capacity - 1 (rows of the model copy) */
   double solver_seconds;  /**< thread CPU time spent in steps */
 } SsBudgetSolverState;
 

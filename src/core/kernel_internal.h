@@ -180,6 +180,9 @@ extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */
 extern const SsKernelSolverOps ss_bsgd_ops; /* bsgd.c */
 /** The budgeted solvers need vectors: true for BSCA/BSGD with a precomputed kernel. */
 bool ss_kernel_budget_solver_rejects(SsKernelSolver solver, const SsKernel *kernel);
+/** Forget a budgeted solver's state (no-op for other solvers): the next train
+ *  starts from alpha = 0 (kernel_svm_budget.c). */
+void ss_kernel_budget_restart(SsKernelSvm *self);
 
 /** The support vectors of an expansion over training examples (Pegasos,
  *  SDCA, Perceptron): rows[0..m) with coefficients coef[0..m), and

@@ -488,7 +488,9 @@ SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (enabled && self->solver != SS_KSOLVER_SBP) return SS_ERR_BAD_STATE;
+  if (enabled && self->solver != SS_KSOLVER_SBP && self->solver != SS_KSOLVER_BSCA)
+    return SS_ERR_BAD_STATE;
+  if ((enabled != 0) != self->bias_enabled) ss_kernel_budget_restart(self);
   self->bias_enabled = enabled != 0;
   return SS_OK;
 }

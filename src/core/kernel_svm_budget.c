@@ -65,7 +65,7 @@ static SsBudgetStrategy strategy_of(SsBudgetMaintenance m, SsKernelType kernel)
 }
 
 /* Forget the budgeted solver's state (it restarts at the next train). */
-static void restart(SsKernelSvm *self)
+void ss_kernel_budget_restart(SsKernelSvm *self)
 {
   if (is_budgeted(self->solver) && self->ops && self->state) {
     self->ops->free_state(self);
@@ -76,7 +76,7 @@ static void restart(SsKernelSvm *self)
 SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
 {
   if (!self || budget < 1) return SS_ERR_BAD_ARG;
-  if (budget != ss_kernel_svm_get_budget(self)) restart(self);
+  if (budget != ss_kernel_svm_get_budget(self)) ss_kernel_budget_restart(self);
   self->budget = budget;
   return SS_OK;
 }
@@ -89,7 +89,7 @@ SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self, SsBudgetMainten
     return SS_ERR_BAD_ARG;
   if (maintenance == SS_BUDGET_MAINTENANCE_MERGE && self->kernel.type != SS_KERNEL_RBF)
     return SS_ERR_BAD_ARG;
-  if ((int)maintenance != self->budget_maintenance) restart(self);
+  if ((int)maintenance != self->budget_maintenance) ss_kernel_budget_restart(self);
   self->budget_maintenance = (int)maintenance;
   return SS_OK;
 }
@@ -134,9 +134,14 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
     const double C = ss_kernel_svm_box(self);
     if (C != s->trainer.C) {
       s->trainer.C = C;
-      if (self->solver == SS_KSOLVER_BSCA)
+      if (self->solver == SS_KSOLVER_BSCA && s->trainer.row_scratch) {
+        /* clipping would break sum_i y_i alpha_i = 0: start over */
+        ss_budget_trainer_reset(&s->trainer);
+        self->iteration = 0;
+      } else if (self->solver == SS_KSOLVER_BSCA) {
         for (int64_t i = 0; i < self->num_data; ++i)
           if (s->trainer.alpha[i] > C) s->trainer.alpha[i] = C;
+      }
     }
     return SS_OK;
   }
@@ -149,16 +154,20 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
   SsStatus status = ss_budget_trainer_init(
       &s->trainer, &self->data, self->labels, self->norms2, kernel, ss_kernel_svm_box(self),
       strategy_of((SsBudgetMaintenance)self->budget_maintenance, self->kernel.type), B);
-  s->rows = status == SS_OK ? malloc((size_t)(B + 1) * sizeof(int64_t)) : NULL; /* B + 1 checked there */
+  /* capacity = min(B, n) + 1 rows, its size checked by ss_budget_init */
+  const int64_t cap = status == SS_OK ? s->trainer.model.capacity : 0;
+  s->rows = status == SS_OK ? malloc((size_t)cap * sizeof(int64_t)) : NULL;
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
   if (status == SS_OK && (!s->rows || !self->dual)) status = SS_ERR_ALLOC;
+  if (status == SS_OK && self->solver == SS_KSOLVER_BSCA && self->bias_enabled)
+    status = ss_budget_trainer_enable_bias(&s->trainer);
   if (status != SS_OK) {
     if (status != SS_ERR_ALLOC || s->trainer.alpha) ss_budget_trainer_free(&s->trainer);
     free(s->rows);
     free(s);
     return status;
   }
-  for (int64_t j = 0; j <= B; ++j) s->rows[j] = j;
+  for (int64_t j = 0; j < cap; ++j) s->rows[j] = j;
   memset(self->dual, 0, (size_t)n * sizeof(double));
   self->state = s;
   self->iteration = 0;
@@ -204,8 +213,16 @@ SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *no
   } else {
     view = self->data; /* unused: no rows are copied */
   }
+  /* BSCA with bias: b minimises the primal for the budgeted w~ (bsca_bias.c) */
+  double bias = 0.0;
+  if (tr->row_scratch) {
+    double *work = malloc((size_t)self->num_data * sizeof(double));
+    if (!work) return SS_ERR_ALLOC;
+    bias = ss_budget_primal_bias(scores, self->labels, self->num_data, work);
+    free(work);
+  }
   status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &view, s->rows, m->beta,
-                                         m->size, 0.0);
+                                         m->size, bias);
   if (status != SS_OK) return status;
   for (int64_t j = 0; j < m->size; ++j) self->model.source[j] = m->origin[j];
   return SS_OK;

@@ -626,7 +626,10 @@ cdef class KernelSVM:
         _check(ss_kernel_svm_set_nu(p, _as_float(nu, "nu")), "nu", nu)
 
     def set_unregularized_bias(self, enabled):
-        """SBP: learn an unregularized bias (default False); other solvers refuse True."""
+        """SBP and BSCA: learn an unregularized bias (default False); other solvers
+        refuse True. BSCA then keeps sum_i y_i alpha_i = 0 by pair steps and sets
+        the bias to the primal's minimiser at each diagnostic (LIBSVM's problem,
+        see docs/budget.rst). Changing it restarts BSCA."""
         cdef SsKernelSvm *p = self._writer("set_unregularized_bias")
         _check(ss_kernel_svm_set_unregularized_bias(p, 1 if enabled else 0),
                "unregularized_bias", enabled)

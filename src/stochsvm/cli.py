@@ -248,7 +248,7 @@ def _build_parser():
     train.add_argument("--nu", type=_positive("--nu"), default=None, metavar="NU",
                        help="SBP: slack budget per example (default the library's, 1e-2)")
     train.add_argument("--unregularized-bias", action="store_true",
-                       help="SBP: learn an unregularized bias")
+                       help="SBP, BSCA: learn an unregularized bias")
     train.add_argument("--budget", type=_count("--budget"), default=None, metavar="B",
                        help="BSCA/BSGD: keep at most B support vectors (default the "
                             "library's, 500)")
@@ -444,7 +444,7 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         if args.solver not in solvers:
             raise _Fail(f"--solver {args.solver} is a kernel solver: give --kernel too")
         if args.nu is not None or args.unregularized_bias:
-            raise _Fail("--nu and --unregularized-bias need --kernel and --solver sbp")
+            raise _Fail("--nu and --unregularized-bias need --kernel (and --solver sbp; bsca for the bias)")
         if args.budget is not None or args.maintenance is not None:
             raise _Fail("--budget and --maintenance need --kernel and --solver bsca or bsgd")
         return
@@ -455,8 +455,8 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("the kernel solvers train the hinge loss: drop --loss")
     if args.homkermap is not None:
         raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
-    if args.unregularized_bias and args.solver != "sbp":
-        raise _Fail("--unregularized-bias needs --solver sbp")
+    if args.unregularized_bias and args.solver not in ("sbp", "bsca"):
+        raise _Fail("--unregularized-bias needs --solver sbp or bsca")
     if (args.budget is not None or args.maintenance is not None) \
             and args.solver not in ("bsca", "bsgd"):
         raise _Fail("--budget and --maintenance need --solver bsca or bsgd")

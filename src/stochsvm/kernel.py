@@ -57,7 +57,8 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
     nu : float > 0, default=None
         SBP's slack budget per example (None: the object's default, 1e-2).
     unregularized_bias : bool, default=False
-        SBP: learn an unregularized bias (the other solvers have none).
+        SBP and BSCA: learn an unregularized bias (the other solvers have none).
+        BSCA then solves LIBSVM's problem by pair steps (docs/budget.rst).
     eta0 : float > 0, default=None
         SBP's step size scale (None: the object's default).
     max_epochs : int >= 1, default=10
@@ -131,9 +132,9 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         _check_int(self.max_epochs, "max_epochs", 1)
         _check_positive_number(self.tol, "tol", allow_zero=True)
         _check_int(self.seed, "seed", 0)
-        if self.unregularized_bias and self.solver != "sbp":
-            raise ValueError("unregularized_bias=True needs solver='sbp' (the other kernel "
-                             "solvers have no bias)")
+        if self.unregularized_bias and self.solver not in ("sbp", "bsca"):
+            raise ValueError("unregularized_bias=True needs solver='sbp' or 'bsca' (the other "
+                             "kernel solvers have no bias)")
         if self.n_jobs is not None and (not isinstance(self.n_jobs, (int, np.integer))
                                         or self.n_jobs == 0):
             raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")

@@ -181,6 +181,15 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_object_warm_start_and_model)                         \
   X(budget_object_storage_agrees)                               \
   X(budget_object_setters)                                      \
+  /* test_budget_storage.c */                                   \
+  X(budget_capacity_is_min_of_budget_and_n)                     \
+  X(budget_huge_budget_small_problem)                           \
+  /* test_bsca_bias.c */                                        \
+  X(bsca_bias_reaches_kkt_optimum)                              \
+  X(bsca_bias_primal_bias_minimises_hinge)                      \
+  /* test_budget_cholesky.c */                                  \
+  X(cholesky_updates_match_full_factor)                         \
+  X(projection_kept_factor_equals_new_factor)                   \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* test_fuzz_regressions.c */                                 \
