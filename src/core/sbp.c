@@ -52,6 +52,7 @@ typedef struct SbpState {
   double *window;    /**< [n] bias: the heights in the windows (positives first) */
   int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none) */
   double half_width; /**< bias: the windows' half width around the floors */
+  int64_t last_covered; /**< bias: k of the previous iteration (0: none) */
   int64_t n_pos;     /**< positives in the data */
   double r2;         /**< ||w^(t)||^2 */
   double eta0;
@@ -167,7 +168,10 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
     return;
   }
   for (int64_t k = 0; k < n; ++k) s->work[k] = c[s->by_class[k]];
-  ss_sbp_two_levels(s->work, s->n_pos, s->work + s->n_pos, n - s->n_pos, volume, s->work + n, out);
+  /* The whole classes as windows: always exact; the previous k is probed first. */
+  ss_sbp_two_levels_window(s->work, s->n_pos, 0, 0.0, INFINITY, s->work + s->n_pos,
+                           n - s->n_pos, 0, 0.0, INFINITY, volume, s->last_covered - 1,
+                           s->work + n, out);
 }
 
 /* No bias: the level of c computed on a prefix of the sorted responses only:
@@ -257,7 +261,7 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsS
   }
   if (!ss_sbp_two_levels_window(s->window, length[0], below[0], sum[0], above[0],
                                 s->window + s->n_pos, length[1], below[1], sum[1], above[1],
-                                (double)n * self->nu, s->work, out))
+                                (double)n * self->nu, s->last_covered - 1, s->work, out))
     return false;
   const double level[2] = {out->u, out->v};
   for (int cl = 0; cl < 2; ++cl) {
@@ -325,6 +329,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
         levels(self, s, c, &lv);
       }
       remember_floors(s, c, n, &lv);
+      s->last_covered = lv.covered;
     } else {
       m = level_prefiltered(self, s, c, &lv.u);
       lv.v = lv.u;

@@ -132,6 +132,18 @@ SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *wo
 static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng,
                         double *scratch)
 {
+  if ((m == lo || m == hi - 1) && hi - lo > 1) { /* the lowest or highest: one pass, a swap */
+    int64_t best = m;
+    if (m == lo) {
+      for (int64_t k = lo; k < hi; ++k) best = a[k] < a[best] ? k : best;
+    } else {
+      for (int64_t k = lo; k < hi; ++k) best = a[k] > a[best] ? k : best;
+    }
+    const double t = a[m];
+    a[m] = a[best];
+    a[best] = t;
+    return;
+  }
   while (hi - lo > 1) {
     const double pivot = a[lo + random_below(rng, hi - lo)];
     int64_t less = 0, equal = 0;
@@ -178,10 +190,12 @@ static double range_min(const double *a, int64_t lo, int64_t hi)
  * and d_above the lowest heights of each class left out of a and d
  * (INFINITY: none). Returns false when the answer is not provably inside
  * the given ranks (V_{k0} > volume, or V at the rank after the last one
- * given is <= volume). */
+ * given is <= volume). The first two ranks probed are guess (a rank
+ * relative to k0, e.g. the previous answer's) and its neighbour on the side
+ * the answer lies, when they are in range; then random ranks. */
 static bool two_levels_from(double *a, int64_t na, double a_above, double *d, int64_t nd,
                             double d_above, int64_t k0, double sa, double sd, double volume,
-                            double *scratch, SsSbpLevels *out)
+                            int64_t guess, double *scratch, SsSbpLevels *out)
 {
   if (na < 1 || nd < 1) return false;
   uint64_t rng = 0xD1B54A32D192ED03ULL ^ (uint64_t)(na * 31 + nd);
@@ -190,24 +204,32 @@ static bool two_levels_from(double *a, int64_t na, double a_above, double *d, in
   double sum_a = sa, sum_d = sd; /* sums of ranks < k0 + lo */
   if (k0 > 0 && (double)k0 * (range_min(a, 0, na) + range_min(d, 0, nd)) - sa - sd > volume)
     return false;
+  int guesses = 2;
+  bool placed = false; /* a[lo], d[lo] hold ranks lo, the rest of [lo, top) lies above */
   while (lo < hi) {
-    int64_t m = lo + 1 + random_below(&rng, hi - lo);
-    select_rank(a, lo, top_a, m, &rng, scratch);
-    select_rank(d, lo, top_d, m, &rng, scratch);
+    const bool use_guess = guesses-- > 0 && guess > lo && guess <= hi;
+    int64_t m = use_guess ? guess : lo + 1 + random_below(&rng, hi - lo);
+    select_rank(a, placed ? lo + 1 : lo, top_a, m, &rng, scratch);
+    select_rank(d, placed ? lo + 1 : lo, top_d, m, &rng, scratch);
     double s_a = sum_a + range_sum(a, lo, m), s_d = sum_d + range_sum(d, lo, m);
     double needed = (double)(k0 + m) * (a[m] + d[m]) - s_a - s_d;
     if (needed <= volume) {
       lo = m;
+      placed = true;
       sum_a = s_a;
       sum_d = s_d;
+      guess = m + 1;
     } else {
       hi = m - 1;
       top_a = m;
       top_d = m;
+      guess = m - 1;
     }
   }
-  select_rank(a, lo, top_a, lo, &rng, scratch);
-  select_rank(d, lo, top_d, lo, &rng, scratch);
+  if (!placed) {
+    select_rank(a, lo, top_a, lo, &rng, scratch);
+    select_rank(d, lo, top_d, lo, &rng, scratch);
+  }
   const double ak = a[lo], dk = d[lo];
   const double next_a = lo + 1 < na ? range_min(a, lo + 1, na) : a_above;
   const double next_d = lo + 1 < nd ? range_min(d, lo + 1, nd) : d_above;
@@ -233,7 +255,7 @@ static bool two_levels_from(double *a, int64_t na, double a_above, double *d, in
 void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
                        double *scratch, SsSbpLevels *out)
 {
-  two_levels_from(a, n_pos, INFINITY, d, n_neg, INFINITY, 0, 0.0, 0.0, volume, scratch, out);
+  two_levels_from(a, n_pos, INFINITY, d, n_neg, INFINITY, 0, 0.0, 0.0, volume, -1, scratch, out);
 }
 
 /* Move the r lowest of a[0, *na) into the lower set: *a and *na skip them,
@@ -252,13 +274,14 @@ static bool drop_lowest(double **a, int64_t *na, int64_t r, double *sum, uint64_
 
 bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, double a_above,
                               double *d, int64_t nd, int64_t cd, double sd, double d_above,
-                              double volume, double *scratch, SsSbpLevels *out)
+                              double volume, int64_t guess, double *scratch, SsSbpLevels *out)
 {
   uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(ca * 31 + cd);
   const int64_t k0 = ca > cd ? ca : cd;
   if (!drop_lowest(&a, &na, k0 - ca, &sa, &rng, scratch)) return false;
   if (!drop_lowest(&d, &nd, k0 - cd, &sd, &rng, scratch)) return false;
-  return two_levels_from(a, na, a_above, d, nd, d_above, k0, sa, sd, volume, scratch, out);
+  return two_levels_from(a, na, a_above, d, nd, d_above, k0, sa, sd, volume,
+                         guess >= 0 ? guess - k0 : -1, scratch, out);
 }
 
 SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n, double volume,
