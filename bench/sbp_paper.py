@@ -183,7 +183,8 @@ def run_libsvm(args):
     else:
         out.update(_run_peers(X, y, Xt, yt, C, gamma, args))
         RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "sbp_paper_libsvm_peers.json").write_text(json.dumps(out, indent=1) + "\n")
+        (RESULTS / f"sbp_paper_libsvm_peers{args.json_suffix}.json").write_text(
+            json.dumps(out, indent=1) + "\n")
     out["sbp"] = []
     if args.sbp_from:
         # The SBP's results from an earlier run (its JSON): render only.
@@ -211,7 +212,7 @@ def run_libsvm(args):
         out["sbp"].append((done / n, cpu, err, svm.get_num_support_vectors()))
         print(f"SBP {done / n:.3f} ep: {cpu:.1f}s err={err:.4f} sv={out['sbp'][-1][3]}",
               flush=True)
-        (RESULTS / "sbp_paper_libsvm_sbp.json").write_text(
+        (RESULTS / f"sbp_paper_libsvm_sbp{args.json_suffix}.json").write_text(
             json.dumps({"n": n, "C": C, "sbp": out["sbp"]}, indent=1) + "\n")
     return out
 
@@ -266,7 +267,8 @@ def write_report(args, fig2=None, plots=(), libsvm=None):
         lines += ["## Wall clock against LIBSVM, with an unregularized bias (a9a)", "",
                   f"Command: `{cmd}`", "",
                   f"n = {o['n']}, test {o['n_test']}, sigma^2 = 100 (gamma = {o['gamma']}), "
-                  f"lambda = 1/(100 n) (C = {o['C']:.0f}), nu = 5.79e-4.", "",
+                  f"lambda = 1/(100 n) (C = {o['C']:.0f}), nu = 5.79e-4. Load average at the "
+                  f"end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} (shared machine).", "",
                   "| solver | CPU s | test error | support vectors |", "|---|---|---|---|",
                   f"| scikit-learn SVC | {o['svc_time']:.1f} | {100 * o['svc_err']:.2f}% | "
                   f"{o['svc_sv']} |"]
@@ -325,6 +327,9 @@ def main():
     ap.add_argument("--peers-from", default=None,
                     help="reuse SVC/libsvm results saved by an earlier run (its JSON)")
     ap.add_argument("--output", default=str(RESULTS / "sbp_paper.md"))
+    ap.add_argument("--json-suffix", default="",
+                    help="suffix of the libsvm part's JSON files (sbp_paper_libsvm_peers<suffix>.json, "
+                         "sbp_paper_libsvm_sbp<suffix>.json), to keep earlier runs' files")
     ap.add_argument("--append", action="store_true", help="append to the output file")
     args = ap.parse_args()
     if not os.environ.get("STOCHSVM_DATA"):

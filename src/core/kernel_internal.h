@@ -168,8 +168,25 @@ double ss_sbp_water_level(double *a, int64_t n, double volume);
 /** The same with a lower set of @p count heights summing to @p sum, all
  *  below every a[k], already known to be covered (count >= 1 or m >= 1). */
 double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum);
+/** The two levels of a biased filling: u over the positives, v over the
+ *  negatives, their floors a_k and d_k (the k-th lowest heights of each
+ *  class), k = covered in each class. */
+typedef struct SsSbpLevels {
+  double u, v, floor_u, floor_v;
+  int64_t covered;
+} SsSbpLevels;
 void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
-                       double *scratch, double *u, double *v, int64_t *covered);
+                       double *scratch, SsSbpLevels *out);
+/** The same on windows of the heights (sbp_gamma.c, "Windowed search"):
+ *  a[0, na) the positives' heights in a value window, ca of them below it
+ *  summing to sa, a_above the lowest above it (INFINITY: none); d, nd, cd,
+ *  sd, d_above the same for the negatives; guess: a likely covered - 1
+ *  (e.g. the previous one's; -1: none), probed first. The arrays are
+ *  reordered; scratch holds na + nd doubles. Returns false, and leaves
+ *  @p out undefined, when the answer is not provably inside both windows. */
+bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, double a_above,
+                              double *d, int64_t nd, int64_t cd, double sd, double d_above,
+                              double volume, int64_t guess, double *scratch, SsSbpLevels *out);
 
 /** The solvers' tables. */
 extern const SsKernelSolverOps ss_sbp_ops;

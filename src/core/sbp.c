@@ -46,8 +46,13 @@ typedef struct SbpState {
   double *c_sum;     /**< [n] sum over t of c^(t) */
   double *work;      /**< [2 n] scratch of the water filling */
   int64_t *kept;     /**< [n] candidates of the prefilter (see levels_prefiltered) */
-  double last_u, last_v; /**< the levels of the previous iteration (NaN: none) */
+  double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
   double band;       /**< the prefilter's margin above the previous levels */
+  int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
+  double *window;    /**< [n] bias: the heights in the windows (positives first) */
+  int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none) */
+  double half_width; /**< bias: the windows' half width around the floors */
+  int64_t last_covered; /**< bias: k of the previous iteration (0: none) */
   int64_t n_pos;     /**< positives in the data */
   double r2;         /**< ||w^(t)||^2 */
   double eta0;
@@ -64,6 +69,8 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->c_sum);
   free(s->work);
   free(s->kept);
+  free(s->by_class);
+  free(s->window);
   free(s);
   self->state = NULL;
 }
@@ -96,18 +103,25 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->c_sum = calloc(n, sizeof(double));
   s->work = malloc(2 * n * sizeof(double));
   s->kept = malloc(n * sizeof(int64_t));
+  s->by_class = malloc(n * sizeof(int64_t));
+  s->window = malloc(n * sizeof(double));
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
-  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->kept || !self->dual) {
+  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->kept || !s->by_class ||
+      !s->window || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
   memset(self->dual, 0, n * sizeof(double));
   s->bias = self->bias_enabled;
   s->eta0 = ss_kernel_svm_effective_eta0(self);
-  s->last_u = s->last_v = NAN;
+  s->last_u = NAN;
   s->band = s->eta0;
+  s->half_width = s->eta0;
+  s->floor_index[0] = s->floor_index[1] = -1;
   for (int64_t i = 0; i < self->num_data; ++i) s->n_pos += self->labels[i] > 0;
+  int64_t p = 0, q = s->n_pos;
+  for (int64_t i = 0; i < self->num_data; ++i) s->by_class[self->labels[i] > 0 ? p++ : q++] = i;
   self->iteration = 0;
   return SS_OK;
 }
@@ -140,103 +154,161 @@ static int64_t sample_covered(const double *c, const double *y, const int64_t *c
   return lowest;
 }
 
-/* The levels of responses c: gamma (no bias) or u, v for positives and negatives. */
-static void levels(SsKernelSvm *self, SbpState *s, const double *c, double *u, double *v,
-                   int64_t *covered)
+/* The levels of responses c: gamma (no bias: u = v = gamma, k unused) or u, v
+ * for positives and negatives, by a filling of the whole basin. */
+static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels *out)
 {
   const int64_t n = self->num_data;
   const double volume = (double)n * self->nu;
   if (!s->bias) {
     memcpy(s->work, c, (size_t)n * sizeof(double));
-    *u = *v = ss_sbp_water_level(s->work, n, volume);
-    *covered = 0;
+    out->u = out->v = ss_sbp_water_level(s->work, n, volume);
+    out->floor_u = out->floor_v = NAN;
+    out->covered = 0;
     return;
   }
-  int64_t p = 0, n_pos = 0;
-  for (int64_t j = 0; j < n; ++j) n_pos += self->labels[j] > 0;
-  int64_t q = n_pos;
-  for (int64_t j = 0; j < n; ++j) {
-    if (self->labels[j] > 0) s->work[p++] = c[j];
-    else s->work[q++] = c[j];
-  }
-  ss_sbp_two_levels(s->work, n_pos, s->work + n_pos, n - n_pos, volume, s->work + n, u, v,
-                    covered);
+  for (int64_t k = 0; k < n; ++k) s->work[k] = c[s->by_class[k]];
+  /* The whole classes as windows: always exact; the previous k is probed first. */
+  ss_sbp_two_levels_window(s->work, s->n_pos, 0, 0.0, INFINITY, s->work + s->n_pos,
+                           n - s->n_pos, 0, 0.0, INFINITY, volume, s->last_covered - 1,
+                           s->work + n, out);
 }
 
-/* The levels of c computed on a prefix of the sorted responses only: every
- * example below the previous level plus a band is kept (its index in
- * s->kept), and so is the lowest example above it in each class. The water
- * filling of these prefixes is exact when its covered examples stop before
- * the end of each prefix (or the prefix is the whole class); otherwise the
- * band was too narrow: it is doubled and the full filling is used. The
- * band shrinks while more than three times as many examples are kept as covered. Returns the
- * number of candidates (every covered example is among them), or -1 when
- * the full filling was used. */
-static int64_t levels_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *u,
-                                  double *v)
+/* No bias: the level of c computed on a prefix of the sorted responses only:
+ * every example below the previous level plus a band is kept (its index in
+ * s->kept), and so is the lowest example above it. The water filling of this
+ * prefix is exact when its level stops below the lowest excluded response
+ * (or the prefix is everything); otherwise the band was too narrow: it is
+ * doubled and the full filling is used. The band shrinks while more than
+ * three times as many examples are kept as covered. Returns the number of
+ * candidates (every covered example is among them), or -1 when the full
+ * filling was used. */
+static int64_t level_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *gamma)
 {
   const int64_t n = self->num_data;
-  const double *y = self->labels;
-  int64_t covered;
+  SsSbpLevels full;
   if (isnan(s->last_u)) {
-    levels(self, s, c, u, v, &covered);
-    s->last_u = *u;
-    s->last_v = *v;
+    levels(self, s, c, &full);
+    *gamma = s->last_u = full.u;
     return -1;
   }
-  const double tau_pos = s->last_u + s->band, tau_neg = (s->bias ? s->last_v : s->last_u) + s->band;
-  double min_pos = INFINITY, min_neg = INFINITY;
-  int64_t arg_pos = -1, arg_neg = -1, m = 0;
+  const double tau = s->last_u + s->band;
+  double min_above = INFINITY;
+  int64_t arg_above = -1, m = 0;
   for (int64_t j = 0; j < n; ++j) {
     const double cj = c[j];
-    const bool pos = !s->bias || y[j] > 0;
-    if (cj < (pos ? tau_pos : tau_neg)) {
+    if (cj < tau) {
       s->kept[m++] = j;
-    } else if (pos) {
-      if (cj < min_pos) { min_pos = cj; arg_pos = j; }
-    } else if (cj < min_neg) {
-      min_neg = cj;
-      arg_neg = j;
+    } else if (cj < min_above) {
+      min_above = cj;
+      arg_above = j;
     }
   }
   const int64_t kept = m;
-  if (arg_pos >= 0) s->kept[m++] = arg_pos;
-  if (arg_neg >= 0) s->kept[m++] = arg_neg;
-  bool valid;
-  const double volume = (double)n * self->nu;
-  if (!s->bias) {
-    for (int64_t k = 0; k < m; ++k) s->work[k] = c[s->kept[k]];
-    *u = *v = ss_sbp_water_level(s->work, m, volume);
-    valid = m == n || *u <= min_pos;
-    covered = 0;
-    for (int64_t k = 0; k < kept; ++k) covered += c[s->kept[k]] < *u;
-  } else {
-    int64_t lp = 0;
-    for (int64_t k = 0; k < m; ++k) lp += y[s->kept[k]] > 0;
-    int64_t p = 0, q = lp;
-    for (int64_t k = 0; k < m; ++k) {
-      int64_t j = s->kept[k];
-      if (y[j] > 0) s->work[p++] = c[j];
-      else s->work[q++] = c[j];
-    }
-    const int64_t ln = m - lp;
-    valid = lp > 0 && ln > 0;
-    if (valid) {
-      ss_sbp_two_levels(s->work, lp, s->work + lp, ln, volume, s->work + m, u, v, &covered);
-      valid = (covered < lp || lp == s->n_pos) && (covered < ln || ln == n - s->n_pos);
-      covered *= 2;
-    }
-  }
-  if (!valid) {
+  if (arg_above >= 0) s->kept[m++] = arg_above;
+  for (int64_t k = 0; k < m; ++k) s->work[k] = c[s->kept[k]];
+  *gamma = ss_sbp_water_level(s->work, m, (double)n * self->nu);
+  int64_t covered = 0;
+  for (int64_t k = 0; k < kept; ++k) covered += c[s->kept[k]] < *gamma;
+  if (!(m == n || *gamma <= min_above)) {
     s->band *= 2;
-    levels(self, s, c, u, v, &covered);
+    levels(self, s, c, &full);
+    *gamma = full.u;
     m = -1;
   } else if (kept > 3 * covered + 64) {
     s->band *= 0.8;
   }
-  s->last_u = *u;
-  s->last_v = *v;
+  s->last_u = *gamma;
   return m;
+}
+
+/* Bias: the levels from windows of the heights around the previous floors
+ * a_k and d_k (their examples' current responses, +- s->half_width), by
+ * ss_sbp_two_levels_window: one pass per class sizes the lower sets and
+ * gathers the windows. On success, strict[0] and strict[1] are the numbers
+ * of positives below u and of negatives below v (the lower sets and the
+ * window entries below the level: everything above a window lies at or
+ * above the next floor, hence at or above the level). Returns false when
+ * the windows do not provably hold the answer. */
+static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels *out,
+                            int64_t strict[2])
+{
+  const int64_t n = self->num_data;
+  if (s->floor_index[0] < 0 || s->floor_index[1] < 0) return false;
+  int64_t below[2], length[2];
+  double sum[2], above[2];
+  for (int cl = 0; cl < 2; ++cl) {
+    const int64_t first = cl ? s->n_pos : 0, m = cl ? n - s->n_pos : s->n_pos;
+    const int64_t *index = s->by_class + first;
+    double *window = s->window + first;
+    const double center = c[s->floor_index[cl]];
+    const double lo = center - s->half_width, hi = center + s->half_width;
+    int64_t count = 0, w = 0;
+    double total = 0, lowest_above = INFINITY;
+    for (int64_t k = 0; k < m; ++k) {
+      const double x = c[index[k]];
+      const int is_below = x < lo, is_in = (x >= lo) & (x < hi);
+      count += is_below;
+      total += is_below ? x : 0.0;
+      window[w] = x;
+      w += is_in;
+      lowest_above = (x >= hi) & (x < lowest_above) ? x : lowest_above;
+    }
+    below[cl] = count;
+    length[cl] = w;
+    sum[cl] = total;
+    above[cl] = lowest_above;
+  }
+  if (!ss_sbp_two_levels_window(s->window, length[0], below[0], sum[0], above[0],
+                                s->window + s->n_pos, length[1], below[1], sum[1], above[1],
+                                (double)n * self->nu, s->last_covered - 1, s->work, out))
+    return false;
+  const double level[2] = {out->u, out->v};
+  for (int cl = 0; cl < 2; ++cl) {
+    const double *window = s->window + (cl ? s->n_pos : 0);
+    int64_t count = below[cl];
+    for (int64_t k = 0; k < length[cl]; ++k) count += window[k] < level[cl];
+    strict[cl] = count;
+  }
+  if (length[0] + length[1] > 512) s->half_width *= 0.9;
+  return true;
+}
+
+/* Bias: remember the examples at the floors a_k and d_k of the levels. */
+static void remember_floors(SbpState *s, const double *c, int64_t n, const SsSbpLevels *lv)
+{
+  const double floor[2] = {lv->floor_u, lv->floor_v};
+  for (int cl = 0; cl < 2; ++cl) {
+    const int64_t first = cl ? s->n_pos : 0, m = cl ? n - s->n_pos : s->n_pos;
+    s->floor_index[cl] = -1;
+    for (int64_t k = first; k < first + m; ++k) {
+      if (c[s->by_class[k]] == floor[cl]) {
+        s->floor_index[cl] = s->by_class[k];
+        break;
+      }
+    }
+  }
+}
+
+/* The r-th (from 0, in index order) example of class cls with c_j < level,
+ * as sample_covered picks it; blocks of 64 are counted without branches. */
+static int64_t nth_covered(const double *c, const double *y, int64_t n, double cls, double level,
+                           int64_t r)
+{
+  int64_t j = 0;
+  for (; j + 64 <= n; j += 64) {
+    int64_t count = 0;
+    for (int64_t k = j; k < j + 64; ++k) count += (y[k] == cls) & (c[k] < level);
+    if (count > r) break;
+    r -= count;
+  }
+  for (; j < n; ++j) {
+    if (y[j] == cls && c[j] < level) {
+      if (r == 0) return j;
+      --r;
+    }
+  }
+  return -1;
 }
 
 static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
@@ -247,13 +319,30 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
   double *alpha = s->alpha, *c = s->c, *krow = self->krow;
   for (; t < t_end; ++t) {
     const double eta = s->eta0 / sqrt((double)(t + 1));
-    double u, v;
-    const int64_t m = levels_prefiltered(self, s, c, &u, &v);
-    const int64_t *cand = m >= 0 ? s->kept : NULL;
+    SsSbpLevels lv;
+    int64_t strict[2] = {0, 0}, m = -1;
+    bool windowed = false;
+    if (s->bias) {
+      windowed = levels_windowed(self, s, c, &lv, strict);
+      if (!windowed) {
+        s->half_width = isfinite(2 * s->half_width) ? 2 * s->half_width : s->eta0;
+        levels(self, s, c, &lv);
+      }
+      remember_floors(s, c, n, &lv);
+      s->last_covered = lv.covered;
+    } else {
+      m = level_prefiltered(self, s, c, &lv.u);
+      lv.v = lv.u;
+    }
     SsRng rng;
     ss_rng_seed(&rng, self->seed, (uint64_t)t);
     const double cls = !s->bias ? 0.0 : ((ss_rng_next(&rng) >> 63) ? 1.0 : -1.0);
-    const int64_t i = sample_covered(c, y, cand, m >= 0 ? m : n, cls, cls < 0 ? v : u, &rng);
+    const double level = cls < 0 ? lv.v : lv.u;
+    const int64_t covered = windowed ? strict[cls < 0] : 0;
+    const int64_t i =
+        covered > 0 ? nth_covered(c, y, n, cls, level, (int64_t)ss_rng_below(&rng, (uint64_t)covered))
+                    : sample_covered(c, y, m >= 0 ? s->kept : NULL, m >= 0 ? m : n, cls, level,
+                                     &rng);
     /* No candidate: every response c_j is NaN (the prefilter kept none), so
      * training has diverged; indexing alpha[-1] would read out of bounds. */
     if (i < 0) {
@@ -280,7 +369,6 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       }
       s->r2 = 1.0;
       s->last_u *= inv_r;
-      s->last_v *= inv_r;
     } else {
       for (int64_t j = 0; j < n; ++j) {
         c[j] += step * y[j] * krow[j];
@@ -307,10 +395,9 @@ static SsStatus sbp_evaluate(SsKernelSvm *self, double *scores, double *norm2, b
   if (!s || self->iteration == 0) return SS_OK; /* nothing averaged yet: the model stands */
   /* c_bar into scores (scratch), then the levels of the averaged iterate. */
   for (int64_t j = 0; j < n; ++j) scores[j] = s->c_sum[j] / T;
-  double u, v;
-  int64_t covered;
-  levels(self, s, scores, &u, &v, &covered);
-  const double gamma = 0.5 * (u + v), b = 0.5 * (v - u);
+  SsSbpLevels lv;
+  levels(self, s, scores, &lv);
+  const double gamma = 0.5 * (lv.u + lv.v), b = 0.5 * (lv.v - lv.u);
   const double scale = gamma > 0 ? 1.0 / gamma : 1.0;
 
   int64_t m = 0;

@@ -33,6 +33,14 @@
  * feasible interval [max(0, D - (d_{k+1} - d_k)), min(a_{k+1} - a_k, D)],
  * D = (V - V_k) / k, at the midpoint (the paper's choice).
  * Expected O(n).
+ *
+ * Windowed search (ss_sbp_two_levels_window): when the heights of each class
+ * are split by value into a lower set (count, sum only), a window and the
+ * rest above it (its minimum only), the same search runs on the windows
+ * alone, from rank k0 = max of the lower counts. The answer is exact when it
+ * falls inside both windows, which the search verifies (V_{k0} <= V, and
+ * V > V at the rank after the windows' end); otherwise it reports failure
+ * and the caller fills the whole basin.
  */
 #include "kernel_internal.h"
 
@@ -124,6 +132,18 @@ SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *wo
 static void select_rank(double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng,
                         double *scratch)
 {
+  if ((m == lo || m == hi - 1) && hi - lo > 1) { /* the lowest or highest: one pass, a swap */
+    int64_t best = m;
+    if (m == lo) {
+      for (int64_t k = lo; k < hi; ++k) best = a[k] < a[best] ? k : best;
+    } else {
+      for (int64_t k = lo; k < hi; ++k) best = a[k] > a[best] ? k : best;
+    }
+    const double t = a[m];
+    a[m] = a[best];
+    a[best] = t;
+    return;
+  }
   while (hi - lo > 1) {
     const double pivot = a[lo + random_below(rng, hi - lo)];
     int64_t less = 0, equal = 0;
@@ -164,42 +184,104 @@ static double range_min(const double *a, int64_t lo, int64_t hi)
   return m;
 }
 
-void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
-                       double *scratch, double *u, double *v, int64_t *covered)
+/* The rank search of ss_sbp_two_levels started at rank k0: a[0, na) and
+ * d[0, nd) hold heights of ranks k0, k0 + 1, ... of each class, sa and sd the
+ * sums of the k0 lowest of each class (all below every a[k], d[k]), a_above
+ * and d_above the lowest heights of each class left out of a and d
+ * (INFINITY: none). Returns false when the answer is not provably inside
+ * the given ranks (V_{k0} > volume, or V at the rank after the last one
+ * given is <= volume). The first two ranks probed are guess (a rank
+ * relative to k0, e.g. the previous answer's) and its neighbour on the side
+ * the answer lies, when they are in range; then random ranks. */
+static bool two_levels_from(double *a, int64_t na, double a_above, double *d, int64_t nd,
+                            double d_above, int64_t k0, double sa, double sd, double volume,
+                            int64_t guess, double *scratch, SsSbpLevels *out)
 {
-  uint64_t rng = 0xD1B54A32D192ED03ULL ^ (uint64_t)(n_pos * 31 + n_neg);
-  const int64_t K = n_pos < n_neg ? n_pos : n_neg;
-  int64_t lo = 0, hi = K - 1, top_a = n_pos, top_d = n_neg;
-  double sum_a = 0, sum_d = 0; /* sums of ranks < lo */
+  if (na < 1 || nd < 1) return false;
+  uint64_t rng = 0xD1B54A32D192ED03ULL ^ (uint64_t)(na * 31 + nd);
+  const int64_t K = na < nd ? na : nd;
+  int64_t lo = 0, hi = K - 1, top_a = na, top_d = nd;
+  double sum_a = sa, sum_d = sd; /* sums of ranks < k0 + lo */
+  if (k0 > 0 && (double)k0 * (range_min(a, 0, na) + range_min(d, 0, nd)) - sa - sd > volume)
+    return false;
+  int guesses = 2;
+  bool placed = false; /* a[lo], d[lo] hold ranks lo, the rest of [lo, top) lies above */
   while (lo < hi) {
-    int64_t m = lo + 1 + random_below(&rng, hi - lo);
-    select_rank(a, lo, top_a, m, &rng, scratch);
-    select_rank(d, lo, top_d, m, &rng, scratch);
-    double sa = sum_a + range_sum(a, lo, m), sd = sum_d + range_sum(d, lo, m);
-    double needed = (double)m * (a[m] + d[m]) - sa - sd;
+    const bool use_guess = guesses-- > 0 && guess > lo && guess <= hi;
+    int64_t m = use_guess ? guess : lo + 1 + random_below(&rng, hi - lo);
+    select_rank(a, placed ? lo + 1 : lo, top_a, m, &rng, scratch);
+    select_rank(d, placed ? lo + 1 : lo, top_d, m, &rng, scratch);
+    double s_a = sum_a + range_sum(a, lo, m), s_d = sum_d + range_sum(d, lo, m);
+    double needed = (double)(k0 + m) * (a[m] + d[m]) - s_a - s_d;
     if (needed <= volume) {
       lo = m;
-      sum_a = sa;
-      sum_d = sd;
+      placed = true;
+      sum_a = s_a;
+      sum_d = s_d;
+      guess = m + 1;
     } else {
       hi = m - 1;
       top_a = m;
       top_d = m;
+      guess = m - 1;
     }
   }
-  select_rank(a, lo, top_a, lo, &rng, scratch);
-  select_rank(d, lo, top_d, lo, &rng, scratch);
+  if (!placed) {
+    select_rank(a, lo, top_a, lo, &rng, scratch);
+    select_rank(d, lo, top_d, lo, &rng, scratch);
+  }
   const double ak = a[lo], dk = d[lo];
-  const double needed = (double)lo * (ak + dk) - sum_a - sum_d;
-  const double D = (volume - needed) / (double)(lo + 1);
-  const double gap_a = lo + 1 < n_pos ? range_min(a, lo + 1, n_pos) - ak : INFINITY;
-  const double gap_d = lo + 1 < n_neg ? range_min(d, lo + 1, n_neg) - dk : INFINITY;
+  const double next_a = lo + 1 < na ? range_min(a, lo + 1, na) : a_above;
+  const double next_d = lo + 1 < nd ? range_min(d, lo + 1, nd) : d_above;
+  const int64_t k = k0 + lo + 1; /* covered in each class */
+  /* lo = K - 1 was never tested against rank k: it may be covered too. */
+  if (lo == K - 1 && isfinite(next_a) && isfinite(next_d) &&
+      (double)k * (next_a + next_d) - (sum_a + ak) - (sum_d + dk) <= volume)
+    return false;
+  const double needed = (double)(k - 1) * (ak + dk) - sum_a - sum_d;
+  const double D = (volume - needed) / (double)k;
+  const double gap_a = next_a - ak, gap_d = next_d - dk;
   double low = D - gap_d > 0 ? D - gap_d : 0.0;
   double high = gap_a < D ? gap_a : D;
   double du = 0.5 * (low + high);
-  *u = ak + du;
-  *v = dk + (D - du);
-  *covered = lo + 1;
+  out->u = ak + du;
+  out->v = dk + (D - du);
+  out->floor_u = ak;
+  out->floor_v = dk;
+  out->covered = k;
+  return true;
+}
+
+void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
+                       double *scratch, SsSbpLevels *out)
+{
+  two_levels_from(a, n_pos, INFINITY, d, n_neg, INFINITY, 0, 0.0, 0.0, volume, -1, scratch, out);
+}
+
+/* Move the r lowest of a[0, *na) into the lower set: *a and *na skip them,
+ * *sum grows by their sum. False when fewer than r + 1 remain. */
+static bool drop_lowest(double **a, int64_t *na, int64_t r, double *sum, uint64_t *rng,
+                        double *scratch)
+{
+  if (r == 0) return true;
+  if (*na <= r) return false;
+  select_rank(*a, 0, *na, r, rng, scratch);
+  *sum += range_sum(*a, 0, r);
+  *a += r;
+  *na -= r;
+  return true;
+}
+
+bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, double a_above,
+                              double *d, int64_t nd, int64_t cd, double sd, double d_above,
+                              double volume, int64_t guess, double *scratch, SsSbpLevels *out)
+{
+  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(ca * 31 + cd);
+  const int64_t k0 = ca > cd ? ca : cd;
+  if (!drop_lowest(&a, &na, k0 - ca, &sa, &rng, scratch)) return false;
+  if (!drop_lowest(&d, &nd, k0 - cd, &sd, &rng, scratch)) return false;
+  return two_levels_from(a, na, a_above, d, nd, d_above, k0, sa, sd, volume,
+                         guess >= 0 ? guess - k0 : -1, scratch, out);
 }
 
 SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n, double volume,
@@ -220,11 +302,10 @@ SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n,
     if (y[i] > 0) work[p++] = c[i];
     else work[q++] = c[i];
   }
-  double u, v;
-  int64_t k;
-  ss_sbp_two_levels(work, n_pos, work + n_pos, n_neg, volume, work + n, &u, &v, &k);
-  *gamma = 0.5 * (u + v);
-  *bias = 0.5 * (v - u);
-  if (covered) *covered = k;
+  SsSbpLevels levels;
+  ss_sbp_two_levels(work, n_pos, work + n_pos, n_neg, volume, work + n, &levels);
+  *gamma = 0.5 * (levels.u + levels.v);
+  *bias = 0.5 * (levels.v - levels.u);
+  if (covered) *covered = levels.covered;
   return SS_OK;
 }

@@ -156,6 +156,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_rows_layouts_agree)                                  \
   X(sbp_find_gamma_matches_sorting)                             \
   X(sbp_find_gamma_and_bias_matches_sorting)                    \
+  X(sbp_two_levels_window_matches_sorting)                      \
   X(kernel_svm_lifecycle_and_rejects)                           \
   X(kernel_svm_warm_start_bitwise)                              \
   X(kernel_sdca_duality_gap_closes)                             \

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/core/kernel_internal.h"
 #include "minitest.h"
 #include "stochsvm/kernel_svm.h"
 #include "testutil.h"
@@ -232,6 +233,91 @@ void test_sbp_find_gamma_and_bias_matches_sorting(void)
   double y_bad[3] = {1, 0, -1};
   CHECK_EQ_INT(ss_sbp_find_gamma_and_bias(y_bad, c, 3, 1.0, work, &gamma, &bias, NULL),
                SS_ERR_BAD_DATA);
+}
+
+/* The windowed search (the SBP's fast path with a bias): the heights of each
+ * class are cut at random values into a lower set (count, sum), a window and
+ * the rest above (its minimum). Whenever the search accepts, it must give the
+ * sorting reference's levels and count; with the whole data as windows, or
+ * windows cut well around the reference's floors, it must accept. */
+void test_sbp_two_levels_window_matches_sorting(void)
+{
+  TuRng rng;
+  tu_rng_init(&rng, 13);
+  double c[150], y[150], a[150], d[150], scratch[150];
+  int accepted = 0, rejected = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    int64_t n = 2 + (int64_t)(tu_rng_uniform(&rng) * 148);
+    random_responses(&rng, c, y, n, trial % 3);
+    double volume = (double)n * (0.001 + 2 * tu_rng_uniform(&rng));
+    double rg, rb;
+    int64_t rk;
+    reference_gamma_bias(y, c, n, volume, &rg, &rb, &rk);
+    const double ref_u = rg - rb, ref_v = rg + rb;
+    /* The reference's floors: the rk-th lowest height of each class. */
+    double floor_ref[2];
+    for (int cl = 0; cl < 2; ++cl) {
+      int64_t m = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if ((y[i] < 0) == cl) scratch[m++] = c[i];
+      }
+      qsort(scratch, (size_t)m, sizeof(double), compare_doubles);
+      floor_ref[cl] = scratch[rk - 1];
+    }
+    /* mode 0: everything in the windows; 1: random cuts; 2: cuts around the
+     * floors; 3: windows ending below the floors (the answer lies above). */
+    const int mode = trial % 5 == 4 ? 3 : (trial % 5 == 0 ? 0 : (trial % 5 == 1 ? 2 : 1));
+    double lo[2], hi[2];
+    for (int cl = 0; cl < 2; ++cl) {
+      double r0 = tu_rng_uniform(&rng), r1 = tu_rng_uniform(&rng);
+      if (mode == 0) {
+        lo[cl] = -INFINITY;
+        hi[cl] = INFINITY;
+      } else if (mode == 1) {
+        lo[cl] = 4 * r0 - 2.5;
+        hi[cl] = lo[cl] + 3 * r1;
+      } else if (mode == 2) {
+        lo[cl] = floor_ref[cl] - 0.5 * r0; /* the floor inside the window */
+        hi[cl] = floor_ref[cl] + 1e-9 + 0.5 * r1;
+      } else {
+        lo[cl] = floor_ref[cl] - 1 - r0;
+        hi[cl] = floor_ref[cl];
+      }
+    }
+    int64_t na = 0, nd = 0, ca = 0, cd = 0;
+    double sa = 0, sd = 0, above_a = INFINITY, above_d = INFINITY;
+    for (int64_t i = 0; i < n; ++i) {
+      const int cl = y[i] < 0;
+      if (c[i] < lo[cl]) {
+        if (cl) { ++cd; sd += c[i]; } else { ++ca; sa += c[i]; }
+      } else if (c[i] < hi[cl]) {
+        if (cl) d[nd++] = c[i]; else a[na++] = c[i];
+      } else if (cl) {
+        above_d = fmin(above_d, c[i]);
+      } else {
+        above_a = fmin(above_a, c[i]);
+      }
+    }
+    SsSbpLevels lv;
+    /* a guess: none, the answer, or a random rank (it only orders the probes) */
+    const int64_t guess = trial % 3 == 0 ? -1 : (trial % 3 == 1 ? rk - 1 : (int64_t)(tu_rng_uniform(&rng) * n));
+    bool ok = ss_sbp_two_levels_window(a, na, ca, sa, above_a, d, nd, cd, sd, above_d, volume,
+                                       guess, scratch, &lv);
+    if (mode == 0 || mode == 2) CHECK(ok);
+    if (mode == 3) CHECK(!ok);
+    if (!ok) {
+      ++rejected;
+      continue;
+    }
+    ++accepted;
+    CHECK_EQ_INT(lv.covered, rk);
+    CHECK_CLOSE(lv.u, ref_u, 1e-9 * (1 + fabs(ref_u)));
+    CHECK_CLOSE(lv.v, ref_v, 1e-9 * (1 + fabs(ref_v)));
+    CHECK(lv.floor_u <= lv.u && lv.floor_v <= lv.v);
+  }
+  /* Both outcomes occur (the random cuts reject often). */
+  CHECK(accepted > 1600);
+  CHECK(rejected > 200);
 }
 
 /* ------------------------------------------------------------------------ */
