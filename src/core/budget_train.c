@@ -84,7 +84,7 @@ void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dua
     const double f = ss_budget_score_row(m, &tr->kernel, tr->data, i, tr->norms2[i]);
     const double y = tr->labels[i], a = tr->alpha_scale * tr->alpha[i];
     if (scores) scores[i] = f;
-    hinge += fmax(0.0, 1.0 - y * f);
+    hinge += (tr->weights ? tr->weights[i] : 1.0) * fmax(0.0, 1.0 - y * f);
     sum_alpha += a;
     quad += a * y * f;
   }

@@ -3,11 +3,12 @@
  * pass (budget_train.c); never installed.
  *
  * Problem (ALGORITHMS.md section 6): labels y_i in {-1, +1}, C = 1/(lambda n),
- *   primal  P(w) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i <w, phi(x_i)>)
- *   dual    D(alpha) = lambda (1^T alpha - 1/2 alpha^T Q alpha),  0 <= alpha_i <= C,
+ *   primal  P(w) = lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i <w, phi(x_i)>)
+ *   dual    D(alpha) = lambda (1^T alpha - 1/2 alpha^T Q alpha),  0 <= alpha_i <= c_i C,
  *           Q_ij = y_i y_j k(x_i, x_j), w(alpha) = sum_i alpha_i y_i phi(x_i),
  * both in the lambda scaling of the linear SVM (D <= P; the usual C-scaled
- * values are P / lambda and D / lambda). No bias.
+ * values are P / lambda and D / lambda). No bias. c_i >= 0 are per-example
+ * weights (SsBudgetTrainer.weights; NULL: all 1).
  */
 #ifndef STOCHSVM_BUDGET_TRAIN_H
 #define STOCHSVM_BUDGET_TRAIN_H
@@ -26,6 +27,7 @@ typedef struct SsBudgetTrainer {
   const double *norms2;      /**< [n] ||x_i||^2 */
   SsBudgetKernel kernel;
   double C;                  /**< box bound, 1/(lambda n) */
+  const double *weights;     /**< [n] per-example weights c_i (borrowed), NULL: all 1 */
   SsBudgetStrategy strategy;
   /* The state, kept between calls. */
   SsBudget model;            /**< the expansion w~ (budget B) */

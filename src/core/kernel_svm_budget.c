@@ -136,7 +136,8 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
       s->trainer.C = C;
       if (self->solver == SS_KSOLVER_BSCA)
         for (int64_t i = 0; i < self->num_data; ++i)
-          if (s->trainer.alpha[i] > C) s->trainer.alpha[i] = C;
+          if (s->trainer.alpha[i] > C * ss_kernel_svm_weight(self, i))
+            s->trainer.alpha[i] = C * ss_kernel_svm_weight(self, i);
     }
     return SS_OK;
   }
@@ -158,6 +159,7 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
     free(s);
     return status;
   }
+  s->trainer.weights = self->weights; /* set_weights and set_data restart the state */
   for (int64_t j = 0; j <= B; ++j) s->rows[j] = j;
   memset(self->dual, 0, (size_t)n * sizeof(double));
   self->state = s;

@@ -180,6 +180,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_object_warm_start_and_model)                         \
   X(budget_object_storage_agrees)                               \
   X(budget_object_setters)                                      \
+  /* test_kernel_weights.c */                                   \
+  X(kernel_weights_rejects)                                     \
+  X(kernel_weights_duplicate_and_zero)                          \
+  X(kernel_weights_stochastic_solvers)                          \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* test_fuzz_regressions.c */                                 \
