@@ -170,3 +170,22 @@ def test_budget_reaches_the_object_and_grid_search():
     scores = search.cv_results_["mean_test_score"]
     assert scores[1] > scores[0]
     assert search.best_estimator_.n_support_[0] <= 40
+
+
+def test_model_file_keeps_weight_and_budget_parameters(tmp_path):
+    """save_model / load_model give back class_weight (a dict too: it came back
+    as its JSON encoding) and the budget parameters."""
+    from stochsvm import LinearSVMClassifier, load_model, save_model
+    X, y = _rings(80, 2, 10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for est in (KernelSVMClassifier(solver="bsca", budget=10, budget_maintenance="remove",
+                                        class_weight={0: 2.0, 1: 1.0}, max_epochs=2),
+                    KernelSVMClassifier(solver="sdca", class_weight="balanced", max_epochs=2),
+                    LinearSVMClassifier(class_weight={0: 3.0, 1: 1.0}, max_epochs=2)):
+            est.fit(X, y)
+            path = tmp_path / "m.ssvm"
+            save_model(est, path)
+            back = load_model(path)
+            assert back.get_params() == est.get_params()
+            np.testing.assert_array_equal(back.decision_function(X), est.decision_function(X))
