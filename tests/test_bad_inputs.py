@@ -269,6 +269,19 @@ MATRIX = [
     ("kernel-svm-labels-not-pm1", lambda: KernelSVM(X0, 2 * Y0, 0.1), ValueError,
      "y must contain only the labels -1 and +1, found {-2, 2}; map your two classes to -1 and +1, "
      "e.g. y = np.where(y == positive_class, 1, -1)"),
+    ("kernel-svm-weights-negative",
+     lambda: KernelSVM(X0, Y0, 0.1, solver="sdca").set_weights(-np.ones(20)), ValueError,
+     "weights must be 20 finite values >= 0"),
+    ("kernel-svm-weights-nan",
+     lambda: KernelSVM(X0, Y0, 0.1, solver="sdca").set_weights(np.full(20, np.nan)), ValueError,
+     "weights must be 20 finite values >= 0"),
+    ("kernel-svm-weights-wrong-length",
+     lambda: KernelSVM(X0, Y0, 0.1, solver="sdca").set_weights(np.ones(3)), ValueError,
+     "weights must be a 1-D array of 20 values (one per example), got shape (3,)"),
+    ("kernel-svm-weights-sbp",
+     lambda: KernelSVM(X0, Y0, 0.1, solver="sbp").set_weights(np.arange(20.0)), ValueError,
+     "weights are not supported by solver='sbp' (its slack-constrained problem has no weighted "
+     "form here); use 'sdca', 'pegasos', 'perceptron', 'bsca' or 'bsgd'"),
     # the scikit-learn estimators
     ("estimator-C-negative", lambda: LinearSVMClassifier(C=-1).fit(X0, Y0), ValueError,
      "C must be a finite number > 0 or None, got -1"),
@@ -280,6 +293,25 @@ MATRIX = [
      "gamma must be a finite number > 0 or None, got -1"),
     ("kernel-estimator-mismatched-lengths", lambda: KernelSVMClassifier().fit(X0, Y0[:5]), ValueError,
      "Found input variables with inconsistent numbers of samples: [20, 5]"),
+    ("kernel-estimator-sbp-sample-weight",
+     lambda: KernelSVMClassifier(solver="sbp").fit(X0, Y0, sample_weight=np.arange(20.0)),
+     ValueError, "sample_weight and class_weight (weights that differ between examples or "
+     "between a class and another) are not supported by solver='sbp', whose slack-constrained "
+     "problem has no weighted form; use 'sdca', 'pegasos', 'perceptron', 'bsca' or 'bsgd'"),
+    ("kernel-estimator-negative-sample-weight",
+     lambda: KernelSVMClassifier().fit(X0, Y0, sample_weight=-np.ones(20)), ValueError,
+     "sample_weight must be >= 0"),
+    ("kernel-estimator-budget-without-budget-solver",
+     lambda: KernelSVMClassifier(budget=10).fit(X0, Y0), ValueError,
+     "budget applies to the budgeted solvers 'bsca', 'bsgd' only; solver='sdca' keeps every "
+     "support vector (leave budget=None)"),
+    ("kernel-estimator-budget-maintenance-unknown",
+     lambda: KernelSVMClassifier(solver="bsca", budget_maintenance="drop").fit(X0, Y0),
+     ValueError, "budget_maintenance must be None or one of 'auto', 'merge', 'remove', "
+     "'project', got 'drop'"),
+    ("kernel-estimator-class-weight-unknown",
+     lambda: KernelSVMClassifier(class_weight="heavy").fit(X0, Y0), ValueError,
+     "class_weight must be a dict, 'balanced' or None, got 'heavy'"),
     # model files
     ("model-file-not-a-model", _load_junk, model_file.ModelFileError,
      "junk.ssvm: not a stochsvm model file (wrong signature)"),

@@ -46,6 +46,31 @@ def test_bias_without_budget_matches_libsvm():
     np.testing.assert_allclose(svm.decision_function(X), svc.decision_function(X), atol=2e-3)
 
 
+def test_weighted_bias_without_budget_matches_libsvm():
+    """Per-example weights c_i make the box [0, c_i C] (SVC's sample_weight) and
+    weight the hinge losses that place the bias."""
+    X, y = _blobs(150, 4, seed=6, sep=0.5)
+    n, lam, gamma = len(y), 1.0 / 150, 0.3
+    C = 1 / (lam * n)
+    c = np.random.default_rng(0).choice([0.0, 0.5, 1.0, 3.0], size=n)
+    from sklearn.svm import SVC
+    svc = SVC(C=C, gamma=gamma, kernel="rbf", tol=1e-8).fit(X, y, sample_weight=c)
+    svm = KernelSVM(X, y, lam, solver="bsca", gamma=gamma, seed=1)
+    svm.set_unregularized_bias(True)
+    svm.set_budget(n)
+    svm.set_weights(c)
+    svm.set_max_num_iterations(400 * n)
+    svm.set_diagnostic_frequency(400 * n)
+    svm.train()
+    alpha = svm.get_dual_variables()
+    assert np.all(alpha <= c * C * (1 + 1e-12)) and abs(alpha @ y) < 1e-9 * C * n
+    alpha_ref = np.zeros(n)
+    alpha_ref[svc.support_] = np.abs(svc.dual_coef_[0])
+    np.testing.assert_allclose(alpha, alpha_ref, atol=1e-3 * C)
+    assert svm.get_bias() == pytest.approx(svc.intercept_[0], abs=1e-3)
+    np.testing.assert_allclose(svm.decision_function(X), svc.decision_function(X), atol=2e-3)
+
+
 def test_bias_dual_increases_monotonically_without_budget():
     X, y = _blobs(120, 3, seed=4, sep=0.3)
     n = len(y)

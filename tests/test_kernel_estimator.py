@@ -21,7 +21,39 @@ from stochsvm import KernelSVMClassifier, load_model, save_model  # noqa: E402
 from stochsvm.kernel import KERNEL_SOLVERS  # noqa: E402
 
 
-@parametrize_with_checks([KernelSVMClassifier(solver=s) for s in KERNEL_SOLVERS])
+_WEIGHT_REASON = (
+    "a stochastic solver visits weighted and replicated data in different orders and is "
+    "stopped after finitely many steps (SDCA at its duality gap tol=1e-3, the others after "
+    "max_epochs), so the two fits agree to that tolerance, not to the check's 1e-7; "
+    "test_kernel_estimator_weights.py::test_integer_sample_weight_equals_repeated_rows "
+    "checks the equivalence at a duality gap of 1e-10")
+_CLASS_WEIGHT_REASON = (
+    "the check's blobs have standard deviation 20 while the default gamma is 1/n_features "
+    "= 0.5: the RBF kernel matrix is nearly the identity and a model without bias scores "
+    "every test point near 0 whatever the class weights, so the check's 87% of class-0 "
+    "predictions is out of reach; test_class_weight_check_with_a_fitting_gamma runs the "
+    "same check with gamma=1e-3, where it passes")
+_SBP_REASON = (
+    "SBP has no weighted formulation: it accepts equal weights (its unweighted problem) "
+    "and refuses others with a ValueError (test_sbp_refuses_weights)")
+
+
+def _expected_failures(estimator):
+    failures = {
+        "check_sample_weight_equivalence_on_dense_data": _WEIGHT_REASON,
+        "check_sample_weight_equivalence_on_sparse_data": _WEIGHT_REASON,
+        "check_class_weight_classifiers": _CLASS_WEIGHT_REASON,
+    }
+    if estimator.solver == "sbp":
+        for check in ("check_sample_weights_not_overwritten", "check_class_weight_classifiers",
+                      "check_sample_weight_equivalence_on_dense_data",
+                      "check_sample_weight_equivalence_on_sparse_data"):
+            failures[check] = _SBP_REASON
+    return failures
+
+
+@parametrize_with_checks([KernelSVMClassifier(solver=s) for s in KERNEL_SOLVERS],
+                         expected_failed_checks=_expected_failures)
 def test_sklearn_compatible(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

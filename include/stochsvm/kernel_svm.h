@@ -6,9 +6,11 @@
  *
  * The regularized problem (kernel Pegasos, kernel SDCA), with C = 1/(lambda n):
  *
- *     P(w) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i <w, phi(x_i)>)
+ *     P(w) = lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i <w, phi(x_i)>)
  *     D(alpha) = lambda (sum_i alpha_i - 1/2 sum_ij alpha_i alpha_j y_i y_j K(x_i, x_j)),
- *                0 <= alpha_i <= C,   w = sum_i alpha_i y_i phi(x_i)
+ *                0 <= alpha_i <= c_i C,   w = sum_i alpha_i y_i phi(x_i)
+ *
+ * with per-example weights c_i >= 0 (default 1; ss_kernel_svm_set_weights).
  *
  * (D is the dual of P; P >= D, equal at the optimum.) The Stochastic Batch
  * Perceptron (Cotter, Shalev-Shwartz, Srebro 2012) solves the slack-
@@ -165,6 +167,20 @@ SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const S
 /** @brief lambda > 0, finite. Pegasos and SDCA restart from zero (their
  *  counts and dual variables depend on lambda); SBP only reports with it. */
 SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
+/** @brief Per-example weights c_i (n values, each finite and >= 0), copied;
+ *  NULL restores uniform weights (all 1, the default). The weighted problem
+ *  of Pegasos, SDCA, BSCA and BSGD is
+ *  P(w) = lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i <w, phi(x_i)>),
+ *  whose dual box is 0 <= alpha_i <= c_i / (lambda n); the Perceptron scales
+ *  its update of example i by c_i; the reported primal and loss are the
+ *  weighted ones for every solver (the training error is not weighted). A
+ *  weight of 0 removes the example from training. The solver state restarts
+ *  from zero (iteration 0); ss_kernel_svm_set_data clears the weights.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL object, a negative or non-finite
+ *          weight: weights unchanged); SS_ERR_BAD_STATE (no data, or non-NULL
+ *          weights for SBP, which has no weighted formulation, see sbp.c);
+ *          SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights);
 /** @brief SBP's slack budget per example nu, finite and > 0; default 1e-2.
  *  The total slack is n nu. */
 SS_API SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu);
@@ -219,6 +235,9 @@ SS_API SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self);
 SS_API const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self);
 /** @brief lambda in force. */
 SS_API double ss_kernel_svm_get_lambda(const SsKernelSvm *self);
+/** @brief The copied per-example weights (n values owned by the object,
+ *  valid until the next set_weights or set_data), or NULL for uniform weights. */
+SS_API const double *ss_kernel_svm_get_weights(const SsKernelSvm *self);
 /** @brief SBP's nu in force (default 1e-2). */
 SS_API double ss_kernel_svm_get_nu(const SsKernelSvm *self);
 /** @brief 1 if the SBP learns an unregularized bias, else 0. */
@@ -255,7 +274,7 @@ SS_API const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self);
 /** @brief The model's bias b (0 unless the SBP learns one or a model was set). */
 SS_API double ss_kernel_svm_get_bias(const SsKernelSvm *self);
 /** @brief The solver's per-example variables (n values owned by the object),
- *  NULL without data or before training: SDCA alpha in [0, 1/(lambda n)];
+ *  NULL without data or before training: SDCA alpha in [0, c_i/(lambda n)];
  *  SBP the averaged alpha divided by gamma; Pegasos, Perceptron the counts. */
 SS_API const double *ss_kernel_svm_get_dual_variables(const SsKernelSvm *self);
 /** @brief Statistics of the last diagnostic, owned by the object. */

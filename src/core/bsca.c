@@ -11,7 +11,7 @@
  * kept only for the box constraints. Step t visits i = perm[k] and
  *
  *     f~_i  = sum_j beta_j k(z_j, x_i)                       (B kernel values)
- *     delta = clip(alpha_i + (1 - y_i f~_i) / Q_ii, 0, C) - alpha_i
+ *     delta = clip(alpha_i + (1 - y_i f~_i) / Q_ii, 0, c_i C) - alpha_i
  *
  * (the exact coordinate maximiser of the dual, with the gradient 1 - y_i f_i
  * taken from w~ instead of w). If delta != 0: alpha_i += delta and
@@ -22,6 +22,9 @@
  * n. There is no KKT stopping rule (KKT violations do not vanish under a
  * budget): the caller runs a fixed number of epochs. Points with Q_ii = 0
  * (a zero vector under a linear or polynomial kernel) are skipped.
+ *
+ * Per-example weights c_i >= 0 (default 1) make the box 0 <= alpha_i <= c_i C,
+ * the dual of the weighted primal 1/n sum_i c_i hinge_i (budget_train.h).
  */
 #include "budget_train.h"
 #include "kernel_internal.h"
@@ -39,7 +42,8 @@ void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
     if (!(Qii > 0)) continue;
     const double a_old = tr->alpha[i];
     double a_new = a_old + (1.0 - y * f) / Qii;
-    a_new = a_new < 0 ? 0.0 : (a_new > C ? C : a_new);
+    const double Ci = tr->weights ? C * tr->weights[i] : C;
+    a_new = a_new < 0 ? 0.0 : (a_new > Ci ? Ci : a_new);
     const double delta = a_new - a_old;
     if (delta == 0) continue;
     tr->alpha[i] = a_new;

@@ -66,6 +66,12 @@ static void box_interval(double alpha, double s, double C, double *lo, double *h
   }
 }
 
+/* Example i's upper bound c_i C (per-example weights, bsca.c). */
+static double box_of(const SsBudgetTrainer *tr, int64_t i)
+{
+  return tr->weights ? tr->C * tr->weights[i] : tr->C;
+}
+
 /* Can alpha_j grow along +y_j (I_up) / shrink along it (I_low)? */
 static bool in_up(double y, double a, double C) { return y > 0 ? a < C : a > 0; }
 static bool in_low(double y, double a, double C) { return y > 0 ? a > 0 : a < C; }
@@ -73,10 +79,10 @@ static bool in_low(double y, double a, double C) { return y > 0 ? a > 0 : a < C;
 void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end)
 {
   SsBudget *model = &tr->model;
-  const double C = tr->C;
   for (int64_t k = k_begin; k < k_end; ++k) {
     const int64_t i = perm[k];
     const double yi = tr->labels[i], ni = tr->norms2[i];
+    const double Ci = box_of(tr, i);
     const double fi = ss_budget_score_row(model, &tr->kernel, tr->data, i, ni);
     tr->kernel_evaluations += model->size;
     const double vi = yi - fi;
@@ -87,9 +93,9 @@ void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begi
       const int64_t j = tr->pool_index[q];
       if (j < 0 || j == i) continue;
       const double vj = tr->pool_value[q], aj = tr->alpha[j], yj = tr->labels[j];
-      const double gap = vi - vj;
-      const bool ok = gap > 0 ? in_up(yi, tr->alpha[i], C) && in_low(yj, aj, C)
-                              : in_low(yi, tr->alpha[i], C) && in_up(yj, aj, C);
+      const double gap = vi - vj, Cj = box_of(tr, j);
+      const bool ok = gap > 0 ? in_up(yi, tr->alpha[i], Ci) && in_low(yj, aj, Cj)
+                              : in_low(yi, tr->alpha[i], Ci) && in_up(yj, aj, Cj);
       if (ok && fabs(gap) > best_gap) {
         best_gap = fabs(gap);
         best = q;
@@ -98,7 +104,7 @@ void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begi
     double vi_new = vi;
     if (best >= 0) {
       const int64_t j = tr->pool_index[best];
-      const double yj = tr->labels[j], nj = tr->norms2[j];
+      const double yj = tr->labels[j], nj = tr->norms2[j], Cj = box_of(tr, j);
       const double fj = ss_budget_score_row(model, &tr->kernel, tr->data, j, nj);
       tr->kernel_evaluations += model->size + 1;
       const double kij = ss_budget_kernel_value(
@@ -108,8 +114,8 @@ void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begi
       const double eta = kii + kjj - 2 * kij;
       const double G = vi - (yj - fj); /* u^T grad D, u = y_i e_i - y_j e_j */
       double lo_i, hi_i, lo_j, hi_j;
-      box_interval(tr->alpha[i], yi, C, &lo_i, &hi_i);
-      box_interval(tr->alpha[j], -yj, C, &lo_j, &hi_j);
+      box_interval(tr->alpha[i], yi, Ci, &lo_i, &hi_i);
+      box_interval(tr->alpha[j], -yj, Cj, &lo_j, &hi_j);
       const double lo = fmax(lo_i, lo_j), hi = fmin(hi_i, hi_j);
       double t;
       if (eta > 0) t = G / eta;
@@ -118,10 +124,10 @@ void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begi
       double vj_new = yj - fj;
       if (t != 0 && isfinite(t)) {
         /* alpha exactly at the bound it was clipped to */
-        tr->alpha[i] = t == hi_i ? (yi > 0 ? C : 0.0)
-                                 : (t == lo_i ? (yi > 0 ? 0.0 : C) : tr->alpha[i] + yi * t);
-        tr->alpha[j] = t == hi_j ? (yj < 0 ? C : 0.0)
-                                 : (t == lo_j ? (yj < 0 ? 0.0 : C) : tr->alpha[j] - yj * t);
+        tr->alpha[i] = t == hi_i ? (yi > 0 ? Ci : 0.0)
+                                 : (t == lo_i ? (yi > 0 ? 0.0 : Ci) : tr->alpha[i] + yi * t);
+        tr->alpha[j] = t == hi_j ? (yj < 0 ? Cj : 0.0)
+                                 : (t == lo_j ? (yj < 0 ? 0.0 : Cj) : tr->alpha[j] - yj * t);
         tr->num_updates++;
         add_term(tr, i, t);
         add_term(tr, j, -t);

@@ -61,26 +61,42 @@ SsStatus ss_budget_trainer_enable_bias(SsBudgetTrainer *tr)
   return tr->row_scratch && tr->pool_index && tr->pool_value ? SS_OK : SS_ERR_ALLOC;
 }
 
-static int compare_doubles(const void *a, const void *b)
+/* Pairs (t, w) by t. */
+static int compare_pairs(const void *a, const void *b)
 {
   const double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
 }
 
-double ss_budget_primal_bias(const double *scores, const double *labels, int64_t n, double *work)
+double ss_budget_primal_bias(const double *scores, const double *labels, const double *weights,
+                             int64_t n, double *work)
 {
-  /* H(b) = sum_i max(0, 1 - y_i (f_i + b)) is convex, piecewise linear with
-   * kinks at t_i = y_i - f_i; its slope is -P below every kink and rises by
-   * one at each, so it is flat between the P-th and (P+1)-th smallest t_i. */
-  int64_t P = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    work[i] = labels[i] - scores[i];
-    P += labels[i] > 0;
-  }
+  /* H(b) = sum_i c_i max(0, 1 - y_i (f_i + b)) is convex, piecewise linear
+   * with kinks at t_i = y_i - f_i. Its slope is -W+ (the positives' weight)
+   * below every kink and rises by c_i at each, so H is smallest at the first
+   * kink where the weight passed reaches W+; where it reaches W+ exactly, H
+   * is flat up to the next kink of positive weight: take the middle. */
   if (n == 0) return 0.0;
-  qsort(work, (size_t)n, sizeof(double), compare_doubles);
-  const double lo = work[P > 0 ? P - 1 : 0], hi = work[P < n ? P : n - 1];
-  const double b = 0.5 * (lo + hi);
+  double W_pos = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double c = weights ? weights[i] : 1.0;
+    work[2 * i] = labels[i] - scores[i];
+    work[2 * i + 1] = c;
+    if (labels[i] > 0) W_pos += c;
+  }
+  qsort(work, (size_t)n, 2 * sizeof(double), compare_pairs);
+  double passed = 0, b = work[2 * (n - 1)];
+  for (int64_t k = 0; k < n; ++k) {
+    passed += work[2 * k + 1];
+    if (passed < W_pos) continue;
+    b = work[2 * k];
+    if (passed == W_pos) {
+      int64_t m = k + 1;
+      while (m < n && work[2 * m + 1] == 0) ++m;
+      if (m < n) b = 0.5 * (work[2 * k] + work[2 * m]);
+    }
+    break;
+  }
   return isfinite(b) ? b : 0.0;
 }
 
@@ -128,7 +144,7 @@ void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dua
     const double f = ss_budget_score_row(m, &tr->kernel, tr->data, i, tr->norms2[i]);
     const double y = tr->labels[i], a = tr->alpha_scale * tr->alpha[i];
     if (scores) scores[i] = f;
-    hinge += fmax(0.0, 1.0 - y * f);
+    hinge += (tr->weights ? tr->weights[i] : 1.0) * fmax(0.0, 1.0 - y * f);
     sum_alpha += a;
     quad += a * y * f;
   }

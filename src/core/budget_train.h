@@ -3,11 +3,12 @@
  * pass (budget_train.c); never installed.
  *
  * Problem (ALGORITHMS.md section 6): labels y_i in {-1, +1}, C = 1/(lambda n),
- *   primal  P(w) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i <w, phi(x_i)>)
- *   dual    D(alpha) = lambda (1^T alpha - 1/2 alpha^T Q alpha),  0 <= alpha_i <= C,
+ *   primal  P(w) = lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i <w, phi(x_i)>)
+ *   dual    D(alpha) = lambda (1^T alpha - 1/2 alpha^T Q alpha),  0 <= alpha_i <= c_i C,
  *           Q_ij = y_i y_j k(x_i, x_j), w(alpha) = sum_i alpha_i y_i phi(x_i),
  * both in the lambda scaling of the linear SVM (D <= P; the usual C-scaled
- * values are P / lambda and D / lambda). No bias.
+ * values are P / lambda and D / lambda). No bias. c_i >= 0 are per-example
+ * weights (SsBudgetTrainer.weights; NULL: all 1).
  */
 #ifndef STOCHSVM_BUDGET_TRAIN_H
 #define STOCHSVM_BUDGET_TRAIN_H
@@ -30,6 +31,7 @@ typedef struct SsBudgetTrainer {
   const double *norms2;      /**< [n] ||x_i||^2 */
   SsBudgetKernel kernel;
   double C;                  /**< box bound, 1/(lambda n) */
+  const double *weights;     /**< [n] per-example weights c_i (borrowed), NULL: all 1 */
   SsBudgetStrategy strategy;
   /* The state, kept between calls. */
   SsBudget model;            /**< the expansion w~ (budget B) */
@@ -64,10 +66,12 @@ void ss_bsgd_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
 void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
 /** Allocate the row scratch the pair steps need. @return SS_OK, SS_ERR_ALLOC. */
 SsStatus ss_budget_trainer_enable_bias(SsBudgetTrainer *tr);
-/** The b minimising sum_i max(0, 1 - y_i (f_i + b)) (labels +-1): the middle
- *  of the interval between the P-th and (P+1)-th smallest y_i - f_i, P the
- *  number of positives. work: n doubles. */
-double ss_budget_primal_bias(const double *scores, const double *labels, int64_t n, double *work);
+/** The b minimising sum_i c_i max(0, 1 - y_i (f_i + b)) (labels +-1, weights
+ *  c_i >= 0, NULL: all 1). Unweighted: the middle of the interval between the
+ *  P-th and (P+1)-th smallest y_i - f_i, P the number of positives.
+ *  work: 2 n doubles. */
+double ss_budget_primal_bias(const double *scores, const double *labels, const double *weights,
+                             int64_t n, double *work);
 
 /** Run num_epochs epochs of the solver from the stored iteration (epoch e =
  *  t / n uses the permutation drawn from (seed, e), so runs split at epoch

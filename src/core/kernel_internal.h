@@ -83,6 +83,7 @@ struct SsKernelSvm_ {
   SsData data;
   int64_t num_data;
   double *labels;              /**< [n] */
+  double *weights;             /**< [n] per-example weights c_i (copied), NULL: all 1 */
   double *norms2;              /**< [n] ||x_i||^2 (precomputed: 0) */
   double *diagonal;            /**< [n] K(x_i, x_i) */
 
@@ -149,6 +150,11 @@ const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver);
 
 /** C = 1/(lambda n). */
 double ss_kernel_svm_box(const SsKernelSvm *self);
+/** The weight c_i of example i (1 without weights). */
+static inline double ss_kernel_svm_weight(const SsKernelSvm *self, int64_t i)
+{
+  return self->weights ? self->weights[i] : 1.0;
+}
 /** The eta_0 in force. */
 double ss_kernel_svm_effective_eta0(const SsKernelSvm *self);
 

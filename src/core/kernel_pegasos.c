@@ -1,13 +1,17 @@
 /* kernel_pegasos.c -- kernel Pegasos (Shalev-Shwartz, Singer, Srebro, Cotter
  * 2011, the kernelized variant; the paper's Pegasos baseline, no projection).
  *
- * Primal P(w) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i <w, phi(x_i)>),
- * learning rate 1/(lambda t); w_t = 1/(lambda t) sum_j alpha_j y_j phi(x_j)
- * with integer counts alpha:
+ * Primal P(w) = lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i <w, phi(x_i)>)
+ * with per-example weights c_i >= 0 (default 1), learning rate 1/(lambda t);
+ * w_t = 1/(lambda t) sum_j alpha_j y_j phi(x_j) with counts alpha (integers
+ * without weights):
  *
  *     for t = 1..T:  i = the example of iteration t (epoch permutation)
- *         if y_i / (lambda t) sum_j alpha_j y_j K(x_j, x_i) < 1:  alpha_i += 1
+ *         if y_i / (lambda t) sum_j alpha_j y_j K(x_j, x_i) < 1:  alpha_i += c_i
  *     w = 1/(lambda T) sum_j alpha_j y_j phi(x_j)
+ *
+ * (the subgradient of c_i hinge_i is c_i times that of hinge_i). Uniform
+ * weights k give the iterates of lambda / k without weights.
  *
  * Each step costs one kernel evaluation per support vector (alpha_j > 0).
  */
@@ -20,8 +24,9 @@ static SsStatus pegasos_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     int64_t i;
     const double f = ss_support_list_visit(self, list, t, &i);
     const double y = self->labels[i];
-    if (y * f / (self->lambda * (double)(t + 1)) < 1.0) {
-      self->dual[i] += 1.0;
+    const double c = ss_kernel_svm_weight(self, i);
+    if (c > 0 && y * f / (self->lambda * (double)(t + 1)) < 1.0) {
+      self->dual[i] += c;
       ss_support_list_set(list, i, self->dual[i] * y);
     }
   }

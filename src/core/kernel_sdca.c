@@ -1,18 +1,22 @@
 /* kernel_sdca.c -- kernel dual coordinate ascent without bias (Hsieh et al.
  * 2008, kernelized; the paper's SDCA baseline, its equation 4.1).
  *
- * Dual box QP, C = 1/(lambda n), Q_ij = y_i y_j K(x_i, x_j):
+ * Dual box QP, C = 1/(lambda n), Q_ij = y_i y_j K(x_i, x_j), per-example
+ * weights c_i >= 0 (default 1):
  *
- *     max_alpha  D(alpha) = lambda (1'alpha - 1/2 alpha'Q alpha),  0 <= alpha_i <= C
+ *     max_alpha  D(alpha) = lambda (1'alpha - 1/2 alpha'Q alpha),  0 <= alpha_i <= c_i C
  *     w = sum_i alpha_i y_i phi(x_i)
  *
  * Step on the example i visited at iteration t (epoch permutation):
  *
  *     f_i   = sum_{j: alpha_j > 0} alpha_j y_j K(x_j, x_i)   (one kernel per support vector)
  *     G     = y_i f_i - 1                                    (the partial gradient of -D/lambda)
- *     alpha_i <- clip(alpha_i - G / Q_ii, 0, C)              (exact coordinate maximiser)
+ *     alpha_i <- clip(alpha_i - G / Q_ii, 0, c_i C)          (exact coordinate maximiser)
  *
- * (Q_ii = 0: alpha_i goes to C if G < 0, to 0 if G > 0.) The responses are
+ * (Q_ii = 0: alpha_i goes to c_i C if G < 0, to 0 if G > 0.) This is the dual
+ * of the weighted primal P(w) = lambda/2 ||w||^2 + 1/n sum_i c_i hinge_i: the
+ * conjugate of c_i hinge caps alpha_i at c_i C, and a weight of 2 is the
+ * box of an example listed twice (same C). The responses are
  * computed on demand over the support vectors, as in the paper, rather than
  * kept for all n examples. The primal P(w) and D(alpha) give the duality
  * gap, the stopping rule (gap < epsilon) at diagnostics.
@@ -31,12 +35,13 @@ static SsStatus sdca_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     const double G = y * f - 1.0;
     const double Q = self->diagonal[i];
     const double old = alpha[i];
+    const double Ci = C * ss_kernel_svm_weight(self, i);
     double a;
     if (Q > 0) {
       a = old - G / Q;
-      a = a < 0 ? 0 : (a > C ? C : a);
+      a = a < 0 ? 0 : (a > Ci ? Ci : a);
     } else {
-      a = G < 0 ? C : (G > 0 ? 0 : old);
+      a = G < 0 ? Ci : (G > 0 ? 0 : old);
     }
     if (a != old) {
       if (!isfinite(a)) {

@@ -102,13 +102,14 @@ static void free_data_state(SsKernelSvm *self)
 {
   if (self->ops && self->ops->free_state) self->ops->free_state(self);
   free(self->labels);
+  free(self->weights);
   free(self->norms2);
   free(self->diagonal);
   free(self->dual);
   free(self->zd);
   free(self->krow);
   free(self->perm);
-  self->labels = self->norms2 = self->diagonal = self->dual = self->zd = self->krow = NULL;
+  self->labels = self->weights = self->norms2 = self->diagonal = self->dual = self->zd = self->krow = NULL;
   self->perm = NULL;
   self->state = NULL;
 }
@@ -283,7 +284,7 @@ static void hinge_statistics(SsKernelSvm *self, const double *f, double norm2)
   int64_t errors = 0;
   for (int64_t i = 0; i < n; ++i) {
     double z = self->labels[i] * (f[i] + b);
-    if (z < 1) loss += 1 - z;
+    if (z < 1) loss += ss_kernel_svm_weight(self, i) * (1 - z);
     if (z <= 0) ++errors;
   }
   SsKernelSvmStatistics *st = &self->statistics;
@@ -476,6 +477,36 @@ SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
     self->iteration = 0;
   }
   return SS_OK;
+}
+
+SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (weights) {
+    /* SBP has no weighted formulation here (sbp.c): refused, never ignored. */
+    if (!self->has_data || self->solver == SS_KSOLVER_SBP) return SS_ERR_BAD_STATE;
+    const int64_t n = self->num_data;
+    for (int64_t i = 0; i < n; ++i)
+      if (!(weights[i] >= 0) || !isfinite(weights[i])) return SS_ERR_BAD_ARG;
+    double *copy = self->weights ? self->weights : malloc((size_t)n * sizeof(double));
+    if (!copy) return SS_ERR_ALLOC;
+    memcpy(copy, weights, (size_t)n * sizeof(double));
+    self->weights = copy;
+  } else {
+    free(self->weights);
+    self->weights = NULL;
+  }
+  /* The solvers' state (boxes, counts) belongs to the old weights: restart. */
+  if (self->ops && self->state) {
+    self->ops->free_state(self);
+    self->iteration = 0;
+  }
+  return SS_OK;
+}
+
+const double *ss_kernel_svm_get_weights(const SsKernelSvm *self)
+{
+  return self ? self->weights : NULL;
 }
 
 SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)

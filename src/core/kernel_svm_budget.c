@@ -140,7 +140,8 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
         self->iteration = 0;
       } else if (self->solver == SS_KSOLVER_BSCA) {
         for (int64_t i = 0; i < self->num_data; ++i)
-          if (s->trainer.alpha[i] > C) s->trainer.alpha[i] = C;
+          if (s->trainer.alpha[i] > C * ss_kernel_svm_weight(self, i))
+            s->trainer.alpha[i] = C * ss_kernel_svm_weight(self, i);
       }
     }
     return SS_OK;
@@ -167,6 +168,7 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
     free(s);
     return status;
   }
+  s->trainer.weights = self->weights; /* set_weights and set_data restart the state */
   for (int64_t j = 0; j < cap; ++j) s->rows[j] = j;
   memset(self->dual, 0, (size_t)n * sizeof(double));
   self->state = s;
@@ -216,9 +218,9 @@ SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *no
   /* BSCA with bias: b minimises the primal for the budgeted w~ (bsca_bias.c) */
   double bias = 0.0;
   if (tr->row_scratch) {
-    double *work = malloc((size_t)self->num_data * sizeof(double));
+    double *work = malloc(2 * (size_t)self->num_data * sizeof(double));
     if (!work) return SS_ERR_ALLOC;
-    bias = ss_budget_primal_bias(scores, self->labels, self->num_data, work);
+    bias = ss_budget_primal_bias(scores, self->labels, tr->weights, self->num_data, work);
     free(work);
   }
   status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &view, s->rows, m->beta,

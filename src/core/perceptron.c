@@ -2,7 +2,10 @@
  * section 4.5 baseline). It optimises no objective: on a mistake the
  * example joins the expansion,
  *
- *     f(x) = sum_j alpha_j y_j K(x_j, x);   if y_i f(x_i) <= 0:  alpha_i += 1
+ *     f(x) = sum_j alpha_j y_j K(x_j, x);   if y_i f(x_i) <= 0:  alpha_i += c_i
+ *
+ * with per-example weights c_i >= 0 (default 1): a weighted example moves
+ * the expansion c_i times as far, and a weight of 0 never enters it.
  *
  * visiting the examples in epoch permutations. One pass is the algorithm the
  * paper analyses; further passes may overfit. Each step costs one kernel
@@ -17,8 +20,9 @@ static SsStatus perceptron_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     int64_t i;
     const double f = ss_support_list_visit(self, list, t, &i);
     const double y = self->labels[i];
-    if (y * f <= 0) {
-      self->dual[i] += 1.0;
+    const double c = ss_kernel_svm_weight(self, i);
+    if (c > 0 && y * f <= 0) {
+      self->dual[i] += c;
       ss_support_list_set(list, i, self->dual[i] * y);
     }
   }

@@ -33,6 +33,16 @@
  * the examples at the level are used, and failing those the lowest one.
  * If the averaged margin gamma is not positive (nu too small for the data
  * so far), the averaged iterate is returned without division by gamma.
+ *
+ * Per-example weights are refused (ss_kernel_svm_set_weights returns
+ * SS_ERR_BAD_STATE for SBP) rather than ignored. With weights v_i the slack
+ * budget would read sum_i v_i xi_i <= n nu: the level would solve the
+ * weighted filling sum_i v_i max(0, gamma - c_i) = n nu and the minimax p
+ * would put mass p_i ~ v_i on the covered examples (the KKT condition of
+ * xi_i > 0), i.e. a weighted sbp_gamma.c and weighted sampling; that variant
+ * is not implemented or tested here. Equal weights v are the unweighted
+ * problem (v copies of every row keep the slack per example), which the
+ * Python estimator maps to no weights.
  */
 #include "kernel_internal.h"
 

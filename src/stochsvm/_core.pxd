@@ -364,6 +364,8 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
                                              double *scores)
     SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda_)
+    SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
+    const double *ss_kernel_svm_get_weights(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
     SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
     SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)

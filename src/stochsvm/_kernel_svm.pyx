@@ -261,6 +261,15 @@ def find_gamma_and_bias(y, c, volume):
     return gamma, bias, int(k)
 
 
+cdef object _copy_or_none(const double *values, int64_t n):
+    """A float64 copy of n values owned by the C object, or None for NULL."""
+    if values == NULL:
+        return None
+    cdef cnp.ndarray out = np.empty(n, dtype=np.float64)
+    memcpy(cnp.PyArray_DATA(out), values, <size_t>n * sizeof(double))
+    return out
+
+
 cdef int _diagnostic_trampoline(const SsKernelSvm *svm, void *user) noexcept nogil:
     with gil:
         return (<KernelSVM>user)._on_diagnostic()
@@ -316,7 +325,8 @@ cdef class KernelSVM:
 
     The predictor is ``f(x) = sum_j beta_j K(z_j, x) + b`` over support vectors
     copied from the training data. Pegasos and SDCA minimise
-    ``lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i f(x_i))`` (no bias); the SBP
+    ``lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i f(x_i))`` (no bias;
+    per-example weights ``c_i``, default 1, see :meth:`set_weights`); the SBP
     maximises the margin under a slack budget ``n nu`` and can learn an
     unregularized bias (:meth:`set_unregularized_bias`).
 
@@ -620,6 +630,56 @@ cdef class KernelSVM:
         cdef SsKernelSvm *p = self._writer("set_lambda")
         _check(ss_kernel_svm_set_lambda(p, _as_float(lambda_, "lambda_")), "lambda_", lambda_)
 
+    def set_weights(self, weights):
+        """Set per-example weights c_i (copied), or restore uniform weights.
+
+        Pegasos, SDCA, BSCA and BSGD then minimise
+        ``lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i f(x_i))`` (SDCA's and
+        BSCA's box becomes ``0 <= alpha_i <= c_i / (lambda n)``), the
+        Perceptron scales its update of example i by c_i, and the reported
+        primal objective and loss are weighted. The solver restarts from zero.
+
+        Parameters
+        ----------
+        weights : array_like of shape (n,) or None
+            Finite values >= 0, one per example (0 removes the example). None
+            restores the default (all 1). :meth:`set_data` clears the weights.
+
+        Raises
+        ------
+        ValueError
+            Wrong length, negative or non-finite values (weights unchanged), or
+            weights given to ``solver='sbp'``, which has no weighted formulation.
+        """
+        cdef SsKernelSvm *p = self._writer("set_weights")
+        cdef cnp.ndarray w
+        cdef int64_t n = ss_kernel_svm_get_num_data(p)
+        if weights is None:
+            _check(ss_kernel_svm_set_weights(p, NULL), "weights", None)
+            return
+        if n == 0:
+            raise RuntimeError("this KernelSVM has no data; call set_data(X, y) before "
+                               "set_weights")
+        w = _as_float_vector(weights, "weights", n, "one per example")
+        if ss_kernel_svm_get_solver(p) == SS_KSOLVER_SBP:
+            raise ValueError("weights are not supported by solver='sbp' (its slack-"
+                             "constrained problem has no weighted form here); use "
+                             "'sdca', 'pegasos', 'perceptron', 'bsca' or 'bsgd'")
+        status = ss_kernel_svm_set_weights(p, <const double *>cnp.PyArray_DATA(w))
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError(f"weights must be {n} finite values >= 0")
+        _check(status, "weights", None)
+
+    def get_weights(self):
+        """A copy of the per-example weights, or None for uniform weights.
+
+        Returns
+        -------
+        ndarray of shape (n,) or None
+        """
+        cdef SsKernelSvm *p = self._reader()
+        return _copy_or_none(ss_kernel_svm_get_weights(p), ss_kernel_svm_get_num_data(p))
+
     def set_nu(self, nu):
         """SBP's slack per example, > 0 (default 1e-2)."""
         cdef SsKernelSvm *p = self._writer("set_nu")
@@ -844,13 +904,7 @@ cdef class KernelSVM:
         """The solver's per-example variables (SDCA alpha, SBP alpha_bar / gamma,
         Pegasos/Perceptron counts), or None before training."""
         cdef SsKernelSvm *p = self._reader()
-        cdef const double *a = ss_kernel_svm_get_dual_variables(p)
-        cdef int64_t n = ss_kernel_svm_get_num_data(p)
-        if a == NULL:
-            return None
-        cdef cnp.ndarray out = np.empty(n, dtype=np.float64)
-        memcpy(cnp.PyArray_DATA(out), a, <size_t>n * sizeof(double))
-        return out
+        return _copy_or_none(ss_kernel_svm_get_dual_variables(p), ss_kernel_svm_get_num_data(p))
 
     def get_statistics(self):
         """Statistics of the last diagnostic: status, iteration, epoch, objective,

@@ -11,7 +11,8 @@
     stochsvm --version
 
 Training prints one line per epoch (a progress bar with the live objective
-when standard error is a terminal). Usage errors, missing or malformed files
+when standard error is a terminal), and a line (or a redraw of the bar) at
+every diagnostic inside an epoch (``--diagnostic-frequency``). Usage errors, missing or malformed files
 (named, with the line) and out-of-range values exit with status 2 and a
 one-line message; a training failure exits with status 1. Nothing here needs
 scikit-learn.
@@ -25,6 +26,7 @@ import pickle
 import math
 import os
 import sys
+import threading
 import time
 
 import numpy as np
@@ -270,6 +272,12 @@ def _build_parser():
     train.add_argument("--progress", action="store_true",
                        help="draw a progress bar on standard error even when it is not a terminal")
     train.add_argument("--quiet", "-q", action="store_true", help="no per-epoch output")
+    train.add_argument("--diagnostic-frequency", type=_count("--diagnostic-frequency"),
+                       default=None, metavar="F",
+                       help="iterations between diagnostics, each of which updates the progress "
+                            "with the live objective (default: once per epoch; a diagnostic costs "
+                            "a pass over the data, a kernel one n x support vectors kernel "
+                            "evaluations)")
 
     # -- predict -----------------------------------------------------------------
     predict = sub.add_parser(
@@ -349,26 +357,55 @@ def _check_homkermap_input(X, path, hkm):
 
 
 class _Progress:
-    """One line per epoch, or a bar redrawn in place on a terminal."""
+    """One line per epoch, or a bar redrawn in place on a terminal; inside an
+    epoch, a line (or a redraw) at every diagnostic of the SVMs, with their
+    live objective (:meth:`diagnostic`, the SVMs' diagnostic callback)."""
 
-    def __init__(self, total, enabled, bar):
+    def __init__(self, total, enabled, bar, svms=(), n=1):
         self.total, self.enabled, self.bar = total, enabled, bar
         self.start = time.perf_counter()
         self.drawn = False
+        self.n = n
+        self.iterations = [0] * len(svms)
+        self.objectives = [math.nan] * len(svms)
+        self.lock = threading.Lock()
+        if enabled:
+            for k, svm in enumerate(svms):
+                svm.set_diagnostic_function(lambda stats, k=k: self.diagnostic(k, stats))
+
+    def _draw(self, epoch, text):
+        elapsed = time.perf_counter() - self.start
+        if self.bar:
+            width = 24
+            done = min(width, int(width * epoch / self.total))
+            shown = f"{epoch}" if float(epoch).is_integer() else f"{epoch:.2f}"
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] epoch {shown}/{self.total}"
+                             f"  {text}  {elapsed:.1f} s ")
+            sys.stderr.flush()
+            self.drawn = True
+        elif float(epoch).is_integer():
+            print(f"epoch {int(epoch):4d}  {text}  elapsed {elapsed:.3f} s", flush=True)
+        else:
+            print(f"  epoch {epoch:7.2f}  {text}  elapsed {elapsed:.3f} s", flush=True)
 
     def update(self, epoch, text):
         if not self.enabled:
             return
-        elapsed = time.perf_counter() - self.start
-        if self.bar:
-            width = 24
-            done = int(width * epoch / self.total)
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] epoch {epoch}/{self.total}"
-                             f"  {text}  {elapsed:.1f} s ")
-            sys.stderr.flush()
-            self.drawn = True
-        else:
-            print(f"epoch {epoch:4d}  {text}  elapsed {elapsed:.3f} s", flush=True)
+        with self.lock:
+            self._draw(epoch, text)
+
+    def diagnostic(self, k, stats):
+        """A diagnostic of SVM k (on its training thread): redraw inside an
+        epoch (the epoch's end is drawn by :meth:`update`)."""
+        with self.lock:
+            self.iterations[k] = int(stats["iteration"])
+            self.objectives[k] = float(stats["objective"])
+            if stats["status"] != "training" or self.iterations[k] % self.n == 0:
+                return None
+            epoch = sum(self.iterations) / (len(self.iterations) * self.n)
+            live = [v for v in self.objectives if not math.isnan(v)]
+            self._draw(epoch, f"objective {sum(live) / len(live):.6f}")
+        return None
 
     def close(self):
         if self.drawn:
@@ -411,7 +448,7 @@ def _new_svm(X, y, lam, args, solver, hkm, loss=None):
     svm.set_shrinking(getattr(args, "shrinking", True))
     n = X.shape[0]
     svm.set_max_num_iterations(n)  # one epoch per train() call (train N = N/2 + N/2)
-    svm.set_diagnostic_frequency(n)
+    svm.set_diagnostic_frequency(getattr(args, "diagnostic_frequency", None) or n)
     return svm
 
 
@@ -435,7 +472,7 @@ def _new_kernel_svm(X, y, lam, args):
     n = X.shape[0]
     svm.set_epsilon(args.tol)
     svm.set_max_num_iterations(n)  # one epoch per train() call
-    svm.set_diagnostic_frequency(n)
+    svm.set_diagnostic_frequency(args.diagnostic_frequency or n)
     return svm
 
 
@@ -560,7 +597,7 @@ def _run_train(args):
         print(f"kernel {args.solver}, {kern['kernel']} kernel (gamma {kern['gamma']:g}), lambda "
               f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
     bar = args.progress or sys.stderr.isatty()
-    progress = _Progress(args.epochs, not args.quiet, bar)
+    progress = _Progress(args.epochs, not args.quiet, bar, svms, n)
     best = None  # (quality, epoch, models, biases)
     t = time.perf_counter()
     epoch = 0

@@ -14,6 +14,13 @@ is used as is; SBP's slack budget is ``nu``. One epoch is ``n`` iterations
 per call and continues the solver's state on the same data, so ``k`` calls
 equal ``fit`` with ``max_epochs=k, tol=0``; new data restart the state (with a
 warning).
+
+Weights: ``sample_weight`` times ``class_weight`` gives each example a weight
+``c_i`` and the solvers minimise ``lambda/2 ||w||^2 + 1/n sum_i c_i hinge_i``
+(``KernelSVM.set_weights``); with ``C`` an integer weight ``k`` equals ``k``
+copies of the row. SBP has no weighted formulation: it takes equal weights
+(which leave its problem unchanged) and refuses others. The budgeted solvers ``"bsca"`` and ``"bsgd"`` take ``budget`` and
+``budget_maintenance``; the other solvers refuse them.
 """
 
 import warnings
@@ -26,8 +33,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from stochsvm import _kernel_svm
 from stochsvm._kernel_svm import KernelSVM
-from stochsvm.linear import (_check_int, _check_positive_number, _effective_n_jobs,
-                             _ScoresToClasses, validate_data)
+from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
+                             _effective_n_jobs, _ScoresToClasses, validate_data)
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -35,9 +42,12 @@ __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 #: to :class:`stochsvm.KernelSVM` is accepted without a change).
 KERNEL_SOLVERS = tuple(name for name in _kernel_svm._KSOLVERS if name != "none")
 KERNELS = ("rbf", "linear", "poly", "sigmoid")
+#: Solvers with a budget of support vectors (``budget``, ``budget_maintenance``).
+BUDGET_SOLVERS = ("bsca", "bsgd")
+BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
 
 
-class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
+class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, BaseEstimator):
     """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).
 
     Parameters
@@ -70,6 +80,20 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         ``fit`` continues from the previous fit's state on the same data.
     n_jobs : int, default=None
         Threads for one-vs-rest training (None: 1; -1: all CPUs).
+    class_weight : dict, "balanced" or None, default=None
+        Per-class weights multiplying ``sample_weight`` (as
+        :class:`~stochsvm.LinearSVMClassifier`; with ``partial_fit``,
+        "balanced" uses the class counts seen so far). Not supported by
+        ``solver="sbp"``: weights that are not all equal raise ValueError.
+    budget : int >= 1, default=None
+        ``solver="bsca"`` or ``"bsgd"``: the most support vectors the model
+        keeps (None: the C object's default, 500). Given for another solver:
+        ValueError.
+    budget_maintenance : {"auto", "merge", "remove", "project"}, default=None
+        ``solver="bsca"`` or ``"bsgd"``: how a model of ``budget + 1`` points is
+        brought back to ``budget`` (None: the C object's default, "auto":
+        merge for the rbf kernel, remove otherwise; "merge" needs rbf). Given
+        for another solver: ValueError.
 
     Attributes
     ----------
@@ -85,7 +109,8 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, solver="sdca", kernel="rbf", gamma=None, degree=3, coef0=0.0, C=None,
                  lambda_=None, nu=None, unregularized_bias=False, eta0=None, max_epochs=10,
-                 tol=1e-3, seed=0, warm_start=False, n_jobs=None):
+                 tol=1e-3, seed=0, warm_start=False, n_jobs=None, class_weight=None,
+                 budget=None, budget_maintenance=None):
         self.solver = solver
         self.kernel = kernel
         self.gamma = gamma
@@ -101,6 +126,9 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         self.seed = seed
         self.warm_start = warm_start
         self.n_jobs = n_jobs
+        self.class_weight = class_weight
+        self.budget = budget
+        self.budget_maintenance = budget_maintenance
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -138,6 +166,22 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         if self.n_jobs is not None and (not isinstance(self.n_jobs, (int, np.integer))
                                         or self.n_jobs == 0):
             raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")
+        for name in ("budget", "budget_maintenance"):
+            if getattr(self, name) is not None and self.solver not in BUDGET_SOLVERS:
+                raise ValueError(f"{name} applies to the budgeted solvers "
+                                 f"{', '.join(map(repr, BUDGET_SOLVERS))} only; solver="
+                                 f"{self.solver!r} keeps every support vector (leave {name}=None)")
+        if self.budget is not None:
+            _check_int(self.budget, "budget", 1)
+        bm = self.budget_maintenance
+        if bm is not None:
+            if not isinstance(bm, str) or bm not in BUDGET_MAINTENANCES:
+                raise ValueError(f"budget_maintenance must be None or one of "
+                                 f"{', '.join(map(repr, BUDGET_MAINTENANCES))}, got {bm!r}")
+            if bm == "merge" and self.kernel != "rbf":
+                raise ValueError("budget_maintenance='merge' needs kernel='rbf'; use 'remove' or "
+                                 "'project'")
+        self._check_class_weight()
 
     def _new_svm(self, X, y_pm, n):
         lam = (float(self.lambda_) if self.lambda_ is not None
@@ -150,17 +194,39 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
             svm.set_unregularized_bias(True)
         if self.eta0 is not None:
             svm.set_eta0(float(self.eta0))
+        if self.budget is not None:
+            svm.set_budget(int(self.budget))
+        if self.budget_maintenance is not None:
+            svm.set_budget_maintenance(self.budget_maintenance)
         return svm
+
+    def _checked_weights(self, weights):
+        """The per-example weights to give the SVMs: None when all are 1. SBP
+        has no weighted formulation: equal positive weights c are its
+        unweighted problem (c copies of every row leave its slack budget per
+        example, hence its solution, unchanged), other weights are refused."""
+        if weights is None or np.all(weights == 1.0):
+            return None
+        if self.solver == "sbp":
+            if weights.size and weights[0] > 0 and np.all(weights == weights[0]):
+                return None
+            raise ValueError("sample_weight and class_weight (weights that differ between "
+                             "examples or between a class and another) are not supported by "
+                             "solver='sbp', whose slack-constrained problem has no weighted "
+                             "form; use 'sdca', 'pegasos', 'perceptron', 'bsca' or 'bsgd'")
+        return weights
 
     def _problems(self, y):
         if len(self.classes_) == 2:
             return [np.where(y == self.classes_[1], 1.0, -1.0)]
         return [np.where(y == c, 1.0, -1.0) for c in self.classes_]
 
-    def _train(self, X, y, first, epochs, tol, partial):
+    def _train(self, X, y, weights, first, epochs, tol, partial):
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
         same = last is not None and last[0] is X and np.array_equal(last[1], y)
+        same_weights = same and ((weights is None and last[2] is None) or (
+            weights is not None and last[2] is not None and np.array_equal(weights, last[2])))
         if first:
             self._svms = [self._new_svm(X, yb, n) for yb in self._problems(y)]
         elif not same:
@@ -169,7 +235,14 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
                               "(their state belongs to one data set)", UserWarning)
             for svm, yb in zip(self._svms, self._problems(y)):
                 svm.set_data(X, yb)
-        self._last_data = (X, y)
+        if first or not same_weights:
+            # new weights restart the solvers' state (set_data cleared the old ones)
+            if partial and same and not first:
+                warnings.warn("partial_fit with new weights restarts the kernel solvers' state",
+                              UserWarning)
+            for svm in self._svms:
+                svm.set_weights(weights)
+        self._last_data = (X, y, weights)
 
         def run(svm):
             svm.set_max_num_iterations(epochs * n)
@@ -198,13 +271,18 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
                           f"max_epochs or tol", ConvergenceWarning)
         return self
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Fit on (X, y): at most ``max_epochs`` epochs per binary problem.
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights ``c_i`` (times the class weight): the solvers
+            minimise ``lambda/2 ||w||^2 + 1/n sum_i c_i hinge_i``, so with ``C``
+            an integer weight k equals k copies of the row. ``"sbp"`` accepts
+            only equal weights (its unweighted problem).
 
         Returns
         -------
@@ -223,9 +301,12 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         if warm and not np.array_equal(classes, previous):
             raise ValueError("warm_start: the classes differ from those of the previous fit")
         self.classes_ = classes
-        return self._train(X, y, not warm, self.max_epochs, float(self.tol), partial=False)
+        weights = self._checked_weights(self._example_weights(X, y, sample_weight))
+        self._class_counts = None
+        return self._train(X, y, weights, not warm, self.max_epochs, float(self.tol),
+                           partial=False)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solvers' state.
 
         Parameters
@@ -234,6 +315,8 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
         classes : array-like, default=None
             All the classes; required on the first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            As in :meth:`fit`; new weights restart the solvers' state.
 
         Returns
         -------
@@ -255,7 +338,8 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, BaseEstimator):
         if unknown.size:
             raise ValueError(f"y holds classes {unknown.tolist()} not in classes "
                              f"{self.classes_.tolist()}")
-        return self._train(X, y, first, 1, 0.0, partial=True)
+        weights = self._checked_weights(self._partial_fit_weights(X, y, sample_weight))
+        return self._train(X, y, weights, first, 1, 0.0, partial=True)
 
     def decision_function(self, X):
         """Scores: shape (n_samples,) for two classes (positive means

@@ -99,7 +99,57 @@ def _check_int(value, name, minimum):
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
-class _LinearSVMBase(BaseEstimator):
+class _SampleWeights:
+    """sample_weight checking, shared by the linear and kernel estimators."""
+
+    def _sample_weights(self, X, sample_weight):
+        """Checked non-negative float64 sample weights, or None."""
+        if sample_weight is None:
+            return None
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if np.any(weights < 0):
+            raise ValueError("sample_weight must be >= 0")
+        return weights
+
+
+class _ClassWeights(_SampleWeights):
+    """class_weight (None, a dict or "balanced", also over the examples seen
+    by partial_fit so far) times sample_weight, for the classifiers with a
+    ``class_weight`` parameter and a ``classes_`` attribute."""
+
+    def _example_weights(self, X, y, sample_weight, counts=None):
+        """sample_weight times the class weights, or None when all are 1."""
+        weights = self._sample_weights(X, sample_weight)
+        cw = self.class_weight
+        if cw is not None:
+            if isinstance(cw, str) and cw == "balanced" and counts is not None:
+                # partial_fit: balanced over the examples seen so far
+                seen = counts > 0
+                per_class = np.zeros(len(self.classes_))
+                per_class[seen] = counts.sum() / (seen.sum() * counts[seen])
+            else:
+                per_class = compute_class_weight(cw, classes=self.classes_, y=y)
+            index = np.searchsorted(self.classes_, y)
+            class_w = per_class[index]
+            weights = class_w if weights is None else weights * class_w
+        return weights
+
+    def _partial_fit_weights(self, X, y, sample_weight):
+        """partial_fit's weights: counts the classes seen so far (reset by fit)."""
+        if getattr(self, "_class_counts", None) is None:
+            self._class_counts = np.zeros(len(self.classes_))
+        self._class_counts += np.bincount(np.searchsorted(self.classes_, y),
+                                          minlength=len(self.classes_))
+        return self._example_weights(X, y, sample_weight, counts=self._class_counts)
+
+    def _check_class_weight(self):
+        cw = self.class_weight
+        if cw is None or (isinstance(cw, str) and cw == "balanced") or isinstance(cw, dict):
+            return
+        raise ValueError(f"class_weight must be a dict, 'balanced' or None, got {cw!r}")
+
+
+class _LinearSVMBase(_SampleWeights, BaseEstimator):
     """What the classifier and the regressor share: parameters, validation,
     the SVM objects and their training."""
 
@@ -234,15 +284,6 @@ class _LinearSVMBase(BaseEstimator):
                           f"epochs before its {criterion} fell below tol={self.tol}; "
                           f"increase max_epochs or tol", ConvergenceWarning)
 
-    def _sample_weights(self, X, sample_weight):
-        """Checked non-negative float64 sample weights, or None."""
-        if sample_weight is None:
-            return None
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if np.any(weights < 0):
-            raise ValueError("sample_weight must be >= 0")
-        return weights
-
     def _install(self, X, problems, weights, lam, continue_state):
         """Create (or give new data to) one SVM per label vector in
         ``problems``; ``lam`` None keeps the SVMs' lambda."""
@@ -337,7 +378,7 @@ class _ScoresToClasses:
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _LinearSVMBase):
+class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _LinearSVMBase):
     """Linear SVM classifier trained by a stochastic solver (scikit-learn API).
 
     Parameters
@@ -436,29 +477,6 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _LinearSVMBase):
             return [np.where(y == self.classes_[1], 1.0, -1.0)]
         return [np.where(y == c, 1.0, -1.0) for c in self.classes_]
 
-    def _example_weights(self, X, y, sample_weight, counts=None):
-        """sample_weight times the class weights, or None when all are 1."""
-        weights = self._sample_weights(X, sample_weight)
-        cw = self.class_weight
-        if cw is not None:
-            if isinstance(cw, str) and cw == "balanced" and counts is not None:
-                # partial_fit: balanced over the examples seen so far
-                seen = counts > 0
-                per_class = np.zeros(len(self.classes_))
-                per_class[seen] = counts.sum() / (seen.sum() * counts[seen])
-            else:
-                per_class = compute_class_weight(cw, classes=self.classes_, y=y)
-            index = np.searchsorted(self.classes_, y)
-            class_w = per_class[index]
-            weights = class_w if weights is None else weights * class_w
-        return weights
-
-    def _check_class_weight(self):
-        cw = self.class_weight
-        if cw is None or (isinstance(cw, str) and cw == "balanced") or isinstance(cw, dict):
-            return
-        raise ValueError(f"class_weight must be a dict, 'balanced' or None, got {cw!r}")
-
     # -- fit ---------------------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None):
@@ -528,7 +546,6 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _LinearSVMBase):
             if len(all_classes) < 2:
                 raise ValueError("classes must hold at least 2 classes")
             self.classes_ = all_classes
-            self._class_counts = np.zeros(len(all_classes))
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(f"classes {np.unique(classes).tolist()} differ from those of the "
                              f"first partial_fit call {self.classes_.tolist()}")
@@ -536,11 +553,7 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _LinearSVMBase):
         if unknown.size:
             raise ValueError(f"y holds classes {unknown.tolist()} not in classes "
                              f"{self.classes_.tolist()}")
-        if getattr(self, "_class_counts", None) is None:
-            self._class_counts = np.zeros(len(self.classes_))
-        self._class_counts += np.bincount(np.searchsorted(self.classes_, y),
-                                          minlength=len(self.classes_))
-        weights = self._example_weights(X, y, sample_weight, counts=self._class_counts)
+        weights = self._partial_fit_weights(X, y, sample_weight)
         return self._partial_fit_problems(X, y, self._binary_problems(y), weights, first)
 
     def _set_coef(self, coef, intercept):

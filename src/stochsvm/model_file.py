@@ -56,6 +56,8 @@ def _jsonable(value):
 def _from_json(value):
     if isinstance(value, dict) and "__pairs__" in value:
         return {_from_json(k): _from_json(v) for k, v in value["__pairs__"]}
+    if isinstance(value, dict):  # the parameters: a dict parameter (class_weight) inside
+        return {k: _from_json(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_from_json(v) for v in value]
     return value

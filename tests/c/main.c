@@ -191,6 +191,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_budget_cholesky.c */                                  \
   X(cholesky_updates_match_full_factor)                         \
   X(projection_kept_factor_equals_new_factor)                   \
+  /* test_kernel_weights.c */                                   \
+  X(kernel_weights_rejects)                                     \
+  X(kernel_weights_duplicate_and_zero)                          \
+  X(kernel_weights_stochastic_solvers)                          \
   /* test_example.c */                                          \
   X(example_pipeline)                                           \
   /* test_fuzz_regressions.c */                                 \

@@ -64,18 +64,25 @@ void test_bsca_bias_primal_bias_minimises_hinge(void)
 {
   double f[9] = {0.3, -1.2, 2.0, 0.1, -0.4, 0.9, -2.5, 1.1, 0.0};
   double y[9] = {1, -1, 1, -1, 1, 1, -1, -1, 1};
-  double work[9];
-  const double b = ss_budget_primal_bias(f, y, 9, work);
-  double h_best = INFINITY;
-  for (int s = -4000; s <= 4000; ++s) {
-    double h = 0, bb = s * 1e-3;
-    for (int i = 0; i < 9; ++i) h += fmax(0, 1 - y[i] * (f[i] + bb));
-    h_best = fmin(h_best, h);
+  double work[18];
+  /* unweighted, weighted (a zero weight among them), and all weights zero */
+  const double c[3][9] = {{1, 1, 1, 1, 1, 1, 1, 1, 1},
+                          {0.5, 3, 1, 0, 2.5, 0.25, 1, 4, 0.75},
+                          {0, 0, 0, 0, 0, 0, 0, 0, 0}};
+  for (int w = 0; w < 3; ++w) {
+    const double b = ss_budget_primal_bias(f, y, w == 0 ? NULL : c[w], 9, work);
+    double h_best = INFINITY;
+    for (int s = -4000; s <= 4000; ++s) {
+      double h = 0, bb = s * 1e-3;
+      for (int i = 0; i < 9; ++i) h += c[w][i] * fmax(0, 1 - y[i] * (f[i] + bb));
+      h_best = fmin(h_best, h);
+    }
+    double h = 0;
+    for (int i = 0; i < 9; ++i) h += c[w][i] * fmax(0, 1 - y[i] * (f[i] + b));
+    CHECK(isfinite(b));
+    CHECK(h <= h_best + 1e-12);
   }
-  double h = 0;
-  for (int i = 0; i < 9; ++i) h += fmax(0, 1 - y[i] * (f[i] + b));
-  CHECK(h <= h_best + 1e-12);
   /* one class only: a finite b */
   double yp[3] = {1, 1, 1};
-  CHECK(isfinite(ss_budget_primal_bias(f, yp, 3, work)));
+  CHECK(isfinite(ss_budget_primal_bias(f, yp, NULL, 3, work)));
 }

@@ -167,6 +167,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     s = ss_kernel_svm_set_lambda(svm, l2);
     FZ_ASSERT((s == SS_OK) == (isfinite(l2) && l2 > 0));
   }
+  if (flags & 64) { /* per-example weights: a copy on SS_OK; SBP refuses any */
+    double *c = malloc((size_t)p.n * sizeof(double));
+    FZ_ASSERT(c != NULL);
+    const int wild = fz_byte(&in) < 64;
+    int valid = 1;
+    for (int64_t i = 0; i < p.n; ++i) {
+      c[i] = wild ? fz_double(&in) : (double)fz_range(&in, 0, 8) / 4.0;
+      valid = valid && isfinite(c[i]) && c[i] >= 0;
+    }
+    s = ss_kernel_svm_set_weights(svm, c);
+    FZ_ASSERT(s == (solver == SS_KSOLVER_SBP ? SS_ERR_BAD_STATE : valid ? SS_OK : SS_ERR_BAD_ARG) ||
+              s == SS_ERR_ALLOC);
+    if (s == SS_OK) FZ_ASSERT(memcmp(ss_kernel_svm_get_weights(svm), c, (size_t)p.n * sizeof(double)) == 0);
+    free(c);
+  }
   ss_kernel_svm_set_seed(svm, fz_bits(&in, 8));
   FZ_ASSERT(ss_kernel_svm_set_max_num_iterations(svm, 1 + fz_range(&in, 0, 3 * p.n + 30)) == SS_OK);
   FZ_ASSERT(ss_kernel_svm_set_diagnostic_frequency(svm, 1 + fz_range(&in, 0, 2 * p.n)) == SS_OK);
