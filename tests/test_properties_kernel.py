@@ -42,11 +42,6 @@ def _outcome(call, names):
     except FloatingPointError as e:
         assert "diverged" in str(e)
         return "diverged"
-    except RuntimeError as e:
-        # the documented refusal of a setter the solver has no use for
-        # (set_unregularized_bias(True) on a solver without a bias)
-        assert "cannot be set in this state" in str(e) and _names_an_argument(str(e), names), e
-        return "error"
     return "model"
 
 
@@ -87,9 +82,9 @@ def test_kernel_svm_gives_a_finite_model_or_a_clear_error(data):
         svm = KernelSVM(X, y, lam, solver=solver, kernel=kernel, **kw)
         svm.set_max_num_iterations(iterations)
         for name, value in setters:
-            if (name == "set_max_num_iterations" and isinstance(value, (int, np.integer))
-                    and value > 60):
-                value = 60   # always capped: tiny lambdas make long runs
+            if name == "set_max_num_iterations" and isinstance(value, (int, float, np.number)) \
+                    and not isinstance(value, (bool, np.bool_)) and value > 60:
+                value = 60   # capped: 3.8e16 (a float the setter accepts) ran for ever
             getattr(svm, name)(value)
         svm.train()
         beta = svm.get_coefficients()

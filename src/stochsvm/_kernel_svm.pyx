@@ -691,6 +691,10 @@ cdef class KernelSVM:
         the bias to the primal's minimiser at each diagnostic (LIBSVM's problem,
         see docs/budget.rst). Changing it restarts BSCA."""
         cdef SsKernelSvm *p = self._writer("set_unregularized_bias")
+        solver = _KSOLVER_NAMES[<int>ss_kernel_svm_get_solver(p)]
+        if enabled and solver not in ("sbp", "bsca"):
+            raise ValueError(f"unregularized_bias=True needs the solver 'sbp' or 'bsca'; "
+                             f"this KernelSVM's solver {solver!r} has no bias")
         _check(ss_kernel_svm_set_unregularized_bias(p, 1 if enabled else 0),
                "unregularized_bias", enabled)
 
