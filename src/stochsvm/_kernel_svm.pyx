@@ -631,6 +631,9 @@ cdef class KernelSVM:
         the bias to the primal's minimiser at each diagnostic (LIBSVM's problem,
         see docs/budget.rst). Changing it restarts BSCA."""
         cdef SsKernelSvm *p = self._writer("set_unregularized_bias")
+        if enabled and self.get_solver() not in ("sbp", "bsca"):
+            raise ValueError("unregularized_bias=True needs solver 'sbp' or 'bsca' (the other "
+                             f"kernel solvers have no bias), not {self.get_solver()!r}")
         _check(ss_kernel_svm_set_unregularized_bias(p, 1 if enabled else 0),
                "unregularized_bias", enabled)
 
