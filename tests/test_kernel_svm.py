@@ -340,7 +340,7 @@ def test_errors_name_the_argument():
             getattr(svm, setter)(bad)
     with pytest.raises(TypeError):
         svm.set_nu("big")
-    with pytest.raises(RuntimeError, match="unregularized_bias"):
+    with pytest.raises(ValueError, match="unregularized_bias"):
         KernelSVM(X, y, 0.1, solver="sdca").set_unregularized_bias(True)
     with pytest.raises(ValueError, match="columns"):
         svm.decision_function(X[:, :1])
