@@ -1,7 +1,8 @@
 /* bsca_bias.c -- BSCA with an unregularized bias: budgeted stochastic
- * coordinate ascent on pairs of coordinates (an SMO step with uniform pair
- * selection), the dual of the SVM that LIBSVM solves (ALGORITHMS.md
- * section 6; the paper, Qaadan, Schueler, Glasmachers, drops the bias).
+ * coordinate ascent on pairs of coordinates (SMO steps, the partner chosen
+ * among recently visited points), the dual of the SVM that LIBSVM solves
+ * (ALGORITHMS.md section 6; the paper, Qaadan, Schueler, Glasmachers, drops
+ * the bias).
  *
  * Why: without a bias, f = sum_i alpha_i y_i k(x_i, .) and for a kernel that
  * is nearly constant on the data (a9a: rbf, gamma = 2^-7, binary rows,
@@ -12,23 +13,29 @@
  * epoch to the next while the dual rises steadily and the accuracy of the
  * best threshold stays at 0.84-0.85 (bench/results/budget_paper.md).
  *
- * The problem with bias b (w = sum_i alpha_i y_i phi(x_i), C = 1/(lambda n)):
+ * The problem with bias b (w = sum_i alpha_i y_i phi(x_i), C = 1/(lambda n),
+ * per-example weights c_i >= 0, default 1):
  *
  *     max_alpha  1^T alpha - 1/2 alpha^T Q alpha,
- *     0 <= alpha_i <= C,  sum_i y_i alpha_i = 0,
+ *     0 <= alpha_i <= c_i C,  sum_i y_i alpha_i = 0,
  *
- * removes that direction from the feasible set. Steps keep the equality:
- * epoch e visits the pairs (perm[k], perm[k + 1]), k even (with n odd the
- * last index pairs with perm[0]), and moves along u = y_i e_i - y_j e_j:
+ * removes that direction from the feasible set. Steps keep the equality.
+ * Iteration t visits i = perm[k] of the epoch's permutation, scores it, and
+ * pairs it with the partner j among the last SS_BSCA_POOL visited points
+ * that violates the optimality conditions most with it, by the values
+ * v_j = y_j - f~_j stored when j was last touched (LIBSVM's first-order
+ * working-set rule, on a small candidate set; no partner, no step). The pair
+ * moves along u = y_i e_i - y_j e_j:
  *
- *     f~_i, f~_j  from the budgeted model (2 B kernel values)
+ *     f~_j  afresh from the budgeted model (B more kernel values)
  *     eta = k(x_i, x_i) + k(x_j, x_j) - 2 k(x_i, x_j)     (= u^T Q u)
  *     t   = ((y_i - f~_i) - (y_j - f~_j)) / eta,   the exact maximiser along u,
- *           clipped so that alpha_i + y_i t and alpha_j - y_j t stay in [0, C]
+ *           clipped so that alpha_i + y_i t and alpha_j - y_j t stay in their boxes
  *     alpha_i += y_i t,  alpha_j -= y_j t,  w~ += t phi(x_i) - t phi(x_j)
  *
  * (each term folded into the point's own entry when present, else appended
- * and followed by budget maintenance). With eta <= 0 (duplicate points) the
+ * and followed by budget maintenance); then x_i takes the oldest pool
+ * entry's place. With eta <= 0 (duplicate points) the
  * dual is linear along u and t goes to the bound in the ascent direction.
  * Without maintenance every step increases the dual, and the scores are
  * invariant to b, so b is not needed during training. It is set at each
