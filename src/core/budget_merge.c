@@ -166,11 +166,10 @@ static double table_lookup(const double *T, double mu, double kappa, double *err
 {
   const int M = SS_MERGE_TABLE_M, K = SS_MERGE_TABLE_K;
   const double x = mu * 2 * M, y = kappa * K;
-  int i = (int)x, k = (int)y;
-  if (i >= M) i = M - 1;
-  if (k >= K) k = K - 1;
-  if (i < 0) i = 0;
-  if (k < 0) k = 0;
+  /* Clamped before the conversion: a NaN (mu = inf / inf when two
+   * coefficients overflowed) must not reach (int), which is undefined. */
+  const int i = x >= M ? M - 1 : x > 0 ? (int)x : 0;
+  const int k = y >= K ? K - 1 : y > 0 ? (int)y : 0;
   *err = T[(M + 1) * (K + 1) + i * K + k];
   return table_lookup_value(T, i, k, x - i, y - k);
 }

@@ -427,7 +427,9 @@ static SsStatus sbp_evaluate(SsKernelSvm *self, double *scores, double *norm2, b
   }
   m = 0;
   for (int64_t j = 0; j < n; ++j) {
-    if (s->alpha_sum[j] != 0) {
+    /* the predicate that counted m above: alpha_sum[j] / T can underflow to
+     * 0 where alpha_sum[j] is not (fuzz_kernel_train: a write past rows) */
+    if (s->alpha_sum[j] / T != 0) {
       rows[m] = j;
       coef[m] = self->dual[j] * y[j];
       ++m;

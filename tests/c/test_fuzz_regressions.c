@@ -220,4 +220,21 @@ void test_fuzz_budget_maintenance_nonfinite_coefficients(void) {
     }
     ss_budget_free(&bud);
   }
+  /* fuzz_kernel_train, again: with that fixed, the merge took the smallest
+   * term (+inf) and a +inf partner; mu = inf / inf = NaN went through (int)
+   * in the table lookup (undefined; clang's UBSan, corpus input
+   * regression-budget-merge-infinite). Now the lookup clamps before the
+   * conversion and the merge ends as a removal or a merge of finite size. */
+  SsBudgetKernel gauss = {SS_BUDGET_KERNEL_GAUSSIAN, 0.5, 0.0, 1};
+  SsBudget bud;
+  REQUIRE(ss_budget_init(&bud, 2, 2, 0) == SS_OK);
+  double z0[2] = {1, 2}, z1[2] = {1, 1.5}, z2[2] = {3, 0};
+  ss_budget_append_dense(&bud, z0, INFINITY, -1);
+  ss_budget_append_dense(&bud, z1, INFINITY, -1);
+  ss_budget_append_dense(&bud, z2, INFINITY, -1);
+  SsBudgetCounts counts = {0};
+  ss_budget_maintain(&bud, SS_BUDGET_MERGE, &gauss, &counts);
+  CHECK_EQ_INT(bud.size, 2);
+  CHECK_EQ_INT(counts.num_maintenance, 1);
+  ss_budget_free(&bud);
 }
