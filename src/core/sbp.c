@@ -262,7 +262,7 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsS
       total += is_below ? x : 0.0;
       window[w] = x;
       w += is_in;
-      lowest_above = (x >= hi) & (x < lowest_above) ? x : lowest_above;
+      lowest_above = ((x >= hi) & (x < lowest_above)) ? x : lowest_above;
     }
     below[cl] = count;
     length[cl] = w;

@@ -242,7 +242,7 @@ static unsigned mt_timeout_seconds(void) {
 static int run_one(const TestCase *test) {
   mt_current_failed = 0;
 #ifdef MT_WATCHDOG
-  const unsigned timeout = mt_timeout_seconds();
+  volatile const unsigned timeout = mt_timeout_seconds(); /* read after siglongjmp */
   if (sigsetjmp(mt_jump, 1) == 0) {
     alarm(timeout);
     test->fn();

@@ -26,7 +26,7 @@
 /* RES and LRES refuse, with SS_ERR_ALLOC and before allocating, the sizes
  * whose curvature storage res.h bounds (SS_RES_MAX_DIMENSION,
  * SS_LRES_MAX_CURVATURE_DOUBLES): a documented answer, not a failure. */
-static int fz_size_refused(const SsSvm *svm, SsStatus s)
+static inline int fz_size_refused(const SsSvm *svm, SsStatus s)
 {
   if (s != SS_ERR_ALLOC) return 0;
   const int64_t d = ss_svm_get_dimension(svm);
@@ -45,7 +45,7 @@ static const SsSolver fz_solvers[] = {SS_SOLVER_NONE,    SS_SOLVER_SGD,   SS_SOL
 /* The table must list every solver the core accepts: a solver added to
  * SsSolver but not here fails every harness (and its meson replay test)
  * with this message, until it is appended above. */
-static void fz_check_solver_table(void)
+static inline void fz_check_solver_table(void)
 {
   static int checked = 0;
   if (checked) return;
@@ -160,7 +160,7 @@ typedef struct FzProblem {
   SsHomKerMap map;
 } FzProblem;
 
-static void fz_problem_free(FzProblem *p)
+static inline void fz_problem_free(FzProblem *p)
 {
   free(p->values);
   free(p->indptr);
@@ -181,7 +181,7 @@ static inline double fz_value(FzInput *in, int wild)
  * bytes break the structure (bad indptr, unsorted or out-of-range indices,
  * NaN/inf, bad stride, sizes < 1); without it the data is valid and only
  * the values vary. Labels: -1/+1, or anything when wild. */
-static void fz_problem_build(FzProblem *p, FzInput *in, int64_t max_n, int64_t max_d, int wild)
+static inline void fz_problem_build(FzProblem *p, FzInput *in, int64_t max_n, int64_t max_d, int wild)
 {
   memset(p, 0, sizeof *p);
   const int header = fz_byte(in);
@@ -248,7 +248,7 @@ static void fz_problem_build(FzProblem *p, FzInput *in, int64_t max_n, int64_t m
 }
 
 /* Attach a homogeneous kernel map read from the input (valid parameters). */
-static SsStatus fz_attach_map(FzProblem *p, FzInput *in)
+static inline SsStatus fz_attach_map(FzProblem *p, FzInput *in)
 {
   SsStatus s = ss_homkermap_init(&p->map, (SsHomKernel)fz_range(in, 0, 2), 0.5 + fz_range(in, 0, 3) * 0.5,
                                  (int)fz_range(in, 0, 3), fz_range(in, 0, 1) ? 0.0 : 1.0 + fz_range(in, 0, 20),
@@ -258,7 +258,7 @@ static SsStatus fz_attach_map(FzProblem *p, FzInput *in)
 }
 
 /* Every number a trained object reports is finite after SS_OK. */
-static void fz_check_finite_model(const SsSvm *svm)
+static inline void fz_check_finite_model(const SsSvm *svm)
 {
   const double *w = ss_svm_get_model(svm);
   for (int64_t k = 0; k < ss_svm_get_dimension(svm); ++k) FZ_ASSERT(isfinite(w[k]));
