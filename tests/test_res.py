@@ -262,11 +262,15 @@ def test_bad_setter_values_rejected(setter, bad, exc):
 def test_defaults_and_roundtrip():
     X, y = make_uniform_overlap(50, 3)
     svm = stochsvm.SVM(X, y, 1e-2, solver="res")
-    assert (svm.get_res_minibatch_size(), svm.get_res_delta(), svm.get_res_gamma(),
-            svm.get_res_eps0(), svm.get_res_tau(), svm.get_lres_memory()) == (5, 1e-3, 1e-4,
-                                                                                 3e-2, 100.0, 10)
-    assert svm.get_res_initial_curvature() == 1.0 + 1e-3
-    np.testing.assert_array_equal(svm.get_res_curvature_state(), (1 + 1e-3) * np.eye(4))
+    assert (svm.get_res_minibatch_size(), svm.get_res_delta(), svm.get_res_eps0(),
+            svm.get_res_tau(), svm.get_lres_memory()) == (5, 1e-3, 0.1, 100.0, 10)
+    # Bhat_0 = diag(delta + lambda + 2 mean_i x~_ij^2) (squared hinge: curvature 2),
+    # b0 its mean, Gamma = 1e-4 / b0
+    Xt = np.hstack([X, np.ones((len(y), 1))])
+    diag = 1e-3 + 1e-2 + 2 * np.mean(Xt ** 2, axis=0)
+    np.testing.assert_allclose(svm.get_res_curvature_state(), np.diag(diag), rtol=1e-12, atol=0)
+    assert svm.get_res_initial_curvature() == pytest.approx(diag.mean(), rel=1e-12)
+    assert svm.get_res_gamma() == pytest.approx(1e-4 / diag.mean(), rel=1e-12)
     svm.set_res_tau(math.inf)
     assert svm.get_res_tau() == math.inf
     svm.set_res_initial_curvature(3.0)
@@ -294,7 +298,8 @@ def test_curvature_state_validation():
         res.set_res_curvature_state(-np.eye(4))       # not positive definite
     with pytest.raises(ValueError):
         res.set_res_curvature_state(np.eye(3))        # wrong size
-    np.testing.assert_array_equal(res.get_res_curvature_state(), (1 + 1e-3) * np.eye(4))
+    initial = res.get_res_curvature_state()               # still Bhat_0, diagonal
+    np.testing.assert_array_equal(initial, np.diag(np.diag(initial)))
 
     lres = stochsvm.SVM(X, y, 1e-2, solver="lres")
     lres.set_lres_memory(2)

@@ -101,6 +101,12 @@ SS_API int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self);
  *  Cholesky factorisation failed) and was reset to Bhat_0, since the last
  *  reset. Stays 0 in exact arithmetic; can happen with delta = 0. */
 SS_API int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self);
+/** @brief Halvings of eps_t made by the step safeguard since the last reset
+ *  (a step that would raise its own minibatch objective is halved). */
+SS_API int64_t ss_svm_get_res_num_step_halvings(const SsSvm *self);
+/** @brief Steps given up by the safeguard (no step along the direction
+ *  lowered the minibatch objective; the model stayed) since the last reset. */
+SS_API int64_t ss_svm_get_res_num_rejected_steps(const SsSvm *self);
 
 /** @brief Number of doubles of the curvature state: D*D for RES (Bhat, row
  *  major), 1 + 2 m D for LRES, 0 for other solvers (D = dimension + 1). */

@@ -52,14 +52,15 @@ static SsStatus lres_direction(SsSvm *self, SsResWork *work)
     alpha[slot] = a;
     for (int64_t j = 0; j < D; ++j) q[j] -= a * r[j];
   }
-  double sigma = ss_svm_get_res_initial_curvature(self);
+  const double *inv_b = work->extra + m; /* 1 / diag(Bhat_0) */
+  double theta = 1;
   if (k > 0) {
     const double *r = R + res->newest * D;
-    double rr = 0;
-    for (int64_t j = 0; j < D; ++j) rr += r[j] * r[j];
-    sigma = rr * rho[res->newest];
+    double rbr = 0;
+    for (int64_t j = 0; j < D; ++j) rbr += r[j] * r[j] * inv_b[j];
+    theta = 1.0 / (rbr * rho[res->newest]);
   }
-  for (int64_t j = 0; j < D; ++j) q[j] /= sigma;
+  for (int64_t j = 0; j < D; ++j) q[j] *= theta * inv_b[j];
   for (int64_t i = k - 1; i >= 0; --i) { /* oldest first */
     const int64_t slot = (res->newest - i + m) % m;
     const double *v = V + slot * D, *r = R + slot * D;
@@ -68,7 +69,7 @@ static SsStatus lres_direction(SsSvm *self, SsResWork *work)
     b = alpha[slot] - rho[slot] * b;
     for (int64_t j = 0; j < D; ++j) q[j] += b * v[j];
   }
-  for (int64_t j = 0; j < D; ++j) q[j] += res->gamma * g[j];
+  for (int64_t j = 0; j < D; ++j) q[j] += work->gamma * g[j];
   for (int64_t j = 0; j < D; ++j) {
     if (!isfinite(q[j])) return SS_ERR_NUMERIC;
   }
@@ -97,8 +98,20 @@ static bool lres_update(SsSvm *self, SsResWork *work, double vr)
   return true;
 }
 
+/* extra: alpha[m], then 1 / diag(Bhat_0) [D]. */
+static SsStatus lres_prepare(SsSvm *self, SsResWork *work)
+{
+  double *inv_b = work->extra + self->res.memory;
+  SsStatus status = ss_res_initial_diagonal(self, inv_b);
+  if (status != SS_OK) return status;
+  for (int64_t j = 0; j < work->D; ++j) inv_b[j] = 1.0 / inv_b[j];
+  return SS_OK;
+}
+
 SsStatus ss_lres_train(SsSvm *self)
 {
-  const SsResSolver solver = {lres_direction, lres_update, self->res.memory};
+  const int64_t D = self->dimension + 1;
+  if (D > INT64_MAX - self->res.memory) return SS_ERR_ALLOC;
+  const SsResSolver solver = {lres_direction, lres_update, lres_prepare, self->res.memory + D};
   return ss_res_run(self, &solver);
 }

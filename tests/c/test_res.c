@@ -39,9 +39,16 @@ void test_res_setters(void) {
   SsSvm *svm = tu_new_dense(SS_SOLVER_LRES, &data, X, y, N, D, 0.1);
   REQUIRE(svm != NULL);
   CHECK_EQ_INT(ss_svm_get_res_minibatch_size(svm), 5);
-  CHECK(ss_svm_get_res_delta(svm) == 1e-3 && ss_svm_get_res_gamma(svm) == 1e-4);
-  CHECK(ss_svm_get_res_eps0(svm) == 3e-2 && ss_svm_get_res_tau(svm) == 100.0);
-  CHECK(ss_svm_get_res_initial_curvature(svm) == 1.0 + 1e-3);
+  /* b0 = delta + lambda + 2 mean ||x~||^2 / (d + 1) (the squared hinge's
+   * curvature bound 2), Gamma = 1e-4 / b0 */
+  double mean_norm2 = 0;
+  const double B = ss_svm_get_bias_multiplier(svm);
+  for (int i = 0; i < N * D; ++i) mean_norm2 += X[i] * X[i] / N;
+  const double b0 = 1e-3 + 0.1 + 2 * (mean_norm2 + B * B) / (D + 1);
+  CHECK_CLOSE(ss_svm_get_res_initial_curvature(svm), b0, 1e-12 * b0);
+  CHECK_CLOSE(ss_svm_get_res_gamma(svm), 1e-4 / b0, 1e-12 / b0);
+  CHECK(ss_svm_get_res_delta(svm) == 1e-3);
+  CHECK(ss_svm_get_res_eps0(svm) == 0.1 && ss_svm_get_res_tau(svm) == 100.0);
   CHECK_EQ_INT(ss_svm_get_lres_memory(svm), 10);
   CHECK(ss_svm_get_loss(svm) == SS_LOSS_HINGE2);
 
@@ -62,8 +69,9 @@ void test_res_setters(void) {
   CHECK(ss_svm_set_res_minibatch_size(NULL, 3) == SS_ERR_BAD_ARG);
   /* unchanged */
   CHECK_EQ_INT(ss_svm_get_res_minibatch_size(svm), 5);
-  CHECK(ss_svm_get_res_delta(svm) == 1e-3 && ss_svm_get_res_gamma(svm) == 1e-4);
-  CHECK(ss_svm_get_res_eps0(svm) == 3e-2 && ss_svm_get_res_tau(svm) == 100.0);
+  CHECK(ss_svm_get_res_delta(svm) == 1e-3);
+  CHECK_CLOSE(ss_svm_get_res_gamma(svm), 1e-4 / b0, 1e-12 / b0);
+  CHECK(ss_svm_get_res_eps0(svm) == 0.1 && ss_svm_get_res_tau(svm) == 100.0);
   CHECK_EQ_INT(ss_svm_get_lres_memory(svm), 10);
 
   CHECK(ss_svm_set_res_tau(svm, INFINITY) == SS_OK && isinf(ss_svm_get_res_tau(svm)));
@@ -299,14 +307,20 @@ void test_res_state_errors(void) {
   CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_ERR_BAD_ARG);
   B[8] = NAN;
   CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_ERR_BAD_ARG);
+  /* Bhat_0 = diag(delta + lambda + 2 mean_i x~_ij^2), bias multiplier 1 */
+  double b00 = 0;
+  for (int i = 0; i < N; ++i) b00 += 2 * X[i * D] * X[i * D] / N;
+  b00 += 1e-3 + 0.1;
+  const double bias_b0 = 1e-3 + 0.1 + 2 * ss_svm_get_bias_multiplier(svm) * ss_svm_get_bias_multiplier(svm);
   CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK);
-  CHECK(got[0] == 1.0 + 1e-3 && got[1] == 0); /* still Bhat_0 */
+  CHECK_CLOSE(got[0], b00, 1e-12 * b00);
+  CHECK(got[1] == 0 && got[8] == bias_b0); /* still Bhat_0 */
   B[4] = 2.0;
   B[8] = 3.0;
   CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_OK);
   CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && tu_same_bits(got, B, DD * DD));
   CHECK(ss_svm_reset_res_curvature(svm) == SS_OK);
-  CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && got[1] == 0 && got[8] == 1.0 + 1e-3);
+  CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && got[1] == 0 && got[8] == bias_b0);
   /* b0 must exceed delta when training starts from Bhat_0 */
   ss_svm_set_res_initial_curvature(svm, 0.5);
   ss_svm_set_res_delta(svm, 0.5);
