@@ -80,14 +80,44 @@ static double squared_norm(const SsSvm *self)
   return sum;
 }
 
-/* w~ <- w~_old + v with v = -eps dir (v[d] = 0 without a learned bias). */
+/* The squared radius of a ball around 0 that holds the minimiser:
+ * lambda/2 ||w~*||^2 <= F(w~*) <= F(0) for a nonnegative loss, so
+ * ||w~*||^2 <= 2 F(0) / lambda (Pegasos' argument). +inf for a custom loss,
+ * which may be negative. With B = 0 the bias is the fixed offset of F(0). */
+static double optimum_radius2(const SsSvm *self)
+{
+  if (self->loss == SS_LOSS_CUSTOM) return INFINITY;
+  const int64_t n = self->source.num_data;
+  const double b = self->bias_multiplier > 0 ? 0.0 : self->bias;
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double c = self->weights ? self->weights[i] : 1.0;
+    sum += c * ss_loss_value(self->loss, &self->custom_loss, b, self->labels[i]);
+  }
+  const double radius2 = 2.0 * sum / (double)n / self->lambda;
+  return isfinite(radius2) && radius2 > 0 ? radius2 : INFINITY;
+}
+
+/* w~ <- P(w~_old - eps dir), P the projection on the ball ||w~||^2 <=
+ * radius2; v = w~_new - w~_old (v[d] = 0 without a learned bias). */
 static void take_step(SsSvm *self, SsResWork *work, double eps, bool learn_bias)
 {
   const int64_t D = work->D, d = self->dimension;
-  for (int64_t j = 0; j < D; ++j) work->v[j] = -eps * work->dir[j];
-  if (!learn_bias) work->v[d] = 0;
-  for (int64_t j = 0; j < d; ++j) self->u[j] = work->w_old[j] + work->v[j];
-  self->res.w_b = work->w_old[d] + work->v[d];
+  double *u = self->u, *v = work->v;
+  for (int64_t j = 0; j < D; ++j) v[j] = -eps * work->dir[j];
+  if (!learn_bias) v[d] = 0;
+  for (int64_t j = 0; j < d; ++j) u[j] = work->w_old[j] + v[j];
+  self->res.w_b = work->w_old[d] + v[d];
+  const double norm2 = squared_norm(self);
+  if (norm2 > work->radius2) {
+    const double shrink = sqrt(work->radius2 / norm2);
+    for (int64_t j = 0; j < d; ++j) {
+      u[j] *= shrink;
+      v[j] = u[j] - work->w_old[j];
+    }
+    self->res.w_b *= shrink;
+    v[d] = self->res.w_b - work->w_old[d];
+  }
 }
 
 /* One step on the minibatch batch[0 .. cnt) with step index k. */
@@ -204,7 +234,8 @@ SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver)
     return SS_ERR_ALLOC;
   const int64_t cnt_max = L < self->source.num_data ? L : self->source.num_data;
   if (cnt_max > (int64_t)(SIZE_MAX / sizeof(double)) / 16) return SS_ERR_ALLOC;
-  SsResWork work = {.D = D, .b0 = ss_svm_get_res_initial_curvature(self), .gamma = ss_svm_get_res_gamma(self)};
+  SsResWork work = {.D = D, .b0 = ss_svm_get_res_initial_curvature(self), .gamma = ss_svm_get_res_gamma(self),
+                   .radius2 = optimum_radius2(self)};
   double *block = malloc((size_t)(5 * D + 2 * cnt_max + solver->extra_size) * sizeof(double));
   work.batch = malloc((size_t)cnt_max * sizeof(int64_t));
   if (!block || !work.batch) {

@@ -10,6 +10,7 @@
 typedef struct SsResWork {
   int64_t D;          /**< dimension + 1 (the bias coordinate last) */
   double b0, gamma;   /**< b0 and Gamma in force (resolved once per train call) */
+  double radius2;     /**< the steps stay in the ball ||w~||^2 <= radius2 (res_steps.c) */
   double *g;          /**< [D] s(w~) at the minibatch's old point */
   double *dir;        /**< [D] (Bhat^{-1} + Gamma I) g */
   double *v;          /**< [D] w~_new - w~_old */

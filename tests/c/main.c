@@ -124,6 +124,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(res_curvature_floor)                                        \
   X(res_textbook_bfgs)                                          \
   X(res_lres_reach_optimum)                                     \
+  X(res_defaults_on_wide_scales)                                \
   X(res_lres_split_equals_whole)                                \
   X(res_state_errors)                                           \
   X(res_huge_iteration_number)                                  \

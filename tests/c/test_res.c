@@ -3,6 +3,7 @@
  * semidefinite), textbook BFGS at delta = Gamma = 0, convergence to the
  * optimum certified by SDCA's duality gap, split training, state errors. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,6 +251,95 @@ void test_res_lres_reach_optimum(void) {
       CHECK_REL(f, f_star, 1e-3);
       ss_svm_delete(svm);
     }
+  }
+}
+
+/* The exact minimiser of lambda/2 ||w~||^2 + 1/n sum max(0, 1 - y <w~, x~>)^2,
+ * x~ = (x, 1), by generalised Newton (piecewise quadratic: exact in a few
+ * steps); false if the gradient does not vanish. */
+static bool squared_hinge_optimum(const double *X, const double *y, int n, int d, double lambda,
+                                  double *f_star)
+{
+  enum { M = 8 };
+  const int D = d + 1;
+  double w[M] = {0}, H[M * M], g[M];
+  if (D > M) return false;
+  for (int iter = 0; iter < 100; ++iter) {
+    double f = 0, gnorm = 0;
+    for (int j = 0; j < D; ++j) {
+      g[j] = lambda * w[j];
+      f += 0.5 * lambda * w[j] * w[j];
+      for (int k = 0; k < D; ++k) H[j * D + k] = j == k ? lambda : 0;
+    }
+    for (int i = 0; i < n; ++i) {
+      double s = w[d];
+      for (int j = 0; j < d; ++j) s += w[j] * X[i * d + j];
+      const double r = 1 - y[i] * s;
+      if (r <= 0) continue;
+      f += r * r / n;
+      for (int j = 0; j < D; ++j) {
+        const double xj = j < d ? X[i * d + j] : 1.0;
+        g[j] -= 2 * y[i] * r * xj / n;
+        for (int k = 0; k < D; ++k) H[j * D + k] += 2 * xj * (k < d ? X[i * d + k] : 1.0) / n;
+      }
+    }
+    for (int j = 0; j < D; ++j) gnorm += g[j] * g[j];
+    *f_star = f;
+    if (gnorm < 1e-24) return true;
+    for (int c = 0; c < D; ++c) { /* H p = g by Gaussian elimination (H is SPD) */
+      for (int r = c + 1; r < D; ++r) {
+        const double m = H[r * D + c] / H[c * D + c];
+        for (int k = c; k < D; ++k) H[r * D + k] -= m * H[c * D + k];
+        g[r] -= m * g[c];
+      }
+    }
+    for (int r = D - 1; r >= 0; --r) {
+      double sum = g[r];
+      for (int k = r + 1; k < D; ++k) sum -= H[r * D + k] * g[k];
+      g[r] = sum / H[r * D + r];
+      w[r] -= g[r];
+    }
+  }
+  return false;
+}
+
+/* Defaults on features of scales 1e-2 .. 1e2 (the Jacobi Bhat_0), and an
+ * explicit eps0 far too long (the step safeguard and the ball). */
+void test_res_defaults_on_wide_scales(void) {
+  enum { N = 300, D = 5 };
+  static double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 0.6, 5);
+  for (int i = 0; i < N; ++i) {
+    for (int j = 0; j < D; ++j) X[i * D + j] *= pow(10.0, -2 + j);
+  }
+  const double lambda = 1.0 / N;
+  double f_star;
+  REQUIRE(squared_hinge_optimum(X, y, N, D, lambda, &f_star));
+  const SsSolver solvers[2] = {SS_SOLVER_RES, SS_SOLVER_LRES};
+  for (int s = 0; s < 2; ++s) {
+    SsSvm *svm = tu_new_dense(solvers[s], &data, X, y, N, D, lambda);
+    REQUIRE(svm != NULL);
+    ss_svm_set_epsilon(svm, 0);
+    ss_svm_set_max_num_iterations(svm, 20 * N);
+    REQUIRE(ss_svm_train(svm) == SS_OK);
+    const double f = ss_svm_get_statistics(svm)->objective;
+    CHECK(f >= f_star * (1 - 1e-12) && f <= 1.5 * f_star);
+    ss_svm_delete(svm);
+
+    svm = tu_new_dense(solvers[s], &data, X, y, N, D, lambda);
+    REQUIRE(svm != NULL);
+    CHECK(ss_svm_set_res_eps0(svm, 1e3) == SS_OK && ss_svm_get_res_eps0(svm) == 1e3);
+    ss_svm_set_epsilon(svm, 0);
+    ss_svm_set_max_num_iterations(svm, 5 * N);
+    REQUIRE(ss_svm_train(svm) == SS_OK);
+    CHECK(ss_svm_get_res_num_step_halvings(svm) > 0);
+    const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm);
+    double norm2 = b * b; /* bias multiplier 1: w_b = b */
+    for (int j = 0; j < D; ++j) norm2 += w[j] * w[j];
+    CHECK(norm2 <= 2.0 / lambda * (1 + 1e-12)); /* F(0) = 1 */
+    CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+    ss_svm_delete(svm);
   }
 }
 
