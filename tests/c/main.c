@@ -131,6 +131,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(res_dimension_limits)                                       \
   /* test_sgdqn.c */                                            \
   X(svmsgd2_replays_paper)                                      \
+  X(sgdqn_default_t0_ignores_outlier_row)                       \
   X(sgdqn_replays_paper)                                        \
   X(sgdqn_data_order_replays_paper)                             \
   X(sgdqn_converges_to_sdca_optimum)                            \
