@@ -13,23 +13,28 @@
  *
  *     dir = (H_t + Gamma I) s_t
  *
- * where H_t is the inverse of the matrix obtained from B^0_t = sigma_t I by
- * BFGS updates with the stored pairs, oldest first, by the two-loop recursion
- * in O(m D):
+ * where H_t is the inverse of the matrix obtained from B^0_t = Bhat_0 / theta_t
+ * (Bhat_0 = diag(b_j), res.h) by BFGS updates with the stored pairs, oldest
+ * first, by the two-loop recursion in O(m D):
  *
  *     q = s_t
  *     for k = newest .. oldest:   a_k = rho_k v_k^T q;   q -= a_k rhat_k
- *     z = q / sigma_t
+ *     z = theta_t Bhat_0^{-1} q
  *     for k = oldest .. newest:   b = rho_k rhat_k^T z;  z += (a_k - b) v_k
  *     dir = z + Gamma s_t
  *
- *     sigma_t = rhat^T rhat / (v^T rhat)    (newest pair; >= v^T rhat / ||v||^2 > delta)
- *     sigma_t = b0                          (no pair yet)
+ *     theta_t = v^T rhat / (rhat^T Bhat_0^{-1} rhat)   (newest pair)
+ *     theta_t = 1                                       (no pair yet)
  *
+ * the Shanno-Phua scaling measured in the metric of Bhat_0: with
+ * Bhat_0 = b0 I it is the usual H^0 = (v^T rhat / rhat^T rhat) I, and with
+ * the data's diagonal it keeps the per-feature scaling of the first steps.
  * Every stored pair has curvature v^T rhat / ||v||^2 > delta, so H_t maps
- * rhat_k to v_k with a "curvature" above delta and H^0_t <= 1/delta, as in
- * RES; unlike RES the bound lambda_min(B) >= delta is not enforced in the
- * directions the pairs mix (see the docs). Memory 2 m D + m doubles.
+ * rhat_k to v_k with a "curvature" above delta; with Bhat_0 = b0 I also
+ * H^0_t <= 1/delta, as in RES (with a diagonal Bhat_0 this bound holds only
+ * in the metric of Bhat_0). Unlike RES the bound lambda_min(B) >= delta is
+ * not enforced in the directions the pairs mix (see the docs). Memory
+ * 2 m D + m doubles, plus D in the work space for 1 / diag(Bhat_0).
  */
 #include "res_steps.h"
 
