@@ -21,12 +21,17 @@ Data (binary, labels +-1):
 * ``scales``: ``make_classification(2000, 20)`` with feature j multiplied by
   10^(-3 + 7 j / 19), i.e. scales from 1e-3 to 1e4.
 
-Usage::
+Before/after: run it once with the build to compare against and
+``--save-json``, then with this build and ``--before-json`` (the table then
+has both columns)::
 
-    python bench/res_sgdqn_defaults.py [--solvers res,lres,sgdqn,svmsgd2] [--out FILE]
+    /path/to/old/venv/bin/python bench/res_sgdqn_defaults.py --save-json /tmp/before.json
+    python bench/res_sgdqn_defaults.py --before-json /tmp/before.json \
+        --out bench/results/res_sgdqn_defaults.md
 """
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -110,7 +115,13 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--solvers", default="res,lres,sgdqn,svmsgd2")
     ap.add_argument("--out", default=None, help="write the Markdown table here")
+    ap.add_argument("--save-json", default=None, help="save the rows here (for --before-json)")
+    ap.add_argument("--before-json", default=None, help="rows of another build, shown as 'before'")
     args = ap.parse_args(argv)
+    before = {}
+    if args.before_json:
+        with open(args.before_json) as f:
+            before = {(r[0], r[1]): r for r in json.load(f)}
     solvers = args.solvers.split(",")
     rows = []
     for name, X, y in datasets():
@@ -123,15 +134,22 @@ def main(argv=None):
             fstar = objective(Xtr, ytr, lam, loss, ws, bs)
             acc_star = np.mean(np.where(Xte @ ws + bs >= 0, 1.0, -1.0) == yte)
             ratio = objective(Xtr, ytr, lam, loss, w, b) / fstar
-            rows.append((name, solver, loss, ratio, acc, acc_star, est.n_iter_, warned, seconds))
+            rows.append((name, solver, loss, float(ratio), float(acc), float(acc_star),
+                         int(est.n_iter_), bool(warned), seconds))
             print(f"{name:20s} {solver:8s} {loss:7s} F/F* {ratio:10.4g}  acc {acc:.4f} "
                   f"(LIBLINEAR {acc_star:.4f})  epochs {est.n_iter_}  warned {warned}  {seconds:.2f}s",
                   flush=True)
-    lines = ["| data | solver | loss | F / F* | test accuracy | LIBLINEAR accuracy | epochs | ConvergenceWarning | CPU s |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    if args.save_json:
+        with open(args.save_json, "w") as f:
+            json.dump(rows, f)
+    lines = ["| data | solver | loss | F / F* before | F / F* | test accuracy before | test accuracy | "
+             "LIBLINEAR accuracy | epochs | ConvergenceWarning | CPU s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, solver, loss, ratio, acc, acc_star, epochs, warned, seconds in rows:
-        lines.append(f"| {name} | {solver} | {loss} | {ratio:.4g} | {acc:.4f} | {acc_star:.4f} | "
-                     f"{epochs} | {'yes' if warned else 'no'} | {seconds:.2f} |")
+        old = before.get((name, solver))
+        old_ratio, old_acc = (f"{old[3]:.4g}", f"{old[4]:.4f}") if old else ("", "")
+        lines.append(f"| {name} | {solver} | {loss} | {old_ratio} | {ratio:.4g} | {old_acc} | {acc:.4f} | "
+                     f"{acc_star:.4f} | {epochs} | {'yes' if warned else 'no'} | {seconds:.2f} |")
     table = "\n".join(lines)
     print(table)
     if args.out:

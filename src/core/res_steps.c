@@ -19,7 +19,15 @@
  *     rtilde = s_new - s_old - delta v
  *            = (lambda - delta) v + sum_{i in I} (g'_i - g_i) x~_i
  *
- * (the second form of rtilde avoids the cancellation of s_new - s_old). Then
+ * (the second form of rtilde avoids the cancellation of s_new - s_old).
+ *
+ * Two safeguards (res.h) wrap the move w~ <- w~ + v: the new point is
+ * projected on the ball ||w~||^2 <= 2 F(0) / lambda that holds the
+ * minimiser, and while the minibatch objective
+ * f_I(w~) = lambda/2 ||w~||^2 + 1/|I| sum_{i in I} c_i loss_i rises above
+ * its value at w~_old, eps_k is halved and the move retried (at most
+ * SS_RES_MAX_HALVINGS times; then the model stays and the step is counted as
+ * rejected). v is the move actually made. Then
  * with vr = v^T rtilde the solver updates its curvature if
  * vr > 1e-10 ||v|| ||rtilde||, else the update is skipped and counted. With
  * B = 0 the bias is a fixed offset: its coordinate has no gradient and no step.
