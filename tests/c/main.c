@@ -124,12 +124,14 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(res_curvature_floor)                                        \
   X(res_textbook_bfgs)                                          \
   X(res_lres_reach_optimum)                                     \
+  X(res_defaults_on_wide_scales)                                \
   X(res_lres_split_equals_whole)                                \
   X(res_state_errors)                                           \
   X(res_huge_iteration_number)                                  \
   X(res_dimension_limits)                                       \
   /* test_sgdqn.c */                                            \
   X(svmsgd2_replays_paper)                                      \
+  X(sgdqn_default_t0_ignores_outlier_row)                       \
   X(sgdqn_replays_paper)                                        \
   X(sgdqn_data_order_replays_paper)                             \
   X(sgdqn_converges_to_sdca_optimum)                            \
