@@ -303,12 +303,13 @@ SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
  *  nu = L(w*) / ||w*||, L the mean hinge loss. w* is estimated by training
  *  BSCA (budget min(n, 500), the object's bias setting, seed and weights;
  *  kernel SDCA for a precomputed kernel) for @p epochs epochs on the
- *  object's data; the estimate is at least 1e-6 (separable data). A short
- *  warm-up overestimates nu (its loss is above the optimum's). Costs about
- *  2 B n kernel evaluations per epoch, not counted in this object (the SBP
- *  counts those of its own default warm-up). The interrupt callback is
- *  polled.
- *  @param epochs >= 0 (0: the SBP's default, 10).
+ *  object's data, reading nu from its model after half and all of them and
+ *  extrapolating (a short warm-up's loss is above the optimum's; see
+ *  src/core/sbp_nu.c); the estimate is at least 1e-6 (separable data).
+ *  Costs about 2 B n kernel evaluations per epoch, not counted in this
+ *  object (the SBP counts those of its own default warm-up). The interrupt
+ *  callback is polled.
+ *  @param epochs >= 0 (0: the SBP's default, 20).
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, epochs < 0 or too large);
  *          SS_ERR_BAD_STATE (no data); SS_ERR_INTERRUPTED; SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_estimate_nu(const SsKernelSvm *self, int64_t epochs, double *nu);

@@ -89,11 +89,11 @@ void test_sbp_nu_matches_the_optimum_and_is_monotone(void)
     CHECK_EQ_INT(ss_kernel_svm_train(ref), SS_OK);
     double exact = 0, nu = 0, quick = 0;
     CHECK_EQ_INT(ss_kernel_svm_nu_from_model(ref, &exact), SS_OK);
-    /* a long warm-up reaches the optimum's nu; the default one errs upwards */
+    /* a long warm-up reaches the optimum's nu; the default one comes near */
     CHECK_EQ_INT(ss_kernel_svm_estimate_nu(sbp, 5000, &nu), SS_OK);
     CHECK_REL(nu, exact, 1e-4);
     CHECK_EQ_INT(ss_kernel_svm_estimate_nu(sbp, 0, &quick), SS_OK);
-    CHECK(quick >= 0.999 * exact && quick < 3 * exact);
+    CHECK(quick > 0.5 * exact && quick < 2 * exact);
     CHECK(nu > previous); /* larger lambda (smaller C): more slack */
     previous = nu;
     ss_kernel_svm_delete(ref);
