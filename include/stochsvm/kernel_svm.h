@@ -194,10 +194,10 @@ SS_API SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self);
  *  Default: on for BSCA (the bias-free form of the paper oscillates on data
  *  such as a9a, docs/budget.rst), off for the SBP (the paper's form; nu
  *  derived from lambda follows the setting). Other solvers have no bias and
- *  refuse a non-zero value with SS_ERR_BAD_STATE. Restarts the SBP averages. BSCA with a bias solves the
- *  dual with sum_i y_i alpha_i = 0 (LIBSVM's problem) by pair steps and sets
- *  the bias to the minimiser of the primal for its model at each diagnostic;
- *  changing the setting restarts BSCA. */
+ *  refuse a non-zero value with SS_ERR_BAD_STATE. Restarts the SBP averages.
+ *  BSCA with a bias solves the dual with sum_i y_i alpha_i = 0 (LIBSVM's
+ *  problem) by pair steps and sets the bias to the minimiser of the primal
+ *  for its model at each diagnostic; changing the setting restarts BSCA. */
 SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled);
 /** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
  *  computed at train time while unset. */

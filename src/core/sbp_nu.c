@@ -28,9 +28,10 @@
  * 3.0e-4, 1.4e-4 after 10, 20, 30, 100 epochs, the estimate from 10 and 20
  * 2.9e-4; the SBP's test accuracy at nu_10 was 1.1 pp below SVC's, at
  * 3.0e-4 0.2 pp. It changes slowly with nu (about 1 pp per decade on the
- * bundled scikit-learn sets), so a factor of two matters little. A precomputed kernel, which BSCA
- * refuses, warms up with kernel SDCA (no bias). A warm-up with zero loss
- * (separable data) gives nu = SS_SBP_NU_FLOOR.
+ * bundled scikit-learn sets), so a factor of two matters little.
+ *
+ * A precomputed kernel, which BSCA refuses, warms up with kernel SDCA (no
+ * bias). A warm-up with zero loss (separable data) gives nu = SS_SBP_NU_FLOOR.
  */
 #include "kernel_internal.h"
 
@@ -67,8 +68,8 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (status == SS_OK && self->weights) status = ss_kernel_svm_set_weights(warm, self->weights);
   if (status == SS_OK && !precomputed) {
     status = ss_kernel_svm_set_unregularized_bias(warm, self->bias_enabled);
-    if (status == SS_OK)
-      status = ss_kernel_svm_set_budget(warm, n < SS_SBP_NU_WARMUP_BUDGET ? n : SS_SBP_NU_WARMUP_BUDGET);
+    const int64_t budget = n < SS_SBP_NU_WARMUP_BUDGET ? n : SS_SBP_NU_WARMUP_BUDGET;
+    if (status == SS_OK) status = ss_kernel_svm_set_budget(warm, budget);
   }
   if (status == SS_OK && self->interrupt_fn)
     status = ss_kernel_svm_set_interrupt_function(warm, self->interrupt_fn, self->interrupt_user);
@@ -78,8 +79,8 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
     if (status == SS_OK) status = ss_kernel_svm_train(warm);
     if (status == SS_OK) status = model_nu(warm, &halfway);
   }
-  if (status == SS_OK)
-    status = ss_kernel_svm_set_max_num_iterations(warm, epochs * n - ss_kernel_svm_get_iteration_number(warm));
+  const int64_t rest = epochs * n - ss_kernel_svm_get_iteration_number(warm);
+  if (status == SS_OK) status = ss_kernel_svm_set_max_num_iterations(warm, rest);
   if (status == SS_OK) status = ss_kernel_svm_train(warm);
   if (status == SS_OK) status = model_nu(warm, &estimate);
   if (status == SS_OK) {

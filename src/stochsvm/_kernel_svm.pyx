@@ -631,13 +631,15 @@ cdef class KernelSVM:
         at which the SBP's problem has the minimiser ``w*`` of the regularized
         primal as its solution; ``w*`` is estimated by ``epochs`` epochs of
         BSCA (budget ``min(n, 500)``, this object's bias setting, seed and
-        weights) on this object's data. It is what the SBP uses when no nu is
-        set; a short warm-up errs towards a larger nu.
+        weights) on this object's data, reading nu after half and all of them
+        and extrapolating towards the optimum (docs/kernel.rst). It is what
+        the SBP uses when no nu is set; a short warm-up errs towards a larger
+        nu.
 
         Parameters
         ----------
         epochs : int >= 0, default=0
-            Warm-up epochs (0: the SBP's default, 10).
+            Warm-up epochs (0: the SBP's default, 20).
 
         Returns
         -------

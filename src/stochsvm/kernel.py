@@ -12,8 +12,8 @@ Regularization: ``C`` means ``lambda = 1/(C n)`` (the problem of
 is used as is. The SBP solves a slack-constrained problem with a budget
 ``nu`` per example; by default ``nu`` is derived from ``C`` (``lambda``) so
 that the SBP solves the same SVM (:meth:`stochsvm.KernelSVM.estimate_nu`,
-docs/kernel.rst), and an explicit ``nu`` is used as given. One epoch is ``n`` iterations
-(for SBP each costs ``n`` kernel evaluations). ``partial_fit`` runs one epoch
+docs/kernel.rst), and an explicit ``nu`` is used as given. One epoch is
+``n`` iterations (for SBP each costs ``n`` kernel evaluations). ``partial_fit`` runs one epoch
 per call and continues the solver's state on the same data, so ``k`` calls
 equal ``fit`` with ``max_epochs=k, tol=0``; new data restart the state (with a
 warning).
@@ -72,7 +72,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
     nu : float > 0, default=None
         SBP's slack budget per example. None: derived from ``C`` (or
         ``lambda_``), ``nu = L(w*) / ||w*||`` with ``w*`` the SVM of that
-        ``C`` estimated by a 10-epoch BSCA warm-up, so that the SBP solves
+        ``C`` estimated by a 20-epoch BSCA warm-up, so that the SBP solves
         the SVM of ``C``.
     unregularized_bias : bool, default=None
         SBP and BSCA: learn an unregularized bias (the other solvers have
@@ -295,7 +295,8 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
                                              for svm in self._svms))
         if not partial and tol > 0 and self.solver == "sdca" and any(
                 s["status"] == "max_iterations" for s in self._stats):
-            warnings.warn(f"KernelSVMClassifier stopped after max_epochs={self._max_epochs()} epochs "
+            warnings.warn(f"KernelSVMClassifier stopped after max_epochs="
+                          f"{self._max_epochs()} epochs "
                           f"before its duality gap fell below tol={self.tol}; increase "
                           f"max_epochs or tol", ConvergenceWarning)
         return self
