@@ -6,23 +6,23 @@
 
 enum { NN = 80, ND = 3 };
 
-typedef struct NuFixture {
+/* Overlapping blobs (NN x ND in X, labels in y) and an rbf kernel. */
+static struct {
   double X[NN * ND], y[NN];
   SsData data;
   SsKernel kernel;
-} NuFixture;
+} f;
 
-static void nu_fixture(NuFixture *f)
+static void nu_fixture(void)
 {
-  tu_make_blobs(f->X, f->y, NN, ND, 0.6, 11);
-  ss_data_init_dense(&f->data, SS_DTYPE_FLOAT64, f->X, NN, ND, ND);
-  ss_kernel_init(&f->kernel, SS_KERNEL_RBF, 0.5, 0, 1);
+  tu_make_blobs(f.X, f.y, NN, ND, 0.6, 11);
+  ss_data_init_dense(&f.data, SS_DTYPE_FLOAT64, f.X, NN, ND, ND);
+  ss_kernel_init(&f.kernel, SS_KERNEL_RBF, 0.5, 0, 1);
 }
 
 void test_kernel_bias_defaults(void)
 {
-  NuFixture f;
-  nu_fixture(&f);
+  nu_fixture();
   const SsKernelSolver solvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_PEGASOS, SS_KSOLVER_SDCA,
                                     SS_KSOLVER_PERCEPTRON, SS_KSOLVER_BSCA, SS_KSOLVER_BSGD};
   for (int s = 0; s < 6; ++s) {
@@ -35,8 +35,7 @@ void test_kernel_bias_defaults(void)
 
 void test_sbp_nu_default_is_derived_from_lambda(void)
 {
-  NuFixture f;
-  nu_fixture(&f);
+  nu_fixture();
   SsKernelSvm *a = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
   SsKernelSvm *b = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
   REQUIRE(a && b);
@@ -75,8 +74,7 @@ void test_sbp_nu_default_is_derived_from_lambda(void)
 
 void test_sbp_nu_matches_the_optimum_and_is_monotone(void)
 {
-  NuFixture f;
-  nu_fixture(&f);
+  nu_fixture();
   double previous = 0;
   const double lambdas[] = {1e-3, 1e-2, 1e-1}; /* C = 1/(lambda n) falling */
   for (int k = 0; k < 3; ++k) {
@@ -103,8 +101,7 @@ void test_sbp_nu_matches_the_optimum_and_is_monotone(void)
 
 void test_sbp_nu_rejects(void)
 {
-  NuFixture f;
-  nu_fixture(&f);
+  nu_fixture();
   double nu = -1;
   SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
   SsKernelSvm *empty = ss_kernel_svm_new_without_data(SS_KSOLVER_SBP, &f.kernel, ND, 0.01);
