@@ -102,12 +102,20 @@ def test_bias_with_budget_keeps_budget_and_constraint(maintenance):
     assert np.mean(svm.predict(X) == y) > 0.6
 
 
-def test_bias_setting_restarts_and_is_refused_elsewhere():
+def test_bias_is_the_default_and_the_setting_restarts():
     X, y = _blobs(60, 3, seed=6, sep=0.5)
     svm = KernelSVM(X, y, 1e-2, solver="bsca", gamma=0.5, seed=1)
+    assert svm.get_unregularized_bias()  # BSCA's default: LIBSVM's problem
+    assert not KernelSVM(X, y, 1e-2, solver="sbp").get_unregularized_bias()
     svm.set_max_num_iterations(60)
     svm.train()
+    assert svm.get_bias() != 0.0 and abs(svm.get_dual_variables() @ y) < 1e-9
+    svm.set_unregularized_bias(False)  # the paper's bias-free form, kept as an option
+    assert svm.get_iteration_number() == 0
+    svm.train()
     assert svm.get_bias() == 0.0 and svm.get_iteration_number() == 60
+    # a pickled bias-free BSCA stays bias-free (the default would be biased)
+    assert not pickle.loads(pickle.dumps(svm)).get_unregularized_bias()
     svm.set_unregularized_bias(True)
     assert svm.get_unregularized_bias() and svm.get_iteration_number() == 0
     svm.train()
@@ -121,21 +129,51 @@ def test_bias_setting_restarts_and_is_refused_elsewhere():
             other.set_unregularized_bias(True)
 
 
-@pytest.mark.skipif(not os.environ.get("STOCHSVM_DATA"), reason="STOCHSVM_DATA not set")
-def test_bias_on_a9a_subset_close_to_libsvm():
-    """The a9a case that motivated the bias (bsca_bias.c): on 6000 rows, B = 200,
-    6 epochs, within 1.5 points of SVC's test accuracy."""
+@pytest.fixture(scope="module")
+def a9a_subset():
+    """6000 a9a training rows, 5000 test rows, C = 32, gamma = 2^-7, and SVC's
+    test accuracy there."""
+    if not os.environ.get("STOCHSVM_DATA"):
+        pytest.skip("STOCHSVM_DATA not set")
     from stochsvm import datasets
 
     Xtr, ytr, Xte, yte = datasets.load_benchmark("a9a")
-    Xtr, ytr = Xtr[:6000], ytr[:6000]
-    n, C, gamma = Xtr.shape[0], 32.0, 2.0**-7
+    Xtr, ytr, Xte, yte = Xtr[:6000], ytr[:6000], Xte[:5000], yte[:5000]
+    C, gamma = 32.0, 2.0**-7
+    ref = np.mean(_svc(Xtr, ytr, C, gamma).predict(Xte) == yte)
+    return Xtr, ytr, Xte, yte, C, gamma, ref
+
+
+def test_bias_on_a9a_subset_close_to_libsvm(a9a_subset):
+    """The a9a case that motivated the bias (bsca_bias.c): on 6000 rows, B = 200,
+    6 epochs, within 1.5 points of SVC's test accuracy."""
+    Xtr, ytr, Xte, yte, C, gamma, ref = a9a_subset
+    n = Xtr.shape[0]
     svm = KernelSVM(Xtr, ytr, 1 / (C * n), solver="bsca", gamma=gamma, seed=0)
     svm.set_unregularized_bias(True)
     svm.set_budget(200)
     svm.set_max_num_iterations(6 * n)
     svm.set_diagnostic_frequency(6 * n)
     svm.train()
-    acc = np.mean(svm.predict(Xte[:5000]) == yte[:5000])
-    ref = np.mean(_svc(Xtr, ytr, C, gamma).predict(Xte[:5000]) == yte[:5000])
+    acc = np.mean(svm.predict(Xte) == yte)
     assert acc > ref - 0.015
+
+
+def test_default_bsca_does_not_oscillate_on_a9a_subset(a9a_subset):
+    """At its defaults BSCA learns the bias: from epoch 2 on, its test accuracy
+    at every epoch end stays within 2.5 points of SVC's and within a 2-point
+    band (measured: 0.829-0.840 at seed 0, rising); the bias-free form,
+    set_unregularized_bias(False), swings here: 0.51-0.84 at seed 0, 0.76-0.83
+    from epoch 2 at seed 1."""
+    Xtr, ytr, Xte, yte, C, gamma, ref = a9a_subset
+    n = Xtr.shape[0]
+    svm = KernelSVM(Xtr, ytr, 1 / (C * n), solver="bsca", gamma=gamma, seed=0)
+    svm.set_budget(200)
+    svm.set_max_num_iterations(n)
+    accuracies = []
+    for epoch in range(6):
+        svm.train()
+        if epoch >= 1:
+            accuracies.append(np.mean(svm.predict(Xte) == yte))
+    assert min(accuracies) > ref - 0.025, (accuracies, ref)
+    assert max(accuracies) - min(accuracies) < 0.02, accuracies

@@ -146,3 +146,62 @@ def test_errors():
             KernelSVMClassifier(**params).fit(X, y)
     with pytest.raises(ValueError, match="classes must be given"):
         KernelSVMClassifier().partial_fit(X, y)
+
+
+def _bundled(name):
+    """A bundled scikit-learn set, 70/30 stratified split, standardised for
+    breast_cancer; digits as even vs odd."""
+    from sklearn.datasets import load_breast_cancer, load_digits
+    from sklearn.model_selection import train_test_split
+    if name == "breast_cancer":
+        X, y = load_breast_cancer(return_X_y=True)
+    else:
+        X, y = load_digits(return_X_y=True)
+        y = y % 2
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
+    if name == "breast_cancer":
+        scaler = StandardScaler().fit(Xtr)
+        Xtr, Xte = scaler.transform(Xtr), scaler.transform(Xte)
+    return Xtr, ytr, Xte, yte
+
+
+@pytest.mark.parametrize("name,C,gamma", [("breast_cancer", 1.0, 1 / 30), ("digits2", 10.0, 1e-3)])
+def test_sbp_at_C_close_to_svc(name, C, gamma):
+    """solver='sbp' given only C and gamma solves SVC's problem (nu derived
+    from C, with the bias): test accuracy within 1 pp of SVC's at the same C
+    and gamma (measured: equal on both). nu = 1e-2, the old default, is 1.1 pp
+    below SVC on digits."""
+    from sklearn.svm import SVC
+    Xtr, ytr, Xte, yte = _bundled(name)
+    ref = np.mean(SVC(C=C, gamma=gamma).fit(Xtr, ytr).predict(Xte) == yte)
+    est = KernelSVMClassifier(solver="sbp", C=C, gamma=gamma).fit(Xtr, ytr)
+    assert np.mean(est.predict(Xte) == yte) >= ref - 0.01
+    svm = est._svms[0]
+    assert svm.get_unregularized_bias() and svm.get_bias() != 0
+
+
+def test_nu_map_is_monotone_and_explicit_nu_is_honoured():
+    Xtr, ytr, _, _ = _bundled("breast_cancer")
+    yb = np.where(ytr == 1, 1.0, -1.0)
+    n = len(yb)
+    nus = [stochsvm.KernelSVM(Xtr, yb, 1 / (C * n), solver="sbp", gamma=1 / 30).estimate_nu()
+           for C in (0.1, 1.0, 10.0, 100.0)]
+    assert all(a > b for a, b in zip(nus, nus[1:])), nus  # larger C, less slack
+    assert 0 < nus[-1] and nus[0] < 1
+    est = KernelSVMClassifier(solver="sbp", C=1.0, gamma=1 / 30, nu=0.05).fit(Xtr, ytr)
+    assert est._svms[0].get_nu() == 0.05
+    default = KernelSVMClassifier(solver="sbp", C=1.0, gamma=1 / 30).fit(Xtr, ytr)
+    assert default._svms[0].get_nu() != 0.05
+    assert not np.allclose(est.decision_function(Xtr), default.decision_function(Xtr))
+
+
+@pytest.mark.parametrize("solver", ["sbp", "bsca"])
+def test_bias_default_and_bias_free_option(solver):
+    X, y = _bundled("breast_cancer")[:2]
+    biased = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2).fit(X, y)
+    free = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2,
+                               unregularized_bias=False).fit(X, y)
+    assert biased._svms[0].get_bias() != 0 and free._svms[0].get_bias() == 0
+    assert np.mean(free.predict(X) == y) > 0.9
+    with pytest.raises(ValueError, match="unregularized_bias must be None, True or False"):
+        KernelSVMClassifier(solver=solver, unregularized_bias="yes").fit(X, y)

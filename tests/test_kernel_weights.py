@@ -38,6 +38,8 @@ def _weighted_box_qp(X, y, gamma, C, c):
 
 def _train(X, y, lam, solver, weights=None, gamma=0.5):
     svm = stochsvm.KernelSVM(X, y, lam, solver=solver, gamma=gamma)
+    if solver == "bsca":
+        svm.set_unregularized_bias(False)  # the weighted box QP has no sum y alpha = 0
     if weights is not None:
         svm.set_weights(weights)
     svm.set_epsilon(1e-12)

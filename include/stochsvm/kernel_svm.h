@@ -186,15 +186,23 @@ SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
  *          weights for SBP, which has no weighted formulation, see sbp.c);
  *          SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights);
-/** @brief SBP's slack budget per example nu, finite and > 0; default 1e-2.
- *  The total slack is n nu. */
+/** @brief SBP's slack budget per example nu, finite and > 0. The total
+ *  slack is n nu. Default: derived from lambda at the first train (see
+ *  ss_kernel_svm_estimate_nu), so that the SBP solves the SVM of lambda;
+ *  ss_kernel_svm_unset_nu restores that default. */
 SS_API SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu);
-/** @brief SBP and BSCA: learn an unregularized bias (non-zero) or not (0,
- *  the default). Other solvers have no bias and refuse a non-zero value with
- *  SS_ERR_BAD_STATE. Restarts the SBP averages. BSCA with a bias solves the
- *  dual with sum_i y_i alpha_i = 0 (LIBSVM's problem) by pair steps and sets
- *  the bias to the minimiser of the primal for its model at each diagnostic;
- *  changing the setting restarts BSCA. */
+/** @brief Forget a nu set by ss_kernel_svm_set_nu: the SBP derives nu from
+ *  lambda again (the default).
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL). */
+SS_API SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self);
+/** @brief SBP and BSCA: learn an unregularized bias (non-zero) or not (0).
+ *  Default: on for BSCA (the bias-free form of the paper oscillates on data
+ *  such as a9a, docs/budget.rst), off for the SBP (the paper's form; nu
+ *  derived from lambda follows the setting). Other solvers have no bias and
+ *  refuse a non-zero value with SS_ERR_BAD_STATE. Restarts the SBP averages.
+ *  BSCA with a bias solves the dual with sum_i y_i alpha_i = 0 (LIBSVM's
+ *  problem) by pair steps and sets the bias to the minimiser of the primal
+ *  for its model at each diagnostic; changing the setting restarts BSCA. */
 SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled);
 /** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
  *  computed at train time while unset. */
@@ -254,7 +262,8 @@ SS_API double ss_kernel_svm_get_lambda(const SsKernelSvm *self);
 /** @brief The copied per-example weights (n values owned by the object,
  *  valid until the next set_weights or set_data), or NULL for uniform weights. */
 SS_API const double *ss_kernel_svm_get_weights(const SsKernelSvm *self);
-/** @brief SBP's nu in force (default 1e-2). */
+/** @brief SBP's nu in force: the one set, else the one derived from lambda
+ *  (0 until the first train of an SBP derives it). */
 SS_API double ss_kernel_svm_get_nu(const SsKernelSvm *self);
 /** @brief 1 if the SBP learns an unregularized bias, else 0. */
 SS_API int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self);
@@ -303,6 +312,23 @@ SS_API const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelS
  *  @return SS_OK; SS_ERR_BAD_STATE (no data or an empty model);
  *          SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu);
+
+/** @brief nu for this object's lambda (src/core/sbp_nu.c), the SBP's
+ *  default: the slack budget at which the slack-constrained problem has the
+ *  minimiser w* of P(w) (with the object's bias setting) as its solution is
+ *  nu = L(w*) / ||w*||, L the mean hinge loss. w* is estimated by training
+ *  BSCA (budget min(n, 500), the object's bias setting, seed and weights;
+ *  kernel SDCA for a precomputed kernel) for @p epochs epochs on the
+ *  object's data, reading nu from its model after half and all of them and
+ *  extrapolating (a short warm-up's loss is above the optimum's; see
+ *  src/core/sbp_nu.c); the estimate is at least 1e-6 (separable data).
+ *  Costs about 2 B n kernel evaluations per epoch, not counted in this
+ *  object (the SBP counts those of its own default warm-up). The interrupt
+ *  callback is polled.
+ *  @param epochs >= 0 (0: the SBP's default, 20).
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, epochs < 0 or too large);
+ *          SS_ERR_BAD_STATE (no data); SS_ERR_INTERRUPTED; SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_estimate_nu(const SsKernelSvm *self, int64_t epochs, double *nu);
 
 /* ------------------------------------------------------------------------ */
 /*                     SBP water filling (src/core/sbp_gamma.c)             */

@@ -89,7 +89,7 @@ struct SsKernelSvm_ {
 
   /* Parameters. */
   double lambda;
-  double nu;
+  double nu;                   /**< 0: derived from lambda at train time (sbp_nu.c) */
   bool bias_enabled;
   double eta0;                 /**< 0: default 1/sqrt(max K_ii) */
   double epsilon;
@@ -196,6 +196,16 @@ void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, doubl
 bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, double a_above,
                               double *d, int64_t nd, int64_t cd, double sd, double d_above,
                               double volume, int64_t guess, double *scratch, SsSbpLevels *out);
+
+/** nu for this object's lambda (sbp_nu.c): a BSCA warm-up of @p epochs
+ *  epochs (0: the default) on the object's data, nu read from its model at
+ *  half and at the end and extrapolated; the warm-up's kernel evaluations
+ *  into *kernel_evaluations (if non-NULL). */
+SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
+                                 int64_t *kernel_evaluations);
+/** The SBP's nu in force: the one set, else the derived one (0 before the
+ *  first train derives it) (sbp.c). */
+double ss_sbp_nu_in_force(const SsKernelSvm *self);
 
 /** The solvers' tables. */
 extern const SsKernelSolverOps ss_sbp_ops;

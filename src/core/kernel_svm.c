@@ -90,7 +90,8 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->kernel = *kernel;
   self->dimension = dimension;
   self->lambda = lambda;
-  self->nu = 1e-2;
+  self->nu = 0; /* derived from lambda at train time (sbp_nu.c) */
+  self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
   self->perm_epoch = -1;
   self->model.dimension = dimension;
@@ -644,7 +645,7 @@ SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vector
 SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self) { return self->solver; }
 const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self) { return &self->kernel; }
 double ss_kernel_svm_get_lambda(const SsKernelSvm *self) { return self->lambda; }
-double ss_kernel_svm_get_nu(const SsKernelSvm *self) { return self->nu; }
+double ss_kernel_svm_get_nu(const SsKernelSvm *self) { return ss_sbp_nu_in_force(self); }
 int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self) { return self->bias_enabled; }
 double ss_kernel_svm_get_eta0(const SsKernelSvm *self) { return ss_kernel_svm_effective_eta0(self); }
 double ss_kernel_svm_get_epsilon(const SsKernelSvm *self) { return self->epsilon; }

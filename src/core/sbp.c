@@ -66,6 +66,8 @@ typedef struct SbpState {
   int64_t n_pos;     /**< positives in the data */
   double r2;         /**< ||w^(t)||^2 */
   double eta0;
+  double nu;         /**< the slack per example in force (set, or derived: sbp_nu.c) */
+  double nu_lambda;  /**< derived nu: the lambda it was derived for (0: nu was set) */
   bool bias;         /**< the bias setting the sums were made with */
 } SbpState;
 
@@ -85,10 +87,37 @@ static void sbp_free_state(SsKernelSvm *self)
   self->state = NULL;
 }
 
+double ss_sbp_nu_in_force(const SsKernelSvm *self)
+{
+  if (self->nu > 0) return self->nu;
+  const SbpState *s = self->solver == SS_KSOLVER_SBP ? self->state : NULL;
+  return s && s->nu_lambda > 0 ? s->nu : 0;
+}
+
+/* The nu of this run: the one set, or the one derived from lambda by the
+ * warm-up of sbp_nu.c, once per state and lambda (its kernel evaluations are
+ * counted as the solver's). */
+static SsStatus choose_nu(SsKernelSvm *self, SbpState *s)
+{
+  if (self->nu > 0) {
+    s->nu = self->nu;
+    s->nu_lambda = 0;
+    return SS_OK;
+  }
+  if (s->nu_lambda == self->lambda) return SS_OK;
+  int64_t evaluations = 0;
+  SsStatus status = ss_kernel_svm_nu_warmup(self, 0, &s->nu, &evaluations);
+  self->num_kernel_evaluations += evaluations;
+  if (status == SS_OK) s->nu_lambda = self->lambda;
+  return status;
+}
+
 static SsStatus sbp_start(SsKernelSvm *self)
 {
   SbpState *s = self->state;
-  if (s && s->bias != self->bias_enabled) {
+  /* a new bias setting, or a new lambda under a derived nu, is a new problem */
+  if (s && (s->bias != self->bias_enabled ||
+            (self->nu == 0 && s->nu_lambda > 0 && s->nu_lambda != self->lambda))) {
     sbp_free_state(self);
     s = NULL;
   }
@@ -102,7 +131,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   }
   if (s) {
     s->eta0 = ss_kernel_svm_effective_eta0(self);
-    return SS_OK;
+    return choose_nu(self, s);
   }
   const size_t n = (size_t)self->num_data;
   s = calloc(1, sizeof(SbpState));
@@ -133,7 +162,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   int64_t p = 0, q = s->n_pos;
   for (int64_t i = 0; i < self->num_data; ++i) s->by_class[self->labels[i] > 0 ? p++ : q++] = i;
   self->iteration = 0;
-  return SS_OK;
+  return choose_nu(self, s);
 }
 
 /* Draw i uniformly among the examples of class cls (0: all) covered at
@@ -169,7 +198,7 @@ static int64_t sample_covered(const double *c, const double *y, const int64_t *c
 static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels *out)
 {
   const int64_t n = self->num_data;
-  const double volume = (double)n * self->nu;
+  const double volume = (double)n * s->nu;
   if (!s->bias) {
     memcpy(s->work, c, (size_t)n * sizeof(double));
     out->u = out->v = ss_sbp_water_level(s->work, n, volume);
@@ -217,7 +246,7 @@ static int64_t level_prefiltered(SsKernelSvm *self, SbpState *s, const double *c
   const int64_t kept = m;
   if (arg_above >= 0) s->kept[m++] = arg_above;
   for (int64_t k = 0; k < m; ++k) s->work[k] = c[s->kept[k]];
-  *gamma = ss_sbp_water_level(s->work, m, (double)n * self->nu);
+  *gamma = ss_sbp_water_level(s->work, m, (double)n * s->nu);
   int64_t covered = 0;
   for (int64_t k = 0; k < kept; ++k) covered += c[s->kept[k]] < *gamma;
   if (!(m == n || *gamma <= min_above)) {
@@ -271,7 +300,7 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsS
   }
   if (!ss_sbp_two_levels_window(s->window, length[0], below[0], sum[0], above[0],
                                 s->window + s->n_pos, length[1], below[1], sum[1], above[1],
-                                (double)n * self->nu, s->last_covered - 1, s->work, out))
+                                (double)n * s->nu, s->last_covered - 1, s->work, out))
     return false;
   const double level[2] = {out->u, out->v};
   for (int cl = 0; cl < 2; ++cl) {

@@ -369,6 +369,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
     const double *ss_kernel_svm_get_weights(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
+    SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
     SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
     SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon)
@@ -404,6 +405,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     const double *ss_kernel_svm_get_dual_variables(const SsKernelSvm *self)
     const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
+    SsStatus ss_kernel_svm_estimate_nu(const SsKernelSvm *self, int64_t epochs, double *nu)
     SsStatus ss_sbp_find_gamma(const double *c, int64_t n, double volume, double *work,
                                double *gamma)
     SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n,

@@ -305,11 +305,11 @@ def _restore_kernel_svm(state):
     cdef KernelSVM svm = KernelSVM.__new__(KernelSVM)
     kern = state["kernel"]
     svm._init_without_data(state["solver"], kern, state["dimension"], state["lambda"])
-    svm.set_nu(state["nu"])
+    if state.get("nu"):  # None or 0: derived from lambda (the default)
+        svm.set_nu(state["nu"])
     svm.set_epsilon(state["epsilon"])
     svm.set_seed(state["seed"])
-    if state["unregularized_bias"]:
-        svm.set_unregularized_bias(True)
+    svm.set_unregularized_bias(state["unregularized_bias"])  # BSCA's default is True
     for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
                 "budget_maintenance"):
         if state.get(key) is not None:
@@ -374,6 +374,7 @@ cdef class KernelSVM:
     cdef object _callback
     cdef object _pending_exception
     cdef bint _eta0_set
+    cdef bint _nu_set
     cdef bint _max_num_iterations_set
     cdef bint _diagnostic_frequency_set
     cdef object _saved_statistics
@@ -461,7 +462,7 @@ cdef class KernelSVM:
             "kernel": self.get_kernel(),
             "dimension": ss_kernel_svm_get_dimension(p),
             "lambda": ss_kernel_svm_get_lambda(p),
-            "nu": ss_kernel_svm_get_nu(p),
+            "nu": ss_kernel_svm_get_nu(p) if self._nu_set else None,
             "unregularized_bias": bool(ss_kernel_svm_get_unregularized_bias(p)),
             "epsilon": ss_kernel_svm_get_epsilon(p),
             "seed": ss_kernel_svm_get_seed(p),
@@ -630,6 +631,43 @@ cdef class KernelSVM:
         _check(status, "model", None)
         return nu
 
+    def estimate_nu(self, epochs=0):
+        """The SBP's ``nu`` for this object's lambda (``ss_kernel_svm_estimate_nu``).
+
+        ``nu = L(w*) / ||w*||`` (mean hinge loss over norm) is the slack budget
+        at which the SBP's problem has the minimiser ``w*`` of the regularized
+        primal as its solution; ``w*`` is estimated by ``epochs`` epochs of
+        BSCA (budget ``min(n, 500)``, this object's bias setting, seed and
+        weights) on this object's data, reading nu after half and all of them
+        and extrapolating towards the optimum (docs/kernel.rst). It is what
+        the SBP uses when no nu is set; a short warm-up errs towards a larger
+        nu.
+
+        Parameters
+        ----------
+        epochs : int >= 0, default=0
+            Warm-up epochs (0: the SBP's default, 20).
+
+        Returns
+        -------
+        float
+        """
+        cdef SsKernelSvm *p = self._reader()
+        cdef double nu = 0
+        cdef int64_t c_epochs = _as_int64(epochs, "epochs")
+        cdef SsStatus status
+        if c_epochs < 0:
+            raise ValueError(f"epochs must be an integer >= 0, got {epochs!r}")
+        if ss_kernel_svm_get_num_data(p) == 0:
+            raise RuntimeError("this KernelSVM has no data; call set_data(X, y) before "
+                               "estimate_nu")
+        with nogil:
+            status = ss_kernel_svm_estimate_nu(p, c_epochs, &nu)
+        if status == SS_ERR_ALLOC:
+            raise MemoryError("out of memory in estimate_nu")
+        _check(status, "epochs", epochs)
+        return nu
+
     # -- setters -------------------------------------------------------------
 
     def set_lambda(self, lambda_):
@@ -688,12 +726,20 @@ cdef class KernelSVM:
         return _copy_or_none(ss_kernel_svm_get_weights(p), ss_kernel_svm_get_num_data(p))
 
     def set_nu(self, nu):
-        """SBP's slack per example, > 0 (default 1e-2)."""
+        """SBP's slack per example, > 0; None restores the default, nu derived
+        from lambda at the first train (:meth:`estimate_nu`), with which the
+        SBP solves the SVM of lambda."""
         cdef SsKernelSvm *p = self._writer("set_nu")
+        if nu is None:
+            _check(ss_kernel_svm_unset_nu(p), "nu", nu)
+            self._nu_set = False
+            return
         _check(ss_kernel_svm_set_nu(p, _as_float(nu, "nu")), "nu", nu)
+        self._nu_set = True
 
     def set_unregularized_bias(self, enabled):
-        """SBP and BSCA: learn an unregularized bias (default False); other solvers
+        """SBP and BSCA: learn an unregularized bias (default: True for BSCA,
+        False for the SBP); other solvers
         refuse True. BSCA then keeps sum_i y_i alpha_i = 0 by pair steps and sets
         the bias to the primal's minimiser at each diagnostic (LIBSVM's problem,
         see docs/budget.rst). Changing it restarts BSCA."""
@@ -782,6 +828,8 @@ cdef class KernelSVM:
         return ss_kernel_svm_get_lambda(self._reader())
 
     def get_nu(self):
+        """SBP's nu in force: the one set, else the one derived from lambda (0
+        until the first train derives it)."""
         return ss_kernel_svm_get_nu(self._reader())
 
     # -- budgeted solvers (BSCA, BSGD) ---------------------------------------

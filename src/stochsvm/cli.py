@@ -240,7 +240,7 @@ def _build_parser():
     solver_options(train, 10, _CLASSIFICATION_LOSSES + _REGRESSION_LOSSES)
     train.add_argument("--kernel", choices=("rbf", "linear", "poly", "sigmoid"), default=None,
                        help="train a kernel SVM (support vectors and coefficients; hinge loss, "
-                            "no bias except SBP's --unregularized-bias)")
+                            "no bias except SBP and BSCA, see --unregularized-bias)")
     train.add_argument("--gamma", type=_positive("--gamma"), default=None, metavar="G",
                        help="kernel coefficient (default 1/d)")
     train.add_argument("--degree", type=_count("--degree"), default=3, metavar="P",
@@ -248,9 +248,12 @@ def _build_parser():
     train.add_argument("--coef0", type=lambda t: _number(t, "--coef0"), default=0.0,
                        metavar="R", help="poly and sigmoid offset (default 0)")
     train.add_argument("--nu", type=_positive("--nu"), default=None, metavar="NU",
-                       help="SBP: slack budget per example (default the library's, 1e-2)")
-    train.add_argument("--unregularized-bias", action="store_true",
-                       help="SBP, BSCA: learn an unregularized bias")
+                       help="SBP: slack budget per example (default: derived from the "
+                            "regularization, so that the SBP solves the SVM of -C/--lambda)")
+    train.add_argument("--unregularized-bias", action=argparse.BooleanOptionalAction,
+                       default=None,
+                       help="SBP, BSCA: learn an unregularized bias or not (default the "
+                            "library's: on for BSCA, off for SBP)")
     train.add_argument("--budget", type=_count("--budget"), default=None, metavar="B",
                        help="BSCA/BSGD: keep at most B support vectors (default the "
                             "library's, 500)")
@@ -461,8 +464,8 @@ def _new_kernel_svm(X, y, lam, args):
                                  seed=args.seed)
         if args.nu is not None:
             svm.set_nu(args.nu)
-        if args.unregularized_bias:
-            svm.set_unregularized_bias(True)
+        if args.unregularized_bias is not None:
+            svm.set_unregularized_bias(args.unregularized_bias)
         if args.budget is not None:
             svm.set_budget(args.budget)
         if args.maintenance is not None:

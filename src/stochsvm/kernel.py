@@ -9,8 +9,11 @@ over support vectors copied out of the training data.
 
 Regularization: ``C`` means ``lambda = 1/(C n)`` (the problem of
 ``sklearn.svm.SVC(C=C)`` without its bias, for Pegasos and SDCA), ``lambda_``
-is used as is; SBP's slack budget is ``nu``. One epoch is ``n`` iterations
-(for SBP each costs ``n`` kernel evaluations). ``partial_fit`` runs one epoch
+is used as is. The SBP solves a slack-constrained problem with a budget
+``nu`` per example; by default ``nu`` is derived from ``C`` (``lambda``) so
+that the SBP solves the same SVM (:meth:`stochsvm.KernelSVM.estimate_nu`,
+docs/kernel.rst), and an explicit ``nu`` is used as given. One epoch is
+``n`` iterations (for SBP each costs ``n`` kernel evaluations). ``partial_fit`` runs one epoch
 per call and continues the solver's state on the same data, so ``k`` calls
 equal ``fit`` with ``max_epochs=k, tol=0``; new data restart the state (with a
 warning).
@@ -55,7 +58,9 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
     solver : str, default="sdca"
         One of :data:`KERNEL_SOLVERS`: ``"sdca"`` (kernel dual coordinate
         ascent, stops when the duality gap is below ``tol``), ``"pegasos"``,
-        ``"sbp"`` (Stochastic Batch Perceptron; uses ``nu``), ``"perceptron"``.
+        ``"sbp"`` (Stochastic Batch Perceptron; solves the SVM of ``C``
+        through ``nu``), ``"perceptron"``, ``"bsca"`` and ``"bsgd"`` (on a
+        budget of support vectors).
     kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
     gamma : float > 0, default=None
         Kernel coefficient; None: ``1 / n_features``.
@@ -65,14 +70,22 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
         ``lambda = 1/(C n)``; neither ``C`` nor ``lambda_``: ``C = 1``.
     lambda_ : float > 0, default=None
     nu : float > 0, default=None
-        SBP's slack budget per example (None: the object's default, 1e-2).
-    unregularized_bias : bool, default=False
-        SBP and BSCA: learn an unregularized bias (the other solvers have none).
-        BSCA then solves LIBSVM's problem by pair steps (docs/budget.rst).
+        SBP's slack budget per example. None: derived from ``C`` (or
+        ``lambda_``), ``nu = L(w*) / ||w*||`` with ``w*`` the SVM of that
+        ``C`` estimated by a 20-epoch BSCA warm-up, so that the SBP solves
+        the SVM of ``C``.
+    unregularized_bias : bool, default=None
+        SBP and BSCA: learn an unregularized bias (the other solvers have
+        none). None: True for ``"bsca"`` (LIBSVM's problem, solved by pair
+        steps; the bias-free form of the paper oscillates, docs/budget.rst)
+        and for ``"sbp"`` (so that it solves the problem of
+        ``sklearn.svm.SVC``), False for the others.
     eta0 : float > 0, default=None
         SBP's step size scale (None: the object's default).
-    max_epochs : int >= 1, default=10
-        Epochs (``n`` iterations each) ``fit`` may run.
+    max_epochs : int >= 1, default=None
+        Epochs (``n`` iterations each) ``fit`` may run. None: 1000 for
+        ``"sdca"`` (which stops earlier on ``tol``: the optimum, where the
+        box ``c_i C`` of the weights is active), 10 for the others.
     tol : float >= 0, default=1e-3
         SDCA's duality-gap threshold (the other solvers run ``max_epochs``).
     seed : int >= 0, default=0
@@ -108,7 +121,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
     """
 
     def __init__(self, *, solver="sdca", kernel="rbf", gamma=None, degree=3, coef0=0.0, C=None,
-                 lambda_=None, nu=None, unregularized_bias=False, eta0=None, max_epochs=10,
+                 lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_epochs=None,
                  tol=1e-3, seed=0, warm_start=False, n_jobs=None, class_weight=None,
                  budget=None, budget_maintenance=None):
         self.solver = solver
@@ -157,9 +170,13 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
         _check_int(self.degree, "degree", 1)
         if not (isinstance(self.coef0, (int, float, np.number)) and np.isfinite(self.coef0)):
             raise ValueError(f"coef0 must be a finite number, got {self.coef0!r}")
-        _check_int(self.max_epochs, "max_epochs", 1)
+        if self.max_epochs is not None:
+            _check_int(self.max_epochs, "max_epochs", 1)
         _check_positive_number(self.tol, "tol", allow_zero=True)
         _check_int(self.seed, "seed", 0)
+        if self.unregularized_bias not in (None, True, False):
+            raise ValueError(f"unregularized_bias must be None, True or False, got "
+                             f"{self.unregularized_bias!r}")
         if self.unregularized_bias and self.solver not in ("sbp", "bsca"):
             raise ValueError("unregularized_bias=True needs solver='sbp' or 'bsca' (the other "
                              "kernel solvers have no bias)")
@@ -190,8 +207,8 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
                         coef0=float(self.coef0), degree=int(self.degree), seed=self.seed)
         if self.nu is not None:
             svm.set_nu(float(self.nu))
-        if self.unregularized_bias:
-            svm.set_unregularized_bias(True)
+        if self.solver in ("sbp", "bsca"):
+            svm.set_unregularized_bias(self._bias())
         if self.eta0 is not None:
             svm.set_eta0(float(self.eta0))
         if self.budget is not None:
@@ -199,6 +216,18 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
         if self.budget_maintenance is not None:
             svm.set_budget_maintenance(self.budget_maintenance)
         return svm
+
+    def _bias(self):
+        """The unregularized-bias setting in force (None: on for SBP and BSCA)."""
+        if self.unregularized_bias is None:
+            return self.solver in ("sbp", "bsca")
+        return bool(self.unregularized_bias)
+
+    def _max_epochs(self):
+        """The epoch cap in force (None: 1000 for SDCA, which stops on tol; else 10)."""
+        if self.max_epochs is not None:
+            return int(self.max_epochs)
+        return 1000 if self.solver == "sdca" else 10
 
     def _checked_weights(self, weights):
         """The per-example weights to give the SVMs: None when all are 1. SBP
@@ -266,7 +295,8 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
                                              for svm in self._svms))
         if not partial and tol > 0 and self.solver == "sdca" and any(
                 s["status"] == "max_iterations" for s in self._stats):
-            warnings.warn(f"KernelSVMClassifier stopped after max_epochs={self.max_epochs} epochs "
+            warnings.warn(f"KernelSVMClassifier stopped after max_epochs="
+                          f"{self._max_epochs()} epochs "
                           f"before its duality gap fell below tol={self.tol}; increase "
                           f"max_epochs or tol", ConvergenceWarning)
         return self
@@ -303,7 +333,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
         self.classes_ = classes
         weights = self._checked_weights(self._example_weights(X, y, sample_weight))
         self._class_counts = None
-        return self._train(X, y, weights, not warm, self.max_epochs, float(self.tol),
+        return self._train(X, y, weights, not warm, self._max_epochs(), float(self.tol),
                            partial=False)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):

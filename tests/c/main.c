@@ -178,6 +178,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_never_exceeded)                                      \
   X(budget_split_equals_whole)                                  \
   X(bsgd_approaches_optimum)                                    \
+  /* test_sbp_nu.c */                                           \
+  X(kernel_bias_defaults)                                       \
+  X(sbp_nu_default_is_derived_from_lambda)                      \
+  X(sbp_nu_matches_the_optimum_and_is_monotone)                 \
+  X(sbp_nu_rejects)                                             \
   /* test_kernel_budget.c */                                    \
   X(bsca_object_matches_kernel_sdca)                            \
   X(budget_object_never_exceeded)                               \

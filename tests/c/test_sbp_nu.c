@@ -1,0 +1,119 @@
+/* test_sbp_nu.c -- the SBP's nu derived from lambda (src/core/sbp_nu.c) and
+ * the bias defaults of the kernel object. */
+#include "minitest.h"
+#include "stochsvm/kernel_svm.h"
+#include "testutil.h"
+
+enum { NN = 80, ND = 3 };
+
+/* Overlapping blobs (NN x ND in X, labels in y) and an rbf kernel. */
+static struct {
+  double X[NN * ND], y[NN];
+  SsData data;
+  SsKernel kernel;
+} f;
+
+static void nu_fixture(void)
+{
+  tu_make_blobs(f.X, f.y, NN, ND, 0.6, 11);
+  ss_data_init_dense(&f.data, SS_DTYPE_FLOAT64, f.X, NN, ND, ND);
+  ss_kernel_init(&f.kernel, SS_KERNEL_RBF, 0.5, 0, 1);
+}
+
+void test_kernel_bias_defaults(void)
+{
+  nu_fixture();
+  const SsKernelSolver solvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_PEGASOS, SS_KSOLVER_SDCA,
+                                    SS_KSOLVER_PERCEPTRON, SS_KSOLVER_BSCA, SS_KSOLVER_BSGD};
+  for (int s = 0; s < 6; ++s) {
+    SsKernelSvm *svm = ss_kernel_svm_new(solvers[s], &f.kernel, &f.data, f.y, 0.01);
+    REQUIRE(svm);
+    CHECK_EQ_INT(ss_kernel_svm_get_unregularized_bias(svm), solvers[s] == SS_KSOLVER_BSCA);
+    ss_kernel_svm_delete(svm);
+  }
+}
+
+void test_sbp_nu_default_is_derived_from_lambda(void)
+{
+  nu_fixture();
+  SsKernelSvm *a = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
+  SsKernelSvm *b = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
+  REQUIRE(a && b);
+  CHECK(ss_kernel_svm_get_nu(a) == 0); /* not derived before the first train */
+  double nu = 0;
+  CHECK_EQ_INT(ss_kernel_svm_estimate_nu(b, 0, &nu), SS_OK);
+  CHECK(nu > 0 && nu < 1);
+  ss_kernel_svm_set_max_num_iterations(a, 2 * NN);
+  CHECK_EQ_INT(ss_kernel_svm_train(a), SS_OK);
+  CHECK(ss_kernel_svm_get_nu(a) == nu); /* the default warm-up, deterministic */
+  /* the warm-up's kernel evaluations are counted as the solver's */
+  CHECK(ss_kernel_svm_get_num_kernel_evaluations(a) > 2 * NN * NN);
+  /* the same run with that nu set explicitly is the same run */
+  CHECK_EQ_INT(ss_kernel_svm_set_nu(b, nu), SS_OK);
+  ss_kernel_svm_set_max_num_iterations(b, 2 * NN);
+  CHECK_EQ_INT(ss_kernel_svm_train(b), SS_OK);
+  CHECK(ss_kernel_svm_get_statistics(a)->margin == ss_kernel_svm_get_statistics(b)->margin);
+  CHECK(ss_kernel_svm_get_num_kernel_evaluations(b) == 2 * NN * NN);
+  /* a new lambda under the default restarts the SBP with a new nu */
+  CHECK_EQ_INT(ss_kernel_svm_set_lambda(a, 0.1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(a), SS_OK);
+  CHECK(ss_kernel_svm_get_iteration_number(a) == 2 * NN);
+  CHECK(ss_kernel_svm_get_nu(a) > nu);
+  /* an explicit nu is honoured and survives lambda; unset goes back */
+  CHECK_EQ_INT(ss_kernel_svm_set_nu(a, 0.25), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_lambda(a, 0.01), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(a), SS_OK);
+  CHECK(ss_kernel_svm_get_nu(a) == 0.25);
+  CHECK(ss_kernel_svm_get_iteration_number(a) == 4 * NN);
+  CHECK_EQ_INT(ss_kernel_svm_unset_nu(a), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(a), SS_OK);
+  CHECK(ss_kernel_svm_get_nu(a) == nu);
+  ss_kernel_svm_delete(a);
+  ss_kernel_svm_delete(b);
+}
+
+void test_sbp_nu_matches_the_optimum_and_is_monotone(void)
+{
+  nu_fixture();
+  double previous = 0;
+  const double lambdas[] = {1e-3, 1e-2, 1e-1}; /* C = 1/(lambda n) falling */
+  for (int k = 0; k < 3; ++k) {
+    /* nu_from_model of the exact optimum (kernel SDCA, no bias) */
+    SsKernelSvm *ref = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, lambdas[k]);
+    SsKernelSvm *sbp = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, lambdas[k]);
+    REQUIRE(ref && sbp);
+    ss_kernel_svm_set_epsilon(ref, 1e-13);
+    ss_kernel_svm_set_max_num_iterations(ref, 20000 * NN);
+    CHECK_EQ_INT(ss_kernel_svm_train(ref), SS_OK);
+    double exact = 0, nu = 0, quick = 0;
+    CHECK_EQ_INT(ss_kernel_svm_nu_from_model(ref, &exact), SS_OK);
+    /* a long warm-up reaches the optimum's nu; the default one comes near */
+    CHECK_EQ_INT(ss_kernel_svm_estimate_nu(sbp, 5000, &nu), SS_OK);
+    CHECK_REL(nu, exact, 1e-4);
+    CHECK_EQ_INT(ss_kernel_svm_estimate_nu(sbp, 0, &quick), SS_OK);
+    CHECK(quick > 0.5 * exact && quick < 2 * exact);
+    CHECK(nu > previous); /* larger lambda (smaller C): more slack */
+    previous = nu;
+    ss_kernel_svm_delete(ref);
+    ss_kernel_svm_delete(sbp);
+  }
+}
+
+void test_sbp_nu_rejects(void)
+{
+  nu_fixture();
+  double nu = -1;
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
+  SsKernelSvm *empty = ss_kernel_svm_new_without_data(SS_KSOLVER_SBP, &f.kernel, ND, 0.01);
+  REQUIRE(svm && empty);
+  CHECK_EQ_INT(ss_kernel_svm_estimate_nu(NULL, 0, &nu), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_estimate_nu(svm, 0, NULL), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_estimate_nu(svm, -1, &nu), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_estimate_nu(svm, INT64_MAX, &nu), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_estimate_nu(empty, 0, &nu), SS_ERR_BAD_STATE);
+  CHECK(nu == -1);
+  CHECK_EQ_INT(ss_kernel_svm_unset_nu(NULL), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0), SS_ERR_BAD_ARG);
+  ss_kernel_svm_delete(svm);
+  ss_kernel_svm_delete(empty);
+}
