@@ -212,6 +212,9 @@ def _build_parser():
     demo.add_argument("--kernel-solvers", default=",".join(_kernel_solvers()), metavar="LIST",
                       help="comma-separated kernel solvers for the non-linear problem (default "
                            f"{','.join(_kernel_solvers())}; '' for none)")
+    demo.add_argument("--gamma", type=_positive("--gamma"), default=_DEMO_GAMMA, metavar="G",
+                      help="RBF kernel coefficient of the kernel solvers (default "
+                           f"{_DEMO_GAMMA:g}, a width that fits the non-linear problem)")
     demo.add_argument("--kernel-rows", type=_count("--kernel-rows", 2), default=2000,
                       metavar="M", help="training rows the kernel solvers use (their cost grows "
                                         "with the square of it; default 2000)")
@@ -793,14 +796,15 @@ def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
 
 
 def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
-    """Each kernel solver (RBF kernel, gamma 1/d) on the first rows of a problem."""
+    """Each kernel solver (RBF kernel, gamma ``args.gamma``) on the first rows of a problem."""
     import stochsvm
 
     rows, curves = [], {}
     m = min(args.kernel_rows, Xtr.shape[0])
     X, y = Xtr[:m], ytr[:m]
     for solver in solvers:
-        svm = stochsvm.KernelSVM(X, y, args.lam, solver=solver, kernel="rbf", seed=args.seed)
+        svm = stochsvm.KernelSVM(X, y, args.lam, solver=solver, kernel="rbf", gamma=args.gamma,
+                                 seed=args.seed)
         svm.set_max_num_iterations(args.epochs * m)
         svm.set_epsilon(0.0)
         history = []
@@ -814,7 +818,7 @@ def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
         st = svm.train()
         cpu = time.process_time() - cpu
         accuracy = float(np.mean(svm.predict(Xte) == yte))
-        label = f"kernel {solver} (rbf, {m} rows)"
+        label = f"kernel {solver} (rbf, gamma {args.gamma:g}, {m} rows)"
         rows.append((label, st["epoch"], st["primal_objective"], accuracy, cpu,
                      str(st["num_kernel_evaluations"])))
         curves[label] = history
@@ -839,6 +843,14 @@ def _print_table(title, rows):
 _DEMO_UNMAPPED_ONLY = ("res",)
 
 
+#: The non-linear problem of the demo: 4 features, each with three arches of
+#: sin(3 pi x) on [0, 1), and the RBF width that fits them (sigma = 1/sqrt(2
+#: gamma) ~ 0.22, about two thirds of an arch). On 2,000 rows every kernel
+#: solver scores about 0.85-0.90, the linear solvers about 0.5 (chance).
+_DEMO_NONLINEAR_D = 4
+_DEMO_GAMMA = 10.0
+
+
 def _demo_configs(solvers, hkm):
     configs = [(s, s, None) for s in solvers]
     if hkm is not None:
@@ -847,7 +859,8 @@ def _demo_configs(solvers, hkm):
     return configs
 
 
-def _plot(path, problems):
+def _pyplot():
+    """matplotlib's pyplot on a file-only backend, or a usage error naming the install."""
     try:
         import matplotlib
 
@@ -855,18 +868,37 @@ def _plot(path, problems):
         import matplotlib.pyplot as plt
     except ImportError:
         raise _Fail("--plot needs matplotlib (pip install matplotlib)") from None
-    fig, axes = plt.subplots(1, len(problems), figsize=(6 * len(problems), 4.2), squeeze=False)
+    return plt
+
+
+def _curve_styles():
+    """Distinct (colour, line style, marker) triples for up to 20 x 4 curves: 20
+    colours, and the style and marker change with every colour cycle."""
+    import matplotlib
+
+    colours = matplotlib.colormaps["tab20"].colors
+    lines, markers = ("-", "--", "-.", ":"), ("o", "s", "^", "D")
+    k = 0
+    while True:
+        yield colours[k % 20], lines[(k // 20 + k) % 4], markers[(k // 20) % 4]
+        k += 1
+
+
+def _plot(path, problems):
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(problems), figsize=(8.5 * len(problems), 5), squeeze=False)
     for ax, (title, curves) in zip(axes[0], problems):
-        for label, values in curves.items():
-            ax.plot(np.arange(1, len(values) + 1), values, marker="o", ms=3, label=label)
+        for (label, values), (colour, line, marker) in zip(curves.items(), _curve_styles()):
+            ax.plot(np.arange(1, len(values) + 1), values, color=colour, linestyle=line,
+                    marker=marker, ms=3, label=label)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("epoch")
         ax.set_ylabel("primal objective (lower is better)")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=100)
+        fig.savefig(path, dpi=100, bbox_inches="tight")
     except OSError as exc:
         raise _Fail(f"{path}: cannot write the plot ({exc.strerror})", 1) from None
     plt.close(fig)
@@ -887,6 +919,8 @@ def _run_demo(args):
     if unknown:
         raise _Fail(f"--kernel-solvers: unknown solver {unknown[0]!r}; choose from "
                     f"{', '.join(known_kernel)}")
+    if args.plot:
+        _pyplot()  # before minutes of training, not after
     args.tol, args.bias_multiplier = 0.0, 1.0
     dtype = np.float32 if args.float32 else np.float64
     print(f"stochsvm {_version()} demo: {', '.join(solvers)}"
@@ -933,11 +967,11 @@ def _run_demo(args):
         _print_table(title, rows)
         problems.append(("linear (make_classification)", curves))
         n4, m4 = max(2, n // 4), max(1, m // 4)
-        X, y = make_nonlinear(n4 + m4, 10, seed=args.seed, noise=min(args.noise, 0.02),
-                              dtype=dtype)
+        X, y = make_nonlinear(n4 + m4, _DEMO_NONLINEAR_D, seed=args.seed,
+                              noise=min(args.noise, 0.02), dtype=dtype)
         hkm = _homkermap("intersection", 5)
-        title = (f"non-linear: make_nonlinear, {n4} train + {m4} test rows, d = 10, label = "
-                 f"sign(sum_j sin(3 pi x_j) - 2d/(3 pi))")
+        title = (f"non-linear: make_nonlinear, {n4} train + {m4} test rows, "
+                 f"d = {_DEMO_NONLINEAR_D}, label = sign(sum_j sin(3 pi x_j) - 2d/(3 pi))")
         rows, curves = _demo_rows(title, X[:n4], y[:n4], X[n4:], y[n4:], args,
                                   _demo_configs(solvers, hkm))
         kernel_rows, kernel_curves = _demo_kernel_rows(X[:n4], y[:n4], X[n4:], y[n4:], args,
@@ -948,11 +982,13 @@ def _run_demo(args):
         if any(s in solvers for s in _DEMO_UNMAPPED_ONLY):
             print(f"\n{', '.join(_DEMO_UNMAPPED_ONLY)}: not run on the map's features (a d x d "
                   f"factorisation per step, O(d^3); its limited-memory form lres runs there).")
-        print(f"\nKernel evaluations: '-' for the linear solvers, which evaluate none (the map "
+        m_kernel = min(args.kernel_rows, n4)
+        print(f"\nNo linear rule beats chance on the non-linear problem; the kernel map (on "
+              f"all {n4} training rows) and the Gaussian kernel (on the first {m_kernel}) learn "
+              f"it. Kernel evaluations: '-' for the linear solvers, which evaluate none (the map "
               f"is explicit features). The kernel solvers' objective is the regularized hinge "
-              f"primal without bias (SBP optimises a margin under a slack budget instead). The "
-              f"problem is additive, which suits the map, not a Gaussian kernel on 2,000 rows: "
-              f"scikit-learn's SVC scores about 0.63-0.69 on the same rows. "
+              f"primal without bias (SBP optimises a margin under a slack budget instead). "
+              f"Test accuracies are on {m} (linear) and {m4} (non-linear) held-out rows. "
               f"Total {time.process_time() - t:.1f} CPU s.")
     if args.plot:
         _plot(args.plot, problems)
