@@ -336,7 +336,9 @@ def _load(path, dtype=np.float64, n_features=None):
         import scipy.sparse as sp
 
         if X.shape[1] > n_features:
-            # Features the model never had get weight 0: drop them.
+            # Features the model never had get weight 0: drop them, and say so.
+            print(f"warning: {path} has {X.shape[1]} features, the model {n_features}: "
+                  f"features {n_features + 1}-{X.shape[1]} are ignored", file=sys.stderr)
             X = X[:, :n_features]
         else:
             X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], n_features))
@@ -667,6 +669,8 @@ def _run_train(args):
         except OSError as exc:
             raise _Fail(str(exc), 1) from None
         print(f"model written to {args.model}")
+    else:
+        print("no model written (give a MODEL_FILE after TRAIN_FILE to save one)")
     return 0
 
 
