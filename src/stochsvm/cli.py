@@ -5,6 +5,11 @@
                                         generated problem (or on your files): a table
     stochsvm train [options] TRAIN_FILE [MODEL_FILE]
                                         train on a LIBSVM file, write a model file
+    stochsvm train -v K [options] TRAIN_FILE
+                                        K-fold cross-validation accuracy, no model
+    stochsvm grid [options] TRAIN_FILE [MODEL_FILE]
+                                        search C (and gamma) by cross-validation,
+                                        like LIBSVM's grid.py; write the best
     stochsvm predict MODEL_FILE TEST_FILE [OUT]
                                         labels (or scores) of a LIBSVM file, accuracy
     stochsvm info MODEL_FILE            what a model file holds
@@ -146,7 +151,7 @@ def _build_parser():
     def solver_options(p, epochs, losses):
         p.add_argument("--lambda", dest="lam", type=_positive("--lambda"), metavar="L",
                        help="regularization strength lambda > 0 (default: from -C)")
-        p.add_argument("-C", dest="C", type=_positive("-C"), default=None, metavar="C",
+        p.add_argument("-C", "-c", dest="C", type=_positive("-C"), default=None, metavar="C",
                        help="LIBLINEAR's C > 0: lambda = 1/(C n) (default 1 when --lambda "
                             "is not given)")
         p.add_argument("--epochs", type=_count("--epochs"), default=epochs, metavar="E",
@@ -241,10 +246,14 @@ def _build_parser():
                        help=f"the solver (default sdca); linear: {', '.join(solvers)}; with "
                             f"--kernel: {', '.join(kernel_solvers)}")
     solver_options(train, 10, _CLASSIFICATION_LOSSES + _REGRESSION_LOSSES)
-    train.add_argument("--kernel", choices=("rbf", "linear", "poly", "sigmoid"), default=None,
+    from stochsvm import _cli_select
+
+    train.add_argument("--kernel", "-t", choices=("rbf", "linear", "poly", "sigmoid"),
+                       type=_cli_select.kernel_type, default=None,
                        help="train a kernel SVM (support vectors and coefficients; hinge loss, "
-                            "no bias except SBP's --unregularized-bias)")
-    train.add_argument("--gamma", type=_positive("--gamma"), default=None, metavar="G",
+                            "no bias except SBP's --unregularized-bias); -t also takes LIBSVM's "
+                            "numbers 0 linear, 1 poly, 2 rbf, 3 sigmoid")
+    train.add_argument("--gamma", "-g", type=_positive("--gamma"), default=None, metavar="G",
                        help="kernel coefficient (default 1/d)")
     train.add_argument("--degree", type=_count("--degree"), default=3, metavar="P",
                        help="polynomial degree (default 3)")
@@ -270,6 +279,13 @@ def _build_parser():
     train.add_argument("--jobs", type=_count("--jobs"), default=1, metavar="J",
                        help="threads training the one-vs-rest SVMs at once (default 1; the "
                             "model does not depend on it)")
+    train.add_argument("-v", "--cv", dest="cv", type=_count("-v", 2), default=None, metavar="K",
+                       help="K-fold cross-validation accuracy (stratified, seeded by --seed) "
+                            "instead of training; no model is written")
+    train.add_argument("--class-weight", dest="class_weight", action="append",
+                       type=_cli_select.class_weight, default=None, metavar="LABEL:W",
+                       help="multiply the loss of class LABEL's examples by W (LIBSVM's "
+                            "-wLABEL W, e.g. -w1 5; repeatable)")
     train.add_argument("--test", metavar="FILE", default=None,
                        help="evaluate the final model on this LIBSVM file")
     train.add_argument("--progress", action="store_true",
@@ -281,6 +297,20 @@ def _build_parser():
                             "with the live objective (default: once per epoch; a diagnostic costs "
                             "a pass over the data, a kernel one n x support vectors kernel "
                             "evaluations)")
+
+    # -- grid --------------------------------------------------------------------
+    grid = sub.add_parser(
+        "grid", parents=[train], add_help=False, conflict_handler="resolve",
+        help="search C (and gamma) by cross-validation, like LIBSVM's grid.py",
+        description="Cross-validate every C of a log2 grid (and every gamma, with --kernel), "
+                    "print a table and the best, and with MODEL_FILE train the best on the "
+                    "whole TRAIN_FILE and write it. Takes train's options; -v K sets the folds "
+                    f"(default {_cli_select.DEFAULT_FOLDS}).")
+    grid.add_argument("--log2c", metavar="BEGIN,END,STEP", default=_cli_select.DEFAULT_LOG2C,
+                      help=f"log2 of C (default {_cli_select.DEFAULT_LOG2C}, as grid.py)")
+    grid.add_argument("--log2g", metavar="BEGIN,END,STEP", default=None,
+                      help=f"log2 of gamma, with --kernel (default {_cli_select.DEFAULT_LOG2G}; "
+                           f"--gamma G fixes it)")
 
     # -- predict -----------------------------------------------------------------
     predict = sub.add_parser(
@@ -577,6 +607,10 @@ def _run_train(args):
     print(f"stochsvm {_version()} train: {args.file}: {n_all} examples, {d} features, "
           f"{X.nnz} nonzeros (read in {load_time:.2f} s); "
           f"{task.replace('_', '-')}{'' if labels is None else f', {len(labels)} classes'}")
+    from stochsvm import _cli_select
+
+    if args.cv is not None:
+        return _cli_select.run_train_cv(args, X, y, task, labels)
     Xv = yv = None
     if args.validation is not None:
         rng = np.random.default_rng(args.seed)
@@ -601,6 +635,7 @@ def _run_train(args):
         kern = svms[0].get_kernel()
         print(f"kernel {args.solver}, {kern['kernel']} kernel (gamma {kern['gamma']:g}), lambda "
               f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
+    _cli_select.set_example_weights(svms, _cli_select.example_weights(args, y, labels))
     bar = args.progress or sys.stderr.isatty()
     progress = _Progress(args.epochs, not args.quiet, bar, svms, n)
     best = None  # (quality, epoch, models, biases)
@@ -1002,7 +1037,10 @@ def _run_demo(args):
 
 def main(argv=None):
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    from stochsvm._cli_select import rewrite_argv, run_grid
+
     parser = _build_parser()
+    argv = rewrite_argv(sys.argv[1:] if argv is None else list(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors (status 2)
@@ -1010,7 +1048,8 @@ def main(argv=None):
     if args.command is None:
         parser.print_help()
         return 2
-    run = {"demo": _run_demo, "train": _run_train, "predict": _run_predict, "info": _run_info}
+    run = {"demo": _run_demo, "train": _run_train, "grid": run_grid, "predict": _run_predict,
+           "info": _run_info}
     try:
         return run[args.command](args)
     except _Fail as exc:
