@@ -199,6 +199,9 @@ def run_grid(args):
     if args.loss is None:
         args.loss = cli._default_loss(args.solver)
     X, y = cli._load(args.file, np.float32 if args.float32 else np.float64)
+    from stochsvm._cli_scale import scale_training_data
+
+    X, _ = scale_training_data(args, X)
     cli._check_kernel_args(args, cli._solvers(), cli._kernel_solvers())
     cli._check_homkermap_input(X, args.file, cli._homkermap(args.homkermap, args.homkermap_order))
     task, labels, _ = cli._problem(y, args.file, args.loss in cli._REGRESSION_LOSSES)

@@ -41,6 +41,7 @@ __all__ = ["main"]
 _CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 _REGRESSION_LOSSES = ("l1", "l2")
 _HOM_KERNELS = ("chi2", "intersection", "js")
+_SCALINGS = ("minmax", "maxabs", "standard")
 
 
 def _version():
@@ -286,6 +287,10 @@ def _build_parser():
                        type=_cli_select.class_weight, default=None, metavar="LABEL:W",
                        help="multiply the loss of class LABEL's examples by W (LIBSVM's "
                             "-wLABEL W, e.g. -w1 5; repeatable)")
+    train.add_argument("--scale", choices=("none",) + _SCALINGS, default="none",
+                       help="scale the features, fitted on TRAIN_FILE and stored in the model "
+                            "(predict applies it): minmax to [-1, 1] like svm-scale, maxabs "
+                            "(keeps sparse data sparse), standard (default none)")
     train.add_argument("--test", metavar="FILE", default=None,
                        help="evaluate the final model on this LIBSVM file")
     train.add_argument("--progress", action="store_true",
@@ -607,8 +612,9 @@ def _run_train(args):
     print(f"stochsvm {_version()} train: {args.file}: {n_all} examples, {d} features, "
           f"{X.nnz} nonzeros (read in {load_time:.2f} s); "
           f"{task.replace('_', '-')}{'' if labels is None else f', {len(labels)} classes'}")
-    from stochsvm import _cli_select
+    from stochsvm import _cli_scale, _cli_select
 
+    X, scaler = _cli_scale.scale_training_data(args, X)
     if args.cv is not None:
         return _cli_select.run_train_cv(args, X, y, task, labels)
     Xv = yv = None
@@ -681,6 +687,7 @@ def _run_train(args):
     line = f"train {name} {value:.4f}"
     if args.test:
         Xt, yt = _load(args.test, dtype, n_features=d)
+        Xt = _cli_scale.scale(Xt, scaler, args.test)
         if labels is not None:
             unknown = np.setdiff1d(np.unique(yt), labels)
             if unknown.size:
@@ -690,7 +697,7 @@ def _run_train(args):
         line += f", test {name} {value:.4f} ({Xt.shape[0]} examples)"
     print(line)
     if args.model:
-        from stochsvm.model_file import kernel_model_dict, save
+        from stochsvm.model_file import kernel_model_dict, save_model
 
         if args.kernel is None:
             model = _model_dict(task, labels, svms, args, d, hkm, lam, extra)
@@ -699,8 +706,9 @@ def _run_train(args):
                     "epochs": args.epochs, "seed": args.seed, "nu": svms[0].get_nu(), **extra}
             model = kernel_model_dict(svms, task, None if labels is None else
                                       np.asarray(labels, dtype=np.float64), d, meta)
+        model["scaling"] = scaler
         try:
-            save(model, args.model)
+            save_model(model, args.model)
         except OSError as exc:
             raise _Fail(str(exc), 1) from None
         print(f"model written to {args.model}")
@@ -728,6 +736,10 @@ def _run_predict(args):
 
     d = _read_model(args.model)
     X, y = _load(args.file, n_features=d["dimension"])
+    if d["scaling"] is not None:
+        from stochsvm._cli_scale import scale
+
+        X = scale(X, d["scaling"], args.file)
     scores = _model_file.decision_function(d, X)
     labels = None if d["labels"] is None else np.asarray(d["labels"])
     meta = d["metadata_json"]
@@ -781,6 +793,8 @@ def _run_info(args):
     print(f"loss            {_LOSS_NAMES.get(d['loss'], 'custom')}")
     print(f"lambda          {d['lambda']:g}")
     print(f"bias multiplier {d['bias_multiplier']:g}")
+    if d["scaling"] is not None:
+        print(f"scaling         {d['scaling']['method']} of the input features (SCAL section)")
     if d["homkermap"] is not None:
         from stochsvm.model_file import _homkermap_object
 

@@ -253,7 +253,13 @@ def save_model(model, path):
     OSError
         The file could not be written (the previous file, if any, is unchanged).
     """
-    save(model_dict(model), path)
+    d = model_dict(model)
+    if d.get("scaling") is None:
+        save(d, path)
+    else:  # a feature scaler (stochsvm.scaling) travels in its own section
+        from stochsvm.scaling import save_scaled
+
+        save_scaled(d, path)
 
 
 def read_model(path):
@@ -269,9 +275,16 @@ def read_model(path):
     ModelFileVersionError
         Written by a newer format version.
     """
+    from stochsvm.scaling import split_section
+
     with open(path, "rb") as f:
         data = f.read()
+    data, scaler = split_section(data, source=str(path))
     d = decode(data, source=str(path))
+    d["scaling"] = scaler  # None, or the feature scaler the model was trained after
+    if scaler is not None and scaler["offset"].shape[0] != d["dimension"]:
+        raise ModelFileError(f"{path}: the SCAL section has {scaler['offset'].shape[0]} "
+                             f"features, the model {d['dimension']}")
     try:
         d["metadata_json"] = json.loads(d["metadata"]) if d["metadata"] else {}
     except ValueError as exc:
