@@ -123,11 +123,12 @@ def _train_to_end(svms, epochs):
             break
 
 
-def cross_validate(args, X, y, task, labels, Cs, gamma=None):
-    """Held-out predictions for each C of ``Cs`` (ascending): a list of
-    (C, quality) with LIBSVM's accuracy (or the mean squared error)."""
+def held_out_scores(args, X, y, task, labels, Cs, gamma=None):
+    """The scores of every example when its fold was held out, for each C of
+    ``Cs`` (ascending): an array of shape (len(Cs), n, outputs)."""
     folds = stratified_folds(y, args.cv, args.seed, stratify=task != "regression")
-    predictions = np.empty((len(Cs), y.shape[0]), dtype=np.float64)
+    outputs = 1 if task != "one_vs_rest" else len(labels)
+    scores = np.empty((len(Cs), y.shape[0], outputs), dtype=np.float64)
     hkm = cli._homkermap(args.homkermap, args.homkermap_order)
     warm = args.kernel is None and args.solver == "sdca"
     fold_args = argparse.Namespace(**vars(args))
@@ -151,9 +152,36 @@ def cross_validate(args, X, y, task, labels, Cs, gamma=None):
             if k == 0 or not warm:
                 set_example_weights(svms, weights)
             _train_to_end(svms, args.epochs)
-            scores = cli._scores(svms, X[test])
-            predictions[k, test] = cli._predict(task, labels, scores)
-    return [(C, cli._quality(task, predictions[k], y)[1]) for k, C in enumerate(Cs)]
+            scores[k, test] = cli._scores(svms, X[test])
+    return scores
+
+
+def cross_validate(args, X, y, task, labels, Cs, gamma=None):
+    """For each C of ``Cs`` (ascending), (C, quality of the held-out
+    predictions): LIBSVM's accuracy, or the mean squared error."""
+    scores = held_out_scores(args, X, y, task, labels, Cs, gamma)
+    return [(C, cli._quality(task, cli._predict(task, labels, scores[k]), y)[1])
+            for k, C in enumerate(Cs)]
+
+
+def platt_sigmoids(args, X, y, task, labels):
+    """``train --probability``: Platt's (A, B) of every output, fitted on the
+    scores of a 5-fold cross-validation (stratified, seeded by ``--seed``) of
+    the same training set and parameters."""
+    from stochsvm.calibration import fit_platt
+
+    if task == "regression":
+        raise cli._Fail("--probability needs a classifier (not the l1 or l2 loss)")
+    cv_args = argparse.Namespace(**vars(args))
+    cv_args.cv = DEFAULT_FOLDS
+    cv_args.validation = None  # X is already the training part
+    _check_cv_args(cv_args, X.shape[0])
+    C = args.C if args.C is not None else 1.0
+    scores = held_out_scores(cv_args, X, y, task, labels, [C])[0]
+    vectors = _label_vectors(y, task, labels)
+    sigmoids = [fit_platt(scores[:, k], v) for k, v in enumerate(vectors)]
+    print(f"probability: Platt sigmoids fitted on {cv_args.cv}-fold cross-validation scores")
+    return sigmoids
 
 
 def _check_cv_args(args, n):

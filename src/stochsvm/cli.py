@@ -287,6 +287,9 @@ def _build_parser():
                        type=_cli_select.class_weight, default=None, metavar="LABEL:W",
                        help="multiply the loss of class LABEL's examples by W (LIBSVM's "
                             "-wLABEL W, e.g. -w1 5; repeatable)")
+    train.add_argument("--probability", action="store_true",
+                       help="also fit Platt sigmoids on 5-fold cross-validation scores and "
+                            "store them in the model, for predict --probability")
     train.add_argument("--scale", choices=("none",) + _SCALINGS, default="none",
                        help="scale the features, fitted on TRAIN_FILE and stored in the model "
                             "(predict applies it): minmax to [-1, 1] like svm-scale, maxabs "
@@ -328,6 +331,9 @@ def _build_parser():
     predict.add_argument("out", metavar="OUT", nargs="?", default=None)
     predict.add_argument("--scores", action="store_true",
                          help="write the scores after each prediction (one per output)")
+    predict.add_argument("--probability", "-b", action="store_true",
+                         help="write the class probabilities after each prediction, after a "
+                              "first line 'labels ...' (a model trained with --probability)")
 
     # -- info --------------------------------------------------------------------
     info = sub.add_parser("info", help="describe a model file",
@@ -696,6 +702,8 @@ def _run_train(args):
         name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xt)), yt)
         line += f", test {name} {value:.4f} ({Xt.shape[0]} examples)"
     print(line)
+    if args.model and args.probability:
+        extra["platt"] = _cli_select.platt_sigmoids(args, X, y, task, labels)
     if args.model:
         from stochsvm.model_file import kernel_model_dict, save_model
 
@@ -747,12 +755,22 @@ def _run_predict(args):
     if classes is not None and labels is not None:
         labels = np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
     predictions = _predict(d["task"], labels, scores)
-    lines = []
+    lines, probabilities = [], None
+    if args.probability:
+        from stochsvm.calibration import class_probabilities
+
+        if not meta.get("platt"):
+            raise _Fail(f"{args.model} has no probability model (train it with --probability)")
+        probabilities = class_probabilities(scores, meta["platt"])
+        lines.append("labels " + " ".join(f"{v:g}" if isinstance(v, (float, np.floating))
+                                          else str(v) for v in labels))
     for k in range(X.shape[0]):
         p = predictions[k]
         text = f"{p:.17g}" if isinstance(p, (float, np.floating)) else str(p)
         if args.scores:
             text += " " + " ".join(f"{s:.17g}" for s in scores[k])
+        if probabilities is not None:
+            text += " " + " ".join(f"{q:.6g}" for q in probabilities[k])
         lines.append(text)
     report = sys.stdout
     if args.out:
