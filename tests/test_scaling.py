@@ -136,3 +136,6 @@ def test_cli_scale_choices(tmp_path, capsys):
     assert "invalid choice: 'log'" in capsys.readouterr().err
     assert main(["train", train, "--scale", "maxabs", "-q"]) == 0
     assert "scaling: maxabs, fitted on the 20 training rows" in capsys.readouterr().out
+    positive = _write(tmp_path / "pos.svm", np.abs(_data(20)), np.arange(20) % 2)
+    assert main(["train", positive, "--scale", "minmax", "--homkermap", "chi2"]) == 2
+    assert "use --scale maxabs" in capsys.readouterr().err

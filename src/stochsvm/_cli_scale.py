@@ -17,6 +17,9 @@ def scale_training_data(args, X):
         if hint:
             print(hint)
         return X, None
+    if args.homkermap is not None and method != "maxabs":
+        raise cli._Fail(f"--scale {method} makes features negative, which --homkermap cannot "
+                        f"take: use --scale maxabs (it keeps non-negative data non-negative)")
     scaler = fit_scaler(X, method)
     print(f"scaling: {method}, fitted on the {X.shape[0]} training rows "
           f"(stored in the model file, applied by predict)")
