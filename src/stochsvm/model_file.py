@@ -132,10 +132,12 @@ def _estimator_dict(est):
     return d
 
 
-def kernel_expansion(svms, dimension):
+def kernel_expansion(svms, dimension, return_indices=False):
     """One kernel expansion for several KernelSVM outputs: the union of their
     support vectors (by training index), as a CSR matrix, and the k x m
-    coefficients (0 where an output does not use a vector)."""
+    coefficients (0 where an output does not use a vector); with
+    ``return_indices``, also the training index of every vector (-1: not a
+    training row, e.g. a merged budget vector)."""
     import scipy.sparse as sp
 
     rows, index_of, coef = [], {}, []
@@ -154,6 +156,9 @@ def kernel_expansion(svms, dimension):
     S = sp.vstack(rows, format="csr") if rows else sp.csr_matrix((0, dimension))
     S.sort_indices()
     S.eliminate_zeros()
+    if return_indices:
+        indices = np.array([k if isinstance(k, int) else -1 for k in index_of], dtype=np.int64)
+        return S, coefficients, indices
     return S, coefficients
 
 
