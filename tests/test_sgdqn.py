@@ -343,3 +343,43 @@ def test_concurrent_fits_equal_serial_fits():
     for (w, b), (w2, b2) in zip(serial, results):
         assert np.array_equal(w, w2) and b == b2
     assert not np.array_equal(serial[0][0], serial[1][0])  # the seeds matter
+
+
+def _digits_with_outlier():
+    """scikit-learn's digits scaled to [0, 1], even against odd, with the
+    row of largest norm scaled to 100x the median squared norm."""
+    from sklearn.datasets import load_digits
+    X, y = load_digits(return_X_y=True)
+    X = X / 16.0
+    norms = (X ** 2).sum(axis=1)
+    k = int(np.argmax(norms))
+    outlier = X.copy()
+    outlier[k] *= np.sqrt(100 * np.median(norms) / norms[k])
+    return X, outlier, np.where(y % 2 == 0, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("solver", ["svmsgd2", "sgdqn"])
+@pytest.mark.parametrize("loss", ["hinge2", "logistic"])
+def test_default_t0_ignores_an_outlier_row(solver, loss):
+    """One row at 100x the median squared norm used to raise the default t0
+    (sized by max ||x||^2) 50-fold: tiny steps, a "converged" stop at epoch 2
+    at 3.3x (SGD-QN) the optimum. t0 now follows a 99 % quantile of the
+    norms, and 30 epochs end near the optimum."""
+    X, Xo, y = _digits_with_outlier()
+    lam = 1.0 / len(y)
+    clean_t0 = SVM(X, y, lam, solver=solver, loss=loss).get_t0()
+    svm = SVM(Xo, y, lam, solver=solver, loss=loss)
+    assert svm.get_t0() <= 1.5 * clean_t0
+    Xs = sp.csr_matrix(Xo)
+    w_ll, b_ll = ref.liblinear(Xs, y, 2 if loss == "hinge2" else 0, lam, 1e-9)
+    optimum = ref.objective(Xs, y, w_ll, b_ll, lam, loss)
+    stats = svm.train()                        # all defaults
+    if stats["status"] == "converged":
+        assert stats["objective"] <= 1.5 * optimum
+    remaining = 30 * len(y) - svm.get_iteration_number()
+    if remaining > 0:                          # the default stop came before 30 epochs
+        svm.set_epsilon(0)
+        svm.set_max_num_iterations(remaining)
+        svm.train()
+    e = ref.objective(Xs, y, svm.get_model(), svm.get_bias(), lam, loss)
+    assert optimum * (1 - 1e-9) <= e <= 1.15 * optimum

@@ -24,6 +24,35 @@
  * life: k = e ceil(n/L) + (t - e n) / L for the minibatch starting at
  * iteration t. Training N iterations equals N/2 then N/2 more, bit for bit.
  *
+ * Defaults derived from the data, and the safeguard. The first steps are
+ * gradient steps eps0 Bhat_0^{-1} s; a fixed Bhat_0 = I ignores the scale of
+ * the data (rows with ||x||^2 ~ 240 made eps0 = 3e-2 diverge to 1e51, and
+ * features spanning 1e-3 .. 1e4 stalled). Unless b0 is set, Bhat_0 is the
+ * diagonal of the expected Hessian bound, a Jacobi preconditioner:
+ *
+ *     Bhat_0 = diag(b_j),  b_j = delta + lambda + kappa mean_i c_i x~_ij^2
+ *
+ * with kappa the loss's curvature bound (2 for the squared hinge and l2,
+ * 1/4 for the logistic loss; with a custom loss b_j = 1 + delta). It is the
+ * diagonal of the Hessian bound delta I + lambda I + kappa E[c x~ x~^T], so
+ * in every coordinate the first step is eps0 times a Newton step of that
+ * bound, whatever the scaling of the features. LRES starts its two-loop
+ * recursion from H^0 = theta Bhat_0^{-1}, theta = v^T r / (r^T Bhat_0^{-1} r)
+ * of the newest pair (1 before the first). One pass over the data (a
+ * strided sample of the rows when n d > 2^26) per curvature reset (RES) or
+ * train call (LRES).
+ * Gamma defaults to 1e-4 / b0, b0 = mean_j b_j (the paper's 1e-4 at b0 = 1),
+ * and eps0 to 0.1 (measured: bench/res_sgdqn_defaults.py, docs/res.rst).
+ * Two safeguards hold for every setting, explicit or default: (1) a step
+ * that would raise the objective of its own minibatch,
+ * f_B(w~) = lambda/2 ||w~||^2 + 1/|B| sum_B c_i loss_i, is halved until it
+ * does not (at most 60 times; then the step is skipped and counted) -- the
+ * direction descends f_B, so a short enough step always does; (2) every step
+ * is projected on the ball ||w~||^2 <= 2 F(0) / lambda, which holds the
+ * minimiser because lambda/2 ||w~*||^2 <= F(w~*) <= F(0) (built-in losses,
+ * which are nonnegative). Neither changes a run whose steps descend their
+ * minibatch objective and stay in the ball, as the paper's runs do.
+ *
  * The loss must be differentiable: the squared hinge (the default loss of a
  * RES or LRES object), logistic, l2, or a custom loss. ss_svm_set_loss
  * rejects the hinge and l1 losses on these objects. The bias learning rate
@@ -50,15 +79,16 @@ SS_API SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L);
  *  curvature updates are skipped. 0 with Gamma = 0 is plain stochastic BFGS. */
 SS_API SsStatus ss_svm_set_res_delta(SsSvm *self, double delta);
 /** @brief Minimum progress Gamma, finite and >= 0: the step direction is
- *  (Bhat^{-1} + Gamma I) s. Default 1e-4 (the paper's). */
+ *  (Bhat^{-1} + Gamma I) s. Default 1e-4 / b0 (the paper's 1e-4 at b0 = 1). */
 SS_API SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma);
-/** @brief Initial step eps0, finite and > 0. Default 3e-2 (the paper's). */
+/** @brief Initial step eps0, finite and > 0. Default 0.1 (the paper's 3e-2
+ *  made slow progress once Bhat_0 follows the data; see above). */
 SS_API SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0);
 /** @brief Step decay tau > 0 of eps_t = eps0 tau / (tau + k); +INFINITY gives
  *  the constant step eps0. Default 100 (the paper's). */
 SS_API SsStatus ss_svm_set_res_tau(SsSvm *self, double tau);
-/** @brief b0 of the initial curvature Bhat_0 = b0 I, finite and > 0. Default
- *  1 + delta (the first steps are SGD steps of size about eps_t). Takes
+/** @brief b0 of the initial curvature Bhat_0 = b0 I, finite and > 0. Default:
+ *  the data's diagonal Bhat_0 above (1 + delta without data). Takes
  *  effect when the curvature is reset (ss_svm_reset_res_curvature, or the
  *  first training of an object whose curvature was never set); training
  *  returns SS_ERR_BAD_ARG if b0 <= delta at that point. */
@@ -82,13 +112,14 @@ SS_API SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m);
 SS_API int64_t ss_svm_get_res_minibatch_size(const SsSvm *self);
 /** @brief Curvature floor delta in force (default 1e-3). */
 SS_API double ss_svm_get_res_delta(const SsSvm *self);
-/** @brief Minimum progress Gamma in force (default 1e-4). */
+/** @brief Minimum progress Gamma in force (default 1e-4 / b0). */
 SS_API double ss_svm_get_res_gamma(const SsSvm *self);
-/** @brief Initial step eps0 in force (default 3e-2). */
+/** @brief Initial step eps0 in force (default 0.1). */
 SS_API double ss_svm_get_res_eps0(const SsSvm *self);
 /** @brief Step decay tau in force (default 100; +INFINITY: constant step). */
 SS_API double ss_svm_get_res_tau(const SsSvm *self);
-/** @brief b0 in force (the default is 1 + delta). */
+/** @brief b0 in force: the set one, or the mean of the default diagonal
+ *  (1 + delta without data or for a custom loss). */
 SS_API double ss_svm_get_res_initial_curvature(const SsSvm *self);
 /** @brief LRES memory m in force (default 10). */
 SS_API int64_t ss_svm_get_lres_memory(const SsSvm *self);
@@ -101,6 +132,12 @@ SS_API int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self);
  *  Cholesky factorisation failed) and was reset to Bhat_0, since the last
  *  reset. Stays 0 in exact arithmetic; can happen with delta = 0. */
 SS_API int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self);
+/** @brief Halvings of eps_t made by the step safeguard since the last reset
+ *  (a step that would raise its own minibatch objective is halved). */
+SS_API int64_t ss_svm_get_res_num_step_halvings(const SsSvm *self);
+/** @brief Steps given up by the safeguard (no step along the direction
+ *  lowered the minibatch objective; the model stayed) since the last reset. */
+SS_API int64_t ss_svm_get_res_num_rejected_steps(const SsSvm *self);
 
 /** @brief Number of doubles of the curvature state: D*D for RES (Bhat, row
  *  major), 1 + 2 m D for LRES, 0 for other solvers (D = dimension + 1). */

@@ -13,23 +13,28 @@
  *
  *     dir = (H_t + Gamma I) s_t
  *
- * where H_t is the inverse of the matrix obtained from B^0_t = sigma_t I by
- * BFGS updates with the stored pairs, oldest first, by the two-loop recursion
- * in O(m D):
+ * where H_t is the inverse of the matrix obtained from B^0_t = Bhat_0 / theta_t
+ * (Bhat_0 = diag(b_j), res.h) by BFGS updates with the stored pairs, oldest
+ * first, by the two-loop recursion in O(m D):
  *
  *     q = s_t
  *     for k = newest .. oldest:   a_k = rho_k v_k^T q;   q -= a_k rhat_k
- *     z = q / sigma_t
+ *     z = theta_t Bhat_0^{-1} q
  *     for k = oldest .. newest:   b = rho_k rhat_k^T z;  z += (a_k - b) v_k
  *     dir = z + Gamma s_t
  *
- *     sigma_t = rhat^T rhat / (v^T rhat)    (newest pair; >= v^T rhat / ||v||^2 > delta)
- *     sigma_t = b0                          (no pair yet)
+ *     theta_t = v^T rhat / (rhat^T Bhat_0^{-1} rhat)   (newest pair)
+ *     theta_t = 1                                       (no pair yet)
  *
+ * the Shanno-Phua scaling measured in the metric of Bhat_0: with
+ * Bhat_0 = b0 I it is the usual H^0 = (v^T rhat / rhat^T rhat) I, and with
+ * the data's diagonal it keeps the per-feature scaling of the first steps.
  * Every stored pair has curvature v^T rhat / ||v||^2 > delta, so H_t maps
- * rhat_k to v_k with a "curvature" above delta and H^0_t <= 1/delta, as in
- * RES; unlike RES the bound lambda_min(B) >= delta is not enforced in the
- * directions the pairs mix (see the docs). Memory 2 m D + m doubles.
+ * rhat_k to v_k with a "curvature" above delta; with Bhat_0 = b0 I also
+ * H^0_t <= 1/delta, as in RES (with a diagonal Bhat_0 this bound holds only
+ * in the metric of Bhat_0). Unlike RES the bound lambda_min(B) >= delta is
+ * not enforced in the directions the pairs mix (see the docs). Memory
+ * 2 m D + m doubles, plus D in the work space for 1 / diag(Bhat_0).
  */
 #include "res_steps.h"
 
@@ -52,14 +57,15 @@ static SsStatus lres_direction(SsSvm *self, SsResWork *work)
     alpha[slot] = a;
     for (int64_t j = 0; j < D; ++j) q[j] -= a * r[j];
   }
-  double sigma = ss_svm_get_res_initial_curvature(self);
+  const double *inv_b = work->extra + m; /* 1 / diag(Bhat_0) */
+  double theta = 1;
   if (k > 0) {
     const double *r = R + res->newest * D;
-    double rr = 0;
-    for (int64_t j = 0; j < D; ++j) rr += r[j] * r[j];
-    sigma = rr * rho[res->newest];
+    double rbr = 0;
+    for (int64_t j = 0; j < D; ++j) rbr += r[j] * r[j] * inv_b[j];
+    theta = 1.0 / (rbr * rho[res->newest]);
   }
-  for (int64_t j = 0; j < D; ++j) q[j] /= sigma;
+  for (int64_t j = 0; j < D; ++j) q[j] *= theta * inv_b[j];
   for (int64_t i = k - 1; i >= 0; --i) { /* oldest first */
     const int64_t slot = (res->newest - i + m) % m;
     const double *v = V + slot * D, *r = R + slot * D;
@@ -68,7 +74,7 @@ static SsStatus lres_direction(SsSvm *self, SsResWork *work)
     b = alpha[slot] - rho[slot] * b;
     for (int64_t j = 0; j < D; ++j) q[j] += b * v[j];
   }
-  for (int64_t j = 0; j < D; ++j) q[j] += res->gamma * g[j];
+  for (int64_t j = 0; j < D; ++j) q[j] += work->gamma * g[j];
   for (int64_t j = 0; j < D; ++j) {
     if (!isfinite(q[j])) return SS_ERR_NUMERIC;
   }
@@ -97,8 +103,20 @@ static bool lres_update(SsSvm *self, SsResWork *work, double vr)
   return true;
 }
 
+/* extra: alpha[m], then 1 / diag(Bhat_0) [D]. */
+static SsStatus lres_prepare(SsSvm *self, SsResWork *work)
+{
+  double *inv_b = work->extra + self->res.memory;
+  SsStatus status = ss_res_initial_diagonal(self, inv_b);
+  if (status != SS_OK) return status;
+  for (int64_t j = 0; j < work->D; ++j) inv_b[j] = 1.0 / inv_b[j];
+  return SS_OK;
+}
+
 SsStatus ss_lres_train(SsSvm *self)
 {
-  const SsResSolver solver = {lres_direction, lres_update, self->res.memory};
+  const int64_t D = self->dimension + 1;
+  if (D > INT64_MAX - self->res.memory) return SS_ERR_ALLOC;
+  const SsResSolver solver = {lres_direction, lres_update, lres_prepare, self->res.memory + D};
   return ss_res_run(self, &solver);
 }

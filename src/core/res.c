@@ -43,16 +43,18 @@ static SsStatus res_direction(SsSvm *self, SsResWork *work)
   double *G = work->extra;
   memcpy(G, res->curvature, (size_t)(D * D) * sizeof(double));
   if (!ss_res_cholesky(G, D)) {
-    const double b0 = ss_svm_get_res_initial_curvature(self);
+    double *diag = work->extra + D * D;
+    SsStatus status = ss_res_initial_diagonal(self, diag);
+    if (status != SS_OK) return status;
     memset(res->curvature, 0, (size_t)(D * D) * sizeof(double));
-    for (int64_t k = 0; k < D; ++k) res->curvature[k * D + k] = b0;
+    for (int64_t k = 0; k < D; ++k) res->curvature[k * D + k] = diag[k];
     res->num_restarts++;
     memcpy(G, res->curvature, (size_t)(D * D) * sizeof(double));
     if (!ss_res_cholesky(G, D)) return SS_ERR_NUMERIC;
   }
   memcpy(work->dir, work->g, (size_t)D * sizeof(double));
   ss_res_cholesky_solve(G, D, work->dir);
-  for (int64_t k = 0; k < D; ++k) work->dir[k] += res->gamma * work->g[k];
+  for (int64_t k = 0; k < D; ++k) work->dir[k] += work->gamma * work->g[k];
   return SS_OK;
 }
 
@@ -83,7 +85,7 @@ static bool res_update(SsSvm *self, SsResWork *work, double vr)
   return true;
 }
 
-static const SsResSolver res_solver = {res_direction, res_update, 0};
+static const SsResSolver res_solver = {res_direction, res_update, NULL, 0};
 
 SsStatus ss_res_train(SsSvm *self)
 {

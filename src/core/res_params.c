@@ -10,7 +10,7 @@
 
 void ss_res_init(SsResState *res)
 {
-  *res = (SsResState){.minibatch_size = 5, .delta = 1e-3, .gamma = 1e-4, .eps0 = 3e-2,
+  *res = (SsResState){.minibatch_size = 5, .delta = 1e-3, .gamma = -1.0, .eps0 = SS_RES_DEFAULT_EPS0,
                       .tau = 100.0, .initial_curvature = 0.0, .memory = 10};
 }
 
@@ -32,6 +32,7 @@ static void forget_curvature(SsSvm *self)
   self->res.num_pairs = 0;
   self->res.newest = 0;
   self->res.num_updates = self->res.num_skips = self->res.num_restarts = 0;
+  self->res.num_halvings = self->res.num_rejected = 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -90,17 +91,70 @@ SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m)
 
 int64_t ss_svm_get_res_minibatch_size(const SsSvm *self) { return self->res.minibatch_size; }
 double ss_svm_get_res_delta(const SsSvm *self) { return self->res.delta; }
-double ss_svm_get_res_gamma(const SsSvm *self) { return self->res.gamma; }
+double ss_svm_get_res_gamma(const SsSvm *self)
+{
+  return self->res.gamma >= 0 ? self->res.gamma : SS_RES_DEFAULT_GAMMA_RATIO / ss_svm_get_res_initial_curvature(self);
+}
 double ss_svm_get_res_eps0(const SsSvm *self) { return self->res.eps0; }
 double ss_svm_get_res_tau(const SsSvm *self) { return self->res.tau; }
 int64_t ss_svm_get_lres_memory(const SsSvm *self) { return self->res.memory; }
 int64_t ss_svm_get_res_num_curvature_updates(const SsSvm *self) { return self->res.num_updates; }
 int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self) { return self->res.num_skips; }
 int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self) { return self->res.num_restarts; }
+int64_t ss_svm_get_res_num_step_halvings(const SsSvm *self) { return self->res.num_halvings; }
+int64_t ss_svm_get_res_num_rejected_steps(const SsSvm *self) { return self->res.num_rejected; }
 
+/* The scalar b0 in force (res.h): the set one, or the mean of the default
+ * diagonal, delta + lambda + kappa mean_i c_i ||x~_i||^2 / D; 1 + delta
+ * without data or for a custom loss. */
 double ss_svm_get_res_initial_curvature(const SsSvm *self)
 {
-  return self->res.initial_curvature > 0 ? self->res.initial_curvature : 1.0 + self->res.delta;
+  const SsResState *res = &self->res;
+  if (res->initial_curvature > 0) return res->initial_curvature;
+  const int64_t n = self->source.num_data;
+  const double B2 = self->bias_multiplier * self->bias_multiplier;
+  const double unit = ss_loss_curvature_bound(self->loss, 1.0);
+  if (n == 0 || !self->row_norms2 || !(unit > 0)) return 1.0 + res->delta;
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) sum += (self->weights ? self->weights[i] : 1.0) * (self->row_norms2[i] + B2);
+  const double b0 = res->delta + self->lambda + unit * sum / (double)n / (double)(self->dimension + 1);
+  return isfinite(b0) ? b0 : 1.0 + res->delta;
+}
+
+/* Rows the default diagonal reads: all, or every k-th when n d exceeds this. */
+#define SS_RES_DIAGONAL_WORK ((int64_t)1 << 26)
+
+SsStatus ss_res_initial_diagonal(const SsSvm *self, double *diag)
+{
+  const SsResState *res = &self->res;
+  const int64_t n = self->source.num_data, d = self->dimension;
+  const double unit = ss_loss_curvature_bound(self->loss, 1.0);
+  if (res->initial_curvature > 0 || n == 0 || !(unit > 0)) {
+    const double b0 = ss_svm_get_res_initial_curvature(self);
+    for (int64_t j = 0; j <= d; ++j) diag[j] = b0;
+    return SS_OK;
+  }
+  double *row = calloc((size_t)d + 1, sizeof(double));
+  if (!row) return SS_ERR_ALLOC;
+  for (int64_t j = 0; j <= d; ++j) diag[j] = 0;
+  const int64_t stride = n > SS_RES_DIAGONAL_WORK / (d + 1) ? n / (SS_RES_DIAGONAL_WORK / (d + 1) + 1) + 1 : 1;
+  double total = 0;
+  for (int64_t i = 0; i < n; i += stride) {
+    const double c = self->weights ? self->weights[i] : 1.0;
+    ss_source_accumulate(&self->source, i, row, 1.0);
+    for (int64_t j = 0; j < d; ++j) {
+      diag[j] += c * row[j] * row[j];
+      row[j] = 0;
+    }
+    diag[d] += c * self->bias_multiplier * self->bias_multiplier;
+    total += 1;
+  }
+  free(row);
+  for (int64_t j = 0; j <= d; ++j) {
+    diag[j] = res->delta + self->lambda + unit * diag[j] / total;
+    if (!isfinite(diag[j])) diag[j] = 1.0 + res->delta;
+  }
+  return SS_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -127,8 +181,15 @@ SsStatus ss_res_ensure_curvature(SsSvm *self)
   if (!res->curvature) return SS_ERR_ALLOC;
   if (self->solver == SS_SOLVER_RES) {
     const int64_t D = self->dimension + 1;
-    const double b0 = ss_svm_get_res_initial_curvature(self);
-    for (int64_t k = 0; k < D; ++k) res->curvature[k * D + k] = b0;
+    double *diag = malloc((size_t)D * sizeof(double));
+    SsStatus status = diag ? ss_res_initial_diagonal(self, diag) : SS_ERR_ALLOC;
+    if (status != SS_OK) {
+      free(diag);
+      ss_res_free(res);
+      return status;
+    }
+    for (int64_t k = 0; k < D; ++k) res->curvature[k * D + k] = diag[k];
+    free(diag);
   }
   res->num_pairs = 0;
   res->newest = self->res.memory - 1; /* the first pair goes to slot 0 */
@@ -153,8 +214,14 @@ SsStatus ss_svm_get_res_curvature_state(const SsSvm *self, double *state)
     if (res->curvature) {
       memcpy(state, res->curvature, (size_t)(D * D) * sizeof(double));
     } else {
-      memset(state, 0, (size_t)(D * D) * sizeof(double));
-      for (int64_t k = 0; k < D; ++k) state[k * D + k] = ss_svm_get_res_initial_curvature(self);
+      double *diag = malloc((size_t)D * sizeof(double));
+      SsStatus status = diag ? ss_res_initial_diagonal(self, diag) : SS_ERR_ALLOC;
+      if (status == SS_OK) {
+        memset(state, 0, (size_t)(D * D) * sizeof(double));
+        for (int64_t k = 0; k < D; ++k) state[k * D + k] = diag[k];
+      }
+      free(diag);
+      return status;
     }
     return SS_OK;
   }

@@ -8,14 +8,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/** Default eps0 (res.h: measured in bench/res_paper.py). */
+#define SS_RES_DEFAULT_EPS0 0.1
+/** Default Gamma = this / b0: the paper's 1e-4 at its b0 = 1. */
+#define SS_RES_DEFAULT_GAMMA_RATIO 1e-4
+
 typedef struct SsResState {
   /* Parameters (res_params.c). */
   int64_t minibatch_size;      /**< L, default 5 */
   double delta;                /**< curvature floor, default 1e-3 */
-  double gamma;                /**< minimum progress Gamma, default 1e-4 */
+  double gamma;                /**< minimum progress Gamma; < 0: default 1e-4 / b0 */
   double eps0;                 /**< initial step, default 3e-2 */
   double tau;                  /**< step decay, default 100; +inf: constant step */
-  double initial_curvature;    /**< b0 of Bhat_0 = b0 I; 0: default 1 + delta */
+  double initial_curvature;    /**< b0 of Bhat_0 = b0 I; 0: the data's default */
   int64_t memory;              /**< LRES: m, default 10 */
 
   /* The bias weight w_b (b = B w_b) the solver works with, and the bias and
@@ -32,6 +37,7 @@ typedef struct SsResState {
   double *curvature;
   int64_t num_pairs, newest;
   int64_t num_updates, num_skips, num_restarts;
+  int64_t num_halvings, num_rejected; /**< the step safeguard (res_steps.c) */
 
   /* During a train call only: the solver's operations and work space
    * (res_steps.h), seen by the minibatch loop. */

@@ -19,7 +19,15 @@
  *     rtilde = s_new - s_old - delta v
  *            = (lambda - delta) v + sum_{i in I} (g'_i - g_i) x~_i
  *
- * (the second form of rtilde avoids the cancellation of s_new - s_old). Then
+ * (the second form of rtilde avoids the cancellation of s_new - s_old).
+ *
+ * Two safeguards (res.h) wrap the move w~ <- w~ + v: the new point is
+ * projected on the ball ||w~||^2 <= 2 F(0) / lambda that holds the
+ * minimiser, and while the minibatch objective
+ * f_I(w~) = lambda/2 ||w~||^2 + 1/|I| sum_{i in I} c_i loss_i rises above
+ * its value at w~_old, eps_k is halved and the move retried (at most
+ * SS_RES_MAX_HALVINGS times; then the model stays and the step is counted as
+ * rejected). v is the move actually made. Then
  * with vr = v^T rtilde the solver updates its curvature if
  * vr > 1e-10 ||v|| ||rtilde||, else the update is skipped and counted. With
  * B = 0 the bias is a fixed offset: its coordinate has no gradient and no step.
@@ -32,23 +40,30 @@
 
 /** Curvature pairs with a cosine v^T rtilde / (||v|| ||rtilde||) below this are skipped. */
 #define SS_RES_MIN_COSINE 1e-10
+/** A step is accepted if f_B(new) <= f_B(old) + slack |f_B(old)| (rounding). */
+#define SS_RES_OBJECTIVE_SLACK 1e-12
+/** Halvings of eps_k before a step is given up (2^-60: below any rounding). */
+#define SS_RES_MAX_HALVINGS 60
 
 /* loss_grad[j] = c_i loss'(s_i) / cnt for the examples of the minibatch at
- * the model (u, w_b) (minus its previous value if `difference`); false if a
- * score is not finite. */
+ * the model (u, w_b); *loss = 1/cnt sum_j c_j loss(s_j). False if a score
+ * is not finite. */
 static bool minibatch_loss_gradient(const SsSvm *self, const int64_t *batch, int64_t cnt,
-                                    double w_b, double *loss_grad, bool difference)
+                                    double w_b, double *loss_grad, double *loss)
 {
   const double B = self->bias_multiplier;
   const double b = B > 0 ? B * w_b : self->bias;
+  double sum = 0;
   for (int64_t j = 0; j < cnt; ++j) {
     const int64_t i = batch[j];
     const double s = ss_source_inner_product(&self->source, i, self->u) + b;
     if (!isfinite(s)) return false;
     const double c = self->weights ? self->weights[i] : 1.0;
-    const double gj = c * ss_loss_derivative(self->loss, &self->custom_loss, s, self->labels[i]) / (double)cnt;
-    loss_grad[j] = difference ? gj - loss_grad[j] : gj;
+    const double y = self->labels[i];
+    loss_grad[j] = c * ss_loss_derivative(self->loss, &self->custom_loss, s, y) / (double)cnt;
+    sum += c * ss_loss_value(self->loss, &self->custom_loss, s, y);
   }
+  *loss = sum / (double)cnt;
   return true;
 }
 
@@ -65,6 +80,54 @@ static void accumulate_batch(const SsSvm *self, const int64_t *batch, int64_t cn
   }
 }
 
+/* ||w~||^2 of the model the solver works on. */
+static double squared_norm(const SsSvm *self)
+{
+  double sum = self->res.w_b * self->res.w_b;
+  for (int64_t j = 0; j < self->dimension; ++j) sum += self->u[j] * self->u[j];
+  return sum;
+}
+
+/* The squared radius of a ball around 0 that holds the minimiser:
+ * lambda/2 ||w~*||^2 <= F(w~*) <= F(0) for a nonnegative loss, so
+ * ||w~*||^2 <= 2 F(0) / lambda (Pegasos' argument). +inf for a custom loss,
+ * which may be negative. With B = 0 the bias is the fixed offset of F(0). */
+static double optimum_radius2(const SsSvm *self)
+{
+  if (self->loss == SS_LOSS_CUSTOM) return INFINITY;
+  const int64_t n = self->source.num_data;
+  const double b = self->bias_multiplier > 0 ? 0.0 : self->bias;
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double c = self->weights ? self->weights[i] : 1.0;
+    sum += c * ss_loss_value(self->loss, &self->custom_loss, b, self->labels[i]);
+  }
+  const double radius2 = 2.0 * sum / (double)n / self->lambda;
+  return isfinite(radius2) && radius2 > 0 ? radius2 : INFINITY;
+}
+
+/* w~ <- P(w~_old - eps dir), P the projection on the ball ||w~||^2 <=
+ * radius2; v = w~_new - w~_old (v[d] = 0 without a learned bias). */
+static void take_step(SsSvm *self, SsResWork *work, double eps, bool learn_bias)
+{
+  const int64_t D = work->D, d = self->dimension;
+  double *u = self->u, *v = work->v;
+  for (int64_t j = 0; j < D; ++j) v[j] = -eps * work->dir[j];
+  if (!learn_bias) v[d] = 0;
+  for (int64_t j = 0; j < d; ++j) u[j] = work->w_old[j] + v[j];
+  self->res.w_b = work->w_old[d] + v[d];
+  const double norm2 = squared_norm(self);
+  if (norm2 > work->radius2) {
+    const double shrink = sqrt(work->radius2 / norm2);
+    for (int64_t j = 0; j < d; ++j) {
+      u[j] *= shrink;
+      v[j] = u[j] - work->w_old[j];
+    }
+    self->res.w_b *= shrink;
+    v[d] = self->res.w_b - work->w_old[d];
+  }
+}
+
 /* One step on the minibatch batch[0 .. cnt) with step index k. */
 static SsStatus res_step(SsSvm *self, const int64_t *batch, int64_t cnt, int64_t k)
 {
@@ -73,10 +136,12 @@ static SsStatus res_step(SsSvm *self, const int64_t *batch, int64_t cnt, int64_t
   const int64_t D = work->D, d = self->dimension;
   const double lambda = self->lambda, delta = res->delta;
   const bool learn_bias = self->bias_multiplier > 0;
-  double *u = self->u, *g = work->g, *v = work->v, *rt = work->rt, *dir = work->dir;
-  double *lg = work->loss_grad;
+  double *u = self->u, *g = work->g, *v = work->v, *rt = work->rt;
+  double *lg = work->loss_grad, *lg_new = work->loss_grad_new;
 
-  if (!minibatch_loss_gradient(self, batch, cnt, res->w_b, lg, false)) return SS_ERR_NUMERIC;
+  double loss_old, loss_new;
+  if (!minibatch_loss_gradient(self, batch, cnt, res->w_b, lg, &loss_old)) return SS_ERR_NUMERIC;
+  const double f_old = 0.5 * lambda * squared_norm(self) + loss_old;
   for (int64_t j = 0; j < d; ++j) g[j] = lambda * u[j];
   g[d] = lambda * res->w_b;
   accumulate_batch(self, batch, cnt, lg, g);
@@ -84,15 +149,33 @@ static SsStatus res_step(SsSvm *self, const int64_t *batch, int64_t cnt, int64_t
 
   SsStatus status = res->solver->direction(self, work);
   if (status != SS_OK) return status;
-  const double eps = isinf(res->tau) ? res->eps0 : res->eps0 * res->tau / (res->tau + (double)k);
-  for (int64_t j = 0; j < D; ++j) v[j] = -eps * dir[j];
-  if (!learn_bias) v[d] = 0;
-  for (int64_t j = 0; j < d; ++j) u[j] += v[j];
-  res->w_b += v[d];
+  memcpy(work->w_old, u, (size_t)d * sizeof(double));
+  work->w_old[d] = res->w_b;
 
-  /* rtilde = (lambda - delta) v + sum (g'_i - g_i) x~_i; lg becomes g' - g. */
+  /* The safeguard: halve the step until it does not raise the minibatch
+   * objective f_B it descends (dir is a descent direction of f_B). */
+  double eps = isinf(res->tau) ? res->eps0 : res->eps0 * res->tau / (res->tau + (double)k);
+  const double slack = SS_RES_OBJECTIVE_SLACK * fabs(f_old);
+  int halvings = 0;
+  for (;;) {
+    take_step(self, work, eps, learn_bias);
+    const bool finite = minibatch_loss_gradient(self, batch, cnt, res->w_b, lg_new, &loss_new);
+    const double f_new = finite ? 0.5 * lambda * squared_norm(self) + loss_new : INFINITY;
+    if (f_new <= f_old + slack) break;
+    if (halvings == SS_RES_MAX_HALVINGS) { /* no usable step along dir: stay at w~_old */
+      memcpy(u, work->w_old, (size_t)d * sizeof(double));
+      res->w_b = work->w_old[d];
+      res->num_rejected++;
+      return SS_OK;
+    }
+    eps *= 0.5;
+    halvings++;
+  }
+  res->num_halvings += halvings;
+
+  /* rtilde = (lambda - delta) v + sum (g'_i - g_i) x~_i. */
   for (int64_t j = 0; j < D; ++j) rt[j] = (lambda - delta) * v[j];
-  if (!minibatch_loss_gradient(self, batch, cnt, res->w_b, lg, true)) return SS_ERR_NUMERIC;
+  for (int64_t j = 0; j < cnt; ++j) lg[j] = lg_new[j] - lg[j];
   accumulate_batch(self, batch, cnt, lg, rt);
   if (!learn_bias) rt[d] = 0;
 
@@ -154,12 +237,14 @@ SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver)
   if (status != SS_OK) return status;
 
   const int64_t D = self->dimension + 1, L = res->minibatch_size;
-  if (L > INT64_MAX / 2 || D > (int64_t)(SIZE_MAX / sizeof(double)) / 8 ||
+  if (L > INT64_MAX / 2 || D > (int64_t)(SIZE_MAX / sizeof(double)) / 16 ||
       solver->extra_size > (int64_t)(SIZE_MAX / sizeof(double)) / 2)
     return SS_ERR_ALLOC;
   const int64_t cnt_max = L < self->source.num_data ? L : self->source.num_data;
-  SsResWork work = {.D = D};
-  double *block = malloc((size_t)(4 * D + cnt_max + solver->extra_size) * sizeof(double));
+  if (cnt_max > (int64_t)(SIZE_MAX / sizeof(double)) / 16) return SS_ERR_ALLOC;
+  SsResWork work = {.D = D, .b0 = ss_svm_get_res_initial_curvature(self), .gamma = ss_svm_get_res_gamma(self),
+                   .radius2 = optimum_radius2(self)};
+  double *block = malloc((size_t)(5 * D + 2 * cnt_max + solver->extra_size) * sizeof(double));
   work.batch = malloc((size_t)cnt_max * sizeof(int64_t));
   if (!block || !work.batch) {
     free(block);
@@ -170,13 +255,21 @@ SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver)
   work.dir = block + D;
   work.v = block + 2 * D;
   work.rt = block + 3 * D;
-  work.loss_grad = block + 4 * D;
-  work.extra = block + 4 * D + cnt_max;
+  work.w_old = block + 4 * D;
+  work.loss_grad = block + 5 * D;
+  work.loss_grad_new = block + 5 * D + cnt_max;
+  work.extra = block + 5 * D + 2 * cnt_max;
 
   /* The bias weight: recomputed when the bias or B were changed by a setter. */
   if (!res->synced || res->synced_bias != self->bias || res->synced_B != self->bias_multiplier) {
     res->w_b = self->bias_multiplier > 0 ? self->bias / self->bias_multiplier : 0;
     res->synced = true;
+  }
+  if (solver->prepare) status = solver->prepare(self, &work);
+  if (status != SS_OK) {
+    free(block);
+    free(work.batch);
+    return status;
   }
   ss_svm_fold_factor(self); /* RES works on w = u directly (factor 1) */
   res->solver = solver;

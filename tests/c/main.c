@@ -124,12 +124,14 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(res_curvature_floor)                                        \
   X(res_textbook_bfgs)                                          \
   X(res_lres_reach_optimum)                                     \
+  X(res_defaults_on_wide_scales)                                \
   X(res_lres_split_equals_whole)                                \
   X(res_state_errors)                                           \
   X(res_huge_iteration_number)                                  \
   X(res_dimension_limits)                                       \
   /* test_sgdqn.c */                                            \
   X(svmsgd2_replays_paper)                                      \
+  X(sgdqn_default_t0_ignores_outlier_row)                       \
   X(sgdqn_replays_paper)                                        \
   X(sgdqn_data_order_replays_paper)                             \
   X(sgdqn_converges_to_sdca_optimum)                            \
@@ -209,7 +211,16 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(untrained_statistics_are_nan)                               \
   /* last: overflow edge cases that could abort a sanitizer build */\
   X(sgd_huge_iteration_number)                                  \
-  X(sgdqn_huge_iteration_number)
+  X(sgdqn_huge_iteration_number)                                \
+  /* test_run.c */                                              \
+  X(run_stops_on_cap)                                           \
+  X(run_relative_gap_certificate)                               \
+  X(run_window_no_false_convergence)                            \
+  X(run_window_converges)                                       \
+  X(run_divergence_status)                                      \
+  X(run_interrupt)                                              \
+  X(run_split_equals_whole)                                     \
+  X(run_kernel_relative_gap)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

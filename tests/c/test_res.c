@@ -3,6 +3,7 @@
  * semidefinite), textbook BFGS at delta = Gamma = 0, convergence to the
  * optimum certified by SDCA's duality gap, split training, state errors. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,9 +40,16 @@ void test_res_setters(void) {
   SsSvm *svm = tu_new_dense(SS_SOLVER_LRES, &data, X, y, N, D, 0.1);
   REQUIRE(svm != NULL);
   CHECK_EQ_INT(ss_svm_get_res_minibatch_size(svm), 5);
-  CHECK(ss_svm_get_res_delta(svm) == 1e-3 && ss_svm_get_res_gamma(svm) == 1e-4);
-  CHECK(ss_svm_get_res_eps0(svm) == 3e-2 && ss_svm_get_res_tau(svm) == 100.0);
-  CHECK(ss_svm_get_res_initial_curvature(svm) == 1.0 + 1e-3);
+  /* b0 = delta + lambda + 2 mean ||x~||^2 / (d + 1) (the squared hinge's
+   * curvature bound 2), Gamma = 1e-4 / b0 */
+  double mean_norm2 = 0;
+  const double B = ss_svm_get_bias_multiplier(svm);
+  for (int i = 0; i < N * D; ++i) mean_norm2 += X[i] * X[i] / N;
+  const double b0 = 1e-3 + 0.1 + 2 * (mean_norm2 + B * B) / (D + 1);
+  CHECK_CLOSE(ss_svm_get_res_initial_curvature(svm), b0, 1e-12 * b0);
+  CHECK_CLOSE(ss_svm_get_res_gamma(svm), 1e-4 / b0, 1e-12 / b0);
+  CHECK(ss_svm_get_res_delta(svm) == 1e-3);
+  CHECK(ss_svm_get_res_eps0(svm) == 0.1 && ss_svm_get_res_tau(svm) == 100.0);
   CHECK_EQ_INT(ss_svm_get_lres_memory(svm), 10);
   CHECK(ss_svm_get_loss(svm) == SS_LOSS_HINGE2);
 
@@ -62,8 +70,9 @@ void test_res_setters(void) {
   CHECK(ss_svm_set_res_minibatch_size(NULL, 3) == SS_ERR_BAD_ARG);
   /* unchanged */
   CHECK_EQ_INT(ss_svm_get_res_minibatch_size(svm), 5);
-  CHECK(ss_svm_get_res_delta(svm) == 1e-3 && ss_svm_get_res_gamma(svm) == 1e-4);
-  CHECK(ss_svm_get_res_eps0(svm) == 3e-2 && ss_svm_get_res_tau(svm) == 100.0);
+  CHECK(ss_svm_get_res_delta(svm) == 1e-3);
+  CHECK_CLOSE(ss_svm_get_res_gamma(svm), 1e-4 / b0, 1e-12 / b0);
+  CHECK(ss_svm_get_res_eps0(svm) == 0.1 && ss_svm_get_res_tau(svm) == 100.0);
   CHECK_EQ_INT(ss_svm_get_lres_memory(svm), 10);
 
   CHECK(ss_svm_set_res_tau(svm, INFINITY) == SS_OK && isinf(ss_svm_get_res_tau(svm)));
@@ -245,6 +254,95 @@ void test_res_lres_reach_optimum(void) {
   }
 }
 
+/* The exact minimiser of lambda/2 ||w~||^2 + 1/n sum max(0, 1 - y <w~, x~>)^2,
+ * x~ = (x, 1), by generalised Newton (piecewise quadratic: exact in a few
+ * steps); false if the gradient does not vanish. */
+static bool squared_hinge_optimum(const double *X, const double *y, int n, int d, double lambda,
+                                  double *f_star)
+{
+  enum { M = 8 };
+  const int D = d + 1;
+  double w[M] = {0}, H[M * M], g[M];
+  if (D > M) return false;
+  for (int iter = 0; iter < 100; ++iter) {
+    double f = 0, gnorm = 0;
+    for (int j = 0; j < D; ++j) {
+      g[j] = lambda * w[j];
+      f += 0.5 * lambda * w[j] * w[j];
+      for (int k = 0; k < D; ++k) H[j * D + k] = j == k ? lambda : 0;
+    }
+    for (int i = 0; i < n; ++i) {
+      double s = w[d];
+      for (int j = 0; j < d; ++j) s += w[j] * X[i * d + j];
+      const double r = 1 - y[i] * s;
+      if (r <= 0) continue;
+      f += r * r / n;
+      for (int j = 0; j < D; ++j) {
+        const double xj = j < d ? X[i * d + j] : 1.0;
+        g[j] -= 2 * y[i] * r * xj / n;
+        for (int k = 0; k < D; ++k) H[j * D + k] += 2 * xj * (k < d ? X[i * d + k] : 1.0) / n;
+      }
+    }
+    for (int j = 0; j < D; ++j) gnorm += g[j] * g[j];
+    *f_star = f;
+    if (gnorm < 1e-24) return true;
+    for (int c = 0; c < D; ++c) { /* H p = g by Gaussian elimination (H is SPD) */
+      for (int r = c + 1; r < D; ++r) {
+        const double m = H[r * D + c] / H[c * D + c];
+        for (int k = c; k < D; ++k) H[r * D + k] -= m * H[c * D + k];
+        g[r] -= m * g[c];
+      }
+    }
+    for (int r = D - 1; r >= 0; --r) {
+      double sum = g[r];
+      for (int k = r + 1; k < D; ++k) sum -= H[r * D + k] * g[k];
+      g[r] = sum / H[r * D + r];
+      w[r] -= g[r];
+    }
+  }
+  return false;
+}
+
+/* Defaults on features of scales 1e-2 .. 1e2 (the Jacobi Bhat_0), and an
+ * explicit eps0 far too long (the step safeguard and the ball). */
+void test_res_defaults_on_wide_scales(void) {
+  enum { N = 300, D = 5 };
+  static double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 0.6, 5);
+  for (int i = 0; i < N; ++i) {
+    for (int j = 0; j < D; ++j) X[i * D + j] *= pow(10.0, -2 + j);
+  }
+  const double lambda = 1.0 / N;
+  double f_star;
+  REQUIRE(squared_hinge_optimum(X, y, N, D, lambda, &f_star));
+  const SsSolver solvers[2] = {SS_SOLVER_RES, SS_SOLVER_LRES};
+  for (int s = 0; s < 2; ++s) {
+    SsSvm *svm = tu_new_dense(solvers[s], &data, X, y, N, D, lambda);
+    REQUIRE(svm != NULL);
+    ss_svm_set_epsilon(svm, 0);
+    ss_svm_set_max_num_iterations(svm, 20 * N);
+    REQUIRE(ss_svm_train(svm) == SS_OK);
+    const double f = ss_svm_get_statistics(svm)->objective;
+    CHECK(f >= f_star * (1 - 1e-12) && f <= 1.5 * f_star);
+    ss_svm_delete(svm);
+
+    svm = tu_new_dense(solvers[s], &data, X, y, N, D, lambda);
+    REQUIRE(svm != NULL);
+    CHECK(ss_svm_set_res_eps0(svm, 1e3) == SS_OK && ss_svm_get_res_eps0(svm) == 1e3);
+    ss_svm_set_epsilon(svm, 0);
+    ss_svm_set_max_num_iterations(svm, 5 * N);
+    REQUIRE(ss_svm_train(svm) == SS_OK);
+    CHECK(ss_svm_get_res_num_step_halvings(svm) > 0);
+    const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm);
+    double norm2 = b * b; /* bias multiplier 1: w_b = b */
+    for (int j = 0; j < D; ++j) norm2 += w[j] * w[j];
+    CHECK(norm2 <= 2.0 / lambda * (1 + 1e-12)); /* F(0) = 1 */
+    CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+    ss_svm_delete(svm);
+  }
+}
+
 void test_res_lres_split_equals_whole(void) {
   enum { N = 103, D = 4, DD = D + 1 };
   static double X[N * D], y[N];
@@ -299,14 +397,20 @@ void test_res_state_errors(void) {
   CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_ERR_BAD_ARG);
   B[8] = NAN;
   CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_ERR_BAD_ARG);
+  /* Bhat_0 = diag(delta + lambda + 2 mean_i x~_ij^2), bias multiplier 1 */
+  double b00 = 0;
+  for (int i = 0; i < N; ++i) b00 += 2 * X[i * D] * X[i * D] / N;
+  b00 += 1e-3 + 0.1;
+  const double bias_b0 = 1e-3 + 0.1 + 2 * ss_svm_get_bias_multiplier(svm) * ss_svm_get_bias_multiplier(svm);
   CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK);
-  CHECK(got[0] == 1.0 + 1e-3 && got[1] == 0); /* still Bhat_0 */
+  CHECK_CLOSE(got[0], b00, 1e-12 * b00);
+  CHECK(got[1] == 0 && got[8] == bias_b0); /* still Bhat_0 */
   B[4] = 2.0;
   B[8] = 3.0;
   CHECK(ss_svm_set_res_curvature_state(svm, B) == SS_OK);
   CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && tu_same_bits(got, B, DD * DD));
   CHECK(ss_svm_reset_res_curvature(svm) == SS_OK);
-  CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && got[1] == 0 && got[8] == 1.0 + 1e-3);
+  CHECK(ss_svm_get_res_curvature_state(svm, got) == SS_OK && got[1] == 0 && got[8] == bias_b0);
   /* b0 must exceed delta when training starts from Bhat_0 */
   ss_svm_set_res_initial_curvature(svm, 0.5);
   ss_svm_set_res_delta(svm, 0.5);

@@ -582,3 +582,32 @@ void test_sgdqn_abstract_data_matches_dense(void) {
     ss_svm_delete(abs);
   }
 }
+
+/* The default t0 of SVMSGD2 and SGD-QN follows a 99 % quantile of the row
+ * norms: one row at 100x the others' squared norm leaves it unchanged, while
+ * SGD's (the largest norm) grows with it. */
+void test_sgdqn_default_t0_ignores_outlier_row(void) {
+  enum { N = 400, D = 4 };
+  static double X[N * D], y[N];
+  SsData data;
+  tu_make_blobs(X, y, N, D, 0.5, 21);
+  for (int j = 0; j < D; ++j) X[j] = 1.0; /* row 0: ||x||^2 = 4 */
+  const SsSolver solvers[3] = {SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN, SS_SOLVER_SGD};
+  for (int s = 0; s < 3; ++s) {
+    SsSvm *svm = tu_new_dense(solvers[s], &data, X, y, N, D, 1e-2);
+    REQUIRE(svm != NULL);
+    ss_svm_set_loss(svm, SS_LOSS_HINGE2);
+    const double clean = ss_svm_get_t0(svm);
+    ss_svm_delete(svm);
+    for (int j = 0; j < D; ++j) X[j] = 10.0; /* ||x||^2 = 400 */
+    svm = tu_new_dense(solvers[s], &data, X, y, N, D, 1e-2);
+    REQUIRE(svm != NULL);
+    ss_svm_set_loss(svm, SS_LOSS_HINGE2);
+    if (solvers[s] == SS_SOLVER_SGD)
+      CHECK(ss_svm_get_t0(svm) > 10 * clean);
+    else
+      CHECK(ss_svm_get_t0(svm) == clean);
+    ss_svm_delete(svm);
+    for (int j = 0; j < D; ++j) X[j] = 1.0;
+  }
+}
