@@ -11,6 +11,22 @@ _SHARED_DATA = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "da
 if "STOCHSVM_DATA" not in os.environ and os.path.isdir(_SHARED_DATA):
     os.environ["STOCHSVM_DATA"] = os.path.abspath(_SHARED_DATA)
 
+#: Where the benchmark sets come from, added to every skip reason about them.
+DATA_SOURCE = ("the sets are LIBSVM's, https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/ "
+               "(a9a, w8a, ijcnn1, covtype.binary, ...), saved xz-compressed as "
+               "NAME.train.xz / NAME.test.xz in the folder $STOCHSVM_DATA names")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test skipped for missing real data says where the data comes from."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and isinstance(report.longrepr, tuple):
+        path, line, reason = report.longrepr
+        if "STOCHSVM_DATA" in reason and DATA_SOURCE not in reason:
+            report.longrepr = (path, line, f"{reason}; {DATA_SOURCE}")
+
 
 def make_problem(n=1000, d=20, seed=0, separation=1.0, sparsity=0.0):
     """A seeded Gaussian two-class problem.

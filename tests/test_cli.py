@@ -238,8 +238,8 @@ def test_demo_end_to_end(tmp_path):
         assert float(mapped.group(1)) > float(raw.group(1)) + 0.2
 
     for solver in _kernel_solvers():
-        row = re.search(rf"^  kernel {solver} \(rbf, 1000 rows\) +3 +(\S+) +(\S+) +\S+ +(\d+)$",
-                        nonlinear, flags=re.M)
+        row = re.search(rf"^  kernel {solver} \(rbf, gamma 10, 1000 rows\) +3 +(\S+) +(\S+) +\S+ "
+                        r"+(\d+)$", nonlinear, flags=re.M)
         assert row, nonlinear
         assert 0 <= float(row.group(2)) <= 1 and int(row.group(3)) > 0
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -31,3 +31,25 @@ def test_python_example_runs():
     svm, y = namespace["svm"], namespace["y"]
     assert svm.get_iteration_number() == 10 * len(y)
     assert (svm.predict(namespace["X"]) == y).mean() > 0.95
+
+
+def test_c_section_sets_the_pkg_config_path_of_its_prefix():
+    """The C section installs to a prefix and libdir and points pkg-config at
+    that prefix's libdir (.ci/run executes the block in a fresh copy)."""
+    section = README.split("### Building the C library alone", 1)[1].split("##", 1)[0]
+    commands = _blocks("sh")
+    block = next(b for b in commands if b in section)
+    setup = re.search(r'meson setup \S+ -Dpython=false --prefix "([^"]+)" --libdir (\S+)', block)
+    assert setup, block
+    prefix, libdir = setup.groups()
+    assert block.splitlines()[0] == "python3 -m pip install meson ninja"
+    assert f'export PKG_CONFIG_PATH="{prefix}/{libdir}/pkgconfig' in block
+    assert "pkg-config --cflags --libs stochsvm" in block
+
+
+def test_license_file_is_bsd3_and_named_in_the_metadata():
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("BSD 3-Clause License") and "stochsvm developers" in text
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'license = "BSD-3-Clause"' in pyproject
+    assert 'license-files = ["LICENSE"]' in pyproject

@@ -37,7 +37,12 @@ def __getattr__(name):
         try:
             module = importlib.import_module(module_name)
             value = getattr(module, name)
-        except (ImportError, AttributeError) as exc:
+        except ImportError as exc:
+            # AttributeError, as hasattr() expects; the message says what to install
+            needs = ("scikit-learn: pip install scikit-learn" if "sklearn" in str(exc)
+                     else f"a module that failed to import ({exc})")
+            raise AttributeError(f"stochsvm.{name} needs {needs} ({exc})") from None
+        except AttributeError as exc:
             raise AttributeError(f"module 'stochsvm' has no attribute {name!r} ({exc})") from None
         globals()[name] = value
         return value

@@ -12,6 +12,7 @@ import threading
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pythread cimport PyThread_get_thread_ident
@@ -320,8 +321,14 @@ def _restore_kernel_svm(state):
     return svm
 
 
+# The docstring opens with the signature in the form CPython reads into
+# __text_signature__, so that inspect.signature(KernelSVM) works.
+@cython.embedsignature(False)
 cdef class KernelSVM:
-    """Kernel SVM trained by the Stochastic Batch Perceptron, kernel Pegasos,
+    """KernelSVM(X, y, lambda_, solver='sbp', kernel='rbf', gamma=None, sigma2=None, coef0=0.0, degree=3, seed=None)
+--
+
+    Kernel SVM trained by the Stochastic Batch Perceptron, kernel Pegasos,
     kernel SDCA or the online Perceptron (a mirror of the C ``SsKernelSvm``).
 
     The predictor is ``f(x) = sum_j beta_j K(z_j, x) + b`` over support vectors

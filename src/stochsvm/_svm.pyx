@@ -14,6 +14,7 @@ import threading
 
 import numpy as np
 
+cimport cython
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pythread cimport PyThread_get_thread_ident
@@ -473,8 +474,14 @@ def _restore_svm(state, cls=None):
 #                                 The class
 # ---------------------------------------------------------------------------
 
+# The docstring opens with the signature in the form CPython reads into
+# __text_signature__, so that inspect.signature(SVM) works.
+@cython.embedsignature(False)
 cdef class SVM:
-    """Linear SVM trained by a stochastic solver (a mirror of VLFeat's ``vl_svm``).
+    """SVM(X, y, lambda_, solver='sgd', seed=None, loss=None, homkermap=None)
+--
+
+    Linear SVM trained by a stochastic solver (a mirror of VLFeat's ``vl_svm``).
 
     Minimises, over the model ``w`` and the bias ``b``, ::
 

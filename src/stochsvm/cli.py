@@ -5,6 +5,11 @@
                                         generated problem (or on your files): a table
     stochsvm train [options] TRAIN_FILE [MODEL_FILE]
                                         train on a LIBSVM file, write a model file
+    stochsvm train -v K [options] TRAIN_FILE
+                                        K-fold cross-validation accuracy, no model
+    stochsvm grid [options] TRAIN_FILE [MODEL_FILE]
+                                        search C (and gamma) by cross-validation,
+                                        like LIBSVM's grid.py; write the best
     stochsvm predict MODEL_FILE TEST_FILE [OUT]
                                         labels (or scores) of a LIBSVM file, accuracy
     stochsvm info MODEL_FILE            what a model file holds
@@ -36,6 +41,7 @@ __all__ = ["main"]
 _CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 _REGRESSION_LOSSES = ("l1", "l2")
 _HOM_KERNELS = ("chi2", "intersection", "js")
+_SCALINGS = ("minmax", "maxabs", "standard")
 
 
 def _version():
@@ -146,7 +152,7 @@ def _build_parser():
     def solver_options(p, epochs, losses):
         p.add_argument("--lambda", dest="lam", type=_positive("--lambda"), metavar="L",
                        help="regularization strength lambda > 0 (default: from -C)")
-        p.add_argument("-C", dest="C", type=_positive("-C"), default=None, metavar="C",
+        p.add_argument("-C", "-c", dest="C", type=_positive("-C"), default=None, metavar="C",
                        help="LIBLINEAR's C > 0: lambda = 1/(C n) (default 1 when --lambda "
                             "is not given)")
         p.add_argument("--epochs", type=_count("--epochs"), default=epochs, metavar="E",
@@ -212,6 +218,9 @@ def _build_parser():
     demo.add_argument("--kernel-solvers", default=",".join(_kernel_solvers()), metavar="LIST",
                       help="comma-separated kernel solvers for the non-linear problem (default "
                            f"{','.join(_kernel_solvers())}; '' for none)")
+    demo.add_argument("--gamma", type=_positive("--gamma"), default=_DEMO_GAMMA, metavar="G",
+                      help="RBF kernel coefficient of the kernel solvers (default "
+                           f"{_DEMO_GAMMA:g}, a width that fits the non-linear problem)")
     demo.add_argument("--kernel-rows", type=_count("--kernel-rows", 2), default=2000,
                       metavar="M", help="training rows the kernel solvers use (their cost grows "
                                         "with the square of it; default 2000)")
@@ -238,10 +247,14 @@ def _build_parser():
                        help=f"the solver (default sdca); linear: {', '.join(solvers)}; with "
                             f"--kernel: {', '.join(kernel_solvers)}")
     solver_options(train, 10, _CLASSIFICATION_LOSSES + _REGRESSION_LOSSES)
-    train.add_argument("--kernel", choices=("rbf", "linear", "poly", "sigmoid"), default=None,
+    from stochsvm import _cli_select
+
+    train.add_argument("--kernel", "-t", choices=("rbf", "linear", "poly", "sigmoid"),
+                       type=_cli_select.kernel_type, default=None,
                        help="train a kernel SVM (support vectors and coefficients; hinge loss, "
-                            "no bias except SBP and BSCA, see --unregularized-bias)")
-    train.add_argument("--gamma", type=_positive("--gamma"), default=None, metavar="G",
+                            "no bias except SBP and BSCA, see --unregularized-bias); -t also takes "
+                            "LIBSVM's numbers 0 linear, 1 poly, 2 rbf, 3 sigmoid")
+    train.add_argument("--gamma", "-g", type=_positive("--gamma"), default=None, metavar="G",
                        help="kernel coefficient (default 1/d)")
     train.add_argument("--degree", type=_count("--degree"), default=3, metavar="P",
                        help="polynomial degree (default 3)")
@@ -270,6 +283,20 @@ def _build_parser():
     train.add_argument("--jobs", type=_count("--jobs"), default=1, metavar="J",
                        help="threads training the one-vs-rest SVMs at once (default 1; the "
                             "model does not depend on it)")
+    train.add_argument("-v", "--cv", dest="cv", type=_count("-v", 2), default=None, metavar="K",
+                       help="K-fold cross-validation accuracy (stratified, seeded by --seed) "
+                            "instead of training; no model is written")
+    train.add_argument("--class-weight", dest="class_weight", action="append",
+                       type=_cli_select.class_weight, default=None, metavar="LABEL:W",
+                       help="multiply the loss of class LABEL's examples by W (LIBSVM's "
+                            "-wLABEL W, e.g. -w1 5; repeatable)")
+    train.add_argument("--probability", action="store_true",
+                       help="also fit Platt sigmoids on 5-fold cross-validation scores and "
+                            "store them in the model, for predict --probability")
+    train.add_argument("--scale", choices=("none",) + _SCALINGS, default="none",
+                       help="scale the features, fitted on TRAIN_FILE and stored in the model "
+                            "(predict applies it): minmax to [-1, 1] like svm-scale, maxabs "
+                            "(keeps sparse data sparse), standard (default none)")
     train.add_argument("--test", metavar="FILE", default=None,
                        help="evaluate the final model on this LIBSVM file")
     train.add_argument("--progress", action="store_true",
@@ -282,6 +309,20 @@ def _build_parser():
                             "a pass over the data, a kernel one n x support vectors kernel "
                             "evaluations)")
 
+    # -- grid --------------------------------------------------------------------
+    grid = sub.add_parser(
+        "grid", parents=[train], add_help=False, conflict_handler="resolve",
+        help="search C (and gamma) by cross-validation, like LIBSVM's grid.py",
+        description="Cross-validate every C of a log2 grid (and every gamma, with --kernel), "
+                    "print a table and the best, and with MODEL_FILE train the best on the "
+                    "whole TRAIN_FILE and write it. Takes train's options; -v K sets the folds "
+                    f"(default {_cli_select.DEFAULT_FOLDS}).")
+    grid.add_argument("--log2c", metavar="BEGIN,END,STEP", default=_cli_select.DEFAULT_LOG2C,
+                      help=f"log2 of C (default {_cli_select.DEFAULT_LOG2C}, as grid.py)")
+    grid.add_argument("--log2g", metavar="BEGIN,END,STEP", default=None,
+                      help=f"log2 of gamma, with --kernel (default {_cli_select.DEFAULT_LOG2G}; "
+                           f"--gamma G fixes it)")
+
     # -- predict -----------------------------------------------------------------
     predict = sub.add_parser(
         "predict", help="predict the rows of a LIBSVM file with a model file",
@@ -293,6 +334,9 @@ def _build_parser():
     predict.add_argument("out", metavar="OUT", nargs="?", default=None)
     predict.add_argument("--scores", action="store_true",
                          help="write the scores after each prediction (one per output)")
+    predict.add_argument("--probability", "-b", action="store_true",
+                         help="write the class probabilities after each prediction, after a "
+                              "first line 'labels ...' (a model trained with --probability)")
 
     # -- info --------------------------------------------------------------------
     info = sub.add_parser("info", help="describe a model file",
@@ -336,7 +380,9 @@ def _load(path, dtype=np.float64, n_features=None):
         import scipy.sparse as sp
 
         if X.shape[1] > n_features:
-            # Features the model never had get weight 0: drop them.
+            # Features the model never had get weight 0: drop them, and say so.
+            print(f"warning: {path} has {X.shape[1]} features, the model {n_features}: "
+                  f"features {n_features + 1}-{X.shape[1]} are ignored", file=sys.stderr)
             X = X[:, :n_features]
         else:
             X = sp.csr_matrix((X.data, X.indices, X.indptr), shape=(X.shape[0], n_features))
@@ -575,6 +621,11 @@ def _run_train(args):
     print(f"stochsvm {_version()} train: {args.file}: {n_all} examples, {d} features, "
           f"{X.nnz} nonzeros (read in {load_time:.2f} s); "
           f"{task.replace('_', '-')}{'' if labels is None else f', {len(labels)} classes'}")
+    from stochsvm import _cli_scale, _cli_select
+
+    X, scaler = _cli_scale.scale_training_data(args, X)
+    if args.cv is not None:
+        return _cli_select.run_train_cv(args, X, y, task, labels)
     Xv = yv = None
     if args.validation is not None:
         rng = np.random.default_rng(args.seed)
@@ -599,6 +650,7 @@ def _run_train(args):
         kern = svms[0].get_kernel()
         print(f"kernel {args.solver}, {kern['kernel']} kernel (gamma {kern['gamma']:g}), lambda "
               f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
+    _cli_select.set_example_weights(svms, _cli_select.example_weights(args, y, labels))
     bar = args.progress or sys.stderr.isatty()
     progress = _Progress(args.epochs, not args.quiet, bar, svms, n)
     best = None  # (quality, epoch, models, biases)
@@ -644,6 +696,7 @@ def _run_train(args):
     line = f"train {name} {value:.4f}"
     if args.test:
         Xt, yt = _load(args.test, dtype, n_features=d)
+        Xt = _cli_scale.scale(Xt, scaler, args.test)
         if labels is not None:
             unknown = np.setdiff1d(np.unique(yt), labels)
             if unknown.size:
@@ -652,8 +705,10 @@ def _run_train(args):
         name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xt)), yt)
         line += f", test {name} {value:.4f} ({Xt.shape[0]} examples)"
     print(line)
+    if args.model and args.probability:
+        extra["platt"] = _cli_select.platt_sigmoids(args, X, y, task, labels)
     if args.model:
-        from stochsvm.model_file import kernel_model_dict, save
+        from stochsvm.model_file import kernel_model_dict, save_model
 
         if args.kernel is None:
             model = _model_dict(task, labels, svms, args, d, hkm, lam, extra)
@@ -662,11 +717,14 @@ def _run_train(args):
                     "epochs": args.epochs, "seed": args.seed, "nu": svms[0].get_nu(), **extra}
             model = kernel_model_dict(svms, task, None if labels is None else
                                       np.asarray(labels, dtype=np.float64), d, meta)
+        model["scaling"] = scaler
         try:
-            save(model, args.model)
+            save_model(model, args.model)
         except OSError as exc:
             raise _Fail(str(exc), 1) from None
         print(f"model written to {args.model}")
+    else:
+        print("no model written (give a MODEL_FILE after TRAIN_FILE to save one)")
     return 0
 
 
@@ -689,6 +747,10 @@ def _run_predict(args):
 
     d = _read_model(args.model)
     X, y = _load(args.file, n_features=d["dimension"])
+    if d["scaling"] is not None:
+        from stochsvm._cli_scale import scale
+
+        X = scale(X, d["scaling"], args.file)
     scores = _model_file.decision_function(d, X)
     labels = None if d["labels"] is None else np.asarray(d["labels"])
     meta = d["metadata_json"]
@@ -696,12 +758,22 @@ def _run_predict(args):
     if classes is not None and labels is not None:
         labels = np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
     predictions = _predict(d["task"], labels, scores)
-    lines = []
+    lines, probabilities = [], None
+    if args.probability:
+        from stochsvm.calibration import class_probabilities
+
+        if not meta.get("platt"):
+            raise _Fail(f"{args.model} has no probability model (train it with --probability)")
+        probabilities = class_probabilities(scores, meta["platt"])
+        lines.append("labels " + " ".join(f"{v:g}" if isinstance(v, (float, np.floating))
+                                          else str(v) for v in labels))
     for k in range(X.shape[0]):
         p = predictions[k]
         text = f"{p:.17g}" if isinstance(p, (float, np.floating)) else str(p)
         if args.scores:
             text += " " + " ".join(f"{s:.17g}" for s in scores[k])
+        if probabilities is not None:
+            text += " " + " ".join(f"{q:.6g}" for q in probabilities[k])
         lines.append(text)
     report = sys.stdout
     if args.out:
@@ -742,6 +814,8 @@ def _run_info(args):
     print(f"loss            {_LOSS_NAMES.get(d['loss'], 'custom')}")
     print(f"lambda          {d['lambda']:g}")
     print(f"bias multiplier {d['bias_multiplier']:g}")
+    if d["scaling"] is not None:
+        print(f"scaling         {d['scaling']['method']} of the input features (SCAL section)")
     if d["homkermap"] is not None:
         from stochsvm.model_file import _homkermap_object
 
@@ -796,14 +870,15 @@ def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
 
 
 def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
-    """Each kernel solver (RBF kernel, gamma 1/d) on the first rows of a problem."""
+    """Each kernel solver (RBF kernel, gamma ``args.gamma``) on the first rows of a problem."""
     import stochsvm
 
     rows, curves = [], {}
     m = min(args.kernel_rows, Xtr.shape[0])
     X, y = Xtr[:m], ytr[:m]
     for solver in solvers:
-        svm = stochsvm.KernelSVM(X, y, args.lam, solver=solver, kernel="rbf", seed=args.seed)
+        svm = stochsvm.KernelSVM(X, y, args.lam, solver=solver, kernel="rbf", gamma=args.gamma,
+                                 seed=args.seed)
         svm.set_max_num_iterations(args.epochs * m)
         svm.set_epsilon(0.0)
         history = []
@@ -817,7 +892,7 @@ def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
         st = svm.train()
         cpu = time.process_time() - cpu
         accuracy = float(np.mean(svm.predict(Xte) == yte))
-        label = f"kernel {solver} (rbf, {m} rows)"
+        label = f"kernel {solver} (rbf, gamma {args.gamma:g}, {m} rows)"
         rows.append((label, st["epoch"], st["primal_objective"], accuracy, cpu,
                      str(st["num_kernel_evaluations"])))
         curves[label] = history
@@ -842,6 +917,14 @@ def _print_table(title, rows):
 _DEMO_UNMAPPED_ONLY = ("res",)
 
 
+#: The non-linear problem of the demo: 4 features, each with three arches of
+#: sin(3 pi x) on [0, 1), and the RBF width that fits them (sigma = 1/sqrt(2
+#: gamma) ~ 0.22, about two thirds of an arch). On 2,000 rows every kernel
+#: solver scores about 0.85-0.90, the linear solvers about 0.5 (chance).
+_DEMO_NONLINEAR_D = 4
+_DEMO_GAMMA = 10.0
+
+
 def _demo_configs(solvers, hkm):
     configs = [(s, s, None) for s in solvers]
     if hkm is not None:
@@ -850,7 +933,8 @@ def _demo_configs(solvers, hkm):
     return configs
 
 
-def _plot(path, problems):
+def _pyplot():
+    """matplotlib's pyplot on a file-only backend, or a usage error naming the install."""
     try:
         import matplotlib
 
@@ -858,18 +942,37 @@ def _plot(path, problems):
         import matplotlib.pyplot as plt
     except ImportError:
         raise _Fail("--plot needs matplotlib (pip install matplotlib)") from None
-    fig, axes = plt.subplots(1, len(problems), figsize=(6 * len(problems), 4.2), squeeze=False)
+    return plt
+
+
+def _curve_styles():
+    """Distinct (colour, line style, marker) triples for up to 20 x 4 curves: 20
+    colours, and the style and marker change with every colour cycle."""
+    import matplotlib
+
+    colours = matplotlib.colormaps["tab20"].colors
+    lines, markers = ("-", "--", "-.", ":"), ("o", "s", "^", "D")
+    k = 0
+    while True:
+        yield colours[k % 20], lines[(k // 20 + k) % 4], markers[(k // 20) % 4]
+        k += 1
+
+
+def _plot(path, problems):
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(problems), figsize=(8.5 * len(problems), 5), squeeze=False)
     for ax, (title, curves) in zip(axes[0], problems):
-        for label, values in curves.items():
-            ax.plot(np.arange(1, len(values) + 1), values, marker="o", ms=3, label=label)
+        for (label, values), (colour, line, marker) in zip(curves.items(), _curve_styles()):
+            ax.plot(np.arange(1, len(values) + 1), values, color=colour, linestyle=line,
+                    marker=marker, ms=3, label=label)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("epoch")
         ax.set_ylabel("primal objective (lower is better)")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.tight_layout()
     try:
-        fig.savefig(path, dpi=100)
+        fig.savefig(path, dpi=100, bbox_inches="tight")
     except OSError as exc:
         raise _Fail(f"{path}: cannot write the plot ({exc.strerror})", 1) from None
     plt.close(fig)
@@ -890,6 +993,8 @@ def _run_demo(args):
     if unknown:
         raise _Fail(f"--kernel-solvers: unknown solver {unknown[0]!r}; choose from "
                     f"{', '.join(known_kernel)}")
+    if args.plot:
+        _pyplot()  # before minutes of training, not after
     args.tol, args.bias_multiplier = 0.0, 1.0
     dtype = np.float32 if args.float32 else np.float64
     print(f"stochsvm {_version()} demo: {', '.join(solvers)}"
@@ -936,11 +1041,11 @@ def _run_demo(args):
         _print_table(title, rows)
         problems.append(("linear (make_classification)", curves))
         n4, m4 = max(2, n // 4), max(1, m // 4)
-        X, y = make_nonlinear(n4 + m4, 10, seed=args.seed, noise=min(args.noise, 0.02),
-                              dtype=dtype)
+        X, y = make_nonlinear(n4 + m4, _DEMO_NONLINEAR_D, seed=args.seed,
+                              noise=min(args.noise, 0.02), dtype=dtype)
         hkm = _homkermap("intersection", 5)
-        title = (f"non-linear: make_nonlinear, {n4} train + {m4} test rows, d = 10, label = "
-                 f"sign(sum_j sin(3 pi x_j) - 2d/(3 pi))")
+        title = (f"non-linear: make_nonlinear, {n4} train + {m4} test rows, "
+                 f"d = {_DEMO_NONLINEAR_D}, label = sign(sum_j sin(3 pi x_j) - 2d/(3 pi))")
         rows, curves = _demo_rows(title, X[:n4], y[:n4], X[n4:], y[n4:], args,
                                   _demo_configs(solvers, hkm))
         kernel_rows, kernel_curves = _demo_kernel_rows(X[:n4], y[:n4], X[n4:], y[n4:], args,
@@ -951,11 +1056,13 @@ def _run_demo(args):
         if any(s in solvers for s in _DEMO_UNMAPPED_ONLY):
             print(f"\n{', '.join(_DEMO_UNMAPPED_ONLY)}: not run on the map's features (a d x d "
                   f"factorisation per step, O(d^3); its limited-memory form lres runs there).")
-        print(f"\nKernel evaluations: '-' for the linear solvers, which evaluate none (the map "
+        m_kernel = min(args.kernel_rows, n4)
+        print(f"\nNo linear rule beats chance on the non-linear problem; the kernel map (on "
+              f"all {n4} training rows) and the Gaussian kernel (on the first {m_kernel}) learn "
+              f"it. Kernel evaluations: '-' for the linear solvers, which evaluate none (the map "
               f"is explicit features). The kernel solvers' objective is the regularized hinge "
-              f"primal without bias (SBP optimises a margin under a slack budget instead). The "
-              f"problem is additive, which suits the map, not a Gaussian kernel on 2,000 rows: "
-              f"scikit-learn's SVC scores about 0.63-0.69 on the same rows. "
+              f"primal without bias (SBP optimises a margin under a slack budget instead). "
+              f"Test accuracies are on {m} (linear) and {m4} (non-linear) held-out rows. "
               f"Total {time.process_time() - t:.1f} CPU s.")
     if args.plot:
         _plot(args.plot, problems)
@@ -965,7 +1072,10 @@ def _run_demo(args):
 
 def main(argv=None):
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    from stochsvm._cli_select import rewrite_argv, run_grid
+
     parser = _build_parser()
+    argv = rewrite_argv(sys.argv[1:] if argv is None else list(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors (status 2)
@@ -973,7 +1083,8 @@ def main(argv=None):
     if args.command is None:
         parser.print_help()
         return 2
-    run = {"demo": _run_demo, "train": _run_train, "predict": _run_predict, "info": _run_info}
+    run = {"demo": _run_demo, "train": _run_train, "grid": run_grid, "predict": _run_predict,
+           "info": _run_info}
     try:
         return run[args.command](args)
     except _Fail as exc:

@@ -35,6 +35,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from stochsvm import _kernel_svm
+from stochsvm._kernel_attributes import KernelAttributes
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
                              _effective_n_jobs, _ScoresToClasses, validate_data)
@@ -50,7 +51,8 @@ BUDGET_SOLVERS = ("bsca", "bsgd")
 BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
 
 
-class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, BaseEstimator):
+class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _ClassWeights,
+                          BaseEstimator):
     """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).
 
     Parameters
@@ -118,6 +120,11 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
         Support vectors of each binary problem.
     n_kernel_evaluations_ : int
         Kernel evaluations made by the solvers so far (all problems).
+    support_vectors_, support_, dual_coef_, intercept_
+        scikit-learn SVC's names for the expansion over the union of the
+        outputs' support vectors: ``decision_function(X)[:, c] ==
+        K(X, support_vectors_) @ dual_coef_[c] + intercept_[c]``
+        (:class:`stochsvm._kernel_attributes.KernelAttributes`).
     """
 
     def __init__(self, *, solver="sdca", kernel="rbf", gamma=None, degree=3, coef0=0.0, C=None,

@@ -132,10 +132,12 @@ def _estimator_dict(est):
     return d
 
 
-def kernel_expansion(svms, dimension):
+def kernel_expansion(svms, dimension, return_indices=False):
     """One kernel expansion for several KernelSVM outputs: the union of their
     support vectors (by training index), as a CSR matrix, and the k x m
-    coefficients (0 where an output does not use a vector)."""
+    coefficients (0 where an output does not use a vector); with
+    ``return_indices``, also the training index of every vector (-1: not a
+    training row, e.g. a merged budget vector)."""
     import scipy.sparse as sp
 
     rows, index_of, coef = [], {}, []
@@ -154,6 +156,9 @@ def kernel_expansion(svms, dimension):
     S = sp.vstack(rows, format="csr") if rows else sp.csr_matrix((0, dimension))
     S.sort_indices()
     S.eliminate_zeros()
+    if return_indices:
+        indices = np.array([k if isinstance(k, int) else -1 for k in index_of], dtype=np.int64)
+        return S, coefficients, indices
     return S, coefficients
 
 
@@ -253,7 +258,13 @@ def save_model(model, path):
     OSError
         The file could not be written (the previous file, if any, is unchanged).
     """
-    save(model_dict(model), path)
+    d = model_dict(model)
+    if d.get("scaling") is None:
+        save(d, path)
+    else:  # a feature scaler (stochsvm.scaling) travels in its own section
+        from stochsvm.scaling import save_scaled
+
+        save_scaled(d, path)
 
 
 def read_model(path):
@@ -269,9 +280,16 @@ def read_model(path):
     ModelFileVersionError
         Written by a newer format version.
     """
+    from stochsvm.scaling import split_section
+
     with open(path, "rb") as f:
         data = f.read()
+    data, scaler = split_section(data, source=str(path))
     d = decode(data, source=str(path))
+    d["scaling"] = scaler  # None, or the feature scaler the model was trained after
+    if scaler is not None and scaler["offset"].shape[0] != d["dimension"]:
+        raise ModelFileError(f"{path}: the SCAL section has {scaler['offset'].shape[0]} "
+                             f"features, the model {d['dimension']}")
     try:
         d["metadata_json"] = json.loads(d["metadata"]) if d["metadata"] else {}
     except ValueError as exc:

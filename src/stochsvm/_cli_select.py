@@ -1,0 +1,269 @@
+"""Model selection on the command line, as LIBSVM users do it:
+``stochsvm train -v K`` (K-fold cross-validation, no model written) and
+``stochsvm grid`` (C, and gamma for a kernel, on log2 grids like LIBSVM's
+``grid.py``), and LIBSVM's ``-wLABEL WEIGHT`` class weights.
+
+Folds are stratified and seeded (:func:`stochsvm.model_selection.stratified_folds`,
+``--seed``). The accuracy reported is LIBSVM's: the fraction of all the
+examples predicted right when their fold was held out (mean squared error
+for a regressor). Along C, linear SDCA warm-starts: its dual variables live
+in a box that does not depend on lambda, so the solution at one C starts the
+next, larger C (``ss_svm_set_lambda`` rebuilds the model from them). The
+other solvers start from zero at every grid point.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+import numpy as np
+
+from stochsvm import cli
+from stochsvm.model_selection import log2_range, stratified_folds
+
+#: LIBSVM's grid.py defaults: log2(C) from -5 to 15, log2(gamma) from 3 to -15, step 2.
+DEFAULT_LOG2C = "-5,15,2"
+DEFAULT_LOG2G = "3,-15,-2"
+DEFAULT_FOLDS = 5
+
+_CLASS_WEIGHT = re.compile(r"^-w(-?[0-9.]+(?:[eE][-+]?[0-9]+)?)$")
+
+
+#: Options whose values may start with '-' (argparse would take them for options).
+_NEGATIVE_VALUES = ("--log2c", "--log2g")
+
+
+def rewrite_argv(argv):
+    """LIBSVM's ``-wLABEL WEIGHT`` (``-w1 5``, ``-w-1 0.5``) as
+    ``--class-weight=LABEL:WEIGHT``, and ``--log2c -5,15,2`` as
+    ``--log2c=-5,15,2``: forms argparse can read."""
+    out, k = [], 0
+    while k < len(argv):
+        token = str(argv[k])
+        match = _CLASS_WEIGHT.match(token)
+        if match and k + 1 < len(argv):
+            out.append(f"--class-weight={match.group(1)}:{argv[k + 1]}")
+            k += 2
+        elif token in _NEGATIVE_VALUES and k + 1 < len(argv):
+            out.append(f"{token}={argv[k + 1]}")
+            k += 2
+        else:
+            out.append(argv[k])
+            k += 1
+    return out
+
+
+#: LIBSVM's -t numbers.
+_KERNEL_NUMBERS = {"0": "linear", "1": "poly", "2": "rbf", "3": "sigmoid"}
+
+
+def kernel_type(text):
+    """A kernel name, or LIBSVM's ``-t`` number (0 linear, 1 poly, 2 rbf, 3 sigmoid)."""
+    return _KERNEL_NUMBERS.get(text, text)
+
+
+def class_weight(text):
+    """``LABEL:WEIGHT`` -> (label, weight), weight finite and >= 0."""
+    label, sep, weight = text.rpartition(":")
+    try:
+        if not sep:
+            raise ValueError
+        pair = float(label), float(weight)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"a class weight is -wLABEL WEIGHT or --class-weight LABEL:WEIGHT, got {text!r}"
+        ) from None
+    if not (np.isfinite(pair).all() and pair[1] >= 0):
+        raise argparse.ArgumentTypeError(f"class weight {text!r}: the weight must be finite "
+                                         f"and >= 0")
+    return pair
+
+
+def example_weights(args, y, labels):
+    """Per-example weights from ``--class-weight`` (None when there is none):
+    each example weighs its class's weight, 1 by default."""
+    pairs = getattr(args, "class_weight", None)
+    if not pairs:
+        return None
+    if labels is None:
+        raise cli._Fail("class weights (-wLABEL) need a classification loss")
+    weights = np.ones(y.shape[0])
+    for label, weight in pairs:
+        if label not in labels:
+            raise cli._Fail(f"-w{label:g}: no class {label:g} in the training file (labels "
+                            f"{', '.join(f'{v:g}' for v in labels)})")
+        weights[y == label] = weight
+    return weights
+
+
+def set_example_weights(svms, weights):
+    if weights is None:
+        return
+    try:
+        for svm in svms:
+            svm.set_weights(weights)
+    except (ValueError, RuntimeError) as exc:
+        raise cli._Fail(f"class weights: {exc}") from None
+
+
+def _label_vectors(y, task, labels):
+    if task == "regression":
+        return [np.asarray(y, dtype=np.float64)]
+    if task == "binary":
+        return [np.where(y == labels[1], 1.0, -1.0)]
+    return [np.where(y == c, 1.0, -1.0) for c in labels]
+
+
+def _train_to_end(svms, epochs):
+    """Up to ``epochs`` more epochs of every SVM (each train() call is one)."""
+    for _ in range(epochs):
+        stats = cli._train_epoch(svms)
+        if all(s["status"] == "converged" for s in stats):
+            break
+
+
+def held_out_scores(args, X, y, task, labels, Cs, gamma=None):
+    """The scores of every example when its fold was held out, for each C of
+    ``Cs`` (ascending): an array of shape (len(Cs), n, outputs)."""
+    folds = stratified_folds(y, args.cv, args.seed, stratify=task != "regression")
+    outputs = 1 if task != "one_vs_rest" else len(labels)
+    scores = np.empty((len(Cs), y.shape[0], outputs), dtype=np.float64)
+    hkm = cli._homkermap(args.homkermap, args.homkermap_order)
+    warm = args.kernel is None and args.solver == "sdca"
+    fold_args = argparse.Namespace(**vars(args))
+    fold_args.gamma = gamma if gamma is not None else args.gamma
+    for fold in range(args.cv):
+        train, test = folds != fold, folds == fold
+        Xtr, ytr = X[train], y[train]
+        vectors = _label_vectors(ytr, task, labels)
+        weights = example_weights(args, ytr, labels)
+        n = Xtr.shape[0]
+        svms = None
+        for k, C in enumerate(Cs):
+            lam = args.lam if args.lam is not None else 1.0 / (C * n)
+            if svms is not None and warm:
+                for svm in svms:
+                    svm.set_lambda(lam)
+            elif args.kernel is None:
+                svms = [cli._new_svm(Xtr, v, lam, fold_args, args.solver, hkm) for v in vectors]
+            else:
+                svms = [cli._new_kernel_svm(Xtr, v, lam, fold_args) for v in vectors]
+            if k == 0 or not warm:
+                set_example_weights(svms, weights)
+            _train_to_end(svms, args.epochs)
+            scores[k, test] = cli._scores(svms, X[test])
+    return scores
+
+
+def cross_validate(args, X, y, task, labels, Cs, gamma=None):
+    """For each C of ``Cs`` (ascending), (C, quality of the held-out
+    predictions): LIBSVM's accuracy, or the mean squared error."""
+    scores = held_out_scores(args, X, y, task, labels, Cs, gamma)
+    return [(C, cli._quality(task, cli._predict(task, labels, scores[k]), y)[1])
+            for k, C in enumerate(Cs)]
+
+
+def platt_sigmoids(args, X, y, task, labels):
+    """``train --probability``: Platt's (A, B) of every output, fitted on the
+    scores of a 5-fold cross-validation (stratified, seeded by ``--seed``) of
+    the same training set and parameters."""
+    from stochsvm.calibration import fit_platt
+
+    if task == "regression":
+        raise cli._Fail("--probability needs a classifier (not the l1 or l2 loss)")
+    cv_args = argparse.Namespace(**vars(args))
+    cv_args.cv = DEFAULT_FOLDS
+    cv_args.validation = None  # X is already the training part
+    _check_cv_args(cv_args, X.shape[0])
+    C = args.C if args.C is not None else 1.0
+    scores = held_out_scores(cv_args, X, y, task, labels, [C])[0]
+    vectors = _label_vectors(y, task, labels)
+    sigmoids = [fit_platt(scores[:, k], v) for k, v in enumerate(vectors)]
+    print(f"probability: Platt sigmoids fitted on {cv_args.cv}-fold cross-validation scores")
+    return sigmoids
+
+
+def _check_cv_args(args, n):
+    if args.cv > n:
+        raise cli._Fail(f"-v {args.cv}: more folds than the {n} examples")
+    if args.validation is not None:
+        raise cli._Fail("-v (cross-validation) and --validation exclude each other")
+
+
+def run_train_cv(args, X, y, task, labels):
+    """``stochsvm train -v K``: report the K-fold accuracy; write no model."""
+    _check_cv_args(args, X.shape[0])
+    C = args.C if args.C is not None else 1.0
+    (_, value), = cross_validate(args, X, y, task, labels, [C])
+    name = cli._quality(task, y[:1], y[:1])[0]
+    print(f"{args.cv}-fold cross-validation {name} {value:.4f} (stratified, seed {args.seed}; "
+          f"{'lambda ' + format(args.lam, 'g') if args.lam is not None else f'C {C:g}'})")
+    print("no model written (cross-validation only; train without -v to write one)")
+    return 0
+
+
+def run_grid(args):
+    """``stochsvm grid``: cross-validate every C (and gamma) of the grid, print
+    a table, and train the best on the whole file when MODEL_FILE is given."""
+    if args.lam is not None or args.C is not None:
+        raise cli._Fail("grid searches C: drop -C/--lambda (use --log2c)")
+    if args.cv is None:
+        args.cv = DEFAULT_FOLDS
+    if args.validation is not None:
+        raise cli._Fail("grid cross-validates: drop --validation")
+    if args.kernel is None and (args.log2g is not None or args.gamma is not None):
+        raise cli._Fail("--log2g and --gamma need --kernel (a linear SVM has no gamma)")
+    try:
+        Cs = sorted(2.0 ** e for e in log2_range(args.log2c, "--log2c"))
+        if args.kernel is None:
+            gammas = [None]
+        elif args.gamma is not None:
+            gammas = [args.gamma]
+        else:
+            gammas = [2.0 ** e for e in log2_range(args.log2g or DEFAULT_LOG2G, "--log2g")]
+    except ValueError as exc:
+        raise cli._Fail(str(exc)) from None
+    if args.loss is None:
+        args.loss = cli._default_loss(args.solver)
+    X, y = cli._load(args.file, np.float32 if args.float32 else np.float64)
+    from stochsvm._cli_scale import scale_training_data
+
+    X, _ = scale_training_data(args, X)
+    cli._check_kernel_args(args, cli._solvers(), cli._kernel_solvers())
+    cli._check_homkermap_input(X, args.file, cli._homkermap(args.homkermap, args.homkermap_order))
+    task, labels, _ = cli._problem(y, args.file, args.loss in cli._REGRESSION_LOSSES)
+    _check_cv_args(args, X.shape[0])
+    name, _, higher = cli._quality(task, y[:1], y[:1])
+    what = f"kernel {args.solver} ({args.kernel})" if args.kernel else args.solver
+    print(f"stochsvm {cli._version()} grid: {args.file}, {X.shape[0]} examples; {what}, "
+          f"{args.cv}-fold cross-validation (stratified, seed {args.seed}), {len(Cs)} C"
+          + (f" x {len(gammas)} gamma" if args.kernel else "") + " values"
+          + ("; warm start along C" if args.kernel is None and args.solver == "sdca" else ""))
+    header = f"  {'log2 C':>7} {'C':>10}" + (f" {'log2 g':>7} {'gamma':>10}" if args.kernel
+                                             else "") + f" {name:>9}"
+    print(header)
+    print("  " + "-" * (len(header) - 2))
+    results = []
+    for gamma in gammas:
+        for C, value in cross_validate(args, X, y, task, labels, Cs, gamma):
+            results.append((value, C, gamma))
+            line = f"  {np.log2(C):>7g} {C:>10.4g}"
+            if gamma is not None:
+                line += f" {np.log2(gamma):>7g} {gamma:>10.4g}"
+            print(line + f" {value:>9.4f}", flush=True)
+    # the best value; among equals, the smallest C, then the smallest gamma
+    best = min(results, key=lambda r: (-r[0] if higher else r[0], r[1], r[2] or 0.0))
+    value, C, gamma = best
+    print(f"best: C {C:g} (log2 {np.log2(C):g})"
+          + (f", gamma {gamma:g} (log2 {np.log2(gamma):g})" if gamma is not None else "")
+          + f", cross-validation {name} {value:.4f}")
+    if not args.model:
+        print("no model written (give a MODEL_FILE after TRAIN_FILE to train the best "
+              "parameters on the whole file)")
+        return 0
+    print("training the best parameters on the whole file:")
+    args.C, args.cv = C, None
+    if gamma is not None:
+        args.gamma = gamma
+    return cli._run_train(args)

@@ -1,0 +1,55 @@
+"""scikit-learn SVC's fitted attributes for :class:`stochsvm.KernelSVMClassifier`.
+
+The classifier keeps one kernel SVM per output (one for two classes, one per
+class for one-vs-rest). These read-only properties describe them as one
+expansion over the union of their support vectors, so that
+
+    decision_function(X)[:, c] == K(X, support_vectors_) @ dual_coef_[c] + intercept_[c]
+
+(one column for a binary problem).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = ["KernelAttributes"]
+
+
+class KernelAttributes:
+    """``support_vectors_``, ``support_``, ``dual_coef_`` and ``intercept_``."""
+
+    def _expansion(self):
+        from stochsvm.model_file import kernel_expansion
+
+        check_is_fitted(self, "_svms")
+        first = self._svms[0].get_support_vectors()
+        S, coefficients, indices = kernel_expansion(self._svms, self.n_features_in_,
+                                                    return_indices=True)
+        return (S if first is None or not isinstance(first, np.ndarray) else S.toarray(),
+                coefficients, indices)
+
+    @property
+    def support_vectors_(self):
+        """The support vectors of all the outputs, each once: an ndarray of
+        shape (n_SV, n_features), or a CSR matrix when fitted on sparse data."""
+        return self._expansion()[0]
+
+    @property
+    def support_(self):
+        """Training index of each support vector (-1 for a vector that is not
+        a training row, such as one a budgeted solver merged)."""
+        return self._expansion()[2]
+
+    @property
+    def dual_coef_(self):
+        """Coefficients of the support vectors, shape (n_outputs, n_SV); 0 where
+        an output does not use a vector."""
+        return self._expansion()[1]
+
+    @property
+    def intercept_(self):
+        """The bias of each output, shape (n_outputs,)."""
+        check_is_fitted(self, "_svms")
+        return np.array([svm.get_bias() for svm in self._svms])

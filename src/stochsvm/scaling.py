@@ -1,0 +1,210 @@
+"""Feature scaling fitted on a training set and kept with the model, as
+LIBSVM's ``svm-scale`` does it (``stochsvm train --scale``).
+
+A scaler is a dict ``{"method", "offset", "scale"}`` that maps a row ``x``
+to ``(x - offset) * scale``, column by column:
+
+``minmax``
+    each column's training range to ``[-1, 1]`` (``svm-scale``'s default).
+    It shifts zeros, so sparse data becomes dense.
+``maxabs``
+    each column divided by its largest absolute value: values in
+    ``[-1, 1]``, zeros stay zeros, sparse data stays sparse.
+``standard``
+    zero mean and unit variance per column (dense).
+
+A column the method cannot scale (zero range for minmax, all zeros for
+maxabs, zero variance for standard) is left as it is. In a model file the scaler is the ``SCAL`` section (see
+``docs/model_file.rst``): a critical section, so a reader that does not know
+it refuses the file instead of scoring unscaled features.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["METHODS", "fit_scaler", "apply_scaler", "scaling_hint"]
+
+METHODS = ("minmax", "maxabs", "standard")
+_CODES = {name: k + 1 for k, name in enumerate(METHODS)}
+
+#: Dense results larger than this many values are refused (use maxabs on sparse data).
+MAX_DENSE_VALUES = 10 ** 8
+
+SECTION_TAG = b"SCAL"
+_HEADER = struct.Struct("<8sII")        # signature, format version, number of sections
+_SECTION = struct.Struct("<4sQ")        # tag, payload length
+
+
+def _column_stats(X):
+    """(min, max, max |x|, mean, std) of every column, zeros included."""
+    if sp.issparse(X):
+        X = sp.csc_matrix(X)
+        low = X.min(axis=0).toarray().ravel()
+        high = X.max(axis=0).toarray().ravel()
+        mean = np.asarray(X.mean(axis=0)).ravel()
+        mean_sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
+        std = np.sqrt(np.maximum(mean_sq - mean ** 2, 0.0))
+    else:
+        X = np.asarray(X, dtype=np.float64)
+        low, high, mean, std = X.min(axis=0), X.max(axis=0), X.mean(axis=0), X.std(axis=0)
+    low, high = low.astype(np.float64), high.astype(np.float64)
+    return low, high, np.maximum(np.abs(low), np.abs(high)), mean, std
+
+
+def fit_scaler(X, method):
+    """The scaler of ``method`` (one of :data:`METHODS`) fitted on the rows of ``X``.
+
+    Parameters
+    ----------
+    X : ndarray or scipy sparse matrix of shape (n, d), n >= 1
+    method : {"minmax", "maxabs", "standard"}
+
+    Returns
+    -------
+    dict with ``method`` and the float64 vectors ``offset`` and ``scale`` (d values).
+    """
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
+    if X.shape[0] < 1:
+        raise ValueError("X has no rows to fit a scaler on")
+    low, high, peak, mean, std = _column_stats(X)
+    d = X.shape[1]
+    offset, spread = np.zeros(d), np.ones(d)
+    if method == "minmax":
+        offset, spread = (high + low) / 2, (high - low) / 2
+    elif method == "maxabs":
+        spread = peak
+    else:
+        offset, spread = mean, std
+    constant = ~(spread > 0)
+    offset = np.where(constant, 0.0, offset)
+    scale = np.where(constant, 1.0, 1.0 / np.where(constant, 1.0, spread))
+    return {"method": method, "offset": offset, "scale": scale}
+
+
+def apply_scaler(X, scaler):
+    """``(X - offset) * scale``: sparse stays sparse (CSR) when no offset
+    moves a zero; otherwise a dense C-contiguous array. float32 stays float32."""
+    offset, scale = scaler["offset"], scaler["scale"]
+    if X.shape[1] != offset.shape[0]:
+        raise ValueError(f"the scaler has {offset.shape[0]} features, X {X.shape[1]}")
+    dtype = X.dtype if X.dtype in (np.float32, np.float64) else np.float64
+    if sp.issparse(X) and not offset.any():
+        return sp.csr_matrix(X.multiply(scale.astype(dtype)).tocsr(), dtype=dtype)
+    if sp.issparse(X):
+        if X.shape[0] * X.shape[1] > MAX_DENSE_VALUES:
+            raise ValueError(f"{scaler['method']} scaling makes this sparse {X.shape[0]} x "
+                             f"{X.shape[1]} matrix dense; use maxabs, which keeps zeros")
+        X = X.toarray()
+    out = (np.asarray(X, dtype=np.float64) - offset) * scale
+    return np.ascontiguousarray(out, dtype=dtype)
+
+
+def scaling_hint(X, kernel=None, gamma=None):
+    """A one-line hint when ``X`` looks badly scaled for training, else None:
+    column ranges spanning more than three orders of magnitude, or (for an
+    RBF kernel) ``gamma ||x||^2`` far from 1 for a typical row."""
+    low, high, _, _, _ = _column_stats(X)
+    ranges = high - low
+    ranges = ranges[ranges > 0]
+    if ranges.size >= 2 and ranges.max() > 1e3 * ranges.min():
+        return (f"hint: the feature ranges span {ranges.min():.3g} to {ranges.max():.3g}; "
+                f"try --scale minmax (or maxabs, which keeps sparse data sparse)")
+    if kernel == "rbf" and X.shape[0] > 0:
+        sq = np.asarray(X.multiply(X).sum(axis=1) if sp.issparse(X)
+                        else np.einsum("ij,ij->i", X, X, dtype=np.float64)).ravel()
+        typical = float(np.median(sq)) * (gamma if gamma is not None else 1.0 / X.shape[1])
+        if typical > 1e2 or 0 < typical < 1e-2:
+            return (f"hint: gamma ||x||^2 is about {typical:.3g} for a typical row (the RBF "
+                    f"kernel sees every pair as {'far apart' if typical > 1 else 'equal'}); "
+                    f"try --scale minmax or another --gamma")
+    return None
+
+
+# -- the SCAL section of a model file ---------------------------------------------
+
+def _payload(scaler):
+    d = scaler["offset"].shape[0]
+    return (struct.pack("<IIq", _CODES[scaler["method"]], 0, d)
+            + np.asarray(scaler["offset"], dtype="<f8").tobytes()
+            + np.asarray(scaler["scale"], dtype="<f8").tobytes())
+
+
+def append_section(data, scaler):
+    """The model file bytes ``data`` with a SCAL section appended (the
+    header's section count incremented)."""
+    signature, version, count = _HEADER.unpack_from(data)
+    payload = _payload(scaler)
+    head = _SECTION.pack(SECTION_TAG, len(payload))
+    crc = zlib.crc32(head + payload) & 0xFFFFFFFF
+    return (_HEADER.pack(signature, version, count + 1) + data[_HEADER.size:] + head + payload
+            + struct.pack("<I", crc))
+
+
+def split_section(data, source="model file"):
+    """``(data without its SCAL section, the scaler or None)``. Anything
+    malformed outside SCAL is left for the model decoder to report."""
+    if len(data) < _HEADER.size:
+        return data, None
+    signature, version, count = _HEADER.unpack_from(data)
+    pos, found = _HEADER.size, None
+    for _ in range(count):
+        if pos + _SECTION.size > len(data):
+            return data, None
+        tag, length = _SECTION.unpack_from(data, pos)
+        end = pos + _SECTION.size + length + 4
+        if end > len(data):
+            return data, None
+        if tag == SECTION_TAG:
+            found = (pos, end)
+        pos = end
+    if found is None:
+        return data, None
+    start, end = found
+    section = data[start:end]
+    payload = section[_SECTION.size:-4]
+    (crc,) = struct.unpack("<I", section[-4:])
+    from stochsvm.model_file import ModelFileError
+
+    if zlib.crc32(section[:-4]) & 0xFFFFFFFF != crc:
+        raise ModelFileError(f"{source}: corrupted file: checksum mismatch in the SCAL section")
+    if len(payload) < 16:
+        raise ModelFileError(f"{source}: the SCAL section is too short")
+    code, _, d = struct.unpack_from("<IIq", payload)
+    method = {v: k for k, v in _CODES.items()}.get(code)
+    if method is None or d < 0 or len(payload) != 16 + 16 * d:
+        raise ModelFileError(f"{source}: the SCAL section is inconsistent (method {code}, "
+                             f"{d} features, {len(payload)} bytes)")
+    values = np.frombuffer(payload, dtype="<f8", offset=16).astype(np.float64)
+    scaler = {"method": method, "offset": values[:d].copy(), "scale": values[d:].copy()}
+    if not np.isfinite(values).all():
+        raise ModelFileError(f"{source}: the SCAL section holds non-finite values")
+    rest = _HEADER.pack(signature, version, count - 1) + data[_HEADER.size:start] + data[end:]
+    return rest, scaler
+
+
+def save_scaled(d, path):
+    """Write the model dict ``d`` with its ``d["scaling"]`` as a SCAL section,
+    atomically (a temporary file beside ``path``, flushed, synced, renamed)."""
+    import os
+    import tempfile
+
+    from stochsvm._model_file import encode
+
+    data = append_section(encode(d), d["scaling"])
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

@@ -1,0 +1,47 @@
+"""Cases the command line used to pass over in silence: one line each."""
+
+import numpy as np
+
+from stochsvm.cli import main
+
+
+def _write(path, rows):
+    path.write_text("".join(rows))
+    return str(path)
+
+
+def _problem(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    rows = [f"{label} " + " ".join(f"{j + 1}:{v:.5f}" for j, v in enumerate(x)) + "\n"
+            for x, label in zip(X, y)]
+    return _write(tmp_path / "train.svm", rows), X, y
+
+
+def test_predict_warns_when_the_file_has_more_features_than_the_model(tmp_path, capsys):
+    train, X, y = _problem(tmp_path)
+    model = str(tmp_path / "m.ssvm")
+    assert main(["train", train, model, "-q"]) == 0
+    wide = _write(tmp_path / "wide.svm", [f"{label} 1:{x[0]:.5f} 5:1 7:2\n"
+                                          for x, label in zip(X, y)])
+    capsys.readouterr()
+    assert main(["predict", model, wide]) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {wide} has 7 features, the model 3: features 4-7 are ignored" in err
+    # a file as wide as the model, or narrower, is not warned about
+    assert main(["predict", model, train]) == 0
+    assert "warning" not in capsys.readouterr().err
+    narrow = _write(tmp_path / "narrow.svm", [f"{label} 1:{x[0]:.5f}\n" for x, label in zip(X, y)])
+    assert main(["predict", model, narrow]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
+def test_train_without_a_model_path_says_no_model_was_written(tmp_path, capsys):
+    train, _, _ = _problem(tmp_path)
+    assert main(["train", train, "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "no model written (give a MODEL_FILE after TRAIN_FILE to save one)" in out
+    assert main(["train", train, str(tmp_path / "m.ssvm"), "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "no model written" not in out and "model written to" in out

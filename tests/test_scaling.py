@@ -1,0 +1,141 @@
+"""stochsvm.scaling and `stochsvm train --scale`: scalers equal to
+scikit-learn's, kept sparse where they can be, stored in the model file's
+SCAL section and applied by `predict`; a hint when the data is badly scaled."""
+
+import re
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from stochsvm import _model_file
+from stochsvm.cli import main
+from stochsvm.model_file import ModelFileError, read_model, save_model
+from stochsvm.scaling import apply_scaler, fit_scaler, scaling_hint, split_section
+
+preprocessing = pytest.importorskip("sklearn.preprocessing")
+
+
+def _data(n=200, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4)) * [1.0, 1e3, 1e-2, 5.0] + [0.0, 3e3, -1.0, 0.0]
+    X[:, 3] = 2.0                                          # a constant column
+    return X
+
+
+@pytest.mark.parametrize("method, reference", [
+    ("minmax", lambda: preprocessing.MinMaxScaler((-1, 1))),
+    ("maxabs", lambda: preprocessing.MaxAbsScaler()),
+    ("standard", lambda: preprocessing.StandardScaler()),
+])
+def test_scalers_equal_scikit_learn(method, reference):
+    X, Xnew = _data(), _data(50, seed=1)
+    scaler = fit_scaler(X, method)
+    ref = reference().fit(X)
+    ours, theirs = apply_scaler(Xnew, scaler), ref.transform(Xnew)
+    np.testing.assert_allclose(ours[:, :3], theirs[:, :3], rtol=1e-12, atol=1e-12)
+    if method == "maxabs":                                  # 2 / max |2|, as scikit-learn
+        np.testing.assert_array_equal(ours[:, 3], theirs[:, 3])
+    else:   # scikit-learn maps a constant column to 0; ours leaves it as it is
+        np.testing.assert_array_equal(ours[:, 3], Xnew[:, 3])
+
+
+def test_sparse_maxabs_stays_sparse_and_float32_stays_float32():
+    X = sp.random(100, 30, density=0.1, random_state=0, format="csr") * 1e4
+    scaler = fit_scaler(X, "maxabs")
+    out = apply_scaler(X.astype(np.float32), scaler)
+    assert sp.isspmatrix_csr(out) and out.dtype == np.float32 and out.nnz == X.nnz
+    ref = preprocessing.MaxAbsScaler().fit(X).transform(X)
+    np.testing.assert_allclose(out.toarray(), ref.toarray(), rtol=1e-6)
+    dense = apply_scaler(X, fit_scaler(X, "minmax"))       # zeros move: dense
+    assert isinstance(dense, np.ndarray) and dense.min() >= -1 and dense.max() <= 1
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="method must be one of"):
+        fit_scaler(_data(), "log")
+    with pytest.raises(ValueError, match="the scaler has 4 features, X 3"):
+        apply_scaler(np.ones((2, 3)), fit_scaler(_data(), "minmax"))
+
+
+def test_hints():
+    assert "feature ranges span" in scaling_hint(_data())
+    X = np.random.default_rng(0).uniform(-1, 1, size=(100, 3))
+    assert scaling_hint(X) is None and scaling_hint(X, "rbf") is None
+    assert "gamma ||x||^2 is about" in scaling_hint(X * 100, "rbf")
+    assert scaling_hint(X * 100) is None                     # the linear solvers do not mind
+
+
+def _model(tmp_path, scaler):
+    d = {"kind": "linear", "task": "binary", "dimension": 4, "labels": np.array([-1.0, 1.0]),
+         "loss": 0, "lambda": 0.1, "bias_multiplier": 1.0, "homkermap": None,
+         "weights": np.array([[1.0, -2.0, 0.5, 0.0]]), "biases": [0.25], "metadata": None,
+         "scaling": scaler}
+    path = tmp_path / "m.ssvm"
+    save_model(d, path)
+    return path
+
+
+def test_model_file_round_trip_and_a_critical_section(tmp_path):
+    scaler = fit_scaler(_data(), "standard")
+    path = _model(tmp_path, scaler)
+    d = read_model(path)
+    assert d["scaling"]["method"] == "standard"
+    np.testing.assert_array_equal(d["scaling"]["offset"], scaler["offset"])
+    np.testing.assert_array_equal(d["scaling"]["scale"], scaler["scale"])
+    data = path.read_bytes()
+    # a reader that does not know SCAL (the C core today) refuses the file
+    with pytest.raises(ModelFileError):
+        _model_file.decode(data)
+    rest, found = split_section(data)
+    assert found is not None and _model_file.decode(rest)["dimension"] == 4
+    # a file without scaling is the plain version-1 file, read as before
+    assert read_model(_model(tmp_path, None))["scaling"] is None
+
+
+def test_a_corrupted_scaling_section_is_refused(tmp_path):
+    path = _model(tmp_path, fit_scaler(_data(), "minmax"))
+    data = bytearray(path.read_bytes())
+    data[-20] ^= 1                                            # inside the SCAL payload
+    path.write_bytes(bytes(data))
+    with pytest.raises(ModelFileError, match="checksum mismatch in the SCAL section"):
+        read_model(path)
+
+
+def _write(path, X, y):
+    path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.9g}" for j, v in enumerate(x))
+                            + "\n" for x, label in zip(X, y)))
+    return str(path)
+
+
+def test_cli_scale_is_fitted_on_train_stored_and_applied_by_predict(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    Z = rng.uniform(-1, 1, size=(600, 2))
+    y = np.where((Z ** 2).sum(axis=1) < 0.5, 1, -1)
+    X = Z * [1e3, 1.0] + [5e3, 0.0]
+    train, test = _write(tmp_path / "tr.svm", X[:400], y[:400]), _write(tmp_path / "te.svm",
+                                                                         X[400:], y[400:])
+    accuracy = {}
+    for scale in ("none", "minmax"):
+        model = str(tmp_path / f"{scale}.ssvm")
+        assert main(["train", train, model, "-t", "2", "-g", "2", "-c", "10", "-q",
+                     "--scale", scale, "--test", test]) == 0
+        out = capsys.readouterr().out
+        assert ("hint: " in out) == (scale == "none")
+        assert main(["predict", model, test]) == 0
+        accuracy[scale] = float(re.search(r"accuracy (\S+)", capsys.readouterr().err).group(1))
+        assert f"test accuracy {accuracy[scale]:.4f}" in out   # train --test scales too
+    assert accuracy["minmax"] > 0.9 and accuracy["minmax"] > accuracy["none"] + 0.2
+    assert main(["info", str(tmp_path / "minmax.ssvm")]) == 0
+    assert "scaling         minmax" in capsys.readouterr().out
+
+
+def test_cli_scale_choices(tmp_path, capsys):
+    train = _write(tmp_path / "tr.svm", _data(20), np.arange(20) % 2)
+    assert main(["train", train, "--scale", "log"]) == 2
+    assert "invalid choice: 'log'" in capsys.readouterr().err
+    assert main(["train", train, "--scale", "maxabs", "-q"]) == 0
+    assert "scaling: maxabs, fitted on the 20 training rows" in capsys.readouterr().out
+    positive = _write(tmp_path / "pos.svm", np.abs(_data(20)), np.arange(20) % 2)
+    assert main(["train", positive, "--scale", "minmax", "--homkermap", "chi2"]) == 2
+    assert "use --scale maxabs" in capsys.readouterr().err
