@@ -143,7 +143,7 @@ def test_defaults(problem):
     assert svm.get_bias_multiplier() == 1.0
     assert svm.get_bias_learning_rate() == 1.0
     assert svm.get_t0() == 200.0                      # max(2, 2/lambda)
-    assert svm.get_max_num_iterations() == 1000       # max(n, ceil(10/lambda)) = max(1000, 1000)
+    assert svm.get_max_num_iterations() == 100_000    # max(100 n, ceil(10/lambda))
     assert svm.get_diagnostic_frequency() == n
     assert svm.get_loss() == "hinge"
     assert svm.get_seed() == 0
@@ -159,10 +159,10 @@ def test_defaults(problem):
 
 
 @pytest.mark.parametrize("lam,t0,max_iter", [
-    (1e-3, 2000.0, 10000),     # 10/lambda dominates
-    (3e-3, 2 / 3e-3, 3334),    # ceil(3333.33...)
-    (0.1, 20.0, 1000),         # n dominates
-    (2.0, 2.0, 1000),          # t0 floor of 2
+    (1e-6, 2e6, 10_000_000),    # 10/lambda dominates
+    (3e-7, 2 / 3e-7, 33_333_334),  # ceil(33333333.3...)
+    (0.1, 20.0, 100_000),       # 100 epochs dominate
+    (2.0, 2.0, 100_000),        # t0 floor of 2
 ])
 def test_defaults_follow_lambda(problem, lam, t0, max_iter):
     X, y = problem
@@ -170,8 +170,8 @@ def test_defaults_follow_lambda(problem, lam, t0, max_iter):
     assert svm.get_t0() == pytest.approx(t0, rel=1e-15)
     assert svm.get_max_num_iterations() == max_iter
     # set_lambda updates the defaults that are not set
-    svm.set_lambda(1e-3)
-    assert svm.get_t0() == 2000.0 and svm.get_max_num_iterations() == 10000
+    svm.set_lambda(1e-6)
+    assert svm.get_t0() == 2e6 and svm.get_max_num_iterations() == 10_000_000
 
 
 def test_explicit_values_and_unset_t0(svm):

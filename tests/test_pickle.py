@@ -120,7 +120,7 @@ def test_defaults_are_not_frozen_by_pickling(problem):
     clone.set_lambda(1e-3)
     assert clone.get_t0() == 2000.0
     clone.set_data(np.vstack([X] * 20), np.concatenate([y] * 20))
-    assert clone.get_max_num_iterations() == 20 * X.shape[0]
+    assert clone.get_max_num_iterations() == 100 * 20 * X.shape[0]  # 100 epochs
     assert clone.get_diagnostic_frequency() == 20 * X.shape[0]
 
 

@@ -21,14 +21,14 @@ def data():
 
 
 def test_defaults_are_the_real_ones(data):
-    """solver sdca, loss hinge, epsilon 1e-2, max iterations max(n, ceil(10/lambda)),
+    """solver sdca, loss hinge, epsilon 1e-2, max iterations max(100 n, ceil(10/lambda)),
     bias multiplier 1, diagnostic frequency n, seed 0 -- read back from the verbose block."""
     X, y = data
     out = io.StringIO()
     w, b, info, scores = svmtrain(X, y, 1e-3, verbose=1, file=out)
     text = out.getvalue()
     assert "solver sdca, loss hinge" in text
-    assert "epsilon 0.01, max iterations 10000, diagnostic frequency 400" in text
+    assert "epsilon 0.01, max iterations 40000, diagnostic frequency 400" in text
     assert "bias multiplier 1\n" in text and "seed 0" in text
     assert "C = 1/(lambda n) = 2.5" in text
     assert info["solver"] == "sdca" and info["lambda"] == 1e-3 and info["bias_multiplier"] == 1
@@ -37,10 +37,10 @@ def test_defaults_are_the_real_ones(data):
     stats = svm.train()
     np.testing.assert_array_equal(w, svm.get_model())
     assert b == svm.get_bias() and info["objective"] == stats["objective"]
-    # max(n, ceil(10/lambda)) when n is the larger
+    # max(100 n, ceil(10/lambda)) when 10/lambda is the larger
     out = io.StringIO()
-    svmtrain(X, y, 1.0, verbose=1, file=out)
-    assert "max iterations 400," in out.getvalue()
+    svmtrain(X, y, 1e-5, verbose=1, file=out)
+    assert "max iterations 1000000," in out.getvalue()
 
 
 def test_info_status_and_scores(data):

@@ -136,7 +136,7 @@ SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
 /* ------------------------------------------------------------------------ */
 
 /** @brief Run the solver from its present state for max_num_iterations
- *  iterations (SDCA stops earlier when the duality gap falls below epsilon).
+ *  iterations, or until the stopping rule fires (ss_kernel_svm_set_epsilon).
  *
  *  One iteration: SBP one step of Algorithm 1 (n kernel evaluations);
  *  Pegasos, SDCA, Perceptron one visited example (one kernel evaluation per
@@ -145,7 +145,12 @@ SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
  *  iteration t from (seed, t).
  *  @return SS_OK; SS_ERR_INTERRUPTED (a callback stopped it; the model is
  *          valid); SS_ERR_BAD_STATE (no data); SS_ERR_BAD_DATA (SBP with a
- *          bias needs both classes); SS_ERR_NUMERIC; SS_ERR_ALLOC. */
+ *          bias needs both classes); SS_ERR_NUMERIC (a non-finite model:
+ *          status SS_SVM_STATUS_ERROR); SS_ERR_DIVERGED (Pegasos, BSGD: the
+ *          primal rose above 1e4 P(0), P(0) = 1/n sum_i c_i being its value at
+ *          w = 0: status SS_SVM_STATUS_DIVERGED; lower eta0 or raise lambda);
+ *          SS_ERR_ALLOC. A run that ends at the cap has status
+ *          SS_SVM_STATUS_MAX_ITERATIONS unless its final diagnostic meets the rule. */
 SS_API SsStatus ss_kernel_svm_train(SsKernelSvm *self);
 
 /** @brief Scores f(x) = sum_j beta_j K(z_j, x) + b of the rows of @p data
@@ -194,14 +199,25 @@ SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enab
 /** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
  *  computed at train time while unset. */
 SS_API SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0);
-/** @brief SDCA's stopping threshold on the duality gap, finite and >= 0;
- *  default 1e-3; 0 disables it. */
+/** @brief Relative stopping tolerance, finite and >= 0; default 1e-3; 0
+ *  disables the rule. The rules are the linear object's (svm.h,
+ *  ss_svm_set_epsilon), applied by the shared run driver at diagnostics:
+ *  - SDCA and BSCA: relative duality gap P - D <= epsilon D. For SDCA this
+ *    certifies P <= (1 + epsilon) P*. BSCA's D is evaluated through the
+ *    budgeted model: exact until budget maintenance first changes the model,
+ *    an estimate (no guarantee) after.
+ *  - Pegasos, BSGD, SBP: the objective window on the primal P of the model.
+ *  - Perceptron: none (it minimises no objective); it runs to the cap. */
 SS_API SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon);
-/** @brief Iterations per train call, >= 1; default 10 n (ten epochs). */
+/** Epochs of the default iteration cap. */
+#define SS_KERNEL_SVM_DEFAULT_EPOCHS 100
+/** @brief Iterations per train call, >= 1; default SS_KERNEL_SVM_DEFAULT_EPOCHS n
+ *  (the stopping rule usually ends the run earlier). */
 SS_API SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n);
-/** @brief Iterations between diagnostics, >= 1; default n. A diagnostic
- *  costs SBP O(n) and the other solvers n * (support vectors) kernel
- *  evaluations (not counted in the statistics). */
+/** @brief Iterations between diagnostics, >= 1. Default (never set): the ends
+ *  of epochs 1, 2, 3, 4, 6, 9, 13, 19, ... (each a half more than the last;
+ *  the getter returns n). A diagnostic costs SBP O(n) and the other solvers
+ *  n * (support vectors) kernel evaluations (not counted in the statistics). */
 SS_API SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f);
 /** @brief Seed of the object's random generator; default 0. */
 SS_API SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed);

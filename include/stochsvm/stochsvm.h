@@ -48,7 +48,9 @@ typedef enum SsStatus {
   SS_ERR_INTERRUPTED = 6, /**< a diagnostic or interrupt callback asked training to stop */
   SS_ERR_IO = 7,          /**< a file could not be opened, read, written or renamed (model_file.h) */
   SS_ERR_FORMAT = 8,      /**< not a model file, or a truncated, corrupted or inconsistent one */
-  SS_ERR_VERSION = 9      /**< a model file of a newer format version than this library reads */
+  SS_ERR_VERSION = 9,     /**< a model file of a newer format version than this library reads */
+  SS_ERR_DIVERGED = 10    /**< training diverged: the objective rose far above its value at w = 0
+                               (step too large for the data's scale; see svm.h, ss_svm_train) */
 } SsStatus;
 
 /** @brief A static, human-readable description of a status code (never NULL). */

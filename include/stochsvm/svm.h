@@ -94,7 +94,9 @@ typedef enum SsSvmStatus {
   SS_SVM_STATUS_CONVERGED = 2,      /**< the stopping rule fired */
   SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done */
   SS_SVM_STATUS_INTERRUPTED = 4,    /**< a callback asked to stop */
-  SS_SVM_STATUS_ERROR = 5           /**< training stopped on an error (see the returned SsStatus) */
+  SS_SVM_STATUS_ERROR = 5,          /**< training stopped on an error (see the returned SsStatus) */
+  SS_SVM_STATUS_DIVERGED = 6        /**< the objective rose above 1e4 times its value at w = 0
+                                         (ss_svm_train returned SS_ERR_DIVERGED) */
 } SsSvmStatus;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and at
@@ -194,7 +196,11 @@ SS_API void ss_svm_delete(SsSvm *self);
  *          asked to stop: the model is valid and the iteration number counts the
  *          steps done); SS_ERR_NUMERIC (the model diverged to a non-finite value, or
  *          a score overflowed because the data values are too large: reset
- *          the model with ss_svm_set_model before training again); SS_ERR_BAD_DATA
+ *          the model with ss_svm_set_model before training again);
+ *          SS_ERR_DIVERGED (status SS_SVM_STATUS_DIVERGED: a primal solver's
+ *          objective rose above 1e4 times P(w = 0), its value at w = 0, b = 0:
+ *          the step is too large for the data's scale; lower eta0/raise t0,
+ *          raise lambda or scale the data, and reset the model); SS_ERR_BAD_DATA
  *          (labels not -1/+1 for a classification loss); SS_ERR_BAD_STATE (no
  *          data); SS_ERR_ALLOC. The statistics describe the model as it stands. */
 SS_API SsStatus ss_svm_train(SsSvm *self);
@@ -208,14 +214,51 @@ SS_API SsStatus ss_svm_train(SsSvm *self);
 
 /** @brief lambda > 0, finite. */
 SS_API SsStatus ss_svm_set_lambda(SsSvm *self, double lambda);
-/** @brief Stopping threshold, finite and >= 0; default 1e-2. SGD stops when
- *  scores_variation < epsilon, SDCA when duality_gap < epsilon (a bound on
- *  the primal suboptimality). 0 disables the rule. */
+/** @brief Relative stopping tolerance, finite and >= 0; default 1e-2; 0
+ *  disables the rule (the run ends at the cap). Checked at every diagnostic:
+ *
+ *  - SDCA: the relative duality gap, P - D <= epsilon D. Since D <= P* <= P
+ *    this certifies P <= (1 + epsilon) P*, exactly (P* the optimum).
+ *  - SGD, SVMSGD2, SGD-QN, RES, LRES: the objective window. With P the
+ *    objective now (iteration t) and P_a, P_b the objectives of the last
+ *    diagnostics at or before a quarter (t_a) and a half (t_b) of the run, the
+ *    rule fires when the objectives of the diagnostics since t_b span at most
+ *    epsilon P and the objective now falls at most half as fast as before,
+ *    (P_b - P)/(t - t_b) <= (P_a - P_b)/(2 (t_b - t_a)).
+ *    No held-out data, and it cannot fire while the objective falls at a
+ *    steady pace (steps too small); if P - P* decays like c/t (SGD on a
+ *    strongly convex objective) it fires within about (1 + epsilon) P*, like
+ *    c/sqrt(t) within (1 + 2.4 epsilon) P*. A heuristic for the stochastic
+ *    solvers, not a certificate; it needs at least four diagnostics.
+ *  - ss_svm_set_stopping_rule(SS_SVM_STOP_SCORES_VARIATION): the former rule,
+ *    scores_variation < epsilon (absolute; it can fire while progress is slow).
+ *
+ *  The run driver and these rules are shared with the kernel object (run.c). */
 SS_API SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon);
-/** @brief Iterations per ss_svm_train call, >= 1. Default max(n, ceil(10/lambda)),
- *  computed at train time while not set. */
+
+/** @brief The stopping rule read by ss_svm_set_epsilon. */
+typedef enum SsSvmStoppingRule {
+  SS_SVM_STOP_DEFAULT = 0,          /**< SDCA: relative duality gap; others: objective window */
+  SS_SVM_STOP_SCORES_VARIATION = 1  /**< scores_variation < epsilon, every solver */
+} SsSvmStoppingRule;
+/** @brief Choose the stopping rule; SS_ERR_BAD_ARG for an unknown one. */
+SS_API SsStatus ss_svm_set_stopping_rule(SsSvm *self, SsSvmStoppingRule rule);
+SS_API SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self);
+
+/** Epochs of the default iteration cap. */
+#define SS_SVM_DEFAULT_EPOCHS 100
+
+/** @brief Iterations per ss_svm_train call, >= 1. Default
+ *  max(SS_SVM_DEFAULT_EPOCHS n, ceil(10/lambda)) (100 epochs, or VLFeat's
+ *  10/lambda when that is more), computed at train time while not set: enough
+ *  for the default epsilon on ordinary problems, the rule stopping the run
+ *  earlier. A run that reaches the cap ends with status
+ *  SS_SVM_STATUS_MAX_ITERATIONS (unless the final diagnostic meets the rule). */
 SS_API SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n);
-/** @brief Iterations between diagnostics, >= 1; default n (one per epoch). */
+/** @brief Iterations between diagnostics, >= 1. Default (never set): the
+ *  ends of epochs 1, 2, 3, 4, 6, 9, 13, 19, 28, ... (each a half more than the
+ *  last), so the full pass a diagnostic costs stays a small part of a long
+ *  run; ss_svm_get_diagnostic_frequency then returns n, the first interval. */
 SS_API SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f);
 /** @brief Bias multiplier B >= 0, finite; default 1. The bias b is kept as is
  *  (order-independent with ss_svm_set_bias). */

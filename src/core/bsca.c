@@ -70,6 +70,8 @@ static SsStatus bsca_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 
 const SsKernelSolverOps ss_bsca_ops = {
   .uses_permutation = true,
+  .criterion = SS_RUN_RELATIVE_GAP,
+  .may_diverge = false,
   .start = ss_budget_solver_start,
   .steps = bsca_object_steps,
   .evaluate = ss_budget_solver_evaluate,

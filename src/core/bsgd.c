@@ -70,6 +70,8 @@ static SsStatus bsgd_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 
 const SsKernelSolverOps ss_bsgd_ops = {
   .uses_permutation = true,
+  .criterion = SS_RUN_OBJECTIVE_WINDOW,
+  .may_diverge = true,
   .start = ss_budget_solver_start,
   .steps = bsgd_object_steps,
   .evaluate = ss_budget_solver_evaluate,

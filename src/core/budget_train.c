@@ -1,6 +1,7 @@
-/* budget_train.c -- the state of the budgeted solvers (budget_train.h), their
- * epoch driver and the O(n B) diagnostic pass computing the primal of the
- * budgeted model and the dual of the tracked alpha.
+/* budget_train.c -- the state of the budgeted solvers (budget_train.h), the
+ * standalone trainer's epochs (through the run driver, run.c) and the O(n B)
+ * diagnostic pass computing the primal of the budgeted model and the dual of
+ * the tracked alpha.
  *
  * Epoch e = t / n visits the examples in the order of a permutation drawn
  * from (seed, e) only, so a run of E epochs equals E/2 and then E/2 more.
@@ -109,28 +110,85 @@ void ss_budget_trainer_reset(SsBudgetTrainer *tr)
   for (int q = 0; tr->pool_index && q < SS_BSCA_POOL; ++q) tr->pool_index[q] = -1;
 }
 
+/* ---- the standalone trainer's callbacks for the run driver (run.h) ----- */
+
+typedef struct BudgetRun {
+  SsBudgetTrainer *trainer;
+  void (*steps)(SsBudgetTrainer *, const int64_t *, int64_t, int64_t);
+  int64_t *perm;
+  uint64_t seed;
+} BudgetRun;
+
+static SsStatus budget_begin_epoch(void *object, int64_t epoch)
+{
+  BudgetRun *run = object;
+  ss_rng_permutation(run->perm, run->trainer->data->num_data, run->seed, (uint64_t)epoch);
+  return SS_OK;
+}
+
+static SsStatus budget_steps(void *object, int64_t t, int64_t t_end)
+{
+  BudgetRun *run = object;
+  const int64_t n = run->trainer->data->num_data, start = t / n * n;
+  run->steps(run->trainer, run->perm, t - start, t_end - start);
+  return SS_OK;
+}
+
+static int64_t budget_iteration(const void *object)
+{
+  return ((const BudgetRun *)object)->trainer->iteration;
+}
+
+/* The standalone trainer keeps no statistics: its one diagnostic, at the
+ * end, checks that the model is finite (ss_budget_objectives measures it). */
+static SsStatus budget_measure(void *object, SsSvmStatus status, SsRunMeasure *m)
+{
+  (void)status;
+  const SsBudget *model = &((BudgetRun *)object)->trainer->model;
+  m->primal = 0;
+  for (int64_t j = 0; j < model->size; ++j) m->finite &= isfinite(model->beta[j]) != 0;
+  return SS_OK;
+}
+
+static void budget_set_status(void *object, SsSvmStatus status)
+{
+  (void)object;
+  (void)status;
+}
+
+static const SsRunOps budget_run_ops = {
+  .begin_epoch = budget_begin_epoch,
+  .steps = budget_steps,
+  .iteration = budget_iteration,
+  .measure = budget_measure,
+  .set_status = budget_set_status,
+};
+
 SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int64_t num_epochs,
                                 uint64_t seed)
 {
   const int64_t n = tr->data->num_data;
+  if (num_epochs < 1) return SS_OK;
   if (solver == SS_BUDGET_SOLVER_BSCA_BIAS && ss_budget_trainer_enable_bias(tr) != SS_OK)
     return SS_ERR_ALLOC;
-  int64_t *perm = malloc((size_t)n * sizeof(int64_t));
-  if (!perm) return SS_ERR_ALLOC;
-  int64_t t = tr->iteration;
-  const int64_t t_end = t + num_epochs * n;
-  while (t < t_end) {
-    const int64_t epoch = t / n, k = t - epoch * n;
-    ss_rng_permutation(perm, n, seed, (uint64_t)epoch);
-    if (solver == SS_BUDGET_SOLVER_BSCA) ss_bsca_steps(tr, perm, k, n);
-    else if (solver == SS_BUDGET_SOLVER_BSCA_BIAS) ss_bsca_pair_steps(tr, perm, k, n);
-    else ss_bsgd_steps(tr, perm, k, n);
-    t = tr->iteration;
-  }
-  free(perm);
-  for (int64_t j = 0; j < tr->model.size; ++j)
-    if (!isfinite(tr->model.beta[j])) return SS_ERR_NUMERIC;
-  return SS_OK;
+  BudgetRun object = {.trainer = tr, .seed = seed,
+                      .steps = solver == SS_BUDGET_SOLVER_BSCA        ? ss_bsca_steps
+                               : solver == SS_BUDGET_SOLVER_BSCA_BIAS ? ss_bsca_pair_steps
+                                                                      : ss_bsgd_steps};
+  object.perm = malloc((size_t)n * sizeof(int64_t));
+  if (!object.perm) return SS_ERR_ALLOC;
+  /* Whole epochs from the stored iteration (a run split at an epoch boundary
+   * equals one run), no diagnostic before the end, no stopping rule. */
+  const int64_t iterations = num_epochs * n;
+  SsRunHistory history = {0};
+  SsRun run = {.history = &history, .ops = &budget_run_ops, .object = &object,
+               .settings = {.num_data = n, .max_num_iterations = iterations,
+                            .diagnostic_frequency = INT64_MAX, .criterion = SS_RUN_NO_RULE,
+                            .interrupt_period = INT64_MAX}};
+  SsStatus status = ss_run_train(&run);
+  ss_run_history_free(&history);
+  free(object.perm);
+  return status;
 }
 
 void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,

@@ -10,6 +10,7 @@
 #include "stochsvm/svm.h"
 #include "stochsvm/res.h"
 #include "res_state.h"
+#include "run.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -123,8 +124,9 @@ struct SsSvm_ {
   /* Parameters. */
   double lambda;
   double epsilon;
-  int64_t max_num_iterations;  /**< 0: default max(n, ceil(10/lambda)) */
-  int64_t diagnostic_frequency;/**< 0: default n */
+  SsSvmStoppingRule stopping_rule;
+  int64_t max_num_iterations;  /**< 0: default max(SS_SVM_DEFAULT_EPOCHS n, ceil(10/lambda)) */
+  int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
   double bias_multiplier;
   double bias_learning_rate;
   double t0;                   /**< 0: default max(2, 2/lambda) */
@@ -161,16 +163,22 @@ struct SsSvm_ {
   double *previous_scores;     /**< [num_data] at the diagnostic before */
   bool has_scores;             /**< scores hold a diagnostic's values */
   bool has_previous_scores;
+  SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
   double train_start_time;
 };
 
 /** Recompute the statistics and scores of the present model (one pass over
- *  the data) and run the stopping rule and the diagnostic callback.
- *  @param final   true at the end of a run (status stays as given).
- *  @return SS_OK to go on; SS_ERR_INTERRUPTED if the callback asked to stop;
- *          SS_ERR_NUMERIC if the objective is not finite. Sets
- *          statistics.status to CONVERGED when the rule fires. */
-SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status);
+ *  the data) with status @p status, and what the run driver judges them by.
+ *  @return SS_OK. */
+SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *measure);
+/** P(w = 0, b = 0) = 1/n sum_i c_i loss(0, y_i), the divergence reference. */
+double ss_svm_zero_objective(const SsSvm *self);
+/** P of the present model (one pass over the data unless w = 0 and b = 0;
+ *  NaN if out of memory): the divergence reference of a warm start. */
+double ss_svm_start_objective(SsSvm *self);
+/** The model, statistics and history no longer belong together: forget the
+ *  recorded objectives (called by the setters that change the problem or the model). */
+void ss_svm_forget_history(SsSvm *self);
 
 /** The parameters in force (defaults resolved). */
 double ss_loss_curvature_bound(SsLoss loss, double max_squared_norm);
@@ -185,22 +193,29 @@ void ss_svm_realise_model(SsSvm *self);
 /*          The epoch driver shared by the stochastic solvers (epochs.c)     */
 /* ------------------------------------------------------------------------ */
 
-/** What a solver's inner loop sees: the object and the permutation of the
- *  epoch in progress (perm_e, a function of (seed, e) only). */
-typedef struct SsEpochRun {
-  SsSvm *svm;
-  const int64_t *perm;
-  int64_t epoch_start;   /**< t of the first iteration of that epoch */
-} SsEpochRun;
+typedef struct SsEpochRun SsEpochRun;
 
 /** Run iterations [t, t_end) within one epoch, write iteration (and the
  *  solver's state) back; SS_OK or SS_ERR_NUMERIC. */
 typedef SsStatus (*SsStepsFunction)(SsEpochRun *run, int64_t t, int64_t t_end);
 
-/** Run max_num_iterations iterations from the stored iteration number, in
- *  epochs of fresh permutations, with diagnostics every diagnostic_frequency
- *  iterations (counted on t), interrupt polls, the stopping rule and a final
- *  diagnostic. Folds the SGD factor at every epoch boundary. */
+/** What a solver's inner loop sees: the object and the permutation of the
+ *  epoch in progress (perm_e, a function of (seed, e) only). */
+struct SsEpochRun {
+  SsSvm *svm;
+  int64_t *perm;
+  int64_t epoch_start;   /**< t of the first iteration of that epoch */
+  SsStepsFunction steps; /**< the solver's inner loop */
+};
+
+/** A run of the driver (run.h) over the linear object with its settings in
+ *  force; @p epoch_run holds the permutation buffer and the inner loop. */
+SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run);
+
+/** Run max_num_iterations iterations from the stored iteration number with
+ *  the run driver (run.c): epochs of fresh permutations, diagnostics,
+ *  interrupt polls, the stopping rules, a final diagnostic. Folds the SGD
+ *  factor at every epoch boundary. */
 SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps);
 
 /** Fold the factor into u: u <- f u, f <- 1. */

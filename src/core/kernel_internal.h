@@ -93,8 +93,8 @@ struct SsKernelSvm_ {
   bool bias_enabled;
   double eta0;                 /**< 0: default 1/sqrt(max K_ii) */
   double epsilon;
-  int64_t max_num_iterations;  /**< 0: default 10 n */
-  int64_t diagnostic_frequency;/**< 0: default n */
+  int64_t max_num_iterations;  /**< 0: default SS_KERNEL_SVM_DEFAULT_EPOCHS n */
+  int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
   uint64_t seed;
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
@@ -120,6 +120,7 @@ struct SsKernelSvm_ {
 
   SsKernelModel model;
   SsKernelSvmStatistics statistics;
+  SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
   double train_start_time;
 };
 
@@ -129,6 +130,8 @@ struct SsKernelSvm_ {
  *  uses_permutation), and evaluate at every diagnostic. */
 struct SsKernelSolverOps {
   bool uses_permutation;
+  SsRunCriterion criterion;    /**< the stopping rule the driver applies (run.h) */
+  bool may_diverge;            /**< a step-size method: the driver tests for divergence */
   /** Allocate the state if self->state is NULL (fresh object, new data). */
   SsStatus (*start)(SsKernelSvm *self);
   /** Run iterations [t, t_end), set self->iteration = t_end, count the

@@ -43,6 +43,8 @@ static SsStatus pegasos_evaluate(SsKernelSvm *self, double *scores, double *norm
 
 const SsKernelSolverOps ss_kernel_pegasos_ops = {
   .uses_permutation = true,
+  .criterion = SS_RUN_OBJECTIVE_WINDOW,
+  .may_diverge = true,
   .start = ss_support_solver_start,
   .steps = pegasos_steps,
   .evaluate = pegasos_evaluate,

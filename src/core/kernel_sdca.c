@@ -68,6 +68,8 @@ static SsStatus sdca_evaluate(SsKernelSvm *self, double *scores, double *norm2, 
 
 const SsKernelSolverOps ss_kernel_sdca_ops = {
   .uses_permutation = true,
+  .criterion = SS_RUN_RELATIVE_GAP,
+  .may_diverge = false,
   .start = ss_support_solver_start,
   .steps = sdca_steps,
   .evaluate = sdca_evaluate,

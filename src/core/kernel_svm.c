@@ -1,12 +1,12 @@
 /* kernel_svm.c -- the SsKernelSvm object: life cycle, validating setters and
- * getters, the iteration driver with diagnostics and interrupt polls, and the
- * dispatch to the solvers (one file each: sbp.c, kernel_pegasos.c,
- * kernel_sdca.c, perceptron.c).
+ * getters, the diagnostic measure, and the dispatch to the solvers (one file
+ * each: sbp.c, kernel_pegasos.c, kernel_sdca.c, perceptron.c, bsca.c, bsgd.c).
  *
- * The driver cuts the run [t, t + max_num_iterations) at epoch boundaries
- * (t multiple of n), diagnostics (t multiple of diagnostic_frequency) and
- * interrupt polls, all functions of t only, and hands each piece to the
- * solver's steps(): N iterations equal N/2 and N/2 more, bit for bit.
+ * Training runs through the run driver shared with the linear object
+ * (run.c): it cuts the run [t, t + max_num_iterations) at epoch boundaries,
+ * diagnostics and interrupt polls, all functions of t only, and hands each
+ * piece to the solver's steps(): N iterations equal N/2 and N/2 more, bit
+ * for bit. The solver's ops table names its stopping rule.
  */
 #include "kernel_internal.h"
 
@@ -155,6 +155,7 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   self->num_kernel_evaluations = 0;
   memset(&self->statistics, 0, sizeof self->statistics);
   self->statistics.status = SS_SVM_STATUS_UNTRAINED;
+  ss_run_history_clear(&self->history);
   return SS_OK;
 }
 
@@ -175,6 +176,7 @@ void ss_kernel_svm_delete(SsKernelSvm *self)
 {
   if (!self) return;
   free_data_state(self);
+  ss_run_history_free(&self->history);
   ss_kernel_model_free(&self->model);
   free(self);
 }
@@ -294,8 +296,9 @@ static void hinge_statistics(SsKernelSvm *self, const double *f, double norm2)
   st->training_error = (double)errors / (double)n;
 }
 
-/* Refresh the model and the statistics, run the stopping rule and the callback. */
-static SsStatus diagnose(SsKernelSvm *self, SsSvmStatus status_in)
+/* Refresh the model and the statistics with status @p status_in, and fill
+ * what the run driver judges them by. */
+static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *m)
 {
   SsKernelSvmStatistics *st = &self->statistics;
   const int64_t n = self->num_data;
@@ -333,39 +336,89 @@ static SsStatus diagnose(SsKernelSvm *self, SsSvmStatus status_in)
   bool finite_model = isfinite(self->model.bias);
   for (int64_t j = 0; j < self->model.num_support_vectors && finite_model; ++j)
     finite_model = isfinite(self->model.coefficients[j]);
-  if (!isfinite(st->primal_objective) || !finite_model) {
-    st->status = SS_SVM_STATUS_ERROR;
-    return SS_ERR_NUMERIC;
-  }
-  if (status_in == SS_SVM_STATUS_TRAINING && self->solver == SS_KSOLVER_SDCA &&
-      self->epsilon > 0 && st->duality_gap < self->epsilon) {
-    st->status = SS_SVM_STATUS_CONVERGED;
-  }
-  if (self->diagnostic_fn && self->diagnostic_fn(self, self->diagnostic_user) != 0) {
-    st->status = SS_SVM_STATUS_INTERRUPTED;
-    return SS_ERR_INTERRUPTED;
-  }
+  m->finite = finite_model;
+  m->primal = st->primal_objective;
+  m->dual = st->dual_objective;
   return SS_OK;
 }
 
 /* ------------------------------------------------------------------------ */
-/*                                   Train                                  */
+/*                  Train: the callbacks of the run driver                  */
 /* ------------------------------------------------------------------------ */
 
-static int64_t min64(int64_t a, int64_t b)
+static SsStatus run_begin_epoch(void *object, int64_t epoch)
 {
-  return a < b ? a : b;
+  SsKernelSvm *self = object;
+  if (self->ops->uses_permutation && self->perm_epoch != epoch) {
+    ss_rng_permutation(self->perm, self->num_data, self->seed, (uint64_t)epoch);
+    self->perm_epoch = epoch;
+  }
+  return SS_OK;
 }
 
-static int64_t saturating_add(int64_t a, int64_t b)
+static SsStatus run_steps(void *object, int64_t t, int64_t t_end)
 {
-  return a > INT64_MAX - b ? INT64_MAX : a + b;
+  SsKernelSvm *self = object;
+  return self->ops->steps(self, t, t_end);
 }
 
-static int64_t next_multiple(int64_t t, int64_t f)
+static int64_t run_iteration(const void *object)
 {
-  int64_t q = t / f + 1;
-  return q > INT64_MAX / f ? INT64_MAX : q * f;
+  return ((const SsKernelSvm *)object)->iteration;
+}
+
+static SsStatus run_measure(void *object, SsSvmStatus status, SsRunMeasure *m)
+{
+  return measure(object, status, m);
+}
+
+static void run_set_status(void *object, SsSvmStatus status)
+{
+  SsKernelSvm *self = object;
+  self->statistics.status = status;
+  self->statistics.iteration = self->iteration;
+  self->statistics.epoch = self->iteration / self->num_data;
+}
+
+static int run_notify(void *object)
+{
+  SsKernelSvm *self = object;
+  return self->diagnostic_fn ? self->diagnostic_fn(self, self->diagnostic_user) : 0;
+}
+
+static const SsRunOps kernel_run_ops = {
+  .begin_epoch = run_begin_epoch,
+  .steps = run_steps,
+  .iteration = run_iteration,
+  .measure = run_measure,
+  .set_status = run_set_status,
+  .notify = run_notify,
+};
+
+/* P(w = 0, b = 0) = 1/n sum_i c_i (the hinge loss at 0 is 1). */
+static double zero_objective(const SsKernelSvm *self)
+{
+  double sum = 0;
+  for (int64_t i = 0; i < self->num_data; ++i) sum += ss_kernel_svm_weight(self, i);
+  return sum / (double)self->num_data;
+}
+
+static SsRun kernel_run(SsKernelSvm *self)
+{
+  SsRunSettings settings = {
+    .num_data = self->num_data,
+    .max_num_iterations = ss_kernel_svm_get_max_num_iterations(self),
+    .diagnostic_frequency = self->diagnostic_frequency,
+    .epsilon = self->epsilon,
+    .criterion = self->ops ? self->ops->criterion : SS_RUN_NO_RULE,
+    .zero_objective = zero_objective(self),
+    .divergence_test = self->ops && self->ops->may_diverge,
+    .interrupt_fn = self->interrupt_fn,
+    .interrupt_user = self->interrupt_user,
+    .interrupt_period = SS_KERNEL_SVM_INTERRUPT_PERIOD,
+  };
+  return (SsRun){.history = &self->history, .settings = settings, .ops = &kernel_run_ops,
+                 .object = self};
 }
 
 SsStatus ss_kernel_svm_train(SsKernelSvm *self)
@@ -373,10 +426,10 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   if (!self) return SS_ERR_BAD_ARG;
   if (!self->has_data) return SS_ERR_BAD_STATE;
   self->train_start_time = ss_clock_seconds();
-  const int64_t n = self->num_data;
-
+  SsRun run = kernel_run(self);
   if (!self->ops) {
-    SsStatus status = diagnose(self, SS_SVM_STATUS_MAX_ITERATIONS);
+    /* SS_KSOLVER_NONE: the statistics of the present model. */
+    SsStatus status = ss_run_diagnose(&run, SS_SVM_STATUS_MAX_ITERATIONS, true);
     if (status == SS_OK) self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
     return status;
   }
@@ -385,50 +438,7 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
     self->statistics.status = SS_SVM_STATUS_ERROR;
     return status;
   }
-  const int64_t frequency = ss_kernel_svm_get_diagnostic_frequency(self);
-  const int64_t t_end = saturating_add(self->iteration, ss_kernel_svm_get_max_num_iterations(self));
-  int64_t t = self->iteration, last_poll = t;
-  bool stopped = false;
-  while (t < t_end && !stopped) {
-    int64_t epoch = t / n;
-    if (self->ops->uses_permutation && self->perm_epoch != epoch) {
-      ss_rng_permutation(self->perm, n, self->seed, (uint64_t)epoch);
-      self->perm_epoch = epoch;
-    }
-    int64_t epoch_end = saturating_add(epoch * n, n);
-    int64_t next_diagnostic = next_multiple(t, frequency);
-    int64_t next_poll = saturating_add(last_poll, SS_KERNEL_SVM_INTERRUPT_PERIOD);
-    int64_t stop = min64(min64(t_end, epoch_end), min64(next_diagnostic, next_poll));
-    status = self->ops->steps(self, t, stop);
-    t = self->iteration;
-    if (status != SS_OK) break;
-    if (t == next_diagnostic && t < t_end) {
-      status = diagnose(self, SS_SVM_STATUS_TRAINING);
-      stopped = status != SS_OK || self->statistics.status == SS_SVM_STATUS_CONVERGED;
-    }
-    if (!stopped && t - last_poll >= SS_KERNEL_SVM_INTERRUPT_PERIOD) {
-      last_poll = t;
-      if (self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0) {
-        status = SS_ERR_INTERRUPTED;
-        stopped = true;
-      }
-    }
-  }
-  if (status == SS_OK && !stopped) {
-    status = diagnose(self, SS_SVM_STATUS_MAX_ITERATIONS);
-  } else if (status == SS_ERR_INTERRUPTED &&
-             self->statistics.status != SS_SVM_STATUS_INTERRUPTED) {
-    SsKernelSvmDiagnosticFunction callback = self->diagnostic_fn;
-    self->diagnostic_fn = NULL;
-    SsStatus diagnosed = diagnose(self, SS_SVM_STATUS_INTERRUPTED);
-    self->diagnostic_fn = callback;
-    if (diagnosed != SS_OK) status = diagnosed;
-  } else if (status != SS_OK && status != SS_ERR_INTERRUPTED) {
-    self->statistics.status = SS_SVM_STATUS_ERROR;
-    self->statistics.iteration = self->iteration;
-    self->statistics.epoch = self->iteration / n;
-  }
-  return status;
+  return ss_run_train(&run);
 }
 
 SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
@@ -476,6 +486,7 @@ SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
     self->ops->free_state(self);
     self->iteration = 0;
   }
+  ss_run_history_clear(&self->history);
   return SS_OK;
 }
 
@@ -501,6 +512,7 @@ SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
     self->ops->free_state(self);
     self->iteration = 0;
   }
+  ss_run_history_clear(&self->history);
   return SS_OK;
 }
 
@@ -513,6 +525,7 @@ SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 {
   if (!self || !valid_positive(nu)) return SS_ERR_BAD_ARG;
   self->nu = nu;
+  ss_run_history_clear(&self->history);
   return SS_OK;
 }
 
@@ -523,6 +536,7 @@ SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
     return SS_ERR_BAD_STATE;
   if ((enabled != 0) != self->bias_enabled) ss_kernel_budget_restart(self);
   self->bias_enabled = enabled != 0;
+  ss_run_history_clear(&self->history);
   return SS_OK;
 }
 
@@ -530,6 +544,7 @@ SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
 {
   if (!self || !valid_positive(eta0)) return SS_ERR_BAD_ARG;
   self->eta0 = eta0;
+  ss_run_history_clear(&self->history);
   return SS_OK;
 }
 
@@ -618,6 +633,7 @@ SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vector
   }
   ss_kernel_model_free(&self->model);
   self->model = fresh;
+  ss_run_history_clear(&self->history);
   return SS_OK;
 }
 
@@ -636,7 +652,8 @@ double ss_kernel_svm_get_epsilon(const SsKernelSvm *self) { return self->epsilon
 int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self)
 {
   if (self->max_num_iterations > 0) return self->max_num_iterations;
-  return self->num_data > INT64_MAX / 10 ? INT64_MAX : 10 * self->num_data;
+  const int64_t epochs = SS_KERNEL_SVM_DEFAULT_EPOCHS;
+  return self->num_data > INT64_MAX / epochs ? INT64_MAX : epochs * self->num_data;
 }
 
 int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self)

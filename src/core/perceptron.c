@@ -38,6 +38,8 @@ static SsStatus perceptron_evaluate(SsKernelSvm *self, double *scores, double *n
 
 const SsKernelSolverOps ss_perceptron_ops = {
   .uses_permutation = true,
+  .criterion = SS_RUN_NO_RULE,
+  .may_diverge = false,
   .start = ss_support_solver_start,
   .steps = perceptron_steps,
   .evaluate = perceptron_evaluate,

@@ -451,6 +451,8 @@ static SsStatus sbp_evaluate(SsKernelSvm *self, double *scores, double *norm2, b
 
 const SsKernelSolverOps ss_sbp_ops = {
   .uses_permutation = false,
+  .criterion = SS_RUN_OBJECTIVE_WINDOW,
+  .may_diverge = false,
   .start = sbp_start,
   .steps = sbp_steps,
   .evaluate = sbp_evaluate,

@@ -19,6 +19,7 @@ const char *ss_status_string(SsStatus status)
     case SS_ERR_IO: return "file input/output error";
     case SS_ERR_FORMAT: return "not a valid model file (truncated, corrupted or foreign)";
     case SS_ERR_VERSION: return "model file format newer than this library";
+    case SS_ERR_DIVERGED: return "training diverged: the objective rose far above its value at w = 0";
   }
   return "unknown status code";
 }

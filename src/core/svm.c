@@ -124,10 +124,12 @@ static SsStatus squared_norms(const SsDataSource *source, int64_t dimension, dou
   return SS_OK;
 }
 
-/* SDCA's dual variables restart at 0, and with them w~ (a fixed offset b,
- * B = 0, stays). */
+/* The problem changed: the recorded objectives are forgotten, and SDCA's
+ * dual variables restart at 0, and with them w~ (a fixed offset b, B = 0,
+ * stays). */
 static void reset_dual(SsSvm *self)
 {
+  ss_svm_forget_history(self);
   if (!self->alpha) return;
   memset(self->alpha, 0, (size_t)self->source.num_data * sizeof(double));
   memset(self->u, 0, (size_t)self->dimension * sizeof(double));
@@ -243,6 +245,7 @@ void ss_svm_delete(SsSvm *self)
   free(self->shrinking.shrunk);
   free(self->shrinking.candidates);
   ss_res_free(&self->res);
+  ss_run_history_free(&self->history);
   free(self->scaling);
   free(self->scratch);
   free(self);
@@ -258,6 +261,7 @@ SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
   self->lambda = lambda;
   self->model_stale = self->alpha != NULL;
   ss_sgdqn_reset_scaling(self);
+  ss_svm_forget_history(self);
   return SS_OK;
 }
 
@@ -267,6 +271,16 @@ SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon)
   self->epsilon = epsilon;
   return SS_OK;
 }
+
+SsStatus ss_svm_set_stopping_rule(SsSvm *self, SsSvmStoppingRule rule)
+{
+  if (!self || (rule != SS_SVM_STOP_DEFAULT && rule != SS_SVM_STOP_SCORES_VARIATION))
+    return SS_ERR_BAD_ARG;
+  self->stopping_rule = rule;
+  return SS_OK;
+}
+
+SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self) { return self->stopping_rule; }
 
 SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
 {
@@ -287,6 +301,7 @@ SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
   if (!self || !(B >= 0) || !isfinite(B)) return SS_ERR_BAD_ARG;
   self->bias_multiplier = B;
   self->model_stale = self->alpha != NULL;
+  ss_svm_forget_history(self);
   return SS_OK;
 }
 
@@ -346,6 +361,7 @@ SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
   }
   memcpy(self->alpha, alpha, (size_t)self->source.num_data * sizeof(double));
   ss_sdca_rebuild_model(self);
+  ss_svm_forget_history(self);
   return SS_OK;
 }
 
@@ -389,6 +405,7 @@ SsStatus ss_svm_set_model(SsSvm *self, const double *model)
   memcpy(self->model, model, (size_t)self->dimension * sizeof(double));
   memcpy(self->u, model, (size_t)self->dimension * sizeof(double));
   self->factor = 1.0;
+  ss_svm_forget_history(self);
   return SS_OK;
 }
 
@@ -397,6 +414,7 @@ SsStatus ss_svm_set_bias(SsSvm *self, double bias)
   if (!self || !isfinite(bias)) return SS_ERR_BAD_ARG;
   if (self->alpha && self->bias_multiplier > 0) return SS_ERR_BAD_STATE;
   self->bias = bias;
+  ss_svm_forget_history(self);
   return SS_OK;
 }
 
@@ -404,6 +422,7 @@ SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
 {
   if (!self || t < 0) return SS_ERR_BAD_ARG;
   self->iteration = t;
+  ss_svm_forget_history(self);
   return SS_OK;
 }
 
@@ -453,7 +472,9 @@ int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
   double by_lambda = ceil(10.0 / self->lambda);
   int64_t cap = INT64_MAX / 4;
   int64_t m = by_lambda >= (double)cap ? cap : (int64_t)by_lambda;
-  return m > self->source.num_data ? m : self->source.num_data;
+  int64_t n = self->source.num_data;
+  int64_t by_epochs = n > cap / SS_SVM_DEFAULT_EPOCHS ? cap : SS_SVM_DEFAULT_EPOCHS * n;
+  return m > by_epochs ? m : by_epochs;
 }
 
 int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self)
@@ -492,7 +513,7 @@ void ss_svm_realise_model(SsSvm *self)
   for (int64_t k = 0; k < self->dimension; ++k) self->model[k] = self->factor * self->u[k];
 }
 
-SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
+SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
 {
   const int64_t n = self->source.num_data;
   const double B = self->bias_multiplier;
@@ -544,21 +565,48 @@ SsStatus ss_svm_diagnose(SsSvm *self, SsSvmStatus status)
 
   /* A score can overflow while w stays finite (huge data values): the loss
    * of a score of +inf on the right side is 0, so the objective alone would
-   * not tell. */
-  if (!isfinite(st->objective) || !scores_finite) {
-    st->status = SS_SVM_STATUS_ERROR;
-    return SS_ERR_NUMERIC;
-  }
-  double criterion = self->alpha ? st->duality_gap : st->scores_variation;
-  if ((status == SS_SVM_STATUS_TRAINING || status == SS_SVM_STATUS_MAX_ITERATIONS) &&
-      criterion < self->epsilon) {
-    st->status = SS_SVM_STATUS_CONVERGED;
-  }
-  if (self->diagnostic_fn && self->diagnostic_fn(self, self->diagnostic_user) != 0) {
-    st->status = SS_SVM_STATUS_INTERRUPTED;
-    return SS_ERR_INTERRUPTED;
-  }
+   * not tell: the driver reads `finite`. */
+  m->finite = isfinite(st->objective) && scores_finite;
+  m->primal = st->objective;
+  m->dual = st->dual_objective;
+  m->variation = st->scores_variation;
   return SS_OK;
+}
+
+double ss_svm_zero_objective(const SsSvm *self)
+{
+  const int64_t n = self->source.num_data;
+  double loss = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double c = self->weights ? self->weights[i] : 1.0;
+    if (c > 0) loss += c * ss_loss_value(self->loss, &self->custom_loss, 0.0, self->labels[i]);
+  }
+  return loss / (double)n;
+}
+
+double ss_svm_start_objective(SsSvm *self)
+{
+  const int64_t n = self->source.num_data;
+  ss_svm_realise_model(self);
+  double norm2 = 0;
+  for (int64_t k = 0; k < self->dimension; ++k) norm2 += self->model[k] * self->model[k];
+  if (norm2 == 0 && self->bias == 0) return ss_svm_zero_objective(self);
+  double *scores = malloc((size_t)n * sizeof(double));
+  if (!scores) return NAN;
+  ss_source_scores(&self->source, self->model, self->bias, scores);
+  double loss = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double c = self->weights ? self->weights[i] : 1.0;
+    if (c > 0) loss += c * ss_loss_value(self->loss, &self->custom_loss, scores[i], self->labels[i]);
+  }
+  free(scores);
+  const double B = self->bias_multiplier, wb = B > 0 ? self->bias / B : 0;
+  return 0.5 * self->lambda * (norm2 + wb * wb) + loss / (double)n;
+}
+
+void ss_svm_forget_history(SsSvm *self)
+{
+  ss_run_history_clear(&self->history);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -583,7 +631,11 @@ SsStatus ss_svm_train(SsSvm *self)
   if (labels_status != SS_OK) return labels_status;
   self->train_start_time = ss_clock_seconds();
   switch (self->solver) {
-    case SS_SOLVER_NONE: return ss_svm_diagnose(self, SS_SVM_STATUS_CONVERGED);
+    case SS_SOLVER_NONE: {
+      SsEpochRun evaluation = {.svm = self};
+      SsRun run = ss_svm_run(self, &evaluation);
+      return ss_run_diagnose(&run, SS_SVM_STATUS_CONVERGED, true);
+    }
     case SS_SOLVER_SGD: return ss_sgd_train(self);
     case SS_SOLVER_SDCA: return ss_sdca_train(self);
     case SS_SOLVER_RES: return ss_res_train(self);

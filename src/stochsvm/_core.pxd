@@ -21,6 +21,7 @@ cdef extern from "stochsvm/stochsvm.h" nogil:
         SS_ERR_IO
         SS_ERR_FORMAT
         SS_ERR_VERSION
+        SS_ERR_DIVERGED
 
     const char *ss_status_string(SsStatus status)
 
@@ -115,6 +116,7 @@ cdef extern from "stochsvm/svm.h" nogil:
         SS_SVM_STATUS_MAX_ITERATIONS
         SS_SVM_STATUS_INTERRUPTED
         SS_SVM_STATUS_ERROR
+        SS_SVM_STATUS_DIVERGED
 
     ctypedef struct SsSvmStatistics:
         SsSvmStatus status

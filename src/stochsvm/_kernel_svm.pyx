@@ -49,6 +49,7 @@ _STATUS_NAMES = {
     int(SS_SVM_STATUS_MAX_ITERATIONS): "max_iterations",
     int(SS_SVM_STATUS_INTERRUPTED): "interrupted",
     int(SS_SVM_STATUS_ERROR): "error",
+    int(SS_SVM_STATUS_DIVERGED): "diverged",
 }
 _RANGES = {
     "lambda_": "a finite number > 0",
@@ -543,6 +544,12 @@ cdef class KernelSVM:
             return _statistics_dict(ss_kernel_svm_get_statistics(p))
         if status == SS_ERR_NUMERIC:
             raise FloatingPointError("training diverged (non-finite values)")
+        if status == SS_ERR_DIVERGED:
+            st = ss_kernel_svm_get_statistics(p)
+            raise FloatingPointError(
+                f"training diverged: the primal objective rose to {st.primal_objective:.3g}, over "
+                f"1e4 times its value at w = 0, by iteration {st.iteration}; the steps are too "
+                f"large (Pegasos and BSGD step by 1/(lambda t)): use a larger lambda")
         if status == SS_ERR_BAD_DATA:
             raise ValueError("the SBP with an unregularized bias needs both classes in y")
         if status == SS_ERR_ALLOC:

@@ -65,6 +65,7 @@ _STATUS_NAMES = {
     int(SS_SVM_STATUS_MAX_ITERATIONS): "max_iterations",
     int(SS_SVM_STATUS_INTERRUPTED): "interrupted",
     int(SS_SVM_STATUS_ERROR): "error",
+    int(SS_SVM_STATUS_DIVERGED): "diverged",
 }
 
 # Valid range of every parameter, as documented in include/stochsvm/svm.h.
@@ -797,8 +798,11 @@ cdef class SVM:
             If train() is already running on this SVM, or if the SVM has no
             data (after unpickling: call :meth:`set_data` first).
         FloatingPointError
-            If training diverged (non-finite model, or a score overflowed on
-            data with huge values); reset the model.
+            If training diverged: a non-finite model, or a score overflowed on
+            data with huge values (status ``'error'``), or the objective rose
+            above 1e4 times its value at w = 0 (status ``'diverged'``; the
+            message names the fix: a smaller step, a larger lambda, scaled
+            data). Reset the model.
         ValueError
             If the labels are not valid for the loss.
         MemoryError
@@ -845,6 +849,14 @@ cdef class SVM:
                 "training diverged (the model or a score became non-finite); the model is not "
                 "reliable: reset it (set_model, set_bias, set_iteration_number) and use a "
                 "larger lambda, a larger t0, a smaller bias_learning_rate or scaled data")
+        if status == SS_ERR_DIVERGED:
+            st = ss_svm_get_statistics(p)
+            raise FloatingPointError(
+                f"training diverged: the objective rose to {st.objective:.3g}, over 1e4 times its "
+                f"value at w = 0, by iteration {st.iteration}; the steps are too large for the "
+                f"scale of the data. Reset the model (set_model, set_bias, set_iteration_number) "
+                f"and use a larger t0 (a smaller step; for res/lres a smaller eps0), a larger "
+                f"lambda, a smaller bias_learning_rate, or scaled data")
         if status == SS_ERR_BAD_DATA:
             raise ValueError(f"the labels are not valid for the {self.get_loss()} loss: they "
                              f"must be -1 or +1 (the regression losses l1 and l2 take any "

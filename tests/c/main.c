@@ -211,7 +211,16 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(untrained_statistics_are_nan)                               \
   /* last: overflow edge cases that could abort a sanitizer build */\
   X(sgd_huge_iteration_number)                                  \
-  X(sgdqn_huge_iteration_number)
+  X(sgdqn_huge_iteration_number)                                \
+  /* test_run.c */                                              \
+  X(run_stops_on_cap)                                           \
+  X(run_relative_gap_certificate)                               \
+  X(run_window_no_false_convergence)                            \
+  X(run_window_converges)                                       \
+  X(run_divergence_status)                                      \
+  X(run_interrupt)                                              \
+  X(run_split_equals_whole)                                     \
+  X(run_kernel_relative_gap)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

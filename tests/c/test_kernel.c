@@ -367,7 +367,7 @@ void test_kernel_svm_lifecycle_and_rejects(void)
     CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 0), SS_ERR_BAD_ARG);
     CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1),
                  solver == SS_KSOLVER_SBP ? SS_OK : SS_ERR_BAD_STATE);
-    CHECK_EQ_INT(ss_kernel_svm_get_max_num_iterations(svm), 10 * KN);
+    CHECK_EQ_INT(ss_kernel_svm_get_max_num_iterations(svm), 100 * KN);
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 3 * KN), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
     const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);

@@ -33,7 +33,7 @@ void test_defaults(void) {
   CHECK_CLOSE(ss_svm_get_bias_multiplier(s), 1.0, 0.0);
   CHECK_CLOSE(ss_svm_get_bias_learning_rate(s), 1.0, 0.0);
   CHECK_CLOSE(ss_svm_get_t0(s), 16.0, 0.0);                  /* max(2, 2/lambda) */
-  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 80);         /* max(10, ceil(80)) */
+  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 100 * SN);   /* max(100 n, ceil(80)) */
   CHECK_EQ_INT(ss_svm_get_diagnostic_frequency(s), SN);
   CHECK_EQ_INT(ss_svm_get_loss(s), SS_LOSS_HINGE);
   CHECK(ss_svm_get_seed(s) == 0);
@@ -58,13 +58,13 @@ void test_defaults_follow_lambda(void) {
   REQUIRE(fixture_init(&f, SS_SOLVER_SGD, 4.0));
   SsSvm *s = f.svm;
   CHECK_CLOSE(ss_svm_get_t0(s), 2.0, 0.0);               /* max(2, 0.5) */
-  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), SN);    /* max(10, ceil(2.5)) */
+  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 100 * SN); /* max(100 n, ceil(2.5)) */
   CHECK_EQ_INT(ss_svm_set_lambda(s, 0.003), SS_OK);
   CHECK_CLOSE(ss_svm_get_t0(s), 2.0 / 0.003, 1e-9);
-  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 3334);  /* ceil(3333.33) */
+  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 3334);  /* ceil(3333.33) > 100 n */
   CHECK_EQ_INT(ss_svm_set_lambda(s, 0.5), SS_OK);
   CHECK_CLOSE(ss_svm_get_t0(s), 4.0, 0.0);
-  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 20);
+  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 100 * SN);
   /* Once set, t0 and the cap no longer follow lambda. */
   CHECK_EQ_INT(ss_svm_set_t0(s, 7.5), SS_OK);
   CHECK_EQ_INT(ss_svm_set_max_num_iterations(s, 123), SS_OK);

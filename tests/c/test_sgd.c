@@ -989,6 +989,7 @@ void test_zero_weight_examples_do_not_move_model(void) {
 /*                      Stopping rule and statistics                        */
 /* ------------------------------------------------------------------------ */
 
+/* The former rule, kept as an option: the scores variation. */
 void test_sgd_converges_with_epsilon(void) {
   enum { N = 40, D = 2 };
   double X[N * D], y[N];
@@ -998,6 +999,7 @@ void test_sgd_converges_with_epsilon(void) {
   REQUIRE(svm != NULL);
   const int64_t cap = 1000000;
   CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, cap), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_stopping_rule(svm, SS_SVM_STOP_SCORES_VARIATION), SS_OK);
   CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-3), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
   const SsSvmStatistics *st = ss_svm_get_statistics(svm);

@@ -189,10 +189,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   const int64_t B = is_budgeted(solver) ? ss_kernel_svm_get_budget(svm) : 0;
   for (int round = 0; round < 2; ++round) {
     s = ss_kernel_svm_train(svm);
-    if (!(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || s == SS_ERR_ALLOC))
+    if (!(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED || s == SS_ERR_ALLOC))
       fprintf(stderr, "train: %s (solver %d, kernel %d, round %d)\n", ss_status_string(s), (int)solver,
               (int)kernel.type, round);
-    FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || s == SS_ERR_ALLOC);
+    FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED ||
+              s == SS_ERR_ALLOC);
+    if (s == SS_ERR_DIVERGED) FZ_ASSERT(solver == SS_KSOLVER_PEGASOS || solver == SS_KSOLVER_BSGD);
     if (s == SS_ERR_BAD_DATA) FZ_ASSERT(solver == SS_KSOLVER_SBP && (flags & 2)); /* one class */
     if (s != SS_OK) break;
     check_model(svm, &train_data, B);

@@ -45,11 +45,12 @@ static void fz_train(SsSvm *svm)
   if (ss_svm_get_max_num_iterations(svm) > FZ_MAX_ITERATIONS)
     FZ_ASSERT(ss_svm_set_max_num_iterations(svm, FZ_MAX_ITERATIONS) == SS_OK);
   SsStatus s = ss_svm_train(svm);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_BAD_STATE || s == SS_ERR_NUMERIC ||
+  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_BAD_STATE || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED ||
             s == SS_ERR_INTERRUPTED || fz_size_refused(svm, s));
   if (s == SS_OK) fz_check_finite_model(svm);
   if (s == SS_ERR_BAD_STATE) FZ_ASSERT(ss_svm_get_num_data(svm) == 0);
   if (s == SS_ERR_NUMERIC) FZ_ASSERT(ss_svm_get_statistics(svm)->status == SS_SVM_STATUS_ERROR);
+  if (s == SS_ERR_DIVERGED) FZ_ASSERT(ss_svm_get_statistics(svm)->status == SS_SVM_STATUS_DIVERGED);
 }
 
 /* Setter of a double parameter: on error the getter still reads `before`. */

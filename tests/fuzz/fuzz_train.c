@@ -34,7 +34,7 @@ static SsStatus train(SsSvm *svm, int64_t iterations)
 {
   FZ_ASSERT(ss_svm_set_max_num_iterations(svm, iterations) == SS_OK);
   SsStatus s = ss_svm_train(svm);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || fz_size_refused(svm, s));
+  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED || fz_size_refused(svm, s));
   if (s == SS_OK) fz_check_finite_model(svm);
   return s;
 }
@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     FZ_ASSERT(memcmp(ss_svm_get_model(whole), ss_svm_get_model(split), (size_t)D * sizeof(double)) == 0);
     FZ_ASSERT(ss_svm_get_bias(whole) == ss_svm_get_bias(split));
   }
-  if (a == SS_ERR_NUMERIC) {
+  if (a == SS_ERR_NUMERIC || a == SS_ERR_DIVERGED) {
     /* The documented way out: reset the model (SGD) and train again. */
     if (q.solver != SS_SOLVER_SDCA) {
       double *zero = calloc((size_t)ss_svm_get_dimension(whole), sizeof(double));

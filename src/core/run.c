@@ -1,0 +1,275 @@
+/* run.c -- the training-run driver (run.h): the loop, the diagnostic
+ * schedule, the stopping rules and the divergence test, written once for
+ * every solver of both objects.
+ *
+ * The loop cuts the run [t_begin, t_begin + max_num_iterations) at epoch
+ * boundaries (t multiple of n), at diagnostics and at interrupt polls, all
+ * functions of t only, and hands each piece to the object's steps.
+ *
+ * Diagnostics. With a diagnostic frequency f set, at every multiple of f.
+ * By default on a geometric schedule of epochs, 1, 2, 3, 4, 6, 9, 13, 19, 28,
+ * ... (each a half more than the last): a diagnostic is a full pass over the
+ * data, and this schedule costs O(log E) passes over a run of E epochs,
+ * about 10% of a long SDCA run at most, instead of one pass per epoch.
+ * A run also ends with a diagnostic.
+ *
+ * Stopping rules, with tolerance epsilon (0 disables them):
+ *
+ *   relative gap (SDCA, BSCA)   P - D <= epsilon max(D, 0).
+ *       D <= P* <= P, so this certifies P - P* <= epsilon P*, that is
+ *       P <= (1 + epsilon) P*, exactly, whenever D is a true dual value
+ *       (SDCA; BSCA until its budget maintenance first changes the model,
+ *       after which its D is an estimate and the rule a heuristic).
+ *
+ *   objective window (the primal solvers)   with P the objective now (at
+ *       t) and P_a, P_b the objectives recorded at the last diagnostics at or
+ *       before a quarter (t_a) and a half (t_b) of the run (ages counted from
+ *       the first diagnostic of the history),
+ *           max - min of the objectives recorded in [t_b, t] <= epsilon P
+ *           and (P_b - P) / (t - t_b) <= 1/2 (P_a - P_b) / (t_b - t_a):
+ *       the objective stayed within a band of relative width epsilon over
+ *       the last half of the run (noise included), and it now falls at most
+ *       half as fast as it did over the quarter before (it is not falling at a steady pace: a linear
+ *       decrease, the mark of steps too small, never passes). If P_t - P*
+ *       decays like c / t (SGD's rate on a strongly convex objective), the
+ *       rate ratio is 1/4 and P_b - P = P - P*, so the rule fires within
+ *       about (1 + epsilon) P*; at the slower c / sqrt(t), within about
+ *       (1 + 2.4 epsilon) P*. A heuristic, not a certificate; it needs four
+ *       diagnostics at least.
+ *
+ *   scores variation (the former SGD rule, kept as an option)
+ *       ||s - s_prev|| / n < epsilon between consecutive diagnostics.
+ *
+ * Divergence (primal solvers): P not finite, or P > SS_RUN_DIVERGENCE_FACTOR
+ * max(P(w = 0), P_0), P_0 the objective where the history began (a warm
+ * start from a model set by the caller), stops the run (status ERROR and SS_ERR_NUMERIC when not finite;
+ * DIVERGED and SS_ERR_DIVERGED otherwise). A dual solver's dual objective
+ * rises at every step and its P cannot run away: only the finiteness test
+ * applies. A diverging run never reads "converged": both tests come first.
+ */
+#include "run.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static int64_t min64(int64_t a, int64_t b)
+{
+  return a < b ? a : b;
+}
+
+/* a + b for b >= 0, INT64_MAX if that overflows. */
+static int64_t saturating_add(int64_t a, int64_t b)
+{
+  return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* The first multiple of f (>= 1) after t >= 0, INT64_MAX if that overflows. */
+static int64_t next_multiple(int64_t t, int64_t f)
+{
+  int64_t q = t / f + 1;
+  return q > INT64_MAX / f ? INT64_MAX : q * f;
+}
+
+/* The first diagnostic after t: a multiple of the frequency, or the end of
+ * the first scheduled epoch e n > t (e = 1, 2, 3, 4, 6, 9, ...). */
+static int64_t next_diagnostic(const SsRunSettings *s, int64_t t)
+{
+  if (s->diagnostic_frequency > 0) return next_multiple(t, s->diagnostic_frequency);
+  const int64_t n = s->num_data;
+  int64_t e = 1;
+  while (e <= t / n) {
+    int64_t step = e / SS_RUN_SCHEDULE_DIVISOR;
+    e = saturating_add(e, step > 1 ? step : 1);
+    if (e > INT64_MAX / n) return INT64_MAX;
+  }
+  return e * n;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                  History                                 */
+/* ------------------------------------------------------------------------ */
+
+void ss_run_history_clear(SsRunHistory *history)
+{
+  history->count = 0;
+  history->reference = NAN;
+}
+
+void ss_run_history_free(SsRunHistory *history)
+{
+  free(history->iteration);
+  free(history->objective);
+  *history = (SsRunHistory){.reference = NAN};
+}
+
+static SsStatus record(SsRunHistory *h, int64_t t, double objective)
+{
+  if (h->count > 0 && h->iteration[h->count - 1] >= t) {
+    /* The same point diagnosed again (a final diagnostic on the grid, or
+     * the iteration number set back): keep the history increasing in t. */
+    while (h->count > 0 && h->iteration[h->count - 1] >= t) --h->count;
+  }
+  if (h->count == h->capacity) {
+    int64_t capacity = h->capacity > 0 ? 2 * h->capacity : 32;
+    int64_t *iteration = realloc(h->iteration, (size_t)capacity * sizeof(int64_t));
+    if (!iteration) return SS_ERR_ALLOC;
+    h->iteration = iteration;
+    double *objective = realloc(h->objective, (size_t)capacity * sizeof(double));
+    if (!objective) return SS_ERR_ALLOC;
+    h->objective = objective;
+    h->capacity = capacity;
+  }
+  h->iteration[h->count] = t;
+  h->objective[h->count] = objective;
+  ++h->count;
+  return SS_OK;
+}
+
+/* The last record at or before t (its index); -1 if none. */
+static int64_t recorded_at_or_before(const SsRunHistory *h, int64_t t)
+{
+  int64_t lo = 0, hi = h->count; /* the first record after t */
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (h->iteration[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                               Stopping rules                             */
+/* ------------------------------------------------------------------------ */
+
+static bool window_flat(const SsRunHistory *h, double epsilon)
+{
+  const int64_t k = h->count - 1;
+  if (k < 3) return false;
+  const int64_t origin = h->iteration[0], t = h->iteration[k];
+  const int64_t a = recorded_at_or_before(h, origin + (t - origin) / 4);
+  const int64_t b = recorded_at_or_before(h, origin + (t - origin) / 2);
+  if (a < 0 || b <= a || b >= k) return false;
+  const double P = h->objective[k], Pa = h->objective[a], Pb = h->objective[b];
+  /* The objective's rate of decrease over [t_a, t_b] and over [t_b, t]. */
+  const double early = (Pa - Pb) / (double)(h->iteration[b] - h->iteration[a]);
+  const double late = (Pb - P) / (double)(t - h->iteration[b]);
+  double highest = P, lowest = P;
+  for (int64_t j = b; j < k; ++j) {
+    highest = fmax(highest, h->objective[j]);
+    lowest = fmin(lowest, h->objective[j]);
+  }
+  return highest - lowest <= epsilon * P && late <= 0.5 * early;
+}
+
+static bool converged(const SsRun *run, const SsRunMeasure *m)
+{
+  const double epsilon = run->settings.epsilon;
+  if (!(epsilon > 0)) return false;
+  switch (run->settings.criterion) {
+  case SS_RUN_RELATIVE_GAP: return m->primal - m->dual <= epsilon * fmax(m->dual, 0.0);
+  case SS_RUN_OBJECTIVE_WINDOW: return window_flat(run->history, epsilon);
+  case SS_RUN_SCORES_VARIATION: return m->variation < epsilon;
+  case SS_RUN_NO_RULE: return false;
+  }
+  return false;
+}
+
+static bool diverged(const SsRun *run, const SsRunMeasure *m)
+{
+  const double reference = run->history->reference;
+  return run->settings.divergence_test && reference > 0 &&
+         m->primal > SS_RUN_DIVERGENCE_FACTOR * reference;
+}
+
+SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
+{
+  const SsRunOps *ops = run->ops;
+  SsRunMeasure m = {.primal = NAN, .dual = NAN, .variation = INFINITY, .finite = true};
+  SsStatus s = ops->measure(run->object, status, &m);
+  if (s != SS_OK) return s;
+  if (!m.finite || !isfinite(m.primal)) {
+    ops->set_status(run->object, SS_SVM_STATUS_ERROR);
+    return SS_ERR_NUMERIC;
+  }
+  if (status == SS_SVM_STATUS_TRAINING || status == SS_SVM_STATUS_MAX_ITERATIONS) {
+    if (diverged(run, &m)) {
+      ops->set_status(run->object, SS_SVM_STATUS_DIVERGED);
+      return SS_ERR_DIVERGED;
+    }
+    s = record(run->history, ops->iteration(run->object), m.primal);
+    if (s != SS_OK) return s;
+    run->converged = converged(run, &m);
+    if (run->converged) ops->set_status(run->object, SS_SVM_STATUS_CONVERGED);
+  }
+  if (notify && ops->notify && ops->notify(run->object) != 0) {
+    ops->set_status(run->object, SS_SVM_STATUS_INTERRUPTED);
+    return SS_ERR_INTERRUPTED;
+  }
+  return SS_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/*                                  The loop                                */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_run_train(SsRun *run)
+{
+  const SsRunOps *ops = run->ops;
+  const SsRunSettings *s = &run->settings;
+  const int64_t n = s->num_data;
+  const int64_t t_begin = ops->iteration(run->object);
+  const int64_t t_end = saturating_add(t_begin, s->max_num_iterations);
+
+  SsStatus status = SS_OK;
+  int64_t t = t_begin, last_poll = t_begin, prepared_epoch = -1;
+  bool stopped = false;
+  bool settled = false; /* the statistics already tell how the run ended */
+  run->converged = false;
+  if (s->divergence_test && run->history->count == 0) {
+    const double start = ops->start_objective ? ops->start_objective(run->object) : NAN;
+    run->history->reference = isfinite(start) ? fmax(start, s->zero_objective) : s->zero_objective;
+  }
+  while (t < t_end && !stopped) {
+    const int64_t epoch = t / n;
+    if (epoch != prepared_epoch && ops->begin_epoch) {
+      status = ops->begin_epoch(run->object, epoch);
+      if (status != SS_OK) break;
+    }
+    prepared_epoch = epoch;
+    const int64_t epoch_end = saturating_add(epoch * n, n);
+    const int64_t diagnostic = next_diagnostic(s, t);
+    const int64_t poll = saturating_add(last_poll, s->interrupt_period);
+    const int64_t stop = min64(min64(t_end, epoch_end), min64(diagnostic, poll));
+
+    status = ops->steps(run->object, t, stop);
+    t = ops->iteration(run->object);
+    if (status != SS_OK) break;
+    if (t == epoch_end && ops->end_epoch) ops->end_epoch(run->object);
+
+    if (t == diagnostic && t < t_end) {
+      status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
+      settled = status != SS_OK;
+      stopped = settled || run->converged;
+    }
+    if (!stopped && t - last_poll >= s->interrupt_period) {
+      last_poll = t;
+      if (s->interrupt_fn && s->interrupt_fn(s->interrupt_user) != 0) {
+        status = SS_ERR_INTERRUPTED;
+        stopped = true;
+      }
+    }
+  }
+
+  if (status == SS_OK && !stopped) {
+    /* The cap: the final diagnostic (the rule may still fire on it). */
+    status = ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, true);
+  } else if (status == SS_ERR_INTERRUPTED && !settled) {
+    /* Stopped by the interrupt poll: describe the model where it stands. */
+    SsStatus diagnosed = ss_run_diagnose(run, SS_SVM_STATUS_INTERRUPTED, false);
+    if (diagnosed != SS_OK) status = diagnosed;
+  } else if (status != SS_OK && !settled) {
+    /* A step failed (non-finite value, no memory). */
+    ops->set_status(run->object, SS_SVM_STATUS_ERROR);
+  }
+  return status;
+}

@@ -1,0 +1,121 @@
+/* run.h -- private: the training-run driver shared by the linear object
+ * (epochs.c), the kernel object (kernel_svm.c) and, through it, the budgeted
+ * solvers; never installed.
+ *
+ * One run is the loop every solver shares: pieces of steps cut at epoch
+ * boundaries, at diagnostics and at interrupt polls; the stopping rules; the
+ * divergence test; the iteration cap; the final diagnostic. An object plugs in
+ * through an SsRunOps table of callbacks and keeps an SsRunHistory between
+ * train calls. Dependencies run one way: object -> driver -> the object's
+ * callbacks (which run the solver's steps); the driver never reads an object.
+ *
+ * Every boundary is a function of the iteration number t only, so N
+ * iterations equal N/2 and then N/2 more, bit for bit (the stopping decisions
+ * may differ: the second half sees the diagnostic at N/2 as a final one).
+ */
+#ifndef STOCHSVM_RUN_H
+#define STOCHSVM_RUN_H
+
+#include "stochsvm/svm.h"
+
+#include <stdbool.h>
+
+/** Which stopping rule a run applies at its diagnostics (see run.c). */
+typedef enum SsRunCriterion {
+  SS_RUN_NO_RULE = 0,          /**< the cap only (the Perceptron minimises no objective) */
+  SS_RUN_RELATIVE_GAP = 1,     /**< P - D <= epsilon D: the dual solvers */
+  SS_RUN_OBJECTIVE_WINDOW = 2, /**< the objective flat over the last 3/4 of the run */
+  SS_RUN_SCORES_VARIATION = 3  /**< ||s - s_prev|| / n < epsilon (the former SGD rule) */
+} SsRunCriterion;
+
+/** What a diagnostic measured of the present model. */
+typedef struct SsRunMeasure {
+  double primal;     /**< P(w) of the model */
+  double dual;       /**< D(alpha) <= P*, where the solver has one; NaN otherwise */
+  double variation;  /**< scores variation (SS_RUN_SCORES_VARIATION only) */
+  bool finite;       /**< model and scores finite */
+} SsRunMeasure;
+
+/** The primal objectives recorded at past diagnostics (for the window rule)
+ *  and the default diagnostic schedule. Kept by the object between train
+ *  calls; cleared when the problem or the model changes under it. */
+typedef struct SsRunHistory {
+  int64_t *iteration;      /**< [count] t of each recorded diagnostic, increasing */
+  double *objective;       /**< [count] P at that diagnostic */
+  int64_t count, capacity;
+  double reference;        /**< the divergence reference, max(P(0), P at the start of the
+                                history), fixed by the first run after a clear */
+} SsRunHistory;
+
+/** The callbacks of an object. @p object is the pointer given in SsRun. */
+typedef struct SsRunOps {
+  /** Prepare the visiting order of epoch @p epoch (NULL: none). */
+  SsStatus (*begin_epoch)(void *object, int64_t epoch);
+  /** Run iterations [t, t_end) (never across an epoch boundary) and write the
+   *  iteration number back; SS_OK or an error (SS_ERR_NUMERIC, ...). */
+  SsStatus (*steps)(void *object, int64_t t, int64_t t_end);
+  /** After the last iteration of an epoch (NULL: nothing). */
+  void (*end_epoch)(void *object);
+  /** P of the present model, before training (NULL: P(w = 0) is used); read
+   *  once per history, by a run with the divergence test. */
+  double (*start_objective)(void *object);
+  /** The iteration number t (iterations done in total). */
+  int64_t (*iteration)(const void *object);
+  /** Refresh the statistics of the present model with status @p status and
+   *  fill @p measure; SS_OK or SS_ERR_ALLOC. */
+  SsStatus (*measure)(void *object, SsSvmStatus status, SsRunMeasure *measure);
+  /** Overwrite the status in the statistics (and their iteration and epoch
+   *  with the present ones). */
+  void (*set_status)(void *object, SsSvmStatus status);
+  /** Call the user's diagnostic function (NULL: none); non-zero stops. */
+  int (*notify)(void *object);
+} SsRunOps;
+
+/** The settings of one train call (defaults resolved by the object). */
+typedef struct SsRunSettings {
+  int64_t num_data;             /**< n, iterations per epoch, >= 1 */
+  int64_t max_num_iterations;   /**< the cap of this call, >= 1 */
+  int64_t diagnostic_frequency; /**< iterations between diagnostics; 0: the default schedule */
+  double epsilon;               /**< the stopping tolerance; 0 disables the rule */
+  SsRunCriterion criterion;
+  double zero_objective;        /**< P(w = 0) (w = 0, b = 0), the divergence reference */
+  bool divergence_test;         /**< apply the divergence test (primal solvers) */
+  SsSvmInterruptFunction interrupt_fn;
+  void *interrupt_user;
+  int64_t interrupt_period;     /**< iterations between interrupt polls, >= 1 */
+} SsRunSettings;
+
+typedef struct SsRun {
+  SsRunHistory *history;
+  SsRunSettings settings;
+  const SsRunOps *ops;
+  void *object;
+  bool converged;      /**< set by the last diagnostic: the rule fired */
+} SsRun;
+
+/** A run: from the object's iteration number for at most
+ *  settings.max_num_iterations iterations, or until the stopping rule fires.
+ *  @return SS_OK (converged or cap: see the statistics' status),
+ *          SS_ERR_INTERRUPTED, SS_ERR_NUMERIC (non-finite model or scores:
+ *          status ERROR), SS_ERR_DIVERGED (status DIVERGED), SS_ERR_ALLOC, or
+ *          the error of a step. The statistics always describe the model as
+ *          it stands when the run ends. */
+SsStatus ss_run_train(SsRun *run);
+
+/** One diagnostic with status @p status: measure, judge (when the status is
+ *  TRAINING or MAX_ITERATIONS), notify when @p notify. */
+SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify);
+
+/** Forget the recorded objectives and restart the default schedule. */
+void ss_run_history_clear(SsRunHistory *history);
+void ss_run_history_free(SsRunHistory *history);
+
+/** The divergence threshold: a primal solver whose objective exceeds this
+ *  many times max(P(w = 0), P at the start) has diverged. */
+#define SS_RUN_DIVERGENCE_FACTOR 1e4
+
+/** The default schedule: after a diagnostic at the end of epoch e the next
+ *  one is at the end of epoch e + max(1, floor(e / SS_RUN_SCHEDULE_DIVISOR)). */
+#define SS_RUN_SCHEDULE_DIVISOR 2
+
+#endif /* STOCHSVM_RUN_H */

@@ -1,0 +1,254 @@
+/* test_run.c -- the run driver (src/core/run.c) through both objects: the
+ * cap, the relative-gap certificate, the objective window, divergence,
+ * interruption, and N iterations == N/2 + N/2 at the default schedule. */
+#include "minitest.h"
+#include "testutil.h"
+
+#include "stochsvm/kernel_svm.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { RN = 200, RD = 5 };
+
+static void blobs(double *X, double *y, double sep, uint64_t seed)
+{
+  tu_make_blobs(X, y, RN, RD, sep, seed);
+}
+
+void test_run_stops_on_cap(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 3);
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, 1e-3);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 3 * RN + 7), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_MAX_ITERATIONS);
+  CHECK_EQ_INT(st->iteration, 3 * RN + 7);
+  CHECK(isfinite(st->objective));
+  ss_svm_delete(svm);
+}
+
+/* The SDCA dual of the hinge loss, written from the formula: with
+ * beta_i = y_i alpha_i in [0, 1], D = 1/n sum_i beta_i - lambda/2 ||w~||^2. */
+static double hinge_dual(const double *alpha, const double *y, const double *w, double b,
+                         double B, double lambda)
+{
+  double sum = 0, norm2 = (b / B) * (b / B);
+  for (int i = 0; i < RN; ++i) sum += y[i] * alpha[i];
+  for (int k = 0; k < RD; ++k) norm2 += w[k] * w[k];
+  return sum / RN - 0.5 * lambda * norm2;
+}
+
+void test_run_relative_gap_certificate(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.4, 5); /* overlapping classes: many bounded alphas */
+  const double lambda = 1e-3, epsilon = 1e-3;
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, RN, RD, lambda);
+  SsSvm *exact = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, RN, RD, lambda);
+  REQUIRE(svm != NULL && exact != NULL);
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, epsilon), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+
+  /* The certificate, recomputed from the model and the dual variables. */
+  const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm);
+  double P = tu_objective(X, RN, RD, RD, y, w, b, 1.0, lambda, SS_LOSS_HINGE, NULL, NULL, NULL);
+  double D = hinge_dual(ss_svm_get_dual_variables(svm), y, w, b, 1.0, lambda);
+  CHECK_REL(P, st->objective, 1e-10);
+  CHECK_REL(D, st->dual_objective, 1e-9);
+  CHECK(P - D <= epsilon * D);
+  /* It is not trivially met: an absolute gap of epsilon would have stopped earlier. */
+  CHECK(st->epoch > 1);
+
+  /* And what it promises: P <= (1 + epsilon) P*. */
+  CHECK_EQ_INT(ss_svm_set_epsilon(exact, 1e-12), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(exact, 100000 * (int64_t)RN), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(exact), SS_OK);
+  const double P_star = ss_svm_get_statistics(exact)->objective;
+  CHECK(P <= (1 + epsilon) * P_star);
+  CHECK(P >= P_star * (1 - 1e-12));
+  ss_svm_delete(svm);
+  ss_svm_delete(exact);
+}
+
+/* SGD with a huge t0 takes tiny steps: the scores barely move, so the former
+ * rule declares convergence far from the optimum; the objective window
+ * does not fire while the objective still falls at a steady pace. */
+void test_run_window_no_false_convergence(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 7);
+  const double lambda = 1e-2;
+  SsData data;
+  SsSvm *exact = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, RN, RD, lambda);
+  REQUIRE(exact != NULL);
+  CHECK_EQ_INT(ss_svm_set_epsilon(exact, 1e-12), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(exact), SS_OK);
+  const double P_star = ss_svm_get_statistics(exact)->objective;
+
+  double P_end[2];
+  SsSvmStatus status[2];
+  for (int rule = 0; rule < 2; ++rule) {
+    SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, lambda);
+    REQUIRE(svm != NULL);
+    CHECK_EQ_INT(ss_svm_set_t0(svm, 1e5 / lambda), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 60 * RN), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_stopping_rule(svm, rule ? SS_SVM_STOP_SCORES_VARIATION : SS_SVM_STOP_DEFAULT),
+                 SS_OK);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    P_end[rule] = ss_svm_get_statistics(svm)->objective;
+    status[rule] = ss_svm_get_statistics(svm)->status;
+    ss_svm_delete(svm);
+  }
+  /* The former rule: "converged" above 1.05 P*. */
+  CHECK_EQ_INT(status[1], SS_SVM_STATUS_CONVERGED);
+  CHECK(P_end[1] > 1.05 * P_star);
+  /* The window: no "converged" while above the optimum by more than epsilon. */
+  CHECK(status[0] != SS_SVM_STATUS_CONVERGED || P_end[0] <= 1.02 * P_star);
+  CHECK_EQ_INT(status[0], SS_SVM_STATUS_MAX_ITERATIONS);
+  ss_svm_delete(exact);
+}
+
+void test_run_window_converges(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 9);
+  const double lambda = 1e-2;
+  SsData data;
+  SsSvm *exact = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, RN, RD, lambda);
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, lambda);
+  REQUIRE(exact != NULL && svm != NULL);
+  CHECK_EQ_INT(ss_svm_set_epsilon(exact, 1e-12), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(exact), SS_OK);
+  const double P_star = ss_svm_get_statistics(exact)->objective;
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 10000 * RN), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+  CHECK(st->iteration < 10000 * RN);
+  CHECK(st->objective <= 1.02 * P_star);
+  ss_svm_delete(svm);
+  ss_svm_delete(exact);
+}
+
+/* Squared loss, lambda tiny, t0 just above 1: the first steps multiply the
+ * error by about eta ||x||^2 each. */
+void test_run_divergence_status(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 1.0, 11);
+  for (int k = 0; k < RN * RD; ++k) X[k] *= 30.0;
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, 1.0);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_svm_set_loss(svm, SS_LOSS_L2), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_t0(svm, 1.5), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(svm, 5), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 100 * RN), SS_OK);
+  SsStatus s = ss_svm_train(svm);
+  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+  CHECK_EQ_INT(s, SS_ERR_DIVERGED);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_DIVERGED);
+  CHECK(isfinite(st->objective));
+  CHECK(st->iteration < 100 * RN);
+  ss_svm_delete(svm);
+}
+
+static int stop_at_once(void *user)
+{
+  ++*(int *)user;
+  return 1;
+}
+
+void test_run_interrupt(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 13);
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, 1e-4);
+  REQUIRE(svm != NULL);
+  int calls = 0;
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 1000 * RN), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_interrupt_function(svm, stop_at_once, &calls), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_INTERRUPTED);
+  CHECK_EQ_INT(calls, 1);
+  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_INTERRUPTED);
+  CHECK_EQ_INT(st->iteration, SS_SVM_INTERRUPT_PERIOD);
+  ss_svm_delete(svm);
+}
+
+/* N iterations equal N/2 and N/2 more at the default (geometric) schedule,
+ * for both objects. */
+void test_run_split_equals_whole(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 15);
+  SsData data;
+  const SsSolver solvers[2] = {SS_SOLVER_SGD, SS_SOLVER_SDCA};
+  for (int k = 0; k < 2; ++k) {
+    SsSvm *whole = tu_new_dense(solvers[k], &data, X, y, RN, RD, 1e-3);
+    SsSvm *split = tu_new_dense(solvers[k], &data, X, y, RN, RD, 1e-3);
+    REQUIRE(whole != NULL && split != NULL);
+    ss_svm_set_epsilon(whole, 0);
+    ss_svm_set_epsilon(split, 0);
+    ss_svm_set_max_num_iterations(whole, 14 * RN + 3);
+    CHECK_EQ_INT(ss_svm_train(whole), SS_OK);
+    ss_svm_set_max_num_iterations(split, 7 * RN + 1);
+    CHECK_EQ_INT(ss_svm_train(split), SS_OK);
+    ss_svm_set_max_num_iterations(split, 7 * RN + 2);
+    CHECK_EQ_INT(ss_svm_train(split), SS_OK);
+    CHECK(tu_same_bits(ss_svm_get_model(whole), ss_svm_get_model(split), RD));
+    CHECK(ss_svm_get_bias(whole) == ss_svm_get_bias(split));
+    ss_svm_delete(whole);
+    ss_svm_delete(split);
+  }
+
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  SsKernelSvm *kw = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1e-3);
+  SsKernelSvm *ks = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1e-3);
+  REQUIRE(kw != NULL && ks != NULL);
+  ss_kernel_svm_set_epsilon(kw, 0);
+  ss_kernel_svm_set_epsilon(ks, 0);
+  ss_kernel_svm_set_max_num_iterations(kw, 6 * RN);
+  CHECK_EQ_INT(ss_kernel_svm_train(kw), SS_OK);
+  ss_kernel_svm_set_max_num_iterations(ks, 3 * RN - 5);
+  CHECK_EQ_INT(ss_kernel_svm_train(ks), SS_OK);
+  ss_kernel_svm_set_max_num_iterations(ks, 3 * RN + 5);
+  CHECK_EQ_INT(ss_kernel_svm_train(ks), SS_OK);
+  CHECK(memcmp(ss_kernel_svm_get_dual_variables(kw), ss_kernel_svm_get_dual_variables(ks),
+               RN * sizeof(double)) == 0);
+  ss_kernel_svm_delete(kw);
+  ss_kernel_svm_delete(ks);
+}
+
+/* The kernel object: SDCA stops on the relative gap, and its certificate
+ * holds; the default cap is SS_KERNEL_SVM_DEFAULT_EPOCHS epochs. */
+void test_run_kernel_relative_gap(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.4, 17);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, RN, RD, RD) == SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1e-3);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_kernel_svm_get_max_num_iterations(svm), SS_KERNEL_SVM_DEFAULT_EPOCHS * RN);
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, 1e-3), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+  CHECK(st->duality_gap <= 1e-3 * st->dual_objective);
+  ss_kernel_svm_delete(svm);
+}
