@@ -1826,7 +1826,7 @@ cdef class SVM:
         Parameters
         ----------
         gamma : float
-            Finite, >= 0. Default 1e-4.
+            Finite, >= 0. Default ``1e-4 / b0`` (the paper's 1e-4 at b0 = 1).
         """
         cdef SsSvm *p = self._writer("set_res_gamma")
         _check_status(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
@@ -1841,7 +1841,7 @@ cdef class SVM:
         Parameters
         ----------
         eps0 : float
-            Finite, > 0. Default 3e-2.
+            Finite, > 0. Default 0.1 (docs/res.rst, "Defaults and safeguards").
         """
         cdef SsSvm *p = self._writer("set_res_eps0")
         _check_status(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
@@ -1874,14 +1874,14 @@ cdef class SVM:
         Parameters
         ----------
         b0 : float
-            Finite, > 0. Default ``1 + delta``.
+            Finite, > 0. Default: the data's diagonal Bhat_0 (docs/res.rst).
         """
         cdef SsSvm *p = self._writer("set_res_initial_curvature")
         _check_status(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
                       "res_initial_curvature", b0)
 
     def get_res_initial_curvature(self):
-        """RES/LRES b0 in force (float; default 1 + delta)."""
+        """RES/LRES b0 in force (float; default: the mean of the data's diagonal Bhat_0)."""
         return ss_svm_get_res_initial_curvature(self._reader())
 
     def set_lres_memory(self, m):
