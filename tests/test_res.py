@@ -515,3 +515,21 @@ def test_safeguard_contains_a_far_too_long_explicit_step(solver):
         wt = np.append(svm.get_model(), svm.get_bias())
         assert math.isfinite(_objective(X, y, lam, "hinge2", wt))
         assert wt @ wt <= 2 * 1.0 / lam * (1 + 1e-12)   # F(0) = 1 for the squared hinge
+
+
+@pytest.mark.parametrize("solver", ["res", "lres"])
+def test_pickle_keeps_the_data_derived_defaults(solver):
+    """b0 and Gamma follow the data unless set: a pickled object must not
+    freeze them into explicit values (LRES recomputes its diagonal Bhat_0 at
+    every train call, and continued differently by 0.57 before)."""
+    X, y = make_uniform_overlap(500, 4, seed=1)
+    X = X * np.array([1.0, 10.0, 100.0, 0.1])
+    svm = stochsvm.SVM(X, y, 1e-2, solver=solver)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(500)
+    svm.train()
+    back = pickle.loads(pickle.dumps(svm))
+    back.set_data(X, y)
+    svm.train()
+    back.train()
+    np.testing.assert_array_equal(back.get_model(), svm.get_model())

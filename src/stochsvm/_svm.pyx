@@ -581,6 +581,7 @@ cdef class SVM:
     cdef bint _diagnostic_frequency_set
     cdef bint _t0_set
     cdef bint _skip_set
+    cdef object _res_explicit      # RES parameters whose default follows the data, once set
     cdef object _saved_statistics
     cdef object _homkermap
 
@@ -589,6 +590,7 @@ cdef class SVM:
         self._lock = threading.Lock()
         self._training = False
         self._train_thread = 0
+        self._res_explicit = set()
 
     def __dealloc__(self):
         ss_svm_delete(self._svm)
@@ -1830,6 +1832,7 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._writer("set_res_gamma")
         _check_status(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
+        self._res_explicit.add("res_gamma")
 
     def get_res_gamma(self):
         """RES/LRES minimum progress Gamma (float)."""
@@ -1879,6 +1882,7 @@ cdef class SVM:
         cdef SsSvm *p = self._writer("set_res_initial_curvature")
         _check_status(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
                       "res_initial_curvature", b0)
+        self._res_explicit.add("res_initial_curvature")
 
     def get_res_initial_curvature(self):
         """RES/LRES b0 in force (float; default: the mean of the data's diagonal Bhat_0)."""
@@ -1976,14 +1980,18 @@ cdef class SVM:
     def _get_res_parameters(self):
         """The RES/LRES parameters and curvature state, for pickling."""
         params = {name: getattr(self, "get_" + name)() for name in _RES_PARAMETERS}
+        for name in ("res_gamma", "res_initial_curvature"):   # None: the data's default
+            if name not in self._res_explicit:
+                params[name] = None
         if self.get_solver() in _QUASI_NEWTON:
             params["curvature_state"] = self.get_res_curvature_state()
         return params
 
     def _set_res_parameters(self, params):
         for name in _RES_PARAMETERS:       # memory first: it resets the LRES pairs
-            if name == "res_initial_curvature" and params[name] == 1.0 + params["res_delta"]:
-                continue                   # the default, which follows delta
+            if params[name] is None or (name == "res_initial_curvature" and
+                                        params[name] == 1.0 + params["res_delta"]):
+                continue                   # a default (older pickles: b0 = 1 + delta)
             getattr(self, "set_" + name)(params[name])
         if params.get("curvature_state") is not None:
             self.set_res_curvature_state(params["curvature_state"])
