@@ -59,12 +59,11 @@ static double t0_squared_norm(const SsSvm *self)
 
 /* The L of the default t0 = max(2, L) / lambda (svm.h): the loss's
  * curvature bound over rows of squared norm R^2 + B^2 (B the bias
- * multiplier). SVMSGD2 and SGD-QN
- * with a loss without curvature (hinge, l1) take L = R^2 + B^2: the first
- * step then moves the score of a row under the quantile by at most 1
- * (eta_0 ||x~||^2 <= 1), which is VLFeat's 2/lambda on rows with
- * ||x~||^2 <= 2 and keeps unscaled data from overshooting
- * (docs/sgdqn.rst). */
+ * multiplier). SVMSGD2 and SGD-QN with a loss without curvature (hinge,
+ * l1) take L = R^2 + B^2: the first step then moves the score of a row
+ * under the quantile by at most 1 (eta_0 ||x~||^2 <= 1), which is VLFeat's
+ * 2/lambda on rows with ||x~||^2 <= 2 and keeps unscaled data from
+ * overshooting (docs/sgdqn.rst). */
 double ss_svm_t0_curvature(const SsSvm *self, double B)
 {
   const double r2 = t0_squared_norm(self) + B * B;
