@@ -376,10 +376,31 @@ def test_default_t0_ignores_an_outlier_row(solver, loss):
     stats = svm.train()                        # all defaults
     if stats["status"] == "converged":
         assert stats["objective"] <= 1.5 * optimum
-    remaining = 30 * len(y) - svm.get_iteration_number()
-    if remaining > 0:                          # the default stop came before 30 epochs
-        svm.set_epsilon(0)
-        svm.set_max_num_iterations(remaining)
-        svm.train()
+    svm = SVM(Xo, y, lam, solver=solver, loss=loss)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(30 * len(y))
+    svm.train()
     e = ref.objective(Xs, y, svm.get_model(), svm.get_bias(), lam, loss)
     assert optimum * (1 - 1e-9) <= e <= 1.15 * optimum
+
+
+@pytest.mark.parametrize("solver", ["svmsgd2", "sgdqn"])
+def test_default_t0_follows_row_norms_for_the_hinge(solver):
+    """Unscaled features (breast cancer: up to 4e3, ||x||^2 up to 2e7): the
+    hinge's default t0 was 2/lambda whatever the norms, a first step that
+    moved scores by 1e7; 30 epochs ended at 6000x LIBLINEAR's objective. It
+    is now max(2, R^2 + B^2) / lambda (R^2 a 99 % quantile)."""
+    from sklearn.datasets import load_breast_cancer
+    X, y = load_breast_cancer(return_X_y=True)
+    y = np.where(y == 1, 1.0, -1.0)
+    lam = 1.0 / len(y)
+    svm = SVM(X, y, lam, solver=solver)
+    r2 = np.quantile((X ** 2).sum(axis=1), 0.99, method="inverted_cdf") + 1.0
+    assert svm.get_t0() == pytest.approx(r2 / lam, rel=1e-12)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(30 * len(y))
+    svm.train()
+    Xs = sp.csr_matrix(X)
+    w_ll, b_ll = ref.liblinear(Xs, y, 3, lam, 1e-9)   # an upper bound on the optimum
+    bound = ref.objective(Xs, y, w_ll, b_ll, lam, "hinge")
+    assert ref.objective(Xs, y, svm.get_model(), svm.get_bias(), lam, "hinge") <= 1.5 * bound

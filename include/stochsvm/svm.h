@@ -277,8 +277,11 @@ SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
  *  below 1/L, where a smooth loss would otherwise overshoot on unnormalised
  *  data. With R^2 <= 1 the default is 2/lambda for every loss; with
  *  unit-norm rows and B = 1 (R^2 = 2) it is 4/lambda for the squared hinge.
- *  SVMSGD2 and SGD-QN take the larger of this and skip, so that their
- *  regularization step w <- (1 - skip/(t + t0)) w never flips the sign of w;
+ *  SVMSGD2 and SGD-QN use a 99 % quantile of ||x_i||^2 for R^2 (a few
+ *  outlier rows do not shrink every step), take L = R^2 + B^2 for the hinge
+ *  and l1 losses (docs/sgdqn.rst), and take the larger of this and skip, so
+ *  that their regularization step w <- (1 - skip/(t + t0)) w never flips the
+ *  sign of w;
  *  ss_svm_calibrate_t0 searches t0 as the paper does. */
 SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
 /** @brief Go back to the default t0 (recomputed from lambda at train time). */

@@ -233,8 +233,8 @@ SsStepsFunction ss_sgdqn_steps(const SsDataSource *source);
 /** SVMSGD2 and SGD-QN (skip.c): the solver uses a skip; the fraction of
  *  non-zero values of a source; the skip in force. */
 bool ss_solver_uses_skip(SsSolver solver);
-/** R^2 of the default t0: max ||x_i||^2, or a 99 % quantile for SVMSGD2 and SGD-QN (calibrate_t0.c). */
-double ss_svm_t0_squared_norm(const SsSvm *self);
+/** L of the default t0 = max(2, L) / lambda (calibrate_t0.c). */
+double ss_svm_t0_curvature(const SsSvm *self, double B);
 double ss_source_density(const SsDataSource *source);
 int64_t ss_svm_effective_skip(const SsSvm *self);
 /** SGD-QN (sgdqn.c): B <- 1/lambda, r <- 2 (no-op for other solvers). */

@@ -457,7 +457,7 @@ double ss_svm_effective_t0(const SsSvm *self)
 {
   if (self->t0 > 0) return self->t0;
   double B = self->bias_multiplier;
-  double curvature = ss_loss_curvature_bound(self->loss, ss_svm_t0_squared_norm(self) + B * B);
+  double curvature = ss_svm_t0_curvature(self, B);
   double t0 = (curvature > 2.0 ? curvature : 2.0) / self->lambda;
   if (ss_solver_uses_skip(self->solver)) {
     double skip = (double)ss_svm_effective_skip(self);

@@ -588,6 +588,7 @@ cdef class SVM:
     cdef bint _diagnostic_frequency_set
     cdef bint _t0_set
     cdef bint _skip_set
+    cdef object _res_explicit      # RES parameters whose default follows the data, once set
     cdef object _saved_statistics
     cdef object _homkermap
 
@@ -596,6 +597,7 @@ cdef class SVM:
         self._lock = threading.Lock()
         self._training = False
         self._train_thread = 0
+        self._res_explicit = set()
 
     def __dealloc__(self):
         ss_svm_delete(self._svm)
@@ -1833,10 +1835,11 @@ cdef class SVM:
         Parameters
         ----------
         gamma : float
-            Finite, >= 0. Default 1e-4.
+            Finite, >= 0. Default ``1e-4 / b0`` (the paper's 1e-4 at b0 = 1).
         """
         cdef SsSvm *p = self._writer("set_res_gamma")
         _check_status(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
+        self._res_explicit.add("res_gamma")
 
     def get_res_gamma(self):
         """RES/LRES minimum progress Gamma (float)."""
@@ -1848,7 +1851,7 @@ cdef class SVM:
         Parameters
         ----------
         eps0 : float
-            Finite, > 0. Default 3e-2.
+            Finite, > 0. Default 0.1 (docs/res.rst, "Defaults and safeguards").
         """
         cdef SsSvm *p = self._writer("set_res_eps0")
         _check_status(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
@@ -1881,14 +1884,15 @@ cdef class SVM:
         Parameters
         ----------
         b0 : float
-            Finite, > 0. Default ``1 + delta``.
+            Finite, > 0. Default: the data's diagonal Bhat_0 (docs/res.rst).
         """
         cdef SsSvm *p = self._writer("set_res_initial_curvature")
         _check_status(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
                       "res_initial_curvature", b0)
+        self._res_explicit.add("res_initial_curvature")
 
     def get_res_initial_curvature(self):
-        """RES/LRES b0 in force (float; default 1 + delta)."""
+        """RES/LRES b0 in force (float; default: the mean of the data's diagonal Bhat_0)."""
         return ss_svm_get_res_initial_curvature(self._reader())
 
     def set_lres_memory(self, m):
@@ -1983,14 +1987,18 @@ cdef class SVM:
     def _get_res_parameters(self):
         """The RES/LRES parameters and curvature state, for pickling."""
         params = {name: getattr(self, "get_" + name)() for name in _RES_PARAMETERS}
+        for name in ("res_gamma", "res_initial_curvature"):   # None: the data's default
+            if name not in self._res_explicit:
+                params[name] = None
         if self.get_solver() in _QUASI_NEWTON:
             params["curvature_state"] = self.get_res_curvature_state()
         return params
 
     def _set_res_parameters(self, params):
         for name in _RES_PARAMETERS:       # memory first: it resets the LRES pairs
-            if name == "res_initial_curvature" and params[name] == 1.0 + params["res_delta"]:
-                continue                   # the default, which follows delta
+            if params[name] is None or (name == "res_initial_curvature" and
+                                        params[name] == 1.0 + params["res_delta"]):
+                continue                   # a default (older pickles: b0 = 1 + delta)
             getattr(self, "set_" + name)(params[name])
         if params.get("curvature_state") is not None:
             self.set_res_curvature_state(params["curvature_state"])
