@@ -111,7 +111,7 @@ void ss_run_history_clear(SsRunHistory *history);
 void ss_run_history_free(SsRunHistory *history);
 
 /** The divergence threshold: a primal solver whose objective exceeds this
- *  many times max(P(w = 0), P at the start) has diverged. */
+ *  many times max(P(w = 0), P at the start), and is still rising, has diverged. */
 #define SS_RUN_DIVERGENCE_FACTOR 1e4
 
 /** The default schedule: after a diagnostic at the end of epoch e the next
