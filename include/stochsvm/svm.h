@@ -96,7 +96,7 @@ typedef enum SsSvmStatus {
   SS_SVM_STATUS_INTERRUPTED = 4,    /**< a callback asked to stop */
   SS_SVM_STATUS_ERROR = 5,          /**< training stopped on an error (see the returned SsStatus) */
   SS_SVM_STATUS_DIVERGED = 6        /**< the objective rose above 1e4 times its value at w = 0,
-                                         and was still rising
+                                         and grew tenfold since the previous diagnostic
                                          (ss_svm_train returned SS_ERR_DIVERGED) */
 } SsSvmStatus;
 
@@ -200,7 +200,7 @@ SS_API void ss_svm_delete(SsSvm *self);
  *          the model with ss_svm_set_model before training again);
  *          SS_ERR_DIVERGED (status SS_SVM_STATUS_DIVERGED: a primal solver's
  *          objective rose above 1e4 times P(w = 0), its value at w = 0, b = 0
- *          (or at the starting model, if larger), and rose again since the
+ *          (or at the starting model, if larger), and grew tenfold since the
  *          previous diagnostic:
  *          the step is too large for the data's scale; lower eta0/raise t0,
  *          raise lambda or scale the data, and reset the model); SS_ERR_BAD_DATA
