@@ -231,8 +231,8 @@ MATRIX = [
     ("unknown-loss", lambda: SVM(X0, Y0, 0.1, loss="nope"), ValueError,
      "loss must be one of 'hinge', 'hinge2', 'squared_hinge', 'logistic', 'l1', 'l2', got 'nope'"),
     ("diverging-training", _diverges, FloatingPointError,
-     "training diverged: the objective rose to 5.33e+79, over 1e4 times its value at w = 0, "
-     "by iteration 20; the steps are too large for the scale of the data. Reset the model "
+     "training diverged: the objective rose to 5.96e+267, over 1e4 times its value at w = 0, "
+     "by iteration 40; the steps are too large for the scale of the data. Reset the model "
      "(set_model, set_bias, set_iteration_number) and use a larger t0 (a smaller step; for "
      "res/lres a smaller eps0), a larger lambda, a smaller bias_learning_rate, or scaled data"),
     # the homogeneous kernel map

@@ -102,7 +102,7 @@ def test_optimum_matches_liblinear(loss, solver_id):
     # (LIBLINEAR's dual hinge solver stops at its iteration cap here: ours is
     # lower by 2e-4 relative).
     gap = clf._stats[0]["duality_gap"] * C * len(y)
-    assert 0 <= gap <= 1e-8 * ours
+    assert -1e-12 * ours <= gap <= 1e-8 * ours  # rounding can make it -1e-15
     assert ours <= ref * (1 + 1e-9)
     assert ours == pytest.approx(ref, rel=1e-3)
     # the SVM object's own objective is that of LIBLINEAR's problem, scaled
@@ -283,9 +283,9 @@ def test_clone_gridsearch_pipeline():
     X, y = _blobs(240, 4, 2, 17)
     est = LinearSVMClassifier(C=0.1, seed=3)
     assert clone(est).get_params() == est.get_params()
-    # tol=1e-2: SGD's scores variation reaches it within max_epochs at both C
+    # tol=3e-2: SGD's objective window (run.c) fires within max_epochs at both C
     # (pytest turns the ConvergenceWarning it would give otherwise into an error)
-    grid = GridSearchCV(LinearSVMClassifier(tol=1e-2), {"C": [0.01, 1.0], "solver": ["sgd", "sdca"]},
+    grid = GridSearchCV(LinearSVMClassifier(tol=3e-2), {"C": [0.01, 1.0], "solver": ["sgd", "sdca"]},
                         cv=3).fit(X, y)
     assert grid.best_params_["C"] in (0.01, 1.0)
     assert len(grid.cv_results_["mean_test_score"]) == 4

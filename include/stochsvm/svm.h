@@ -95,7 +95,8 @@ typedef enum SsSvmStatus {
   SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done */
   SS_SVM_STATUS_INTERRUPTED = 4,    /**< a callback asked to stop */
   SS_SVM_STATUS_ERROR = 5,          /**< training stopped on an error (see the returned SsStatus) */
-  SS_SVM_STATUS_DIVERGED = 6        /**< the objective rose above 1e4 times its value at w = 0
+  SS_SVM_STATUS_DIVERGED = 6        /**< the objective rose above 1e4 times its value at w = 0,
+                                         and grew tenfold since the previous diagnostic
                                          (ss_svm_train returned SS_ERR_DIVERGED) */
 } SsSvmStatus;
 
@@ -198,7 +199,9 @@ SS_API void ss_svm_delete(SsSvm *self);
  *          a score overflowed because the data values are too large: reset
  *          the model with ss_svm_set_model before training again);
  *          SS_ERR_DIVERGED (status SS_SVM_STATUS_DIVERGED: a primal solver's
- *          objective rose above 1e4 times P(w = 0), its value at w = 0, b = 0:
+ *          objective rose above 1e4 times P(w = 0), its value at w = 0, b = 0
+ *          (or at the starting model, if larger), and grew tenfold since the
+ *          previous diagnostic:
  *          the step is too large for the data's scale; lower eta0/raise t0,
  *          raise lambda or scale the data, and reset the model); SS_ERR_BAD_DATA
  *          (labels not -1/+1 for a classification loss); SS_ERR_BAD_STATE (no

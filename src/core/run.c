@@ -42,7 +42,10 @@
  *
  * Divergence (primal solvers): P not finite, or P > SS_RUN_DIVERGENCE_FACTOR
  * max(P(w = 0), P_0), P_0 the objective where the history began (a warm
- * start from a model set by the caller), stops the run (status ERROR and SS_ERR_NUMERIC when not finite;
+ * start from a model set by the caller), and over SS_RUN_DIVERGENCE_GROWTH
+ * times the objective of the previous diagnostic (growing geometrically: the
+ * first large steps of SGD on heavily weighted examples can rise slowly and
+ * fall back; that is not divergence), stops the run (status ERROR and SS_ERR_NUMERIC when not finite;
  * DIVERGED and SS_ERR_DIVERGED otherwise). A dual solver's dual objective
  * rises at every step and its P cannot run away: only the finiteness test
  * applies. A diverging run never reads "converged": both tests come first.
@@ -174,11 +177,16 @@ static bool converged(const SsRun *run, const SsRunMeasure *m)
   return false;
 }
 
+/* Far above the reference and growing by an order of magnitude between
+ * diagnostics. A transient of a method whose iterates stay bounded (SGD's
+ * first steps on heavily weighted examples: ||w|| <= max_i c_i R / lambda
+ * for a Lipschitz loss) grows slowly and falls back; it is not divergence. */
 static bool diverged(const SsRun *run, const SsRunMeasure *m)
 {
-  const double reference = run->history->reference;
-  return run->settings.divergence_test && reference > 0 &&
-         m->primal > SS_RUN_DIVERGENCE_FACTOR * reference;
+  const SsRunHistory *h = run->history;
+  return run->settings.divergence_test && h->reference > 0 && h->count > 0 &&
+         m->primal > SS_RUN_DIVERGENCE_FACTOR * h->reference &&
+         m->primal > SS_RUN_DIVERGENCE_GROWTH * h->objective[h->count - 1];
 }
 
 SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)

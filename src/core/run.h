@@ -110,9 +110,12 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify);
 void ss_run_history_clear(SsRunHistory *history);
 void ss_run_history_free(SsRunHistory *history);
 
-/** The divergence threshold: a primal solver whose objective exceeds this
- *  many times max(P(w = 0), P at the start) has diverged. */
+/** The divergence thresholds: a primal solver whose objective exceeds
+ *  SS_RUN_DIVERGENCE_FACTOR times max(P(w = 0), P at the start), and
+ *  SS_RUN_DIVERGENCE_GROWTH times the objective of the previous diagnostic,
+ *  has diverged. */
 #define SS_RUN_DIVERGENCE_FACTOR 1e4
+#define SS_RUN_DIVERGENCE_GROWTH 10.0
 
 /** The default schedule: after a diagnostic at the end of epoch e the next
  *  one is at the end of epoch e + max(1, floor(e / SS_RUN_SCHEDULE_DIVISOR)). */

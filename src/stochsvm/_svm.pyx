@@ -786,7 +786,8 @@ cdef class SVM:
 
         SGD continues the learning-rate schedule from the stored iteration
         number and runs at most :meth:`get_max_num_iterations` iterations, or
-        until the stopping rule fires (scores variation below epsilon). RES
+        until the stopping rule fires (SDCA: relative duality gap below
+        epsilon; the others: the objective flat within epsilon). RES
         and LRES do the same (iterations count examples, a step every
         minibatch) and keep their curvature between calls. The
         ``"none"`` solver evaluates the present model and bias. On the main
@@ -993,7 +994,12 @@ cdef class SVM:
         return ss_svm_get_lambda(self._reader())
 
     def set_epsilon(self, epsilon):
-        """Set the stopping threshold on the scores variation (``ss_svm_set_epsilon``).
+        """Set the relative stopping tolerance (``ss_svm_set_epsilon``).
+
+        SDCA stops when its duality gap ``P - D <= epsilon D``, a certificate
+        of ``P <= (1 + epsilon) P*``; the other solvers when the objective
+        stays within a band of relative width epsilon over the last half of
+        the run and falls at most half as fast as before (a heuristic).
 
         Parameters
         ----------
@@ -1009,7 +1015,7 @@ cdef class SVM:
         _check_status(ss_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
 
     def get_epsilon(self):
-        """Stopping threshold on the scores variation.
+        """The relative stopping tolerance (see :meth:`set_epsilon`).
 
         Returns
         -------
@@ -1023,7 +1029,7 @@ cdef class SVM:
         Parameters
         ----------
         n : int
-            >= 1. Default ``max(num_data, ceil(10 / lambda))``, computed at
+            >= 1. Default ``max(100 num_data, ceil(10 / lambda))``, computed at
             train time while not set.
 
         Raises

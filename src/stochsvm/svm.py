@@ -37,11 +37,15 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         ``"none"`` evaluates ``model`` and ``bias``.
     loss : {"hinge", "hinge2", "logistic", "l1", "l2"}, default "hinge"
     epsilon : float, default 1e-2
-        Stopping tolerance: SDCA stops when the duality gap < epsilon; SGD
-        when the scores change by less than epsilon between diagnostics
-        (``||s - s_prev|| / n``). 0 disables the rule.
-    max_num_iterations : int, default ``max(n, ceil(10 / lambda_))``
-        Iterations (one example each) of this call.
+        Relative stopping tolerance: SDCA stops when the duality gap
+        ``P - D <= epsilon D``, which certifies ``P <= (1 + epsilon) P*``;
+        the other solvers when the objective is flat within epsilon over the
+        last half of the run and no longer falling steadily (a heuristic).
+        0 disables the rule. See "Stopping: what the C core guarantees" in
+        the docs (solvers page).
+    max_num_iterations : int, default ``max(100 n, ceil(10 / lambda_))``
+        Iterations (one example each) of this call. A run that reaches the
+        cap ends with ``info["status"] == "max_iterations"``.
     bias_multiplier : float, default 1
         B, the value of the constant feature that carries the bias
         (the bias is ``b = B w_b``; 0 freezes it).
