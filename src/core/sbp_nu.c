@@ -65,6 +65,8 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
                                         &self->kernel, &self->data, self->labels, self->lambda);
   if (!warm) return SS_ERR_ALLOC; /* the arguments are those of a valid object */
   SsStatus status = ss_kernel_svm_set_seed(warm, self->seed);
+  /* a fixed number of epochs: the extrapolation below reads nu at half and end */
+  if (status == SS_OK) status = ss_kernel_svm_set_epsilon(warm, 0);
   if (status == SS_OK && self->weights) status = ss_kernel_svm_set_weights(warm, self->weights);
   if (status == SS_OK && !precomputed) {
     status = ss_kernel_svm_set_unregularized_bias(warm, self->bias_enabled);
