@@ -172,13 +172,12 @@ MATRIX = [
     ("csr-unsorted-indices", _unsorted_csr, None, None),
     ("csr-duplicate-indices", _duplicate_csr, None, None),
     ("csr-index-out-of-range", lambda: SVM(_csr([5]), Y0, 0.1), ValueError,
-     "X is not a valid CSR matrix (malformed indptr, or a column index that is out of range, "
-     "unsorted or duplicated)"),
+     "X is not a valid CSR matrix: a column index is out of range [0, 3)"),
     ("csr-column-beyond-int32",
      lambda: SVM(sp.csr_matrix((np.ones(1), np.array([2 ** 40]), np.array([0, 1])),
                                shape=(1, 2 ** 41)), [1], 0.1), ValueError,
-     "X has a nonzero in column 1099511627776; stochsvm's sparse format indexes columns with "
-     "32-bit integers (< 2**31)"),
+     "X has 2199023255552 columns; stochsvm's sparse format indexes columns with 32-bit "
+     "integers, so at most 2**31 = 2147483648"),
     ("data-overflows-scores", _overflows, FloatingPointError,
      "training diverged (the model or a score became non-finite); the model is not reliable: "
      "reset it (set_model, set_bias, set_iteration_number) and use a larger lambda, a larger "

@@ -160,6 +160,8 @@ def save(dict d, path):
     cdef _Model holder = _Model()
     holder.fill(d)
     cdef bytes p = os.fsencode(path)
+    if b"\0" in p:
+        raise ValueError(f"{path!r}: path contains a NUL character")
     cdef char message[1024]
     message[0] = 0
     cdef SsStatus status = ss_model_save(&holder.model, p, message, sizeof(message))
@@ -199,8 +201,14 @@ def decode(data, source="model file"):
             "bias_multiplier": m.bias_multiplier,
             "biases": _copy_f64(m.biases, k),
             "homkermap": None,
-            "metadata": m.metadata.decode("utf-8") if m.metadata != NULL else None,
+            "metadata": None,
         }
+        if m.metadata != NULL:
+            try:
+                d["metadata"] = m.metadata.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ModelFileError(f"{source}: the metadata section is not UTF-8 text "
+                                     f"({exc.reason} at byte {exc.start})") from None
         if m.has_homkermap:
             d["homkermap"] = {"kernel": m.homkermap_kernel, "window": m.homkermap_window,
                               "gamma": m.homkermap_gamma, "order": m.homkermap_order,

@@ -202,7 +202,8 @@ def _all_finite(a):
 
 
 def _csr_is_canonical(indptr, indices):
-    """True if the column indices of every row are strictly increasing."""
+    """True if the column indices of every row are strictly increasing
+    (``indices`` a signed integer array, so that ``np.diff`` cannot wrap)."""
     nnz = indices.shape[0]
     if nnz < 2:
         return True
@@ -214,15 +215,16 @@ def _csr_is_canonical(indptr, indices):
 
 
 def _prepare_matrix(X, name="X", allow_empty_rows=False):
-    """Validate ``X`` and bring it to a layout the C core reads without copying.
+    """Validate ``X`` and bring it to a layout the C core reads.
 
     Returns a tuple ``(layout, values, indptr, indices, n, d, row_stride)``.
     Dense: ``values`` is the (possibly original) 2-D array whose rows are
-    contiguous. CSR: ``values``, ``indptr`` (int64) and ``indices`` (int32).
+    contiguous. CSR: ``values`` (possibly the original), and private copies of
+    ``indptr`` (int64) and ``indices`` (int32).
     """
     if _is_sparse(X):
         return _prepare_sparse(X, name, allow_empty_rows)
-    X = np.asarray(X)
+    X = _as_numeric_array(X, name)
     if X.ndim != 2:
         hint = ""
         if X.ndim == 1:
@@ -253,7 +255,24 @@ def _prepare_matrix(X, name="X", allow_empty_rows=False):
     return (SS_LAYOUT_DENSE, X, None, None, n, d, row_stride)
 
 
+def _as_numeric_array(value, name):
+    """``np.asarray(value)``, numpy's error for a ragged nested list turned
+    into one naming the argument."""
+    try:
+        return np.asarray(value)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a rectangular array (every row the same length); "
+                         f"numpy could not convert it: {exc}") from None
+
+
 def _prepare_sparse(X, name, allow_empty_rows):
+    """CSR ``values`` and private copies of ``indptr`` and ``indices``.
+
+    The structure is copied (12 bytes per nonzero and 8 per row, against 8 or 4
+    per nonzero of values) so that the C core never walks an index array the
+    caller can change after construction: only values are borrowed, and a
+    changed value changes the model, never memory safety.
+    """
     sp = sys.modules["scipy.sparse"]
     if X.ndim != 2:
         raise ValueError(f"{name} must be a 2-D sparse matrix, got a {X.ndim}-D sparse array "
@@ -263,35 +282,41 @@ def _prepare_sparse(X, name, allow_empty_rows):
         raise ValueError(
             f"{name} is empty (shape {X.shape}); it needs at least one example (row) "
             f"and one feature (column)")
+    if d > _INT32_MAX + 1:
+        raise ValueError(f"{name} has {d} columns; stochsvm's sparse format indexes columns "
+                         f"with 32-bit integers, so at most 2**31 = {_INT32_MAX + 1}")
     target = _float_dtype(X.dtype, name)
     if X.format != "csr":
         X = X.tocsr()           # CSC, COO, LIL, ...: one conversion (a new matrix)
     indptr = np.asarray(X.indptr)
-    if indptr.ndim != 1 or indptr.shape[0] != n + 1 or (n >= 0 and indptr[0] != 0):
-        raise ValueError(f"{name} is not a valid CSR matrix: indptr must have n+1 = {n + 1} "
-                         f"entries starting at 0")
-    if n > 0 and np.any(np.diff(indptr) < 0):
-        raise ValueError(f"{name} is not a valid CSR matrix: indptr is decreasing")
+    if (indptr.ndim != 1 or indptr.shape[0] != n + 1 or indptr.dtype.kind not in "iu"):
+        raise ValueError(f"{name} is not a valid CSR matrix: indptr must be {n + 1} integers "
+                         f"starting at 0")
+    indptr = np.array(indptr, dtype=np.int64)       # private copy, checked below
+    if indptr[0] != 0 or (n > 0 and np.any(np.diff(indptr) < 0)):
+        raise ValueError(f"{name} is not a valid CSR matrix: indptr must start at 0 and "
+                         f"never decrease")
     nnz = int(indptr[n])
     indices = np.asarray(X.indices)
     data = np.asarray(X.data)
+    if indices.ndim != 1 or indices.dtype.kind not in "iu":
+        raise ValueError(f"{name} is not a valid CSR matrix: indices must be a 1-D integer "
+                         f"array, got dtype {indices.dtype}")
     if nnz > indices.shape[0] or nnz > data.shape[0]:
         raise ValueError(f"{name} is not a valid CSR matrix: indptr[-1] = {nnz} exceeds the "
                          f"number of stored entries")
-    indices = indices[:nnz]
+    indices = np.array(indices[:nnz])               # private copy, checked below
     data = data[:nnz]
-    if nnz and indices.dtype != np.int32:
+    if nnz:
         lo, hi = int(indices.min()), int(indices.max())
         if lo < 0 or hi >= d:
             raise ValueError(f"{name} is not a valid CSR matrix: a column index is out of "
                              f"range [0, {d})")
-        if hi > _INT32_MAX:
-            raise ValueError(f"{name} has a nonzero in column {hi}; stochsvm's sparse "
-                             f"format indexes columns with 32-bit integers (< 2**31)")
+    indices = indices.astype(np.int32, copy=False)  # signed: np.diff below cannot wrap
     if not _csr_is_canonical(indptr, indices):
         # Sort the indices and sum duplicates on a copy: the user's matrix is
         # never modified. A fresh matrix has no cached "canonical" flags.
-        fixed = sp.csr_array((data.copy(), indices.copy(), indptr.copy()), shape=(n, d))
+        fixed = sp.csr_array((data.copy(), indices, indptr), shape=(n, d))
         fixed.sum_duplicates()
         data, indices, indptr = fixed.data, fixed.indices, fixed.indptr
     values = np.ascontiguousarray(data, dtype=target)

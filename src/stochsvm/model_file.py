@@ -27,6 +27,8 @@ metadata section as JSON; the C side keeps it as text and ignores it.
 """
 
 import json
+import os
+import stat
 
 import numpy as np
 
@@ -253,29 +255,93 @@ def save_model(model, path):
     OSError
         The file could not be written (the previous file, if any, is unchanged).
     """
-    save(model_dict(model), path)
+    save(model_dict(model), _check_path(path, TypeError))
+
+
+def _check_path(path, wrong_type=ModelFileError):
+    """``path`` as str or bytes: a name, never a file descriptor, without NUL
+    (``wrong_type``: the exception for a path that is not a name)."""
+    if isinstance(path, (bool, int)) or not isinstance(path, (str, bytes, os.PathLike)):
+        raise wrong_type(f"{path!r}: path must be a file name (str or os.PathLike), got "
+                         f"{type(path).__name__}")
+    path = os.fspath(path)
+    if ("\0" if isinstance(path, str) else b"\0") in path:
+        raise ValueError(f"{path!r}: path contains a NUL character")
+    return path
+
+
+def read_file(path, what="model file"):
+    """The bytes of the regular file ``path``, read with a size bound.
+
+    FIFOs, devices and other non-regular files are refused before reading
+    (opening without blocking), so that ``/dev/zero`` or a FIFO cannot hang
+    the reader or exhaust memory; a file that grows while being read is
+    refused too.
+    """
+    name = os.fsdecode(path)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ModelFileError(f"{name}: not a regular file (a {what} must be one)")
+        size = st.st_size
+        chunks, got = [], 0
+        while got <= size:
+            chunk = os.read(fd, min(1 << 24, size + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    finally:
+        os.close(fd)
+    if got > size:
+        raise ModelFileError(f"{name}: the file grew while it was read")
+    return b"".join(chunks)
+
+
+def _metadata_json(text, path):
+    """The parameters in the metadata: a JSON object; ``{}`` for plain text.
+
+    The C API allows any UTF-8 text. Text that starts like JSON (``{`` or
+    ``[``) must be a JSON object; other text is kept in ``metadata`` only.
+    """
+    if not text or text.lstrip()[:1] not in ("{", "["):
+        return {}
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ModelFileError(f"{path}: the metadata section is JSON nested too deeply") from None
+    except ValueError as exc:
+        raise ModelFileError(f"{path}: the metadata section is not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise ModelFileError(f"{path}: the metadata section is JSON but not an object "
+                             f"(got {type(value).__name__})")
+    return value
 
 
 def read_model(path):
     """The content of a model file as a plain ``dict`` (no scikit-learn needed).
+
+    ``metadata`` is the metadata text (None if absent); ``metadata_json`` the
+    JSON object it holds, or ``{}`` when it is plain text (as C programs may
+    write).
 
     Raises
     ------
     FileNotFoundError, OSError
         The file cannot be read.
     ModelFileError
-        Not a model file, truncated, corrupted or inconsistent (the message
-        names the file and says which).
+        Not a model file (or not a regular file, or ``path`` is not a file
+        name), truncated, corrupted or inconsistent (the message names the
+        file and says which).
     ModelFileVersionError
         Written by a newer format version.
     """
-    with open(path, "rb") as f:
-        data = f.read()
-    d = decode(data, source=str(path))
-    try:
-        d["metadata_json"] = json.loads(d["metadata"]) if d["metadata"] else {}
-    except ValueError as exc:
-        raise ModelFileError(f"{path}: the metadata section is not JSON ({exc})") from None
+    path = _check_path(path)
+    data = read_file(path)
+    name = os.fsdecode(path)
+    d = decode(data, source=name)
+    d["metadata_json"] = _metadata_json(d["metadata"], name)
     return d
 
 
@@ -296,6 +362,15 @@ def _restore_svms(d, meta, params):
     return [_svm._restore_svm(s) for s in states]
 
 
+#: The Python class written in the metadata -> the (kind, tasks) of its models.
+_CLASS_MODELS = {
+    "stochsvm.SVM": ("linear", ("binary",)),
+    "stochsvm.linear.LinearSVMClassifier": ("linear", ("binary", "one_vs_rest")),
+    "stochsvm.linear.LinearSVMRegressor": ("linear", ("regression",)),
+    "stochsvm.kernel.KernelSVMClassifier": ("kernel", ("binary", "one_vs_rest")),
+}
+
+
 def load_model(path):
     """The object saved in ``path``: a fitted estimator, or an :class:`~stochsvm.SVM`
     without data (models saved from C load as estimators when scikit-learn
@@ -303,11 +378,32 @@ def load_model(path):
 
     Raises
     ------
-    as :func:`read_model`.
+    as :func:`read_model`; also :class:`ModelFileError` when the metadata
+    names a class that does not match the model, or parameters that class
+    refuses.
     """
     d = read_model(path)
+    name = os.fsdecode(path)
     meta = d["metadata_json"]
     cls = meta.get("python_class")
+    if cls in _CLASS_MODELS:
+        kind, tasks = _CLASS_MODELS[cls]
+        if d["kind"] != kind or d["task"] not in tasks:
+            raise ModelFileError(f"{name}: the metadata names {cls}, which does not hold a "
+                                 f"{d['kind']} {d['task']} model")
+        if cls != "stochsvm.SVM" and not isinstance(meta.get("params"), dict):
+            raise ModelFileError(f"{name}: the metadata names {cls} but has no params object")
+    try:
+        return _model_object(d, meta, cls)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+            RuntimeError) as exc:
+        if isinstance(exc, ModelFileError):
+            raise
+        raise ModelFileError(f"{name}: the saved parameters are invalid ({exc})") from None
+
+
+def _model_object(d, meta, cls):
+    """The Python object of a decoded model file (see :func:`load_model`)."""
     if cls == "stochsvm.SVM" or (cls is None and d["task"] == "binary" and d["kind"] == "linear"
                                  and list(d["labels"]) == [-1.0, 1.0]):
         st = meta.get("svm_state", {})
