@@ -229,3 +229,149 @@ def test_save_refuses_a_nul_in_the_path(tmp_path):
     with pytest.raises(ValueError, match="NUL"):
         save_model(_trained_svm(), str(tmp_path / "a\x00b"))
     assert not (tmp_path / "a").exists()
+
+
+# -- warm start and partial_fit recognise the same data by content ------------------------
+
+def _problem():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 4))
+    return X, np.where(X[:, 0] + 0.5 * X[:, 1] > 0, 1, -1)
+
+
+#: (first call's X, second call's X): the same content, another object.
+_SAME_DATA_AGAIN = {
+    "list": (lambda X: X, lambda X: X.tolist()),
+    "fortran": (lambda X: X, np.asfortranarray),
+    "copy": (lambda X: X, np.copy),
+    "float16": (lambda X: X.astype(np.float16),) * 2,   # converted (copied) at each call
+}
+
+
+@pytest.mark.parametrize("again", sorted(_SAME_DATA_AGAIN))
+@pytest.mark.parametrize("solver", ["sdca", "sgd"])
+def test_warm_start_continues_on_the_same_data_given_as_another_object(solver, again):
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = _problem()
+    first, second = (make(X) for make in _SAME_DATA_AGAIN[again])
+    params = dict(solver=solver, max_epochs=2, tol=0, seed=1)
+    warm = LinearSVMClassifier(warm_start=True, **params).fit(first, y)
+    warm.fit(second, y)
+    once = LinearSVMClassifier(**{**params, "max_epochs": 4}).fit(first, y)
+    np.testing.assert_allclose(warm.coef_, once.coef_, rtol=1e-12, atol=1e-14)
+
+
+def test_warm_start_sees_data_changed_in_place_as_new_data():
+    """Content, not identity: the same array changed in place is handled as
+    a new array with that content (SDCA restarts its dual variables)."""
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = _problem()
+    params = dict(solver="sdca", max_epochs=3, tol=0, seed=1, warm_start=True)
+    in_place = LinearSVMClassifier(**params).fit(X, y)
+    new_object = LinearSVMClassifier(**params).fit(X.copy(), y)
+    X *= 2                                       # the same object, new content
+    in_place.fit(X, y)
+    new_object.fit(X.copy(), y)
+    np.testing.assert_array_equal(in_place.coef_, new_object.coef_)
+
+
+def test_partial_fit_on_the_same_data_as_a_list_continues_without_warning():
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = _problem()
+    a = LinearSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    a.partial_fit(X.tolist(), list(y))           # filterwarnings=error: no warning allowed
+    b = LinearSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    b.partial_fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+
+
+def test_kernel_partial_fit_on_the_same_data_as_a_list_continues_without_warning():
+    from stochsvm.kernel import KernelSVMClassifier
+
+    X, y = _problem()
+    a = KernelSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    a.partial_fit(X.tolist(), y)
+    b = KernelSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    b.partial_fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+# -- statistics before training ----------------------------------------------------------
+
+def test_kernel_svm_statistics_before_training_are_nan_as_for_svm():
+    stats = KernelSVM(np.eye(4), [1.0, -1.0, 1.0, -1.0], 0.1).get_statistics()
+    assert stats["status"] == "untrained"
+    for key in ("objective", "primal_objective", "regularizer", "loss", "dual_objective",
+                "duality_gap", "margin", "training_error"):
+        assert np.isnan(stats[key]), key
+
+
+# -- model files written by C programs -----------------------------------------------------
+
+def test_plain_text_metadata_loads_in_python_and_the_cli(tmp_path, capsys):
+    from stochsvm.cli import main
+
+    d = stochsvm.model_file.model_dict(_trained_svm())
+    d["metadata"] = "trained by a C program on 2026-11-25"
+    path = tmp_path / "c.ssvm"
+    stochsvm.model_file.save(d, path)
+    assert read_model(path)["metadata"] == d["metadata"]
+    assert read_model(path)["metadata_json"] == {}
+    svm = load_model(path)
+    np.testing.assert_array_equal(svm.get_model(), d["weights"][0])
+    assert main(["info", str(path)]) == 0
+    assert "trained by a C program" in capsys.readouterr().out
+
+
+# -- the command line's edges ------------------------------------------------------------
+
+def _cli(args, capsys):
+    from stochsvm.cli import main
+
+    status = main([str(a) for a in args])
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+def test_cli_empty_model_path_exits_2_before_training(tmp_path, capsys):
+    data = tmp_path / "d.svm"
+    data.write_text("1 1:1\n-1 2:1\n")
+    status, out = _cli(["train", data, ""], capsys)
+    assert status == 2 and "MODEL_FILE is empty" in out
+
+
+def test_cli_homkermap_order_out_of_range_exits_2(tmp_path, capsys):
+    data = tmp_path / "d.svm"
+    data.write_text("1 1:1\n-1 2:1\n")
+    status, out = _cli(["train", data, "--homkermap", "chi2", "--homkermap-order", 1000], capsys)
+    assert status == 2 and "--homkermap-order: order must be an integer in [0, 64]" in out
+    assert "Traceback" not in out
+
+
+def test_cli_refuses_an_absurd_dimension_before_allocating(tmp_path, capsys):
+    data = tmp_path / "d.svm"
+    data.write_text("1 2147483647:1\n-1 1:1\n")
+    status, out = _cli(["train", data, tmp_path / "m.ssvm"], capsys)
+    assert status == 2 and "largest feature index is 2147483647" in out
+    assert not (tmp_path / "m.ssvm").exists()
+
+
+def test_cli_regression_file_with_a_classification_loss(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    data = tmp_path / "r.svm"
+    data.write_text("".join(f"{rng.normal():.9f} 1:{rng.normal():.4f}\n" for _ in range(300)))
+    status, out = _cli(["train", data], capsys)
+    assert status == 2 and "too many classes for the rows" in out and "--loss l2" in out
+    status, out = _cli(["train", data, "--loss", "l2", "--epochs", 1], capsys)
+    assert status == 0, out
+
+
+def test_cli_train_refuses_a_fifo_as_model_file_before_training(fifo, tmp_path, capsys):
+    data = tmp_path / "d.svm"
+    data.write_text("1 1:1\n-1 2:1\n")
+    status, out = _cli(["train", data, fifo], capsys)
+    assert status == 2 and "not a regular file" in out
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

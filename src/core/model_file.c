@@ -413,8 +413,8 @@ static SsStatus read_sections(const unsigned char *p, size_t size, Section known
     uint64_t length = get_u64(&r);
     if (length > r.left - 4)
       return ss_message(SS_ERR_FORMAT, msg, msg_size,
-                  "truncated file: section %lu of %lu needs %llu more bytes, %zu remain",
-                  (unsigned long)s + 1, (unsigned long)count, (unsigned long long)length + 4, r.left);
+                  "truncated file: section %lu of %lu declares %llu bytes of payload, %zu remain",
+                  (unsigned long)s + 1, (unsigned long)count, (unsigned long long)length, r.left - 4);
     const unsigned char *payload = r.p;
     r.p += length;
     r.left -= (size_t)length;

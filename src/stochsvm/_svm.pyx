@@ -69,7 +69,7 @@ _STATUS_NAMES = {
 
 # Valid range of every parameter, as documented in include/stochsvm/svm.h.
 _RANGES = {
-    "lambda": "a finite number > 0",
+    "lambda": "a number in [1e-150, 1e150]",
     "epsilon": "a finite number >= 0 (0 disables the stopping rule)",
     "max_num_iterations": "an integer >= 1",
     "diagnostic_frequency": "an integer >= 1",
@@ -89,6 +89,9 @@ _RANGES = {
     "res_initial_curvature": "a finite number > 0",
     "lres_memory": "an integer in [1, 1024]",
 }
+
+#: The valid range of lambda (SS_LAMBDA_MIN, SS_LAMBDA_MAX in stochsvm.h).
+LAMBDA_MIN, LAMBDA_MAX = SS_LAMBDA_MIN, SS_LAMBDA_MAX
 
 _INT64_MIN = -(2 ** 63)
 _INT64_MAX = 2 ** 63 - 1
@@ -129,10 +132,14 @@ def _as_float(value, name):
     """``value`` as a Python float; TypeError if it is not a real number."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got a boolean ({value!r})")
-    if isinstance(value, numbers.Real):
-        return float(value)
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
-        return float(value)
+    if isinstance(value, numbers.Real) or (isinstance(value, np.ndarray) and value.ndim == 0
+                                           and value.dtype.kind in "iuf"):
+        try:
+            return float(value)
+        except OverflowError:   # an int beyond the doubles (10**400)
+            raise ValueError(f"{name} must be {_RANGES.get(name, 'a finite number')}, got an "
+                             f"integer of {int(value).bit_length()} bits, beyond the range of "
+                             f"doubles") from None
     raise TypeError(f"{name} must be a real number, got {type(value).__name__} ({value!r})")
 
 
@@ -260,9 +267,9 @@ def _as_numeric_array(value, name):
     into one naming the argument."""
     try:
         return np.asarray(value)
-    except ValueError as exc:
-        raise ValueError(f"{name} must be a rectangular array (every row the same length); "
-                         f"numpy could not convert it: {exc}") from None
+    except ValueError:
+        raise ValueError(f"{name} must be a rectangular array of numbers, got a ragged "
+                         f"nested sequence (rows of different lengths)") from None
 
 
 def _prepare_sparse(X, name, allow_empty_rows):
@@ -328,7 +335,7 @@ def _prepare_sparse(X, name, allow_empty_rows):
 def _prepare_labels(y, n, binary=True):
     """``y`` as a contiguous float64 array of n labels: finite, and in {-1, +1}
     if ``binary`` (classification losses)."""
-    y_arr = np.asarray(y)
+    y_arr = _as_numeric_array(y, "y")
     if y_arr.dtype.kind not in "biuf":
         raise TypeError(f"y must contain the numbers -1 and +1, got dtype {y_arr.dtype}")
     if y_arr.ndim != 1:
@@ -1617,6 +1624,10 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._writer("set_iteration_number")
         v = _as_int64(t, "iteration_number")
+        room = _INT64_MAX - ss_svm_get_max_num_iterations(p)
+        if v > room:   # the counter would saturate: train() would stop short, silently
+            raise ValueError(f"iteration_number must leave room for max_num_iterations = "
+                             f"{_INT64_MAX - room} more iterations (at most {room}), got {t!r}")
         _check_status(ss_svm_set_iteration_number(p, <int64_t>v), "iteration_number", t)
 
     def get_iteration_number(self):
@@ -2036,8 +2047,8 @@ cdef SsSolver _solver_from_name(solver) except *:
 
 cdef double _check_lambda(value) except? -1.0:
     lam = _as_float(value, "lambda_")
-    if not (math.isfinite(lam) and lam > 0.0):
-        raise ValueError(f"lambda_ must be a finite number > 0, got {value!r}")
+    if not (SS_LAMBDA_MIN <= lam <= SS_LAMBDA_MAX):
+        raise ValueError(f"lambda_ must be {_RANGES['lambda']}, got {value!r}")
     return lam
 
 

@@ -813,6 +813,8 @@ def _run_info(args):
     print(f"biases          {', '.join(f'{b:.6g}' for b in d['biases'][:10])}")
     if meta:
         print(f"metadata        {json.dumps(meta, sort_keys=True)}")
+    elif d["metadata"]:  # plain text (C programs may write any UTF-8 text)
+        print(f"metadata        {json.dumps(d['metadata'])}")
     return 0
 
 

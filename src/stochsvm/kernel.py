@@ -34,7 +34,8 @@ from sklearn.utils.validation import check_is_fitted
 from stochsvm import _kernel_svm
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
-                             _effective_n_jobs, _ScoresToClasses, validate_data)
+                             _data_fingerprint, _effective_n_jobs, _lambda_of,
+                             _ScoresToClasses, validate_data)
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -184,8 +185,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
         self._check_class_weight()
 
     def _new_svm(self, X, y_pm, n):
-        lam = (float(self.lambda_) if self.lambda_ is not None
-               else 1.0 / ((1.0 if self.C is None else float(self.C)) * n))
+        lam = _lambda_of(self.lambda_, self.C, n)
         svm = KernelSVM(X, y_pm, lam, solver=self.solver, kernel=self.kernel, gamma=self.gamma,
                         coef0=float(self.coef0), degree=int(self.degree), seed=self.seed)
         if self.nu is not None:
@@ -224,9 +224,9 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
     def _train(self, X, y, weights, first, epochs, tol, partial):
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
-        same = last is not None and last[0] is X and np.array_equal(last[1], y)
-        same_weights = same and ((weights is None and last[2] is None) or (
-            weights is not None and last[2] is not None and np.array_equal(weights, last[2])))
+        data = _data_fingerprint(X, self._problems(y), weights)
+        same = last is not None and last[0] == data[0]
+        same_weights = same and last[1] == data[1]
         if first:
             self._svms = [self._new_svm(X, yb, n) for yb in self._problems(y)]
         elif not same:
@@ -242,7 +242,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
                               UserWarning)
             for svm in self._svms:
                 svm.set_weights(weights)
-        self._last_data = (X, y, weights)
+        self._last_data = data
 
         def run(svm):
             svm.set_max_num_iterations(epochs * n)

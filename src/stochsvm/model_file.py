@@ -394,7 +394,10 @@ def load_model(path):
         if cls != "stochsvm.SVM" and not isinstance(meta.get("params"), dict):
             raise ModelFileError(f"{name}: the metadata names {cls} but has no params object")
     try:
-        return _model_object(d, meta, cls)
+        obj = _model_object(d, meta, cls)
+        if hasattr(obj, "_validate_params"):    # an estimator: its saved parameters
+            obj._validate_params()
+        return obj
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
             RuntimeError) as exc:
         if isinstance(exc, ModelFileError):
