@@ -34,8 +34,8 @@ from sklearn.utils.validation import check_is_fitted
 from stochsvm import _kernel_svm
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
-                             _data_fingerprint, _effective_n_jobs, _lambda_of,
-                             _ScoresToClasses, validate_data)
+                             _effective_n_jobs, _lambda_of,
+                             _ScoresToClasses, _TrainingData, validate_data)
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -224,17 +224,20 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
     def _train(self, X, y, weights, first, epochs, tol, partial):
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
-        data = _data_fingerprint(X, self._problems(y), weights)
-        same = last is not None and last[0] == data[0]
-        same_weights = same and last[1] == data[1]
+        problems = self._problems(y)
+        data = _TrainingData(X, problems, weights)
+        same = last is not None and data.same_examples(last)
+        same_weights = same and data == last
         if first:
-            self._svms = [self._new_svm(X, yb, n) for yb in self._problems(y)]
+            self._svms = [self._new_svm(X, yb, n) for yb in problems]
         elif not same:
             if partial:
                 warnings.warn("partial_fit on new data restarts the kernel solvers' state "
                               "(their state belongs to one data set)", UserWarning)
-            for svm, yb in zip(self._svms, self._problems(y)):
+            for svm, yb in zip(self._svms, problems):
                 svm.set_data(X, yb)
+        elif not same_weights:   # keep the arrays the SVMs borrow
+            data = _TrainingData(last.X, last.problems, weights)
         if first or not same_weights:
             # new weights restart the solvers' state (set_data cleared the old ones)
             if partial and same and not first:
@@ -242,7 +245,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
                               UserWarning)
             for svm in self._svms:
                 svm.set_weights(weights)
-        self._last_data = data
+            self._last_data = data
 
         def run(svm):
             svm.set_max_num_iterations(epochs * n)

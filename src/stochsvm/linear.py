@@ -34,7 +34,6 @@ streaming method). ``k`` calls of ``partial_fit(X, y)`` equal
 more epochs.
 """
 
-import hashlib
 import math
 import numbers
 import os
@@ -320,10 +319,10 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         """fit's training: max_epochs epochs (or until tol), from the previous
         state when warm."""
         n = X.shape[0]
-        data = _data_fingerprint(X, problems, weights)
-        if not (warm and getattr(self, "_last_data", None) == data):
+        data = _TrainingData(X, problems, weights)
+        if not (warm and data == getattr(self, "_last_data", None)):
             self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
-        self._last_data = data
+            self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
         stats = self._train_all([(svm, self.max_epochs * n, float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, converge_check=True)
@@ -332,16 +331,17 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
     def _partial_fit_problems(self, X, y, problems, weights, first):
         """partial_fit's training: one epoch, continuing the state."""
         n = X.shape[0]
-        data = _data_fingerprint(X, problems, weights)
+        data = _TrainingData(X, problems, weights)
         if first:
             self._install(X, problems, weights, self._lambda_for(n), continue_state=False)
-        elif getattr(self, "_last_data", None) != data:
+            self._last_data = data
+        elif data != getattr(self, "_last_data", None):
             if self.solver == "sdca":
                 warnings.warn("partial_fit with solver='sdca' on new data restarts the dual "
                               "variables, and the model, from 0 (SDCA is not a streaming "
                               "method; use solver='sgd' to learn from batches)", UserWarning)
             self._install(X, problems, weights, None, continue_state=True)
-        self._last_data = data
+            self._last_data = data
         stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
                                 getattr(self, "n_jobs", None))
         self._after_training(stats, converge_check=False)
@@ -374,33 +374,45 @@ def _lambda_of(lambda_, C, n):
     return lam
 
 
-def _digest(*arrays):
-    """A 128-bit digest of the dtype, shape and values of ``arrays`` (NumPy
-    arrays, scipy sparse matrices or None), read in blocks of rows."""
-    h = hashlib.blake2b(digest_size=16)
-    for a in arrays:
-        if a is None:
-            h.update(b"None;")
-            continue
-        if sp.issparse(a):
-            h.update(f"sparse{a.shape};".encode())
-            h.update(_digest(a.data, a.indices, a.indptr))
-            continue
-        a = np.asarray(a)
-        h.update(f"{a.dtype.str}{a.shape};".encode())
-        rows = a.reshape(a.shape[0], -1) if a.ndim > 1 else a.reshape(1, -1)
-        step = max(1, (1 << 20) // max(1, rows.shape[1]))
-        for start in range(0, rows.shape[0], step):
-            h.update(np.ascontiguousarray(rows[start:start + step]).data)
-    return h.digest()
+def _same_values(a, b):
+    """True if ``a`` and ``b`` (NumPy arrays, scipy sparse matrices or None)
+    have the same type, dtype, shape and values; compared in blocks of rows."""
+    if a is b:
+        return True
+    if a is None or b is None or sp.issparse(a) != sp.issparse(b) or a.shape != b.shape:
+        return False
+    if sp.issparse(a):
+        return all(_same_values(np.asarray(p), np.asarray(q)) for p, q in
+                   ((a.indptr, b.indptr), (a.indices, b.indices), (a.data, b.data)))
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype:
+        return False
+    if a.ndim == 0 or a.shape[0] == 0:
+        return bool(np.array_equal(a, b))
+    step = max(1, (1 << 20) // max(1, a.size // a.shape[0]))
+    return all(np.array_equal(a[k:k + step], b[k:k + step]) for k in range(0, a.shape[0], step))
 
 
-def _data_fingerprint(X, problems, weights):
-    """What identifies a training set: digests of (X, label vectors) and of
-    the weights, compared by content so that the same data given again as
+class _TrainingData:
+    """The data an estimator's SVMs were given last (validated X, label
+    vectors, weights), compared by content: the same data given again as
     another object (a list, a DataFrame, a copy made by validation) continue
-    the training, and data changed in place do not."""
-    return _digest(X, *problems), _digest(weights)
+    the training instead of restarting it. The arrays are the ones the SVMs
+    borrow already: keeping them costs no memory."""
+
+    def __init__(self, X, problems, weights):
+        self.X, self.problems, self.weights = X, list(problems), weights
+
+    def same_examples(self, other):
+        """Same X and labels (the weights aside)."""
+        return (len(self.problems) == len(other.problems) and _same_values(self.X, other.X)
+                and all(_same_values(p, q) for p, q in zip(self.problems, other.problems)))
+
+    def __eq__(self, other):
+        return (isinstance(other, _TrainingData) and self.same_examples(other)
+                and _same_values(self.weights, other.weights))
+
+    __hash__ = None
 
 
 def _effective_n_jobs(n_jobs, tasks):

@@ -386,6 +386,8 @@ def load_model(path):
     name = os.fsdecode(path)
     meta = d["metadata_json"]
     cls = meta.get("python_class")
+    if cls is not None and not isinstance(cls, str):
+        raise ModelFileError(f"{name}: the metadata's python_class is not a string")
     if cls in _CLASS_MODELS:
         kind, tasks = _CLASS_MODELS[cls]
         if d["kind"] != kind or d["task"] not in tasks:
