@@ -210,6 +210,12 @@ def _load_bytes(data):
             os.chdir(cwd)
 
 
+def _iteration_number_without_room():
+    svm = _svm()
+    svm.set_max_num_iterations(100)
+    svm.set_iteration_number(2 ** 63 - 1)
+
+
 def _meta(python_class, **more):
     import json
     return json.dumps({"python_class": python_class, **more}).encode()
@@ -420,8 +426,7 @@ MATRIX = [
     ("estimator-C-beyond-lambda-range", lambda: LinearSVMClassifier(C=1e300).fit(X0, Y0),
      ValueError, "C = 1e+300 with n = 20 examples gives lambda = 1/(C n) = 5e-302, outside the "
      "valid range [1e-150, 1e150]; choose C in [5e-152, 5e+148]"),
-    ("iteration-number-without-room", lambda: _svm().set_iteration_number(2 ** 63 - 1),
-     ValueError, "iteration_number must leave room for max_num_iterations = 100 more iterations "
+    ("iteration-number-without-room", _iteration_number_without_room, ValueError, "iteration_number must leave room for max_num_iterations = 100 more iterations "
      "(at most 9223372036854775707), got 9223372036854775807"),
     ("bias-integer-beyond-double", lambda: _svm().set_bias(10 ** 400), ValueError,
      "bias must be a finite number, got an integer of 1329 bits, beyond the range of doubles"),

@@ -371,3 +371,11 @@ def test_cli_train_refuses_a_fifo_as_model_file_before_training(fifo, tmp_path, 
     status, out = _cli(["train", data, fifo], capsys)
     assert status == 2 and "not a regular file" in out
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_model_reader_stops_at_the_signature_of_a_large_foreign_file(tmp_path):
+    path = tmp_path / "big.bin"
+    with open(path, "wb") as f:
+        f.truncate(3 << 30)                      # 3 GiB of zeros (sparse on most file systems)
+    with pytest.raises(ModelFileError, match="wrong signature"):
+        read_model(path)                         # reads 8 bytes, not 3 GiB

@@ -275,7 +275,7 @@ def _as_numeric_array(value, name):
 def _prepare_sparse(X, name, allow_empty_rows):
     """CSR ``values`` and private copies of ``indptr`` and ``indices``.
 
-    The structure is copied (12 bytes per nonzero and 8 per row, against 8 or 4
+    The structure is copied (4 bytes per nonzero and 8 per row, against 8 or 4
     per nonzero of values) so that the C core never walks an index array the
     caller can change after construction: only values are borrowed, and a
     changed value changes the model, never memory safety.
@@ -523,15 +523,20 @@ cdef class SVM:
         converted to float64. Dense arrays whose rows are contiguous (C order,
         or a row-strided view such as ``A[:, :d]``) are used without copying;
         other layouts are copied once to C order. Sparse input is converted
-        once to CSR with int32 column indices and int64 row pointers (copying
-        only what needs converting). A CSR matrix with unsorted or duplicate
-        column indices is sorted and its duplicates summed **on a copy**: the
-        matrix you pass is never modified. The object keeps a reference to
-        the arrays it reads; do not modify them in place while it is alive.
+        once to CSR; its structure (int32 column indices, int64 row pointers)
+        is always copied, its values only when they need converting. A CSR
+        matrix with unsorted or duplicate column indices is sorted and its
+        duplicates summed **on a copy**: the matrix you pass is never
+        modified. The object keeps a reference to the values it reads:
+        changing them in place while it is alive changes the model it
+        trains (garbage in, garbage out; NaN may make ``train`` raise
+        FloatingPointError), never memory safety; changing a sparse
+        matrix's ``indices`` or ``indptr`` has no effect on the object.
     y : array_like of shape (n,)
         Labels, each -1 or +1 (copied).
     lambda_ : float
-        Regularization strength, finite and > 0.
+        Regularization strength, in [1e-150, 1e150] (``SS_LAMBDA_MIN``,
+        ``SS_LAMBDA_MAX``).
     solver : {"sgd", "sdca", "svmsgd2", "sgdqn", "res", "lres", "none"}, default "sgd"
         ``"sgd"``: Pegasos-style stochastic gradient descent. ``"sdca"``:
         stochastic dual coordinate ascent, stops when the duality gap
@@ -1614,13 +1619,15 @@ cdef class SVM:
         Parameters
         ----------
         t : int
-            >= 0. Set it with the model and the bias to warm-start a fresh
-            object.
+            >= 0, and at most ``2**63 - 1 - get_max_num_iterations()`` (room
+            for one train call: the counter would otherwise saturate and
+            train stop short). Set it with the model and the bias to
+            warm-start a fresh object.
 
         Raises
         ------
         ValueError
-            Negative (the value is left unchanged).
+            Negative, or no room left (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_iteration_number")
         v = _as_int64(t, "iteration_number")

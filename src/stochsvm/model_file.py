@@ -270,13 +270,19 @@ def _check_path(path, wrong_type=ModelFileError):
     return path
 
 
-def read_file(path, what="model file"):
+#: The first bytes of every model file (docs/model_file.rst).
+SIGNATURE = b"\x89SSVM\r\n\x1a"
+
+
+def read_file(path, what="model file", signature=b""):
     """The bytes of the regular file ``path``, read with a size bound.
 
     FIFOs, devices and other non-regular files are refused before reading
     (opening without blocking), so that ``/dev/zero`` or a FIFO cannot hang
     the reader or exhaust memory; a file that grows while being read is
-    refused too.
+    refused too. A file that does not start with ``signature`` is not read
+    further: its first bytes are returned (a large foreign file costs
+    nothing).
     """
     name = os.fsdecode(path)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -286,6 +292,11 @@ def read_file(path, what="model file"):
             raise ModelFileError(f"{name}: not a regular file (a {what} must be one)")
         size = st.st_size
         chunks, got = [], 0
+        if signature:
+            head = os.read(fd, len(signature))
+            if head != signature:
+                return head
+            chunks, got = [head], len(head)
         while got <= size:
             chunk = os.read(fd, min(1 << 24, size + 1 - got))
             if not chunk:
@@ -338,7 +349,7 @@ def read_model(path):
         Written by a newer format version.
     """
     path = _check_path(path)
-    data = read_file(path)
+    data = read_file(path, signature=SIGNATURE)
     name = os.fsdecode(path)
     d = decode(data, source=name)
     d["metadata_json"] = _metadata_json(d["metadata"], name)
