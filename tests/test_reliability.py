@@ -79,9 +79,10 @@ def test_csr_values_mutated_to_nan_give_a_result_or_an_error():
 
 
 def test_uint32_unsorted_indices_are_accepted():
-    indices = np.array([2, 0, 1, 3], dtype=np.uint32)
-    M = sp.csr_matrix((np.array([1.0, 2.0, 3.0, 4.0]), indices, np.array([0, 3, 4])),
-                      shape=(2, 4))
+    M = sp.csr_matrix((np.array([1.0, 2.0, 3.0, 4.0]), np.array([2, 0, 1, 3]),
+                       np.array([0, 3, 4])), shape=(2, 4))
+    M.indices = M.indices.astype(np.uint32)     # (the constructor would make them int32)
+    assert M.indices.dtype == np.uint32
     sorted_M = sp.csr_matrix(M.toarray())
     a, b = SVM(M, [1, -1], 0.1), SVM(sorted_M, [1, -1], 0.1)
     a.train()
