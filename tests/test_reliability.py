@@ -183,9 +183,16 @@ def test_save_refuses_a_fifo_and_leaves_it(fifo):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_save_refuses_a_device():
-    with pytest.raises(OSError, match="/dev/full: not a regular file"):
-        save_model(_trained_svm(), "/dev/full")
+def test_save_refuses_a_device(tmp_path):
+    # As root, a copy of /dev/full's node in tmp_path: a build without the fix
+    # would replace the device node, and it must never be the system's.
+    device = "/dev/full"
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        device = tmp_path / "full"
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.stat("/dev/full").st_rdev)
+    with pytest.raises(OSError, match=f"{device}: not a regular file"):
+        save_model(_trained_svm(), device)
+    assert stat.S_ISCHR(os.lstat(device).st_mode)
 
 
 @pytest.mark.skipif(not POSIX, reason="POSIX modes")
