@@ -4,10 +4,13 @@ The format (``docs/model_file.rst``, ``include/stochsvm/model_file.h``) is
 binary, portable and versioned, and the C core both writes and reads it, so a
 model trained here can be deployed from a C program (``ss_model_load``,
 ``ss_model_predict``). Files are written atomically (a temporary file beside
-the target, flushed, then renamed over it). A file that is not a model file,
-is truncated or corrupted raises :class:`ModelFileError` (a ``ValueError``)
-naming the file; one written by a newer version raises
-:class:`ModelFileVersionError`.
+the target, flushed, then renamed over it); only a regular file is replaced
+(symbolic links are followed, mode, owner and hard links kept) and only a
+regular file is read, so that a FIFO or device can neither hang nor flood
+the reader. A file that is not a model file, is truncated or corrupted, or
+whose metadata or saved parameters are invalid raises
+:class:`ModelFileError` (a ``ValueError``) naming the file; one written by a
+newer version raises :class:`ModelFileVersionError`.
 
 ``save_model(model, path)``
     Save a :class:`~stochsvm.LinearSVMClassifier`,
