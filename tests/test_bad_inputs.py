@@ -145,6 +145,82 @@ def _untrained_statistics():
     return None
 
 
+# -- issue 19: model files as untrusted input --------------------------------------------
+
+def _sections(blob):
+    """(header, [[tag, payload], ...]) of an encoded model file."""
+    import struct
+    head, at, out = blob[:16], 16, []
+    while at < len(blob):
+        (length,) = struct.unpack("<Q", blob[at + 4:at + 12])
+        out.append([blob[at:at + 4], blob[at + 12:at + 12 + length]])
+        at += 16 + length
+    return head, out
+
+
+def _assemble(head, sections):
+    """The file of these sections, with their lengths and CRC-32s recomputed."""
+    import struct
+    import zlib
+    blob = bytearray(head[:12]) + struct.pack("<I", len(sections))
+    for tag, payload in sections:
+        part = tag + struct.pack("<Q", len(payload)) + payload
+        blob += part + struct.pack("<I", zlib.crc32(part))
+    return bytes(blob)
+
+
+def _svm_file(**replace):
+    """A valid SVM model file with some section payloads replaced ({tag: payload})."""
+    svm = _svm()
+    svm.train()
+    head, sections = _sections(model_file.model_bytes(svm))
+    return _assemble(head, [[t, replace.get(t.decode(), p)] for t, p in sections])
+
+
+def _poly_degree_file():
+    """A kernel model file whose polynomial degree is 10**9 (the KERN payload's i32 at 4)."""
+    import struct
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = KernelSVMClassifier(kernel="poly", max_epochs=1).fit(X0, Y0)
+    head, sections = _sections(model_file.model_bytes(est))
+    return _assemble(head, [[t, p[:4] + struct.pack("<i", 10 ** 9) + p[8:] if t == b"KERN"
+                             else p] for t, p in sections])
+
+
+def _huge_section_length_file():
+    blob = bytearray(_svm_file())
+    blob[20:28] = b"\xff" * 8             # the HEAD section's length: 2**64 - 1
+    return bytes(blob)
+
+
+def _load_bytes(data):
+    """load_model of a file holding ``data``, named ``m.ssvm`` in the working
+    directory (so that the message, which starts with the name, is fixed)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        cwd = os.getcwd()
+        os.chdir(folder)
+        try:
+            with open("m.ssvm", "wb") as f:
+                f.write(data() if callable(data) else data)
+            return model_file.load_model("m.ssvm")
+        finally:
+            os.chdir(cwd)
+
+
+def _iteration_number_without_room():
+    svm = _svm()
+    svm.set_max_num_iterations(100)
+    svm.set_iteration_number(2 ** 63 - 1)
+
+
+def _meta(python_class, **more):
+    import json
+    return json.dumps({"python_class": python_class, **more}).encode()
+
+
 X0, Y0 = _data()
 
 # (row id, call, exception type or None, exact message or None)
@@ -172,13 +248,12 @@ MATRIX = [
     ("csr-unsorted-indices", _unsorted_csr, None, None),
     ("csr-duplicate-indices", _duplicate_csr, None, None),
     ("csr-index-out-of-range", lambda: SVM(_csr([5]), Y0, 0.1), ValueError,
-     "X is not a valid CSR matrix (malformed indptr, or a column index that is out of range, "
-     "unsorted or duplicated)"),
+     "X is not a valid CSR matrix: a column index is out of range [0, 3)"),
     ("csr-column-beyond-int32",
      lambda: SVM(sp.csr_matrix((np.ones(1), np.array([2 ** 40]), np.array([0, 1])),
                                shape=(1, 2 ** 41)), [1], 0.1), ValueError,
-     "X has a nonzero in column 1099511627776; stochsvm's sparse format indexes columns with "
-     "32-bit integers (< 2**31)"),
+     "X has 2199023255552 columns; stochsvm's sparse format indexes columns with 32-bit "
+     "integers, so at most 2**31 = 2147483648"),
     ("data-overflows-scores", _overflows, FloatingPointError,
      "training diverged (the model or a score became non-finite); the model is not reliable: "
      "reset it (set_model, set_bias, set_iteration_number) and use a larger lambda, a larger "
@@ -203,11 +278,11 @@ MATRIX = [
      "y has 5 labels but X has 20 rows (examples); they must match"),
     # parameters
     ("lambda-zero", lambda: SVM(X0, Y0, 0.0), ValueError,
-     "lambda_ must be a finite number > 0, got 0.0"),
+     "lambda_ must be a number in [1e-150, 1e150], got 0.0"),
     ("lambda-negative", lambda: svmtrain(X0, Y0, -1), ValueError,
-     "lambda_ must be a finite number > 0, got -1"),
+     "lambda_ must be a number in [1e-150, 1e150], got -1"),
     ("lambda-nan", lambda: SVM(X0, Y0, float("nan")), ValueError,
-     "lambda_ must be a finite number > 0, got nan"),
+     "lambda_ must be a number in [1e-150, 1e150], got nan"),
     ("lambda-bool", lambda: SVM(X0, Y0, True), TypeError,
      "lambda_ must be a real number, got a boolean (True)"),
     ("negative-weights", lambda: _svm().set_weights(-np.ones(20)), ValueError,
@@ -256,7 +331,7 @@ MATRIX = [
     ("kernel-svm-gamma-negative", lambda: KernelSVM(X0, Y0, 0.1, kernel="rbf", gamma=-1), ValueError,
      "gamma must be a finite number > 0, got -1"),
     ("kernel-svm-lambda-zero", lambda: KernelSVM(X0, Y0, 0.0), ValueError,
-     "lambda_ must be a finite number > 0, got 0.0"),
+     "lambda_ must be a number in [1e-150, 1e150], got 0.0"),
     ("kernel-svm-degree-zero", lambda: KernelSVM(X0, Y0, 0.1, kernel="poly", degree=0), ValueError,
      "degree must be an integer in [1, 64], got 0"),
     ("kernel-svm-nu-zero", lambda: KernelSVM(X0, Y0, 0.1, solver="sbp").set_nu(0), ValueError,
@@ -344,6 +419,74 @@ MATRIX = [
      "train() is already running on this SVM"),
     ("setter-during-training", lambda: _while_training(lambda svm: svm.set_lambda(1.0)), RuntimeError,
      "cannot call set_lambda() while train() is running on this SVM"),
+    # issue 19: ranges, Python values beyond C's, ragged and mixed inputs
+    ("lambda-subnormal", lambda: SVM(X0, Y0, 1e-320, solver="sdca"), ValueError,
+     "lambda_ must be a number in [1e-150, 1e150], got 1e-320"),
+    ("kernel-svm-lambda-subnormal", lambda: KernelSVM(X0, Y0, 1e-320), ValueError,
+     "lambda_ must be a number in [1e-150, 1e150], got 1e-320"),
+    ("estimator-C-beyond-lambda-range", lambda: LinearSVMClassifier(C=1e300).fit(X0, Y0),
+     ValueError, "C = 1e+300 with n = 20 examples gives lambda = 1/(C n) = 5e-302, outside the "
+     "valid range [1e-150, 1e150]; choose C in [5e-152, 5e+148]"),
+    ("iteration-number-without-room", _iteration_number_without_room, ValueError, "iteration_number must leave room for max_num_iterations = 100 more iterations "
+     "(at most 9223372036854775707), got 9223372036854775807"),
+    ("bias-integer-beyond-double", lambda: _svm().set_bias(10 ** 400), ValueError,
+     "bias must be a finite number, got an integer of 1329 bits, beyond the range of doubles"),
+    ("X-ragged-list", lambda: SVM([[1.0, 2.0], [3.0]], [1, -1], 0.1), ValueError,
+     "X must be a rectangular array of numbers, got a ragged nested sequence (rows of "
+     "different lengths)"),
+    ("y-ragged-list", lambda: SVM(X0[:2], [[1], [1, 2]], 0.1), ValueError,
+     "y must be a rectangular array of numbers, got a ragged nested sequence (rows of "
+     "different lengths)"),
+    ("estimator-X-ragged-list", lambda: LinearSVMClassifier().fit([[1.0, 2.0], [3.0]], [0, 1]),
+     ValueError, "X must be a rectangular array of numbers, got a ragged nested sequence (rows "
+     "of different lengths)"),
+    ("estimator-mixed-label-types",
+     lambda: LinearSVMClassifier().fit(X0, np.array(["a", 1] * 10, dtype=object)), TypeError,
+     "y mixes labels that cannot be compared (int, str); give labels of one type (all strings "
+     "or all numbers)"),
+    ("kernel-estimator-mixed-label-types",
+     lambda: KernelSVMClassifier().fit(X0, np.array(["a", 1] * 10, dtype=object)), TypeError,
+     "y mixes labels that cannot be compared (int, str); give labels of one type (all strings "
+     "or all numbers)"),
+    ("homkermap-init-twice", lambda: HomogeneousKernelMap().__init__("js"), RuntimeError,
+     "HomogeneousKernelMap.__init__ cannot be called twice (an SVM may be using the map); "
+     "create a new HomogeneousKernelMap"),
+    # issue 19: model files are untrusted input
+    ("model-file-metadata-not-utf8", lambda: _load_bytes(lambda: _svm_file(META=b"\xff\xfe")),
+     model_file.ModelFileError,
+     "m.ssvm: the metadata section is not UTF-8 text (invalid start byte at byte 0)"),
+    ("model-file-metadata-json-not-object", lambda: _load_bytes(lambda: _svm_file(META=b"[1, 2]")),
+     model_file.ModelFileError, "m.ssvm: the metadata section is JSON but not an object (got list)"),
+    ("model-file-metadata-json-too-deep",
+     lambda: _load_bytes(lambda: _svm_file(META=b"[" * 100000 + b"]" * 100000)),
+     model_file.ModelFileError, "m.ssvm: the metadata section is JSON nested too deeply"),
+    ("model-file-metadata-plain-text",
+     lambda: _load_bytes(lambda: _svm_file(META=b"written by a C program")), None, None),
+    ("model-file-class-mismatch",
+     lambda: _load_bytes(lambda: _svm_file(META=_meta("stochsvm.kernel.KernelSVMClassifier"))),
+     model_file.ModelFileError, "m.ssvm: the metadata names stochsvm.kernel.KernelSVMClassifier, "
+     "which does not hold a linear binary model"),
+    ("model-file-missing-params",
+     lambda: _load_bytes(lambda: _svm_file(META=_meta("stochsvm.linear.LinearSVMClassifier"))),
+     model_file.ModelFileError,
+     "m.ssvm: the metadata names stochsvm.linear.LinearSVMClassifier but has no params object"),
+    ("model-file-invalid-params",
+     lambda: _load_bytes(lambda: _svm_file(META=_meta("stochsvm.linear.LinearSVMClassifier",
+                                                      params={"C": -1, "solver": "sgd"}))),
+     model_file.ModelFileError, "m.ssvm: the saved parameters are invalid (C must be a finite "
+     "number > 0 or None, got -1)"),
+    ("model-file-section-length-2**64-1", lambda: _load_bytes(_huge_section_length_file),
+     model_file.ModelFileError, "m.ssvm: truncated file: section 1 of 4 declares "
+     "18446744073709551615 bytes of payload, 327 remain"),
+    ("model-file-poly-degree-1e9", lambda: _load_bytes(_poly_degree_file), model_file.ModelFileError,
+     "m.ssvm: the saved parameters are invalid (degree must be an integer in [1, 64], got "
+     "1000000000)"),
+    ("model-file-load-int", lambda: model_file.load_model(123), model_file.ModelFileError,
+     "123: path must be a file name (str or os.PathLike), got int"),
+    ("model-file-save-nul-in-path", lambda: model_file.save_model(_svm(), "a\x00b"), ValueError,
+     "'a\\x00b': path contains a NUL character"),
+    ("model-file-save-int-path", lambda: model_file.save_model(_svm(), 3), TypeError,
+     "3: path must be a file name (str or os.PathLike), got int"),
 ]
 
 

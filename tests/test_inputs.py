@@ -323,10 +323,10 @@ def test_label_shape_and_type(small_problem):
 
 
 @pytest.mark.parametrize("lam,exc,match", [
-    (0, ValueError, r"lambda_ must be a finite number > 0, got 0"),
-    (-1, ValueError, r"lambda_ must be a finite number > 0, got -1"),
-    (np.nan, ValueError, r"lambda_ must be a finite number > 0, got nan"),
-    (np.inf, ValueError, r"lambda_ must be a finite number > 0, got inf"),
+    (0, ValueError, r"lambda_ must be a number in \[1e-150, 1e150\], got 0"),
+    (-1, ValueError, r"lambda_ must be a number in \[1e-150, 1e150\], got -1"),
+    (np.nan, ValueError, r"lambda_ must be a number in \[1e-150, 1e150\], got nan"),
+    (np.inf, ValueError, r"lambda_ must be a number in \[1e-150, 1e150\], got inf"),
     ("a", TypeError, r"lambda_ must be a real number, got str"),
     (None, TypeError, r"lambda_ must be a real number, got NoneType"),
     (True, TypeError, r"lambda_ must be a real number, got a boolean"),

@@ -186,7 +186,7 @@ def test_sdca_partial_fit_on_new_data_warns():
     X, y = _blobs(100, 3, 2, 8)
     clf = LinearSVMClassifier(solver="sdca").partial_fit(X, y, classes=[0, 1])
     with pytest.warns(UserWarning, match="restarts the dual variables"):
-        clf.partial_fit(X.copy(), y)
+        clf.partial_fit(2 * X, y)   # new data (the same data as a copy continue: test_reliability)
 
 
 def test_partial_fit_errors():

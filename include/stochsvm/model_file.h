@@ -150,14 +150,26 @@ SS_API SsStatus ss_model_decode(SsModel *model, const void *buffer, size_t size,
  *  a temporary file in the same folder, which is flushed and then renamed
  *  over @p path, so readers see either the old file or the whole new one
  *  (on Windows the old file is removed just before the rename).
- *  @return SS_OK; SS_ERR_BAD_ARG (invalid model or NULL path); SS_ERR_IO (the
- *          temporary file could not be created, written or renamed; it is
- *          removed and @p path is unchanged); SS_ERR_ALLOC. */
+ *
+ *  An existing @p path must be a regular file: a FIFO, device or folder is
+ *  refused (SS_ERR_IO) and left alone. A symbolic link is followed: the file
+ *  it points to is replaced (the temporary file goes beside that file) and
+ *  the link stays. The new file keeps the old one's mode, and its owner and
+ *  group where the process may set them (otherwise it drops set-user/group-ID
+ *  bits). A file with several hard links is rewritten in place instead, so
+ *  that every link sees the new model: that write is not atomic.
+ *  @return SS_OK; SS_ERR_BAD_ARG (invalid model or NULL path); SS_ERR_IO (not
+ *          a regular file, a link that does not resolve, or the temporary
+ *          file could not be created, written or renamed; it is removed and
+ *          @p path is unchanged); SS_ERR_ALLOC. */
 SS_API SsStatus ss_model_save(const SsModel *model, const char *path, char *message,
                               size_t message_size);
 
 /** @brief Read a model file (see ss_model_decode for @p model and @p message).
- *  @return as ss_model_decode, plus SS_ERR_IO when the file cannot be opened or read. */
+ *  Only regular files are read (opened without blocking, so a FIFO cannot
+ *  hang the call), and no more bytes than the file's size when opened.
+ *  @return as ss_model_decode, plus SS_ERR_IO when the file cannot be opened
+ *          or read, is not a regular file, or grows while being read. */
 SS_API SsStatus ss_model_load(SsModel *model, const char *path, char *message,
                               size_t message_size);
 

@@ -53,6 +53,14 @@ typedef enum SsStatus {
                                (step too large for the data's scale; see svm.h, ss_svm_train) */
 } SsStatus;
 
+/** @brief The valid range of the regularization strength lambda of every
+ *  object (svm.h, kernel_svm.h): SS_LAMBDA_MIN <= lambda <= SS_LAMBDA_MAX.
+ *  Outside it 1/lambda or lambda ||w||^2 leave the range of doubles (a
+ *  subnormal lambda gave SDCA the model w = 0); constructors and setters
+ *  refuse it with SS_ERR_BAD_ARG. */
+#define SS_LAMBDA_MIN 1e-150
+#define SS_LAMBDA_MAX 1e150
+
 /** @brief A static, human-readable description of a status code (never NULL). */
 SS_API const char *ss_status_string(SsStatus status);
 

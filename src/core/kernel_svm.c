@@ -41,6 +41,11 @@ static bool valid_positive(double v)
   return isfinite(v) && v > 0;
 }
 
+static bool valid_lambda(double lambda)
+{
+  return lambda >= SS_LAMBDA_MIN && lambda <= SS_LAMBDA_MAX; /* NaN fails both */
+}
+
 static bool valid_descriptor(const SsData *data)
 {
   if (!data || data->num_data < 1 || data->dimension < 1 || data->homkermap) return false;
@@ -65,7 +70,7 @@ static SsStatus check_labels(const double *labels, int64_t n)
 SsStatus ss_kernel_svm_check_new(SsKernelSolver solver, const SsKernel *kernel,
                                  const SsData *data, const double *labels, double lambda)
 {
-  if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_positive(lambda) ||
+  if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_lambda(lambda) ||
       ss_kernel_budget_solver_rejects(solver, kernel) || !valid_descriptor(data))
     return SS_ERR_BAD_ARG;
   if (kernel->type == SS_KERNEL_PRECOMPUTED && data->dimension != data->num_data)
@@ -80,7 +85,7 @@ SsStatus ss_kernel_svm_check_new(SsKernelSolver solver, const SsKernel *kernel,
 SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKernel *kernel,
                                             int64_t dimension, double lambda)
 {
-  if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_positive(lambda) ||
+  if (!valid_solver(solver) || ss_kernel_check(kernel) != SS_OK || !valid_lambda(lambda) ||
       ss_kernel_budget_solver_rejects(solver, kernel) || dimension < 1 || (uint64_t)dimension > SIZE_MAX / sizeof(double))
     return NULL;
   SsKernelSvm *self = calloc(1, sizeof(SsKernelSvm));
@@ -479,7 +484,7 @@ SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
 
 SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
 {
-  if (!self || !valid_positive(lambda)) return SS_ERR_BAD_ARG;
+  if (!self || !valid_lambda(lambda)) return SS_ERR_BAD_ARG;
   self->lambda = lambda;
   /* Pegasos's counts and SDCA's box depend on lambda: their state restarts. */
   if ((self->solver == SS_KSOLVER_PEGASOS || self->solver == SS_KSOLVER_SDCA) && self->ops &&

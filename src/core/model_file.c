@@ -27,6 +27,9 @@
  * The magic's first byte (non-ASCII) and its CR LF / Ctrl-Z catch a file
  * mangled by a text-mode transfer, as PNG's signature does.
  */
+#if !defined(_WIN32) && !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700 /* realpath (XSI), for saving through a symbolic link */
+#endif
 #include "stochsvm/model_file.h"
 
 #include "message.h"
@@ -410,8 +413,8 @@ static SsStatus read_sections(const unsigned char *p, size_t size, Section known
     uint64_t length = get_u64(&r);
     if (length > r.left - 4)
       return ss_message(SS_ERR_FORMAT, msg, msg_size,
-                  "truncated file: section %lu of %lu needs %llu more bytes, %zu remain",
-                  (unsigned long)s + 1, (unsigned long)count, (unsigned long long)length + 4, r.left);
+                  "truncated file: section %lu of %lu declares %llu bytes of payload, %zu remain",
+                  (unsigned long)s + 1, (unsigned long)count, (unsigned long long)length, r.left - 4);
     const unsigned char *payload = r.p;
     r.p += length;
     r.left -= (size_t)length;
@@ -495,43 +498,78 @@ SsStatus ss_model_decode(SsModel *model, const void *buffer, size_t size, char *
 /*                                   Files                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Read the whole of the regular file @p path into a new buffer: FIFOs,
+ * devices and folders are refused before any read (opened without blocking,
+ * so a FIFO with no writer cannot hang), and at most the size fstat reports is
+ * read, so /dev/zero-like sources cannot exhaust memory. */
+static SsStatus read_regular_file(const char *path, unsigned char **out, size_t *out_size,
+                                  char *message, size_t message_size)
+{
+#if defined(_WIN32)
+  FILE *f = fopen(path, "rb");
+  if (!f) return ss_message(SS_ERR_IO, message, message_size, "%s: cannot open for reading", path);
+  long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
+    fclose(f);
+    return ss_message(SS_ERR_IO, message, message_size, "%s: not a regular file", path);
+  }
+  size_t size = (size_t)end;
+  unsigned char *buffer = malloc(size + 1);
+  size_t got = buffer ? fread(buffer, 1, size + 1, f) : 0;
+  bool failed = buffer && ferror(f);
+  fclose(f);
+#else
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return ss_message(SS_ERR_IO, message, message_size, "%s: cannot open for reading", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return ss_message(SS_ERR_IO, message, message_size,
+                      "%s: not a regular file (a FIFO, device or folder is not read)", path);
+  }
+  if ((uintmax_t)st.st_size >= SIZE_MAX) {
+    close(fd);
+    return ss_message(SS_ERR_ALLOC, message, message_size, "%s: out of memory", path);
+  }
+  size_t size = (size_t)st.st_size, got = 0;
+  unsigned char *buffer = malloc(size + 1);
+  bool failed = false;
+  while (buffer && got <= size) { /* one byte more than the size: a file that grew */
+    ssize_t r = read(fd, buffer + got, size + 1 - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) {
+      failed = r < 0;
+      break;
+    }
+    got += (size_t)r;
+  }
+  close(fd);
+#endif
+  if (!buffer) return ss_message(SS_ERR_ALLOC, message, message_size, "%s: out of memory", path);
+  if (failed || got > size) {
+    free(buffer);
+    return ss_message(SS_ERR_IO, message, message_size, failed ? "%s: read error"
+                      : "%s: the file grew while it was read", path);
+  }
+  *out = buffer;
+  *out_size = got;
+  return SS_OK;
+}
+
 SsStatus ss_model_load(SsModel *model, const char *path, char *message, size_t message_size)
 {
   if (message && message_size > 0) message[0] = '\0';
   if (!model || !path) return ss_message(SS_ERR_BAD_ARG, message, message_size, "NULL model or path");
   ss_model_init(model);
-  FILE *f = fopen(path, "rb");
-  if (!f) return ss_message(SS_ERR_IO, message, message_size, "%s: cannot open for reading", path);
-  size_t cap = 1 << 16, size = 0;
-  unsigned char *buffer = malloc(cap);
-  SsStatus status = buffer ? SS_OK : SS_ERR_ALLOC;
-  while (status == SS_OK) {
-    if (size == cap) {
-      unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buffer, cap * 2) : NULL;
-      if (!bigger) {
-        status = SS_ERR_ALLOC;
-        break;
-      }
-      buffer = bigger;
-      cap *= 2;
-    }
-    size_t got = fread(buffer + size, 1, cap - size, f);
-    size += got;
-    if (got == 0) {
-      if (ferror(f)) status = ss_message(SS_ERR_IO, message, message_size, "%s: read error", path);
-      break;
-    }
-  }
-  fclose(f);
-  if (status == SS_OK) {
-    status = ss_model_decode(model, buffer, size, message, message_size);
-    if (status != SS_OK && message && message_size > 0) {
-      char reason[256];
-      snprintf(reason, sizeof reason, "%s", message);
-      snprintf(message, message_size, "%s: %s", path, reason);
-    }
-  } else if (status == SS_ERR_ALLOC) {
-    ss_message(status, message, message_size, "%s: out of memory", path);
+  unsigned char *buffer = NULL;
+  size_t size = 0;
+  SsStatus status = read_regular_file(path, &buffer, &size, message, message_size);
+  if (status != SS_OK) return status;
+  status = ss_model_decode(model, buffer, size, message, message_size);
+  if (status != SS_OK && message && message_size > 0) {
+    char reason[256];
+    snprintf(reason, sizeof reason, "%s", message);
+    snprintf(message, message_size, "%s: %s", path, reason);
   }
   free(buffer);
   return status;
@@ -549,7 +587,7 @@ static FILE *create_temporary(const char *path, char *tmp, size_t tmp_size)
     FILE *f = fopen(tmp, "wbx");
     if (f) return f;
 #else
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666); /* the umask applies, as for fopen */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666); /* the umask applies, as for fopen */
     if (fd >= 0) {
       FILE *f = fdopen(fd, "wb");
       if (f) return f;
@@ -563,42 +601,118 @@ static FILE *create_temporary(const char *path, char *tmp, size_t tmp_size)
   return NULL;
 }
 
+/* What a save replaces. Symbolic links are followed: the file they point to
+ * is replaced and the links stay. An existing target must be a regular file
+ * (a FIFO, device or folder is refused); its mode, owner and group go to the
+ * new file, and one with several hard links is rewritten in place so that
+ * every link sees the new model. */
+typedef struct SaveTarget {
+  char *path;   /* the file to replace (the link's target), malloc'ed */
+  bool exists;
+  bool in_place; /* hard-linked: rewrite the file itself (not atomic) */
+#if !defined(_WIN32)
+  struct stat st;
+#endif
+} SaveTarget;
+
+static SsStatus save_target(const char *path, SaveTarget *t, char *message, size_t message_size)
+{
+  *t = (SaveTarget){0};
+#if !defined(_WIN32)
+  struct stat lst;
+  if (lstat(path, &lst) == 0) {
+    t->path = S_ISLNK(lst.st_mode) ? realpath(path, NULL) : NULL;
+    if (S_ISLNK(lst.st_mode) && !t->path)
+      return ss_message(SS_ERR_IO, message, message_size,
+                        "%s: a symbolic link whose target cannot be resolved", path);
+    if (!t->path && !(t->path = malloc(strlen(path) + 1)))
+      return ss_message(SS_ERR_ALLOC, message, message_size, "out of memory");
+    if (!S_ISLNK(lst.st_mode)) strcpy(t->path, path);
+    if (stat(t->path, &t->st) != 0 || !S_ISREG(t->st.st_mode)) {
+      free(t->path);
+      t->path = NULL;
+      return ss_message(SS_ERR_IO, message, message_size,
+                        "%s: not a regular file (a model is only saved over a regular file)", path);
+    }
+    t->exists = true;
+    t->in_place = t->st.st_nlink > 1;
+    return SS_OK;
+  }
+#endif
+  if (!(t->path = malloc(strlen(path) + 1)))
+    return ss_message(SS_ERR_ALLOC, message, message_size, "out of memory");
+  strcpy(t->path, path);
+  return SS_OK;
+}
+
+/* The owner, group and mode of the replaced file on the new one (owner and
+ * group as far as permitted; without them, no set-user/group-ID bit). */
+static void keep_attributes(FILE *f, const SaveTarget *t)
+{
+#if !defined(_WIN32)
+  if (!t->exists) return;
+  int fd = fileno(f);
+  mode_t mode = t->st.st_mode & 07777;
+  if (fchown(fd, t->st.st_uid, t->st.st_gid) != 0) mode &= ~(mode_t)(S_ISUID | S_ISGID);
+  (void)fchmod(fd, mode);
+#else
+  (void)f;
+  (void)t;
+#endif
+}
+
+static bool write_all(FILE *f, const unsigned char *buffer, size_t size)
+{
+  bool ok = fwrite(buffer, 1, size, f) == size && fflush(f) == 0;
+#if !defined(_WIN32)
+  ok = ok && fsync(fileno(f)) == 0;
+#endif
+  return (fclose(f) == 0) && ok;
+}
+
 SsStatus ss_model_save(const SsModel *model, const char *path, char *message, size_t message_size)
 {
   if (message && message_size > 0) message[0] = '\0';
   if (!path) return ss_message(SS_ERR_BAD_ARG, message, message_size, "NULL path");
   SsStatus status = ss_model_validate(model, message, message_size);
   if (status != SS_OK) return status;
+  SaveTarget target;
+  if ((status = save_target(path, &target, message, message_size)) != SS_OK) return status;
   size_t size;
   ss_model_encoded_size(model, &size);
   unsigned char *buffer = malloc(size);
-  size_t tmp_size = strlen(path) + 32;
+  size_t tmp_size = strlen(target.path) + 32;
   char *tmp = malloc(tmp_size);
   if (!buffer || !tmp) {
-    free(buffer);
-    free(tmp);
-    return ss_message(SS_ERR_ALLOC, message, message_size, "out of memory");
-  }
-  ss_model_encode(model, buffer, size);
-  FILE *f = create_temporary(path, tmp, tmp_size);
-  if (!f) {
-    status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot create a temporary file beside it", path);
-  } else {
-    bool ok = fwrite(buffer, 1, size, f) == size && fflush(f) == 0;
+    status = ss_message(SS_ERR_ALLOC, message, message_size, "out of memory");
 #if !defined(_WIN32)
-    ok = ok && fsync(fileno(f)) == 0;
+  } else if (target.in_place) {
+    ss_model_encode(model, buffer, size);
+    FILE *f = fopen(target.path, "r+b");
+    bool ok = f && ftruncate(fileno(f), 0) == 0;
+    if (f) ok = write_all(f, buffer, size) && ok;
+    if (!ok) status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot write the file", path);
 #endif
-    ok = (fclose(f) == 0) && ok;
+  } else {
+    ss_model_encode(model, buffer, size);
+    FILE *f = create_temporary(target.path, tmp, tmp_size);
+    if (!f) {
+      status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot create a temporary file beside it", path);
+    } else {
+      keep_attributes(f, &target);
+      bool ok = write_all(f, buffer, size);
 #if defined(_WIN32)
-    if (ok) remove(path); /* rename does not replace on Windows */
+      if (ok) remove(target.path); /* rename does not replace on Windows */
 #endif
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok) {
-      remove(tmp);
-      status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot write the file", path);
+      ok = ok && rename(tmp, target.path) == 0;
+      if (!ok) {
+        remove(tmp);
+        status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot write the file", path);
+      }
     }
   }
   free(buffer);
   free(tmp);
+  free(target.path);
   return status;
 }

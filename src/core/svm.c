@@ -26,7 +26,7 @@ static bool valid_solver(int solver)
 
 static bool valid_lambda(double lambda)
 {
-  return isfinite(lambda) && lambda > 0;
+  return lambda >= SS_LAMBDA_MIN && lambda <= SS_LAMBDA_MAX; /* NaN fails both */
 }
 
 /* The structure of a descriptor (its values were checked by ss_data_init_*). */

@@ -9,6 +9,8 @@ cdef extern from "stochsvm/stochsvm.h" nogil:
     const char *SS_VERSION_STRING
 
     const char *ss_version()
+    double SS_LAMBDA_MIN
+    double SS_LAMBDA_MAX
 
     ctypedef enum SsStatus:
         SS_OK

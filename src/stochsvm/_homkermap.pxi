@@ -70,10 +70,14 @@ cdef class HomogeneousKernelMap:
     (0.286, 0.286)
     """
     cdef SsHomKerMap map
+    cdef bint _ready     # set once by __init__: SVMs read ``map`` while training
 
     def __init__(self, kernel="chi2", order=1, gamma=1.0, period=None, window="rectangular"):
         cdef SsHomKernel c_kernel
         cdef SsHomWindow c_window
+        if self._ready:
+            raise RuntimeError("HomogeneousKernelMap.__init__ cannot be called twice (an SVM "
+                               "may be using the map); create a new HomogeneousKernelMap")
         if not isinstance(kernel, str) or kernel.lower() not in _HOM_KERNELS:
             raise ValueError(f"kernel must be one of {_valid(_HOM_KERNELS)}, got {kernel!r}")
         if not isinstance(window, str) or window.lower() not in _HOM_WINDOWS:
@@ -100,6 +104,7 @@ cdef class HomogeneousKernelMap:
         if status != SS_OK:
             raise ValueError("the C core rejected the kernel map: "
                              + ss_status_string(status).decode("utf-8", "replace"))
+        self._ready = True
 
     @property
     def kernel(self):
@@ -243,7 +248,12 @@ cdef class HomogeneousKernelMap:
 
 def _as_homkermap(value):
     """None, a HomogeneousKernelMap, or a dict of its parameters -> map or None."""
-    if value is None or isinstance(value, HomogeneousKernelMap):
+    if value is None:
+        return value
+    if isinstance(value, HomogeneousKernelMap):
+        if not (<HomogeneousKernelMap>value)._ready:
+            raise ValueError("homkermap was created without __init__; construct it with "
+                             "HomogeneousKernelMap(...)")
         return value
     if isinstance(value, dict):
         unknown = sorted(set(value) - {"kernel", "order", "gamma", "period", "window"})

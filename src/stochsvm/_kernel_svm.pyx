@@ -8,6 +8,7 @@ turns status codes into exceptions. The contract is
 ``include/stochsvm/kernel.h`` and ``include/stochsvm/kernel_svm.h``.
 """
 
+import math
 import threading
 
 import numpy as np
@@ -53,7 +54,7 @@ _STATUS_NAMES = {
     int(SS_SVM_STATUS_DIVERGED): "diverged",
 }
 _RANGES = {
-    "lambda_": "a finite number > 0",
+    "lambda_": "a number in [1e-150, 1e150]",
     "nu": "a finite number > 0",
     "eta0": "a finite number > 0",
     "epsilon": "a finite number >= 0 (0 disables the stopping rule)",
@@ -280,6 +281,11 @@ cdef int _diagnostic_trampoline(const SsKernelSvm *svm, void *user) noexcept nog
 cdef int _interrupt_trampoline(void *user) noexcept nogil:
     with gil:
         return (<KernelSVM>user)._on_interrupt_poll()
+
+
+#: The statistics that only a train() call measures (NaN before the first one).
+_MEASURED_BY_TRAINING = ("objective", "primal_objective", "regularizer", "loss", "dual_objective",
+                         "duality_gap", "margin", "training_error")
 
 
 cdef dict _statistics_dict(const SsKernelSvmStatistics *st):
@@ -976,11 +982,15 @@ cdef class KernelSVM:
         """Statistics of the last diagnostic: status, iteration, epoch, objective,
         primal_objective, regularizer, loss, dual_objective, duality_gap,
         margin, training_error, num_kernel_evaluations, num_support_vectors,
-        elapsed_time."""
+        elapsed_time. Before the first train (status ``'untrained'``) every
+        figure but the counts and ``elapsed_time`` is NaN, as for SVM."""
         cdef SsKernelSvm *p = self._reader()
         if self._saved_statistics is not None:
             return dict(self._saved_statistics)
-        return _statistics_dict(ss_kernel_svm_get_statistics(p))
+        st = _statistics_dict(ss_kernel_svm_get_statistics(p))
+        if st["status"] == "untrained":
+            st.update(dict.fromkeys(_MEASURED_BY_TRAINING, math.nan))
+        return st
 
 
 def _solver_from_name(solver):
@@ -991,6 +1001,6 @@ def _solver_from_name(solver):
 
 def _check_lambda(lambda_):
     v = _as_float(lambda_, "lambda_")
-    if not (v > 0 and v != float("inf")):
+    if not (SS_LAMBDA_MIN <= v <= SS_LAMBDA_MAX):
         raise ValueError(f"lambda_ must be {_RANGES['lambda_']}, got {lambda_!r}")
     return v

@@ -160,6 +160,8 @@ def save(dict d, path):
     cdef _Model holder = _Model()
     holder.fill(d)
     cdef bytes p = os.fsencode(path)
+    if b"\0" in p:
+        raise ValueError(f"{path!r}: path contains a NUL character")
     cdef char message[1024]
     message[0] = 0
     cdef SsStatus status = ss_model_save(&holder.model, p, message, sizeof(message))
@@ -199,8 +201,14 @@ def decode(data, source="model file"):
             "bias_multiplier": m.bias_multiplier,
             "biases": _copy_f64(m.biases, k),
             "homkermap": None,
-            "metadata": m.metadata.decode("utf-8") if m.metadata != NULL else None,
+            "metadata": None,
         }
+        if m.metadata != NULL:
+            try:
+                d["metadata"] = m.metadata.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ModelFileError(f"{source}: the metadata section is not UTF-8 text "
+                                     f"({exc.reason} at byte {exc.start})") from None
         if m.has_homkermap:
             d["homkermap"] = {"kernel": m.homkermap_kernel, "window": m.homkermap_window,
                               "gamma": m.homkermap_gamma, "order": m.homkermap_order,
@@ -229,26 +237,27 @@ def decision_function(dict d, X):
     """Scores of the rows of ``X`` (a scipy CSR matrix or a 2-D array) under
     the model ``d``, computed by the core (``ss_model_decision_function``, the
     code C programs use): shape (n, k)."""
-    import scipy.sparse as sp
+    from stochsvm._svm import _prepare_matrix
 
     cdef _Model holder = _Model()
     holder.fill(d)
     cdef SsData data
     cdef SsStatus status
     cdef cnp.ndarray values, indptr, indices
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
-        X.sort_indices()
-        values = np.ascontiguousarray(X.data, dtype=np.float64)
-        indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
-        indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+    # Checked, converted and (the CSR structure) copied as for training: the
+    # caller's matrix is never modified (its indices were sorted in place).
+    layout, values, indptr, indices, n, dim, stride = _prepare_matrix(
+        X if hasattr(X, "ndim") and X.ndim == 2 else np.atleast_2d(X), "X")
+    if values.dtype != np.float64:   # the core's model scores float64 data
+        values = np.ascontiguousarray(values, dtype=np.float64)
+        stride = dim
+    if layout == SS_LAYOUT_CSR:
         status = ss_data_init_csr(&data, SS_DTYPE_FLOAT64, cnp.PyArray_DATA(values),
                                   <const int64_t *>cnp.PyArray_DATA(indptr),
-                                  <const int32_t *>cnp.PyArray_DATA(indices), X.shape[0], X.shape[1])
+                                  <const int32_t *>cnp.PyArray_DATA(indices), n, dim)
     else:
-        values = np.ascontiguousarray(np.atleast_2d(X), dtype=np.float64)
         status = ss_data_init_dense(&data, SS_DTYPE_FLOAT64, cnp.PyArray_DATA(values),
-                                    values.shape[0], values.shape[1], values.shape[1])
+                                    n, dim, stride)
     if status != SS_OK:
         raise ValueError(f"X: {ss_status_string(status).decode()} (it needs at least one row and "
                          f"column, finite values)")

@@ -71,7 +71,7 @@ _STATUS_NAMES = {
 
 # Valid range of every parameter, as documented in include/stochsvm/svm.h.
 _RANGES = {
-    "lambda": "a finite number > 0",
+    "lambda": "a number in [1e-150, 1e150]",
     "epsilon": "a finite number >= 0 (0 disables the stopping rule)",
     "max_num_iterations": "an integer >= 1",
     "diagnostic_frequency": "an integer >= 1",
@@ -91,6 +91,9 @@ _RANGES = {
     "res_initial_curvature": "a finite number > 0",
     "lres_memory": "an integer in [1, 1024]",
 }
+
+#: The valid range of lambda (SS_LAMBDA_MIN, SS_LAMBDA_MAX in stochsvm.h).
+LAMBDA_MIN, LAMBDA_MAX = SS_LAMBDA_MIN, SS_LAMBDA_MAX
 
 _INT64_MIN = -(2 ** 63)
 _INT64_MAX = 2 ** 63 - 1
@@ -131,10 +134,14 @@ def _as_float(value, name):
     """``value`` as a Python float; TypeError if it is not a real number."""
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number, got a boolean ({value!r})")
-    if isinstance(value, numbers.Real):
-        return float(value)
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iuf":
-        return float(value)
+    if isinstance(value, numbers.Real) or (isinstance(value, np.ndarray) and value.ndim == 0
+                                           and value.dtype.kind in "iuf"):
+        try:
+            return float(value)
+        except OverflowError:   # an int beyond the doubles (10**400)
+            raise ValueError(f"{name} must be {_RANGES.get(name, 'a finite number')}, got an "
+                             f"integer of {int(value).bit_length()} bits, beyond the range of "
+                             f"doubles") from None
     raise TypeError(f"{name} must be a real number, got {type(value).__name__} ({value!r})")
 
 
@@ -204,7 +211,8 @@ def _all_finite(a):
 
 
 def _csr_is_canonical(indptr, indices):
-    """True if the column indices of every row are strictly increasing."""
+    """True if the column indices of every row are strictly increasing
+    (``indices`` a signed integer array, so that ``np.diff`` cannot wrap)."""
     nnz = indices.shape[0]
     if nnz < 2:
         return True
@@ -216,15 +224,16 @@ def _csr_is_canonical(indptr, indices):
 
 
 def _prepare_matrix(X, name="X", allow_empty_rows=False):
-    """Validate ``X`` and bring it to a layout the C core reads without copying.
+    """Validate ``X`` and bring it to a layout the C core reads.
 
     Returns a tuple ``(layout, values, indptr, indices, n, d, row_stride)``.
     Dense: ``values`` is the (possibly original) 2-D array whose rows are
-    contiguous. CSR: ``values``, ``indptr`` (int64) and ``indices`` (int32).
+    contiguous. CSR: ``values`` (possibly the original), and private copies of
+    ``indptr`` (int64) and ``indices`` (int32).
     """
     if _is_sparse(X):
         return _prepare_sparse(X, name, allow_empty_rows)
-    X = np.asarray(X)
+    X = _as_numeric_array(X, name)
     if X.ndim != 2:
         hint = ""
         if X.ndim == 1:
@@ -255,7 +264,24 @@ def _prepare_matrix(X, name="X", allow_empty_rows=False):
     return (SS_LAYOUT_DENSE, X, None, None, n, d, row_stride)
 
 
+def _as_numeric_array(value, name):
+    """``np.asarray(value)``, numpy's error for a ragged nested list turned
+    into one naming the argument."""
+    try:
+        return np.asarray(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a rectangular array of numbers, got a ragged "
+                         f"nested sequence (rows of different lengths)") from None
+
+
 def _prepare_sparse(X, name, allow_empty_rows):
+    """CSR ``values`` and private copies of ``indptr`` and ``indices``.
+
+    The structure is copied (4 bytes per nonzero and 8 per row, against 8 or 4
+    per nonzero of values) so that the C core never walks an index array the
+    caller can change after construction: only values are borrowed, and a
+    changed value changes the model, never memory safety.
+    """
     sp = sys.modules["scipy.sparse"]
     if X.ndim != 2:
         raise ValueError(f"{name} must be a 2-D sparse matrix, got a {X.ndim}-D sparse array "
@@ -265,35 +291,41 @@ def _prepare_sparse(X, name, allow_empty_rows):
         raise ValueError(
             f"{name} is empty (shape {X.shape}); it needs at least one example (row) "
             f"and one feature (column)")
+    if d > _INT32_MAX + 1:
+        raise ValueError(f"{name} has {d} columns; stochsvm's sparse format indexes columns "
+                         f"with 32-bit integers, so at most 2**31 = {_INT32_MAX + 1}")
     target = _float_dtype(X.dtype, name)
     if X.format != "csr":
         X = X.tocsr()           # CSC, COO, LIL, ...: one conversion (a new matrix)
     indptr = np.asarray(X.indptr)
-    if indptr.ndim != 1 or indptr.shape[0] != n + 1 or (n >= 0 and indptr[0] != 0):
-        raise ValueError(f"{name} is not a valid CSR matrix: indptr must have n+1 = {n + 1} "
-                         f"entries starting at 0")
-    if n > 0 and np.any(np.diff(indptr) < 0):
-        raise ValueError(f"{name} is not a valid CSR matrix: indptr is decreasing")
+    if (indptr.ndim != 1 or indptr.shape[0] != n + 1 or indptr.dtype.kind not in "iu"):
+        raise ValueError(f"{name} is not a valid CSR matrix: indptr must be {n + 1} integers "
+                         f"starting at 0")
+    indptr = np.array(indptr, dtype=np.int64)       # private copy, checked below
+    if indptr[0] != 0 or (n > 0 and np.any(np.diff(indptr) < 0)):
+        raise ValueError(f"{name} is not a valid CSR matrix: indptr must start at 0 and "
+                         f"never decrease")
     nnz = int(indptr[n])
     indices = np.asarray(X.indices)
     data = np.asarray(X.data)
+    if indices.ndim != 1 or indices.dtype.kind not in "iu":
+        raise ValueError(f"{name} is not a valid CSR matrix: indices must be a 1-D integer "
+                         f"array, got dtype {indices.dtype}")
     if nnz > indices.shape[0] or nnz > data.shape[0]:
         raise ValueError(f"{name} is not a valid CSR matrix: indptr[-1] = {nnz} exceeds the "
                          f"number of stored entries")
-    indices = indices[:nnz]
+    indices = np.array(indices[:nnz])               # private copy, checked below
     data = data[:nnz]
-    if nnz and indices.dtype != np.int32:
+    if nnz:
         lo, hi = int(indices.min()), int(indices.max())
         if lo < 0 or hi >= d:
             raise ValueError(f"{name} is not a valid CSR matrix: a column index is out of "
                              f"range [0, {d})")
-        if hi > _INT32_MAX:
-            raise ValueError(f"{name} has a nonzero in column {hi}; stochsvm's sparse "
-                             f"format indexes columns with 32-bit integers (< 2**31)")
+    indices = indices.astype(np.int32, copy=False)  # signed: np.diff below cannot wrap
     if not _csr_is_canonical(indptr, indices):
         # Sort the indices and sum duplicates on a copy: the user's matrix is
         # never modified. A fresh matrix has no cached "canonical" flags.
-        fixed = sp.csr_array((data.copy(), indices.copy(), indptr.copy()), shape=(n, d))
+        fixed = sp.csr_array((data.copy(), indices, indptr), shape=(n, d))
         fixed.sum_duplicates()
         data, indices, indptr = fixed.data, fixed.indices, fixed.indptr
     values = np.ascontiguousarray(data, dtype=target)
@@ -305,7 +337,7 @@ def _prepare_sparse(X, name, allow_empty_rows):
 def _prepare_labels(y, n, binary=True):
     """``y`` as a contiguous float64 array of n labels: finite, and in {-1, +1}
     if ``binary`` (classification losses)."""
-    y_arr = np.asarray(y)
+    y_arr = _as_numeric_array(y, "y")
     if y_arr.dtype.kind not in "biuf":
         raise TypeError(f"y must contain the numbers -1 and +1, got dtype {y_arr.dtype}")
     if y_arr.ndim != 1:
@@ -499,15 +531,20 @@ cdef class SVM:
         converted to float64. Dense arrays whose rows are contiguous (C order,
         or a row-strided view such as ``A[:, :d]``) are used without copying;
         other layouts are copied once to C order. Sparse input is converted
-        once to CSR with int32 column indices and int64 row pointers (copying
-        only what needs converting). A CSR matrix with unsorted or duplicate
-        column indices is sorted and its duplicates summed **on a copy**: the
-        matrix you pass is never modified. The object keeps a reference to
-        the arrays it reads; do not modify them in place while it is alive.
+        once to CSR; its structure (int32 column indices, int64 row pointers)
+        is always copied, its values only when they need converting. A CSR
+        matrix with unsorted or duplicate column indices is sorted and its
+        duplicates summed **on a copy**: the matrix you pass is never
+        modified. The object keeps a reference to the values it reads:
+        changing them in place while it is alive changes the model it
+        trains (garbage in, garbage out; NaN may make ``train`` raise
+        FloatingPointError), never memory safety; changing a sparse
+        matrix's ``indices`` or ``indptr`` has no effect on the object.
     y : array_like of shape (n,)
         Labels, each -1 or +1 (copied).
     lambda_ : float
-        Regularization strength, finite and > 0.
+        Regularization strength, in [1e-150, 1e150] (``SS_LAMBDA_MIN``,
+        ``SS_LAMBDA_MAX``).
     solver : {"sgd", "sdca", "svmsgd2", "sgdqn", "res", "lres", "none"}, default "sgd"
         ``"sgd"``: Pegasos-style stochastic gradient descent. ``"sdca"``:
         stochastic dual coordinate ascent, stops when the duality gap
@@ -1609,16 +1646,22 @@ cdef class SVM:
         Parameters
         ----------
         t : int
-            >= 0. Set it with the model and the bias to warm-start a fresh
-            object.
+            >= 0, and at most ``2**63 - 1 - get_max_num_iterations()`` (room
+            for one train call: the counter would otherwise saturate and
+            train stop short). Set it with the model and the bias to
+            warm-start a fresh object.
 
         Raises
         ------
         ValueError
-            Negative (the value is left unchanged).
+            Negative, or no room left (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_iteration_number")
         v = _as_int64(t, "iteration_number")
+        room = _INT64_MAX - ss_svm_get_max_num_iterations(p)
+        if v > room:   # the counter would saturate: train() would stop short, silently
+            raise ValueError(f"iteration_number must leave room for max_num_iterations = "
+                             f"{_INT64_MAX - room} more iterations (at most {room}), got {t!r}")
         _check_status(ss_svm_set_iteration_number(p, <int64_t>v), "iteration_number", t)
 
     def get_iteration_number(self):
@@ -2044,8 +2087,8 @@ cdef SsSolver _solver_from_name(solver) except *:
 
 cdef double _check_lambda(value) except? -1.0:
     lam = _as_float(value, "lambda_")
-    if not (math.isfinite(lam) and lam > 0.0):
-        raise ValueError(f"lambda_ must be a finite number > 0, got {value!r}")
+    if not (SS_LAMBDA_MIN <= lam <= SS_LAMBDA_MAX):
+        raise ValueError(f"lambda_ must be {_RANGES['lambda']}, got {value!r}")
     return lam
 
 

@@ -30,6 +30,7 @@ import json
 import pickle
 import math
 import os
+import stat
 import sys
 import threading
 import time
@@ -112,6 +113,14 @@ def _count(what, low=1):
         if value < low:
             raise argparse.ArgumentTypeError(f"{what} must be >= {low}, got {text!r}")
         return value
+    return parse
+
+
+def _output_path(what):
+    def parse(text):
+        if not text:
+            raise argparse.ArgumentTypeError(f"{what} is empty; give a file name")
+        return text
     return parse
 
 
@@ -240,6 +249,7 @@ def _build_parser():
                     "l2 train a regressor.")
     train.add_argument("file", metavar="TRAIN_FILE", help="training data in LIBSVM format")
     train.add_argument("model", metavar="MODEL_FILE", nargs="?", default=None,
+                       type=_output_path("MODEL_FILE"),
                        help="where to write the model (written atomically)")
     kernel_solvers = _kernel_solvers()
     train.add_argument("--solver", choices=sorted(set(solvers) | set(kernel_solvers)),
@@ -358,10 +368,18 @@ class _Fail(Exception):
 
 
 def _check_file(path):
-    if not os.path.exists(path):
-        raise _Fail(f"no such file: {path}")
-    if os.path.isdir(path):
+    """Exit 2 unless ``path`` is a regular file (a FIFO or device could block
+    the reader or never end)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise _Fail(f"no such file: {path}") from None
+    except (OSError, ValueError) as exc:
+        raise _Fail(f"{path}: cannot read ({exc})") from None
+    if stat.S_ISDIR(mode):
         raise _Fail(f"{path} is a folder, not a file")
+    if not stat.S_ISREG(mode):
+        raise _Fail(f"{path} is not a regular file (a FIFO or device is not read)")
 
 
 def _load(path, dtype=np.float64, n_features=None):
@@ -394,7 +412,10 @@ def _homkermap(kernel, order):
         return None
     import stochsvm
 
-    return stochsvm.HomogeneousKernelMap(kernel, order=order)
+    try:
+        return stochsvm.HomogeneousKernelMap(kernel, order=order)
+    except ValueError as exc:
+        raise _Fail(f"--homkermap-order: {exc}") from None
 
 
 def _check_homkermap_input(X, path, hkm):
@@ -563,6 +584,29 @@ def _scores(svms, X):
     return np.column_stack([svm.decision_function(X) for svm in svms])
 
 
+#: Weights larger than this (bytes), for features most of which never occur,
+#: mean a feature index that is out of proportion to the file.
+_ABSURD_WEIGHT_BYTES = 1 << 30
+
+
+def _check_model_size(X, num_outputs, path):
+    """Exit 2 before allocating weights for a dimension the data cannot use
+    (a feature index of 2**31 - 1 in a two-line file: 16 GiB per output)."""
+    d = X.shape[1]
+    weight_bytes = 8 * d * num_outputs
+    if weight_bytes > _ABSURD_WEIGHT_BYTES and d > X.nnz:
+        raise _Fail(f"{path}: the largest feature index is {d} but the file has only {X.nnz} "
+                    f"nonzeros; the model would need {weight_bytes / 2**30:.1f} GiB of weights. "
+                    f"Number the features densely (1, 2, ...)")
+
+
+def _check_output_file(path):
+    """Exit 2 before training if the model cannot replace ``path`` (see ss_model_save)."""
+    if path is not None and os.path.exists(path) and not os.path.isfile(path):
+        raise _Fail(f"{path}: not a regular file; the model is only written to a regular file "
+                    f"(or a new name)")
+
+
 def _problem(y, path, regression):
     """(task, labels, label vectors of the SVMs) for the targets y."""
     if regression:
@@ -571,6 +615,11 @@ def _problem(y, path, regression):
     if classes.size < 2:
         raise _Fail(f"{path}: a classifier needs at least two label values, found "
                     f"{classes.size}")
+    if classes.size > 100 and 2 * classes.size > y.size:
+        raise _Fail(f"{path}: {classes.size} distinct labels in {y.size} rows are too many "
+                    f"classes for the rows (fewer than 2 examples per class; one-vs-rest would "
+                    f"train {classes.size} SVMs); if the labels are real-valued targets, "
+                    f"train a regressor with --loss l2 (or l1)")
     if classes.size == 2:
         return "binary", classes, [np.where(y == classes[1], 1.0, -1.0)]
     return "one_vs_rest", classes, [np.where(y == c, 1.0, -1.0) for c in classes]
@@ -617,6 +666,8 @@ def _run_train(args):
     _check_homkermap_input(X, args.file, hkm)
     regression = args.loss in _REGRESSION_LOSSES
     task, labels, _ = _problem(y, args.file, regression)
+    _check_model_size(X, 1 if labels is None or len(labels) == 2 else len(labels), args.file)
+    _check_output_file(args.model)
     n_all, d = X.shape
     print(f"stochsvm {_version()} train: {args.file}: {n_all} examples, {d} features, "
           f"{X.nnz} nonzeros (read in {load_time:.2f} s); "
@@ -707,7 +758,7 @@ def _run_train(args):
     print(line)
     if args.model and args.probability:
         extra["platt"] = _cli_select.platt_sigmoids(args, X, y, task, labels)
-    if args.model:
+    if args.model is not None:
         from stochsvm.model_file import kernel_model_dict, save_model
 
         if args.kernel is None:
@@ -835,6 +886,8 @@ def _run_info(args):
     print(f"biases          {', '.join(f'{b:.6g}' for b in d['biases'][:10])}")
     if meta:
         print(f"metadata        {json.dumps(meta, sort_keys=True)}")
+    elif d["metadata"]:  # plain text (C programs may write any UTF-8 text)
+        print(f"metadata        {json.dumps(d['metadata'])}")
     return 0
 
 

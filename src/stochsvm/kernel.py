@@ -38,7 +38,8 @@ from stochsvm import _kernel_svm
 from stochsvm._kernel_attributes import KernelAttributes
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
-                             _effective_n_jobs, _ScoresToClasses, validate_data)
+                             _effective_n_jobs, _lambda_of,
+                             _ScoresToClasses, _TrainingData, validate_data)
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -208,8 +209,7 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         self._check_class_weight()
 
     def _new_svm(self, X, y_pm, n):
-        lam = (float(self.lambda_) if self.lambda_ is not None
-               else 1.0 / ((1.0 if self.C is None else float(self.C)) * n))
+        lam = _lambda_of(self.lambda_, self.C, n)
         svm = KernelSVM(X, y_pm, lam, solver=self.solver, kernel=self.kernel, gamma=self.gamma,
                         coef0=float(self.coef0), degree=int(self.degree), seed=self.seed)
         if self.nu is not None:
@@ -260,17 +260,20 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
     def _train(self, X, y, weights, first, epochs, tol, partial):
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
-        same = last is not None and last[0] is X and np.array_equal(last[1], y)
-        same_weights = same and ((weights is None and last[2] is None) or (
-            weights is not None and last[2] is not None and np.array_equal(weights, last[2])))
+        problems = self._problems(y)
+        data = _TrainingData(X, problems, weights)
+        same = last is not None and data.same_examples(last)
+        same_weights = same and data == last
         if first:
-            self._svms = [self._new_svm(X, yb, n) for yb in self._problems(y)]
+            self._svms = [self._new_svm(X, yb, n) for yb in problems]
         elif not same:
             if partial:
                 warnings.warn("partial_fit on new data restarts the kernel solvers' state "
                               "(their state belongs to one data set)", UserWarning)
-            for svm, yb in zip(self._svms, self._problems(y)):
+            for svm, yb in zip(self._svms, problems):
                 svm.set_data(X, yb)
+        elif not same_weights:   # keep the arrays the SVMs borrow
+            data = _TrainingData(last.X, last.problems, weights)
         if first or not same_weights:
             # new weights restart the solvers' state (set_data cleared the old ones)
             if partial and same and not first:
@@ -278,7 +281,7 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
                               UserWarning)
             for svm in self._svms:
                 svm.set_weights(weights)
-        self._last_data = (X, y, weights)
+            self._last_data = data
 
         def run(svm):
             svm.set_max_num_iterations(epochs * n)

@@ -41,6 +41,7 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import ConvergenceWarning
@@ -50,7 +51,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 try:
-    from sklearn.utils.validation import validate_data
+    from sklearn.utils.validation import validate_data as _sklearn_validate_data
 except ImportError:  # pragma: no cover - scikit-learn < 1.6
     import sklearn
 
@@ -71,6 +72,25 @@ LINEAR_SOLVERS = tuple(name for name in _svm._SOLVERS if name != "none")
 _STOPPING_RULES = {"sdca": "duality gap"}
 CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 REGRESSION_LOSSES = ("l1", "l2")
+
+
+def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
+    """scikit-learn's ``validate_data``, with one-line errors naming the
+    argument where numpy's or Python's would not: a ragged nested list (X or
+    y), and class labels of types that cannot be compared (``["a", 1]``)."""
+    for name, value in (("X", X), ("y", y)):
+        if isinstance(value, (list, tuple)):
+            _svm._as_numeric_array(value, name)
+    out = _sklearn_validate_data(estimator, X, y, **kwargs)
+    labels = out[1] if isinstance(out, tuple) else None
+    if labels is not None and labels.dtype == object:
+        try:
+            np.unique(labels)
+        except TypeError:
+            kinds = sorted({type(v).__name__ for v in labels})
+            raise TypeError(f"y mixes labels that cannot be compared ({', '.join(kinds)}); "
+                            f"give labels of one type (all strings or all numbers)") from None
+    return out
 
 
 def _finite(value):
@@ -216,10 +236,7 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         return self._losses[0]
 
     def _lambda_for(self, n):
-        if self.lambda_ is not None:
-            return float(self.lambda_)
-        C = 1.0 if self.C is None else float(self.C)
-        return 1.0 / (C * n)
+        return _lambda_of(self.lambda_, self.C, n)
 
     def _new_svm(self, X, y_binary, lam):
         svm = SVM(X, y_binary, lam, solver=self.solver, seed=self.seed, loss=self._loss())
@@ -302,9 +319,10 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         """fit's training: max_epochs epochs (or until tol), from the previous
         state when warm."""
         n = X.shape[0]
-        if not (warm and self._same_data(X, y, weights)):
+        data = _TrainingData(X, problems, weights)
+        if not (warm and data == getattr(self, "_last_data", None)):
             self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
-        self._last_data = (X, y, weights)
+            self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
         stats = self._train_all([(svm, self.max_epochs * n, float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, converge_check=True)
@@ -313,15 +331,17 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
     def _partial_fit_problems(self, X, y, problems, weights, first):
         """partial_fit's training: one epoch, continuing the state."""
         n = X.shape[0]
+        data = _TrainingData(X, problems, weights)
         if first:
             self._install(X, problems, weights, self._lambda_for(n), continue_state=False)
-        elif not self._same_data(X, y, weights):
+            self._last_data = data
+        elif data != getattr(self, "_last_data", None):
             if self.solver == "sdca":
                 warnings.warn("partial_fit with solver='sdca' on new data restarts the dual "
                               "variables, and the model, from 0 (SDCA is not a streaming "
                               "method; use solver='sgd' to learn from batches)", UserWarning)
             self._install(X, problems, weights, None, continue_state=True)
-        self._last_data = (X, y, weights)
+            self._last_data = data
         stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
                                 getattr(self, "n_jobs", None))
         self._after_training(stats, converge_check=False)
@@ -337,15 +357,62 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         state.pop("_last_data", None)
         return state
 
-    def _same_data(self, X, y, sample_weight):
-        last = getattr(self, "_last_data", None)
-        if last is None:
-            return False
-        X0, y0, w0 = last
-        return (X is X0 and np.array_equal(y, y0)
-                and ((w0 is None and sample_weight is None)
-                     or (w0 is not None and sample_weight is not None
-                         and np.array_equal(w0, sample_weight))))
+
+def _lambda_of(lambda_, C, n):
+    """lambda from an estimator's ``lambda_``, or ``C`` (``lambda = 1/(C n)``;
+    neither: C = 1), within the C core's range; the error names the one given."""
+    if lambda_ is not None:
+        lam = float(lambda_)
+        if not (_svm.LAMBDA_MIN <= lam <= _svm.LAMBDA_MAX):
+            raise ValueError(f"lambda_ must be {_svm._RANGES['lambda']}, got {lambda_!r}")
+        return lam
+    lam = 1.0 / ((1.0 if C is None else float(C)) * n)
+    if not (_svm.LAMBDA_MIN <= lam <= _svm.LAMBDA_MAX):
+        raise ValueError(f"C = {C!r} with n = {n} examples gives lambda = 1/(C n) = {lam:g}, "
+                         f"outside the valid range [1e-150, 1e150]; choose C in "
+                         f"[{1 / (_svm.LAMBDA_MAX * n):g}, {1 / (_svm.LAMBDA_MIN * n):g}]")
+    return lam
+
+
+def _same_values(a, b):
+    """True if ``a`` and ``b`` (NumPy arrays, scipy sparse matrices or None)
+    have the same type, dtype, shape and values; compared in blocks of rows."""
+    if a is b:
+        return True
+    if a is None or b is None or sp.issparse(a) != sp.issparse(b) or a.shape != b.shape:
+        return False
+    if sp.issparse(a):
+        return all(_same_values(np.asarray(p), np.asarray(q)) for p, q in
+                   ((a.indptr, b.indptr), (a.indices, b.indices), (a.data, b.data)))
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype != b.dtype:
+        return False
+    if a.ndim == 0 or a.shape[0] == 0:
+        return bool(np.array_equal(a, b))
+    step = max(1, (1 << 20) // max(1, a.size // a.shape[0]))
+    return all(np.array_equal(a[k:k + step], b[k:k + step]) for k in range(0, a.shape[0], step))
+
+
+class _TrainingData:
+    """The data an estimator's SVMs were given last (validated X, label
+    vectors, weights), compared by content: the same data given again as
+    another object (a list, a DataFrame, a copy made by validation) continue
+    the training instead of restarting it. The arrays are the ones the SVMs
+    borrow already: keeping them costs no memory."""
+
+    def __init__(self, X, problems, weights):
+        self.X, self.problems, self.weights = X, list(problems), weights
+
+    def same_examples(self, other):
+        """Same X and labels (the weights aside)."""
+        return (len(self.problems) == len(other.problems) and _same_values(self.X, other.X)
+                and all(_same_values(p, q) for p, q in zip(self.problems, other.problems)))
+
+    def __eq__(self, other):
+        return (isinstance(other, _TrainingData) and self.same_examples(other)
+                and _same_values(self.weights, other.weights))
+
+    __hash__ = None
 
 
 def _effective_n_jobs(n_jobs, tasks):

@@ -4,10 +4,13 @@ The format (``docs/model_file.rst``, ``include/stochsvm/model_file.h``) is
 binary, portable and versioned, and the C core both writes and reads it, so a
 model trained here can be deployed from a C program (``ss_model_load``,
 ``ss_model_predict``). Files are written atomically (a temporary file beside
-the target, flushed, then renamed over it). A file that is not a model file,
-is truncated or corrupted raises :class:`ModelFileError` (a ``ValueError``)
-naming the file; one written by a newer version raises
-:class:`ModelFileVersionError`.
+the target, flushed, then renamed over it); only a regular file is replaced
+(symbolic links are followed, mode, owner and hard links kept) and only a
+regular file is read, so that a FIFO or device can neither hang nor flood
+the reader. A file that is not a model file, is truncated or corrupted, or
+whose metadata or saved parameters are invalid raises
+:class:`ModelFileError` (a ``ValueError``) naming the file; one written by a
+newer version raises :class:`ModelFileVersionError`.
 
 ``save_model(model, path)``
     Save a :class:`~stochsvm.LinearSVMClassifier`,
@@ -27,6 +30,8 @@ metadata section as JSON; the C side keeps it as text and ignores it.
 """
 
 import json
+import os
+import stat
 
 import numpy as np
 
@@ -258,6 +263,7 @@ def save_model(model, path):
     OSError
         The file could not be written (the previous file, if any, is unchanged).
     """
+    path = _check_path(path, TypeError)
     d = model_dict(model)
     if d.get("scaling") is None:
         save(d, path)
@@ -267,33 +273,108 @@ def save_model(model, path):
         save_scaled(d, path)
 
 
+def _check_path(path, wrong_type=ModelFileError):
+    """``path`` as str or bytes: a name, never a file descriptor, without NUL
+    (``wrong_type``: the exception for a path that is not a name)."""
+    if isinstance(path, (bool, int)) or not isinstance(path, (str, bytes, os.PathLike)):
+        raise wrong_type(f"{path!r}: path must be a file name (str or os.PathLike), got "
+                         f"{type(path).__name__}")
+    path = os.fspath(path)
+    if ("\0" if isinstance(path, str) else b"\0") in path:
+        raise ValueError(f"{path!r}: path contains a NUL character")
+    return path
+
+
+#: The first bytes of every model file (docs/model_file.rst).
+SIGNATURE = b"\x89SSVM\r\n\x1a"
+
+
+def read_file(path, what="model file", signature=b""):
+    """The bytes of the regular file ``path``, read with a size bound.
+
+    FIFOs, devices and other non-regular files are refused before reading
+    (opening without blocking), so that ``/dev/zero`` or a FIFO cannot hang
+    the reader or exhaust memory; a file that grows while being read is
+    refused too. A file that does not start with ``signature`` is not read
+    further: its first bytes are returned (a large foreign file costs
+    nothing).
+    """
+    name = os.fsdecode(path)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ModelFileError(f"{name}: not a regular file (a {what} must be one)")
+        size = st.st_size
+        chunks, got = [], 0
+        if signature:
+            head = os.read(fd, len(signature))
+            if head != signature:
+                return head
+            chunks, got = [head], len(head)
+        while got <= size:
+            chunk = os.read(fd, min(1 << 24, size + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    finally:
+        os.close(fd)
+    if got > size:
+        raise ModelFileError(f"{name}: the file grew while it was read")
+    return b"".join(chunks)
+
+
+def _metadata_json(text, path):
+    """The parameters in the metadata: a JSON object; ``{}`` for plain text.
+
+    The C API allows any UTF-8 text. Text that starts like JSON (``{`` or
+    ``[``) must be a JSON object; other text is kept in ``metadata`` only.
+    """
+    if not text or text.lstrip()[:1] not in ("{", "["):
+        return {}
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ModelFileError(f"{path}: the metadata section is JSON nested too deeply") from None
+    except ValueError as exc:
+        raise ModelFileError(f"{path}: the metadata section is not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise ModelFileError(f"{path}: the metadata section is JSON but not an object "
+                             f"(got {type(value).__name__})")
+    return value
+
+
 def read_model(path):
     """The content of a model file as a plain ``dict`` (no scikit-learn needed).
+
+    ``metadata`` is the metadata text (None if absent); ``metadata_json`` the
+    JSON object it holds, or ``{}`` when it is plain text (as C programs may
+    write).
 
     Raises
     ------
     FileNotFoundError, OSError
         The file cannot be read.
     ModelFileError
-        Not a model file, truncated, corrupted or inconsistent (the message
-        names the file and says which).
+        Not a model file (or not a regular file, or ``path`` is not a file
+        name), truncated, corrupted or inconsistent (the message names the
+        file and says which).
     ModelFileVersionError
         Written by a newer format version.
     """
     from stochsvm.scaling import split_section
 
-    with open(path, "rb") as f:
-        data = f.read()
-    data, scaler = split_section(data, source=str(path))
-    d = decode(data, source=str(path))
+    path = _check_path(path)
+    data = read_file(path, signature=SIGNATURE)
+    name = os.fsdecode(path)
+    data, scaler = split_section(data, source=name)
+    d = decode(data, source=name)
     d["scaling"] = scaler  # None, or the feature scaler the model was trained after
     if scaler is not None and scaler["offset"].shape[0] != d["dimension"]:
-        raise ModelFileError(f"{path}: the SCAL section has {scaler['offset'].shape[0]} "
+        raise ModelFileError(f"{name}: the SCAL section has {scaler['offset'].shape[0]} "
                              f"features, the model {d['dimension']}")
-    try:
-        d["metadata_json"] = json.loads(d["metadata"]) if d["metadata"] else {}
-    except ValueError as exc:
-        raise ModelFileError(f"{path}: the metadata section is not JSON ({exc})") from None
+    d["metadata_json"] = _metadata_json(d["metadata"], name)
     return d
 
 
@@ -314,6 +395,15 @@ def _restore_svms(d, meta, params):
     return [_svm._restore_svm(s) for s in states]
 
 
+#: The Python class written in the metadata -> the (kind, tasks) of its models.
+_CLASS_MODELS = {
+    "stochsvm.SVM": ("linear", ("binary",)),
+    "stochsvm.linear.LinearSVMClassifier": ("linear", ("binary", "one_vs_rest")),
+    "stochsvm.linear.LinearSVMRegressor": ("linear", ("regression",)),
+    "stochsvm.kernel.KernelSVMClassifier": ("kernel", ("binary", "one_vs_rest")),
+}
+
+
 def load_model(path):
     """The object saved in ``path``: a fitted estimator, or an :class:`~stochsvm.SVM`
     without data (models saved from C load as estimators when scikit-learn
@@ -321,11 +411,37 @@ def load_model(path):
 
     Raises
     ------
-    as :func:`read_model`.
+    as :func:`read_model`; also :class:`ModelFileError` when the metadata
+    names a class that does not match the model, or parameters that class
+    refuses.
     """
     d = read_model(path)
+    name = os.fsdecode(path)
     meta = d["metadata_json"]
     cls = meta.get("python_class")
+    if cls is not None and not isinstance(cls, str):
+        raise ModelFileError(f"{name}: the metadata's python_class is not a string")
+    if cls in _CLASS_MODELS:
+        kind, tasks = _CLASS_MODELS[cls]
+        if d["kind"] != kind or d["task"] not in tasks:
+            raise ModelFileError(f"{name}: the metadata names {cls}, which does not hold a "
+                                 f"{d['kind']} {d['task']} model")
+        if cls != "stochsvm.SVM" and not isinstance(meta.get("params"), dict):
+            raise ModelFileError(f"{name}: the metadata names {cls} but has no params object")
+    try:
+        obj = _model_object(d, meta, cls)
+        if hasattr(obj, "_validate_params"):    # an estimator: its saved parameters
+            obj._validate_params()
+        return obj
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+            RuntimeError) as exc:
+        if isinstance(exc, ModelFileError):
+            raise
+        raise ModelFileError(f"{name}: the saved parameters are invalid ({exc})") from None
+
+
+def _model_object(d, meta, cls):
+    """The Python object of a decoded model file (see :func:`load_model`)."""
     if cls == "stochsvm.SVM" or (cls is None and d["task"] == "binary" and d["kind"] == "linear"
                                  and list(d["labels"]) == [-1.0, 1.0]):
         st = meta.get("svm_state", {})

@@ -196,15 +196,40 @@ def save_scaled(d, path):
 
     from stochsvm._model_file import encode
 
+    import stat
+
     data = append_section(encode(d), d["scaling"])
-    folder = os.path.dirname(os.path.abspath(path))
+    # The careful-save rules of ss_model_save (docs/model_file.rst): a symlink
+    # is followed (the link stays), anything but a regular file is refused,
+    # the old file's mode is kept.
+    path = os.path.realpath(path)
+    mode = None
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{path}: not a regular file; a model is saved to a regular file only")
+        mode = stat.S_IMODE(st.st_mode)
+    folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def _umask():
+    """The process's umask (read by setting and restoring it)."""
+    import os
+
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask

@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   if (!svm) {
     FZ_ASSERT(cs == SS_ERR_BAD_ARG);
     /* the only things that can be wrong here (kernel_svm.h, kernel_budget.h) */
-    FZ_ASSERT(!(isfinite(lambda) && lambda > 0) ||
+    FZ_ASSERT(!(lambda >= SS_LAMBDA_MIN && lambda <= SS_LAMBDA_MAX) ||
               (is_budgeted(solver) && kernel.type == SS_KERNEL_PRECOMPUTED));
     free(g);
     fz_problem_free(&p);
@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   if (flags & 8) {
     double l2 = fz_positive(&in);
     s = ss_kernel_svm_set_lambda(svm, l2);
-    FZ_ASSERT((s == SS_OK) == (isfinite(l2) && l2 > 0));
+    FZ_ASSERT((s == SS_OK) == (l2 >= SS_LAMBDA_MIN && l2 <= SS_LAMBDA_MAX));
   }
   if (flags & 64) { /* per-example weights: a copy on SS_OK; SBP refuses any */
     double *c = malloc((size_t)p.n * sizeof(double));

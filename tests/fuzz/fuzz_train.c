@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     for (int64_t i = 0; i < p.n; ++i)
       if (!isfinite(q.weights[i]) || q.weights[i] < 0) q.weights[i] = 1.0;
   }
-  if (!isfinite(q.lambda) || q.lambda <= 0) q.lambda = 1.0;
+  if (!(q.lambda >= SS_LAMBDA_MIN && q.lambda <= SS_LAMBDA_MAX)) q.lambda = 1.0;
   if (!isfinite(q.B) || q.B < 0) q.B = 1.0;
   if (!isfinite(q.rate) || q.rate <= 0) q.rate = 1.0;
   if (!isfinite(q.t0) || q.t0 <= 1) q.t0 = 0.0;
