@@ -11,7 +11,7 @@ import pytest
 from scipy.optimize import minimize
 
 import stochsvm
-from conftest import assert_stats_equal, make_problem, objective
+from _helpers import assert_stats_equal, make_problem, objective
 from stochsvm import SVM
 
 LAMBDA = 1e-2

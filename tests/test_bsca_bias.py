@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from stochsvm import KernelSVM
-from test_kernel_svm import _blobs, _rbf
+from _helpers import blobs as _blobs
+from _helpers import rbf as _rbf
 
 
 def _svc(X, y, C, gamma):
@@ -121,6 +122,7 @@ def test_bias_setting_restarts_and_is_refused_elsewhere():
             other.set_unregularized_bias(True)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("STOCHSVM_DATA"), reason="STOCHSVM_DATA not set")
 def test_bias_on_a9a_subset_close_to_libsvm():
     """The a9a case that motivated the bias (bsca_bias.c): on 6000 rows, B = 200,

@@ -13,7 +13,8 @@ import scipy.optimize
 import scipy.sparse as sp
 
 from stochsvm import KernelSVM
-from test_kernel_svm import _blobs, _rbf
+from _helpers import blobs as _blobs
+from _helpers import rbf as _rbf
 
 
 def _dual_optimum(X, y, lam, gamma):
