@@ -127,9 +127,9 @@ def test_bias_setting_restarts_and_is_refused_elsewhere():
 def test_bias_on_a9a_subset_close_to_libsvm():
     """The a9a case that motivated the bias (bsca_bias.c): on 6000 rows, B = 200,
     6 epochs, within 1.5 points of SVC's test accuracy."""
-    from stochsvm import datasets
+    from stochsvm import _testing
 
-    Xtr, ytr, Xte, yte = datasets.load_benchmark("a9a")
+    Xtr, ytr, Xte, yte = _testing.load_benchmark("a9a")
     Xtr, ytr = Xtr[:6000], ytr[:6000]
     n, C, gamma = Xtr.shape[0], 32.0, 2.0**-7
     svm = KernelSVM(Xtr, ytr, 1 / (C * n), solver="bsca", gamma=gamma, seed=0)

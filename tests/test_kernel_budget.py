@@ -190,9 +190,9 @@ def test_bsca_close_to_libsvm_on_ijcnn1_subset():
     rows: BSCA with B = 200 after 5 epochs is within 1.5% of LIBSVM's test
     accuracy (scikit-learn SVC, with its bias) on 20,000 test rows."""
     from sklearn.svm import SVC
-    from stochsvm import datasets
+    from stochsvm import _testing
 
-    Xtr, ytr, Xte, yte = datasets.load_benchmark("ijcnn1")
+    Xtr, ytr, Xte, yte = _testing.load_benchmark("ijcnn1")
     rng = np.random.default_rng(0)
     tr = rng.choice(Xtr.shape[0], 8000, replace=False)
     te = rng.choice(Xte.shape[0], 20000, replace=False)

@@ -390,7 +390,7 @@ def test_sbp_with_bias_matches_libsvm_accuracy_on_a9a():
         pytest.skip("STOCHSVM_DATA is not set (the a9a files are needed)")
     from sklearn.svm import SVC
 
-    from stochsvm.datasets import load_benchmark
+    from stochsvm._testing import load_benchmark
     X, y, Xt, yt = load_benchmark("a9a")
     n = 4000
     X, y = X[:n], y[:n]
