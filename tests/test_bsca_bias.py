@@ -11,9 +11,9 @@ import pickle
 import numpy as np
 import pytest
 
-from stochsvm import KernelSVM
 from _helpers import blobs as _blobs
 from _helpers import rbf as _rbf
+from stochsvm import KernelSVM
 
 
 def _svc(X, y, C, gamma):

@@ -12,9 +12,9 @@ import pytest
 import scipy.optimize
 import scipy.sparse as sp
 
-from stochsvm import KernelSVM
 from _helpers import blobs as _blobs
 from _helpers import rbf as _rbf
+from stochsvm import KernelSVM
 
 
 def _dual_optimum(X, y, lam, gamma):
