@@ -12,9 +12,9 @@ import time
 
 from libsvm.svmutil import svm_parameter, svm_problem, svm_train
 
-from stochsvm import datasets
+from stochsvm import _testing
 
-Xtr, ytr, Xte, yte = datasets.load_benchmark("a9a")
+Xtr, ytr, Xte, yte = _testing.load_benchmark("a9a")
 rows = [{int(j) + 1: float(v) for j, v in zip(Xtr.indices[Xtr.indptr[i]:Xtr.indptr[i + 1]],
                                               Xtr.data[Xtr.indptr[i]:Xtr.indptr[i + 1]])}
         for i in range(Xtr.shape[0])]

@@ -71,11 +71,11 @@ SETTINGS = {
 
 def load(name):
     """X_train, y_train, X_test, y_test (CSR float64, labels -1/+1)."""
-    from stochsvm import datasets
+    from stochsvm import _testing, datasets
 
     if name != "covtype":
-        return datasets.load_benchmark(name)
-    X, y = datasets.load_libsvm(datasets.data_dir(required=True) / "covtype.binary.xz")
+        return _testing.load_benchmark(name)
+    X, y = datasets.load_libsvm(_testing.data_dir(required=True) / "covtype.binary.xz")
     X = X.tocsr().astype(np.float64)
     y = np.where(y == y.max(), 1.0, -1.0)
     Xd = X.toarray()

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 import stochsvm
-from stochsvm import datasets
+from stochsvm import _testing
 
 
 def main():
@@ -28,7 +28,7 @@ def main():
     p.add_argument("--label", required=True)
     p.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = p.parse_args()
-    Xtr, ytr, Xte, yte = datasets.load_benchmark("a9a")
+    Xtr, ytr, Xte, yte = _testing.load_benchmark("a9a")
     n, C = Xtr.shape[0], 32.0
     for B in map(int, args.budgets.split(",")):
         svm = stochsvm.KernelSVM(Xtr, ytr, 1 / (C * n), solver="bsca", kernel="rbf",

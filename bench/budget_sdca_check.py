@@ -15,14 +15,14 @@ import time
 
 import numpy as np
 
-from stochsvm import KernelSVM, datasets
+from stochsvm import KernelSVM, _testing
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--epochs", type=int, default=4)
     args = p.parse_args()
-    Xtr, ytr, Xte, yte = datasets.load_benchmark("a9a")
+    Xtr, ytr, Xte, yte = _testing.load_benchmark("a9a")
     n, C, gamma = Xtr.shape[0], 2.0 ** 5, 2.0 ** -7
     lam = 1 / (C * n)
     for solver in ("sdca", "bsca"):

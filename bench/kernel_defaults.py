@@ -71,7 +71,7 @@ def bundled(name):
 
 
 def shared(name, n_train, n_test):
-    from stochsvm.datasets import load_benchmark
+    from stochsvm._testing import load_benchmark
     Xtr, ytr, Xte, yte = load_benchmark(name)
     tr = np.random.default_rng(0).permutation(Xtr.shape[0])[:n_train]
     te = np.random.default_rng(1).permutation(Xte.shape[0])[:n_test]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Linear SDCA: time to reach the optimum within 1e-3, against liblinear, sklearn and VLFeat.
 
-For each data set (prepared like shared/research/anchors-measured.md: CSR
+For each data set (prepared by stochsvm._testing.load_benchmark: CSR
 float64, labels -1/+1, covtype scaled per column and split 80/20; only the
 training split is used), each loss (hinge, logistic) and one lambda, every
 solver minimises the same objective
@@ -30,7 +30,7 @@ setting):
 
 * liblinear-official ``train(prob, "-s 3|7 -B 1 -c C -e eps -q")``, eps on
   the 1-2-5 grid 100, 50, 20, 10, 5, 2, 1, 0.5, ... 1e-3, 1e-4. Timed: the ``train`` call
-  (``problem()`` is made once, outside the timer, as in anchors-measured.md).
+  (``problem()`` is made once, outside the timer).
   It is not seeded (C ``rand()``), so repeats can differ slightly.
 * scikit-learn ``LinearSVC(loss="hinge", dual=True, C, intercept_scaling=1,
   tol, max_iter=100000, random_state=0)`` for the hinge loss and
@@ -69,7 +69,7 @@ stochsvm (mean of the first 5, without the diagnostic pass), of one objective
 pass, and of liblinear's first iteration (``-e 1e6``: setup plus one full
 pass), plus liblinear's iteration count at the chosen eps.
 
-Usage:  STOCHSVM_DATA=../shared/data python bench/linear_sdca.py
+Usage:  STOCHSVM_DATA=/path/to/data python bench/linear_sdca.py
         [--datasets a9a,w8a,ijcnn1,covtype] [--losses hinge,logistic]
         [--lambda 1e-4] [--repeat 3] [--no-vlfeat] [--no-sklearn]
         [--output bench/results/linear_sdca.md]
@@ -90,7 +90,7 @@ import numpy as np
 import scipy.sparse as sp
 
 import stochsvm
-from stochsvm.datasets import load_benchmark
+from stochsvm._testing import load_benchmark
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linear_sgd import VLFeat, git_revision, machine_info  # noqa: E402  (shared bench helpers)
@@ -844,7 +844,7 @@ def main(argv=None):
         "P(w, b) = λ/2 (‖w‖² + b²) + 1/n Σ loss(yᵢ, w·xᵢ + b), bias regularized through a "
         "constant feature 1 (liblinear `-B 1`, sklearn `intercept_scaling=1`, VLFeat and "
         "stochsvm bias multiplier 1), hinge max(0, 1 − z), logistic log(1 + e^−z); computed in "
-        "numpy from every solver's (w, b). Data as in shared/research/anchors-measured.md "
+        "numpy from every solver's (w, b). Data as prepared by stochsvm._testing.load_benchmark "
         "[S-PREP], training split only.",
         f"* Clock: {'CPU time of the process (time.process_time)' if args.clock == 'cpu' else 'wall time (time.perf_counter)'}.",
         f"* Timed runs per chosen setting: {args.repeat} (median; a setting qualifies only if "

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Linear SGD, hinge loss: stochsvm against scikit-learn and VLFeat.
 
-For each data set (prepared like shared/research/anchors-measured.md: CSR
+For each data set (prepared by stochsvm._testing.load_benchmark: CSR
 float64, labels -1/+1, covtype scaled per column and split 80/20) and one
 lambda, this measures
 
@@ -16,7 +16,7 @@ lambda, this measures
     learning_rate="optimal", max_iter=1, tol=None, shuffle=True,
     random_state=0).fit`` on the CSR matrix;
   - VLFeat 0.9.21 ``vl_svm_train`` (SGD) through ctypes on the dense float64
-    matrix, with the settings of anchors-measured.md: bias multiplier 1,
+    matrix, with the project's reference settings: bias multiplier 1,
     epsilon 0, max iterations and diagnostic frequency E n, the default bias
     learning rate 0.01 (also one objective pass at the end);
 * the time of one ``X @ w`` (CSR float64, median of 5), the memory-bandwidth
@@ -25,7 +25,7 @@ lambda, this measures
   and 20 epochs, computed the same way in numpy for every solver, and the test
   accuracy after 20 epochs.
 
-Usage:  STOCHSVM_DATA=../shared/data python bench/linear_sgd.py
+Usage:  STOCHSVM_DATA=/path/to/data python bench/linear_sgd.py
         [--datasets a9a,w8a,ijcnn1,covtype] [--lambda 1e-4] [--repeat 3]
         [--no-vlfeat] [--output bench/results/linear_sgd.md]
 """
@@ -45,7 +45,7 @@ from datetime import datetime, timezone
 import numpy as np
 
 import stochsvm
-from stochsvm.datasets import load_benchmark
+from stochsvm._testing import load_benchmark
 
 EPOCHS = (1, 5, 20)
 
@@ -379,7 +379,7 @@ def main(argv=None):
         f"* VLFeat: {vl.version + ' (Debian libvlfeat1, ctypes, dense float64)' if vl else vl_note}",
         f"* stochsvm revision: {git_revision()}",
         f"* lambda = {lam:g}, bias multiplier 1 (sklearn: unregularized intercept), seed / "
-        "random_state 0. Data as in shared/research/anchors-measured.md [S-PREP]: CSR float64, "
+        "random_state 0. Data as prepared by stochsvm._testing.load_benchmark: CSR float64, "
         "labels ±1, covtype scaled by column max-abs and split 80/20 with default_rng(0).",
         "",
         f"## Time of one epoch (median of {args.repeat}; `X @ w`: median of 5)",
@@ -391,7 +391,7 @@ def main(argv=None):
         "* **sklearn**: `SGDClassifier(loss=\"hinge\", learning_rate=\"optimal\", max_iter=1, "
         "tol=None, shuffle=True).fit(X_csr, y)` (includes its input checks).",
         "* **VLFeat**: `vl_svm_train` for n iterations on the dense matrix (includes its own "
-        "final objective pass), settings of anchors-measured.md (bias learning rate 0.01).",
+        "final objective pass), the reference settings (bias learning rate 0.01).",
         "",
         "| dataset | n × d | nnz | X @ w | train() | eval pass | SGD only | sklearn | VLFeat | "
         "train()/sklearn | train()/(X@w) | SGD only/sklearn | SGD only/(X@w) |",

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """RES (regularized stochastic BFGS): the figures of Mokhtari & Ribeiro's paper, and LRES on real data.
 
-The paper is seed 001 (ICASSP 2014, "A quasi-Newton method for large scale
+The paper (ICASSP 2014, "A quasi-Newton method for large scale
 support vector machines"); the algorithm and its settings are restated in
-shared/ALGORITHMS.md section 4. Every run below uses the squared hinge loss
+docs/res.rst. Every run below uses the squared hinge loss
 max(0, 1 - y w.x)^2 and the objective
 
     F(w) = lambda/2 ||w||^2 + 1/N sum_i max(0, 1 - y_i w.x_i)^2
@@ -78,7 +78,8 @@ import time
 import numpy as np
 
 import stochsvm
-from stochsvm.datasets import load_benchmark, make_uniform_overlap
+from stochsvm._testing import load_benchmark
+from stochsvm.datasets import make_uniform_overlap
 
 PAPER = {
     "fig1": {"RES reaches F = 6.5e-2 after": "315 vectors",

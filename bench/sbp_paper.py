@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reproduction of the Stochastic Batch Perceptron paper's experiments
-(Cotter, Shalev-Shwartz, Srebro, ICML 2012; ALGORITHMS.md section 5).
+(Cotter, Shalev-Shwartz, Srebro, ICML 2012; the math: docs/kernel.rst).
 
 Two parts, both with the Gaussian kernel exp(-||x - x'||^2 / (2 sigma^2)):
 
@@ -45,7 +45,7 @@ import numpy as np
 
 import stochsvm
 from stochsvm import KernelSVM
-from stochsvm.datasets import load_benchmark
+from stochsvm._testing import load_benchmark
 
 RESULTS = Path(__file__).resolve().parent / "results"
 

@@ -28,7 +28,7 @@ Two parts, both with the squared hinge loss max(0, 1 - z)^2 (stochsvm's
    is LIBLINEAR ``-s 2 -e 1e-6``. Cumulative CPU time per epoch includes one
    evaluation pass per epoch (the diagnostic).
 
-Usage:  STOCHSVM_DATA=../shared/data nice python bench/sgdqn_paper.py
+Usage:  STOCHSVM_DATA=/path/to/data nice python bench/sgdqn_paper.py
         [--part 1,2] [--repeat 3] [--output bench/results]
 """
 
@@ -43,7 +43,8 @@ from datetime import datetime, timezone
 import numpy as np
 
 import stochsvm
-from stochsvm.datasets import load_benchmark, make_sparse_classification
+from stochsvm._testing import load_benchmark
+from stochsvm.datasets import make_sparse_classification
 
 LAMBDA = 1e-4
 EPOCHS = 10
@@ -185,7 +186,7 @@ def part1(repeat, out_dir, command):
             f"{r['SGD-QN in data order'] * 1e3:.3g} ms: {r['SGD-QN in data order'] / r['X@w']:.1f} |")
     lines += ["", "Paper (2009 hardware, RCV1): SGD 36.8 s, SVMSGD2 0.20 s, SGD-QN 0.37 s per pass: "
               "naive / SVMSGD2 ≈ 180, SGD-QN / SVMSGD2 ≈ 1.9. Bottou's svmsgd2 on covtype, this "
-              "machine (anchors-measured.md): 0.015 s per epoch, in file order (no shuffling).", ""]
+              "machine (measured once by hand): 0.015 s per epoch, in file order (no shuffling).", ""]
     path = os.path.join(out_dir, "sgdqn_paper_pass.md")
     with open(path, "w") as f:
         f.write("\n".join(lines))

@@ -6,13 +6,13 @@ SVMSGD2 (squared hinge, lambda 1e-4, default skip, random order, seed 0) for
 6 epochs and prints the relative primal suboptimality after each one (P* from
 LIBLINEAR ``-s 2 -e 1e-8``) and, for SGD-QN, the spread of its diagonal B.
 
-Usage:  STOCHSVM_DATA=../shared/data python bench/sgdqn_t0_sweep.py > bench/results/sgdqn_t0_sweep.md
+Usage:  STOCHSVM_DATA=/path/to/data python bench/sgdqn_t0_sweep.py > bench/results/sgdqn_t0_sweep.md
 """
 
 import numpy as np
 
 import stochsvm
-from stochsvm.datasets import load_benchmark
+from stochsvm._testing import load_benchmark
 
 LAMBDA, EPOCHS = 1e-4, 6
 

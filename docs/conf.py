@@ -14,7 +14,7 @@ copyright = "the stochsvm authors, BSD-3-Clause"
 try:
     import stochsvm
 
-    release = getattr(stochsvm, "__version__", "0.1.0")
+    release = stochsvm.__version__   # from meson.build
 except ImportError:  # pragma: no cover - the docs need the package installed
     sys.stderr.write("stochsvm is not importable: install it first (pip install -e .)\n")
     raise
@@ -27,7 +27,7 @@ extensions = [
 ]
 
 root_doc = "index"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "dev"]   # dev/: developer notes, not the site
 templates_path = []
 html_static_path = []
 html_theme = "alabaster"

@@ -15,7 +15,7 @@ import os
 import numpy as np
 import pytest
 
-from stochsvm.datasets import load_benchmark
+from stochsvm._testing import load_benchmark
 
 _DATA = {}
 

@@ -11,8 +11,9 @@ import pickle
 import numpy as np
 import pytest
 
+from _helpers import blobs as _blobs
+from _helpers import rbf as _rbf
 from stochsvm import KernelSVM
-from test_kernel_svm import _blobs, _rbf
 
 
 def _svc(X, y, C, gamma):
@@ -135,15 +136,16 @@ def a9a_subset():
     test accuracy there."""
     if not os.environ.get("STOCHSVM_DATA"):
         pytest.skip("STOCHSVM_DATA not set")
-    from stochsvm import datasets
+    from stochsvm import _testing
 
-    Xtr, ytr, Xte, yte = datasets.load_benchmark("a9a")
+    Xtr, ytr, Xte, yte = _testing.load_benchmark("a9a")
     Xtr, ytr, Xte, yte = Xtr[:6000], ytr[:6000], Xte[:5000], yte[:5000]
     C, gamma = 32.0, 2.0**-7
     ref = np.mean(_svc(Xtr, ytr, C, gamma).predict(Xte) == yte)
     return Xtr, ytr, Xte, yte, C, gamma, ref
 
 
+@pytest.mark.slow
 def test_bias_on_a9a_subset_close_to_libsvm(a9a_subset):
     """The a9a case that motivated the bias (bsca_bias.c): on 6000 rows, B = 200,
     6 epochs, within 1.5 points of SVC's test accuracy."""
@@ -159,6 +161,7 @@ def test_bias_on_a9a_subset_close_to_libsvm(a9a_subset):
     assert acc > ref - 0.015
 
 
+@pytest.mark.slow
 def test_default_bsca_does_not_oscillate_on_a9a_subset(a9a_subset):
     """At its defaults BSCA learns the bias: from epoch 2 on, its test accuracy
     at every epoch end stays within 2.5 points of SVC's and within a 2-point

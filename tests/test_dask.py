@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import make_problem, objective
+from _helpers import make_problem, objective
 
 if os.environ.get("CI"):  # CI installs dask: a missing one is a failure there, not a skip
     import dask.array as da
@@ -146,6 +146,7 @@ def dense_problem():
     return make_problem(n=6000, d=20, seed=3)
 
 
+@pytest.mark.slow
 def test_dense_chunks_objective_within_one_percent(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(1500, 20))
@@ -181,6 +182,7 @@ def test_one_partition_equals_one_machine(client, dense_problem):
     assert clf.objective_ == pytest.approx(stats["objective"], rel=1e-12)
 
 
+@pytest.mark.slow
 def test_sparse_chunks_and_float32(client):
     X, y = make_problem(n=4000, d=40, seed=4, sparsity=0.7)
     Xs = sp.csr_matrix(X.astype(np.float32))
@@ -202,6 +204,7 @@ def test_sparse_chunks_and_float32(client):
     assert clf.score(Xd, yd) == pytest.approx(clf.score(Xs, y))
 
 
+@pytest.mark.slow
 def test_dataframe_input_and_labels(client, dense_problem):
     dd = pytest.importorskip("dask.dataframe")
     pd = pytest.importorskip("pandas")
@@ -240,6 +243,7 @@ def test_multiclass_one_vs_rest(client):
     assert clf.score(Xd, yd) > 0.6
 
 
+@pytest.mark.slow
 def test_regressor(client):
     rng = np.random.default_rng(6)
     X = rng.normal(size=(4000, 15))
@@ -370,6 +374,7 @@ def test_dask_ml_incremental_around_the_estimators(client, dense_problem, sparse
     assert inc.score(Xd, yd) > 0.75
 
 
+@pytest.mark.slow
 def test_round_timeout_is_a_clear_error(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(1500, 20))
@@ -438,6 +443,7 @@ def _kill_worker_holding_partitions(client):
     return len(held[address])
 
 
+@pytest.mark.slow
 def test_worker_killed_mid_fit_recovers(dense_problem):
     """A worker killed after round 2: Dask recomputes its partitions from the
     graph (on the surviving worker or the restarted one), the fit finishes
@@ -467,6 +473,7 @@ def test_worker_killed_mid_fit_recovers(dense_problem):
     assert cluster.status.name == "closed"
 
 
+@pytest.mark.slow
 def test_worker_killed_with_unrecoverable_data_raises(dense_problem):
     """Scattered data have no graph to recompute them from: losing the workers
     that hold them is a clear RuntimeError, within the timeout (the nannies

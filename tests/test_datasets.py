@@ -1,4 +1,5 @@
-"""stochsvm.datasets: the LIBSVM reader, the benchmark loader and the generator."""
+"""stochsvm.datasets (the LIBSVM reader and the generators) and the benchmark
+loader of stochsvm._testing (test and benchmark plumbing, not API)."""
 
 import bz2
 import gzip
@@ -9,8 +10,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from stochsvm.datasets import (load_benchmark, load_libsvm, make_classification,
-                               make_sparse_classification)
+from stochsvm._testing import load_benchmark
+from stochsvm.datasets import load_libsvm, make_classification, make_sparse_classification
 
 SMALL = b"""+1 1:0.5 3:-2 10:1e-3
 -1 2:4
@@ -214,6 +215,7 @@ def test_real_benchmarks(name, shapes, monkeypatch, tmp_path):
     assert set(np.unique(ytr)) == set(np.unique(yte)) == {-1.0, 1.0}
 
 
+@pytest.mark.slow
 def test_real_covtype(monkeypatch, tmp_path):
     _real_data()
     monkeypatch.setenv("STOCHSVM_CACHE", str(tmp_path))
@@ -273,3 +275,18 @@ def test_make_sparse_classification_seeds_and_dtypes():
 def test_make_sparse_classification_rejects(kwargs):
     with pytest.raises(ValueError):
         make_sparse_classification(**kwargs)
+
+
+def test_benchmark_plumbing_is_not_public_api():
+    """load_benchmark, data_dir and the cache live in stochsvm._testing (not API);
+    the public datasets module has only the reader and the generators, and
+    importing stochsvm does not load the plumbing."""
+    import subprocess
+    import sys
+
+    import stochsvm.datasets
+
+    assert not {"load_benchmark", "data_dir", "BENCHMARKS"} & set(dir(stochsvm.datasets))
+    code = "import sys, stochsvm, stochsvm.datasets; print('stochsvm._testing' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -39,27 +39,34 @@ def _statements(code):
     return out
 
 
-def public_declarations():
-    """{kind: set of names} declared by the public headers."""
+def public_declarations(sites=None):
+    """{kind: set of names} declared by the public headers. ``sites``, a dict
+    if given, receives {name: (header file name, declaration text)}."""
     found = {"function": set(), "type": set(), "enumerator": set(), "macro": set()}
+    sites = {} if sites is None else sites
     for header in HEADERS:
         raw = header.read_text()
         code = _strip_comments(raw)
         for m in re.finditer(r"^\s*#\s*define\s+(SS_\w+)", code, flags=re.M):
             found["macro"].add(m.group(1))
+            sites.setdefault(m.group(1), (header.name, m.group(1)))
         for stmt in _statements(code):
             stmt = " ".join(stmt.split())
             if stmt.startswith("SS_API"):
                 m = re.search(r"\b(ss_\w+)\s*\(", stmt)
                 assert m, f"{header.name}: cannot find the name in {stmt!r}"
                 found["function"].add(m.group(1))
+                sites[m.group(1)] = (header.name, stmt[len("SS_API"):].strip())
             elif stmt.startswith("typedef"):
                 m = re.search(r"\(\s*\*\s*(Ss\w+)\s*\)", stmt) or re.search(r"(Ss\w+)\s*$", stmt)
                 assert m, f"{header.name}: cannot find the name in {stmt!r}"
                 found["type"].add(m.group(1))
+                sites.setdefault(m.group(1), (header.name, m.group(1)))
                 if stmt.startswith("typedef enum"):
                     body = stmt[stmt.index("{") + 1:stmt.rindex("}")]
-                    found["enumerator"].update(re.findall(r"\b(SS_\w+)\s*(?:=|,|$)", body))
+                    for name in re.findall(r"\b(SS_\w+)\s*(?:=|,|$)", body):
+                        found["enumerator"].add(name)
+                        sites.setdefault(name, (header.name, name))
     return found
 
 
@@ -98,13 +105,25 @@ def test_headers_are_parsed():
     assert {"SS_VERSION_STRING", "SS_SVM_INTERRUPT_PERIOD", "SS_API"} <= decl["macro"]
 
 
+def _what_to_add(kind, missing, sites):
+    """The failure message: for each missing name, the directive to paste
+    into docs/c_api.rst, in the section of the header that declares it."""
+    lines = [f"docs/c_api.rst does not document {len(missing)} {kind}(s) of the public headers; "
+             "add each entry below to the section of its header:", ""]
+    for name in missing:
+        header, text = sites[name]
+        lines += [f"(declared in include/stochsvm/{header})", f".. {DIRECTIVES[kind][0]}:: {text}", "",
+                  "   What it does; its arguments, valid range, default, ownership; what it returns.", ""]
+    return "\n".join(lines)
+
+
 @pytest.mark.parametrize("kind", sorted(DIRECTIVES))
 def test_c_api_documents_every_declaration(kind):
-    declared = public_declarations()[kind]
+    sites = {}
+    declared = public_declarations(sites)[kind]
     docs = documented(C_API.read_text())[kind]
     missing = sorted(declared - docs)
-    assert not missing, (f"docs/c_api.rst has no '.. {DIRECTIVES[kind][0]}::' entry for: "
-                         f"{', '.join(missing)}")
+    assert not missing, _what_to_add(kind, missing, sites)
     stale = sorted(docs - declared)
     assert not stale, f"docs/c_api.rst documents {kind}s the headers do not declare: {stale}"
 
@@ -120,6 +139,7 @@ def test_quickstart_python_example_runs(capsys):
     assert accuracy > 0.9
 
 
+@pytest.mark.slow
 def test_sphinx_build(tmp_path):
     if importlib.util.find_spec("sphinx") is None:
         pytest.skip("sphinx is not installed (pip install '.[docs]')")

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import make_problem
+from _helpers import make_problem
 from stochsvm import SVM
 
 LAMBDA = 1e-2

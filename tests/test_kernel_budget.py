@@ -12,8 +12,9 @@ import pytest
 import scipy.optimize
 import scipy.sparse as sp
 
+from _helpers import blobs as _blobs
+from _helpers import rbf as _rbf
 from stochsvm import KernelSVM
-from test_kernel_svm import _blobs, _rbf
 
 
 def _dual_optimum(X, y, lam, gamma):
@@ -193,9 +194,9 @@ def test_bsca_close_to_libsvm_on_ijcnn1_subset():
     rows: BSCA with B = 200 after 5 epochs is within 1.5% of LIBSVM's test
     accuracy (scikit-learn SVC, with its bias) on 20,000 test rows."""
     from sklearn.svm import SVC
-    from stochsvm import datasets
+    from stochsvm import _testing
 
-    Xtr, ytr, Xte, yte = datasets.load_benchmark("ijcnn1")
+    Xtr, ytr, Xte, yte = _testing.load_benchmark("ijcnn1")
     rng = np.random.default_rng(0)
     tr = rng.choice(Xtr.shape[0], 8000, replace=False)
     te = rng.choice(Xte.shape[0], 20000, replace=False)

@@ -11,21 +11,10 @@ import pytest
 import scipy.optimize
 import scipy.sparse as sp
 
-from conftest import assert_stats_equal
+from _helpers import assert_stats_equal
+from _helpers import blobs as _blobs
+from _helpers import rbf as _rbf
 from stochsvm import KernelSVM, find_gamma, find_gamma_and_bias, kernel_matrix
-
-
-def _blobs(n=120, d=4, seed=0, sep=0.8):
-    rng = np.random.default_rng(seed)
-    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
-    X = rng.normal(size=(n, d))
-    X[:, 0] += sep * y
-    return X, y
-
-
-def _rbf(X, Z, gamma):
-    d2 = (X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :] - 2 * X @ Z.T
-    return np.exp(-gamma * np.maximum(d2, 0))
 
 
 # ---------------------------------------------------------------------------
@@ -394,6 +383,7 @@ def test_training_releases_the_gil():
 #                      a9a: SBP with a bias against LIBSVM
 # ---------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_sbp_with_bias_matches_libsvm_accuracy_on_a9a():
     """Paper's settings with an unregularized bias (sigma^2 = 100,
     lambda = 1/(100 n), nu = 5.79e-4) on the first 4000 a9a examples: the SBP's
@@ -403,7 +393,7 @@ def test_sbp_with_bias_matches_libsvm_accuracy_on_a9a():
         pytest.skip("STOCHSVM_DATA is not set (the a9a files are needed)")
     from sklearn.svm import SVC
 
-    from stochsvm.datasets import load_benchmark
+    from stochsvm._testing import load_benchmark
     X, y, Xt, yt = load_benchmark("a9a")
     n = 4000
     X, y = X[:n], y[:n]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import assert_stats_equal
+from _helpers import assert_stats_equal
 from stochsvm import SVM
 
 LAMBDA = 1e-2

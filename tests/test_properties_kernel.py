@@ -5,7 +5,7 @@ values of every kind, each call either succeeds with a finite model (and
 finite scores/predictions among the classes) or raises ValueError/TypeError
 whose message names one of the arguments, or the documented
 FloatingPointError "training diverged". The strategies are those of
-tests/test_properties.py. Modest example counts (CI); derandomized.
+tests/_strategies.py. Modest example counts (CI); derandomized.
 """
 
 import warnings
@@ -16,18 +16,19 @@ import pytest
 pytest.importorskip("hypothesis")
 from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from test_properties import (ANY_NUMBER, SETTINGS, _names_an_argument, labels,  # noqa: E402
-                             matrices, mostly)
+from _helpers import KERNEL_SOLVERS  # noqa: E402
+from _strategies import ANY_NUMBER, SETTINGS, labels, matrices, mostly  # noqa: E402
+from _strategies import names_an_argument as _names_an_argument  # noqa: E402
 
 from stochsvm import KernelSVM  # noqa: E402
 
-KERNEL_SOLVERS = ["sbp", "pegasos", "sdca", "perceptron", "none", "bsca", "bsgd"]
 KERNELS = ["linear", "rbf", "poly", "sigmoid", "precomputed"]
 MAINTENANCE = ["auto", "merge", "remove", "project"]
 
 
 def test_every_kernel_solver_is_listed():
-    """A kernel solver added to the library must be added here (and to
+    """A kernel solver added to the library must be added to KERNEL_SOLVERS in
+    tests/_helpers.py (and to
     fz_kernel_solvers in tests/fuzz/fuzz_kernel_train.c, which checks itself)."""
     from stochsvm import _kernel_svm
     assert set(KERNEL_SOLVERS) == set(_kernel_svm._KSOLVERS)

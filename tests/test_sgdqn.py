@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse as sp
 
 import liblinear_reference as ref
-from conftest import make_problem
+from _helpers import make_problem
 from stochsvm import SVM, svmtrain
 
 

@@ -6,7 +6,7 @@ previous scores, row norms, SDCA's dual variables) besides the model: with
 n = 2000 a leak of them would grow the process by ~80 MB over 1,000 cycles,
 far above 1% of its size. The C core alone is checked for leaks by valgrind
 and LeakSanitizer on the C test suite (.ci/run). Extending to a new solver:
-add it to SOLVERS.
+add it to LINEAR_SOLVERS in tests/_helpers.py.
 """
 
 import gc
@@ -16,24 +16,14 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import make_problem
+from _helpers import CYCLES, WARM_UP, make_problem
+from _helpers import LINEAR_SOLVERS as SOLVERS
+from _helpers import rss_bytes as _rss_bytes
 from stochsvm import SVM, HomogeneousKernelMap
 
-SOLVERS = ["sgd", "sdca", "none", "svmsgd2", "sgdqn", "res", "lres"]
-CYCLES = 1000
-WARM_UP = 100
 
 
-def _rss_bytes():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * _page_size()
-
-
-def _page_size():
-    import os
-    return os.sysconf("SC_PAGE_SIZE")
-
-
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm (Linux)")
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_create_train_delete_keeps_memory_flat(solver):

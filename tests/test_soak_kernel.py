@@ -8,8 +8,8 @@ vectors of d values, or B slots for BSCA/BSGD): with n = 300, d = 5 a leak
 of those is ~10-40 kB per cycle, 10-40 MB over 1,000 cycles, far above 1%
 of the process. Cycles alternate dense float64, CSR float32 and the rbf,
 polynomial and linear kernels. Extending to a new kernel solver: add it to
-KERNEL_SOLVERS in tests/test_properties_kernel.py (checked against the
-library there).
+KERNEL_SOLVERS in tests/_helpers.py (checked against the library in
+tests/test_properties_kernel.py).
 """
 
 import gc
@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import make_problem
+from _helpers import CYCLES, KERNEL_SOLVERS, WARM_UP, make_problem
+from _helpers import rss_bytes as _rss_bytes
 from stochsvm import KernelSVM
-from test_properties_kernel import KERNEL_SOLVERS
-from test_soak import CYCLES, WARM_UP, _rss_bytes
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm (Linux)")
 @pytest.mark.parametrize("solver", KERNEL_SOLVERS)
 def test_kernel_create_train_delete_keeps_memory_flat(solver):

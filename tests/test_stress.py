@@ -8,88 +8,25 @@
   continues from where it stopped.
 - `stochsvm train` exits with status 130 and a message on SIGINT.
 
-Extending to a new solver: add it to SOLVERS (and to LONG_FIT if it needs
-other settings to run long). Latencies are printed, not asserted (the
+Extending to a new solver: add it to LINEAR_SOLVERS in tests/_helpers.py
+(and to LONG_FIT if it needs other settings to run long). Latencies are printed, not asserted (the
 machine may be shared and slow).
 """
 
 import os
 import signal
-import subprocess
-import sys
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import make_problem
+from _helpers import assert_threads_equal_serial, cli_train_interrupted, interrupt_long_fit, make_problem
+from _helpers import LINEAR_SOLVERS as SOLVERS
 from stochsvm import SVM, HomogeneousKernelMap
 
-SOLVERS = ["sgd", "sdca", "none", "svmsgd2", "sgdqn", "res", "lres"]
 TRAINING_SOLVERS = ["sgd", "sdca", "svmsgd2", "sgdqn", "res", "lres"]   # "none" evaluates once
 LOSSES = ["hinge", "hinge2", "logistic", "l2"]
 NEEDS_DIFFERENTIABLE_LOSS = ("res", "lres")
-THREADS = 8
-ROUNDS = int(os.environ.get("STOCHSVM_STRESS_ROUNDS", "3"))   # more for a long one-off run
-
-
-def interrupt_long_fit(svm, name):
-    """Start a fit of ``svm`` capped at 10^10 iterations (hours or days) and
-    send a real SIGINT (os.kill) to this process 0.3 s in: train() must raise
-    KeyboardInterrupt, and the statistics say where it stopped. Prints the
-    latency from the signal to the return (not asserted: the machine may be
-    slow). Returns the statistics."""
-    cap = 10 ** 10
-    svm.set_epsilon(0)
-    svm.set_max_num_iterations(cap)
-    sent = []
-
-    def send():
-        sent.append(time.perf_counter())
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(0.3, send)
-    timer.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            svm.train()
-        returned = time.perf_counter()
-    finally:
-        timer.cancel()
-    print(f"{name}: train() returned {1000 * (returned - sent[0]):.1f} ms after SIGINT")
-    t = svm.get_iteration_number()
-    assert 0 < t < cap
-    stats = svm.get_statistics()
-    assert stats["status"] == "interrupted" and stats["iteration"] == t
-    return stats
-
-
-def cli_train_interrupted(tmp_path, X, y, options):
-    """Run ``stochsvm train`` on (X, y) written as a LIBSVM file with
-    ``options`` and 10^8 epochs, send SIGINT once the first epoch line is out;
-    the exit status and the standard error."""
-    path = tmp_path / "train.svm"
-    with open(path, "w") as f:
-        for row, label in zip(X, y):
-            f.write(f"{label:g} " + " ".join(f"{j + 1}:{v:.4g}" for j, v in enumerate(row)) + "\n")
-    proc = subprocess.Popen([sys.executable, "-m", "stochsvm", "train", str(path), *options,
-                             "--epochs", "100000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()           # wait for the first epoch line: training runs
-        while line and not line.startswith("epoch"):
-            line = proc.stdout.readline()
-        assert line.startswith("epoch"), line + proc.stderr.read()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    return proc.returncode, err
 
 
 def _jobs():
@@ -118,21 +55,6 @@ def _fit(job):
     stats = svm.train()
     return svm.get_model(), svm.get_bias(), svm.get_iteration_number(), stats["objective"], \
         svm.get_scores()
-
-
-def assert_threads_equal_serial(jobs, fit, label):
-    """Run ``fit(job)`` for every job serially, then ROUNDS times on THREADS
-    threads in a random order: each result (a tuple of arrays and numbers)
-    must equal the serial one, bit for bit. Returns the serial results."""
-    serial = [fit(job) for job in jobs]
-    with ThreadPoolExecutor(max_workers=THREADS) as pool:
-        for _ in range(ROUNDS):
-            order = np.random.default_rng().permutation(len(jobs))
-            futures = {int(k): pool.submit(fit, jobs[k]) for k in order}
-            for k, future in futures.items():
-                for got, want in zip(future.result(), serial[k], strict=True):
-                    np.testing.assert_array_equal(got, want, err_msg=label(jobs[k]))
-    return serial
 
 
 def test_threads_of_mixed_solvers_equal_serial():

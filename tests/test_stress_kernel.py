@@ -14,7 +14,7 @@
 - `stochsvm train --kernel` exits with status 130 and a message on SIGINT.
 
 Extending to a new kernel solver: add it to KERNEL_SOLVERS in
-tests/test_properties_kernel.py (checked against the library there).
+tests/_helpers.py (checked against the library in test_properties_kernel.py).
 Latencies are printed, not asserted (the machine may be shared and slow).
 The long run the issue asks for (8 threads for a minute) is this test with
 STOCHSVM_STRESS_ROUNDS raised, as for the linear one.
@@ -29,10 +29,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from conftest import make_problem
+from _helpers import (KERNEL_SOLVERS, assert_threads_equal_serial, cli_train_interrupted,
+                      interrupt_long_fit, make_problem)
 from stochsvm import KernelSVM
-from test_properties_kernel import KERNEL_SOLVERS
-from test_stress import assert_threads_equal_serial, cli_train_interrupted, interrupt_long_fit
 
 TRAINING_SOLVERS = [s for s in KERNEL_SOLVERS if s != "none"]   # "none" evaluates once
 BUDGETED = ("bsca", "bsgd")

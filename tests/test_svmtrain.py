@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import make_problem, objective
+from _helpers import make_problem, objective
 from stochsvm import SVM, HomogeneousKernelMap, svmtrain
 
 LAMBDA = 1e-2

@@ -14,7 +14,7 @@
  *
  * (D is the dual of P; P >= D, equal at the optimum.) The Stochastic Batch
  * Perceptron (Cotter, Shalev-Shwartz, Srebro 2012) solves the slack-
- * constrained problem instead (ALGORITHMS.md section 5):
+ * constrained problem instead (docs/kernel.rst):
  *
  *     max_{||w|| <= 1, b}  gamma  s.t.  y_i (<w, phi(x_i)> + b) >= gamma - xi_i,
  *                                      xi >= 0, sum_i xi_i <= n nu

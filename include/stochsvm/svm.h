@@ -1,6 +1,6 @@
 /* svm.h -- the linear SVM object, a mirror of VLFeat's vl_svm with its defects fixed.
  *
- * Objective (ALGORITHMS.md section 0), with score s_i = <w, x_i> + b:
+ * Objective (docs/algorithm.rst), with score s_i = <w, x_i> + b:
  *
  *     E(w, b) = lambda/2 (||w||^2 + (b/B)^2) + 1/n sum_i c_i loss(y_i, s_i)
  *

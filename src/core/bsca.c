@@ -1,5 +1,5 @@
 /* bsca.c -- budgeted stochastic coordinate ascent (BSCA; Qaadan, Schueler,
- * Glasmachers, Algorithm 1; ALGORITHMS.md section 6).
+ * Glasmachers, Algorithm 1; the math: docs/budget.rst).
  *
  * Dual box QP of the kernel SVM without bias, C = 1/(lambda n):
  *

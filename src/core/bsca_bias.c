@@ -1,7 +1,7 @@
 /* bsca_bias.c -- BSCA with an unregularized bias: budgeted stochastic
  * coordinate ascent on pairs of coordinates (SMO steps, the partner chosen
  * among recently visited points), the dual of the SVM that LIBSVM solves
- * (ALGORITHMS.md section 6; the paper, Qaadan, Schueler, Glasmachers, drops
+ * (docs/budget.rst; the paper, Qaadan, Schueler, Glasmachers, drops
  * the bias).
  *
  * Why: without a bias, f = sum_i alpha_i y_i k(x_i, .) and for a kernel that

@@ -1,6 +1,6 @@
 /* bsgd.c -- budgeted stochastic gradient descent (BSGD; Wang, Crammer,
  * Vucetic, JMLR 2012), the primal baseline of the BSCA paper
- * (ALGORITHMS.md section 6).
+ * (docs/budget.rst).
  *
  * Primal of the kernel SVM without bias, Pegasos' learning rate:
  *

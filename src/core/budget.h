@@ -5,7 +5,7 @@
  * Expansion points z_j are dense double vectors (merging moves them off the
  * data), stored row-major with their squared norms cached, so every kernel
  * value is a function of one inner product and two squared norms.
- * ALGORITHMS.md section 6 gives the math; budget_merge.c, budget_projection.c
+ * docs/budget.rst gives the math; budget_merge.c, budget_projection.c
  * and budget_expansion.c implement it.
  */
 #ifndef STOCHSVM_BUDGET_H

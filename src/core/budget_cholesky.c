@@ -1,6 +1,6 @@
 /* budget_cholesky.c -- the Cholesky factor of the budgeted expansion's Gram
  * matrix, kept up to date as terms come and go, for budget maintenance by
- * projection (budget_projection.c; ALGORITHMS.md section 6).
+ * projection (budget_projection.c; docs/budget.rst).
  *
  * The factor is of K + eps I, K_rs = k(z_term[r], z_term[s]) over the p
  * terms in factor order (term[r] is the expansion slot of factor row r; the

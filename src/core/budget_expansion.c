@@ -1,5 +1,5 @@
 /* budget_expansion.c -- the budgeted kernel expansion f = sum_j beta_j phi(z_j)
- * of BSCA and BSGD (ALGORITHMS.md section 6): storage of at most B + 1 dense
+ * of BSCA and BSGD (docs/budget.rst): storage of at most B + 1 dense
  * points with cached squared norms, appending and removing terms, scoring,
  * and the dispatch of budget maintenance. */
 #include "budget.h"

@@ -1,6 +1,6 @@
 /* budget_merge.c -- budget maintenance by merging two expansion points, for the
  * Gaussian kernel k(x, x') = exp(-gamma ||x - x'||^2) (Wang, Crammer, Vucetic
- * 2012, section 4.3; Qaadan, Schueler, Glasmachers; ALGORITHMS.md section 6).
+ * 2012, section 4.3; Qaadan, Schueler, Glasmachers; docs/budget.rst).
  *
  * Two terms a phi(z_m) + b phi(z_j) of the same sign are replaced by one term
  * beta_z phi(z). For the Gaussian kernel the best z lies on the segment

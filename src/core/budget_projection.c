@@ -1,6 +1,5 @@
 /* budget_projection.c -- budget maintenance by removal and by projection, for
- * any kernel (Wang, Crammer, Vucetic 2012, sections 4.1-4.2; ALGORITHMS.md
- * section 6).
+ * any kernel (Wang, Crammer, Vucetic 2012, sections 4.1-4.2; docs/budget.rst).
  *
  * Removal drops the term m of smallest |beta_m|; the model loses
  * beta_m phi(z_m), so the weight degradation is WD = beta_m^2 k(z_m, z_m).

@@ -2,7 +2,7 @@
  * BSCA (bsca.c) and BSGD (bsgd.c), their epoch driver and the diagnostic
  * pass (budget_train.c); never installed.
  *
- * Problem (ALGORITHMS.md section 6): labels y_i in {-1, +1}, C = 1/(lambda n),
+ * Problem (docs/budget.rst): labels y_i in {-1, +1}, C = 1/(lambda n),
  *   primal  P(w) = lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i <w, phi(x_i)>)
  *   dual    D(alpha) = lambda (1^T alpha - 1/2 alpha^T Q alpha),  0 <= alpha_i <= c_i C,
  *           Q_ij = y_i y_j k(x_i, x_j), w(alpha) = sum_i alpha_i y_i phi(x_i),

@@ -1,6 +1,6 @@
 /* res.c -- RES, regularized stochastic BFGS (Mokhtari & Ribeiro, "A
- * quasi-Newton method for large scale support vector machines", seed 001;
- * ALGORITHMS.md section 4), Algorithm 1.
+ * quasi-Newton method for large scale support vector machines"; the math:
+ * docs/res.rst), Algorithm 1.
  *
  * Minimises F(w~) = lambda/2 ||w~||^2 + 1/n sum_i c_i loss(y_i, <w~, x~_i>)
  * over w~ = (w, w_b), x~_i = (x_i, B), for a differentiable loss. Step t on a

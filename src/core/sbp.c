@@ -1,5 +1,5 @@
 /* sbp.c -- the Stochastic Batch Perceptron (Cotter, Shalev-Shwartz, Srebro,
- * ICML 2012; the paper's Algorithm 1, ALGORITHMS.md section 5).
+ * ICML 2012; the paper's Algorithm 1; the math: docs/kernel.rst).
  *
  * Slack-constrained problem over w = sum_i alpha_i y_i phi(x_i):
  *

@@ -1,5 +1,5 @@
 /* sdca.c -- stochastic dual coordinate ascent (Hsieh et al. 2008; Shalev-Shwartz
- * and Zhang 2013; VLFeat's SDCA; ALGORITHMS.md section 2).
+ * and Zhang 2013; VLFeat's SDCA; the math: docs/sdca.rst).
  *
  * The primal is SGD's, with augmented rows x~_i = (x_i, B) and w~ = (w, w_b):
  *

@@ -1,5 +1,5 @@
-/* sgd.c -- Pegasos-style stochastic gradient descent (VLFeat's SGD, seed 000;
- * Shalev-Shwartz et al., Pegasos; ALGORITHMS.md section 1).
+/* sgd.c -- Pegasos-style stochastic gradient descent (VLFeat's SGD;
+ * Shalev-Shwartz et al., Pegasos; the math: docs/algorithm.rst).
  *
  * Minimises, with the bias b = B w_b of a constant feature B,
  *

@@ -1,6 +1,6 @@
 /* sgdqn.c -- SGD-QN (Bordes, Bottou, Gallinari, "SGD-QN: Careful
  * quasi-Newton stochastic gradient descent", JMLR 10, 2009, Figure 2;
- * ALGORITHMS.md section 3). SVMSGD2 (svmsgd2.c) with a diagonal rescaling B
+ * docs/sgdqn.rst). SVMSGD2 (svmsgd2.c) with a diagonal rescaling B
  * of the steps, re-estimated from the secant equation once per skip.
  *
  * Objective and loss conventions: svmsgd2.c. Coordinates run over the

@@ -1,5 +1,5 @@
 /* skip.c -- how often SVMSGD2 and SGD-QN apply the regularizer (Bordes,
- * Bottou, Gallinari 2009, section 5.2; ALGORITHMS.md section 3).
+ * Bottou, Gallinari 2009, section 5.2; docs/sgdqn.rst).
  *
  * The gradient of E_i = lambda/2 ||w||^2 + loss_i has a dense part lambda w
  * and a part that is as sparse as x_i. Both solvers apply the dense part only

@@ -1,6 +1,6 @@
 /* svmsgd2.c -- SVMSGD2 (Bordes, Bottou, Gallinari, "SGD-QN: Careful
  * quasi-Newton stochastic gradient descent", JMLR 10, 2009, Figure 1;
- * ALGORITHMS.md section 3). SGD whose regularizer is a special example
+ * docs/sgdqn.rst). SGD whose regularizer is a special example
  * applied every `skip` iterations, so that a sparse step costs O(nnz).
  *
  * Objective (the object's, svm.h), with the bias b = B w_b of a constant

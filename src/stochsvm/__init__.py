@@ -8,8 +8,7 @@ the compiled core only; everything else is imported on first use.
 
 from stochsvm._svm import SVM, HomogeneousKernelMap, homkermap
 from stochsvm._kernel_svm import KernelSVM, find_gamma, find_gamma_and_bias, kernel_matrix
-
-__version__ = "0.1.0"
+from stochsvm._version import __version__
 
 __all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "KernelSVM", "kernel_matrix",
            "find_gamma", "find_gamma_and_bias", "LinearSVMClassifier", "LinearSVMRegressor",

@@ -558,7 +558,7 @@ void test_sgd_schedule_shrinkage(void) {
 }
 
 /* With a single example the visiting order is trivial, so the whole SGD
- * trajectory can be replayed here from ALGORITHMS.md section 1, unfactored:
+ * trajectory can be replayed here from docs/algorithm.rst, unfactored:
  *   w <- (1 - lambda eta_t) w - eta_t g x,   g = c loss'(s), eta_t = 1/(lambda (t + t0)),
  *   w_b <- w_b - r_b eta_t (lambda w_b + g B),  b = B w_b. */
 static void replay_single_example(SsLoss loss, double label, int64_t ts, int64_t T) {

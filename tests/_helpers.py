@@ -1,0 +1,184 @@
+"""Helpers shared by several test modules: data, reference objectives and
+checks that more than one module needs.
+
+Test modules import these from here (``from _helpers import make_problem``),
+never from ``conftest`` or from one another: conftest holds fixtures only,
+and test_imports.py fails if a module imports conftest or another test
+module. Solver lists are here so that the property, soak and stress tests of
+one kind share one list, checked against the library in
+test_properties.py and test_properties_kernel.py.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+#: Every linear solver of stochsvm.SVM (append new linear solvers here).
+LINEAR_SOLVERS = ["sgd", "sdca", "none", "svmsgd2", "sgdqn", "res", "lres"]
+#: Every kernel solver of stochsvm.KernelSVM (append new kernel solvers here).
+KERNEL_SOLVERS = ["sbp", "pegasos", "sdca", "perceptron", "none", "bsca", "bsgd"]
+
+
+# ---------------------------------------------------------------------------
+#                            Problems and references
+# ---------------------------------------------------------------------------
+
+def make_problem(n=1000, d=20, seed=0, separation=1.0, sparsity=0.0):
+    """A seeded Gaussian two-class problem.
+
+    Returns ``(X, y)`` with X float64 of shape (n, d) in C order and y in
+    {-1, +1}: the classes are N(+-separation * mu, I) with a fixed random
+    unit direction mu. ``sparsity`` is the fraction of entries set to zero.
+    """
+    rng = np.random.default_rng(seed)
+    y = np.where(rng.random(n) < 0.5, -1.0, 1.0)
+    mu = rng.normal(size=d)
+    mu /= np.linalg.norm(mu)
+    X = rng.normal(size=(n, d)) + separation * y[:, None] * mu[None, :]
+    if sparsity > 0:
+        X[rng.random((n, d)) < sparsity] = 0.0
+    return np.ascontiguousarray(X), y
+
+
+def blobs(n=120, d=4, seed=0, sep=0.8):
+    """n points in d dimensions, classes alternating, shifted by +-sep along
+    the first axis."""
+    rng = np.random.default_rng(seed)
+    y = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    X = rng.normal(size=(n, d))
+    X[:, 0] += sep * y
+    return X, y
+
+
+def rbf(X, Z, gamma):
+    """The RBF kernel matrix exp(-gamma |x - z|^2) of the rows of X and Z."""
+    d2 = (X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :] - 2 * X @ Z.T
+    return np.exp(-gamma * np.maximum(d2, 0))
+
+
+def objective(X, y, w, b, lam, B=1.0, loss="hinge", weights=None):
+    """The primal objective E(w, b) of include/stochsvm/svm.h, in NumPy."""
+    s = np.asarray(X @ w).ravel() + b
+    z = y * s
+    if loss == "hinge":
+        values = np.maximum(0.0, 1.0 - z)
+    elif loss == "hinge2":
+        values = np.maximum(0.0, 1.0 - z) ** 2
+    elif loss == "logistic":
+        values = np.logaddexp(0.0, -z)
+    else:
+        raise ValueError(loss)
+    if weights is not None:
+        values = weights * values
+    reg = np.dot(w, w) + ((b / B) ** 2 if B > 0 else 0.0)
+    return 0.5 * lam * reg + values.mean()
+
+
+def assert_stats_equal(a, b):
+    """Two statistics dicts are identical (NaN equal to NaN)."""
+    assert set(a) == set(b)
+    for key in a:
+        if isinstance(a[key], float) and np.isnan(a[key]):
+            assert isinstance(b[key], float) and np.isnan(b[key]), key
+        else:
+            assert a[key] == b[key], key
+
+
+# ---------------------------------------------------------------------------
+#                     Soak: resident memory of the process
+# ---------------------------------------------------------------------------
+
+CYCLES = 1000     # create/train/delete cycles per solver
+WARM_UP = 100     # cycles before the first measurement
+
+
+def rss_bytes():
+    """The resident set size of this process (Linux: /proc/self/statm)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+# ---------------------------------------------------------------------------
+#                      Stress: threads and interruption
+# ---------------------------------------------------------------------------
+
+THREADS = 8
+ROUNDS = int(os.environ.get("STOCHSVM_STRESS_ROUNDS", "3"))   # more for a long one-off run
+
+
+def interrupt_long_fit(svm, name):
+    """Start a fit of ``svm`` capped at 10^10 iterations (hours or days) and
+    send a real SIGINT (os.kill) to this process 0.3 s in: train() must raise
+    KeyboardInterrupt, and the statistics say where it stopped. Prints the
+    latency from the signal to the return (not asserted: the machine may be
+    slow). Returns the statistics."""
+    cap = 10 ** 10
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(cap)
+    sent = []
+
+    def send():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.3, send)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            svm.train()
+        returned = time.perf_counter()
+    finally:
+        timer.cancel()
+    print(f"{name}: train() returned {1000 * (returned - sent[0]):.1f} ms after SIGINT")
+    t = svm.get_iteration_number()
+    assert 0 < t < cap
+    stats = svm.get_statistics()
+    assert stats["status"] == "interrupted" and stats["iteration"] == t
+    return stats
+
+
+def cli_train_interrupted(tmp_path, X, y, options):
+    """Run ``stochsvm train`` on (X, y) written as a LIBSVM file with
+    ``options`` and 10^8 epochs, send SIGINT once the first epoch line is out;
+    the exit status and the standard error."""
+    path = tmp_path / "train.svm"
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            f.write(f"{label:g} " + " ".join(f"{j + 1}:{v:.4g}" for j, v in enumerate(row)) + "\n")
+    proc = subprocess.Popen([sys.executable, "-m", "stochsvm", "train", str(path), *options,
+                             "--epochs", "100000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()           # wait for the first epoch line: training runs
+        while line and not line.startswith("epoch"):
+            line = proc.stdout.readline()
+        assert line.startswith("epoch"), line + proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err
+
+
+def assert_threads_equal_serial(jobs, fit, label):
+    """Run ``fit(job)`` for every job serially, then ROUNDS times on THREADS
+    threads in a random order: each result (a tuple of arrays and numbers)
+    must equal the serial one, bit for bit. Returns the serial results."""
+    serial = [fit(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for _ in range(ROUNDS):
+            order = np.random.default_rng().permutation(len(jobs))
+            futures = {int(k): pool.submit(fit, jobs[k]) for k in order}
+            for k, future in futures.items():
+                for got, want in zip(future.result(), serial[k], strict=True):
+                    np.testing.assert_array_equal(got, want, err_msg=label(jobs[k]))
+    return serial
