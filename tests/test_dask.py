@@ -550,9 +550,9 @@ def _kill_worker_holding_partitions(client):
 
 
 def test_worker_killed_mid_fit_recovers(dense_problem):
-    """A worker killed after round 2: Dask recomputes its partitions from the
-    graph (on the surviving worker or the restarted one), the fit finishes
-    with a model as good as without the loss."""
+    """Parameter mixing, a worker killed after round 2: Dask recomputes its
+    partitions from the graph (on the surviving worker or the restarted one),
+    the fit finishes with a model as good as without the loss."""
     X, y = dense_problem
     cluster = _new_cluster()
     client = distributed.Client(cluster, timeout=60, set_as_default=False)
@@ -566,13 +566,50 @@ def test_worker_killed_mid_fit_recovers(dense_problem):
                 if stats["round"] == 2:
                     killed.append(_kill_worker_holding_partitions(client))
 
-            clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=60)
+            clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_rounds=10, tol=0,
+                                          round_timeout=60)
             in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
             assert killed[0] >= 2  # the worker with the most of the four partitions
             assert clf.n_iter_ == 10
             assert clf.objective_ == pytest.approx(
                 objective(X, y, clf.coef_[0], clf.intercept_[0], LAM), rel=1e-10)
             assert clf.objective_ <= 1.01 * optimum(X, y, LAM)
+    finally:
+        _close(client, cluster)
+    assert cluster.status.name == "closed"
+
+
+@pytest.mark.parametrize("victims", ["one", "both"])
+def test_cocoa_worker_killed_mid_fit_still_reaches_the_gap(dense_problem, victims):
+    """CoCoA+, worker processes SIGKILLed after round 2 (one, or both): Dask
+    recomputes the lost partitions from the graph, their dual variables
+    restart from zero (the round says which), w is rebuilt from the
+    partitions' contributions, and the fit still reaches its certified gap."""
+    X, y = dense_problem
+    cluster = _new_cluster()
+    client = distributed.Client(cluster, timeout=60, set_as_default=False)
+    try:
+        with client.as_current():
+            killed = []
+
+            def callback(stats):
+                if stats["round"] == 2:
+                    if victims == "one":
+                        killed.append(_kill_worker_holding_partitions(client))
+                    else:
+                        for address in list(client.scheduler_info()["workers"]):
+                            killed.append(_kill_worker(client, address))
+
+            clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-3, max_rounds=400,
+                                          round_timeout=60)
+            Xd = da.from_array(X, chunks=(1500, 20))
+            yd = da.from_array(y, chunks=1500)
+            in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
+            assert killed and killed[0]
+            assert any(h["restarted_partitions"] for h in clf.history_)
+            assert all(np.isnan(h["relative_gap"]) for h in clf.history_
+                       if h["restarted_partitions"])
+            check_certificate(clf, X, y, optimum(X, y, LAM_C, gap=1e-8))
     finally:
         _close(client, cluster)
     assert cluster.status.name == "closed"
@@ -607,6 +644,9 @@ def test_worker_killed_with_unrecoverable_data_raises(dense_problem):
             with pytest.raises(RuntimeError, match="lost|timeout|dying") as info:
                 in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
             assert not hasattr(clf, "coef_")
+            message = str(info.value)
+            assert "timeout" in message or "dying" in message or (
+                "partition" in message and "cannot recompute" in message), message
     finally:
         _close(client, cluster)
     assert cluster.status.name == "closed"
