@@ -532,6 +532,62 @@ def test_bad_input(client, dense_problem):
         clf.predict(Xd[:, :5])
 
 
+def _in_memory_error(function):
+    with pytest.raises(ValueError) as info:
+        function()
+    return str(info.value).splitlines()[0]
+
+
+def test_bad_input_as_the_in_memory_estimators(client, dense_problem):
+    """NaN/inf rows in fit and predict, zero and negative weights, one class,
+    mismatched chunks: the in-memory estimator's error, word for word."""
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(3000, 20))
+    yd = da.from_array(y, chunks=3000)
+    local = LinearSVMClassifier(lambda_=LAM).fit(X, y)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=2, round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd))
+    for bad in (np.nan, np.inf):
+        Xbad = X.copy()
+        Xbad[4321, 3] = bad
+        expected = _in_memory_error(lambda: local.predict(Xbad))
+        with pytest.raises(ValueError, match=expected[:20]):
+            clf.predict(Xbad)
+        with pytest.raises(ValueError, match=expected[:20]):
+            clf.decision_function(da.from_array(Xbad, chunks=(3000, 20))).compute()
+        with pytest.raises(ValueError, match=expected[:20]):
+            in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+                da.from_array(Xbad, chunks=(3000, 20)), yd))
+    zero = np.zeros(len(y))
+    expected = _in_memory_error(lambda: LinearSVMClassifier().fit(X, y, sample_weight=zero))
+    with pytest.raises(ValueError, match=expected):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+            Xd, yd, sample_weight=da.from_array(zero, chunks=3000)))
+    # one partition's weights all zero is fine: the other's carry the problem
+    half = np.where(np.arange(len(y)) < 3000, 0.0, 1.0)
+    clf_half = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    in_thread(lambda: clf_half.fit(Xd, yd, sample_weight=da.from_array(half, chunks=3000)))
+    assert clf_half.converged_
+    negative = -np.ones(len(y))
+    expected = _in_memory_error(lambda: LinearSVMClassifier().fit(X, y, sample_weight=negative))
+    with pytest.raises(ValueError, match=expected):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+            Xd, yd, sample_weight=da.from_array(negative, chunks=3000)))
+    with pytest.raises(ValueError, match="two classes"):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+            Xd, da.full(len(y), 2.0, chunks=3000)))
+    # y chunked differently from X is rechunked to X's rows; a different length is refused
+    a = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    in_thread(lambda: a.fit(Xd, da.from_array(y, chunks=1000)))
+    b = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    in_thread(lambda: b.fit(Xd, yd))
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    with pytest.raises(ValueError, match="rows"):
+        DaskLinearSVMClassifier().fit(Xd, da.from_array(y[:-1], chunks=3000))
+
+
 def _kill_worker(client, address):
     """SIGKILL the worker process at address (one this test started): its memory
     is gone at once (a graceful close would first hand its data over)."""

@@ -265,12 +265,12 @@ def _labels_from_scores(s, classes):
 
 
 def _block_decision(X, coef, intercept, squeeze):
-    s = _scores(_to_block(X), coef, intercept)
+    s = _scores(_check_block(X), coef, intercept)
     return s[:, 0] if squeeze else s
 
 
 def _block_predict(X, coef, intercept, classes):
-    s = _scores(_to_block(X), coef, intercept)
+    s = _scores(_check_block(X), coef, intercept)
     if classes is None:
         return s[:, 0]
     return _labels_from_scores(s, classes)
@@ -726,6 +726,7 @@ class _DaskLinearSVMBase(BaseEstimator):
             local = X.tocsr() if sp.issparse(X) else np.asarray(X)
             if local.ndim != 2:
                 raise ValueError(f"X must be 2-D, got shape {local.shape}")
+            local = _check_block(local)  # finite values, as the in-memory estimators
             X = None
         shape = X.shape if X is not None else local.shape
         if shape[1] != self.n_features_in_:
