@@ -716,3 +716,86 @@ def test_no_client_is_a_clear_error(dense_problem, monkeypatch):
     X, y = dense_problem
     with pytest.raises(RuntimeError, match="distributed Client"):
         DaskLinearSVMClassifier().fit(X, y)
+
+
+def _libsvm_lines(n, d, seed, first_index=1):
+    rng = np.random.default_rng(seed)
+    lines = []
+    for _ in range(n):
+        idx = np.sort(rng.choice(d, size=rng.integers(0, 6), replace=False)) + first_index
+        lines.append(f"{rng.choice([-1, 1])} "
+                     + " ".join(f"{j}:{rng.normal():.6g}" for j in idx) + "\n")
+    return lines
+
+
+def test_read_libsvm_splits_plain_and_compressed_files(client, tmp_path):
+    import gzip
+    import lzma
+
+    from stochsvm.dask import read_libsvm
+    from stochsvm.datasets import load_libsvm
+
+    lines = _libsvm_lines(900, 30, seed=1)
+    lines[10] = "# a comment line\n"
+    (tmp_path / "part-0.svm").write_text("".join(lines[:400]))
+    with gzip.open(tmp_path / "part-1.svm.gz", "wt") as f:
+        f.write("".join(lines[400:700]))
+    with lzma.open(tmp_path / "part-2.svm.xz", "wt") as f:
+        f.write("".join(lines[700:]))
+    (tmp_path / "all.svm").write_text("".join(lines))
+    expected_X, expected_y = load_libsvm(tmp_path / "all.svm")
+    X, y = in_thread(lambda: read_libsvm(str(tmp_path / "part-*"), blocksize=1000))
+    assert len(X.chunks[0]) > 3  # the plain file is split
+    assert X.shape == expected_X.shape
+    got = X.compute()
+    assert sp.issparse(got) and (got != expected_X).nnz == 0
+    np.testing.assert_array_equal(y.compute(), expected_y)
+    X, y = in_thread(lambda: read_libsvm(tmp_path / "all.svm", blocksize=10**6))
+    assert len(X.chunks[0]) == 1 and (X.compute() != expected_X).nnz == 0
+    # and the result trains
+    clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    X, y = in_thread(lambda: read_libsvm(tmp_path / "all.svm", blocksize="8KiB"))
+    in_thread(lambda: clf.fit(X, y))
+    assert clf.converged_
+
+
+def test_read_libsvm_blocks_read_every_line_once(tmp_path):
+    """Byte ranges of any size, cutting lines anywhere (or nowhere): the blocks'
+    lines, in order, are the file's lines."""
+    from stochsvm._dask_libsvm import _blocks, _read_text
+
+    text = "".join(_libsvm_lines(40, 8, seed=3)).encode()
+    path = tmp_path / "f.svm"
+    path.write_bytes(text)
+    for blocksize in list(range(1, 60)) + [len(text) - 1, len(text), 10**6]:
+        pieces = [_read_text(str(path), start, end)[0]
+                  for _, start, end in _blocks(str(path), blocksize)]
+        assert b"".join(pieces) == text, blocksize
+        assert all(p == b"" or p.endswith(b"\n") for p in pieces)
+
+
+def test_read_libsvm_zero_based_and_errors(client, tmp_path):
+    from stochsvm.dask import read_libsvm
+
+    lines = _libsvm_lines(300, 12, seed=2, first_index=0)
+    path = tmp_path / "zero.svm"
+    path.write_text("".join(lines))
+    X, _ = in_thread(lambda: read_libsvm(path, blocksize=500))
+    assert X.shape[1] == 1 + max(int(t.split(":")[0]) for line in lines
+                                 for t in line.split()[1:])
+    X1, _ = in_thread(lambda: read_libsvm(path, blocksize=500, n_features=40))
+    assert X1.shape[1] == 40
+    np.testing.assert_array_equal(X1.compute()[:, :X.shape[1]].toarray(), X.compute().toarray())
+    with pytest.raises(ValueError, match="index 0 .*zero_based=False"):
+        in_thread(lambda: read_libsvm(path, zero_based=False))
+    with pytest.raises(ValueError, match="n_features=3"):
+        in_thread(lambda: read_libsvm(path, n_features=3))
+    lines[123] = "1 3:0.5 oops\n"
+    bad = tmp_path / "bad.svm"
+    bad.write_text("".join(lines))
+    with pytest.raises(ValueError, match=r"bad\.svm, line 124: .*'oops'"):
+        in_thread(lambda: read_libsvm(bad, blocksize=700))
+    with pytest.raises(FileNotFoundError, match="nothing-here"):
+        read_libsvm(str(tmp_path / "nothing-here*"))
+    with pytest.raises(ValueError, match="blocksize"):
+        read_libsvm(path, blocksize=0)

@@ -52,11 +52,12 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from stochsvm import _dask_cocoa
+from stochsvm._dask_libsvm import read_libsvm
 from stochsvm._svm import SVM
 from stochsvm.linear import _check_int
 from stochsvm.linear import _check_positive_number as _check_number
 
-__all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor"]
+__all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor", "read_libsvm"]
 
 #: Solvers that can be warm-started from a mixed model.
 MIXING_SOLVERS = ("sgd",)
