@@ -123,7 +123,8 @@ def cocoa_round(part, coef, intercept, round_number, config, train=True):
     Returns a dict: ``n``, ``loss`` and ``conjugate`` (P sums at the
     round's model and dual variables), ``coef``/``intercept`` (the
     partition's new contributions ``v_k``), ``restarted`` (the dual
-    variables were not the expected ones), ``cpu_time``.
+    variables were not the expected ones), ``worker`` (where they now are:
+    the next round runs there), ``cpu_time``.
     """
     start = time.process_time()
     K = config["K"]
@@ -151,9 +152,20 @@ def cocoa_round(part, coef, intercept, round_number, config, train=True):
     if train:
         part.duals[config["fit_id"]] = (new_duals, round_number)
     return {"n": part.n, "loss": np.array(losses), "conjugate": np.array(conjugates),
+            "worker": _worker_address(),
             "coef": np.vstack(contributions) if train else None,
             "intercept": np.array(biases) if train else None,
             "restarted": bool(restarted), "cpu_time": time.process_time() - start}
+
+
+def _worker_address():
+    """The address of the worker running this task (None outside a worker)."""
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return None
 
 
 def duality_gap(results, coef, intercept, lam, B, N):

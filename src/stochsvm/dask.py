@@ -373,15 +373,21 @@ class _Rounds:
                 f"graph); no model was returned")
         return None
 
-    def run(self, function, parts, *args, what):
+    def run(self, function, parts, *args, what, workers=None):
+        """function(part, *args) for every part; its results, in order. workers:
+        per part, the worker to prefer (None: any), e.g. where its state is."""
         _, _, distributed = _import_dask()
         deadline = None if self.timeout is None else time.monotonic() + self.timeout
         self.num_parts = len(parts)
+        workers = workers or [None] * len(parts)
 
-        def submit(part):
-            return self.client.submit(function, part, *args, pure=False)
+        def submit(i):
+            if workers[i] is None:
+                return self.client.submit(function, parts[i], *args, pure=False)
+            return self.client.submit(function, parts[i], *args, pure=False,
+                                      workers=[workers[i]], allow_other_workers=True)
 
-        futures = [submit(part) for part in parts]
+        futures = [submit(i) for i in range(len(parts))]
         results = [None] * len(parts)
         pending = list(range(len(parts)))
         try:
@@ -417,7 +423,7 @@ class _Rounds:
                         retry.append(i)
                 for i in retry:
                     self.client.cancel(futures[i])
-                    futures[i] = submit(parts[i])
+                    futures[i] = submit(i)
                 if retry:
                     time.sleep(0.05)
                 pending = retry
@@ -617,11 +623,16 @@ class _DaskLinearSVMBase(BaseEstimator):
         bias_contributions = np.zeros((K, P))
         coef, intercept = np.zeros((P, d)), np.zeros(P)
         history, converged, pending = [], False, None
+        # A partition's dual variables are where its last round ran: run the
+        # next one there (a copy of the partition elsewhere has older ones).
+        workers = None
         for r in range(1, self.max_rounds + 2):
             task_start = time.perf_counter()
             train = r <= self.max_rounds
             results = rounds.run(_dask_cocoa.cocoa_round, parts, coef, intercept, r, config,
-                                 train, what=f"round {r}" if train else "evaluating the model")
+                                 train, what=f"round {r}" if train else "evaluating the model",
+                                 workers=workers)
+            workers = [res["worker"] for res in results]
             wall_time = time.perf_counter() - task_start
             sent = K * (coef.nbytes + intercept.nbytes)
             received = sum(res["loss"].nbytes + res["conjugate"].nbytes for res in results)
