@@ -162,6 +162,16 @@ def run_sample(args):
             "generation_wall": generation, "peak_driver_mb": peak_rss_mb()}
 
 
+def write_report(lines, output):
+    """Append the command line, write the Markdown report and print it."""
+    lines = lines + ["", "Command: `nice python bench/dask_scaling.py "
+                     + " ".join(a for a in sys.argv[1:]) + "`", ""]
+    os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
+    with open(output, "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
+
+
 def subprocess_run(argv):
     out = subprocess.run([sys.executable, __file__] + argv, check=True, capture_output=True,
                          text=True)
@@ -216,8 +226,7 @@ def run_single(args):
 
 def run_cocoa(args):
     """One worker count: CoCoA+ with K partitions (rechunked from the same
-    generated chunks), and, with the most partitions asked, the references."""
-    import dask.array as da
+    generated chunks), and, with K = 4, the references."""
     import distributed
     from stochsvm.dask import DaskLinearSVMClassifier
 
@@ -358,12 +367,7 @@ def cocoa_main(args, common):
     lines += ["", "Relative gap per round (2 workers):", ""]
     for f in (two or runs[-1])["fits"]:
         lines.append(f"* K = {f['K']}: " + ", ".join(f"{g:.2e}" for g in f["gaps"]))
-    lines += ["", "Command: `nice python bench/dask_scaling.py "
-              + " ".join(a for a in sys.argv[1:]) + "`", ""]
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as f:
-        f.write("\n".join(lines))
-    print("\n".join(lines))
+    write_report(lines, args.output)
 
 
 def main():
@@ -478,12 +482,7 @@ def main():
                           f"{one['fit_wall'] / two['fit_wall']:.2f}; ratio of the "
                           f"objectives 2 workers / 1 worker: "
                           f"{two['objective'] / one['objective']:.4f}."]
-    lines += ["", "Command: `nice python bench/dask_scaling.py "
-              + " ".join(a for a in sys.argv[1:]) + "`", ""]
-    os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
-    with open(args.output, "w") as f:
-        f.write("\n".join(lines))
-    print("\n".join(lines))
+    write_report(lines, args.output)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Linear SVMs on a Dask cluster by iterative parameter mixing.
+"""Linear SVMs on a Dask cluster: CoCoA+ (default) or iterative parameter mixing.
 
 The problem is the one :class:`stochsvm.SVM` solves, over all ``N`` rows
 split into the partitions ``p`` of a ``dask.array`` or ``dask.dataframe``
@@ -10,7 +10,25 @@ split into the partitions ``p`` of a ``dask.array`` or ``dask.dataframe``
 where ``E_p`` is the same objective over the rows of partition ``p`` alone
 (same lambda, normalised by ``n_p``).
 
-Iterative parameter mixing (McDonald, Hall and Mann 2010; for SGD, Zinkevich,
+CoCoA+ (``solver="sdca"``, the default; Ma et al. 2015, Smith et al. 2018;
+the worker side and its algebra are in ``_dask_cocoa.py``). Every partition
+keeps its rows' SDCA dual variables in its worker's memory between rounds.
+A round sends the global model ``w~ = (w, b/B)`` to every partition; each
+runs ``local_epochs`` epochs of the SDCA object on its rows, warm-started
+from its dual variables and shifted to ``w~`` (``SVM.shift_sdca_model``),
+with ``lambda' = lambda N / (K n_p)``: that is CoCoA+'s local subproblem with
+added updates (gamma = 1) and ``sigma' = K``. It returns its new
+contribution to ``w~`` and its terms of the duality gap; the driver adds the
+contributions. The bias is a regularised coordinate (bias multiplier B), as
+in single-machine SDCA, so the fit converges to the single-machine SDCA
+optimum. It stops when every problem's relative duality gap
+``(P - D) / max(|P|, |D|)`` is at most ``tol``: a certificate, the returned
+model's primal is within that fraction of the optimum. When a worker dies,
+Dask recomputes its partitions from the graph; their dual variables restart
+from zero and the model is rebuilt from the partitions' contributions, so
+the fit goes on (that round's gap is not reported).
+
+Iterative parameter mixing (``solver="sgd"``; McDonald, Hall and Mann 2010; for SGD, Zinkevich,
 Weimer, Smola and Li 2010). Round ``r`` starts from the global model
 ``(w_r, b_r)`` and the global iteration number ``t_r``:
 
@@ -29,10 +47,11 @@ Weimer, Smola and Li 2010). Round ``r`` starts from the global model
    ``E(w_{r+1}, b_{r+1}) = sum_p (n_p / N) E_p``.
 
 Rounds stop when ``|E_{r+1} - E_r| <= tol * |E_r|`` or after ``max_rounds``.
-Each partition is converted once and kept in its worker's memory (a Dask
-future) for the whole fit; a round sends only the model (``d`` floats per
-class, scattered once) and gets back one model and a row count per
-partition: rows never travel. If a worker is lost, Dask recomputes its
+
+For both solvers, each partition is converted once and kept in its worker's
+memory (a Dask future) for the whole fit; a round sends only the model
+(``d + 1`` floats per class and partition) and gets back one model-sized
+vector and a few numbers per partition: rows never travel. If a worker is lost, Dask recomputes its
 partitions from the collection's graph when it can (a result that depends
 only on the partition's rows and the global model, so the round's answer is
 the same); when it cannot, or a round exceeds ``round_timeout``, ``fit``
@@ -43,7 +62,11 @@ per class in each round.
 
 Only solvers that accept a model to start from (``set_model``) can mix:
 ``"sgd"``. SDCA's model is a function of its dual variables, which belong
-to the rows, so it cannot be averaged and restarted this way.
+to the rows: it is the local solver of CoCoA+ instead.
+
+Input goes through the in-memory estimators' checks, chunk by chunk (finite
+values, float32 kept, non-negative weights, not all zero, two classes).
+:func:`read_libsvm` (``_dask_libsvm.py``) reads LIBSVM files on the workers.
 """
 
 import time
@@ -506,7 +529,7 @@ class _DaskLinearSVMBase(BaseEstimator):
     # -- the mixing loop -----------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None, validation_data=None, callback=None):
-        """Fit by iterative parameter mixing on the current Dask client's workers.
+        """Fit by CoCoA+ (or parameter mixing) on the current Dask client's workers.
 
         Parameters
         ----------
@@ -751,9 +774,9 @@ class _DaskLinearSVMBase(BaseEstimator):
 
 
 class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
-    """Linear SVM classifier trained on a Dask cluster by iterative parameter mixing.
+    """Linear SVM classifier trained on a Dask cluster by CoCoA+ or parameter mixing.
 
-    See the module documentation (:mod:`stochsvm.dask`) for the algorithm.
+    See the module documentation (:mod:`stochsvm.dask`) for the algorithms.
     ``fit`` runs on the workers of the current ``distributed.Client``;
     ``predict``, ``decision_function`` and ``score`` on dask input are
     lazy/distributed (``map_blocks``) and on NumPy/SciPy input local.
@@ -761,33 +784,40 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     Parameters
     ----------
     loss : {"hinge", "hinge2", "logistic"}, default "hinge"
-    solver : {"sgd"}, default "sgd"
-        The local solver (one that can warm-start from a mixed model).
+    solver : {"sdca", "sgd"}, default "sdca"
+        ``"sdca"``: CoCoA+ with SDCA on every partition, to the single-machine
+        SDCA optimum with a duality-gap certificate. ``"sgd"``: iterative
+        parameter mixing of SGD (no certificate; stops above the optimum).
     C : float, optional
         ``lambda = 1 / (C N)`` for N training rows (scikit-learn's C).
     lambda_ : float, optional
         The regularization strength directly; give ``C`` or ``lambda_``, not both;
         neither means C = 1.
     bias_multiplier : float, default 1
-        B, the constant feature carrying the bias (0: no bias).
+        B, the constant feature carrying the bias (0: no bias). The bias is
+        regularised, ``lambda/2 (b/B)^2``, as in :class:`stochsvm.SVM`.
     bias_learning_rate : float, optional
         SGD's bias step relative to the model step (default: the SVM's, 1).
     t0 : float, optional
         SGD's schedule offset; default: the SVM default over all rows (the
         largest of the partitions' defaults).
     local_epochs : int, default 1
-        Epochs each partition runs per round.
-    max_rounds : int, default 50
+        Epochs each partition runs per round (SDCA or SGD).
+    max_rounds : int, default 100
     tol : float, default 1e-3
-        Stop when the objective changes by at most ``tol`` times its value
-        between two rounds (every class, for one-vs-rest); 0 runs all rounds.
+        ``"sdca"``: stop when the relative duality gap
+        ``(P - D) / max(|P|, |D|)`` of every problem is at most ``tol``.
+        ``"sgd"``: stop when the objective changes by at most ``tol`` times
+        its value between two rounds (every class, for one-vs-rest).
+        0 runs all rounds.
     seed : int, default 0
         Partition p's SVM has seed ``seed + p``.
     round_timeout : float or None, default 3600
         Seconds a round (or the loading of the partitions) may take before
         ``fit`` raises RuntimeError; None waits forever.
     verbose : int, default 0
-        Print one line per round.
+        Print one line per round (objective; for CoCoA+ also the relative
+        gap and the bytes sent).
 
     Attributes
     ----------
@@ -798,17 +828,25 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     n_iter_ : int
         Rounds run.
     history_ : list of dict
-        Per round: ``round``, ``objective`` (the distributed primal objective
-        of the mixed model, summed over the one-vs-rest problems),
-        ``objectives`` (per problem), ``iteration`` (global iteration
-        number), ``validation_score`` (accuracy on ``validation_data`` or
-        None), ``wall_time`` (of the round, seconds), ``worker_cpu_time``
-        (summed over the partitions' training tasks) and ``elapsed_time``
-        (since fit started).
+        Per round: ``round``, ``objective`` (the primal objective of the
+        round's model over all rows, summed over the one-vs-rest problems),
+        ``objectives`` (per problem), ``validation_score`` (accuracy on
+        ``validation_data`` or None), ``wall_time`` (of the round, seconds),
+        ``worker_cpu_time`` (summed over the partitions' tasks) and
+        ``elapsed_time`` (since fit started). CoCoA+ adds
+        ``dual_objective``, ``duality_gap`` (summed over the problems),
+        ``relative_gap`` (the largest), ``bytes_sent`` (models and terms to
+        and from the partitions) and ``restarted_partitions`` (those whose
+        dual variables restarted, a lost worker's: that round's gap is NaN);
+        mixing adds ``iteration`` (the global iteration number).
     objective_ : float
         The last round's objective.
     converged_ : bool
         Whether the tol rule stopped fitting.
+    duality_gap_, relative_gap_ : float
+        CoCoA+: the returned model's duality gap (the certificate).
+    bytes_sent_ : int
+        CoCoA+: bytes of models and gap terms sent over the whole fit.
     lambda_effective_ : float
         The lambda used.
     """
@@ -908,7 +946,7 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
 
 
 class DaskLinearSVMRegressor(RegressorMixin, _DaskLinearSVMBase):
-    """Linear SVM regressor (l1 or l2 loss) trained on a Dask cluster by parameter mixing.
+    """Linear SVM regressor (l1 or l2 loss) trained on a Dask cluster by CoCoA+ or mixing.
 
     Same parameters, attributes and algorithm as
     :class:`DaskLinearSVMClassifier`, except ``loss`` in ``{"l2", "l1"}``
