@@ -135,15 +135,16 @@ def cocoa_round(part, coef, intercept, round_number, config, train=True):
     losses, conjugates, contributions, biases, new_duals = [], [], [], [], []
     for k in range(config["num_problems"]):
         y = part.labels(config, k).astype(np.float64, copy=False)
-        scores = np.asarray(part.X @ coef[k], dtype=np.float64) + intercept[k]
-        losses.append(loss_sum(config["loss"], y, scores, part.weights))
-        conjugates.append(conjugate_sum(config["loss"], y, duals[k], part.weights))
-        if not train:
-            continue
         svm = _local_svm(part, config, k)
         svm.set_dual_variables(duals[k])
         own, own_bias = svm.get_model(), svm.get_bias()  # K v_k
         svm.shift_sdca_model(coef[k] - own, intercept[k] - own_bias)
+        # <w~, x~_i> by the C core's row kernels (float32 blocks are not copied)
+        scores = svm.decision_function(part.X)
+        losses.append(loss_sum(config["loss"], y, scores, part.weights))
+        conjugates.append(conjugate_sum(config["loss"], y, duals[k], part.weights))
+        if not train:
+            continue
         svm.set_iteration_number((round_number - 1) * config["local_epochs"] * part.n)
         svm.train()
         contributions.append((own + svm.get_model() - coef[k]) / K)
