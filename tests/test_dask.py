@@ -1,4 +1,4 @@
-"""stochsvm.dask: parameter mixing on a real distributed.LocalCluster.
+"""stochsvm.dask: CoCoA+ and parameter mixing on a real distributed.LocalCluster.
 
 Two worker processes on the loopback interface, one thread each, dashboard
 off. Every fit runs with a round timeout and every test that could block
@@ -116,16 +116,17 @@ def in_thread(function, timeout=TIMEOUT, client=None):
     return box["value"]
 
 
-def optimum(X, y, lam, loss="hinge", weights=None):
-    """The exact single-machine optimum of the same problem (SDCA to a 1e-6 duality gap)."""
+def optimum(X, y, lam, loss="hinge", weights=None, B=1.0, gap=1e-6):
+    """The exact single-machine optimum of the same problem (SDCA to a duality
+    gap of `gap`, or at least 1e-6 within 1000 epochs)."""
     svm = stochsvm.SVM(X, y, lam, solver="sdca", loss=loss)
-    svm.set_bias_multiplier(1.0)
+    svm.set_bias_multiplier(B)
     if weights is not None:
         svm.set_weights(weights)
-    svm.set_epsilon(1e-6)
+    svm.set_epsilon(gap)
     svm.set_max_num_iterations(1000 * len(y))
     stats = svm.train()
-    assert stats["status"] == "converged"
+    assert stats["status"] == "converged" or stats["duality_gap"] <= 1e-6
     return stats["objective"]
 
 
@@ -151,7 +152,8 @@ def test_dense_chunks_objective_within_one_percent(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(1500, 20))
     yd = da.from_array(y, chunks=1500)
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=15, tol=0, round_timeout=60)
+    clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_rounds=15, tol=0,
+                                  round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd))
     assert clf.n_iter_ == 15
     w, b = clf.coef_[0], clf.intercept_[0]
@@ -166,11 +168,120 @@ def test_dense_chunks_objective_within_one_percent(client, dense_problem):
     assert all(h["wall_time"] > 0 for h in clf.history_)
 
 
+#: CoCoA+'s tests: a better conditioned problem (lambda N = 30) keeps the
+#: rounds to a 1e-3 relative gap in the tens (hinge2: about 150)
+LAM_C = 1e-2
+
+
+def fit_cocoa(X, y, chunks, **params):
+    params = {"lambda_": LAM_C, "round_timeout": 60, "max_rounds": 400, **params}
+    clf = DaskLinearSVMClassifier(**params)
+    Xd = (da.from_array(X, chunks=(chunks, X.shape[1]), asarray=False) if sp.issparse(X)
+          else da.from_array(X, chunks=(chunks, X.shape[1])))
+    in_thread(lambda: clf.fit(Xd, da.from_array(y, chunks=(chunks,))))
+    return clf
+
+
+def check_certificate(clf, X, y, best, loss="hinge", B=1.0, weights=None):
+    """The fit stopped on its gap, the gap is the returned model's, and it bounds
+    the distance to the single-machine optimum `best` computed to 1e-9."""
+    assert clf.converged_ and clf.relative_gap_ <= clf.tol
+    last = clf.history_[-1]
+    assert clf.objective_ == pytest.approx(
+        objective(X, y, clf.coef_[0], clf.intercept_[0], clf.lambda_, B=B, loss=loss,
+                  weights=weights), rel=1e-9)
+    # weak duality (best is within 1e-6 of the optimum)
+    assert last["dual_objective"] <= best + 1e-9 and best - 1e-6 <= clf.objective_
+    assert clf.duality_gap_ == pytest.approx(clf.objective_ - last["dual_objective"])
+    assert (clf.objective_ - best) / best <= clf.tol
+
+
+@pytest.mark.parametrize("loss", ["hinge", "hinge2", "logistic"])
+def test_cocoa_reaches_the_single_machine_optimum(client, dense_problem, loss):
+    X, y = dense_problem
+    clf = fit_cocoa(X, y, 2000, loss=loss, tol=1e-3, local_epochs=2)
+    best = optimum(X, y, LAM_C, loss=loss, gap=1e-8)
+    check_certificate(clf, X, y, best, loss=loss)
+    assert clf.solver == "sdca" and 1 <= clf.n_iter_ < clf.max_rounds
+    assert [h["round"] for h in clf.history_] == list(range(1, clf.n_iter_ + 1))
+    # each round sends w (d + 1 floats) to 3 partitions and gets back their
+    # contributions and 2 gap terms each
+    assert all(h["bytes_sent"] == 3 * 8 * (21 + 21 + 2) for h in clf.history_)
+    assert clf.bytes_sent_ == sum(h["bytes_sent"] for h in clf.history_)
+    assert all(h["wall_time"] > 0 and np.isfinite(h["relative_gap"]) for h in clf.history_)
+    gaps = [h["duality_gap"] for h in clf.history_]
+    assert gaps[-1] < gaps[0]
+
+
+def test_cocoa_one_partition_is_sdca(client, dense_problem):
+    """One partition: lambda' = lambda and no shift, so every round is one more
+    SDCA epoch (with the shrinking state reset): the gap falls like SDCA's."""
+    X, y = dense_problem
+    clf = fit_cocoa(X, y, len(y), tol=1e-4)
+    check_certificate(clf, X, y, optimum(X, y, LAM_C, gap=1e-8))
+    svm = stochsvm.SVM(X, y, LAM_C, solver="sdca", seed=0)
+    svm.set_bias_multiplier(1.0)
+    svm.set_epsilon(0.0)
+    svm.set_max_num_iterations(clf.n_iter_ * len(y))
+    assert svm.train()["objective"] == pytest.approx(clf.objective_, rel=1e-4)
+
+
+def test_cocoa_without_bias(client, dense_problem):
+    X, y = dense_problem
+    clf = fit_cocoa(X, y, 1500, bias_multiplier=0.0, tol=1e-3, local_epochs=2)
+    assert clf.intercept_[0] == 0.0
+    check_certificate(clf, X, y, optimum(X, y, LAM_C, B=0.0, gap=1e-8), B=0.0)
+
+
+@pytest.mark.parametrize("skew", ["sizes", "labels"])
+def test_cocoa_under_partition_skew(client, skew):
+    """1:20 partition sizes, or every positive row in one partition: the same
+    optimum (relative gap <= 1e-3 against the single-machine one)."""
+    X, y = make_problem(n=4200, d=15, seed=8)
+    if skew == "sizes":
+        chunks = (200, 4000)
+    else:
+        order = np.argsort(-y, kind="stable")  # the positives first
+        X, y = X[order], y[order]
+        positives = int(np.sum(y > 0))
+        chunks = (positives, len(y) - positives)
+    clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-3, local_epochs=2, max_rounds=400,
+                                  round_timeout=60)
+    in_thread(lambda: clf.fit(da.from_array(X, chunks=(chunks, 15)),
+                              da.from_array(y, chunks=(chunks,))))
+    if skew == "labels":
+        assert set(np.unique(y[:chunks[0]])) == {1.0}
+    check_certificate(clf, X, y, optimum(X, y, LAM_C, gap=1e-8))
+
+
+def test_cocoa_weights_sparse_float32(client):
+    X, y = make_problem(n=3000, d=30, seed=4, sparsity=0.7)
+    Xs = sp.csr_matrix(X.astype(np.float32))
+    weights = np.where(y > 0, 2.0, 0.5)
+    weights[:50] = 0.0
+    clf = DaskLinearSVMClassifier(lambda_=LAM_C, loss="logistic", tol=1e-4, round_timeout=60)
+    in_thread(lambda: clf.fit(da.from_array(Xs, chunks=(1000, 30), asarray=False),
+                              da.from_array(y, chunks=1000),
+                              sample_weight=da.from_array(weights, chunks=1000)))
+    X64 = Xs.toarray().astype(np.float64)
+    check_certificate(clf, X64, y, optimum(Xs, y, LAM_C, loss="logistic", weights=weights,
+                                           gap=1e-8), loss="logistic", weights=weights)
+
+
+def test_cocoa_verbose_reports_rounds(client, dense_problem, capsys):
+    X, y = dense_problem
+    clf = fit_cocoa(X, y, 3000, tol=1e-2, verbose=1)
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == clf.n_iter_
+    assert "relative gap" in out[-1] and "bytes sent" in out[-1]
+
+
 def test_one_partition_equals_one_machine(client, dense_problem):
     """With one partition, mixing is the identity: r rounds of one local epoch
     continue one SGD schedule, as r epochs of one SVM (same seed and t0)."""
     X, y = dense_problem
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=4, tol=0, round_timeout=60)
+    clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_rounds=4, tol=0,
+                                  round_timeout=60)
     in_thread(lambda: clf.fit(da.from_array(X, chunks=(len(y), 20)), da.from_array(y)))
     svm = stochsvm.SVM(X, y, LAM, seed=0)
     svm.set_bias_multiplier(1.0)
@@ -330,8 +441,8 @@ def test_tol_stops_and_c_parameter(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(3000, 20))
     yd = da.from_array(y, chunks=3000)
-    clf = DaskLinearSVMClassifier(C=1.0 / (LAM * len(y)), max_rounds=40, tol=1e-2,
-                                  round_timeout=60)
+    clf = DaskLinearSVMClassifier(solver="sgd", C=1.0 / (LAM * len(y)), max_rounds=40,
+                                  tol=1e-2, round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd))
     assert clf.lambda_effective_ == pytest.approx(LAM)
     assert clf.converged_ and clf.n_iter_ < 40
@@ -401,7 +512,7 @@ def test_bad_input(client, dense_problem):
     Xd = da.from_array(X, chunks=(3000, 20))
     yd = da.from_array(y, chunks=3000)
     with pytest.raises(ValueError, match="solver"):
-        DaskLinearSVMClassifier(solver="sdca").fit(Xd, yd)
+        DaskLinearSVMClassifier(solver="pegasos").fit(Xd, yd)
     with pytest.raises(ValueError, match="loss"):
         DaskLinearSVMClassifier(loss="l2").fit(Xd, yd)
     with pytest.raises(ValueError, match="C or lambda_"):
@@ -426,6 +537,62 @@ def test_bad_input(client, dense_problem):
         clf.predict(Xd[:, :5])
 
 
+def _in_memory_error(function):
+    with pytest.raises(ValueError) as info:
+        function()
+    return str(info.value).splitlines()[0]
+
+
+def test_bad_input_as_the_in_memory_estimators(client, dense_problem):
+    """NaN/inf rows in fit and predict, zero and negative weights, one class,
+    mismatched chunks: the in-memory estimator's error, word for word."""
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(3000, 20))
+    yd = da.from_array(y, chunks=3000)
+    local = LinearSVMClassifier(lambda_=LAM).fit(X, y)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=2, round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd))
+    for bad in (np.nan, np.inf):
+        Xbad = X.copy()
+        Xbad[4321, 3] = bad
+        expected = _in_memory_error(lambda: local.predict(Xbad))
+        with pytest.raises(ValueError, match=expected[:20]):
+            clf.predict(Xbad)
+        with pytest.raises(ValueError, match=expected[:20]):
+            clf.decision_function(da.from_array(Xbad, chunks=(3000, 20))).compute()
+        with pytest.raises(ValueError, match=expected[:20]):
+            in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+                da.from_array(Xbad, chunks=(3000, 20)), yd))
+    zero = np.zeros(len(y))
+    expected = _in_memory_error(lambda: LinearSVMClassifier().fit(X, y, sample_weight=zero))
+    with pytest.raises(ValueError, match=expected):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+            Xd, yd, sample_weight=da.from_array(zero, chunks=3000)))
+    # one partition's weights all zero is fine: the other's carry the problem
+    half = np.where(np.arange(len(y)) < 3000, 0.0, 1.0)
+    clf_half = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    in_thread(lambda: clf_half.fit(Xd, yd, sample_weight=da.from_array(half, chunks=3000)))
+    assert clf_half.converged_
+    negative = -np.ones(len(y))
+    expected = _in_memory_error(lambda: LinearSVMClassifier().fit(X, y, sample_weight=negative))
+    with pytest.raises(ValueError, match=expected):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+            Xd, yd, sample_weight=da.from_array(negative, chunks=3000)))
+    with pytest.raises(ValueError, match="two classes"):
+        in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
+            Xd, da.full(len(y), 2.0, chunks=3000)))
+    # y chunked differently from X is rechunked to X's rows; a different length is refused
+    a = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    in_thread(lambda: a.fit(Xd, da.from_array(y, chunks=1000)))
+    b = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    in_thread(lambda: b.fit(Xd, yd))
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    with pytest.raises(ValueError, match="rows"):
+        DaskLinearSVMClassifier().fit(Xd, da.from_array(y[:-1], chunks=3000))
+
+
 def _kill_worker(client, address):
     """SIGKILL the worker process at address (one this test started): its memory
     is gone at once (a graceful close would first hand its data over)."""
@@ -445,9 +612,9 @@ def _kill_worker_holding_partitions(client):
 
 @pytest.mark.slow
 def test_worker_killed_mid_fit_recovers(dense_problem):
-    """A worker killed after round 2: Dask recomputes its partitions from the
-    graph (on the surviving worker or the restarted one), the fit finishes
-    with a model as good as without the loss."""
+    """Parameter mixing, a worker killed after round 2: Dask recomputes its
+    partitions from the graph (on the surviving worker or the restarted one),
+    the fit finishes with a model as good as without the loss."""
     X, y = dense_problem
     cluster = _new_cluster()
     client = distributed.Client(cluster, timeout=60, set_as_default=False)
@@ -461,13 +628,51 @@ def test_worker_killed_mid_fit_recovers(dense_problem):
                 if stats["round"] == 2:
                     killed.append(_kill_worker_holding_partitions(client))
 
-            clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=60)
+            clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_rounds=10, tol=0,
+                                          round_timeout=60)
             in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
             assert killed[0] >= 2  # the worker with the most of the four partitions
             assert clf.n_iter_ == 10
             assert clf.objective_ == pytest.approx(
                 objective(X, y, clf.coef_[0], clf.intercept_[0], LAM), rel=1e-10)
             assert clf.objective_ <= 1.01 * optimum(X, y, LAM)
+    finally:
+        _close(client, cluster)
+    assert cluster.status.name == "closed"
+
+
+@pytest.mark.slow
+def test_cocoa_worker_killed_mid_fit_still_reaches_the_gap(dense_problem):
+    """CoCoA+: the worker process holding the most partitions is SIGKILLed
+    after round 2, and both after round 6. Dask recomputes the lost
+    partitions from the graph, their dual variables restart from zero (the
+    round says which), w is rebuilt from the partitions' contributions, and
+    the fit still reaches its certified gap."""
+    X, y = dense_problem
+    cluster = _new_cluster()
+    client = distributed.Client(cluster, timeout=60, set_as_default=False)
+    try:
+        with client.as_current():
+            killed = []
+
+            def callback(stats):
+                if stats["round"] == 2:
+                    killed.append(_kill_worker_holding_partitions(client))
+                if stats["round"] == 6:
+                    for address in list(client.scheduler_info()["workers"]):
+                        killed.append(_kill_worker(client, address))
+
+            clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-3, max_rounds=400,
+                                          round_timeout=60)
+            Xd = da.from_array(X, chunks=(1500, 20))
+            yd = da.from_array(y, chunks=1500)
+            in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
+            assert len(killed) >= 2 and killed[0] >= 2
+            restarted = [h["round"] for h in clf.history_ if h["restarted_partitions"]]
+            assert restarted and restarted[0] == 3  # noticed in the round after the loss
+            assert all(np.isnan(h["relative_gap"]) for h in clf.history_
+                       if h["restarted_partitions"])
+            check_certificate(clf, X, y, optimum(X, y, LAM_C, gap=1e-8))
     finally:
         _close(client, cluster)
     assert cluster.status.name == "closed"
@@ -503,6 +708,9 @@ def test_worker_killed_with_unrecoverable_data_raises(dense_problem):
             with pytest.raises(RuntimeError, match="lost|timeout|dying") as info:
                 in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
             assert not hasattr(clf, "coef_")
+            message = str(info.value)
+            assert "timeout" in message or "dying" in message or (
+                "partition" in message and "cannot recompute" in message), message
     finally:
         _close(client, cluster)
     assert cluster.status.name == "closed"
@@ -516,3 +724,86 @@ def test_no_client_is_a_clear_error(dense_problem, monkeypatch):
     X, y = dense_problem
     with pytest.raises(RuntimeError, match="distributed Client"):
         DaskLinearSVMClassifier().fit(X, y)
+
+
+def _libsvm_lines(n, d, seed, first_index=1):
+    rng = np.random.default_rng(seed)
+    lines = []
+    for _ in range(n):
+        idx = np.sort(rng.choice(d, size=rng.integers(0, 6), replace=False)) + first_index
+        lines.append(f"{rng.choice([-1, 1])} "
+                     + " ".join(f"{j}:{rng.normal():.6g}" for j in idx) + "\n")
+    return lines
+
+
+def test_read_libsvm_splits_plain_and_compressed_files(client, tmp_path):
+    import gzip
+    import lzma
+
+    from stochsvm.dask import read_libsvm
+    from stochsvm.datasets import load_libsvm
+
+    lines = _libsvm_lines(900, 30, seed=1)
+    lines[10] = "# a comment line\n"
+    (tmp_path / "part-0.svm").write_text("".join(lines[:400]))
+    with gzip.open(tmp_path / "part-1.svm.gz", "wt") as f:
+        f.write("".join(lines[400:700]))
+    with lzma.open(tmp_path / "part-2.svm.xz", "wt") as f:
+        f.write("".join(lines[700:]))
+    (tmp_path / "all.svm").write_text("".join(lines))
+    expected_X, expected_y = load_libsvm(tmp_path / "all.svm")
+    X, y = in_thread(lambda: read_libsvm(str(tmp_path / "part-*"), blocksize=1000))
+    assert len(X.chunks[0]) > 3  # the plain file is split
+    assert X.shape == expected_X.shape
+    got = X.compute()
+    assert sp.issparse(got) and (got != expected_X).nnz == 0
+    np.testing.assert_array_equal(y.compute(), expected_y)
+    X, y = in_thread(lambda: read_libsvm(tmp_path / "all.svm", blocksize=10**6))
+    assert len(X.chunks[0]) == 1 and (X.compute() != expected_X).nnz == 0
+    # and the result trains
+    clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-2, round_timeout=60)
+    X, y = in_thread(lambda: read_libsvm(tmp_path / "all.svm", blocksize="8KiB"))
+    in_thread(lambda: clf.fit(X, y))
+    assert clf.converged_
+
+
+def test_read_libsvm_blocks_read_every_line_once(tmp_path):
+    """Byte ranges of any size, cutting lines anywhere (or nowhere): the blocks'
+    lines, in order, are the file's lines."""
+    from stochsvm._dask_libsvm import _blocks, _read_text
+
+    text = "".join(_libsvm_lines(40, 8, seed=3)).encode()
+    path = tmp_path / "f.svm"
+    path.write_bytes(text)
+    for blocksize in list(range(1, 60)) + [len(text) - 1, len(text), 10**6]:
+        pieces = [_read_text(str(path), start, end)[0]
+                  for _, start, end in _blocks(str(path), blocksize)]
+        assert b"".join(pieces) == text, blocksize
+        assert all(p == b"" or p.endswith(b"\n") for p in pieces)
+
+
+def test_read_libsvm_zero_based_and_errors(client, tmp_path):
+    from stochsvm.dask import read_libsvm
+
+    lines = _libsvm_lines(300, 12, seed=2, first_index=0)
+    path = tmp_path / "zero.svm"
+    path.write_text("".join(lines))
+    X, _ = in_thread(lambda: read_libsvm(path, blocksize=500))
+    assert X.shape[1] == 1 + max(int(t.split(":")[0]) for line in lines
+                                 for t in line.split()[1:])
+    X1, _ = in_thread(lambda: read_libsvm(path, blocksize=500, n_features=40))
+    assert X1.shape[1] == 40
+    np.testing.assert_array_equal(X1.compute()[:, :X.shape[1]].toarray(), X.compute().toarray())
+    with pytest.raises(ValueError, match="index 0 .*zero_based=False"):
+        in_thread(lambda: read_libsvm(path, zero_based=False))
+    with pytest.raises(ValueError, match="n_features=3"):
+        in_thread(lambda: read_libsvm(path, n_features=3))
+    lines[123] = "1 3:0.5 oops\n"
+    bad = tmp_path / "bad.svm"
+    bad.write_text("".join(lines))
+    with pytest.raises(ValueError, match=r"bad\.svm, line 124: .*'oops'"):
+        in_thread(lambda: read_libsvm(bad, blocksize=700))
+    with pytest.raises(FileNotFoundError, match="nothing-here"):
+        read_libsvm(str(tmp_path / "nothing-here*"))
+    with pytest.raises(ValueError, match="blocksize"):
+        read_libsvm(path, blocksize=0)

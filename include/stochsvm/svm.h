@@ -304,6 +304,18 @@ SS_API SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *fu
  *  w~ = 1/(lambda n) sum_i alpha_i (x_i, B). SS_ERR_BAD_STATE for other
  *  solvers or without data. */
 SS_API SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha);
+/** @brief SDCA: add a shift (r, r_b) to the model derived from the dual
+ *  variables, w = r + 1/(lambda n) sum_i alpha_i x_i and b = r_b + B^2/(lambda n)
+ *  sum_i alpha_i, until the model is next rebuilt from them (set_dual_variables,
+ *  a restart of the dual, a change of lambda, bias multiplier or data). The
+ *  following steps maximise the dual of the shifted problem: CoCoA+'s local
+ *  subproblem (sdca_shift.c). The duality gap in the statistics is that of the
+ *  shifted problem. Resets the shrinking state.
+ *  @param shift       @c dimension finite values, added to w (borrowed).
+ *  @param bias_shift  finite, added to b.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, non-finite); SS_ERR_BAD_STATE (not
+ *          SDCA, or no data). */
+SS_API SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_shift);
 /** @brief SDCA: turn shrinking on (non-zero, the default) or off.
  *
  *  With the hinge and squared hinge losses, SDCA skips an example whose dual

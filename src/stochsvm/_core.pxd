@@ -165,6 +165,7 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
     SsStatus ss_svm_set_model(SsSvm *self, const double *model)
     SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
+    SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_shift)
     const double *ss_svm_get_dual_variables(const SsSvm *self)
     SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled)
     int ss_svm_get_shrinking(const SsSvm *self)

@@ -1547,6 +1547,43 @@ cdef class SVM:
                              f"{self.get_loss()} loss's conjugate")
         _check_status(status, "dual_variables", None)
 
+    def shift_sdca_model(self, shift, bias_shift=0.0):
+        """SDCA: add ``(shift, bias_shift)`` to the model derived from the dual variables.
+
+        The model becomes ``w = shift + 1/(lambda n) sum_i alpha_i x_i`` and
+        ``b = bias_shift + B^2/(lambda n) sum_i alpha_i`` until it is next
+        rebuilt from the dual variables (:meth:`set_dual_variables`, a restart
+        of the dual, :meth:`set_lambda`, :meth:`set_bias_multiplier`,
+        :meth:`set_data`). :meth:`train` then maximises the dual of the shifted
+        problem, the local subproblem of CoCoA+ (:mod:`stochsvm.dask`); the
+        duality gap it reports is that problem's.
+
+        Parameters
+        ----------
+        shift : array_like of shape (d,)
+            Finite values added to the model.
+        bias_shift : float, default 0
+            Finite, added to the bias.
+
+        Raises
+        ------
+        ValueError
+            Wrong length or non-finite values.
+        RuntimeError
+            The solver is not SDCA.
+        """
+        cdef SsSvm *p = self._writer("shift_sdca_model")
+        if ss_svm_get_dual_variables(p) == NULL:
+            raise RuntimeError("shift_sdca_model needs the sdca solver, this SVM uses "
+                               f"{self.get_solver()!r}")
+        cdef cnp.ndarray r = _as_float_vector(shift, "shift", ss_svm_get_dimension(p),
+                                              "the dimension")
+        cdef double rb = _as_float(bias_shift, "bias_shift")
+        status = ss_svm_shift_sdca_model(p, <const double *>cnp.PyArray_DATA(r), rb)
+        if status == SS_ERR_BAD_ARG:
+            raise ValueError("shift and bias_shift must be finite")
+        _check_status(status, "shift", None)
+
     def set_shrinking(self, enabled):
         """SDCA: turn shrinking on (the default) or off (``ss_svm_set_shrinking``).
 

@@ -1,4 +1,4 @@
-"""Linear SVMs on a Dask cluster by iterative parameter mixing.
+"""Linear SVMs on a Dask cluster: CoCoA+ (default) or iterative parameter mixing.
 
 The problem is the one :class:`stochsvm.SVM` solves, over all ``N`` rows
 split into the partitions ``p`` of a ``dask.array`` or ``dask.dataframe``
@@ -10,7 +10,25 @@ split into the partitions ``p`` of a ``dask.array`` or ``dask.dataframe``
 where ``E_p`` is the same objective over the rows of partition ``p`` alone
 (same lambda, normalised by ``n_p``).
 
-Iterative parameter mixing (McDonald, Hall and Mann 2010; for SGD, Zinkevich,
+CoCoA+ (``solver="sdca"``, the default; Ma et al. 2015, Smith et al. 2018;
+the worker side and its algebra are in ``_dask_cocoa.py``). Every partition
+keeps its rows' SDCA dual variables in its worker's memory between rounds.
+A round sends the global model ``w~ = (w, b/B)`` to every partition; each
+runs ``local_epochs`` epochs of the SDCA object on its rows, warm-started
+from its dual variables and shifted to ``w~`` (``SVM.shift_sdca_model``),
+with ``lambda' = lambda N / (K n_p)``: that is CoCoA+'s local subproblem with
+added updates (gamma = 1) and ``sigma' = K``. It returns its new
+contribution to ``w~`` and its terms of the duality gap; the driver adds the
+contributions. The bias is a regularised coordinate (bias multiplier B), as
+in single-machine SDCA, so the fit converges to the single-machine SDCA
+optimum. It stops when every problem's relative duality gap
+``(P - D) / max(|P|, |D|)`` is at most ``tol``: a certificate, the returned
+model's primal is within that fraction of the optimum. When a worker dies,
+Dask recomputes its partitions from the graph; their dual variables restart
+from zero and the model is rebuilt from the partitions' contributions, so
+the fit goes on (that round's gap is not reported).
+
+Iterative parameter mixing (``solver="sgd"``; McDonald, Hall and Mann 2010; for SGD, Zinkevich,
 Weimer, Smola and Li 2010). Round ``r`` starts from the global model
 ``(w_r, b_r)`` and the global iteration number ``t_r``:
 
@@ -29,10 +47,11 @@ Weimer, Smola and Li 2010). Round ``r`` starts from the global model
    ``E(w_{r+1}, b_{r+1}) = sum_p (n_p / N) E_p``.
 
 Rounds stop when ``|E_{r+1} - E_r| <= tol * |E_r|`` or after ``max_rounds``.
-Each partition is converted once and kept in its worker's memory (a Dask
-future) for the whole fit; a round sends only the model (``d`` floats per
-class, scattered once) and gets back one model and a row count per
-partition: rows never travel. If a worker is lost, Dask recomputes its
+
+For both solvers, each partition is converted once and kept in its worker's
+memory (a Dask future) for the whole fit; a round sends only the model
+(``d + 1`` floats per class and partition) and gets back one model-sized
+vector and a few numbers per partition: rows never travel. If a worker is lost, Dask recomputes its
 partitions from the collection's graph when it can (a result that depends
 only on the partition's rows and the global model, so the round's answer is
 the same); when it cannot, or a round exceeds ``round_timeout``, ``fit``
@@ -43,7 +62,11 @@ per class in each round.
 
 Only solvers that accept a model to start from (``set_model``) can mix:
 ``"sgd"``. SDCA's model is a function of its dual variables, which belong
-to the rows, so it cannot be averaged and restarted this way.
+to the rows: it is the local solver of CoCoA+ instead.
+
+Input goes through the in-memory estimators' checks, chunk by chunk (finite
+values, float32 kept, non-negative weights, not all zero, two classes).
+:func:`read_libsvm` (``_dask_libsvm.py``) reads LIBSVM files on the workers.
 """
 
 import time
@@ -51,14 +74,18 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
+from stochsvm import _dask_cocoa
+from stochsvm._dask_libsvm import read_libsvm
 from stochsvm._svm import SVM
 from stochsvm.linear import _check_int
 from stochsvm.linear import _check_positive_number as _check_number
 
-__all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor"]
+__all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor", "read_libsvm"]
 
 #: Solvers that can be warm-started from a mixed model.
 MIXING_SOLVERS = ("sgd",)
+#: CoCoA+'s local solver (the default), then the solvers that can mix.
+SOLVERS = ("sdca",) + MIXING_SOLVERS
 CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 REGRESSION_LOSSES = ("l1", "l2")
 
@@ -93,6 +120,8 @@ class _Partition:
         self.weights = weights
         self.index = index
         self._svms = {}
+        #: CoCoA+: fit id -> (dual variables per problem, the round that made them)
+        self.duals = {}
 
     @property
     def n(self):
@@ -110,6 +139,16 @@ class _Partition:
             return self.y
         positive = classes[1] if len(classes) == 2 else classes[k]
         return np.where(self.y == positive, 1.0, -1.0)
+
+    def cached_svm(self, key):
+        return self._svms.get(key)
+
+    def cache_svm(self, key, svm):
+        """Keep svm for the following rounds (only the present fit's objects)."""
+        fit_id = key[-1]
+        self._svms = {k: v for k, v in self._svms.items() if k[-1] == fit_id}
+        self._svms[key] = svm
+        self.duals = {k: v for k, v in self.duals.items() if k == fit_id}
 
     def svm(self, config, k, kind):
         """The cached SVM of problem k ("train": the mixing solver; "eval": solver "none")."""
@@ -140,27 +179,49 @@ def _to_block(X):
     return np.asarray(X)
 
 
+def _check_block(X, name="X"):
+    """A chunk through the in-memory estimators' checks (scikit-learn's
+    check_array as in ``validate_data``: 2-D, finite, float32 kept, else float64)."""
+    from sklearn.utils import check_array
+
+    return check_array(_to_block(X), accept_sparse="csr", dtype=(np.float64, np.float32),
+                       ensure_min_samples=0, input_name=name)
+
+
 def _make_partition(X, y, weights, index):
     X = _to_block(X)
     if X.ndim != 2:
         raise ValueError(f"X chunks must be 2-D, got a chunk of shape {X.shape}")
+    X = _check_block(X)
     y = np.asarray(_to_block(y)).ravel()
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X and y chunks have {X.shape[0]} and {y.shape[0]} rows: "
                          "give them the same row chunks")
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError(f"y contains NaN or infinity (partition {index})")
     if weights is not None:
-        weights = np.asarray(_to_block(weights), dtype=np.float64).ravel()
+        weights = np.asarray(_to_block(weights)).ravel()
         if weights.shape[0] != X.shape[0]:
             raise ValueError(f"sample_weight chunk has {weights.shape[0]} values for "
                              f"{X.shape[0]} rows")
+        if X.shape[0]:
+            from sklearn.utils.validation import _check_sample_weight
+
+            # the in-memory estimators' checks (linear._SampleWeights), except
+            # "not all zero", which holds for the whole array (fit checks it)
+            weights = _check_sample_weight(weights, X, dtype=np.float64,
+                                           allow_all_zero_weights=True)
+            if np.any(weights < 0):
+                raise ValueError("sample_weight must be >= 0")
     return _Partition(X, y, weights, index)
 
 
 def _partition_info(part, classify):
     """Rows, columns, distinct targets (classifier) and weight sum of a partition."""
     labels = np.unique(part.y) if classify and part.n else None
+    weight_sum = float(part.n if part.weights is None else part.weights.sum())
     return {"n": part.n, "d": part.X.shape[1], "labels": labels,
-            "dtype": str(part.X.dtype)}
+            "dtype": str(part.X.dtype), "weight_sum": weight_sum}
 
 
 def _partition_t0(part, config):
@@ -228,12 +289,12 @@ def _labels_from_scores(s, classes):
 
 
 def _block_decision(X, coef, intercept, squeeze):
-    s = _scores(_to_block(X), coef, intercept)
+    s = _scores(_check_block(X), coef, intercept)
     return s[:, 0] if squeeze else s
 
 
 def _block_predict(X, coef, intercept, classes):
-    s = _scores(_to_block(X), coef, intercept)
+    s = _scores(_check_block(X), coef, intercept)
     if classes is None:
         return s[:, 0]
     return _labels_from_scores(s, classes)
@@ -302,58 +363,94 @@ def _get_client():
 
 
 class _Rounds:
-    """Runs tasks over the persisted partitions with a timeout and clear errors."""
+    """Runs one task per persisted partition, with a timeout and clear errors.
+
+    A task whose result is lost with its worker is submitted again (Dask
+    recomputes the partition from the collection's graph when it has to);
+    a partition that Dask cannot recompute (its data was scattered) is an
+    error naming it.
+    """
 
     def __init__(self, client, timeout):
         self.client = client
         self.timeout = timeout
 
-    def scatter(self, value, what):
-        """Send value (a model) to the workers once; retried while a lost worker
-        is still listed by the scheduler (its connection refuses the data)."""
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
-        delay = 0.1
-        while True:
-            try:
-                return self.client.scatter([value], hash=False)[0]
-            except OSError as exc:  # distributed.comm.CommClosedError is an OSError
-                if deadline is not None and time.monotonic() + delay > deadline:
-                    raise RuntimeError(f"{what}: could not send the model to the workers "
-                                       f"within round_timeout={self.timeout} s ({exc})") from exc
-                time.sleep(delay)
-                delay = min(2 * delay, 2.0)
+    def _timed_out(self, what):
+        return RuntimeError(
+            f"{what} did not finish within round_timeout={self.timeout} s (workers "
+            f"lost, or too few of them for the data); no model was returned")
 
-    def run(self, function, parts, *args, what):
+    def _remaining(self, deadline, what):
+        if deadline is None:
+            return None
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise self._timed_out(what)
+        return remaining
+
+    def _lost_partition(self, part, i, what):
+        if part.status in ("error", "cancelled", "lost"):
+            return RuntimeError(
+                f"{what} failed: partition {i} (of {self.num_parts}) was lost with its worker "
+                f"and Dask cannot recompute it (its data was scattered, not built from a "
+                f"graph); no model was returned")
+        return None
+
+    def run(self, function, parts, *args, what, workers=None):
+        """function(part, *args) for every part; its results, in order. workers:
+        per part, the worker to prefer (None: any), e.g. where its state is."""
         _, _, distributed = _import_dask()
-        futures = [self.client.submit(function, part, *args, pure=False) for part in parts]
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        self.num_parts = len(parts)
+        workers = workers or [None] * len(parts)
+
+        def submit(i):
+            if workers[i] is None:
+                return self.client.submit(function, parts[i], *args, pure=False)
+            return self.client.submit(function, parts[i], *args, pure=False,
+                                      workers=[workers[i]], allow_other_workers=True)
+
+        futures = [submit(i) for i in range(len(parts))]
+        results = [None] * len(parts)
+        pending = list(range(len(parts)))
         try:
-            try:
-                distributed.wait(futures, timeout=self.timeout)
-            except TimeoutError:
-                raise RuntimeError(
-                    f"{what} did not finish within round_timeout={self.timeout} s (workers "
-                    f"lost, or too few of them for the data); no model was returned") from None
-            bad = [f for f in futures if f.status in ("error", "cancelled", "lost")]
-            for f in bad:
-                if f.status == "error":
-                    exc = f.exception()
-                    if type(exc).__name__ == "KilledWorker":
-                        raise RuntimeError(
-                            f"{what} failed: the workers running it kept dying ({exc}); "
-                            f"no model was returned") from exc
-                    raise exc
-                raise RuntimeError(
-                    f"{what} failed: a partition was lost with its worker and Dask cannot "
-                    f"recompute it (its data was scattered, not built from a graph); no model "
-                    f"was returned")
-            return self.client.gather(futures)
-        except Exception as exc:
-            if type(exc).__name__ in ("CancelledError", "FutureCancelledError",
-                                      "FuturesCancelledError"):
-                raise RuntimeError(
-                    f"{what} failed: a partition was lost with its worker and Dask cannot "
-                    f"recompute it; no model was returned") from exc
-            raise
+            while pending:
+                try:
+                    distributed.wait([futures[i] for i in pending],
+                                     timeout=self._remaining(deadline, what))
+                except TimeoutError:
+                    raise self._timed_out(what) from None
+                except Exception as exc:  # some futures were cancelled: looked at below
+                    if "Cancelled" not in type(exc).__name__:
+                        raise
+                retry = []
+                for i in pending:
+                    future = futures[i]
+                    if future.status == "error":
+                        exc = future.exception()
+                        if type(exc).__name__ == "KilledWorker":
+                            raise RuntimeError(
+                                f"{what} failed: the workers running it kept dying ({exc}); "
+                                f"no model was returned") from exc
+                        raise exc
+                    try:
+                        if future.status != "finished":
+                            raise LookupError(future.status)
+                        results[i] = future.result(timeout=self._remaining(deadline, what))
+                    except Exception as exc:
+                        if future.status == "error":
+                            raise
+                        lost = self._lost_partition(parts[i], i, what)
+                        if lost is not None:
+                            raise lost from exc
+                        retry.append(i)
+                for i in retry:
+                    self.client.cancel(futures[i])
+                    futures[i] = submit(i)
+                if retry:
+                    time.sleep(0.05)
+                pending = retry
+            return results
         finally:
             self.client.cancel(futures)
 
@@ -363,8 +460,8 @@ class _DaskLinearSVMBase(BaseEstimator):
 
     _losses = ()
 
-    def __init__(self, *, loss, solver="sgd", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=50, tol=1e-3,
+    def __init__(self, *, loss, solver="sdca", C=None, lambda_=None, bias_multiplier=1.0,
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=100, tol=1e-3,
                  seed=0, round_timeout=3600.0, verbose=0):
         self.loss = loss
         self.solver = solver
@@ -381,9 +478,9 @@ class _DaskLinearSVMBase(BaseEstimator):
         self.verbose = verbose
 
     def _validate_params(self):
-        if self.solver not in MIXING_SOLVERS:
-            raise ValueError(f"solver must be one of {', '.join(map(repr, MIXING_SOLVERS))} "
-                             f"(a solver that can start from a mixed model), got "
+        if self.solver not in SOLVERS:
+            raise ValueError(f"solver must be one of {', '.join(map(repr, SOLVERS))} "
+                             f"(\"sdca\": CoCoA+; \"sgd\": parameter mixing), got "
                              f"{self.solver!r}")
         if self.loss not in self._losses:
             raise ValueError(f"loss must be one of {', '.join(map(repr, self._losses))}, "
@@ -432,7 +529,7 @@ class _DaskLinearSVMBase(BaseEstimator):
     # -- the mixing loop -----------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None, validation_data=None, callback=None):
-        """Fit by iterative parameter mixing on the current Dask client's workers.
+        """Fit by CoCoA+ (or parameter mixing) on the current Dask client's workers.
 
         Parameters
         ----------
@@ -480,97 +577,159 @@ class _DaskLinearSVMBase(BaseEstimator):
             infos = [infos[i] for i in keep]
             if not parts:
                 raise ValueError("X has no rows")
+            if sample_weight is not None and not any(info["weight_sum"] > 0 for info in infos):
+                # the in-memory estimators' (scikit-learn's) message
+                raise ValueError("Sample weights must contain at least one non-zero number.")
             n_rows = np.array([info["n"] for info in infos], dtype=np.float64)
             N = float(n_rows.sum())
             d = infos[0]["d"]
             self.n_features_in_ = d
             classes = self._classes_from(infos)
             num_problems = 1 if classes is None or len(classes) == 2 else len(classes)
-            lam = self._lambda_for(N)
             config = {
                 "fit_id": id(self) ^ int(time.time_ns()), "solver": self.solver,
-                "loss": self.loss, "lambda": lam, "seed": int(self.seed),
+                "loss": self.loss, "lambda": self._lambda_for(N), "seed": int(self.seed),
                 "bias_multiplier": float(self.bias_multiplier),
                 "bias_learning_rate": (None if self.bias_learning_rate is None
                                        else float(self.bias_learning_rate)),
                 "classes": classes, "num_problems": num_problems,
-                "local_epochs": int(self.local_epochs),
+                "local_epochs": int(self.local_epochs), "N": N, "K": len(parts),
             }
-            if self.t0 is None:
-                # The C default depends on the largest row norm: take the
-                # largest over the partitions, so every partition uses one schedule.
-                t0s = rounds.run(_partition_t0, parts, config, what="computing t0")
-                config["t0"] = [max(t[k] for t in t0s) for k in range(num_problems)]
-            else:
-                config["t0"] = [float(self.t0)] * num_problems
             if validation_data is not None:
                 val_parts = self._validation_parts(client, validation_data, d)
-            fractions = n_rows / N
-            B = float(self.bias_multiplier)
-            state = (np.zeros((num_problems, d)), np.zeros(num_problems),
-                     np.zeros(num_problems))
-            history = []
-            previous = None
-            for r in range(1, self.max_rounds + 1):
-                round_start = time.perf_counter()
-                state_future = rounds.scatter(state, f"round {r}")
-                try:
-                    results = rounds.run(_partition_train, parts, state_future, config,
-                                         what=f"round {r}")
-                finally:
-                    client.cancel(state_future)
-                coef = sum(f * res["coef"] for f, res in zip(fractions, results))
-                intercept = sum(f * res["intercept"] for f, res in zip(fractions, results))
-                # The schedule continues as if one machine had run every
-                # partition's iterations: t_{r+1} = t_r + sum_p (t_p - t_r).
-                iteration = state[2] + sum(res["iteration"] - state[2] for res in results)
-                state = (coef, intercept, iteration)
-                state_future = rounds.scatter(state, f"evaluating round {r}")
-                try:
-                    losses = rounds.run(_partition_loss, parts, state_future, config,
-                                        what=f"evaluating round {r}")
-                    validation = (rounds.run(_partition_validation, val_parts, state_future,
-                                             config, what=f"validating round {r}")
-                                  if val_parts else None)
-                finally:
-                    client.cancel(state_future)
-                squared_norm = np.sum(coef * coef, axis=1)
-                if B > 0:
-                    squared_norm = squared_norm + (intercept / B) ** 2
-                regularizer = 0.5 * lam * squared_norm
-                objectives = regularizer + np.sum(losses, axis=0) / N
-                stats = {
-                    "round": r, "objective": float(np.sum(objectives)),
-                    "objectives": objectives.tolist(),
-                    "iteration": int(iteration.max()),
-                    "validation_score": (self._validation_score(validation)
-                                         if validation is not None else None),
-                    "wall_time": time.perf_counter() - round_start,
-                    "worker_cpu_time": float(sum(res["cpu_time"] for res in results)),
-                    "elapsed_time": time.perf_counter() - start,
-                }
-                history.append(stats)
-                if self.verbose:
-                    extra = ("" if stats["validation_score"] is None
-                             else f", validation {stats['validation_score']:.4f}")
-                    print(f"[{type(self).__name__}] round {r}: objective "
-                          f"{stats['objective']:.6g}{extra}, {stats['wall_time']:.2f} s")
-                converged = previous is not None and np.all(
-                    np.abs(objectives - previous) <= self.tol * np.abs(previous))
-                previous = objectives
-                stop = callback(stats) if callback is not None else False
-                if converged or stop:
-                    break
+            loop = self._cocoa_rounds if self.solver == "sdca" else self._mixing_rounds
+            coef, intercept, history, converged = loop(
+                rounds, parts, val_parts, config, n_rows / N, d, callback, start)
         finally:
             client.cancel(list(parts) + list(val_parts))
         self.classes_ = classes
         self._set_coef(coef, intercept)
-        self.lambda_effective_ = lam
+        self.lambda_effective_ = config["lambda"]
         self.n_iter_ = len(history)
         self.history_ = history
         self.objective_ = history[-1]["objective"]
         self.converged_ = bool(converged)
+        if self.solver == "sdca":
+            self.duality_gap_ = history[-1]["duality_gap"]
+            self.relative_gap_ = history[-1]["relative_gap"]
+            self.bytes_sent_ = int(sum(h["bytes_sent"] for h in history))
         return self
+
+    def _round_end(self, stats, history, callback):
+        """Record a round's statistics, print them, run the callback (True: stop)."""
+        history.append(stats)
+        if self.verbose:
+            extra = ("" if stats.get("validation_score") is None
+                     else f", validation {stats['validation_score']:.4f}")
+            if "relative_gap" in stats:
+                extra = (f", relative gap {stats['relative_gap']:.3g}, "
+                         f"{stats['bytes_sent']} bytes sent" + extra)
+            print(f"[{type(self).__name__}] round {stats['round']}: objective "
+                  f"{stats['objective']:.6g}{extra}, {stats['wall_time']:.2f} s")
+        return bool(callback(stats)) if callback is not None else False
+
+    def _validate(self, rounds, val_parts, coef, intercept, config, what):
+        if not val_parts:
+            return None
+        sums = rounds.run(_partition_validation, val_parts, (coef, intercept, None), config,
+                          what=what)
+        return self._validation_score(sums)
+
+    def _cocoa_rounds(self, rounds, parts, val_parts, config, fractions, d, callback, start):
+        """CoCoA+ (module documentation). Round r's task trains from w_r and
+        evaluates w_r's duality gap terms; so the gap of round r's result
+        w_{r+1} arrives with round r + 1's task (after max_rounds, a task that
+        only evaluates). Stops when every problem's relative gap is <= tol."""
+        P, K = config["num_problems"], config["K"]
+        lam, B, N = config["lambda"], config["bias_multiplier"], config["N"]
+        contributions = np.zeros((K, P, d))
+        bias_contributions = np.zeros((K, P))
+        coef, intercept = np.zeros((P, d)), np.zeros(P)
+        history, converged, pending = [], False, None
+        # A partition's dual variables are where its last round ran: run the
+        # next one there (a copy of the partition elsewhere has older ones).
+        workers = None
+        for r in range(1, self.max_rounds + 2):
+            task_start = time.perf_counter()
+            train = r <= self.max_rounds
+            results = rounds.run(_dask_cocoa.cocoa_round, parts, coef, intercept, r, config,
+                                 train, what=f"round {r}" if train else "evaluating the model",
+                                 workers=workers)
+            workers = [res["worker"] for res in results]
+            wall_time = time.perf_counter() - task_start
+            sent = K * (coef.nbytes + intercept.nbytes)
+            received = sum(res["loss"].nbytes + res["conjugate"].nbytes for res in results)
+            if pending is not None:  # the gap of round r - 1's model, w_r
+                primal, dual = _dask_cocoa.duality_gap(results, coef, intercept, lam, B, N)
+                restarted = [i for i, res in enumerate(results) if res["restarted"]]
+                gap = primal - dual
+                relative = gap / np.maximum(np.abs(primal), np.abs(dual))
+                if restarted:  # w_r was not built from these dual variables
+                    gap = relative = np.full(P, np.nan)
+                converged = not restarted and bool(np.all(relative <= self.tol))
+                pending.update(
+                    objective=float(np.sum(primal)), objectives=primal.tolist(),
+                    dual_objective=float(np.sum(dual)), duality_gap=float(np.sum(gap)),
+                    relative_gap=float(np.max(relative)), restarted_partitions=restarted,
+                    validation_score=self._validate(rounds, val_parts, coef, intercept, config,
+                                                    f"validating round {r - 1}"))
+                if self._round_end(pending, history, callback) or converged or not train:
+                    break
+            for i, res in enumerate(results):
+                contributions[i] = res["coef"]
+                bias_contributions[i] = res["intercept"]
+                received += res["coef"].nbytes + res["intercept"].nbytes
+            coef = contributions.sum(axis=0)
+            intercept = bias_contributions.sum(axis=0)
+            pending = {"round": r, "bytes_sent": int(sent + received), "wall_time": wall_time,
+                       "worker_cpu_time": float(sum(res["cpu_time"] for res in results)),
+                       "elapsed_time": time.perf_counter() - start}
+        return coef, intercept, history, converged
+
+    def _mixing_rounds(self, rounds, parts, val_parts, config, fractions, d, callback, start):
+        """Iterative parameter mixing of SGD (module documentation): rounds until
+        the objective changes by at most tol, relatively, or max_rounds rounds."""
+        num_problems = config["num_problems"]
+        if self.t0 is None:
+            # The C default depends on the largest row norm: take the
+            # largest over the partitions, so every partition uses one schedule.
+            t0s = rounds.run(_partition_t0, parts, config, what="computing t0")
+            config["t0"] = [max(t[k] for t in t0s) for k in range(num_problems)]
+        else:
+            config["t0"] = [float(self.t0)] * num_problems
+        lam, B, N = config["lambda"], config["bias_multiplier"], config["N"]
+        state = (np.zeros((num_problems, d)), np.zeros(num_problems), np.zeros(num_problems))
+        history, previous, converged = [], None, False
+        for r in range(1, self.max_rounds + 1):
+            round_start = time.perf_counter()
+            results = rounds.run(_partition_train, parts, state, config, what=f"round {r}")
+            coef = sum(f * res["coef"] for f, res in zip(fractions, results))
+            intercept = sum(f * res["intercept"] for f, res in zip(fractions, results))
+            # The schedule continues as if one machine had run every
+            # partition's iterations: t_{r+1} = t_r + sum_p (t_p - t_r).
+            iteration = state[2] + sum(res["iteration"] - state[2] for res in results)
+            state = (coef, intercept, iteration)
+            losses = rounds.run(_partition_loss, parts, state, config,
+                                what=f"evaluating round {r}")
+            squared_norm = np.sum(coef * coef, axis=1)
+            if B > 0:
+                squared_norm = squared_norm + (intercept / B) ** 2
+            objectives = 0.5 * lam * squared_norm + np.sum(losses, axis=0) / N
+            stats = {
+                "round": r, "objective": float(np.sum(objectives)),
+                "objectives": objectives.tolist(), "iteration": int(iteration.max()),
+                "validation_score": self._validate(rounds, val_parts, coef, intercept, config,
+                                                   f"validating round {r}"),
+                "wall_time": time.perf_counter() - round_start,
+                "worker_cpu_time": float(sum(res["cpu_time"] for res in results)),
+                "elapsed_time": time.perf_counter() - start,
+            }
+            converged = previous is not None and bool(np.all(
+                np.abs(objectives - previous) <= self.tol * np.abs(previous)))
+            previous = objectives
+            if self._round_end(stats, history, callback) or converged:
+                break
+        return state[0], state[1], history, converged
 
     def _validation_parts(self, client, validation_data, d):
         try:
@@ -602,6 +761,7 @@ class _DaskLinearSVMBase(BaseEstimator):
             local = X.tocsr() if sp.issparse(X) else np.asarray(X)
             if local.ndim != 2:
                 raise ValueError(f"X must be 2-D, got shape {local.shape}")
+            local = _check_block(local)  # finite values, as the in-memory estimators
             X = None
         shape = X.shape if X is not None else local.shape
         if shape[1] != self.n_features_in_:
@@ -614,9 +774,9 @@ class _DaskLinearSVMBase(BaseEstimator):
 
 
 class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
-    """Linear SVM classifier trained on a Dask cluster by iterative parameter mixing.
+    """Linear SVM classifier trained on a Dask cluster by CoCoA+ or parameter mixing.
 
-    See the module documentation (:mod:`stochsvm.dask`) for the algorithm.
+    See the module documentation (:mod:`stochsvm.dask`) for the algorithms.
     ``fit`` runs on the workers of the current ``distributed.Client``;
     ``predict``, ``decision_function`` and ``score`` on dask input are
     lazy/distributed (``map_blocks``) and on NumPy/SciPy input local.
@@ -624,33 +784,40 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     Parameters
     ----------
     loss : {"hinge", "hinge2", "logistic"}, default "hinge"
-    solver : {"sgd"}, default "sgd"
-        The local solver (one that can warm-start from a mixed model).
+    solver : {"sdca", "sgd"}, default "sdca"
+        ``"sdca"``: CoCoA+ with SDCA on every partition, to the single-machine
+        SDCA optimum with a duality-gap certificate. ``"sgd"``: iterative
+        parameter mixing of SGD (no certificate; stops above the optimum).
     C : float, optional
         ``lambda = 1 / (C N)`` for N training rows (scikit-learn's C).
     lambda_ : float, optional
         The regularization strength directly; give ``C`` or ``lambda_``, not both;
         neither means C = 1.
     bias_multiplier : float, default 1
-        B, the constant feature carrying the bias (0: no bias).
+        B, the constant feature carrying the bias (0: no bias). The bias is
+        regularised, ``lambda/2 (b/B)^2``, as in :class:`stochsvm.SVM`.
     bias_learning_rate : float, optional
         SGD's bias step relative to the model step (default: the SVM's, 1).
     t0 : float, optional
         SGD's schedule offset; default: the SVM default over all rows (the
         largest of the partitions' defaults).
     local_epochs : int, default 1
-        Epochs each partition runs per round.
-    max_rounds : int, default 50
+        Epochs each partition runs per round (SDCA or SGD).
+    max_rounds : int, default 100
     tol : float, default 1e-3
-        Stop when the objective changes by at most ``tol`` times its value
-        between two rounds (every class, for one-vs-rest); 0 runs all rounds.
+        ``"sdca"``: stop when the relative duality gap
+        ``(P - D) / max(|P|, |D|)`` of every problem is at most ``tol``.
+        ``"sgd"``: stop when the objective changes by at most ``tol`` times
+        its value between two rounds (every class, for one-vs-rest).
+        0 runs all rounds.
     seed : int, default 0
         Partition p's SVM has seed ``seed + p``.
     round_timeout : float or None, default 3600
         Seconds a round (or the loading of the partitions) may take before
         ``fit`` raises RuntimeError; None waits forever.
     verbose : int, default 0
-        Print one line per round.
+        Print one line per round (objective; for CoCoA+ also the relative
+        gap and the bytes sent).
 
     Attributes
     ----------
@@ -661,25 +828,33 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     n_iter_ : int
         Rounds run.
     history_ : list of dict
-        Per round: ``round``, ``objective`` (the distributed primal objective
-        of the mixed model, summed over the one-vs-rest problems),
-        ``objectives`` (per problem), ``iteration`` (global iteration
-        number), ``validation_score`` (accuracy on ``validation_data`` or
-        None), ``wall_time`` (of the round, seconds), ``worker_cpu_time``
-        (summed over the partitions' training tasks) and ``elapsed_time``
-        (since fit started).
+        Per round: ``round``, ``objective`` (the primal objective of the
+        round's model over all rows, summed over the one-vs-rest problems),
+        ``objectives`` (per problem), ``validation_score`` (accuracy on
+        ``validation_data`` or None), ``wall_time`` (of the round, seconds),
+        ``worker_cpu_time`` (summed over the partitions' tasks) and
+        ``elapsed_time`` (since fit started). CoCoA+ adds
+        ``dual_objective``, ``duality_gap`` (summed over the problems),
+        ``relative_gap`` (the largest), ``bytes_sent`` (models and terms to
+        and from the partitions) and ``restarted_partitions`` (those whose
+        dual variables restarted, a lost worker's: that round's gap is NaN);
+        mixing adds ``iteration`` (the global iteration number).
     objective_ : float
         The last round's objective.
     converged_ : bool
         Whether the tol rule stopped fitting.
+    duality_gap_, relative_gap_ : float
+        CoCoA+: the returned model's duality gap (the certificate).
+    bytes_sent_ : int
+        CoCoA+: bytes of models and gap terms sent over the whole fit.
     lambda_effective_ : float
         The lambda used.
     """
 
     _losses = CLASSIFICATION_LOSSES
 
-    def __init__(self, *, loss="hinge", solver="sgd", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=50, tol=1e-3,
+    def __init__(self, *, loss="hinge", solver="sdca", C=None, lambda_=None, bias_multiplier=1.0,
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=100, tol=1e-3,
                  seed=0, round_timeout=3600.0, verbose=0):
         super().__init__(loss=loss, solver=solver, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
@@ -771,7 +946,7 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
 
 
 class DaskLinearSVMRegressor(RegressorMixin, _DaskLinearSVMBase):
-    """Linear SVM regressor (l1 or l2 loss) trained on a Dask cluster by parameter mixing.
+    """Linear SVM regressor (l1 or l2 loss) trained on a Dask cluster by CoCoA+ or mixing.
 
     Same parameters, attributes and algorithm as
     :class:`DaskLinearSVMClassifier`, except ``loss`` in ``{"l2", "l1"}``
@@ -781,8 +956,8 @@ class DaskLinearSVMRegressor(RegressorMixin, _DaskLinearSVMBase):
 
     _losses = REGRESSION_LOSSES
 
-    def __init__(self, *, loss="l2", solver="sgd", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=50, tol=1e-3,
+    def __init__(self, *, loss="l2", solver="sdca", C=None, lambda_=None, bias_multiplier=1.0,
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=100, tol=1e-3,
                  seed=0, round_timeout=3600.0, verbose=0):
         super().__init__(loss=loss, solver=solver, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,

@@ -269,7 +269,9 @@ def load_libsvm(path, n_features=None, dtype=np.float64):
         raise ValueError(f"{path}: {exc}") from None
 
 
-def _parse(text: bytes, n_features, dtype):
+def _parse(text: bytes, n_features, dtype, first_index=1):
+    """Parse LIBSVM text; feature index ``first_index`` is column 0 (the
+    distributed reader, :mod:`stochsvm.dask`, also reads 0-based files)."""
     # Comments and query ids are rare: drop them first so the fast path applies.
     if b"#" in text:
         text = re.sub(rb"#[^\n]*", b"", text)
@@ -288,12 +290,14 @@ def _parse(text: bytes, n_features, dtype):
         k = int(np.flatnonzero(bad)[0])
         raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: "
                          "a feature value is not finite")
-    bad = (indices < 1) | (indices != np.floor(indices)) | (indices > np.iinfo(np.int32).max)
+    bad = ((indices < first_index) | (indices != np.floor(indices))
+           | (indices > np.iinfo(np.int32).max))
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
         raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: feature index "
-                         f"{indices[k]:g} is invalid (indices are integers starting at 1)")
-    cols = (indices - 1).astype(np.int32)
+                         f"{indices[k]:g} is invalid (indices are integers starting at "
+                         f"{first_index})")
+    cols = (indices - first_index).astype(np.int32)
     max_index = int(cols.max()) + 1 if cols.size else 0
     if n_features is None:
         n_features = max(max_index, 1)
