@@ -27,14 +27,14 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from stochsvm import _kernel_svm
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
-                             _effective_n_jobs, _ScoresToClasses, validate_data)
+                             _effective_n_jobs, _report_training, _ScoresToClasses,
+                             _zero_objective, validate_data)
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -45,6 +45,14 @@ KERNELS = ("rbf", "linear", "poly", "sigmoid")
 #: Solvers with a budget of support vectors (``budget``, ``budget_maintenance``).
 BUDGET_SOLVERS = ("bsca", "bsgd")
 BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
+#: What ``tol`` bounds, for the solvers that test it (the others run
+#: ``max_epochs`` epochs). A solver whose C code gains a test on epsilon
+#: belongs here: its fits then warn when they stop on the cap.
+_STOPPING_RULES = {"sdca": "duality gap"}
+#: Solvers that do not minimise the SVM objective at C: the perceptron (no
+#: objective) and the SBP while its nu is not derived from C. Their fits are
+#: not compared with the objective of the zero model.
+_OWN_OBJECTIVE = ("perceptron", "sbp")
 
 
 class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, BaseEstimator):
@@ -264,12 +272,21 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])
         self.n_kernel_evaluations_ = int(sum(svm.get_num_kernel_evaluations()
                                              for svm in self._svms))
-        if not partial and tol > 0 and self.solver == "sdca" and any(
-                s["status"] == "max_iterations" for s in self._stats):
-            warnings.warn(f"KernelSVMClassifier stopped after max_epochs={self.max_epochs} epochs "
-                          f"before its duality gap fell below tol={self.tol}; increase "
-                          f"max_epochs or tol", ConvergenceWarning)
+        if not partial:
+            self._report(y, weights, tol)
         return self
+
+    def _report(self, y, weights, tol):
+        """Warn (or raise) when a fit diverged or stopped short: see
+        ``stochsvm.linear._report_training``."""
+        own = self.solver in _OWN_OBJECTIVE
+        zeros = [None if own else _zero_objective(yb, "hinge", weights)
+                 for yb in self._problems(y)]
+        fix = ("scale the features (e.g. sklearn.preprocessing.StandardScaler) or choose a "
+               "smaller gamma" + (", or a smaller eta0" if self.solver == "sbp" else ""))
+        _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
+                         cap=("max_epochs", self.max_epochs), fix=fix,
+                         stopping_rule=_STOPPING_RULES.get(self.solver))
 
     def fit(self, X, y, sample_weight=None):
         """Fit on (X, y): at most ``max_epochs`` epochs per binary problem.
