@@ -33,8 +33,8 @@ from sklearn.utils.validation import check_is_fitted
 from stochsvm import _kernel_svm
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
-                             _effective_n_jobs, _report_training, _ScoresToClasses,
-                             _zero_objective, validate_data)
+                             _effective_n_jobs, _ScoresToClasses, validate_data)
+from stochsvm.svm import _KERNEL_STOPPING_RULES, _report_training, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -45,10 +45,6 @@ KERNELS = ("rbf", "linear", "poly", "sigmoid")
 #: Solvers with a budget of support vectors (``budget``, ``budget_maintenance``).
 BUDGET_SOLVERS = ("bsca", "bsgd")
 BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
-#: What ``tol`` bounds, for the solvers that test it (the others run
-#: ``max_epochs`` epochs). A solver whose C code gains a test on epsilon
-#: belongs here: its fits then warn when they stop on the cap.
-_STOPPING_RULES = {"sdca": "duality gap"}
 #: Solvers that do not minimise the SVM objective at C: the perceptron (no
 #: objective) and the SBP while its nu is not derived from C. Their fits are
 #: not compared with the objective of the zero model.
@@ -286,7 +282,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
                "smaller gamma" + (", or a smaller eta0" if self.solver == "sbp" else ""))
         _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
                          cap=("max_epochs", self.max_epochs), fix=fix,
-                         stopping_rule=_STOPPING_RULES.get(self.solver))
+                         stopping_rule=_KERNEL_STOPPING_RULES.get(self.solver))
 
     def fit(self, X, y, sample_weight=None):
         """Fit on (X, y): at most ``max_epochs`` epochs per binary problem.
