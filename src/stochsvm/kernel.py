@@ -274,7 +274,7 @@ class KernelSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, Base
 
     def _report(self, y, weights, tol):
         """Warn (or raise) when a fit diverged or stopped short: see
-        ``stochsvm.linear._report_training``."""
+        ``stochsvm.svm._report_training``."""
         own = self.solver in _OWN_OBJECTIVE
         zeros = [None if own else _zero_objective(yb, "hinge", weights)
                  for yb in self._problems(y)]

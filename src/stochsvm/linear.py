@@ -70,6 +70,7 @@ LINEAR_SOLVERS = tuple(name for name in _svm._SOLVERS if name != "none")
 CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 REGRESSION_LOSSES = ("l1", "l2")
 
+
 def _finite(value):
     """math.isfinite, with Python integers beyond float (and int64) allowed:
     np.isfinite raised a TypeError naming nothing for -(2**63) - 1."""
@@ -285,7 +286,8 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
 
     def _divergence_fix(self):
         if self.solver == "sdca":
-            return "scale the features (e.g. sklearn.preprocessing.StandardScaler)"
+            return ("increase max_epochs (SDCA's primal model is poor until its dual "
+                    "converges) or scale the features (e.g. sklearn.preprocessing.StandardScaler)")
         return ("scale the features (e.g. sklearn.preprocessing.StandardScaler), or use "
                 "solver='sdca', which needs no step size")
 

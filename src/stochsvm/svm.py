@@ -266,7 +266,7 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
     ``runs`` holds one ``(statistics, zero_objective)`` pair per trained SVM;
     ``zero_objective`` is None for a solver that minimises no objective.
     ``stopping_rule`` is the name of what ``tol`` bounds, or None when the
-    solver has no stopping test (it then always runs ``max_epochs``).
+    solver has no stopping test (it then always runs to its cap).
     ``cap`` is ``(name, value)`` of the iteration cap (``("max_epochs",
     100)``), ``tol_name`` the name of the tolerance, as the caller's user
     knows them; ``fix`` is the advice for a run that diverged.
