@@ -204,10 +204,13 @@ def test_report_rules():
         _report(_stats(objective=0.02, gap=0.01, dual=0.01))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _report(_stats(objective=0.5, gap=0.004, dual=0.496))  # within 10 tol: rounding
+        _report(_stats(objective=0.5, gap=0.004, dual=0.496))  # within 10 tol
+        _report(_stats(objective=1.0, gap=5e-4, dual=0.9995), tol=1e-9)  # below the 1e-3 floor
         _report(_stats(status="max_iterations"), tol=0)          # the cap was asked for
         _report(_stats(status="max_iterations"), rule=None)      # no test, no gap known
         _report(_stats(objective=1.0))                           # at the zero model: no
+    with pytest.warns(ConvergenceWarning, match="gap of 0.002 times"):
+        _report(_stats(objective=1.0, gap=2e-3, dual=0.998), tol=1e-9)
     with pytest.warns(ConvergenceWarning, match="cap max_epochs=7 before its duality gap"):
         _report(_stats(status="max_iterations"))
 
