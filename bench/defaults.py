@@ -419,21 +419,26 @@ def kernel_oracle(p, C, biased, cache):
 
 
 def chosen_C(p):
-    """3-fold cross-validated C of LIBLINEAR (hinge, default eps) over CV_GRID."""
-    from sklearn.model_selection import StratifiedKFold
+    """3-fold cross-validated C of LIBLINEAR (default eps) over CV_GRID: hinge
+    loss and accuracy, or for regression l2 loss (-s 11 -p 0) and squared error."""
+    from sklearn.model_selection import KFold, StratifiedKFold
 
     from liblinear import liblinearutil as ll
 
     X = sp.csr_matrix(p.X)
-    best = (-1.0, None)
+    folds = (KFold if p.regression else StratifiedKFold)(3, shuffle=True, random_state=0)
+    options = "-s 11 -p 0" if p.regression else "-s 3"
+    best = (-math.inf, None)
     for C in CV_GRID:
-        correct = 0
-        for train, test in StratifiedKFold(3, shuffle=True, random_state=0).split(X, p.y):
-            model = ll.train(ll.problem(p.y[train], X[train]), f"-s 3 -c {C!r} -B 1 -q")
-            labels, _, _ = ll.predict(p.y[test], X[test], model, "-q")
-            correct += int(np.sum(np.asarray(labels) == p.y[test]))
-        if correct > best[0]:
-            best = (correct, C)
+        score = 0.0
+        for train, test in folds.split(X, p.y):
+            model = ll.train(ll.problem(p.y[train], X[train]), f"{options} -c {C!r} -B 1 -q")
+            predicted, _, _ = ll.predict(p.y[test], X[test], model, "-q")
+            predicted = np.asarray(predicted)
+            score += (-float(np.sum((predicted - p.y[test]) ** 2)) if p.regression
+                      else float(np.sum(predicted == p.y[test])))
+        if score > best[0]:
+            best = (score, C)
     return best[1]
 
 
@@ -663,7 +668,7 @@ def markdown(runs, skipped, seconds, quick):
               "oracle gap | message |",
               "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
-        message = r.message.replace("|", "/")[:90]
+        message = r.message.replace("|", "/")[:150]
         lines.append(
             f"| {r.data} | {r.C:g} | {r.kind} | {r.solver} | {r.loss} | {_fmt(r.ratio, '.4g')} | "
             f"{_fmt(r.delta_pp, '+.2f')} | {r.status} | {'W' if r.warned else ''} | "

@@ -121,14 +121,17 @@ def test_the_check_trips_on_a_forced_early_stop():
     X, y = make_unscaled(n=240, d=8)
     p = bench._split("unscaled", X, y)
     cache = {}
-    forced = bench.linear_run(p, "sdca", "hinge", 1e3, cache, max_epochs=1, tol=0)
+    forced = bench.linear_run(p, "sdca", "hinge", 1e3, cache, liblinear=False, max_epochs=1,
+                              tol=0)
     assert forced.ratio > 1.05 and not forced.warned
     assert _violations([forced]) == [forced]
-    warned = bench.linear_run(p, "sdca", "hinge", 1e3, cache, max_epochs=1, tol=1e-3)
+    warned = bench.linear_run(p, "sdca", "hinge", 1e3, cache, liblinear=False, max_epochs=1,
+                              tol=1e-3)
     assert warned.warned and "max_epochs=1" in warned.message
     assert _violations([warned]) == []
     # a run above the zero model's objective counts as diverged, warned or not
-    wild = bench.linear_run(p, "sgd", "hinge", 1e3, cache, t0=1.5, max_epochs=1, tol=0)
+    wild = bench.linear_run(p, "sgd", "hinge", 1e3, cache, liblinear=False, t0=1.5,
+                            max_epochs=1, tol=0)
     assert wild.diverged and _violations([wild]) == [wild]
 
 
