@@ -648,7 +648,8 @@ def markdown(runs, skipped, seconds, quick):
         "shown but not counted: it minimises no objective)",
         f"* within 1.02x of the optimum and 0.5 pp of the oracle's accuracy (the goal): "
         f"**{s['on_goal']} of {s['runs']}**",
-        f"* above 1.05x the optimum (or diverged) **without a warning**: **{s['above_1.05_silent']}** "
+        f"* above 1.05x the optimum (or diverged) **without a warning**: "
+        f"**{s['above_1.05_silent']}** "
         "(must be 0)",
         f"* above 1.05x with a warning: {s['above_1.05_warned']}",
         f"* diverged (error, non-finite, or objective above the zero model's): **{s['diverged']}**",
@@ -667,7 +668,8 @@ def markdown(runs, skipped, seconds, quick):
             f"| {kind} | {solver} | {loss} | {len(rs)} | {sum(r.on_goal for r in rs)} | "
             f"{sum(r.silent_miss for r in rs)} | "
             f"{sum((not r.ratio <= 1.05) and r.warned and not r.diverged for r in rs)} | "
-            f"{sum(r.diverged for r in rs)} | {_fmt(np.median(ratios) if ratios else None, '.4g')} | "
+            f"{sum(r.diverged for r in rs)} | "
+            f"{_fmt(np.median(ratios) if ratios else None, '.4g')} | "
             f"{_fmt(max(ratios) if ratios else None, '.4g')} | "
             f"{np.median([r.seconds for r in rs]):.3f} |")
     lines += ["", "## Every run", "",

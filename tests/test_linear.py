@@ -239,7 +239,7 @@ def test_sample_weight_equals_replication():
 
 # RES and LRES diverge on these blobs at their default step (issue 17): the
 # fit warns, and this test is about threads, not about the step.
-@pytest.mark.filterwarnings("ignore:LinearSVMClassifier diverged:sklearn.exceptions.ConvergenceWarning")
+@pytest.mark.filterwarnings("ignore:LinearSVMClassifier diverged")
 @pytest.mark.parametrize("solver", LINEAR_SOLVERS)
 def test_ovr_threads_equal_serial(solver):
     X, y = _blobs(400, 6, 5, 13)
