@@ -11,7 +11,9 @@ import pytest
 import scipy.sparse as sp
 
 from stochsvm._testing import load_benchmark
-from stochsvm.datasets import load_libsvm, make_classification, make_sparse_classification
+from stochsvm.datasets import (WORST_CASES, load_libsvm, make_classification, make_imbalanced,
+                               make_outlier, make_separable, make_sparse_classification,
+                               make_unscaled)
 
 SMALL = b"""+1 1:0.5 3:-2 10:1e-3
 -1 2:4
@@ -290,3 +292,69 @@ def test_benchmark_plumbing_is_not_public_api():
     code = "import sys, stochsvm, stochsvm.datasets; print('stochsvm._testing' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# --------------------------------------------------------------------------
+#                   Worst cases for default parameters
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", sorted(WORST_CASES))
+def test_worst_cases_are_seeded(name):
+    make = WORST_CASES[name]
+    X, y = make(seed=3)
+    X2, y2 = make(seed=3)
+    X3, _ = make(seed=4)
+    np.testing.assert_array_equal(X, X2)
+    np.testing.assert_array_equal(y, y2)
+    assert not np.array_equal(X, X3)
+    assert X.dtype == np.float64 and X.flags.c_contiguous and np.all(np.isfinite(X))
+    assert set(np.unique(y)) == {-1.0, 1.0}
+    assert make(n=50, d=3, dtype=np.float32)[0].dtype == np.float32
+
+
+def test_make_unscaled_spans_the_scales():
+    X, _ = make_unscaled(n=4000, d=8)
+    std = X.std(axis=0)
+    np.testing.assert_allclose(std[0], 1e-3, rtol=0.1)
+    np.testing.assert_allclose(std[-1], 1e4, rtol=0.1)
+    assert np.all(np.diff(np.log10(std)) > 0.5)
+    with pytest.raises(ValueError, match="d must be >= 2"):
+        make_unscaled(d=1)
+    with pytest.raises(ValueError, match="low"):
+        make_unscaled(low=0.0)
+
+
+def test_make_outlier_has_one_outlier():
+    X, y = make_outlier(n=301, factor=100.0)
+    norms = np.linalg.norm(X, axis=1)
+    np.testing.assert_allclose(norms[150] / np.median(norms), 100.0, rtol=0.02)
+    others = np.delete(norms, 150)
+    assert others.max() < 5 * np.median(norms)
+    # Only the outlier differs from the plain problem, and it keeps its direction.
+    X0, y0 = make_classification(301, 12, seed=0, noise=0.05)
+    np.testing.assert_array_equal(np.delete(X, 150, axis=0), np.delete(X0, 150, axis=0))
+    np.testing.assert_array_equal(y, y0)
+    np.testing.assert_allclose(X[150] / norms[150], X0[150] / np.linalg.norm(X0[150]))
+    with pytest.raises(ValueError, match="factor"):
+        make_outlier(factor=-1.0)
+
+
+def test_make_separable_has_its_margin():
+    X, y = make_separable(n=1000, d=5, seed=2, margin=0.2)
+    _, _, (w, b) = make_classification(1000, 5, seed=2, noise=0.0, return_coef=True)
+    distance = y * (X @ w + b) / np.linalg.norm(w)
+    assert distance.min() >= 0.2 - 1e-12
+    assert np.sum(np.isclose(distance, 0.2)) > 10  # rows were moved onto the margin
+    with pytest.raises(ValueError, match="margin"):
+        make_separable(margin=np.nan)
+
+
+def test_make_imbalanced_counts_are_exact():
+    X, y = make_imbalanced(n=630, ratio=20, noise=0.1)
+    assert np.sum(y > 0) == 30 and np.sum(y < 0) == 600
+    _, y_clean = make_imbalanced(n=630, ratio=20, noise=0.0)
+    assert np.sum(y != y_clean) == 2 * 3  # three swapped pairs
+    with pytest.raises(ValueError, match="ratio"):
+        make_imbalanced(ratio=0)
+    with pytest.raises(ValueError, match="n must be"):
+        make_imbalanced(n=10, ratio=20)

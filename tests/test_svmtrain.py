@@ -5,9 +5,11 @@ homogeneous kernel map."""
 
 import io
 import math
+import warnings
 
 import numpy as np
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 from _helpers import make_problem, objective
 from stochsvm import SVM, HomogeneousKernelMap, svmtrain
@@ -25,7 +27,9 @@ def test_defaults_are_the_real_ones(data):
     bias multiplier 1, diagnostic frequency n, seed 0 -- read back from the verbose block."""
     X, y = data
     out = io.StringIO()
-    w, b, info, scores = svmtrain(X, y, 1e-3, verbose=1, file=out)
+    with warnings.catch_warnings():  # whether the default cap suffices is not tested here
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        w, b, info, scores = svmtrain(X, y, 1e-3, verbose=1, file=out)
     text = out.getvalue()
     assert "solver sdca, loss hinge" in text
     assert "epsilon 0.01, max iterations 40000, diagnostic frequency 400" in text
@@ -39,7 +43,9 @@ def test_defaults_are_the_real_ones(data):
     assert b == svm.get_bias() and info["objective"] == stats["objective"]
     # max(100 n, ceil(10/lambda)) when 10/lambda is the larger
     out = io.StringIO()
-    svmtrain(X, y, 1e-5, verbose=1, file=out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        svmtrain(X, y, 1e-5, verbose=1, file=out)
     assert "max iterations 1000000," in out.getvalue()
 
 
@@ -51,7 +57,8 @@ def test_info_status_and_scores(data):
     assert info["bias"] == b
     np.testing.assert_allclose(scores, X @ w + b, rtol=1e-12, atol=1e-12)
     assert info["objective"] == pytest.approx(objective(X, y, w, b, LAMBDA), rel=1e-12)
-    _, _, info, _ = svmtrain(X, y, LAMBDA, epsilon=1e-8, max_num_iterations=10)
+    with pytest.warns(ConvergenceWarning, match="cap max_num_iterations=10 "):
+        _, _, info, _ = svmtrain(X, y, LAMBDA, epsilon=1e-8, max_num_iterations=10)
     assert info["status"] == "max_iterations" and info["iteration"] == 10
     for key in ("solver", "lambda", "bias_multiplier", "bias", "status", "iteration", "epoch",
                 "objective", "regularizer", "loss", "dual_objective", "duality_gap",
@@ -151,7 +158,7 @@ def test_diagnostic_function_and_verbose(data):
         svmtrain(X, y, LAMBDA, diagnostic_function=3)
     # verbose 0 prints nothing
     out = io.StringIO()
-    svmtrain(X, y, LAMBDA, file=out)
+    svmtrain(X, y, LAMBDA, epsilon=0, file=out)
     assert out.getvalue() == ""
 
 
@@ -170,3 +177,71 @@ def test_homkermap_option_equals_explicit_expansion():
         assert b == pytest.approx(be, abs=1e-7)
         np.testing.assert_allclose(scores, scorese, atol=1e-9)
         assert math.isclose(info["objective"], infoe["objective"], rel_tol=1e-9)
+
+
+# --------------------------------------------------------------------------
+#             Warnings when training stops short, VLFeat's defaults
+# --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("solver", ["sdca", "sgd", "svmsgd2", "sgdqn"])
+def test_a_stop_on_the_cap_warns(data, solver):
+    X, y = data
+    with pytest.warns(ConvergenceWarning, match="max_num_iterations=200.*epsilon") as record:
+        _, _, info, _ = svmtrain(X, y, 1e-4, solver=solver, epsilon=1e-6,
+                                 max_num_iterations=200)
+    assert info["status"] == "max_iterations" and len(record) == 1
+    # epsilon=0 asks for exactly the cap: no warning (pytest makes one an error)
+    _, _, info, _ = svmtrain(X, y, 1e-4, solver=solver, epsilon=0, max_num_iterations=200)
+    assert info["status"] == "max_iterations"
+
+
+def test_a_converged_run_does_not_warn(data):
+    X, y = data
+    _, _, info, _ = svmtrain(X, y, LAMBDA, epsilon=1e-6, max_num_iterations=1000 * len(y))
+    assert info["status"] == "converged"
+
+
+def test_a_diverged_run_warns(data):
+    """SGD with a first step of 50 on rows of norm 100 ends far above the
+    objective of w = 0 (1 for the hinge loss), with a finite model."""
+    X, y = data
+    with pytest.warns(ConvergenceWarning, match="diverged.*above 1, that of the zero model"):
+        _, _, info, _ = svmtrain(100 * X, y, LAMBDA, solver="sgd", t0=2.0, epsilon=0,
+                                 max_num_iterations=200)
+    assert np.isfinite(info["objective"]) and info["objective"] > 1
+
+
+def test_weighted_zero_objective(data):
+    """The zero model's objective counts the weights: 1/n sum c_i for the hinge
+    loss. A run of the 'none' solver at w = 0 gives it, and a trained model
+    that beats it does not warn."""
+    X, y = data
+    c = np.linspace(0.0, 4.0, len(y))
+    _, _, info, _ = svmtrain(X, y, LAMBDA, solver="none", model=np.zeros(X.shape[1]), bias=0.0,
+                             weights=c)
+    assert info["objective"] == pytest.approx(c.mean(), rel=1e-12)
+    svmtrain(X, y, LAMBDA, solver="sgd", epsilon=0, max_num_iterations=2 * len(y), weights=c)
+
+
+def test_vlfeat_defaults(data):
+    X, y = data
+    n = len(y)
+    out = io.StringIO()
+    with pytest.warns(ConvergenceWarning, match="max_num_iterations=1000"):
+        w, b, info, _ = svmtrain(X, y, LAMBDA, solver="sgd", vlfeat_defaults=True, verbose=1,
+                                 file=out)
+    text = out.getvalue()
+    # epsilon 1e-2, max(n, ceil(10 / lambda)) = 1000, bias learning rate 0.01
+    assert "epsilon 0.01, max iterations 1000," in text and "bias learning rate 0.01" in text
+    # and VLFeat's t0 = max(2, ceil(1 / lambda)) = 100: the same run, spelt out
+    with pytest.warns(ConvergenceWarning):
+        w2, b2, _, _ = svmtrain(X, y, LAMBDA, solver="sgd", epsilon=1e-2,
+                                max_num_iterations=1000, bias_learning_rate=0.01, t0=100.0)
+    np.testing.assert_array_equal(w, w2)
+    assert b == b2
+    # explicit options win over VLFeat's defaults; SDCA takes epsilon and the cap
+    w3, _, info3, _ = svmtrain(X, y, LAMBDA, vlfeat_defaults=True, epsilon=0,
+                               max_num_iterations=3 * n)
+    assert info3["iteration"] == 3 * n
+    with pytest.raises(TypeError, match="vlfeat_defaults must be a bool"):
+        svmtrain(X, y, LAMBDA, vlfeat_defaults="yes")

@@ -654,6 +654,14 @@ def _model_dict(task, labels, svms, args, d, hkm, lam, extra):
             "biases": [s.get_bias() for s in svms], "metadata": json.dumps(meta)}
 
 
+def _tests_tol(args):
+    """Whether the solver in use has a stopping test on --tol (every linear
+    solver; the kernel solvers listed in stochsvm.svm)."""
+    from stochsvm.svm import _KERNEL_STOPPING_RULES
+
+    return args.kernel is None or args.solver in _KERNEL_STOPPING_RULES
+
+
 def _run_train(args):
     if args.loss is None:
         args.loss = _default_loss(args.solver)
@@ -737,6 +745,10 @@ def _run_train(args):
         "early stop" if best is not None and epoch < args.epochs else "epoch limit")
     print(f"{status} after {epoch} epochs, objective {objective:.6f}, training time "
           f"{train_time:.3f} s")
+    if status == "epoch limit" and args.tol > 0 and _tests_tol(args):
+        print(f"stochsvm train: notice: stopped on the epoch cap (--epochs {args.epochs}) before "
+              f"the stopping rule fell below --tol {args.tol:g}; raise --epochs",
+              file=sys.stderr)
     extra = {}
     if best is not None:
         # Keep the best epoch's model.

@@ -16,6 +16,11 @@ The entry points:
 ``make_sparse_classification(n, d, density, seed=0, ...)``
     A seeded, sparse, RCV1-like text problem: power-law feature frequencies,
     tf-idf values, unit-norm rows, a noisy linear ground truth.
+
+``make_unscaled``, ``make_outlier``, ``make_separable``, ``make_imbalanced``
+    Small seeded worst cases for default parameters (``WORST_CASES`` maps their
+    names to them): features spanning 1e-3..1e4, one row 100x the median norm,
+    a separable set with a margin, a 1:20 class imbalance.
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ import numpy as np
 import scipy.sparse as sp
 
 __all__ = ["load_libsvm", "make_classification", "make_nonlinear", "make_sparse_classification",
-           "make_uniform_overlap"]
+           "make_uniform_overlap", "make_unscaled", "make_outlier", "make_separable",
+           "make_imbalanced", "WORST_CASES"]
 
 # --------------------------------------------------------------------------
 #                                LIBSVM reader
@@ -632,3 +638,163 @@ def make_uniform_overlap(n, d, seed=0, dtype=np.float64):
     y[: n // 2] = -1.0
     X = rng.uniform(-0.8, 0.2, size=(n, d)) + 0.6 * (y[:, None] > 0)
     return np.ascontiguousarray(X, dtype=dtype), y
+
+
+# --------------------------------------------------------------------------
+#                   Worst cases for default parameters
+# --------------------------------------------------------------------------
+#
+# Each is make_classification's problem (rows about unit norm, a noisy linear
+# rule) bent in one way that default step sizes, stopping rules and caps tend
+# to handle badly. They are small on purpose: a test trains every solver on
+# them in seconds.
+
+def make_unscaled(n=600, d=12, seed=0, noise=0.05, low=1e-3, high=1e4, dtype=np.float64):
+    """Features in unrelated units: column standard deviations from ``low`` to ``high``.
+
+    make_classification's problem with column ``j`` multiplied so that its
+    standard deviation is ``low * (high/low)**(j/(d-1))`` (log-spaced; the
+    defaults span seven decades, as raw measurements in different units do).
+    The labels are unchanged, so every feature carries signal: the small
+    ones through large weights, which ``lambda/2 ||w||^2`` penalises most.
+
+    Parameters
+    ----------
+    n : int, default 600
+    d : int >= 2, default 12
+    seed : int, default 0
+    noise : float in [0, 0.5), default 0.05
+        Fraction of flipped labels.
+    low, high : float, 0 < low <= high, defaults 1e-3 and 1e4
+        Smallest and largest column standard deviation.
+    dtype : numpy dtype, default float64
+
+    Returns
+    -------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,), values in {-1, +1}
+    """
+    if int(d) < 2:
+        raise ValueError(f"d must be >= 2 for a span of scales, got d={d}")
+    if not (0 < low <= high and np.isfinite(high)):
+        raise ValueError(f"need 0 < low <= high < inf, got low={low}, high={high}")
+    X, y = make_classification(n, d, seed=seed, noise=noise, dtype=dtype)
+    scales = np.logspace(np.log10(low), np.log10(high), X.shape[1]) * np.sqrt(X.shape[1])
+    X *= scales.astype(X.dtype)
+    return X, y
+
+
+def make_outlier(n=600, d=12, seed=0, noise=0.05, factor=100.0, dtype=np.float64):
+    """One row, ``n // 2``, scaled to ``factor`` times the median row norm.
+
+    Everything else is make_classification's problem. The outlier keeps its
+    label and direction; its squared norm, ``factor**2`` times the typical
+    one, is what step sizes derived from the largest norm (or from ``R^2``)
+    see.
+
+    Parameters
+    ----------
+    n : int >= 1, default 600
+    d : int >= 1, default 12
+    seed : int, default 0
+    noise : float in [0, 0.5), default 0.05
+    factor : float > 0, default 100
+        Norm of the outlier row over the median norm of the rows.
+    dtype : numpy dtype, default float64
+
+    Returns
+    -------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,), values in {-1, +1}
+    """
+    if not (factor > 0 and np.isfinite(factor)):
+        raise ValueError(f"factor must be a finite number > 0, got {factor}")
+    X, y = make_classification(n, d, seed=seed, noise=noise, dtype=dtype)
+    norms = np.linalg.norm(X, axis=1)
+    i = X.shape[0] // 2
+    if norms[i] > 0:
+        X[i] *= X.dtype.type(factor * np.median(norms) / norms[i])
+    return X, y
+
+
+def make_separable(n=600, d=12, seed=0, margin=0.1, dtype=np.float64):
+    """A linearly separable problem with geometric margin at least ``margin``.
+
+    make_classification's problem without label noise; the rows closer than
+    ``margin`` to the true hyperplane are moved along its normal, away from
+    it, to distance ``margin`` on their own side. The rows have norm about 1,
+    so at large C the SVM's solution is the hard-margin one, where dual
+    solvers must drive many dual variables to their bounds.
+
+    Parameters
+    ----------
+    n : int >= 1, default 600
+    d : int >= 1, default 12
+    seed : int, default 0
+    margin : float >= 0, default 0.1
+    dtype : numpy dtype, default float64
+
+    Returns
+    -------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,), values in {-1, +1}
+    (the rule ``sign(<w*, x> + b*)`` of make_classification's
+    ``return_coef`` separates them)
+    """
+    if not (margin >= 0 and np.isfinite(margin)):
+        raise ValueError(f"margin must be a finite number >= 0, got {margin}")
+    X, y, (w, b) = make_classification(n, d, seed=seed, noise=0.0, dtype=np.float64,
+                                       return_coef=True)
+    norm = np.linalg.norm(w)
+    distance = (X @ w + b) / norm * y  # >= 0: every row is on its own side
+    short = np.maximum(margin - distance, 0.0)
+    X += (short * y)[:, None] * (w / norm)
+    return np.ascontiguousarray(X, dtype=dtype), y
+
+
+def make_imbalanced(n=630, d=12, seed=0, ratio=20, noise=0.02, dtype=np.float64):
+    """One positive for every ``ratio`` negatives, exactly.
+
+    make_classification's rows; the ``round(n / (ratio + 1))`` rows of
+    largest true score are the positives. Label noise swaps labels in pairs
+    (``round(noise * n_positive)`` positives become negative and as many
+    negatives positive), so the class counts stay exact.
+
+    Parameters
+    ----------
+    n : int >= ratio + 1, default 630
+    d : int >= 1, default 12
+    seed : int, default 0
+    ratio : int >= 1, default 20
+        Negatives per positive.
+    noise : float in [0, 0.5), default 0.02
+        Swapped pairs, as a fraction of the positives.
+    dtype : numpy dtype, default float64
+
+    Returns
+    -------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,), values in {-1, +1}
+    """
+    if not (isinstance(ratio, (int, np.integer)) and ratio >= 1):
+        raise ValueError(f"ratio must be an integer >= 1, got {ratio!r}")
+    if int(n) < ratio + 1:
+        raise ValueError(f"n must be >= ratio + 1 = {ratio + 1}, got n={n}")
+    X, _, (w, _) = make_classification(n, d, seed=seed, noise=noise, dtype=dtype,
+                                       return_coef=True)
+    n = X.shape[0]
+    n_pos = int(round(n / (ratio + 1)))
+    y = -np.ones(n)
+    y[np.argsort(X.astype(np.float64) @ w)[n - n_pos:]] = 1.0
+    swaps = int(round(noise * n_pos))
+    if swaps:
+        rng = np.random.default_rng([seed, 1])
+        pos = rng.choice(np.flatnonzero(y > 0), swaps, replace=False)
+        neg = rng.choice(np.flatnonzero(y < 0), swaps, replace=False)
+        y[pos], y[neg] = -1.0, 1.0
+    return X, y
+
+
+#: The worst cases by name (for benchmarks and tests that loop over them).
+WORST_CASES = {"unscaled": make_unscaled, "outlier": make_outlier,
+               "separable": make_separable, "imbalanced": make_imbalanced}

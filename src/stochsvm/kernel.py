@@ -30,7 +30,6 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
@@ -40,6 +39,7 @@ from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
                              _effective_n_jobs, _lambda_of,
                              _ScoresToClasses, _TrainingData, validate_data)
+from stochsvm.svm import _KERNEL_STOPPING_RULES, _report_training, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -50,6 +50,10 @@ KERNELS = ("rbf", "linear", "poly", "sigmoid")
 #: Solvers with a budget of support vectors (``budget``, ``budget_maintenance``).
 BUDGET_SOLVERS = ("bsca", "bsgd")
 BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
+#: Solvers that do not minimise the SVM objective at C: the perceptron (no
+#: objective) and the SBP while its nu is not derived from C. Their fits are
+#: not compared with the objective of the zero model.
+_OWN_OBJECTIVE = ("perceptron", "sbp")
 
 
 class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _ClassWeights,
@@ -303,13 +307,21 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])
         self.n_kernel_evaluations_ = int(sum(svm.get_num_kernel_evaluations()
                                              for svm in self._svms))
-        if not partial and tol > 0 and self.solver == "sdca" and any(
-                s["status"] == "max_iterations" for s in self._stats):
-            warnings.warn(f"KernelSVMClassifier stopped after max_epochs="
-                          f"{self._max_epochs()} epochs "
-                          f"before its duality gap fell below tol={self.tol}; increase "
-                          f"max_epochs or tol", ConvergenceWarning)
+        if not partial:
+            self._report(y, weights, tol)
         return self
+
+    def _report(self, y, weights, tol):
+        """Warn (or raise) when a fit diverged or stopped short: see
+        ``stochsvm.svm._report_training``."""
+        own = self.solver in _OWN_OBJECTIVE
+        zeros = [None if own else _zero_objective(yb, "hinge", weights)
+                 for yb in self._problems(y)]
+        fix = ("scale the features (e.g. sklearn.preprocessing.StandardScaler) or choose a "
+               "smaller gamma" + (", or a smaller eta0" if self.solver == "sbp" else ""))
+        _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
+                         cap=("max_epochs", self._max_epochs()), fix=fix,
+                         stopping_rule=_KERNEL_STOPPING_RULES.get(self.solver))
 
     def fit(self, X, y, sample_weight=None):
         """Fit on (X, y): at most ``max_epochs`` epochs per binary problem.

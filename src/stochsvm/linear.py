@@ -44,7 +44,6 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
@@ -60,6 +59,7 @@ except ImportError:  # pragma: no cover - scikit-learn < 1.6
 
 from stochsvm import _svm
 from stochsvm._svm import _QUASI_NEWTON, SVM
+from stochsvm.svm import _STOPPING_RULES, _report_training, _zero_objective
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 
@@ -68,8 +68,6 @@ __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 #: accepted here without a change).
 LINEAR_SOLVERS = tuple(name for name in _svm._SOLVERS if name != "none")
 
-#: What each solver's ``tol`` bounds (solvers not listed: the scores variation).
-_STOPPING_RULES = {"sdca": "duality gap"}
 CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 REGRESSION_LOSSES = ("l1", "l2")
 
@@ -286,7 +284,9 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         with ThreadPoolExecutor(max_workers=workers) as pool:
             return list(pool.map(run, jobs))
 
-    def _after_training(self, stats, converge_check):
+    def _after_training(self, stats, problems=None, weights=None):
+        """Record the fit (coef_, n_iter_); with ``problems`` (fit's label
+        vectors, one per SVM), report how the training ended."""
         self._stats = stats
         # Epochs of this call (the iteration number itself runs on across
         # partial_fit and warm-started fit calls), as scikit-learn's n_iter_.
@@ -295,11 +295,18 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         coef = np.vstack([svm.get_model() for svm in self._svms])
         intercept = np.array([svm.get_bias() for svm in self._svms])
         self._set_coef(coef, intercept)
-        if converge_check and self.tol > 0 and any(s["status"] == "max_iterations" for s in stats):
-            criterion = _STOPPING_RULES.get(self.solver, "scores variation")
-            warnings.warn(f"{type(self).__name__} stopped after max_epochs={self.max_epochs} "
-                          f"epochs before its {criterion} fell below tol={self.tol}; "
-                          f"increase max_epochs or tol", ConvergenceWarning)
+        if problems is not None:
+            zeros = [_zero_objective(yb, self._loss(), weights) for yb in problems]
+            _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
+                             cap=("max_epochs", self.max_epochs), fix=self._divergence_fix(),
+                             stopping_rule=_STOPPING_RULES.get(self.solver, "objective window"))
+
+    def _divergence_fix(self):
+        if self.solver == "sdca":
+            return ("increase max_epochs (SDCA's primal model is poor until its dual "
+                    "converges) or scale the features (e.g. sklearn.preprocessing.StandardScaler)")
+        return ("scale the features (e.g. sklearn.preprocessing.StandardScaler), or use "
+                "solver='sdca', which needs no step size")
 
     def _install(self, X, problems, weights, lam, continue_state):
         """Create (or give new data to) one SVM per label vector in
@@ -325,7 +332,7 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
             self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
         stats = self._train_all([(svm, self.max_epochs * n, float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
-        self._after_training(stats, converge_check=True)
+        self._after_training(stats, problems, weights)
         return self
 
     def _partial_fit_problems(self, X, y, problems, weights, first):
@@ -344,7 +351,7 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
             self._last_data = data
         stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
                                 getattr(self, "n_jobs", None))
-        self._after_training(stats, converge_check=False)
+        self._after_training(stats)
         return self
 
     def __sklearn_is_fitted__(self):

@@ -1,7 +1,11 @@
 """The one-call :func:`svmtrain`, a mirror of VLFeat's ``vl_svmtrain`` over :class:`stochsvm.SVM`."""
 
+import functools
 import math
 import sys
+import warnings
+
+import numpy as np
 
 from stochsvm._svm import SVM, _as_homkermap, _as_int
 
@@ -12,13 +16,22 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
              bias_multiplier=None, bias_learning_rate=None, diagnostic_function=None,
              diagnostic_frequency=None, model=None, bias=None, weights=None, homkermap=None,
              verbose=0, seed=None, t0=None, iteration_number=None, dual_variables=None,
-             skip=None, file=None):
+             skip=None, file=None, vlfeat_defaults=False):
     """Train a linear SVM in one call (a mirror of VLFeat's ``vl_svmtrain``).
 
     Builds an :class:`stochsvm.SVM`, applies the options, trains once and
     returns the model. Every option left at ``None`` keeps the C core's
     default, listed below (these are the values in force, unlike the ones
-    VLFeat's help text gives).
+    VLFeat's help text gives); ``vlfeat_defaults=True`` replaces them by
+    VLFeat's.
+
+    A run that did not reach its stopping test says so: a
+    ``ConvergenceWarning`` (scikit-learn's when it is installed) names
+    ``max_num_iterations`` or ``epsilon`` when training stopped on the
+    iteration cap, or with a duality gap far above ``epsilon``, and warns
+    when the final objective is above that of ``w = 0`` (a diverged or
+    stalled run). ``info["status"]`` tells the same. ``epsilon=0`` (a fixed
+    number of iterations) gives no cap warning. See :doc:`stopping`.
 
     Parameters
     ----------
@@ -93,6 +106,14 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         SDCA: initial dual variables (an exact warm start).
     file : file object, default sys.stdout
         Where ``verbose`` output goes.
+    vlfeat_defaults : bool, default False
+        Use VLFeat's defaults for the options left at None, for code ported
+        from MATLAB's ``vl_svmtrain``: ``epsilon=1e-2``,
+        ``max_num_iterations=max(n, ceil(10 / lambda_))`` (a single epoch
+        whenever ``lambda_ >= 10 / n``, i.e. LIBLINEAR's ``C <= 0.1``), and
+        for SGD ``bias_learning_rate=0.01`` and ``t0=max(2, ceil(1 /
+        lambda_))`` (what VLFeat's code uses). They often stop far from the
+        optimum: the warnings above say when.
 
     Returns
     -------
@@ -147,9 +168,20 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
                         f"{type(diagnostic_function).__name__}")
     verbose = int(verbose) if isinstance(verbose, bool) else _as_int(verbose, "verbose")
     out = sys.stdout if file is None else file
+    if not isinstance(vlfeat_defaults, (bool, np.bool_)):
+        raise TypeError(f"vlfeat_defaults must be a bool, got {vlfeat_defaults!r}")
 
     svm = SVM(X, y, lambda_, solver=solver, seed=seed, loss=loss,
               homkermap=_as_homkermap(homkermap))
+    if vlfeat_defaults:
+        vlfeat = _vlfeat_defaults(svm)
+        epsilon = vlfeat["epsilon"] if epsilon is None else epsilon
+        max_num_iterations = (vlfeat["max_num_iterations"] if max_num_iterations is None
+                              else max_num_iterations)
+        if solver == "sgd":
+            bias_learning_rate = (vlfeat["bias_learning_rate"] if bias_learning_rate is None
+                                  else bias_learning_rate)
+            t0 = vlfeat["t0"] if t0 is None else t0
     # The order matters only where one option resets what another set:
     # weights (like the loss) reset SDCA's dual variables, so those come last;
     # the bias multiplier comes before the bias.
@@ -186,7 +218,134 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
     info = info_of(svm.train())
     if verbose == 1:
         _print_diagnostic(info, out)
+    if solver != "none":
+        zero = _zero_objective(y, svm.get_loss(), None if weights is None else svm.get_weights())
+        _report_training("svmtrain", [(info, zero)], tol=svm.get_epsilon(),
+                         cap=("max_num_iterations", svm.get_max_num_iterations()),
+                         tol_name="epsilon",
+                         stopping_rule=_STOPPING_RULES.get(solver, "objective window"),
+                         fix="scale the features, or use solver='sdca', which needs no step "
+                             "size")
     return svm.get_model(), svm.get_bias(), info, svm.get_scores()
+
+
+def _vlfeat_defaults(svm):
+    """VLFeat's defaults for an SVM of this lambda and size (vl_svm_new's, and
+    its SGD's t0 as the code computes it)."""
+    lam, n = svm.get_lambda(), svm.get_num_data()
+    return {"epsilon": 1e-2, "max_num_iterations": max(n, math.ceil(10.0 / lam)),
+            "bias_learning_rate": 0.01, "t0": max(2.0, math.ceil(1.0 / lam))}
+
+
+#: What each linear solver's epsilon/tol bounds (solvers not listed: the
+#: objective window of the run driver, docs/solvers.rst "Stopping").
+_STOPPING_RULES = {"sdca": "relative duality gap"}
+#: What epsilon/tol bounds for the kernel solvers that test it (the
+#: Perceptron has no test and runs its iteration cap). A solver whose C code
+#: gains a test on epsilon belongs here: its runs then warn when they stop on
+#: the cap.
+_KERNEL_STOPPING_RULES = {"sdca": "relative duality gap", "bsca": "relative duality gap",
+                          "pegasos": "objective window", "bsgd": "objective window",
+                          "sbp": "objective window"}
+
+#: The loss of the score 0 for label y: the per-example objective of w = 0.
+_LOSS_AT_ZERO = {"hinge": lambda y: np.ones_like(y), "hinge2": lambda y: np.ones_like(y),
+                 "logistic": lambda y: np.full_like(y, math.log(2.0)),
+                 "l1": np.abs, "l2": np.square}
+
+
+def _zero_objective(y, loss, weights):
+    """The objective of the zero model (w = 0, b = 0): ``1/n sum_i c_i loss(y_i, 0)``."""
+    per_example = _LOSS_AT_ZERO[loss](np.asarray(y, dtype=np.float64))
+    return float(np.mean(per_example if weights is None else weights * per_example))
+
+
+#: How far above ``tol`` (relative to the objective) a final duality gap may be
+#: before the estimators warn (see _report_training).
+_GAP_SLACK = 10.0
+#: Relative gaps below this never warn: the check is a net for stops far
+#: from the optimum, not a second contract for small tolerances (the
+#: solver's own test is that).
+_GAP_FLOOR = 1e-3
+
+
+def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"):
+    """Warn, or raise, about how a fit's training runs ended.
+
+    ``runs`` holds one ``(statistics, zero_objective)`` pair per trained SVM;
+    ``zero_objective`` is None for a solver that minimises no objective.
+    ``stopping_rule`` is the name of what ``tol`` bounds, or None when the
+    solver has no stopping test (it then always runs to its cap).
+    ``cap`` is ``(name, value)`` of the iteration cap (``("max_epochs",
+    100)``), ``tol_name`` the name of the tolerance, as the caller's user
+    knows them; ``fix`` is the advice for a run that diverged.
+
+    In order, for the first run that shows it:
+
+    - status ``diverged`` (the C driver's), or a non-finite objective:
+      FloatingPointError, the model is meaningless;
+    - an objective above that of the zero model: ConvergenceWarning, the
+      solver diverged or made no progress;
+    - a stop on the cap while a stopping test was in force, or with a
+      duality gap (where reported) above ``10 tol`` times the objective for
+      a solver without a test: ConvergenceWarning naming the cap;
+    - a stop before the cap with a duality gap (where reported) above
+      ``10 tol`` times the objective: ConvergenceWarning. The solver's own
+      test is the contract for ``tol``; this one catches a stop far from
+      what it promises (an absolute gap test stopping 100x above the
+      optimum at large C); gaps below 1e-3 of the objective do not warn.
+
+    ``tol = 0`` asks for the whole cap: only the first two checks apply
+    then.
+    """
+    for stats, zero in runs:
+        objective = stats.get("primal_objective", stats["objective"])
+        if stats["status"] == "diverged" or not math.isfinite(objective):
+            raise FloatingPointError(f"{name} diverged (objective {objective:.6g}): the model "
+                                     f"is meaningless; {fix}")
+        if zero is not None and objective > zero * (1 + 1e-9) + 1e-300:
+            warnings.warn(f"{name} diverged or made no progress: its objective {objective:.6g} "
+                          f"is above {zero:.6g}, that of the zero model; {fix}",
+                          _convergence_warning(), stacklevel=3)
+            return
+    if tol <= 0:
+        return
+    cap_name, cap_value = cap
+    for stats, _ in runs:
+        gap, dual = stats.get("duality_gap", math.nan), stats.get("dual_objective", math.nan)
+        objective = stats.get("primal_objective", stats["objective"])
+        scale = max(abs(objective), abs(dual)) if math.isfinite(dual) else abs(objective)
+        far = math.isfinite(gap) and gap > max(_GAP_SLACK * tol, _GAP_FLOOR) * scale
+        gap_text = f" (duality gap {gap / scale:.3g} times the objective)" if far else ""
+        if stats["status"] == "max_iterations" and stopping_rule is not None:
+            warnings.warn(f"{name} stopped on its cap {cap_name}={cap_value} before its "
+                          f"{stopping_rule} fell below {tol_name}={tol}{gap_text}; increase "
+                          f"{cap_name} (or {tol_name})", _convergence_warning(), stacklevel=3)
+            return
+        if stats["status"] == "max_iterations" and far:
+            warnings.warn(f"{name} ran to its cap {cap_name}={cap_value} (it has no stopping "
+                          f"test){gap_text}; increase {cap_name}", _convergence_warning(),
+                          stacklevel=3)
+            return
+        if far:
+            warnings.warn(f"{name} stopped with a duality gap of {gap / scale:.3g} times the "
+                          f"objective, above {tol_name}={tol}: the model may be that far from "
+                          f"the optimum; decrease {tol_name}", _convergence_warning(),
+                          stacklevel=3)
+            return
+
+
+@functools.cache
+def _convergence_warning():
+    """scikit-learn's ConvergenceWarning (so that its filters apply), or a
+    UserWarning subclass of that name where scikit-learn is not installed
+    (the object API does not need it)."""
+    try:
+        from sklearn.exceptions import ConvergenceWarning
+    except ImportError:
+        class ConvergenceWarning(UserWarning):
+            """Training stopped before its stopping test was met."""
+    return ConvergenceWarning
 
 
 def _print_parameters(svm, solver, custom_weights, homkermap, out):
