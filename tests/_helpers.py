@@ -63,6 +63,23 @@ def rbf(X, Z, gamma):
     return np.exp(-gamma * np.maximum(d2, 0))
 
 
+
+def weighted_box_qp(X, y, gamma, C, c):
+    """The weighted RBF SVM dual without bias, max 1'a - 1/2 a'Qa subject to
+    0 <= a_i <= c_i C, solved by L-BFGS-B (the oracle): (optimum, a)."""
+    from scipy.optimize import minimize
+
+    Q = (y[:, None] * y[None, :]) * rbf(X, X, gamma)
+
+    def f(a):
+        Qa = Q @ a
+        return 0.5 * a @ Qa - a.sum(), Qa - 1.0
+
+    res = minimize(f, np.zeros(len(y)), jac=True, method="L-BFGS-B",
+                   bounds=[(0.0, ci * C) for ci in c],
+                   options={"maxiter": 100000, "maxfun": 100000, "ftol": 1e-16, "gtol": 1e-12})
+    return -res.fun, res.x
+
 def objective(X, y, w, b, lam, B=1.0, loss="hinge", weights=None):
     """The primal objective E(w, b) of include/stochsvm/svm.h, in NumPy."""
     s = np.asarray(X @ w).ravel() + b

@@ -18,15 +18,15 @@ DATA_SOURCE = ("the sets are LIBSVM's, https://www.csie.ntu.edu.tw/~cjlin/libsvm
                "NAME.train.xz / NAME.test.xz in the folder $STOCHSVM_DATA names")
 
 
-@pytest.hookimpl(hookwrapper=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     """A test skipped for missing real data says where the data comes from."""
-    outcome = yield
-    report = outcome.get_result()
+    report = yield
     if report.skipped and isinstance(report.longrepr, tuple):
         path, line, reason = report.longrepr
         if "STOCHSVM_DATA" in reason and DATA_SOURCE not in reason:
             report.longrepr = (path, line, f"{reason}; {DATA_SOURCE}")
+    return report
 
 
 @pytest.fixture

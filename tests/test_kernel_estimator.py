@@ -198,8 +198,8 @@ def test_nu_map_is_monotone_and_explicit_nu_is_honoured():
 @pytest.mark.parametrize("solver", ["sbp", "bsca"])
 def test_bias_default_and_bias_free_option(solver):
     X, y = _bundled("breast_cancer")[:2]
-    biased = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2).fit(X, y)
-    free = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2,
+    biased = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2, tol=0).fit(X, y)
+    free = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2, tol=0,
                                unregularized_bias=False).fit(X, y)
     assert biased._svms[0].get_bias() != 0 and free._svms[0].get_bias() == 0
     assert np.mean(free.predict(X) == y) > 0.9

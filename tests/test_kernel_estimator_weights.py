@@ -94,9 +94,9 @@ def test_sbp_refuses_weights():
     with pytest.raises(ValueError, match="sbp"):
         KernelSVMClassifier(solver="sbp", class_weight="balanced").fit(X, y)
     # equal weights are the unweighted problem (c copies of every row), accepted
-    b = KernelSVMClassifier(solver="sbp", max_epochs=2).fit(X, y)
+    b = KernelSVMClassifier(solver="sbp", max_epochs=2, tol=0).fit(X, y)
     for c in (1.0, 3.0):
-        a = KernelSVMClassifier(solver="sbp", max_epochs=2).fit(X, y,
+        a = KernelSVMClassifier(solver="sbp", max_epochs=2, tol=0).fit(X, y,
                                                                  sample_weight=np.full(len(y), c))
         np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
     w = np.ones(len(y))
@@ -209,7 +209,7 @@ def test_class_weight_acts_at_the_defaults():
     c_i C solved by L-BFGS-B, to 1% of its objective. (With the old cap of 10
     epochs both fits stopped at max_iterations far from the box, with the
     same held-out minority recall, 0.81.)"""
-    from test_kernel_weights import _weighted_box_qp
+    from _helpers import weighted_box_qp
     X, y = _imbalanced(240)
     Xt, yt = _imbalanced(4000, seed=99)  # held out: the training points are fitted
     C, gamma = 32.0, 0.5
@@ -224,7 +224,7 @@ def test_class_weight_acts_at_the_defaults():
     lam = 1 / (C * len(y))
     for est, c in ((plain, np.ones(len(y))),
                    (balanced, (len(y) / (2 * np.bincount(y)))[y])):
-        optimum, _ = _weighted_box_qp(X, ypm, gamma, C, c)
+        optimum, _ = weighted_box_qp(X, ypm, gamma, C, c)
         stats = est._svms[0].get_statistics()
         assert stats["status"] == "converged"
         assert optimum <= stats["primal_objective"] / lam <= 1.01 * optimum
@@ -238,7 +238,7 @@ def test_class_weight_with_bias_matches_svc():
     X, y = _imbalanced(120, seed=5)
     C, gamma = 4.0, 0.5
     est = KernelSVMClassifier(solver="bsca", C=C, gamma=gamma, class_weight="balanced",
-                              budget=len(y), max_epochs=400, seed=1).fit(X, y)
+                              budget=len(y), max_epochs=400, tol=0, seed=1).fit(X, y)
     svc = SVC(C=C, gamma=gamma, class_weight="balanced", tol=1e-8).fit(X, y)
     svm = est._svms[0]
     alpha_ref = np.zeros(len(y))

@@ -5,7 +5,8 @@ a removed row, the weighted primal reported, SBP's refusal, bad weights."""
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize
+
+from _helpers import weighted_box_qp
 
 import stochsvm
 
@@ -15,25 +16,6 @@ def _problem(n=200, seed=0):
     X = rng.normal(size=(n, 2))
     y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=n) > 0, 1.0, -1.0)
     return X, y
-
-
-def _rbf(X, Z, gamma):
-    d2 = (X * X).sum(1)[:, None] + (Z * Z).sum(1)[None, :] - 2 * X @ Z.T
-    return np.exp(-gamma * np.maximum(d2, 0))
-
-
-def _weighted_box_qp(X, y, gamma, C, c):
-    """max 1'a - 1/2 a'Qa, 0 <= a_i <= c_i C, by L-BFGS-B (the oracle)."""
-    Q = (y[:, None] * y[None, :]) * _rbf(X, X, gamma)
-
-    def f(a):
-        Qa = Q @ a
-        return 0.5 * a @ Qa - a.sum(), Qa - 1.0
-
-    res = minimize(f, np.zeros(len(y)), jac=True, method="L-BFGS-B",
-                   bounds=[(0.0, ci * C) for ci in c],
-                   options={"maxiter": 100000, "maxfun": 100000, "ftol": 1e-16, "gtol": 1e-12})
-    return -res.fun, res.x
 
 
 def _train(X, y, lam, solver, weights=None, gamma=0.5):
@@ -56,7 +38,7 @@ def test_weighted_optimum_matches_scipy(solver):
     C = 1.0 / (lam * n)
     c = np.random.default_rng(1).choice([0.0, 0.5, 1.0, 3.0], size=n)
     svm, stats = _train(X, y, lam, solver, c, gamma)
-    ref, alpha_ref = _weighted_box_qp(X, y, gamma, C, c)
+    ref, alpha_ref = weighted_box_qp(X, y, gamma, C, c)
     # the solver's dual (C scaling: D / lambda) and primal reach the oracle's optimum
     assert stats["dual_objective"] / lam == pytest.approx(ref, rel=1e-6)
     assert stats["primal_objective"] / lam == pytest.approx(ref, rel=1e-6)
@@ -67,7 +49,7 @@ def test_weighted_optimum_matches_scipy(solver):
     primal = stats["regularizer"] + (c * np.maximum(0, 1 - y * f)).mean()
     assert stats["primal_objective"] == pytest.approx(primal, rel=1e-9)
     # and differs from the unweighted optimum
-    ref1, _ = _weighted_box_qp(X, y, gamma, C, np.ones(n))
+    ref1, _ = weighted_box_qp(X, y, gamma, C, np.ones(n))
     assert abs(ref1 - ref) > 1e-3 * abs(ref)
 
 
