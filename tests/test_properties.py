@@ -78,6 +78,9 @@ def _check_outcome(call, names):
     return "model"
 
 
+# svmtrain warns (ConvergenceWarning) when a drawn cap is too short or the
+# model ends above the zero model: a warning, not the failure tested here.
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @SETTINGS
 @given(data=st.data())
 def test_svmtrain_gives_a_finite_model_or_a_clear_error(data):

@@ -10,6 +10,7 @@ import pickle
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import ConvergenceWarning
 
 import liblinear_reference as ref
 from _helpers import make_problem
@@ -183,8 +184,9 @@ def test_calibrate_t0_and_auto():
     assert np.array_equal(svm.get_model(), model) and svm.get_iteration_number() == 0
     assert np.ptp(result["objectives"]) > 0
     # the same choice through svmtrain(t0="auto")
-    w, b, info, _ = svmtrain(X, y, 1e-3, solver="sgdqn", loss="hinge2", t0="auto",
-                             max_num_iterations=500)
+    with pytest.warns(ConvergenceWarning, match="max_num_iterations=500"):  # one epoch
+        w, b, info, _ = svmtrain(X, y, 1e-3, solver="sgdqn", loss="hinge2", t0="auto",
+                                 max_num_iterations=500)
     again = SVM(X, y, 1e-3, solver="sgdqn", loss="hinge2")
     again.set_t0(result["t0"])
     again.set_max_num_iterations(500)
