@@ -309,8 +309,8 @@ SS_API const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelS
  *  mean hinge loss and w the present model of this object (trained to the
  *  optimum of P for that lambda, e.g. by SDCA). Costs n m + m^2 kernel
  *  evaluations (not counted).
- *  @return SS_OK; SS_ERR_BAD_STATE (no data or an empty model);
- *          SS_ERR_ALLOC. */
+ *  @return SS_OK; SS_ERR_BAD_STATE (no data, an empty model, or one whose
+ *          expansion has norm 0); SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu);
 
 /** @brief nu for this object's lambda (src/core/sbp_nu.c), the SBP's

@@ -42,14 +42,21 @@
 /** The smallest nu the map returns (a hard margin in all but name). */
 #define SS_SBP_NU_FLOOR 1e-6
 
-/* nu of a warm-up's model (0 for an empty one: every weight zero). */
+/* nu of a warm-up's model (0 for one that is the zero function: no support
+ * vectors, or coefficients whose expansion has norm 0, e.g. a kernel that
+ * vanishes on the data). */
 static SsStatus model_nu(const SsKernelSvm *warm, double *nu)
 {
   if (ss_kernel_svm_get_num_support_vectors(warm) == 0) {
     *nu = 0;
     return SS_OK;
   }
-  return ss_kernel_svm_nu_from_model(warm, nu);
+  SsStatus status = ss_kernel_svm_nu_from_model(warm, nu);
+  if (status == SS_ERR_BAD_STATE) { /* the norm of the expansion is not positive */
+    *nu = 0;
+    status = SS_OK;
+  }
+  return status;
 }
 
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
