@@ -7,6 +7,9 @@
                                         train on a LIBSVM file, write a model file
     stochsvm train -v K [options] TRAIN_FILE
                                         K-fold cross-validation accuracy, no model
+    stochsvm train --dask ADDRESS [options] TRAIN_FILE [MODEL_FILE]
+                                        train by CoCoA+ on a Dask cluster
+                                        (tcp://host:port or local:N)
     stochsvm grid [options] TRAIN_FILE [MODEL_FILE]
                                         search C (and gamma) by cross-validation,
                                         like LIBSVM's grid.py; write the best
@@ -332,6 +335,9 @@ def _build_parser():
     grid.add_argument("--log2g", metavar="BEGIN,END,STEP", default=None,
                       help=f"log2 of gamma, with --kernel (default {_cli_select.DEFAULT_LOG2G}; "
                            f"--gamma G fixes it)")
+    from stochsvm import _cli_dask
+
+    _cli_dask.add_arguments(train)  # after grid: grid does not take --dask
 
     # -- predict -----------------------------------------------------------------
     predict = sub.add_parser(
@@ -663,6 +669,10 @@ def _tests_tol(args):
 
 
 def _run_train(args):
+    if getattr(args, "dask", None) is not None:
+        from stochsvm import _cli_dask
+
+        return _cli_dask.run_train(args)
     if args.loss is None:
         args.loss = _default_loss(args.solver)
     dtype = np.float32 if args.float32 else np.float64
