@@ -80,6 +80,16 @@ def weighted_box_qp(X, y, gamma, C, c):
                    options={"maxiter": 100000, "maxfun": 100000, "ftol": 1e-16, "gtol": 1e-12})
     return -res.fun, res.x
 
+
+def write_libsvm(path, X, y):
+    """Write dense rows and labels to ``path`` in the LIBSVM format (1-based
+    indices, 6 significant digits, zeros omitted); returns ``str(path)``."""
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            feats = " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row) if v != 0)
+            f.write(f"{label:g} {feats}\n")
+    return str(path)
+
 def objective(X, y, w, b, lam, B=1.0, loss="hinge", weights=None):
     """The primal objective E(w, b) of include/stochsvm/svm.h, in NumPy."""
     s = np.asarray(X @ w).ravel() + b

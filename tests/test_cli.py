@@ -9,19 +9,12 @@ import sys
 
 import numpy as np
 import pytest
+from _helpers import write_libsvm as _write_libsvm
 
 import stochsvm
 from stochsvm.cli import _kernel_solvers, _solvers, main
 from stochsvm.datasets import make_classification
 from stochsvm.model_file import read_model
-
-
-def _write_libsvm(path, X, y):
-    with open(path, "w") as f:
-        for row, label in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row) if v != 0)
-            f.write(f"{label:g} {feats}\n")
-    return str(path)
 
 
 @pytest.fixture(scope="module")

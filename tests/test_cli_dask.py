@@ -4,6 +4,7 @@ it writes against in-memory training, and its usage errors."""
 
 import numpy as np
 import pytest
+from _helpers import write_libsvm as _write_libsvm
 
 pytest.importorskip("dask.array", reason="--dask needs dask (pip install .[dask])")
 distributed = pytest.importorskip("distributed", reason="--dask needs distributed")
@@ -20,14 +21,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:.*[Cc]onnection.*:RuntimeWarning"),
     pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning"),
 ]
-
-
-def _write_libsvm(path, X, y):
-    with open(path, "w") as f:
-        for row, label in zip(X, y):
-            feats = " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row) if v != 0)
-            f.write(f"{label:g} {feats}\n")
-    return str(path)
 
 
 @pytest.fixture

@@ -230,15 +230,8 @@ def run_train(args):
         client.close()
         if cluster is not None:
             cluster.close()
-    if args.model is not None:
-        from stochsvm.model_file import save_model
+    from stochsvm.cli import _write_model
 
-        try:
-            save_model(model, args.model)
-        except OSError as exc:
-            raise _fail(str(exc), 1) from None
-        print(f"model written to {args.model}")
-    else:
-        print("no model written (give a MODEL_FILE after TRAIN_FILE to save one)")
+    _write_model(model, args.model)
     sys.stdout.flush()
     return 0

@@ -780,8 +780,9 @@ def _run_train(args):
     print(line)
     if args.model and args.probability:
         extra["platt"] = _cli_select.platt_sigmoids(args, X, y, task, labels)
+    model = None
     if args.model is not None:
-        from stochsvm.model_file import kernel_model_dict, save_model
+        from stochsvm.model_file import kernel_model_dict
 
         if args.kernel is None:
             model = _model_dict(task, labels, svms, args, d, hkm, lam, extra)
@@ -791,14 +792,23 @@ def _run_train(args):
             model = kernel_model_dict(svms, task, None if labels is None else
                                       np.asarray(labels, dtype=np.float64), d, meta)
         model["scaling"] = scaler
-        try:
-            save_model(model, args.model)
-        except OSError as exc:
-            raise _Fail(str(exc), 1) from None
-        print(f"model written to {args.model}")
-    else:
-        print("no model written (give a MODEL_FILE after TRAIN_FILE to save one)")
+    _write_model(model, args.model)
     return 0
+
+
+def _write_model(model, path):
+    """Save ``model`` to ``path`` (a failed write exits 1), or say that none
+    was written when no MODEL_FILE was given (``path`` None)."""
+    if path is None:
+        print("no model written (give a MODEL_FILE after TRAIN_FILE to save one)")
+        return
+    from stochsvm.model_file import save_model
+
+    try:
+        save_model(model, path)
+    except OSError as exc:
+        raise _Fail(str(exc), 1) from None
+    print(f"model written to {path}")
 
 
 # -- predict and info ------------------------------------------------------------
