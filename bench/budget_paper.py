@@ -117,7 +117,7 @@ def run_libsvm(name, data, rows):
 def make_budget_svm(solver, X, y, C, gamma, budget, seed=0, maintenance="merge"):
     """A stochsvm KernelSVM running BSCA or BSGD for one epoch per train();
     solver "bsca_bias" is BSCA with an unregularized bias (pair steps keeping
-    sum_i y_i alpha_i = 0, LIBSVM's problem; src/core/bsca_bias.c)."""
+    sum_i y_i alpha_i = 0, LIBSVM's problem; src/core/budget/bsca_bias.c)."""
     import stochsvm
 
     bias = solver == "bsca_bias"
@@ -283,7 +283,7 @@ def write_markdown(results, args, out):
          "Settings: Gaussian kernel exp(-gamma||x-x'||^2), merging maintenance, B = 500, "
          "seed 0; BSCA and BSGD without bias as in the paper, BSCA_BIAS = BSCA with an "
          "unregularized bias (pair steps keeping sum y alpha = 0, the problem LIBSVM solves; "
-         "src/core/bsca_bias.c); LIBSVM = scikit-learn SVC (tol 1e-3, cache 200 MB, with its "
+         "src/core/budget/bsca_bias.c); LIBSVM = scikit-learn SVC (tol 1e-3, cache 200 MB, with its "
          "bias).", ""]
     L += summary_lines(results)
     L += ["## Accuracy and time", "",

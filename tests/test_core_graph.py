@@ -26,9 +26,9 @@ def _tool():
 def test_the_graph_sees_known_calls():
     tool = _tool()
     calls, includes, names = tool.graph()
-    assert "ss_run_epochs" in names["sgd.c", "epochs.c"]           # a solver calls the epoch driver
-    assert "ss_budget_merge" in names["budget_expansion.c", "budget_merge.c"]
-    assert "internal.h" in includes["svm.c"] and "stochsvm/svm.h" in includes["internal.h"]
+    assert "ss_run_epochs" in names["linear/sgd.c", "linear/epochs.c"]   # a solver calls the epoch driver
+    assert "ss_budget_merge" in names["budget/budget_expansion.c", "budget/budget_merge.c"]
+    assert "common/internal.h" in includes["linear/svm.c"] and "stochsvm/svm.h" in includes["common/internal.h"]
     assert not any(name.endswith("_t.h") for name in calls)       # templates fold into their users
     assert len(calls) > 30
 

@@ -1,4 +1,4 @@
-"""The stopping rules, caps and divergence test of the run driver (src/core/run.c),
+"""The stopping rules, caps and divergence test of the run driver (src/core/driver/run.c),
 seen from ``SVM`` and ``KernelSVM``: what ``epsilon`` promises, checked against
 exact optima (LIBLINEAR at eps 1e-9, or SDCA run to a 1e-12 relative gap)."""
 

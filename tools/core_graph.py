@@ -6,9 +6,10 @@
 
 A file A *calls* a file B when a function body in A names a function that B
 defines with external linkage (or as ``static inline`` in a header B), A != B.
-A *includes* B when A has ``#include "B"``, resolved in src/core/ and then
-include/stochsvm/. Cycles are the strongly connected components of more than
-one file in the call graph (Tarjan's algorithm), each reported with one
+A *includes* B when A has ``#include "B"``, resolved in A's folder, the
+other folders of src/core/ and then include/stochsvm/. Files are named by
+their layer (linear/svm.c). Cycles are the strongly connected components of
+more than one file in the call graph (Tarjan's algorithm), each reported with one
 shortest loop through it so that the reader sees which calls close it.
 
 The parser is a sketch, not a C front end: comments and string literals are
@@ -94,11 +95,14 @@ def _matching_paren(code, open_index):
 
 
 def core_files():
-    return sorted(CORE.glob("*.c")) + sorted(CORE.glob("*.h"))
+    return sorted(CORE.rglob("*.c")) + sorted(CORE.rglob("*.h"))
 
 
 def _label(path):
-    return path.name if path.parent == CORE else f"stochsvm/{path.name}"
+    """A core file as LAYER/NAME (e.g. linear/svm.c), a public header as stochsvm/NAME.h."""
+    if CORE in path.parents:
+        return path.relative_to(CORE).as_posix()
+    return f"stochsvm/{path.name}"
 
 
 def graph():
@@ -118,7 +122,8 @@ def graph():
         targets = set()
         # #include "x.h", and a template named by a macro (#define SS_STEPS "x_t.h")
         for inc in re.findall(r'^\s*#\s*(?:include|define\s+\w+)\s+"([^"]+\.h)"', raw, flags=re.M):
-            for base in (CORE / inc, ROOT / "include" / inc, PUBLIC / inc):
+            layers = [path.parent] + sorted(d for d in CORE.iterdir() if d.is_dir())
+            for base in [(d / inc).resolve() for d in layers] + [ROOT / "include" / inc, PUBLIC / inc]:
                 if base.is_file():
                     targets.add(_label(base))
                     break

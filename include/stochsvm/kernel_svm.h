@@ -51,12 +51,12 @@ typedef struct SsKernelSvm_ SsKernelSvm;
  *  the budgeted solvers (SS_KSOLVER_BSCA, SS_KSOLVER_BSGD). */
 typedef enum SsKernelSolver {
   SS_KSOLVER_NONE = 0,       /**< no training: train evaluates the set model */
-  SS_KSOLVER_SBP = 1,        /**< Stochastic Batch Perceptron (src/core/sbp.c) */
-  SS_KSOLVER_PEGASOS = 2,    /**< kernel Pegasos (src/core/kernel_pegasos.c) */
-  SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent, no bias (src/core/kernel_sdca.c) */
-  SS_KSOLVER_PERCEPTRON = 4, /**< online kernel Perceptron (src/core/perceptron.c) */
-  SS_KSOLVER_BSCA = 5,       /**< budgeted stochastic coordinate ascent (src/core/bsca.c, kernel_budget.h) */
-  SS_KSOLVER_BSGD = 6        /**< budgeted stochastic gradient descent (src/core/bsgd.c, kernel_budget.h) */
+  SS_KSOLVER_SBP = 1,        /**< Stochastic Batch Perceptron (src/core/kernel/sbp.c) */
+  SS_KSOLVER_PEGASOS = 2,    /**< kernel Pegasos (src/core/kernel/kernel_pegasos.c) */
+  SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent, no bias (src/core/kernel/kernel_sdca.c) */
+  SS_KSOLVER_PERCEPTRON = 4, /**< online kernel Perceptron (src/core/kernel/perceptron.c) */
+  SS_KSOLVER_BSCA = 5,       /**< budgeted stochastic coordinate ascent (src/core/budget/bsca.c, kernel_budget.h) */
+  SS_KSOLVER_BSGD = 6        /**< budgeted stochastic gradient descent (src/core/budget/bsgd.c, kernel_budget.h) */
 } SsKernelSolver;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and
@@ -313,7 +313,7 @@ SS_API const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelS
  *          expansion has norm 0); SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu);
 
-/** @brief nu for this object's lambda (src/core/sbp_nu.c), the SBP's
+/** @brief nu for this object's lambda (src/core/kernel/sbp_nu.c), the SBP's
  *  default: the slack budget at which the slack-constrained problem has the
  *  minimiser w* of P(w) (with the object's bias setting) as its solution is
  *  nu = L(w*) / ||w*||, L the mean hinge loss. w* is estimated by training
@@ -321,7 +321,7 @@ SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
  *  kernel SDCA for a precomputed kernel) for @p epochs epochs on the
  *  object's data, reading nu from its model after half and all of them and
  *  extrapolating (a short warm-up's loss is above the optimum's; see
- *  src/core/sbp_nu.c); the estimate is at least 1e-6 (separable data).
+ *  src/core/kernel/sbp_nu.c); the estimate is at least 1e-6 (separable data).
  *  Costs about 2 B n kernel evaluations per epoch, not counted in this
  *  object (the SBP counts those of its own default warm-up). The interrupt
  *  callback is polled.
@@ -331,7 +331,7 @@ SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
 SS_API SsStatus ss_kernel_svm_estimate_nu(const SsKernelSvm *self, int64_t epochs, double *nu);
 
 /* ------------------------------------------------------------------------ */
-/*                     SBP water filling (src/core/sbp_gamma.c)             */
+/*                     SBP water filling (src/core/kernel/sbp_gamma.c)             */
 /* ------------------------------------------------------------------------ */
 
 /** @brief The water level gamma of responses c: sum_i max(0, gamma - c_i) = volume.

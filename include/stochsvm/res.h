@@ -1,7 +1,7 @@
 /* res.h -- parameters and curvature state of the quasi-Newton solvers of the
  * linear SVM object: RES, regularized stochastic BFGS (Mokhtari & Ribeiro,
- * SS_SOLVER_RES, src/core/res.c) and its limited-memory form LRES
- * (SS_SOLVER_LRES, src/core/lres.c).
+ * SS_SOLVER_RES, src/core/linear/res.c) and its limited-memory form LRES
+ * (SS_SOLVER_LRES, src/core/linear/lres.c).
  *
  * Both minimise the objective of svm.h over the augmented model
  * w~ = (w, w_b), b = B w_b, of dimension D = d + 1 (with B = 0 the bias

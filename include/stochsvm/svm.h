@@ -31,12 +31,12 @@ typedef struct SsSvm_ SsSvm;
 /** @brief Solvers of the linear SVM object. */
 typedef enum SsSolver {
   SS_SOLVER_NONE = 0, /**< no training: ss_svm_train evaluates the set model and bias */
-  SS_SOLVER_SGD = 1,  /**< Pegasos-style SGD (src/core/sgd.c) */
-  SS_SOLVER_SDCA = 2, /**< stochastic dual coordinate ascent (src/core/sdca.c) */
-  SS_SOLVER_SVMSGD2 = 3, /**< SGD with the regularizer applied every `skip` steps (src/core/svmsgd2.c) */
-  SS_SOLVER_SGDQN = 4,   /**< SVMSGD2 with a diagonal quasi-Newton rescaling (src/core/sgdqn.c) */
-  SS_SOLVER_RES = 5,     /**< regularized stochastic BFGS, Mokhtari & Ribeiro (src/core/res.c) */
-  SS_SOLVER_LRES = 6     /**< limited-memory RES, two-loop recursion (src/core/lres.c) */
+  SS_SOLVER_SGD = 1,  /**< Pegasos-style SGD (src/core/linear/sgd.c) */
+  SS_SOLVER_SDCA = 2, /**< stochastic dual coordinate ascent (src/core/linear/sdca.c) */
+  SS_SOLVER_SVMSGD2 = 3, /**< SGD with the regularizer applied every `skip` steps (src/core/linear/svmsgd2.c) */
+  SS_SOLVER_SGDQN = 4,   /**< SVMSGD2 with a diagonal quasi-Newton rescaling (src/core/linear/sgdqn.c) */
+  SS_SOLVER_RES = 5,     /**< regularized stochastic BFGS, Mokhtari & Ribeiro (src/core/linear/res.c) */
+  SS_SOLVER_LRES = 6     /**< limited-memory RES, two-loop recursion (src/core/linear/lres.c) */
 } SsSolver;
 
 /** @brief Built-in losses, as functions of the score s and the label y (z = y s).
@@ -373,7 +373,7 @@ SS_API SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunctio
 
 /* ------------------------------------------------------------------------ */
 /*          SVMSGD2 and SGD-QN: the skip, the scaling, the t0 search         */
-/*          (Bordes, Bottou, Gallinari 2009; src/core/skip.c, sgdqn.c,      */
+/*          (Bordes, Bottou, Gallinari 2009; src/core/linear/skip.c, sgdqn.c,      */
 /*          calibrate_t0.c; docs/sgdqn.rst)                                 */
 /* ------------------------------------------------------------------------ */
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/budget_train.h"
+#include "../../src/core/budget/budget_train.h"
 #include "minitest.h"
 #include "testutil.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/budget.h"
+#include "../../src/core/budget/budget.h"
 #include "minitest.h"
 #include "testutil.h"
 

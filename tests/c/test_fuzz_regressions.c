@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../../src/core/budget.h"
+#include "../../src/core/budget/budget.h"
 #include "minitest.h"
 #include "stochsvm/homkermap.h"
 #include "stochsvm/model_file.h"

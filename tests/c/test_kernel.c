@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../src/core/kernel_internal.h"
+#include "../../src/core/kernel/kernel_internal.h"
 #include "minitest.h"
 #include "stochsvm/kernel_svm.h"
 #include "testutil.h"

@@ -1,4 +1,4 @@
-/* test_run.c -- the run driver (src/core/run.c) through both objects: the
+/* test_run.c -- the run driver (src/core/driver/run.c) through both objects: the
  * cap, the relative-gap certificate, the objective window, divergence,
  * interruption, and N iterations == N/2 + N/2 at the default schedule. */
 #include "minitest.h"

@@ -1,4 +1,4 @@
-/* test_sbp_nu.c -- the SBP's nu derived from lambda (src/core/sbp_nu.c) and
+/* test_sbp_nu.c -- the SBP's nu derived from lambda (src/core/kernel/sbp_nu.c) and
  * the bias defaults of the kernel object. */
 #include "minitest.h"
 #include "stochsvm/kernel_svm.h"

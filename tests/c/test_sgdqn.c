@@ -1,4 +1,4 @@
-/* test_sgdqn.c -- SVMSGD2 and SGD-QN (src/core/svmsgd2.c, sgdqn.c), the skip
+/* test_sgdqn.c -- SVMSGD2 and SGD-QN (src/core/linear/svmsgd2.c, sgdqn.c), the skip
  * (skip.c) and the t0 calibration (calibrate_t0.c): replay against a plain
  * transcription of the paper's pseudo-code, convergence to SDCA's optimum,
  * dense = CSR, warm start, the bounds of B, setters and errors. */

@@ -22,10 +22,10 @@ OUT="$ROOT/build-fuzz"
 mkdir -p "$OUT/work"
 
 # The core's sources, as meson.build lists them (so a new source needs no edit here).
-mapfile -t CORE < <(sed -n "/^core_sources = files(/,/^)/p" meson.build | grep -o "src/core/[A-Za-z0-9_]*\.c")
+mapfile -t CORE < <(sed -n "/^core_sources = files(/,/^)/p" meson.build | grep -o "src/core/[A-Za-z0-9_/]*\.c")
 [ ${#CORE[@]} -gt 0 ] || { echo "no core sources found in meson.build" >&2; exit 1; }
 FLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer
-       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude -Isrc/core)
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude)
 
 for h in "${HARNESSES[@]}"; do
   "$CLANG" "${FLAGS[@]}" -o "$OUT/$h" "tests/fuzz/$h.c" "${CORE[@]}" -lm

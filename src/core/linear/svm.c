@@ -7,8 +7,8 @@
  * randomness and time belong to the object (seed, monotonic clock); the bias
  * does not depend on the order of set_bias and set_bias_multiplier.
  */
-#include "internal.h"
-#include "loss.h"
+#include "../common/internal.h"
+#include "../common/loss.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -30,8 +30,8 @@
  * (svm.h, ss_svm_set_t0). The stopping rule and the diagnostics are SGD's
  * (sgd.c).
  */
-#include "internal.h"
-#include "loss.h"
+#include "../common/internal.h"
+#include "../common/loss.h"
 
 #define SS_STEPS_TEMPLATE "svmsgd2_steps_t.h"
 #define SS_STEPS_PREFIX svmsgd2_steps

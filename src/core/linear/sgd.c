@@ -31,8 +31,8 @@
  * before (VLFeat's rule; it compares the scores at consecutive visits). The
  * cap is max_num_iterations iterations per call.
  */
-#include "internal.h"
-#include "loss.h"
+#include "../common/internal.h"
+#include "../common/loss.h"
 
 #include <stdlib.h>
 

@@ -32,7 +32,7 @@
 #endif
 #include "stochsvm/model_file.h"
 
-#include "message.h"
+#include "../common/message.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -12,7 +12,7 @@
  * and alpha into the dual variables.
  */
 #include "budget_train.h"
-#include "kernel_internal.h"
+#include "../kernel/kernel_internal.h"
 #include "stochsvm/kernel_budget.h"
 
 #include <stdlib.h>

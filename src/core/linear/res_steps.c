@@ -32,7 +32,7 @@
  * vr > 1e-10 ||v|| ||rtilde||, else the update is skipped and counted. With
  * B = 0 the bias is a fixed offset: its coordinate has no gradient and no step.
  */
-#include "loss.h"
+#include "../common/loss.h"
 #include "res_steps.h"
 
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * from (seed, e) only, so a run of E epochs equals E/2 and then E/2 more.
  */
 #include "budget_train.h"
-#include "internal.h"
+#include "../common/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

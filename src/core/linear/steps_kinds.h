@@ -19,7 +19,7 @@
  *   ROW_PREFETCH(i)     start loading row i (its offsets must be loaded)
  *   INDEX_PREFETCH(i)   start loading what locates row i
  */
-#include "row_kernels.h"
+#include "../common/row_kernels.h"
 
 #ifndef STOCHSVM_STEPS_KINDS_ONCE
 #define STOCHSVM_STEPS_KINDS_ONCE

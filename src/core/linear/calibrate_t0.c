@@ -16,8 +16,8 @@
  * calibration is the t0 it sets. A trial that diverges (a non-finite score
  * or objective) scores +infinity.
  */
-#include "internal.h"
-#include "loss.h"
+#include "../common/internal.h"
+#include "../common/loss.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,10 @@
 /* clock.c -- a monotonic wall clock (elapsed time must not add up CPU time
- * across threads, as VLFeat's clock() did). */
+ * across threads, as VLFeat's clock() did). clock_gettime is POSIX, so this
+ * file asks for it itself: a program that compiles the sources directly
+ * (docs/embedding.rst) need not pass -D_POSIX_C_SOURCE. */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "internal.h"
 
 #if defined(_WIN32)

@@ -37,8 +37,8 @@
  * active again and the bounds are forgotten; if none was shrunk, the
  * tolerance is divided by 10 instead. The gap is computed over all examples.
  */
-#include "internal.h"
-#include "loss.h"
+#include "../common/internal.h"
+#include "../common/loss.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -22,7 +22,7 @@
  * negative (the paper's Figure 1 shows it).
  */
 #include "budget_train.h"
-#include "kernel_internal.h"
+#include "../kernel/kernel_internal.h"
 
 #include <string.h>
 

@@ -37,8 +37,8 @@
  * iteration number and B with its update count (ss_svm_set_scaling)
  * continues exactly.
  */
-#include "internal.h"
-#include "loss.h"
+#include "../common/internal.h"
+#include "../common/loss.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * appended to it as dense points. The layout and type are dispatched once
  * per call so the row kernels inline in the loop over the B points. */
 #include "budget.h"
-#include "row_kernels.h"
+#include "../common/row_kernels.h"
 
 #include <math.h>
 #include <string.h>

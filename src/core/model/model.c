@@ -14,7 +14,7 @@
  */
 #include "stochsvm/model_file.h"
 
-#include "message.h"
+#include "../common/message.h"
 
 #include "stochsvm/homkermap.h"
 #include "stochsvm/svm.h"

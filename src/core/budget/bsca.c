@@ -27,7 +27,7 @@
  * the dual of the weighted primal 1/n sum_i c_i hinge_i (budget_train.h).
  */
 #include "budget_train.h"
-#include "kernel_internal.h"
+#include "../kernel/kernel_internal.h"
 
 void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end)
 {

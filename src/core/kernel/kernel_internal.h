@@ -10,7 +10,7 @@
 #ifndef STOCHSVM_KERNEL_INTERNAL_H
 #define STOCHSVM_KERNEL_INTERNAL_H
 
-#include "internal.h"
+#include "../common/internal.h"
 #include "stochsvm/kernel_svm.h"
 
 /* ------------------------------------------------------------------------ */

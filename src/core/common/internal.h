@@ -9,8 +9,8 @@
 #include "stochsvm/homkermap.h"
 #include "stochsvm/svm.h"
 #include "stochsvm/res.h"
-#include "res_state.h"
-#include "run.h"
+#include "../linear/res_state.h"
+#include "../driver/run.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -9,7 +9,7 @@
  * so the per-evaluation cost is the dot product and one exp/pow/tanh.
  */
 #include "kernel_internal.h"
-#include "row_kernels.h"
+#include "../common/row_kernels.h"
 
 #include <stdlib.h>
 
