@@ -11,6 +11,7 @@
 #define STOCHSVM_KERNEL_INTERNAL_H
 
 #include "../common/internal.h"
+#include "../driver/run.h"
 #include "stochsvm/kernel_svm.h"
 
 /* ------------------------------------------------------------------------ */
