@@ -204,10 +204,10 @@ bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, doub
                               double *d, int64_t nd, int64_t cd, double sd, double d_above,
                               double volume, int64_t guess, double *scratch, SsSbpLevels *out);
 
-/** nu for this object's lambda (kernel_svm.c; the math: sbp_nu.c): a BSCA warm-up of @p epochs
- *  epochs (0: the default) on the object's data, nu read from its model at
- *  half and at the end and extrapolated; the warm-up's kernel evaluations
- *  into *kernel_evaluations (if non-NULL). */
+/** nu for this object's lambda (kernel_svm.c; the math: sbp_nu.c): a BSCA
+ *  warm-up of @p epochs epochs (0: the default) on the object's data, nu read
+ *  from its model at half and at the end and extrapolated; the warm-up's
+ *  kernel evaluations into *kernel_evaluations (if non-NULL). */
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
                                  int64_t *kernel_evaluations);
 /** The SBP's nu in force: the one set, else the derived one (0 before the

@@ -1,5 +1,5 @@
 /* kernel_svm_budget.c -- BSCA and BSGD as solvers of the kernel SVM object:
- * the shared solver state (a budget trainer, budget_train.h), its start,
+ * the shared solver state (a budget trainer: kernel_svm_budget.h), its start,
  * evaluate and free operations, the budget setters and getters
  * (kernel_budget.h), and the ops tables of the two solvers. The steps live in
  * budget/bsca.c and budget/bsgd.c, which know nothing of the object.
