@@ -12,7 +12,6 @@
  */
 #include "kernel_internal.h"
 
-#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
