@@ -1,17 +1,13 @@
 """The file-level call graph of the C core (tools/core_graph.py).
 
 The parser is checked on calls known to exist, so that an empty graph cannot
-pass for a clean one. The core is meant to have no call cycle (issue 18,
-deliverable 5); it has some today, listed with the calls that close them in
-docs/dev/architecture.md, so that test is an expected failure until the core
-is reorganised. It is strict: once the cycles are gone it passes, which fails
-the run and asks for the xfail mark to be removed.
+pass for a clean one. The core's folders are layers (docs/dev/architecture.md):
+no file calls or includes a file of a folder above its own, and no two files
+call each other, directly or round a loop (issue 18, deliverable 5).
 """
 
 import importlib.util
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,8 +23,17 @@ def test_the_graph_sees_known_calls():
     tool = _tool()
     calls, includes, names = tool.graph()
     assert "ss_run_epochs" in names["linear/sgd.c", "linear/epochs.c"]   # a solver calls the epoch driver
-    assert "ss_budget_merge" in names["budget/budget_expansion.c", "budget/budget_merge.c"]
-    assert "common/internal.h" in includes["linear/svm.c"] and "stochsvm/svm.h" in includes["common/internal.h"]
+    assert "ss_svm_effective_t0" in names["linear/sgd.c", "linear/svm_effective.c"]
+    assert "ss_budget_merge" in names["budget/budget_maintain.c", "budget/budget_merge.c"]
+    assert "ss_run_train" in names["budget/budget_train.c", "driver/run.c"]
+    # a table or a function taken as a value is a call through a pointer
+    assert "ss_sbp_ops" in names["kernel/kernel_svm.c", "kernel/sbp.c"]
+    assert "ss_bsca_steps" in names["kernel/kernel_svm_budget.c", "budget/bsca.c"]
+    assert "ss_kernel_svm_nu_warmup" in names["kernel/sbp_nu.c", "kernel/kernel_svm.c"]
+    assert "linear/svm_internal.h" in includes["linear/svm.c"]
+    assert "common/internal.h" in includes["linear/svm_internal.h"]
+    assert "stochsvm/svm.h" in includes["common/internal.h"]
+    assert "budget/budget_train.h" in includes["kernel/kernel_svm_budget.h"]
     assert not any(name.endswith("_t.h") for name in calls)       # templates fold into their users
     assert len(calls) > 30
 
@@ -41,8 +46,27 @@ def test_cycle_finder():
     assert tool.cycles({"a": {"b"}, "b": set()}) == []
 
 
-@pytest.mark.xfail(strict=True, reason="cycles listed in docs/dev/architecture.md; issue 18")
 def test_the_core_has_no_call_cycle():
     tool = _tool()
     calls, _, _ = tool.graph()
     assert tool.cycles(calls) == [], tool.report(*tool.graph())
+
+
+def test_no_file_reaches_above_its_layer():
+    tool = _tool()
+    calls, includes, _ = tool.graph()
+    assert tool.layer_violations(calls, includes) == [], tool.report(*tool.graph())
+    assert {path.parent.name for path in tool.core_files()} == set(tool.LAYERS)
+
+
+def test_layer_check():
+    tool = _tool()
+    calls = {"linear/a.c": {"common/b.c", "kernel/c.c", "budget/d.c"}, "common/b.c": set(),
+             "kernel/c.c": {"linear/a.c", "budget/d.c"}, "budget/d.c": set()}
+    includes = {"common/b.h": {"driver/run.h", "stochsvm/svm.h"}, "extra/e.c": {"common/b.h"}}
+    assert tool.layer_violations(calls, includes) == [
+        ("call", "linear/a.c", "budget/d.c"),       # sideways: the same rank
+        ("call", "linear/a.c", "kernel/c.c"),       # up
+        ("include", "common/b.h", "driver/run.h"),  # up; public headers are open to all
+        ("include", "extra/e.c", "common/b.h"),     # a folder without a layer
+    ]

@@ -4,8 +4,10 @@
     python tools/core_graph.py              # summary: edges per file, then the cycles
     python tools/core_graph.py --dot        # Graphviz of the call graph (dot -Tsvg)
 
-A file A *calls* a file B when a function body in A names a function that B
-defines with external linkage (or as ``static inline`` in a header B), A != B.
+A file A *calls* a file B when a function body (or an initializer) in A
+names a function or a variable that B defines with external linkage (or a
+function B defines as ``static inline`` in a header), A != B: a call, or a
+function or ops table taken as a value, which is a call through a pointer.
 A *includes* B when A has ``#include "B"``, resolved in A's folder, the
 other folders of src/core/ and then include/stochsvm/. Files are named by
 their layer (linear/svm.c). Cycles are the strongly connected components of
@@ -32,6 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "core"
 PUBLIC = ROOT / "include" / "stochsvm"
 
+# The layers of src/core/, bottom first (docs/dev/architecture.md). A file
+# may call or include a file of its own folder or of a folder of a lower
+# rank, never one of a higher rank, nor one of another folder of its rank.
+LAYERS = {"common": 0, "driver": 1, "model": 1, "linear": 2, "budget": 2, "kernel": 3}
+
 _KEYWORDS = {"if", "for", "while", "switch", "return", "sizeof", "defined", "_Alignof", "_Static_assert",
              "_Generic", "else", "do", "case"}
 
@@ -53,10 +60,16 @@ def _strip(text):
 
 
 def _definitions_and_calls(code):
-    """(defined names with external linkage or static inline, called names)."""
+    """(defined names with external linkage or static inline, used names).
+
+    A definition is a function with a body, or a variable with an
+    initializer (an ops table), at brace depth 0. A *use* is any name inside
+    a body or an initializer: a call, or a function or table taken as a
+    value (``return &ss_sbp_ops;``, ``.start = ss_budget_solver_start``), so
+    that a call through a pointer still shows who can reach whom."""
     defined, static, called = set(), set(), set()
     depth = 0
-    for m in re.finditer(r"[{}]|\b([A-Za-z_]\w*)\s*\(", code):
+    for m in re.finditer(r"[{}]|\b([A-Za-z_]\w*)\b(\s*\()?", code):
         token = m.group(0)
         if token == "{":
             depth += 1
@@ -70,15 +83,19 @@ def _definitions_and_calls(code):
         if depth > 0:
             called.add(name)
             continue
-        # depth 0: a definition if the parenthesised list is followed by a body
-        close = _matching_paren(code, m.end() - 1)
+        head = code[max(code.rfind(";", 0, m.start()), code.rfind("}", 0, m.start())) + 1:m.start()]
+        is_static = re.search(r"\bstatic\b", head) and not re.search(r"\binline\b", head)
+        if not m.group(2):
+            # depth 0, not followed by "(": a variable defined with an initializer
+            if re.match(r"\s*(?:\[[^\]]*\]\s*)*=", code[m.end():m.end() + 80]) and head.strip() \
+                    and not re.search(r"\b(typedef|extern)\b", head):
+                (static if is_static else defined).add(name)
+            continue
+        # depth 0: a function definition if the parenthesised list is followed by a body
+        close = _matching_paren(code, code.index("(", m.start()))
         after = code[close + 1:close + 200].lstrip() if close > 0 else ""
         if after.startswith("{"):
-            head = code[max(code.rfind(";", 0, m.start()), code.rfind("}", 0, m.start())) + 1:m.start()]
-            if re.search(r"\bstatic\b", head) and not re.search(r"\binline\b", head):
-                static.add(name)
-            else:
-                defined.add(name)
+            (static if is_static else defined).add(name)
     return defined, called - static
 
 
@@ -208,6 +225,30 @@ def shortest_loop(edges, component):
     return component
 
 
+def layer_order():
+    """The layers as text, bottom first: common < {driver, model} < ..."""
+    ranks = sorted(set(LAYERS.values()))
+    groups = [sorted(f for f in LAYERS if LAYERS[f] == r) for r in ranks]
+    return " < ".join(g[0] if len(g) == 1 else "{" + ", ".join(g) + "}" for g in groups)
+
+
+def layer_violations(calls, includes):
+    """Calls and includes that go to a folder above the file's own, or
+    sideways to another folder of the same rank, as sorted (kind, a, b);
+    public headers (stochsvm/) are open to every layer. A folder missing
+    from LAYERS is itself a violation (it must be given a place)."""
+    out = []
+    for kind, edges in (("call", calls), ("include", includes)):
+        for a in sorted(edges):
+            for b in sorted(edges[a]):
+                fa, fb = a.split("/")[0], b.split("/")[0]
+                if fb == "stochsvm" or fa == fb:
+                    continue
+                if fa not in LAYERS or fb not in LAYERS or LAYERS[fb] >= LAYERS[fa]:
+                    out.append((kind, a, b))
+    return out
+
+
 def report(calls, includes, names):
     lines = ["# Call graph of src/core (file -> files whose functions it calls)", ""]
     for name in sorted(calls):
@@ -225,6 +266,10 @@ def report(calls, includes, names):
                 lines.append(f"    {a} -> {b}: {', '.join(sorted(names[a, b]))}")
     if not found:
         lines.append("none")
+    lines += ["", "# Calls and includes against the layer order " + layer_order(), ""]
+    bad = layer_violations(calls, includes)
+    lines += [f"{a} {kind}s {b}" + (f": {', '.join(sorted(names[a, b]))}" if kind == "call" else "")
+              for kind, a, b in bad] or ["none"]
     return "\n".join(lines)
 
 

@@ -27,7 +27,6 @@
  * the dual of the weighted primal 1/n sum_i c_i hinge_i (budget_train.h).
  */
 #include "budget_train.h"
-#include "../kernel/kernel_internal.h"
 
 void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end)
 {
@@ -59,21 +58,3 @@ void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
   }
   tr->iteration += k_end - k_begin;
 }
-
-/* ---- as a solver of the kernel SVM object (kernel_svm_budget.c) ---------- */
-
-static SsStatus bsca_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
-{
-  return ss_budget_solver_run(self, t, t_end,
-                              self->bias_enabled ? ss_bsca_pair_steps : ss_bsca_steps);
-}
-
-const SsKernelSolverOps ss_bsca_ops = {
-  .uses_permutation = true,
-  .criterion = SS_RUN_RELATIVE_GAP,
-  .may_diverge = false,
-  .start = ss_budget_solver_start,
-  .steps = bsca_object_steps,
-  .evaluate = ss_budget_solver_evaluate,
-  .free_state = ss_budget_solver_free_state,
-};

@@ -43,7 +43,6 @@
  * the budgeted w~, which for an exact optimum is the KKT bias.
  */
 #include "budget_train.h"
-#include "../kernel/kernel_internal.h"
 
 #include <math.h>
 

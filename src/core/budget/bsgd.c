@@ -22,7 +22,6 @@
  * negative (the paper's Figure 1 shows it).
  */
 #include "budget_train.h"
-#include "../kernel/kernel_internal.h"
 
 #include <string.h>
 
@@ -60,20 +59,3 @@ void ss_bsgd_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
     }
   }
 }
-
-/* ---- as a solver of the kernel SVM object (kernel_svm_budget.c) ---------- */
-
-static SsStatus bsgd_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
-{
-  return ss_budget_solver_run(self, t, t_end, ss_bsgd_steps);
-}
-
-const SsKernelSolverOps ss_bsgd_ops = {
-  .uses_permutation = true,
-  .criterion = SS_RUN_OBJECTIVE_WINDOW,
-  .may_diverge = true,
-  .start = ss_budget_solver_start,
-  .steps = bsgd_object_steps,
-  .evaluate = ss_budget_solver_evaluate,
-  .free_state = ss_budget_solver_free_state,
-};

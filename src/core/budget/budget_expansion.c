@@ -1,26 +1,12 @@
 /* budget_expansion.c -- the budgeted kernel expansion f = sum_j beta_j phi(z_j)
  * of BSCA and BSGD (docs/budget.rst): storage of at most B + 1 dense
- * points with cached squared norms, appending and removing terms, scoring,
- * and the dispatch of budget maintenance. */
+ * points with cached squared norms, appending and removing terms, and scoring
+ * (the maintenance policy is budget_maintain.c, the kernel budget_kernel.c). */
 #include "budget.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double nx, double nz)
-{
-  switch (kernel->kind) {
-    case SS_BUDGET_KERNEL_GAUSSIAN: {
-      double d2 = nx + nz - 2.0 * dot;
-      return exp(-kernel->gamma * (d2 > 0 ? d2 : 0.0));
-    }
-    case SS_BUDGET_KERNEL_POLYNOMIAL: return pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
-    case SS_BUDGET_KERNEL_SIGMOID: return tanh(kernel->gamma * dot + kernel->coef0);
-    case SS_BUDGET_KERNEL_LINEAR:
-    default: return dot;
-  }
-}
 
 SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data)
 {
@@ -131,17 +117,4 @@ double ss_budget_score_dense(const SsBudget *budget, const SsBudgetKernel *kerne
     f += budget->beta[j] * ss_budget_kernel_value(kernel, ss_budget_dot(budget->points + j * d, z, d),
                                                   budget->norms2[j], nz);
   return f;
-}
-
-void ss_budget_maintain(SsBudget *budget, SsBudgetStrategy strategy,
-                        const SsBudgetKernel *kernel, SsBudgetCounts *counts)
-{
-  if (budget->size <= budget->budget) return;
-  counts->num_maintenance++;
-  switch (strategy) {
-    case SS_BUDGET_MERGE: ss_budget_merge(budget, kernel, counts); break;
-    case SS_BUDGET_PROJECT: ss_budget_project(budget, kernel, counts); break;
-    case SS_BUDGET_REMOVE:
-    default: ss_budget_remove_smallest(budget, kernel, counts); break;
-  }
 }

@@ -8,6 +8,7 @@
  */
 #include "budget_train.h"
 #include "../common/internal.h"
+#include "../driver/run.h"
 
 #include <math.h>
 #include <stdlib.h>

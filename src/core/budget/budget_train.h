@@ -88,26 +88,4 @@ SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int6
 void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,
                           double *norm2);
 
-/* ---- as solvers of the kernel SVM object (kernel_svm_budget.c) ---------- */
-
-/** The state a budgeted solver keeps in SsKernelSvm.state. */
-typedef struct SsBudgetSolverState {
-  SsBudgetTrainer trainer;
-  int64_t *rows;          /**< [capacity] 0, 1, ..., capacity - 1 (rows of the model copy) */
-  double solver_seconds;  /**< thread CPU time spent in steps */
-} SsBudgetSolverState;
-
-struct SsKernelSvm_;
-/** The operations shared by BSCA and BSGD (see SsKernelSolverOps). */
-SsStatus ss_budget_solver_start(struct SsKernelSvm_ *self);
-SsStatus ss_budget_solver_evaluate(struct SsKernelSvm_ *self, double *scores, double *norm2,
-                                   bool *have_scores);
-void ss_budget_solver_free_state(struct SsKernelSvm_ *self);
-/** Run iterations [t, t_end) of one epoch with @p steps (ss_bsca_steps or
- *  ss_bsgd_steps), timing them and counting kernel evaluations. */
-SsStatus ss_budget_solver_run(struct SsKernelSvm_ *self, int64_t t, int64_t t_end,
-                              void (*steps)(SsBudgetTrainer *, const int64_t *, int64_t, int64_t));
-/** CPU seconds of the calling thread (wall clock where unavailable). */
-double ss_budget_thread_seconds(void);
-
 #endif /* STOCHSVM_BUDGET_TRAIN_H */

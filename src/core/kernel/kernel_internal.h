@@ -11,6 +11,7 @@
 #define STOCHSVM_KERNEL_INTERNAL_H
 
 #include "../common/internal.h"
+#include "../driver/run.h"
 #include "stochsvm/kernel_svm.h"
 
 /* ------------------------------------------------------------------------ */
@@ -90,6 +91,12 @@ struct SsKernelSvm_ {
   /* Parameters. */
   double lambda;
   double nu;                   /**< 0: derived from lambda at train time (sbp_nu.c) */
+  /** The SBP's nu warm-up, ss_kernel_svm_nu_warmup (kernel_svm.c). The SBP
+   *  (sbp.c) calls it through this pointer, the way the run driver calls the
+   *  objects through SsRunOps: the warm-up trains a second object, so a call
+   *  by name would make the solver call its object back. */
+  SsStatus (*nu_warmup)(const SsKernelSvm *self, int64_t epochs, double *nu,
+                        int64_t *kernel_evaluations);
   bool bias_enabled;
   double eta0;                 /**< 0: default 1/sqrt(max K_ii) */
   double epsilon;
@@ -197,10 +204,10 @@ bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, doub
                               double *d, int64_t nd, int64_t cd, double sd, double d_above,
                               double volume, int64_t guess, double *scratch, SsSbpLevels *out);
 
-/** nu for this object's lambda (sbp_nu.c): a BSCA warm-up of @p epochs
- *  epochs (0: the default) on the object's data, nu read from its model at
- *  half and at the end and extrapolated; the warm-up's kernel evaluations
- *  into *kernel_evaluations (if non-NULL). */
+/** nu for this object's lambda (kernel_svm.c; the math: sbp_nu.c): a BSCA
+ *  warm-up of @p epochs epochs (0: the default) on the object's data, nu read
+ *  from its model at half and at the end and extrapolated; the warm-up's
+ *  kernel evaluations into *kernel_evaluations (if non-NULL). */
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
                                  int64_t *kernel_evaluations);
 /** The SBP's nu in force: the one set, else the derived one (0 before the

@@ -1,6 +1,8 @@
 /* kernel_svm.c -- the SsKernelSvm object: life cycle, validating setters and
- * getters, the diagnostic measure, and the dispatch to the solvers (one file
- * each: sbp.c, kernel_pegasos.c, kernel_sdca.c, perceptron.c, bsca.c, bsgd.c).
+ * getters, the diagnostic measure, the dispatch to the solvers (one file
+ * each: sbp.c, kernel_pegasos.c, kernel_sdca.c, perceptron.c; BSCA and BSGD
+ * through kernel_svm_budget.c), and the SBP's nu warm-up, which trains a
+ * second object (the math: sbp_nu.c).
  *
  * Training runs through the run driver shared with the linear object
  * (run.c): it cuts the run [t, t + max_num_iterations) at epoch boundaries,
@@ -10,7 +12,6 @@
  */
 #include "kernel_internal.h"
 
-#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->dimension = dimension;
   self->lambda = lambda;
   self->nu = 0; /* derived from lambda at train time (sbp_nu.c) */
+  self->nu_warmup = ss_kernel_svm_nu_warmup;
   self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
   self->perm_epoch = -1;
@@ -185,58 +187,6 @@ void ss_kernel_svm_delete(SsKernelSvm *self)
   ss_run_history_free(&self->history);
   ss_kernel_model_free(&self->model);
   free(self);
-}
-
-/* ------------------------------------------------------------------------ */
-/*                          Helpers for the solvers                          */
-/* ------------------------------------------------------------------------ */
-
-double ss_kernel_svm_box(const SsKernelSvm *self)
-{
-  /* 1/(lambda n) without overflowing lambda n: for lambda near DBL_MAX the
-   * product was inf, C = 0, and the budgeted solvers refused to train
-   * (SS_ERR_BAD_ARG). The smallest positive double stands for an underflow. */
-  const double C = 1.0 / self->lambda / (double)self->num_data;
-  return C > 0 ? C : DBL_TRUE_MIN;
-}
-
-double ss_kernel_svm_effective_eta0(const SsKernelSvm *self)
-{
-  if (self->eta0 > 0) return self->eta0;
-  if (!self->has_data) return 0.0;
-  double max_diagonal = 0;
-  for (int64_t i = 0; i < self->num_data; ++i) {
-    if (self->diagonal[i] > max_diagonal) max_diagonal = self->diagonal[i];
-  }
-  return max_diagonal > 0 ? 1.0 / sqrt(max_diagonal) : 1.0;
-}
-
-double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
-                                     int64_t m, int64_t i)
-{
-  if (m == 0) return 0.0;
-  const SsData *X = &self->data;
-  ss_data_scatter_row(X, i, self->zd);
-  ss_kernel_row_from_scattered(&self->kernel, X, self->norms2, rows, m, self->zd,
-                               self->norms2[i], self->krow);
-  ss_data_clear_row(X, i, self->zd);
-  const double *k = self->krow;
-  double s0 = 0, s1 = 0;
-  int64_t j = 0;
-  for (; j + 2 <= m; j += 2) {
-    s0 += coef[j] * k[j];
-    s1 += coef[j + 1] * k[j + 1];
-  }
-  if (j < m) s0 += coef[j] * k[j];
-  return s0 + s1;
-}
-
-void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
-                                    int64_t m, double *scores)
-{
-  for (int64_t i = 0; i < self->num_data; ++i) {
-    scores[i] = ss_kernel_svm_expansion_score(self, rows, coef, m, i);
-  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -709,4 +659,77 @@ const double *ss_kernel_svm_get_dual_variables(const SsKernelSvm *self)
 const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *self)
 {
   return &self->statistics;
+}
+
+/* ------------------------------------------------------------------------ */
+/*            The SBP's nu warm-up (the math and the figures: sbp_nu.c)      */
+/* ------------------------------------------------------------------------ */
+
+/** Warm-up epochs when the caller passes 0 (the SBP's default). */
+#define SS_SBP_NU_WARMUP_EPOCHS 20
+/** The warm-up's budget: B = min(n, this). */
+#define SS_SBP_NU_WARMUP_BUDGET 500
+/** The smallest nu the map returns (a hard margin in all but name). */
+#define SS_SBP_NU_FLOOR 1e-6
+
+/* nu of a warm-up's model (0 for one that is the zero function: no support
+ * vectors, or coefficients whose expansion has norm 0, e.g. a kernel that
+ * vanishes on the data). */
+static SsStatus model_nu(const SsKernelSvm *warm, double *nu)
+{
+  if (ss_kernel_svm_get_num_support_vectors(warm) == 0) {
+    *nu = 0;
+    return SS_OK;
+  }
+  SsStatus status = ss_kernel_svm_nu_from_model(warm, nu);
+  if (status == SS_ERR_BAD_STATE) { /* the norm of the expansion is not positive */
+    *nu = 0;
+    status = SS_OK;
+  }
+  return status;
+}
+
+SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
+                                 int64_t *kernel_evaluations)
+{
+  if (!self || !nu || epochs < 0) return SS_ERR_BAD_ARG;
+  if (!self->has_data) return SS_ERR_BAD_STATE;
+  const int64_t n = self->num_data;
+  if (epochs == 0) epochs = SS_SBP_NU_WARMUP_EPOCHS;
+  if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
+  const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
+  SsKernelSvm *warm = ss_kernel_svm_new(precomputed ? SS_KSOLVER_SDCA : SS_KSOLVER_BSCA,
+                                        &self->kernel, &self->data, self->labels, self->lambda);
+  if (!warm) return SS_ERR_ALLOC; /* the arguments are those of a valid object */
+  SsStatus status = ss_kernel_svm_set_seed(warm, self->seed);
+  /* a fixed number of epochs: the extrapolation below reads nu at half and end */
+  if (status == SS_OK) status = ss_kernel_svm_set_epsilon(warm, 0);
+  if (status == SS_OK && self->weights) status = ss_kernel_svm_set_weights(warm, self->weights);
+  if (status == SS_OK && !precomputed) {
+    status = ss_kernel_svm_set_unregularized_bias(warm, self->bias_enabled);
+    const int64_t budget = n < SS_SBP_NU_WARMUP_BUDGET ? n : SS_SBP_NU_WARMUP_BUDGET;
+    if (status == SS_OK) status = ss_kernel_svm_set_budget(warm, budget);
+  }
+  if (status == SS_OK && self->interrupt_fn)
+    status = ss_kernel_svm_set_interrupt_function(warm, self->interrupt_fn, self->interrupt_user);
+  double halfway = NAN, estimate = 0;
+  if (status == SS_OK && epochs >= 2) {
+    status = ss_kernel_svm_set_max_num_iterations(warm, epochs / 2 * n);
+    if (status == SS_OK) status = ss_kernel_svm_train(warm);
+    if (status == SS_OK) status = model_nu(warm, &halfway);
+  }
+  const int64_t rest = epochs * n - ss_kernel_svm_get_iteration_number(warm);
+  if (status == SS_OK) status = ss_kernel_svm_set_max_num_iterations(warm, rest);
+  if (status == SS_OK) status = ss_kernel_svm_train(warm);
+  if (status == SS_OK) status = model_nu(warm, &estimate);
+  if (status == SS_OK) {
+    if (isfinite(halfway)) {
+      double extrapolated = 1.5 * estimate - 0.5 * halfway;
+      estimate = fmin(estimate, fmax(extrapolated, 0.5 * estimate));
+    }
+    *nu = estimate > SS_SBP_NU_FLOOR ? estimate : SS_SBP_NU_FLOOR;
+  }
+  if (kernel_evaluations) *kernel_evaluations = ss_kernel_svm_get_num_kernel_evaluations(warm);
+  ss_kernel_svm_delete(warm);
+  return status;
 }

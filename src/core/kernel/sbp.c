@@ -106,7 +106,7 @@ static SsStatus choose_nu(SsKernelSvm *self, SbpState *s)
   }
   if (s->nu_lambda == self->lambda) return SS_OK;
   int64_t evaluations = 0;
-  SsStatus status = ss_kernel_svm_nu_warmup(self, 0, &s->nu, &evaluations);
+  SsStatus status = self->nu_warmup(self, 0, &s->nu, &evaluations);
   self->num_kernel_evaluations += evaluations;
   if (status == SS_OK) s->nu_lambda = self->lambda;
   return status;

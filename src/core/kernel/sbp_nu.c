@@ -32,77 +32,13 @@
  *
  * A precomputed kernel, which BSCA refuses, warms up with kernel SDCA (no
  * bias). A warm-up with zero loss (separable data) gives nu = SS_SBP_NU_FLOOR.
+ *
+ * The warm-up trains a second kernel object, so it lives with the object
+ * (ss_kernel_svm_nu_warmup, kernel_svm.c) and the SBP calls it through the
+ * object's nu_warmup pointer: the solver does not call its object back
+ * (docs/dev/architecture.md). This file keeps the public entry points.
  */
 #include "kernel_internal.h"
-
-/** Warm-up epochs when the caller passes 0 (the SBP's default). */
-#define SS_SBP_NU_WARMUP_EPOCHS 20
-/** The warm-up's budget: B = min(n, this). */
-#define SS_SBP_NU_WARMUP_BUDGET 500
-/** The smallest nu the map returns (a hard margin in all but name). */
-#define SS_SBP_NU_FLOOR 1e-6
-
-/* nu of a warm-up's model (0 for one that is the zero function: no support
- * vectors, or coefficients whose expansion has norm 0, e.g. a kernel that
- * vanishes on the data). */
-static SsStatus model_nu(const SsKernelSvm *warm, double *nu)
-{
-  if (ss_kernel_svm_get_num_support_vectors(warm) == 0) {
-    *nu = 0;
-    return SS_OK;
-  }
-  SsStatus status = ss_kernel_svm_nu_from_model(warm, nu);
-  if (status == SS_ERR_BAD_STATE) { /* the norm of the expansion is not positive */
-    *nu = 0;
-    status = SS_OK;
-  }
-  return status;
-}
-
-SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
-                                 int64_t *kernel_evaluations)
-{
-  if (!self || !nu || epochs < 0) return SS_ERR_BAD_ARG;
-  if (!self->has_data) return SS_ERR_BAD_STATE;
-  const int64_t n = self->num_data;
-  if (epochs == 0) epochs = SS_SBP_NU_WARMUP_EPOCHS;
-  if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
-  const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
-  SsKernelSvm *warm = ss_kernel_svm_new(precomputed ? SS_KSOLVER_SDCA : SS_KSOLVER_BSCA,
-                                        &self->kernel, &self->data, self->labels, self->lambda);
-  if (!warm) return SS_ERR_ALLOC; /* the arguments are those of a valid object */
-  SsStatus status = ss_kernel_svm_set_seed(warm, self->seed);
-  /* a fixed number of epochs: the extrapolation below reads nu at half and end */
-  if (status == SS_OK) status = ss_kernel_svm_set_epsilon(warm, 0);
-  if (status == SS_OK && self->weights) status = ss_kernel_svm_set_weights(warm, self->weights);
-  if (status == SS_OK && !precomputed) {
-    status = ss_kernel_svm_set_unregularized_bias(warm, self->bias_enabled);
-    const int64_t budget = n < SS_SBP_NU_WARMUP_BUDGET ? n : SS_SBP_NU_WARMUP_BUDGET;
-    if (status == SS_OK) status = ss_kernel_svm_set_budget(warm, budget);
-  }
-  if (status == SS_OK && self->interrupt_fn)
-    status = ss_kernel_svm_set_interrupt_function(warm, self->interrupt_fn, self->interrupt_user);
-  double halfway = NAN, estimate = 0;
-  if (status == SS_OK && epochs >= 2) {
-    status = ss_kernel_svm_set_max_num_iterations(warm, epochs / 2 * n);
-    if (status == SS_OK) status = ss_kernel_svm_train(warm);
-    if (status == SS_OK) status = model_nu(warm, &halfway);
-  }
-  const int64_t rest = epochs * n - ss_kernel_svm_get_iteration_number(warm);
-  if (status == SS_OK) status = ss_kernel_svm_set_max_num_iterations(warm, rest);
-  if (status == SS_OK) status = ss_kernel_svm_train(warm);
-  if (status == SS_OK) status = model_nu(warm, &estimate);
-  if (status == SS_OK) {
-    if (isfinite(halfway)) {
-      double extrapolated = 1.5 * estimate - 0.5 * halfway;
-      estimate = fmin(estimate, fmax(extrapolated, 0.5 * estimate));
-    }
-    *nu = estimate > SS_SBP_NU_FLOOR ? estimate : SS_SBP_NU_FLOOR;
-  }
-  if (kernel_evaluations) *kernel_evaluations = ss_kernel_svm_get_num_kernel_evaluations(warm);
-  ss_kernel_svm_delete(warm);
-  return status;
-}
 
 SsStatus ss_kernel_svm_estimate_nu(const SsKernelSvm *self, int64_t epochs, double *nu)
 {

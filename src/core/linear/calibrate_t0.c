@@ -16,61 +16,11 @@
  * calibration is the t0 it sets. A trial that diverges (a non-finite score
  * or objective) scores +infinity.
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 #include "../common/loss.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------------------ */
-/*                  The row norm behind the default t0                      */
-/* ------------------------------------------------------------------------ */
-
-/** Rows read for the quantile: all of them up to this many, else a sample. */
-#define SS_T0_NORM_SAMPLE 1024
-/** The quantile of ||x_i||^2 SVMSGD2 and SGD-QN size their default t0 by. */
-#define SS_T0_NORM_QUANTILE 0.99
-
-static int compare_doubles(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* The squared row norm R^2 of the default t0: the largest for SGD; for
- * SVMSGD2 and SGD-QN the 99 % quantile of ||x_i||^2, over all rows or over
- * SS_T0_NORM_SAMPLE evenly spaced ones, so that a few outlier rows (under
- * 1 %) cannot make every step tiny (docs/sgdqn.rst). */
-static double t0_squared_norm(const SsSvm *self)
-{
-  const int64_t n = self->source.num_data;
-  if (!ss_solver_uses_skip(self->solver) || n == 0 || !self->row_norms2) return self->max_squared_norm;
-  double sample[SS_T0_NORM_SAMPLE];
-  const int64_t m = n < SS_T0_NORM_SAMPLE ? n : SS_T0_NORM_SAMPLE;
-  for (int64_t k = 0; k < m; ++k) {
-    /* row floor(k n / m), computed without overflowing k n */
-    const int64_t i = k * (n / m) + (k * (n % m)) / m;
-    sample[k] = self->row_norms2[i];
-  }
-  qsort(sample, (size_t)m, sizeof(double), compare_doubles);
-  const int64_t rank = (int64_t)ceil(SS_T0_NORM_QUANTILE * (double)m) - 1;
-  return sample[rank < 0 ? 0 : rank];
-}
-
-/* The L of the default t0 = max(2, L) / lambda (svm.h): the loss's
- * curvature bound over rows of squared norm R^2 + B^2 (B the bias
- * multiplier). SVMSGD2 and SGD-QN with a loss without curvature (hinge,
- * l1) take L = R^2 + B^2: the first step then moves the score of a row
- * under the quantile by at most 1 (eta_0 ||x~||^2 <= 1), which is VLFeat's
- * 2/lambda on rows with ||x~||^2 <= 2 and keeps unscaled data from
- * overshooting (docs/sgdqn.rst). */
-double ss_svm_t0_curvature(const SsSvm *self, double B)
-{
-  const double r2 = t0_squared_norm(self) + B * B;
-  const double curvature = ss_loss_curvature_bound(self->loss, r2);
-  if (ss_solver_uses_skip(self->solver) && !(curvature > 0)) return r2;
-  return curvature;
-}
 
 /** The permutation stream of the calibration sample (epochs use 0, 1, ...). */
 #define SS_CALIBRATION_STREAM UINT64_MAX

@@ -8,7 +8,7 @@
  * Every boundary depends on t only: training N iterations equals N/2 and
  * then N/2 more, bit for bit.
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 
 #include <stdlib.h>
 

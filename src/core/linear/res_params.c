@@ -2,7 +2,7 @@
  * (include/stochsvm/res.h): validating setters, getters, and the copy of the
  * curvature in and out of the object for warm starts. The solvers are in
  * res.c and lres.c, their shared minibatch loop in res_steps.c. */
-#include "../common/internal.h"
+#include "svm_internal.h"
 #include "res_steps.h"
 
 #include <stdlib.h>

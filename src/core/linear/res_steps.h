@@ -4,7 +4,7 @@
 #ifndef STOCHSVM_RES_STEPS_H
 #define STOCHSVM_RES_STEPS_H
 
-#include "../common/internal.h"
+#include "svm_internal.h"
 
 /** Work space of one train call (res_steps.c allocates, the solver uses). */
 typedef struct SsResWork {

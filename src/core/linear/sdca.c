@@ -37,7 +37,7 @@
  * active again and the bounds are forgotten; if none was shrunk, the
  * tolerance is divided by 10 instead. The gap is computed over all examples.
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 #include "../common/loss.h"
 
 #include <stdlib.h>

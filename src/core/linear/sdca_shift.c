@@ -21,7 +21,7 @@
  * bias multiplier or data); the duality gap in the statistics is then the
  * gap of the shifted problem above, not of the unshifted one.
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 
 #include <math.h>
 

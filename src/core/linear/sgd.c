@@ -31,7 +31,7 @@
  * before (VLFeat's rule; it compares the scores at consecutive visits). The
  * cap is max_num_iterations iterations per call.
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 #include "../common/loss.h"
 
 #include <stdlib.h>

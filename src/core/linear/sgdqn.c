@@ -37,7 +37,7 @@
  * iteration number and B with its update count (ss_svm_set_scaling)
  * continues exactly.
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 #include "../common/loss.h"
 
 #include <string.h>

@@ -14,7 +14,7 @@
  * count, so dense and CSR copies of one matrix get the same skip). Abstract
  * data and data with a kernel map count as dense (s = 1).
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 
 #include <math.h>
 

@@ -7,7 +7,7 @@
  * randomness and time belong to the object (seed, monotonic clock); the bias
  * does not depend on the order of set_bias and set_bias_multiplier.
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 #include "../common/loss.h"
 
 #include <stdlib.h>
@@ -453,35 +453,6 @@ SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, vo
 /*                                  Getters                                 */
 /* ------------------------------------------------------------------------ */
 
-double ss_svm_effective_t0(const SsSvm *self)
-{
-  if (self->t0 > 0) return self->t0;
-  double B = self->bias_multiplier;
-  double curvature = ss_svm_t0_curvature(self, B);
-  double t0 = (curvature > 2.0 ? curvature : 2.0) / self->lambda;
-  if (ss_solver_uses_skip(self->solver)) {
-    double skip = (double)ss_svm_effective_skip(self);
-    t0 = t0 > skip ? t0 : skip;
-  }
-  return t0 > 2.0 ? t0 : 2.0;
-}
-
-int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
-{
-  if (self->max_num_iterations > 0) return self->max_num_iterations;
-  double by_lambda = ceil(10.0 / self->lambda);
-  int64_t cap = INT64_MAX / 4;
-  int64_t m = by_lambda >= (double)cap ? cap : (int64_t)by_lambda;
-  int64_t n = self->source.num_data;
-  int64_t by_epochs = n > cap / SS_SVM_DEFAULT_EPOCHS ? cap : SS_SVM_DEFAULT_EPOCHS * n;
-  return m > by_epochs ? m : by_epochs;
-}
-
-int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self)
-{
-  return self->diagnostic_frequency > 0 ? self->diagnostic_frequency : self->source.num_data;
-}
-
 SsSolver ss_svm_get_solver(const SsSvm *self) { return self->solver; }
 double ss_svm_get_lambda(const SsSvm *self) { return self->lambda; }
 double ss_svm_get_epsilon(const SsSvm *self) { return self->epsilon; }
@@ -508,102 +479,6 @@ const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self) { return &self->
 /*                                Diagnostics                               */
 /* ------------------------------------------------------------------------ */
 
-void ss_svm_realise_model(SsSvm *self)
-{
-  for (int64_t k = 0; k < self->dimension; ++k) self->model[k] = self->factor * self->u[k];
-}
-
-SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
-{
-  const int64_t n = self->source.num_data;
-  const double B = self->bias_multiplier;
-  ss_svm_realise_model(self);
-
-  double norm2 = 0;
-  for (int64_t k = 0; k < self->dimension; ++k) norm2 += self->model[k] * self->model[k];
-  double wb = B > 0 ? self->bias / B : 0;
-  double regularizer = 0.5 * self->lambda * (norm2 + wb * wb);
-
-  /* The scores of the last diagnostic become the previous ones. */
-  double *previous = self->scores;
-  self->scores = self->previous_scores;
-  self->previous_scores = previous;
-  self->has_previous_scores = self->has_scores;
-
-  ss_source_scores(&self->source, self->model, self->bias, self->scores);
-  double loss = 0, variation2 = 0, dual_loss = 0;
-  bool scores_finite = true;
-  const double offset = B > 0 ? 0 : self->bias; /* a fixed, unlearned bias */
-  for (int64_t i = 0; i < n; ++i) {
-    double s = self->scores[i];
-    scores_finite &= isfinite(s) != 0;
-    double c = self->weights ? self->weights[i] : 1.0;
-    if (c > 0) {
-      loss += c * ss_loss_value(self->loss, &self->custom_loss, s, self->labels[i]);
-      if (self->alpha) {
-        double a = self->alpha[i];
-        dual_loss -= c * ss_loss_conjugate(self->loss, &self->custom_loss, -a / c, self->labels[i]) + a * offset;
-      }
-    }
-    double delta = s - previous[i];
-    variation2 += delta * delta;
-  }
-  self->has_scores = true;
-  loss /= (double)n;
-
-  SsSvmStatistics *st = &self->statistics;
-  st->iteration = self->iteration;
-  st->epoch = self->iteration / n;
-  st->regularizer = regularizer;
-  st->loss = loss;
-  st->objective = regularizer + loss;
-  st->dual_objective = self->alpha ? dual_loss / (double)n - regularizer : NAN;
-  st->duality_gap = self->alpha ? st->objective - st->dual_objective : NAN;
-  st->scores_variation = self->has_previous_scores ? sqrt(variation2) / (double)n : INFINITY;
-  st->elapsed_time = ss_clock_seconds() - self->train_start_time;
-  st->status = status;
-
-  /* A score can overflow while w stays finite (huge data values): the loss
-   * of a score of +inf on the right side is 0, so the objective alone would
-   * not tell: the driver reads `finite`. */
-  m->finite = isfinite(st->objective) && scores_finite;
-  m->primal = st->objective;
-  m->dual = st->dual_objective;
-  m->variation = st->scores_variation;
-  return SS_OK;
-}
-
-double ss_svm_zero_objective(const SsSvm *self)
-{
-  const int64_t n = self->source.num_data;
-  double loss = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double c = self->weights ? self->weights[i] : 1.0;
-    if (c > 0) loss += c * ss_loss_value(self->loss, &self->custom_loss, 0.0, self->labels[i]);
-  }
-  return loss / (double)n;
-}
-
-double ss_svm_start_objective(SsSvm *self)
-{
-  const int64_t n = self->source.num_data;
-  ss_svm_realise_model(self);
-  double norm2 = 0;
-  for (int64_t k = 0; k < self->dimension; ++k) norm2 += self->model[k] * self->model[k];
-  if (norm2 == 0 && self->bias == 0) return ss_svm_zero_objective(self);
-  double *scores = malloc((size_t)n * sizeof(double));
-  if (!scores) return NAN;
-  ss_source_scores(&self->source, self->model, self->bias, scores);
-  double loss = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double c = self->weights ? self->weights[i] : 1.0;
-    if (c > 0) loss += c * ss_loss_value(self->loss, &self->custom_loss, scores[i], self->labels[i]);
-  }
-  free(scores);
-  const double B = self->bias_multiplier, wb = B > 0 ? self->bias / B : 0;
-  return 0.5 * self->lambda * (norm2 + wb * wb) + loss / (double)n;
-}
-
 void ss_svm_forget_history(SsSvm *self)
 {
   ss_run_history_clear(&self->history);
@@ -612,16 +487,6 @@ void ss_svm_forget_history(SsSvm *self)
 /* ------------------------------------------------------------------------ */
 /*                                 Dispatcher                               */
 /* ------------------------------------------------------------------------ */
-
-SsStatus ss_svm_check_labels_for_loss(const SsSvm *self)
-{
-  if (ss_loss_needs_binary_labels(self->loss, &self->custom_loss)) {
-    for (int64_t i = 0; i < self->source.num_data; ++i) {
-      if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return SS_ERR_BAD_DATA;
-    }
-  }
-  return SS_OK;
-}
 
 SsStatus ss_svm_train(SsSvm *self)
 {

@@ -30,7 +30,7 @@
  * (svm.h, ss_svm_set_t0). The stopping rule and the diagnostics are SGD's
  * (sgd.c).
  */
-#include "../common/internal.h"
+#include "svm_internal.h"
 #include "../common/loss.h"
 
 #define SS_STEPS_TEMPLATE "svmsgd2_steps_t.h"

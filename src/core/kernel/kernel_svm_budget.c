@@ -1,7 +1,8 @@
 /* kernel_svm_budget.c -- BSCA and BSGD as solvers of the kernel SVM object:
- * the shared solver state (a budget trainer, budget_train.h), its start,
+ * the shared solver state (a budget trainer: kernel_svm_budget.h), its start,
  * evaluate and free operations, the budget setters and getters
- * (kernel_budget.h). The steps live in bsca.c and bsgd.c.
+ * (kernel_budget.h), and the ops tables of the two solvers. The steps live in
+ * budget/bsca.c and budget/bsgd.c, which know nothing of the object.
  *
  * evaluate() runs the O(n B) diagnostic pass: the training scores of the
  * budgeted model (handed to the driver, which computes the primal from them),
@@ -11,8 +12,7 @@
  * training index of each point that was never merged or projected, else -1)
  * and alpha into the dual variables.
  */
-#include "budget_train.h"
-#include "../kernel/kernel_internal.h"
+#include "kernel_svm_budget.h"
 #include "stochsvm/kernel_budget.h"
 
 #include <stdlib.h>
@@ -229,3 +229,36 @@ SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *no
   for (int64_t j = 0; j < m->size; ++j) self->model.source[j] = m->origin[j];
   return SS_OK;
 }
+
+/* ---- the ops tables of BSCA (budget/bsca.c) and BSGD (budget/bsgd.c) ----- */
+
+static SsStatus bsca_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
+{
+  return ss_budget_solver_run(self, t, t_end,
+                              self->bias_enabled ? ss_bsca_pair_steps : ss_bsca_steps);
+}
+
+const SsKernelSolverOps ss_bsca_ops = {
+  .uses_permutation = true,
+  .criterion = SS_RUN_RELATIVE_GAP,
+  .may_diverge = false,
+  .start = ss_budget_solver_start,
+  .steps = bsca_object_steps,
+  .evaluate = ss_budget_solver_evaluate,
+  .free_state = ss_budget_solver_free_state,
+};
+
+static SsStatus bsgd_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
+{
+  return ss_budget_solver_run(self, t, t_end, ss_bsgd_steps);
+}
+
+const SsKernelSolverOps ss_bsgd_ops = {
+  .uses_permutation = true,
+  .criterion = SS_RUN_OBJECTIVE_WINDOW,
+  .may_diverge = true,
+  .start = ss_budget_solver_start,
+  .steps = bsgd_object_steps,
+  .evaluate = ss_budget_solver_evaluate,
+  .free_state = ss_budget_solver_free_state,
+};

@@ -1,0 +1,30 @@
+/* kernel_svm_budget.h -- BSCA and BSGD as solvers of the kernel SVM object
+ * (kernel_svm_budget.c): the state they keep in SsKernelSvm.state and the
+ * operations of their ops tables. Private. The object sits above the
+ * budget/ layer, which knows nothing of it (docs/dev/architecture.md). */
+#ifndef STOCHSVM_KERNEL_SVM_BUDGET_H
+#define STOCHSVM_KERNEL_SVM_BUDGET_H
+
+#include "../budget/budget_train.h"
+#include "kernel_internal.h"
+
+/** The state a budgeted solver keeps in SsKernelSvm.state. */
+typedef struct SsBudgetSolverState {
+  SsBudgetTrainer trainer;
+  int64_t *rows;          /**< [capacity] 0, 1, ..., capacity - 1 (rows of the model copy) */
+  double solver_seconds;  /**< thread CPU time spent in steps */
+} SsBudgetSolverState;
+
+/** The operations shared by BSCA and BSGD (see SsKernelSolverOps). */
+SsStatus ss_budget_solver_start(SsKernelSvm *self);
+SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *norm2,
+                                   bool *have_scores);
+void ss_budget_solver_free_state(SsKernelSvm *self);
+/** Run iterations [t, t_end) of one epoch with @p steps (ss_bsca_steps or
+ *  ss_bsgd_steps), timing them and counting kernel evaluations. */
+SsStatus ss_budget_solver_run(SsKernelSvm *self, int64_t t, int64_t t_end,
+                              void (*steps)(SsBudgetTrainer *, const int64_t *, int64_t, int64_t));
+/** CPU seconds of the calling thread (wall clock where unavailable). */
+double ss_budget_thread_seconds(void);
+
+#endif /* STOCHSVM_KERNEL_SVM_BUDGET_H */

@@ -1,0 +1,185 @@
+/* svm_internal.h -- private definitions of the linear layer; never installed.
+ *
+ * The body of the SsSvm object, the epoch driver of its stochastic solvers
+ * (epochs.c) and the entry points of the solvers. Everything below the
+ * object (common/, driver/) is reached through the includes here.
+ */
+#ifndef STOCHSVM_SVM_INTERNAL_H
+#define STOCHSVM_SVM_INTERNAL_H
+
+#include "../common/internal.h"
+#include "../driver/run.h"
+#include "stochsvm/res.h"
+#include "res_state.h"
+
+/* ------------------------------------------------------------------------ */
+/*                               The SVM object                              */
+/* ------------------------------------------------------------------------ */
+
+/** SDCA's shrinking heuristic (sdca.c): examples at a bound whose projected
+ *  gradient says they will stay there are skipped until the next unshrink.
+ *  Kept between train calls; reset with the dual variables. */
+typedef struct SsSdcaShrinking {
+  bool enabled;                /**< ss_svm_set_shrinking; default true */
+  uint8_t *shrunk;             /**< [num_data] 1: skipped, or NULL (no SDCA) */
+  int64_t num_shrunk;
+  int64_t *candidates;         /**< [num_data] positions k of an epoch whose example
+                                    was active when the epoch began, ascending */
+  int64_t num_candidates;
+  int64_t candidates_epoch_start; /**< the epoch they were listed for; -1: none */
+  double pg_max, pg_min;       /**< projected-gradient bounds of the last epoch */
+  double epoch_pg_max, epoch_pg_min; /**< the same, over the epoch in progress */
+  double tolerance;            /**< unshrink when an epoch's spread falls below */
+} SsSdcaShrinking;
+
+struct SsSvm_ {
+  SsSolver solver;
+  int64_t dimension;
+
+  /* Data, valid while the caller keeps it alive. Labels and weights are copies. */
+  SsDataSource source;
+  double *labels;              /**< [num_data] */
+  double *weights;             /**< [num_data] or NULL for uniform weights */
+  double *row_norms2;          /**< [num_data] ||x_i||^2 */
+  double max_squared_norm;     /**< R^2 = max_i ||x_i||^2, for the default t0 */
+
+  /* Parameters. */
+  double lambda;
+  double epsilon;
+  SsSvmStoppingRule stopping_rule;
+  int64_t max_num_iterations;  /**< 0: default max(SS_SVM_DEFAULT_EPOCHS n, ceil(10/lambda)) */
+  int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
+  double bias_multiplier;
+  double bias_learning_rate;
+  double t0;                   /**< 0: default max(2, 2/lambda) */
+  SsLoss loss;
+  SsLossFunctions custom_loss; /**< the functions of SS_LOSS_CUSTOM */
+  uint64_t seed;
+  bool in_data_order;          /**< ss_svm_set_shuffle(0): epochs visit 0, 1, ..., n-1 */
+  SsSvmDiagnosticFunction diagnostic_fn;
+  void *diagnostic_user;
+  SsSvmInterruptFunction interrupt_fn;
+  void *interrupt_user;
+
+  /* Model state, kept between train calls. The solver works on the factored
+   * form w = factor * u; `model` is the realised w, refreshed whenever control
+   * returns to the caller (diagnostics and the end of train). */
+  double *model;               /**< [dimension] realised w */
+  double *u;                   /**< [dimension] SGD's unscaled model */
+  double factor;               /**< SGD's scale f, w = f u */
+  double bias;                 /**< b, the additive term of the score */
+  int64_t iteration;           /**< iterations done in total */
+  double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
+  bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
+  SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
+  SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
+  int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
+  double density;              /**< fraction of non-zero values of the data (skip.c) */
+  double *scaling;             /**< SGD-QN: [dimension + 1] diagonal B (last: bias), else NULL */
+  int64_t scaling_updates;     /**< SGD-QN: B updates since the last reset (r = 2 + this) */
+  double *scratch;             /**< SGD-QN: [dimension] zeros between uses */
+
+  /* Bookkeeping. */
+  SsSvmStatistics statistics;
+  double *scores;              /**< [num_data] at the last diagnostic */
+  double *previous_scores;     /**< [num_data] at the diagnostic before */
+  bool has_scores;             /**< scores hold a diagnostic's values */
+  bool has_previous_scores;
+  SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
+  double train_start_time;
+};
+
+/** Recompute the statistics and scores of the present model (one pass over
+ *  the data) with status @p status, and what the run driver judges them by.
+ *  @return SS_OK. */
+SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *measure);
+/** P(w = 0, b = 0) = 1/n sum_i c_i loss(0, y_i), the divergence reference. */
+double ss_svm_zero_objective(const SsSvm *self);
+/** P of the present model (one pass over the data unless w = 0 and b = 0;
+ *  NaN if out of memory): the divergence reference of a warm start. */
+double ss_svm_start_objective(SsSvm *self);
+/** The model, statistics and history no longer belong together: forget the
+ *  recorded objectives (called by the setters that change the problem or the model). */
+void ss_svm_forget_history(SsSvm *self);
+
+/** The parameters in force (defaults resolved). */
+double ss_svm_effective_t0(const SsSvm *self);
+int64_t ss_svm_effective_max_num_iterations(const SsSvm *self);
+int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self);
+
+/** w = factor * u (realise the model for the caller). */
+void ss_svm_realise_model(SsSvm *self);
+
+/* ------------------------------------------------------------------------ */
+/*          The epoch driver shared by the stochastic solvers (epochs.c)     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct SsEpochRun SsEpochRun;
+
+/** Run iterations [t, t_end) within one epoch, write iteration (and the
+ *  solver's state) back; SS_OK or SS_ERR_NUMERIC. */
+typedef SsStatus (*SsStepsFunction)(SsEpochRun *run, int64_t t, int64_t t_end);
+
+/** What a solver's inner loop sees: the object and the permutation of the
+ *  epoch in progress (perm_e, a function of (seed, e) only). */
+struct SsEpochRun {
+  SsSvm *svm;
+  int64_t *perm;
+  int64_t epoch_start;   /**< t of the first iteration of that epoch */
+  SsStepsFunction steps; /**< the solver's inner loop */
+};
+
+/** A run of the driver (run.h) over the linear object with its settings in
+ *  force; @p epoch_run holds the permutation buffer and the inner loop. */
+SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run);
+
+/** Run max_num_iterations iterations from the stored iteration number with
+ *  the run driver (run.c): epochs of fresh permutations, diagnostics,
+ *  interrupt polls, the stopping rules, a final diagnostic. Folds the SGD
+ *  factor at every epoch boundary. */
+SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps);
+
+/** Fold the factor into u: u <- f u, f <- 1. */
+void ss_svm_fold_factor(SsSvm *self);
+
+/** The solvers. */
+SsStatus ss_sgd_train(SsSvm *self);
+SsStatus ss_svmsgd2_train(SsSvm *self);
+SsStatus ss_sgdqn_train(SsSvm *self);
+/** The typed inner loops of the t0-driven solvers, for ss_svm_calibrate_t0. */
+SsStepsFunction ss_sgd_steps(const SsDataSource *source);
+SsStepsFunction ss_svmsgd2_steps(const SsDataSource *source);
+SsStepsFunction ss_sgdqn_steps(const SsDataSource *source);
+
+/** SVMSGD2 and SGD-QN (skip.c): the solver uses a skip; the fraction of
+ *  non-zero values of a source; the skip in force. */
+bool ss_solver_uses_skip(SsSolver solver);
+/** L of the default t0 = max(2, L) / lambda (calibrate_t0.c). */
+double ss_svm_t0_curvature(const SsSvm *self, double B);
+double ss_source_density(const SsDataSource *source);
+int64_t ss_svm_effective_skip(const SsSvm *self);
+/** SGD-QN (sgdqn.c): B <- 1/lambda, r <- 2 (no-op for other solvers). */
+void ss_sgdqn_reset_scaling(SsSvm *self);
+/** SS_ERR_BAD_DATA if the loss needs -1/+1 labels and some label is not. */
+SsStatus ss_svm_check_labels_for_loss(const SsSvm *self);
+SsStatus ss_sdca_train(SsSvm *self);
+/** RES and LRES (res.c, lres.c; shared loop in res_steps.c, parameters in res_params.c). */
+SsStatus ss_res_train(SsSvm *self);
+SsStatus ss_lres_train(SsSvm *self);
+/** Default parameters and an empty curvature; free what the state owns. */
+void ss_res_init(SsResState *res);
+void ss_res_free(SsResState *res);
+/** SDCA: w~ = 1/(lambda n) sum_i alpha_i (x_i, B), from the dual variables. */
+void ss_sdca_rebuild_model(SsSvm *self);
+/** SDCA: every example active again, the shrinking bounds forgotten. */
+void ss_sdca_reset_shrinking(SsSvm *self);
+/** SDCA: the shrinking heuristic applies to this object's loss. */
+bool ss_sdca_shrinks(const SsSvm *self);
+/** SDCA: the bookkeeping at the end of an epoch (bounds, unshrinking). */
+void ss_sdca_end_epoch(SsSvm *self);
+/** SDCA: the candidate positions of the run's epoch (listed once per epoch),
+ *  and in [*first, *last) the indices of those in [k_begin, k_end). */
+const int64_t *ss_sdca_candidates(SsSvm *self, const SsEpochRun *run, int64_t k_begin,
+                                  int64_t k_end, int64_t *first, int64_t *last);
+
+#endif /* STOCHSVM_SVM_INTERNAL_H */
