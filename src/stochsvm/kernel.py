@@ -35,6 +35,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from stochsvm import _kernel_svm
 from stochsvm._kernel_attributes import KernelAttributes
+from stochsvm._progress import estimator_progress
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
                              _effective_n_jobs, _lambda_of,
@@ -312,13 +313,15 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
             return stats, svm.get_iteration_number() - start
 
         workers = _effective_n_jobs(self.n_jobs, len(self._svms))
-        if workers == 1:
-            results = [run(svm) for svm in self._svms]
-        else:
-            from concurrent.futures import ThreadPoolExecutor
+        with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
+            run = progress.track(run)
+            if workers == 1:
+                results = [run(svm) for svm in self._svms]
+            else:
+                from concurrent.futures import ThreadPoolExecutor
 
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(run, self._svms))
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    results = list(pool.map(run, self._svms))
         self._stats = [r[0] for r in results]
         self.n_iter_ = int(max(-(-r[1] // n) for r in results))
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])

@@ -58,6 +58,7 @@ except ImportError:  # pragma: no cover - scikit-learn < 1.6
                       f"validate_data API); found {sklearn.__version__}") from None
 
 from stochsvm import _svm
+from stochsvm._progress import estimator_progress
 from stochsvm._svm import _QUASI_NEWTON, SVM
 from stochsvm.svm import _STOPPING_RULES, _report_training, _zero_objective
 
@@ -273,16 +274,19 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
             start = svm.get_iteration_number()
             stats = svm.train()
             stats["iterations_this_call"] = svm.get_iteration_number() - start
-            if self.verbose:
+            if self.verbose and not progress.drawing:
                 print(f"[{type(self).__name__}] epoch {stats['epoch']}: objective "
                       f"{stats['objective']:.6g}, status {stats['status']}")
             return stats
 
         workers = _effective_n_jobs(n_jobs, len(jobs))
-        if workers == 1:
-            return [run(job) for job in jobs]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(run, jobs))
+        progress = estimator_progress(self, [job[0] for job in jobs], [job[1] for job in jobs])
+        with progress:
+            tracked = progress.track(run, svm_of=lambda job: job[0])
+            if workers == 1:
+                return [tracked(job) for job in jobs]
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                return list(pool.map(tracked, jobs))
 
     def _after_training(self, stats, problems=None, weights=None):
         """Record the fit (coef_, n_iter_); with ``problems`` (fit's label
