@@ -100,7 +100,7 @@ class FitProgress:
         self._state = ["waiting"] * len(self._svms)
         self._interval = interval
         self._lock = threading.Lock()
-        self._stop = threading.Event()
+        self._stopped = threading.Event()
         self._thread = None
         self._note = ""
 
@@ -111,25 +111,32 @@ class FitProgress:
 
     # -- the run ---------------------------------------------------------------
 
-    def __enter__(self):
+    def start(self):
+        """Draw the start and poll every ``interval`` seconds from now on."""
         if self._sink is not None:
             self.poll()
-        if self._sink is not None and self._interval is not None:
-            self._thread = threading.Thread(target=self._poll_loop, name="stochsvm-progress",
-                                            daemon=True)
-            self._thread.start()
-        return self
+            if self._interval is not None:
+                self._thread = threading.Thread(target=self._poll_loop, daemon=True,
+                                                name="stochsvm-progress")
+                self._thread.start()
 
-    def __exit__(self, *exc):
-        self._stop.set()
+    def stop(self):
+        """Stop polling and draw the end."""
+        self._stopped.set()
         if self._thread is not None:
             self._thread.join()
         if self._sink is not None:
             # The run is over: what was not run will not be (the total shrinks to it).
-            done = self._counts()
-            self._total = done
+            self._total = self._counts()
             self.poll()
             self._sink.close()
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
         return False
 
     def track(self, train, svm_of=lambda job: job, last=True):
@@ -179,7 +186,7 @@ class FitProgress:
         return [self._done(k) for k in range(len(self._svms))]
 
     def _poll_loop(self):
-        while not self._stop.wait(self._interval):
+        while not self._stopped.wait(self._interval):
             self.poll()
 
     def poll(self):
@@ -204,7 +211,7 @@ class FitProgress:
         # or over); none between two SVMs.
         active = [k for k, s in enumerate(self._state) if s == "training"]
         if not active and "training" not in self._state and (
-                self._stop.is_set() or "done" not in self._state):
+                self._stopped.is_set() or "done" not in self._state):
             active = range(len(counts))
         if active:
             epoch = min(counts[k] for k in active) / self._n

@@ -456,7 +456,7 @@ class _Progress:
         if enabled:
             for k, svm in enumerate(svms):
                 svm.set_diagnostic_function(lambda stats, k=k: self.diagnostic(k, stats))
-        self.live.__enter__()
+        self.live.start()
 
     def _draw(self, epoch, text):
         elapsed = time.perf_counter() - self.start
@@ -487,7 +487,7 @@ class _Progress:
         return None
 
     def close(self):
-        self.live.__exit__(None, None, None)
+        self.live.stop()
 
 
 def _lambda(args, n):

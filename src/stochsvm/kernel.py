@@ -35,9 +35,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from stochsvm import _kernel_svm
 from stochsvm._kernel_attributes import KernelAttributes
-from stochsvm._progress import estimator_progress
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm._probability import _PlattProbabilities
+from stochsvm._progress import estimator_progress
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
                              _effective_n_jobs, _lambda_of,
                              _ScoresToClasses, _TrainingData, validate_data)

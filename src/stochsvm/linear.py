@@ -267,6 +267,7 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         """Run ``svm.train()`` for each (svm, iterations, epsilon) in ``jobs``,
         in up to n_jobs threads (each train releases the GIL)."""
         self._forget_probability()
+        progress = estimator_progress(self, [job[0] for job in jobs], [job[1] for job in jobs])
 
         def run(job):
             svm, iterations, epsilon = job
@@ -281,7 +282,6 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
             return stats
 
         workers = _effective_n_jobs(n_jobs, len(jobs))
-        progress = estimator_progress(self, [job[0] for job in jobs], [job[1] for job in jobs])
         with progress:
             tracked = progress.track(run, svm_of=lambda job: job[0])
             if workers == 1:
