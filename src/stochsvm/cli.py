@@ -18,8 +18,9 @@
     stochsvm info MODEL_FILE            what a model file holds
     stochsvm --version
 
-Training prints one line per epoch (a progress bar with the live objective
-when standard error is a terminal), and a line (or a redraw of the bar) at
+Training prints one line per epoch (a tqdm progress bar, redrawn every half
+second, with the ETA and the live objective when standard error is a
+terminal and tqdm is installed), and a line (or a redraw of the bar) at
 every diagnostic inside an epoch (``--diagnostic-frequency``). Usage errors, missing or malformed files
 (named, with the line) and out-of-range values exit with status 2 and a
 one-line message; a training failure exits with status 1. Nothing here needs
@@ -313,7 +314,8 @@ def _build_parser():
     train.add_argument("--test", metavar="FILE", default=None,
                        help="evaluate the final model on this LIBSVM file")
     train.add_argument("--progress", action="store_true",
-                       help="draw a progress bar on standard error even when it is not a terminal")
+                       help="draw the progress bar (tqdm; without it, lines) on standard error "
+                            "even when it is not a terminal")
     train.add_argument("--quiet", "-q", action="store_true", help="no per-epoch output")
     train.add_argument("--diagnostic-frequency", type=_count("--diagnostic-frequency"),
                        default=None, metavar="F",
