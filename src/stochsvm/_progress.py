@@ -210,8 +210,7 @@ class FitProgress:
         # The epoch of the SVMs being trained (of all, in a run not tracked
         # or over); none between two SVMs.
         active = [k for k, s in enumerate(self._state) if s == "training"]
-        if not active and "training" not in self._state and (
-                self._stopped.is_set() or "done" not in self._state):
+        if not active and (self._stopped.is_set() or "done" not in self._state):
             active = range(len(counts))
         if active:
             epoch = min(counts[k] for k in active) / self._n
