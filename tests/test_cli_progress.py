@@ -2,6 +2,7 @@
 (--diagnostic-frequency), with the live objective, for linear and kernel
 solvers, as lines and as a bar (through subprocess, as a user runs it)."""
 
+import os
 import re
 import subprocess
 import sys
@@ -44,14 +45,31 @@ def test_lines_at_every_diagnostic(train_file, solver_args):
 
 
 def test_bar_redrawn_inside_an_epoch(train_file):
+    pytest.importorskip("tqdm")
     out = _train("--kernel", "rbf", "--solver", "sdca", "--epochs", "2",
                  "--diagnostic-frequency", "80", "--progress", train_file)
     # (text mode turns the carriage returns of the redraws into newlines)
-    shown = re.findall(r"^\[[#.]+\] epoch (\S+)/2  objective (\S+)", out.stderr, re.M)
+    shown = re.findall(r"^train: .*epoch (\S+)/2, objective (\S+)\]", out.stderr, re.M)
     epochs = [float(e) for e, _ in shown]
-    first = [e for e in epochs if 0 < e < 1]
-    assert first == [0.2, 0.4, 0.6, 0.8]
+    # a redraw at every diagnostic, the count read from the running SVM
+    assert {0.2, 0.4, 0.6, 0.8} <= {e for e in epochs if 0 < e < 1}
     assert epochs[-1] in (1.0, 2.0)  # SDCA may converge after the first epoch
+    assert "100%" in out.stderr.splitlines()[-1]
+    assert not re.search(r"^ *epoch +[0-9.]+  objective", out.stdout, re.M)  # no lines
+
+
+def test_progress_without_tqdm_prints_lines(train_file, tmp_path):
+    # tqdm hidden: --progress falls back to the lines
+    (tmp_path / "tqdm.py").write_text("raise ImportError('hidden by the test')\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(tmp_path)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    out = subprocess.run([sys.executable, "-m", "stochsvm", "train", "--solver", "sgd",
+                          "--epochs", "2", "--diagnostic-frequency", "100", "--progress",
+                          train_file], capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    inside = re.findall(r"^  epoch +(\d+\.\d+)  objective", out.stdout, re.M)
+    assert [float(e) for e in inside] == [0.25, 0.5, 0.75, 1.25, 1.5, 1.75]
+    assert "train:" not in out.stderr
 
 
 def test_default_is_once_per_epoch(train_file):

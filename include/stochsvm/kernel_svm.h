@@ -279,6 +279,11 @@ SS_API int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self);
 SS_API uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self);
 /** @brief Iterations done by the solver in total (0 after new data). */
 SS_API int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self);
+/** @brief The iteration number as a running ss_kernel_svm_train last
+ *  published it (every SS_KERNEL_SVM_INTERRUPT_PERIOD iterations at most):
+ *  safe to call from another thread while training runs, as
+ *  ss_svm_poll_iteration_number. */
+SS_API int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self);
 /** @brief Input dimension (precomputed: training set size). */
 SS_API int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self);
 /** @brief n, or 0 without data. */

@@ -476,6 +476,13 @@ SS_API int64_t ss_svm_get_num_shrunk(const SsSvm *self);
 /** @brief The bias b (the additive term of the score). */
 SS_API double ss_svm_get_bias(const SsSvm *self);
 SS_API int64_t ss_svm_get_iteration_number(const SsSvm *self);
+/** @brief The iteration number as a running ss_svm_train last published it:
+ *  the one getter another thread may call while training runs (a relaxed
+ *  atomic load, no lock), for progress displays. Updated at the start of a
+ *  train call and after every piece of steps (at most SS_SVM_INTERRUPT_PERIOD
+ *  iterations, and at every epoch end and diagnostic); between train calls
+ *  the value of the last one (0 before the first). */
+SS_API int64_t ss_svm_poll_iteration_number(const SsSvm *self);
 SS_API uint64_t ss_svm_get_seed(const SsSvm *self);
 /** @brief 1 if epochs visit a random permutation (the default), 0 for data order. */
 SS_API int ss_svm_get_shuffle(const SsSvm *self);

@@ -909,6 +909,12 @@ cdef class KernelSVM:
     def get_iteration_number(self):
         return ss_kernel_svm_get_iteration_number(self._reader())
 
+    def poll_iteration_number(self):
+        """The iteration number as the running :meth:`train` last published
+        it (every 64 iterations at most): callable from another thread during
+        training, without the lock, as :meth:`stochsvm.SVM.poll_iteration_number`."""
+        return ss_kernel_svm_poll_iteration_number(self._ptr())
+
     def get_dimension(self):
         return ss_kernel_svm_get_dimension(self._reader())
 

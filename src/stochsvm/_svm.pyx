@@ -1710,6 +1710,20 @@ cdef class SVM:
         """
         return ss_svm_get_iteration_number(self._reader())
 
+    def poll_iteration_number(self):
+        """The iteration number as the running :meth:`train` last published
+        it: the one method another thread may call during training (no lock;
+        a relaxed atomic read in C), for progress displays. It trails the
+        true count by at most 16384 iterations (updated at every epoch end,
+        diagnostic and interrupt poll); between trainings, the value at the
+        end of the last one (0 before the first).
+
+        Returns
+        -------
+        int
+        """
+        return ss_svm_poll_iteration_number(self._ptr())
+
     def set_seed(self, seed):
         """Set the seed of the object's random generator.
 

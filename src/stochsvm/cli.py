@@ -18,8 +18,9 @@
     stochsvm info MODEL_FILE            what a model file holds
     stochsvm --version
 
-Training prints one line per epoch (a progress bar with the live objective
-when standard error is a terminal), and a line (or a redraw of the bar) at
+Training prints one line per epoch (a tqdm progress bar, redrawn every half
+second, with the ETA and the live objective when standard error is a
+terminal and tqdm is installed), and a line (or a redraw of the bar) at
 every diagnostic inside an epoch (``--diagnostic-frequency``). Usage errors, missing or malformed files
 (named, with the line) and out-of-range values exit with status 2 and a
 one-line message; a training failure exits with status 1. Nothing here needs
@@ -313,7 +314,8 @@ def _build_parser():
     train.add_argument("--test", metavar="FILE", default=None,
                        help="evaluate the final model on this LIBSVM file")
     train.add_argument("--progress", action="store_true",
-                       help="draw a progress bar on standard error even when it is not a terminal")
+                       help="draw the progress bar (tqdm; without it, lines) on standard error "
+                            "even when it is not a terminal")
     train.add_argument("--quiet", "-q", action="store_true", help="no per-epoch output")
     train.add_argument("--diagnostic-frequency", type=_count("--diagnostic-frequency"),
                        default=None, metavar="F",
@@ -433,32 +435,35 @@ def _check_homkermap_input(X, path, hkm):
 
 
 class _Progress:
-    """One line per epoch, or a bar redrawn in place on a terminal; inside an
-    epoch, a line (or a redraw) at every diagnostic of the SVMs, with their
-    live objective (:meth:`diagnostic`, the SVMs' diagnostic callback)."""
+    """One line per epoch, and inside an epoch a line at every diagnostic of
+    the SVMs with their live objective (:meth:`diagnostic`, the SVMs'
+    diagnostic callback). With ``bar`` and tqdm installed, a tqdm bar instead,
+    redrawn every half second from the SVMs' iteration counters (ETA from the
+    epoch cap; for one-vs-rest, the classes training and done) and at every
+    diagnostic (stochsvm._progress); without tqdm, the lines."""
 
-    def __init__(self, total, enabled, bar, svms=(), n=1):
-        self.total, self.enabled, self.bar = total, enabled, bar
+    def __init__(self, total, enabled, bar, svms=(), n=1, labels=None):
+        from stochsvm import _progress
+
+        self.total, self.enabled = total, enabled
         self.start = time.perf_counter()
-        self.drawn = False
         self.n = n
         self.iterations = [0] * len(svms)
         self.objectives = [math.nan] * len(svms)
         self.lock = threading.Lock()
+        sink = _progress.new_sink("train") if enabled and bar else None
+        self.live = _progress.FitProgress(svms, [total * n] * len(svms), n, sink,
+                                          classes=labels if len(svms) > 1 else None)
+        self.bar = self.live.drawing
         if enabled:
             for k, svm in enumerate(svms):
                 svm.set_diagnostic_function(lambda stats, k=k: self.diagnostic(k, stats))
+        self.live.start()
 
     def _draw(self, epoch, text):
         elapsed = time.perf_counter() - self.start
         if self.bar:
-            width = 24
-            done = min(width, int(width * epoch / self.total))
-            shown = f"{epoch}" if float(epoch).is_integer() else f"{epoch:.2f}"
-            sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] epoch {shown}/{self.total}"
-                             f"  {text}  {elapsed:.1f} s ")
-            sys.stderr.flush()
-            self.drawn = True
+            self.live.note(text)
         elif float(epoch).is_integer():
             print(f"epoch {int(epoch):4d}  {text}  elapsed {elapsed:.3f} s", flush=True)
         else:
@@ -484,9 +489,7 @@ class _Progress:
         return None
 
     def close(self):
-        if self.drawn:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+        self.live.stop()
 
 
 def _lambda(args, n):
@@ -575,13 +578,16 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("--budget and --maintenance need --solver bsca or bsgd")
 
 
-def _train_epoch(svms, pool=None):
+def _train_epoch(svms, pool=None, progress=None):
     """One more epoch of every SVM (in the thread pool if any: training
-    releases the GIL); the statistics of each."""
+    releases the GIL), tracked by ``progress`` (a _Progress); the statistics
+    of each."""
+    train = (lambda svm: svm.train()) if progress is None else progress.live.track(
+        lambda svm: svm.train(), last=False)
     try:
         if pool is None:
-            return [svm.train() for svm in svms]
-        return list(pool.map(lambda svm: svm.train(), svms))
+            return [train(svm) for svm in svms]
+        return list(pool.map(train, svms))
     except FloatingPointError as exc:  # the message says what to change
         raise _Fail(str(exc), 1) from None
 
@@ -721,7 +727,8 @@ def _run_train(args):
               f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
     _cli_select.set_example_weights(svms, _cli_select.example_weights(args, y, labels))
     bar = args.progress or sys.stderr.isatty()
-    progress = _Progress(args.epochs, not args.quiet, bar, svms, n)
+    progress = _Progress(args.epochs, not args.quiet, bar, svms, n,
+                         None if labels is None else [f"{v:g}" for v in labels])
     best = None  # (quality, epoch, models, biases)
     t = time.perf_counter()
     epoch = 0
@@ -732,7 +739,7 @@ def _run_train(args):
         pool = ThreadPoolExecutor(max_workers=min(args.jobs, len(svms)))
     try:
         for epoch in range(1, args.epochs + 1):
-            stats = _train_epoch(svms, pool)
+            stats = _train_epoch(svms, pool, progress)
             objective = float(np.mean([s["objective"] for s in stats]))
             text = f"objective {objective:.6f}"
             if Xv is not None:

@@ -36,6 +36,8 @@ from sklearn.utils.validation import check_is_fitted
 from stochsvm import _kernel_svm
 from stochsvm._kernel_attributes import KernelAttributes
 from stochsvm._kernel_svm import KernelSVM
+from stochsvm._probability import _PlattProbabilities
+from stochsvm._progress import estimator_progress
 from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
                              _effective_n_jobs, _lambda_of,
                              _ScoresToClasses, _TrainingData, validate_data)
@@ -56,8 +58,8 @@ BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
 _OWN_OBJECTIVE = ("perceptron", "sbp")
 
 
-class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _ClassWeights,
-                          BaseEstimator):
+class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasses,
+                          ClassifierMixin, _ClassWeights, BaseEstimator):
     """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).
 
     Parameters
@@ -123,6 +125,11 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         brought back to ``budget`` (None: the C object's default, "auto":
         merge for the rbf kernel, remove otherwise; "merge" needs rbf). Given
         for another solver: ValueError.
+    probability : bool, default=False
+        Fit Platt sigmoids on the scores of an internal 5-fold
+        cross-validation (stratified, seeded by ``seed``; five more fits) for
+        :meth:`predict_proba`, as ``SVC(probability=True)``; multiclass by
+        normalised one-vs-rest (docs: "Probabilities").
 
     Attributes
     ----------
@@ -139,12 +146,15 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         outputs' support vectors: ``decision_function(X)[:, c] ==
         K(X, support_vectors_) @ dual_coef_[c] + intercept_[c]``
         (:class:`stochsvm._kernel_attributes.KernelAttributes`).
+    probA_, probB_ : ndarray of shape (n_outputs,)
+        ``probability=True``: the Platt sigmoid ``1 / (1 + exp(A f + B))`` of
+        each output.
     """
 
     def __init__(self, *, solver="sdca", kernel="rbf", gamma=None, degree=3, coef0=0.0, C=None,
                  lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_epochs=None,
                  tol=None, seed=0, warm_start=False, n_jobs=None, class_weight=None,
-                 budget=None, budget_maintenance=None):
+                 budget=None, budget_maintenance=None, probability=False):
         self.solver = solver
         self.kernel = kernel
         self.gamma = gamma
@@ -163,6 +173,7 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         self.class_weight = class_weight
         self.budget = budget
         self.budget_maintenance = budget_maintenance
+        self.probability = probability
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -279,6 +290,7 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         return [np.where(y == c, 1.0, -1.0) for c in self.classes_]
 
     def _train(self, X, y, weights, first, epochs, tol, partial):
+        self._forget_probability()
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
         problems = self._problems(y)
@@ -312,13 +324,15 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
             return stats, svm.get_iteration_number() - start
 
         workers = _effective_n_jobs(self.n_jobs, len(self._svms))
-        if workers == 1:
-            results = [run(svm) for svm in self._svms]
-        else:
-            from concurrent.futures import ThreadPoolExecutor
+        with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
+            run = progress.track(run)
+            if workers == 1:
+                results = [run(svm) for svm in self._svms]
+            else:
+                from concurrent.futures import ThreadPoolExecutor
 
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(run, self._svms))
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    results = list(pool.map(run, self._svms))
         self._stats = [r[0] for r in results]
         self.n_iter_ = int(max(-(-r[1] // n) for r in results))
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])
@@ -358,6 +372,7 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         self : KernelSVMClassifier
         """
         self._validate_params()
+        self._check_probability_param()
         warm = self.warm_start and hasattr(self, "_svms")
         previous = getattr(self, "classes_", None)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),
@@ -372,8 +387,8 @@ class KernelSVMClassifier(KernelAttributes, _ScoresToClasses, ClassifierMixin, _
         self.classes_ = classes
         weights = self._checked_weights(self._example_weights(X, y, sample_weight))
         self._class_counts = None
-        return self._train(X, y, weights, not warm, self._max_epochs(), self._tol(),
-                           partial=False)
+        self._train(X, y, weights, not warm, self._max_epochs(), self._tol(), partial=False)
+        return self._fit_probability(X, y, sample_weight)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solvers' state.

@@ -45,7 +45,6 @@ import scipy.sparse as sp
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
@@ -58,6 +57,8 @@ except ImportError:  # pragma: no cover - scikit-learn < 1.6
                       f"validate_data API); found {sklearn.__version__}") from None
 
 from stochsvm import _svm
+from stochsvm._probability import _PlattProbabilities
+from stochsvm._progress import estimator_progress
 from stochsvm._svm import _QUASI_NEWTON, SVM
 from stochsvm.svm import _STOPPING_RULES, _report_training, _zero_objective
 
@@ -265,6 +266,8 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
     def _train_all(self, jobs, n_jobs):
         """Run ``svm.train()`` for each (svm, iterations, epsilon) in ``jobs``,
         in up to n_jobs threads (each train releases the GIL)."""
+        self._forget_probability()
+        progress = estimator_progress(self, [job[0] for job in jobs], [job[1] for job in jobs])
 
         def run(job):
             svm, iterations, epsilon = job
@@ -273,16 +276,21 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
             start = svm.get_iteration_number()
             stats = svm.train()
             stats["iterations_this_call"] = svm.get_iteration_number() - start
-            if self.verbose:
+            if self.verbose and not progress.drawing:
                 print(f"[{type(self).__name__}] epoch {stats['epoch']}: objective "
                       f"{stats['objective']:.6g}, status {stats['status']}")
             return stats
 
         workers = _effective_n_jobs(n_jobs, len(jobs))
-        if workers == 1:
-            return [run(job) for job in jobs]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(run, jobs))
+        with progress:
+            tracked = progress.track(run, svm_of=lambda job: job[0])
+            if workers == 1:
+                return [tracked(job) for job in jobs]
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                return list(pool.map(tracked, jobs))
+
+    def _forget_probability(self):
+        """The classifier's Platt sigmoids, if any, no longer apply (stochsvm._probability)."""
 
     def _after_training(self, stats, problems=None, weights=None):
         """Record the fit (coef_, n_iter_); with ``problems`` (fit's label
@@ -452,7 +460,8 @@ class _ScoresToClasses:
         return self.classes_[np.argmax(scores, axis=1)]
 
 
-class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _LinearSVMBase):
+class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin, _ClassWeights,
+                          _LinearSVMBase):
     """Linear SVM classifier trained by a stochastic solver (scikit-learn API).
 
     Parameters
@@ -466,7 +475,8 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _Lin
         ``max(0, 1 - y s)``, its square, or ``log(1 + exp(-y s))``.
         None means ``"hinge"``, except for the solvers that need a
         differentiable loss (``"res"``, ``"lres"``), where it means
-        ``"hinge2"``. ``predict_proba`` needs the logistic loss.
+        ``"hinge2"``. ``predict_proba`` needs the logistic loss or
+        ``probability=True``.
     C : float > 0, default=None
         Inverse regularization as in LIBLINEAR: ``lambda = 1/(C n)``. If
         neither ``C`` nor ``lambda_`` is given, ``C = 1``.
@@ -501,7 +511,15 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _Lin
     n_jobs : int, default=None
         Threads for one-vs-rest training (None: 1; -1: all CPUs).
     verbose : int, default=0
-        Print a line per trained SVM.
+        Show the progress of fit (a tqdm bar, redrawn during the epochs),
+        or without tqdm print a line per trained SVM.
+    probability : bool, default=False
+        Fit Platt sigmoids on the scores of an internal 5-fold
+        cross-validation (stratified, seeded by ``seed``; five more fits) for
+        :meth:`predict_proba`, as ``SVC(probability=True)``; multiclass by
+        normalised one-vs-rest (docs: "Probabilities"). With the logistic
+        loss and ``probability=False``, ``predict_proba`` is the sigmoid of
+        the scores.
 
     Attributes
     ----------
@@ -513,6 +531,9 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _Lin
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` had string column names.
+    probA_, probB_ : ndarray of shape (n_outputs,)
+        ``probability=True``: the Platt sigmoid ``1 / (1 + exp(A f + B))`` of
+        each output.
 
     Examples
     --------
@@ -530,13 +551,14 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _Lin
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
                  bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_epochs=100,
                  tol=1e-3, seed=0, warm_start=False, shrinking=True, class_weight=None,
-                 n_jobs=None, verbose=0):
+                 n_jobs=None, verbose=0, probability=False):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
                          t0=t0, max_epochs=max_epochs, tol=tol, seed=seed,
                          warm_start=warm_start, shrinking=shrinking, verbose=verbose)
         self.class_weight = class_weight
         self.n_jobs = n_jobs
+        self.probability = probability
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -571,6 +593,7 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _Lin
         """
         self._validate_params()
         self._check_class_weight()
+        self._check_probability_param()
         warm = self.warm_start and hasattr(self, "_svms")
         previous_classes = getattr(self, "classes_", None)
         X, y = self._validate_Xy(X, y, reset=not warm)
@@ -585,7 +608,8 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _Lin
         self.classes_ = classes
         weights = self._example_weights(X, y, sample_weight)
         self._class_counts = None
-        return self._fit_problems(X, y, self._binary_problems(y), weights, warm)
+        self._fit_problems(X, y, self._binary_problems(y), weights, warm)
+        return self._fit_probability(X, y, sample_weight)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solver's state.
@@ -653,42 +677,16 @@ class LinearSVMClassifier(_ScoresToClasses, ClassifierMixin, _ClassWeights, _Lin
         scores = np.asarray(X @ self.coef_.T, dtype=np.float64) + self.intercept_
         return scores.ravel() if scores.shape[1] == 1 else scores
 
-    def _has_logistic_loss(self):
+    def _has_own_probabilities(self):
         return self._loss() == "logistic"
 
-    @available_if(_has_logistic_loss)
-    def predict_proba(self, X):
-        """Class probabilities (logistic loss only): the sigmoid of the scores,
-        normalised over the classes for one-vs-rest.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            p = expit(scores)
+    def _own_probabilities(self, X):
+        """The logistic loss's probabilities (``probability=False``): the
+        sigmoid of the scores, normalised over the classes for one-vs-rest."""
+        p = expit(self.decision_function(X))
+        if p.ndim == 1:
             return np.column_stack([1 - p, p])
-        p = expit(scores)
         return p / p.sum(axis=1, keepdims=True)
-
-    @available_if(_has_logistic_loss)
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`.
-
-        Parameters
-        ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        return np.log(self.predict_proba(X))
 
 
 class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):

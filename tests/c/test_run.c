@@ -252,3 +252,66 @@ void test_run_kernel_relative_gap(void)
   CHECK(st->duality_gap <= 1e-3 * st->dual_objective);
   ss_kernel_svm_delete(svm);
 }
+
+/* The published iteration number (ss_*_poll_iteration_number), read where
+ * the driver stops between pieces of steps: at every interrupt poll of one
+ * epoch it equals the object's iteration number and increases. */
+typedef struct PollLog {
+  const void *svm;
+  int kernel;
+  int64_t polled[64], actual[64];
+  int count;
+} PollLog;
+
+static int log_poll(void *user)
+{
+  PollLog *log = user;
+  if (log->count < 64) {
+    log->polled[log->count] =
+        log->kernel ? ss_kernel_svm_poll_iteration_number(log->svm)
+                    : ss_svm_poll_iteration_number(log->svm);
+    log->actual[log->count] =
+        log->kernel ? ss_kernel_svm_get_iteration_number(log->svm)
+                    : ss_svm_get_iteration_number(log->svm);
+    ++log->count;
+  }
+  return 0;
+}
+
+void test_run_poll_iteration_number(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 19);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, RN, RD, RD) == SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  SsKernelSvm *ksvm = ss_kernel_svm_new(SS_KSOLVER_PEGASOS, &kernel, &data, y, 1e-3);
+  REQUIRE(ksvm != NULL);
+  CHECK_EQ_INT(ss_kernel_svm_poll_iteration_number(ksvm), 0);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(ksvm, RN), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(ksvm, 0), SS_OK);
+  PollLog log = {.svm = ksvm, .kernel = 1};
+  CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(ksvm, log_poll, &log), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(ksvm), SS_OK);
+  /* 200 iterations, a poll every 64: at 64, 128, 192, inside the one epoch. */
+  CHECK_EQ_INT(log.count, RN / SS_KERNEL_SVM_INTERRUPT_PERIOD);
+  for (int k = 0; k < log.count; ++k) {
+    CHECK_EQ_INT(log.polled[k], (k + 1) * SS_KERNEL_SVM_INTERRUPT_PERIOD);
+    CHECK_EQ_INT(log.polled[k], log.actual[k]);
+  }
+  CHECK_EQ_INT(ss_kernel_svm_poll_iteration_number(ksvm), RN);
+  ss_kernel_svm_delete(ksvm);
+
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, 1e-3);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 3 * RN + 7), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK_EQ_INT(ss_svm_poll_iteration_number(svm), 3 * RN + 7);
+  /* A second train call publishes from where the first ended. */
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 5), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK_EQ_INT(ss_svm_poll_iteration_number(svm), 3 * RN + 12);
+  ss_svm_delete(svm);
+}

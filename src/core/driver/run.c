@@ -233,6 +233,7 @@ SsStatus ss_run_train(SsRun *run)
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
   run->converged = false;
+  if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
     const double start = ops->start_objective ? ops->start_objective(run->object) : NAN;
     run->history->reference = isfinite(start) ? fmax(start, s->zero_objective) : s->zero_objective;
@@ -251,6 +252,7 @@ SsStatus ss_run_train(SsRun *run)
 
     status = ops->steps(run->object, t, stop);
     t = ops->iteration(run->object);
+    if (run->progress) ss_run_publish(run->progress, t);
     if (status != SS_OK) break;
     if (t == epoch_end && ops->end_epoch) ops->end_epoch(run->object);
 

@@ -20,6 +20,24 @@
 
 #include <stdbool.h>
 
+/* The iteration number the loop publishes for a reader on another thread
+ * (ss_svm_poll_iteration_number, ss_kernel_svm_poll_iteration_number) while
+ * train runs: a C11 atomic, stored and loaded with relaxed order (a count,
+ * no data published with it; on x86-64 and AArch64 both are plain moves).
+ * Without C11 atomics, a volatile 64-bit integer: its aligned loads and
+ * stores are single instructions on the 64-bit targets we build for, so a
+ * reader sees an old value or the new one, never a torn one. */
+#ifndef __STDC_NO_ATOMICS__
+#include <stdatomic.h>
+typedef _Atomic int64_t SsRunProgress;
+#define ss_run_publish(p, t) atomic_store_explicit((p), (t), memory_order_relaxed)
+#define ss_run_read_progress(p) atomic_load_explicit((p), memory_order_relaxed)
+#else
+typedef volatile int64_t SsRunProgress;
+#define ss_run_publish(p, t) (*(p) = (t))
+#define ss_run_read_progress(p) (*(p))
+#endif
+
 /** Which stopping rule a run applies at its diagnostics (see run.c). */
 typedef enum SsRunCriterion {
   SS_RUN_NO_RULE = 0,          /**< the cap only (the Perceptron minimises no objective) */
@@ -91,6 +109,7 @@ typedef struct SsRun {
   const SsRunOps *ops;
   void *object;
   bool converged;      /**< set by the last diagnostic: the rule fired */
+  SsRunProgress *progress; /**< NULL, or where the loop publishes t after every piece of steps */
 } SsRun;
 
 /** A run: from the object's iteration number for at most

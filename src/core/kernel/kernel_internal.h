@@ -115,6 +115,7 @@ struct SsKernelSvm_ {
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
   int64_t iteration;
+  SsRunProgress progress;      /**< iteration as published by a running train (run.h) */
   int64_t num_kernel_evaluations;
   double *dual;                /**< [n] ss_kernel_svm_get_dual_variables, or NULL */
 

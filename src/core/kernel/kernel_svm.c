@@ -374,7 +374,7 @@ static SsRun kernel_run(SsKernelSvm *self)
     .interrupt_period = SS_KERNEL_SVM_INTERRUPT_PERIOD,
   };
   return (SsRun){.history = &self->history, .settings = settings, .ops = &kernel_run_ops,
-                 .object = self};
+                 .object = self, .progress = &self->progress};
 }
 
 SsStatus ss_kernel_svm_train(SsKernelSvm *self)
@@ -619,6 +619,10 @@ int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self)
 
 uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self) { return self->seed; }
 int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self) { return self->iteration; }
+int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self)
+{
+  return ss_run_read_progress(&self->progress);
+}
 int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self) { return self->dimension; }
 int64_t ss_kernel_svm_get_num_data(const SsKernelSvm *self) { return self->num_data; }
 

@@ -112,7 +112,7 @@ SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run)
     .interrupt_period = SS_SVM_INTERRUPT_PERIOD,
   };
   return (SsRun){.history = &self->history, .settings = settings, .ops = &linear_run_ops,
-                 .object = epoch_run};
+                 .object = epoch_run, .progress = &self->progress};
 }
 
 SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps_function)

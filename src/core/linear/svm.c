@@ -466,6 +466,10 @@ const double *ss_svm_get_weights(const SsSvm *self) { return self->weights; }
 const double *ss_svm_get_model(const SsSvm *self) { return self->model; }
 double ss_svm_get_bias(const SsSvm *self) { return self->bias; }
 int64_t ss_svm_get_iteration_number(const SsSvm *self) { return self->iteration; }
+int64_t ss_svm_poll_iteration_number(const SsSvm *self)
+{
+  return ss_run_read_progress(&self->progress);
+}
 uint64_t ss_svm_get_seed(const SsSvm *self) { return self->seed; }
 int64_t ss_svm_get_dimension(const SsSvm *self) { return self->dimension; }
 int64_t ss_svm_get_num_data(const SsSvm *self) { return self->source.num_data; }

@@ -69,6 +69,7 @@ struct SsSvm_ {
   double factor;               /**< SGD's scale f, w = f u */
   double bias;                 /**< b, the additive term of the score */
   int64_t iteration;           /**< iterations done in total */
+  SsRunProgress progress;      /**< iteration as published by a running train (run.h) */
   double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */

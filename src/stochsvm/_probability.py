@@ -1,0 +1,176 @@
+"""``probability=True`` for the SVM classifiers: Platt scaling fitted by an
+internal cross-validation, as ``sklearn.svm.SVC(probability=True)`` and
+LIBSVM's ``-b 1`` do.
+
+After the fit on all the data, :meth:`_PlattProbabilities._fit_probability`
+fits a copy of the classifier on each of 5 stratified folds' complements
+(:func:`stochsvm.model_selection.stratified_folds`, seeded by the
+classifier's seed), takes the decision values of every example from the
+copy that did not see it, and fits Platt's sigmoid
+``P(y = +1 | f) = 1 / (1 + exp(A f + B))`` to them, one per output
+(:func:`stochsvm.calibration.fit_platt`, the fit of ``stochsvm train
+--probability``). Held-out scores matter: on its own training rows an SVM is
+more confident than on new data, and a sigmoid fitted there is too steep.
+
+Multiclass: normalised one-vs-rest. Each class's output gets its own
+sigmoid, and a row's probabilities are divided by their sum
+(:func:`stochsvm.calibration.class_probabilities`), as
+``CalibratedClassifierCV`` does for a one-vs-rest classifier and as
+``stochsvm predict --probability`` does. LIBSVM's pairwise coupling (Wu,
+Lin and Weng 2004) needs one-vs-one outputs, which these classifiers do not
+train.
+
+``sample_weight`` and ``class_weight`` weigh the fold fits as they weigh the
+fit; the sigmoids themselves are fitted unweighted (as LIBSVM's).
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from stochsvm.calibration import class_probabilities, fit_platt
+from stochsvm.model_selection import stratified_folds
+
+__all__ = ["PROBABILITY_FOLDS", "folds_of", "held_out_scores"]
+
+#: Folds of the internal cross-validation (LIBSVM's and SVC's 5).
+PROBABILITY_FOLDS = 5
+
+
+def folds_of(estimator, y):
+    """The fold of every example: stratified, seeded by the estimator's
+    ``random_state`` (an int) or ``seed``; ``PROBABILITY_FOLDS`` folds, fewer
+    for fewer examples. Every class needs 2 examples, so that each fold's
+    complement holds every class."""
+    classes, counts = np.unique(y, return_counts=True)
+    if counts.min() < 2:
+        rare = classes[np.argmin(counts)]
+        raise ValueError(f"probability=True needs at least 2 examples of every class for its "
+                         f"internal cross-validation; class {rare!r} has 1")
+    seed = getattr(estimator, "random_state", None)
+    if not isinstance(seed, numbers.Integral):
+        seed = getattr(estimator, "seed", None)
+    seed = int(seed) if isinstance(seed, numbers.Integral) else 0
+    return stratified_folds(y, min(PROBABILITY_FOLDS, len(y)), seed)
+
+
+def held_out_scores(estimator, X, y, sample_weight, folds):
+    """Decision values of shape (n, outputs): each row's from a copy of
+    ``estimator`` (probability off, no warm start, quiet) fitted without its
+    fold. The copies' convergence warnings repeat the fit's: not shown."""
+    quiet = {"probability": False, "warm_start": False}
+    if "verbose" in estimator.get_params():
+        quiet["verbose"] = 0
+    scores = None
+    for fold in range(folds.max() + 1):
+        train, test = folds != fold, folds == fold
+        copy = clone(estimator).set_params(**quiet)
+        weights = None if sample_weight is None else np.asarray(sample_weight)[train]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            copy.fit(X[train], y[train], sample_weight=weights)
+        fold_scores = copy.decision_function(X[test])
+        fold_scores = fold_scores.reshape(fold_scores.shape[0], -1)
+        if scores is None:
+            scores = np.empty((X.shape[0], fold_scores.shape[1]))
+        scores[test] = fold_scores
+    return scores
+
+
+def _output_labels(classes, y):
+    """The +-1 labels of each output: one for two classes (positive
+    ``classes[1]``), one per class for one-vs-rest."""
+    if len(classes) == 2:
+        return [np.where(y == classes[1], 1.0, -1.0)]
+    return [np.where(y == c, 1.0, -1.0) for c in classes]
+
+
+class _PlattProbabilities:
+    """``probability`` for a classifier with ``decision_function``,
+    ``classes_``, a ``probability`` parameter and SVMs in ``_svms``:
+    ``predict_proba`` and ``predict_log_proba`` through Platt sigmoids
+    (attributes ``probA_``, ``probB_``: one per output). Training calls
+    :meth:`_forget_probability` (partial_fit leaves no sigmoids: they
+    belonged to the model before it), fit ends with :meth:`_fit_probability`. A subclass with
+    probabilities of its own (the logistic loss) overrides
+    :meth:`_own_probabilities` (None: none)."""
+
+    def _own_probabilities(self, X):
+        return None
+
+    def _has_own_probabilities(self):
+        return False
+
+    def _check_probability_param(self):
+        if not isinstance(self.probability, (bool, np.bool_)):
+            raise ValueError(f"probability must be a bool, got {self.probability!r}")
+
+    def _forget_probability(self):
+        """The model is about to change: its sigmoids no longer apply."""
+        self.__dict__.pop("probA_", None)
+        self.__dict__.pop("probB_", None)
+
+    def _fit_probability(self, X, y, sample_weight):
+        """fit's end: the sigmoids when ``probability`` (else none); self."""
+        self._forget_probability()
+        if self.probability:
+            scores = held_out_scores(self, X, y, sample_weight, folds_of(self, y))
+            sigmoids = [fit_platt(scores[:, k], labels)
+                        for k, labels in enumerate(_output_labels(self.classes_, y))]
+            self.probA_ = np.array([a for a, _ in sigmoids])
+            self.probB_ = np.array([b for _, b in sigmoids])
+        return self
+
+    def _check_probability(self):
+        if self.probability or self._has_own_probabilities():
+            return True
+        raise AttributeError(f"predict_proba is not available when probability=False "
+                             f"(set probability=True: Platt scaling on an internal "
+                             f"{PROBABILITY_FOLDS}-fold cross-validation)")
+
+    @available_if(_check_probability)
+    def predict_proba(self, X):
+        """Class probabilities: Platt's sigmoids of the scores
+        (``probability=True``), normalised over the classes for one-vs-rest.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Rows sum to 1; columns in the order of ``classes_``.
+        """
+        check_is_fitted(self)
+        if not self.probability:
+            return self._own_probabilities(X)
+        if not hasattr(self, "probA_"):
+            raise NotFittedError("the Platt sigmoids are fitted by fit with probability=True "
+                                 "(a fit with probability=False or a partial_fit leaves none); "
+                                 "call fit")
+        scores = self.decision_function(X)
+        return class_probabilities(scores.reshape(scores.shape[0], -1),
+                                   list(zip(self.probA_, self.probB_)))
+
+    @available_if(_check_probability)
+    def predict_log_proba(self, X):
+        """Logarithm of :meth:`predict_proba`.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
