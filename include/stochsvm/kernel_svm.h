@@ -195,23 +195,46 @@ SS_API SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu);
  *  lambda again (the default).
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL). */
 SS_API SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self);
-/** @brief SBP and BSCA: learn an unregularized bias (non-zero) or not (0).
+/** @brief SBP, BSCA and SDCA: learn an unregularized bias (non-zero) or not (0).
  *  Default: on for BSCA (the bias-free form of the paper oscillates on data
  *  such as a9a, docs/budget.rst), off for the SBP (the paper's form; nu
- *  derived from lambda follows the setting). Other solvers have no bias and
- *  refuse a non-zero value with SS_ERR_BAD_STATE. Restarts the SBP averages.
- *  BSCA with a bias solves the dual with sum_i y_i alpha_i = 0 (LIBSVM's
- *  problem) by pair steps and sets the bias to the minimiser of the primal
- *  for its model at each diagnostic; changing the setting restarts BSCA. */
+ *  derived from lambda follows the setting) and for SDCA. Other solvers have
+ *  no bias and refuse a non-zero value with SS_ERR_BAD_STATE. Restarts the
+ *  SBP averages. BSCA with a bias solves the dual with sum_i y_i alpha_i = 0
+ *  (LIBSVM's problem) by pair steps and sets the bias to the minimiser of the
+ *  primal for its model at each diagnostic; changing the setting restarts
+ *  BSCA. SDCA with a bias is the exact pairwise solver of LIBSVM's dual
+ *  (kernel_sdca_pair.c: second-order working sets, a kernel-row cache,
+ *  shrinking; one iteration is one pair step; the bias is the KKT bias);
+ *  changing the setting restarts SDCA. */
 SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled);
 /** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
  *  computed at train time while unset. */
 SS_API SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0);
+/** Default size of the kernel-row cache of SDCA with a bias, in MB (SVC's). */
+#define SS_KERNEL_SVM_DEFAULT_CACHE_SIZE 200.0
+/** @brief SDCA with a bias: the kernel-row cache in MB (2^20 bytes), finite
+ *  and > 0; default SS_KERNEL_SVM_DEFAULT_CACHE_SIZE. It holds
+ *  max(2, min(n, floor(size / (8 n)))) rows of n doubles, allocated as they
+ *  are first needed and freed with the solver's state. The size changes the
+ *  running time only, never the iterates. Accepted for every solver (others
+ *  ignore it). @return SS_OK; SS_ERR_BAD_ARG (NULL, not finite, <= 0);
+ *  SS_ERR_ALLOC (a trained state's cache could not be rebuilt). */
+SS_API SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes);
+/** @brief The cache size in force, in MB. */
+SS_API double ss_kernel_svm_get_cache_size(const SsKernelSvm *self);
+/** @brief SDCA with a bias: shrink the active set (non-zero, the default) or
+ *  not (0). Both reach the same optimum. @return SS_OK; SS_ERR_BAD_ARG (NULL). */
+SS_API SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled);
+/** @brief 1 if SDCA with a bias shrinks, else 0. */
+SS_API int ss_kernel_svm_get_shrinking(const SsKernelSvm *self);
 /** @brief Relative stopping tolerance, finite and >= 0; default 1e-3; 0
  *  disables the rule. The rules are the linear object's (svm.h,
  *  ss_svm_set_epsilon), applied by the shared run driver at diagnostics:
  *  - SDCA and BSCA: relative duality gap P - D <= epsilon D. For SDCA this
- *    certifies P <= (1 + epsilon) P*. BSCA's D is evaluated through the
+ *    certifies P <= (1 + epsilon) P*. SDCA with a bias first runs its pair
+ *    steps until the maximal KKT violation m - M <= epsilon, then the gap
+ *    test decides (on failure its tolerance is divided by 10). BSCA's D is evaluated through the
  *    budgeted model: exact until budget maintenance first changes the model,
  *    an estimate (no guarantee) after.
  *  - Pegasos, BSGD, SBP: the objective window on the primal P of the model.
