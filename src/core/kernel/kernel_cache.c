@@ -10,7 +10,11 @@
  * Validity: the solver only ever shrinks its active set between calls to
  * ss_kernel_cache_grow_active; a row computed over an active set is valid
  * for every subset of it. When the active set grows (unshrinking), the
- * generation counter steps and every older row counts as a miss.
+ * generation counter steps and every older row counts as a miss, except the
+ * complete ones: rows computed over all n, or extended to the examples
+ * outside the active set by ss_kernel_cache_row_cover (the solver does so
+ * for the support vectors when it reconstructs the gradient, so the rows it
+ * needs most survive the unshrinking).
  *
  * Recency: a doubly linked list over the resident rows, most recent at the
  * head; a miss with a full budget takes the tail's buffer. Every value
@@ -38,9 +42,10 @@ SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes)
   cache->prev = malloc((size_t)capacity * sizeof(int64_t));
   cache->next = malloc((size_t)capacity * sizeof(int64_t));
   cache->made_in = malloc((size_t)capacity * sizeof(uint64_t));
+  cache->complete = malloc((size_t)capacity * sizeof(bool));
   cache->rows = calloc((size_t)capacity, sizeof(double *));
   if (!cache->slot_of || !cache->owner || !cache->prev || !cache->next || !cache->made_in ||
-      !cache->rows) {
+      !cache->complete || !cache->rows) {
     ss_kernel_cache_free(cache);
     return SS_ERR_ALLOC;
   }
@@ -59,12 +64,16 @@ void ss_kernel_cache_free(SsKernelCache *cache)
   free(cache->prev);
   free(cache->next);
   free(cache->made_in);
+  free(cache->complete);
   *cache = (SsKernelCache){0};
 }
 
 void ss_kernel_cache_grow_active(SsKernelCache *cache)
 {
   cache->generation++;
+  for (int64_t s = 0; s < cache->used; ++s) {
+    if (cache->complete[s]) cache->made_in[s] = cache->generation;
+  }
 }
 
 static void unlink_slot(SsKernelCache *cache, int64_t s)
@@ -106,35 +115,70 @@ static int64_t take_slot(SsKernelCache *cache, int64_t i)
   return s;
 }
 
-const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
-                                  const int64_t *active, int64_t num_active, SsStatus *status)
+/* row[rows[k]] = K(x_i, x_rows[k]) for k < m, counted. */
+static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int64_t *rows,
+                    int64_t m, double *row)
+{
+  if (m == 0) return;
+  const SsData *X = &svm->data;
+  ss_data_scatter_row(X, i, svm->zd);
+  ss_kernel_row_from_scattered(&svm->kernel, X, svm->norms2, rows, m, svm->zd, svm->norms2[i],
+                               svm->krow);
+  ss_data_clear_row(X, i, svm->zd);
+  for (int64_t k = 0; k < m; ++k) row[rows[k]] = svm->krow[k];
+  svm->num_kernel_evaluations += m;
+  cache->misses++;
+}
+
+/* Row i's slot, moved to the front; *current: it holds a valid row. -1:
+ * no buffer could be allocated. */
+static int64_t find(SsKernelCache *cache, int64_t i, bool *current)
 {
   int64_t s = cache->slot_of[i];
   if (s >= 0) {
     unlink_slot(cache, s);
     push_front(cache, s);
-    if (cache->made_in[s] == cache->generation) {
-      cache->hits++;
-      return cache->rows[s];
-    }
-  } else {
-    s = take_slot(cache, i);
-    if (s < 0) {
-      *status = SS_ERR_ALLOC;
-      return NULL;
-    }
+    *current = cache->made_in[s] == cache->generation;
+    return s;
   }
-  /* Compute K(x_i, x_active[k]) into the object's kernel-row scratch, then
-   * spread it over the row's n slots. */
-  const SsData *X = &svm->data;
-  ss_data_scatter_row(X, i, svm->zd);
-  ss_kernel_row_from_scattered(&svm->kernel, X, svm->norms2, active, num_active, svm->zd,
-                               svm->norms2[i], svm->krow);
-  ss_data_clear_row(X, i, svm->zd);
-  double *row = cache->rows[s];
-  for (int64_t k = 0; k < num_active; ++k) row[active[k]] = svm->krow[k];
-  svm->num_kernel_evaluations += num_active;
+  *current = false;
+  s = take_slot(cache, i);
+  if (s >= 0) cache->complete[s] = false;
+  return s;
+}
+
+const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
+                                  const int64_t *active, int64_t num_active, SsStatus *status)
+{
+  bool current;
+  const int64_t s = find(cache, i, &current);
+  if (s < 0) {
+    *status = SS_ERR_ALLOC;
+    return NULL;
+  }
+  if (current) {
+    cache->hits++;
+    return cache->rows[s];
+  }
+  compute(cache, svm, i, active, num_active, cache->rows[s]);
   cache->made_in[s] = cache->generation;
-  cache->misses++;
-  return row;
+  cache->complete[s] = num_active == cache->n;
+  return cache->rows[s];
+}
+
+const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
+                                        const int64_t *active, int64_t num_active,
+                                        const int64_t *rest, int64_t num_rest, SsStatus *status)
+{
+  bool current;
+  const int64_t s = find(cache, i, &current);
+  if (s < 0) {
+    *status = SS_ERR_ALLOC;
+    return NULL;
+  }
+  if (!current) compute(cache, svm, i, active, num_active, cache->rows[s]);
+  if (!cache->complete[s]) compute(cache, svm, i, rest, num_rest, cache->rows[s]);
+  cache->made_in[s] = cache->generation;
+  cache->complete[s] = true;
+  return cache->rows[s];
 }

@@ -13,6 +13,7 @@ typedef struct SsKernelCache {
   int64_t *owner;       /**< [capacity] the row a slot holds */
   int64_t *prev, *next; /**< [capacity] the recency list, -1 at its ends */
   uint64_t *made_in;    /**< [capacity] the generation the slot's row was computed in */
+  bool *complete;       /**< [capacity] the slot's row holds all n values */
   double **rows;        /**< [capacity] buffers of n doubles (the first `used` allocated) */
   int64_t head, tail;   /**< most and least recently used slot, -1: empty */
   uint64_t generation;  /**< steps whenever the active set grows */
@@ -28,8 +29,16 @@ void ss_kernel_cache_grow_active(SsKernelCache *cache);
 /** Row i of the kernel matrix, valid at the k in active[0, num_active) (and
  *  only there); computed through @p svm's scratch (zd, krow) on a miss,
  *  counting its kernel evaluations. NULL with *status = SS_ERR_ALLOC when a
- *  buffer cannot be allocated. The row stays valid until the next call. */
+ *  buffer cannot be allocated. The row stays valid until the second call
+ *  after this one (the cache holds at least two rows). */
 const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
                                   const int64_t *active, int64_t num_active, SsStatus *status);
+
+/** Row i complete: valid at the active examples and at rest[0, num_rest)
+ *  (the others: all n together); it then survives the next growth of the
+ *  active set. */
+const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
+                                        const int64_t *active, int64_t num_active,
+                                        const int64_t *rest, int64_t num_rest, SsStatus *status);
 
 #endif /* STOCHSVM_KERNEL_CACHE_H */

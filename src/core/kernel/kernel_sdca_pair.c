@@ -66,6 +66,7 @@
 typedef struct PairState {
   SsKernelCache cache;
   double *g;               /**< [n] gradient of F; exact on the active set */
+  double *box;             /**< [n] C_i = c_i C */
   int64_t *active;         /**< [n] the active examples, increasing, first num_active */
   int64_t num_active;
   unsigned char *inactive; /**< [n] 1: shrunk */
@@ -75,13 +76,9 @@ typedef struct PairState {
   bool unshrunk_once;      /**< the reconstruction at m - M <= 10 tol was done */
   bool optimal;            /**< m - M <= tol on all n */
   bool measured;           /**< a diagnostic has seen the optimal state */
+  bool inactive_fresh;     /**< the inactive examples' gradient is exact (no step since) */
   double tol;
 } PairState;
-
-static double box_of(const SsKernelSvm *self, int64_t i)
-{
-  return ss_kernel_svm_box(self) * ss_kernel_svm_weight(self, i);
-}
 
 static bool in_up(double y, double a, double C) { return y > 0 ? a < C : a > 0; }
 static bool in_low(double y, double a, double C) { return y > 0 ? a > 0 : a < C; }
@@ -92,6 +89,7 @@ static void free_state(SsKernelSvm *self)
   if (st) {
     ss_kernel_cache_free(&st->cache);
     free(st->g);
+    free(st->box);
     free(st->active);
     free(st->inactive);
     free(st->sv);
@@ -120,12 +118,13 @@ static SsStatus start(SsKernelSvm *self)
   if (!st) return SS_ERR_ALLOC;
   self->state = st;
   st->g = malloc((size_t)n * sizeof(double));
+  st->box = malloc((size_t)n * sizeof(double));
   st->active = malloc((size_t)n * sizeof(int64_t));
   st->inactive = calloc((size_t)n, 1);
   st->sv = malloc((size_t)n * sizeof(int64_t));
   st->sv_coef = malloc((size_t)n * sizeof(double));
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
-  SsStatus status = st->g && st->active && st->inactive && st->sv && st->sv_coef && self->dual
+  SsStatus status = st->g && st->box && st->active && st->inactive && st->sv && st->sv_coef && self->dual
                         ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self))
                         : SS_ERR_ALLOC;
   if (status != SS_OK) {
@@ -135,6 +134,7 @@ static SsStatus start(SsKernelSvm *self)
   for (int64_t k = 0; k < n; ++k) {
     self->dual[k] = 0;
     st->g[k] = -1.0;
+    st->box[k] = ss_kernel_svm_box(self) * ss_kernel_svm_weight(self, k);
     st->active[k] = k;
   }
   st->num_active = n;
@@ -151,7 +151,7 @@ static void violation_bounds(const SsKernelSvm *self, const PairState *st, doubl
   double hi = -INFINITY, lo = INFINITY;
   for (int64_t k = 0; k < st->num_active; ++k) {
     const int64_t t = st->active[k];
-    const double y = self->labels[t], a = self->dual[t], C = box_of(self, t);
+    const double y = self->labels[t], a = self->dual[t], C = st->box[t];
     const double v = -y * st->g[t];
     if (in_up(y, a, C) && v > hi) hi = v;
     if (in_low(y, a, C) && v < lo) lo = v;
@@ -160,45 +160,67 @@ static void violation_bounds(const SsKernelSvm *self, const PairState *st, doubl
   *M = lo;
 }
 
-/* Bring every example back: the gradient of the inactive ones from the
- * support vectors, g_k = y_k sum_j a_j y_j K_kj - 1. */
-static void unshrink(SsKernelSvm *self, PairState *st)
+/* The gradient of the inactive examples afresh from the support vectors,
+ * g_k = y_k sum_j a_j y_j K_jk - 1 (they stay inactive), through the rows of
+ * the support vectors made complete (ss_kernel_cache_row_cover). */
+static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
 {
-  const int64_t n = self->num_data;
-  if (st->num_active == n) return;
-  int64_t m = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    if (self->dual[j] > 0) {
-      st->sv[m] = j;
-      st->sv_coef[m++] = self->dual[j] * self->labels[j];
+  const int64_t n = self->num_data, na = st->num_active;
+  if (na == n || st->inactive_fresh) return SS_OK;
+  /* The inactive examples into active[na, n). */
+  int64_t *rest = st->active + na, nr = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    if (st->inactive[k]) {
+      rest[nr++] = k;
+      st->g[k] = 0;
     }
   }
+  for (int64_t j = 0; j < n; ++j) {
+    if (!(self->dual[j] > 0)) continue;
+    SsStatus status = SS_OK;
+    const double *Kj = ss_kernel_cache_row_cover(&st->cache, self, j, st->active, na, rest, nr,
+                                                 &status);
+    if (!Kj) return status;
+    const double c = self->dual[j] * self->labels[j];
+    for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] += c * Kj[rest[r]];
+  }
+  for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] = self->labels[rest[r]] * st->g[rest[r]] - 1.0;
+  st->inactive_fresh = true;
+  return SS_OK;
+}
+
+/* Bring every example back (their gradient refreshed); the cached rows that
+ * are not complete become stale. */
+static SsStatus unshrink(SsKernelSvm *self, PairState *st)
+{
+  const int64_t n = self->num_data;
+  if (st->num_active == n) return SS_OK;
+  SsStatus status = refresh_inactive(self, st);
+  if (status != SS_OK) return status;
   for (int64_t k = 0; k < n; ++k) {
-    if (!st->inactive[k]) continue;
-    const double f = ss_kernel_svm_expansion_score(self, st->sv, st->sv_coef, m, k);
-    self->num_kernel_evaluations += m;
-    st->g[k] = self->labels[k] * f - 1.0;
+    st->active[k] = k;
     st->inactive[k] = 0;
   }
-  for (int64_t k = 0; k < n; ++k) st->active[k] = k;
   st->num_active = n;
   ss_kernel_cache_grow_active(&st->cache);
+  return SS_OK;
 }
 
 /* The shrinking check (see the head of the file). */
-static void shrink(SsKernelSvm *self, PairState *st)
+static SsStatus shrink(SsKernelSvm *self, PairState *st)
 {
   double m, M;
   violation_bounds(self, st, &m, &M);
   if (!st->unshrunk_once && m - M <= 10 * st->tol) {
-    unshrink(self, st);
+    SsStatus status = unshrink(self, st);
+    if (status != SS_OK) return status;
     st->unshrunk_once = true;
     violation_bounds(self, st, &m, &M);
   }
   int64_t kept = 0;
   for (int64_t k = 0; k < st->num_active; ++k) {
     const int64_t t = st->active[k];
-    const double y = self->labels[t], a = self->dual[t], C = box_of(self, t);
+    const double y = self->labels[t], a = self->dual[t], C = st->box[t];
     const double v = -y * st->g[t];
     const bool up = in_up(y, a, C), low = in_low(y, a, C);
     const bool leaves = (up && !low && v < M) || (low && !up && v > m) || (!up && !low);
@@ -206,6 +228,7 @@ static void shrink(SsKernelSvm *self, PairState *st)
     else st->active[kept++] = t;
   }
   st->num_active = kept;
+  return SS_OK;
 }
 
 /* One pair step, or none when m - M <= tol on the active set (*done).
@@ -221,7 +244,7 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   for (int64_t k = 0; k < na; ++k) {
     const int64_t t = act[k];
     const double v = -y[t] * g[t];
-    if (v > vi && in_up(y[t], a[t], box_of(self, t))) {
+    if (v > vi && in_up(y[t], a[t], st->box[t])) {
       vi = v;
       i = t;
     }
@@ -236,7 +259,7 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   double best = INFINITY, M = INFINITY;
   for (int64_t k = 0; k < na; ++k) {
     const int64_t t = act[k];
-    if (!in_low(y[t], a[t], box_of(self, t))) continue;
+    if (!in_low(y[t], a[t], st->box[t])) continue;
     const double v = -y[t] * g[t];
     if (v < M) M = v;
     const double b = vi - v;
@@ -254,7 +277,7 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   *done = false;
   const double *Kj = ss_kernel_cache_row(&st->cache, self, j, act, na, &status);
   if (!Kj) return status;
-  const double Ci = box_of(self, i), Cj = box_of(self, j);
+  const double Ci = st->box[i], Cj = st->box[j];
   const double room_i = y[i] > 0 ? Ci - a[i] : a[i];
   const double room_j = y[j] > 0 ? a[j] : Cj - a[j];
   const double room = room_i < room_j ? room_i : room_j;
@@ -269,6 +292,7 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   /* Land exactly on the bound a clipped step reaches. */
   a[i] = s == room_i ? (y[i] > 0 ? Ci : 0.0) : ai + y[i] * s;
   a[j] = s == room_j ? (y[j] > 0 ? 0.0 : Cj) : aj - y[j] * s;
+  st->inactive_fresh = false;
   const double ci = y[i] * (a[i] - ai), cj = y[j] * (a[j] - aj);
   for (int64_t k = 0; k < na; ++k) {
     const int64_t t = act[k];
@@ -290,7 +314,8 @@ static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
   for (; t < t_end && !st->optimal; ++t) {
     if (shrinking && --st->until_shrink <= 0) {
       st->until_shrink = shrink_period(self);
-      shrink(self, st);
+      status = shrink(self, st);
+      if (status != SS_OK) break;
     }
     bool done;
     status = pair_step(self, st, &done);
@@ -300,7 +325,8 @@ static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
         st->optimal = true;
         break;
       }
-      unshrink(self, st); /* check all n before declaring optimality */
+      status = unshrink(self, st); /* check all n before declaring optimality */
+      if (status != SS_OK) break;
       st->until_shrink = shrink_period(self);
       --t;               /* no step was taken */
     }
@@ -317,7 +343,7 @@ static double kkt_bias(const SsKernelSvm *self, const PairState *st)
   int64_t free_count = 0;
   for (int64_t t = 0; t < self->num_data; ++t) {
     const double a = self->dual[t];
-    if (a > 0 && a < box_of(self, t)) {
+    if (a > 0 && a < st->box[t]) {
       sum += -self->labels[t] * st->g[t];
       ++free_count;
     }
@@ -333,7 +359,8 @@ static SsStatus evaluate(SsKernelSvm *self, double *scores, double *norm2, bool 
 {
   PairState *st = self->state;
   const int64_t n = self->num_data;
-  unshrink(self, st);
+  SsStatus status = refresh_inactive(self, st);
+  if (status != SS_OK) return status;
   if (st->optimal) st->measured = true;
   double sum_a = 0, aQa = 0;
   int64_t m = 0;
@@ -347,7 +374,7 @@ static SsStatus evaluate(SsKernelSvm *self, double *scores, double *norm2, bool 
       st->sv_coef[m++] = a * self->labels[k];
     }
   }
-  SsStatus status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &self->data, st->sv,
+  status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &self->data, st->sv,
                                                   st->sv_coef, m, kkt_bias(self, st));
   if (status != SS_OK) return status;
   *norm2 = aQa > 0 ? aQa : 0.0;
