@@ -5,7 +5,9 @@
  * slots are not read). Rows live in a budget of `capacity` buffers of n
  * doubles, capacity = floor(bytes / (8 n)) but at least 2 (a pair step
  * reads two rows at once) and at most n; buffers are allocated on first
- * use, so a small problem never touches the whole budget.
+ * use, so a small problem never touches the whole budget. When all n rows
+ * fit, a row is computed whole on its first use (even over a shrunk active
+ * set) and never again.
  *
  * Validity: the solver only ever shrinks its active set between calls to
  * ss_kernel_cache_grow_active; a row computed over an active set is valid
@@ -25,6 +27,7 @@
 #include "kernel_cache.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes)
 {
@@ -115,7 +118,8 @@ static int64_t take_slot(SsKernelCache *cache, int64_t i)
   return s;
 }
 
-/* row[rows[k]] = K(x_i, x_rows[k]) for k < m, counted. */
+/* row[rows[k]] = K(x_i, x_rows[k]) for k < m (rows NULL: row[k] = K(x_i, x_k)),
+ * counted. */
 static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int64_t *rows,
                     int64_t m, double *row)
 {
@@ -125,7 +129,11 @@ static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   ss_kernel_row_from_scattered(&svm->kernel, X, svm->norms2, rows, m, svm->zd, svm->norms2[i],
                                svm->krow);
   ss_data_clear_row(X, i, svm->zd);
-  for (int64_t k = 0; k < m; ++k) row[rows[k]] = svm->krow[k];
+  if (rows) {
+    for (int64_t k = 0; k < m; ++k) row[rows[k]] = svm->krow[k];
+  } else {
+    memcpy(row, svm->krow, (size_t)m * sizeof(double));
+  }
   svm->num_kernel_evaluations += m;
   cache->misses++;
 }
@@ -160,9 +168,15 @@ const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_
     cache->hits++;
     return cache->rows[s];
   }
-  compute(cache, svm, i, active, num_active, cache->rows[s]);
+  if (cache->capacity == cache->n) {
+    /* Every row fits: compute it whole, once for all. */
+    compute(cache, svm, i, NULL, cache->n, cache->rows[s]);
+    cache->complete[s] = true;
+  } else {
+    compute(cache, svm, i, active, num_active, cache->rows[s]);
+    cache->complete[s] = num_active == cache->n;
+  }
   cache->made_in[s] = cache->generation;
-  cache->complete[s] = num_active == cache->n;
   return cache->rows[s];
 }
 
