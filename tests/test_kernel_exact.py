@@ -146,8 +146,17 @@ def test_shrinking_saves_kernel_rows_when_the_cache_is_small():
     y = np.where(y == 1, 1.0, -1.0)
     runs = {sh: exact_sdca(X, y, 10.0, 0.2, epsilon=1e-9, shrinking=sh, cache_size=2.0)
             for sh in (True, False)}
-    d = {sh: run.get_statistics()["dual_objective"] for sh, run in runs.items()}
-    assert d[True] == pytest.approx(d[False], rel=1e-9)
+    K = pairwise_kernels(X, metric="rbf", gamma=0.2)
+    svc = SVC(C=10.0, gamma=0.2, tol=1e-10).fit(X, y)
+    alpha_svc = np.zeros(len(y))
+    alpha_svc[svc.support_] = np.abs(svc.dual_coef_[0])
+    d_svc = libsvm_dual(K, y, alpha_svc)
+    for run in runs.values():
+        alpha = np.asarray(run.get_dual_variables())
+        assert abs(libsvm_dual(K, y, alpha) - d_svc) <= 1e-6 * d_svc
+        lam = 1.0 / (10.0 * len(y))
+        assert run.get_statistics()["dual_objective"] == pytest.approx(
+            lam * libsvm_dual(K, y, alpha), rel=1e-9)
     ev = {sh: run.get_statistics()["num_kernel_evaluations"] for sh, run in runs.items()}
     assert ev[True] < 0.8 * ev[False]
 
