@@ -140,7 +140,7 @@ SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
  *
  *  One iteration: SBP one step of Algorithm 1 (n kernel evaluations);
  *  Pegasos, SDCA, Perceptron one visited example (one kernel evaluation per
- *  support vector). Pegasos, SDCA and the Perceptron visit the examples of
+ *  support vector); SDCA with a bias one pair step (two cached kernel rows). Pegasos, SDCA and the Perceptron visit the examples of
  *  epoch e in a permutation drawn from (seed, e); SBP samples its example at
  *  iteration t from (seed, t).
  *  @return SS_OK; SS_ERR_INTERRUPTED (a callback stopped it; the model is
@@ -288,7 +288,7 @@ SS_API const double *ss_kernel_svm_get_weights(const SsKernelSvm *self);
 /** @brief SBP's nu in force: the one set, else the one derived from lambda
  *  (0 until the first train of an SBP derives it). */
 SS_API double ss_kernel_svm_get_nu(const SsKernelSvm *self);
-/** @brief 1 if the SBP learns an unregularized bias, else 0. */
+/** @brief 1 if the solver (SBP, BSCA, SDCA) learns an unregularized bias, else 0. */
 SS_API int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self);
 /** @brief The eta_0 in force (the default once data is known; 0 before). */
 SS_API double ss_kernel_svm_get_eta0(const SsKernelSvm *self);
@@ -319,7 +319,7 @@ SS_API const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self);
 SS_API const int64_t *ss_kernel_svm_get_support_indices(const SsKernelSvm *self);
 /** @brief The m coefficients beta_j, owned by the object; NULL when m = 0. */
 SS_API const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self);
-/** @brief The model's bias b (0 unless the SBP learns one or a model was set). */
+/** @brief The model's bias b (0 unless the solver learns one or a model was set). */
 SS_API double ss_kernel_svm_get_bias(const SsKernelSvm *self);
 /** @brief The solver's per-example variables (n values owned by the object),
  *  NULL without data or before training: SDCA alpha in [0, c_i/(lambda n)];
