@@ -214,3 +214,15 @@ def test_one_class_only():
     svm = exact_sdca(X, np.ones(len(y)), C, gamma)
     assert np.all(np.asarray(svm.get_dual_variables()) == 0)
     assert np.all(svm.decision_function(X) > 0)
+
+
+def test_zero_tolerance_stops_doing_work_at_the_rounding_floor():
+    # epsilon = 0 disables the stopping rule: the run goes to the cap, but
+    # once a pair step moves nothing the remaining iterations are empty.
+    X, y, C, gamma = breast_cancer_scaled()
+    svm = exact_sdca(X, y, C, gamma, epsilon=0, max_num_iterations=10**7)
+    assert svm.get_iteration_number() == 10**7
+    assert svm.get_statistics()["status"] == "max_iterations"
+    tight = exact_sdca(X, y, C, gamma, epsilon=1e-12)
+    assert svm.get_statistics()["dual_objective"] >= tight.get_statistics()["dual_objective"] * (
+        1 - 1e-12)

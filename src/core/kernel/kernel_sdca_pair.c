@@ -284,14 +284,17 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   const double eta = K_diag[i] + K_diag[j] - 2 * Ki[j];
   double s = eta > 0 ? (vi + y[j] * g[j]) / eta : room;
   if (s > room) s = room;
-  if (!(s > 0)) {
-    if (!isfinite(s)) return SS_ERR_NUMERIC;
-    return SS_OK; /* rounding: nothing to move, the next check stops or shrinks */
-  }
+  if (isnan(s)) return SS_ERR_NUMERIC;
   const double ai = a[i], aj = a[j];
   /* Land exactly on the bound a clipped step reaches. */
-  a[i] = s == room_i ? (y[i] > 0 ? Ci : 0.0) : ai + y[i] * s;
-  a[j] = s == room_j ? (y[j] > 0 ? 0.0 : Cj) : aj - y[j] * s;
+  const double ai_new = s == room_i ? (y[i] > 0 ? Ci : 0.0) : ai + y[i] * s;
+  const double aj_new = s == room_j ? (y[j] > 0 ? 0.0 : Cj) : aj - y[j] * s;
+  if (!(s > 0) || (ai_new == ai && aj_new == aj)) {
+    *done = true; /* optimal to rounding: the step moves nothing */
+    return SS_OK;
+  }
+  a[i] = ai_new;
+  a[j] = aj_new;
   st->inactive_fresh = false;
   const double ci = y[i] * (a[i] - ai), cj = y[j] * (a[j] - aj);
   for (int64_t k = 0; k < na; ++k) {
