@@ -42,8 +42,16 @@
  * leaves at once). Checked every min(n, 1000) steps. The first time
  * m - M <= 10 tol the gradient is reconstructed and everybody returns; and
  * before the solver declares optimality on a shrunk set it reconstructs the
- * gradient of the inactive examples (g_k = y_k sum_{a_j > 0} a_j y_j K_kj - 1)
- * and checks m - M <= tol on all n.
+ * gradient of the inactive examples and checks m - M <= tol on all n. The
+ * reconstruction splits the sum over the support vectors (Q a)_k into the
+ * examples at their upper bound, gbar_k = sum_{a_j = C_j} C_j Q_kj, kept for
+ * all n (a full kernel row each time an example reaches or leaves its upper
+ * bound), and the free ones, which are never shrunk:
+ *
+ *     g_k = gbar_k + sum_{0 < a_j < C_j} a_j Q_kj - 1,
+ *
+ * so it costs (free support vectors) x (inactive examples) kernel values
+ * rather than (support vectors) x (inactive examples).
  *
  * Stopping: the solver's own test is the maximal violating pair,
  * m - M <= tol, with tol = the object's epsilon. Once it holds, the
@@ -66,8 +74,9 @@
 typedef struct PairState {
   SsKernelCache cache;
   double *g;               /**< [n] gradient of F; exact on the active set */
+  double *gbar;            /**< [n] sum over a_j = C_j of C_j Q_kj, exact for all n */
   double *box;             /**< [n] C_i = c_i C */
-  int64_t *active;         /**< [n] the active examples, increasing, first num_active */
+  int64_t *active;         /**< [n] the active examples first (increasing), then the others */
   int64_t num_active;
   unsigned char *inactive; /**< [n] 1: shrunk */
   int64_t *sv;             /**< [n] scratch: the examples with a > 0 */
@@ -89,6 +98,7 @@ static void free_state(SsKernelSvm *self)
   if (st) {
     ss_kernel_cache_free(&st->cache);
     free(st->g);
+    free(st->gbar);
     free(st->box);
     free(st->active);
     free(st->inactive);
@@ -118,13 +128,14 @@ static SsStatus start(SsKernelSvm *self)
   if (!st) return SS_ERR_ALLOC;
   self->state = st;
   st->g = malloc((size_t)n * sizeof(double));
+  st->gbar = calloc((size_t)n, sizeof(double));
   st->box = malloc((size_t)n * sizeof(double));
   st->active = malloc((size_t)n * sizeof(int64_t));
   st->inactive = calloc((size_t)n, 1);
   st->sv = malloc((size_t)n * sizeof(int64_t));
   st->sv_coef = malloc((size_t)n * sizeof(double));
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
-  SsStatus status = st->g && st->box && st->active && st->inactive && st->sv && st->sv_coef && self->dual
+  SsStatus status = st->g && st->gbar && st->box && st->active && st->inactive && st->sv && st->sv_coef && self->dual
                         ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self))
                         : SS_ERR_ALLOC;
   if (status != SS_OK) {
@@ -160,32 +171,47 @@ static void violation_bounds(const SsKernelSvm *self, const PairState *st, doubl
   *M = lo;
 }
 
-/* The gradient of the inactive examples afresh from the support vectors,
- * g_k = y_k sum_j a_j y_j K_jk - 1 (they stay inactive), through the rows of
- * the support vectors made complete (ss_kernel_cache_row_cover). */
+/* The gradient of the inactive examples afresh (they stay inactive):
+ * g_k = gbar_k - 1 + y_k sum_{j free} a_j y_j K_jk, the free examples being
+ * active, through their rows made complete (ss_kernel_cache_row_cover). */
 static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
 {
   const int64_t n = self->num_data, na = st->num_active;
   if (na == n || st->inactive_fresh) return SS_OK;
-  /* The inactive examples into active[na, n). */
-  int64_t *rest = st->active + na, nr = 0;
-  for (int64_t k = 0; k < n; ++k) {
-    if (st->inactive[k]) {
-      rest[nr++] = k;
-      st->g[k] = 0;
-    }
-  }
-  for (int64_t j = 0; j < n; ++j) {
-    if (!(self->dual[j] > 0)) continue;
+  const int64_t *rest = st->active + na, nr = n - na;
+  for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] = 0;
+  for (int64_t q = 0; q < na; ++q) {
+    const int64_t j = st->active[q];
+    const double a = self->dual[j];
+    if (!(a > 0 && a < st->box[j])) continue;
     SsStatus status = SS_OK;
     const double *Kj = ss_kernel_cache_row_cover(&st->cache, self, j, st->active, na, rest, nr,
                                                  &status);
     if (!Kj) return status;
-    const double c = self->dual[j] * self->labels[j];
+    const double c = a * self->labels[j];
     for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] += c * Kj[rest[r]];
   }
-  for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] = self->labels[rest[r]] * st->g[rest[r]] - 1.0;
+  for (int64_t r = 0; r < nr; ++r) {
+    const int64_t k = rest[r];
+    st->g[k] = st->gbar[k] - 1.0 + self->labels[k] * st->g[k];
+  }
   st->inactive_fresh = true;
+  return SS_OK;
+}
+
+/* Example t's a moved from @p before to a[t]: if it reached or left its
+ * upper bound, gbar follows, with t's row made complete. */
+static SsStatus follow_upper_bound(SsKernelSvm *self, PairState *st, int64_t t, double before)
+{
+  const double C = st->box[t], after = self->dual[t];
+  if ((before == C) == (after == C)) return SS_OK;
+  const int64_t n = self->num_data, na = st->num_active;
+  SsStatus status = SS_OK;
+  const double *Kt = ss_kernel_cache_row_cover(&st->cache, self, t, st->active, na,
+                                               st->active + na, n - na, &status);
+  if (!Kt) return status;
+  const double c = (after == C ? C : -C) * self->labels[t];
+  for (int64_t k = 0; k < n; ++k) st->gbar[k] += c * self->labels[k] * Kt[k];
   return SS_OK;
 }
 
@@ -217,16 +243,22 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
     st->unshrunk_once = true;
     violation_bounds(self, st, &m, &M);
   }
-  int64_t kept = 0;
+  int64_t kept = 0, left = 0;
   for (int64_t k = 0; k < st->num_active; ++k) {
     const int64_t t = st->active[k];
     const double y = self->labels[t], a = self->dual[t], C = st->box[t];
     const double v = -y * st->g[t];
     const bool up = in_up(y, a, C), low = in_low(y, a, C);
     const bool leaves = (up && !low && v < M) || (low && !up && v > m) || (!up && !low);
-    if (leaves) st->inactive[t] = 1;
-    else st->active[kept++] = t;
+    if (leaves) {
+      st->inactive[t] = 1;
+      st->sv[left++] = t;
+    } else {
+      st->active[kept++] = t;
+    }
   }
+  /* The leavers join the inactive examples after the active ones. */
+  memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
   st->num_active = kept;
   return SS_OK;
 }
@@ -295,6 +327,9 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   }
   a[i] = ai_new;
   a[j] = aj_new;
+  status = follow_upper_bound(self, st, i, ai);
+  if (status == SS_OK) status = follow_upper_bound(self, st, j, aj);
+  if (status != SS_OK) return status;
   st->inactive_fresh = false;
   const double ci = y[i] * (a[i] - ai), cj = y[j] * (a[j] - aj);
   for (int64_t k = 0; k < na; ++k) {
