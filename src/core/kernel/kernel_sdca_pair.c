@@ -199,20 +199,15 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
   return SS_OK;
 }
 
-/* Example t's a moved from @p before to a[t]: if it reached or left its
- * upper bound, gbar follows, with t's row made complete. */
-static SsStatus follow_upper_bound(SsKernelSvm *self, PairState *st, int64_t t, double before)
+/* gbar after example t's a moved from @p before to @p after, given t's
+ * complete row: C_t Q_kt joins (reaching the upper bound) or leaves it. */
+static void follow_upper_bound(const SsKernelSvm *self, PairState *st, int64_t t, double before,
+                               double after, const double *Kt)
 {
-  const double C = st->box[t], after = self->dual[t];
-  if ((before == C) == (after == C)) return SS_OK;
-  const int64_t n = self->num_data, na = st->num_active;
-  SsStatus status = SS_OK;
-  const double *Kt = ss_kernel_cache_row_cover(&st->cache, self, t, st->active, na,
-                                               st->active + na, n - na, &status);
-  if (!Kt) return status;
+  const double C = st->box[t];
+  if ((before == C) == (after == C)) return;
   const double c = (after == C ? C : -C) * self->labels[t];
-  for (int64_t k = 0; k < n; ++k) st->gbar[k] += c * self->labels[k] * Kt[k];
-  return SS_OK;
+  for (int64_t k = 0; k < self->num_data; ++k) st->gbar[k] += c * self->labels[k] * Kt[k];
 }
 
 /* Bring every example back (their gradient refreshed); the cached rows that
@@ -318,18 +313,24 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   if (s > room) s = room;
   if (isnan(s)) return SS_ERR_NUMERIC;
   const double ai = a[i], aj = a[j];
-  /* Land exactly on the bound a clipped step reaches. */
-  const double ai_new = s == room_i ? (y[i] > 0 ? Ci : 0.0) : ai + y[i] * s;
-  const double aj_new = s == room_j ? (y[j] > 0 ? 0.0 : Cj) : aj - y[j] * s;
+  /* Land exactly on the bound a clipped step reaches (and never past one). */
+  const double ai_new = s == room_i ? (y[i] > 0 ? Ci : 0.0) : fmin(fmax(ai + y[i] * s, 0), Ci);
+  const double aj_new = s == room_j ? (y[j] > 0 ? 0.0 : Cj) : fmin(fmax(aj - y[j] * s, 0), Cj);
   if (!(s > 0) || (ai_new == ai && aj_new == aj)) {
     *done = true; /* optimal to rounding: the step moves nothing */
     return SS_OK;
   }
+  /* Rows i and j whole where gbar needs them (both are cached: no allocation). */
+  const int64_t *rest = act + na, nr = self->num_data - na;
+  if ((ai == Ci) != (ai_new == Ci))
+    Ki = ss_kernel_cache_row_cover(&st->cache, self, i, act, na, rest, nr, &status);
+  if (Ki && (aj == Cj) != (aj_new == Cj))
+    Kj = ss_kernel_cache_row_cover(&st->cache, self, j, act, na, rest, nr, &status);
+  if (!Ki || !Kj) return status;
   a[i] = ai_new;
   a[j] = aj_new;
-  status = follow_upper_bound(self, st, i, ai);
-  if (status == SS_OK) status = follow_upper_bound(self, st, j, aj);
-  if (status != SS_OK) return status;
+  follow_upper_bound(self, st, i, ai, ai_new, Ki);
+  follow_upper_bound(self, st, j, aj, aj_new, Kj);
   st->inactive_fresh = false;
   const double ci = y[i] * (a[i] - ai), cj = y[j] * (a[j] - aj);
   for (int64_t k = 0; k < na; ++k) {
