@@ -105,7 +105,8 @@ def main():
         d_svc = dual_objective(X, coef_svc, sv_svc, gamma)
         d_ours = dual_objective(X, coef_ours, sv_ours, gamma)
         ms, mo = statistics.median(t_svc), statistics.median(t_ours)
-        print(f"| {label} | {X.shape[0]} | {C:g} | {gamma:g} | {ms:.3f} | {mo:.3f} | {mo / ms:.2f} |"
+        print(f"| {label} | {X.shape[0]} | {C:g} | {gamma:g} | {ms:.3f} | {mo:.3f} |"
+              f" {mo / ms:.2f} |"
               f" {d_svc:.6f} | {d_ours:.6f} | {(d_svc - d_ours) / abs(d_svc):.2e} |"
               f" {len(sv_svc)} | {len(sv_ours)} | {stats['num_kernel_evaluations']} |", flush=True)
     print()

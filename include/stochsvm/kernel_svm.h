@@ -53,7 +53,8 @@ typedef enum SsKernelSolver {
   SS_KSOLVER_NONE = 0,       /**< no training: train evaluates the set model */
   SS_KSOLVER_SBP = 1,        /**< Stochastic Batch Perceptron (src/core/kernel/sbp.c) */
   SS_KSOLVER_PEGASOS = 2,    /**< kernel Pegasos (src/core/kernel/kernel_pegasos.c) */
-  SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent, no bias (src/core/kernel/kernel_sdca.c) */
+  SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent (src/core/kernel/kernel_sdca.c;
+                                  with a bias kernel_sdca_pair.c) */
   SS_KSOLVER_PERCEPTRON = 4, /**< online kernel Perceptron (src/core/kernel/perceptron.c) */
   SS_KSOLVER_BSCA = 5,       /**< budgeted stochastic coordinate ascent (src/core/budget/bsca.c, kernel_budget.h) */
   SS_KSOLVER_BSGD = 6        /**< budgeted stochastic gradient descent (src/core/budget/bsgd.c, kernel_budget.h) */
@@ -140,9 +141,10 @@ SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
  *
  *  One iteration: SBP one step of Algorithm 1 (n kernel evaluations);
  *  Pegasos, SDCA, Perceptron one visited example (one kernel evaluation per
- *  support vector); SDCA with a bias one pair step (two cached kernel rows). Pegasos, SDCA and the Perceptron visit the examples of
- *  epoch e in a permutation drawn from (seed, e); SBP samples its example at
- *  iteration t from (seed, t).
+ *  support vector); SDCA with a bias one pair step (two cached kernel rows).
+ *  Pegasos, SDCA and the Perceptron visit the examples of epoch e in a
+ *  permutation drawn from (seed, e); SBP samples its example at iteration t
+ *  from (seed, t).
  *  @return SS_OK; SS_ERR_INTERRUPTED (a callback stopped it; the model is
  *          valid); SS_ERR_BAD_STATE (no data); SS_ERR_BAD_DATA (SBP with a
  *          bias needs both classes); SS_ERR_NUMERIC (a non-finite model:
@@ -234,9 +236,9 @@ SS_API int ss_kernel_svm_get_shrinking(const SsKernelSvm *self);
  *  - SDCA and BSCA: relative duality gap P - D <= epsilon D. For SDCA this
  *    certifies P <= (1 + epsilon) P*. SDCA with a bias first runs its pair
  *    steps until the maximal KKT violation m - M <= epsilon, then the gap
- *    test decides (on failure its tolerance is divided by 10). BSCA's D is evaluated through the
- *    budgeted model: exact until budget maintenance first changes the model,
- *    an estimate (no guarantee) after.
+ *    test decides (on failure its tolerance is divided by 10). BSCA's D is
+ *    evaluated through the budgeted model: exact until budget maintenance
+ *    first changes the model, an estimate (no guarantee) after.
  *  - Pegasos, BSGD, SBP: the objective window on the primal P of the model.
  *  - Perceptron: none (it minimises no objective); it runs to the cap. */
 SS_API SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon);

@@ -143,7 +143,8 @@ void test_kernel_exact_reaches_kkt(void)
   /* the cache size: the same iterates, bit for bit */
   CHECK(tu_same_bits(a, ss_kernel_svm_get_dual_variables(tiny), EN));
   CHECK(ss_kernel_svm_get_bias(ref) == ss_kernel_svm_get_bias(tiny));
-  CHECK(ss_kernel_svm_get_num_kernel_evaluations(tiny) > ss_kernel_svm_get_num_kernel_evaluations(ref));
+  CHECK(ss_kernel_svm_get_num_kernel_evaluations(tiny) >
+        ss_kernel_svm_get_num_kernel_evaluations(ref));
   /* shrinking: the same optimum */
   CHECK_REL(libsvm_dual(&f, ss_kernel_svm_get_dual_variables(plain)), libsvm_dual(&f, a), 1e-12);
   ss_kernel_svm_delete(ref);
@@ -162,7 +163,8 @@ void test_kernel_exact_settings(void)
   CHECK_EQ_INT(ss_kernel_svm_get_shrinking(svm), 1);
   CHECK_EQ_INT(ss_kernel_svm_get_unregularized_bias(svm), 0);
   const double bad[] = {0.0, -1.0, NAN, INFINITY, -INFINITY};
-  for (int b = 0; b < 5; ++b) CHECK_EQ_INT(ss_kernel_svm_set_cache_size(svm, bad[b]), SS_ERR_BAD_ARG);
+  for (int b = 0; b < 5; ++b)
+    CHECK_EQ_INT(ss_kernel_svm_set_cache_size(svm, bad[b]), SS_ERR_BAD_ARG);
   CHECK_EQ_INT(ss_kernel_svm_set_cache_size(NULL, 10), SS_ERR_BAD_ARG);
   CHECK_EQ_INT(ss_kernel_svm_set_shrinking(NULL, 1), SS_ERR_BAD_ARG);
   CHECK(ss_kernel_svm_get_cache_size(svm) == SS_KERNEL_SVM_DEFAULT_CACHE_SIZE);

@@ -106,7 +106,7 @@ struct SsKernelSvm_ {
   int budget_maintenance;      /**< SsBudgetMaintenance; 0: AUTO */
 
   /* Exact SDCA with a bias (kernel_sdca_pair.c). */
-  double cache_size;           /**< kernel-row cache in MB; 0: default SS_KERNEL_SVM_DEFAULT_CACHE_SIZE */
+  double cache_size;           /**< kernel-row cache in MB; 0: the default (kernel_svm.h) */
   bool no_shrinking;           /**< shrinking is on unless set off */
 
   /* Solver state, kept between train calls. */

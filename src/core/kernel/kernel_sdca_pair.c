@@ -135,7 +135,9 @@ static SsStatus start(SsKernelSvm *self)
   st->sv = malloc((size_t)n * sizeof(int64_t));
   st->sv_coef = malloc((size_t)n * sizeof(double));
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
-  SsStatus status = st->g && st->gbar && st->box && st->active && st->inactive && st->sv && st->sv_coef && self->dual
+  const bool allocated = st->g && st->gbar && st->box && st->active && st->inactive && st->sv &&
+                         st->sv_coef && self->dual;
+  SsStatus status = allocated
                         ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self))
                         : SS_ERR_ALLOC;
   if (status != SS_OK) {
