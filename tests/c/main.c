@@ -205,6 +205,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_cache_rows_lru_and_growth)                           \
   X(kernel_exact_reaches_kkt)                                   \
   X(kernel_exact_settings)                                      \
+  X(kernel_exact_tiny_problems)                                 \
   /* test_kernel_weights.c */                                   \
   X(kernel_weights_rejects)                                     \
   X(kernel_weights_duplicate_and_zero)                          \

@@ -182,3 +182,23 @@ void test_kernel_exact_settings(void)
   ss_kernel_svm_delete(svm);
   ss_kernel_svm_delete(peg);
 }
+
+/* One and two examples: the shrinking check then comes every step, and the
+ * re-check after unshrinking must not shrink again first (a fuzzed input
+ * hung here). */
+void test_kernel_exact_tiny_problems(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  for (int64_t n = 1; n <= 3; ++n) {
+    SsData data;
+    ss_data_init_dense(&data, SS_DTYPE_FLOAT64, f.X, n, ED, ED);
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &data, f.y, 0.1);
+    REQUIRE(svm);
+    CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 1000), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->status, SS_SVM_STATUS_CONVERGED);
+    ss_kernel_svm_delete(svm);
+  }
+}

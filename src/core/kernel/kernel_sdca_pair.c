@@ -360,16 +360,16 @@ static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     }
     bool done;
     status = pair_step(self, st, &done);
+    if (status == SS_OK && done && st->num_active < self->num_data) {
+      /* Optimal on the active set: check all n before declaring it. */
+      status = unshrink(self, st);
+      st->until_shrink = shrink_period(self);
+      if (status == SS_OK) status = pair_step(self, st, &done);
+    }
     if (status != SS_OK) break;
     if (done) {
-      if (st->num_active == self->num_data) {
-        st->optimal = true;
-        break;
-      }
-      status = unshrink(self, st); /* check all n before declaring optimality */
-      if (status != SS_OK) break;
-      st->until_shrink = shrink_period(self);
-      --t;               /* no step was taken */
+      st->optimal = true;
+      break;
     }
   }
   self->iteration = status == SS_OK ? t_end : t;
