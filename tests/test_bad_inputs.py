@@ -324,8 +324,8 @@ MATRIX = [
      "budget must be an integer >= 1, got 0"),
     ("kernel-svm-bias-unsupported",
      lambda: KernelSVM(X0, Y0, 0.1, solver="pegasos").set_unregularized_bias(True), ValueError,
-     "unregularized_bias=True needs the solver 'sbp' or 'bsca'; this KernelSVM's solver "
-     "'pegasos' has no bias"),
+     "unregularized_bias=True needs the solver 'sbp', 'bsca' or 'sdca'; this KernelSVM's "
+     "solver 'pegasos' has no bias"),
     ("kernel-svm-gamma-zero", lambda: KernelSVM(X0, Y0, 0.1, kernel="rbf", gamma=0), ValueError,
      "gamma must be a finite number > 0, got 0"),
     ("kernel-svm-gamma-negative", lambda: KernelSVM(X0, Y0, 0.1, kernel="rbf", gamma=-1), ValueError,

@@ -124,7 +124,7 @@ def test_bias_is_the_default_and_the_setting_restarts():
     clone = pickle.loads(pickle.dumps(svm))
     assert clone.get_unregularized_bias() and clone.get_bias() == svm.get_bias()
     np.testing.assert_array_equal(clone.decision_function(X), svm.decision_function(X))
-    for solver in ("bsgd", "sdca", "pegasos"):
+    for solver in ("bsgd", "pegasos", "perceptron"):  # sdca: tests/test_kernel_exact.py
         other = KernelSVM(X, y, 1e-2, solver=solver, gamma=0.5)
         with pytest.raises(ValueError, match="unregularized_bias"):
             other.set_unregularized_bias(True)

@@ -333,7 +333,7 @@ def test_errors_name_the_argument():
     with pytest.raises(TypeError):
         svm.set_nu("big")
     with pytest.raises(ValueError, match="unregularized_bias=True needs the solver 'sbp'"):
-        KernelSVM(X, y, 0.1, solver="sdca").set_unregularized_bias(True)
+        KernelSVM(X, y, 0.1, solver="pegasos").set_unregularized_bias(True)
     with pytest.raises(ValueError, match="columns"):
         svm.decision_function(X[:, :1])
     one_class = KernelSVM(X, np.ones_like(y), 0.1)

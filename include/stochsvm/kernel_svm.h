@@ -53,7 +53,8 @@ typedef enum SsKernelSolver {
   SS_KSOLVER_NONE = 0,       /**< no training: train evaluates the set model */
   SS_KSOLVER_SBP = 1,        /**< Stochastic Batch Perceptron (src/core/kernel/sbp.c) */
   SS_KSOLVER_PEGASOS = 2,    /**< kernel Pegasos (src/core/kernel/kernel_pegasos.c) */
-  SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent, no bias (src/core/kernel/kernel_sdca.c) */
+  SS_KSOLVER_SDCA = 3,       /**< kernel dual coordinate ascent (src/core/kernel/kernel_sdca.c;
+                                  with a bias kernel_sdca_pair.c) */
   SS_KSOLVER_PERCEPTRON = 4, /**< online kernel Perceptron (src/core/kernel/perceptron.c) */
   SS_KSOLVER_BSCA = 5,       /**< budgeted stochastic coordinate ascent (src/core/budget/bsca.c, kernel_budget.h) */
   SS_KSOLVER_BSGD = 6        /**< budgeted stochastic gradient descent (src/core/budget/bsgd.c, kernel_budget.h) */
@@ -140,9 +141,10 @@ SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
  *
  *  One iteration: SBP one step of Algorithm 1 (n kernel evaluations);
  *  Pegasos, SDCA, Perceptron one visited example (one kernel evaluation per
- *  support vector). Pegasos, SDCA and the Perceptron visit the examples of
- *  epoch e in a permutation drawn from (seed, e); SBP samples its example at
- *  iteration t from (seed, t).
+ *  support vector); SDCA with a bias one pair step (two cached kernel rows).
+ *  Pegasos, SDCA and the Perceptron visit the examples of epoch e in a
+ *  permutation drawn from (seed, e); SBP samples its example at iteration t
+ *  from (seed, t).
  *  @return SS_OK; SS_ERR_INTERRUPTED (a callback stopped it; the model is
  *          valid); SS_ERR_BAD_STATE (no data); SS_ERR_BAD_DATA (SBP with a
  *          bias needs both classes); SS_ERR_NUMERIC (a non-finite model:
@@ -195,25 +197,48 @@ SS_API SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu);
  *  lambda again (the default).
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL). */
 SS_API SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self);
-/** @brief SBP and BSCA: learn an unregularized bias (non-zero) or not (0).
+/** @brief SBP, BSCA and SDCA: learn an unregularized bias (non-zero) or not (0).
  *  Default: on for BSCA (the bias-free form of the paper oscillates on data
  *  such as a9a, docs/budget.rst), off for the SBP (the paper's form; nu
- *  derived from lambda follows the setting). Other solvers have no bias and
- *  refuse a non-zero value with SS_ERR_BAD_STATE. Restarts the SBP averages.
- *  BSCA with a bias solves the dual with sum_i y_i alpha_i = 0 (LIBSVM's
- *  problem) by pair steps and sets the bias to the minimiser of the primal
- *  for its model at each diagnostic; changing the setting restarts BSCA. */
+ *  derived from lambda follows the setting) and for SDCA. Other solvers have
+ *  no bias and refuse a non-zero value with SS_ERR_BAD_STATE. Restarts the
+ *  SBP averages. BSCA with a bias solves the dual with sum_i y_i alpha_i = 0
+ *  (LIBSVM's problem) by pair steps and sets the bias to the minimiser of the
+ *  primal for its model at each diagnostic; changing the setting restarts
+ *  BSCA. SDCA with a bias is the exact pairwise solver of LIBSVM's dual
+ *  (kernel_sdca_pair.c: second-order working sets, a kernel-row cache,
+ *  shrinking; one iteration is one pair step; the bias is the KKT bias);
+ *  changing the setting restarts SDCA. */
 SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled);
 /** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
  *  computed at train time while unset. */
 SS_API SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0);
+/** Default size of the kernel-row cache of SDCA with a bias, in MB (SVC's). */
+#define SS_KERNEL_SVM_DEFAULT_CACHE_SIZE 200.0
+/** @brief SDCA with a bias: the kernel-row cache in MB (2^20 bytes), finite
+ *  and > 0; default SS_KERNEL_SVM_DEFAULT_CACHE_SIZE. It holds
+ *  max(2, min(n, floor(size / (8 n)))) rows of n doubles, allocated as they
+ *  are first needed and freed with the solver's state. The size changes the
+ *  running time only, never the iterates. Accepted for every solver (others
+ *  ignore it). @return SS_OK; SS_ERR_BAD_ARG (NULL, not finite, <= 0);
+ *  SS_ERR_ALLOC (a trained state's cache could not be rebuilt). */
+SS_API SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes);
+/** @brief The cache size in force, in MB. */
+SS_API double ss_kernel_svm_get_cache_size(const SsKernelSvm *self);
+/** @brief SDCA with a bias: shrink the active set (non-zero, the default) or
+ *  not (0). Both reach the same optimum. @return SS_OK; SS_ERR_BAD_ARG (NULL). */
+SS_API SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled);
+/** @brief 1 if SDCA with a bias shrinks, else 0. */
+SS_API int ss_kernel_svm_get_shrinking(const SsKernelSvm *self);
 /** @brief Relative stopping tolerance, finite and >= 0; default 1e-3; 0
  *  disables the rule. The rules are the linear object's (svm.h,
  *  ss_svm_set_epsilon), applied by the shared run driver at diagnostics:
  *  - SDCA and BSCA: relative duality gap P - D <= epsilon D. For SDCA this
- *    certifies P <= (1 + epsilon) P*. BSCA's D is evaluated through the
- *    budgeted model: exact until budget maintenance first changes the model,
- *    an estimate (no guarantee) after.
+ *    certifies P <= (1 + epsilon) P*. SDCA with a bias first runs its pair
+ *    steps until the maximal KKT violation m - M <= epsilon, then the gap
+ *    test decides (on failure its tolerance is divided by 10). BSCA's D is
+ *    evaluated through the budgeted model: exact until budget maintenance
+ *    first changes the model, an estimate (no guarantee) after.
  *  - Pegasos, BSGD, SBP: the objective window on the primal P of the model.
  *  - Perceptron: none (it minimises no objective); it runs to the cap. */
 SS_API SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon);
@@ -265,7 +290,7 @@ SS_API const double *ss_kernel_svm_get_weights(const SsKernelSvm *self);
 /** @brief SBP's nu in force: the one set, else the one derived from lambda
  *  (0 until the first train of an SBP derives it). */
 SS_API double ss_kernel_svm_get_nu(const SsKernelSvm *self);
-/** @brief 1 if the SBP learns an unregularized bias, else 0. */
+/** @brief 1 if the solver (SBP, BSCA, SDCA) learns an unregularized bias, else 0. */
 SS_API int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self);
 /** @brief The eta_0 in force (the default once data is known; 0 before). */
 SS_API double ss_kernel_svm_get_eta0(const SsKernelSvm *self);
@@ -301,7 +326,7 @@ SS_API const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self);
 SS_API const int64_t *ss_kernel_svm_get_support_indices(const SsKernelSvm *self);
 /** @brief The m coefficients beta_j, owned by the object; NULL when m = 0. */
 SS_API const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self);
-/** @brief The model's bias b (0 unless the SBP learns one or a model was set). */
+/** @brief The model's bias b (0 unless the solver learns one or a model was set). */
 SS_API double ss_kernel_svm_get_bias(const SsKernelSvm *self);
 /** @brief The solver's per-example variables (n values owned by the object),
  *  NULL without data or before training: SDCA alpha in [0, c_i/(lambda n)];

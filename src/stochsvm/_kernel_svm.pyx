@@ -318,7 +318,7 @@ def _restore_kernel_svm(state):
     svm.set_seed(state["seed"])
     svm.set_unregularized_bias(state["unregularized_bias"])  # BSCA's default is True
     for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
-                "budget_maintenance"):
+                "budget_maintenance", "cache_size", "shrinking"):
         if state.get(key) is not None:
             getattr(svm, "set_" + key)(state[key])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
@@ -486,6 +486,8 @@ cdef class KernelSVM:
                                      if self._diagnostic_frequency_set else None),
             "budget": ss_kernel_svm_get_budget(p),
             "budget_maintenance": self.get_budget_maintenance(),
+            "cache_size": ss_kernel_svm_get_cache_size(p),
+            "shrinking": bool(ss_kernel_svm_get_shrinking(p)),
             "support_vectors": self.get_support_vectors(),
             "support_indices": self.get_support_indices(),
             "coefficients": self.get_coefficients(),
@@ -751,18 +753,42 @@ cdef class KernelSVM:
         self._nu_set = True
 
     def set_unregularized_bias(self, enabled):
-        """SBP and BSCA: learn an unregularized bias (default: True for BSCA,
-        False for the SBP); other solvers
+        """SBP, BSCA and SDCA: learn an unregularized bias (default: True for
+        BSCA, False for the SBP and SDCA); other solvers
         refuse True. BSCA then keeps sum_i y_i alpha_i = 0 by pair steps and sets
         the bias to the primal's minimiser at each diagnostic (LIBSVM's problem,
-        see docs/budget.rst). Changing it restarts BSCA."""
+        see docs/budget.rst). SDCA becomes the exact pairwise solver of LIBSVM's
+        dual, with a kernel-row cache (:meth:`set_cache_size`) and shrinking
+        (:meth:`set_shrinking`); docs/kernel.rst. Changing it restarts BSCA and SDCA."""
         cdef SsKernelSvm *p = self._writer("set_unregularized_bias")
         solver = _KSOLVER_NAMES[<int>ss_kernel_svm_get_solver(p)]
-        if enabled and solver not in ("sbp", "bsca"):
-            raise ValueError(f"unregularized_bias=True needs the solver 'sbp' or 'bsca'; "
-                             f"this KernelSVM's solver {solver!r} has no bias")
+        if enabled and solver not in ("sbp", "bsca", "sdca"):
+            raise ValueError(f"unregularized_bias=True needs the solver 'sbp', 'bsca' or "
+                             f"'sdca'; this KernelSVM's solver {solver!r} has no bias")
         _check(ss_kernel_svm_set_unregularized_bias(p, 1 if enabled else 0),
                "unregularized_bias", enabled)
+
+    def set_cache_size(self, cache_size):
+        """SDCA with a bias: the kernel-row cache in MB, finite and > 0
+        (default 200, as SVC's ``cache_size``). It changes the running time,
+        never the iterates."""
+        cdef SsKernelSvm *p = self._writer("set_cache_size")
+        v = _as_float(cache_size, "cache_size")
+        if not (math.isfinite(v) and v > 0):
+            raise ValueError(f"cache_size must be a finite number of MB > 0, got {cache_size!r}")
+        _check(ss_kernel_svm_set_cache_size(p, v), "cache_size", cache_size)
+
+    def get_cache_size(self):
+        return ss_kernel_svm_get_cache_size(self._reader())
+
+    def set_shrinking(self, enabled):
+        """SDCA with a bias: shrink the active set (default True). On and off
+        reach the same optimum."""
+        cdef SsKernelSvm *p = self._writer("set_shrinking")
+        _check(ss_kernel_svm_set_shrinking(p, 1 if enabled else 0), "shrinking", enabled)
+
+    def get_shrinking(self):
+        return bool(ss_kernel_svm_get_shrinking(self._reader()))
 
     def set_eta0(self, eta0):
         """SBP's initial step, > 0 (default 1 / sqrt(max_i K(x_i, x_i)))."""

@@ -201,6 +201,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_budget_cholesky.c */                                  \
   X(cholesky_updates_match_full_factor)                         \
   X(projection_kept_factor_equals_new_factor)                   \
+  /* test_kernel_exact.c */                                     \
+  X(kernel_cache_rows_lru_and_growth)                           \
+  X(kernel_exact_reaches_kkt)                                   \
+  X(kernel_exact_settings)                                      \
+  X(kernel_exact_tiny_problems)                                 \
   /* test_kernel_weights.c */                                   \
   X(kernel_weights_rejects)                                     \
   X(kernel_weights_duplicate_and_zero)                          \

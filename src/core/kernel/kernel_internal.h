@@ -112,6 +112,10 @@ struct SsKernelSvm_ {
   int64_t budget;              /**< B; 0: default 500 */
   int budget_maintenance;      /**< SsBudgetMaintenance; 0: AUTO */
 
+  /* Exact SDCA with a bias (kernel_sdca_pair.c). */
+  double cache_size;           /**< kernel-row cache in MB; 0: the default (kernel_svm.h) */
+  bool no_shrinking;           /**< shrinking is on unless set off */
+
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
   int64_t iteration;
@@ -218,6 +222,7 @@ double ss_sbp_nu_in_force(const SsKernelSvm *self);
 /** The solvers' tables. */
 extern const SsKernelSolverOps ss_sbp_ops;
 extern const SsKernelSolverOps ss_kernel_sdca_ops;
+extern const SsKernelSolverOps ss_kernel_sdca_pair_ops; /* SDCA with a bias (kernel_sdca_pair.c) */
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
 extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */

@@ -488,9 +488,18 @@ SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (enabled && self->solver != SS_KSOLVER_SBP && self->solver != SS_KSOLVER_BSCA)
+  if (enabled && self->solver != SS_KSOLVER_SBP && self->solver != SS_KSOLVER_BSCA &&
+      self->solver != SS_KSOLVER_SDCA)
     return SS_ERR_BAD_STATE;
-  if ((enabled != 0) != self->bias_enabled) ss_kernel_budget_restart(self);
+  if ((enabled != 0) != self->bias_enabled) {
+    ss_kernel_budget_restart(self);
+    if (self->solver == SS_KSOLVER_SDCA) {
+      /* SDCA with a bias is the exact pairwise solver (kernel_sdca_pair.c). */
+      self->ops->free_state(self);
+      self->iteration = 0;
+      self->ops = enabled ? &ss_kernel_sdca_pair_ops : &ss_kernel_sdca_ops;
+    }
+  }
   self->bias_enabled = enabled != 0;
   ss_run_history_clear(&self->history);
   return SS_OK;

@@ -1,0 +1,44 @@
+/* kernel_cache.h -- private: the LRU cache of kernel rows (kernel_cache.c)
+ * of the exact pairwise solver; never installed. */
+#ifndef STOCHSVM_KERNEL_CACHE_H
+#define STOCHSVM_KERNEL_CACHE_H
+
+#include "kernel_internal.h"
+
+typedef struct SsKernelCache {
+  int64_t n;            /**< row length */
+  int64_t capacity;     /**< rows the budget holds, in [2, n] (2 even for n = 1: never reached) */
+  int64_t used;         /**< buffers allocated so far */
+  int64_t *slot_of;     /**< [n] the slot holding row i, or -1 */
+  int64_t *owner;       /**< [capacity] the row a slot holds */
+  int64_t *prev, *next; /**< [capacity] the recency list, -1 at its ends */
+  uint64_t *made_in;    /**< [capacity] the generation the slot's row was computed in */
+  bool *complete;       /**< [capacity] the slot's row holds all n values */
+  double **rows;        /**< [capacity] buffers of n doubles (the first `used` allocated) */
+  int64_t head, tail;   /**< most and least recently used slot, -1: empty */
+  uint64_t generation;  /**< steps whenever the active set grows */
+  int64_t hits, misses;
+} SsKernelCache;
+
+/** A cache for rows of length @p n within @p megabytes (> 0); SS_ERR_ALLOC. */
+SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes);
+/** Free every buffer (safe on a zeroed or failed cache). */
+void ss_kernel_cache_free(SsKernelCache *cache);
+/** The active set is about to grow: every cached row becomes stale. */
+void ss_kernel_cache_grow_active(SsKernelCache *cache);
+/** Row i of the kernel matrix, valid at the k in active[0, num_active) (and
+ *  only there); computed through @p svm's scratch (zd, krow) on a miss,
+ *  counting its kernel evaluations. NULL with *status = SS_ERR_ALLOC when a
+ *  buffer cannot be allocated. The row stays valid until the second call
+ *  after this one (the cache holds at least two rows). */
+const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
+                                  const int64_t *active, int64_t num_active, SsStatus *status);
+
+/** Row i complete: valid at the active examples and at rest[0, num_rest)
+ *  (the others: all n together); it then survives the next growth of the
+ *  active set. */
+const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
+                                        const int64_t *active, int64_t num_active,
+                                        const int64_t *rest, int64_t num_rest, SsStatus *status);
+
+#endif /* STOCHSVM_KERNEL_CACHE_H */

@@ -1,0 +1,471 @@
+/* kernel_sdca_pair.c -- exact kernel SDCA with an unregularized bias: the
+ * pairwise mode of kernel SDCA, which solves LIBSVM's own dual (docs/kernel.rst,
+ * "Exact kernel SDCA with a bias").
+ *
+ * With C = 1/(lambda n), per-example boxes C_i = c_i C (weights c_i >= 0,
+ * default 1) and Q_ij = y_i y_j K(x_i, x_j):
+ *
+ *     min_a  F(a) = 1/2 a^T Q a - e^T a,   0 <= a_i <= C_i,   y^T a = 0,
+ *
+ * whose optimum is -1/lambda times the object's dual D(alpha) (alpha = a).
+ * The gradient g = Q a - e is kept for the active examples. With
+ * v_t = -y_t g_t and the index sets
+ *
+ *     I_up  = {t : y_t = +1, a_t < C_t} u {t : y_t = -1, a_t > 0}
+ *     I_low = {t : y_t = +1, a_t > 0}   u {t : y_t = -1, a_t < C_t},
+ *
+ * a is optimal iff m(a) = max_{I_up} v <= M(a) = min_{I_low} v, and then
+ * every b in [m, M] is a KKT bias (b = v_t for every free t). A step moves a
+ * pair (i, j), i in I_up and j in I_low with v_i > v_j, along
+ * d = y_i e_i - y_j e_j, which keeps y^T a = 0:
+ *
+ *     F(a + s d) = F(a) - s (v_i - v_j) + s^2/2 eta_ij,
+ *     eta_ij = K_ii + K_jj - 2 K_ij,
+ *
+ * minimised at s = (v_i - v_j) / eta_ij (eta_ij <= 0: s as large as the
+ * boxes allow, F being linear or concave along d), clipped to
+ * [0, min(room_i, room_j)], room_i = C_i - a_i (y_i = +1) or a_i
+ * (y_i = -1), room_j = a_j (y_j = +1) or C_j - a_j. Then
+ * g_k += y_k (y_i K_ik da_i + y_j K_jk da_j) for every active k: two kernel
+ * rows per step, through the LRU row cache (kernel_cache.c).
+ *
+ * Working set, second order (Fan, Chen, Lin 2005, section 3): i is the
+ * maximiser of v over I_up (the first-order choice), and j the t in I_low
+ * with v_t < v_i whose step alone would lower F most, i.e. the minimiser of
+ * -(v_i - v_t)^2 / eta_it (eta_it <= 0 counts as a tiny positive number):
+ * one extra pass over row i, which the step needs anyway.
+ *
+ * Shrinking: an example at a bound that can only move one way leaves the
+ * active set when the other side of the KKT conditions holds for it with room
+ * to spare -- in I_up only (so a candidate for i alone) with v_t < M, or in
+ * I_low only with v_t > m (an example with C_t = 0 is in neither and
+ * leaves at once). Checked every min(n, 1000) steps. The first time
+ * m - M <= 10 tol the gradient is reconstructed and everybody returns; and
+ * before the solver declares optimality on a shrunk set it reconstructs the
+ * gradient of the inactive examples and checks m - M <= tol on all n. The
+ * reconstruction splits the sum over the support vectors (Q a)_k into the
+ * examples at their upper bound, gbar_k = sum_{a_j = C_j} C_j Q_kj, kept for
+ * all n (a full kernel row each time an example reaches or leaves its upper
+ * bound), and the free ones, which are never shrunk:
+ *
+ *     g_k = gbar_k + sum_{0 < a_j < C_j} a_j Q_kj - 1,
+ *
+ * so it costs (free support vectors) x (inactive examples) kernel values
+ * rather than (support vectors) x (inactive examples).
+ *
+ * Stopping: the solver's own test is the maximal violating pair,
+ * m - M <= tol, with tol = the object's epsilon. Once it holds, the
+ * remaining iterations of the run are empty; the run driver then judges the
+ * relative duality gap P - D <= epsilon D at its diagnostic (P with the KKT
+ * bias b = mean of v over the free examples, else (m + M) / 2). If the gap
+ * test fails, tol is divided by 10 and the steps resume. One iteration is one
+ * pair step.
+ */
+#include "kernel_cache.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The floor of eta in the working-set score (duplicate points). */
+#define PAIR_TAU 1e-12
+/* Steps between shrinking checks: min(n, PAIR_SHRINK_PERIOD). */
+#define PAIR_SHRINK_PERIOD 1000
+
+typedef struct PairState {
+  SsKernelCache cache;
+  double *g;               /**< [n] gradient of F; exact on the active set */
+  double *gbar;            /**< [n] sum over a_j = C_j of C_j Q_kj, exact for all n */
+  double *box;             /**< [n] C_i = c_i C */
+  int64_t *active;         /**< [n] the active examples first (increasing), then the others */
+  int64_t num_active;
+  unsigned char *inactive; /**< [n] 1: shrunk */
+  int64_t *sv;             /**< [n] scratch: the examples with a > 0 */
+  double *sv_coef;         /**< [n] scratch: their a_j y_j */
+  int64_t until_shrink;    /**< steps left before the next shrinking check */
+  bool unshrunk_once;      /**< the reconstruction at m - M <= 10 tol was done */
+  bool optimal;            /**< m - M <= tol on all n */
+  bool measured;           /**< a diagnostic has seen the optimal state */
+  bool inactive_fresh;     /**< the inactive examples' gradient is exact (no step since) */
+  double tol;
+} PairState;
+
+static bool in_up(double y, double a, double C) { return y > 0 ? a < C : a > 0; }
+static bool in_low(double y, double a, double C) { return y > 0 ? a > 0 : a < C; }
+
+static void free_state(SsKernelSvm *self)
+{
+  PairState *st = self->state;
+  if (st) {
+    ss_kernel_cache_free(&st->cache);
+    free(st->g);
+    free(st->gbar);
+    free(st->box);
+    free(st->active);
+    free(st->inactive);
+    free(st->sv);
+    free(st->sv_coef);
+    free(st);
+  }
+  self->state = NULL;
+}
+
+static int64_t shrink_period(const SsKernelSvm *self)
+{
+  return self->num_data < PAIR_SHRINK_PERIOD ? self->num_data : PAIR_SHRINK_PERIOD;
+}
+
+static SsStatus start(SsKernelSvm *self)
+{
+  const int64_t n = self->num_data;
+  PairState *st = self->state;
+  if (st) {
+    /* A further train call: re-establish optimality at the object's tol. */
+    st->optimal = st->measured = false;
+    st->tol = self->epsilon;
+    return SS_OK;
+  }
+  st = calloc(1, sizeof(PairState));
+  if (!st) return SS_ERR_ALLOC;
+  self->state = st;
+  st->g = malloc((size_t)n * sizeof(double));
+  st->gbar = calloc((size_t)n, sizeof(double));
+  st->box = malloc((size_t)n * sizeof(double));
+  st->active = malloc((size_t)n * sizeof(int64_t));
+  st->inactive = calloc((size_t)n, 1);
+  st->sv = malloc((size_t)n * sizeof(int64_t));
+  st->sv_coef = malloc((size_t)n * sizeof(double));
+  if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
+  const bool allocated = st->g && st->gbar && st->box && st->active && st->inactive && st->sv &&
+                         st->sv_coef && self->dual;
+  SsStatus status = allocated
+                        ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self))
+                        : SS_ERR_ALLOC;
+  if (status != SS_OK) {
+    free_state(self);
+    return status;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    self->dual[k] = 0;
+    st->g[k] = -1.0;
+    st->box[k] = ss_kernel_svm_box(self) * ss_kernel_svm_weight(self, k);
+    st->active[k] = k;
+  }
+  st->num_active = n;
+  st->until_shrink = shrink_period(self);
+  st->tol = self->epsilon;
+  self->iteration = 0;
+  return SS_OK;
+}
+
+/* m = max_{I_up} v and M = min_{I_low} v over the active set (-inf, +inf
+ * when empty). */
+static void violation_bounds(const SsKernelSvm *self, const PairState *st, double *m, double *M)
+{
+  double hi = -INFINITY, lo = INFINITY;
+  for (int64_t k = 0; k < st->num_active; ++k) {
+    const int64_t t = st->active[k];
+    const double y = self->labels[t], a = self->dual[t], C = st->box[t];
+    const double v = -y * st->g[t];
+    if (in_up(y, a, C) && v > hi) hi = v;
+    if (in_low(y, a, C) && v < lo) lo = v;
+  }
+  *m = hi;
+  *M = lo;
+}
+
+/* The gradient of the inactive examples afresh (they stay inactive):
+ * g_k = gbar_k - 1 + y_k sum_{j free} a_j y_j K_jk, the free examples being
+ * active, through their rows made complete (ss_kernel_cache_row_cover). */
+static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
+{
+  const int64_t n = self->num_data, na = st->num_active;
+  if (na == n || st->inactive_fresh) return SS_OK;
+  const int64_t *rest = st->active + na, nr = n - na;
+  for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] = 0;
+  for (int64_t q = 0; q < na; ++q) {
+    const int64_t j = st->active[q];
+    const double a = self->dual[j];
+    if (!(a > 0 && a < st->box[j])) continue;
+    SsStatus status = SS_OK;
+    const double *Kj = ss_kernel_cache_row_cover(&st->cache, self, j, st->active, na, rest, nr,
+                                                 &status);
+    if (!Kj) return status;
+    const double c = a * self->labels[j];
+    for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] += c * Kj[rest[r]];
+  }
+  for (int64_t r = 0; r < nr; ++r) {
+    const int64_t k = rest[r];
+    st->g[k] = st->gbar[k] - 1.0 + self->labels[k] * st->g[k];
+  }
+  st->inactive_fresh = true;
+  return SS_OK;
+}
+
+/* gbar after example t's a moved from @p before to @p after, given t's
+ * complete row: C_t Q_kt joins (reaching the upper bound) or leaves it. */
+static void follow_upper_bound(const SsKernelSvm *self, PairState *st, int64_t t, double before,
+                               double after, const double *Kt)
+{
+  const double C = st->box[t];
+  if ((before == C) == (after == C)) return;
+  const double c = (after == C ? C : -C) * self->labels[t];
+  for (int64_t k = 0; k < self->num_data; ++k) st->gbar[k] += c * self->labels[k] * Kt[k];
+}
+
+/* Bring every example back (their gradient refreshed); the cached rows that
+ * are not complete become stale. */
+static SsStatus unshrink(SsKernelSvm *self, PairState *st)
+{
+  const int64_t n = self->num_data;
+  if (st->num_active == n) return SS_OK;
+  SsStatus status = refresh_inactive(self, st);
+  if (status != SS_OK) return status;
+  for (int64_t k = 0; k < n; ++k) {
+    st->active[k] = k;
+    st->inactive[k] = 0;
+  }
+  st->num_active = n;
+  ss_kernel_cache_grow_active(&st->cache);
+  return SS_OK;
+}
+
+/* The shrinking check (see the head of the file). */
+static SsStatus shrink(SsKernelSvm *self, PairState *st)
+{
+  double m, M;
+  violation_bounds(self, st, &m, &M);
+  if (!st->unshrunk_once && m - M <= 10 * st->tol) {
+    SsStatus status = unshrink(self, st);
+    if (status != SS_OK) return status;
+    st->unshrunk_once = true;
+    violation_bounds(self, st, &m, &M);
+  }
+  int64_t kept = 0, left = 0;
+  for (int64_t k = 0; k < st->num_active; ++k) {
+    const int64_t t = st->active[k];
+    const double y = self->labels[t], a = self->dual[t], C = st->box[t];
+    const double v = -y * st->g[t];
+    const bool up = in_up(y, a, C), low = in_low(y, a, C);
+    const bool leaves = (up && !low && v < M) || (low && !up && v > m) || (!up && !low);
+    if (leaves) {
+      st->inactive[t] = 1;
+      st->sv[left++] = t;
+    } else {
+      st->active[kept++] = t;
+    }
+  }
+  /* The leavers join the inactive examples after the active ones. */
+  memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
+  st->num_active = kept;
+  return SS_OK;
+}
+
+/* One pair step, or none when m - M <= tol on the active set (*done).
+ * SS_ERR_ALLOC when the cache cannot hold a row. */
+static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
+{
+  const double *y = self->labels, *K_diag = self->diagonal;
+  double *a = self->dual, *g = st->g;
+  const int64_t *act = st->active, na = st->num_active;
+  /* i: the maximiser of v over I_up. */
+  int64_t i = -1;
+  double vi = -INFINITY;
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t t = act[k];
+    const double v = -y[t] * g[t];
+    if (v > vi && in_up(y[t], a[t], st->box[t])) {
+      vi = v;
+      i = t;
+    }
+  }
+  *done = true;
+  if (i < 0) return SS_OK;
+  SsStatus status = SS_OK;
+  const double *Ki = ss_kernel_cache_row(&st->cache, self, i, act, na, &status);
+  if (!Ki) return status;
+  /* j: the second-order choice over I_low with v_t < v_i; M on the way. */
+  int64_t j = -1;
+  double best = INFINITY, M = INFINITY;
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t t = act[k];
+    if (!in_low(y[t], a[t], st->box[t])) continue;
+    const double v = -y[t] * g[t];
+    if (v < M) M = v;
+    const double b = vi - v;
+    if (b > 0) {
+      double eta = K_diag[i] + K_diag[t] - 2 * Ki[t];
+      if (eta <= 0) eta = PAIR_TAU;
+      const double score = -b * b / eta;
+      if (score < best) {
+        best = score;
+        j = t;
+      }
+    }
+  }
+  if (vi - M <= st->tol || j < 0) return SS_OK;
+  *done = false;
+  const double *Kj = ss_kernel_cache_row(&st->cache, self, j, act, na, &status);
+  if (!Kj) return status;
+  const double Ci = st->box[i], Cj = st->box[j];
+  const double room_i = y[i] > 0 ? Ci - a[i] : a[i];
+  const double room_j = y[j] > 0 ? a[j] : Cj - a[j];
+  const double room = room_i < room_j ? room_i : room_j;
+  const double eta = K_diag[i] + K_diag[j] - 2 * Ki[j];
+  double s = eta > 0 ? (vi + y[j] * g[j]) / eta : room;
+  if (s > room) s = room;
+  if (isnan(s)) return SS_ERR_NUMERIC;
+  const double ai = a[i], aj = a[j];
+  /* Land exactly on the bound a clipped step reaches (and never past one). */
+  const double ai_new = s == room_i ? (y[i] > 0 ? Ci : 0.0) : fmin(fmax(ai + y[i] * s, 0), Ci);
+  const double aj_new = s == room_j ? (y[j] > 0 ? 0.0 : Cj) : fmin(fmax(aj - y[j] * s, 0), Cj);
+  if (!(s > 0) || (ai_new == ai && aj_new == aj)) {
+    *done = true; /* optimal to rounding: the step moves nothing */
+    return SS_OK;
+  }
+  /* Rows i and j whole where gbar needs them (both are cached: no allocation). */
+  const int64_t *rest = act + na, nr = self->num_data - na;
+  if ((ai == Ci) != (ai_new == Ci))
+    Ki = ss_kernel_cache_row_cover(&st->cache, self, i, act, na, rest, nr, &status);
+  if (Ki && (aj == Cj) != (aj_new == Cj))
+    Kj = ss_kernel_cache_row_cover(&st->cache, self, j, act, na, rest, nr, &status);
+  if (!Ki || !Kj) return status;
+  a[i] = ai_new;
+  a[j] = aj_new;
+  follow_upper_bound(self, st, i, ai, ai_new, Ki);
+  follow_upper_bound(self, st, j, aj, aj_new, Kj);
+  st->inactive_fresh = false;
+  const double ci = y[i] * (a[i] - ai), cj = y[j] * (a[j] - aj);
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t t = act[k];
+    g[t] += y[t] * (ci * Ki[t] + cj * Kj[t]);
+  }
+  return SS_OK;
+}
+
+static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
+{
+  PairState *st = self->state;
+  if (st->optimal && st->measured) {
+    /* The driver's gap test failed at tol: tighten it. */
+    st->optimal = st->measured = false;
+    st->tol /= 10;
+  }
+  const bool shrinking = ss_kernel_svm_get_shrinking(self);
+  SsStatus status = SS_OK;
+  for (; t < t_end && !st->optimal; ++t) {
+    if (shrinking && --st->until_shrink <= 0) {
+      st->until_shrink = shrink_period(self);
+      status = shrink(self, st);
+      if (status != SS_OK) break;
+    }
+    bool done;
+    status = pair_step(self, st, &done);
+    if (status == SS_OK && done && st->num_active < self->num_data) {
+      /* Optimal on the active set: check all n before declaring it. */
+      status = unshrink(self, st);
+      st->until_shrink = shrink_period(self);
+      if (status == SS_OK) status = pair_step(self, st, &done);
+    }
+    if (status != SS_OK) break;
+    if (done) {
+      st->optimal = true;
+      break;
+    }
+  }
+  self->iteration = status == SS_OK ? t_end : t;
+  return status;
+}
+
+/* The KKT bias: the mean of v over the free examples, else the middle of
+ * [m, M] (one end when the other is infinite: one class only). */
+static double kkt_bias(const SsKernelSvm *self, const PairState *st)
+{
+  double sum = 0;
+  int64_t free_count = 0;
+  for (int64_t t = 0; t < self->num_data; ++t) {
+    const double a = self->dual[t];
+    if (a > 0 && a < st->box[t]) {
+      sum += -self->labels[t] * st->g[t];
+      ++free_count;
+    }
+  }
+  if (free_count > 0) return sum / (double)free_count;
+  double m, M;
+  violation_bounds(self, st, &m, &M);
+  if (isfinite(m) && isfinite(M)) return 0.5 * (m + M);
+  return isfinite(m) ? m : (isfinite(M) ? M : 0.0);
+}
+
+static SsStatus evaluate(SsKernelSvm *self, double *scores, double *norm2, bool *have_scores)
+{
+  PairState *st = self->state;
+  const int64_t n = self->num_data;
+  SsStatus status = refresh_inactive(self, st);
+  if (status != SS_OK) return status;
+  if (st->optimal) st->measured = true;
+  double sum_a = 0, aQa = 0;
+  int64_t m = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    const double a = self->dual[k];
+    scores[k] = self->labels[k] * (st->g[k] + 1.0);
+    sum_a += a;
+    aQa += a * (st->g[k] + 1.0);
+    if (a > 0) {
+      st->sv[m] = k;
+      st->sv_coef[m++] = a * self->labels[k];
+    }
+  }
+  status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &self->data, st->sv,
+                                         st->sv_coef, m, kkt_bias(self, st));
+  if (status != SS_OK) return status;
+  *norm2 = aQa > 0 ? aQa : 0.0;
+  *have_scores = true;
+  self->statistics.dual_objective = self->lambda * (sum_a - 0.5 * aQa);
+  return SS_OK;
+}
+
+const SsKernelSolverOps ss_kernel_sdca_pair_ops = {
+  .uses_permutation = false,
+  .criterion = SS_RUN_RELATIVE_GAP,
+  .may_diverge = false,
+  .start = start,
+  .steps = steps,
+  .evaluate = evaluate,
+  .free_state = free_state,
+};
+
+/* ------------------------------------------------------------------------ */
+/*                       The settings of the pairwise mode                   */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
+{
+  if (!self || !isfinite(megabytes) || !(megabytes > 0)) return SS_ERR_BAD_ARG;
+  self->cache_size = megabytes;
+  PairState *st = self->ops == &ss_kernel_sdca_pair_ops ? self->state : NULL;
+  if (st) {
+    /* Rebuild the cache at the new size; the iterates do not depend on it. */
+    ss_kernel_cache_free(&st->cache);
+    SsStatus status = ss_kernel_cache_init(&st->cache, self->num_data, megabytes);
+    if (status != SS_OK) {
+      free_state(self);
+      self->iteration = 0;
+      return status;
+    }
+  }
+  return SS_OK;
+}
+
+double ss_kernel_svm_get_cache_size(const SsKernelSvm *self)
+{
+  return self->cache_size > 0 ? self->cache_size : SS_KERNEL_SVM_DEFAULT_CACHE_SIZE;
+}
+
+SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  self->no_shrinking = enabled == 0;
+  return SS_OK;
+}
+
+int ss_kernel_svm_get_shrinking(const SsKernelSvm *self) { return !self->no_shrinking; }
