@@ -154,7 +154,7 @@ def part_bars(args, lines):
         svc_s = time.process_time() - t0
         svc_acc = 100 * svc.score(Xt, yt)
         for solver, extra in (("sbp", {}), ("bsca", {"budget": 500})):
-            for threads in (1, 2):
+            for threads in args.threads:
                 est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, seed=0,
                                           n_jobs=threads, **extra)
                 w0, c0 = time.perf_counter(), time.process_time()
@@ -178,6 +178,8 @@ def main():
     p.add_argument("--sdca-epochs", type=float, default=0.25)
     p.add_argument("--n-train", type=int, default=8000)
     p.add_argument("--n-test", type=int, default=5000)
+    p.add_argument("--threads", type=lambda s: [int(t) for t in s.split(",")], default=[1, 2],
+                   help="bars: thread counts, comma-separated (default 1,2)")
     p.add_argument("--out", default=os.path.join(HERE, "results", "kernel_speed.md"))
     args = p.parse_args()
     lines = ["# Kernel speed: evaluations, threads, bars (issue 21)", "",
