@@ -55,3 +55,15 @@ def test_threads_bitwise(solver, sparse):
     assert f1.tobytes() == f2.tobytes()
     assert np.float64(p1).tobytes() == np.float64(p2).tobytes()
     assert k1 == k2 > 0
+
+
+def test_estimator_n_jobs_threads_one_binary_model():
+    """n_jobs=2 on a binary problem: the one model gets two threads, and the
+    fit is the same bit for bit."""
+    from stochsvm import KernelSVMClassifier
+
+    X, y = _problem(False)
+    fits = [KernelSVMClassifier(solver="sbp", C=10.0, gamma=0.5, nu=0.2, max_epochs=1, tol=0,
+                                n_jobs=jobs).fit(X, y) for jobs in (1, 2)]
+    assert [svm.get_num_threads() for svm in fits[1]._svms] == [2]
+    assert fits[0].decision_function(X).tobytes() == fits[1].decision_function(X).tobytes()
