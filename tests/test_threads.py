@@ -1,69 +1,156 @@
-"""Threads inside one kernel model: ``set_num_threads`` validates its argument,
-and 1 and 2 threads give bit-identical iterates, statistics and predictions."""
+"""Training releases the GIL; each object has a lock; Ctrl+C stops training."""
+
+import _thread
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from stochsvm import KernelSVM
+from _helpers import make_problem
+from stochsvm import SVM
 
-# Longer than the core's threshold for splitting a kernel row (2048,
-# src/core/common/threads.h), so SBP's rows and the predictions are split.
-N = 2600
-
-
-def _problem(sparse):
-    rng = np.random.default_rng(3)
-    X = rng.normal(size=(N, 5))
-    X[rng.random(X.shape) < 0.4] = 0.0
-    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 + 0.3 * rng.normal(size=N) > 0.3, 1.0, -1.0)
-    return (sp.csr_matrix(X) if sparse else X), y
+LAMBDA = 1e-2
 
 
-def test_set_num_threads_validates():
-    X, y = _problem(False)
-    svm = KernelSVM(X[:50], y[:50], 1e-2)
-    assert svm.get_num_threads() == 1
-    svm.set_num_threads(2)
-    assert svm.get_num_threads() == 2
-    with pytest.raises(ValueError, match="num_threads"):
-        svm.set_num_threads(0)
-    with pytest.raises(ValueError, match="num_threads"):
-        svm.set_num_threads(-1)
-    with pytest.raises(TypeError, match="num_threads"):
-        svm.set_num_threads("2")
-    with pytest.raises(ValueError, match="num_threads"):
-        svm.set_num_threads(1.5)
-    assert svm.get_num_threads() == 2
+def _problems():
+    out = []
+    for k in range(4):
+        X, y = make_problem(n=1000, d=20, seed=20 + k)
+        if k % 2:
+            X = sp.csr_matrix(np.where(np.abs(X) < 0.4, 0.0, X).astype(np.float32))
+        out.append((X, y, k))
+    return out
 
 
-@pytest.mark.parametrize("solver,sparse", [("sbp", False), ("sbp", True), ("sdca", True)])
-def test_threads_bitwise(solver, sparse):
-    X, y = _problem(sparse)
-    runs = []
-    for threads in (1, 2):
-        svm = KernelSVM(X, y, 1e-3, solver=solver, gamma=0.5, seed=7)
-        svm.set_num_threads(threads)
-        svm.set_max_num_iterations(150)
-        svm.set_diagnostic_frequency(150)
-        svm.train()
-        stats = svm.get_statistics()
-        runs.append((svm.get_dual_variables().copy(), svm.decision_function(X),
-                     stats["primal_objective"], stats["num_kernel_evaluations"]))
-    (a1, f1, p1, k1), (a2, f2, p2, k2) = runs
-    assert np.any(a1 != 0)
-    assert a1.tobytes() == a2.tobytes()
-    assert f1.tobytes() == f2.tobytes()
-    assert np.float64(p1).tobytes() == np.float64(p2).tobytes()
-    assert k1 == k2 > 0
+def _train(X, y, seed):
+    svm = SVM(X, y, LAMBDA, seed=seed)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(200_000)
+    stats = svm.train()
+    return svm.get_model(), svm.get_bias(), stats["objective"], svm.get_iteration_number()
 
 
-def test_estimator_n_jobs_threads_one_binary_model():
-    """n_jobs=2 on a binary problem: the one model gets two threads, and the
-    fit is the same bit for bit."""
-    from stochsvm import KernelSVMClassifier
+def test_concurrent_training_equals_serial():
+    problems = _problems()
+    serial = [_train(*p) for p in problems]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        threaded = list(pool.map(lambda p: _train(*p), problems))
+    for s, t in zip(serial, threaded):
+        np.testing.assert_array_equal(s[0], t[0])
+        assert s[1:] == t[1:]
+    # the four problems really are different
+    assert len({s[2] for s in serial}) == 4
 
-    X, y = _problem(False)
-    fits = [KernelSVMClassifier(solver="sbp", C=10.0, gamma=0.5, nu=0.2, max_epochs=1, tol=0,
-                                n_jobs=jobs).fit(X, y) for jobs in (1, 2)]
-    assert [svm.get_num_threads() for svm in fits[1]._svms] == [2]
-    assert fits[0].decision_function(X).tobytes() == fits[1].decision_function(X).tobytes()
+
+class _Blocked:
+    """Train ``svm`` on a worker thread, paused inside its first diagnostic."""
+
+    def __init__(self, svm):
+        self.svm = svm
+        self.started = threading.Event()
+        self.release = threading.Event()
+        svm.set_epsilon(0)
+        svm.set_max_num_iterations(10 ** 9)
+        svm.set_diagnostic_function(self._diag)
+        self.pool = ThreadPoolExecutor(max_workers=1)
+        self.future = self.pool.submit(svm.train)
+        assert self.started.wait(30), "training did not start"
+
+    def _diag(self, stats):
+        self.started.set()
+        self.release.wait(30)
+        return True   # stop
+
+    def finish(self):
+        self.release.set()
+        stats = self.future.result(30)
+        self.pool.shutdown()
+        return stats
+
+
+def test_same_object_from_two_threads(problem):
+    X, y = problem
+    svm = SVM(X, y, LAMBDA)
+    blocked = _Blocked(svm)
+    try:
+        with pytest.raises(RuntimeError, match=r"train\(\) is already running on this SVM"):
+            svm.train()
+    finally:
+        stats = blocked.finish()
+    assert stats["status"] == "interrupted"
+    assert stats["iteration"] == X.shape[0]
+    # free again
+    svm.set_diagnostic_function(None)
+    svm.set_max_num_iterations(10)
+    assert svm.train()["iteration"] == X.shape[0] + 10
+
+
+def test_setters_and_getters_from_another_thread_during_training(problem):
+    X, y = problem
+    svm = SVM(X, y, LAMBDA)
+    blocked = _Blocked(svm)
+    try:
+        for call in (lambda: svm.set_epsilon(0.5), lambda: svm.set_model(np.ones(20)),
+                     lambda: svm.set_lambda(1.0), lambda: svm.unset_t0(),
+                     lambda: svm.set_data(X, y), lambda: svm.set_diagnostic_function(None)):
+            with pytest.raises(RuntimeError, match=r"while train\(\) is running on this SVM"):
+                call()
+        for call in (svm.get_model, svm.get_statistics, svm.get_scores, svm.get_bias,
+                     lambda: svm.predict(X)):
+            with pytest.raises(RuntimeError, match=r"cannot read this SVM while train\(\) is "
+                                                   r"running in another thread"):
+                call()
+        # the shape of the object does not change: these stay readable
+        assert svm.get_dimension() == 20 and svm.get_num_data() == 1000
+        assert svm.get_solver() == "sgd"
+    finally:
+        blocked.finish()
+    assert svm.get_epsilon() == 0.0
+    assert svm.get_lambda() == LAMBDA
+
+
+def test_keyboard_interrupt_stops_training_and_keeps_the_object():
+    X, y = make_problem(n=1000, d=20, seed=7)
+    cap = 10 ** 9   # minutes of training if the interrupt were ignored
+    svm = SVM(X, y, LAMBDA)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(cap)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            svm.train()
+    finally:
+        timer.cancel()
+    t = svm.get_iteration_number()
+    assert 0 < t < cap
+    stats = svm.get_statistics()
+    assert stats["status"] == "interrupted"     # the C core saw the stop request
+    assert stats["iteration"] == t
+    assert np.isfinite(stats["objective"])
+    # the object is usable and continues from where it stopped
+    svm.set_max_num_iterations(1000)
+    assert svm.train()["iteration"] == t + 1000
+
+
+def test_training_releases_the_gil():
+    # While a worker thread trains, the main thread keeps running Python code.
+    # If train() held the GIL, the main thread would stall for the whole run:
+    # one gap between its time stamps as long as the training itself.
+    import time
+
+    X, y = make_problem(n=1000, d=20, seed=8)
+    svm = SVM(X, y, LAMBDA)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(10 ** 7)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(svm.train)
+        stamps = [time.perf_counter()]
+        while not future.done():
+            stamps.append(time.perf_counter())
+        stats = future.result()
+    elapsed = stats["elapsed_time"]
+    assert elapsed > 0.05
+    assert np.max(np.diff(stamps)) < 0.5 * elapsed
