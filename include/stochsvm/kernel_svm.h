@@ -254,6 +254,13 @@ SS_API SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t 
 SS_API SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f);
 /** @brief Seed of the object's random generator; default 0. */
 SS_API SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed);
+/** @brief Threads for one model, >= 1; default 1. Kernel rows (SBP, kernel
+ *  SDCA, kernel Pegasos, the Perceptron), the diagnostic passes and
+ *  prediction split their rows over this many OpenMP threads; the results
+ *  are bit-identical for any count. A core built without OpenMP accepts any
+ *  count and runs serially (docs/embedding.rst). The budgeted solvers
+ *  (BSCA, BSGD) stay serial. SS_ERR_BAD_ARG below 1. */
+SS_API SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads);
 /** @brief Diagnostic callback and its user pointer (NULL to remove). */
 SS_API SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self,
                                                       SsKernelSvmDiagnosticFunction f, void *user);
@@ -302,6 +309,8 @@ SS_API int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self);
 SS_API int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self);
 /** @brief The seed (default 0). */
 SS_API uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self);
+/** @brief The thread count set (default 1). */
+SS_API int ss_kernel_svm_get_num_threads(const SsKernelSvm *self);
 /** @brief Iterations done by the solver in total (0 after new data). */
 SS_API int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self);
 /** @brief The iteration number as a running ss_kernel_svm_train last

@@ -384,6 +384,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)
     SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f)
     SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
+    SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)
     SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self,
                                                    SsKernelSvmDiagnosticFunction f, void *user)
     SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptFunction f,
@@ -401,6 +402,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self)
     int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self)
     uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self)
+    int ss_kernel_svm_get_num_threads(const SsKernelSvm *self)
     int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self)
     int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self)
     int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self)

@@ -823,6 +823,19 @@ cdef class KernelSVM:
             raise ValueError(f"seed must be an integer in [0, 2**64), got {seed!r}")
         ss_kernel_svm_set_seed(p, <uint64_t>v)
 
+    def set_num_threads(self, num_threads):
+        """Threads for this one model, an integer >= 1 (default 1).
+
+        Kernel rows (SBP, SDCA, Pegasos, Perceptron), the diagnostic passes
+        and prediction are split over this many threads; the results are
+        bit-identical for any count. A core built without OpenMP runs
+        serially whatever the count. BSCA and BSGD stay serial."""
+        cdef SsKernelSvm *p = self._writer("set_num_threads")
+        v = _as_int(num_threads, "num_threads")
+        if not (1 <= v <= 1024):
+            raise ValueError(f"num_threads must be an integer in [1, 1024], got {num_threads!r}")
+        _check(ss_kernel_svm_set_num_threads(p, <int>v), "num_threads", num_threads)
+
     def set_model(self, support_vectors, coefficients, bias=0.0, indices=None):
         """Copy a model: support vectors (m x d rows; None for a precomputed
         kernel, which needs ``indices``), m coefficients and the bias."""
@@ -931,6 +944,9 @@ cdef class KernelSVM:
 
     def get_seed(self):
         return ss_kernel_svm_get_seed(self._reader())
+
+    def get_num_threads(self):
+        return ss_kernel_svm_get_num_threads(self._reader())
 
     def get_iteration_number(self):
         return ss_kernel_svm_get_iteration_number(self._reader())

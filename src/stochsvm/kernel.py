@@ -110,7 +110,9 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
     warm_start : bool, default=False
         ``fit`` continues from the previous fit's state on the same data.
     n_jobs : int, default=None
-        Threads for one-vs-rest training (None: 1; -1: all CPUs).
+        Threads (None: 1; -1: all CPUs): one per one-vs-rest class first,
+        the rest split evenly inside each model (``KernelSVM.set_num_threads``;
+        results do not depend on it).
     class_weight : dict, "balanced" or None, default=None
         Per-class weights multiplying ``sample_weight`` (as
         :class:`~stochsvm.LinearSVMClassifier`; with ``partial_fit``,
@@ -324,6 +326,10 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
             return stats, svm.get_iteration_number() - start
 
         workers = _effective_n_jobs(self.n_jobs, len(self._svms))
+        # n_jobs beyond one per class goes to threads inside each model.
+        threads = _effective_n_jobs(self.n_jobs, 1 << 20) // workers
+        for svm in self._svms:
+            svm.set_num_threads(threads)
         with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
             run = progress.track(run)
             if workers == 1:

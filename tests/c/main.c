@@ -156,6 +156,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_decode_versions)                                      \
   X(model_save_load)                                            \
   X(model_from_trained_svm)                                     \
+  /* test_threads.c */                                           \
+  X(vexp_matches_libm)                                          \
+  X(kernel_svm_num_threads_setter)                              \
+  X(kernel_threads_bitwise)                                     \
   /* test_kernel.c */                                            \
   X(kernel_init_rejects)                                        \
   X(kernel_rows_layouts_agree)                                  \

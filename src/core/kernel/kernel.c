@@ -6,10 +6,14 @@
  *   2. the kernel's scalar function maps dot_j (and, for rbf, the cached
  *      squared norms) to K in a second, branch-free loop.
  * The switch on layout, element type and kernel type sits outside the loops,
- * so the per-evaluation cost is the dot product and one exp/pow/tanh.
+ * so the per-evaluation cost is the dot product and one exp/pow/tanh. The
+ * rbf's exp is ss_vexp (vexp.h), which the compiler vectorises; a long row
+ * is split into fixed blocks over the object's threads (threads.h): every
+ * entry is computed alone, so the row is the same for any thread count.
  */
 #include "kernel_internal.h"
 #include "../common/row_kernels.h"
+#include "../common/vexp.h"
 
 #include <stdlib.h>
 
@@ -66,7 +70,7 @@ double ss_kernel_value(const SsKernel *kernel, double dot, double norm2_x, doubl
   switch (kernel->type) {
   case SS_KERNEL_RBF: {
     double distance2 = norm2_x + norm2_z - 2.0 * dot;
-    return exp(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
+    return ss_vexp(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
   }
   case SS_KERNEL_POLYNOMIAL:
     return int_pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
@@ -134,21 +138,23 @@ double ss_data_row_squared_norm(const SsData *data, int64_t i)
   return s;
 }
 
-/* out[k] = <x_{rows[k]}, zd> (rows NULL: row k), one loop per layout x type. */
-static void dots(const SsData *X, const int64_t *rows, int64_t m, const double *zd, double *out)
+/* out[k] = <x_{rows[k]}, zd> (rows NULL: row k) for lo <= k < hi, one loop
+ * per layout x type. */
+static void dots(const SsData *X, const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
+                 double *out)
 {
   const int64_t d = X->dimension;
   if (X->layout == SS_LAYOUT_DENSE) {
     const int64_t stride = X->row_stride;
     if (X->dtype == SS_DTYPE_FLOAT32) {
       const float *base = X->values;
-      for (int64_t k = 0; k < m; ++k) {
+      for (int64_t k = lo; k < hi; ++k) {
         int64_t r = rows ? rows[k] : k;
         out[k] = ss_dense_dot_f32(base + r * stride, d, zd);
       }
     } else {
       const double *base = X->values;
-      for (int64_t k = 0; k < m; ++k) {
+      for (int64_t k = lo; k < hi; ++k) {
         int64_t r = rows ? rows[k] : k;
         out[k] = ss_dense_dot_f64(base + r * stride, d, zd);
       }
@@ -158,14 +164,14 @@ static void dots(const SsData *X, const int64_t *rows, int64_t m, const double *
     const int32_t *j = X->indices;
     if (X->dtype == SS_DTYPE_FLOAT32) {
       const float *v = X->values;
-      for (int64_t k = 0; k < m; ++k) {
+      for (int64_t k = lo; k < hi; ++k) {
         int64_t r = rows ? rows[k] : k;
         /* an empty row: no offset (v and j may be NULL when nnz = 0) */
         out[k] = p[r + 1] > p[r] ? ss_csr_dot_f32(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
       }
     } else {
       const double *v = X->values;
-      for (int64_t k = 0; k < m; ++k) {
+      for (int64_t k = lo; k < hi; ++k) {
         int64_t r = rows ? rows[k] : k;
         /* an empty row: no offset (v and j may be NULL when nnz = 0) */
         out[k] = p[r + 1] > p[r] ? ss_csr_dot_f64(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
@@ -174,33 +180,65 @@ static void dots(const SsData *X, const int64_t *rows, int64_t m, const double *
   }
 }
 
-void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,
-                                  const int64_t *rows, int64_t m, const double *zd,
-                                  double z_norm2, double *out)
+/* out[lo..hi) of ss_kernel_row_threads. */
+static void row_block(const SsKernel *kernel, const SsData *X, const double *norms2,
+                      const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
+                      double z_norm2, double *out)
 {
   if (kernel->type == SS_KERNEL_PRECOMPUTED) {
     /* zd holds K(z, x_1..x_n); rows index the training examples. */
-    for (int64_t k = 0; k < m; ++k) out[k] = zd[rows ? rows[k] : k];
+    for (int64_t k = lo; k < hi; ++k) out[k] = zd[rows ? rows[k] : k];
     return;
   }
-  dots(X, rows, m, zd, out);
+  dots(X, rows, lo, hi, zd, out);
   const double g = kernel->gamma, c0 = kernel->coef0;
   switch (kernel->type) {
   case SS_KERNEL_RBF:
-    for (int64_t k = 0; k < m; ++k) {
-      double distance2 = z_norm2 + norms2[rows ? rows[k] : k] - 2.0 * out[k];
-      out[k] = exp(-g * (distance2 > 0 ? distance2 : 0.0));
+    /* Distances first (a gather of norms through rows), then a loop with no
+     * branch and no call, which the compiler vectorises. */
+    if (rows) {
+      for (int64_t k = lo; k < hi; ++k) out[k] = z_norm2 + norms2[rows[k]] - 2.0 * out[k];
+    } else {
+      for (int64_t k = lo; k < hi; ++k) out[k] = z_norm2 + norms2[k] - 2.0 * out[k];
     }
+    for (int64_t k = lo; k < hi; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
     break;
   case SS_KERNEL_POLYNOMIAL:
-    for (int64_t k = 0; k < m; ++k) out[k] = int_pow(g * out[k] + c0, kernel->degree);
+    for (int64_t k = lo; k < hi; ++k) out[k] = int_pow(g * out[k] + c0, kernel->degree);
     break;
   case SS_KERNEL_SIGMOID:
-    for (int64_t k = 0; k < m; ++k) out[k] = tanh(g * out[k] + c0);
+    for (int64_t k = lo; k < hi; ++k) out[k] = tanh(g * out[k] + c0);
     break;
   default:
     break;
   }
+}
+
+/* Rows are cut into blocks of this many entries, the unit a thread takes. */
+#define ROW_BLOCK 256
+
+void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double *norms2,
+                           const int64_t *rows, int64_t m, const double *zd, double z_norm2,
+                           double *out, SsThreads threads)
+{
+  const int nt = ss_threads_for(threads, m);
+  if (nt == 1) {
+    row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, out);
+    return;
+  }
+  const int64_t num_blocks = (m + ROW_BLOCK - 1) / ROW_BLOCK;
+  SS_PARALLEL_FOR(nt)
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t lo = b * ROW_BLOCK, hi = lo + ROW_BLOCK < m ? lo + ROW_BLOCK : m;
+    row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, out);
+  }
+}
+
+void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,
+                                  const int64_t *rows, int64_t m, const double *zd,
+                                  double z_norm2, double *out)
+{
+  row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, out);
 }
 
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2)

@@ -12,6 +12,7 @@
 
 #include "../common/internal.h"
 #include "../driver/run.h"
+#include "../common/threads.h"
 #include "stochsvm/kernel_svm.h"
 
 /* ------------------------------------------------------------------------ */
@@ -30,6 +31,11 @@ double ss_data_row_squared_norm(const SsData *data, int64_t i);
 void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,
                                   const int64_t *rows, int64_t m, const double *zd,
                                   double z_norm2, double *out);
+/** The same on up to threads.count threads (threads.h); the same values
+ *  for any thread count. */
+void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double *norms2,
+                           const int64_t *rows, int64_t m, const double *zd, double z_norm2,
+                           double *out, SsThreads threads);
 
 /** K(x_i, x_i) given ||x_i||^2 (precomputed: the diagonal entry). */
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2);
@@ -63,9 +69,10 @@ void ss_kernel_model_free(SsKernelModel *model);
 SsStatus ss_kernel_model_set_from_rows(SsKernelModel *model, const SsKernel *kernel,
                                        const SsData *data, const int64_t *rows,
                                        const double *coefficients, int64_t m, double bias);
-/** scores[q] = f(z_q) for every row of @p queries (validated by the caller). */
+/** scores[q] = f(z_q) for every row of @p queries (validated by the caller),
+ *  each kernel row on up to threads.count threads. */
 SsStatus ss_kernel_model_scores(const SsKernelModel *model, const SsKernel *kernel,
-                                const SsData *queries, double *scores);
+                                const SsData *queries, double *scores, SsThreads threads);
 
 /* ------------------------------------------------------------------------ */
 /*                               The object                                  */
@@ -103,6 +110,7 @@ struct SsKernelSvm_ {
   int64_t max_num_iterations;  /**< 0: default SS_KERNEL_SVM_DEFAULT_EPOCHS n */
   int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
   uint64_t seed;
+  SsThreads threads;           /**< threads for kernel rows (threads.h); count <= 1: serial */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;

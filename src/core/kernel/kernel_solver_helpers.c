@@ -37,8 +37,8 @@ double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, con
   if (m == 0) return 0.0;
   const SsData *X = &self->data;
   ss_data_scatter_row(X, i, self->zd);
-  ss_kernel_row_from_scattered(&self->kernel, X, self->norms2, rows, m, self->zd,
-                               self->norms2[i], self->krow);
+  ss_kernel_row_threads(&self->kernel, X, self->norms2, rows, m, self->zd, self->norms2[i],
+                        self->krow, self->threads);
   ss_data_clear_row(X, i, self->zd);
   const double *k = self->krow;
   double s0 = 0, s1 = 0;

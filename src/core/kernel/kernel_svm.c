@@ -224,7 +224,7 @@ static SsStatus model_squared_norm(const SsKernelSvm *self, double *norm2)
   } else {
     SsKernelModel unbiased = *model;
     unbiased.bias = 0;
-    status = ss_kernel_model_scores(&unbiased, &self->kernel, &model->view, f);
+    status = ss_kernel_model_scores(&unbiased, &self->kernel, &model->view, f, self->threads);
   }
   double s = 0;
   for (int64_t j = 0; j < m; ++j) s += model->coefficients[j] * f[j];
@@ -273,7 +273,7 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   if (status == SS_OK && !have_scores) {
     SsKernelModel unbiased = self->model;
     unbiased.bias = 0;
-    status = ss_kernel_model_scores(&unbiased, &self->kernel, &self->data, f);
+    status = ss_kernel_model_scores(&unbiased, &self->kernel, &self->data, f, self->threads);
     if (status == SS_OK) status = model_squared_norm(self, &norm2);
   }
   if (status != SS_OK) {
@@ -402,7 +402,7 @@ SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *
 {
   if (!self || !valid_descriptor(data) || !scores) return SS_ERR_BAD_ARG;
   if (data->dimension != self->dimension) return SS_ERR_BAD_ARG;
-  return ss_kernel_model_scores(&self->model, &self->kernel, data, scores);
+  return ss_kernel_model_scores(&self->model, &self->kernel, data, scores, self->threads);
 }
 
 SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
@@ -412,7 +412,8 @@ SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
   const int64_t n = self->num_data;
   double *f = malloc((size_t)n * sizeof(double));
   if (!f) return SS_ERR_ALLOC;
-  SsStatus status = ss_kernel_model_scores(&self->model, &self->kernel, &self->data, f);
+  SsStatus status =
+      ss_kernel_model_scores(&self->model, &self->kernel, &self->data, f, self->threads);
   double norm2 = 0;
   if (status == SS_OK) status = model_squared_norm(self, &norm2);
   if (status == SS_OK) {
@@ -542,6 +543,13 @@ SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
   return SS_OK;
 }
 
+SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)
+{
+  if (!self || num_threads < 1) return SS_ERR_BAD_ARG;
+  self->threads.count = num_threads;
+  return SS_OK;
+}
+
 SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self, SsKernelSvmDiagnosticFunction f,
                                                void *user)
 {
@@ -627,6 +635,10 @@ int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self)
 }
 
 uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self) { return self->seed; }
+int ss_kernel_svm_get_num_threads(const SsKernelSvm *self)
+{
+  return self->threads.count > 1 ? self->threads.count : 1;
+}
 int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self) { return self->iteration; }
 int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self)
 {

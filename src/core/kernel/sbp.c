@@ -392,8 +392,8 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     alpha[i] += eta;
     s->r2 += 2.0 * eta * c[i] + eta * eta * self->diagonal[i];
     ss_data_scatter_row(&self->data, i, self->zd);
-    ss_kernel_row_from_scattered(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
-                                 self->norms2[i], krow);
+    ss_kernel_row_threads(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
+                          self->norms2[i], krow, self->threads);
     ss_data_clear_row(&self->data, i, self->zd);
     const double step = eta * y[i];
     double *alpha_sum = s->alpha_sum, *c_sum = s->c_sum;

@@ -1,0 +1,108 @@
+/* kernel_eval.c -- the cost of one kernel evaluation and the speed-up of
+ * threads, through the public API of a C-only build of the core.
+ *
+ * Trains one binary model (SBP at a fixed nu, or kernel SDCA) on CSR float64
+ * data written by bench/kernel_speed.py (raw files: indptr int64, indices
+ * int32, values float64, labels float64), rbf kernel, for a fixed number of
+ * iterations, and prints one line:
+ *
+ *   wall_seconds cpu_seconds kernel_evaluations
+ *
+ * and writes the dual variables (n float64) to the output file, so that two
+ * builds can be compared iterate by iterate. bench/kernel_speed.py compiles
+ * it against each build (gcc -fopenmp) and runs the builds alternately.
+ *
+ *   kernel_eval P J V Y d solver gamma lambda nu iterations threads out
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stochsvm/kernel_svm.h"
+
+static void *read_all(const char *path, size_t *bytes)
+{
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *p = malloc(size > 0 ? (size_t)size : 1);
+  if (p && fread(p, 1, (size_t)size, f) != (size_t)size) {
+    free(p);
+    p = NULL;
+  }
+  fclose(f);
+  *bytes = (size_t)size;
+  return p;
+}
+
+static double seconds(clockid_t clock)
+{
+  struct timespec t;
+  clock_gettime(clock, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc != 13) {
+    fprintf(stderr, "usage: %s P J V Y d solver(sbp|sdca) gamma lambda nu iterations "
+                    "threads out\n", argv[0]);
+    return 2;
+  }
+  size_t bp, bj, bv, by;
+  int64_t *indptr = read_all(argv[1], &bp);
+  int32_t *indices = read_all(argv[2], &bj);
+  double *values = read_all(argv[3], &bv);
+  double *labels = read_all(argv[4], &by);
+  if (!indptr || !indices || !values || !labels) {
+    fprintf(stderr, "cannot read the data files\n");
+    return 1;
+  }
+  const int64_t n = (int64_t)(by / sizeof(double)), d = atoll(argv[5]);
+  const SsKernelSolver solver = strcmp(argv[6], "sdca") == 0 ? SS_KSOLVER_SDCA : SS_KSOLVER_SBP;
+  const double gamma = atof(argv[7]), lambda = atof(argv[8]), nu = atof(argv[9]);
+  const int64_t iterations = atoll(argv[10]);
+  const int threads = atoi(argv[11]);
+
+  SsData data;
+  SsKernel kernel;
+  if (ss_data_init_csr(&data, SS_DTYPE_FLOAT64, values, indptr, indices, n, d) != SS_OK ||
+      ss_kernel_init(&kernel, SS_KERNEL_RBF, gamma, 0, 1) != SS_OK) {
+    fprintf(stderr, "bad data or kernel\n");
+    return 1;
+  }
+  SsKernelSvm *svm = ss_kernel_svm_new(solver, &kernel, &data, labels, lambda);
+  if (!svm) return 1;
+  if (solver == SS_KSOLVER_SBP) ss_kernel_svm_set_nu(svm, nu);
+  ss_kernel_svm_set_max_num_iterations(svm, iterations);
+  ss_kernel_svm_set_diagnostic_frequency(svm, iterations);
+  ss_kernel_svm_set_epsilon(svm, 1e-300); /* run every iteration */
+#ifdef KERNEL_EVAL_THREADS
+  ss_kernel_svm_set_num_threads(svm, threads);
+#else
+  if (threads != 1) fprintf(stderr, "this build has no set_num_threads: 1 thread\n");
+#endif
+  const double wall0 = seconds(CLOCK_MONOTONIC), cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+  SsStatus status = ss_kernel_svm_train(svm);
+  const double wall = seconds(CLOCK_MONOTONIC) - wall0;
+  const double cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+  if (status != SS_OK) {
+    fprintf(stderr, "train: %s\n", ss_status_string(status));
+    return 1;
+  }
+  const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+  printf("%.6f %.6f %lld\n", wall, cpu, (long long)st->num_kernel_evaluations);
+  FILE *out = fopen(argv[12], "wb");
+  if (out) {
+    fwrite(ss_kernel_svm_get_dual_variables(svm), sizeof(double), (size_t)n, out);
+    fclose(out);
+  }
+  ss_kernel_svm_delete(svm);
+  free(indptr), free(indices), free(values), free(labels);
+  return 0;
+}

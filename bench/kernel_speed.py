@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""Kernel speed (issue 21, items 1, 2 and 4): the cost of one kernel
+evaluation, old build against new; the wall speed-up of two threads; and the
+kernel bars, SBP and BSCA against ``sklearn.svm.SVC`` in one run.
+
+Part ``evals`` compiles ``bench/kernel_eval.c`` against C-only builds of the
+core (``--new-build``, default ``build-c`` of this tree; ``--old-build``, e.g.
+main built in /tmp, optional) and trains on a9a (gamma = 2^-7) and ijcnn1
+(gamma = 2), C = 32, CSR float64, the builds run alternately, medians of
+``--repeats``:
+
+* ns per kernel evaluation = process CPU time of ``train`` / the object's
+  ``num_kernel_evaluations``, SBP at a fixed nu = 0.1 for ``--sbp-iterations``
+  iterations, one thread (the SBP's O(n) bookkeeping per row is included,
+  as in the issue's 24 ns);
+* the dual variables of old and new, largest difference relative to the
+  largest variable (the same iterates to 1e-12 is the goal);
+* wall time of SBP (same run) and of kernel SDCA (``--sdca-epochs`` of an
+  epoch, the final diagnostic pass included) on 1 and 2 threads.
+
+Part ``bars``: the first ``--n-train`` rows of a fixed permutation
+(``default_rng(0)``) of the training file and ``--n-test`` of the test file;
+``SVC(C=32, gamma)`` against ``KernelSVMClassifier`` with solver ``sbp`` and
+``bsca`` (budget 500), nu and the stopping rule at their defaults (no
+oracle), ``n_jobs`` 1 and 2 (2: threads inside the one binary model).
+Accuracy in pp against SVC; process CPU time of ``fit`` for one thread, wall
+time for two, each as a fraction of SVC's CPU time.
+
+Usage (one command; the tables go to bench/results/kernel_speed.md)::
+
+    meson setup build-c -Dpython=false && ninja -C build-c        # the new build
+    nice python bench/kernel_speed.py --old-build /tmp/old/build  # optional old build
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from stochsvm._testing import load_benchmark
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SETS = {"a9a": 2.0 ** -7, "ijcnn1": 2.0}
+C = 32.0
+
+
+def load_average():
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def compile_eval(build, out, threads_api):
+    """bench/kernel_eval.c linked with @p build's libstochsvm.a."""
+    src = os.path.join(build, "..") if os.path.isdir(os.path.join(build, "..", "include")) else ROOT
+    cmd = ["gcc", "-O2", "-fopenmp", "-I", os.path.join(src, "include"),
+           os.path.join(HERE, "kernel_eval.c"), os.path.join(build, "libstochsvm.a"), "-lm",
+           "-o", out]
+    if threads_api:
+        cmd.insert(1, "-DKERNEL_EVAL_THREADS")
+    subprocess.run(cmd, check=True)
+    return out
+
+
+def dump(name, tmp):
+    X, y, _, _ = load_benchmark(name)
+    files = [os.path.join(tmp, f"{name}.{k}") for k in "PJVY"]
+    X.indptr.astype(np.int64).tofile(files[0])
+    X.indices.astype(np.int32).tofile(files[1])
+    X.data.astype(np.float64).tofile(files[2])
+    y.astype(np.float64).tofile(files[3])
+    return files, X.shape[0], X.shape[1]
+
+
+def run_eval(exe, files, d, solver, gamma, lam, iterations, threads, out):
+    line = subprocess.run([exe, *files, str(d), solver, repr(gamma), repr(lam), "0.1",
+                           str(iterations), str(threads), out],
+                          check=True, capture_output=True, text=True).stdout.split()
+    return float(line[0]), float(line[1]), int(line[2]), np.fromfile(out)
+
+
+def part_evals(args, lines):
+    tmp = tempfile.mkdtemp(prefix="kernel_speed_")
+    new = compile_eval(args.new_build, os.path.join(tmp, "new"), True)
+    old = compile_eval(args.old_build, os.path.join(tmp, "old"), False) if args.old_build else None
+    lines += ["## Kernel evaluations and threads (C API, CSR float64)", "",
+              f"{load_average()} before the runs; medians of {args.repeats}.", "",
+              "| data | n | SBP ns/eval old | SBP ns/eval new | old/new | duals max rel diff "
+              "| SBP wall 1t / 2t | SDCA wall 1t / 2t |", "|---|---|---|---|---|---|---|---|"]
+    for name, gamma in SETS.items():
+        files, n, d = dump(name, tmp)
+        lam = 1.0 / (C * n)
+        out = os.path.join(tmp, "alpha")
+        rec = {k: [] for k in ("old", "new1", "new2", "sdca1", "sdca2")}
+        duals = {}
+        for _ in range(args.repeats):
+            if old:
+                w, c, k, a = run_eval(old, files, d, "sbp", gamma, lam, args.sbp_iterations, 1, out)
+                rec["old"].append((w, c, k))
+                duals["old"] = a
+            for t in (1, 2):
+                w, c, k, a = run_eval(new, files, d, "sbp", gamma, lam, args.sbp_iterations, t, out)
+                rec[f"new{t}"].append((w, c, k))
+                duals[f"new{t}"] = a
+            for t in (1, 2):
+                w, c, k, a = run_eval(new, files, d, "sdca", gamma, lam,
+                                      int(args.sdca_epochs * n), t, out)
+                rec[f"sdca{t}"].append((w, c, k))
+        ns = {k: statistics.median(1e9 * c / e for _, c, e in v) for k, v in rec.items() if v}
+        wall = {k: statistics.median(w for w, _, _ in v) for k, v in rec.items() if v}
+        assert duals["new1"].tobytes() == duals["new2"].tobytes(), "threads changed the iterates"
+        if old:
+            diff = np.max(np.abs(duals["old"] - duals["new1"])) / np.max(np.abs(duals["old"]))
+            old_cols = f"{ns['old']:.1f} | {ns['new1']:.1f} | {ns['old'] / ns['new1']:.2f}x | {diff:.1e}"
+        else:
+            old_cols = f"- | {ns['new1']:.1f} | - | -"
+        lines.append(f"| {name} | {n} | {old_cols} | {wall['new1']:.2f} / {wall['new2']:.2f} s = "
+                     f"{wall['new1'] / wall['new2']:.2f}x | {wall['sdca1']:.2f} / "
+                     f"{wall['sdca2']:.2f} s = {wall['sdca1'] / wall['sdca2']:.2f}x |")
+        print(lines[-1], flush=True)
+    lines += ["", f"{load_average()} after the runs.", ""]
+
+
+def subset(name, n_train, n_test):
+    X, y, Xt, yt = load_benchmark(name)
+    rng = np.random.default_rng(0)
+    keep = rng.permutation(X.shape[0])[:n_train]
+    return X[keep], y[keep], Xt[:n_test], yt[:n_test]
+
+
+def part_bars(args, lines):
+    from sklearn.svm import SVC
+
+    from stochsvm import KernelSVMClassifier
+
+    lines += ["## The kernel bars against SVC", "",
+              f"First {args.n_train} rows of a fixed permutation of the training file, first "
+              f"{args.n_test} test rows; C = 32; nu and the stopping rule at the defaults. "
+              "Times: `fit` only; 1 thread process CPU time, 2 threads wall time; "
+              "ratios to SVC's CPU time. Goals: SBP >= SVC - 0.5 pp in <= 1/8 (0.125); "
+              "BSCA (B = 500) >= SVC - 1 pp in <= 1/20 (0.05).", "",
+              f"{load_average()} before the runs.", "",
+              "| data | SVC % | SVC s | solver | threads | ours % | pp | ours s | ratio |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for name, gamma in SETS.items():
+        X, y, Xt, yt = subset(name, args.n_train, args.n_test)
+        t0 = time.process_time()
+        svc = SVC(C=C, gamma=gamma).fit(X, y)
+        svc_s = time.process_time() - t0
+        svc_acc = 100 * svc.score(Xt, yt)
+        for solver, extra in (("sbp", {}), ("bsca", {"budget": 500})):
+            for threads in args.threads:
+                est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, seed=0,
+                                          n_jobs=threads, **extra)
+                w0, c0 = time.perf_counter(), time.process_time()
+                est.fit(X, y)
+                seconds = (time.process_time() - c0) if threads == 1 else time.perf_counter() - w0
+                acc = 100 * est.score(Xt, yt)
+                lines.append(f"| {name} | {svc_acc:.2f} | {svc_s:.2f} | {solver} | {threads} | "
+                             f"{acc:.2f} | {acc - svc_acc:+.2f} | {seconds:.2f} | "
+                             f"{seconds / svc_s:.3f} |")
+                print(lines[-1], flush=True)
+    lines += ["", f"{load_average()} after the runs.", ""]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--part", choices=("evals", "bars", "all"), default="all")
+    p.add_argument("--new-build", default=os.path.join(ROOT, "build-c"))
+    p.add_argument("--old-build", default=None)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--sbp-iterations", type=int, default=1000)
+    p.add_argument("--sdca-epochs", type=float, default=0.25)
+    p.add_argument("--n-train", type=int, default=8000)
+    p.add_argument("--n-test", type=int, default=5000)
+    p.add_argument("--threads", type=lambda s: [int(t) for t in s.split(",")], default=[1, 2],
+                   help="bars: thread counts, comma-separated (default 1,2)")
+    p.add_argument("--out", default=os.path.join(HERE, "results", "kernel_speed.md"))
+    args = p.parse_args()
+    lines = ["# Kernel speed: evaluations, threads, bars (issue 21)", "",
+             f"`{' '.join(['python', 'bench/kernel_speed.py', *sys.argv[1:]])}` on "
+             f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}.", ""]
+    if args.part in ("evals", "all"):
+        part_evals(args, lines)
+    if args.part in ("bars", "all"):
+        part_bars(args, lines)
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+/* test_threads.c -- the vectorisable exp against libm, and threads inside one
+ * kernel model: 1 and 2 threads give bit-identical iterates, models and
+ * predictions. */
+#include <float.h>
+#include <stdlib.h>
+
+#include "../../src/core/common/vexp.h"
+#include "../../src/core/kernel/kernel_internal.h"
+#include "minitest.h"
+#include "stochsvm/kernel_svm.h"
+#include "testutil.h"
+
+/* One comparison: < 1e-15 relative where exp(x) is a normal number, within
+ * one subnormal step (2^-1074) where it is subnormal, equal otherwise
+ * (0, inf, NaN). Returns the relative error (0 outside the normal range). */
+static double vexp_error(double x)
+{
+  const double got = ss_vexp(x), want = exp(x);
+  if (want >= DBL_MIN && want <= DBL_MAX) {
+    const double e = fabs(got - want) / want;
+    CHECK(e < 1e-15);
+    return e;
+  }
+  if (want > 0 && want < DBL_MIN) {
+    CHECK(fabs(got - want) <= 0x1p-1074);
+  } else if (isnan(want)) {
+    CHECK(isnan(got));
+  } else {
+    CHECK(got == want);
+  }
+  return 0;
+}
+
+void test_vexp_matches_libm(void)
+{
+  /* A dense grid over the whole range, -750 (beyond underflow) to 712
+   * (beyond overflow), with a step that is not a multiple of ln 2. */
+  double worst = 0;
+  const int64_t steps = 4000000;
+  for (int64_t s = 0; s <= steps; ++s) {
+    const double e = vexp_error(-750.0 + 1462.0 * (double)s / (double)steps);
+    if (e > worst) worst = e;
+  }
+  /* Around 0, where the kernel's values live, finer. */
+  for (int64_t s = -1000000; s <= 1000000; ++s) vexp_error((double)s * 1e-6);
+  CHECK(worst < 1e-15);
+  CHECK(worst > 0); /* the grid does reach inexact points */
+  /* Edges: exact 1 at +-0, 1 + x at tiny x, the underflow and overflow
+   * thresholds, infinities, NaN. */
+  CHECK(ss_vexp(0.0) == 1.0);
+  CHECK(ss_vexp(-0.0) == 1.0);
+  CHECK(ss_vexp(-0x1p-1074) == 1.0);
+  CHECK(ss_vexp(-1e-300) == 1.0);
+  const double edges[] = {-1e-17, -1e-9,   -0.5 * 0.6931471805599453, -708.3964185322641,
+                          -708.4, -745.13, -745.1332191019412, -745.2, -746.0, -1e300,
+                          1.0,    709.78,  709.7827128933840, 709.8,   1e300};
+  for (size_t k = 0; k < sizeof edges / sizeof edges[0]; ++k) vexp_error(edges[k]);
+  CHECK(ss_vexp(-INFINITY) == 0.0);
+  CHECK(ss_vexp(-746.0) == 0.0);
+  CHECK(ss_vexp(INFINITY) == INFINITY);
+  CHECK(isnan(ss_vexp(NAN)));
+}
+
+void test_kernel_svm_num_threads_setter(void)
+{
+  double X[4] = {0, 1, 2, 3}, y[4] = {-1, -1, 1, 1};
+  SsData data;
+  SsKernel kernel;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, 4, 1, 1) == SS_OK);
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0, 1) == SS_OK);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 0.1);
+  REQUIRE(svm);
+  CHECK_EQ_INT(ss_kernel_svm_get_num_threads(svm), 1);
+  CHECK_EQ_INT(ss_kernel_svm_set_num_threads(NULL, 2), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, 0), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, -3), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_get_num_threads(svm), 1);
+  CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, 3), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_get_num_threads(svm), 3);
+  ss_kernel_svm_delete(svm);
+}
+
+/* A small problem with the threshold of a threaded loop (threads.h) lowered,
+ * so every kernel row is split: the test stays fast on a loaded machine
+ * (each parallel region waits for both threads). TN is not a multiple of
+ * the row block (kernel.c), so the blocks are uneven. */
+enum { TN = 700, TD = 7 };
+
+/* Train @p solver on 1 and on 2 threads; iterates, statistics and the
+ * predictions must agree bit for bit. */
+static void check_threads_bitwise(SsKernelSolver solver, int64_t iterations, int sparse)
+{
+  double *X = malloc(sizeof(double) * TN * TD), *y = malloc(sizeof(double) * TN);
+  double *s1 = malloc(sizeof(double) * TN), *s2 = malloc(sizeof(double) * TN);
+  int64_t *indptr = malloc(sizeof(int64_t) * (TN + 1));
+  int32_t *indices = malloc(sizeof(int32_t) * TN * TD);
+  double *values = malloc(sizeof(double) * TN * TD);
+  REQUIRE(X && y && s1 && s2 && indptr && indices && values);
+  tu_make_blobs(X, y, TN, TD, 0.3, 11);
+  int64_t nnz = 0;
+  indptr[0] = 0;
+  for (int64_t i = 0; i < TN; ++i) {
+    for (int64_t j = 0; j < TD; ++j) {
+      if ((i + j) % 3 == 0) X[i * TD + j] = 0;
+      if (X[i * TD + j] != 0) {
+        indices[nnz] = (int32_t)j;
+        values[nnz++] = X[i * TD + j];
+      }
+    }
+    indptr[i + 1] = nnz;
+  }
+  SsData data;
+  if (sparse) {
+    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, values, indptr, indices, TN, TD) == SS_OK);
+  } else {
+    REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, TN, TD, TD) == SS_OK);
+  }
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  SsKernelSvm *svm[2];
+  for (int k = 0; k < 2; ++k) {
+    svm[k] = ss_kernel_svm_new(solver, &kernel, &data, y, 1e-3);
+    REQUIRE(svm[k]);
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k + 1), SS_OK);
+    svm[k]->threads.min_length = 16;
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], iterations), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], iterations), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_seed(svm[k], 5), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+  }
+  CHECK(tu_same_bits(ss_kernel_svm_get_dual_variables(svm[0]),
+                     ss_kernel_svm_get_dual_variables(svm[1]), TN));
+  const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(svm[0]);
+  const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(svm[1]);
+  CHECK(tu_same_bits(&a->primal_objective, &b->primal_objective, 1));
+  CHECK(tu_same_bits(&a->objective, &b->objective, 1));
+  CHECK_EQ_INT(a->num_kernel_evaluations, b->num_kernel_evaluations);
+  CHECK_EQ_INT(a->num_support_vectors, b->num_support_vectors);
+  CHECK(a->num_support_vectors > 16);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[0], &data, s1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[1], &data, s2), SS_OK);
+  CHECK(tu_same_bits(s1, s2, TN));
+  ss_kernel_svm_delete(svm[0]);
+  ss_kernel_svm_delete(svm[1]);
+  free(X), free(y), free(s1), free(s2), free(indptr), free(indices), free(values);
+}
+
+void test_kernel_threads_bitwise(void)
+{
+  check_threads_bitwise(SS_KSOLVER_SBP, 200, 0);
+  check_threads_bitwise(SS_KSOLVER_SBP, 200, 1);
+  check_threads_bitwise(SS_KSOLVER_SDCA, 300, 1);
+  check_threads_bitwise(SS_KSOLVER_PEGASOS, 300, 0);
+  check_threads_bitwise(SS_KSOLVER_PERCEPTRON, 300, 1);
+}
