@@ -183,7 +183,7 @@ def _poly_degree_file():
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = KernelSVMClassifier(kernel="poly", max_epochs=1).fit(X0, Y0)
+        est = KernelSVMClassifier(kernel="poly", max_iter=1).fit(X0, Y0)
     head, sections = _sections(model_file.model_bytes(est))
     return _assemble(head, [[t, p[:4] + struct.pack("<i", 10 ** 9) + p[8:] if t == b"KERN"
                              else p] for t, p in sections])

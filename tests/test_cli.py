@@ -179,7 +179,7 @@ def test_predict_models_written_elsewhere(files, tmp_path):
     _, _, _, train3, test3 = files
     X, y = load_libsvm(train3)
     names = np.array(["ant", "bee", "cat"])[(y - 1).astype(int)]
-    clf = LinearSVMClassifier(tol=0, max_epochs=5).fit(X, names)
+    clf = LinearSVMClassifier(tol=0, max_iter=5).fit(X, names)
     save_model(clf, tmp_path / "names.ssvm")
     out = _run("predict", tmp_path / "names.ssvm", test3)
     Xt, _ = load_libsvm(test3, n_features=X.shape[1])

@@ -46,6 +46,8 @@ _CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 _REGRESSION_LOSSES = ("l1", "l2")
 _HOM_KERNELS = ("chi2", "intersection", "js")
 _SCALINGS = ("minmax", "maxabs", "standard")
+#: How the command line spells C and lambda (in the regularization rule's messages).
+CLI_REGULARIZATION = ("-C", "--lambda")
 
 
 def _version():
@@ -490,11 +492,17 @@ class _Progress:
 
 
 def _lambda(args, n):
-    if args.lam is not None and args.C is not None:
-        raise _Fail("give either --lambda or -C, not both (C means lambda = 1/(C n))")
-    if args.lam is not None:
-        return args.lam
-    return 1.0 / ((args.C if args.C is not None else 1.0) * n)
+    return _lambda_of(args.lam, args.C, n)
+
+
+def _lambda_of(lam, C, n):
+    """lambda from --lambda or -C (:func:`stochsvm._regularization.lambda_of`)."""
+    from stochsvm._regularization import lambda_of
+
+    try:
+        return lambda_of(lam, C, n, names=CLI_REGULARIZATION)
+    except ValueError as exc:
+        raise _Fail(str(exc)) from None
 
 
 def _default_loss(solver, loss="hinge"):
