@@ -353,7 +353,7 @@ def test_errors(files, capsys, tmp_path):
     assert "--lambda must be > 0" in _error(["train", train, "--lambda", "-1"], capsys)
     assert "--lambda must be finite" in _error(["train", train, "--lambda", "nan"], capsys)
     assert "--lambda must be a number" in _error(["train", train, "--lambda", "x"], capsys)
-    assert "either --lambda or -C" in _error(["train", train, "--lambda", "1", "-C", "1"], capsys)
+    assert "either -C or --lambda" in _error(["train", train, "--lambda", "1", "-C", "1"], capsys)
     assert "--epochs must be >= 1" in _error(["train", train, "--epochs", "0"], capsys)
     assert "invalid choice" in _error(["train", train, "--loss", "l3"], capsys)
     assert "invalid choice" in _error(["train", train, "--solver", "adam"], capsys)

@@ -47,9 +47,18 @@ def integer(low=None, high=None):
     return _Range(numbers.Integral, low, high, closed=closed)
 
 
+class _Choices(StrOptions):
+    """scikit-learn's StrOptions, listing the strings in the order given in
+    its messages (a set's order changes from run to run)."""
+
+    def __init__(self, names):
+        super().__init__(set(names))
+        self.options = tuple(names)
+
+
 def options(*names):
     """One of the strings ``names``."""
-    return StrOptions(set(names))
+    return _Choices(names)
 
 
 # -- renamed parameters ---------------------------------------------------------

@@ -67,18 +67,19 @@ def _version():
         return "unknown"
 
 
-def _kernel_solvers():
-    """The solvers of the kernel SVM object."""
-    from stochsvm import _kernel_svm
+def _kernel_solvers(**features):
+    """The solvers of the kernel SVM object (:mod:`stochsvm._solvers`), those
+    with ``features`` only if given (e.g. ``budget=True``)."""
+    from stochsvm import _solvers
 
-    return tuple(name for name in _kernel_svm._KSOLVERS if name != "none")
+    return _solvers.names("kernel", **features)
 
 
 def _solvers():
-    """The training solvers of the SVM object (new solvers appear here by themselves)."""
-    from stochsvm import _svm
+    """The training solvers of the SVM object (:mod:`stochsvm._solvers`)."""
+    from stochsvm import _solvers
 
-    return tuple(name for name in _svm._SOLVERS if name != "none")
+    return _solvers.LINEAR
 
 
 # --------------------------------------------------------------------------
@@ -576,11 +577,13 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("the kernel solvers train the hinge loss: drop --loss")
     if args.homkermap is not None:
         raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
-    if args.unregularized_bias and args.solver not in ("sbp", "bsca"):
-        raise _Fail("--unregularized-bias needs --solver sbp or bsca")
+    bias_solvers = _kernel_solvers(bias="unregularized")
+    if args.unregularized_bias and args.solver not in bias_solvers:
+        raise _Fail(f"--unregularized-bias needs --solver {' or '.join(bias_solvers)}")
+    budget_solvers = _kernel_solvers(budget=True)
     if (args.budget is not None or args.maintenance is not None) \
-            and args.solver not in ("bsca", "bsgd"):
-        raise _Fail("--budget and --maintenance need --solver bsca or bsgd")
+            and args.solver not in budget_solvers:
+        raise _Fail(f"--budget and --maintenance need --solver {' or '.join(budget_solvers)}")
 
 
 def _train_epoch(svms, pool=None):

@@ -19,11 +19,11 @@ newer version raises :class:`ModelFileVersionError`.
 ``load_model(path)``
     The saved object back: a fitted estimator (which can predict, and
     continue training with ``partial_fit`` as after pickling) or an SVM
-    without data. Estimators need scikit-learn; the SVM does not.
+    without data.
 ``read_model(path)``
     The file's content as a plain ``dict`` of NumPy arrays (``kind``,
     ``task``, ``dimension``, ``labels``, ``weights`` or the kernel expansion,
-    ``biases``, ``metadata``...), without scikit-learn.
+    ``biases``, ``metadata``...), without importing scikit-learn.
 
 The estimators' parameters and string class labels travel in the file's
 metadata section as JSON; the C side keeps it as text and ignores it.
@@ -225,9 +225,8 @@ def model_dict(model):
         return model
     if getattr(type(model), "_model_file_name", None) in _CLASSES:
         return model._to_model_file()
-    raise TypeError(f"cannot save a {type(model).__name__}: expected an estimator of stochsvm "
-                    f"({', '.join(name.rpartition('.')[2] for name in _CLASSES) or 'none loaded'})"
-                    f", an SVM or a model dict")
+    raise TypeError(f"cannot save a {type(model).__name__}: expected a stochsvm estimator, "
+                    f"an SVM or a model dict")
 
 
 def model_bytes(model):
@@ -333,7 +332,7 @@ def _metadata_json(text, path):
 
 
 def read_model(path):
-    """The content of a model file as a plain ``dict`` (no scikit-learn needed).
+    """The content of a model file as a plain ``dict`` (scikit-learn is not imported).
 
     ``metadata`` is the metadata text (None if absent); ``metadata_json`` the
     JSON object it holds, or ``{}`` when it is plain text (as C programs may
@@ -371,8 +370,9 @@ _SVM_MODELS = ("linear", ("binary",))
 
 def load_model(path):
     """The object saved in ``path``: a fitted estimator, or an :class:`~stochsvm.SVM`
-    without data (models saved from C load as estimators when scikit-learn
-    is present, else as the plain dict of :func:`read_model`).
+    without data. A model saved from C names no class: it loads as an SVM
+    when it is a binary linear model of labels -1 and 1, else as the plain
+    dict of :func:`read_model`.
 
     Raises
     ------
