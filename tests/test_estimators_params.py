@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import clone
+from sklearn.utils.estimator_checks import check_param_validation
 
 from stochsvm import _kernel_svm, _solvers, _svm, model_file
 from stochsvm._regularization import lambda_of
@@ -32,6 +33,22 @@ def _data(n=40, seed=0):
     X = rng.normal(size=(n, 3))
     y = (X[:, 0] + 0.3 * rng.normal(size=n) > 0).astype(int)
     return X, y
+
+
+# -- scikit-learn's parameter validation ---------------------------------------------
+
+@pytest.mark.parametrize("cls", IN_MEMORY)
+def test_scikit_learn_parameter_validation(cls):
+    """The constraints name every parameter of the signature, and fit and
+    partial_fit raise scikit-learn's InvalidParameterError for a value no
+    constraint accepts (scikit-learn's own check, which parametrize_with_checks
+    does not run)."""
+    check_param_validation(cls.__name__, cls())
+
+
+@pytest.mark.parametrize("cls", [DaskLinearSVMClassifier, DaskLinearSVMRegressor])
+def test_dask_constraints_name_every_parameter(cls):
+    assert set(cls._parameter_constraints) == set(cls().get_params())
 
 
 # -- random_state and max_iter, and their deprecated aliases ------------------------

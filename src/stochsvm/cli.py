@@ -673,10 +673,10 @@ def _model_dict(task, labels, svms, args, d, hkm, lam, extra):
 
 def _tests_tol(args):
     """Whether the solver in use has a stopping test on --tol (every linear
-    solver; the kernel solvers listed in stochsvm.svm)."""
-    from stochsvm.svm import _KERNEL_STOPPING_RULES
+    solver; the kernel solvers with a stopping rule in stochsvm._solvers)."""
+    from stochsvm import _solvers
 
-    return args.kernel is None or args.solver in _KERNEL_STOPPING_RULES
+    return args.kernel is None or _solvers.get("kernel", args.solver).stopping_rule is not None
 
 
 def _run_train(args):
