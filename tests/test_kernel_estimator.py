@@ -208,5 +208,5 @@ def test_bias_default_and_bias_free_option(solver):
                                unregularized_bias=False).fit(X, y)
     assert biased._svms[0].get_bias() != 0 and free._svms[0].get_bias() == 0
     assert np.mean(free.predict(X) == y) > 0.9
-    with pytest.raises(ValueError, match="'unregularized_bias' parameter .* must be an instance of 'bool'"):
+    with pytest.raises(ValueError, match="'unregularized_bias' parameter .* an instance of 'bool'"):
         KernelSVMClassifier(solver=solver, unregularized_bias="yes").fit(X, y)

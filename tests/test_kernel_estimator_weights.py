@@ -133,7 +133,7 @@ def test_class_weight_check_with_a_fitting_gamma(solver):
     (dict(solver="sbp", budget_maintenance="remove"), "budget_maintenance applies"),
     (dict(solver="bsca", budget=0), "budget"),
     (dict(solver="bsgd", budget=2.5), "budget"),
-    (dict(solver="bsca", budget_maintenance="drop"), "'budget_maintenance' parameter .* must be a str among"),
+    (dict(solver="bsca", budget_maintenance="drop"), "'budget_maintenance' parameter .* str among"),
     (dict(solver="bsca", kernel="poly", budget_maintenance="merge"), "merge"),
     (dict(class_weight="heavy"), "class_weight"),
     (dict(class_weight=[1, 2]), "class_weight"),

@@ -3,9 +3,10 @@ SVM object, written once, with what the Python layer needs to know of it.
 
 The estimators, the command line (choices and help), the Dask estimators
 and the tests read their solver lists and defaults from here.
-``tests/test_solvers.py`` checks the registry against the compiled objects'
-own tables and against the C fuzz harnesses' tables (``tests/fuzz/*.c``), so
-that a solver added to the core without an entry here fails a test.
+``tests/test_estimators_params.py`` checks the registry against the
+compiled objects' own tables and against the C fuzz harnesses' tables
+(``tests/fuzz/*.c``), so that a solver added to the core without an entry
+here fails a test.
 """
 
 from dataclasses import dataclass

@@ -587,7 +587,8 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
             num_problems = 1 if classes is None or len(classes) == 2 else len(classes)
             config = {
                 "fit_id": id(self) ^ int(time.time_ns()), "solver": self.solver,
-                "loss": self.loss, "lambda": self._lambda_for(N), "seed": int(self._param("random_state")),
+                "loss": self.loss, "lambda": self._lambda_for(N),
+                "seed": int(self._param("random_state")),
                 "bias_multiplier": float(self.bias_multiplier),
                 "bias_learning_rate": (None if self.bias_learning_rate is None
                                        else float(self.bias_learning_rate)),

@@ -129,7 +129,6 @@ class _ClassWeights(_SampleWeights):
         return self._example_weights(X, y, sample_weight, counts=self._class_counts)
 
 
-
 #: scikit-learn's parameter constraints shared by the estimators (the
 #: regularization, the renamed parameters, threads).
 COMMON_CONSTRAINTS = {
@@ -367,7 +366,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                 "solver": est.solver, "dimension": d["dimension"], "lambda": d["lambda"],
                 "epsilon": est.tol, "bias_multiplier": d["bias_multiplier"],
                 "bias_learning_rate": est.bias_learning_rate or 1.0, "t0": est.t0,
-                "loss": est._loss(), "seed": est._param("random_state") or 0,
+                "loss": model_file._LOSS_NAMES[d["loss"]], "seed": est._param("random_state") or 0,
                 "shrinking": est.shrinking, "model": w, "bias": b, "iteration_number": t})
                 for w, b, t in zip(d["weights"], d["biases"], iterations)]
         return est
