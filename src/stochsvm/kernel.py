@@ -27,7 +27,6 @@ copies of the row. SBP has no weighted formulation: it takes equal weights
 """
 
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -40,8 +39,8 @@ from stochsvm._kernel_attributes import KernelAttributes
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, real)
-from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs,
-                             _ScoresToClasses, _TrainingData, print_training, validate_data)
+from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _ScoresToClasses, _TrainingData,
+                             map_in_threads, print_training, validate_data)
 from stochsvm.svm import _report_training, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
@@ -365,12 +364,7 @@ class KernelSVMClassifier(RenamedParams, KernelAttributes, _ScoresToClasses, Cla
                 print_training(self, stats)
             return stats, svm.get_iteration_number() - start
 
-        workers = _effective_n_jobs(self.n_jobs, len(self._svms))
-        if workers == 1:
-            results = [run(svm) for svm in self._svms]
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                results = list(pool.map(run, self._svms))
+        results = map_in_threads(run, self._svms, self.n_jobs)
         self._stats = [r[0] for r in results]
         self.n_iter_ = int(max(-(-r[1] // n) for r in results))
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])

@@ -250,11 +250,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                 print_training(self, stats)
             return stats
 
-        workers = _effective_n_jobs(n_jobs, len(jobs))
-        if workers == 1:
-            return [run(job) for job in jobs]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            return list(pool.map(run, jobs))
+        return map_in_threads(run, jobs, n_jobs)
 
     def _after_training(self, stats, problems=None, weights=None):
         """Record the fit (coef_, n_iter_); with ``problems`` (fit's label
@@ -411,6 +407,16 @@ class _TrainingData:
                 and _same_values(self.weights, other.weights))
 
     __hash__ = None
+
+
+def map_in_threads(fn, items, n_jobs):
+    """``[fn(item) for item in items]`` in up to ``n_jobs`` threads (training
+    releases the GIL, so one SVM per thread runs in parallel)."""
+    workers = _effective_n_jobs(n_jobs, len(items))
+    if workers == 1:
+        return [fn(item) for item in items]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(fn, items))
 
 
 def _effective_n_jobs(n_jobs, tasks):
