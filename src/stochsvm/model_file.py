@@ -43,10 +43,12 @@ import os
 import stat
 
 import numpy as np
+import scipy.sparse as sp
 
 from stochsvm import _svm
 from stochsvm._model_file import (FORMAT_VERSION, ModelFileError, ModelFileVersionError, decode,
                                   encode, save)
+from stochsvm.scaling import save_scaled, split_section
 
 __all__ = ["save_model", "load_model", "read_model", "model_bytes", "ModelFileError",
            "ModelFileVersionError", "FORMAT_VERSION", "register"]
@@ -181,8 +183,6 @@ def kernel_expansion(svms, dimension, return_indices=False):
     coefficients (0 where an output does not use a vector); with
     ``return_indices``, also the training index of every vector (-1: not a
     training row, e.g. a merged budget vector)."""
-    import scipy.sparse as sp
-
     rows, index_of, coef = [], {}, []
     for c, svm in enumerate(svms):
         sv = svm.get_support_vectors()
@@ -254,8 +254,6 @@ def save_model(model, path):
     if d.get("scaling") is None:
         save(d, path)
     else:  # a feature scaler (stochsvm.scaling) travels in its own section
-        from stochsvm.scaling import save_scaled
-
         save_scaled(d, path)
 
 
@@ -349,8 +347,6 @@ def read_model(path):
     ModelFileVersionError
         Written by a newer format version.
     """
-    from stochsvm.scaling import split_section
-
     path = _check_path(path)
     data = read_file(path, signature=SIGNATURE)
     name = os.fsdecode(path)
