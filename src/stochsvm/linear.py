@@ -68,12 +68,18 @@ LINEAR_SOLVERS = _solvers.LINEAR
 
 def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
     """scikit-learn's ``validate_data``, with one-line errors naming the
-    argument where numpy's or Python's would not: a ragged nested list (X or
-    y), and class labels of types that cannot be compared (``["a", 1]``)."""
+    argument where numpy's, Python's or scikit-learn's would not: a ragged
+    nested list (X or y), X of one dimension (an empty list included), and
+    class labels of types that cannot be compared (``["a", 1]``)."""
     for name, value in (("X", X), ("y", y)):
         if isinstance(value, (list, tuple)):
             _svm._as_numeric_array(value, name)
-    out = _sklearn_validate_data(estimator, X, y, **kwargs)
+    try:
+        out = _sklearn_validate_data(estimator, X, y, **kwargs)
+    except ValueError as exc:
+        if str(exc).startswith("Expected 2D array"):
+            raise ValueError(f"X must be a 2-D array (n_samples, n_features). {exc}") from None
+        raise
     labels = out[1] if isinstance(out, tuple) else None
     if labels is not None and labels.dtype == object:
         try:
