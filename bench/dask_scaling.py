@@ -110,7 +110,7 @@ def run_dask(args):
         X, y, X_test, y_test = client.persist([X, y, X_test, y_test])
         distributed.wait([X, y, X_test, y_test])
         generation = time.perf_counter() - start
-        clf = DaskLinearSVMClassifier(lambda_=args.lam, max_rounds=args.rounds, tol=args.tol,
+        clf = DaskLinearSVMClassifier(lambda_=args.lam, max_iter=args.rounds, tol=args.tol,
                                       local_epochs=1, round_timeout=3600, verbose=1)
         start = time.perf_counter()
         clf.fit(X, y)
@@ -240,7 +240,7 @@ def run_cocoa(args):
         size = -(-args.rows // K)
         Xk, yk = client.persist([X.rechunk({0: size}), y.rechunk({0: size})])
         distributed.wait([Xk, yk])
-        clf = DaskLinearSVMClassifier(lambda_=args.lam, tol=args.tol, max_rounds=args.rounds)
+        clf = DaskLinearSVMClassifier(lambda_=args.lam, tol=args.tol, max_iter=args.rounds)
         start = time.perf_counter()
         clf.fit(Xk, yk)
         wall = time.perf_counter() - start
@@ -266,7 +266,7 @@ def run_references(args, client, X, y):
 
     out = {}
     clf = DaskLinearSVMClassifier(solver="sgd", lambda_=args.lam, tol=args.tol,
-                                  max_rounds=args.mixing_rounds)
+                                  max_iter=args.mixing_rounds)
     start = time.perf_counter()
     clf.fit(X, y)
     out["mixing"] = {"rounds": clf.n_iter_, "objective": clf.objective_,

@@ -4,9 +4,9 @@ checks that more than one module needs.
 Test modules import these from here (``from _helpers import make_problem``),
 never from ``conftest`` or from one another: conftest holds fixtures only,
 and test_imports.py fails if a module imports conftest or another test
-module. Solver lists are here so that the property, soak and stress tests of
-one kind share one list, checked against the library in
-test_properties.py and test_properties_kernel.py.
+module. The solver lists come from the registry (``stochsvm._solvers``) so
+that the property, soak and stress tests of one kind share one list, checked
+against the library in test_properties.py and test_properties_kernel.py.
 """
 
 import os
@@ -20,10 +20,12 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-#: Every linear solver of stochsvm.SVM (append new linear solvers here).
-LINEAR_SOLVERS = ["sgd", "sdca", "none", "svmsgd2", "sgdqn", "res", "lres"]
-#: Every kernel solver of stochsvm.KernelSVM (append new kernel solvers here).
-KERNEL_SOLVERS = ["sbp", "pegasos", "sdca", "perceptron", "none", "bsca", "bsgd"]
+from stochsvm import _solvers
+
+#: Every linear solver of stochsvm.SVM: the registry's, and "none" (no training).
+LINEAR_SOLVERS = [*_solvers.LINEAR, "none"]
+#: Every kernel solver of stochsvm.KernelSVM: the registry's, and "none".
+KERNEL_SOLVERS = [*_solvers.KERNEL, "none"]
 
 
 # ---------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import threading
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.utils._param_validation import InvalidParameterError
 
 from stochsvm import SVM, HomogeneousKernelMap, KernelSVM, svmtrain
 from stochsvm import model_file
@@ -183,7 +184,7 @@ def _poly_degree_file():
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = KernelSVMClassifier(kernel="poly", max_epochs=1).fit(X0, Y0)
+        est = KernelSVMClassifier(kernel="poly", max_iter=1).fit(X0, Y0)
     head, sections = _sections(model_file.model_bytes(est))
     return _assemble(head, [[t, p[:4] + struct.pack("<i", 10 ** 9) + p[8:] if t == b"KERN"
                              else p] for t, p in sections])
@@ -363,14 +364,16 @@ MATRIX = [
      "weights are not supported by solver='sbp' (its slack-constrained problem has no weighted "
      "form here); use 'sdca', 'pegasos', 'perceptron', 'bsca' or 'bsgd'"),
     # the scikit-learn estimators
-    ("estimator-C-negative", lambda: LinearSVMClassifier(C=-1).fit(X0, Y0), ValueError,
-     "C must be a finite number > 0 or None, got -1"),
+    ("estimator-C-negative", lambda: LinearSVMClassifier(C=-1).fit(X0, Y0), InvalidParameterError,
+     "The 'C' parameter of LinearSVMClassifier must be a float in the range (0.0, inf) or None. "
+     "Got -1 instead."),
     ("estimator-one-class", lambda: LinearSVMClassifier().fit(X0, np.ones(20)), ValueError,
      "the training data need samples of at least 2 classes; got 1 class (np.float64(1.0))"),
     ("estimator-wrong-dimension", lambda: LinearSVMClassifier().fit(X0, Y0).predict(X0[:, :2]),
      ValueError, "X has 2 features, but LinearSVMClassifier is expecting 3 features as input."),
-    ("kernel-estimator-gamma-negative", lambda: KernelSVMClassifier(gamma=-1).fit(X0, Y0), ValueError,
-     "gamma must be a finite number > 0 or None, got -1"),
+    ("kernel-estimator-gamma-negative", lambda: KernelSVMClassifier(gamma=-1).fit(X0, Y0),
+     InvalidParameterError, "The 'gamma' parameter of KernelSVMClassifier must be a float in the "
+     "range (0.0, inf) or None. Got -1 instead."),
     ("kernel-estimator-mismatched-lengths", lambda: KernelSVMClassifier().fit(X0, Y0[:5]), ValueError,
      "Found input variables with inconsistent numbers of samples: [20, 5]"),
     ("kernel-estimator-sbp-sample-weight",
@@ -387,17 +390,17 @@ MATRIX = [
      "support vector (leave budget=None)"),
     ("kernel-estimator-budget-maintenance-unknown",
      lambda: KernelSVMClassifier(solver="bsca", budget_maintenance="drop").fit(X0, Y0),
-     ValueError, "budget_maintenance must be None or one of 'auto', 'merge', 'remove', "
-     "'project', got 'drop'"),
+     InvalidParameterError, "The 'budget_maintenance' parameter of KernelSVMClassifier must be a "
+     "str among {'auto', 'merge', 'remove', 'project'} or None. Got 'drop' instead."),
     ("kernel-estimator-class-weight-unknown",
-     lambda: KernelSVMClassifier(class_weight="heavy").fit(X0, Y0), ValueError,
-     "class_weight must be a dict, 'balanced' or None, got 'heavy'"),
+     lambda: KernelSVMClassifier(class_weight="heavy").fit(X0, Y0), InvalidParameterError,
+     "The 'class_weight' parameter of KernelSVMClassifier must be an instance of 'dict', a str "
+     "among {'balanced'} or None. Got 'heavy' instead."),
     # model files
     ("model-file-not-a-model", _load_junk, model_file.ModelFileError,
      "junk.ssvm: not a stochsvm model file (wrong signature)"),
     ("model-file-save-unknown-object", lambda: model_file.save_model(object(), "never-written.ssvm"),
-     TypeError, "cannot save a object: expected a LinearSVMClassifier, LinearSVMRegressor, SVM or "
-     "model dict"),
+     TypeError, "cannot save a object: expected a stochsvm estimator, an SVM or a model dict"),
     # warm start
     ("warm-start-model-wrong-dimension", lambda: svmtrain(X0, Y0, 0.1, solver="sgd",
                                                           model=np.zeros(2)), ValueError,
@@ -473,8 +476,8 @@ MATRIX = [
     ("model-file-invalid-params",
      lambda: _load_bytes(lambda: _svm_file(META=_meta("stochsvm.linear.LinearSVMClassifier",
                                                       params={"C": -1, "solver": "sgd"}))),
-     model_file.ModelFileError, "m.ssvm: the saved parameters are invalid (C must be a finite "
-     "number > 0 or None, got -1)"),
+     model_file.ModelFileError, "m.ssvm: the saved parameters are invalid (The 'C' parameter of "
+     "LinearSVMClassifier must be a float in the range (0.0, inf) or None. Got -1 instead.)"),
     ("model-file-section-length-2**64-1", lambda: _load_bytes(_huge_section_length_file),
      model_file.ModelFileError, "m.ssvm: truncated file: section 1 of 4 declares "
      "18446744073709551615 bytes of payload, 327 remain"),

@@ -96,7 +96,7 @@ def test_cli_probabilities_are_close_to_calibrated_classifier_cv(tmp_path, capsy
     Xte, _ = load_libsvm(test, n_features=6)
     folds = stratified_folds(ytr, 5, seed=0)
     reference = CalibratedClassifierCV(
-        LinearSVMClassifier(C=1.0, max_epochs=50, tol=1e-6, seed=0), method="sigmoid",
+        LinearSVMClassifier(C=1.0, max_iter=50, tol=1e-6, random_state=0), method="sigmoid",
         cv=PredefinedSplit(folds), ensemble=False).fit(Xtr, ytr)
     theirs = reference.predict_proba(Xte)
     assert np.abs(ours - theirs).max() < 0.05

@@ -179,7 +179,7 @@ def test_predict_models_written_elsewhere(files, tmp_path):
     _, _, _, train3, test3 = files
     X, y = load_libsvm(train3)
     names = np.array(["ant", "bee", "cat"])[(y - 1).astype(int)]
-    clf = LinearSVMClassifier(tol=0, max_epochs=5).fit(X, names)
+    clf = LinearSVMClassifier(tol=0, max_iter=5).fit(X, names)
     save_model(clf, tmp_path / "names.ssvm")
     out = _run("predict", tmp_path / "names.ssvm", test3)
     Xt, _ = load_libsvm(test3, n_features=X.shape[1])
@@ -353,7 +353,7 @@ def test_errors(files, capsys, tmp_path):
     assert "--lambda must be > 0" in _error(["train", train, "--lambda", "-1"], capsys)
     assert "--lambda must be finite" in _error(["train", train, "--lambda", "nan"], capsys)
     assert "--lambda must be a number" in _error(["train", train, "--lambda", "x"], capsys)
-    assert "either --lambda or -C" in _error(["train", train, "--lambda", "1", "-C", "1"], capsys)
+    assert "either -C or --lambda" in _error(["train", train, "--lambda", "1", "-C", "1"], capsys)
     assert "--epochs must be >= 1" in _error(["train", train, "--epochs", "0"], capsys)
     assert "invalid choice" in _error(["train", train, "--loss", "l3"], capsys)
     assert "invalid choice" in _error(["train", train, "--solver", "adam"], capsys)

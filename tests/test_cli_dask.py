@@ -94,7 +94,7 @@ def test_scheduler_address(files, capsys):
     (["--validation", "0.2"], "--dask does not take --validation"),
     (["--probability"], "--dask does not take --probability"),
     (["--solver", "pegasos"], "--solver sdca or sgd"),
-    (["--lambda", "0.1", "-C", "2"], "give either --lambda or -C"),
+    (["--lambda", "0.1", "-C", "2"], "give either -C or --lambda"),
     (["--blocksize", "lots"], "--blocksize"),
     (["--blocksize", "0"], "--blocksize"),
 ])

@@ -152,7 +152,7 @@ def test_dense_chunks_objective_within_one_percent(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(1500, 20))
     yd = da.from_array(y, chunks=1500)
-    clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_rounds=15, tol=0,
+    clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_iter=15, tol=0,
                                   round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd))
     assert clf.n_iter_ == 15
@@ -174,7 +174,7 @@ LAM_C = 1e-2
 
 
 def fit_cocoa(X, y, chunks, **params):
-    params = {"lambda_": LAM_C, "round_timeout": 60, "max_rounds": 400, **params}
+    params = {"lambda_": LAM_C, "round_timeout": 60, "max_iter": 400, **params}
     clf = DaskLinearSVMClassifier(**params)
     Xd = (da.from_array(X, chunks=(chunks, X.shape[1]), asarray=False) if sp.issparse(X)
           else da.from_array(X, chunks=(chunks, X.shape[1])))
@@ -202,7 +202,7 @@ def test_cocoa_reaches_the_single_machine_optimum(client, dense_problem, loss):
     clf = fit_cocoa(X, y, 2000, loss=loss, tol=1e-3, local_epochs=2)
     best = optimum(X, y, LAM_C, loss=loss, gap=1e-8)
     check_certificate(clf, X, y, best, loss=loss)
-    assert clf.solver == "sdca" and 1 <= clf.n_iter_ < clf.max_rounds
+    assert clf.solver == "sdca" and 1 <= clf.n_iter_ < clf.max_iter
     assert [h["round"] for h in clf.history_] == list(range(1, clf.n_iter_ + 1))
     # each round sends w (d + 1 floats) to 3 partitions and gets back their
     # contributions and 2 gap terms each
@@ -245,7 +245,7 @@ def test_cocoa_under_partition_skew(client, skew):
         X, y = X[order], y[order]
         positives = int(np.sum(y > 0))
         chunks = (positives, len(y) - positives)
-    clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-3, local_epochs=2, max_rounds=400,
+    clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-3, local_epochs=2, max_iter=400,
                                   round_timeout=60)
     in_thread(lambda: clf.fit(da.from_array(X, chunks=(chunks, 15)),
                               da.from_array(y, chunks=(chunks,))))
@@ -280,7 +280,7 @@ def test_one_partition_equals_one_machine(client, dense_problem):
     """With one partition, mixing is the identity: r rounds of one local epoch
     continue one SGD schedule, as r epochs of one SVM (same seed and t0)."""
     X, y = dense_problem
-    clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_rounds=4, tol=0,
+    clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_iter=4, tol=0,
                                   round_timeout=60)
     in_thread(lambda: clf.fit(da.from_array(X, chunks=(len(y), 20)), da.from_array(y)))
     svm = stochsvm.SVM(X, y, LAM, seed=0)
@@ -300,7 +300,7 @@ def test_sparse_chunks_and_float32(client):
     Xd = da.from_array(Xs, chunks=(1000, 40), asarray=False)
     assert sp.issparse(Xd.blocks[0].compute())
     yd = da.from_array(y, chunks=1000)
-    clf = DaskLinearSVMClassifier(lambda_=LAM, loss="logistic", max_rounds=10, tol=0,
+    clf = DaskLinearSVMClassifier(lambda_=LAM, loss="logistic", max_iter=10, tol=0,
                                   round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd))
     X32 = Xs.toarray().astype(np.float64)
@@ -324,7 +324,7 @@ def test_dataframe_input_and_labels(client, dense_problem):
     df = dd.from_pandas(pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]),
                         npartitions=3)
     ys = dd.from_pandas(pd.Series(labels), npartitions=3)
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=60)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=10, tol=0, round_timeout=60)
     in_thread(lambda: clf.fit(df, ys))
     assert list(clf.classes_) == [3, 7]
     predicted = clf.predict(df).compute()
@@ -341,7 +341,7 @@ def test_multiclass_one_vs_rest(client):
     X = centers[labels] + rng.normal(size=(3000, 10))
     Xd = da.from_array(X, chunks=(1000, 10))
     yd = da.from_array(labels, chunks=1000)
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=15, local_epochs=2, tol=0,
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=15, local_epochs=2, tol=0,
                                   round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd))
     assert clf.coef_.shape == (3, 10)
@@ -361,7 +361,7 @@ def test_regressor(client):
     y = X @ rng.normal(size=15) + 0.5 + 0.3 * rng.normal(size=4000)
     Xd = da.from_array(X, chunks=(1000, 15))
     yd = da.from_array(y, chunks=1000)
-    reg = DaskLinearSVMRegressor(lambda_=LAM, max_rounds=15, local_epochs=2, tol=0,
+    reg = DaskLinearSVMRegressor(lambda_=LAM, max_iter=15, local_epochs=2, tol=0,
                                  round_timeout=60)
     in_thread(lambda: reg.fit(Xd, yd, validation_data=(Xd, yd)))
     assert reg.coef_.shape == (15,)
@@ -385,7 +385,7 @@ def test_weights_and_validation(client, dense_problem):
     Xd = da.from_array(X, chunks=(1500, 20))
     yd = da.from_array(y, chunks=1500)
     wd = da.from_array(weights, chunks=1500)
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=15, tol=0, round_timeout=60)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=15, tol=0, round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd, sample_weight=wd, validation_data=(Xd, yd)))
     assert clf.objective_ == pytest.approx(
         objective(X, y, clf.coef_[0], clf.intercept_[0], LAM, weights=weights), rel=1e-10)
@@ -402,14 +402,14 @@ def test_callback_determinism_and_pickle(client, dense_problem):
     seen = []
 
     def fit():
-        clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=60)
+        clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=10, tol=0, round_timeout=60)
         return clf.fit(Xd, yd, callback=lambda stats: seen.append(stats["round"])
                        or stats["round"] == 3)
 
     a, b = in_thread(fit), in_thread(fit)
     assert a.n_iter_ == 3 and seen == [1, 2, 3] * 2
     np.testing.assert_array_equal(a.coef_, b.coef_)  # same seed, same answer
-    c = in_thread(lambda: DaskLinearSVMClassifier(lambda_=LAM, max_rounds=3, tol=0, seed=1,
+    c = in_thread(lambda: DaskLinearSVMClassifier(lambda_=LAM, max_iter=3, tol=0, random_state=1,
                                                    round_timeout=60).fit(Xd, yd))
     assert not np.array_equal(a.coef_, c.coef_)  # the seed reaches the partitions
     restored = pickle.loads(pickle.dumps(a))
@@ -429,7 +429,7 @@ def test_only_models_travel(client):
     X, y = client.persist([X, y])
     distributed.wait([X, y], timeout=60)
     before = sum(client.run(_incoming_bytes).values())
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=5, tol=0, round_timeout=60)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=5, tol=0, round_timeout=60)
     in_thread(lambda: clf.fit(X, y))
     moved = sum(client.run(_incoming_bytes).values()) - before
     assert clf.n_iter_ == 5 and clf.score(X, y) > 0.95
@@ -441,7 +441,7 @@ def test_tol_stops_and_c_parameter(client, dense_problem):
     X, y = dense_problem
     Xd = da.from_array(X, chunks=(3000, 20))
     yd = da.from_array(y, chunks=3000)
-    clf = DaskLinearSVMClassifier(solver="sgd", C=1.0 / (LAM * len(y)), max_rounds=40,
+    clf = DaskLinearSVMClassifier(solver="sgd", C=1.0 / (LAM * len(y)), max_iter=40,
                                   tol=1e-2, round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd))
     assert clf.lambda_effective_ == pytest.approx(LAM)
@@ -469,7 +469,7 @@ def test_dask_ml_incremental_around_the_estimators(client, dense_problem, sparse
     Xd = (da.from_array(X, chunks=(1500, 20), asarray=False) if sparse
           else da.from_array(X, chunks=(1500, 20)))
     yd = da.from_array(y, chunks=1500)
-    params = dict(solver="sgd", loss="hinge", lambda_=LAM, seed=0)
+    params = dict(solver="sgd", loss="hinge", lambda_=LAM, random_state=0)
     inc = wrappers.Incremental(LinearSVMClassifier(**params), shuffle_blocks=False,
                                scoring="accuracy")
     in_thread(lambda: inc.fit(Xd, yd, classes=[-1.0, 1.0]))
@@ -491,7 +491,7 @@ def test_round_timeout_is_a_clear_error(client, dense_problem):
     Xd = da.from_array(X, chunks=(1500, 20))
     yd = da.from_array(y, chunks=1500)
     slow = Xd.map_blocks(lambda block: (__import__("time").sleep(3), block)[1])
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=3, round_timeout=0.5)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=3, round_timeout=0.5)
     with pytest.raises(RuntimeError, match="round_timeout=0.5"):
         in_thread(lambda: clf.fit(slow, yd))
     assert not hasattr(clf, "coef_")
@@ -500,10 +500,10 @@ def test_round_timeout_is_a_clear_error(client, dense_problem):
 def test_get_params_and_clone():
     from sklearn.base import clone
 
-    clf = DaskLinearSVMClassifier(loss="logistic", lambda_=1e-4, local_epochs=3, max_rounds=7)
+    clf = DaskLinearSVMClassifier(loss="logistic", lambda_=1e-4, local_epochs=3, max_iter=7)
     params = clone(clf).get_params()
     assert params["loss"] == "logistic" and params["local_epochs"] == 3
-    assert params["max_rounds"] == 7 and params["lambda_"] == 1e-4
+    assert params["max_iter"] == 7 and params["lambda_"] == 1e-4
     assert DaskLinearSVMRegressor().get_params()["loss"] == "l2"
 
 
@@ -529,7 +529,7 @@ def test_bad_input(client, dense_problem):
     Xnan = Xd.map_blocks(lambda b: np.where(b > 3.5, np.nan, b))
     with pytest.raises(ValueError, match="NaN"):
         in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(Xnan, yd))
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=2, round_timeout=60)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=2, round_timeout=60)
     with pytest.raises(Exception, match="not fitted"):
         clf.predict(Xd)
     in_thread(lambda: clf.fit(Xd, yd))
@@ -552,7 +552,7 @@ def test_bad_input_as_the_in_memory_estimators(client, dense_problem):
     Xd = da.from_array(X, chunks=(3000, 20))
     yd = da.from_array(y, chunks=3000)
     local = LinearSVMClassifier(lambda_=LAM).fit(X, y)
-    clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=2, round_timeout=60)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=2, round_timeout=60)
     in_thread(lambda: clf.fit(Xd, yd))
     for bad in (np.nan, np.inf):
         Xbad = X.copy()
@@ -628,7 +628,7 @@ def test_worker_killed_mid_fit_recovers(dense_problem):
                 if stats["round"] == 2:
                     killed.append(_kill_worker_holding_partitions(client))
 
-            clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_rounds=10, tol=0,
+            clf = DaskLinearSVMClassifier(solver="sgd", lambda_=LAM, max_iter=10, tol=0,
                                           round_timeout=60)
             in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
             assert killed[0] >= 2  # the worker with the most of the four partitions
@@ -662,7 +662,7 @@ def test_cocoa_worker_killed_mid_fit_still_reaches_the_gap(dense_problem):
                     for address in list(client.scheduler_info()["workers"]):
                         killed.append(_kill_worker(client, address))
 
-            clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-3, max_rounds=400,
+            clf = DaskLinearSVMClassifier(lambda_=LAM_C, tol=1e-3, max_iter=400,
                                           round_timeout=60)
             Xd = da.from_array(X, chunks=(1500, 20))
             yd = da.from_array(y, chunks=1500)
@@ -704,7 +704,7 @@ def test_worker_killed_with_unrecoverable_data_raises(dense_problem):
                                for k in keys):
                             _kill_worker(client, address)
 
-            clf = DaskLinearSVMClassifier(lambda_=LAM, max_rounds=10, tol=0, round_timeout=30)
+            clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=10, tol=0, round_timeout=30)
             with pytest.raises(RuntimeError, match="lost|timeout|dying") as info:
                 in_thread(lambda: clf.fit(Xd, yd, callback=callback), client=client)
             assert not hasattr(clf, "coef_")

@@ -121,17 +121,17 @@ def test_the_check_trips_on_a_forced_early_stop():
     X, y = make_unscaled(n=240, d=8)
     p = bench._split("unscaled", X, y)
     cache = {}
-    forced = bench.linear_run(p, "sdca", "hinge", 1e3, cache, liblinear=False, max_epochs=1,
+    forced = bench.linear_run(p, "sdca", "hinge", 1e3, cache, liblinear=False, max_iter=1,
                               tol=0)
     assert forced.ratio > 1.05 and not forced.warned
     assert _violations([forced]) == [forced]
-    warned = bench.linear_run(p, "sdca", "hinge", 1e3, cache, liblinear=False, max_epochs=1,
+    warned = bench.linear_run(p, "sdca", "hinge", 1e3, cache, liblinear=False, max_iter=1,
                               tol=1e-3)
-    assert warned.warned and "max_epochs=1" in warned.message
+    assert warned.warned and "max_iter=1" in warned.message
     assert _violations([warned]) == []
     # a run above the zero model's objective counts as diverged, warned or not
     wild = bench.linear_run(p, "sgd", "hinge", 1e3, cache, liblinear=False, t0=1.5,
-                            max_epochs=1, tol=0)
+                            max_iter=1, tol=0)
     assert wild.diverged and _violations([wild]) == [wild]
 
 
@@ -145,20 +145,20 @@ def data():
 
 
 @pytest.mark.parametrize("solver", ["sdca", "sgd", "svmsgd2", "sgdqn"])
-def test_linear_cap_warning_names_max_epochs(data, solver):
+def test_linear_cap_warning_names_max_iter(data, solver):
     X, y = data
-    with pytest.warns(ConvergenceWarning, match="max_epochs=1 .*tol=1e-09"):
-        LinearSVMClassifier(solver=solver, C=100.0, max_epochs=1, tol=1e-9).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 .*tol=1e-09"):
+        LinearSVMClassifier(solver=solver, C=100.0, max_iter=1, tol=1e-9).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        LinearSVMClassifier(solver=solver, C=100.0, max_epochs=1, tol=0).fit(X, y)
+        LinearSVMClassifier(solver=solver, C=100.0, max_iter=1, tol=0).fit(X, y)
 
 
 def test_regressor_warns_too(data):
     X, _ = data
     target = X @ np.arange(1.0, 7.0) + 3.0
-    with pytest.warns(ConvergenceWarning, match="LinearSVMRegressor.*max_epochs=1"):
-        LinearSVMRegressor(C=100.0, max_epochs=1, tol=1e-9).fit(X, target)
+    with pytest.warns(ConvergenceWarning, match="LinearSVMRegressor.*max_iter=1"):
+        LinearSVMRegressor(C=100.0, max_iter=1, tol=1e-9).fit(X, target)
 
 
 def test_linear_divergence_warns_with_the_fix(data):
@@ -166,21 +166,21 @@ def test_linear_divergence_warns_with_the_fix(data):
     finite, far above the zero model's objective."""
     X, y = data
     with pytest.warns(ConvergenceWarning, match="diverged.*zero model.*StandardScaler"):
-        LinearSVMClassifier(solver="sgd", C=1.0, t0=1.5, max_epochs=1, tol=0).fit(1000 * X, y)
+        LinearSVMClassifier(solver="sgd", C=1.0, t0=1.5, max_iter=1, tol=0).fit(1000 * X, y)
 
 
 def test_kernel_warnings(data):
     X, y = data
     # SDCA: the cap, named
-    with pytest.warns(ConvergenceWarning, match="max_epochs=1 .*tol=1e-09"):
-        KernelSVMClassifier(solver="sdca", C=10.0, max_epochs=1, tol=1e-9).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 .*tol=1e-09"):
+        KernelSVMClassifier(solver="sdca", C=10.0, max_iter=1, tol=1e-9).fit(X, y)
     # BSGD: one epoch is too few for its objective window to close
-    with pytest.warns(ConvergenceWarning, match="max_epochs=1 .*objective window"):
-        KernelSVMClassifier(solver="bsgd", C=10.0, max_epochs=1).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1 .*objective window"):
+        KernelSVMClassifier(solver="bsgd", C=10.0, max_iter=1).fit(X, y)
     # converged: no warning
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        KernelSVMClassifier(solver="sdca", C=1.0, max_epochs=500, tol=1e-6).fit(X, y)
+        KernelSVMClassifier(solver="sdca", C=1.0, max_iter=500, tol=1e-6).fit(X, y)
 
 
 def _stats(status="converged", objective=0.5, gap=float("nan"), dual=float("nan")):
@@ -189,7 +189,7 @@ def _stats(status="converged", objective=0.5, gap=float("nan"), dual=float("nan"
 
 
 def _report(stats, zero=1.0, tol=1e-3, rule="duality gap"):
-    _report_training("Est", [(stats, zero)], tol=tol, cap=("max_epochs", 7), fix="do X",
+    _report_training("Est", [(stats, zero)], tol=tol, cap=("max_iter", 7), fix="do X",
                      stopping_rule=rule)
 
 
@@ -214,7 +214,7 @@ def test_report_rules():
         _report(_stats(objective=1.0))                           # at the zero model: no
     with pytest.warns(ConvergenceWarning, match="gap of 0.002 times"):
         _report(_stats(objective=1.0, gap=2e-3, dual=0.998), tol=1e-9)
-    with pytest.warns(ConvergenceWarning, match="cap max_epochs=7 before its duality gap"):
+    with pytest.warns(ConvergenceWarning, match="cap max_iter=7 before its duality gap"):
         _report(_stats(status="max_iterations"))
 
 

@@ -47,9 +47,9 @@ def _seeds():
     svm.train()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        models = [svm, LinearSVMClassifier(max_epochs=2).fit(X, y3.astype(str)),
-                  LinearSVMRegressor(max_epochs=2).fit(X, X[:, 0]),
-                  KernelSVMClassifier(kernel="poly", max_epochs=2).fit(X, y3)]
+        models = [svm, LinearSVMClassifier(max_iter=2).fit(X, y3.astype(str)),
+                  LinearSVMRegressor(max_iter=2).fit(X, X[:, 0]),
+                  KernelSVMClassifier(kernel="poly", max_iter=2).fit(X, y3)]
     return [model_file.model_bytes(m) for m in models]
 
 

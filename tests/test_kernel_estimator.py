@@ -24,7 +24,7 @@ from stochsvm.kernel import KERNEL_SOLVERS  # noqa: E402
 _WEIGHT_REASON = (
     "a stochastic solver visits weighted and replicated data in different orders and is "
     "stopped after finitely many steps (SDCA at its duality gap tol=1e-3, the others after "
-    "max_epochs), so the two fits agree to that tolerance, not to the check's 1e-7; "
+    "max_iter), so the two fits agree to that tolerance, not to the check's 1e-7; "
     "test_kernel_estimator_weights.py::test_integer_sample_weight_equals_repeated_rows "
     "checks the equivalence at a duality gap of 1e-10")
 _CLASS_WEIGHT_REASON = (
@@ -73,8 +73,8 @@ def _rings(n, k, seed):
 @pytest.mark.parametrize("k", [2, 3])
 def test_partial_fit_equals_fit(solver, k):
     X, y = _rings(120, k, 0)
-    full = KernelSVMClassifier(solver=solver, tol=0, max_epochs=3, seed=5).fit(X, y)
-    part = KernelSVMClassifier(solver=solver, seed=5)
+    full = KernelSVMClassifier(solver=solver, tol=0, max_iter=3, random_state=5).fit(X, y)
+    part = KernelSVMClassifier(solver=solver, random_state=5)
     for _ in range(3):
         part.partial_fit(X, y, classes=np.unique(y))
     np.testing.assert_array_equal(part.decision_function(X), full.decision_function(X))
@@ -85,8 +85,8 @@ def test_partial_fit_equals_fit(solver, k):
 @pytest.mark.parametrize("solver", KERNEL_SOLVERS)
 def test_threads_equal_serial(solver):
     X, y = _rings(150, 4, 1)
-    a = KernelSVMClassifier(solver=solver, tol=0, max_epochs=2, n_jobs=1).fit(X, y)
-    b = KernelSVMClassifier(solver=solver, tol=0, max_epochs=2, n_jobs=2).fit(X, y)
+    a = KernelSVMClassifier(solver=solver, tol=0, max_iter=2, n_jobs=1).fit(X, y)
+    b = KernelSVMClassifier(solver=solver, tol=0, max_iter=2, n_jobs=2).fit(X, y)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
     assert a.decision_function(X).shape == (150, 4)
 
@@ -94,25 +94,25 @@ def test_threads_equal_serial(solver):
 def test_C_is_lambda_over_n_and_matches_the_object():
     X, y = _rings(100, 2, 2)
     y_pm = np.where(y == 1, 1.0, -1.0)
-    est = KernelSVMClassifier(solver="sdca", C=2.0, gamma=0.5, tol=0, max_epochs=4).fit(X, y)
+    est = KernelSVMClassifier(solver="sdca", C=2.0, gamma=0.5, tol=0, max_iter=4).fit(X, y)
     svm = stochsvm.KernelSVM(X, y_pm, 1 / (2.0 * 100), solver="sdca", gamma=0.5, seed=0)
     svm.set_max_num_iterations(400)
     svm.set_epsilon(0)
     svm.train()
     np.testing.assert_array_equal(est.decision_function(X), svm.decision_function(X))
     lam = KernelSVMClassifier(solver="sdca", lambda_=1 / 200, gamma=0.5, tol=0,
-                              max_epochs=4).fit(X, y)
+                              max_iter=4).fit(X, y)
     np.testing.assert_array_equal(lam.decision_function(X), est.decision_function(X))
 
 
 def test_learns_a_nonlinear_rule_and_meta_estimators():
     X, y = _rings(300, 2, 3)
-    assert KernelSVMClassifier(C=10, gamma=1.0, max_epochs=30, tol=0).fit(X, y).score(X, y) > 0.9
-    est = KernelSVMClassifier(gamma=1.0, tol=0, max_epochs=5)
+    assert KernelSVMClassifier(C=10, gamma=1.0, max_iter=30, tol=0).fit(X, y).score(X, y) > 0.9
+    est = KernelSVMClassifier(gamma=1.0, tol=0, max_iter=5)
     assert clone(est).get_params() == est.get_params()
     grid = GridSearchCV(est, {"C": [0.1, 10.0], "solver": ["sdca", "sbp"]}, cv=3).fit(X, y)
     assert len(grid.cv_results_["mean_test_score"]) == 4
-    pipe = make_pipeline(StandardScaler(), KernelSVMClassifier(tol=0, max_epochs=5)).fit(X, y)
+    pipe = make_pipeline(StandardScaler(), KernelSVMClassifier(tol=0, max_iter=5)).fit(X, y)
     assert pipe.score(X, y) > 0.7
 
 
@@ -121,7 +121,7 @@ def test_model_file_round_trip(solver, tmp_path):
     X, y = _rings(150, 3, 4)
     labels = np.array(["in", "mid", "out"])[y]
     for data in (X, sp.csr_matrix(X)):
-        est = KernelSVMClassifier(solver=solver, tol=0, max_epochs=3).fit(data, labels)
+        est = KernelSVMClassifier(solver=solver, tol=0, max_iter=3).fit(data, labels)
         save_model(est, tmp_path / "k.ssvm")
         back = load_model(tmp_path / "k.ssvm")
         assert isinstance(back, KernelSVMClassifier) and back.get_params() == est.get_params()
@@ -136,13 +136,17 @@ def test_model_file_round_trip(solver, tmp_path):
 
 def test_errors():
     X, y = _rings(40, 2, 5)
-    for params, match in [({"solver": "adam"}, "solver must be one of"),
-                          ({"kernel": "precomputed"}, "kernel must be one of"),
+    for params, match in [({"solver": "adam"}, "'solver' parameter .* must be a str among"),
+                          ({"kernel": "precomputed"}, "'kernel' parameter .* must be a str among"),
                           ({"C": 1.0, "lambda_": 0.1}, "either C or lambda_"),
-                          ({"gamma": -1.0}, "gamma must be"),
-                          ({"degree": 0}, "degree must be"),
+                          ({"gamma": -1.0}, "'gamma' parameter .* must be a float in the range"),
+                          ({"degree": 0}, "'degree' parameter .* must be an int in the range"),
                           ({"unregularized_bias": True, "solver": "sdca"}, "needs solver='sbp' or 'bsca'"),
-                          ({"n_jobs": 0}, "n_jobs must be")]:
+                          ({"n_jobs": 0}, "'n_jobs' parameter .* must be an int in the range"),
+                          ({"verbose": "loud"}, "'verbose' parameter .* must be"),
+                          ({"budget": 10}, "budget applies to the budgeted solvers"),
+                          ({"solver": "bsca", "kernel": "poly", "budget_maintenance": "merge"},
+                           "'merge' needs kernel='rbf'")]:
         with pytest.raises(ValueError, match=match):
             KernelSVMClassifier(**params).fit(X, y)
     with pytest.raises(ValueError, match="classes must be given"):
@@ -199,10 +203,10 @@ def test_nu_map_is_monotone_and_explicit_nu_is_honoured():
 @pytest.mark.parametrize("solver", ["sbp", "bsca"])
 def test_bias_default_and_bias_free_option(solver):
     X, y = _bundled("breast_cancer")[:2]
-    biased = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2, tol=0).fit(X, y)
-    free = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_epochs=2, tol=0,
+    biased = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_iter=2, tol=0).fit(X, y)
+    free = KernelSVMClassifier(solver=solver, C=1.0, gamma=1 / 30, max_iter=2, tol=0,
                                unregularized_bias=False).fit(X, y)
     assert biased._svms[0].get_bias() != 0 and free._svms[0].get_bias() == 0
     assert np.mean(free.predict(X) == y) > 0.9
-    with pytest.raises(ValueError, match="unregularized_bias must be None, True or False"):
+    with pytest.raises(ValueError, match="'unregularized_bias' parameter .* an instance of 'bool'"):
         KernelSVMClassifier(solver=solver, unregularized_bias="yes").fit(X, y)

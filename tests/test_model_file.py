@@ -41,7 +41,7 @@ def _models():
     svm.train()
     plain = stochsvm.SVM(X2, np.where(y2 == 1, 1.0, -1.0), 0.01, solver="sdca")
     plain.train()
-    short = dict(tol=0, max_epochs=20)  # tol=0: no ConvergenceWarning (an error under pytest)
+    short = dict(tol=0, max_iter=20)  # tol=0: no ConvergenceWarning (an error under pytest)
     return [
         ("binary", LinearSVMClassifier(**short).fit(X2, y2), X2),
         ("ovr", LinearSVMClassifier(solver="sgd", loss="logistic", **short).fit(X3, y3 + 10), X3),
@@ -86,7 +86,7 @@ def test_loaded_estimator_continues_training(tmp_path):
     from stochsvm import LinearSVMClassifier
 
     X, y = _blobs(120, 3, 3, 2)
-    a = LinearSVMClassifier(solver="sgd", seed=4)
+    a = LinearSVMClassifier(solver="sgd", random_state=4)
     for _ in range(2):
         a.partial_fit(X, y, classes=[0, 1, 2])
     save_model(a, tmp_path / "a.ssvm")
@@ -129,7 +129,7 @@ def model_file(tmp_path):
 
     X, y = _blobs(60, 3, 3, 3)
     path = tmp_path / "m.ssvm"
-    save_model(LinearSVMClassifier(tol=0, max_epochs=10).fit(X, y), path)
+    save_model(LinearSVMClassifier(tol=0, max_iter=10).fit(X, y), path)
     return path
 
 
@@ -202,7 +202,7 @@ def test_atomic_write(model_file, tmp_path):
         save_model(load_model(model_file), tmp_path / "no-such-dir" / "m.ssvm")
     # overwriting replaces the file and leaves no temporary file behind
     X, y = _blobs(40, 3, 2, 5)
-    save_model(LinearSVMClassifier(tol=0, max_epochs=10).fit(X, y), model_file)
+    save_model(LinearSVMClassifier(tol=0, max_iter=10).fit(X, y), model_file)
     assert read_model(model_file)["task"] == "binary"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.ssvm"]
     with pytest.raises(TypeError, match="cannot save a str"):
@@ -302,7 +302,7 @@ def test_c_example_scores_python_kernel_model(tmp_path, score_model_binary):
     from stochsvm import KernelSVMClassifier
 
     X, y = _blobs(90, 4, 3, 6)
-    clf = KernelSVMClassifier(solver="sbp", gamma=0.3, tol=0, max_epochs=2).fit(X, y + 1)
+    clf = KernelSVMClassifier(solver="sbp", gamma=0.3, tol=0, max_iter=2).fit(X, y + 1)
     save_model(clf, tmp_path / "k.ssvm")
     data = tmp_path / "k.txt"
     _write_libsvm(data, X, y + 1)

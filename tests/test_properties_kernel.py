@@ -107,9 +107,9 @@ def test_estimators_fit_and_predict_or_give_a_clear_error(data):
     X, n = data.draw(matrices(max_n=8, max_d=4))
     y = data.draw(labels(n))
     which = data.draw(st.sampled_from(["linear", "regressor", "kernel"]))
-    params = {"max_epochs": data.draw(st.integers(1, 5))}
+    params = {"max_iter": data.draw(st.integers(1, 5))}
     candidates = {"C": st.sampled_from([None, 0.1, 1.0, 100.0]), "tol": st.sampled_from([1e-3, 0.1]),
-                  "seed": st.integers(0, 2 ** 32)}
+                  "random_state": st.integers(0, 2 ** 32)}
     if which == "kernel":
         candidates.update({"solver": st.sampled_from(["sdca", "pegasos", "sbp", "perceptron"]),
                            "kernel": st.sampled_from(["rbf", "linear", "poly", "sigmoid"]),

@@ -263,10 +263,10 @@ def test_warm_start_continues_on_the_same_data_given_as_another_object(solver, a
 
     X, y = _problem()
     first, second = (make(X) for make in _SAME_DATA_AGAIN[again])
-    params = dict(solver=solver, max_epochs=2, tol=0, seed=1)
+    params = dict(solver=solver, max_iter=2, tol=0, random_state=1)
     warm = LinearSVMClassifier(warm_start=True, **params).fit(first, y)
     warm.fit(second, y)
-    once = LinearSVMClassifier(**{**params, "max_epochs": 4}).fit(first, y)
+    once = LinearSVMClassifier(**{**params, "max_iter": 4}).fit(first, y)
     np.testing.assert_allclose(warm.coef_, once.coef_, rtol=1e-12, atol=1e-14)
 
 
@@ -274,7 +274,7 @@ def test_warm_start_on_other_data_trains_on_them():
     from stochsvm.linear import LinearSVMClassifier
 
     X, y = _problem()
-    params = dict(solver="sdca", max_epochs=200, tol=1e-9, seed=1)
+    params = dict(solver="sdca", max_iter=200, tol=1e-9, random_state=1)
     warm = LinearSVMClassifier(warm_start=True, **params).fit(X, y)
     warm.fit(X, -y)                              # other labels: new data
     fresh = LinearSVMClassifier(**params).fit(X, -y)
@@ -285,9 +285,9 @@ def test_partial_fit_on_the_same_data_as_a_list_continues_without_warning():
     from stochsvm.linear import LinearSVMClassifier
 
     X, y = _problem()
-    a = LinearSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    a = LinearSVMClassifier(solver="sdca", random_state=1).partial_fit(X, y, classes=[-1, 1])
     a.partial_fit(X.tolist(), list(y))           # filterwarnings=error: no warning allowed
-    b = LinearSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    b = LinearSVMClassifier(solver="sdca", random_state=1).partial_fit(X, y, classes=[-1, 1])
     b.partial_fit(X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
 
@@ -296,9 +296,9 @@ def test_kernel_partial_fit_on_the_same_data_as_a_list_continues_without_warning
     from stochsvm.kernel import KernelSVMClassifier
 
     X, y = _problem()
-    a = KernelSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    a = KernelSVMClassifier(solver="sdca", random_state=1).partial_fit(X, y, classes=[-1, 1])
     a.partial_fit(X.tolist(), y)
-    b = KernelSVMClassifier(solver="sdca", seed=1).partial_fit(X, y, classes=[-1, 1])
+    b = KernelSVMClassifier(solver="sdca", random_state=1).partial_fit(X, y, classes=[-1, 1])
     b.partial_fit(X, y)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
 

@@ -17,7 +17,7 @@ __all__ = ["SVM", "HomogeneousKernelMap", "homkermap", "svmtrain", "KernelSVM", 
 # Names provided by submodules, imported on first access (PEP 562).
 _LAZY = {
     "svmtrain": "stochsvm.svm",
-    # scikit-learn estimators: need scikit-learn, which the object API does not
+    # scikit-learn estimators (scikit-learn, a dependency, loads with them)
     "LinearSVMClassifier": "stochsvm.linear",
     "LinearSVMRegressor": "stochsvm.linear",
     "KernelSVMClassifier": "stochsvm.kernel",
@@ -33,16 +33,7 @@ def __getattr__(name):
     if module_name is not None:
         import importlib
 
-        try:
-            module = importlib.import_module(module_name)
-            value = getattr(module, name)
-        except ImportError as exc:
-            # AttributeError, as hasattr() expects; the message says what to install
-            needs = ("scikit-learn: pip install scikit-learn" if "sklearn" in str(exc)
-                     else f"a module that failed to import ({exc})")
-            raise AttributeError(f"stochsvm.{name} needs {needs} ({exc})") from None
-        except AttributeError as exc:
-            raise AttributeError(f"module 'stochsvm' has no attribute {name!r} ({exc})") from None
+        value = getattr(importlib.import_module(module_name), name)
         globals()[name] = value
         return value
     raise AttributeError(f"module 'stochsvm' has no attribute {name!r}")

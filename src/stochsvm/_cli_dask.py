@@ -5,7 +5,7 @@ The training file(s) are read on the workers by
 boundaries; no single-machine read) and the model is fitted by
 :class:`stochsvm.dask.DaskLinearSVMClassifier` (or
 :class:`~stochsvm.dask.DaskLinearSVMRegressor` for the losses l1 and l2).
-Options map to the estimator's parameters: ``--epochs`` is ``max_rounds``
+Options map to the estimator's parameters: ``--epochs`` is ``max_iter``
 (one local epoch per partition and round), ``--tol`` the relative duality gap
 that stops CoCoA+ (0 runs every round), ``-C``/``--lambda``, ``--loss``,
 ``--solver`` (sdca: CoCoA+, sgd: parameter mixing), ``--seed``,
@@ -73,8 +73,13 @@ def _check_args(args):
                     f"(sdca: CoCoA+), not {args.solver}")
     if args.loss not in sdask.CLASSIFICATION_LOSSES + sdask.REGRESSION_LOSSES:
         raise _fail(f"--dask cannot train the {args.loss} loss")
-    if args.lam is not None and args.C is not None:
-        raise _fail("give either --lambda or -C, not both (C means lambda = 1/(C n))")
+    from stochsvm._regularization import check_C_or_lambda
+    from stochsvm.cli import CLI_REGULARIZATION
+
+    try:
+        check_C_or_lambda(args.C, args.lam, names=CLI_REGULARIZATION)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     try:
         from dask.utils import parse_bytes
 
@@ -184,7 +189,7 @@ def run_train(args):
         est = Est(loss=args.loss, solver=args.solver, C=args.C, lambda_=args.lam,
                   bias_multiplier=args.bias_multiplier,
                   bias_learning_rate=args.bias_learning_rate, t0=args.t0, local_epochs=1,
-                  max_rounds=args.epochs, tol=args.tol, seed=args.seed)
+                  max_iter=args.epochs, tol=args.tol, random_state=args.seed)
         name = "CoCoA+ (sdca)" if args.solver == "sdca" else "parameter mixing (sgd)"
         reg = f"lambda {args.lam:g}" if args.lam is not None else f"C {args.C or 1.0:g}"
         print(f"{name}, {args.loss} loss, {reg}, "

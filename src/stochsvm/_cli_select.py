@@ -141,7 +141,7 @@ def held_out_scores(args, X, y, task, labels, Cs, gamma=None):
         n = Xtr.shape[0]
         svms = None
         for k, C in enumerate(Cs):
-            lam = args.lam if args.lam is not None else 1.0 / (C * n)
+            lam = cli._lambda_of(args.lam, None if args.lam is not None else C, n)
             if svms is not None and warm:
                 for svm in svms:
                     svm.set_lambda(lam)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from stochsvm.model_file import kernel_expansion
+
 __all__ = ["KernelAttributes"]
 
 
@@ -21,8 +23,6 @@ class KernelAttributes:
     """``support_vectors_``, ``support_``, ``dual_coef_`` and ``intercept_``."""
 
     def _expansion(self):
-        from stochsvm.model_file import kernel_expansion
-
         check_is_fitted(self, "_svms")
         first = self._svms[0].get_support_vectors()
         S, coefficients, indices = kernel_expansion(self._svms, self.n_features_in_,

@@ -47,6 +47,8 @@ _CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
 _REGRESSION_LOSSES = ("l1", "l2")
 _HOM_KERNELS = ("chi2", "intersection", "js")
 _SCALINGS = ("minmax", "maxabs", "standard")
+#: How the command line spells C and lambda (in the regularization rule's messages).
+CLI_REGULARIZATION = ("-C", "--lambda")
 
 
 def _version():
@@ -66,18 +68,19 @@ def _version():
         return "unknown"
 
 
-def _kernel_solvers():
-    """The solvers of the kernel SVM object."""
-    from stochsvm import _kernel_svm
+def _kernel_solvers(**features):
+    """The solvers of the kernel SVM object (:mod:`stochsvm._solvers`), those
+    with ``features`` only if given (e.g. ``budget=True``)."""
+    from stochsvm import _solvers
 
-    return tuple(name for name in _kernel_svm._KSOLVERS if name != "none")
+    return _solvers.names("kernel", **features)
 
 
 def _solvers():
-    """The training solvers of the SVM object (new solvers appear here by themselves)."""
-    from stochsvm import _svm
+    """The training solvers of the SVM object (:mod:`stochsvm._solvers`)."""
+    from stochsvm import _solvers
 
-    return tuple(name for name in _svm._SOLVERS if name != "none")
+    return _solvers.LINEAR
 
 
 # --------------------------------------------------------------------------
@@ -493,11 +496,17 @@ class _Progress:
 
 
 def _lambda(args, n):
-    if args.lam is not None and args.C is not None:
-        raise _Fail("give either --lambda or -C, not both (C means lambda = 1/(C n))")
-    if args.lam is not None:
-        return args.lam
-    return 1.0 / ((args.C if args.C is not None else 1.0) * n)
+    return _lambda_of(args.lam, args.C, n)
+
+
+def _lambda_of(lam, C, n):
+    """lambda from --lambda or -C (:func:`stochsvm._regularization.lambda_of`)."""
+    from stochsvm._regularization import lambda_of
+
+    try:
+        return lambda_of(lam, C, n, names=CLI_REGULARIZATION)
+    except ValueError as exc:
+        raise _Fail(str(exc)) from None
 
 
 def _default_loss(solver, loss="hinge"):
@@ -571,11 +580,13 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("the kernel solvers train the hinge loss: drop --loss")
     if args.homkermap is not None:
         raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
-    if args.unregularized_bias and args.solver not in ("sbp", "bsca"):
-        raise _Fail("--unregularized-bias needs --solver sbp or bsca")
+    bias_solvers = _kernel_solvers(bias="unregularized")
+    if args.unregularized_bias and args.solver not in bias_solvers:
+        raise _Fail(f"--unregularized-bias needs --solver {' or '.join(bias_solvers)}")
+    budget_solvers = _kernel_solvers(budget=True)
     if (args.budget is not None or args.maintenance is not None) \
-            and args.solver not in ("bsca", "bsgd"):
-        raise _Fail("--budget and --maintenance need --solver bsca or bsgd")
+            and args.solver not in budget_solvers:
+        raise _Fail(f"--budget and --maintenance need --solver {' or '.join(budget_solvers)}")
 
 
 def _train_epoch(svms, pool=None, progress=None):
@@ -668,10 +679,10 @@ def _model_dict(task, labels, svms, args, d, hkm, lam, extra):
 
 def _tests_tol(args):
     """Whether the solver in use has a stopping test on --tol (every linear
-    solver; the kernel solvers listed in stochsvm.svm)."""
-    from stochsvm.svm import _KERNEL_STOPPING_RULES
+    solver; the kernel solvers with a stopping rule in stochsvm._solvers)."""
+    from stochsvm import _solvers
 
-    return args.kernel is None or args.solver in _KERNEL_STOPPING_RULES
+    return args.kernel is None or _solvers.get("kernel", args.solver).stopping_rule is not None
 
 
 def _run_train(args):

@@ -46,7 +46,7 @@ Weimer, Smola and Li 2010). Round ``r`` starts from the global model
 3. the partitions evaluate ``E_p(w_{r+1}, b_{r+1})`` and the driver sums
    ``E(w_{r+1}, b_{r+1}) = sum_p (n_p / N) E_p``.
 
-Rounds stop when ``|E_{r+1} - E_r| <= tol * |E_r|`` or after ``max_rounds``.
+Rounds stop when ``|E_{r+1} - E_r| <= tol * |E_r|`` or after ``max_iter``.
 
 For both solvers, each partition is converted once and kept in its worker's
 memory (a Dask future) for the whole fit; a round sends only the model
@@ -74,20 +74,19 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
-from stochsvm import _dask_cocoa
+from stochsvm import _dask_cocoa, _solvers
 from stochsvm._dask_libsvm import read_libsvm
+from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import SVM
-from stochsvm.linear import _check_int
-from stochsvm.linear import _check_positive_number as _check_number
+from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
+                                  integer, lambda_of, options, real)
 
 __all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor", "read_libsvm"]
 
 #: Solvers that can be warm-started from a mixed model.
-MIXING_SOLVERS = ("sgd",)
+MIXING_SOLVERS = tuple(name for name in _solvers.DASK if name != "sdca")
 #: CoCoA+'s local solver (the default), then the solvers that can mix.
 SOLVERS = ("sdca",) + MIXING_SOLVERS
-CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
-REGRESSION_LOSSES = ("l1", "l2")
 
 
 def _import_dask():
@@ -455,14 +454,32 @@ class _Rounds:
             self.client.cancel(futures)
 
 
-class _DaskLinearSVMBase(BaseEstimator):
+class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
     """Parameters, input handling and the mixing loop shared by both estimators."""
 
     _losses = ()
+    _renamed = {"random_state": "seed", "max_iter": "max_rounds"}
+    _parameter_constraints = {
+        "solver": [options(*SOLVERS)],
+        "C": [real(0), None],
+        "lambda_": [real(0), None],
+        "bias_multiplier": [real(0, closed="left")],
+        "bias_learning_rate": [real(0), None],
+        "t0": [real(1), None],
+        "local_epochs": [integer(1)],
+        "max_iter": [integer(1)],
+        "max_rounds": [integer(1), deprecated_alias()],
+        "tol": [real(0, closed="left")],
+        "random_state": [integer(0)],
+        "seed": [integer(0), deprecated_alias()],
+        "round_timeout": [real(0), None],
+        "verbose": ["verbose"],
+    }
 
     def __init__(self, *, loss, solver="sdca", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=100, tol=1e-3,
-                 seed=0, round_timeout=3600.0, verbose=0):
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_iter=100, tol=1e-3,
+                 random_state=0, round_timeout=3600.0, verbose=0, seed=DEPRECATED,
+                 max_rounds=DEPRECATED):
         self.loss = loss
         self.solver = solver
         self.C = C
@@ -471,40 +488,22 @@ class _DaskLinearSVMBase(BaseEstimator):
         self.bias_learning_rate = bias_learning_rate
         self.t0 = t0
         self.local_epochs = local_epochs
-        self.max_rounds = max_rounds
+        self.max_iter = max_iter
         self.tol = tol
-        self.seed = seed
+        self.random_state = random_state
         self.round_timeout = round_timeout
         self.verbose = verbose
+        self.seed = seed
+        self.max_rounds = max_rounds
 
-    def _validate_params(self):
-        if self.solver not in SOLVERS:
-            raise ValueError(f"solver must be one of {', '.join(map(repr, SOLVERS))} "
-                             f"(\"sdca\": CoCoA+; \"sgd\": parameter mixing), got "
-                             f"{self.solver!r}")
-        if self.loss not in self._losses:
-            raise ValueError(f"loss must be one of {', '.join(map(repr, self._losses))}, "
-                             f"got {self.loss!r}")
-        if self.C is not None and self.lambda_ is not None:
-            raise ValueError("give either C or lambda_, not both (C means lambda = 1/(C N))")
-        _check_number(self.C, "C", allow_none=True)
-        _check_number(self.lambda_, "lambda_", allow_none=True)
-        _check_number(self.bias_multiplier, "bias_multiplier", allow_zero=True)
-        _check_number(self.bias_learning_rate, "bias_learning_rate", allow_none=True)
-        if self.t0 is not None:
-            _check_number(self.t0, "t0")
-            if self.t0 <= 1:
-                raise ValueError(f"t0 must be > 1 or None, got {self.t0!r}")
-        _check_int(self.local_epochs, "local_epochs", 1)
-        _check_int(self.max_rounds, "max_rounds", 1)
-        _check_number(self.tol, "tol", allow_zero=True)
-        _check_int(self.seed, "seed", 0)
-        _check_number(self.round_timeout, "round_timeout", allow_none=True)
+    def _check_params(self):
+        """scikit-learn's parameter validation, then the rules across parameters."""
+        self._validate_params()
+        check_C_or_lambda(self.C, self.lambda_)
+        self._check_renamed()
 
     def _lambda_for(self, n):
-        if self.lambda_ is not None:
-            return float(self.lambda_)
-        return 1.0 / ((1.0 if self.C is None else float(self.C)) * n)
+        return lambda_of(self.lambda_, self.C, n)
 
     # -- input -----------------------------------------------------------------
 
@@ -562,7 +561,7 @@ class _DaskLinearSVMBase(BaseEstimator):
         ValueError, TypeError
             Bad parameters or input.
         """
-        self._validate_params()
+        self._check_params()
         client = _get_client()
         rounds = _Rounds(client, self.round_timeout)
         X, y, sample_weight = self._inputs(X, y, sample_weight)
@@ -588,7 +587,8 @@ class _DaskLinearSVMBase(BaseEstimator):
             num_problems = 1 if classes is None or len(classes) == 2 else len(classes)
             config = {
                 "fit_id": id(self) ^ int(time.time_ns()), "solver": self.solver,
-                "loss": self.loss, "lambda": self._lambda_for(N), "seed": int(self.seed),
+                "loss": self.loss, "lambda": self._lambda_for(N),
+                "seed": int(self._param("random_state")),
                 "bias_multiplier": float(self.bias_multiplier),
                 "bias_learning_rate": (None if self.bias_learning_rate is None
                                        else float(self.bias_learning_rate)),
@@ -638,7 +638,7 @@ class _DaskLinearSVMBase(BaseEstimator):
     def _cocoa_rounds(self, rounds, parts, val_parts, config, fractions, d, callback, start):
         """CoCoA+ (module documentation). Round r's task trains from w_r and
         evaluates w_r's duality gap terms; so the gap of round r's result
-        w_{r+1} arrives with round r + 1's task (after max_rounds, a task that
+        w_{r+1} arrives with round r + 1's task (after max_iter rounds, a task that
         only evaluates). Stops when every problem's relative gap is <= tol."""
         P, K = config["num_problems"], config["K"]
         lam, B, N = config["lambda"], config["bias_multiplier"], config["N"]
@@ -649,9 +649,10 @@ class _DaskLinearSVMBase(BaseEstimator):
         # A partition's dual variables are where its last round ran: run the
         # next one there (a copy of the partition elsewhere has older ones).
         workers = None
-        for r in range(1, self.max_rounds + 2):
+        max_rounds = self._param("max_iter")
+        for r in range(1, max_rounds + 2):
             task_start = time.perf_counter()
-            train = r <= self.max_rounds
+            train = r <= max_rounds
             results = rounds.run(_dask_cocoa.cocoa_round, parts, coef, intercept, r, config,
                                  train, what=f"round {r}" if train else "evaluating the model",
                                  workers=workers)
@@ -688,7 +689,7 @@ class _DaskLinearSVMBase(BaseEstimator):
 
     def _mixing_rounds(self, rounds, parts, val_parts, config, fractions, d, callback, start):
         """Iterative parameter mixing of SGD (module documentation): rounds until
-        the objective changes by at most tol, relatively, or max_rounds rounds."""
+        the objective changes by at most tol, relatively, or max_iter rounds."""
         num_problems = config["num_problems"]
         if self.t0 is None:
             # The C default depends on the largest row norm: take the
@@ -700,7 +701,7 @@ class _DaskLinearSVMBase(BaseEstimator):
         lam, B, N = config["lambda"], config["bias_multiplier"], config["N"]
         state = (np.zeros((num_problems, d)), np.zeros(num_problems), np.zeros(num_problems))
         history, previous, converged = [], None, False
-        for r in range(1, self.max_rounds + 1):
+        for r in range(1, self._param("max_iter") + 1):
             round_start = time.perf_counter()
             results = rounds.run(_partition_train, parts, state, config, what=f"round {r}")
             coef = sum(f * res["coef"] for f, res in zip(fractions, results))
@@ -803,21 +804,25 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
         largest of the partitions' defaults).
     local_epochs : int, default 1
         Epochs each partition runs per round (SDCA or SGD).
-    max_rounds : int, default 100
+    max_iter : int, default 100
+        Rounds at most.
     tol : float, default 1e-3
         ``"sdca"``: stop when the relative duality gap
         ``(P - D) / max(|P|, |D|)`` of every problem is at most ``tol``.
         ``"sgd"``: stop when the objective changes by at most ``tol`` times
         its value between two rounds (every class, for one-vs-rest).
         0 runs all rounds.
-    seed : int, default 0
-        Partition p's SVM has seed ``seed + p``.
+    random_state : int, default 0
+        Partition p's SVM has seed ``random_state + p``.
     round_timeout : float or None, default 3600
         Seconds a round (or the loading of the partitions) may take before
         ``fit`` raises RuntimeError; None waits forever.
     verbose : int, default 0
         Print one line per round (objective; for CoCoA+ also the relative
         gap and the bytes sent).
+    seed, max_rounds : deprecated
+        The former names of ``random_state`` and ``max_iter`` (until 0.3.0;
+        a FutureWarning, and a ValueError next to the new name).
 
     Attributes
     ----------
@@ -853,13 +858,18 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
 
     _losses = CLASSIFICATION_LOSSES
 
+    _parameter_constraints = {**_DaskLinearSVMBase._parameter_constraints,
+                              "loss": [options(*_losses)]}
+
     def __init__(self, *, loss="hinge", solver="sdca", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=100, tol=1e-3,
-                 seed=0, round_timeout=3600.0, verbose=0):
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_iter=100, tol=1e-3,
+                 random_state=0, round_timeout=3600.0, verbose=0, seed=DEPRECATED,
+                 max_rounds=DEPRECATED):
         super().__init__(loss=loss, solver=solver, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
-                         t0=t0, local_epochs=local_epochs, max_rounds=max_rounds, tol=tol,
-                         seed=seed, round_timeout=round_timeout, verbose=verbose)
+                         t0=t0, local_epochs=local_epochs, max_iter=max_iter, tol=tol,
+                         random_state=random_state, round_timeout=round_timeout,
+                         verbose=verbose, seed=seed, max_rounds=max_rounds)
 
     @staticmethod
     def _is_classifier():
@@ -956,13 +966,18 @@ class DaskLinearSVMRegressor(RegressorMixin, _DaskLinearSVMBase):
 
     _losses = REGRESSION_LOSSES
 
+    _parameter_constraints = {**_DaskLinearSVMBase._parameter_constraints,
+                              "loss": [options(*_losses)]}
+
     def __init__(self, *, loss="l2", solver="sdca", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, local_epochs=1, max_rounds=100, tol=1e-3,
-                 seed=0, round_timeout=3600.0, verbose=0):
+                 bias_learning_rate=None, t0=None, local_epochs=1, max_iter=100, tol=1e-3,
+                 random_state=0, round_timeout=3600.0, verbose=0, seed=DEPRECATED,
+                 max_rounds=DEPRECATED):
         super().__init__(loss=loss, solver=solver, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
-                         t0=t0, local_epochs=local_epochs, max_rounds=max_rounds, tol=tol,
-                         seed=seed, round_timeout=round_timeout, verbose=verbose)
+                         t0=t0, local_epochs=local_epochs, max_iter=max_iter, tol=tol,
+                         random_state=random_state, round_timeout=round_timeout,
+                         verbose=verbose, seed=seed, max_rounds=max_rounds)
 
     @staticmethod
     def _is_classifier():

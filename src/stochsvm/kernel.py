@@ -15,7 +15,7 @@ that the SBP solves the same SVM (:meth:`stochsvm.KernelSVM.estimate_nu`,
 docs/kernel.rst), and an explicit ``nu`` is used as given. One epoch is
 ``n`` iterations (for SBP each costs ``n`` kernel evaluations). ``partial_fit`` runs one epoch
 per call and continues the solver's state on the same data, so ``k`` calls
-equal ``fit`` with ``max_epochs=k, tol=0``; new data restart the state (with a
+equal ``fit`` with ``max_iter=k, tol=0``; new data restart the state (with a
 warning).
 
 Weights: ``sample_weight`` times ``class_weight`` gives each example a weight
@@ -29,36 +29,40 @@ copies of the row. SBP has no weighted formulation: it takes equal weights
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from stochsvm import _kernel_svm
+from stochsvm import _kernel_svm, _solvers, model_file
 from stochsvm._kernel_attributes import KernelAttributes
 from stochsvm._kernel_svm import KernelSVM
+from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
+                                  integer, lambda_of, options, real)
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
-from stochsvm.linear import (_check_int, _check_positive_number, _ClassWeights,
-                             _effective_n_jobs, _lambda_of,
-                             _ScoresToClasses, _TrainingData, validate_data)
-from stochsvm.svm import _KERNEL_STOPPING_RULES, _report_training, _zero_objective
+from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
+                             _TrainingData, map_in_threads, print_training, validate_data)
+from stochsvm.svm import _report_training, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
-#: Solvers of the kernel SVM object usable here (read from it: a solver added
-#: to :class:`stochsvm.KernelSVM` is accepted without a change).
-KERNEL_SOLVERS = tuple(name for name in _kernel_svm._KSOLVERS if name != "none")
+#: Solvers of the kernel SVM object usable here (:mod:`stochsvm._solvers`).
+KERNEL_SOLVERS = _solvers.KERNEL
 KERNELS = ("rbf", "linear", "poly", "sigmoid")
 #: Solvers with a budget of support vectors (``budget``, ``budget_maintenance``).
-BUDGET_SOLVERS = ("bsca", "bsgd")
+BUDGET_SOLVERS = _solvers.names("kernel", budget=True)
 BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
+#: Solvers with an unregularized bias (``unregularized_bias``).
+_BIAS_SOLVERS = _solvers.names("kernel", bias="unregularized")
 #: Solvers that do not minimise the SVM objective at C: the perceptron (no
 #: objective) and the SBP while its nu is not derived from C. Their fits are
 #: not compared with the objective of the zero model.
 _OWN_OBJECTIVE = ("perceptron", "sbp")
 
 
-class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasses,
+@model_file.register("kernel", ("binary", "one_vs_rest"))
+class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, _ScoresToClasses,
                           ClassifierMixin, _ClassWeights, BaseEstimator):
     """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).
 
@@ -91,7 +95,7 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         ``sklearn.svm.SVC``), False for the others.
     eta0 : float > 0, default=None
         SBP's step size scale (None: the object's default).
-    max_epochs : int >= 1, default=None
+    max_iter : int >= 1, default=None
         Epochs (``n`` iterations each) ``fit`` may run. None: 1000 for
         ``"sdca"`` (which stops earlier on ``tol``: the optimum, where the
         box ``c_i C`` of the weights is active), 10 for ``"perceptron"`` (which
@@ -105,8 +109,9 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         and no longer falling steadily). None: 1e-3 for the dual solvers,
         1e-2 for the primal ones (measured: at 1e-3 the primal solvers'
         window rarely closes within 100 epochs although their accuracy has
-        settled). 0 runs ``max_epochs``.
-    seed : int >= 0, default=0
+        settled). 0 runs ``max_iter``.
+    random_state : int >= 0, default=0
+        Seed of the visiting order (each binary problem's SVM uses it).
     warm_start : bool, default=False
         ``fit`` continues from the previous fit's state on the same data.
     n_jobs : int, default=None
@@ -129,9 +134,16 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         for another solver: ValueError.
     probability : bool, default=False
         Fit Platt sigmoids on the scores of an internal 5-fold
-        cross-validation (stratified, seeded by ``seed``; five more fits) for
-        :meth:`predict_proba`, as ``SVC(probability=True)``; multiclass by
-        normalised one-vs-rest (docs: "Probabilities").
+        cross-validation (stratified, seeded by ``random_state``; five more
+        fits) for :meth:`predict_proba`, as ``SVC(probability=True)``;
+        multiclass by normalised one-vs-rest (docs: "Probabilities").
+    verbose : int, default=0
+        Show the progress of fit (a tqdm bar, redrawn during the epochs), or
+        without tqdm print a line per trained SVM (its last epoch, objective
+        and status), as :class:`~stochsvm.LinearSVMClassifier` does.
+    seed, max_epochs : deprecated
+        The former names of ``random_state`` and ``max_iter`` (until 0.3.0;
+        a FutureWarning, and a ValueError next to the new name).
 
     Attributes
     ----------
@@ -153,10 +165,32 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         each output.
     """
 
+    _renamed = {"random_state": "seed", "max_iter": "max_epochs"}
+    _parameter_constraints = {
+        **COMMON_CONSTRAINTS,
+        "solver": [options(*KERNEL_SOLVERS)],
+        "kernel": [options(*KERNELS)],
+        "gamma": [real(0), None],
+        "degree": [integer(1)],
+        "coef0": [real()],
+        "nu": [real(0), None],
+        "unregularized_bias": ["boolean", None],
+        "eta0": [real(0), None],
+        "max_iter": [integer(1), None],
+        "max_epochs": [integer(1), None, deprecated_alias()],
+        "tol": [real(0, closed="left"), None],
+        "random_state": [integer(0)],
+        "seed": [integer(0), deprecated_alias()],
+        "budget": [integer(1), None],
+        "budget_maintenance": [options(*BUDGET_MAINTENANCES), None],
+        "probability": ["boolean"],
+    }
+
     def __init__(self, *, solver="sdca", kernel="rbf", gamma=None, degree=3, coef0=0.0, C=None,
-                 lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_epochs=None,
-                 tol=None, seed=0, warm_start=False, n_jobs=None, class_weight=None,
-                 budget=None, budget_maintenance=None, probability=False):
+                 lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_iter=None,
+                 tol=None, random_state=0, warm_start=False, n_jobs=None, class_weight=None,
+                 budget=None, budget_maintenance=None, probability=False, verbose=0,
+                 seed=DEPRECATED, max_epochs=DEPRECATED):
         self.solver = solver
         self.kernel = kernel
         self.gamma = gamma
@@ -167,15 +201,18 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         self.nu = nu
         self.unregularized_bias = unregularized_bias
         self.eta0 = eta0
-        self.max_epochs = max_epochs
+        self.max_iter = max_iter
         self.tol = tol
-        self.seed = seed
+        self.random_state = random_state
         self.warm_start = warm_start
         self.n_jobs = n_jobs
         self.class_weight = class_weight
         self.budget = budget
         self.budget_maintenance = budget_maintenance
         self.probability = probability
+        self.verbose = verbose
+        self.seed = seed
+        self.max_epochs = max_epochs
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -190,57 +227,72 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         state.pop("_last_data", None)  # the training data are borrowed: never pickled
         return state
 
-    def _validate_params(self):
-        if not isinstance(self.solver, str) or self.solver not in KERNEL_SOLVERS:
-            raise ValueError(f"solver must be one of {', '.join(map(repr, KERNEL_SOLVERS))}, "
-                             f"got {self.solver!r}")
-        if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
-            raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))}, "
-                             f"got {self.kernel!r}")
-        if self.C is not None and self.lambda_ is not None:
-            raise ValueError("give either C or lambda_, not both (C means lambda = 1/(C n))")
-        for name in ("C", "lambda_", "gamma", "nu", "eta0"):
-            _check_positive_number(getattr(self, name), name, allow_none=True)
-        _check_int(self.degree, "degree", 1)
-        if not (isinstance(self.coef0, (int, float, np.number)) and np.isfinite(self.coef0)):
-            raise ValueError(f"coef0 must be a finite number, got {self.coef0!r}")
-        if self.max_epochs is not None:
-            _check_int(self.max_epochs, "max_epochs", 1)
-        _check_positive_number(self.tol, "tol", allow_zero=True, allow_none=True)
-        _check_int(self.seed, "seed", 0)
-        if self.unregularized_bias not in (None, True, False):
-            raise ValueError(f"unregularized_bias must be None, True or False, got "
-                             f"{self.unregularized_bias!r}")
-        if self.unregularized_bias and self.solver not in ("sbp", "bsca"):
-            raise ValueError("unregularized_bias=True needs solver='sbp' or 'bsca' (the other "
-                             "kernel solvers have no bias)")
-        if self.n_jobs is not None and (not isinstance(self.n_jobs, (int, np.integer))
-                                        or self.n_jobs == 0):
-            raise ValueError(f"n_jobs must be None or a non-zero integer, got {self.n_jobs!r}")
+    # -- model files (stochsvm.model_file) ---------------------------------------
+
+    def _to_model_file(self):
+        """The model dict :func:`stochsvm.model_file.save_model` writes: one
+        kernel expansion for all the outputs."""
+        if not hasattr(self, "_svms"):
+            raise ValueError(f"{type(self).__name__} is not fitted: call fit before saving it")
+        svms = self._svms
+        labels, classes = model_file.labels_for_file(self.classes_)
+        meta = model_file.estimator_metadata(self, classes=classes, solver=svms[0].get_solver(),
+                                             nu=svms[0].get_nu())
+        return model_file.kernel_model_dict(svms, "binary" if len(svms) == 1 else "one_vs_rest",
+                                            labels, self.n_features_in_, meta)
+
+    @classmethod
+    def _from_model_file(cls, d, meta):
+        """The fitted classifier of a decoded model file (its SVM objects
+        hold the expansion, without data)."""
+        est = model_file.restore_estimator(cls, d, meta)
+        est._check_params()
+        m = d["sv_indptr"].size - 1
+        S = sp.csr_matrix((d["sv_values"], d["sv_indices"], d["sv_indptr"]),
+                          shape=(m, d["dimension"]))
+        kern = {"kernel": d["kernel"], "gamma": d["gamma"], "coef0": d["coef0"],
+                "degree": d["degree"]}
+        svms = []
+        for c in range(len(d["biases"])):
+            keep = np.flatnonzero(d["coefficients"][c])
+            svms.append(_kernel_svm._restore_kernel_svm({
+                "solver": meta.get("solver", "sdca"), "kernel": kern, "dimension": d["dimension"],
+                "lambda": d["lambda"] if d["lambda"] > 0 else 1.0, "nu": meta.get("nu", 1e-2),
+                "unregularized_bias": False, "epsilon": 0.0, "seed": 0,
+                "support_vectors": S[keep] if keep.size else None,
+                "coefficients": d["coefficients"][c][keep], "bias": d["biases"][c],
+                "support_indices": None}))
+        est._svms = svms
+        est.n_support_ = np.array([s.get_num_support_vectors() for s in svms])
+        est.n_kernel_evaluations_ = 0
+        return est
+
+    def _check_params(self):
+        """scikit-learn's parameter validation, then the rules across parameters."""
+        self._validate_params()
+        check_C_or_lambda(self.C, self.lambda_)
+        if self.unregularized_bias and self.solver not in _BIAS_SOLVERS:
+            raise ValueError(f"unregularized_bias=True needs solver="
+                             f"{' or '.join(map(repr, _BIAS_SOLVERS))} (the other kernel "
+                             f"solvers have no bias)")
         for name in ("budget", "budget_maintenance"):
             if getattr(self, name) is not None and self.solver not in BUDGET_SOLVERS:
                 raise ValueError(f"{name} applies to the budgeted solvers "
                                  f"{', '.join(map(repr, BUDGET_SOLVERS))} only; solver="
                                  f"{self.solver!r} keeps every support vector (leave {name}=None)")
-        if self.budget is not None:
-            _check_int(self.budget, "budget", 1)
-        bm = self.budget_maintenance
-        if bm is not None:
-            if not isinstance(bm, str) or bm not in BUDGET_MAINTENANCES:
-                raise ValueError(f"budget_maintenance must be None or one of "
-                                 f"{', '.join(map(repr, BUDGET_MAINTENANCES))}, got {bm!r}")
-            if bm == "merge" and self.kernel != "rbf":
-                raise ValueError("budget_maintenance='merge' needs kernel='rbf'; use 'remove' or "
-                                 "'project'")
-        self._check_class_weight()
+        if self.budget_maintenance == "merge" and self.kernel != "rbf":
+            raise ValueError("budget_maintenance='merge' needs kernel='rbf'; use 'remove' or "
+                             "'project'")
+        self._check_renamed()
 
     def _new_svm(self, X, y_pm, n):
-        lam = _lambda_of(self.lambda_, self.C, n)
+        lam = lambda_of(self.lambda_, self.C, n)
         svm = KernelSVM(X, y_pm, lam, solver=self.solver, kernel=self.kernel, gamma=self.gamma,
-                        coef0=float(self.coef0), degree=int(self.degree), seed=self.seed)
+                        coef0=float(self.coef0), degree=int(self.degree),
+                        seed=self._param("random_state"))
         if self.nu is not None:
             svm.set_nu(float(self.nu))
-        if self.solver in ("sbp", "bsca"):
+        if self.solver in _BIAS_SOLVERS:
             svm.set_unregularized_bias(self._bias())
         if self.eta0 is not None:
             svm.set_eta0(float(self.eta0))
@@ -253,22 +305,23 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
     def _bias(self):
         """The unregularized-bias setting in force (None: on for SBP and BSCA)."""
         if self.unregularized_bias is None:
-            return self.solver in ("sbp", "bsca")
+            return self.solver in _BIAS_SOLVERS
         return bool(self.unregularized_bias)
 
-    def _max_epochs(self):
-        """The epoch cap in force (None: 1000 for SDCA, which stops on tol;
-        10 for the Perceptron, which has no test; else 100)."""
-        if self.max_epochs is not None:
-            return int(self.max_epochs)
-        return {"sdca": 1000, "perceptron": 10}.get(self.solver, 100)
+    def _max_iter(self):
+        """The epoch cap in force (None: the solver's default, 1000 for SDCA,
+        which stops on tol; 10 for the Perceptron, which has no test; else 100)."""
+        max_iter = self._param("max_iter")
+        if max_iter is not None:
+            return int(max_iter)
+        return _solvers.get("kernel", self.solver).max_iter
 
     def _tol(self):
-        """The stopping threshold in force (None: 1e-3 for the dual solvers,
-        1e-2 for the primal ones)."""
+        """The stopping threshold in force (None: the solver's default, 1e-3
+        for the dual solvers, 1e-2 for the primal ones)."""
         if self.tol is not None:
             return float(self.tol)
-        return 1e-3 if self.solver in ("sdca", "bsca") else 1e-2
+        return _solvers.get("kernel", self.solver).tol
 
     def _checked_weights(self, weights):
         """The per-example weights to give the SVMs: None when all are 1. SBP
@@ -323,22 +376,17 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
             svm.set_epsilon(tol)
             start = svm.get_iteration_number()
             stats = svm.train()
+            if self.verbose:
+                print_training(self, stats)
             return stats, svm.get_iteration_number() - start
 
-        workers = _effective_n_jobs(self.n_jobs, len(self._svms))
         # n_jobs beyond one per class goes to threads inside each model.
+        workers = _effective_n_jobs(self.n_jobs, len(self._svms))
         threads = _effective_n_jobs(self.n_jobs, 1 << 20) // workers
         for svm in self._svms:
             svm.set_num_threads(threads)
         with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
-            run = progress.track(run)
-            if workers == 1:
-                results = [run(svm) for svm in self._svms]
-            else:
-                from concurrent.futures import ThreadPoolExecutor
-
-                with ThreadPoolExecutor(max_workers=workers) as pool:
-                    results = list(pool.map(run, self._svms))
+            results = map_in_threads(progress.track(run), self._svms, self.n_jobs)
         self._stats = [r[0] for r in results]
         self.n_iter_ = int(max(-(-r[1] // n) for r in results))
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])
@@ -357,11 +405,11 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         fix = ("scale the features (e.g. sklearn.preprocessing.StandardScaler) or choose a "
                "smaller gamma" + (", or a smaller eta0" if self.solver == "sbp" else ""))
         _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
-                         cap=("max_epochs", self._max_epochs()), fix=fix,
-                         stopping_rule=_KERNEL_STOPPING_RULES.get(self.solver))
+                         cap=("max_iter", self._max_iter()), fix=fix,
+                         stopping_rule=_solvers.get("kernel", self.solver).stopping_rule)
 
     def fit(self, X, y, sample_weight=None):
-        """Fit on (X, y): at most ``max_epochs`` epochs per binary problem.
+        """Fit on (X, y): at most ``max_iter`` epochs per binary problem.
 
         Parameters
         ----------
@@ -377,7 +425,7 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         -------
         self : KernelSVMClassifier
         """
-        self._validate_params()
+        self._check_params()
         self._check_probability_param()
         warm = self.warm_start and hasattr(self, "_svms")
         previous = getattr(self, "classes_", None)
@@ -393,7 +441,7 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         self.classes_ = classes
         weights = self._checked_weights(self._example_weights(X, y, sample_weight))
         self._class_counts = None
-        self._train(X, y, weights, not warm, self._max_epochs(), self._tol(), partial=False)
+        self._train(X, y, weights, not warm, self._max_iter(), self._tol(), partial=False)
         return self._fit_probability(X, y, sample_weight)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
@@ -414,7 +462,7 @@ class KernelSVMClassifier(_PlattProbabilities, KernelAttributes, _ScoresToClasse
         """
         first = not hasattr(self, "_svms")
         if first:
-            self._validate_params()
+            self._check_params()
             if classes is None:
                 raise ValueError("classes must be given on the first call to partial_fit")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),

@@ -29,13 +29,16 @@ call and continues the solver's state: the SGD learning-rate schedule, and
 SDCA's dual variables when it is given the same data again (a new batch
 restarts SDCA's dual variables, and with them its model: SDCA is not a
 streaming method). ``k`` calls of ``partial_fit(X, y)`` equal
-``fit(X, y)`` with ``max_epochs=k, tol=0`` bit for bit, for the same seed.
-``warm_start=True`` makes ``fit`` continue the same way for ``max_epochs``
-more epochs.
+``fit(X, y)`` with ``max_iter=k, tol=0`` bit for bit, for the same
+``random_state``. ``warm_start=True`` makes ``fit`` continue the same way for
+``max_iter`` more epochs.
+
+Renamed parameters: ``random_state`` and ``max_iter`` were ``seed`` and
+``max_epochs``; the old names are deprecated aliases (a FutureWarning) until
+0.3.0.
 """
 
-import math
-import numbers
+import json
 import os
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -47,40 +50,37 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import validate_data as _sklearn_validate_data
 
-try:
-    from sklearn.utils.validation import validate_data as _sklearn_validate_data
-except ImportError:  # pragma: no cover - scikit-learn < 1.6
-    import sklearn
-
-    raise ImportError(f"stochsvm's estimators need scikit-learn >= 1.6 (the tags and "
-                      f"validate_data API); found {sklearn.__version__}") from None
-
-from stochsvm import _svm
+from stochsvm import _solvers, _svm, model_file
+from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
-from stochsvm._svm import _QUASI_NEWTON, SVM
-from stochsvm.svm import _STOPPING_RULES, _report_training, _zero_objective
+from stochsvm._svm import SVM
+from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
+                                  integer, lambda_of, options, real)
+from stochsvm.svm import _report_training, _zero_objective
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 
-#: Linear solvers usable by the estimators: every training solver the SVM
-#: object knows (read from it, so a solver added to :class:`stochsvm.SVM` is
-#: accepted here without a change).
-LINEAR_SOLVERS = tuple(name for name in _svm._SOLVERS if name != "none")
-
-CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
-REGRESSION_LOSSES = ("l1", "l2")
+#: Linear solvers usable by the estimators (:mod:`stochsvm._solvers`).
+LINEAR_SOLVERS = _solvers.LINEAR
 
 
 def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
     """scikit-learn's ``validate_data``, with one-line errors naming the
-    argument where numpy's or Python's would not: a ragged nested list (X or
-    y), and class labels of types that cannot be compared (``["a", 1]``)."""
+    argument where numpy's, Python's or scikit-learn's would not: a ragged
+    nested list (X or y), X of one dimension (an empty list included), and
+    class labels of types that cannot be compared (``["a", 1]``)."""
     for name, value in (("X", X), ("y", y)):
         if isinstance(value, (list, tuple)):
             _svm._as_numeric_array(value, name)
-    out = _sklearn_validate_data(estimator, X, y, **kwargs)
+    try:
+        out = _sklearn_validate_data(estimator, X, y, **kwargs)
+    except ValueError as exc:
+        if str(exc).startswith("Expected 2D array"):
+            raise ValueError(f"X must be a 2-D array (n_samples, n_features). {exc}") from None
+        raise
     labels = out[1] if isinstance(out, tuple) else None
     if labels is not None and labels.dtype == object:
         try:
@@ -90,32 +90,6 @@ def validate_data(estimator, X="no_validation", y="no_validation", **kwargs):
             raise TypeError(f"y mixes labels that cannot be compared ({', '.join(kinds)}); "
                             f"give labels of one type (all strings or all numbers)") from None
     return out
-
-
-def _finite(value):
-    """math.isfinite, with Python integers beyond float (and int64) allowed:
-    np.isfinite raised a TypeError naming nothing for -(2**63) - 1."""
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
-
-
-def _check_positive_number(value, name, allow_none=False, allow_zero=False):
-    if value is None and allow_none:
-        return
-    ok = (isinstance(value, numbers.Real) and not isinstance(value, bool)
-          and _finite(value) and (value >= 0 if allow_zero else value > 0))
-    if not ok:
-        kind = "a finite number >= 0" if allow_zero else "a finite number > 0"
-        raise ValueError(f"{name} must be {kind}{' or None' if allow_none else ''}, "
-                         f"got {value!r}")
-
-
-def _check_int(value, name, minimum):
-    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool)
-            and value >= minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
 
 
 class _SampleWeights:
@@ -161,22 +135,49 @@ class _ClassWeights(_SampleWeights):
                                           minlength=len(self.classes_))
         return self._example_weights(X, y, sample_weight, counts=self._class_counts)
 
-    def _check_class_weight(self):
-        cw = self.class_weight
-        if cw is None or (isinstance(cw, str) and cw == "balanced") or isinstance(cw, dict):
-            return
-        raise ValueError(f"class_weight must be a dict, 'balanced' or None, got {cw!r}")
+
+#: scikit-learn's parameter constraints shared by the estimators (the
+#: regularization, the renamed parameters, threads).
+COMMON_CONSTRAINTS = {
+    "C": [real(0), None],
+    "lambda_": [real(0), None],
+    "tol": [real(0, closed="left")],
+    "random_state": [integer(0), None],
+    "seed": [integer(0), None, deprecated_alias()],
+    "warm_start": ["boolean"],
+    "n_jobs": [integer(1), integer(None, -1), None],
+    "class_weight": [dict, options("balanced"), None],
+    "verbose": ["verbose"],
+}
 
 
-class _LinearSVMBase(_SampleWeights, BaseEstimator):
+def print_training(estimator, stats):
+    """The ``verbose`` line of one trained SVM."""
+    print(f"[{type(estimator).__name__}] epoch {stats['epoch']}: objective "
+          f"{stats['objective']:.6g}, status {stats['status']}")
+
+
+class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
     """What the classifier and the regressor share: parameters, validation,
     the SVM objects and their training."""
 
     _losses = ()
+    _renamed = {"random_state": "seed", "max_iter": "max_epochs"}
+    _parameter_constraints = {
+        **COMMON_CONSTRAINTS,
+        "solver": [options(*LINEAR_SOLVERS)],
+        "bias_multiplier": [real(0, closed="left")],
+        "bias_learning_rate": [real(0), None],
+        "t0": [real(1), None],
+        "max_iter": [integer(1)],
+        "max_epochs": [integer(1), deprecated_alias()],
+        "shrinking": ["boolean"],
+    }
 
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
-                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_epochs=100,
-                 tol=1e-3, seed=0, warm_start=False, shrinking=True, verbose=0):
+                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=100,
+                 tol=1e-3, random_state=0, warm_start=False, shrinking=True, verbose=0,
+                 seed=DEPRECATED, max_epochs=DEPRECATED):
         self.solver = solver
         self.loss = loss
         self.C = C
@@ -184,45 +185,22 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         self.bias_multiplier = bias_multiplier
         self.bias_learning_rate = bias_learning_rate
         self.t0 = t0
-        self.max_epochs = max_epochs
+        self.max_iter = max_iter
         self.tol = tol
-        self.seed = seed
+        self.random_state = random_state
         self.warm_start = warm_start
         self.shrinking = shrinking
         self.verbose = verbose
+        self.seed = seed
+        self.max_epochs = max_epochs
 
     # -- parameters ----------------------------------------------------------
 
-    def _validate_params(self):
-        if not isinstance(self.solver, str) or self.solver not in LINEAR_SOLVERS:
-            raise ValueError(f"solver must be one of {', '.join(map(repr, LINEAR_SOLVERS))}, "
-                             f"got {self.solver!r}")
-        if self.loss is not None and (not isinstance(self.loss, str) or self.loss not in self._losses):
-            raise ValueError(f"loss must be one of {', '.join(map(repr, self._losses))} "
-                             f"or None, got {self.loss!r}")
-        if self.C is not None and self.lambda_ is not None:
-            raise ValueError("give either C or lambda_, not both (C means lambda = 1/(C n))")
-        _check_positive_number(self.C, "C", allow_none=True)
-        _check_positive_number(self.lambda_, "lambda_", allow_none=True)
-        _check_positive_number(self.bias_multiplier, "bias_multiplier", allow_zero=True)
-        _check_positive_number(self.bias_learning_rate, "bias_learning_rate", allow_none=True)
-        if self.t0 is not None:
-            _check_positive_number(self.t0, "t0")
-            if self.t0 <= 1:
-                raise ValueError(f"t0 must be > 1 or None, got {self.t0!r}")
-        _check_int(self.max_epochs, "max_epochs", 1)
-        _check_positive_number(self.tol, "tol", allow_zero=True)
-        if self.seed is not None:
-            _check_int(self.seed, "seed", 0)
-        if not isinstance(self.warm_start, (bool, np.bool_)):
-            raise ValueError(f"warm_start must be a bool, got {self.warm_start!r}")
-        if not isinstance(self.shrinking, (bool, np.bool_)):
-            raise ValueError(f"shrinking must be a bool, got {self.shrinking!r}")
-        n_jobs = getattr(self, "n_jobs", None)
-        if n_jobs is not None and (not isinstance(n_jobs, numbers.Integral)
-                                   or isinstance(n_jobs, bool) or n_jobs == 0):
-            raise ValueError(f"n_jobs must be None or a non-zero integer (-1: all CPUs), "
-                             f"got {n_jobs!r}")
+    def _check_params(self):
+        """scikit-learn's parameter validation, then the rules across parameters."""
+        self._validate_params()
+        check_C_or_lambda(self.C, self.lambda_)
+        self._check_renamed()
 
     def _loss(self):
         """The loss in force: ``loss``, or for None the default of the task
@@ -230,15 +208,16 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         differentiable loss (RES, LRES)."""
         if self.loss is not None:
             return self.loss
-        if self._losses[0] == "hinge" and self.solver in _QUASI_NEWTON:
-            return "hinge2"
+        if self._losses[0] == "hinge":
+            return _solvers.get("linear", self.solver).default_loss
         return self._losses[0]
 
     def _lambda_for(self, n):
-        return _lambda_of(self.lambda_, self.C, n)
+        return lambda_of(self.lambda_, self.C, n)
 
     def _new_svm(self, X, y_binary, lam):
-        svm = SVM(X, y_binary, lam, solver=self.solver, seed=self.seed, loss=self._loss())
+        svm = SVM(X, y_binary, lam, solver=self.solver, seed=self._param("random_state"),
+                  loss=self._loss())
         svm.set_bias_multiplier(float(self.bias_multiplier))
         if self.bias_learning_rate is not None:
             svm.set_bias_learning_rate(float(self.bias_learning_rate))
@@ -277,17 +256,11 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
             stats = svm.train()
             stats["iterations_this_call"] = svm.get_iteration_number() - start
             if self.verbose and not progress.drawing:
-                print(f"[{type(self).__name__}] epoch {stats['epoch']}: objective "
-                      f"{stats['objective']:.6g}, status {stats['status']}")
+                print_training(self, stats)
             return stats
 
-        workers = _effective_n_jobs(n_jobs, len(jobs))
         with progress:
-            tracked = progress.track(run, svm_of=lambda job: job[0])
-            if workers == 1:
-                return [tracked(job) for job in jobs]
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                return list(pool.map(tracked, jobs))
+            return map_in_threads(progress.track(run, svm_of=lambda job: job[0]), jobs, n_jobs)
 
     def _forget_probability(self):
         """The classifier's Platt sigmoids, if any, no longer apply (stochsvm._probability)."""
@@ -306,12 +279,13 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         if problems is not None:
             zeros = [_zero_objective(yb, self._loss(), weights) for yb in problems]
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
-                             cap=("max_epochs", self.max_epochs), fix=self._divergence_fix(),
-                             stopping_rule=_STOPPING_RULES.get(self.solver, "objective window"))
+                             cap=("max_iter", self._param("max_iter")),
+                             fix=self._divergence_fix(),
+                             stopping_rule=_solvers.get("linear", self.solver).stopping_rule)
 
     def _divergence_fix(self):
         if self.solver == "sdca":
-            return ("increase max_epochs (SDCA's primal model is poor until its dual "
+            return ("increase max_iter (SDCA's primal model is poor until its dual "
                     "converges) or scale the features (e.g. sklearn.preprocessing.StandardScaler)")
         return ("scale the features (e.g. sklearn.preprocessing.StandardScaler), or use "
                 "solver='sdca', which needs no step size")
@@ -331,14 +305,14 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
                 svm.set_weights(weights)
 
     def _fit_problems(self, X, y, problems, weights, warm):
-        """fit's training: max_epochs epochs (or until tol), from the previous
+        """fit's training: max_iter epochs (or until tol), from the previous
         state when warm."""
         n = X.shape[0]
         data = _TrainingData(X, problems, weights)
         if not (warm and data == getattr(self, "_last_data", None)):
             self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
             self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
-        stats = self._train_all([(svm, self.max_epochs * n, float(self.tol))
+        stats = self._train_all([(svm, self._param("max_iter") * n, float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, problems, weights)
         return self
@@ -372,21 +346,39 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         state.pop("_last_data", None)
         return state
 
+    # -- model files (stochsvm.model_file) ---------------------------------------
 
-def _lambda_of(lambda_, C, n):
-    """lambda from an estimator's ``lambda_``, or ``C`` (``lambda = 1/(C n)``;
-    neither: C = 1), within the C core's range; the error names the one given."""
-    if lambda_ is not None:
-        lam = float(lambda_)
-        if not (_svm.LAMBDA_MIN <= lam <= _svm.LAMBDA_MAX):
-            raise ValueError(f"lambda_ must be {_svm._RANGES['lambda']}, got {lambda_!r}")
-        return lam
-    lam = 1.0 / ((1.0 if C is None else float(C)) * n)
-    if not (_svm.LAMBDA_MIN <= lam <= _svm.LAMBDA_MAX):
-        raise ValueError(f"C = {C!r} with n = {n} examples gives lambda = 1/(C n) = {lam:g}, "
-                         f"outside the valid range [1e-150, 1e150]; choose C in "
-                         f"[{1 / (_svm.LAMBDA_MAX * n):g}, {1 / (_svm.LAMBDA_MIN * n):g}]")
-    return lam
+    def _to_model_file(self):
+        """The model dict :func:`stochsvm.model_file.save_model` writes."""
+        if not hasattr(self, "coef_"):
+            raise ValueError(f"{type(self).__name__} is not fitted: call fit before saving it")
+        svms = getattr(self, "_svms", [])
+        meta = model_file.estimator_metadata(
+            self, iteration_numbers=[int(s.get_iteration_number()) for s in svms])
+        d = {"kind": "linear", "dimension": self.n_features_in_,
+             "loss": model_file.LOSS_CODES[self._loss()],
+             "lambda": svms[0].get_lambda() if svms else 0.0,
+             "bias_multiplier": float(self.bias_multiplier), **self._model_file_outputs(meta)}
+        d["metadata"] = json.dumps(meta)
+        return d
+
+    @classmethod
+    def _from_model_file(cls, d, meta):
+        """The fitted estimator of a decoded model file: it predicts, and its
+        SVMs (without data) continue training with partial_fit."""
+        est = model_file.restore_estimator(cls, d, meta)
+        est._check_params()
+        est._restore_outputs(d, meta)
+        iterations = meta.get("iteration_numbers") or [0] * len(d["biases"])
+        if len(iterations) == len(d["biases"]) and d["lambda"] > 0:
+            est._svms = [_svm._restore_svm({
+                "solver": est.solver, "dimension": d["dimension"], "lambda": d["lambda"],
+                "epsilon": est.tol, "bias_multiplier": d["bias_multiplier"],
+                "bias_learning_rate": est.bias_learning_rate or 1.0, "t0": est.t0,
+                "loss": model_file._LOSS_NAMES[d["loss"]], "seed": est._param("random_state") or 0,
+                "shrinking": est.shrinking, "model": w, "bias": b, "iteration_number": t})
+                for w, b, t in zip(d["weights"], d["biases"], iterations)]
+        return est
 
 
 def _same_values(a, b):
@@ -430,6 +422,16 @@ class _TrainingData:
     __hash__ = None
 
 
+def map_in_threads(fn, items, n_jobs):
+    """``[fn(item) for item in items]`` in up to ``n_jobs`` threads (training
+    releases the GIL, so one SVM per thread runs in parallel)."""
+    workers = _effective_n_jobs(n_jobs, len(items))
+    if workers == 1:
+        return [fn(item) for item in items]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(fn, items))
+
+
 def _effective_n_jobs(n_jobs, tasks):
     if n_jobs is None:
         n = 1
@@ -460,6 +462,7 @@ class _ScoresToClasses:
         return self.classes_[np.argmax(scores, axis=1)]
 
 
+@model_file.register("linear", ("binary", "one_vs_rest"))
 class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin, _ClassWeights,
                           _LinearSVMBase):
     """Linear SVM classifier trained by a stochastic solver (scikit-learn API).
@@ -491,13 +494,13 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     t0 : float > 1, default=None
         SGD: offset of the step size ``1/(lambda (t + t0))`` (None: the
         object's default, see :meth:`stochsvm.SVM.set_t0`).
-    max_epochs : int >= 1, default=100
-        Passes over the data ``fit`` may make (per class).
+    max_iter : int >= 1, default=100
+        Passes over the data (epochs) ``fit`` may make (per class).
     tol : float >= 0, default=1e-3
         Stopping tolerance checked after every epoch (see ``solver``); 0 runs
-        ``max_epochs`` epochs. A ``ConvergenceWarning`` says when ``fit``
-        stopped at ``max_epochs`` first.
-    seed : int >= 0, default=0
+        ``max_iter`` epochs. A ``ConvergenceWarning`` says when ``fit``
+        stopped at ``max_iter`` first.
+    random_state : int >= 0 or None, default=0
         Seed of the visiting order (each class's SVM uses it).
     warm_start : bool, default=False
         ``fit`` continues from the previous fit's state (same classes and
@@ -515,11 +518,14 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         or without tqdm print a line per trained SVM.
     probability : bool, default=False
         Fit Platt sigmoids on the scores of an internal 5-fold
-        cross-validation (stratified, seeded by ``seed``; five more fits) for
-        :meth:`predict_proba`, as ``SVC(probability=True)``; multiclass by
-        normalised one-vs-rest (docs: "Probabilities"). With the logistic
-        loss and ``probability=False``, ``predict_proba`` is the sigmoid of
-        the scores.
+        cross-validation (stratified, seeded by ``random_state``; five more
+        fits) for :meth:`predict_proba`, as ``SVC(probability=True)``;
+        multiclass by normalised one-vs-rest (docs: "Probabilities"). With
+        the logistic loss and ``probability=False``, ``predict_proba`` is the
+        sigmoid of the scores.
+    seed, max_epochs : deprecated
+        The former names of ``random_state`` and ``max_iter`` (until 0.3.0;
+        a FutureWarning, and a ValueError next to the new name).
 
     Attributes
     ----------
@@ -548,14 +554,19 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
 
     _losses = CLASSIFICATION_LOSSES
 
+    _parameter_constraints = {**_LinearSVMBase._parameter_constraints,
+                              "loss": [options(*CLASSIFICATION_LOSSES), None],
+                              "probability": ["boolean"]}
+
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
-                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_epochs=100,
-                 tol=1e-3, seed=0, warm_start=False, shrinking=True, class_weight=None,
-                 n_jobs=None, verbose=0, probability=False):
+                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=100,
+                 tol=1e-3, random_state=0, warm_start=False, shrinking=True, class_weight=None,
+                 n_jobs=None, verbose=0, probability=False, seed=DEPRECATED, max_epochs=DEPRECATED):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
-                         t0=t0, max_epochs=max_epochs, tol=tol, seed=seed,
-                         warm_start=warm_start, shrinking=shrinking, verbose=verbose)
+                         t0=t0, max_iter=max_iter, tol=tol, random_state=random_state,
+                         warm_start=warm_start, shrinking=shrinking, verbose=verbose,
+                         seed=seed, max_epochs=max_epochs)
         self.class_weight = class_weight
         self.n_jobs = n_jobs
         self.probability = probability
@@ -576,7 +587,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     # -- fit ---------------------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None):
-        """Fit the model on (X, y): at most ``max_epochs`` epochs per class.
+        """Fit the model on (X, y): at most ``max_iter`` epochs per class.
 
         Parameters
         ----------
@@ -591,8 +602,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         -------
         self : LinearSVMClassifier
         """
-        self._validate_params()
-        self._check_class_weight()
+        self._check_params()
         self._check_probability_param()
         warm = self.warm_start and hasattr(self, "_svms")
         previous_classes = getattr(self, "classes_", None)
@@ -617,7 +627,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         The first call needs ``classes`` (all the classes that will ever be
         seen). Later calls continue the learning-rate schedule (SGD) and, on
         the same data, the dual variables (SDCA). ``k`` calls on the same data
-        equal ``fit`` with ``max_epochs=k, tol=0``.
+        equal ``fit`` with ``max_iter=k, tol=0``.
 
         Parameters
         ----------
@@ -633,8 +643,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         """
         first = not hasattr(self, "_svms")
         if first:
-            self._validate_params()
-            self._check_class_weight()
+            self._check_params()
             if classes is None:
                 raise ValueError("classes must be given on the first call to partial_fit")
         X, y = self._validate_Xy(X, y, reset=first)
@@ -657,6 +666,19 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     def _set_coef(self, coef, intercept):
         self.coef_ = coef
         self.intercept_ = intercept
+
+    def _model_file_outputs(self, meta):
+        labels, meta["classes"] = model_file.labels_for_file(self.classes_)
+        counts = getattr(self, "_class_counts", None)
+        meta["class_counts"] = None if counts is None else counts.tolist()
+        return {"task": "binary" if len(labels) == 2 else "one_vs_rest", "labels": labels,
+                "weights": self.coef_, "biases": self.intercept_}
+
+    def _restore_outputs(self, d, meta):
+        self.coef_ = d["weights"]
+        self.intercept_ = d["biases"]
+        counts = meta.get("class_counts")
+        self._class_counts = None if counts is None else np.asarray(counts, dtype=np.float64)
 
     # -- prediction ----------------------------------------------------------
 
@@ -689,6 +711,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         return p / p.sum(axis=1, keepdims=True)
 
 
+@model_file.register("linear", ("regression",))
 class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     """Linear support vector regression by a stochastic solver (scikit-learn API).
 
@@ -707,13 +730,15 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     bias_multiplier : float >= 0, default=1.0
     bias_learning_rate : float > 0, default=None
     t0 : float > 1, default=None
-    max_epochs : int >= 1, default=100
+    max_iter : int >= 1, default=100
     tol : float >= 0, default=1e-3
-    seed : int >= 0, default=0
+    random_state : int >= 0 or None, default=0
     warm_start : bool, default=False
     shrinking : bool, default=True
         Has no effect for the regression losses (kept for symmetry).
     verbose : int, default=0
+    seed, max_epochs : deprecated
+        The former names of ``random_state`` and ``max_iter`` (until 0.3.0).
 
     Attributes
     ----------
@@ -727,20 +752,27 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     >>> import numpy as np
     >>> from stochsvm import LinearSVMRegressor
     >>> X = np.arange(8.0).reshape(-1, 1)
-    >>> reg = LinearSVMRegressor(C=100.0, tol=1e-9, max_epochs=1000).fit(X, 2 * X.ravel() + 1)
+    >>> reg = LinearSVMRegressor(C=100.0, tol=1e-9, max_iter=1000).fit(X, 2 * X.ravel() + 1)
     >>> np.round(reg.predict([[10.0]]), 1).tolist()
     [21.0]
     """
 
     _losses = REGRESSION_LOSSES
 
+    _parameter_constraints = {
+        **{k: v for k, v in _LinearSVMBase._parameter_constraints.items()
+           if k not in ("class_weight", "n_jobs")},
+        "loss": [options(*REGRESSION_LOSSES)]}
+
     def __init__(self, *, solver="sdca", loss="l2", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, max_epochs=100, tol=1e-3, seed=0,
-                 warm_start=False, shrinking=True, verbose=0):
+                 bias_learning_rate=None, t0=None, max_iter=100, tol=1e-3, random_state=0,
+                 warm_start=False, shrinking=True, verbose=0, seed=DEPRECATED,
+                 max_epochs=DEPRECATED):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
-                         t0=t0, max_epochs=max_epochs, tol=tol, seed=seed,
-                         warm_start=warm_start, shrinking=shrinking, verbose=verbose)
+                         t0=t0, max_iter=max_iter, tol=tol, random_state=random_state,
+                         warm_start=warm_start, shrinking=shrinking, verbose=verbose,
+                         seed=seed, max_epochs=max_epochs)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -748,7 +780,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         return tags
 
     def fit(self, X, y, sample_weight=None):
-        """Fit the model on (X, y): at most ``max_epochs`` epochs.
+        """Fit the model on (X, y): at most ``max_iter`` epochs.
 
         Parameters
         ----------
@@ -761,7 +793,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         -------
         self : LinearSVMRegressor
         """
-        self._validate_params()
+        self._check_params()
         warm = self.warm_start and hasattr(self, "_svms")
         X, y = self._validate_Xy(X, y, reset=not warm)
         y = np.asarray(y, dtype=np.float64)
@@ -782,7 +814,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         """
         first = not hasattr(self, "_svms")
         if first:
-            self._validate_params()
+            self._check_params()
         X, y = self._validate_Xy(X, y, reset=first)
         y = np.asarray(y, dtype=np.float64)
         return self._partial_fit_problems(X, y, [y], self._sample_weights(X, sample_weight),
@@ -791,6 +823,13 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     def _set_coef(self, coef, intercept):
         self.coef_ = coef[0]
         self.intercept_ = float(intercept[0])
+
+    def _model_file_outputs(self, meta):
+        return {"task": "regression", "labels": None, "weights": self.coef_[None, :],
+                "biases": [self.intercept_]}
+
+    def _restore_outputs(self, d, meta):
+        self._set_coef(d["weights"], d["biases"])
 
     def predict(self, X):
         """Predicted targets ``<w, x> + b``.

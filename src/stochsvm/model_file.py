@@ -19,28 +19,39 @@ newer version raises :class:`ModelFileVersionError`.
 ``load_model(path)``
     The saved object back: a fitted estimator (which can predict, and
     continue training with ``partial_fit`` as after pickling) or an SVM
-    without data. Estimators need scikit-learn; the SVM does not.
+    without data.
 ``read_model(path)``
     The file's content as a plain ``dict`` of NumPy arrays (``kind``,
     ``task``, ``dimension``, ``labels``, ``weights`` or the kernel expansion,
-    ``biases``, ``metadata``...), without scikit-learn.
+    ``biases``, ``metadata``...), without importing scikit-learn.
 
 The estimators' parameters and string class labels travel in the file's
 metadata section as JSON; the C side keeps it as text and ignores it.
+
+Each estimator class owns its conversion: it is registered with
+:func:`register` and has ``_to_model_file()`` (the model dict it writes,
+built with :func:`estimator_metadata`) and ``_from_model_file(d, meta)``
+(the fitted estimator back, built with :func:`restore_estimator`). This module
+dispatches on the class name written in the metadata (``python_class``) and
+knows no estimator itself; it handles the :class:`~stochsvm.SVM` object,
+which is not an estimator.
 """
 
+import importlib
 import json
 import os
 import stat
 
 import numpy as np
+import scipy.sparse as sp
 
 from stochsvm import _svm
 from stochsvm._model_file import (FORMAT_VERSION, ModelFileError, ModelFileVersionError, decode,
                                   encode, save)
+from stochsvm.scaling import save_scaled, split_section
 
 __all__ = ["save_model", "load_model", "read_model", "model_bytes", "ModelFileError",
-           "ModelFileVersionError", "FORMAT_VERSION"]
+           "ModelFileVersionError", "FORMAT_VERSION", "register"]
 
 #: SsLoss codes of the built-in losses (include/stochsvm/svm.h).
 LOSS_CODES = {"hinge": 0, "hinge2": 1, "l1": 2, "l2": 3, "logistic": 4}
@@ -99,7 +110,7 @@ def _svm_dict(svm):
             "metadata": json.dumps(meta)}
 
 
-def _labels(classes):
+def labels_for_file(classes):
     """(float labels for the file, JSON description of the classes)."""
     classes = np.asarray(classes)
     numeric = classes.dtype.kind in "biuf"
@@ -109,32 +120,61 @@ def _labels(classes):
                                                        "dtype": classes.dtype.str}
 
 
-def _estimator_dict(est):
-    from stochsvm.linear import LinearSVMClassifier
+#: The estimator classes whose models the files hold, by the name written in
+#: the metadata (``python_class``): filled by :func:`register`.
+_CLASSES = {}
+#: The modules that register estimator classes, imported when a file names
+#: one of their classes before they were imported.
+_ESTIMATOR_MODULES = ("stochsvm.linear", "stochsvm.kernel")
 
-    if not hasattr(est, "coef_"):
-        raise ValueError(f"{type(est).__name__} is not fitted: call fit before saving it")
-    params = {k: _jsonable(v) for k, v in est.get_params().items()}
-    svms = getattr(est, "_svms", [])
-    meta = {"python_class": f"stochsvm.linear.{type(est).__name__}", "params": params,
-            "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0)),
-            "iteration_numbers": [int(s.get_iteration_number()) for s in svms]}
+
+def register(kind, tasks):
+    """Class decorator: save_model writes the class's models (``kind``
+    "linear" or "kernel", of the ``tasks`` given) and load_model reads them
+    back, through the class's ``_to_model_file()`` and
+    ``_from_model_file(d, meta)``."""
+
+    def decorate(cls):
+        cls._model_file_name = f"{cls.__module__}.{cls.__name__}"
+        cls._model_file_kind, cls._model_file_tasks = kind, tuple(tasks)
+        _CLASSES[cls._model_file_name] = cls
+        return cls
+
+    return decorate
+
+
+def _registered(name):
+    """The registered class of the metadata's ``python_class``, or None."""
+    module = name.rpartition(".")[0]
+    if name not in _CLASSES and module in _ESTIMATOR_MODULES:
+        importlib.import_module(module)
+    return _CLASSES.get(name)
+
+
+def estimator_metadata(est, **extra):
+    """The metadata every estimator writes: its class, parameters (by their
+    current names), input width, epochs and class labels, plus ``extra``."""
+    meta = {"python_class": est._model_file_name,
+            "params": {k: _jsonable(v) for k, v in est._renamed_params(est.get_params()).items()},
+            "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0))}
     if hasattr(est, "feature_names_in_"):
         meta["feature_names_in"] = [str(f) for f in est.feature_names_in_]
-    lam = svms[0].get_lambda() if svms else 0.0
-    d = {"kind": "linear", "dimension": est.n_features_in_, "loss": LOSS_CODES[est._loss()],
-         "lambda": lam, "bias_multiplier": float(est.bias_multiplier)}
-    if isinstance(est, LinearSVMClassifier):
-        labels, meta["classes"] = _labels(est.classes_)
-        counts = getattr(est, "_class_counts", None)
-        meta["class_counts"] = None if counts is None else counts.tolist()
-        d.update(task="binary" if len(labels) == 2 else "one_vs_rest", labels=labels,
-                 weights=est.coef_, biases=est.intercept_)
-    else:
-        d.update(task="regression", labels=None, weights=est.coef_[None, :],
-                 biases=[est.intercept_])
-    d["metadata"] = json.dumps(meta)
-    return d
+    return {**meta, **extra}
+
+
+def restore_estimator(cls, d, meta):
+    """An estimator of ``cls`` with the saved parameters (old names read as
+    the new ones) and the fitted attributes every estimator shares."""
+    est = cls(**cls._renamed_params(_from_json(meta.get("params", {}))))
+    classes = meta.get("classes")
+    if d["task"] != "regression":
+        est.classes_ = (np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
+                        if classes else d["labels"])
+    est.n_features_in_ = d["dimension"]
+    if "feature_names_in" in meta:
+        est.feature_names_in_ = np.asarray(meta["feature_names_in"], dtype=object)
+    est.n_iter_ = meta.get("n_iter", 0)
+    return est
 
 
 def kernel_expansion(svms, dimension, return_indices=False):
@@ -143,8 +183,6 @@ def kernel_expansion(svms, dimension, return_indices=False):
     coefficients (0 where an output does not use a vector); with
     ``return_indices``, also the training index of every vector (-1: not a
     training row, e.g. a merged budget vector)."""
-    import scipy.sparse as sp
-
     rows, index_of, coef = [], {}, []
     for c, svm in enumerate(svms):
         sv = svm.get_support_vectors()
@@ -179,68 +217,16 @@ def kernel_model_dict(svms, task, labels, dimension, metadata):
             "biases": [svm.get_bias() for svm in svms], "metadata": json.dumps(metadata)}
 
 
-def _kernel_estimator_dict(est):
-    if not hasattr(est, "_svms"):
-        raise ValueError(f"{type(est).__name__} is not fitted: call fit before saving it")
-    svms = est._svms
-    labels, classes = _labels(est.classes_)
-    meta = {"python_class": "stochsvm.kernel.KernelSVMClassifier",
-            "params": {k: _jsonable(v) for k, v in est.get_params().items()},
-            "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0)),
-            "classes": classes, "solver": svms[0].get_solver(), "nu": svms[0].get_nu()}
-    return kernel_model_dict(svms, "binary" if len(svms) == 1 else "one_vs_rest", labels,
-                             est.n_features_in_, meta)
-
-
-def _kernel_estimator(d, meta):
-    """A fitted KernelSVMClassifier from a kernel model (SVM objects without data)."""
-    import scipy.sparse as sp
-
-    from stochsvm import _kernel_svm
-    from stochsvm.kernel import KernelSVMClassifier
-
-    est = KernelSVMClassifier(**_from_json(meta.get("params", {})))
-    classes = meta.get("classes")
-    est.classes_ = (np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
-                    if classes else d["labels"])
-    est.n_features_in_ = d["dimension"]
-    est.n_iter_ = meta.get("n_iter", 0)
-    m = d["sv_indptr"].size - 1
-    S = sp.csr_matrix((d["sv_values"], d["sv_indices"], d["sv_indptr"]), shape=(m, d["dimension"]))
-    kern = {"kernel": d["kernel"], "gamma": d["gamma"], "coef0": d["coef0"],
-            "degree": d["degree"]}
-    svms = []
-    for c in range(len(d["biases"])):
-        keep = np.flatnonzero(d["coefficients"][c])
-        svms.append(_kernel_svm._restore_kernel_svm({
-            "solver": meta.get("solver", "sdca"), "kernel": kern, "dimension": d["dimension"],
-            "lambda": d["lambda"] if d["lambda"] > 0 else 1.0, "nu": meta.get("nu", 1e-2),
-            "unregularized_bias": False, "epsilon": 0.0, "seed": 0,
-            "support_vectors": S[keep] if keep.size else None,
-            "coefficients": d["coefficients"][c][keep], "bias": d["biases"][c],
-            "support_indices": None}))
-    est._svms = svms
-    est.n_support_ = np.array([s.get_num_support_vectors() for s in svms])
-    est.n_kernel_evaluations_ = 0
-    return est
-
-
 def model_dict(model):
     """The plain-data description of a trained model (what :func:`save_model` writes)."""
     if isinstance(model, _svm.SVM):
         return _svm_dict(model)
-    try:
-        from stochsvm.linear import LinearSVMClassifier, LinearSVMRegressor
-    except ImportError:  # no scikit-learn: the object cannot be an estimator
-        LinearSVMClassifier = LinearSVMRegressor = ()
-    if isinstance(model, (LinearSVMClassifier, LinearSVMRegressor)):
-        return _estimator_dict(model)
-    if type(model).__name__ == "KernelSVMClassifier":
-        return _kernel_estimator_dict(model)
     if isinstance(model, dict):
         return model
-    raise TypeError(f"cannot save a {type(model).__name__}: expected a LinearSVMClassifier, "
-                    f"LinearSVMRegressor, SVM or model dict")
+    if getattr(type(model), "_model_file_name", None) in _CLASSES:
+        return model._to_model_file()
+    raise TypeError(f"cannot save a {type(model).__name__}: expected a stochsvm estimator, "
+                    f"an SVM or a model dict")
 
 
 def model_bytes(model):
@@ -268,8 +254,6 @@ def save_model(model, path):
     if d.get("scaling") is None:
         save(d, path)
     else:  # a feature scaler (stochsvm.scaling) travels in its own section
-        from stochsvm.scaling import save_scaled
-
         save_scaled(d, path)
 
 
@@ -346,7 +330,7 @@ def _metadata_json(text, path):
 
 
 def read_model(path):
-    """The content of a model file as a plain ``dict`` (no scikit-learn needed).
+    """The content of a model file as a plain ``dict`` (scikit-learn is not imported).
 
     ``metadata`` is the metadata text (None if absent); ``metadata_json`` the
     JSON object it holds, or ``{}`` when it is plain text (as C programs may
@@ -363,8 +347,6 @@ def read_model(path):
     ModelFileVersionError
         Written by a newer format version.
     """
-    from stochsvm.scaling import split_section
-
     path = _check_path(path)
     data = read_file(path, signature=SIGNATURE)
     name = os.fsdecode(path)
@@ -378,36 +360,15 @@ def read_model(path):
     return d
 
 
-def _restore_svms(d, meta, params):
-    """SVM objects without data holding the saved models (so that training can continue)."""
-    states = []
-    iterations = meta.get("iteration_numbers") or [0] * len(d["biases"])
-    if len(iterations) != len(d["biases"]) or d["lambda"] <= 0:
-        return None
-    for w, b, t in zip(d["weights"], d["biases"], iterations):
-        states.append({"solver": params["solver"], "dimension": d["dimension"],
-                       "lambda": d["lambda"], "epsilon": params.get("tol", 0.0),
-                       "bias_multiplier": d["bias_multiplier"],
-                       "bias_learning_rate": params.get("bias_learning_rate") or 1.0,
-                       "t0": params.get("t0"), "loss": _LOSS_NAMES[d["loss"]],
-                       "seed": params.get("seed") or 0, "shrinking": params.get("shrinking", True),
-                       "model": w, "bias": b, "iteration_number": t})
-    return [_svm._restore_svm(s) for s in states]
-
-
-#: The Python class written in the metadata -> the (kind, tasks) of its models.
-_CLASS_MODELS = {
-    "stochsvm.SVM": ("linear", ("binary",)),
-    "stochsvm.linear.LinearSVMClassifier": ("linear", ("binary", "one_vs_rest")),
-    "stochsvm.linear.LinearSVMRegressor": ("linear", ("regression",)),
-    "stochsvm.kernel.KernelSVMClassifier": ("kernel", ("binary", "one_vs_rest")),
-}
+#: The (kind, tasks) of the SVM object's models.
+_SVM_MODELS = ("linear", ("binary",))
 
 
 def load_model(path):
     """The object saved in ``path``: a fitted estimator, or an :class:`~stochsvm.SVM`
-    without data (models saved from C load as estimators when scikit-learn
-    is present, else as the plain dict of :func:`read_model`).
+    without data. A model saved from C names no class: it loads as an SVM
+    when it is a binary linear model of labels -1 and 1, else as the plain
+    dict of :func:`read_model`.
 
     Raises
     ------
@@ -421,18 +382,19 @@ def load_model(path):
     cls = meta.get("python_class")
     if cls is not None and not isinstance(cls, str):
         raise ModelFileError(f"{name}: the metadata's python_class is not a string")
-    if cls in _CLASS_MODELS:
-        kind, tasks = _CLASS_MODELS[cls]
+    target = _registered(cls) if cls is not None else None
+    if target is not None or cls == "stochsvm.SVM":
+        kind, tasks = (_SVM_MODELS if target is None
+                       else (target._model_file_kind, target._model_file_tasks))
         if d["kind"] != kind or d["task"] not in tasks:
             raise ModelFileError(f"{name}: the metadata names {cls}, which does not hold a "
                                  f"{d['kind']} {d['task']} model")
-        if cls != "stochsvm.SVM" and not isinstance(meta.get("params"), dict):
+        if target is not None and not isinstance(meta.get("params"), dict):
             raise ModelFileError(f"{name}: the metadata names {cls} but has no params object")
     try:
-        obj = _model_object(d, meta, cls)
-        if hasattr(obj, "_validate_params"):    # an estimator: its saved parameters
-            obj._validate_params()
-        return obj
+        if target is not None:
+            return target._from_model_file(d, meta)   # checks the saved parameters
+        return _svm_object(d, meta, cls)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
             RuntimeError) as exc:
         if isinstance(exc, ModelFileError):
@@ -440,8 +402,9 @@ def load_model(path):
         raise ModelFileError(f"{name}: the saved parameters are invalid ({exc})") from None
 
 
-def _model_object(d, meta, cls):
-    """The Python object of a decoded model file (see :func:`load_model`)."""
+def _svm_object(d, meta, cls):
+    """The SVM object of a decoded model file named ``stochsvm.SVM`` (or, without
+    a class, a binary linear model of labels -1 and 1); other files: ``d``."""
     if cls == "stochsvm.SVM" or (cls is None and d["task"] == "binary" and d["kind"] == "linear"
                                  and list(d["labels"]) == [-1.0, 1.0]):
         st = meta.get("svm_state", {})
@@ -454,30 +417,4 @@ def _model_object(d, meta, cls):
             "iteration_number": st.get("iteration_number", 0),
             "homkermap": _homkermap_object(d["homkermap"])})
         return svm
-    if cls == "stochsvm.kernel.KernelSVMClassifier":
-        return _kernel_estimator(d, meta)
-    if cls not in ("stochsvm.linear.LinearSVMClassifier", "stochsvm.linear.LinearSVMRegressor"):
-        return d
-    from stochsvm import linear
-
-    params = _from_json(meta.get("params", {}))
-    est = getattr(linear, cls.rsplit(".", 1)[1])(**params)
-    if d["task"] == "regression":
-        est.coef_ = d["weights"][0]
-        est.intercept_ = float(d["biases"][0])
-    else:
-        classes = meta.get("classes")
-        est.classes_ = (np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
-                        if classes else d["labels"])
-        est.coef_ = d["weights"]
-        est.intercept_ = d["biases"]
-        counts = meta.get("class_counts")
-        est._class_counts = None if counts is None else np.asarray(counts, dtype=np.float64)
-    est.n_features_in_ = d["dimension"]
-    if "feature_names_in" in meta:
-        est.feature_names_in_ = np.asarray(meta["feature_names_in"], dtype=object)
-    est.n_iter_ = meta.get("n_iter", 0)
-    svms = _restore_svms(d, meta, params)
-    if svms is not None:
-        est._svms = svms
-    return est
+    return d

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from stochsvm import _solvers
 from stochsvm._svm import SVM, _as_homkermap, _as_int
 
 __all__ = ["SVM", "svmtrain"]
@@ -223,7 +224,7 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         _report_training("svmtrain", [(info, zero)], tol=svm.get_epsilon(),
                          cap=("max_num_iterations", svm.get_max_num_iterations()),
                          tol_name="epsilon",
-                         stopping_rule=_STOPPING_RULES.get(solver, "objective window"),
+                         stopping_rule=_solvers.get("linear", solver).stopping_rule,
                          fix="scale the features, or use solver='sdca', which needs no step "
                              "size")
     return svm.get_model(), svm.get_bias(), info, svm.get_scores()
@@ -237,16 +238,6 @@ def _vlfeat_defaults(svm):
             "bias_learning_rate": 0.01, "t0": max(2.0, math.ceil(1.0 / lam))}
 
 
-#: What each linear solver's epsilon/tol bounds (solvers not listed: the
-#: objective window of the run driver, docs/solvers.rst "Stopping").
-_STOPPING_RULES = {"sdca": "relative duality gap"}
-#: What epsilon/tol bounds for the kernel solvers that test it (the
-#: Perceptron has no test and runs its iteration cap). A solver whose C code
-#: gains a test on epsilon belongs here: its runs then warn when they stop on
-#: the cap.
-_KERNEL_STOPPING_RULES = {"sdca": "relative duality gap", "bsca": "relative duality gap",
-                          "pegasos": "objective window", "bsgd": "objective window",
-                          "sbp": "objective window"}
 
 #: The loss of the score 0 for label y: the per-example objective of w = 0.
 _LOSS_AT_ZERO = {"hinge": lambda y: np.ones_like(y), "hinge2": lambda y: np.ones_like(y),
@@ -276,7 +267,7 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
     ``zero_objective`` is None for a solver that minimises no objective.
     ``stopping_rule`` is the name of what ``tol`` bounds, or None when the
     solver has no stopping test (it then always runs to its cap).
-    ``cap`` is ``(name, value)`` of the iteration cap (``("max_epochs",
+    ``cap`` is ``(name, value)`` of the iteration cap (``("max_iter",
     100)``), ``tol_name`` the name of the tolerance, as the caller's user
     knows them; ``fix`` is the advice for a run that diverged.
 

@@ -1,0 +1,102 @@
+"""The solver registry: every training solver of the linear and the kernel
+SVM object, written once, with what the Python layer needs to know of it.
+
+The estimators, the command line (choices and help), the Dask estimators
+and the tests read their solver lists and defaults from here.
+``tests/test_estimators_params.py`` checks the registry against the
+compiled objects' own tables and against the C fuzz harnesses' tables
+(``tests/fuzz/*.c``), so that a solver added to the core without an entry
+here fails a test.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["Solver", "SOLVERS", "LINEAR", "KERNEL", "DASK", "names", "get"]
+
+CLASSIFICATION_LOSSES = ("hinge", "hinge2", "logistic")
+REGRESSION_LOSSES = ("l1", "l2")
+#: Losses with a derivative everywhere (what RES and LRES need).
+SMOOTH_LOSSES = ("hinge2", "logistic", "l2")
+
+
+@dataclass(frozen=True)
+class Solver:
+    """One solver of the linear (``kind="linear"``) or kernel SVM object."""
+
+    name: str
+    kind: str
+    #: The losses it minimises (classification, then regression).
+    losses: tuple
+    #: The estimators' defaults: the stopping threshold and the epoch cap.
+    tol: float
+    max_iter: int
+    #: What ``tol`` bounds; None: the solver has no stopping test.
+    stopping_rule: str = "objective window"
+    #: It takes per-example weights (any; False: equal weights only).
+    sample_weights: bool = True
+    #: ``warm_start`` and ``partial_fit`` continue its state.
+    warm_start: bool = True
+    partial_fit: bool = True
+    #: ``"regularized"``: the weight of a constant feature (``bias_multiplier``);
+    #: ``"unregularized"``: a free bias (on by default); ``"none"``.
+    bias: str = "regularized"
+    #: It keeps a budget of support vectors (``budget``, ``budget_maintenance``).
+    budget: bool = False
+    #: The Dask estimators can train with it.
+    dask: bool = False
+    #: The classification loss used when the estimator's ``loss`` is None.
+    default_loss: str = "hinge"
+    #: One line for the command line's help.
+    summary: str = ""
+
+
+_LINEAR_ALL = CLASSIFICATION_LOSSES + REGRESSION_LOSSES
+_LINEAR_SMOOTH = tuple(loss for loss in _LINEAR_ALL if loss in SMOOTH_LOSSES)
+
+SOLVERS = (
+    Solver("sgd", "linear", _LINEAR_ALL, 1e-3, 100, dask=True,
+           summary="Pegasos-style stochastic gradient descent"),
+    Solver("sdca", "linear", _LINEAR_ALL, 1e-3, 100, stopping_rule="relative duality gap",
+           dask=True, summary="stochastic dual coordinate ascent (duality-gap certificate)"),
+    Solver("svmsgd2", "linear", _LINEAR_ALL, 1e-3, 100,
+           summary="Bottou's SVMSGD2 (sparse updates with a skip)"),
+    Solver("sgdqn", "linear", _LINEAR_ALL, 1e-3, 100,
+           summary="SGD-QN (diagonal quasi-Newton scaling)"),
+    Solver("res", "linear", _LINEAR_SMOOTH, 1e-3, 100, default_loss="hinge2",
+           summary="regularized stochastic BFGS (needs a differentiable loss)"),
+    Solver("lres", "linear", _LINEAR_SMOOTH, 1e-3, 100, default_loss="hinge2",
+           summary="limited-memory RES (needs a differentiable loss)"),
+    Solver("sbp", "kernel", ("hinge",), 1e-2, 100, sample_weights=False, bias="unregularized",
+           summary="Stochastic Batch Perceptron (solves the SVM of C through nu)"),
+    Solver("pegasos", "kernel", ("hinge",), 1e-2, 100, bias="none",
+           summary="kernel Pegasos"),
+    Solver("sdca", "kernel", ("hinge",), 1e-3, 1000, stopping_rule="relative duality gap",
+           bias="none", summary="kernel dual coordinate ascent (duality-gap certificate)"),
+    Solver("perceptron", "kernel", ("hinge",), 1e-2, 10, stopping_rule=None, bias="none",
+           summary="the online Perceptron (no objective, no stopping test)"),
+    Solver("bsca", "kernel", ("hinge",), 1e-3, 100, stopping_rule="relative duality gap",
+           bias="unregularized", budget=True,
+           summary="budgeted stochastic coordinate ascent"),
+    Solver("bsgd", "kernel", ("hinge",), 1e-2, 100, bias="none", budget=True,
+           summary="budgeted stochastic gradient descent"),
+)
+
+
+def names(kind, **features):
+    """The names of the solvers of ``kind`` (``"linear"`` or ``"kernel"``)
+    with the given features, e.g. ``names("kernel", budget=True)``."""
+    return tuple(s.name for s in SOLVERS if s.kind == kind
+                 and all(getattr(s, key) == value for key, value in features.items()))
+
+
+def get(kind, name):
+    """The :class:`Solver` ``name`` of ``kind``; KeyError if there is none."""
+    for s in SOLVERS:
+        if s.kind == kind and s.name == name:
+            return s
+    raise KeyError(f"no {kind} solver {name!r}")
+
+
+LINEAR = names("linear")
+KERNEL = names("kernel")
+DASK = names("linear", dask=True)
