@@ -25,7 +25,7 @@ def _data(n=400, classes=2, seed=0):
 
 
 ESTIMATORS = {
-    "linear": lambda: LinearSVMClassifier(C=0.1, max_epochs=1000),
+    "linear": lambda: LinearSVMClassifier(C=0.1, max_iter=1000),
     "kernel": lambda: KernelSVMClassifier(C=1.0, gamma=0.25),
 }
 
@@ -112,7 +112,7 @@ def test_logistic_loss_keeps_its_own_probabilities():
 @pytest.mark.parametrize("kind", sorted(ESTIMATORS))
 def test_seeded(kind):
     X, y = _data(200, classes=3)
-    fit = lambda seed: ESTIMATORS[kind]().set_params(probability=True, seed=seed).fit(X, y)
+    fit = lambda seed: ESTIMATORS[kind]().set_params(probability=True, random_state=seed).fit(X, y)
     a, b, c = fit(0), fit(0), fit(5)
     np.testing.assert_array_equal(a.probA_, b.probA_)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
@@ -121,17 +121,17 @@ def test_seeded(kind):
 
 def test_folds_are_stratified_and_seeded():
     _, y = _data(103, classes=3)
-    folds = folds_of(LinearSVMClassifier(seed=3), y)
+    folds = folds_of(LinearSVMClassifier(random_state=3), y)
     assert folds.max() + 1 == PROBABILITY_FOLDS
     for k in range(PROBABILITY_FOLDS):
         counts = np.bincount(y[folds == k], minlength=3)
         assert counts.max() - counts.min() <= 1 + 1   # each class in its share
-    np.testing.assert_array_equal(folds, folds_of(LinearSVMClassifier(seed=3), y))
+    np.testing.assert_array_equal(folds, folds_of(LinearSVMClassifier(random_state=3), y))
 
 
 def test_partial_fit_makes_the_sigmoids_stale():
     X, y = _data(200)
-    clf = LinearSVMClassifier(solver="sgd", probability=True, tol=0, max_epochs=3).fit(X, y)
+    clf = LinearSVMClassifier(solver="sgd", probability=True, tol=0, max_iter=3).fit(X, y)
     clf.predict_proba(X)
     clf.partial_fit(X, y)
     with pytest.raises(NotFittedError, match="partial_fit"):
@@ -142,14 +142,14 @@ def test_partial_fit_makes_the_sigmoids_stale():
 
 def test_bad_inputs():
     X, y = _data(50)
-    with pytest.raises(ValueError, match="probability must be a bool"):
+    with pytest.raises(ValueError, match="probability.* must be an instance of .bool"):
         LinearSVMClassifier(probability="yes").fit(X, y)
-    with pytest.raises(ValueError, match="probability must be a bool"):
+    with pytest.raises(ValueError, match="probability.* must be an instance of .bool"):
         KernelSVMClassifier(probability=1).fit(X, y)
     y1 = y.copy()
     y1[0] = 7   # a class with one example
     with pytest.raises(ValueError, match="at least 2 examples of every class.*7"):
-        LinearSVMClassifier(probability=True, tol=0, max_epochs=2).fit(X, y1)
+        LinearSVMClassifier(probability=True, tol=0, max_iter=2).fit(X, y1)
 
 
 def test_pickle_and_sample_weight():

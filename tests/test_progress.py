@@ -145,7 +145,7 @@ def recorders(monkeypatch):
 
 def test_linear_classifier_one_vs_rest_progress(recorders):
     X, y = _data(600, classes=3)
-    clf = stochsvm.LinearSVMClassifier(solver="sgd", max_epochs=4, tol=0, verbose=1)
+    clf = stochsvm.LinearSVMClassifier(solver="sgd", max_iter=4, tol=0, verbose=1)
     clf.fit(X, y)
     (sink,) = recorders
     assert sink.title == "LinearSVMClassifier" and sink.closed
@@ -158,7 +158,7 @@ def test_linear_classifier_one_vs_rest_progress(recorders):
 
 def test_kernel_classifier_progress(recorders):
     X, y = _data(300, classes=3)
-    clf = stochsvm.KernelSVMClassifier(solver="pegasos", max_epochs=2, tol=0)
+    clf = stochsvm.KernelSVMClassifier(solver="pegasos", max_iter=2, tol=0)
     clf.verbose = 1   # (the parameter itself comes with the estimators' verbose flag)
     clf.fit(X, y)
     (sink,) = recorders
@@ -168,7 +168,7 @@ def test_kernel_classifier_progress(recorders):
 
 def test_quiet_fit_makes_no_display(recorders):
     X, y = _data(200)
-    stochsvm.LinearSVMClassifier(max_epochs=2, tol=0).fit(X, y)
+    stochsvm.LinearSVMClassifier(max_iter=2, tol=0).fit(X, y)
     assert recorders == []
 
 
@@ -176,7 +176,7 @@ def test_without_tqdm_the_estimator_prints_lines(monkeypatch, capsys):
     monkeypatch.setitem(__import__("sys").modules, "tqdm", None)  # import tqdm fails
     assert _progress.new_sink("x") is None
     X, y = _data(300, classes=3)
-    stochsvm.LinearSVMClassifier(solver="sgd", max_epochs=2, tol=0, verbose=1).fit(X, y)
+    stochsvm.LinearSVMClassifier(solver="sgd", max_iter=2, tol=0, verbose=1).fit(X, y)
     out = capsys.readouterr()
     assert out.out.count("[LinearSVMClassifier] epoch 2") == 3
     assert out.err == ""
@@ -187,6 +187,6 @@ def test_tqdm_bar(monkeypatch):
     file = io.StringIO()
     monkeypatch.setattr(_progress, "new_sink", lambda title: _progress.TqdmSink(title, file))
     X, y = _data(300, classes=3)
-    stochsvm.LinearSVMClassifier(solver="sgd", max_epochs=2, tol=0, verbose=1).fit(X, y)
+    stochsvm.LinearSVMClassifier(solver="sgd", max_iter=2, tol=0, verbose=1).fit(X, y)
     last = file.getvalue().replace("\r", "\n").strip().splitlines()[-1]
     assert last.startswith("LinearSVMClassifier: 100%") and "3/3 classes done" in last

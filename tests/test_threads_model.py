@@ -63,7 +63,7 @@ def test_estimator_n_jobs_threads_one_binary_model():
     from stochsvm import KernelSVMClassifier
 
     X, y = _problem(False)
-    fits = [KernelSVMClassifier(solver="sbp", C=10.0, gamma=0.5, nu=0.2, max_epochs=1, tol=0,
+    fits = [KernelSVMClassifier(solver="sbp", C=10.0, gamma=0.5, nu=0.2, max_iter=1, tol=0,
                                 n_jobs=jobs).fit(X, y) for jobs in (1, 2)]
     assert [svm.get_num_threads() for svm in fits[1]._svms] == [2]
     assert fits[0].decision_function(X).tobytes() == fits[1].decision_function(X).tobytes()

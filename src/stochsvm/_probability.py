@@ -108,10 +108,6 @@ class _PlattProbabilities:
     def _has_own_probabilities(self):
         return False
 
-    def _check_probability_param(self):
-        if not isinstance(self.probability, (bool, np.bool_)):
-            raise ValueError(f"probability must be a bool, got {self.probability!r}")
-
     def _forget_probability(self):
         """The model is about to change: its sigmoids no longer apply."""
         self.__dict__.pop("probA_", None)

@@ -426,7 +426,6 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self : KernelSVMClassifier
         """
         self._check_params()
-        self._check_probability_param()
         warm = self.warm_start and hasattr(self, "_svms")
         previous = getattr(self, "classes_", None)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),

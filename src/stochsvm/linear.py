@@ -603,7 +603,6 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         self : LinearSVMClassifier
         """
         self._check_params()
-        self._check_probability_param()
         warm = self.warm_start and hasattr(self, "_svms")
         previous_classes = getattr(self, "classes_", None)
         X, y = self._validate_Xy(X, y, reset=not warm)
