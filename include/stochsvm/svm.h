@@ -205,7 +205,10 @@ SS_API void ss_svm_delete(SsSvm *self);
  *          the step is too large for the data's scale; lower eta0/raise t0,
  *          raise lambda or scale the data, and reset the model); SS_ERR_BAD_DATA
  *          (labels not -1/+1 for a classification loss); SS_ERR_BAD_STATE (no
- *          data); SS_ERR_ALLOC. The statistics describe the model as it stands. */
+ *          data, or no room: the iteration number exceeds INT64_MAX minus the
+ *          cap, so the run could not do its max_num_iterations iterations;
+ *          nothing is trained and nothing changes); SS_ERR_ALLOC. The
+ *          statistics describe the model as it stands. */
 SS_API SsStatus ss_svm_train(SsSvm *self);
 
 /* ------------------------------------------------------------------------ */
@@ -352,7 +355,9 @@ SS_API SsStatus ss_svm_set_model(SsSvm *self, const double *model);
  *  offset. */
 SS_API SsStatus ss_svm_set_bias(SsSvm *self, double bias);
 /** @brief Iterations already done (>= 0): the SGD schedule continues from it.
- *  Set it with the model and bias to warm-start a fresh object. */
+ *  Set it with the model and bias to warm-start a fresh object. A train call
+ *  needs room for its cap (t + max_num_iterations <= INT64_MAX): otherwise
+ *  ss_svm_train refuses with SS_ERR_BAD_STATE rather than stop short. */
 SS_API SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t);
 /** @brief Seed of the object's own random generator; default 0. The visiting
  *  order of epoch e is a function of (seed, e) only. */

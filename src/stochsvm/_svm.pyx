@@ -97,6 +97,9 @@ LAMBDA_MIN, LAMBDA_MAX = SS_LAMBDA_MIN, SS_LAMBDA_MAX
 
 _INT64_MIN = -(2 ** 63)
 _INT64_MAX = 2 ** 63 - 1
+_NO_ROOM = ("the iteration number {} leaves no room for max_num_iterations = {} more "
+            "iterations (the counter is a 64-bit integer): lower set_iteration_number or "
+            "set_max_num_iterations")
 _INT32_MAX = 2 ** 31 - 1
 
 
@@ -920,9 +923,9 @@ cdef class SVM:
                              f"solver='lres' (O(m d) per step)")
         if status == SS_ERR_ALLOC:
             raise MemoryError("training ran out of memory")
-        if status == SS_ERR_BAD_STATE:
-            raise RuntimeError("this SVM cannot be trained in its present state: "
-                               + ss_status_string(status).decode("utf-8", "replace"))
+        if status == SS_ERR_BAD_STATE:  # the only train-time one: the counter has no room
+            raise RuntimeError(_NO_ROOM.format(ss_svm_get_iteration_number(p),
+                                               ss_svm_get_max_num_iterations(p)))
         raise RuntimeError("training failed: "
                            + ss_status_string(status).decode("utf-8", "replace"))
 

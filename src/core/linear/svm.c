@@ -629,6 +629,10 @@ SsStatus ss_svm_train(SsSvm *self)
   if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
   SsStatus labels_status = ss_svm_check_labels_for_loss(self);
   if (labels_status != SS_OK) return labels_status;
+  /* Room for the whole cap: a saturated counter would end the run short. */
+  if (self->solver != SS_SOLVER_NONE &&
+      self->iteration > INT64_MAX - ss_svm_effective_max_num_iterations(self))
+    return SS_ERR_BAD_STATE;
   self->train_start_time = ss_clock_seconds();
   switch (self->solver) {
     case SS_SOLVER_NONE: {
