@@ -281,6 +281,9 @@ cdef extern from "stochsvm/model_file.h" nogil:
         int32_t *sv_indices
         double *sv_values
         double *coefficients
+        int scaling
+        double *scaling_offset
+        double *scaling_scale
         char *metadata
         int owns_memory
 

@@ -156,6 +156,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_decode_versions)                                      \
   X(model_save_load)                                            \
   X(model_from_trained_svm)                                     \
+  X(model_scaling_section_rejects)                              \
+  /* test_model_scaling.c */                                     \
+  X(model_scaling_saved_loaded_and_applied)                     \
+  X(model_scaling_section_layout)                               \
+  X(model_scaling_rejects)                                      \
   /* test_model_file_io.c */                                     \
   X(model_load_refuses_non_regular_files)                       \
   X(model_load_truncated_and_corrupted_files)                   \
