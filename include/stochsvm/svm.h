@@ -371,6 +371,22 @@ SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
  *  function of (seed, e) only, so warm starts stay exact.
  *  @return SS_OK or SS_ERR_BAD_ARG (NULL). */
 SS_API SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled);
+/** @brief The order in which the stochastic solvers visit the examples. */
+typedef enum SsVisitOrder {
+  SS_VISIT_DATA_ORDER = 0,  /**< 0, 1, ..., n-1 every epoch (ss_svm_set_shuffle(0)) */
+  SS_VISIT_PERMUTATION = 1, /**< a fresh uniformly random permutation per epoch (the default) */
+  SS_VISIT_BLOCKS = 2       /**< a fresh block-wise permutation per epoch: blocks of
+                                 SS_SVM_VISIT_BLOCK consecutive rows in a random order,
+                                 the rows of each block in a random order. A block's rows
+                                 are neighbours in memory, so an epoch reads the data
+                                 nearly sequentially (bench/results/visit_order.md). */
+} SsVisitOrder;
+/** Rows per block of SS_VISIT_BLOCKS. */
+#define SS_SVM_VISIT_BLOCK 256
+/** @brief The visiting order (ss_svm_set_shuffle chooses between the first
+ *  two). The order of epoch e is a function of (seed, e) only, whatever it is.
+ *  @return SS_OK or SS_ERR_BAD_ARG (NULL, unknown order). */
+SS_API SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order);
 /** @brief Diagnostic callback and its user pointer (NULL to remove). */
 SS_API SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user);
 /** @brief Interrupt callback and its user pointer (NULL to remove). */
@@ -484,6 +500,8 @@ SS_API int64_t ss_svm_get_iteration_number(const SsSvm *self);
 SS_API uint64_t ss_svm_get_seed(const SsSvm *self);
 /** @brief 1 if epochs visit a random permutation (the default), 0 for data order. */
 SS_API int ss_svm_get_shuffle(const SsSvm *self);
+/** @brief The visiting order in force. */
+SS_API SsVisitOrder ss_svm_get_visit_order(const SsSvm *self);
 SS_API int64_t ss_svm_get_dimension(const SsSvm *self);
 /** @brief n, or 0 for an object without data. */
 SS_API int64_t ss_svm_get_num_data(const SsSvm *self);

@@ -169,6 +169,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_save_follows_symbolic_links)                          \
   X(model_save_hard_links_stay_linked)                          \
   X(model_save_replaces_atomically)                             \
+  /* test_visit_order.c */                                       \
+  X(visit_order_setters)                                        \
+  X(visit_order_blocks_visit_each_block_whole)                  \
   /* test_iteration_room.c */                                    \
   X(svm_train_needs_room_for_the_cap)                           \
   X(kernel_svm_train_needs_room_for_the_cap)                    \

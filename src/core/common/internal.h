@@ -31,6 +31,10 @@ uint64_t ss_rng_below(SsRng *rng, uint64_t bound);
 /** perm <- a uniformly random permutation of 0..n-1, a pure function of
  *  (seed, stream): Fisher-Yates on the identity. */
 void ss_rng_permutation(int64_t *perm, int64_t n, uint64_t seed, uint64_t stream);
+/** perm <- a block-wise random permutation of 0..n-1, a pure function of
+ *  (seed, stream): the blocks [0, b), [b, 2b), ... of b rows are visited in
+ *  a random order, the rows of each block in a random order. */
+void ss_rng_block_permutation(int64_t *perm, int64_t n, int64_t b, uint64_t seed, uint64_t stream);
 
 /* ------------------------------------------------------------------------ */
 /*                          Monotonic clock (clock.c)                       */
@@ -133,7 +137,7 @@ struct SsSvm_ {
   SsLoss loss;
   SsLossFunctions custom_loss; /**< the functions of SS_LOSS_CUSTOM */
   uint64_t seed;
-  bool in_data_order;          /**< ss_svm_set_shuffle(0): epochs visit 0, 1, ..., n-1 */
+  SsVisitOrder visit_order;    /**< data order, a permutation (default) or blocks (epochs.c) */
   SsSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;

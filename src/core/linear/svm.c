@@ -89,6 +89,7 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   if (solver == SS_SOLVER_RES || solver == SS_SOLVER_LRES) self->loss = SS_LOSS_HINGE2; /* differentiable */
   ss_res_init(&self->res);
   self->seed = 0;
+  self->visit_order = SS_VISIT_PERMUTATION;
   self->shrinking.enabled = true;
   self->factor = 1.0;
   self->bias = 0.0;
