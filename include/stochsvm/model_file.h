@@ -134,7 +134,7 @@ SS_API void ss_model_free(SsModel *model);
 
 /** @brief Check that a model is complete and consistent (sizes, finite
  *  numbers, distinct labels, valid CSR support vectors, kernel and map
- *  parameters in range).
+ *  parameters in range, a known scaling method with its 2 d finite values).
  *  @param message if not NULL, receives a one-line reason (at most
  *                 message_size bytes, NUL-terminated) when the model is invalid.
  *  @return SS_OK or SS_ERR_BAD_ARG. */
