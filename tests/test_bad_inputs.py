@@ -217,6 +217,22 @@ def _iteration_number_without_room():
     svm.set_iteration_number(2 ** 63 - 1)
 
 
+def _cap_raised_without_room():
+    svm = _svm()
+    svm.set_max_num_iterations(100)
+    svm.set_iteration_number(2 ** 63 - 101)
+    svm.set_max_num_iterations(200)  # the setters allow either order: train() checks
+    svm.train()
+
+
+def _kernel_cap_without_room():
+    svm = KernelSVM(X0, Y0, 0.1, solver="perceptron")
+    svm.set_max_num_iterations(20)
+    svm.train()
+    svm.set_max_num_iterations(2 ** 63 - 1)
+    svm.train()
+
+
 def _meta(python_class, **more):
     import json
     return json.dumps({"python_class": python_class, **more}).encode()
@@ -432,6 +448,13 @@ MATRIX = [
      "valid range [1e-150, 1e150]; choose C in [5e-152, 5e+148]"),
     ("iteration-number-without-room", _iteration_number_without_room, ValueError, "iteration_number must leave room for max_num_iterations = 100 more iterations "
      "(at most 9223372036854775707), got 9223372036854775807"),
+    ("cap-raised-without-room", _cap_raised_without_room, RuntimeError,
+     "the iteration number 9223372036854775707 leaves no room for max_num_iterations = 200 "
+     "more iterations (the counter is a 64-bit integer): lower set_iteration_number or "
+     "set_max_num_iterations"),
+    ("kernel-svm-cap-without-room", _kernel_cap_without_room, RuntimeError,
+     "the iteration number 20 leaves no room for max_num_iterations = 9223372036854775807 more "
+     "iterations (the counter is a 64-bit integer): lower set_max_num_iterations"),
     ("bias-integer-beyond-double", lambda: _svm().set_bias(10 ** 400), ValueError,
      "bias must be a finite number, got an integer of 1329 bits, beyond the range of doubles"),
     ("X-ragged-list", lambda: SVM([[1.0, 2.0], [3.0]], [1, -1], 0.1), ValueError,

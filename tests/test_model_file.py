@@ -283,6 +283,33 @@ def test_c_example_scores_python_models(models, tmp_path, score_model_binary):
             assert out[-1] == f"# accuracy {expected:.6f} ({len(X)} rows)", name
 
 
+@pytest.mark.parametrize("scale, kernel", [("minmax", "2"), ("maxabs", "0"), ("standard", "0")])
+def test_c_example_scores_models_trained_with_scale(tmp_path, score_model_binary, scale, kernel):
+    """A model written by `stochsvm train --scale` (a SCAL section) loads in C,
+    which scales the raw rows itself: the C example's scores equal Python's
+    scores of the rows scaled in Python."""
+    from stochsvm.cli import main
+    from stochsvm.scaling import apply_scaler
+
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, size=(120, 3)) * [100.0, 1.0, 0.01] + [50.0, 0.0, 0.0]
+    X[rng.random(X.shape) < 0.3] = 0.0  # sparse rows: zeros that minmax/standard move
+    y = np.where(X[:, 0] / 100 + X[:, 1] > 0.4, 1, -1)
+    data, model = tmp_path / "d.svm", tmp_path / "m.ssvm"
+    _write_libsvm(data, X, y)
+    assert main(["train", str(data), str(model), "-t", kernel, "-q", "--scale", scale]) == 0
+    d = read_model(model)
+    assert d["scaling"]["method"] == scale
+    out = subprocess.run([str(score_model_binary), str(model), str(data)], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    table = np.array([[float(v) for v in line.split()] for line in out[:-1]])
+    from stochsvm import _model_file  # the scoring `stochsvm predict` uses, after scaling
+
+    scores = _model_file.decision_function(d, apply_scaler(X, d["scaling"])).ravel()
+    np.testing.assert_allclose(table[:, 1], scores, rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(table[:, 0], np.where(scores > 0, 1, -1))
+
+
 def test_c_example_errors_name_file_and_line(model_file, tmp_path, score_model_binary):
     data = tmp_path / "bad.txt"
     data.write_text("1 1:0.5 2:1\n2 1:0.5 9:1\n")

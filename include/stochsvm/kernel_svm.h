@@ -146,7 +146,9 @@ SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
  *  permutation drawn from (seed, e); SBP samples its example at iteration t
  *  from (seed, t).
  *  @return SS_OK; SS_ERR_INTERRUPTED (a callback stopped it; the model is
- *          valid); SS_ERR_BAD_STATE (no data); SS_ERR_BAD_DATA (SBP with a
+ *          valid); SS_ERR_BAD_STATE (no data, or no room: the iteration number
+ *          exceeds INT64_MAX minus the cap, so the run could not do its
+ *          max_num_iterations iterations; nothing is trained); SS_ERR_BAD_DATA (SBP with a
  *          bias needs both classes); SS_ERR_NUMERIC (a non-finite model:
  *          status SS_SVM_STATUS_ERROR); SS_ERR_DIVERGED (Pegasos, BSGD: the
  *          primal rose above 1e4 P(0), P(0) = 1/n sum_i c_i being its value at

@@ -15,8 +15,10 @@
  * and nothing after the last section. Sections: "HEAD" (kind, task, sizes),
  * "LABL" (class labels), "LINR" (weights and biases), "HKMP" (a homogeneous
  * kernel map applied to the input), "KERN" (kernel, support vectors,
- * coefficients and biases), "META" (UTF-8 text the library keeps but does not
- * read; the Python package stores its parameters there as JSON). A tag that
+ * coefficients and biases), "SCAL" (a feature scaling applied to the input
+ * before the model scores it; written by `stochsvm train --scale`), "META"
+ * (UTF-8 text the library keeps but does not read; the Python package
+ * stores its parameters there as JSON). A tag that
  * starts with an upper-case letter is critical: a reader that does not know
  * it refuses the file (SS_ERR_VERSION). A lower-case first letter marks an
  * optional section, skipped by readers that do not know it.
@@ -62,6 +64,16 @@ typedef enum SsModelKernel {
   SS_MODEL_KERNEL_SIGMOID = 3     /**< tanh(g <x, z> + r) */
 } SsModelKernel;
 
+/** @brief A feature scaling kept with the model (the file's codes; the
+ *  method only says how offset and scale were fitted: every method scores
+ *  x'_j = (x_j - offset_j) scale_j). */
+typedef enum SsModelScaling {
+  SS_MODEL_SCALING_NONE = 0,     /**< no scaling: the model scores x itself */
+  SS_MODEL_SCALING_MINMAX = 1,   /**< each column's training range to [-1, 1] (svm-scale) */
+  SS_MODEL_SCALING_MAXABS = 2,   /**< each column over its largest |x| (offsets 0: sparse stays sparse) */
+  SS_MODEL_SCALING_STANDARD = 3  /**< zero mean, unit variance per column */
+} SsModelScaling;
+
 /** @brief A trained model as plain data.
  *
  *  k = num_outputs score functions over inputs of d = dimension features.
@@ -101,6 +113,12 @@ typedef struct SsModel {
   double *sv_values;    /**< sv_indptr[m] finite values */
   double *coefficients; /**< k x m row-major expansion coefficients */
 
+  /* Both kinds: the feature scaling the model was trained after (SCAL). The
+   * scoring functions apply it: score(x) is the model's score of x'. */
+  SsModelScaling scaling;  /**< SS_MODEL_SCALING_NONE: no scaling, the arrays NULL */
+  double *scaling_offset;  /**< d finite offsets */
+  double *scaling_scale;   /**< d finite scales */
+
   char *metadata;       /**< NUL-terminated UTF-8 text kept as is, or NULL */
   int owns_memory;      /**< 1 if ss_model_free must free the arrays (set by the readers) */
 } SsModel;
@@ -116,7 +134,7 @@ SS_API void ss_model_free(SsModel *model);
 
 /** @brief Check that a model is complete and consistent (sizes, finite
  *  numbers, distinct labels, valid CSR support vectors, kernel and map
- *  parameters in range).
+ *  parameters in range, a known scaling method with its 2 d finite values).
  *  @param message if not NULL, receives a one-line reason (at most
  *                 message_size bytes, NUL-terminated) when the model is invalid.
  *  @return SS_OK or SS_ERR_BAD_ARG. */
@@ -175,9 +193,13 @@ SS_API SsStatus ss_model_load(SsModel *model, const char *path, char *message,
 
 /** @brief Scores of the n rows of @p data: scores[i k + c] = score_c(x_i),
  *  k = num_outputs. The data must have the model's input dimension d and no
- *  map attached (a linear model with a map applies it itself).
+ *  map attached (a linear model with a map applies it itself). A model with
+ *  a scaling scores the scaled rows x' = (x - offset) .* scale, computed in
+ *  double precision a block of rows at a time (dense blocks, or CSR when
+ *  every offset is 0 and the data are CSR): the caller passes raw features.
  *  @return SS_OK; SS_ERR_BAD_ARG (invalid model, NULL pointer, dimension
- *          mismatch); SS_ERR_ALLOC. */
+ *          mismatch); SS_ERR_BAD_DATA (a scaled value overflows to
+ *          infinity); SS_ERR_ALLOC. */
 SS_API SsStatus ss_model_decision_function(const SsModel *model, const SsData *data,
                                            double *scores);
 

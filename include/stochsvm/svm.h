@@ -205,7 +205,10 @@ SS_API void ss_svm_delete(SsSvm *self);
  *          the step is too large for the data's scale; lower eta0/raise t0,
  *          raise lambda or scale the data, and reset the model); SS_ERR_BAD_DATA
  *          (labels not -1/+1 for a classification loss); SS_ERR_BAD_STATE (no
- *          data); SS_ERR_ALLOC. The statistics describe the model as it stands. */
+ *          data, or no room: the iteration number exceeds INT64_MAX minus the
+ *          cap, so the run could not do its max_num_iterations iterations;
+ *          nothing is trained and nothing changes); SS_ERR_ALLOC. The
+ *          statistics describe the model as it stands. */
 SS_API SsStatus ss_svm_train(SsSvm *self);
 
 /* ------------------------------------------------------------------------ */
@@ -352,7 +355,9 @@ SS_API SsStatus ss_svm_set_model(SsSvm *self, const double *model);
  *  offset. */
 SS_API SsStatus ss_svm_set_bias(SsSvm *self, double bias);
 /** @brief Iterations already done (>= 0): the SGD schedule continues from it.
- *  Set it with the model and bias to warm-start a fresh object. */
+ *  Set it with the model and bias to warm-start a fresh object. A train call
+ *  needs room for its cap (t + max_num_iterations <= INT64_MAX): otherwise
+ *  ss_svm_train refuses with SS_ERR_BAD_STATE rather than stop short. */
 SS_API SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t);
 /** @brief Seed of the object's own random generator; default 0. The visiting
  *  order of epoch e is a function of (seed, e) only. */
@@ -366,6 +371,22 @@ SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
  *  function of (seed, e) only, so warm starts stay exact.
  *  @return SS_OK or SS_ERR_BAD_ARG (NULL). */
 SS_API SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled);
+/** @brief The order in which the stochastic solvers visit the examples. */
+typedef enum SsVisitOrder {
+  SS_VISIT_DATA_ORDER = 0,  /**< 0, 1, ..., n-1 every epoch (ss_svm_set_shuffle(0)) */
+  SS_VISIT_PERMUTATION = 1, /**< a fresh uniformly random permutation per epoch (the default) */
+  SS_VISIT_BLOCKS = 2       /**< a fresh block-wise permutation per epoch: blocks of
+                                 SS_SVM_VISIT_BLOCK consecutive rows in a random order,
+                                 the rows of each block in a random order. A block's rows
+                                 are neighbours in memory, so an epoch reads the data
+                                 nearly sequentially (bench/results/visit_order.md). */
+} SsVisitOrder;
+/** Rows per block of SS_VISIT_BLOCKS. */
+#define SS_SVM_VISIT_BLOCK 256
+/** @brief The visiting order (ss_svm_set_shuffle chooses between the first
+ *  two). The order of epoch e is a function of (seed, e) only, whatever it is.
+ *  @return SS_OK or SS_ERR_BAD_ARG (NULL, unknown order). */
+SS_API SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order);
 /** @brief Diagnostic callback and its user pointer (NULL to remove). */
 SS_API SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user);
 /** @brief Interrupt callback and its user pointer (NULL to remove). */
@@ -486,6 +507,8 @@ SS_API int64_t ss_svm_poll_iteration_number(const SsSvm *self);
 SS_API uint64_t ss_svm_get_seed(const SsSvm *self);
 /** @brief 1 if epochs visit a random permutation (the default), 0 for data order. */
 SS_API int ss_svm_get_shuffle(const SsSvm *self);
+/** @brief The visiting order in force. */
+SS_API SsVisitOrder ss_svm_get_visit_order(const SsSvm *self);
 SS_API int64_t ss_svm_get_dimension(const SsSvm *self);
 /** @brief n, or 0 for an object without data. */
 SS_API int64_t ss_svm_get_num_data(const SsSvm *self);

@@ -175,6 +175,12 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
     SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
     int ss_svm_get_shuffle(const SsSvm *self)
+    ctypedef enum SsVisitOrder:
+        SS_VISIT_DATA_ORDER
+        SS_VISIT_PERMUTATION
+        SS_VISIT_BLOCKS
+    SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
+    SsVisitOrder ss_svm_get_visit_order(const SsSvm *self)
     SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)
     SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user)
 
@@ -282,6 +288,9 @@ cdef extern from "stochsvm/model_file.h" nogil:
         int32_t *sv_indices
         double *sv_values
         double *coefficients
+        int scaling
+        double *scaling_offset
+        double *scaling_scale
         char *metadata
         int owns_memory
 

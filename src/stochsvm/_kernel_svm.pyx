@@ -570,6 +570,11 @@ cdef class KernelSVM:
             raise ValueError("the SBP with an unregularized bias needs both classes in y")
         if status == SS_ERR_ALLOC:
             raise MemoryError("training ran out of memory")
+        if status == SS_ERR_BAD_STATE:  # data checked above: the counter has no room
+            raise RuntimeError(f"the iteration number {ss_kernel_svm_get_iteration_number(p)} "
+                               f"leaves no room for max_num_iterations = "
+                               f"{ss_kernel_svm_get_max_num_iterations(p)} more iterations (the "
+                               f"counter is a 64-bit integer): lower set_max_num_iterations")
         raise RuntimeError("training failed: " + ss_status_string(status).decode("utf-8", "replace"))
 
     cdef int _on_diagnostic(self) noexcept:

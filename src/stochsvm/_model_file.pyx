@@ -202,7 +202,12 @@ def decode(data, source="model file"):
             "biases": _copy_f64(m.biases, k),
             "homkermap": None,
             "metadata": None,
+            "scaling": None,
         }
+        if m.scaling:  # SCAL: the codes are those of stochsvm.scaling.METHODS, from 1
+            d["scaling"] = {"method": ("minmax", "maxabs", "standard")[m.scaling - 1],
+                            "offset": _copy_f64(m.scaling_offset, m.dimension),
+                            "scale": _copy_f64(m.scaling_scale, m.dimension)}
         if m.metadata != NULL:
             try:
                 d["metadata"] = m.metadata.decode("utf-8")

@@ -97,6 +97,10 @@ LAMBDA_MIN, LAMBDA_MAX = SS_LAMBDA_MIN, SS_LAMBDA_MAX
 
 _INT64_MIN = -(2 ** 63)
 _INT64_MAX = 2 ** 63 - 1
+_VISIT_ORDERS = ("data", "permutation", "blocks")  # SsVisitOrder's values, in order
+_NO_ROOM = ("the iteration number {} leaves no room for max_num_iterations = {} more "
+            "iterations (the counter is a 64-bit integer): lower set_iteration_number or "
+            "set_max_num_iterations")
 _INT32_MAX = 2 ** 31 - 1
 
 
@@ -488,6 +492,8 @@ def _restore_svm(state, cls=None):
     svm.set_loss(state["loss"])
     svm.set_seed(state["seed"])
     svm.set_shuffle(state.get("shuffle", True))
+    if "visit_order" in state:  # pickles made before the block-wise order have "shuffle" only
+        svm.set_visit_order(state["visit_order"])
     svm.set_shrinking(state.get("shrinking", True))
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
@@ -737,6 +743,7 @@ cdef class SVM:
             "iteration_number": ss_svm_get_iteration_number(p),
             "seed": ss_svm_get_seed(p),
             "shuffle": bool(ss_svm_get_shuffle(p)),
+            "visit_order": _VISIT_ORDERS[ss_svm_get_visit_order(p)],
             "shrinking": bool(ss_svm_get_shrinking(p)),
             "scaling": self.get_scaling(),
             "scaling_updates": ss_svm_get_scaling_updates(p),
@@ -920,9 +927,9 @@ cdef class SVM:
                              f"solver='lres' (O(m d) per step)")
         if status == SS_ERR_ALLOC:
             raise MemoryError("training ran out of memory")
-        if status == SS_ERR_BAD_STATE:
-            raise RuntimeError("this SVM cannot be trained in its present state: "
-                               + ss_status_string(status).decode("utf-8", "replace"))
+        if status == SS_ERR_BAD_STATE:  # the only train-time one: the counter has no room
+            raise RuntimeError(_NO_ROOM.format(ss_svm_get_iteration_number(p),
+                                               ss_svm_get_max_num_iterations(p)))
         raise RuntimeError("training failed: "
                            + ss_status_string(status).decode("utf-8", "replace"))
 
@@ -1763,6 +1770,31 @@ cdef class SVM:
         if not isinstance(shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False, got {shuffle!r}")
         _check_status(ss_svm_set_shuffle(p, 1 if shuffle else 0), "shuffle", shuffle)
+
+    def set_visit_order(self, order):
+        """How each epoch visits the examples: ``"permutation"`` (a fresh
+        uniform permutation, the default), ``"blocks"`` (blocks of 256
+        consecutive rows in a random order, each block's rows in a random
+        order: the rows read are memory neighbours, so an epoch on data larger
+        than the caches costs little more than one in data order; see
+        ``bench/results/visit_order.md``) or ``"data"`` (0, 1, ..., n-1, as
+        ``set_shuffle(False)``). The order of epoch e stays a function of
+        (seed, e).
+
+        Parameters
+        ----------
+        order : {"permutation", "blocks", "data"}
+        """
+        cdef SsSvm *p = self._writer("set_visit_order")
+        if not isinstance(order, str) or order not in _VISIT_ORDERS:
+            raise ValueError(f"visit_order must be one of 'data', 'permutation', 'blocks', "
+                             f"got {order!r}")
+        cdef int code = _VISIT_ORDERS.index(order)
+        _check_status(ss_svm_set_visit_order(p, <SsVisitOrder>code), "visit_order", order)
+
+    def get_visit_order(self):
+        """The visiting order in force: ``"permutation"``, ``"blocks"`` or ``"data"``."""
+        return _VISIT_ORDERS[ss_svm_get_visit_order(self._reader())]
 
     def get_shuffle(self):
         """True if epochs visit a random permutation (the default).

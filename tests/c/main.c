@@ -156,10 +156,29 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_decode_versions)                                      \
   X(model_save_load)                                            \
   X(model_from_trained_svm)                                     \
+  X(model_scaling_section_rejects)                              \
   /* test_threads.c */                                           \
   X(vexp_matches_libm)                                          \
   X(kernel_svm_num_threads_setter)                              \
   X(kernel_threads_bitwise)                                     \
+  /* test_model_scaling.c */                                     \
+  X(model_scaling_saved_loaded_and_applied)                     \
+  X(model_scaling_section_layout)                               \
+  X(model_scaling_rejects)                                      \
+  /* test_model_file_io.c */                                     \
+  X(model_load_refuses_non_regular_files)                       \
+  X(model_load_truncated_and_corrupted_files)                   \
+  X(model_save_refuses_non_regular_targets)                     \
+  X(model_save_keeps_the_mode)                                  \
+  X(model_save_follows_symbolic_links)                          \
+  X(model_save_hard_links_stay_linked)                          \
+  X(model_save_replaces_atomically)                             \
+  /* test_visit_order.c */                                       \
+  X(visit_order_setters)                                        \
+  X(visit_order_blocks_visit_each_block_whole)                  \
+  /* test_iteration_room.c */                                    \
+  X(svm_train_needs_room_for_the_cap)                           \
+  X(kernel_svm_train_needs_room_for_the_cap)                    \
   /* test_kernel.c */                                            \
   X(kernel_init_rejects)                                        \
   X(kernel_rows_layouts_agree)                                  \

@@ -371,11 +371,10 @@ static uint32_t ref_crc32(const unsigned char *p, size_t n)
   return ~crc;
 }
 
-/* Append a section with the given tag and payload to an encoded file. */
-static unsigned char *append_section(const unsigned char *buffer, size_t size, const char tag[4],
-                                     const char *payload, size_t *new_size)
+/* Append a section with the given tag and payload (len bytes) to an encoded file. */
+static unsigned char *append_bytes(const unsigned char *buffer, size_t size, const char tag[4],
+                                   const void *payload, size_t len, size_t *new_size)
 {
-  size_t len = strlen(payload);
   *new_size = size + 16 + len;
   unsigned char *out = malloc(*new_size);
   if (!out) return NULL;
@@ -388,6 +387,12 @@ static unsigned char *append_section(const unsigned char *buffer, size_t size, c
   uint32_t crc = ref_crc32(s, 12 + len);
   for (int b = 0; b < 4; ++b) s[12 + len + b] = (unsigned char)(crc >> (8 * b));
   return out;
+}
+
+static unsigned char *append_section(const unsigned char *buffer, size_t size, const char tag[4],
+                                     const char *payload, size_t *new_size)
+{
+  return append_bytes(buffer, size, tag, payload, strlen(payload), new_size);
 }
 
 void test_model_decode_versions(void)
@@ -510,4 +515,57 @@ void test_model_from_trained_svm(void)
   }
   ss_model_free(&back);
   ss_svm_delete(svm);
+}
+
+/* A well-framed SCAL section (valid checksum) whose content is wrong: an
+ * unknown method, a feature count other than the model's, a payload size
+ * that does not match, a non-finite scale; twice. Each is SS_ERR_FORMAT. */
+void test_model_scaling_section_rejects(void)
+{
+  SsModel m = linear_model(SS_TASK_BINARY); /* d = 3 */
+  size_t size;
+  unsigned char *buffer = encode(&m, &size);
+  REQUIRE(buffer);
+  unsigned char payload[16 + 16 * 3];
+  const double values[6] = {0, 1, -1, 0.5, 2, 4};
+  /* method, 0, d, then d offsets and d scales, little-endian */
+  const struct { uint32_t method; int64_t d; size_t len; double poison; } cases[5] = {
+      {1, 3, sizeof payload, 0}, {9, 3, sizeof payload, 0}, {2, 4, sizeof payload, 0},
+      {2, 3, sizeof payload - 8, 0}, {3, 3, sizeof payload, INFINITY}};
+  for (int q = 0; q < 5; ++q) {
+    memset(payload, 0, sizeof payload);
+    for (int b = 0; b < 4; ++b) payload[b] = (unsigned char)(cases[q].method >> (8 * b));
+    for (int b = 0; b < 8; ++b) payload[8 + b] = (unsigned char)((uint64_t)cases[q].d >> (8 * b));
+    for (int t = 0; t < 6; ++t) {
+      uint64_t bits;
+      double v = (t == 4 && cases[q].poison != 0) ? cases[q].poison : values[t];
+      memcpy(&bits, &v, 8);
+      for (int b = 0; b < 8; ++b) payload[16 + 8 * t + b] = (unsigned char)(bits >> (8 * b));
+    }
+    size_t size2;
+    unsigned char *file = append_bytes(buffer, size, "SCAL", payload, cases[q].len, &size2);
+    REQUIRE(file);
+    SsModel back;
+    char msg[256] = "";
+    SsStatus status = ss_model_decode(&back, file, size2, msg, sizeof msg);
+    if (q == 0) {
+      CHECK_EQ_INT(status, SS_OK); /* the well-formed one loads, minmax */
+      CHECK_EQ_INT(back.scaling, SS_MODEL_SCALING_MINMAX);
+      CHECK(back.scaling_scale && back.scaling_scale[2] == 4);
+      ss_model_free(&back);
+      /* ... and appears once only */
+      size_t size3;
+      unsigned char *twice = append_bytes(file, size2, "SCAL", payload, cases[q].len, &size3);
+      REQUIRE(twice);
+      CHECK_EQ_INT(ss_model_decode(&back, twice, size3, msg, sizeof msg), SS_ERR_FORMAT);
+      free(twice);
+    } else {
+      if (status != SS_ERR_FORMAT) printf("  case %d: status %d\n", q, (int)status);
+      CHECK_EQ_INT(status, SS_ERR_FORMAT);
+      CHECK(strstr(msg, q == 4 ? "scaling" : "SCAL") != NULL);
+      CHECK(back.scaling_offset == NULL);
+    }
+    free(file);
+  }
+  free(buffer);
 }

@@ -48,7 +48,9 @@ static void fz_train(SsSvm *svm)
   FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_BAD_STATE || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED ||
             s == SS_ERR_INTERRUPTED || fz_size_refused(svm, s));
   if (s == SS_OK) fz_check_finite_model(svm);
-  if (s == SS_ERR_BAD_STATE) FZ_ASSERT(ss_svm_get_num_data(svm) == 0);
+  if (s == SS_ERR_BAD_STATE) /* no data, or no room for the cap */
+    FZ_ASSERT(ss_svm_get_num_data(svm) == 0 ||
+              ss_svm_get_iteration_number(svm) > INT64_MAX - ss_svm_get_max_num_iterations(svm));
   if (s == SS_ERR_NUMERIC) FZ_ASSERT(ss_svm_get_statistics(svm)->status == SS_SVM_STATUS_ERROR);
   if (s == SS_ERR_DIVERGED) FZ_ASSERT(ss_svm_get_statistics(svm)->status == SS_SVM_STATUS_DIVERGED);
 }

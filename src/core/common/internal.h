@@ -30,6 +30,10 @@ uint64_t ss_rng_below(SsRng *rng, uint64_t bound);
 /** perm <- a uniformly random permutation of 0..n-1, a pure function of
  *  (seed, stream): Fisher-Yates on the identity. */
 void ss_rng_permutation(int64_t *perm, int64_t n, uint64_t seed, uint64_t stream);
+/** perm <- a block-wise random permutation of 0..n-1, a pure function of
+ *  (seed, stream): the blocks [0, b), [b, 2b), ... of b rows are visited in
+ *  a random order, the rows of each block in a random order. */
+void ss_rng_block_permutation(int64_t *perm, int64_t n, int64_t b, uint64_t seed, uint64_t stream);
 
 /* ------------------------------------------------------------------------ */
 /*                          Monotonic clock (clock.c)                       */

@@ -66,15 +66,42 @@ uint64_t ss_rng_below(SsRng *rng, uint64_t bound)
 #endif
 }
 
+/* Fisher-Yates on perm[0..n), which holds anything. */
+static void shuffle(SsRng *rng, int64_t *perm, int64_t n)
+{
+  for (int64_t k = n - 1; k > 0; --k) {
+    int64_t j = (int64_t)ss_rng_below(rng, (uint64_t)k + 1);
+    int64_t tmp = perm[k];
+    perm[k] = perm[j];
+    perm[j] = tmp;
+  }
+}
+
+/* The block order goes to perm[0, blocks) and is shuffled; then the blocks
+ * are written from the end of perm backwards, the last of the order first,
+ * each block's rows shuffled where they land. Entries perm[0, q) of the
+ * order are still to be read when block q is written at positions >= the
+ * rows of those q blocks >= q (every block has a row): no scratch is needed. */
+void ss_rng_block_permutation(int64_t *perm, int64_t n, int64_t b, uint64_t seed, uint64_t stream)
+{
+  SsRng rng;
+  ss_rng_seed(&rng, seed, stream);
+  const int64_t blocks = (n + b - 1) / b;
+  for (int64_t q = 0; q < blocks; ++q) perm[q] = q;
+  shuffle(&rng, perm, blocks);
+  int64_t end = n;
+  for (int64_t q = blocks - 1; q >= 0; --q) {
+    const int64_t first = perm[q] * b, size = first + b < n ? b : n - first;
+    end -= size;
+    for (int64_t k = 0; k < size; ++k) perm[end + k] = first + k;
+    shuffle(&rng, perm + end, size);
+  }
+}
+
 void ss_rng_permutation(int64_t *perm, int64_t n, uint64_t seed, uint64_t stream)
 {
   SsRng rng;
   ss_rng_seed(&rng, seed, stream);
   for (int64_t k = 0; k < n; ++k) perm[k] = k;
-  for (int64_t k = n - 1; k > 0; --k) {
-    int64_t j = (int64_t)ss_rng_below(&rng, (uint64_t)k + 1);
-    int64_t tmp = perm[k];
-    perm[k] = perm[j];
-    perm[j] = tmp;
-  }
+  shuffle(&rng, perm, n);
 }

@@ -389,6 +389,8 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
     if (status == SS_OK) self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
     return status;
   }
+  /* Room for the whole cap: a saturated counter would end the run short. */
+  if (self->iteration > INT64_MAX - run.settings.max_num_iterations) return SS_ERR_BAD_STATE;
   SsStatus status = self->ops->start(self);
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;

@@ -2,7 +2,9 @@
  *
  * Iteration t (counted over the object's whole life) belongs to epoch
  * e = t / n and visits example perm_e[t mod n], perm_e being a permutation
- * drawn from (seed, e) only (the identity after ss_svm_set_shuffle(0)). The
+ * drawn from (seed, e) only: uniform, block-wise (SS_VISIT_BLOCKS: blocks
+ * of consecutive rows in random order, each block shuffled, so the rows
+ * read are memory neighbours), or the identity (ss_svm_set_shuffle(0)). The
  * driver (run.c) cuts the run into pieces within an epoch and hands each to
  * the solver's inner loop; at epoch boundaries the SGD factor is folded.
  * Every boundary depends on t only: training N iterations equals N/2 and
@@ -15,11 +17,21 @@
 SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  self->in_data_order = enabled == 0;
+  self->visit_order = enabled ? SS_VISIT_PERMUTATION : SS_VISIT_DATA_ORDER;
   return SS_OK;
 }
 
-int ss_svm_get_shuffle(const SsSvm *self) { return !self->in_data_order; }
+int ss_svm_get_shuffle(const SsSvm *self) { return self->visit_order != SS_VISIT_DATA_ORDER; }
+
+SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
+{
+  if (!self || (order != SS_VISIT_DATA_ORDER && order != SS_VISIT_PERMUTATION && order != SS_VISIT_BLOCKS))
+    return SS_ERR_BAD_ARG;
+  self->visit_order = order;
+  return SS_OK;
+}
+
+SsVisitOrder ss_svm_get_visit_order(const SsSvm *self) { return self->visit_order; }
 
 void ss_svm_fold_factor(SsSvm *self)
 {
@@ -34,10 +46,16 @@ static SsStatus begin_epoch(void *object, int64_t epoch)
 {
   SsEpochRun *run = object;
   const int64_t n = run->svm->source.num_data;
-  if (run->svm->in_data_order) {
-    for (int64_t k = 0; k < n; ++k) run->perm[k] = k;
-  } else {
-    ss_rng_permutation(run->perm, n, run->svm->seed, (uint64_t)epoch);
+  switch (run->svm->visit_order) {
+    case SS_VISIT_DATA_ORDER:
+      for (int64_t k = 0; k < n; ++k) run->perm[k] = k;
+      break;
+    case SS_VISIT_PERMUTATION:
+      ss_rng_permutation(run->perm, n, run->svm->seed, (uint64_t)epoch);
+      break;
+    case SS_VISIT_BLOCKS:
+      ss_rng_block_permutation(run->perm, n, SS_SVM_VISIT_BLOCK, run->svm->seed, (uint64_t)epoch);
+      break;
   }
   run->epoch_start = epoch * n;
   return SS_OK;

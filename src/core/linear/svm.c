@@ -89,6 +89,7 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   if (solver == SS_SOLVER_RES || solver == SS_SOLVER_LRES) self->loss = SS_LOSS_HINGE2; /* differentiable */
   ss_res_init(&self->res);
   self->seed = 0;
+  self->visit_order = SS_VISIT_PERMUTATION;
   self->shrinking.enabled = true;
   self->factor = 1.0;
   self->bias = 0.0;
@@ -498,6 +499,10 @@ SsStatus ss_svm_train(SsSvm *self)
   if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
   SsStatus labels_status = ss_svm_check_labels_for_loss(self);
   if (labels_status != SS_OK) return labels_status;
+  /* Room for the whole cap: a saturated counter would end the run short. */
+  if (self->solver != SS_SOLVER_NONE &&
+      self->iteration > INT64_MAX - ss_svm_effective_max_num_iterations(self))
+    return SS_ERR_BAD_STATE;
   self->train_start_time = ss_clock_seconds();
   switch (self->solver) {
     case SS_SOLVER_NONE: {

@@ -55,7 +55,7 @@ struct SsSvm_ {
   SsLoss loss;
   SsLossFunctions custom_loss; /**< the functions of SS_LOSS_CUSTOM */
   uint64_t seed;
-  bool in_data_order;          /**< ss_svm_set_shuffle(0): epochs visit 0, 1, ..., n-1 */
+  SsVisitOrder visit_order;    /**< data order, a permutation (default) or blocks (epochs.c) */
   SsSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;

@@ -11,6 +11,11 @@
  *     rbf         K = exp(-g (||x||^2 + ||z||^2 - 2 <x, z>))
  *     polynomial  K = (g <x, z> + r)^p
  *     sigmoid     K = tanh(g <x, z> + r)
+ *
+ * A model trained after a feature scaling (SCAL) scores the scaled rows
+ * x' = (x - offset) .* scale, made in double precision: the same structure
+ * with scaled values for CSR data without offsets, otherwise dense blocks
+ * of rows (512 KiB each), so memory stays bounded whatever n is.
  */
 #include "stochsvm/model_file.h"
 
@@ -42,6 +47,8 @@ void ss_model_free(SsModel *model)
     free(model->sv_indices);
     free(model->sv_values);
     free(model->coefficients);
+    free(model->scaling_offset);
+    free(model->scaling_scale);
     free(model->metadata);
   }
   memset(model, 0, sizeof *model);
@@ -170,6 +177,17 @@ static SsStatus validate_kernel(const SsModel *m, char *msg, size_t size)
   return SS_OK;
 }
 
+static SsStatus validate_scaling(const SsModel *m, char *msg, size_t size)
+{
+  if (m->scaling == SS_MODEL_SCALING_NONE) return SS_OK;
+  if (m->scaling < SS_MODEL_SCALING_MINMAX || m->scaling > SS_MODEL_SCALING_STANDARD)
+    return invalid(msg, size, "unknown feature scaling %d", (int)m->scaling);
+  if (!m->scaling_offset || !m->scaling_scale) return invalid(msg, size, "scaling offsets or scales missing");
+  if (!all_finite(m->scaling_offset, m->dimension) || !all_finite(m->scaling_scale, m->dimension))
+    return invalid(msg, size, "a scaling offset or scale is not finite");
+  return SS_OK;
+}
+
 SsStatus ss_model_validate(const SsModel *m, char *msg, size_t size)
 {
   if (!m) return invalid(msg, size, "no model (NULL)");
@@ -199,7 +217,7 @@ SsStatus ss_model_validate(const SsModel *m, char *msg, size_t size)
     if (!all_finite(m->weights, m->num_outputs * D)) return invalid(msg, size, "a weight is not finite");
   }
   if (!all_finite(m->biases, m->num_outputs)) return invalid(msg, size, "a bias is not finite");
-  return SS_OK;
+  return validate_scaling(m, msg, size);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -294,13 +312,88 @@ static SsStatus score_kernel(const SsModel *m, const SsData *data, double *score
   return SS_OK;
 }
 
+static SsStatus score_rows(const SsModel *m, const SsData *data, double *scores)
+{
+  return m->kind == SS_MODEL_LINEAR ? score_linear(m, data, scores) : score_kernel(m, data, scores);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                        Scoring through a scaling                         */
+/* ------------------------------------------------------------------------ */
+
+/* Values of one scaled dense block (512 KiB of doubles; at least one row). */
+enum { SCALED_BLOCK_VALUES = 1 << 16 };
+
+static bool any_offset(const SsModel *m)
+{
+  for (int64_t j = 0; j < m->dimension; ++j)
+    if (m->scaling_offset[j] != 0) return true;
+  return false;
+}
+
+/* CSR data and no offset: zeros stay zeros, so the scaled data are the same
+ * structure with scaled values (one copy of the values). */
+static SsStatus score_scaled_csr(const SsModel *m, const SsData *data, double *scores)
+{
+  const int64_t nnz = data->indptr[data->num_data];
+  double *values = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *values);
+  if (!values) return SS_ERR_ALLOC;
+  for (int64_t t = 0; t < nnz; ++t) values[t] = data_value(data, t) * m->scaling_scale[data->indices[t]];
+  SsData scaled;
+  SsStatus status = ss_data_init_csr(&scaled, SS_DTYPE_FLOAT64, values, data->indptr, data->indices,
+                                     data->num_data, data->dimension);
+  if (status == SS_OK) status = score_rows(m, &scaled, scores);
+  free(values);
+  return status;
+}
+
+/* Row i of the data, scaled, into out[0..d): (x_ij - o_j) s_j, the absent
+ * entries of a CSR row counting as 0. */
+static void scale_row(const SsModel *m, const SsData *data, int64_t i, double *out)
+{
+  const int64_t d = data->dimension;
+  const double *o = m->scaling_offset, *s = m->scaling_scale;
+  if (data->layout == SS_LAYOUT_DENSE) {
+    for (int64_t j = 0; j < d; ++j) out[j] = (data_value(data, i * data->row_stride + j) - o[j]) * s[j];
+    return;
+  }
+  for (int64_t j = 0; j < d; ++j) out[j] = -o[j] * s[j];
+  for (int64_t t = data->indptr[i]; t < data->indptr[i + 1]; ++t) {
+    const int32_t j = data->indices[t];
+    out[j] = (data_value(data, t) - o[j]) * s[j];
+  }
+}
+
+/* Any other case: dense blocks of scaled rows, scored block by block. A
+ * block holds at least one row of d doubles; a model with a scaling holds
+ * 2 d doubles itself, so a file declaring a huge d cannot make this
+ * allocation much larger than the file. */
+static SsStatus score_scaled(const SsModel *m, const SsData *data, double *scores)
+{
+  if (data->layout == SS_LAYOUT_CSR && !any_offset(m)) return score_scaled_csr(m, data, scores);
+  const int64_t n = data->num_data, d = data->dimension, k = m->num_outputs;
+  const int64_t rows = d >= SCALED_BLOCK_VALUES ? 1 : (n < SCALED_BLOCK_VALUES / d ? n : SCALED_BLOCK_VALUES / d);
+  double *block = malloc((size_t)(rows * d) * sizeof *block);
+  if (!block) return SS_ERR_ALLOC;
+  SsStatus status = SS_OK;
+  for (int64_t first = 0; first < n && status == SS_OK; first += rows) {
+    const int64_t count = n - first < rows ? n - first : rows;
+    for (int64_t r = 0; r < count; ++r) scale_row(m, data, first + r, block + r * d);
+    SsData scaled;
+    status = ss_data_init_dense(&scaled, SS_DTYPE_FLOAT64, block, count, d, d);
+    if (status == SS_OK) status = score_rows(m, &scaled, scores + first * k);
+  }
+  free(block);
+  return status;
+}
+
 SsStatus ss_model_decision_function(const SsModel *model, const SsData *data, double *scores)
 {
   if (!data || !scores || data->homkermap || data->num_data < 1) return SS_ERR_BAD_ARG;
   if (ss_model_validate(model, NULL, 0) != SS_OK) return SS_ERR_BAD_ARG;
   if (data->dimension != model->dimension) return SS_ERR_BAD_ARG;
-  return model->kind == SS_MODEL_LINEAR ? score_linear(model, data, scores)
-                                        : score_kernel(model, data, scores);
+  return model->scaling != SS_MODEL_SCALING_NONE ? score_scaled(model, data, scores)
+                                                 : score_rows(model, data, scores);
 }
 
 SsStatus ss_model_predict(const SsModel *model, const SsData *data, double *predictions)

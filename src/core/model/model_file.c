@@ -20,8 +20,10 @@
  *           (m+1) x i64 indptr, z x i32 indices, z x f64 values,
  *           k x m f64 coefficients (row-major), k x f64 biases
  *     META  UTF-8 text, no terminator
+ *     SCAL  u32 method, u32 0, i64 d, d x f64 offsets, d x f64 scales
  *
- * Writers emit HEAD first, then LABL, HKMP, LINR or KERN, META. Readers
+ * Writers emit HEAD first, then LABL, HKMP, LINR or KERN, META, SCAL (last,
+ * where the Python writer appends it, so that both write the same bytes). Readers
  * require HEAD first and at most one of each, skip unknown sections whose
  * tag starts with a lower-case letter, and refuse unknown upper-case ones.
  * The magic's first byte (non-ASCII) and its CR LF / Ctrl-Z catch a file
@@ -49,7 +51,8 @@
 
 static const unsigned char MAGIC[8] = {0x89, 'S', 'S', 'V', 'M', '\r', '\n', 0x1A};
 
-enum { HEADER_BYTES = 16, SECTION_OVERHEAD = 16, HEAD_BYTES = 56, HKMP_BYTES = 32, KERN_FIXED = 40 };
+enum { HEADER_BYTES = 16, SECTION_OVERHEAD = 16, HEAD_BYTES = 56, HKMP_BYTES = 32, KERN_FIXED = 40,
+       SCAL_FIXED = 16 };
 
 _Static_assert(sizeof(double) == 8, "doubles must be IEEE 754 binary64");
 
@@ -132,7 +135,7 @@ static void end_section(Writer *w, size_t start)
 static int count_sections(const SsModel *m)
 {
   return 2 + (m->num_classes > 0) + (m->kind == SS_MODEL_LINEAR && m->has_homkermap) +
-         (m->metadata != NULL);
+         (m->metadata != NULL) + (m->scaling != SS_MODEL_SCALING_NONE);
 }
 
 /* Encode a validated model (or count its bytes when w->p is NULL). */
@@ -194,6 +197,15 @@ static void write_model(Writer *w, const SsModel *m)
   if (m->metadata) {
     s = begin_section(w, "META");
     put_bytes(w, m->metadata, strlen(m->metadata));
+    end_section(w, s);
+  }
+  if (m->scaling != SS_MODEL_SCALING_NONE) {
+    s = begin_section(w, "SCAL");
+    put_u32(w, (uint32_t)m->scaling);
+    put_u32(w, 0);
+    put_u64(w, (uint64_t)m->dimension);
+    put_f64s(w, m->scaling_offset, m->dimension);
+    put_f64s(w, m->scaling_scale, m->dimension);
     end_section(w, s);
   }
 }
@@ -286,8 +298,8 @@ static bool fits(uint64_t a, uint64_t b, uint64_t unit, uint64_t limit)
   return b <= limit / (a * unit);
 }
 
-enum { SEC_HEAD, SEC_LABL, SEC_HKMP, SEC_LINR, SEC_KERN, SEC_META, NUM_KNOWN };
-static const char *const KNOWN[NUM_KNOWN] = {"HEAD", "LABL", "HKMP", "LINR", "KERN", "META"};
+enum { SEC_HEAD, SEC_LABL, SEC_HKMP, SEC_LINR, SEC_KERN, SEC_META, SEC_SCAL, NUM_KNOWN };
+static const char *const KNOWN[NUM_KNOWN] = {"HEAD", "LABL", "HKMP", "LINR", "KERN", "META", "SCAL"};
 
 typedef struct Section {
   const unsigned char *payload;
@@ -384,6 +396,30 @@ static SsStatus read_linear(SsModel *m, const Section *hkmp, const Section *linr
   return status;
 }
 
+/* The feature scaling: the method, then d offsets and d scales for the
+ * model's d (the values are checked by ss_model_validate). */
+static SsStatus read_scaling(SsModel *m, const Section *sec, char *msg, size_t size)
+{
+  const uint64_t d = (uint64_t)m->dimension;
+  if (sec->length != SCAL_FIXED + 16 * d)
+    return ss_message(SS_ERR_FORMAT, msg, size,
+                      "section SCAL has %llu bytes, expected %llu for %lld features",
+                      (unsigned long long)sec->length, (unsigned long long)(SCAL_FIXED + 16 * d),
+                      (long long)d);
+  Reader r = {sec->payload, sec->length};
+  uint32_t method = get_u32(&r);
+  (void)get_u32(&r);
+  int64_t columns = get_i64(&r);
+  if (method < SS_MODEL_SCALING_MINMAX || method > SS_MODEL_SCALING_STANDARD || columns != m->dimension)
+    return ss_message(SS_ERR_FORMAT, msg, size,
+                      "section SCAL is inconsistent (method %lu, %lld features for a model of %lld)",
+                      (unsigned long)method, (long long)columns, (long long)m->dimension);
+  m->scaling = (SsModelScaling)method;
+  SsStatus status = read_f64s(&r, m->dimension, &m->scaling_offset);
+  if (status == SS_OK) status = read_f64s(&r, m->dimension, &m->scaling_scale);
+  return status;
+}
+
 /* Split the buffer into sections, checking framing and checksums. */
 static SsStatus read_sections(const unsigned char *p, size_t size, Section known[NUM_KNOWN],
                               char *msg, size_t msg_size)
@@ -474,6 +510,8 @@ static SsStatus decode(SsModel *m, const unsigned char *p, size_t size, char *ms
     memcpy(m->metadata, meta->payload, (size_t)meta->length);
     m->metadata[meta->length] = '\0';
   }
+  if (known[SEC_SCAL].present && (status = read_scaling(m, &known[SEC_SCAL], msg, msg_size)) != SS_OK)
+    return status;
   char reason[200];
   if (ss_model_validate(m, reason, sizeof reason) != SS_OK)
     return ss_message(SS_ERR_FORMAT, msg, msg_size, "inconsistent model: %s", reason);

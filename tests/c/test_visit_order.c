@@ -1,0 +1,92 @@
+/* test_visit_order.c -- the block-wise visiting order (SS_VISIT_BLOCKS):
+ * each epoch visits every example once, block by block (the 256 rows of a
+ * block consecutively), in an order that is a function of (seed, epoch)
+ * only; the setter refuses unknown orders; set_shuffle still chooses
+ * between data order and the uniform permutation. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "minitest.h"
+#include "stochsvm/svm.h"
+#include "testutil.h"
+
+enum { N = 1000, D = 3 }; /* 3 full blocks and one of 232 rows */
+
+void test_visit_order_setters(void)
+{
+  static double X[N * D], y[N];
+  tu_make_blobs(X, y, N, D, 0.8, 31);
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 0.01);
+  REQUIRE(svm);
+  CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_PERMUTATION);
+  CHECK_EQ_INT(ss_svm_get_shuffle(svm), 1);
+  CHECK_EQ_INT(ss_svm_set_visit_order(svm, SS_VISIT_BLOCKS), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_BLOCKS);
+  CHECK_EQ_INT(ss_svm_get_shuffle(svm), 1);
+  CHECK_EQ_INT(ss_svm_set_visit_order(svm, (SsVisitOrder)3), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_set_visit_order(svm, (SsVisitOrder)-1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_BLOCKS);
+  CHECK_EQ_INT(ss_svm_set_visit_order(NULL, SS_VISIT_BLOCKS), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_set_shuffle(svm, 0), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_DATA_ORDER);
+  CHECK_EQ_INT(ss_svm_set_shuffle(svm, 1), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_PERMUTATION);
+  ss_svm_delete(svm);
+}
+
+/* The visiting order seen through SGD on orthogonal examples: example i is
+ * the unit vector e_i (d = n), so a step on example i changes coordinate i
+ * of the model only, and the Pegasos shrinkage of the steps after it scales
+ * every coordinate alike. With one step per train call the coordinate that
+ * became non-zero names the example visited. */
+void test_visit_order_blocks_visit_each_block_whole(void)
+{
+  enum { M = 600, B = SS_SVM_VISIT_BLOCK }; /* blocks of 256, 256 and 88 rows */
+  double *X = calloc((size_t)M * M, sizeof *X), y[M];
+  REQUIRE(X);
+  for (int i = 0; i < M; ++i) {
+    X[(size_t)i * M + i] = 1;
+    y[i] = i % 2 ? 1 : -1;
+  }
+  int64_t order[2][M];
+  for (int run = 0; run < 2; ++run) {
+    SsData data;
+    SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, M, M, 0.01);
+    REQUIRE(svm);
+    REQUIRE(ss_svm_set_visit_order(svm, SS_VISIT_BLOCKS) == SS_OK);
+    REQUIRE(ss_svm_set_bias_multiplier(svm, 0) == SS_OK);
+    REQUIRE(ss_svm_set_seed(svm, 7) == SS_OK);
+    REQUIRE(ss_svm_set_max_num_iterations(svm, 1) == SS_OK);
+    char *seen = calloc(M, 1);
+    REQUIRE(seen);
+    for (int t = 0; t < M; ++t) {
+      REQUIRE(ss_svm_train(svm) == SS_OK);
+      const double *w = ss_svm_get_model(svm);
+      int64_t visited = -1;
+      for (int j = 0; j < M; ++j)
+        if (w[j] != 0 && !seen[j]) visited = j; /* the newly moved coordinate (hinge: margin 0 < 1) */
+      REQUIRE(visited >= 0);
+      seen[visited] = 1;
+      order[run][t] = visited;
+    }
+    free(seen);
+    ss_svm_delete(svm);
+  }
+  /* the same (seed, epoch): the same order */
+  CHECK(memcmp(order[0], order[1], sizeof order[0]) == 0);
+  /* consecutive visits stay in one block until it is exhausted */
+  int64_t t = 0, blocks_seen = 0;
+  while (t < M) {
+    const int64_t block = order[0][t] / B, size = block == M / B ? M % B : B;
+    for (int64_t k = 0; k < size; ++k) CHECK_EQ_INT(order[0][t + k] / B, block);
+    t += size;
+    ++blocks_seen;
+  }
+  CHECK_EQ_INT(blocks_seen, 3);
+  /* not the data order, within blocks nor between them */
+  int64_t in_place = 0;
+  for (int i = 0; i < M; ++i) in_place += order[0][i] == i;
+  CHECK(in_place < M / 10);
+  free(X);
+}

@@ -1,0 +1,67 @@
+"""SVM.set_visit_order: the block-wise random order (issue 21, item 5).
+The order itself is tested in C (tests/c/test_visit_order.c); here the
+Python surface: values, errors naming the argument, pickling, and
+training to the same optimum as the uniform permutation."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+from stochsvm import SVM
+
+from _helpers import make_problem
+
+
+def test_visit_order_values_and_shuffle():
+    X, y = make_problem(300, 5, seed=1)
+    svm = SVM(X, y, 0.01)
+    assert svm.get_visit_order() == "permutation" and svm.get_shuffle()
+    svm.set_visit_order("blocks")
+    assert svm.get_visit_order() == "blocks" and svm.get_shuffle()
+    svm.set_shuffle(False)
+    assert svm.get_visit_order() == "data"
+    svm.set_visit_order("permutation")
+    assert svm.get_shuffle()
+
+
+@pytest.mark.parametrize("bad", ["random", "", None, 2, ["blocks"]])
+def test_visit_order_refuses_unknown_values(bad):
+    X, y = make_problem(50, 3, seed=2)
+    svm = SVM(X, y, 0.01)
+    with pytest.raises(ValueError, match="^visit_order must be one of 'data', 'permutation', "
+                                         "'blocks', got "):
+        svm.set_visit_order(bad)
+    assert svm.get_visit_order() == "permutation"
+
+
+def test_visit_order_survives_pickling_and_is_reproducible():
+    X, y = make_problem(700, 6, seed=3)
+    svm = SVM(X, y, 0.01, solver="sgd")
+    svm.set_visit_order("blocks")
+    svm.set_max_num_iterations(700)
+    svm.train()
+    copy = pickle.loads(pickle.dumps(svm))
+    assert copy.get_visit_order() == "blocks"
+    again = SVM(X, y, 0.01, solver="sgd")
+    again.set_visit_order("blocks")
+    again.set_max_num_iterations(700)
+    again.train()
+    np.testing.assert_array_equal(again.get_model(), svm.get_model())
+    other = SVM(X, y, 0.01, solver="sgd")
+    other.set_max_num_iterations(700)
+    other.train()
+    assert not np.array_equal(other.get_model(), svm.get_model())  # another order
+
+
+@pytest.mark.parametrize("solver", ["sgd", "svmsgd2", "sgdqn", "sdca"])
+def test_blocks_reach_the_objective_of_the_permutation(solver):
+    X, y = make_problem(2000, 8, seed=4)
+    objectives = {}
+    for order in ("permutation", "blocks"):
+        svm = SVM(X, y, 0.01, solver=solver)
+        svm.set_visit_order(order)
+        svm.set_epsilon(0)
+        svm.set_max_num_iterations(20 * 2000)
+        objectives[order] = svm.train()["objective"]
+    assert objectives["blocks"] == pytest.approx(objectives["permutation"], rel=2e-2)
