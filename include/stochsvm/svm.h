@@ -179,6 +179,19 @@ SS_API SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *l
 /** @brief Free the object and everything it owns. NULL is allowed. */
 SS_API void ss_svm_delete(SsSvm *self);
 
+/** @brief Why the last call on the object failed, e.g.
+ *  "set_lambda: lambda must be in [1e-150, 1e150], got -1", or
+ *  "train: solver sgd diverged at iteration 2000: ...".
+ *
+ *  Every function that takes a non-const object and returns a status sets
+ *  this message when it fails and clears it (to "") when it succeeds, so it
+ *  always describes the last such call. Functions on a const object and the
+ *  constructors (which return NULL) leave it alone, as does a call with
+ *  self = NULL. The text is in the object (at most 255 bytes, cut if longer;
+ *  nothing is allocated or printed) and valid until the next call on it.
+ *  @return never NULL; "" for self = NULL. */
+SS_API const char *ss_svm_get_last_error(const SsSvm *self);
+
 /* ------------------------------------------------------------------------ */
 /*                                   Train                                  */
 /* ------------------------------------------------------------------------ */

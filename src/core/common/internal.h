@@ -11,6 +11,7 @@
 #include "stochsvm/res.h"
 #include "../linear/res_state.h"
 #include "../driver/run.h"
+#include "last_error.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -165,7 +166,18 @@ struct SsSvm_ {
   bool has_previous_scores;
   SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
   double train_start_time;
+  SsLastError last_error;      /**< ss_svm_get_last_error */
 };
+
+/** Record why a call on @p self failed ("function: what, got value") and
+ *  return @p status: every failing path of a public function that takes
+ *  a (non-const) SsSvm ends with `return ss_svm_fail(self, ...)`. */
+SsStatus ss_svm_fail(SsSvm *self, SsStatus status, const char *format, ...) SS_PRINTF_LIKE(3, 4);
+/** Clear the last error and return SS_OK: every successful path ends here. */
+SsStatus ss_svm_succeed(SsSvm *self);
+/** The name of a solver and of a loss, as the Python layer spells them. */
+const char *ss_svm_solver_name(SsSolver solver);
+const char *ss_svm_loss_name(SsLoss loss);
 
 /** Recompute the statistics and scores of the present model (one pass over
  *  the data) with status @p status, and what the run driver judges them by.

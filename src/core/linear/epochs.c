@@ -16,7 +16,7 @@ SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
   self->in_data_order = enabled == 0;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 int ss_svm_get_shuffle(const SsSvm *self) { return !self->in_data_order; }
