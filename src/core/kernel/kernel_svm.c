@@ -467,31 +467,33 @@ static SsStatus explain_train(SsKernelSvm *self, SsStatus status)
   switch (status) {
     case SS_OK: return ss_kernel_svm_succeed(self);
     case SS_ERR_INTERRUPTED:
-      return ss_kernel_svm_fail(self, status, "train: solver %s interrupted by a callback at iteration %lld",
-                                solver, t);
+      return ss_kernel_svm_fail(self, status, "training interrupted by a callback at iteration %lld (solver %s)",
+                                t, solver);
     case SS_ERR_DIVERGED:
       return ss_kernel_svm_fail(self, status,
-                                "train: solver %s diverged at iteration %lld: objective %g rose far above its "
-                                "value at the start; lower eta0 or raise lambda",
-                                solver, t, self->statistics.objective);
+                                "training diverged: the primal objective rose to %.3g, over 1e4 times its "
+                                "value at w = 0, by iteration %lld (solver %s): the steps are too large",
+                                self->statistics.primal_objective, t, solver);
     case SS_ERR_NUMERIC:
       return ss_kernel_svm_fail(self, status,
-                                "train: solver %s produced a non-finite model or score at iteration %lld "
-                                "(kernel values too large?)",
-                                solver, t);
+                                "training diverged: a non-finite value by iteration %lld (solver %s)", t, solver);
     case SS_ERR_ALLOC:
-      return ss_kernel_svm_fail(self, status, "train: out of memory for solver %s (%lld examples)", solver,
+      return ss_kernel_svm_fail(self, status, "training ran out of memory (solver %s, %lld examples)", solver,
                                 (long long)self->num_data);
+    case SS_ERR_BAD_DATA:
+      if (self->solver == SS_KSOLVER_SBP && self->bias_enabled)
+        return ss_kernel_svm_fail(self, status, "the SBP with an unregularized bias needs both classes in y");
+      break;
     default: break;
   }
-  return ss_kernel_svm_fail(self, status, "train: solver %s failed: %s", solver, ss_status_string(status));
+  return ss_kernel_svm_fail(self, status, "training failed (solver %s): %s", solver, ss_status_string(status));
 }
 
 SsStatus ss_kernel_svm_train(SsKernelSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
   if (!self->has_data)
-    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "train: the object has no data (set_data)");
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));
 }

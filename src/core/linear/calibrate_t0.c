@@ -195,7 +195,7 @@ SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_
   free(saved.u);
   free(saved.scaling);
   if (!(best_objective < INFINITY))
-    return ss_svm_fail(self, SS_ERR_NUMERIC, "calibrate_t0: every one of the %lld candidates diverged",
+    return ss_svm_fail(self, SS_ERR_NUMERIC, "calibrate_t0: every one of the %lld candidates diverged; t0 is unchanged",
                        (long long)num_candidates);
   self->t0 = best_t0;
   return ss_svm_succeed(self);

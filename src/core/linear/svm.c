@@ -763,48 +763,53 @@ static SsStatus explain_train(SsSvm *self, SsStatus status)
   switch (status) {
     case SS_OK: return ss_svm_succeed(self);
     case SS_ERR_INTERRUPTED:
-      return ss_svm_fail(self, status, "train: solver %s interrupted by a callback at iteration %lld", solver, t);
+      return ss_svm_fail(self, status, "training interrupted by a callback at iteration %lld (solver %s)", t,
+                         solver);
     case SS_ERR_DIVERGED:
       return ss_svm_fail(self, status,
-                         "train: solver %s diverged at iteration %lld: objective %g rose above 1e4 times "
-                         "its value at w = 0 (%g); lower eta0 or raise t0, raise lambda or scale the data",
-                         solver, t, objective, ss_svm_zero_objective(self));
+                         "training diverged: the objective rose to %.3g, over 1e4 times its value at "
+                         "w = 0 (%.3g), by iteration %lld (solver %s): the steps are too large for the "
+                         "scale of the data",
+                         objective, ss_svm_zero_objective(self), t, solver);
     case SS_ERR_NUMERIC:
       return ss_svm_fail(self, status,
-                         "train: solver %s produced a non-finite model or score at iteration %lld "
-                         "(data values too large, or steps too long); reset the model before training again",
-                         solver, t);
+                         "training diverged: the model or a score became non-finite by iteration %lld "
+                         "(solver %s): the steps are too long or the data values too large",
+                         t, solver);
     case SS_ERR_ALLOC:
       if (self->solver == SS_SOLVER_RES && self->dimension > SS_RES_MAX_DIMENSION)
-        return ss_svm_fail(self, status, "train: solver res keeps a dense curvature matrix and trains up to "
-                           "dimension %d, got %lld (use lres)", SS_RES_MAX_DIMENSION, (long long)self->dimension);
+        return ss_svm_fail(self, status, "training: the res solver keeps a d x d curvature matrix and trains "
+                           "on at most %d features, these data have %lld", SS_RES_MAX_DIMENSION,
+                           (long long)self->dimension);
       if (self->solver == SS_SOLVER_LRES && ss_res_curvature_buffer_size(self) == 0)
-        return ss_svm_fail(self, status, "train: solver lres: memory %lld times dimension %lld exceeds its "
+        return ss_svm_fail(self, status, "training: the lres memory %lld times %lld features exceeds its "
                            "curvature storage cap", (long long)self->res.memory, (long long)self->dimension);
-      return ss_svm_fail(self, status, "train: out of memory for solver %s (dimension %lld, %lld examples)",
+      return ss_svm_fail(self, status, "training ran out of memory (solver %s, %lld features, %lld examples)",
                          solver, (long long)self->dimension, (long long)self->source.num_data);
     case SS_ERR_BAD_ARG:
       if ((self->solver == SS_SOLVER_RES || self->solver == SS_SOLVER_LRES) &&
           (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1))
-        return ss_svm_fail(self, status, "train: solver %s needs a differentiable loss, got %s", solver,
+        return ss_svm_fail(self, status, "training: the %s solver needs a differentiable loss, got %s", solver,
                            ss_svm_loss_name(self->loss));
       if (self->solver == SS_SOLVER_RES)
-        return ss_svm_fail(self, status, "train: solver %s: initial curvature b0 = %g must exceed delta = %g",
-                           solver, ss_svm_get_res_initial_curvature(self), ss_svm_get_res_delta(self));
+        return ss_svm_fail(self, status, "the %s solver cannot start: the initial curvature b0 = %.17g "
+                           "must exceed delta = %.17g", solver, ss_svm_get_res_initial_curvature(self),
+                           ss_svm_get_res_delta(self));
       break;
     default: break;
   }
-  return ss_svm_fail(self, status, "train: solver %s failed: %s", solver, ss_status_string(status));
+  return ss_svm_fail(self, status, "training failed (solver %s): %s", solver, ss_status_string(status));
 }
 
 SsStatus ss_svm_train(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
   if (self->source.kind == SS_DATA_NONE)
-    return ss_svm_fail(self, SS_ERR_BAD_STATE, "train: the object has no data (set_data)");
+    return ss_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
   int64_t bad = first_bad_label(self);
   if (bad >= 0)
-    return ss_svm_fail(self, SS_ERR_BAD_DATA, "train: the %s loss needs labels -1 or +1, got labels[%lld] = %g",
+    return ss_svm_fail(self, SS_ERR_BAD_DATA,
+                       "the labels are not valid for the %s loss: they must be -1 or +1, got labels[%lld] = %g",
                        ss_svm_loss_name(self->loss), (long long)bad, self->labels[bad]);
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));

@@ -1,0 +1,88 @@
+"""Exceptions carry the C object's own account of what went wrong
+(ss_svm_get_last_error, ss_kernel_svm_get_last_error): the call, the argument
+and its value, or why a run stopped. The exception types are those documented
+in train() and the setters."""
+
+import numpy as np
+import pytest
+
+from stochsvm import SVM
+from stochsvm._kernel_svm import KernelSVM
+
+
+@pytest.fixture
+def blobs():
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] + 0.2 * rng.standard_normal(40) > 0, 1.0, -1.0)
+    return X, y
+
+
+def test_setter_message_names_the_call_and_value(blobs):
+    X, y = blobs
+    svm = SVM(X, y, 0.1)
+    with pytest.raises(ValueError, match=r"set_lambda: lambda must be in \[1e-150, 1e\+150\], got -1"):
+        svm.set_lambda(-1)
+
+
+def test_train_bad_labels_names_the_label(blobs):
+    X, y = blobs
+    y = y.copy()
+    y[3] = 2.0
+    svm = SVM(X, y, 0.1, loss="l2")
+    svm.set_loss("hinge")
+    with pytest.raises(ValueError, match=r"not valid for the hinge loss.*labels\[3\] = 2"):
+        svm.train()
+
+
+def test_train_divergence_says_where(blobs):
+    X, y = blobs
+    svm = SVM(30 * X, y, 1.0, loss="l2")
+    svm.set_t0(1.5)
+    svm.set_diagnostic_frequency(5)
+    with pytest.raises(FloatingPointError,
+                       match=r"training diverged: the objective rose to .* by iteration \d+ "
+                             r"\(solver sgd\).*reset it"):
+        svm.train()
+
+
+def test_train_non_finite_says_where(blobs):
+    X, y = blobs
+    svm = SVM(X, y, 0.1)
+    svm.set_bias_learning_rate(1e300)
+    with pytest.raises(FloatingPointError, match=r"became non-finite by iteration \d+ \(solver sgd\)"):
+        svm.train()
+
+
+def test_bad_state_message_names_the_solver(blobs):
+    X, y = blobs
+    svm = SVM(X, y, 0.1, solver="sdca")
+    with pytest.raises(RuntimeError, match=r"set_model: solver sdca with data derives its model"):
+        svm.set_model(np.zeros(3))
+    with pytest.raises(RuntimeError, match=r"calibrate_t0 applies to solvers sgd, svmsgd2 and sgdqn, "
+                                           r"this object's solver is sdca"):
+        svm.calibrate_t0()
+
+
+def test_a_later_success_leaves_no_stale_message(blobs):
+    X, y = blobs
+    svm = SVM(X, y, 0.1)
+    with pytest.raises(ValueError):
+        svm.set_lambda(-1)
+    svm.set_lambda(0.5)
+    svm.train()  # succeeds: nothing of the failed setter leaks into later errors
+    svm.set_bias_learning_rate(1e300)
+    with pytest.raises(FloatingPointError) as info:
+        svm.train()
+    assert "set_lambda" not in str(info.value)
+
+
+def test_kernel_messages(blobs):
+    X, y = blobs
+    svm = KernelSVM(X, y, 0.1, solver="pegasos")
+    with pytest.raises(ValueError, match=r"set_nu: nu must be finite and > 0, got 0"):
+        svm.set_nu(0.0)
+    one_class = KernelSVM(X, np.ones(len(y)), 0.1, solver="sbp")
+    one_class.set_unregularized_bias(True)
+    with pytest.raises(ValueError, match=r"the SBP with an unregularized bias needs both classes"):
+        one_class.train()
