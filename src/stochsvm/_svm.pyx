@@ -38,6 +38,10 @@ _RES_PARAMETERS = ("lres_memory", "res_minibatch_size", "res_delta", "res_gamma"
                    "res_tau", "res_initial_curvature")
 # RES and LRES need a differentiable loss.
 _QUASI_NEWTON = ("res", "lres")
+# The solvers each per-solver knob applies to (sgd.h, sgdqn.h, sdca.h, res.h);
+# the C object refuses a knob of another solver.
+_T0_SOLVERS = ("sgd", "svmsgd2", "sgdqn")
+_SKIP_SOLVERS = ("svmsgd2", "sgdqn")
 _NON_DIFFERENTIABLE = ("hinge", "l1")
 
 _LOSSES = {
@@ -477,19 +481,21 @@ def _restore_svm(state, cls=None):
         svm.set_diagnostic_frequency(state["diagnostic_frequency"])
     svm.set_bias_multiplier(state["bias_multiplier"])
     svm.set_bias_learning_rate(state["bias_learning_rate"])
-    if state.get("t0") is not None:
+    solver = state["solver"]
+    if state.get("t0") is not None and solver in _T0_SOLVERS:
         svm.set_t0(state["t0"])
-    if state.get("skip") is not None:
+    if state.get("skip") is not None and solver in _SKIP_SOLVERS:
         svm.set_skip(state["skip"])
     svm.set_loss(state["loss"])
     svm.set_seed(state["seed"])
     svm.set_shuffle(state.get("shuffle", True))
-    svm.set_shrinking(state.get("shrinking", True))
+    if solver == "sdca":
+        svm.set_shrinking(state.get("shrinking", True))
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
     res = state.get("res")
-    if res is not None:
+    if res is not None and solver in _QUASI_NEWTON:
         svm._set_res_parameters(res)
     if state.get("scaling") is not None:
         svm.set_scaling(state["scaling"], state["scaling_updates"])
@@ -1127,14 +1133,14 @@ cdef class SVM(_Trainer):
             Out of range (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_t0")
-        self._check(ss_svm_set_t0(p, _as_float(t0, "t0")), "t0", t0)
+        self._check_knob(ss_svm_set_t0(p, _as_float(t0, "t0")), "t0", t0)
         self._t0_set = True
 
     def unset_t0(self):
         """Go back to the default t0, ``max(2, 2 / lambda, L / lambda)`` (see :meth:`set_t0`),
         recomputed at train time."""
         cdef SsSvm *p = self._writer("unset_t0")
-        self._check(ss_svm_unset_t0(p), "t0", None)
+        self._check_knob(ss_svm_unset_t0(p), "t0", None)
         self._t0_set = False
 
     def get_t0(self):
@@ -1150,7 +1156,7 @@ cdef class SVM(_Trainer):
         """Iterations between two regularization steps of SVMSGD2 and SGD-QN.
 
         The regularizer is applied, scaled by ``skip``, at the iterations t
-        with ``(t + 1) % skip == 0``. Other solvers accept and ignore it.
+        with ``(t + 1) % skip == 0``. Other solvers refuse it (ValueError).
 
         Parameters
         ----------
@@ -1169,13 +1175,13 @@ cdef class SVM(_Trainer):
         v = _as_int(skip, "skip")
         if not (1 <= v <= _INT64_MAX):
             raise ValueError(f"skip must be {_RANGES['skip']}, got {skip!r}")
-        self._check(ss_svm_set_skip(p, <int64_t>v), "skip", skip)
+        self._check_knob(ss_svm_set_skip(p, <int64_t>v), "skip", skip)
         self._skip_set = True
 
     def unset_skip(self):
         """Go back to the default skip, ``round(16 / density)``."""
         cdef SsSvm *p = self._writer("unset_skip")
-        self._check(ss_svm_unset_skip(p), "skip", None)
+        self._check_knob(ss_svm_unset_skip(p), "skip", None)
         self._skip_set = False
 
     def get_skip(self):
@@ -1436,7 +1442,7 @@ cdef class SVM(_Trainer):
         status = ss_svm_set_model(p, <const double *>cnp.PyArray_DATA(w))
         if status == SS_ERR_BAD_STATE:
             raise RuntimeError("the sdca solver derives its model from the dual variables: "
-                               "use set_dual_variables instead of set_model" + self._detail())
+                               "use set_dual_variables instead of set_model")
         if status == SS_ERR_BAD_ARG:
             raise ValueError(f"model must be {d} finite values" + self._detail())
         self._check(status, "model", None)
@@ -1529,7 +1535,7 @@ cdef class SVM(_Trainer):
         if not isinstance(enabled, (bool, np.bool_)):
             raise TypeError(f"enabled must be a bool, got {type(enabled).__name__}")
         cdef SsSvm *p = self._writer("set_shrinking")
-        self._check(ss_svm_set_shrinking(p, 1 if enabled else 0), "enabled", enabled)
+        self._check_knob(ss_svm_set_shrinking(p, 1 if enabled else 0), "enabled", enabled)
 
     def get_shrinking(self):
         """True if SDCA shrinking is on (the default).
@@ -1591,7 +1597,7 @@ cdef class SVM(_Trainer):
         status = ss_svm_set_bias(p, _as_float(bias, "bias"))
         if status == SS_ERR_BAD_STATE:
             raise RuntimeError("the sdca solver learns the bias from the dual variables "
-                               "(bias multiplier > 0): use set_dual_variables" + self._detail())
+                               "(bias multiplier > 0): use set_dual_variables")
         self._check(status, "bias", bias)
 
     def get_bias(self):
@@ -1819,7 +1825,7 @@ cdef class SVM(_Trainer):
         """
         cdef SsSvm *p = self._writer("set_res_minibatch_size")
         v = _as_int64(L, "res_minibatch_size")
-        self._check(ss_svm_set_res_minibatch_size(p, <int64_t>v), "res_minibatch_size", L)
+        self._check_knob(ss_svm_set_res_minibatch_size(p, <int64_t>v), "res_minibatch_size", L)
 
     def get_res_minibatch_size(self):
         """RES/LRES minibatch size L (int)."""
@@ -1835,7 +1841,7 @@ cdef class SVM(_Trainer):
             is plain stochastic BFGS.
         """
         cdef SsSvm *p = self._writer("set_res_delta")
-        self._check(ss_svm_set_res_delta(p, _as_float(delta, "res_delta")), "res_delta", delta)
+        self._check_knob(ss_svm_set_res_delta(p, _as_float(delta, "res_delta")), "res_delta", delta)
 
     def get_res_delta(self):
         """RES/LRES curvature floor delta (float)."""
@@ -1850,7 +1856,7 @@ cdef class SVM(_Trainer):
             Finite, >= 0. Default ``1e-4 / b0`` (the paper's 1e-4 at b0 = 1).
         """
         cdef SsSvm *p = self._writer("set_res_gamma")
-        self._check(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
+        self._check_knob(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
         self._res_explicit.add("res_gamma")
 
     def get_res_gamma(self):
@@ -1866,7 +1872,7 @@ cdef class SVM(_Trainer):
             Finite, > 0. Default 0.1 (docs/res.rst, "Defaults and safeguards").
         """
         cdef SsSvm *p = self._writer("set_res_eps0")
-        self._check(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
+        self._check_knob(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
 
     def get_res_eps0(self):
         """RES/LRES initial step eps0 (float)."""
@@ -1881,7 +1887,7 @@ cdef class SVM(_Trainer):
             > 0; ``float("inf")`` gives the constant step eps0. Default 100.
         """
         cdef SsSvm *p = self._writer("set_res_tau")
-        self._check(ss_svm_set_res_tau(p, _as_float(tau, "res_tau")), "res_tau", tau)
+        self._check_knob(ss_svm_set_res_tau(p, _as_float(tau, "res_tau")), "res_tau", tau)
 
     def get_res_tau(self):
         """RES/LRES step decay tau (float)."""
@@ -1899,7 +1905,7 @@ cdef class SVM(_Trainer):
             Finite, > 0. Default: the data's diagonal Bhat_0 (docs/res.rst).
         """
         cdef SsSvm *p = self._writer("set_res_initial_curvature")
-        self._check(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
+        self._check_knob(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
                       "res_initial_curvature", b0)
         self._res_explicit.add("res_initial_curvature")
 
@@ -1917,7 +1923,7 @@ cdef class SVM(_Trainer):
         """
         cdef SsSvm *p = self._writer("set_lres_memory")
         v = _as_int64(m, "lres_memory")
-        self._check(ss_svm_set_lres_memory(p, <int64_t>v), "lres_memory", m)
+        self._check_knob(ss_svm_set_lres_memory(p, <int64_t>v), "lres_memory", m)
 
     def get_lres_memory(self):
         """LRES memory m (int)."""
@@ -2008,6 +2014,8 @@ cdef class SVM(_Trainer):
 
     def _set_res_parameters(self, params):
         for name in _RES_PARAMETERS:       # memory first: it resets the LRES pairs
+            if name == "lres_memory" and self.get_solver() != "lres":
+                continue
             if params[name] is None or (name == "res_initial_curvature" and
                                         params[name] == 1.0 + params["res_delta"]):
                 continue                   # a default (older pickles: b0 = 1 + delta)
@@ -2018,7 +2026,7 @@ cdef class SVM(_Trainer):
     def reset_res_curvature(self):
         """RES/LRES: forget the curvature (Bhat = Bhat_0, no LRES pairs) and the counters."""
         cdef SsSvm *p = self._writer("reset_res_curvature")
-        self._check(ss_svm_reset_res_curvature(p), "curvature", None)
+        self._check_knob(ss_svm_reset_res_curvature(p), "curvature", None)
 
 
 # ---------------------------------------------------------------------------

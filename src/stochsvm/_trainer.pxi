@@ -147,8 +147,16 @@ cdef class _Trainer:
         if status == SS_OK:
             return 0
         if status == SS_ERR_BAD_ARG and name in _RANGES:
-            raise ValueError(f"{name} must be {_RANGES[name]}, got {value!r}{self._detail()}")
+            # The Python name and range say it all; the C message would repeat them.
+            raise ValueError(f"{name} must be {_RANGES[name]}, got {value!r}")
         return _raise_status(status, self._last_error() or f"invalid {name}: {value!r}")
+
+    cdef int _check_knob(self, SsStatus status, str name, value) except -1:
+        """As _check, for a knob of one solver family: set on an object of
+        another solver it is a ValueError naming both solvers."""
+        if status == SS_ERR_BAD_STATE:
+            raise ValueError(self._last_error())
+        return self._check(status, name, value)
 
     # -- callbacks (called by the C object, with the GIL taken back) ---------
 

@@ -58,7 +58,7 @@ except ImportError:  # pragma: no cover - scikit-learn < 1.6
                       f"validate_data API); found {sklearn.__version__}") from None
 
 from stochsvm import _svm
-from stochsvm._svm import _QUASI_NEWTON, SVM
+from stochsvm._svm import _QUASI_NEWTON, _T0_SOLVERS, SVM
 from stochsvm.svm import _STOPPING_RULES, _report_training, _zero_objective
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
@@ -241,9 +241,11 @@ class _LinearSVMBase(_SampleWeights, BaseEstimator):
         svm.set_bias_multiplier(float(self.bias_multiplier))
         if self.bias_learning_rate is not None:
             svm.set_bias_learning_rate(float(self.bias_learning_rate))
-        if self.t0 is not None:
+        # Per-solver knobs are set only on their solver (the object refuses others).
+        if self.t0 is not None and self.solver in _T0_SOLVERS:
             svm.set_t0(float(self.t0))
-        svm.set_shrinking(bool(self.shrinking))
+        if self.solver == "sdca":
+            svm.set_shrinking(bool(self.shrinking))
         return svm
 
     # -- input ---------------------------------------------------------------

@@ -88,7 +88,7 @@ void test_last_error_svm_train(void)
   SsSvm *empty = ss_svm_new_without_data(SS_SOLVER_SGD, ED, 0.1);
   REQUIRE(empty != NULL);
   CHECK_EQ_INT(ss_svm_train(empty), SS_ERR_BAD_STATE);
-  CHECK(says(ss_svm_get_last_error(empty), "train: the object has no data", NULL));
+  CHECK(says(ss_svm_get_last_error(empty), "training needs data", NULL));
   ss_svm_delete(empty);
 
   /* Labels a classification loss cannot take. */
@@ -98,7 +98,7 @@ void test_last_error_svm_train(void)
   SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, bad_y, EN, ED, 0.1);
   REQUIRE(svm != NULL);
   CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_BAD_DATA);
-  CHECK(says(ss_svm_get_last_error(svm), "the hinge loss needs labels -1 or +1", "labels[4] = 2"));
+  CHECK(says(ss_svm_get_last_error(svm), "not valid for the hinge loss: they must be -1 or +1", "labels[4] = 2"));
   CHECK_EQ_INT(ss_svm_set_loss(svm, SS_LOSS_L2), SS_OK); /* regression: any label */
   CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 10 * EN), SS_OK);
   CHECK(ss_svm_train(svm) == SS_OK);
@@ -108,7 +108,7 @@ void test_last_error_svm_train(void)
    * is polled only every SS_SVM_INTERRUPT_PERIOD iterations). */
   CHECK_EQ_INT(ss_svm_set_diagnostic_function(svm, stop_at_diagnostic, NULL), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_INTERRUPTED);
-  CHECK(says(ss_svm_get_last_error(svm), "train: solver sgd interrupted by a callback", NULL));
+  CHECK(says(ss_svm_get_last_error(svm), "training interrupted by a callback", "(solver sgd)"));
   ss_svm_delete(svm);
 
   /* Diverged: squared loss on large rows with the first step far too long
@@ -121,7 +121,7 @@ void test_last_error_svm_train(void)
   CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(svm, 5), SS_OK);
   CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 100 * EN), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_DIVERGED);
-  CHECK(says(ss_svm_get_last_error(svm), "train: solver sgd diverged at iteration", "lower eta0 or raise t0"));
+  CHECK(says(ss_svm_get_last_error(svm), "training diverged: the objective rose to", "(solver sgd)"));
   ss_svm_delete(svm);
 
   /* Non-finite: a bias learning rate of 1e300 (as test_sgd_diverges_huge_bias_rate). */
@@ -131,7 +131,7 @@ void test_last_error_svm_train(void)
   CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 1000 * EN), SS_OK);
   CHECK_EQ_INT(ss_svm_set_bias_learning_rate(svm, 1e300), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_NUMERIC);
-  CHECK(says(ss_svm_get_last_error(svm), "train: solver sgd produced a non-finite model", NULL));
+  CHECK(says(ss_svm_get_last_error(svm), "training diverged: the model or a score became non-finite", NULL));
   ss_svm_delete(svm);
 }
 
@@ -166,7 +166,7 @@ void test_last_error_kernel_svm(void)
   CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(svm, stop_now, NULL), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 100000), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_INTERRUPTED);
-  CHECK(says(ss_kernel_svm_get_last_error(svm), "train: solver pegasos interrupted by a callback", NULL));
+  CHECK(says(ss_kernel_svm_get_last_error(svm), "training interrupted by a callback", "(solver pegasos)"));
   CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(svm, NULL, NULL), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 2 * EN), SS_OK);
   CHECK(ss_kernel_svm_train(svm) == SS_OK);
@@ -176,6 +176,6 @@ void test_last_error_kernel_svm(void)
   SsKernelSvm *empty = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &kernel, ED, 0.1);
   REQUIRE(empty != NULL);
   CHECK_EQ_INT(ss_kernel_svm_train(empty), SS_ERR_BAD_STATE);
-  CHECK(says(ss_kernel_svm_get_last_error(empty), "train: the object has no data", NULL));
+  CHECK(says(ss_kernel_svm_get_last_error(empty), "training needs data", NULL));
   ss_kernel_svm_delete(empty);
 }

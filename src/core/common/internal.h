@@ -175,6 +175,15 @@ struct SsSvm_ {
 SsStatus ss_svm_fail(SsSvm *self, SsStatus status, const char *format, ...) SS_PRINTF_LIKE(3, 4);
 /** Clear the last error and return SS_OK: every successful path ends here. */
 SsStatus ss_svm_succeed(SsSvm *self);
+/** Sets of solvers, for the per-solver knobs (sgd.h, sgdqn.h, sdca.h, res.h). */
+#define SS_SOLVER_BIT(solver) (1u << (unsigned)(solver))
+#define SS_SOLVERS_T0 (SS_SOLVER_BIT(SS_SOLVER_SGD) | SS_SOLVER_BIT(SS_SOLVER_SVMSGD2) | SS_SOLVER_BIT(SS_SOLVER_SGDQN))
+#define SS_SOLVERS_SKIP (SS_SOLVER_BIT(SS_SOLVER_SVMSGD2) | SS_SOLVER_BIT(SS_SOLVER_SGDQN))
+#define SS_SOLVERS_QUASI_NEWTON (SS_SOLVER_BIT(SS_SOLVER_RES) | SS_SOLVER_BIT(SS_SOLVER_LRES))
+/** SS_OK if the knob set by @p call applies to the object's solver (one of
+ *  the set @p solvers), else SS_ERR_BAD_STATE with a last error naming both:
+ *  "set_shrinking applies to solver sdca, this object's solver is sgd". */
+SsStatus ss_svm_require_solver(SsSvm *self, const char *call, unsigned solvers);
 /** The name of a solver and of a loss, as the Python layer spells them. */
 const char *ss_svm_solver_name(SsSolver solver);
 const char *ss_svm_loss_name(SsLoss loss);

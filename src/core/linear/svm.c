@@ -12,6 +12,7 @@
 #include "res_steps.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -307,6 +308,25 @@ const char *ss_svm_loss_name(SsLoss loss)
   return "unknown";
 }
 
+SsStatus ss_svm_require_solver(SsSvm *self, const char *call, unsigned solvers)
+{
+  if (solvers & SS_SOLVER_BIT(self->solver)) return SS_OK;
+  static const SsSolver all[] = {SS_SOLVER_SGD, SS_SOLVER_SDCA, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN,
+                                 SS_SOLVER_RES, SS_SOLVER_LRES};
+  char names[64] = "";
+  int count = 0, total = 0;
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) total += (solvers & SS_SOLVER_BIT(all[k])) != 0;
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) {
+    if (!(solvers & SS_SOLVER_BIT(all[k]))) continue;
+    const char *separator = count == 0 ? "" : count == total - 1 ? " and " : ", ";
+    size_t used = strlen(names);
+    snprintf(names + used, sizeof names - used, "%s%s", separator, ss_svm_solver_name(all[k]));
+    ++count;
+  }
+  return ss_svm_fail(self, SS_ERR_BAD_STATE, "%s applies to solver%s %s, this object's solver is %s", call,
+                     total > 1 ? "s" : "", names, ss_svm_solver_name(self->solver));
+}
+
 /* ------------------------------------------------------------------------ */
 /*                                  Setters                                 */
 /* ------------------------------------------------------------------------ */
@@ -388,6 +408,7 @@ SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate)
 SsStatus ss_svm_set_t0(SsSvm *self, double t0)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_t0", SS_SOLVERS_T0) != SS_OK) return SS_ERR_BAD_STATE;
   if (!(t0 > 1) || !isfinite(t0))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_t0: t0 must be finite and > 1, got %g", t0);
   self->t0 = t0;
@@ -397,6 +418,7 @@ SsStatus ss_svm_set_t0(SsSvm *self, double t0)
 SsStatus ss_svm_unset_t0(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "unset_t0", SS_SOLVERS_T0) != SS_OK) return SS_ERR_BAD_STATE;
   self->t0 = 0;
   return ss_svm_succeed(self);
 }
@@ -459,6 +481,8 @@ SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
 SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_shrinking", SS_SOLVER_BIT(SS_SOLVER_SDCA)) != SS_OK)
+    return SS_ERR_BAD_STATE;
   self->shrinking.enabled = enabled != 0;
   ss_sdca_reset_shrinking(self);
   return ss_svm_succeed(self);
