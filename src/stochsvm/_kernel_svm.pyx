@@ -86,46 +86,7 @@ cdef int _check(SsStatus status, str name, value) except -1:
     raise ValueError(f"invalid {name}: " + ss_status_string(status).decode("utf-8", "replace"))
 
 
-cdef class _KData:
-    """A validated ``SsData`` and strong references to the arrays it points to."""
-    cdef SsData data
-    cdef object refs
-
-
-cdef _KData _kdata(object X, str name, bint allow_empty):
-    cdef _KData view = _KData.__new__(_KData)
-    cdef cnp.ndarray values, indptr, indices
-    cdef SsStatus status
-    cdef SsDType dtype
-    layout, values, indptr_obj, indices_obj, n, d, row_stride = _prepare_matrix(X, name, allow_empty)
-    dtype = SS_DTYPE_FLOAT32 if values.dtype == np.float32 else SS_DTYPE_FLOAT64
-    view.data.num_data = n
-    view.data.dimension = d
-    view.refs = (values,)
-    if n == 0:
-        return view
-    cdef const void *v = cnp.PyArray_DATA(values)
-    cdef int64_t c_n = n, c_d = d, c_stride = row_stride
-    if layout == SS_LAYOUT_DENSE:
-        with nogil:
-            status = ss_data_init_dense(&view.data, dtype, v, c_n, c_d, c_stride)
-    else:
-        indptr = indptr_obj
-        indices = indices_obj
-        view.refs = (values, indptr, indices)
-        with nogil:
-            status = ss_data_init_csr(&view.data, dtype, v,
-                                      <const int64_t *>cnp.PyArray_DATA(indptr),
-                                      <const int32_t *>cnp.PyArray_DATA(indices), c_n, c_d)
-    if status == SS_ERR_BAD_DATA:
-        if not _all_finite(values):
-            raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
-                             f"first")
-        raise ValueError(f"{name} is not a valid CSR matrix")
-    if status != SS_OK:
-        raise ValueError(f"{name} was rejected by the C core: "
-                         + ss_status_string(status).decode("utf-8", "replace"))
-    return view
+include "_data_view.pxi"
 
 
 cdef SsKernel _make_kernel(kernel, gamma, sigma2, coef0, degree, int64_t dimension) except *:
@@ -175,8 +136,8 @@ def kernel_matrix(X, Y=None, kernel="rbf", gamma=None, sigma2=None, coef0=0.0, d
     """
     if kernel == "precomputed":
         raise ValueError("kernel_matrix needs a kernel function, not 'precomputed'")
-    cdef _KData xv = _kdata(X, "X", True)
-    cdef _KData yv = xv if Y is None else _kdata(Y, "Y", True)
+    cdef _DataView xv = _DataView.build(X, "X", True)
+    cdef _DataView yv = xv if Y is None else _DataView.build(Y, "Y", True)
     if xv.data.dimension != yv.data.dimension:
         raise ValueError(f"X has {xv.data.dimension} features and Y {yv.data.dimension}; "
                          f"they must match")
@@ -396,14 +357,14 @@ cdef class KernelSVM(_Trainer):
                  coef0=0.0, degree=3, seed=None):
         cdef SsKernelSolver c_solver
         cdef SsKernel k
-        cdef _KData view
+        cdef _DataView view
         cdef cnp.ndarray labels
         cdef SsKernelSvm *obj
         if self._svm != NULL:
             raise RuntimeError("KernelSVM.__init__ cannot be called twice")
         c_solver = _solver_from_name(solver)
         lam = _check_lambda(lambda_)
-        view = _kdata(X, "X", False)
+        view = _DataView.build(X, "X", False)
         if kernel == "precomputed" and view.data.num_data != view.data.dimension:
             raise ValueError(f"with kernel='precomputed' X must be the square n x n Gram matrix, "
                              f"got shape ({view.data.num_data}, {view.data.dimension})")
@@ -516,7 +477,7 @@ cdef class KernelSVM(_Trainer):
     def set_data(self, X, y):
         """New training data of the same dimension; the solver restarts from zero."""
         cdef SsKernelSvm *p = self._writer("set_data")
-        cdef _KData view = _kdata(X, "X", False)
+        cdef _DataView view = _DataView.build(X, "X", False)
         if view.data.dimension != ss_kernel_svm_get_dimension(p):
             raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects "
                              f"{ss_kernel_svm_get_dimension(p)}")
@@ -565,7 +526,7 @@ cdef class KernelSVM(_Trainer):
         training examples (m x n).
         """
         cdef SsKernelSvm *p = self._reader()
-        cdef _KData view = _kdata(X, "X", True)
+        cdef _DataView view = _DataView.build(X, "X", True)
         cdef int64_t d = ss_kernel_svm_get_dimension(p)
         if view.data.dimension != d:
             raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects {d}")
@@ -762,7 +723,7 @@ cdef class KernelSVM(_Trainer):
         cdef int64_t m = coef.shape[0]
         cdef cnp.ndarray idx = None
         cdef const int64_t *ip = NULL
-        cdef _KData view = None
+        cdef _DataView view = None
         cdef const SsData *svp = NULL
         b = _as_float(bias, "bias")
         if indices is not None:
@@ -771,7 +732,7 @@ cdef class KernelSVM(_Trainer):
                 raise ValueError(f"indices must have {m} entries, got {idx.shape[0]}")
             ip = <const int64_t *>cnp.PyArray_DATA(idx)
         if support_vectors is not None and m > 0:
-            view = _kdata(support_vectors, "support_vectors", False)
+            view = _DataView.build(support_vectors, "support_vectors", False)
             if view.data.num_data != m:
                 raise ValueError(f"support_vectors has {view.data.num_data} rows but there are "
                                  f"{m} coefficients")

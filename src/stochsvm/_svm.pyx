@@ -381,60 +381,20 @@ def _as_float_vector(value, name, length, what):
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
-cdef class _DataView:
-    """A validated ``SsData`` and strong references to the arrays it points to."""
-    cdef SsData data
-    cdef object refs
+include "_data_view.pxi"
 
-    @staticmethod
-    cdef _DataView build(object X, str name, bint allow_empty_rows, object homkermap):
-        """Validate X; attach ``homkermap`` (a HomogeneousKernelMap or None)."""
-        cdef _DataView view = _DataView.__new__(_DataView)
-        cdef cnp.ndarray values, indptr, indices
-        cdef SsStatus status
-        cdef SsDType dtype
-        layout, values, indptr_obj, indices_obj, n, d, row_stride = _prepare_matrix(
-            X, name, allow_empty_rows)
-        dtype = SS_DTYPE_FLOAT32 if values.dtype == np.float32 else SS_DTYPE_FLOAT64
-        view.data.num_data = n
-        view.data.dimension = d
-        if n == 0:
-            view.refs = (values,)
-            return view
-        # ss_data_init_* check every value (NaN, infinity) and the CSR
-        # structure in one pass, without a temporary; the GIL is not needed.
-        cdef const void *v = cnp.PyArray_DATA(values)
-        cdef const int64_t *p = NULL
-        cdef const int32_t *j = NULL
-        cdef int64_t c_n = n, c_d = d, c_stride = row_stride
-        if layout == SS_LAYOUT_DENSE:
-            view.refs = (values,)
-            with nogil:
-                status = ss_data_init_dense(&view.data, dtype, v, c_n, c_d, c_stride)
-        else:
-            indptr = indptr_obj
-            indices = indices_obj
-            view.refs = (values, indptr, indices)
-            p = <const int64_t *>cnp.PyArray_DATA(indptr)
-            j = <const int32_t *>cnp.PyArray_DATA(indices)
-            with nogil:
-                status = ss_data_init_csr(&view.data, dtype, v, p, j, c_n, c_d)
-        if status == SS_ERR_BAD_DATA:
-            if not _all_finite(values):
-                raise ValueError(f"{name} contains NaN or infinity; remove or impute those "
-                                 f"values first")
-            raise ValueError(f"{name} is not a valid CSR matrix (malformed indptr, or a column "
-                             f"index that is out of range, unsorted or duplicated)")
+
+cdef _DataView _mapped_view(object X, str name, bint allow_empty_rows, object homkermap):
+    """_DataView.build, then attach ``homkermap`` (a HomogeneousKernelMap or None)."""
+    cdef _DataView view = _DataView.build(X, name, allow_empty_rows)
+    cdef SsStatus status
+    if homkermap is not None:
+        status = ss_data_set_homkermap(&view.data, &(<HomogeneousKernelMap>homkermap).map)
         if status != SS_OK:
-            raise ValueError(f"{name} was rejected by the C core: "
-                             f"{ss_status_string(status).decode('utf-8', 'replace')}")
-        if homkermap is not None:
-            status = ss_data_set_homkermap(&view.data, &(<HomogeneousKernelMap>homkermap).map)
-            if status != SS_OK:
-                raise ValueError(f"{name} is too large for the kernel map ({d} features times "
-                                 f"{homkermap.dimension} overflows)")
-            view.refs = view.refs + (homkermap,)
-        return view
+            raise ValueError(f"{name} is too large for the kernel map ({view.data.dimension} "
+                             f"features times {homkermap.dimension} overflows)")
+        view.refs = view.refs + (homkermap,)
+    return view
 
 
 include "_homkermap.pxi"
@@ -651,7 +611,7 @@ cdef class SVM(_Trainer):
         if solver in _QUASI_NEWTON and loss in _NON_DIFFERENTIABLE:
             raise ValueError(_non_differentiable_message(solver, loss))
         hom = _as_homkermap(homkermap)
-        view = _DataView.build(X, "X", False, hom)
+        view = _mapped_view(X, "X", False, hom)
         labels = _prepare_labels(y, view.data.num_data, loss not in _REGRESSION_LOSSES)
         obj = ss_svm_new(c_solver, &view.data, <const double *>cnp.PyArray_DATA(labels), lam)
         if obj == NULL:
@@ -789,7 +749,7 @@ cdef class SVM(_Trainer):
             If called while training.
         """
         cdef SsSvm *p = self._writer("set_data")
-        cdef _DataView view = _DataView.build(X, "X", False, self._homkermap)
+        cdef _DataView view = _mapped_view(X, "X", False, self._homkermap)
         cdef cnp.ndarray labels
         cdef SsStatus status
         cdef int64_t d = ss_svm_get_dimension(p)
@@ -913,7 +873,7 @@ cdef class SVM(_Trainer):
         """
         cdef SsSvm *p = self._reader()
         cdef int64_t d = ss_svm_get_dimension(p)
-        cdef _DataView view = _DataView.build(X, "X", True, self._homkermap)
+        cdef _DataView view = _mapped_view(X, "X", True, self._homkermap)
         cdef int64_t i, m = view.data.num_data
         cdef cnp.ndarray w
         cdef cnp.ndarray out
