@@ -86,3 +86,31 @@ def test_kernel_messages(blobs):
     one_class.set_unregularized_bias(True)
     with pytest.raises(ValueError, match=r"the SBP with an unregularized bias needs both classes"):
         one_class.train()
+
+
+@pytest.mark.parametrize("solver, call, message", [
+    ("sdca", lambda s: s.set_t0(10.0), "set_t0 applies to solvers sgd, svmsgd2 and sgdqn, this "
+                                       "object's solver is sdca"),
+    ("sgd", lambda s: s.set_skip(3), "set_skip applies to solvers svmsgd2 and sgdqn, this "
+                                     "object's solver is sgd"),
+    ("sgdqn", lambda s: s.set_shrinking(False), "set_shrinking applies to solver sdca, this "
+                                                "object's solver is sgdqn"),
+    ("sgd", lambda s: s.set_res_delta(0.1), "set_res_delta applies to solvers res and lres, "
+                                            "this object's solver is sgd"),
+    ("res", lambda s: s.set_lres_memory(3), "set_lres_memory applies to solver lres, this "
+                                            "object's solver is res"),
+])
+def test_knob_of_another_solver_is_refused(blobs, solver, call, message):
+    X, y = blobs
+    svm = SVM(X, y, 0.1, solver=solver)
+    with pytest.raises(ValueError, match=message):
+        call(svm)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_estimators_set_only_the_knobs_of_their_solver(blobs):
+    from stochsvm.linear import LinearSVMClassifier
+
+    X, y = blobs
+    for solver in ("sgd", "sdca", "res"):
+        LinearSVMClassifier(solver=solver, t0=50.0, shrinking=False).fit(X, y)

@@ -67,6 +67,10 @@ void test_last_error_svm_setters(void)
   double alpha[EN] = {0};
   CHECK_EQ_INT(ss_svm_set_dual_variables(svm, alpha), SS_ERR_BAD_STATE);
   CHECK(says(ss_svm_get_last_error(svm), "set_dual_variables", "solver is sgd"));
+  /* A knob of another solver (sgd.h, sgdqn.h, sdca.h, res.h). */
+  CHECK_EQ_INT(ss_svm_set_skip(svm, 3), SS_ERR_BAD_STATE);
+  CHECK(says(ss_svm_get_last_error(svm), "set_skip applies to solvers svmsgd2 and sgdqn, this object's solver is sgd",
+             NULL));
   CHECK_EQ_INT(ss_svm_set_seed(svm, 7), SS_OK);
   CHECK(strcmp(ss_svm_get_last_error(svm), "") == 0);
   ss_svm_delete(svm);
