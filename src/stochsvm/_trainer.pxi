@@ -153,9 +153,9 @@ cdef class _Trainer:
 
     cdef int _check_knob(self, SsStatus status, str name, value) except -1:
         """As _check, for a knob of one solver family: set on an object of
-        another solver it is a ValueError naming both solvers."""
+        another solver it is a ValueError naming the argument and both solvers."""
         if status == SS_ERR_BAD_STATE:
-            raise ValueError(self._last_error())
+            raise ValueError(f"{name}: {self._last_error()}")
         return self._check(status, name, value)
 
     # -- callbacks (called by the C object, with the GIL taken back) ---------

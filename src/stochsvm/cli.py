@@ -519,6 +519,8 @@ def _new_svm(X, y, lam, args, solver, hkm, loss=None):
     if getattr(args, "bias_learning_rate", None) is not None:
         svm.set_bias_learning_rate(args.bias_learning_rate)
     # Per-solver knobs are set only on their solver (the object refuses others).
+    from stochsvm import _svm
+
     if getattr(args, "t0", None) is not None and solver in _svm._T0_SOLVERS:
         svm.set_t0(args.t0)
     svm.set_epsilon(getattr(args, "tol", 0.0))
