@@ -272,9 +272,11 @@ MATRIX = [
      "X has 2199023255552 columns; stochsvm's sparse format indexes columns with 32-bit "
      "integers, so at most 2**31 = 2147483648"),
     ("data-overflows-scores", _overflows, FloatingPointError,
-     "training diverged (the model or a score became non-finite); the model is not reliable: "
-     "reset it (set_model, set_bias, set_iteration_number) and use a larger lambda, a larger "
-     "t0, a smaller bias_learning_rate or scaled data"),
+     "training diverged: the model or a score became non-finite by iteration 1 (solver "
+     "sgd): the steps are too long or the data values too large. The model is not "
+     "reliable: reset it (set_model, set_bias, set_iteration_number) and use a larger t0 "
+     "(a smaller step; for res/lres a smaller eps0), a larger lambda, a smaller "
+     "bias_learning_rate, or scaled data"),
     # labels
     ("nan-in-y", lambda: SVM(X0, np.where(np.arange(20) == 3, np.nan, Y0), 0.1), ValueError,
      "y contains NaN or infinity; labels must be -1 or +1"),
@@ -284,8 +286,8 @@ MATRIX = [
      "y must contain only the labels -1 and +1, found {1, 3}; map your two classes to -1 and "
      "+1, e.g. y = np.where(y == positive_class, 1, -1)"),
     ("labels-invalid-for-the-loss", _labels_invalid_for_the_loss, ValueError,
-     "the labels are not valid for the hinge loss: they must be -1 or +1 (the regression "
-     "losses l1 and l2 take any finite label)"),
+     "the labels are not valid for the hinge loss: they must be -1 or +1, got labels[0] = "
+     "2 (the regression losses l1 and l2 take any finite label)"),
     ("one-class-only", _one_class, None, None),
     ("y-object", lambda: SVM(X0, Y0.astype(object), 0.1), TypeError,
      "y must contain the numbers -1 and +1, got dtype object"),
@@ -303,7 +305,8 @@ MATRIX = [
     ("lambda-bool", lambda: SVM(X0, Y0, True), TypeError,
      "lambda_ must be a real number, got a boolean (True)"),
     ("negative-weights", lambda: _svm().set_weights(-np.ones(20)), ValueError,
-     "weights must be 20 finite values >= 0"),
+     "weights must be 20 finite values >= 0 (set_weights: weights[0] must be finite and >="
+     " 0, got -1)"),
     ("weights-wrong-length", lambda: svmtrain(X0, Y0, 0.1, weights=np.ones(3)), ValueError,
      "weights must be a 1-D array of 20 values (one per example), got shape (3,)"),
     ("max-num-iterations-zero", lambda: _svm().set_max_num_iterations(0), ValueError,
@@ -323,10 +326,11 @@ MATRIX = [
     ("unknown-loss", lambda: SVM(X0, Y0, 0.1, loss="nope"), ValueError,
      "loss must be one of 'hinge', 'hinge2', 'squared_hinge', 'logistic', 'l1', 'l2', got 'nope'"),
     ("diverging-training", _diverges, FloatingPointError,
-     "training diverged: the objective rose to 5.96e+267, over 1e4 times its value at w = 0, "
-     "by iteration 40; the steps are too large for the scale of the data. Reset the model "
-     "(set_model, set_bias, set_iteration_number) and use a larger t0 (a smaller step; for "
-     "res/lres a smaller eps0), a larger lambda, a smaller bias_learning_rate, or scaled data"),
+     "training diverged: the objective rose to 5.96e+267, over 1e4 times its value at w = "
+     "0 (1), by iteration 40 (solver sgd): the steps are too large for the scale of the "
+     "data. The model is not reliable: reset it (set_model, set_bias, "
+     "set_iteration_number) and use a larger t0 (a smaller step; for res/lres a smaller "
+     "eps0), a larger lambda, a smaller bias_learning_rate, or scaled data"),
     # the homogeneous kernel map
     ("kernel-gamma-zero", lambda: HomogeneousKernelMap(gamma=0), ValueError,
      "gamma must be a finite number > 0, got 0"),
@@ -368,10 +372,12 @@ MATRIX = [
      "e.g. y = np.where(y == positive_class, 1, -1)"),
     ("kernel-svm-weights-negative",
      lambda: KernelSVM(X0, Y0, 0.1, solver="sdca").set_weights(-np.ones(20)), ValueError,
-     "weights must be 20 finite values >= 0"),
+     "weights must be 20 finite values >= 0 (set_weights: weights[0] must be finite and >="
+     " 0, got -1)"),
     ("kernel-svm-weights-nan",
      lambda: KernelSVM(X0, Y0, 0.1, solver="sdca").set_weights(np.full(20, np.nan)), ValueError,
-     "weights must be 20 finite values >= 0"),
+     "weights must be 20 finite values >= 0 (set_weights: weights[0] must be finite and >="
+     " 0, got nan)"),
     ("kernel-svm-weights-wrong-length",
      lambda: KernelSVM(X0, Y0, 0.1, solver="sdca").set_weights(np.ones(3)), ValueError,
      "weights must be a 1-D array of 20 values (one per example), got shape (3,)"),
@@ -427,7 +433,10 @@ MATRIX = [
      "the sdca solver derives its model from the dual variables: use set_dual_variables "
      "instead of set_model"),
     ("sdca-dual-variables-out-of-domain", lambda: _svm("sdca").set_dual_variables(np.full(20, 5.0)),
-     ValueError, "alpha must be 20 finite values, each in the domain of the hinge loss's conjugate"),
+     ValueError,
+     "alpha must be 20 finite values, each in the domain of the hinge loss's conjugate "
+     "(set_dual_variables: alpha[0] = 5 is outside the domain of the hinge loss (label 1, "
+     "weight 1))"),
     ("dual-variables-wrong-length", lambda: _svm("sdca").set_dual_variables(np.zeros(3)), ValueError,
      "alpha must be a 1-D array of 20 values (the number of examples), got shape (3,)"),
     # state

@@ -155,6 +155,8 @@ def test_sdca_shrinking_python():
     with pytest.raises(TypeError, match="enabled"):
         svm.set_shrinking(1)
     sgd = stochsvm.SVM(X, y, 0.01, solver="sgd")
-    sgd.set_shrinking(True)
+    with pytest.raises(ValueError, match="set_shrinking applies to solver sdca, this object's "
+                                         "solver is sgd"):
+        sgd.set_shrinking(True)
     sgd.train()
     assert sgd.get_num_shrunk() == 0

@@ -5,6 +5,7 @@ form), and stay equal to the __init__ written in the .pyx files."""
 import ast
 import inspect
 import pathlib
+import re
 
 import pytest
 
@@ -16,7 +17,7 @@ SRC = pathlib.Path(__file__).resolve().parent.parent / "src" / "stochsvm"
 def _init_signature(pyx, cls):
     """The parameters of ``cls.__init__`` as written in ``pyx`` (without self)."""
     text = (SRC / pyx).read_text()
-    body = text.split(f"cdef class {cls}:", 1)[1]
+    body = re.split(rf"cdef class {cls}\b[^:\n]*:", text, maxsplit=1)[1]
     start = body.index("    def __init__(")
     end = body.index(":\n", start)
     func = ast.parse(body[start:end].strip() + ": pass").body[0]

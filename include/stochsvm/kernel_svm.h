@@ -132,6 +132,13 @@ SS_API SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, co
 /** @brief Free the object and everything it owns. NULL is allowed. */
 SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
 
+/** @brief Why the last call on the object failed, e.g.
+ *  "set_nu: nu must be finite and > 0, got 0" -- as ss_svm_get_last_error:
+ *  every function that takes a non-const object and returns a status sets it
+ *  on failure and clears it (to "") on success.
+ *  @return never NULL; "" for self = NULL. */
+SS_API const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self);
+
 /* ------------------------------------------------------------------------ */
 /*                                   Train                                  */
 /* ------------------------------------------------------------------------ */

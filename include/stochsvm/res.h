@@ -58,9 +58,11 @@
  * rejects the hinge and l1 losses on these objects. The bias learning rate
  * and t0 are not used.
  *
- * The setters below are accepted by every object (the values are kept and
- * used by RES and LRES only); each returns SS_ERR_BAD_ARG for a value out of
- * range and then leaves the object unchanged.
+ * The setters below belong to RES and LRES (ss_svm_set_lres_memory to
+ * LRES): on an object of another solver they return SS_ERR_BAD_STATE, and
+ * ss_svm_get_last_error names both solvers (the rule of sgd.h). Each returns
+ * SS_ERR_BAD_ARG for a value out of range and then leaves the object
+ * unchanged. The getters answer for any object.
  */
 #ifndef STOCHSVM_RES_H
 #define STOCHSVM_RES_H
@@ -157,7 +159,7 @@ SS_API SsStatus ss_svm_get_res_curvature_state(const SsSvm *self, double *state)
  *  SS_ERR_BAD_STATE (not RES/LRES); SS_ERR_ALLOC. */
 SS_API SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state);
 /** @brief Forget the curvature: Bhat = Bhat_0 (RES), no pairs (LRES); the
- *  counters restart at 0. Any object accepts it. */
+ *  counters restart at 0. SS_ERR_BAD_STATE for other solvers. */
 SS_API SsStatus ss_svm_reset_res_curvature(SsSvm *self);
 
 #ifdef __cplusplus

@@ -179,6 +179,19 @@ SS_API SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *l
 /** @brief Free the object and everything it owns. NULL is allowed. */
 SS_API void ss_svm_delete(SsSvm *self);
 
+/** @brief Why the last call on the object failed, e.g.
+ *  "set_lambda: lambda must be in [1e-150, 1e150], got -1", or
+ *  "training diverged: the objective rose to ...".
+ *
+ *  Every function that takes a non-const object and returns a status sets
+ *  this message when it fails and clears it (to "") when it succeeds, so it
+ *  always describes the last such call. Functions on a const object and the
+ *  constructors (which return NULL) leave it alone, as does a call with
+ *  self = NULL. The text is in the object (at most 255 bytes, cut if longer;
+ *  nothing is allocated or printed) and valid until the next call on it.
+ *  @return never NULL; "" for self = NULL. */
+SS_API const char *ss_svm_get_last_error(const SsSvm *self);
+
 /* ------------------------------------------------------------------------ */
 /*                                   Train                                  */
 /* ------------------------------------------------------------------------ */
@@ -272,26 +285,6 @@ SS_API SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B);
 /** @brief Bias learning rate r_b > 0, finite: the bias moves with step r_b eta_t.
  *  Default 1. */
 SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
-/** @brief SGD schedule offset t0 > 1, finite: eta_t = 1/(lambda (t + t0)).
- *
- *  Default max(2, 2/lambda, L/lambda), recomputed at train time while unset.
- *  2/lambda is VLFeat's documented rule: the first step is eta = 1/2 (VLFeat's
- *  code uses max(2, ceil(1/lambda)), a first step of about 1). L bounds the
- *  curvature of the loss over the augmented rows (x_i, B), with
- *  R^2 = max_i ||x_i||^2 + B^2: L = 2 R^2 for the squared hinge, R^2/4 for the
- *  logistic loss, 0 for the hinge loss. The L/lambda term keeps the first step
- *  below 1/L, where a smooth loss would otherwise overshoot on unnormalised
- *  data. With R^2 <= 1 the default is 2/lambda for every loss; with
- *  unit-norm rows and B = 1 (R^2 = 2) it is 4/lambda for the squared hinge.
- *  SVMSGD2 and SGD-QN use a 99 % quantile of ||x_i||^2 for R^2 (a few
- *  outlier rows do not shrink every step), take L = R^2 + B^2 for the hinge
- *  and l1 losses (docs/sgdqn.rst), and take the larger of this and skip, so
- *  that their regularization step w <- (1 - skip/(t + t0)) w never flips the
- *  sign of w;
- *  ss_svm_calibrate_t0 searches t0 as the paper does. */
-SS_API SsStatus ss_svm_set_t0(SsSvm *self, double t0);
-/** @brief Go back to the default t0 (recomputed from lambda at train time). */
-SS_API SsStatus ss_svm_unset_t0(SsSvm *self);
 /** @brief One of the built-in SsLoss values; default SS_LOSS_HINGE
  *  (SS_LOSS_HINGE2 for SS_SOLVER_RES and SS_SOLVER_LRES, which need a
  *  differentiable loss and reject SS_LOSS_HINGE and SS_LOSS_L1 with
@@ -301,44 +294,6 @@ SS_API SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss);
  *  derivative and conjugate must be non-NULL; dual_update is needed by SDCA.
  *  The loss becomes SS_LOSS_CUSTOM. */
 SS_API SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions);
-/** @brief SDCA: set the dual variables alpha (n finite values, copied, each in
- *  its loss's domain: y alpha_i / c_i in [0, 1] for hinge and logistic, >= 0
- *  for hinge2, |alpha_i / c_i| <= 1 for l1). The model becomes
- *  w~ = 1/(lambda n) sum_i alpha_i (x_i, B). SS_ERR_BAD_STATE for other
- *  solvers or without data. */
-SS_API SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha);
-/** @brief SDCA: add a shift (r, r_b) to the model derived from the dual
- *  variables, w = r + 1/(lambda n) sum_i alpha_i x_i and b = r_b + B^2/(lambda n)
- *  sum_i alpha_i, until the model is next rebuilt from them (set_dual_variables,
- *  a restart of the dual, a change of lambda, bias multiplier or data). The
- *  following steps maximise the dual of the shifted problem: CoCoA+'s local
- *  subproblem (sdca_shift.c). The duality gap in the statistics is that of the
- *  shifted problem. Resets the shrinking state.
- *  @param shift       @c dimension finite values, added to w (borrowed).
- *  @param bias_shift  finite, added to b.
- *  @return SS_OK; SS_ERR_BAD_ARG (NULL, non-finite); SS_ERR_BAD_STATE (not
- *          SDCA, or no data). */
-SS_API SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_shift);
-/** @brief SDCA: turn shrinking on (non-zero, the default) or off.
- *
- *  With the hinge and squared hinge losses, SDCA skips an example whose dual
- *  variable sits at a bound of its box while its projected gradient says it
- *  will stay there (beyond the range the active examples' projected gradients
- *  covered in the previous epoch; Hsieh et al. 2008, as LIBLINEAR). A skipped
- *  visit still counts as an iteration, so epochs, diagnostics and the
- *  iteration number are unchanged; only its cost drops. All examples become
- *  active again when the spread of the active ones' projected gradients over
- *  an epoch falls below a tolerance (first 0.1, divided by 10 each time it is
- *  reached with every example active). The duality gap is always computed
- *  over all examples, so the stopping rule and the reported objectives do not
- *  depend on shrinking. Other losses never shrink.
- *
- *  The shrinking state is kept between train calls (train N equals N/2 + N/2
- *  bit for bit) and reset, with every example active, whenever the dual
- *  variables are set or restarted. A fresh object given the dual variables of
- *  another therefore continues exactly (to rounding) only with shrinking off.
- *  Calling this setter also resets the state. Any object accepts it. */
-SS_API SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled);
 /** @brief Per-example weights c_i >= 0, finite, copied (n values). NULL
  *  restores uniform weights. SS_ERR_BAD_STATE on an object without data.
  *  SDCA's dual variables restart at 0. */
@@ -393,80 +348,6 @@ SS_API SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunct
 SS_API SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user);
 
 /* ------------------------------------------------------------------------ */
-/*          SVMSGD2 and SGD-QN: the skip, the scaling, the t0 search         */
-/*          (Bordes, Bottou, Gallinari 2009; src/core/linear/skip.c, sgdqn.c,      */
-/*          calibrate_t0.c; docs/sgdqn.rst)                                 */
-/* ------------------------------------------------------------------------ */
-
-/** The paper's constant c in the default skip c / s. */
-#define SS_SVM_SKIP_CONSTANT 16
-
-/** @brief Iterations between two regularization steps of SVMSGD2 and SGD-QN
- *  (the regularizer is applied as one special example every @p skip
- *  iterations, at the iterations t with (t + 1) mod skip = 0).
- *  @param skip >= 1. skip = 1 regularizes at every step (SVMSGD2 then is
- *  plain SGD with an O(d) shrink per step).
- *  Default: round(c / s), c = SS_SVM_SKIP_CONSTANT, s the fraction of
- *  non-zero values in the data (counted when the data is set; 1 for
- *  abstract data and data with a kernel map), at least 1. Other solvers
- *  accept and ignore it.
- *  @return SS_OK or SS_ERR_BAD_ARG (NULL or skip < 1). */
-SS_API SsStatus ss_svm_set_skip(SsSvm *self, int64_t skip);
-/** @brief Go back to the default skip round(c / s).
- *  @return SS_OK or SS_ERR_BAD_ARG (NULL). */
-SS_API SsStatus ss_svm_unset_skip(SsSvm *self);
-/** @brief The skip in force (the default is computed from the data's density). */
-SS_API int64_t ss_svm_get_skip(const SsSvm *self);
-/** @brief The fraction s of non-zero values of the data (1 without data,
- *  for abstract data and for data with a kernel map). */
-SS_API double ss_svm_get_density(const SsSvm *self);
-/** @brief SGD-QN's diagonal rescaling B: dimension + 1 values owned by the
- *  object (the last one scales the bias coordinate w_b), valid until the
- *  object is deleted; NULL for other solvers. Starts at 1/lambda, is kept
- *  between train calls and reset to 1/lambda by ss_svm_set_lambda and
- *  ss_svm_reset_scaling, set by ss_svm_set_scaling. For the built-in
- *  (convex) losses every value stays in [1e-2/lambda, 1/lambda]. */
-SS_API const double *ss_svm_get_scaling(const SsSvm *self);
-/** @brief SGD-QN: B <- 1/lambda, and the leaky average restarts (r = 2).
- *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SGD-QN). */
-SS_API SsStatus ss_svm_reset_scaling(SsSvm *self);
-/** @brief SGD-QN: the number u of updates of B since its last reset (the
- *  leaky average's r is 2 + u); 0 for other solvers. */
-SS_API int64_t ss_svm_get_scaling_updates(const SsSvm *self);
-/** @brief SGD-QN: set B and its update count (to continue another object's
- *  run exactly, with ss_svm_set_model, ss_svm_set_bias and
- *  ss_svm_set_iteration_number).
- *  @param scaling  dimension + 1 values (copied), each finite and > 0.
- *  @param updates  >= 0: r becomes 2 + updates.
- *  @return SS_OK; SS_ERR_BAD_ARG (NULL, a value out of range; nothing
- *          changes); SS_ERR_BAD_STATE (not SGD-QN). */
-SS_API SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates);
-
-/** Number of t0 values in the default grid of ss_svm_calibrate_t0. */
-#define SS_SVM_CALIBRATION_GRID 10
-
-/** @brief Pick t0 as the paper does: from the present state (model, bias,
- *  iteration number, SGD-QN scaling), run one pass over a random 10 % subset
- *  of the data (ceil(n / 10) examples, at least 1, drawn from the seed) for
- *  each candidate t0, evaluate the primal objective on that subset, and set
- *  the candidate with the lowest one (ss_svm_set_t0). The state is restored
- *  after each trial: only t0 changes. Candidates whose trial diverges
- *  count as +infinity. No callback is called and statistics are unchanged.
- *  Cost: about 2 n / 10 row operations per candidate.
- *  Solvers SS_SOLVER_SGD, SS_SOLVER_SVMSGD2 and SS_SOLVER_SGDQN.
- *  @param candidates    num_candidates values, each finite and > 1 (borrowed);
- *                       NULL for the default grid 10^1, 10^2, ..., 10^10
- *                       (SS_SVM_CALIBRATION_GRID values; num_candidates ignored).
- *  @param objectives    NULL, or room for as many values as candidates: the
- *                       subset objective reached with each (+INFINITY if it diverged).
- *  @return SS_OK; SS_ERR_BAD_ARG (NULL self, num_candidates < 1, a candidate
- *          out of range); SS_ERR_BAD_STATE (no data, or a solver without
- *          t0); SS_ERR_BAD_DATA (labels not -1/+1 for a classification loss);
- *          SS_ERR_NUMERIC (every candidate diverged; t0 unchanged); SS_ERR_ALLOC. */
-SS_API SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_candidates,
-                                    double *objectives);
-
-/* ------------------------------------------------------------------------ */
 /*                                  Getters                                 */
 /* ------------------------------------------------------------------------ */
 
@@ -479,21 +360,12 @@ SS_API int64_t ss_svm_get_max_num_iterations(const SsSvm *self);
 SS_API int64_t ss_svm_get_diagnostic_frequency(const SsSvm *self);
 SS_API double ss_svm_get_bias_multiplier(const SsSvm *self);
 SS_API double ss_svm_get_bias_learning_rate(const SsSvm *self);
-/** @brief The t0 in force (the default is computed from lambda). */
-SS_API double ss_svm_get_t0(const SsSvm *self);
 SS_API SsLoss ss_svm_get_loss(const SsSvm *self);
 /** @brief The copied weights, or NULL for uniform weights. */
 SS_API const double *ss_svm_get_weights(const SsSvm *self);
 /** @brief The model w (dimension values), owned by the object, valid until the
  *  next call on it. */
 SS_API const double *ss_svm_get_model(const SsSvm *self);
-/** @brief SDCA's dual variables (n values, owned by the object), or NULL for
- *  other solvers and objects without data. */
-SS_API const double *ss_svm_get_dual_variables(const SsSvm *self);
-/** @brief 1 if SDCA shrinking is on (the default), else 0. */
-SS_API int ss_svm_get_shrinking(const SsSvm *self);
-/** @brief SDCA: examples skipped by shrinking at present (0 for other solvers). */
-SS_API int64_t ss_svm_get_num_shrunk(const SsSvm *self);
 /** @brief The bias b (the additive term of the score). */
 SS_API double ss_svm_get_bias(const SsSvm *self);
 SS_API int64_t ss_svm_get_iteration_number(const SsSvm *self);
@@ -521,5 +393,12 @@ SS_API const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self);
 #ifdef __cplusplus
 }
 #endif
+
+/* The knobs of one solver family each (a setter returns SS_ERR_BAD_STATE on
+ * an object of another solver). */
+#include "sgd.h"
+#include "sgdqn.h"
+#include "sdca.h"
+#include "res.h"
 
 #endif /* STOCHSVM_SVM_H */

@@ -148,6 +148,7 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda_)
     SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
     void ss_svm_delete(SsSvm *self)
+    const char *ss_svm_get_last_error(const SsSvm *self)
 
     # Train
     SsStatus ss_svm_train(SsSvm *self)
@@ -375,6 +376,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
                                                 int64_t dimension, double lambda_)
     SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels)
     void ss_kernel_svm_delete(SsKernelSvm *self)
+    const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_train(SsKernelSvm *self)
     SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
                                              double *scores)

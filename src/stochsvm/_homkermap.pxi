@@ -193,7 +193,7 @@ cdef class HomogeneousKernelMap:
             Invalid X (as :class:`SVM`), or sparse output whose column
             indices would not fit in int32.
         """
-        cdef _DataView view = _DataView.build(X, "X", True, None)
+        cdef _DataView view = _DataView.build(X, "X", True)
         cdef int64_t n = view.data.num_data, d = view.data.dimension
         cdef int64_t D = ss_homkermap_dimension(&self.map)
         cdef cnp.ndarray values, indices, indptr

@@ -86,46 +86,7 @@ cdef int _check(SsStatus status, str name, value) except -1:
     raise ValueError(f"invalid {name}: " + ss_status_string(status).decode("utf-8", "replace"))
 
 
-cdef class _KData:
-    """A validated ``SsData`` and strong references to the arrays it points to."""
-    cdef SsData data
-    cdef object refs
-
-
-cdef _KData _kdata(object X, str name, bint allow_empty):
-    cdef _KData view = _KData.__new__(_KData)
-    cdef cnp.ndarray values, indptr, indices
-    cdef SsStatus status
-    cdef SsDType dtype
-    layout, values, indptr_obj, indices_obj, n, d, row_stride = _prepare_matrix(X, name, allow_empty)
-    dtype = SS_DTYPE_FLOAT32 if values.dtype == np.float32 else SS_DTYPE_FLOAT64
-    view.data.num_data = n
-    view.data.dimension = d
-    view.refs = (values,)
-    if n == 0:
-        return view
-    cdef const void *v = cnp.PyArray_DATA(values)
-    cdef int64_t c_n = n, c_d = d, c_stride = row_stride
-    if layout == SS_LAYOUT_DENSE:
-        with nogil:
-            status = ss_data_init_dense(&view.data, dtype, v, c_n, c_d, c_stride)
-    else:
-        indptr = indptr_obj
-        indices = indices_obj
-        view.refs = (values, indptr, indices)
-        with nogil:
-            status = ss_data_init_csr(&view.data, dtype, v,
-                                      <const int64_t *>cnp.PyArray_DATA(indptr),
-                                      <const int32_t *>cnp.PyArray_DATA(indices), c_n, c_d)
-    if status == SS_ERR_BAD_DATA:
-        if not _all_finite(values):
-            raise ValueError(f"{name} contains NaN or infinity; remove or impute those values "
-                             f"first")
-        raise ValueError(f"{name} is not a valid CSR matrix")
-    if status != SS_OK:
-        raise ValueError(f"{name} was rejected by the C core: "
-                         + ss_status_string(status).decode("utf-8", "replace"))
-    return view
+include "_data_view.pxi"
 
 
 cdef SsKernel _make_kernel(kernel, gamma, sigma2, coef0, degree, int64_t dimension) except *:
@@ -175,8 +136,8 @@ def kernel_matrix(X, Y=None, kernel="rbf", gamma=None, sigma2=None, coef0=0.0, d
     """
     if kernel == "precomputed":
         raise ValueError("kernel_matrix needs a kernel function, not 'precomputed'")
-    cdef _KData xv = _kdata(X, "X", True)
-    cdef _KData yv = xv if Y is None else _kdata(Y, "Y", True)
+    cdef _DataView xv = _DataView.build(X, "X", True)
+    cdef _DataView yv = xv if Y is None else _DataView.build(Y, "Y", True)
     if xv.data.dimension != yv.data.dimension:
         raise ValueError(f"X has {xv.data.dimension} features and Y {yv.data.dimension}; "
                          f"they must match")
@@ -273,14 +234,12 @@ cdef object _copy_or_none(const double *values, int64_t n):
     return out
 
 
+include "_trainer.pxi"
+
+
 cdef int _diagnostic_trampoline(const SsKernelSvm *svm, void *user) noexcept nogil:
     with gil:
         return (<KernelSVM>user)._on_diagnostic()
-
-
-cdef int _interrupt_trampoline(void *user) noexcept nogil:
-    with gil:
-        return (<KernelSVM>user)._on_interrupt_poll()
 
 
 #: The statistics that only a train() call measures (NaN before the first one).
@@ -330,7 +289,7 @@ def _restore_kernel_svm(state):
 # The docstring opens with the signature in the form CPython reads into
 # __text_signature__, so that inspect.signature(KernelSVM) works.
 @cython.embedsignature(False)
-cdef class KernelSVM:
+cdef class KernelSVM(_Trainer):
     """KernelSVM(X, y, lambda_, solver='sbp', kernel='rbf', gamma=None, sigma2=None, coef0=0.0, degree=3, seed=None)
 --
 
@@ -380,21 +339,15 @@ cdef class KernelSVM:
     """
 
     cdef SsKernelSvm *_svm
-    cdef object _lock
-    cdef bint _training
-    cdef unsigned long _train_thread
     cdef object _data_refs
-    cdef object _callback
-    cdef object _pending_exception
     cdef bint _eta0_set
     cdef bint _nu_set
     cdef bint _max_num_iterations_set
     cdef bint _diagnostic_frequency_set
-    cdef object _saved_statistics
 
     def __cinit__(self, *args, **kwargs):
         self._svm = NULL
-        self._lock = threading.Lock()
+        self._kind = "KernelSVM"
 
     def __dealloc__(self):
         ss_kernel_svm_delete(self._svm)
@@ -404,14 +357,14 @@ cdef class KernelSVM:
                  coef0=0.0, degree=3, seed=None):
         cdef SsKernelSolver c_solver
         cdef SsKernel k
-        cdef _KData view
+        cdef _DataView view
         cdef cnp.ndarray labels
         cdef SsKernelSvm *obj
         if self._svm != NULL:
             raise RuntimeError("KernelSVM.__init__ cannot be called twice")
         c_solver = _solver_from_name(solver)
         lam = _check_lambda(lambda_)
-        view = _kdata(X, "X", False)
+        view = _DataView.build(X, "X", False)
         if kernel == "precomputed" and view.data.num_data != view.data.dimension:
             raise ValueError(f"with kernel='precomputed' X must be the square n x n Gram matrix, "
                              f"got shape ({view.data.num_data}, {view.data.dimension})")
@@ -453,16 +406,34 @@ cdef class KernelSVM:
 
     cdef SsKernelSvm *_reader(self) except NULL:
         cdef SsKernelSvm *p = self._ptr()
-        if self._training and PyThread_get_thread_ident() != self._train_thread:
-            raise RuntimeError("cannot read this KernelSVM while train() is running in another "
-                               "thread; use a diagnostic function")
+        self._reader_check()
         return p
 
     cdef SsKernelSvm *_writer(self, str what) except NULL:
         cdef SsKernelSvm *p = self._ptr()
-        if self._training:
-            raise RuntimeError(f"cannot call {what}() while train() is running on this KernelSVM")
+        self._writer_check(what)
         return p
+
+    # -- the C calls of the trainer base (_trainer.pxi) ----------------------
+
+    cdef SsStatus _c_train(self) noexcept nogil:
+        return ss_kernel_svm_train(self._svm)
+
+    cdef str _last_error(self):
+        return _c_text(ss_kernel_svm_get_last_error(self._svm))
+
+    cdef void _c_set_interrupt(self, bint enabled):
+        if enabled:
+            ss_kernel_svm_set_interrupt_function(self._svm, _trainer_interrupt_trampoline,
+                                                 <void *>self)
+        else:
+            ss_kernel_svm_set_interrupt_function(self._svm, NULL, NULL)
+
+    cdef int64_t _c_num_data(self):
+        return ss_kernel_svm_get_num_data(self._svm)
+
+    cdef dict _c_statistics(self):
+        return _statistics_dict(ss_kernel_svm_get_statistics(self._svm))
 
     # -- pickling ----------------------------------------------------------
 
@@ -508,15 +479,15 @@ cdef class KernelSVM:
     def set_data(self, X, y):
         """New training data of the same dimension; the solver restarts from zero."""
         cdef SsKernelSvm *p = self._writer("set_data")
-        cdef _KData view = _kdata(X, "X", False)
+        cdef _DataView view = _DataView.build(X, "X", False)
         if view.data.dimension != ss_kernel_svm_get_dimension(p):
             raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects "
                              f"{ss_kernel_svm_get_dimension(p)}")
         cdef cnp.ndarray labels = _prepare_labels(y, view.data.num_data)
         status = ss_kernel_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
         if status == SS_ERR_BAD_ARG:
-            raise ValueError("with kernel='precomputed' X must be the square Gram matrix")
-        _check(status, "X", "data")
+            raise ValueError("with kernel='precomputed' X must be the square Gram matrix" + self._detail())
+        self._check(status, "X", "data")
         self._data_refs = view.refs
         self._saved_statistics = None
 
@@ -529,71 +500,13 @@ cdef class KernelSVM:
             The statistics (see :meth:`get_statistics`).
         """
         cdef SsKernelSvm *p = self._ptr()
-        cdef SsStatus status
-        cdef bint on_main = threading.current_thread() is threading.main_thread()
-        if not self._lock.acquire(False):
-            raise RuntimeError("train() is already running on this KernelSVM")
-        self._training = True
-        self._train_thread = PyThread_get_thread_ident()
-        try:
-            if ss_kernel_svm_get_num_data(p) == 0:
-                raise RuntimeError("this KernelSVM has no data (it was unpickled); call "
-                                   "set_data(X, y) first")
-            self._pending_exception = None
-            if on_main:
-                ss_kernel_svm_set_interrupt_function(p, _interrupt_trampoline, <void *>self)
-            else:
-                ss_kernel_svm_set_interrupt_function(p, NULL, NULL)
-            with nogil:
-                status = ss_kernel_svm_train(p)
-            ss_kernel_svm_set_interrupt_function(p, NULL, NULL)
-            self._saved_statistics = None
-        finally:
-            self._training = False
-            self._train_thread = 0
-            self._lock.release()
-        exc = self._pending_exception
-        if exc is not None:
-            self._pending_exception = None
-            raise exc
+        status, message = self._run_training()
         if status == SS_OK or status == SS_ERR_INTERRUPTED:
             return _statistics_dict(ss_kernel_svm_get_statistics(p))
-        if status == SS_ERR_NUMERIC:
-            raise FloatingPointError("training diverged (non-finite values)")
+        advice = ""
         if status == SS_ERR_DIVERGED:
-            st = ss_kernel_svm_get_statistics(p)
-            raise FloatingPointError(
-                f"training diverged: the primal objective rose to {st.primal_objective:.3g}, over "
-                f"1e4 times its value at w = 0, by iteration {st.iteration}; the steps are too "
-                f"large (Pegasos and BSGD step by 1/(lambda t)): use a larger lambda")
-        if status == SS_ERR_BAD_DATA:
-            raise ValueError("the SBP with an unregularized bias needs both classes in y")
-        if status == SS_ERR_ALLOC:
-            raise MemoryError("training ran out of memory")
-        if status == SS_ERR_BAD_STATE:  # data checked above: the counter has no room
-            raise RuntimeError(f"the iteration number {ss_kernel_svm_get_iteration_number(p)} "
-                               f"leaves no room for max_num_iterations = "
-                               f"{ss_kernel_svm_get_max_num_iterations(p)} more iterations (the "
-                               f"counter is a 64-bit integer): lower set_max_num_iterations")
-        raise RuntimeError("training failed: " + ss_status_string(status).decode("utf-8", "replace"))
-
-    cdef int _on_diagnostic(self) noexcept:
-        try:
-            callback = self._callback
-            if callback is None:
-                return 0
-            return 1 if callback(_statistics_dict(ss_kernel_svm_get_statistics(self._svm))) else 0
-        except BaseException as e:
-            self._pending_exception = e
-            return 1
-
-    cdef int _on_interrupt_poll(self) noexcept:
-        try:
-            PyErr_CheckSignals()
-        except BaseException as e:
-            self._pending_exception = e
-            return 1
-        return 0
+            advice = " (Pegasos and BSGD step by 1/(lambda t)): use a larger lambda"
+        return _raise_status(status, message, advice)
 
     def set_diagnostic_function(self, f):
         """Call ``f(statistics)`` at every diagnostic (and at the end of a run);
@@ -615,7 +528,7 @@ cdef class KernelSVM:
         training examples (m x n).
         """
         cdef SsKernelSvm *p = self._reader()
-        cdef _KData view = _kdata(X, "X", True)
+        cdef _DataView view = _DataView.build(X, "X", True)
         cdef int64_t d = ss_kernel_svm_get_dimension(p)
         if view.data.dimension != d:
             raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects {d}")
@@ -693,7 +606,7 @@ cdef class KernelSVM:
     def set_lambda(self, lambda_):
         """lambda > 0 (Pegasos and SDCA restart their state)."""
         cdef SsKernelSvm *p = self._writer("set_lambda")
-        _check(ss_kernel_svm_set_lambda(p, _as_float(lambda_, "lambda_")), "lambda_", lambda_)
+        self._check(ss_kernel_svm_set_lambda(p, _as_float(lambda_, "lambda_")), "lambda_", lambda_)
 
     def set_weights(self, weights):
         """Set per-example weights c_i (copied), or restore uniform weights.
@@ -720,7 +633,7 @@ cdef class KernelSVM:
         cdef cnp.ndarray w
         cdef int64_t n = ss_kernel_svm_get_num_data(p)
         if weights is None:
-            _check(ss_kernel_svm_set_weights(p, NULL), "weights", None)
+            self._check(ss_kernel_svm_set_weights(p, NULL), "weights", None)
             return
         if n == 0:
             raise RuntimeError("this KernelSVM has no data; call set_data(X, y) before "
@@ -732,8 +645,8 @@ cdef class KernelSVM:
                              "'sdca', 'pegasos', 'perceptron', 'bsca' or 'bsgd'")
         status = ss_kernel_svm_set_weights(p, <const double *>cnp.PyArray_DATA(w))
         if status == SS_ERR_BAD_ARG:
-            raise ValueError(f"weights must be {n} finite values >= 0")
-        _check(status, "weights", None)
+            raise ValueError(f"weights must be {n} finite values >= 0" + self._detail())
+        self._check(status, "weights", None)
 
     def get_weights(self):
         """A copy of the per-example weights, or None for uniform weights.
@@ -751,10 +664,10 @@ cdef class KernelSVM:
         SBP solves the SVM of lambda."""
         cdef SsKernelSvm *p = self._writer("set_nu")
         if nu is None:
-            _check(ss_kernel_svm_unset_nu(p), "nu", nu)
+            self._check(ss_kernel_svm_unset_nu(p), "nu", nu)
             self._nu_set = False
             return
-        _check(ss_kernel_svm_set_nu(p, _as_float(nu, "nu")), "nu", nu)
+        self._check(ss_kernel_svm_set_nu(p, _as_float(nu, "nu")), "nu", nu)
         self._nu_set = True
 
     def set_unregularized_bias(self, enabled):
@@ -770,7 +683,7 @@ cdef class KernelSVM:
         if enabled and solver not in ("sbp", "bsca", "sdca"):
             raise ValueError(f"unregularized_bias=True needs the solver 'sbp', 'bsca' or "
                              f"'sdca'; this KernelSVM's solver {solver!r} has no bias")
-        _check(ss_kernel_svm_set_unregularized_bias(p, 1 if enabled else 0),
+        self._check(ss_kernel_svm_set_unregularized_bias(p, 1 if enabled else 0),
                "unregularized_bias", enabled)
 
     def set_cache_size(self, cache_size):
@@ -798,26 +711,26 @@ cdef class KernelSVM:
     def set_eta0(self, eta0):
         """SBP's initial step, > 0 (default 1 / sqrt(max_i K(x_i, x_i)))."""
         cdef SsKernelSvm *p = self._writer("set_eta0")
-        _check(ss_kernel_svm_set_eta0(p, _as_float(eta0, "eta0")), "eta0", eta0)
+        self._check(ss_kernel_svm_set_eta0(p, _as_float(eta0, "eta0")), "eta0", eta0)
         self._eta0_set = True
 
     def set_epsilon(self, epsilon):
         """SDCA's duality-gap threshold, >= 0 (default 1e-3)."""
         cdef SsKernelSvm *p = self._writer("set_epsilon")
-        _check(ss_kernel_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
+        self._check(ss_kernel_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
 
     def set_max_num_iterations(self, n):
         """Iterations per train() call, >= 1 (default 10 n)."""
         cdef SsKernelSvm *p = self._writer("set_max_num_iterations")
         v = _as_int64(n, "max_num_iterations")
-        _check(ss_kernel_svm_set_max_num_iterations(p, v), "max_num_iterations", n)
+        self._check(ss_kernel_svm_set_max_num_iterations(p, v), "max_num_iterations", n)
         self._max_num_iterations_set = True
 
     def set_diagnostic_frequency(self, f):
         """Iterations between diagnostics, >= 1 (default n)."""
         cdef SsKernelSvm *p = self._writer("set_diagnostic_frequency")
         v = _as_int64(f, "diagnostic_frequency")
-        _check(ss_kernel_svm_set_diagnostic_frequency(p, v), "diagnostic_frequency", f)
+        self._check(ss_kernel_svm_set_diagnostic_frequency(p, v), "diagnostic_frequency", f)
         self._diagnostic_frequency_set = True
 
     def set_seed(self, seed):
@@ -849,7 +762,7 @@ cdef class KernelSVM:
         cdef int64_t m = coef.shape[0]
         cdef cnp.ndarray idx = None
         cdef const int64_t *ip = NULL
-        cdef _KData view = None
+        cdef _DataView view = None
         cdef const SsData *svp = NULL
         b = _as_float(bias, "bias")
         if indices is not None:
@@ -858,17 +771,15 @@ cdef class KernelSVM:
                 raise ValueError(f"indices must have {m} entries, got {idx.shape[0]}")
             ip = <const int64_t *>cnp.PyArray_DATA(idx)
         if support_vectors is not None and m > 0:
-            view = _kdata(support_vectors, "support_vectors", False)
+            view = _DataView.build(support_vectors, "support_vectors", False)
             if view.data.num_data != m:
                 raise ValueError(f"support_vectors has {view.data.num_data} rows but there are "
                                  f"{m} coefficients")
             svp = &view.data
         status = ss_kernel_svm_set_model(p, svp, ip, <const double *>cnp.PyArray_DATA(coef), m, b)
-        if status == SS_ERR_BAD_ARG:
-            raise ValueError("invalid model: support vectors must have the KernelSVM's "
-                             "dimension (precomputed kernel: indices in range), coefficients "
-                             "and bias must be finite")
-        _check(status, "model", None)
+        if status == SS_ERR_BAD_STATE:
+            raise RuntimeError("nu_from_model needs data and a trained, non-zero model" + self._detail())
+        self._check(status, "model", None)
 
     # -- getters -------------------------------------------------------------
 
@@ -896,7 +807,7 @@ cdef class KernelSVM:
         keeps (default 500). Changing it restarts a budgeted solver."""
         cdef SsKernelSvm *p = self._writer("set_budget")
         v = _as_int64(budget, "budget")
-        _check(ss_kernel_svm_set_budget(p, v), "budget", budget)
+        self._check(ss_kernel_svm_set_budget(p, v), "budget", budget)
 
     def get_budget(self):
         return ss_kernel_svm_get_budget(self._reader())
@@ -912,7 +823,7 @@ cdef class KernelSVM:
         if maintenance == "merge" and self.get_kernel()["kernel"] != "rbf":
             raise ValueError("budget_maintenance='merge' needs the rbf kernel; use 'remove' or "
                              "'project' with other kernels")
-        _check(ss_kernel_svm_set_budget_maintenance(p, <SsBudgetMaintenance>_MAINTENANCE[maintenance]),
+        self._check(ss_kernel_svm_set_budget_maintenance(p, <SsBudgetMaintenance>_MAINTENANCE[maintenance]),
                "budget_maintenance", maintenance)
 
     def get_budget_maintenance(self):

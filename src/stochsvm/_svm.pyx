@@ -38,6 +38,10 @@ _RES_PARAMETERS = ("lres_memory", "res_minibatch_size", "res_delta", "res_gamma"
                    "res_tau", "res_initial_curvature")
 # RES and LRES need a differentiable loss.
 _QUASI_NEWTON = ("res", "lres")
+# The solvers each per-solver knob applies to (sgd.h, sgdqn.h, sdca.h, res.h);
+# the C object refuses a knob of another solver.
+_T0_SOLVERS = ("sgd", "svmsgd2", "sgdqn")
+_SKIP_SOLVERS = ("svmsgd2", "sgdqn")
 _NON_DIFFERENTIABLE = ("hinge", "l1")
 
 _LOSSES = {
@@ -98,9 +102,6 @@ LAMBDA_MIN, LAMBDA_MAX = SS_LAMBDA_MIN, SS_LAMBDA_MAX
 _INT64_MIN = -(2 ** 63)
 _INT64_MAX = 2 ** 63 - 1
 _VISIT_ORDERS = ("data", "permutation", "blocks")  # SsVisitOrder's values, in order
-_NO_ROOM = ("the iteration number {} leaves no room for max_num_iterations = {} more "
-            "iterations (the counter is a 64-bit integer): lower set_iteration_number or "
-            "set_max_num_iterations")
 _INT32_MAX = 2 ** 31 - 1
 
 
@@ -381,63 +382,24 @@ def _as_float_vector(value, name, length, what):
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
-cdef class _DataView:
-    """A validated ``SsData`` and strong references to the arrays it points to."""
-    cdef SsData data
-    cdef object refs
+include "_data_view.pxi"
 
-    @staticmethod
-    cdef _DataView build(object X, str name, bint allow_empty_rows, object homkermap):
-        """Validate X; attach ``homkermap`` (a HomogeneousKernelMap or None)."""
-        cdef _DataView view = _DataView.__new__(_DataView)
-        cdef cnp.ndarray values, indptr, indices
-        cdef SsStatus status
-        cdef SsDType dtype
-        layout, values, indptr_obj, indices_obj, n, d, row_stride = _prepare_matrix(
-            X, name, allow_empty_rows)
-        dtype = SS_DTYPE_FLOAT32 if values.dtype == np.float32 else SS_DTYPE_FLOAT64
-        view.data.num_data = n
-        view.data.dimension = d
-        if n == 0:
-            view.refs = (values,)
-            return view
-        # ss_data_init_* check every value (NaN, infinity) and the CSR
-        # structure in one pass, without a temporary; the GIL is not needed.
-        cdef const void *v = cnp.PyArray_DATA(values)
-        cdef const int64_t *p = NULL
-        cdef const int32_t *j = NULL
-        cdef int64_t c_n = n, c_d = d, c_stride = row_stride
-        if layout == SS_LAYOUT_DENSE:
-            view.refs = (values,)
-            with nogil:
-                status = ss_data_init_dense(&view.data, dtype, v, c_n, c_d, c_stride)
-        else:
-            indptr = indptr_obj
-            indices = indices_obj
-            view.refs = (values, indptr, indices)
-            p = <const int64_t *>cnp.PyArray_DATA(indptr)
-            j = <const int32_t *>cnp.PyArray_DATA(indices)
-            with nogil:
-                status = ss_data_init_csr(&view.data, dtype, v, p, j, c_n, c_d)
-        if status == SS_ERR_BAD_DATA:
-            if not _all_finite(values):
-                raise ValueError(f"{name} contains NaN or infinity; remove or impute those "
-                                 f"values first")
-            raise ValueError(f"{name} is not a valid CSR matrix (malformed indptr, or a column "
-                             f"index that is out of range, unsorted or duplicated)")
+
+cdef _DataView _mapped_view(object X, str name, bint allow_empty_rows, object homkermap):
+    """_DataView.build, then attach ``homkermap`` (a HomogeneousKernelMap or None)."""
+    cdef _DataView view = _DataView.build(X, name, allow_empty_rows)
+    cdef SsStatus status
+    if homkermap is not None:
+        status = ss_data_set_homkermap(&view.data, &(<HomogeneousKernelMap>homkermap).map)
         if status != SS_OK:
-            raise ValueError(f"{name} was rejected by the C core: "
-                             f"{ss_status_string(status).decode('utf-8', 'replace')}")
-        if homkermap is not None:
-            status = ss_data_set_homkermap(&view.data, &(<HomogeneousKernelMap>homkermap).map)
-            if status != SS_OK:
-                raise ValueError(f"{name} is too large for the kernel map ({d} features times "
-                                 f"{homkermap.dimension} overflows)")
-            view.refs = view.refs + (homkermap,)
-        return view
+            raise ValueError(f"{name} is too large for the kernel map ({view.data.dimension} "
+                             f"features times {homkermap.dimension} overflows)")
+        view.refs = view.refs + (homkermap,)
+    return view
 
 
 include "_homkermap.pxi"
+include "_trainer.pxi"
 
 
 # ---------------------------------------------------------------------------
@@ -447,11 +409,6 @@ include "_homkermap.pxi"
 cdef int _diagnostic_trampoline(const SsSvm *svm, void *user) noexcept nogil:
     with gil:
         return (<SVM>user)._on_diagnostic()
-
-
-cdef int _interrupt_trampoline(void *user) noexcept nogil:
-    with gil:
-        return (<SVM>user)._on_interrupt_poll()
 
 
 cdef dict _statistics_dict(const SsSvmStatistics *st):
@@ -485,21 +442,23 @@ def _restore_svm(state, cls=None):
         svm.set_diagnostic_frequency(state["diagnostic_frequency"])
     svm.set_bias_multiplier(state["bias_multiplier"])
     svm.set_bias_learning_rate(state["bias_learning_rate"])
-    if state.get("t0") is not None:
+    solver = state["solver"]
+    if state.get("t0") is not None and solver in _T0_SOLVERS:
         svm.set_t0(state["t0"])
-    if state.get("skip") is not None:
+    if state.get("skip") is not None and solver in _SKIP_SOLVERS:
         svm.set_skip(state["skip"])
     svm.set_loss(state["loss"])
     svm.set_seed(state["seed"])
     svm.set_shuffle(state.get("shuffle", True))
     if "visit_order" in state:  # pickles made before the block-wise order have "shuffle" only
         svm.set_visit_order(state["visit_order"])
-    svm.set_shrinking(state.get("shrinking", True))
+    if solver == "sdca":
+        svm.set_shrinking(state.get("shrinking", True))
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
     res = state.get("res")
-    if res is not None:
+    if res is not None and solver in _QUASI_NEWTON:
         svm._set_res_parameters(res)
     if state.get("scaling") is not None:
         svm.set_scaling(state["scaling"], state["scaling_updates"])
@@ -515,7 +474,7 @@ def _restore_svm(state, cls=None):
 # The docstring opens with the signature in the form CPython reads into
 # __text_signature__, so that inspect.signature(SVM) works.
 @cython.embedsignature(False)
-cdef class SVM:
+cdef class SVM(_Trainer):
     """SVM(X, y, lambda_, solver='sgd', seed=None, loss=None, homkermap=None)
 --
 
@@ -621,25 +580,17 @@ cdef class SVM:
     """
 
     cdef SsSvm *_svm
-    cdef object _lock
-    cdef bint _training
-    cdef unsigned long _train_thread
     cdef object _data_refs
-    cdef object _callback
-    cdef object _pending_exception
     cdef bint _max_num_iterations_set
     cdef bint _diagnostic_frequency_set
     cdef bint _t0_set
     cdef bint _skip_set
     cdef object _res_explicit      # RES parameters whose default follows the data, once set
-    cdef object _saved_statistics
     cdef object _homkermap
 
     def __cinit__(self, *args, **kwargs):
         self._svm = NULL
-        self._lock = threading.Lock()
-        self._training = False
-        self._train_thread = 0
+        self._kind = "SVM"
         self._res_explicit = set()
 
     def __dealloc__(self):
@@ -663,7 +614,7 @@ cdef class SVM:
         if solver in _QUASI_NEWTON and loss in _NON_DIFFERENTIABLE:
             raise ValueError(_non_differentiable_message(solver, loss))
         hom = _as_homkermap(homkermap)
-        view = _DataView.build(X, "X", False, hom)
+        view = _mapped_view(X, "X", False, hom)
         labels = _prepare_labels(y, view.data.num_data, loss not in _REGRESSION_LOSSES)
         obj = ss_svm_new(c_solver, &view.data, <const double *>cnp.PyArray_DATA(labels), lam)
         if obj == NULL:
@@ -674,9 +625,9 @@ cdef class SVM:
         self._data_refs = view.refs
         self._homkermap = hom
         if seed_value is not None:
-            _check_status(ss_svm_set_seed(self._svm, <uint64_t>seed_value), "seed", seed)
+            self._check(ss_svm_set_seed(self._svm, <uint64_t>seed_value), "seed", seed)
         if loss is not None:
-            _check_status(ss_svm_set_loss(self._svm, <SsLoss>_LOSSES[loss]), "loss", loss)
+            self._check(ss_svm_set_loss(self._svm, <SsLoss>_LOSSES[loss]), "loss", loss)
 
     cdef _init_without_data(self, solver, dimension, lambda_):
         cdef SsSolver c_solver = _solver_from_name(solver)
@@ -699,18 +650,34 @@ cdef class SVM:
     cdef SsSvm *_reader(self) except NULL:
         """The C object, for a getter: refused from other threads during training."""
         cdef SsSvm *p = self._ptr()
-        if self._training and PyThread_get_thread_ident() != self._train_thread:
-            raise RuntimeError(
-                "cannot read this SVM while train() is running in another thread; use a "
-                "diagnostic function (set_diagnostic_function) to watch training")
+        self._reader_check()
         return p
 
     cdef SsSvm *_writer(self, str what) except NULL:
         """The C object, for a setter: refused while training (callbacks included)."""
         cdef SsSvm *p = self._ptr()
-        if self._training:
-            raise RuntimeError(f"cannot call {what}() while train() is running on this SVM")
+        self._writer_check(what)
         return p
+
+    # -- the C calls of the trainer base (_trainer.pxi) ----------------------
+
+    cdef SsStatus _c_train(self) noexcept nogil:
+        return ss_svm_train(self._svm)
+
+    cdef str _last_error(self):
+        return _c_text(ss_svm_get_last_error(self._svm))
+
+    cdef void _c_set_interrupt(self, bint enabled):
+        if enabled:
+            ss_svm_set_interrupt_function(self._svm, _trainer_interrupt_trampoline, <void *>self)
+        else:
+            ss_svm_set_interrupt_function(self._svm, NULL, NULL)
+
+    cdef int64_t _c_num_data(self):
+        return ss_svm_get_num_data(self._svm)
+
+    cdef dict _c_statistics(self):
+        return _statistics_dict(ss_svm_get_statistics(self._svm))
 
     # -- pickling ----------------------------------------------------------
 
@@ -786,7 +753,7 @@ cdef class SVM:
             If called while training.
         """
         cdef SsSvm *p = self._writer("set_data")
-        cdef _DataView view = _DataView.build(X, "X", False, self._homkermap)
+        cdef _DataView view = _mapped_view(X, "X", False, self._homkermap)
         cdef cnp.ndarray labels
         cdef SsStatus status
         cdef int64_t d = ss_svm_get_dimension(p)
@@ -795,10 +762,10 @@ cdef class SVM:
                                  self.get_loss() not in _REGRESSION_LOSSES)
         status = ss_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
         if status == SS_ERR_BAD_DATA:
-            raise ValueError("y contains NaN or infinity; labels must be -1 or +1")
+            raise ValueError("y contains NaN or infinity; labels must be -1 or +1" + self._detail())
         if status == SS_ERR_BAD_ARG:
             self._check_input_dimension(view)
-        _check_status(status, "data", None)
+        self._check(status, "data", None)
         self._data_refs = view.refs
 
     cdef _check_input_dimension(self, _DataView view):
@@ -868,89 +835,24 @@ cdef class SVM:
             here once training has stopped.
         """
         cdef SsSvm *p = self._ptr()
-        cdef SsStatus status
-        cdef bint on_main = threading.current_thread() is threading.main_thread()
-        if not self._lock.acquire(False):
-            raise RuntimeError("train() is already running on this SVM")
-        self._training = True
-        self._train_thread = PyThread_get_thread_ident()
-        try:
-            if ss_svm_get_num_data(p) == 0:
-                raise RuntimeError("this SVM has no data (it was unpickled or created without "
-                                   "data); call set_data(X, y) first")
-            self._pending_exception = None
-            # Off the main thread PyErr_CheckSignals() is a no-op: no polling there.
-            if on_main:
-                ss_svm_set_interrupt_function(p, _interrupt_trampoline, <void *>self)
-            else:
-                ss_svm_set_interrupt_function(p, NULL, NULL)
-            with nogil:
-                status = ss_svm_train(p)
-            ss_svm_set_interrupt_function(p, NULL, NULL)
-            self._saved_statistics = None
-        finally:
-            self._training = False
-            self._train_thread = 0
-            self._lock.release()
-        exc = self._pending_exception
-        if exc is not None:
-            self._pending_exception = None
-            raise exc
+        status, message = self._run_training()
         if status == SS_OK or status == SS_ERR_INTERRUPTED:
             return _statistics_dict(ss_svm_get_statistics(p))
-        if status == SS_ERR_NUMERIC:
-            raise FloatingPointError(
-                "training diverged (the model or a score became non-finite); the model is not "
-                "reliable: reset it (set_model, set_bias, set_iteration_number) and use a "
-                "larger lambda, a larger t0, a smaller bias_learning_rate or scaled data")
-        if status == SS_ERR_DIVERGED:
-            st = ss_svm_get_statistics(p)
-            raise FloatingPointError(
-                f"training diverged: the objective rose to {st.objective:.3g}, over 1e4 times its "
-                f"value at w = 0, by iteration {st.iteration}; the steps are too large for the "
-                f"scale of the data. Reset the model (set_model, set_bias, set_iteration_number) "
-                f"and use a larger t0 (a smaller step; for res/lres a smaller eps0), a larger "
-                f"lambda, a smaller bias_learning_rate, or scaled data")
-        if status == SS_ERR_BAD_DATA:
-            raise ValueError(f"the labels are not valid for the {self.get_loss()} loss: they "
-                             f"must be -1 or +1 (the regression losses l1 and l2 take any "
-                             f"finite label)")
-        if status == SS_ERR_BAD_ARG and self.get_solver() in _QUASI_NEWTON:
-            raise ValueError(f"the {self.get_solver()} solver cannot start: the initial curvature "
-                             f"b0 = {self.get_res_initial_curvature()!r} must exceed delta = "
-                             f"{self.get_res_delta()!r} (set_res_initial_curvature, set_res_delta)")
-        if status == SS_ERR_ALLOC and self.get_solver() == "res" \
-                and ss_svm_get_dimension(self._svm) > SS_RES_MAX_DIMENSION:
-            raise ValueError(f"the res solver keeps a d x d curvature matrix and factorises it "
-                             f"at every step: it trains on at most {SS_RES_MAX_DIMENSION} "
-                             f"features, these data have {ss_svm_get_dimension(self._svm)}; use "
-                             f"solver='lres' (O(m d) per step)")
-        if status == SS_ERR_ALLOC:
-            raise MemoryError("training ran out of memory")
-        if status == SS_ERR_BAD_STATE:  # the only train-time one: the counter has no room
-            raise RuntimeError(_NO_ROOM.format(ss_svm_get_iteration_number(p),
-                                               ss_svm_get_max_num_iterations(p)))
-        raise RuntimeError("training failed: "
-                           + ss_status_string(status).decode("utf-8", "replace"))
-
-    cdef int _on_diagnostic(self) noexcept:
-        cdef SsSvm *p = self._svm
-        try:
-            callback = self._callback
-            if callback is None:
-                return 0
-            return 1 if callback(_statistics_dict(ss_svm_get_statistics(p))) else 0
-        except BaseException as e:
-            self._pending_exception = e
-            return 1
-
-    cdef int _on_interrupt_poll(self) noexcept:
-        try:
-            PyErr_CheckSignals()
-        except BaseException as e:
-            self._pending_exception = e
-            return 1
-        return 0
+        advice = ""
+        kind = None
+        if status == SS_ERR_NUMERIC or status == SS_ERR_DIVERGED:
+            advice = (". The model is not reliable: reset it (set_model, set_bias, "
+                      "set_iteration_number) and use a larger t0 (a smaller step; for res/lres a "
+                      "smaller eps0), a larger lambda, a smaller bias_learning_rate, or scaled data")
+        elif status == SS_ERR_BAD_DATA:
+            advice = " (the regression losses l1 and l2 take any finite label)"
+        elif status == SS_ERR_BAD_ARG and self.get_solver() in _QUASI_NEWTON:
+            advice = " (set_res_initial_curvature, set_res_delta)"
+        elif status == SS_ERR_ALLOC and self.get_solver() == "res" \
+                and ss_svm_get_dimension(p) > SS_RES_MAX_DIMENSION:
+            advice = "; use solver='lres' (O(m d) per step)"
+            kind = ValueError
+        return _raise_status(status, message, advice, kind)
 
     # -- decision ----------------------------------------------------------
 
@@ -975,7 +877,7 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._reader()
         cdef int64_t d = ss_svm_get_dimension(p)
-        cdef _DataView view = _DataView.build(X, "X", True, self._homkermap)
+        cdef _DataView view = _mapped_view(X, "X", True, self._homkermap)
         cdef int64_t i, m = view.data.num_data
         cdef cnp.ndarray w
         cdef cnp.ndarray out
@@ -1026,7 +928,7 @@ cdef class SVM:
             Out of range (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_lambda")
-        _check_status(ss_svm_set_lambda(p, _as_float(lambda_, "lambda")), "lambda", lambda_)
+        self._check(ss_svm_set_lambda(p, _as_float(lambda_, "lambda")), "lambda", lambda_)
 
     def get_lambda(self):
         """Regularization strength lambda.
@@ -1056,7 +958,7 @@ cdef class SVM:
             Negative or NaN (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_epsilon")
-        _check_status(ss_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
+        self._check(ss_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
 
     def get_epsilon(self):
         """The relative stopping tolerance (see :meth:`set_epsilon`).
@@ -1083,7 +985,7 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._writer("set_max_num_iterations")
         v = _as_int64(n, "max_num_iterations")
-        _check_status(ss_svm_set_max_num_iterations(p, <int64_t>v), "max_num_iterations", n)
+        self._check(ss_svm_set_max_num_iterations(p, <int64_t>v), "max_num_iterations", n)
         self._max_num_iterations_set = True
 
     def get_max_num_iterations(self):
@@ -1110,7 +1012,7 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._writer("set_diagnostic_frequency")
         v = _as_int64(f, "diagnostic_frequency")
-        _check_status(ss_svm_set_diagnostic_frequency(p, <int64_t>v), "diagnostic_frequency", f)
+        self._check(ss_svm_set_diagnostic_frequency(p, <int64_t>v), "diagnostic_frequency", f)
         self._diagnostic_frequency_set = True
 
     def get_diagnostic_frequency(self):
@@ -1140,7 +1042,7 @@ cdef class SVM:
             Out of range (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_bias_multiplier")
-        _check_status(ss_svm_set_bias_multiplier(p, _as_float(B, "bias_multiplier")),
+        self._check(ss_svm_set_bias_multiplier(p, _as_float(B, "bias_multiplier")),
                       "bias_multiplier", B)
 
     def get_bias_multiplier(self):
@@ -1166,7 +1068,7 @@ cdef class SVM:
             Out of range (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_bias_learning_rate")
-        _check_status(ss_svm_set_bias_learning_rate(p, _as_float(rate, "bias_learning_rate")),
+        self._check(ss_svm_set_bias_learning_rate(p, _as_float(rate, "bias_learning_rate")),
                       "bias_learning_rate", rate)
 
     def get_bias_learning_rate(self):
@@ -1195,14 +1097,14 @@ cdef class SVM:
             Out of range (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_t0")
-        _check_status(ss_svm_set_t0(p, _as_float(t0, "t0")), "t0", t0)
+        self._check_knob(ss_svm_set_t0(p, _as_float(t0, "t0")), "t0", t0)
         self._t0_set = True
 
     def unset_t0(self):
         """Go back to the default t0, ``max(2, 2 / lambda, L / lambda)`` (see :meth:`set_t0`),
         recomputed at train time."""
         cdef SsSvm *p = self._writer("unset_t0")
-        _check_status(ss_svm_unset_t0(p), "t0", None)
+        self._check_knob(ss_svm_unset_t0(p), "t0", None)
         self._t0_set = False
 
     def get_t0(self):
@@ -1218,7 +1120,7 @@ cdef class SVM:
         """Iterations between two regularization steps of SVMSGD2 and SGD-QN.
 
         The regularizer is applied, scaled by ``skip``, at the iterations t
-        with ``(t + 1) % skip == 0``. Other solvers accept and ignore it.
+        with ``(t + 1) % skip == 0``. Other solvers refuse it (ValueError).
 
         Parameters
         ----------
@@ -1237,13 +1139,13 @@ cdef class SVM:
         v = _as_int(skip, "skip")
         if not (1 <= v <= _INT64_MAX):
             raise ValueError(f"skip must be {_RANGES['skip']}, got {skip!r}")
-        _check_status(ss_svm_set_skip(p, <int64_t>v), "skip", skip)
+        self._check_knob(ss_svm_set_skip(p, <int64_t>v), "skip", skip)
         self._skip_set = True
 
     def unset_skip(self):
         """Go back to the default skip, ``round(16 / density)``."""
         cdef SsSvm *p = self._writer("unset_skip")
-        _check_status(ss_svm_unset_skip(p), "skip", None)
+        self._check_knob(ss_svm_unset_skip(p), "skip", None)
         self._skip_set = False
 
     def get_skip(self):
@@ -1327,8 +1229,8 @@ cdef class SVM:
                                f"{self.get_solver()!r}")
         status = ss_svm_set_scaling(p, <const double *>cnp.PyArray_DATA(B), <int64_t>u)
         if status == SS_ERR_BAD_ARG:
-            raise ValueError("scaling must hold finite values > 0")
-        _check_status(status, "scaling", None)
+            raise ValueError("scaling must hold finite values > 0" + self._detail())
+        self._check(status, "scaling", None)
 
     def reset_scaling(self):
         """SGD-QN: set B back to ``1 / lambda`` and restart its average.
@@ -1339,7 +1241,7 @@ cdef class SVM:
             For solvers other than ``"sgdqn"``.
         """
         cdef SsSvm *p = self._writer("reset_scaling")
-        _check_status(ss_svm_reset_scaling(p), "scaling", None)
+        self._check(ss_svm_reset_scaling(p), "scaling", None)
 
     def calibrate_t0(self, candidates=None):
         """Choose t0 as Bordes, Bottou and Gallinari do (``ss_svm_calibrate_t0``).
@@ -1392,28 +1294,15 @@ cdef class SVM:
                                  f"{candidates!r}")
         m = cand.shape[0]
         objectives = np.empty(m, dtype=np.float64)
-        if not self._lock.acquire(False):
-            raise RuntimeError("cannot calibrate while train() is running on this SVM")
-        self._training = True
-        self._train_thread = PyThread_get_thread_ident()
+        self._enter_training("cannot calibrate while train() is running on this SVM")
         try:
             with nogil:
                 status = ss_svm_calibrate_t0(p, <const double *>cnp.PyArray_DATA(cand), m,
                                              <double *>cnp.PyArray_DATA(objectives))
         finally:
-            self._training = False
-            self._train_thread = 0
-            self._lock.release()
-        if status == SS_ERR_BAD_STATE:
-            if ss_svm_get_num_data(p) == 0:
-                raise RuntimeError("this SVM has no data; call set_data(X, y) first")
-            raise RuntimeError(f"calibrate_t0 applies to the solvers 'sgd', 'svmsgd2' and "
-                               f"'sgdqn', not {self.get_solver()!r}")
-        if status == SS_ERR_BAD_DATA:
-            raise ValueError(f"the labels are not valid for the {self.get_loss()} loss")
-        if status == SS_ERR_NUMERIC:
-            raise FloatingPointError("every candidate t0 diverged; t0 is unchanged")
-        _check_status(status, "candidates", candidates)
+            self._leave_training()
+        if status != SS_OK:
+            _raise_status(status, self._last_error())
         self._t0_set = True
         return {"t0": ss_svm_get_t0(p), "candidates": cand.copy(), "objectives": objectives}
 
@@ -1445,7 +1334,7 @@ cdef class SVM:
             raise ValueError(f"loss must be one of {_valid(_LOSSES)}, got {loss!r}")
         if self.get_solver() in _QUASI_NEWTON and loss in _NON_DIFFERENTIABLE:
             raise ValueError(_non_differentiable_message(self.get_solver(), loss))
-        _check_status(ss_svm_set_loss(p, <SsLoss>_LOSSES[loss]), "loss", loss)
+        self._check(ss_svm_set_loss(p, <SsLoss>_LOSSES[loss]), "loss", loss)
 
     def get_loss(self):
         """The loss, by its canonical name.
@@ -1475,15 +1364,15 @@ cdef class SVM:
         cdef cnp.ndarray w
         cdef int64_t n = ss_svm_get_num_data(p)
         if weights is None:
-            _check_status(ss_svm_set_weights(p, NULL), "weights", None)
+            self._check(ss_svm_set_weights(p, NULL), "weights", None)
             return
         if n == 0:
             raise RuntimeError("this SVM has no data; call set_data(X, y) before set_weights")
         w = _as_float_vector(weights, "weights", n, "one per example")
         status = ss_svm_set_weights(p, <const double *>cnp.PyArray_DATA(w))
         if status == SS_ERR_BAD_ARG:
-            raise ValueError(f"weights must be {n} finite values >= 0")
-        _check_status(status, "weights", None)
+            raise ValueError(f"weights must be {n} finite values >= 0" + self._detail())
+        self._check(status, "weights", None)
 
     def get_weights(self):
         """A copy of the per-example weights, or None for uniform weights.
@@ -1519,8 +1408,8 @@ cdef class SVM:
             raise RuntimeError("the sdca solver derives its model from the dual variables: "
                                "use set_dual_variables instead of set_model")
         if status == SS_ERR_BAD_ARG:
-            raise ValueError(f"model must be {d} finite values")
-        _check_status(status, "model", None)
+            raise ValueError(f"model must be {d} finite values" + self._detail())
+        self._check(status, "model", None)
 
     def set_dual_variables(self, alpha):
         """SDCA: set the dual variables (copied); the model and bias follow from them.
@@ -1551,8 +1440,8 @@ cdef class SVM:
         status = ss_svm_set_dual_variables(p, <const double *>cnp.PyArray_DATA(a))
         if status == SS_ERR_BAD_ARG:
             raise ValueError(f"alpha must be {n} finite values, each in the domain of the "
-                             f"{self.get_loss()} loss's conjugate")
-        _check_status(status, "dual_variables", None)
+                             f"{self.get_loss()} loss's conjugate" + self._detail())
+        self._check(status, "dual_variables", None)
 
     def shift_sdca_model(self, shift, bias_shift=0.0):
         """SDCA: add ``(shift, bias_shift)`` to the model derived from the dual variables.
@@ -1588,8 +1477,8 @@ cdef class SVM:
         cdef double rb = _as_float(bias_shift, "bias_shift")
         status = ss_svm_shift_sdca_model(p, <const double *>cnp.PyArray_DATA(r), rb)
         if status == SS_ERR_BAD_ARG:
-            raise ValueError("shift and bias_shift must be finite")
-        _check_status(status, "shift", None)
+            raise ValueError("shift and bias_shift must be finite" + self._detail())
+        self._check(status, "shift", None)
 
     def set_shrinking(self, enabled):
         """SDCA: turn shrinking on (the default) or off (``ss_svm_set_shrinking``).
@@ -1610,7 +1499,7 @@ cdef class SVM:
         if not isinstance(enabled, (bool, np.bool_)):
             raise TypeError(f"enabled must be a bool, got {type(enabled).__name__}")
         cdef SsSvm *p = self._writer("set_shrinking")
-        _check_status(ss_svm_set_shrinking(p, 1 if enabled else 0), "enabled", enabled)
+        self._check_knob(ss_svm_set_shrinking(p, 1 if enabled else 0), "enabled", enabled)
 
     def get_shrinking(self):
         """True if SDCA shrinking is on (the default).
@@ -1673,7 +1562,7 @@ cdef class SVM:
         if status == SS_ERR_BAD_STATE:
             raise RuntimeError("the sdca solver learns the bias from the dual variables "
                                "(bias multiplier > 0): use set_dual_variables")
-        _check_status(status, "bias", bias)
+        self._check(status, "bias", bias)
 
     def get_bias(self):
         """The bias b.
@@ -1706,7 +1595,7 @@ cdef class SVM:
         if v > room:   # the counter would saturate: train() would stop short, silently
             raise ValueError(f"iteration_number must leave room for max_num_iterations = "
                              f"{_INT64_MAX - room} more iterations (at most {room}), got {t!r}")
-        _check_status(ss_svm_set_iteration_number(p, <int64_t>v), "iteration_number", t)
+        self._check(ss_svm_set_iteration_number(p, <int64_t>v), "iteration_number", t)
 
     def get_iteration_number(self):
         """Iterations done in total (warm-start offset included).
@@ -1750,7 +1639,7 @@ cdef class SVM:
         v = _check_seed(seed)
         if v is None:
             raise TypeError("seed must be an integer in [0, 2**64), got None")
-        _check_status(ss_svm_set_seed(p, <uint64_t>v), "seed", seed)
+        self._check(ss_svm_set_seed(p, <uint64_t>v), "seed", seed)
 
     def set_shuffle(self, shuffle):
         """Visit each epoch in a fresh random permutation (True, the default) or
@@ -1769,7 +1658,7 @@ cdef class SVM:
         cdef SsSvm *p = self._writer("set_shuffle")
         if not isinstance(shuffle, (bool, np.bool_)):
             raise TypeError(f"shuffle must be True or False, got {shuffle!r}")
-        _check_status(ss_svm_set_shuffle(p, 1 if shuffle else 0), "shuffle", shuffle)
+        self._check(ss_svm_set_shuffle(p, 1 if shuffle else 0), "shuffle", shuffle)
 
     def set_visit_order(self, order):
         """How each epoch visits the examples: ``"permutation"`` (a fresh
@@ -1835,10 +1724,10 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._writer("set_diagnostic_function")
         if function is None:
-            _check_status(ss_svm_set_diagnostic_function(p, NULL, NULL), "diagnostic_function",
+            self._check(ss_svm_set_diagnostic_function(p, NULL, NULL), "diagnostic_function",
                           None)
         elif callable(function):
-            _check_status(ss_svm_set_diagnostic_function(p, _diagnostic_trampoline, <void *>self),
+            self._check(ss_svm_set_diagnostic_function(p, _diagnostic_trampoline, <void *>self),
                           "diagnostic_function", None)
         else:
             raise TypeError(f"diagnostic function must be callable or None, got "
@@ -1939,7 +1828,7 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._writer("set_res_minibatch_size")
         v = _as_int64(L, "res_minibatch_size")
-        _check_status(ss_svm_set_res_minibatch_size(p, <int64_t>v), "res_minibatch_size", L)
+        self._check_knob(ss_svm_set_res_minibatch_size(p, <int64_t>v), "res_minibatch_size", L)
 
     def get_res_minibatch_size(self):
         """RES/LRES minibatch size L (int)."""
@@ -1955,7 +1844,7 @@ cdef class SVM:
             is plain stochastic BFGS.
         """
         cdef SsSvm *p = self._writer("set_res_delta")
-        _check_status(ss_svm_set_res_delta(p, _as_float(delta, "res_delta")), "res_delta", delta)
+        self._check_knob(ss_svm_set_res_delta(p, _as_float(delta, "res_delta")), "res_delta", delta)
 
     def get_res_delta(self):
         """RES/LRES curvature floor delta (float)."""
@@ -1970,7 +1859,7 @@ cdef class SVM:
             Finite, >= 0. Default ``1e-4 / b0`` (the paper's 1e-4 at b0 = 1).
         """
         cdef SsSvm *p = self._writer("set_res_gamma")
-        _check_status(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
+        self._check_knob(ss_svm_set_res_gamma(p, _as_float(gamma, "res_gamma")), "res_gamma", gamma)
         self._res_explicit.add("res_gamma")
 
     def get_res_gamma(self):
@@ -1986,7 +1875,7 @@ cdef class SVM:
             Finite, > 0. Default 0.1 (docs/res.rst, "Defaults and safeguards").
         """
         cdef SsSvm *p = self._writer("set_res_eps0")
-        _check_status(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
+        self._check_knob(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
 
     def get_res_eps0(self):
         """RES/LRES initial step eps0 (float)."""
@@ -2001,7 +1890,7 @@ cdef class SVM:
             > 0; ``float("inf")`` gives the constant step eps0. Default 100.
         """
         cdef SsSvm *p = self._writer("set_res_tau")
-        _check_status(ss_svm_set_res_tau(p, _as_float(tau, "res_tau")), "res_tau", tau)
+        self._check_knob(ss_svm_set_res_tau(p, _as_float(tau, "res_tau")), "res_tau", tau)
 
     def get_res_tau(self):
         """RES/LRES step decay tau (float)."""
@@ -2019,7 +1908,7 @@ cdef class SVM:
             Finite, > 0. Default: the data's diagonal Bhat_0 (docs/res.rst).
         """
         cdef SsSvm *p = self._writer("set_res_initial_curvature")
-        _check_status(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
+        self._check_knob(ss_svm_set_res_initial_curvature(p, _as_float(b0, "res_initial_curvature")),
                       "res_initial_curvature", b0)
         self._res_explicit.add("res_initial_curvature")
 
@@ -2037,7 +1926,7 @@ cdef class SVM:
         """
         cdef SsSvm *p = self._writer("set_lres_memory")
         v = _as_int64(m, "lres_memory")
-        _check_status(ss_svm_set_lres_memory(p, <int64_t>v), "lres_memory", m)
+        self._check_knob(ss_svm_set_lres_memory(p, <int64_t>v), "lres_memory", m)
 
     def get_lres_memory(self):
         """LRES memory m (int)."""
@@ -2113,8 +2002,8 @@ cdef class SVM:
         status = ss_svm_set_res_curvature_state(p, <const double *>cnp.PyArray_DATA(a))
         if status == SS_ERR_BAD_ARG:
             raise ValueError("invalid curvature state: RES needs a finite, symmetric, positive "
-                             "definite Bhat; LRES a pair count 0..m and pairs with v^T r > 0")
-        _check_status(status, "curvature_state", None)
+                             "definite Bhat; LRES a pair count 0..m and pairs with v^T r > 0" + self._detail())
+        self._check(status, "curvature_state", None)
 
     def _get_res_parameters(self):
         """The RES/LRES parameters and curvature state, for pickling."""
@@ -2128,6 +2017,8 @@ cdef class SVM:
 
     def _set_res_parameters(self, params):
         for name in _RES_PARAMETERS:       # memory first: it resets the LRES pairs
+            if name == "lres_memory" and self.get_solver() != "lres":
+                continue
             if params[name] is None or (name == "res_initial_curvature" and
                                         params[name] == 1.0 + params["res_delta"]):
                 continue                   # a default (older pickles: b0 = 1 + delta)
@@ -2138,7 +2029,7 @@ cdef class SVM:
     def reset_res_curvature(self):
         """RES/LRES: forget the curvature (Bhat = Bhat_0, no LRES pairs) and the counters."""
         cdef SsSvm *p = self._writer("reset_res_curvature")
-        _check_status(ss_svm_reset_res_curvature(p), "curvature", None)
+        self._check_knob(ss_svm_reset_res_curvature(p), "curvature", None)
 
 
 # ---------------------------------------------------------------------------

@@ -530,10 +530,14 @@ def _new_svm(X, y, lam, args, solver, hkm, loss=None):
     svm.set_bias_multiplier(args.bias_multiplier)
     if getattr(args, "bias_learning_rate", None) is not None:
         svm.set_bias_learning_rate(args.bias_learning_rate)
-    if getattr(args, "t0", None) is not None:
+    # Per-solver knobs are set only on their solver (the object refuses others).
+    from stochsvm import _svm
+
+    if getattr(args, "t0", None) is not None and solver in _svm._T0_SOLVERS:
         svm.set_t0(args.t0)
     svm.set_epsilon(getattr(args, "tol", 0.0))
-    svm.set_shrinking(getattr(args, "shrinking", True))
+    if solver == "sdca":
+        svm.set_shrinking(getattr(args, "shrinking", True))
     n = X.shape[0]
     svm.set_max_num_iterations(n)  # one epoch per train() call (train N = N/2 + N/2)
     svm.set_diagnostic_frequency(getattr(args, "diagnostic_frequency", None) or n)

@@ -53,10 +53,10 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 from sklearn.utils.validation import validate_data as _sklearn_validate_data
 
 from stochsvm import _solvers, _svm, model_file
-from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
-from stochsvm._svm import SVM
+from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
+from stochsvm._svm import _T0_SOLVERS, SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, real)
 from stochsvm.svm import _report_training, _zero_objective
@@ -221,9 +221,11 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         svm.set_bias_multiplier(float(self.bias_multiplier))
         if self.bias_learning_rate is not None:
             svm.set_bias_learning_rate(float(self.bias_learning_rate))
-        if self.t0 is not None:
+        # Per-solver knobs are set only on their solver (the object refuses others).
+        if self.t0 is not None and self.solver in _T0_SOLVERS:
             svm.set_t0(float(self.t0))
-        svm.set_shrinking(bool(self.shrinking))
+        if self.solver == "sdca":
+            svm.set_shrinking(bool(self.shrinking))
         return svm
 
     # -- input ---------------------------------------------------------------

@@ -53,6 +53,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(data_row_kernels_agree)                                     \
   X(status_strings)                                             \
   X(version)                                                    \
+  /* test_last_error.c */                                       \
+  X(last_error_svm_setters)                                     \
+  X(last_error_svm_train)                                       \
+  X(last_error_kernel_svm)                                      \
   /* test_lifecycle.c */                                        \
   X(delete_null)                                                \
   X(new_rejects)                                                \

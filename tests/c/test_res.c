@@ -88,11 +88,14 @@ void test_res_setters(void) {
   CHECK(ss_svm_set_loss(svm, SS_LOSS_LOGISTIC) == SS_OK);
   ss_svm_delete(svm);
 
-  /* other solvers accept the setters but have no curvature state */
+  /* other solvers refuse the setters (naming the solvers) and have no curvature state */
   svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 0.1);
   REQUIRE(svm != NULL);
   double state[16];
-  CHECK(ss_svm_set_res_delta(svm, 0.5) == SS_OK);
+  CHECK(ss_svm_set_res_delta(svm, 0.5) == SS_ERR_BAD_STATE);
+  CHECK(strcmp(ss_svm_get_last_error(svm), "set_res_delta applies to solvers res and lres, this object's solver is sgd") == 0);
+  CHECK(ss_svm_set_lres_memory(svm, 3) == SS_ERR_BAD_STATE);
+  CHECK(ss_svm_reset_res_curvature(svm) == SS_ERR_BAD_STATE);
   CHECK_EQ_INT(ss_svm_get_res_curvature_state_size(svm), 0);
   CHECK(ss_svm_get_res_curvature_state(svm, state) == SS_ERR_BAD_STATE);
   CHECK(ss_svm_set_res_curvature_state(svm, state) == SS_ERR_BAD_STATE);

@@ -145,10 +145,11 @@ void test_sdca_shrinking_state(void) {
   free(alpha);
   ss_svm_delete(svm);
 
-  /* SGD accepts the setter and never shrinks */
+  /* SGD refuses the SDCA knob, naming both solvers, and never shrinks */
   SsSvm *sgd = tu_new_dense(SS_SOLVER_SGD, &data, X, y, SN, SD, 0.01);
   REQUIRE(sgd);
-  CHECK_EQ_INT(ss_svm_set_shrinking(sgd, 1), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_shrinking(sgd, 1), SS_ERR_BAD_STATE);
+  CHECK(strcmp(ss_svm_get_last_error(sgd), "set_shrinking applies to solver sdca, this object's solver is sgd") == 0);
   CHECK_EQ_INT(ss_svm_train(sgd), SS_OK);
   CHECK_EQ_INT(ss_svm_get_num_shrunk(sgd), 0);
   ss_svm_delete(sgd);

@@ -142,7 +142,15 @@ struct SsKernelSvm_ {
   SsKernelSvmStatistics statistics;
   SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
   double train_start_time;
+  SsLastError last_error;      /**< ss_kernel_svm_get_last_error */
 };
+
+/** Record why a call on @p self failed and return @p status (as ss_svm_fail). */
+SsStatus ss_kernel_svm_fail(SsKernelSvm *self, SsStatus status, const char *format, ...) SS_PRINTF_LIKE(3, 4);
+/** Clear the last error and return SS_OK. */
+SsStatus ss_kernel_svm_succeed(SsKernelSvm *self);
+/** The name of a kernel solver, as the Python layer spells it. */
+const char *ss_kernel_svm_solver_name(SsKernelSolver solver);
 
 /** A solver: the driver (kernel_svm.c) calls start once per train call, then
  *  steps on consecutive ranges [t, t_end) of iterations (never across an

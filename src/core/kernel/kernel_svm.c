@@ -12,6 +12,7 @@
  */
 #include "kernel_internal.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,14 +125,27 @@ static void free_data_state(SsKernelSvm *self)
 
 SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels)
 {
-  if (!self || !valid_descriptor(data)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!valid_descriptor(data))
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                              "set_data: the data descriptor is NULL or malformed (a kernel map is not allowed)");
   const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
-  if (data->dimension != self->dimension) return SS_ERR_BAD_ARG;
-  if (precomputed && data->num_data != data->dimension) return SS_ERR_BAD_ARG;
-  SsStatus status = check_labels(labels, data->num_data);
-  if (status != SS_OK) return status;
+  if (data->dimension != self->dimension)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_data: the data has dimension %lld, the object %lld",
+                              (long long)data->dimension, (long long)self->dimension);
+  if (precomputed && data->num_data != data->dimension)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                              "set_data: a precomputed kernel matrix must be square, got %lld x %lld",
+                              (long long)data->num_data, (long long)data->dimension);
+  if (!labels) return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_data: labels is NULL");
+  for (int64_t i = 0; i < data->num_data; ++i) {
+    if (labels[i] != 1.0 && labels[i] != -1.0)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA, "set_data: labels must be -1 or +1, got labels[%lld] = %g",
+                                (long long)i, labels[i]);
+  }
   const int64_t n = data->num_data;
-  if ((uint64_t)n > SIZE_MAX / sizeof(double) / 2) return SS_ERR_ALLOC;
+  if ((uint64_t)n > SIZE_MAX / sizeof(double) / 2)
+    return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "set_data: %lld examples do not fit in memory", (long long)n);
 
   double *y = malloc((size_t)n * sizeof(double));
   double *norms2 = malloc((size_t)n * sizeof(double));
@@ -141,7 +155,8 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   int64_t *perm = malloc((size_t)n * sizeof(int64_t));
   if (!y || !norms2 || !diagonal || !zd || !krow || !perm) {
     free(y); free(norms2); free(diagonal); free(zd); free(krow); free(perm);
-    return SS_ERR_ALLOC;
+    return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "set_data: out of memory for the per-example arrays of %lld "
+                              "examples", (long long)n);
   }
   free_data_state(self);
   memcpy(y, labels, (size_t)n * sizeof(double));
@@ -164,7 +179,7 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   memset(&self->statistics, 0, sizeof self->statistics);
   self->statistics.status = SS_SVM_STATUS_UNTRAINED;
   ss_run_history_clear(&self->history);
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsKernelSvm *ss_kernel_svm_new(SsKernelSolver solver, const SsKernel *kernel, const SsData *data,
@@ -377,11 +392,8 @@ static SsRun kernel_run(SsKernelSvm *self)
                  .object = self, .progress = &self->progress};
 }
 
-SsStatus ss_kernel_svm_train(SsKernelSvm *self)
+static SsStatus run_solver(SsKernelSvm *self)
 {
-  if (!self) return SS_ERR_BAD_ARG;
-  if (!self->has_data) return SS_ERR_BAD_STATE;
-  self->train_start_time = ss_clock_seconds();
   SsRun run = kernel_run(self);
   if (!self->ops) {
     /* SS_KSOLVER_NONE: the statistics of the present model. */
@@ -390,13 +402,58 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
     return status;
   }
   /* Room for the whole cap: a saturated counter would end the run short. */
-  if (self->iteration > INT64_MAX - run.settings.max_num_iterations) return SS_ERR_BAD_STATE;
+  if (self->iteration > INT64_MAX - run.settings.max_num_iterations)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
+                              "the iteration number %lld leaves no room for max_num_iterations = %lld more "
+                              "iterations (the counter is a 64-bit integer): lower set_max_num_iterations",
+                              (long long)self->iteration, (long long)run.settings.max_num_iterations);
   SsStatus status = self->ops->start(self);
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;
     return status;
   }
   return ss_run_train(&run);
+}
+
+/* Say why a run ended with @p status (the solvers return a bare status). */
+static SsStatus explain_train(SsKernelSvm *self, SsStatus status)
+{
+  const char *solver = ss_kernel_svm_solver_name(self->solver);
+  const long long t = (long long)self->iteration;
+  if (status == SS_ERR_BAD_STATE && self->last_error.text[0]) return status;   /* said by run_solver */
+  switch (status) {
+    case SS_OK: return ss_kernel_svm_succeed(self);
+    case SS_ERR_INTERRUPTED:
+      return ss_kernel_svm_fail(self, status, "training interrupted by a callback at iteration %lld (solver %s)",
+                                t, solver);
+    case SS_ERR_DIVERGED:
+      return ss_kernel_svm_fail(self, status,
+                                "training diverged: the primal objective rose to %.3g, over 1e4 times its "
+                                "value at w = 0, by iteration %lld (solver %s): the steps are too large",
+                                self->statistics.primal_objective, t, solver);
+    case SS_ERR_NUMERIC:
+      return ss_kernel_svm_fail(self, status,
+                                "training diverged: a non-finite value by iteration %lld (solver %s)", t, solver);
+    case SS_ERR_ALLOC:
+      return ss_kernel_svm_fail(self, status, "training ran out of memory (solver %s, %lld examples)", solver,
+                                (long long)self->num_data);
+    case SS_ERR_BAD_DATA:
+      if (self->solver == SS_KSOLVER_SBP && self->bias_enabled)
+        return ss_kernel_svm_fail(self, status, "the SBP with an unregularized bias needs both classes in y");
+      break;
+    default: break;
+  }
+  return ss_kernel_svm_fail(self, status, "training failed (solver %s): %s", solver, ss_status_string(status));
+}
+
+SsStatus ss_kernel_svm_train(SsKernelSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!self->has_data)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
+  ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
+  self->train_start_time = ss_clock_seconds();
+  return explain_train(self, run_solver(self));
 }
 
 SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
@@ -432,12 +489,46 @@ SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
 }
 
 /* ------------------------------------------------------------------------ */
+/*                                Last error                                */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_kernel_svm_fail(SsKernelSvm *self, SsStatus status, const char *format, ...)
+{
+  va_list args;
+  va_start(args, format);
+  ss_last_error_vset(&self->last_error, status, format, args);
+  va_end(args);
+  return status;
+}
+
+SsStatus ss_kernel_svm_succeed(SsKernelSvm *self) { return ss_last_error_clear(&self->last_error); }
+
+const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self) { return self ? self->last_error.text : ""; }
+
+const char *ss_kernel_svm_solver_name(SsKernelSolver solver)
+{
+  switch (solver) {
+    case SS_KSOLVER_NONE: return "none";
+    case SS_KSOLVER_SBP: return "sbp";
+    case SS_KSOLVER_PEGASOS: return "pegasos";
+    case SS_KSOLVER_SDCA: return "sdca";
+    case SS_KSOLVER_PERCEPTRON: return "perceptron";
+    case SS_KSOLVER_BSCA: return "bsca";
+    case SS_KSOLVER_BSGD: return "bsgd";
+  }
+  return "unknown";
+}
+
+/* ------------------------------------------------------------------------ */
 /*                                  Setters                                 */
 /* ------------------------------------------------------------------------ */
 
 SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
 {
-  if (!self || !valid_lambda(lambda)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!valid_lambda(lambda))
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_lambda: lambda must be in [%g, %g], got %g",
+                              SS_LAMBDA_MIN, SS_LAMBDA_MAX, lambda);
   self->lambda = lambda;
   /* Pegasos's counts and SDCA's box depend on lambda: their state restarts. */
   if ((self->solver == SS_KSOLVER_PEGASOS || self->solver == SS_KSOLVER_SDCA) && self->ops &&
@@ -446,7 +537,7 @@ SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
     self->iteration = 0;
   }
   ss_run_history_clear(&self->history);
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
@@ -454,12 +545,17 @@ SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
   if (!self) return SS_ERR_BAD_ARG;
   if (weights) {
     /* SBP has no weighted formulation here (sbp.c): refused, never ignored. */
-    if (!self->has_data || self->solver == SS_KSOLVER_SBP) return SS_ERR_BAD_STATE;
+    if (!self->has_data)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "set_weights: the object has no data");
+    if (self->solver == SS_KSOLVER_SBP)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "set_weights: solver sbp has no weighted formulation");
     const int64_t n = self->num_data;
     for (int64_t i = 0; i < n; ++i)
-      if (!(weights[i] >= 0) || !isfinite(weights[i])) return SS_ERR_BAD_ARG;
+      if (!(weights[i] >= 0) || !isfinite(weights[i]))
+        return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_weights: weights[%lld] must be finite and >= 0, "
+                                  "got %g", (long long)i, weights[i]);
     double *copy = self->weights ? self->weights : malloc((size_t)n * sizeof(double));
-    if (!copy) return SS_ERR_ALLOC;
+    if (!copy) return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "set_weights: out of memory");
     memcpy(copy, weights, (size_t)n * sizeof(double));
     self->weights = copy;
   } else {
@@ -472,7 +568,7 @@ SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
     self->iteration = 0;
   }
   ss_run_history_clear(&self->history);
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 const double *ss_kernel_svm_get_weights(const SsKernelSvm *self)
@@ -482,10 +578,12 @@ const double *ss_kernel_svm_get_weights(const SsKernelSvm *self)
 
 SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 {
-  if (!self || !valid_positive(nu)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!valid_positive(nu))
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_nu: nu must be finite and > 0, got %g", nu);
   self->nu = nu;
   ss_run_history_clear(&self->history);
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
@@ -493,7 +591,9 @@ SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
   if (!self) return SS_ERR_BAD_ARG;
   if (enabled && self->solver != SS_KSOLVER_SBP && self->solver != SS_KSOLVER_BSCA &&
       self->solver != SS_KSOLVER_SDCA)
-    return SS_ERR_BAD_STATE;
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
+                              "set_unregularized_bias applies to solvers sbp, bsca and sdca, this object's solver is %s",
+                              ss_kernel_svm_solver_name(self->solver));
   if ((enabled != 0) != self->bias_enabled) {
     ss_kernel_budget_restart(self);
     if (self->solver == SS_KSOLVER_SDCA) {
@@ -505,36 +605,47 @@ SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
   }
   self->bias_enabled = enabled != 0;
   ss_run_history_clear(&self->history);
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
 {
-  if (!self || !valid_positive(eta0)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!valid_positive(eta0))
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_eta0: eta0 must be finite and > 0, got %g", eta0);
   self->eta0 = eta0;
   ss_run_history_clear(&self->history);
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon)
 {
-  if (!self || !isfinite(epsilon) || epsilon < 0) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!isfinite(epsilon) || epsilon < 0)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_epsilon: epsilon must be finite and >= 0, got %g",
+                              epsilon);
   self->epsilon = epsilon;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)
 {
-  if (!self || n < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (n < 1)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_max_num_iterations: the cap must be >= 1, got %lld",
+                              (long long)n);
   self->max_num_iterations = n;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f)
 {
-  if (!self || f < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (f < 1)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                              "set_diagnostic_frequency: the frequency must be >= 1, got %lld", (long long)f);
   self->diagnostic_frequency = f;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
@@ -542,14 +653,17 @@ SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
   if (!self) return SS_ERR_BAD_ARG;
   self->seed = seed;
   self->perm_epoch = -1;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)
 {
-  if (!self || num_threads < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (num_threads < 1)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_num_threads: num_threads must be >= 1, got %d",
+                              num_threads);
   self->threads.count = num_threads;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self, SsKernelSvmDiagnosticFunction f,
@@ -558,7 +672,7 @@ SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self, SsKernelSvmDia
   if (!self) return SS_ERR_BAD_ARG;
   self->diagnostic_fn = f;
   self->diagnostic_user = f ? user : NULL;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptFunction f,
@@ -567,31 +681,40 @@ SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptF
   if (!self) return SS_ERR_BAD_ARG;
   self->interrupt_fn = f;
   self->interrupt_user = f ? user : NULL;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vectors,
                                  const int64_t *indices, const double *coefficients, int64_t m,
                                  double bias)
 {
-  if (!self || m < 0 || !isfinite(bias)) return SS_ERR_BAD_ARG;
-  if (m > 0 && !coefficients) return SS_ERR_BAD_ARG;
+  const SsStatus bad = SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (m < 0) return ss_kernel_svm_fail(self, bad, "set_model: m must be >= 0, got %lld", (long long)m);
+  if (!isfinite(bias)) return ss_kernel_svm_fail(self, bad, "set_model: the bias must be finite, got %g", bias);
+  if (m > 0 && !coefficients) return ss_kernel_svm_fail(self, bad, "set_model: coefficients is NULL");
   for (int64_t k = 0; k < m; ++k) {
-    if (!isfinite(coefficients[k])) return SS_ERR_BAD_ARG;
+    if (!isfinite(coefficients[k]))
+      return ss_kernel_svm_fail(self, bad, "set_model: coefficients[%lld] must be finite, got %g", (long long)k,
+                                coefficients[k]);
   }
   const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
   if (precomputed) {
-    if (m > 0 && !indices) return SS_ERR_BAD_ARG;
+    if (m > 0 && !indices)
+      return ss_kernel_svm_fail(self, bad, "set_model: a precomputed kernel needs the support indices");
     for (int64_t k = 0; k < m; ++k) {
-      if (indices[k] < 0 || indices[k] >= self->dimension) return SS_ERR_BAD_ARG;
+      if (indices[k] < 0 || indices[k] >= self->dimension)
+        return ss_kernel_svm_fail(self, bad, "set_model: indices[%lld] must be in [0, %lld), got %lld",
+                                  (long long)k, (long long)self->dimension, (long long)indices[k]);
     }
   } else if (m > 0) {
     if (!valid_descriptor(support_vectors) || support_vectors->num_data != m ||
         support_vectors->dimension != self->dimension)
-      return SS_ERR_BAD_ARG;
+      return ss_kernel_svm_fail(self, bad, "set_model: the support vectors must be %lld rows of dimension %lld",
+                                (long long)m, (long long)self->dimension);
   }
   int64_t *rows = malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
-  if (!rows) return SS_ERR_ALLOC;
+  if (!rows) return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "set_model: out of memory");
   for (int64_t k = 0; k < m; ++k) rows[k] = precomputed ? indices[k] : k;
   SsData empty = {.layout = SS_LAYOUT_DENSE};
   const SsData *source = precomputed || m == 0 ? &empty : support_vectors;
@@ -601,7 +724,7 @@ SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vector
   free(rows);
   if (status != SS_OK) {
     ss_kernel_model_free(&fresh);
-    return status;
+    return ss_kernel_svm_fail(self, status, "set_model: %s", ss_status_string(status));
   }
   if (!precomputed) {
     for (int64_t k = 0; k < m; ++k) fresh.source[k] = indices ? indices[k] : -1;
@@ -609,7 +732,7 @@ SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vector
   ss_kernel_model_free(&self->model);
   self->model = fresh;
   ss_run_history_clear(&self->history);
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 /* ------------------------------------------------------------------------ */

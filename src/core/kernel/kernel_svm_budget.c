@@ -75,10 +75,13 @@ void ss_kernel_budget_restart(SsKernelSvm *self)
 
 SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
 {
-  if (!self || budget < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (budget < 1)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_budget: the budget must be >= 1, got %lld",
+                              (long long)budget);
   if (budget != ss_kernel_svm_get_budget(self)) ss_kernel_budget_restart(self);
   self->budget = budget;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self, SsBudgetMaintenance maintenance)
@@ -86,12 +89,13 @@ SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self, SsBudgetMainten
   if (!self) return SS_ERR_BAD_ARG;
   if (maintenance != SS_BUDGET_MAINTENANCE_AUTO && maintenance != SS_BUDGET_MAINTENANCE_MERGE &&
       maintenance != SS_BUDGET_MAINTENANCE_REMOVE && maintenance != SS_BUDGET_MAINTENANCE_PROJECT)
-    return SS_ERR_BAD_ARG;
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_budget_maintenance: unknown maintenance %d",
+                              (int)maintenance);
   if (maintenance == SS_BUDGET_MAINTENANCE_MERGE && self->kernel.type != SS_KERNEL_RBF)
-    return SS_ERR_BAD_ARG;
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_budget_maintenance: merge needs the rbf kernel");
   if ((int)maintenance != self->budget_maintenance) ss_kernel_budget_restart(self);
   self->budget_maintenance = (int)maintenance;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }
 
 SsStatus ss_kernel_svm_get_budget_statistics(const SsKernelSvm *self, SsBudgetStatistics *out)

@@ -49,5 +49,5 @@ SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
   self->nu = 0;
-  return SS_OK;
+  return ss_kernel_svm_succeed(self);
 }

@@ -85,20 +85,30 @@ SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_
     candidates = grid;
     num_candidates = SS_SVM_CALIBRATION_GRID;
   }
-  if (num_candidates < 1) return SS_ERR_BAD_ARG;
+  if (num_candidates < 1)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "calibrate_t0: num_candidates must be >= 1, got %lld",
+                       (long long)num_candidates);
   for (int64_t k = 0; k < num_candidates; ++k) {
-    if (!(candidates[k] > 1) || !isfinite(candidates[k])) return SS_ERR_BAD_ARG;
+    if (!(candidates[k] > 1) || !isfinite(candidates[k]))
+      return ss_svm_fail(self, SS_ERR_BAD_ARG, "calibrate_t0: candidates[%lld] must be finite and > 1, got %g",
+                         (long long)k, candidates[k]);
   }
   SsStepsFunction steps;
   switch (self->solver) {
     case SS_SOLVER_SGD: steps = ss_sgd_steps(&self->source); break;
     case SS_SOLVER_SVMSGD2: steps = ss_svmsgd2_steps(&self->source); break;
     case SS_SOLVER_SGDQN: steps = ss_sgdqn_steps(&self->source); break;
-    default: return SS_ERR_BAD_STATE;
+    default:
+      return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                         "calibrate_t0 applies to solvers sgd, svmsgd2 and sgdqn, this object's solver is %s",
+                         ss_svm_solver_name(self->solver));
   }
-  if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
+  if (self->source.kind == SS_DATA_NONE)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE, "calibrate_t0: the object has no data (set_data)");
   SsStatus status = ss_svm_check_labels_for_loss(self);
-  if (status != SS_OK) return status;
+  if (status != SS_OK)
+    return ss_svm_fail(self, status, "calibrate_t0: the %s loss needs labels -1 or +1",
+                       ss_svm_loss_name(self->loss));
 
   const int64_t n = self->source.num_data;
   const int64_t m = n / 10 + (n % 10 != 0); /* ceil(n / 10) >= 1 */
@@ -109,7 +119,7 @@ SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_
     free(perm);
     free(saved.u);
     free(saved.scaling);
-    return SS_ERR_ALLOC;
+    return ss_svm_fail(self, SS_ERR_ALLOC, "calibrate_t0: out of memory");
   }
   ss_rng_permutation(perm, n, self->seed, SS_CALIBRATION_STREAM);
   save_state(self, &saved);
@@ -134,7 +144,9 @@ SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_
   free(perm);
   free(saved.u);
   free(saved.scaling);
-  if (!(best_objective < INFINITY)) return SS_ERR_NUMERIC;
+  if (!(best_objective < INFINITY))
+    return ss_svm_fail(self, SS_ERR_NUMERIC, "calibrate_t0: every one of the %lld candidates diverged; t0 is unchanged",
+                       (long long)num_candidates);
   self->t0 = best_t0;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }

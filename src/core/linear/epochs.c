@@ -18,17 +18,19 @@ SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
   self->visit_order = enabled ? SS_VISIT_PERMUTATION : SS_VISIT_DATA_ORDER;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 int ss_svm_get_shuffle(const SsSvm *self) { return self->visit_order != SS_VISIT_DATA_ORDER; }
 
 SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
 {
-  if (!self || (order != SS_VISIT_DATA_ORDER && order != SS_VISIT_PERMUTATION && order != SS_VISIT_BLOCKS))
-    return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (order != SS_VISIT_DATA_ORDER && order != SS_VISIT_PERMUTATION && order != SS_VISIT_BLOCKS)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_visit_order: order must be 0 (data), 1 (permutation) or "
+                       "2 (blocks), got %d", (int)order);
   self->visit_order = order;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsVisitOrder ss_svm_get_visit_order(const SsSvm *self) { return self->visit_order; }

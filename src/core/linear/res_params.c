@@ -41,52 +41,74 @@ static void forget_curvature(SsSvm *self)
 
 SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L)
 {
-  if (!self || L < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_res_minibatch_size", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
+  if (L < 1)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_minibatch_size: L must be >= 1, got %lld", (long long)L);
   self->res.minibatch_size = L;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_res_delta(SsSvm *self, double delta)
 {
-  if (!self || !(delta >= 0) || !isfinite(delta)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_res_delta", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
+  if (!(delta >= 0) || !isfinite(delta))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_delta: delta must be finite and >= 0, got %g", delta);
   self->res.delta = delta;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma)
 {
-  if (!self || !(gamma >= 0) || !isfinite(gamma)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_res_gamma", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
+  if (!(gamma >= 0) || !isfinite(gamma))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_gamma: gamma must be finite and >= 0, got %g", gamma);
   self->res.gamma = gamma;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0)
 {
-  if (!self || !(eps0 > 0) || !isfinite(eps0)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_res_eps0", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
+  if (!(eps0 > 0) || !isfinite(eps0))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_eps0: eps0 must be finite and > 0, got %g", eps0);
   self->res.eps0 = eps0;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_res_tau(SsSvm *self, double tau)
 {
-  if (!self || !(tau > 0)) return SS_ERR_BAD_ARG; /* +inf allowed: constant step */
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_res_tau", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
+  if (!(tau > 0)) /* +inf allowed: constant step */
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_tau: tau must be > 0, got %g", tau);
   self->res.tau = tau;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0)
 {
-  if (!self || !(b0 > 0) || !isfinite(b0)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_res_initial_curvature", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
+  if (!(b0 > 0) || !isfinite(b0))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_initial_curvature: b0 must be finite and > 0, got %g", b0);
   self->res.initial_curvature = b0;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m)
 {
-  if (!self || m < 1 || m > SS_LRES_MAX_MEMORY) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_lres_memory", SS_SOLVER_BIT(SS_SOLVER_LRES)) != SS_OK) return SS_ERR_BAD_STATE;
+  if (m < 1 || m > SS_LRES_MAX_MEMORY)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_lres_memory: m must be in [1, %d], got %lld", SS_LRES_MAX_MEMORY,
+                       (long long)m);
   if (m != self->res.memory && self->solver == SS_SOLVER_LRES) forget_curvature(self);
   self->res.memory = m;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 int64_t ss_svm_get_res_minibatch_size(const SsSvm *self) { return self->res.minibatch_size; }
@@ -245,42 +267,55 @@ static bool positive_definite(const double *A, int64_t D, double *scratch)
 
 SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state)
 {
-  if (!self || !state) return SS_ERR_BAD_ARG;
-  if (!is_quasi_newton(self)) return SS_ERR_BAD_STATE;
+  const SsStatus bad = SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!state) return ss_svm_fail(self, bad, "set_res_curvature_state: state is NULL");
+  if (!is_quasi_newton(self))
+    return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                       "set_res_curvature_state applies to solvers res and lres, this object's solver is %s",
+                       ss_svm_solver_name(self->solver));
   SsResState *res = &self->res;
   const int64_t D = self->dimension + 1, m = res->memory;
   const int64_t size = ss_svm_get_res_curvature_state_size(self);
   for (int64_t k = 0; k < size; ++k) {
-    if (!isfinite(state[k])) return SS_ERR_BAD_ARG;
+    if (!isfinite(state[k]))
+      return ss_svm_fail(self, bad, "set_res_curvature_state: state[%lld] must be finite, got %g", (long long)k,
+                         state[k]);
   }
   if (self->solver == SS_SOLVER_RES) {
     for (int64_t i = 0; i < D; ++i) {
       for (int64_t j = i + 1; j < D; ++j) {
         double a = state[i * D + j], b = state[j * D + i];
-        if (fabs(a - b) > 1e-12 * (fabs(a) + fabs(b))) return SS_ERR_BAD_ARG;
+        if (fabs(a - b) > 1e-12 * (fabs(a) + fabs(b)))
+          return ss_svm_fail(self, bad, "set_res_curvature_state: the matrix is not symmetric at (%lld, %lld)",
+                             (long long)i, (long long)j);
       }
     }
     double *scratch = malloc((size_t)(D * D) * sizeof(double));
-    if (!scratch) return SS_ERR_ALLOC;
+    if (!scratch) return ss_svm_fail(self, SS_ERR_ALLOC, "set_res_curvature_state: out of memory");
     bool ok = positive_definite(state, D, scratch);
     free(scratch);
-    if (!ok) return SS_ERR_BAD_ARG;
+    if (!ok) return ss_svm_fail(self, bad, "set_res_curvature_state: the matrix is not positive definite");
     SsStatus status = ss_res_ensure_curvature(self);
-    if (status != SS_OK) return status;
+    if (status != SS_OK) return ss_svm_fail(self, status, "set_res_curvature_state: out of memory");
     memcpy(res->curvature, state, (size_t)(D * D) * sizeof(double));
-    return SS_OK;
+    return ss_svm_succeed(self);
   }
   const double kd = state[0];
-  if (!(kd >= 0 && kd <= (double)m) || kd != floor(kd)) return SS_ERR_BAD_ARG;
+  if (!(kd >= 0 && kd <= (double)m) || kd != floor(kd))
+    return ss_svm_fail(self, bad, "set_res_curvature_state: the pair count state[0] must be an integer in "
+                       "[0, %lld], got %g", (long long)m, kd);
   const int64_t k = (int64_t)kd;
   for (int64_t i = 0; i < k; ++i) {
     const double *v = state + 1 + i * D, *r = state + 1 + (m + i) * D;
     double vr = 0;
     for (int64_t j = 0; j < D; ++j) vr += v[j] * r[j];
-    if (!(vr > 0)) return SS_ERR_BAD_ARG;
+    if (!(vr > 0))
+      return ss_svm_fail(self, bad, "set_res_curvature_state: pair %lld has v^T r = %g, must be > 0",
+                         (long long)i, vr);
   }
   SsStatus status = ss_res_ensure_curvature(self);
-  if (status != SS_OK) return status;
+  if (status != SS_OK) return ss_svm_fail(self, status, "set_res_curvature_state: out of memory");
   double *rho = res->curvature + 2 * m * D;
   for (int64_t i = 0; i < k; ++i) { /* pair i goes to slot i: oldest first */
     const double *v = state + 1 + i * D, *r = state + 1 + (m + i) * D;
@@ -292,12 +327,13 @@ SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state)
   }
   res->num_pairs = k;
   res->newest = k > 0 ? k - 1 : m - 1;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_reset_res_curvature(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "reset_res_curvature", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   forget_curvature(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }

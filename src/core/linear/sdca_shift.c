@@ -27,10 +27,18 @@
 
 SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_shift)
 {
-  if (!self || !shift || !isfinite(bias_shift)) return SS_ERR_BAD_ARG;
-  if (!self->alpha) return SS_ERR_BAD_STATE;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!shift) return ss_svm_fail(self, SS_ERR_BAD_ARG, "shift_sdca_model: shift is NULL");
+  if (!isfinite(bias_shift))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "shift_sdca_model: bias_shift must be finite, got %g", bias_shift);
+  if (!self->alpha)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                       "shift_sdca_model: needs solver sdca and data, this object's solver is %s%s",
+                       ss_svm_solver_name(self->solver), self->source.num_data > 0 ? "" : " (no data)");
   for (int64_t k = 0; k < self->dimension; ++k) {
-    if (!isfinite(shift[k])) return SS_ERR_BAD_ARG;
+    if (!isfinite(shift[k]))
+      return ss_svm_fail(self, SS_ERR_BAD_ARG, "shift_sdca_model: shift[%lld] must be finite, got %g",
+                         (long long)k, shift[k]);
   }
   if (self->model_stale) ss_sdca_rebuild_model(self);
   ss_svm_fold_factor(self);
@@ -38,5 +46,5 @@ SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_s
   self->bias += bias_shift;
   ss_sdca_reset_shrinking(self);
   ss_svm_realise_model(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }

@@ -52,21 +52,30 @@ void ss_sgdqn_reset_scaling(SsSvm *self)
 SsStatus ss_svm_reset_scaling(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (!self->scaling) return SS_ERR_BAD_STATE;
+  if (!self->scaling)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE, "reset_scaling applies to solver sgdqn, this object's solver is %s",
+                       ss_svm_solver_name(self->solver));
   ss_sgdqn_reset_scaling(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates)
 {
-  if (!self || !scaling || updates < 0) return SS_ERR_BAD_ARG;
-  if (!self->scaling) return SS_ERR_BAD_STATE;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!scaling) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_scaling: scaling is NULL");
+  if (updates < 0)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_scaling: updates must be >= 0, got %lld", (long long)updates);
+  if (!self->scaling)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE, "set_scaling applies to solver sgdqn, this object's solver is %s",
+                       ss_svm_solver_name(self->solver));
   for (int64_t j = 0; j <= self->dimension; ++j) {
-    if (!(scaling[j] > 0) || !isfinite(scaling[j])) return SS_ERR_BAD_ARG;
+    if (!(scaling[j] > 0) || !isfinite(scaling[j]))
+      return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_scaling: scaling[%lld] must be finite and > 0, got %g",
+                         (long long)j, scaling[j]);
   }
   memcpy(self->scaling, scaling, ((size_t)self->dimension + 1) * sizeof(double));
   self->scaling_updates = updates;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 const double *ss_svm_get_scaling(const SsSvm *self) { return self->scaling; }

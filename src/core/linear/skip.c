@@ -64,16 +64,19 @@ int64_t ss_svm_effective_skip(const SsSvm *self)
 
 SsStatus ss_svm_set_skip(SsSvm *self, int64_t skip)
 {
-  if (!self || skip < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_skip", SS_SOLVERS_SKIP) != SS_OK) return SS_ERR_BAD_STATE;
+  if (skip < 1) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_skip: skip must be >= 1, got %lld", (long long)skip);
   self->skip = skip;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_unset_skip(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "unset_skip", SS_SOLVERS_SKIP) != SS_OK) return SS_ERR_BAD_STATE;
   self->skip = 0;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 int64_t ss_svm_get_skip(const SsSvm *self) { return ss_svm_effective_skip(self); }

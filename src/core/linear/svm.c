@@ -9,7 +9,10 @@
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
+#include "res_steps.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,9 +148,14 @@ static void reset_dual(SsSvm *self)
 static SsStatus install_source(SsSvm *self, const SsDataSource *source, const double *labels)
 {
   int64_t n = source->num_data;
-  if ((uint64_t)n > SIZE_MAX / sizeof(double)) return SS_ERR_ALLOC;
-  SsStatus status = check_labels(labels, n);
-  if (status != SS_OK) return status;
+  if ((uint64_t)n > SIZE_MAX / sizeof(double))
+    return ss_svm_fail(self, SS_ERR_ALLOC, "set_data: %lld examples do not fit in memory", (long long)n);
+  if (!labels) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_data: labels is NULL");
+  for (int64_t i = 0; i < n; ++i) {
+    if (!isfinite(labels[i]))
+      return ss_svm_fail(self, SS_ERR_BAD_DATA, "set_data: labels[%lld] must be finite, got %g", (long long)i,
+                         labels[i]);
+  }
   double *new_labels = malloc((size_t)n * sizeof(double));
   double *scores = calloc((size_t)n, sizeof(double));
   double *previous = calloc((size_t)n, sizeof(double));
@@ -165,7 +173,8 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
     free(alpha);
     free(shrunk);
     free(candidates);
-    return SS_ERR_ALLOC;
+    return ss_svm_fail(self, SS_ERR_ALLOC, "set_data: out of memory for the per-example arrays of %lld examples",
+                       (long long)n);
   }
   double r2 = 0;
   for (int64_t i = 0; i < n; ++i) r2 = norms2[i] > r2 ? norms2[i] : r2;
@@ -193,13 +202,17 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->density = ss_solver_uses_skip(self->solver) ? ss_source_density(source) : 1.0;
   reset_dual(self);
   self->statistics = untrained_statistics();
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
 {
-  if (!self || !valid_descriptor(data) || ss_data_get_dimension(data) != self->dimension)
-    return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!valid_descriptor(data))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_data: the data descriptor is NULL or malformed");
+  if (ss_data_get_dimension(data) != self->dimension)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_data: the data has dimension %lld, the object %lld",
+                       (long long)ss_data_get_dimension(data), (long long)self->dimension);
   SsDataSource source = {.kind = SS_DATA_DESCRIPTOR, .descriptor = *data, .num_data = data->num_data};
   return install_source(self, &source, labels);
 }
@@ -253,125 +266,227 @@ void ss_svm_delete(SsSvm *self)
 }
 
 /* ------------------------------------------------------------------------ */
+/*                                Last error                                */
+/* ------------------------------------------------------------------------ */
+
+SsStatus ss_svm_fail(SsSvm *self, SsStatus status, const char *format, ...)
+{
+  va_list args;
+  va_start(args, format);
+  ss_last_error_vset(&self->last_error, status, format, args);
+  va_end(args);
+  return status;
+}
+
+SsStatus ss_svm_succeed(SsSvm *self) { return ss_last_error_clear(&self->last_error); }
+
+const char *ss_svm_get_last_error(const SsSvm *self) { return self ? self->last_error.text : ""; }
+
+const char *ss_svm_solver_name(SsSolver solver)
+{
+  switch (solver) {
+    case SS_SOLVER_NONE: return "none";
+    case SS_SOLVER_SGD: return "sgd";
+    case SS_SOLVER_SDCA: return "sdca";
+    case SS_SOLVER_SVMSGD2: return "svmsgd2";
+    case SS_SOLVER_SGDQN: return "sgdqn";
+    case SS_SOLVER_RES: return "res";
+    case SS_SOLVER_LRES: return "lres";
+  }
+  return "unknown";
+}
+
+const char *ss_svm_loss_name(SsLoss loss)
+{
+  switch (loss) {
+    case SS_LOSS_HINGE: return "hinge";
+    case SS_LOSS_HINGE2: return "hinge2";
+    case SS_LOSS_L1: return "l1";
+    case SS_LOSS_L2: return "l2";
+    case SS_LOSS_LOGISTIC: return "logistic";
+    case SS_LOSS_CUSTOM: return "custom";
+  }
+  return "unknown";
+}
+
+SsStatus ss_svm_require_solver(SsSvm *self, const char *call, unsigned solvers)
+{
+  if (solvers & SS_SOLVER_BIT(self->solver)) return SS_OK;
+  static const SsSolver all[] = {SS_SOLVER_SGD, SS_SOLVER_SDCA, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN,
+                                 SS_SOLVER_RES, SS_SOLVER_LRES};
+  char names[64] = "";
+  int count = 0, total = 0;
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) total += (solvers & SS_SOLVER_BIT(all[k])) != 0;
+  for (size_t k = 0; k < sizeof all / sizeof all[0]; ++k) {
+    if (!(solvers & SS_SOLVER_BIT(all[k]))) continue;
+    const char *separator = count == 0 ? "" : count == total - 1 ? " and " : ", ";
+    size_t used = strlen(names);
+    snprintf(names + used, sizeof names - used, "%s%s", separator, ss_svm_solver_name(all[k]));
+    ++count;
+  }
+  return ss_svm_fail(self, SS_ERR_BAD_STATE, "%s applies to solver%s %s, this object's solver is %s", call,
+                     total > 1 ? "s" : "", names, ss_svm_solver_name(self->solver));
+}
+
+/* ------------------------------------------------------------------------ */
 /*                                  Setters                                 */
 /* ------------------------------------------------------------------------ */
 
 SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
 {
-  if (!self || !valid_lambda(lambda)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!valid_lambda(lambda))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_lambda: lambda must be in [%g, %g], got %g",
+                       SS_LAMBDA_MIN, SS_LAMBDA_MAX, lambda);
   self->lambda = lambda;
   self->model_stale = self->alpha != NULL;
   ss_sgdqn_reset_scaling(self);
   ss_svm_forget_history(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon)
 {
-  if (!self || !(epsilon >= 0) || !isfinite(epsilon)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!(epsilon >= 0) || !isfinite(epsilon))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_epsilon: epsilon must be finite and >= 0, got %g", epsilon);
   self->epsilon = epsilon;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_stopping_rule(SsSvm *self, SsSvmStoppingRule rule)
 {
-  if (!self || (rule != SS_SVM_STOP_DEFAULT && rule != SS_SVM_STOP_SCORES_VARIATION))
-    return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (rule != SS_SVM_STOP_DEFAULT && rule != SS_SVM_STOP_SCORES_VARIATION)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_stopping_rule: unknown rule %d", (int)rule);
   self->stopping_rule = rule;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self) { return self->stopping_rule; }
 
 SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
 {
-  if (!self || n < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (n < 1)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_max_num_iterations: the cap must be >= 1, got %lld",
+                       (long long)n);
   self->max_num_iterations = n;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f)
 {
-  if (!self || f < 1) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (f < 1)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_diagnostic_frequency: the frequency must be >= 1, got %lld",
+                       (long long)f);
   self->diagnostic_frequency = f;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
 {
-  if (!self || !(B >= 0) || !isfinite(B)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!(B >= 0) || !isfinite(B))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_bias_multiplier: B must be finite and >= 0, got %g", B);
   self->bias_multiplier = B;
   self->model_stale = self->alpha != NULL;
   ss_svm_forget_history(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate)
 {
-  if (!self || !(rate > 0) || !isfinite(rate)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!(rate > 0) || !isfinite(rate))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_bias_learning_rate: the rate must be finite and > 0, got %g",
+                       rate);
   self->bias_learning_rate = rate;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_t0(SsSvm *self, double t0)
 {
-  if (!self || !(t0 > 1) || !isfinite(t0)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_t0", SS_SOLVERS_T0) != SS_OK) return SS_ERR_BAD_STATE;
+  if (!(t0 > 1) || !isfinite(t0))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_t0: t0 must be finite and > 1, got %g", t0);
   self->t0 = t0;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_unset_t0(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "unset_t0", SS_SOLVERS_T0) != SS_OK) return SS_ERR_BAD_STATE;
   self->t0 = 0;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
 {
-  if (!self || !ss_loss_is_valid((int)loss)) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!ss_loss_is_valid((int)loss))
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_loss: unknown loss %d", (int)loss);
   if ((self->solver == SS_SOLVER_RES || self->solver == SS_SOLVER_LRES) &&
       (loss == SS_LOSS_HINGE || loss == SS_LOSS_L1))
-    return SS_ERR_BAD_ARG; /* RES needs a differentiable loss */
+    return ss_svm_fail(self, SS_ERR_BAD_ARG,
+                       "set_loss: solver %s needs a differentiable loss (hinge2, logistic, l2), got %s",
+                       ss_svm_solver_name(self->solver), ss_svm_loss_name(loss));
   if (loss != self->loss) reset_dual(self);
   self->loss = loss;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions)
 {
-  if (!self || !functions || !functions->value || !functions->derivative || !functions->conjugate)
-    return SS_ERR_BAD_ARG;
-  if (self->solver == SS_SOLVER_SDCA && !functions->dual_update) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!functions || !functions->value || !functions->derivative || !functions->conjugate)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG,
+                       "set_loss_functions: value, derivative and conjugate must not be NULL");
+  if (self->solver == SS_SOLVER_SDCA && !functions->dual_update)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_loss_functions: solver sdca needs dual_update");
   reset_dual(self);
   self->custom_loss = *functions;
   self->loss = SS_LOSS_CUSTOM;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
 {
-  if (!self || !alpha) return SS_ERR_BAD_ARG;
-  if (!self->alpha) return SS_ERR_BAD_STATE;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!alpha) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_dual_variables: alpha is NULL");
+  if (!self->alpha)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                       "set_dual_variables: needs solver sdca and data, this object's solver is %s%s",
+                       ss_svm_solver_name(self->solver), self->source.num_data > 0 ? "" : " (no data)");
   for (int64_t i = 0; i < self->source.num_data; ++i) {
     double c = self->weights ? self->weights[i] : 1.0;
-    if (!isfinite(alpha[i])) return SS_ERR_BAD_ARG;
+    if (!isfinite(alpha[i]))
+      return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_dual_variables: alpha[%lld] must be finite, got %g",
+                         (long long)i, alpha[i]);
     if (c == 0 ? alpha[i] != 0
                : !isfinite(ss_loss_conjugate(self->loss, &self->custom_loss, -alpha[i] / c, self->labels[i])))
-      return SS_ERR_BAD_ARG;
+      return ss_svm_fail(self, SS_ERR_BAD_ARG,
+                         "set_dual_variables: alpha[%lld] = %g is outside the domain of the %s loss "
+                         "(label %g, weight %g)",
+                         (long long)i, alpha[i], ss_svm_loss_name(self->loss), self->labels[i], c);
   }
   memcpy(self->alpha, alpha, (size_t)self->source.num_data * sizeof(double));
   ss_sdca_rebuild_model(self);
   ss_svm_forget_history(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (ss_svm_require_solver(self, "set_shrinking", SS_SOLVER_BIT(SS_SOLVER_SDCA)) != SS_OK)
+    return SS_ERR_BAD_STATE;
   self->shrinking.enabled = enabled != 0;
   ss_sdca_reset_shrinking(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
@@ -381,57 +496,73 @@ SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
     free(self->weights);
     self->weights = NULL;
     reset_dual(self);
-    return SS_OK;
+    return ss_svm_succeed(self);
   }
   int64_t n = self->source.num_data;
-  if (n < 1) return SS_ERR_BAD_STATE;
+  if (n < 1) return ss_svm_fail(self, SS_ERR_BAD_STATE, "set_weights: the object has no data");
   for (int64_t i = 0; i < n; ++i) {
-    if (!(weights[i] >= 0) || !isfinite(weights[i])) return SS_ERR_BAD_ARG;
+    if (!(weights[i] >= 0) || !isfinite(weights[i]))
+      return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_weights: weights[%lld] must be finite and >= 0, got %g",
+                         (long long)i, weights[i]);
   }
   double *copy = self->weights ? self->weights : malloc((size_t)n * sizeof(double));
-  if (!copy) return SS_ERR_ALLOC;
+  if (!copy)
+    return ss_svm_fail(self, SS_ERR_ALLOC, "set_weights: out of memory for %lld weights", (long long)n);
   memcpy(copy, weights, (size_t)n * sizeof(double));
   self->weights = copy;
   reset_dual(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_model(SsSvm *self, const double *model)
 {
-  if (!self || !model) return SS_ERR_BAD_ARG;
-  if (self->alpha) return SS_ERR_BAD_STATE; /* SDCA with data: w follows alpha */
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!model) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_model: model is NULL");
+  if (self->alpha) /* SDCA with data: w follows alpha */
+    return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                       "set_model: solver sdca with data derives its model from the dual variables "
+                       "(set_dual_variables)");
   for (int64_t k = 0; k < self->dimension; ++k) {
-    if (!isfinite(model[k])) return SS_ERR_BAD_ARG;
+    if (!isfinite(model[k]))
+      return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_model: model[%lld] must be finite, got %g", (long long)k,
+                         model[k]);
   }
   memcpy(self->model, model, (size_t)self->dimension * sizeof(double));
   memcpy(self->u, model, (size_t)self->dimension * sizeof(double));
   self->factor = 1.0;
   ss_svm_forget_history(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_bias(SsSvm *self, double bias)
 {
-  if (!self || !isfinite(bias)) return SS_ERR_BAD_ARG;
-  if (self->alpha && self->bias_multiplier > 0) return SS_ERR_BAD_STATE;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (!isfinite(bias)) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_bias: the bias must be finite, got %g", bias);
+  if (self->alpha && self->bias_multiplier > 0)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                       "set_bias: solver sdca with data and bias multiplier %g > 0 learns the bias from "
+                       "the dual variables",
+                       self->bias_multiplier);
   self->bias = bias;
   ss_svm_forget_history(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
 {
-  if (!self || t < 0) return SS_ERR_BAD_ARG;
+  if (!self) return SS_ERR_BAD_ARG;
+  if (t < 0)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_iteration_number: t must be >= 0, got %lld", (long long)t);
   self->iteration = t;
   ss_svm_forget_history(self);
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
 {
   if (!self) return SS_ERR_BAD_ARG;
   self->seed = seed;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)
@@ -439,7 +570,7 @@ SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, 
   if (!self) return SS_ERR_BAD_ARG;
   self->diagnostic_fn = f;
   self->diagnostic_user = f ? user : NULL;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user)
@@ -447,7 +578,7 @@ SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, vo
   if (!self) return SS_ERR_BAD_ARG;
   self->interrupt_fn = f;
   self->interrupt_user = f ? user : NULL;
-  return SS_OK;
+  return ss_svm_succeed(self);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -493,17 +624,18 @@ void ss_svm_forget_history(SsSvm *self)
 /*                                 Dispatcher                               */
 /* ------------------------------------------------------------------------ */
 
-SsStatus ss_svm_train(SsSvm *self)
+/* The first label a classification loss cannot take, or -1. */
+static int64_t first_bad_label(const SsSvm *self)
 {
-  if (!self) return SS_ERR_BAD_ARG;
-  if (self->source.kind == SS_DATA_NONE) return SS_ERR_BAD_STATE;
-  SsStatus labels_status = ss_svm_check_labels_for_loss(self);
-  if (labels_status != SS_OK) return labels_status;
-  /* Room for the whole cap: a saturated counter would end the run short. */
-  if (self->solver != SS_SOLVER_NONE &&
-      self->iteration > INT64_MAX - ss_svm_effective_max_num_iterations(self))
-    return SS_ERR_BAD_STATE;
-  self->train_start_time = ss_clock_seconds();
+  if (!ss_loss_needs_binary_labels(self->loss, &self->custom_loss)) return -1;
+  for (int64_t i = 0; i < self->source.num_data; ++i) {
+    if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return i;
+  }
+  return -1;
+}
+
+static SsStatus run_solver(SsSvm *self)
+{
   switch (self->solver) {
     case SS_SOLVER_NONE: {
       SsEpochRun evaluation = {.svm = self};
@@ -518,4 +650,74 @@ SsStatus ss_svm_train(SsSvm *self)
     case SS_SOLVER_SGDQN: return ss_sgdqn_train(self);
   }
   return SS_ERR_BAD_ARG;
+}
+
+/* Say why a run ended with @p status: the solvers return a bare status and
+ * leave the statistics describing the model as it stands. */
+static SsStatus explain_train(SsSvm *self, SsStatus status)
+{
+  const char *solver = ss_svm_solver_name(self->solver);
+  const long long t = (long long)self->iteration;
+  const double objective = self->statistics.objective;
+  switch (status) {
+    case SS_OK: return ss_svm_succeed(self);
+    case SS_ERR_INTERRUPTED:
+      return ss_svm_fail(self, status, "training interrupted by a callback at iteration %lld (solver %s)", t,
+                         solver);
+    case SS_ERR_DIVERGED:
+      return ss_svm_fail(self, status,
+                         "training diverged: the objective rose to %.3g, over 1e4 times its value at "
+                         "w = 0 (%.3g), by iteration %lld (solver %s): the steps are too large for the "
+                         "scale of the data",
+                         objective, ss_svm_zero_objective(self), t, solver);
+    case SS_ERR_NUMERIC:
+      return ss_svm_fail(self, status,
+                         "training diverged: the model or a score became non-finite by iteration %lld "
+                         "(solver %s): the steps are too long or the data values too large",
+                         t, solver);
+    case SS_ERR_ALLOC:
+      if (self->solver == SS_SOLVER_RES && self->dimension > SS_RES_MAX_DIMENSION)
+        return ss_svm_fail(self, status, "training: the res solver keeps a d x d curvature matrix and trains "
+                           "on at most %d features, these data have %lld", SS_RES_MAX_DIMENSION,
+                           (long long)self->dimension);
+      if (self->solver == SS_SOLVER_LRES && ss_res_curvature_buffer_size(self) == 0)
+        return ss_svm_fail(self, status, "training: the lres memory %lld times %lld features exceeds its "
+                           "curvature storage cap", (long long)self->res.memory, (long long)self->dimension);
+      return ss_svm_fail(self, status, "training ran out of memory (solver %s, %lld features, %lld examples)",
+                         solver, (long long)self->dimension, (long long)self->source.num_data);
+    case SS_ERR_BAD_ARG:
+      if ((self->solver == SS_SOLVER_RES || self->solver == SS_SOLVER_LRES) &&
+          (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1))
+        return ss_svm_fail(self, status, "training: the %s solver needs a differentiable loss, got %s", solver,
+                           ss_svm_loss_name(self->loss));
+      if (self->solver == SS_SOLVER_RES)
+        return ss_svm_fail(self, status, "the %s solver cannot start: the initial curvature b0 = %.17g "
+                           "must exceed delta = %.17g", solver, ss_svm_get_res_initial_curvature(self),
+                           ss_svm_get_res_delta(self));
+      break;
+    default: break;
+  }
+  return ss_svm_fail(self, status, "training failed (solver %s): %s", solver, ss_status_string(status));
+}
+
+SsStatus ss_svm_train(SsSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (self->source.kind == SS_DATA_NONE)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
+  int64_t bad = first_bad_label(self);
+  if (bad >= 0)
+    return ss_svm_fail(self, SS_ERR_BAD_DATA,
+                       "the labels are not valid for the %s loss: they must be -1 or +1, got labels[%lld] = %g",
+                       ss_svm_loss_name(self->loss), (long long)bad, self->labels[bad]);
+  /* Room for the whole cap: a saturated counter would end the run short. */
+  const int64_t cap = ss_svm_effective_max_num_iterations(self);
+  if (self->solver != SS_SOLVER_NONE && self->iteration > INT64_MAX - cap)
+    return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                       "the iteration number %lld leaves no room for max_num_iterations = %lld more "
+                       "iterations (the counter is a 64-bit integer): lower set_iteration_number or "
+                       "set_max_num_iterations",
+                       (long long)self->iteration, (long long)cap);
+  self->train_start_time = ss_clock_seconds();
+  return explain_train(self, run_solver(self));
 }

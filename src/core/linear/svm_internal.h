@@ -8,6 +8,7 @@
 #define STOCHSVM_SVM_INTERNAL_H
 
 #include "../common/internal.h"
+#include "../common/last_error.h"
 #include "../driver/run.h"
 #include "stochsvm/res.h"
 #include "res_state.h"
@@ -88,7 +89,27 @@ struct SsSvm_ {
   bool has_previous_scores;
   SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
   double train_start_time;
+  SsLastError last_error;      /**< ss_svm_get_last_error */
 };
+
+/** Record why a call on @p self failed ("function: what, got value") and
+ *  return @p status: every failing path of a public function that takes
+ *  a (non-const) SsSvm ends with `return ss_svm_fail(self, ...)`. */
+SsStatus ss_svm_fail(SsSvm *self, SsStatus status, const char *format, ...) SS_PRINTF_LIKE(3, 4);
+/** Clear the last error and return SS_OK: every successful path ends here. */
+SsStatus ss_svm_succeed(SsSvm *self);
+/** Sets of solvers, for the per-solver knobs (sgd.h, sgdqn.h, sdca.h, res.h). */
+#define SS_SOLVER_BIT(solver) (1u << (unsigned)(solver))
+#define SS_SOLVERS_T0 (SS_SOLVER_BIT(SS_SOLVER_SGD) | SS_SOLVER_BIT(SS_SOLVER_SVMSGD2) | SS_SOLVER_BIT(SS_SOLVER_SGDQN))
+#define SS_SOLVERS_SKIP (SS_SOLVER_BIT(SS_SOLVER_SVMSGD2) | SS_SOLVER_BIT(SS_SOLVER_SGDQN))
+#define SS_SOLVERS_QUASI_NEWTON (SS_SOLVER_BIT(SS_SOLVER_RES) | SS_SOLVER_BIT(SS_SOLVER_LRES))
+/** SS_OK if the knob set by @p call applies to the object's solver (one of
+ *  the set @p solvers), else SS_ERR_BAD_STATE with a last error naming both:
+ *  "set_shrinking applies to solver sdca, this object's solver is sgd". */
+SsStatus ss_svm_require_solver(SsSvm *self, const char *call, unsigned solvers);
+/** The name of a solver and of a loss, as the Python layer spells them. */
+const char *ss_svm_solver_name(SsSolver solver);
+const char *ss_svm_loss_name(SsLoss loss);
 
 /** Recompute the statistics and scores of the present model (one pass over
  *  the data) with status @p status, and what the run driver judges them by.
