@@ -6,6 +6,8 @@
  * at FZ_MAX_ITERATIONS so that a fuzzed iteration count cannot hang the run. */
 #include "fuzz_common.h"
 
+#include <stdbool.h>
+
 #define FZ_MAX_ITERATIONS 4096
 #define FZ_MAX_OPS 48
 
@@ -102,7 +104,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
       case 4: FZ_SET_DOUBLE(svm, ss_svm_set_bias_multiplier, ss_svm_get_bias_multiplier, fz_double(&in)); break;
       case 5: FZ_SET_DOUBLE(svm, ss_svm_set_bias_learning_rate, ss_svm_get_bias_learning_rate, fz_double(&in)); break;
       case 6: FZ_SET_DOUBLE(svm, ss_svm_set_t0, ss_svm_get_t0, fz_double(&in)); break;
-      case 7: FZ_ASSERT(ss_svm_unset_t0(svm) == SS_OK); break;
+      case 7: {
+        /* A solver's own knob: refused (with a last error) by the other solvers. */
+        const bool applies = solver == SS_SOLVER_SGD || solver == SS_SOLVER_SVMSGD2 || solver == SS_SOLVER_SGDQN;
+        FZ_ASSERT(ss_svm_unset_t0(svm) == (applies ? SS_OK : SS_ERR_BAD_STATE));
+        FZ_ASSERT(applies == (ss_svm_get_last_error(svm)[0] == 0));
+        break;
+      }
       case 8: {
         SsLoss before = ss_svm_get_loss(svm);
         SsLoss v = (SsLoss)(fz_byte(&in) < 200 ? fz_range(&in, 0, 5) : (int)fz_bits(&in, 4));
@@ -130,7 +138,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
         free(alpha);
         break;
       }
-      case 11: FZ_ASSERT(ss_svm_set_shrinking(svm, (int)fz_bits(&in, 4)) == SS_OK); break;
+      case 11:
+        FZ_ASSERT(ss_svm_set_shrinking(svm, (int)fz_bits(&in, 4)) ==
+                  (solver == SS_SOLVER_SDCA ? SS_OK : SS_ERR_BAD_STATE));
+        break;
       case 12: {
         double *c = fz_vector(&in, n, 1);
         SsStatus s = ss_svm_set_weights(svm, c);

@@ -11,6 +11,7 @@
 #define STOCHSVM_KERNEL_INTERNAL_H
 
 #include "../common/internal.h"
+#include "../common/last_error.h"
 #include "../driver/run.h"
 #include "../common/threads.h"
 #include "stochsvm/kernel_svm.h"
