@@ -1180,8 +1180,7 @@ cdef class SVM:
             Finite and > 1. Default ``max(2, 2 / lambda, L / lambda)``: a first
             step of 1/2, or less where ``L``, the loss's curvature over the rows
             ``(x_i, B)`` (``2 R^2`` for hinge2, ``R^2 / 4`` for logistic, 0 for
-            hinge, ``R^2 = q + B^2``, q the 99 % quantile of ``||x_i||^2``),
-            would make it overshoot.
+            hinge, ``R^2 = max ||x_i||^2 + B^2``), would make it overshoot.
 
         Raises
         ------
