@@ -275,15 +275,14 @@ SS_API SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate);
  *  2/lambda is VLFeat's documented rule: the first step is eta = 1/2 (VLFeat's
  *  code uses max(2, ceil(1/lambda)), a first step of about 1). L bounds the
  *  curvature of the loss over the augmented rows (x_i, B), with
- *  R^2 = q + B^2, q the 99 % quantile of ||x_i||^2 (a few outlier rows do
- *  not shrink every step): L = 2 R^2 for the squared hinge, R^2/4 for the
- *  logistic loss, 0 for the hinge loss. The L/lambda term keeps the first
- *  step below 1/L, where a smooth loss would otherwise overshoot on
- *  unnormalised data. With R^2 <= 1 the default is 2/lambda for every loss;
- *  with unit-norm rows and B = 1 (R^2 = 2) it is 4/lambda for the squared
- *  hinge. SVMSGD2 and SGD-QN take L = R^2 for the hinge and l1 losses (the
- *  first step then moves a row's score by at most 1; docs/sgdqn.rst), and
- *  the larger of this and skip, so
+ *  R^2 = max_i ||x_i||^2 + B^2: L = 2 R^2 for the squared hinge, R^2/4 for the
+ *  logistic loss, 0 for the hinge loss. The L/lambda term keeps the first step
+ *  below 1/L, where a smooth loss would otherwise overshoot on unnormalised
+ *  data. With R^2 <= 1 the default is 2/lambda for every loss; with
+ *  unit-norm rows and B = 1 (R^2 = 2) it is 4/lambda for the squared hinge.
+ *  SVMSGD2 and SGD-QN use a 99 % quantile of ||x_i||^2 for R^2 (a few
+ *  outlier rows do not shrink every step), take L = R^2 + B^2 for the hinge
+ *  and l1 losses (docs/sgdqn.rst), and take the larger of this and skip, so
  *  that their regularization step w <- (1 - skip/(t + t0)) w never flips the
  *  sign of w;
  *  ss_svm_calibrate_t0 searches t0 as the paper does. */

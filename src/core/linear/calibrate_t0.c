@@ -28,7 +28,7 @@
 
 /** Rows read for the quantile: all of them up to this many, else a sample. */
 #define SS_T0_NORM_SAMPLE 1024
-/** The quantile of ||x_i||^2 the SGD family sizes its default t0 by. */
+/** The quantile of ||x_i||^2 SVMSGD2 and SGD-QN size their default t0 by. */
 #define SS_T0_NORM_QUANTILE 0.99
 
 static int compare_doubles(const void *a, const void *b)
@@ -37,14 +37,14 @@ static int compare_doubles(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* The squared row norm R^2 of the default t0 (SGD, SVMSGD2, SGD-QN): the
- * 99 % quantile of ||x_i||^2, over all rows or over SS_T0_NORM_SAMPLE evenly
- * spaced ones, so that a few outlier rows (under 1 %) cannot make every step
- * tiny (docs/sgdqn.rst, docs/sgd.rst). */
+/* The squared row norm R^2 of the default t0: the largest for SGD; for
+ * SVMSGD2 and SGD-QN the 99 % quantile of ||x_i||^2, over all rows or over
+ * SS_T0_NORM_SAMPLE evenly spaced ones, so that a few outlier rows (under
+ * 1 %) cannot make every step tiny (docs/sgdqn.rst). */
 static double t0_squared_norm(const SsSvm *self)
 {
   const int64_t n = self->source.num_data;
-  if (n == 0 || !self->row_norms2) return self->max_squared_norm;
+  if (!ss_solver_uses_skip(self->solver) || n == 0 || !self->row_norms2) return self->max_squared_norm;
   double sample[SS_T0_NORM_SAMPLE];
   const int64_t m = n < SS_T0_NORM_SAMPLE ? n : SS_T0_NORM_SAMPLE;
   for (int64_t k = 0; k < m; ++k) {
@@ -63,7 +63,7 @@ static double t0_squared_norm(const SsSvm *self)
  * l1) take L = R^2 + B^2: the first step then moves the score of a row
  * under the quantile by at most 1 (eta_0 ||x~||^2 <= 1), which is VLFeat's
  * 2/lambda on rows with ||x~||^2 <= 2 and keeps unscaled data from
- * overshooting (docs/sgdqn.rst). SGD keeps VLFeat's 2/lambda there. */
+ * overshooting (docs/sgdqn.rst). */
 double ss_svm_t0_curvature(const SsSvm *self, double B)
 {
   const double r2 = t0_squared_norm(self) + B * B;
