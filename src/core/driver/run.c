@@ -23,8 +23,8 @@
  *
  * so the diagnostics cost at most beta times the steps (up to the error of
  * the object's cost model), and they are evenly spread over the work: a
- * stop comes at most 1/beta diagnostics' worth of work (about 10/3 epochs
- * of unshrunk SDCA at beta = 0.1) after the rule could first fire.
+ * stop comes at most 1/beta diagnostics' worth of work (3 to 7 epochs of
+ * unshrunk SDCA at beta = 0.1, epochs.c) after the rule could first fire.
  * A run also ends with a diagnostic.
  *
  * Stopping rules, with tolerance epsilon (0 disables them):
