@@ -138,7 +138,8 @@ def _split(name, X, y, regression=False):
 
 
 def _shared(name):
-    from stochsvm.datasets import data_dir, load_benchmark, load_libsvm
+    from stochsvm._testing import data_dir, load_benchmark
+    from stochsvm.datasets import load_libsvm
 
     if name == "w8a":
         Xtr, ytr, Xte, yte = load_benchmark("w8a")
