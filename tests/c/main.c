@@ -228,7 +228,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(run_divergence_status)                                      \
   X(run_interrupt)                                              \
   X(run_split_equals_whole)                                     \
-  X(run_kernel_relative_gap)
+  X(run_kernel_relative_gap)                                    \
+  X(run_diagnostic_budget)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)
