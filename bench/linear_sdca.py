@@ -73,6 +73,11 @@ Usage:  STOCHSVM_DATA=/path/to/data python bench/linear_sdca.py
         [--datasets a9a,w8a,ijcnn1,covtype] [--losses hinge,logistic]
         [--lambda 1e-4] [--repeat 3] [--no-vlfeat] [--no-sklearn]
         [--output bench/results/linear_sdca.md]
+        STOCHSVM_DATA=/path/to/data python bench/linear_sdca.py --defaults [--accuracy]
+        [--clock cpu]   (SDCA at its defaults against LIBLINEAR at its defaults,
+        lambda = 1/n; with --accuracy also LIBLINEAR's default accuracy and the
+        epochs and relative gap SDCA needs to match it:
+        bench/results/linear_sdca_defaults.md)
 """
 
 import argparse
