@@ -61,6 +61,8 @@ diverged runs.
 
 Usage:  STOCHSVM_DATA=../shared/data nice python bench/defaults.py
         [--quick] [--output bench/results/defaults.md]
+        STOCHSVM_DATA=../shared/data nice python bench/defaults.py --stop-cost
+        (the default stop's cost per linear solver, bench/results/defaults_stop_cost.md)
 
 LIBLINEAR is left out of the oracle of the one-vs-rest sets (digits with 10
 classes, wine, iris: where it stalls at eps 1e-9 it costs seconds per class)
@@ -136,7 +138,8 @@ def _split(name, X, y, regression=False):
 
 
 def _shared(name):
-    from stochsvm.datasets import data_dir, load_benchmark, load_libsvm
+    from stochsvm._testing import data_dir, load_benchmark
+    from stochsvm.datasets import load_libsvm
 
     if name == "w8a":
         Xtr, ytr, Xte, yte = load_benchmark("w8a")
@@ -690,9 +693,74 @@ def markdown(runs, skipped, seconds, quick):
     return "\n".join(lines) + "\n"
 
 
+STOP_COST_SETS = ("a9a", "w8a", "ijcnn1")
+STOP_COST_SOLVERS = [("sdca", "hinge"), ("sdca", "logistic"), ("sgd", "hinge"),
+                     ("sgd", "logistic"), ("svmsgd2", "hinge"), ("sgdqn", "hinge"),
+                     ("res", "logistic"), ("lres", "logistic")]
+
+
+def stop_cost(sets=STOP_COST_SETS, tol=1e-3, repeat=3, log=sys.stderr):
+    """The default stop's cost per solver: ``SVM(X, y, 1/n, solver, loss)`` with
+    epsilon ``tol`` (the estimators' default) and nothing else set, against the
+    same number of epochs with epsilon 0 and one final diagnostic, in one
+    process, alternating, median CPU time of ``repeat``. RES and LRES are left
+    out where d > 50 (a run of their 100 default epochs takes minutes there).
+    Returns markdown rows."""
+    import stochsvm
+    from stochsvm._testing import load_benchmark
+
+    rows = []
+    for name in sets:
+        X, y, _, _ = load_benchmark(name)
+        n, d = X.shape
+        for solver, loss in STOP_COST_SOLVERS:
+            if solver in ("res", "lres") and d > 50:
+                continue
+            svm = stochsvm.SVM(X, y, 1.0 / n, solver=solver, loss=loss)
+            svm.set_epsilon(tol)
+            st = svm.train()
+            epochs = max(1, int(st["iteration"]) // n)
+            timed = {"default": [], "bare": []}
+            for _ in range(repeat):
+                for kind in timed:
+                    svm = stochsvm.SVM(X, y, 1.0 / n, solver=solver, loss=loss)
+                    if kind == "default":
+                        svm.set_epsilon(tol)
+                    else:
+                        svm.set_epsilon(0.0)
+                        svm.set_max_num_iterations(epochs * n)
+                        svm.set_diagnostic_frequency(epochs * n)
+                    t = time.process_time()
+                    svm.train()
+                    timed[kind].append(time.process_time() - t)
+            a, b = np.median(timed["default"]), np.median(timed["bare"])
+            rows.append(f"| {name} | {solver} | {loss} | {st['status']} | {epochs} | "
+                        f"{a * 1e3:.1f} | {b * 1e3:.1f} | {a / b - 1:+.1%} |")
+            print(rows[-1], file=log, flush=True)
+    return rows
+
+
+def stop_cost_markdown(rows, tol, repeat, seconds):
+    load = os.getloadavg()
+    return (f"# The default stop's cost per linear solver\n\n"
+            f"Produced by `nice python bench/defaults.py --stop-cost` ({seconds:.0f} s; load average "
+            f"at the end {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on 2 shared cores; "
+            f"{platform.machine()}, Python {platform.python_version()}). "
+            f"`SVM(X, y, 1/n, solver, loss)` with epsilon {tol:g} (the estimators' default tol) and "
+            f"nothing else set, against the same epochs with epsilon 0 and one final diagnostic; "
+            f"median process CPU time of {repeat} runs, the two kinds alternating. "
+            f"Cost = default / bare - 1 (the diagnostics and the rule; "
+            f"a stop later than the rule allows is not counted here).\n\n"
+            f"| data | solver | loss | status | epochs | default ms | bare ms | cost |\n"
+            f"|---|---|---|---|---|---|---|---|\n" + "\n".join(rows) + "\n")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="the test's subset")
+    parser.add_argument("--stop-cost", action="store_true",
+                        help="only the default stop's cost per linear solver on a9a, w8a and "
+                             "ijcnn1 (bench/results/defaults_stop_cost.md)")
     parser.add_argument("--datasets", default=None,
                         help="comma-separated names of the data sets to run (default: all)")
     parser.add_argument("--output", default=None,
@@ -700,6 +768,14 @@ def main(argv=None):
                              "defaults_quick.md with --quick)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    if args.stop_cost:
+        rows = stop_cost()
+        out = args.output or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                                          "defaults_stop_cost.md")
+        with open(out, "w") as f:
+            f.write(stop_cost_markdown(rows, 1e-3, 3, time.perf_counter() - start))
+        print(f"written to {out}")
+        return
     only = None if args.datasets is None else set(args.datasets.split(","))
     runs, skipped = run_suite(args.quick, log=sys.stderr, only=only)
     text = markdown(runs, skipped, time.perf_counter() - start, args.quick)

@@ -73,6 +73,11 @@ Usage:  STOCHSVM_DATA=/path/to/data python bench/linear_sdca.py
         [--datasets a9a,w8a,ijcnn1,covtype] [--losses hinge,logistic]
         [--lambda 1e-4] [--repeat 3] [--no-vlfeat] [--no-sklearn]
         [--output bench/results/linear_sdca.md]
+        STOCHSVM_DATA=/path/to/data python bench/linear_sdca.py --defaults [--accuracy]
+        [--clock cpu]   (SDCA at its defaults against LIBLINEAR at its defaults,
+        lambda = 1/n; with --accuracy also LIBLINEAR's default accuracy and the
+        epochs and relative gap SDCA needs to match it:
+        bench/results/linear_sdca_defaults.md)
 """
 
 import argparse
@@ -504,6 +509,22 @@ def fmt_r(a, b):
     return "–" if a is None or b is None else f"{a / b:.2f}"
 
 
+def liblinear_default_runs(datasets, losses, repeat):
+    """For each data set and loss at lambda = 1/n: (name, X, Xc, y, lam, loss,
+    LIBLINEAR's median time at its default eps 0.1, the P of its first run);
+    Xc is X in stochsvm's zero-copy CSR layout."""
+    for name in datasets:
+        X, y, _, _ = load_benchmark(name)
+        lam = 1.0 / X.shape[0]
+        Xc = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int64)),
+                           shape=X.shape)
+        lib = Liblinear(X, y, lam)
+        for loss in losses:
+            ll = [lib.timed(loss, 0.1) for _ in range(repeat)]
+            yield (name, X, Xc, y, lam, loss, statistics.median(t for t, _ in ll),
+                   objective(X, y, *ll[0][1], lam, loss))
+
+
 def defaults_table(datasets, losses, repeat, output, epsilon=None):
     """SDCA at the object's defaults against LIBLINEAR at its defaults, lambda = 1/n.
 
@@ -521,38 +542,29 @@ def defaults_table(datasets, losses, repeat, output, epsilon=None):
         load = os.getloadavg()
     except OSError:
         load = (0.0, 0.0, 0.0)
-    for name in datasets:
-        X, y, _, _ = load_benchmark(name)
+    for name, X, Xc, y, lam, loss, t_ll, P_ll in liblinear_default_runs(datasets, losses, repeat):
         n = X.shape[0]
-        lam = 1.0 / n
-        Xc = sp.csr_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int64)),
-                           shape=X.shape)
-        lib = Liblinear(X, y, lam)
-        for loss in losses:
-            ll = [lib.timed(loss, 0.1) for _ in range(repeat)]
-            t_ll = statistics.median(t for t, _ in ll)
-            P_ll = objective(X, y, *ll[0][1], lam, loss)
-            ours, bare = [], []
-            for _ in range(repeat):
-                t0 = clock()
-                svm = stochsvm.SVM(Xc, y, lam, solver="sdca", loss=loss)
-                if epsilon is not None:
-                    svm.set_epsilon(epsilon)
-                st = svm.train()
-                ours.append((clock() - t0, svm, st))
-                epochs = st["iteration"] // n
-                t_bare = ours_timed(Xc, y, lam, loss, epochs=epochs)[0] if epochs > 0 else float("nan")
-                bare.append(t_bare)
-            t_ours = statistics.median(t for t, _, _ in ours)
-            _, svm, st = ours[0]
-            P = objective(X, y, svm.get_model(), svm.get_bias(), lam, loss)
-            t_bare = statistics.median(bare)
-            met = P <= P_ll and t_ours <= 0.7 * t_ll
-            rows.append(f"| {name} | {loss} | {t_ll * 1e3:.1f} ms | {P_ll:.6f} | {t_ours * 1e3:.1f} ms | "
-                        f"{P:.6f} | {st['status']}, {st['epoch']} ep, rel. gap "
-                        f"{st['duality_gap'] / st['dual_objective']:.1e} | {t_ours / t_ll:.2f} | "
-                        f"{t_ours / t_bare - 1:+.0%} | {'yes' if met else 'no'} |")
-            print(rows[-1], flush=True)
+        ours, bare = [], []
+        for _ in range(repeat):
+            t0 = clock()
+            svm = stochsvm.SVM(Xc, y, lam, solver="sdca", loss=loss)
+            if epsilon is not None:
+                svm.set_epsilon(epsilon)
+            st = svm.train()
+            ours.append((clock() - t0, svm, st))
+            epochs = st["iteration"] // n
+            t_bare = ours_timed(Xc, y, lam, loss, epochs=epochs)[0] if epochs > 0 else float("nan")
+            bare.append(t_bare)
+        t_ours = statistics.median(t for t, _, _ in ours)
+        _, svm, st = ours[0]
+        P = objective(X, y, svm.get_model(), svm.get_bias(), lam, loss)
+        t_bare = statistics.median(bare)
+        met = P <= P_ll and t_ours <= 0.7 * t_ll
+        rows.append(f"| {name} | {loss} | {t_ll * 1e3:.1f} ms | {P_ll:.6f} | {t_ours * 1e3:.1f} ms | "
+                    f"{P:.6f} | {st['status']}, {st['epoch']} ep, rel. gap "
+                    f"{st['duality_gap'] / st['dual_objective']:.1e} | {t_ours / t_ll:.2f} | "
+                    f"{t_ours / t_bare - 1:+.0%} | {'yes' if met else 'no'} |")
+        print(rows[-1], flush=True)
     text = (f"# SDCA at its defaults against LIBLINEAR at its defaults (lambda = 1/n, C = 1)\n\n"
             f"SDCA epsilon: {'the default' if epsilon is None else epsilon}.\n\n"
             f"Generated by `python bench/linear_sdca.py --defaults"
@@ -567,6 +579,46 @@ def defaults_table(datasets, losses, repeat, output, epsilon=None):
         f.write(text)
     print(f"wrote {output}")
     return 0
+
+
+TOL_LADDER = [1e-2, 3e-3, 1e-3, 3e-4, 1e-4, 3e-5, 1e-5]
+
+
+def liblinear_accuracy_table(datasets, losses, max_epochs, budget, repeat):
+    """How accurate LIBLINEAR's default result is, and what SDCA needs to match it.
+
+    For each data set and loss (lambda = 1/n): LIBLINEAR ``-e 0.1`` (median
+    time of ``repeat``, its P), the seed-0 SDCA trajectory with a diagnostic
+    every epoch up to ``max_epochs`` (or a relative gap of 1e-9, or
+    ``budget`` seconds) whose lowest P and last D bracket P*, LIBLINEAR's
+    relative suboptimality, the first epoch whose P is <= LIBLINEAR's, the
+    time of that many epochs without diagnostics (the best any stopping rule
+    could do) as a ratio to LIBLINEAR's, and for each relative-gap tolerance
+    on TOL_LADDER the epoch where the gap rule would fire and whether its P
+    is <= LIBLINEAR's. Returns markdown rows.
+    """
+    rows = []
+    for name, X, Xc, y, lam, loss, t_ll, P_ll in liblinear_default_runs(datasets, losses, repeat):
+        traj, _, _, st, _ = ours_trajectory(Xc, y, lam, loss, 1e-9, max_epochs, budget)
+        upper = min(P for _, P, _ in traj)
+        lower = float(st["dual_objective"])
+        reach = next((e for e, P, _ in traj if P <= P_ll), None)
+        ratio = "–"
+        if reach is not None:
+            bare = statistics.median(ours_timed(Xc, y, lam, loss, epochs=reach)[0]
+                                     for _ in range(repeat))
+            ratio = f"{bare / t_ll:.2f}"
+        fires = []
+        for tol in TOL_LADDER:
+            hit = next(((e, P) for e, P, g in traj if g <= tol * (P - g)), None)
+            fires.append("–" if hit is None else
+                         f"{hit[0]}{'' if hit[1] <= P_ll else ' (above)'}")
+        rows.append(f"| {name} | {loss} | {t_ll * 1e3:.1f} ms | {P_ll:.7f} | "
+                    f"{(P_ll - upper) / upper:.1e} .. {(P_ll - lower) / lower:.1e} | "
+                    f"{traj[-1][0]} | {'–' if reach is None else reach} | {ratio} | "
+                    + " | ".join(fires) + " |")
+        print(rows[-1], flush=True)
+    return rows
 
 
 def main(argv=None):
@@ -593,6 +645,11 @@ def main(argv=None):
                                                     "results", "linear_sdca.md"))
     p.add_argument("--epsilon", type=float, default=None,
                    help="with --defaults: SDCA's epsilon instead of the default")
+    p.add_argument("--accuracy", action="store_true",
+                   help="with --defaults: also the table of LIBLINEAR's default accuracy and "
+                        "the epochs and relative gap SDCA needs to match it")
+    p.add_argument("--accuracy-epochs", type=int, default=600,
+                   help="with --accuracy: the SDCA trajectory's epoch cap")
     p.add_argument("--defaults", action="store_true",
                    help="only the table of SDCA at its defaults against LIBLINEAR at its "
                         "defaults, lambda = 1/n (bench/results/linear_sdca_defaults.md)")
@@ -603,8 +660,28 @@ def main(argv=None):
         out = args.output
         if out.endswith("linear_sdca.md"):
             out = out[:-len(".md")] + "_defaults.md"
-        return defaults_table(args.datasets.split(","), args.losses.split(","), args.repeat, out,
-                              args.epsilon)
+        status = defaults_table(args.datasets.split(","), args.losses.split(","), args.repeat, out,
+                                args.epsilon)
+        if args.accuracy:
+            rows = liblinear_accuracy_table(args.datasets.split(","), args.losses.split(","),
+                                            args.accuracy_epochs, args.ref_budget, args.repeat)
+            head = " | ".join(f"gap {t:g}" for t in TOL_LADDER)
+            with open(out, "a") as f:
+                f.write(f"\n## LIBLINEAR's default accuracy, and what SDCA needs to match it\n\n"
+                        f"`--accuracy`: the seed-0 SDCA trajectory (a diagnostic every epoch, up to "
+                        f"{args.accuracy_epochs} epochs, a relative gap of 1e-9 or {args.ref_budget:g} s) "
+                        f"brackets P* between its lowest P and its last D. *LIBLINEAR rel.* is "
+                        f"(P_LIBLINEAR - P*) / P* over that bracket; *reach* the first epoch whose P "
+                        f"is <= LIBLINEAR's, *bare ratio* the time of that many epochs without "
+                        f"diagnostics over LIBLINEAR's (what an oracle stopping rule would give); "
+                        f"*gap g* the epoch where the relative-gap rule with tolerance g fires, "
+                        f"'(above)' when its P is still above LIBLINEAR's, '–' when it does not fire "
+                        f"within the trajectory.\n\n"
+                        f"| data | loss | LIBLINEAR -e 0.1 | its P | LIBLINEAR rel. | epochs run | "
+                        f"reach | bare ratio | {head} |\n"
+                        f"|---|---|---|---|---|---|---|---|" + "---|" * len(TOL_LADDER) + "\n"
+                        + "\n".join(rows) + "\n")
+        return status
     lam = args.lam
     losses = args.losses.split(",")
     for loss in losses:

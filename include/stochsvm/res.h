@@ -93,7 +93,8 @@ SS_API SsStatus ss_svm_set_res_tau(SsSvm *self, double tau);
  *  the data's diagonal Bhat_0 above (1 + delta without data). Takes
  *  effect when the curvature is reset (ss_svm_reset_res_curvature, or the
  *  first training of an object whose curvature was never set); training
- *  returns SS_ERR_BAD_ARG if b0 <= delta at that point. */
+ *  returns SS_ERR_BAD_ARG if the b0 set here is <= delta at that point (the
+ *  default diagonal is delta plus a positive term, never refused). */
 SS_API SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0);
 /** The largest dimension d RES trains on: it keeps a (d + 1) x (d + 1)
  *  curvature matrix and factorises it at every step (O(d^3)); training a

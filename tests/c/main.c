@@ -261,7 +261,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(run_interrupt)                                              \
   X(run_split_equals_whole)                                     \
   X(run_kernel_relative_gap)                                    \
-  X(run_poll_iteration_number)
+  X(run_poll_iteration_number)                                  \
+  X(run_diagnostic_budget)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

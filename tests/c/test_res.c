@@ -419,6 +419,15 @@ void test_res_state_errors(void) {
   ss_svm_set_res_delta(svm, 0.5);
   CHECK(ss_svm_train(svm) == SS_ERR_BAD_ARG);
   ss_svm_delete(svm);
+  /* ... a b0 set by the caller: the data-derived one, delta + lambda + ...,
+   * rounds to delta next to a huge delta and is not refused (fuzz_train) */
+  svm = tu_new_dense(SS_SOLVER_RES, &data, X, y, N, D, 0.1);
+  REQUIRE(svm != NULL);
+  ss_svm_set_res_delta(svm, 1e30);
+  CHECK(ss_svm_get_res_initial_curvature(svm) == ss_svm_get_res_delta(svm));
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK(isfinite(ss_svm_get_statistics(svm)->objective));
+  ss_svm_delete(svm);
 
   svm = tu_new_dense(SS_SOLVER_LRES, &data, X, y, N, D, 0.1);
   REQUIRE(svm != NULL);

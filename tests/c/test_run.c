@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "stochsvm/kernel_svm.h"
+#include "../../src/core/driver/run.h"
 
 #include <math.h>
 #include <string.h>
@@ -54,6 +55,8 @@ void test_run_relative_gap_certificate(void)
   SsSvm *exact = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, RN, RD, lambda);
   REQUIRE(svm != NULL && exact != NULL);
   CHECK_EQ_INT(ss_svm_set_epsilon(svm, epsilon), SS_OK);
+  /* room to converge under any diagnostic schedule (the hinge primal is noisy) */
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 2000 * (int64_t)RN), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
   const SsSvmStatistics *st = ss_svm_get_statistics(svm);
   CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
@@ -314,4 +317,74 @@ void test_run_poll_iteration_number(void)
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
   CHECK_EQ_INT(ss_svm_poll_iteration_number(svm), 3 * RN + 12);
   ss_svm_delete(svm);
+
+/* ---- the diagnostic budget, on a fake object whose steps do nothing ---- */
+
+typedef struct FakeObject {
+  int64_t t;
+  double epoch_cost;  /* in diagnostics */
+  int num_measured;
+  int64_t measured_at[128];
+} FakeObject;
+
+static SsStatus fake_steps(void *object, int64_t t, int64_t t_end)
+{
+  (void)t;
+  ((FakeObject *)object)->t = t_end;
+  return SS_OK;
+}
+static int64_t fake_iteration(const void *object) { return ((const FakeObject *)object)->t; }
+static SsStatus fake_measure(void *object, SsSvmStatus status, SsRunMeasure *m)
+{
+  (void)status;
+  FakeObject *f = object;
+  if (f->num_measured < 128) f->measured_at[f->num_measured] = f->t;
+  ++f->num_measured;
+  m->primal = 1.0; /* a gap that never closes: the rule does not fire */
+  m->dual = 0.0;
+  return SS_OK;
+}
+static void fake_set_status(void *object, SsSvmStatus status) { (void)object, (void)status; }
+static double fake_epoch_cost(const void *object) { return ((const FakeObject *)object)->epoch_cost; }
+
+static const SsRunOps fake_ops = {
+  .steps = fake_steps,
+  .iteration = fake_iteration,
+  .measure = fake_measure,
+  .set_status = fake_set_status,
+  .epoch_cost = fake_epoch_cost,
+};
+
+/* 100 epochs of n = 10; returns the diagnostics made (their t in f). */
+static int fake_run(FakeObject *f, double budget)
+{
+  SsRunHistory history = {.reference = NAN};
+  SsRunSettings settings = {.num_data = 10, .max_num_iterations = 1000, .diagnostic_budget = budget,
+                            .epsilon = 1e-3, .criterion = SS_RUN_RELATIVE_GAP, .zero_objective = 1,
+                            .interrupt_period = 1000000};
+  SsRun run = {.history = &history, .settings = settings, .ops = &fake_ops, .object = f};
+  CHECK_EQ_INT(ss_run_train(&run), SS_OK);
+  ss_run_history_free(&history);
+  return f->num_measured;
+}
+
+void test_run_diagnostic_budget(void)
+{
+  /* An epoch worth one diagnostic, a budget of 10 %: a diagnostic every 10
+   * epochs, and the final one on the cap. */
+  FakeObject f = {.epoch_cost = 1.0};
+  CHECK_EQ_INT(fake_run(&f, 0.1), 10);
+  for (int k = 0; k < 10; ++k) CHECK_EQ_INT(f.measured_at[k], 100 * (k + 1));
+  /* An epoch worth 2.5: the k-th once 2.5 e >= 10 k, every 4 epochs; the
+   * diagnostics before the final one cost 24 <= 0.1 * 250. */
+  f = (FakeObject){.epoch_cost = 2.5};
+  CHECK_EQ_INT(fake_run(&f, 0.1), 25);
+  for (int k = 0; k < 24; ++k) CHECK_EQ_INT(f.measured_at[k], 40 * (k + 1));
+  CHECK_EQ_INT(f.measured_at[24], 1000);
+  /* Without a budget: the epoch schedule 1, 2, 3, 4, 6, 9, 13, 19, 28, 42,
+   * 63, 94, then the cap. */
+  f = (FakeObject){.epoch_cost = 1.0};
+  const int64_t epochs[13] = {1, 2, 3, 4, 6, 9, 13, 19, 28, 42, 63, 94, 100};
+  CHECK_EQ_INT(fake_run(&f, 0), 13);
+  for (int k = 0; k < 13; ++k) CHECK_EQ_INT(f.measured_at[k], 10 * epochs[k]);
 }

@@ -9,8 +9,22 @@
  * Diagnostics. With a diagnostic frequency f set, at every multiple of f.
  * By default on a geometric schedule of epochs, 1, 2, 3, 4, 6, 9, 13, 19, 28,
  * ... (each a half more than the last): a diagnostic is a full pass over the
- * data, and this schedule costs O(log E) passes over a run of E epochs,
- * about 10% of a long SDCA run at most, instead of one pass per epoch.
+ * data, and this schedule costs O(log E) passes over a run of E epochs
+ * instead of one pass per epoch; but a short run pays several (6 passes in
+ * 9 epochs), and so does a run whose epochs are cheaper than a pass (SDCA
+ * with shrinking visits a fraction of the examples).
+ *
+ * Under a diagnostic budget beta (settings.diagnostic_budget > 0, the
+ * object reporting each epoch's cost c_e in diagnostics), the schedule
+ * follows the work done instead: at the end of an epoch, the k-th
+ * diagnostic of the run takes place once
+ *
+ *     k <= beta sum_e c_e,
+ *
+ * so the diagnostics cost at most beta times the steps (up to the error of
+ * the object's cost model), and they are evenly spread over the work: a
+ * stop comes at most 1/beta diagnostics' worth of work (3 to 7 epochs of
+ * unshrunk SDCA at beta = 0.1, epochs.c) after the rule could first fire.
  * A run also ends with a diagnostic.
  *
  * Stopping rules, with tolerance epsilon (0 disables them):
@@ -230,6 +244,9 @@ SsStatus ss_run_train(SsRun *run)
 
   SsStatus status = SS_OK;
   int64_t t = t_begin, last_poll = t_begin, prepared_epoch = -1;
+  const bool budgeted = s->diagnostic_frequency == 0 && s->diagnostic_budget > 0 && ops->epoch_cost;
+  double work = 0;           /* the steps' cost so far (budget), in diagnostics */
+  int64_t num_diagnosed = 0; /* diagnostics of this run before the final one */
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
   run->converged = false;
@@ -246,7 +263,7 @@ SsStatus ss_run_train(SsRun *run)
     }
     prepared_epoch = epoch;
     const int64_t epoch_end = saturating_add(epoch * n, n);
-    const int64_t diagnostic = next_diagnostic(s, t);
+    const int64_t diagnostic = budgeted ? INT64_MAX : next_diagnostic(s, t);
     const int64_t poll = saturating_add(last_poll, s->interrupt_period);
     const int64_t stop = min64(min64(t_end, epoch_end), min64(diagnostic, poll));
 
@@ -255,8 +272,14 @@ SsStatus ss_run_train(SsRun *run)
     if (run->progress) ss_run_publish(run->progress, t);
     if (status != SS_OK) break;
     if (t == epoch_end && ops->end_epoch) ops->end_epoch(run->object);
+    bool due = t == diagnostic;
+    if (budgeted && t == epoch_end) {
+      work += ops->epoch_cost(run->object);
+      due = (double)(num_diagnosed + 1) <= s->diagnostic_budget * work;
+    }
 
-    if (t == diagnostic && t < t_end) {
+    if (due && t < t_end) {
+      ++num_diagnosed;
       status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
       settled = status != SS_OK;
       stopped = settled || run->converged;

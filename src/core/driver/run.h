@@ -87,6 +87,9 @@ typedef struct SsRunOps {
   void (*set_status)(void *object, SsSvmStatus status);
   /** Call the user's diagnostic function (NULL: none); non-zero stops. */
   int (*notify)(void *object);
+  /** The cost of the epoch just completed, in diagnostics (one diagnostic
+   *  costs 1); read only under a diagnostic budget (NULL: none). */
+  double (*epoch_cost)(const void *object);
 } SsRunOps;
 
 /** The settings of one train call (defaults resolved by the object). */
@@ -94,6 +97,9 @@ typedef struct SsRunSettings {
   int64_t num_data;             /**< n, iterations per epoch, >= 1 */
   int64_t max_num_iterations;   /**< the cap of this call, >= 1 */
   int64_t diagnostic_frequency; /**< iterations between diagnostics; 0: the default schedule */
+  double diagnostic_budget;     /**< with frequency 0 and ops->epoch_cost: the diagnostics' cost
+                                     at most this fraction of the steps' (run.c); 0: the epoch
+                                     schedule */
   double epsilon;               /**< the stopping tolerance; 0 disables the rule */
   SsRunCriterion criterion;
   double zero_objective;        /**< P(w = 0) (w = 0, b = 0), the divergence reference */

@@ -230,8 +230,12 @@ SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver)
 {
   SsResState *res = &self->res;
   if (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1) return SS_ERR_BAD_ARG;
-  if (!res->curvature && self->solver == SS_SOLVER_RES &&
-      !(ss_svm_get_res_initial_curvature(self) > res->delta))
+  /* Bhat_0 needs b0 > delta (res.c). Only a b0 the caller set can fail it:
+   * the data's diagonal is delta plus a positive term (lambda > 0), which
+   * rounds away next to a huge delta; b0 = delta then keeps every
+   * eigenvalue >= delta, and the run is sound. */
+  if (!res->curvature && self->solver == SS_SOLVER_RES && res->initial_curvature > 0 &&
+      !(res->initial_curvature > res->delta))
     return SS_ERR_BAD_ARG;
   SsStatus status = ss_res_ensure_curvature(self);
   if (status != SS_OK) return status;
