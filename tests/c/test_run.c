@@ -317,6 +317,7 @@ void test_run_poll_iteration_number(void)
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
   CHECK_EQ_INT(ss_svm_poll_iteration_number(svm), 3 * RN + 12);
   ss_svm_delete(svm);
+}
 
 /* ---- the diagnostic budget, on a fake object whose steps do nothing ---- */
 

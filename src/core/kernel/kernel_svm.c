@@ -488,36 +488,6 @@ SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
   return status;
 }
 
-/* ------------------------------------------------------------------------ */
-/*                                Last error                                */
-/* ------------------------------------------------------------------------ */
-
-SsStatus ss_kernel_svm_fail(SsKernelSvm *self, SsStatus status, const char *format, ...)
-{
-  va_list args;
-  va_start(args, format);
-  ss_last_error_vset(&self->last_error, status, format, args);
-  va_end(args);
-  return status;
-}
-
-SsStatus ss_kernel_svm_succeed(SsKernelSvm *self) { return ss_last_error_clear(&self->last_error); }
-
-const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self) { return self ? self->last_error.text : ""; }
-
-const char *ss_kernel_svm_solver_name(SsKernelSolver solver)
-{
-  switch (solver) {
-    case SS_KSOLVER_NONE: return "none";
-    case SS_KSOLVER_SBP: return "sbp";
-    case SS_KSOLVER_PEGASOS: return "pegasos";
-    case SS_KSOLVER_SDCA: return "sdca";
-    case SS_KSOLVER_PERCEPTRON: return "perceptron";
-    case SS_KSOLVER_BSCA: return "bsca";
-    case SS_KSOLVER_BSGD: return "bsgd";
-  }
-  return "unknown";
-}
 
 /* ------------------------------------------------------------------------ */
 /*                                  Setters                                 */

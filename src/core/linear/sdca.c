@@ -81,12 +81,6 @@ void ss_sdca_reset_shrinking(SsSvm *self)
   sh->tolerance = SS_SDCA_SHRINK_TOLERANCE;
 }
 
-bool ss_sdca_shrinks(const SsSvm *self)
-{
-  return self->shrinking.enabled && self->shrinking.shrunk &&
-         (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_HINGE2);
-}
-
 void ss_sdca_end_epoch(SsSvm *self)
 {
   SsSdcaShrinking *sh = &self->shrinking;

@@ -196,7 +196,11 @@ void ss_sdca_rebuild_model(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
-bool ss_sdca_shrinks(const SsSvm *self);
+static inline bool ss_sdca_shrinks(const SsSvm *self)
+{
+  return self->shrinking.enabled && self->shrinking.shrunk &&
+         (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_HINGE2);
+}
 /** SDCA: the bookkeeping at the end of an epoch (bounds, unshrinking). */
 void ss_sdca_end_epoch(SsSvm *self);
 /** SDCA: the candidate positions of the run's epoch (listed once per epoch),
