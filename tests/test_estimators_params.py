@@ -149,7 +149,7 @@ def test_registry_lists_every_solver_of_the_objects():
     assert set(_solvers.DASK) <= set(_solvers.LINEAR)
     for s in _solvers.SOLVERS:
         assert s.default_loss in s.losses and s.tol > 0 and s.max_iter >= 1
-        assert s.bias in ("regularized", "unregularized", "none")
+        assert s.bias in ("regularized", "unregularized", "optional", "none")
 
 
 def _c_table(path, array):

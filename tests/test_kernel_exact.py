@@ -226,3 +226,22 @@ def test_zero_tolerance_stops_doing_work_at_the_rounding_floor():
     tight = exact_sdca(X, y, C, gamma, epsilon=1e-12)
     assert svm.get_statistics()["dual_objective"] >= tight.get_statistics()["dual_objective"] * (
         1 - 1e-12)
+
+
+def test_the_estimator_reaches_the_exact_solver():
+    """KernelSVMClassifier(solver="sdca", unregularized_bias=True) is this
+    solver: SVC's decision function at the same C and gamma, one-vs-rest
+    included; without the flag the default kernel SDCA stays bias-free."""
+    from stochsvm import KernelSVMClassifier
+
+    X, y, C, gamma = digits_binary()
+    clf = KernelSVMClassifier(solver="sdca", unregularized_bias=True, C=C, gamma=gamma,
+                              tol=1e-10).fit(X, y)
+    svc = SVC(C=C, gamma=gamma, tol=1e-10).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X), atol=1e-5)
+    assert clf.intercept_[0] == pytest.approx(svc.intercept_[0], abs=1e-5)
+    default = KernelSVMClassifier(solver="sdca", C=C, gamma=gamma, max_iter=2, tol=0)
+    default.fit(X[:200], y[:200])
+    assert default.intercept_[0] == 0.0
+    with pytest.raises(ValueError, match="unregularized_bias=True needs solver"):
+        KernelSVMClassifier(solver="pegasos", unregularized_bias=True).fit(X[:50], y[:50])

@@ -38,7 +38,8 @@ class Solver:
     warm_start: bool = True
     partial_fit: bool = True
     #: ``"regularized"``: the weight of a constant feature (``bias_multiplier``);
-    #: ``"unregularized"``: a free bias (on by default); ``"none"``.
+    #: ``"unregularized"``: a free bias (on by default); ``"optional"``: a free
+    #: bias, off by default (``unregularized_bias=True``); ``"none"``.
     bias: str = "regularized"
     #: It keeps a budget of support vectors (``budget``, ``budget_maintenance``).
     budget: bool = False
@@ -71,7 +72,7 @@ SOLVERS = (
     Solver("pegasos", "kernel", ("hinge",), 1e-2, 100, bias="none",
            summary="kernel Pegasos"),
     Solver("sdca", "kernel", ("hinge",), 1e-3, 1000, stopping_rule="relative duality gap",
-           bias="none", summary="kernel dual coordinate ascent (duality-gap certificate)"),
+           bias="optional", summary="kernel dual coordinate ascent (duality-gap certificate)"),
     Solver("perceptron", "kernel", ("hinge",), 1e-2, 10, stopping_rule=None, bias="none",
            summary="the online Perceptron (no objective, no stopping test)"),
     Solver("bsca", "kernel", ("hinge",), 1e-3, 100, stopping_rule="relative duality gap",

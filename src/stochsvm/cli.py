@@ -269,8 +269,8 @@ def _build_parser():
     train.add_argument("--kernel", "-t", choices=("rbf", "linear", "poly", "sigmoid"),
                        type=_cli_select.kernel_type, default=None,
                        help="train a kernel SVM (support vectors and coefficients; hinge loss, "
-                            "no bias except SBP and BSCA, see --unregularized-bias); -t also takes "
-                            "LIBSVM's numbers 0 linear, 1 poly, 2 rbf, 3 sigmoid")
+                            "no bias except SBP, BSCA and SDCA, see --unregularized-bias); -t also "
+                            "takes LIBSVM's numbers 0 linear, 1 poly, 2 rbf, 3 sigmoid")
     train.add_argument("--gamma", "-g", type=_positive("--gamma"), default=None, metavar="G",
                        help="kernel coefficient (default 1/d)")
     train.add_argument("--degree", type=_count("--degree"), default=3, metavar="P",
@@ -282,8 +282,9 @@ def _build_parser():
                             "regularization, so that the SBP solves the SVM of -C/--lambda)")
     train.add_argument("--unregularized-bias", action=argparse.BooleanOptionalAction,
                        default=None,
-                       help="SBP, BSCA: learn an unregularized bias or not (default the "
-                            "library's: on for BSCA, off for SBP)")
+                       help="SBP, BSCA, SDCA: learn an unregularized bias or not (default "
+                            "the library's: on for BSCA, off for SBP and SDCA; SDCA with a "
+                            "bias solves LIBSVM's dual exactly)")
     train.add_argument("--budget", type=_count("--budget"), default=None, metavar="B",
                        help="BSCA/BSGD: keep at most B support vectors (default the "
                             "library's, 500)")
@@ -584,7 +585,7 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("the kernel solvers train the hinge loss: drop --loss")
     if args.homkermap is not None:
         raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
-    bias_solvers = _kernel_solvers(bias="unregularized")
+    bias_solvers = _kernel_solvers(bias="unregularized") + _kernel_solvers(bias="optional")
     if args.unregularized_bias and args.solver not in bias_solvers:
         raise _Fail(f"--unregularized-bias needs --solver {' or '.join(bias_solvers)}")
     budget_solvers = _kernel_solvers(budget=True)

@@ -54,7 +54,8 @@ KERNELS = ("rbf", "linear", "poly", "sigmoid")
 BUDGET_SOLVERS = _solvers.names("kernel", budget=True)
 BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
 #: Solvers with an unregularized bias (``unregularized_bias``).
-_BIAS_SOLVERS = _solvers.names("kernel", bias="unregularized")
+_BIAS_SOLVERS = (_solvers.names("kernel", bias="unregularized")
+                 + _solvers.names("kernel", bias="optional"))
 #: Solvers that do not minimise the SVM objective at C: the perceptron (no
 #: objective) and the SBP while its nu is not derived from C. Their fits are
 #: not compared with the objective of the zero model.
@@ -88,11 +89,13 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         ``C`` estimated by a 20-epoch BSCA warm-up, so that the SBP solves
         the SVM of ``C``.
     unregularized_bias : bool, default=None
-        SBP and BSCA: learn an unregularized bias (the other solvers have
-        none). None: True for ``"bsca"`` (LIBSVM's problem, solved by pair
-        steps; the bias-free form of the paper oscillates, docs/budget.rst)
-        and for ``"sbp"`` (so that it solves the problem of
-        ``sklearn.svm.SVC``), False for the others.
+        SBP, BSCA and SDCA: learn an unregularized bias (the other solvers
+        have none). None: True for ``"bsca"`` (LIBSVM's problem, solved by
+        pair steps; the bias-free form of the paper oscillates,
+        docs/budget.rst) and for ``"sbp"`` (so that it solves the problem of
+        ``sklearn.svm.SVC``), False for the others. ``"sdca"`` with True
+        solves LIBSVM's own dual exactly (pair steps, a kernel-row cache and
+        shrinking; docs/kernel.rst, "Exact kernel SDCA with a bias").
     eta0 : float > 0, default=None
         SBP's step size scale (None: the object's default).
     max_iter : int >= 1, default=None
@@ -305,7 +308,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
     def _bias(self):
         """The unregularized-bias setting in force (None: on for SBP and BSCA)."""
         if self.unregularized_bias is None:
-            return self.solver in _BIAS_SOLVERS
+            return _solvers.get("kernel", self.solver).bias == "unregularized"
         return bool(self.unregularized_bias)
 
     def _max_iter(self):
