@@ -161,3 +161,13 @@ def test_pickle_and_sample_weight():
     # the weights reach the fold fits (the sigmoids are fitted unweighted)
     unweighted = KernelSVMClassifier(probability=True, gamma=0.25).fit(X, y)
     assert abs(clf.probB_[0] - unweighted.probB_[0]) > 0.05
+
+
+def test_the_deprecated_seed_seeds_the_folds():
+    y = np.repeat([0, 1], 20)
+    with pytest.warns(FutureWarning, match="seed was renamed random_state"):
+        old = LinearSVMClassifier(seed=3)
+        old._check_renamed()
+    np.testing.assert_array_equal(folds_of(old, y), folds_of(LinearSVMClassifier(random_state=3), y))
+    assert not np.array_equal(folds_of(LinearSVMClassifier(random_state=4), y),
+                              folds_of(LinearSVMClassifier(random_state=3), y))

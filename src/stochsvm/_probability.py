@@ -46,17 +46,15 @@ PROBABILITY_FOLDS = 5
 
 def folds_of(estimator, y):
     """The fold of every example: stratified, seeded by the estimator's
-    ``random_state`` (an int) or ``seed``; ``PROBABILITY_FOLDS`` folds, fewer
-    for fewer examples. Every class needs 2 examples, so that each fold's
+    ``random_state`` (or its deprecated alias ``seed``; 0 if not an int);
+    ``PROBABILITY_FOLDS`` folds, fewer for fewer examples. Every class needs 2 examples, so that each fold's
     complement holds every class."""
     classes, counts = np.unique(y, return_counts=True)
     if counts.min() < 2:
         rare = classes[np.argmin(counts)]
         raise ValueError(f"probability=True needs at least 2 examples of every class for its "
                          f"internal cross-validation; class {rare!r} has 1")
-    seed = getattr(estimator, "random_state", None)
-    if not isinstance(seed, numbers.Integral):
-        seed = getattr(estimator, "seed", None)
+    seed = estimator._param("random_state")   # or its deprecated alias, seed
     seed = int(seed) if isinstance(seed, numbers.Integral) else 0
     return stratified_folds(y, min(PROBABILITY_FOLDS, len(y)), seed)
 
