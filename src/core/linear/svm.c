@@ -563,16 +563,6 @@ void ss_svm_forget_history(SsSvm *self)
 /*                                 Dispatcher                               */
 /* ------------------------------------------------------------------------ */
 
-/* The first label a classification loss cannot take, or -1. */
-static int64_t first_bad_label(const SsSvm *self)
-{
-  if (!ss_loss_needs_binary_labels(self->loss, &self->custom_loss)) return -1;
-  for (int64_t i = 0; i < self->source.num_data; ++i) {
-    if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return i;
-  }
-  return -1;
-}
-
 static SsStatus run_solver(SsSvm *self)
 {
   switch (self->solver) {
@@ -644,7 +634,7 @@ SsStatus ss_svm_train(SsSvm *self)
   if (!self) return SS_ERR_BAD_ARG;
   if (self->source.kind == SS_DATA_NONE)
     return ss_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
-  int64_t bad = first_bad_label(self);
+  int64_t bad = ss_svm_first_bad_label(self);
   if (bad >= 0)
     return ss_svm_fail(self, SS_ERR_BAD_DATA,
                        "the labels are not valid for the %s loss: they must be -1 or +1, got labels[%lld] = %g",

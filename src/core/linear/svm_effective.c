@@ -196,12 +196,16 @@ double ss_svm_start_objective(SsSvm *self)
   return 0.5 * self->lambda * (norm2 + wb * wb) + loss / (double)n;
 }
 
+int64_t ss_svm_first_bad_label(const SsSvm *self)
+{
+  if (!ss_loss_needs_binary_labels(self->loss, &self->custom_loss)) return -1;
+  for (int64_t i = 0; i < self->source.num_data; ++i) {
+    if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return i;
+  }
+  return -1;
+}
+
 SsStatus ss_svm_check_labels_for_loss(const SsSvm *self)
 {
-  if (ss_loss_needs_binary_labels(self->loss, &self->custom_loss)) {
-    for (int64_t i = 0; i < self->source.num_data; ++i) {
-      if (self->labels[i] != 1.0 && self->labels[i] != -1.0) return SS_ERR_BAD_DATA;
-    }
-  }
-  return SS_OK;
+  return ss_svm_first_bad_label(self) < 0 ? SS_OK : SS_ERR_BAD_DATA;
 }

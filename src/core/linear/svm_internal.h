@@ -182,6 +182,8 @@ double ss_source_density(const SsDataSource *source);
 int64_t ss_svm_effective_skip(const SsSvm *self);
 /** SGD-QN (sgdqn.c): B <- 1/lambda, r <- 2 (no-op for other solvers). */
 void ss_sgdqn_reset_scaling(SsSvm *self);
+/** The first example whose label the loss cannot take (it needs -1/+1), or -1. */
+int64_t ss_svm_first_bad_label(const SsSvm *self);
 /** SS_ERR_BAD_DATA if the loss needs -1/+1 labels and some label is not. */
 SsStatus ss_svm_check_labels_for_loss(const SsSvm *self);
 SsStatus ss_sdca_train(SsSvm *self);
