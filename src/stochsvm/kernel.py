@@ -422,7 +422,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             Non-negative weights ``c_i`` (times the class weight): the solvers
             minimise ``lambda/2 ||w||^2 + 1/n sum_i c_i hinge_i``, so with ``C``
             an integer weight k equals k copies of the row. ``"sbp"`` accepts
-            only equal weights (its unweighted problem).
+            only equal weights (its unweighted problem). At least 2 classes
+            must keep a positive total weight (ValueError otherwise).
 
         Returns
         -------
@@ -441,7 +442,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         if warm and not np.array_equal(classes, previous):
             raise ValueError("warm_start: the classes differ from those of the previous fit")
         self.classes_ = classes
-        weights = self._checked_weights(self._example_weights(X, y, sample_weight))
+        weights = self._checked_weights(self._fit_weights(X, y, sample_weight))
         self._class_counts = None
         self._train(X, y, weights, not warm, self._max_iter(), self._tol(), partial=False)
         return self._fit_probability(X, y, sample_weight)

@@ -127,6 +127,29 @@ class _ClassWeights(_SampleWeights):
             weights = class_w if weights is None else weights * class_w
         return weights
 
+    def _fit_weights(self, X, y, sample_weight):
+        """fit's weights (:meth:`_example_weights`), refused when they leave
+        fewer than 2 classes with positive weight (the SVM would see one class
+        and say nothing); a class weighted 0 among 3 or more is never
+        predicted, with a warning."""
+        weights = self._example_weights(X, y, sample_weight)
+        if weights is None:
+            return None
+        index = np.searchsorted(self.classes_, y)
+        total = np.bincount(index, weights=weights, minlength=len(self.classes_))
+        weighted = self.classes_[total > 0]
+        if len(weighted) < 2:
+            raise ValueError(f"sample_weight and class_weight leave positive weight on "
+                             f"{len(weighted)} class{'' if len(weighted) == 1 else 'es'} "
+                             f"({', '.join(repr(c) for c in weighted.tolist())}); the SVM needs "
+                             f"examples of at least 2 classes with weight > 0")
+        if len(weighted) < len(self.classes_):
+            unweighted = [c for c in self.classes_[total == 0].tolist()]
+            warnings.warn(f"sample_weight and class_weight give the classes {unweighted!r} a "
+                          f"total weight of 0: they are never predicted", UserWarning,
+                          stacklevel=3)
+        return weights
+
     def _partial_fit_weights(self, X, y, sample_weight):
         """partial_fit's weights: counts the classes seen so far (reset by fit)."""
         if getattr(self, "_class_counts", None) is None:
@@ -598,7 +621,8 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         y : array-like of shape (n_samples,)
             Class labels (at least two classes).
         sample_weight : array-like of shape (n_samples,), default=None
-            Non-negative weights.
+            Non-negative weights (times the class weight); at least 2 classes
+            must keep a positive total weight (ValueError otherwise).
 
         Returns
         -------
@@ -617,7 +641,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
             raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
                              f"the previous fit {list(previous_classes)}")
         self.classes_ = classes
-        weights = self._example_weights(X, y, sample_weight)
+        weights = self._fit_weights(X, y, sample_weight)
         self._class_counts = None
         self._fit_problems(X, y, self._binary_problems(y), weights, warm)
         return self._fit_probability(X, y, sample_weight)
