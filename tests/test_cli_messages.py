@@ -45,3 +45,38 @@ def test_train_without_a_model_path_says_no_model_was_written(tmp_path, capsys):
     assert main(["train", train, str(tmp_path / "m.ssvm"), "-q"]) == 0
     out = capsys.readouterr().out
     assert "no model written" not in out and "model written to" in out
+
+
+def test_predict_with_the_files_swapped_says_the_model_comes_first(tmp_path, capsys):
+    train, _, _ = _problem(tmp_path)
+    model = str(tmp_path / "m.ssvm")
+    assert main(["train", train, model, "-q"]) == 0
+    capsys.readouterr()
+    assert main(["predict", train, model]) == 2   # LIBSVM's order: test file first
+    err = capsys.readouterr().err
+    assert "the model file comes first: stochsvm predict MODEL_FILE TEST_FILE" in err
+    # a file that is no model in either place gets the plain message
+    assert main(["predict", train, train]) == 2
+    err = capsys.readouterr().err
+    assert "wrong signature" in err and "comes first" not in err
+
+
+def test_a_closed_output_pipe_ends_quietly(tmp_path):
+    """`stochsvm info m | head -1` where head has gone: exit status 1 and no
+    traceback (Python ignores SIGPIPE, so the write raises BrokenPipeError)."""
+    import os
+    import subprocess
+    import sys
+
+    train, _, _ = _problem(tmp_path)
+    model = str(tmp_path / "m.ssvm")
+    assert main(["train", train, model, "-q"]) == 0
+    read_end, write_end = os.pipe()
+    os.close(read_end)   # the reader is gone before the first write
+    try:
+        done = subprocess.run([sys.executable, "-m", "stochsvm", "info", model],
+                              stdout=write_end, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 1
+    assert done.stderr == b""

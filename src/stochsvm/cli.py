@@ -836,6 +836,17 @@ def _write_model(model, path):
 
 # -- predict and info ------------------------------------------------------------
 
+def _looks_like_a_model(path):
+    """True if ``path`` starts with a stochsvm model file's signature."""
+    from stochsvm.model_file import ModelFileError, read_model
+
+    try:
+        read_model(path)
+    except (ModelFileError, OSError):
+        return False
+    return True
+
+
 def _read_model(path):
     from stochsvm.model_file import ModelFileError, read_model
 
@@ -851,7 +862,13 @@ def _read_model(path):
 def _run_predict(args):
     from stochsvm import _model_file
 
-    d = _read_model(args.model)
+    try:
+        d = _read_model(args.model)
+    except _Fail as exc:
+        if "wrong signature" in str(exc) and _looks_like_a_model(args.file):
+            raise _Fail(f"{exc}; the model file comes first: stochsvm predict MODEL_FILE "
+                        f"TEST_FILE [OUT] (LIBSVM's svm-predict takes the test file first)") from None
+        raise
     X, y = _load(args.file, n_features=d["dimension"])
     if d["scaling"] is not None:
         from stochsvm._cli_scale import scale
@@ -1194,7 +1211,15 @@ def main(argv=None):
     run = {"demo": _run_demo, "train": _run_train, "grid": run_grid, "predict": _run_predict,
            "info": _run_info}
     try:
-        return run[args.command](args)
+        status = run[args.command](args)
+        sys.stdout.flush()   # here, so that a closed pipe is caught below
+        return status
+    except BrokenPipeError:
+        # the reader of our output went away (`stochsvm info m | head`): quiet
+        # exit, with stdout pointed at devnull so that the interpreter's own
+        # final flush does not raise again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except _Fail as exc:
         print(f"stochsvm {args.command}: error: {exc}", file=sys.stderr)
         return exc.status

@@ -301,8 +301,8 @@ def _parse(text: bytes, n_features, dtype, first_index=1):
     if bad.any():
         k = int(np.flatnonzero(bad)[0])
         raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: feature index "
-                         f"{indices[k]:g} is invalid (indices are integers starting at "
-                         f"{first_index})")
+                         f"{indices[k]:.17g} is invalid (indices are integers from "
+                         f"{first_index} to {np.iinfo(np.int32).max})")
     cols = (indices - first_index).astype(np.int32)
     max_index = int(cols.max()) + 1 if cols.size else 0
     if n_features is None:
