@@ -11,10 +11,13 @@ compared on one formula. The goal (issue 21, item 3): our D within 1e-3
 relative of SVC's in at most SVC's CPU time.
 
     STOCHSVM_DATA=/work/shared/data nice python bench/kernel_exact.py [--n-a9a N]
-        [--n-ijcnn1 N] [--repeats R] > bench/results/kernel_exact.md
+        [--n-ijcnn1 N] [--repeats R] [--threads T] > bench/results/kernel_exact.md
 
 Times are process CPU seconds (time.process_time), the median of R runs of
-each solver, alternated. a9a and ijcnn1 are subsampled (the first N rows of a
+each solver, alternated. With --threads T > 1 ours also runs on T threads
+(KernelSVM.set_num_threads: the kernel rows of the cache misses are split
+over the threads), timed in wall seconds (time.perf_counter) against SVC's
+CPU seconds (SVC runs on one thread); the issue's goal there is <= 0.5x. a9a and ijcnn1 are subsampled (the first N rows of a
 fixed permutation, seed 0) when N is given, because SVC alone takes minutes
 on the full sets on a loaded 2-core machine; the sizes are printed.
 """
@@ -51,13 +54,15 @@ def run_svc(X, y, C, gamma):
     return seconds, coef, svc.support_.copy()
 
 
-def run_ours(X, y, C, gamma):
+def run_ours(X, y, C, gamma, threads=1):
     n = X.shape[0]
-    c0 = time.process_time()
+    clock = time.process_time if threads == 1 else time.perf_counter
+    c0 = clock()
     m = stochsvm.KernelSVM(X, y, 1.0 / (C * n), solver="sdca", kernel="rbf", gamma=gamma)
     m.set_unregularized_bias(True)
+    m.set_num_threads(threads)
     m.train()
-    seconds = time.process_time() - c0
+    seconds = clock() - c0
     a = np.array(m.get_dual_variables())  # in [0, 1/(lambda n)] = [0, C]
     sv = np.flatnonzero(a > 0)
     stats = m.get_statistics()
@@ -77,6 +82,8 @@ def main():
     parser.add_argument("--n-ijcnn1", type=int, default=None)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", default=None, help="digits, a9a or ijcnn1")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="also time ours on this many threads (wall seconds)")
     args = parser.parse_args()
 
     problems = []
@@ -90,23 +97,34 @@ def main():
     Xi, yi = subsample(Xi, yi, args.n_ijcnn1)
     problems.append(("ijcnn1", Xi, yi, 32.0, 2.0, "ijcnn1"))
 
-    print("| problem | n | C | gamma | SVC CPU s | ours CPU s | ratio | D SVC | D ours |"
+    threaded = args.threads > 1
+    extra = f" ours {args.threads}t wall s | ratio {args.threads}t |" if threaded else ""
+    print(f"| problem | n | C | gamma | SVC CPU s | ours CPU s | ratio |{extra} D SVC | D ours |"
           " rel. diff | SV SVC | SV ours | kernel evals ours |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---" * (13 + 2 * threaded) + "|")
     for label, X, y, C, gamma, key in problems:
         if args.only and args.only != key:
             continue
-        t_svc, t_ours = [], []
+        t_svc, t_ours, t_threads = [], [], []
         for _ in range(args.repeats):
             s, coef_svc, sv_svc = run_svc(X, y, C, gamma)
             t_svc.append(s)
             s, coef_ours, sv_ours, stats = run_ours(X, y, C, gamma)
             t_ours.append(s)
+            if threaded:
+                s, coef_t, sv_t, _ = run_ours(X, y, C, gamma, args.threads)
+                assert np.array_equal(sv_t, sv_ours) and np.array_equal(coef_t, coef_ours), \
+                    "threaded != serial"
+                t_threads.append(s)
         d_svc = dual_objective(X, coef_svc, sv_svc, gamma)
         d_ours = dual_objective(X, coef_ours, sv_ours, gamma)
         ms, mo = statistics.median(t_svc), statistics.median(t_ours)
+        cells = ""
+        if threaded:
+            mt = statistics.median(t_threads)
+            cells = f" {mt:.3f} | {mt / ms:.2f} |"
         print(f"| {label} | {X.shape[0]} | {C:g} | {gamma:g} | {ms:.3f} | {mo:.3f} |"
-              f" {mo / ms:.2f} |"
+              f" {mo / ms:.2f} |{cells}"
               f" {d_svc:.6f} | {d_ours:.6f} | {(d_svc - d_ours) / abs(d_svc):.2e} |"
               f" {len(sv_svc)} | {len(sv_ours)} | {stats['num_kernel_evaluations']} |", flush=True)
     print()

@@ -118,6 +118,23 @@ def test_cache_size_never_changes_the_iterates(shrinking):
     assert evaluations[0] > evaluations[-1]  # the tiny cache recomputes rows
 
 
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_two_threads_give_the_same_iterates(shrinking):
+    """The rows of the cache misses are split over the threads (rows longer
+    than the core's 2048-entry threshold, threads.h): bit-identical."""
+    X, y = make_classification(n_samples=2600, n_features=6, n_informative=4, flip_y=0.05,
+                               random_state=5)
+    y = np.where(y == 1, 1.0, -1.0)
+    runs = [exact_sdca(X, y, 2.0, 0.3, epsilon=1e-3, shrinking=shrinking,
+                       num_threads=threads) for threads in (1, 2)]
+    assert runs[1].get_num_threads() == 2
+    a, b = (svm.get_dual_variables() for svm in runs)
+    assert np.count_nonzero(a) > 0 and a.tobytes() == b.tobytes()
+    assert runs[0].get_bias() == runs[1].get_bias()
+    assert runs[0].get_iteration_number() == runs[1].get_iteration_number()
+    assert runs[0].decision_function(X).tobytes() == runs[1].decision_function(X).tobytes()
+
+
 def test_cache_size_between_train_calls_keeps_the_iterates():
     X, y, C, gamma = generated()
     a = exact_sdca(X, y, C, gamma, epsilon=0, max_num_iterations=40)
