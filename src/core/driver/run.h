@@ -135,6 +135,12 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify);
 void ss_run_history_clear(SsRunHistory *history);
 void ss_run_history_free(SsRunHistory *history);
 
+/** The primal solvers' window rule stops a run only if the object's dual
+ *  lower bound D (where it has one) gives P - D <= min(SLACK epsilon, LIMIT)
+ *  D: a window stop is then certified within 1 + LIMIT of the optimum. */
+#define SS_RUN_WINDOW_GAP_SLACK 10.0
+#define SS_RUN_WINDOW_GAP_LIMIT 0.05
+
 /** The divergence thresholds: a primal solver whose objective exceeds
  *  SS_RUN_DIVERGENCE_FACTOR times max(P(w = 0), P at the start), and
  *  SS_RUN_DIVERGENCE_GROWTH times the objective of the previous diagnostic,
