@@ -67,9 +67,6 @@ _KNOWN = {
                             "zero model (warned)"),
     ("linear", "sgdqn"): (("hinge2",), "the outlier set at C = 1, 1e3 diverges (the run driver "
                           "raises FloatingPointError)"),
-    ("linear", "res"): (("logistic",), "the 1e-3..1e4 set at C = 1e3 stops 'converged' at "
-                        "1.05x the optimum (the objective window is a heuristic, not a "
-                        "certificate)"),
 }
 
 
