@@ -183,13 +183,16 @@ static bool window_flat(const SsRunHistory *h, double epsilon)
  * stop it only where the certificate does not contradict it, P - D <=
  * min(SS_RUN_WINDOW_GAP_SLACK epsilon, SS_RUN_WINDOW_GAP_LIMIT) D: a
  * "converged" window stop is then within 1.05x of the optimum, certified.
+ * A loose bound (the hinge and l1 losses, whose D stays a few per cent below
+ * P* at the optimum) vetoes only a window stop above 1 + SS_RUN_WINDOW_GAP_LOOSE.
  * Without a bound (NaN) the window alone decides. */
 static bool certified_or_flat(const SsRunHistory *h, const SsRunMeasure *m, double epsilon)
 {
   if (isnan(m->dual)) return window_flat(h, epsilon);
   const double gap = m->primal - m->dual, lower = fmax(m->dual, 0.0);
   if (gap <= epsilon * lower) return true;
-  const double limit = fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
+  const double limit = m->dual_loose ? SS_RUN_WINDOW_GAP_LOOSE
+                                     : fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
   return gap <= limit * lower && window_flat(h, epsilon);
 }
 

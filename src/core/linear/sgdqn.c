@@ -39,6 +39,7 @@
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
+#include "step_guard.h"
 
 #include <string.h>
 
