@@ -39,7 +39,6 @@
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
-#include "step_guard.h"
 
 #include <string.h>
 

@@ -21,8 +21,6 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   const double bias_rate = self->bias_learning_rate;
   const SsLoss loss = self->loss;
   const SsLossFunctions *custom = &self->custom_loss;
-  const double *norms2 = self->row_norms2;
-  const double kappa = ss_step_guard_kappa(self);
   double *w = self->u;
   double *scale = self->scaling; /* [dim + 1]: the diagonal B, bias last */
   double *x = self->scratch;     /* zeros, except while x_i is spread in it */
@@ -45,8 +43,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
     }
     const double ci = c ? c[i] : 1.0;
     const double g = ci * ss_loss_derivative(loss, custom, s, y[i]);
-    /* the step is a (B .* x~_i), B <= 1/lambda: guarded as SVMSGD2's eta */
-    const double a = -g * ss_step_guard(1.0 / ((double)t + t0), 1.0 / lambda, norms2, i, ci, kappa, B);
+    const double a = -g / ((double)t + t0); /* the step is a (B .* x~_i) */
     if (g != 0) {
       ROW_AXPY_DIAG(i, a, scale, w);
       if (B > 0) b += bias_rate * a * scale[dim] * B * B; /* b = B w_b */

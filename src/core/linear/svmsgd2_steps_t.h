@@ -39,7 +39,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
     const double ci = c ? c[i] : 1.0;
     const double g = ci * ss_loss_derivative(loss, custom, s, y[i]);
     if (g != 0) {
-      const double eta = ss_step_guard(inv_lambda / ((double)t + t0), 1.0, norms2, i, ci, kappa, B);
+      const double eta = ss_step_guard(inv_lambda / ((double)t + t0), norms2, i, ci, kappa, B);
       ROW_AXPY(i, -eta * g, w);
       if (B > 0) b -= bias_rate * eta * g * B * B; /* b = B w_b */
     }
