@@ -59,17 +59,18 @@ _KNOWN = {
                          "breast_cancer): 100 epochs leave the primal iterate above the zero "
                          "model's objective (warned, status max_iterations): the coordinate "
                          "steps are tiny next to the largest row norms"),
-    ("linear", "sgd"): (("hinge",), "Pegasos' 1/(lambda t) steps on unscaled features: the "
-                        "objective ends far above the zero model (warned, status "
-                        "max_iterations); plain SGD still sizes t0 by the largest row norm"),
-    ("linear", "svmsgd2"): (_CLASSIFICATION, "the outlier set at C = 1, 1e3: the run driver "
-                            "stops a diverging run (FloatingPointError) or it ends above the "
-                            "zero model (warned)"),
+    ("linear", "sgd"): (("hinge",), "Pegasos' 1/(lambda t) steps from VLFeat's t0 = 2/lambda "
+                        "(a first step of 1/2 whatever the row norms) on unscaled features: "
+                        "the objective ends far above the zero model (warned, status "
+                        "max_iterations)"),
+    ("linear", "svmsgd2"): (("hinge2", "logistic"), "the outlier set at C = 1e3: steps sized "
+                            "by the 99 % quantile of the row norms move the outlier's score "
+                            "up to 100x more than the others' at each step; the run ends above "
+                            "the zero model (warned; the step guard, step_guard.h, keeps it "
+                            "from diverging geometrically)"),
     ("linear", "sgdqn"): (("hinge2",), "the outlier set at C = 1, 1e3 diverges (the run driver "
-                          "raises FloatingPointError)"),
-    ("linear", "res"): (("logistic",), "the 1e-3..1e4 set at C = 1e3 stops 'converged' at "
-                        "1.05x the optimum (the objective window is a heuristic, not a "
-                        "certificate)"),
+                          "raises FloatingPointError): see step_guard.h for why SGD-QN does not "
+                          "take SVMSGD2's guard"),
 }
 
 

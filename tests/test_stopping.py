@@ -130,3 +130,79 @@ def test_kernel_sdca_relative_gap():
     assert stats_star["status"] == "converged"
     # P* <= (1 + 1e-7) D(alpha*) by the reference run's own certificate.
     assert stats["primal_objective"] <= (1 + 1e-3) * (1 + 1e-7) * stats_star["dual_objective"]
+
+
+def test_svmsgd2_outlier_guard():
+    """One row 100x the median norm: SVMSGD2's default t0 (sized by the 99 %
+    quantile of the norms) gave that row squared-hinge steps that overshoot
+    its minimum more at every visit, and the run diverged (FloatingPointError).
+    The step guard (step_guard.h) caps that row's step; a t0 set by hand runs
+    the paper's steps, unguarded, and still diverges."""
+    from sklearn.exceptions import ConvergenceWarning
+    from stochsvm import LinearSVMClassifier
+    from stochsvm.datasets import make_outlier
+
+    X, y = make_outlier(n=240, d=8)
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        clf = LinearSVMClassifier(solver="svmsgd2", loss="hinge2", C=1.0).fit(X, y)
+    n = X.shape[0]
+    lam = 1.0 / n
+    P = objective(X, y, clf.coef_.ravel(), clf.intercept_[0], lam, "hinge2")
+    assert np.isfinite(P) and P < 1.0  # below the zero model's objective
+    t0 = SVM(X, np.where(y > 0, 1.0, -1.0), lam, solver="svmsgd2", loss="hinge2").get_t0()
+    with pytest.raises(FloatingPointError):
+        LinearSVMClassifier(solver="svmsgd2", loss="hinge2", C=1.0, t0=t0).fit(X, y)
+
+
+def _smooth_optimum(X, y, lam, loss):
+    """P* of the logistic or squared hinge loss (bias a feature of value 1), by
+    L-BFGS in the variables u = w * column scale, where the problem is well
+    conditioned whatever the units of the columns."""
+    from scipy.optimize import minimize
+
+    Z = np.column_stack([X, np.ones(len(y))])
+    scale = np.maximum(np.abs(Z).max(axis=0), 1e-300)
+    A = (Z / scale) * y[:, None]
+
+    def f(u):
+        w = u / scale
+        z = A @ u
+        if loss == "logistic":
+            value, dz = np.logaddexp(0.0, -z), -0.5 * (1 - np.tanh(z / 2))
+        else:
+            r = np.maximum(0.0, 1.0 - z)
+            value, dz = r * r, -2 * r
+        grad = lam * w / scale + A.T @ dz / len(y)
+        return 0.5 * lam * (w @ w) + value.mean(), grad
+
+    res = minimize(f, np.zeros(Z.shape[1]), jac=True, method="L-BFGS-B",
+                   options={"maxiter": 20000, "gtol": 1e-14, "ftol": 1e-15})
+    return res.fun
+
+
+@pytest.mark.parametrize("solver", ["sgd", "sgdqn"])
+@pytest.mark.parametrize("loss", ["hinge2", "logistic"])
+def test_no_silent_stop_with_an_id_column(solver, loss):
+    """The LIBSVM breast-cancer file's first column is a sample id (about 1e6):
+    the default t0, sized by the largest row norm, makes every step about
+    1/||x||^2 = 1e-12, whatever C, so the other columns never move, the
+    objective is flat and the window rule read that as converged (2.2x to 11.8x
+    the optimum, the same model at every C). The certificate vetoes it: the run
+    is reported as stopped on the cap, or converged within 1.05x."""
+    from stochsvm.datasets import make_classification
+
+    X, y = make_classification(300, 5, seed=6)
+    X = np.column_stack([1e6 + 1e3 * np.arange(len(y)), X + 5.0])
+    n = len(y)
+    ratios = []
+    for C in (1e-3, 1e3):
+        lam = 1.0 / (C * n)
+        P_star = _smooth_optimum(X, y, lam, loss)
+        svm = SVM(X, y, lam, solver=solver, loss=loss, seed=0)
+        svm.set_epsilon(1e-3)
+        stats = svm.train()
+        ratio = stats["objective"] / P_star
+        assert stats["status"] != "converged" or ratio <= 1.05, (C, ratio, stats["status"])
+        ratios.append(ratio)
+    if solver == "sgd":  # a case of slow progress, where the check above bites
+        assert min(ratios) > 1.05, ratios

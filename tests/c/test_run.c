@@ -6,6 +6,7 @@
 
 #include "stochsvm/kernel_svm.h"
 #include "../../src/core/driver/run.h"
+#include "../../src/core/linear/svm_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -388,4 +389,55 @@ void test_run_diagnostic_budget(void)
   const int64_t epochs[13] = {1, 2, 3, 4, 6, 9, 13, 19, 28, 42, 63, 94, 100};
   CHECK_EQ_INT(fake_run(&f, 0), 13);
   for (int k = 0; k < 13; ++k) CHECK_EQ_INT(f.measured_at[k], 10 * epochs[k]);
+}
+
+/* The primal solvers' dual bound (primal_certificate.c): below the optimum
+ * at any model (weak duality), and tight at the optimum for the smooth
+ * losses, where the window rule's veto leans on it. */
+void test_run_primal_certificate(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 11);
+  const double lambda = 1e-2;
+  const SsLoss losses[3] = {SS_LOSS_HINGE, SS_LOSS_HINGE2, SS_LOSS_LOGISTIC};
+  for (int l = 0; l < 3; ++l) {
+    SsData data;
+    SsSvm *exact = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, RN, RD, lambda);
+    SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, lambda);
+    REQUIRE(exact != NULL && svm != NULL);
+    CHECK_EQ_INT(ss_svm_set_loss(exact, losses[l]), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_loss(svm, losses[l]), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_epsilon(exact, 1e-12), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(exact, 5000 * RN), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(exact), SS_OK);
+    const double P_star = ss_svm_get_statistics(exact)->dual_objective; /* <= P*, within 1e-12 */
+    double w[RD];
+    memcpy(w, ss_svm_get_model(exact), sizeof w);
+    const double b = ss_svm_get_bias(exact);
+
+    CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-3), SS_OK);
+    SsRunMeasure m;
+    for (int trial = 0; trial < 3; ++trial) {
+      /* the zero model, the optimum scaled by 3, and the optimum */
+      double v[RD];
+      for (int k = 0; k < RD; ++k) v[k] = trial == 0 ? 0 : (trial == 1 ? 3 * w[k] : w[k]);
+      CHECK_EQ_INT(ss_svm_set_model(svm, v), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_bias(svm, trial == 0 ? 0 : b), SS_OK);
+      CHECK_EQ_INT(ss_svm_measure(svm, SS_SVM_STATUS_TRAINING, &m), SS_OK);
+      CHECK(isfinite(m.dual));
+      CHECK(m.dual <= P_star * (1 + 1e-9));
+      if (trial == 2) {
+        CHECK(m.primal <= P_star * (1 + 1e-9));
+        /* the smooth losses: tight; the hinge's subgradient: a bound well above 0 */
+        if (losses[l] == SS_LOSS_HINGE) CHECK(m.dual > 0.5 * P_star);
+        else CHECK(m.primal - m.dual <= 1e-6 * P_star);
+      }
+    }
+    /* No rule in force (epsilon 0), no pass. */
+    CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
+    CHECK_EQ_INT(ss_svm_measure(svm, SS_SVM_STATUS_TRAINING, &m), SS_OK);
+    CHECK(isnan(m.dual));
+    ss_svm_delete(svm);
+    ss_svm_delete(exact);
+  }
 }

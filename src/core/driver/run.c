@@ -178,13 +178,31 @@ static bool window_flat(const SsRunHistory *h, double epsilon)
   return highest - lowest <= epsilon * P && late <= 0.5 * early;
 }
 
+/* The primal solvers' rule: the certificate (P - D <= epsilon D, when the
+ * object gives a dual lower bound D <= P*) stops the run; the window may
+ * stop it only where the certificate does not contradict it, P - D <=
+ * min(SS_RUN_WINDOW_GAP_SLACK epsilon, SS_RUN_WINDOW_GAP_LIMIT) D: a
+ * "converged" window stop is then within 1.05x of the optimum, certified.
+ * A loose bound (the hinge and l1 losses, whose D stays a few per cent below
+ * P* at the optimum) vetoes only a window stop above 1 + SS_RUN_WINDOW_GAP_LOOSE.
+ * Without a bound (NaN) the window alone decides. */
+static bool certified_or_flat(const SsRunHistory *h, const SsRunMeasure *m, double epsilon)
+{
+  if (isnan(m->dual)) return window_flat(h, epsilon);
+  const double gap = m->primal - m->dual, lower = fmax(m->dual, 0.0);
+  if (gap <= epsilon * lower) return true;
+  const double limit = m->dual_loose ? SS_RUN_WINDOW_GAP_LOOSE
+                                     : fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
+  return gap <= limit * lower && window_flat(h, epsilon);
+}
+
 static bool converged(const SsRun *run, const SsRunMeasure *m)
 {
   const double epsilon = run->settings.epsilon;
   if (!(epsilon > 0)) return false;
   switch (run->settings.criterion) {
   case SS_RUN_RELATIVE_GAP: return m->primal - m->dual <= epsilon * fmax(m->dual, 0.0);
-  case SS_RUN_OBJECTIVE_WINDOW: return window_flat(run->history, epsilon);
+  case SS_RUN_OBJECTIVE_WINDOW: return certified_or_flat(run->history, m, epsilon);
   case SS_RUN_SCORES_VARIATION: return m->variation < epsilon;
   case SS_RUN_NO_RULE: return false;
   }

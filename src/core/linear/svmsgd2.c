@@ -32,6 +32,7 @@
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
+#include "step_guard.h"
 
 #define SS_STEPS_TEMPLATE "svmsgd2_steps_t.h"
 #define SS_STEPS_PREFIX svmsgd2_steps

@@ -19,6 +19,8 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   const double bias_rate = self->bias_learning_rate;
   const SsLoss loss = self->loss;
   const SsLossFunctions *custom = &self->custom_loss;
+  const double *norms2 = self->row_norms2;
+  const double kappa = ss_step_guard_kappa(self);
   double *w = self->u;
   double b = self->bias;
   /* The paper's count: iterations left before the next t with
@@ -34,9 +36,10 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
       status = SS_ERR_NUMERIC;
       break;
     }
-    const double g = (c ? c[i] : 1.0) * ss_loss_derivative(loss, custom, s, y[i]);
-    const double eta = inv_lambda / ((double)t + t0);
+    const double ci = c ? c[i] : 1.0;
+    const double g = ci * ss_loss_derivative(loss, custom, s, y[i]);
     if (g != 0) {
+      const double eta = ss_step_guard(inv_lambda / ((double)t + t0), norms2, i, ci, kappa, B);
       ROW_AXPY(i, -eta * g, w);
       if (B > 0) b -= bias_rate * eta * g * B * B; /* b = B w_b */
     }
