@@ -24,7 +24,10 @@ void test_visit_order_setters(void)
   CHECK_EQ_INT(ss_svm_set_visit_order(svm, SS_VISIT_BLOCKS), SS_OK);
   CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_BLOCKS);
   CHECK_EQ_INT(ss_svm_get_shuffle(svm), 1);
-  CHECK_EQ_INT(ss_svm_set_visit_order(svm, (SsVisitOrder)3), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_set_visit_order(svm, SS_VISIT_INTERLEAVED), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_INTERLEAVED);
+  CHECK_EQ_INT(ss_svm_set_visit_order(svm, SS_VISIT_BLOCKS), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_visit_order(svm, (SsVisitOrder)4), SS_ERR_BAD_ARG);
   CHECK_EQ_INT(ss_svm_set_visit_order(svm, (SsVisitOrder)-1), SS_ERR_BAD_ARG);
   CHECK_EQ_INT(ss_svm_get_visit_order(svm), SS_VISIT_BLOCKS);
   CHECK_EQ_INT(ss_svm_set_visit_order(NULL, SS_VISIT_BLOCKS), SS_ERR_BAD_ARG);
