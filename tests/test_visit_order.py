@@ -96,3 +96,26 @@ def test_train_statistics_are_the_closing_diagnostic():
         np.testing.assert_equal(a, b)  # (NaN == NaN for the dual figures)
     np.testing.assert_array_equal(runs[0][2], runs[1][2])
     np.testing.assert_array_equal(runs[0][3], runs[1][3])
+
+
+def test_train_raises_a_divergence_only_the_closing_diagnostic_sees():
+    """SVM.train() makes the closing diagnostic before it returns: a
+    divergence first seen there raises as one seen during the run."""
+    X, y = make_problem(300, 4, seed=7)
+    X = 30 * np.asarray(X)
+
+    def diverging(cap):
+        svm = SVM(X, y, 1.0, loss="l2", solver="sgd")
+        svm.set_t0(1.5)
+        svm.set_diagnostic_frequency(5)
+        svm.set_max_num_iterations(cap)
+        return svm
+
+    probe = diverging(100 * 300)
+    with pytest.raises(FloatingPointError, match="training diverged"):
+        probe.train()
+    t = probe.get_iteration_number()  # the diagnostic that saw it
+    svm = diverging(t)  # a run whose closing diagnostic is that one
+    with pytest.raises(FloatingPointError, match="training diverged: the objective rose to"):
+        svm.train()
+    assert svm.get_statistics()["status"] == "diverged"

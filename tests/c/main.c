@@ -187,6 +187,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_visit_order.c */                                       \
   X(visit_order_setters)                                        \
   X(visit_order_blocks_visit_each_block_whole)                  \
+  X(visit_order_interleaved_streams)                            \
+  X(visit_order_interleaved_epochs_are_permutations)            \
   /* test_iteration_room.c */                                    \
   X(svm_train_needs_room_for_the_cap)                           \
   X(kernel_svm_train_needs_room_for_the_cap)                    \
