@@ -44,39 +44,52 @@ void test_visit_order_setters(void)
  * of the model only, and the Pegasos shrinkage of the steps after it scales
  * every coordinate alike. With one step per train call the coordinate that
  * became non-zero names the example visited. */
-void test_visit_order_blocks_visit_each_block_whole(void)
+enum { ORTHO = 600 }; /* blocks of 256, 256 and 88 rows */
+
+/* visited[t] <- the example of step t of the first epoch in @p order from
+ * @p seed, on the orthogonal examples @p X; 0, or -1 if anything failed. */
+static int orthogonal_visits(SsVisitOrder order, uint64_t seed, const double *X, const double *y,
+                             int64_t visited[ORTHO])
 {
-  enum { M = 600, B = SS_SVM_VISIT_BLOCK }; /* blocks of 256, 256 and 88 rows */
-  double *X = calloc((size_t)M * M, sizeof *X), y[M];
-  REQUIRE(X);
-  for (int i = 0; i < M; ++i) {
-    X[(size_t)i * M + i] = 1;
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, ORTHO, ORTHO, 0.01);
+  char *seen = calloc(ORTHO, 1);
+  int failed = !svm || !seen || ss_svm_set_visit_order(svm, order) != SS_OK ||
+               ss_svm_set_bias_multiplier(svm, 0) != SS_OK || ss_svm_set_seed(svm, seed) != SS_OK ||
+               ss_svm_set_max_num_iterations(svm, 1) != SS_OK;
+  for (int t = 0; t < ORTHO && !failed; ++t) {
+    failed = ss_svm_train(svm) != SS_OK;
+    const double *w = ss_svm_get_model(svm);
+    visited[t] = -1;
+    for (int j = 0; j < ORTHO && !failed; ++j)
+      if (w[j] != 0 && !seen[j]) visited[t] = j; /* the newly moved coordinate (hinge: margin 0 < 1) */
+    failed = failed || visited[t] < 0;
+    if (!failed) seen[visited[t]] = 1;
+  }
+  free(seen);
+  ss_svm_delete(svm);
+  return failed ? -1 : 0;
+}
+
+/* The orthogonal examples: X = I (n x n), alternating labels. */
+static double *orthogonal_examples(double y[ORTHO])
+{
+  double *X = calloc((size_t)ORTHO * ORTHO, sizeof *X);
+  for (int i = 0; X && i < ORTHO; ++i) {
+    X[(size_t)i * ORTHO + i] = 1;
     y[i] = i % 2 ? 1 : -1;
   }
+  return X;
+}
+
+void test_visit_order_blocks_visit_each_block_whole(void)
+{
+  enum { M = ORTHO, B = SS_SVM_VISIT_BLOCK };
+  double y[M];
+  double *X = orthogonal_examples(y);
+  REQUIRE(X);
   int64_t order[2][M];
-  for (int run = 0; run < 2; ++run) {
-    SsData data;
-    SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, M, M, 0.01);
-    REQUIRE(svm);
-    REQUIRE(ss_svm_set_visit_order(svm, SS_VISIT_BLOCKS) == SS_OK);
-    REQUIRE(ss_svm_set_bias_multiplier(svm, 0) == SS_OK);
-    REQUIRE(ss_svm_set_seed(svm, 7) == SS_OK);
-    REQUIRE(ss_svm_set_max_num_iterations(svm, 1) == SS_OK);
-    char *seen = calloc(M, 1);
-    REQUIRE(seen);
-    for (int t = 0; t < M; ++t) {
-      REQUIRE(ss_svm_train(svm) == SS_OK);
-      const double *w = ss_svm_get_model(svm);
-      int64_t visited = -1;
-      for (int j = 0; j < M; ++j)
-        if (w[j] != 0 && !seen[j]) visited = j; /* the newly moved coordinate (hinge: margin 0 < 1) */
-      REQUIRE(visited >= 0);
-      seen[visited] = 1;
-      order[run][t] = visited;
-    }
-    free(seen);
-    ss_svm_delete(svm);
-  }
+  for (int run = 0; run < 2; ++run) REQUIRE(orthogonal_visits(SS_VISIT_BLOCKS, 7, X, y, order[run]) == 0);
   /* the same (seed, epoch): the same order */
   CHECK(memcmp(order[0], order[1], sizeof order[0]) == 0);
   /* consecutive visits stay in one block until it is exhausted */
@@ -95,46 +108,21 @@ void test_visit_order_blocks_visit_each_block_whole(void)
   free(X);
 }
 
-/* SS_VISIT_INTERLEAVED seen through the same orthogonal examples (one step
- * per train call names the example visited): 600 rows are three blocks
- * (256, 256, 88), one group of SS_SVM_VISIT_STREAMS >= 3, so the epoch
+/* SS_VISIT_INTERLEAVED seen through the same orthogonal examples: the
+ * three blocks form one group of SS_SVM_VISIT_STREAMS >= 3, so the epoch
  * visits row j of each block in turn, each block's rows in data order,
  * every row once; another seed deals the blocks in another order. */
 void test_visit_order_interleaved_streams(void)
 {
-  enum { M = 600, B = SS_SVM_VISIT_BLOCK };
+  enum { M = ORTHO, B = SS_SVM_VISIT_BLOCK };
   REQUIRE(SS_SVM_VISIT_STREAMS >= 3);
-  double *X = calloc((size_t)M * M, sizeof *X), y[M];
+  double y[M];
+  double *X = orthogonal_examples(y);
   REQUIRE(X);
-  for (int i = 0; i < M; ++i) {
-    X[(size_t)i * M + i] = 1;
-    y[i] = i % 2 ? 1 : -1;
-  }
   int64_t order[3][M];
   const uint64_t seeds[3] = {7, 7, 8};
-  for (int run = 0; run < 3; ++run) {
-    SsData data;
-    SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, M, M, 0.01);
-    REQUIRE(svm);
-    REQUIRE(ss_svm_set_visit_order(svm, SS_VISIT_INTERLEAVED) == SS_OK);
-    REQUIRE(ss_svm_set_bias_multiplier(svm, 0) == SS_OK);
-    REQUIRE(ss_svm_set_seed(svm, seeds[run]) == SS_OK);
-    REQUIRE(ss_svm_set_max_num_iterations(svm, 1) == SS_OK);
-    char *seen = calloc(M, 1);
-    REQUIRE(seen);
-    for (int t = 0; t < M; ++t) {
-      REQUIRE(ss_svm_train(svm) == SS_OK);
-      const double *w = ss_svm_get_model(svm);
-      int64_t visited = -1;
-      for (int j = 0; j < M; ++j)
-        if (w[j] != 0 && !seen[j]) visited = j;
-      REQUIRE(visited >= 0);
-      seen[visited] = 1;
-      order[run][t] = visited;
-    }
-    free(seen);
-    ss_svm_delete(svm);
-  }
+  for (int run = 0; run < 3; ++run)
+    REQUIRE(orthogonal_visits(SS_VISIT_INTERLEAVED, seeds[run], X, y, order[run]) == 0);
   CHECK(memcmp(order[0], order[1], sizeof order[0]) == 0);
   CHECK(memcmp(order[0], order[2], sizeof order[0]) != 0);
   /* the blocks' order: that of the first three visits, one row 0 of each */
