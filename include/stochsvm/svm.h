@@ -101,7 +101,8 @@ typedef enum SsSvmStatus {
 } SsSvmStatus;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and at
- *  the end of every ss_svm_train call). Before the first one (status
+ *  the end of every ss_svm_train call, that one possibly when first read:
+ *  see ss_svm_settle). Before the first one (status
  *  SS_SVM_STATUS_UNTRAINED) iteration and epoch are 0 and every other figure
  *  is NaN (not measured). */
 typedef struct SsSvmStatistics {
@@ -221,8 +222,32 @@ SS_API const char *ss_svm_get_last_error(const SsSvm *self);
  *          data, or no room: the iteration number exceeds INT64_MAX minus the
  *          cap, so the run could not do its max_num_iterations iterations;
  *          nothing is trained and nothing changes); SS_ERR_ALLOC. The
- *          statistics describe the model as it stands. */
+ *          statistics describe the model as it stands.
+ *
+ *  The closing diagnostic. A run that ends at its iteration cap ends with a
+ *  diagnostic: one pass over the data for the objective, the scores, the
+ *  stopping rule and the divergence test. When no diagnostic function is
+ *  installed, nothing needs it at once, and train returns without it (a
+ *  single-epoch call would otherwise pay a third to a half of an epoch
+ *  more): the object makes it, with the same result, the first time it is
+ *  needed -- ss_svm_get_statistics, ss_svm_get_scores, ss_svm_settle, or a
+ *  setter that changes the model or the problem. The next ss_svm_train
+ *  makes it if one call through both would have made a diagnostic there
+ *  (the diagnostic schedule), and otherwise drops it: calls that no one
+ *  reads between cost the diagnostics of one call of their total length.
+ *  Its verdict (SS_ERR_NUMERIC or SS_ERR_DIVERGED at the closing diagnostic)
+ *  is then the status in the statistics and what ss_svm_settle returns, not
+ *  what train returned. Data must stay valid until then (as always: while
+ *  the object lives); ss_svm_set_data drops a pending diagnostic. */
 SS_API SsStatus ss_svm_train(SsSvm *self);
+
+/** @brief Make the closing diagnostic the last ss_svm_train left for later
+ *  (see there), if any; the getters do it too, this returns its verdict.
+ *  @return what that train call would have returned had it made the
+ *          diagnostic itself (SS_OK, SS_ERR_NUMERIC, SS_ERR_DIVERGED; the
+ *          last error says why), SS_OK if nothing was pending, or
+ *          SS_ERR_BAD_ARG (NULL). */
+SS_API SsStatus ss_svm_settle(SsSvm *self);
 
 /* ------------------------------------------------------------------------ */
 /*                                  Setters                                 */
@@ -330,14 +355,22 @@ SS_API SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled);
 typedef enum SsVisitOrder {
   SS_VISIT_DATA_ORDER = 0,  /**< 0, 1, ..., n-1 every epoch (ss_svm_set_shuffle(0)) */
   SS_VISIT_PERMUTATION = 1, /**< a fresh uniformly random permutation per epoch (the default) */
-  SS_VISIT_BLOCKS = 2       /**< a fresh block-wise permutation per epoch: blocks of
+  SS_VISIT_BLOCKS = 2,      /**< a fresh block-wise permutation per epoch: blocks of
                                  SS_SVM_VISIT_BLOCK consecutive rows in a random order,
                                  the rows of each block in a random order. A block's rows
                                  are neighbours in memory, so an epoch reads the data
                                  nearly sequentially (bench/results/visit_order.md). */
+  SS_VISIT_INTERLEAVED = 3  /**< blocks of SS_SVM_VISIT_BLOCK consecutive rows in a fresh
+                                 random order per epoch, taken SS_SVM_VISIT_STREAMS at a
+                                 time and read side by side: a row of each block of the
+                                 group in turn, each block's rows in data order. The data
+                                 are read as that many sequential streams, and consecutive
+                                 visits come from as many random places. */
 } SsVisitOrder;
-/** Rows per block of SS_VISIT_BLOCKS. */
+/** Rows per block of SS_VISIT_BLOCKS and SS_VISIT_INTERLEAVED. */
 #define SS_SVM_VISIT_BLOCK 256
+/** Blocks read side by side by SS_VISIT_INTERLEAVED. */
+#define SS_SVM_VISIT_STREAMS 4
 /** @brief The visiting order (ss_svm_set_shuffle chooses between the first
  *  two). The order of epoch e is a function of (seed, e) only, whatever it is.
  *  @return SS_OK or SS_ERR_BAD_ARG (NULL, unknown order). */
@@ -385,9 +418,12 @@ SS_API int64_t ss_svm_get_dimension(const SsSvm *self);
 /** @brief n, or 0 for an object without data. */
 SS_API int64_t ss_svm_get_num_data(const SsSvm *self);
 /** @brief Scores s_i = <w, x_i> + b at the last diagnostic (n values, owned by
- *  the object), or NULL before the first ss_svm_train. */
+ *  the object), or NULL before the first ss_svm_train. Makes a pending
+ *  closing diagnostic first (ss_svm_settle). */
 SS_API const double *ss_svm_get_scores(const SsSvm *self);
-/** @brief Statistics of the last diagnostic, owned by the object. */
+/** @brief Statistics of the last diagnostic, owned by the object. Makes a
+ *  pending closing diagnostic first (ss_svm_settle): the one getter besides
+ *  ss_svm_get_scores that may do a pass over the data. */
 SS_API const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self);
 
 #ifdef __cplusplus

@@ -152,6 +152,7 @@ cdef extern from "stochsvm/svm.h" nogil:
 
     # Train
     SsStatus ss_svm_train(SsSvm *self)
+    SsStatus ss_svm_settle(SsSvm *self)
 
     # Setters
     SsStatus ss_svm_set_lambda(SsSvm *self, double lambda_)
@@ -180,6 +181,7 @@ cdef extern from "stochsvm/svm.h" nogil:
         SS_VISIT_DATA_ORDER
         SS_VISIT_PERMUTATION
         SS_VISIT_BLOCKS
+        SS_VISIT_INTERLEAVED
     SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
     SsVisitOrder ss_svm_get_visit_order(const SsSvm *self)
     SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)

@@ -177,9 +177,18 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_save_follows_symbolic_links)                          \
   X(model_save_hard_links_stay_linked)                          \
   X(model_save_replaces_atomically)                             \
+  /* test_final_diagnostic.c */                                  \
+  X(final_diagnostic_waits_for_a_reader)                        \
+  X(final_diagnostic_lazy_equals_eager)                         \
+  X(final_diagnostic_divergence_verdict)                        \
+  X(final_diagnostic_new_data)                                  \
+  X(final_diagnostic_order_buffer_reuse)                        \
+  X(final_diagnostic_split_calls_cost_one_call)                 \
   /* test_visit_order.c */                                       \
   X(visit_order_setters)                                        \
   X(visit_order_blocks_visit_each_block_whole)                  \
+  X(visit_order_interleaved_streams)                            \
+  X(visit_order_interleaved_epochs_are_permutations)            \
   /* test_iteration_room.c */                                    \
   X(svm_train_needs_room_for_the_cap)                           \
   X(kernel_svm_train_needs_room_for_the_cap)                    \

@@ -257,6 +257,15 @@ static inline SsStatus fz_attach_map(FzProblem *p, FzInput *in)
   return ss_data_set_homkermap(&p->data, &p->map);
 }
 
+/* ss_svm_train and, when it succeeds, the verdict of its closing
+ * diagnostic, which the object may leave for later (ss_svm_settle): the
+ * status the invariants below are about, as the Python layer sees it. */
+static inline SsStatus fz_svm_train(SsSvm *svm)
+{
+  SsStatus s = ss_svm_train(svm);
+  return s == SS_OK ? ss_svm_settle(svm) : s;
+}
+
 /* Every number a trained object reports is finite after SS_OK. */
 static inline void fz_check_finite_model(const SsSvm *svm)
 {

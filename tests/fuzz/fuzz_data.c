@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     const SsLoss loss = fz_losses[fz_range(&in, 0, FZ_NUM_LOSSES - 1)];
     ss_svm_set_max_num_iterations(svm, iterations);
     ss_svm_set_loss(svm, loss);
-    SsStatus s = ss_svm_train(svm);
+    SsStatus s = fz_svm_train(svm);
     FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED || fz_size_refused(svm, s));
     if (s == SS_OK) fz_check_finite_model(svm);
 
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
       /* the default skip of SVMSGD2 and SGD-QN comes from the data's density,
        * which abstract data does not reveal: give it the descriptor's */
       ss_svm_set_skip(abstract, ss_svm_get_skip(svm));
-      SsStatus a = ss_svm_train(abstract);
+      SsStatus a = fz_svm_train(abstract);
       FZ_ASSERT(a == SS_OK || a == SS_ERR_BAD_DATA || a == SS_ERR_NUMERIC || a == SS_ERR_DIVERGED ||
                 fz_size_refused(abstract, a));
       if (a == SS_OK) fz_check_finite_model(abstract);

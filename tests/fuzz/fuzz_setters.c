@@ -46,7 +46,7 @@ static void fz_train(SsSvm *svm)
 {
   if (ss_svm_get_max_num_iterations(svm) > FZ_MAX_ITERATIONS)
     FZ_ASSERT(ss_svm_set_max_num_iterations(svm, FZ_MAX_ITERATIONS) == SS_OK);
-  SsStatus s = ss_svm_train(svm);
+  SsStatus s = fz_svm_train(svm);
   FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_BAD_STATE || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED ||
             s == SS_ERR_INTERRUPTED || fz_size_refused(svm, s));
   if (s == SS_OK) fz_check_finite_model(svm);

@@ -33,7 +33,7 @@ static SsSvm *make(const FzProblem *p, const FzParams *q)
 static SsStatus train(SsSvm *svm, int64_t iterations)
 {
   FZ_ASSERT(ss_svm_set_max_num_iterations(svm, iterations) == SS_OK);
-  SsStatus s = ss_svm_train(svm);
+  SsStatus s = fz_svm_train(svm);
   /* res.h: RES refuses to train when its initial curvature b0 is not above delta
    * (the data-derived diagonal can round to delta when delta dwarfs lambda and the data) */
   const int res_refused = s == SS_ERR_BAD_ARG && ss_svm_get_solver(svm) == SS_SOLVER_RES &&

@@ -25,7 +25,8 @@
  * the object's cost model), and they are evenly spread over the work: a
  * stop comes at most 1/beta diagnostics' worth of work (3 to 7 epochs of
  * unshrunk SDCA at beta = 0.1, epochs.c) after the rule could first fire.
- * A run also ends with a diagnostic.
+ * A run also ends with a diagnostic; at the iteration cap an object may ask
+ * (settings.defer_final) to make that one itself when it is needed.
  *
  * Stopping rules, with tolerance epsilon (0 disables them):
  *
@@ -100,6 +101,12 @@ static int64_t next_diagnostic(const SsRunSettings *s, int64_t t)
     if (e > INT64_MAX / n) return INT64_MAX;
   }
   return e * n;
+}
+
+bool ss_run_diagnostic_scheduled(const SsRunSettings *s, int64_t t)
+{
+  if (s->diagnostic_frequency == 0 && s->diagnostic_budget > 0) return true;
+  return t > 0 && next_diagnostic(s, t - 1) == t;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -268,6 +275,7 @@ SsStatus ss_run_train(SsRun *run)
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
   run->converged = false;
+  run->final_deferred = false;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
     const double start = ops->start_objective ? ops->start_objective(run->object) : NAN;
@@ -312,8 +320,12 @@ SsStatus ss_run_train(SsRun *run)
   }
 
   if (status == SS_OK && !stopped) {
-    /* The cap: the final diagnostic (the rule may still fire on it). */
-    status = ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, true);
+    /* The cap: the final diagnostic (the rule may still fire on it), or,
+     * when nothing watches the run's end, the object makes it once it is
+     * needed (a full pass over the data that a single-epoch run would
+     * otherwise pay for even when no one reads its statistics). */
+    if (s->defer_final) run->final_deferred = true;
+    else status = ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, true);
   } else if (status == SS_ERR_INTERRUPTED && !settled) {
     /* Stopped by the interrupt poll: describe the model where it stands. */
     SsStatus diagnosed = ss_run_diagnose(run, SS_SVM_STATUS_INTERRUPTED, false);

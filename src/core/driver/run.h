@@ -110,6 +110,8 @@ typedef struct SsRunSettings {
   SsSvmInterruptFunction interrupt_fn;
   void *interrupt_user;
   int64_t interrupt_period;     /**< iterations between interrupt polls, >= 1 */
+  bool defer_final;             /**< a run that reaches its cap leaves its closing diagnostic
+                                     to the object (SsRun.final_deferred): no one watches it */
 } SsRunSettings;
 
 typedef struct SsRun {
@@ -118,6 +120,9 @@ typedef struct SsRun {
   const SsRunOps *ops;
   void *object;
   bool converged;      /**< set by the last diagnostic: the rule fired */
+  bool final_deferred; /**< the run reached its cap and, as settings.defer_final asked, did
+                            not make its closing diagnostic: the object makes it later with
+                            ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, false) */
   SsRunProgress *progress; /**< NULL, or where the loop publishes t after every piece of steps */
 } SsRun;
 
@@ -127,12 +132,19 @@ typedef struct SsRun {
  *          SS_ERR_INTERRUPTED, SS_ERR_NUMERIC (non-finite model or scores:
  *          status ERROR), SS_ERR_DIVERGED (status DIVERGED), SS_ERR_ALLOC, or
  *          the error of a step. The statistics always describe the model as
- *          it stands when the run ends. */
+ *          it stands when the run ends, except after a deferred closing
+ *          diagnostic (settings.defer_final), until the object makes it. */
 SsStatus ss_run_train(SsRun *run);
 
 /** One diagnostic with status @p status: measure, judge (when the status is
  *  TRAINING or MAX_ITERATIONS), notify when @p notify. */
 SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify);
+
+/** A run with settings @p s that went past iteration t > 0 would make a
+ *  diagnostic at t (a multiple of the frequency, or the end of a scheduled
+ *  epoch); always true under a diagnostic budget, whose schedule depends on
+ *  the run's work. */
+bool ss_run_diagnostic_scheduled(const SsRunSettings *s, int64_t t);
 
 /** Forget the recorded objectives and restart the default schedule. */
 void ss_run_history_clear(SsRunHistory *history);

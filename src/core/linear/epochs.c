@@ -9,9 +9,24 @@
  * the solver's inner loop; at epoch boundaries the SGD factor is folded.
  * Every boundary depends on t only: training N iterations equals N/2 and
  * then N/2 more, bit for bit.
+ *
+ * What a train call costs beyond its epochs is kept to O(1): the order
+ * buffer (n indices) is allocated once per object and data set, data order
+ * is written into it once, and a random order is drawn once per epoch (O(n),
+ * which the epoch's n steps dwarf). The closing diagnostic of a run that
+ * reaches its cap, a full pass over the data as costly as a third to a half
+ * of an SGD epoch, is made only when someone needs it: when no diagnostic
+ * function watches, the run leaves it pending and the object makes it,
+ * exactly as the run would have, the first time the statistics or scores
+ * are read or the model or the problem changes (ss_svm_settle_final). The
+ * next train call makes it only if one run through both calls would have
+ * made a diagnostic there, and otherwise drops it (ss_svm_resume_final):
+ * calls of one epoch each that no one reads between cost what one long
+ * call costs, O(log E) passes over E epochs, and see the same history.
  */
 #include "svm_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
@@ -26,9 +41,10 @@ int ss_svm_get_shuffle(const SsSvm *self) { return self->visit_order != SS_VISIT
 SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (order != SS_VISIT_DATA_ORDER && order != SS_VISIT_PERMUTATION && order != SS_VISIT_BLOCKS)
-    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_visit_order: order must be 0 (data), 1 (permutation) or "
-                       "2 (blocks), got %d", (int)order);
+  if (order != SS_VISIT_DATA_ORDER && order != SS_VISIT_PERMUTATION && order != SS_VISIT_BLOCKS &&
+      order != SS_VISIT_INTERLEAVED)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_visit_order: order must be 0 (data), 1 (permutation), "
+                       "2 (blocks) or 3 (interleaved), got %d", (int)order);
   self->visit_order = order;
   return ss_svm_succeed(self);
 }
@@ -44,22 +60,73 @@ void ss_svm_fold_factor(SsSvm *self)
 
 /* ---- the linear object's callbacks for the run driver (run.h) ---------- */
 
+/* SS_VISIT_INTERLEAVED: the blocks of b consecutive rows in a random
+ * order, dealt into groups of k; a group is visited a row of each of its
+ * blocks in turn (row j of every block, then row j + 1, ...; the one short
+ * last block drops out when exhausted). Each block is read sequentially,
+ * so the hardware streams k places of the data at once, while consecutive
+ * visits come from k random places: a file sorted by class still gives
+ * mixed neighbours. One generator call per block. The block order is drawn
+ * into the head of the buffer and the groups are written from the back,
+ * whose positions lie beyond the block numbers still to be read. */
+static void interleaved_order(int64_t *order, int64_t n, int64_t b, uint64_t seed, uint64_t stream)
+{
+  enum { K = SS_SVM_VISIT_STREAMS };
+  const int64_t blocks = (n + b - 1) / b;
+  ss_rng_permutation(order, blocks, seed, stream);
+  int64_t end = n;
+  for (int64_t g = (blocks - 1) / K; g >= 0; --g) {
+    const int64_t first_block = g * K, count = blocks - first_block < K ? blocks - first_block : K;
+    int64_t first[K], size[K], group_size = 0;
+    for (int64_t q = 0; q < count; ++q) {
+      first[q] = order[first_block + q] * b;
+      size[q] = first[q] + b < n ? b : n - first[q];
+      group_size += size[q];
+    }
+    int64_t position = end - group_size;
+    end = position;
+    for (int64_t j = 0; j < b; ++j)
+      for (int64_t q = 0; q < count; ++q)
+        if (j < size[q]) order[position++] = first[q] + j;
+  }
+}
+
+/* The order of epoch `epoch` into the object's buffer, unless it holds it
+ * already (data order, whatever the epoch: filled once per buffer; a
+ * random order when a train call resumes the epoch the last one stopped in). */
+static void draw_order(SsSvm *self, int64_t epoch)
+{
+  const SsVisitOrder kind = self->visit_order;
+  if (self->order_drawn && self->order_kind == kind &&
+      (kind == SS_VISIT_DATA_ORDER || (self->order_seed == self->seed && self->order_epoch == epoch)))
+    return;
+  int64_t *order = self->order;
+  const int64_t n = self->source.num_data;
+  switch (kind) {
+    case SS_VISIT_DATA_ORDER:
+      for (int64_t k = 0; k < n; ++k) order[k] = k;
+      break;
+    case SS_VISIT_PERMUTATION:
+      ss_rng_permutation(order, n, self->seed, (uint64_t)epoch);
+      break;
+    case SS_VISIT_BLOCKS:
+      ss_rng_block_permutation(order, n, SS_SVM_VISIT_BLOCK, self->seed, (uint64_t)epoch);
+      break;
+    case SS_VISIT_INTERLEAVED:
+      interleaved_order(order, n, SS_SVM_VISIT_BLOCK, self->seed, (uint64_t)epoch);
+      break;
+  }
+  self->order_drawn = true;
+  self->order_kind = kind;
+  self->order_seed = self->seed;
+  self->order_epoch = epoch;
+}
+
 static SsStatus begin_epoch(void *object, int64_t epoch)
 {
   SsEpochRun *run = object;
-  const int64_t n = run->svm->source.num_data;
-  switch (run->svm->visit_order) {
-    case SS_VISIT_DATA_ORDER:
-      for (int64_t k = 0; k < n; ++k) run->perm[k] = k;
-      break;
-    case SS_VISIT_PERMUTATION:
-      ss_rng_permutation(run->perm, n, run->svm->seed, (uint64_t)epoch);
-      break;
-    case SS_VISIT_BLOCKS:
-      ss_rng_block_permutation(run->perm, n, SS_SVM_VISIT_BLOCK, run->svm->seed, (uint64_t)epoch);
-      break;
-  }
-  run->epoch_start = epoch * n;
+  draw_order(run->svm, epoch);
+  run->epoch_start = epoch * run->svm->source.num_data;
   return SS_OK;
 }
 
@@ -149,25 +216,69 @@ SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run)
     .diagnostic_budget = self->alpha && !self->diagnostic_fn ? SS_SDCA_DIAGNOSTIC_BUDGET : 0,
     .epsilon = self->epsilon,
     .criterion = criterion,
-    .zero_objective = ss_svm_zero_objective(self),
+    /* (a pass over the labels, which the driver reads only to start a history) */
+    .zero_objective = self->alpha == NULL && self->history.count == 0 ? ss_svm_zero_objective(self) : NAN,
     .divergence_test = self->alpha == NULL,
     .interrupt_fn = self->interrupt_fn,
     .interrupt_user = self->interrupt_user,
     .interrupt_period = SS_SVM_INTERRUPT_PERIOD,
+    /* No diagnostic function watches the end of the run: the closing
+     * diagnostic waits until the statistics are read (svm.c). */
+    .defer_final = !self->diagnostic_fn,
   };
   return (SsRun){.history = &self->history, .settings = settings, .ops = &linear_run_ops,
                  .object = epoch_run, .progress = &self->progress};
 }
 
+void ss_svm_free_order(SsSvm *self)
+{
+  free(self->order);
+  self->order = NULL;
+  self->order_drawn = false;
+}
+
 SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps_function)
 {
-  const int64_t n = self->source.num_data;
-  int64_t *perm = malloc((size_t)n * sizeof(int64_t));
-  if (!perm) return SS_ERR_ALLOC;
-  SsEpochRun epoch_run = {.svm = self, .perm = perm, .epoch_start = -1, .steps = steps_function};
+  if (!self->order) {
+    self->order = malloc((size_t)self->source.num_data * sizeof(int64_t));
+    if (!self->order) return SS_ERR_ALLOC;
+  }
+  SsEpochRun epoch_run = {.svm = self, .perm = self->order, .epoch_start = -1, .steps = steps_function};
   SsRun run = ss_svm_run(self, &epoch_run);
   SsStatus status = ss_run_train(&run);
-  free(perm);
   ss_svm_realise_model(self);
+  if (run.final_deferred) {
+    self->final_pending = true;
+    self->final_settings = run.settings;
+    self->final_end_time = ss_clock_seconds();
+  }
   return status;
+}
+
+SsStatus ss_svm_settle_final(SsSvm *self)
+{
+  if (!self->final_pending) return SS_OK;
+  self->final_pending = false;
+  SsEpochRun evaluation = {.svm = self};
+  SsRun run = {.history = &self->history, .settings = self->final_settings, .ops = &linear_run_ops,
+               .object = &evaluation};
+  /* The elapsed time as the run would have measured it: from the start of
+   * its train call, without the time that passed since its steps ended. */
+  const double start = self->train_start_time;
+  self->train_start_time = start + (ss_clock_seconds() - self->final_end_time);
+  SsStatus status = ss_run_diagnose(&run, SS_SVM_STATUS_MAX_ITERATIONS, false);
+  self->train_start_time = start;
+  return status;
+}
+
+void ss_svm_drop_final(SsSvm *self)
+{
+  self->final_pending = false;
+}
+
+void ss_svm_resume_final(SsSvm *self)
+{
+  if (!self->final_pending) return;
+  if (ss_run_diagnostic_scheduled(&self->final_settings, self->iteration)) (void)ss_svm_settle_final(self);
+  else ss_svm_drop_final(self);
 }

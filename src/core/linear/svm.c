@@ -199,6 +199,8 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->has_scores = false;
   self->has_previous_scores = false;
   self->max_squared_norm = r2;
+  ss_svm_drop_final(self);
+  ss_svm_free_order(self);
   self->density = ss_solver_uses_skip(self->solver) ? ss_source_density(source) : 1.0;
   reset_dual(self);
   self->statistics = untrained_statistics();
@@ -258,6 +260,7 @@ void ss_svm_delete(SsSvm *self)
   free(self->alpha);
   free(self->shrinking.shrunk);
   free(self->shrinking.candidates);
+  free(self->order);
   ss_res_free(&self->res);
   ss_run_history_free(&self->history);
   free(self->scaling);
@@ -277,6 +280,7 @@ SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
   if (!valid_lambda(lambda))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_lambda: lambda must be in [%g, %g], got %g",
                        SS_LAMBDA_MIN, SS_LAMBDA_MAX, lambda);
+  ss_svm_settle_final(self);
   self->lambda = lambda;
   self->model_stale = self->alpha != NULL;
   ss_sgdqn_reset_scaling(self);
@@ -329,6 +333,7 @@ SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
   if (!self) return SS_ERR_BAD_ARG;
   if (!(B >= 0) || !isfinite(B))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_bias_multiplier: B must be finite and >= 0, got %g", B);
+  ss_svm_settle_final(self);
   self->bias_multiplier = B;
   self->model_stale = self->alpha != NULL;
   ss_svm_forget_history(self);
@@ -373,6 +378,7 @@ SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
     return ss_svm_fail(self, SS_ERR_BAD_ARG,
                        "set_loss: solver %s needs a differentiable loss (hinge2, logistic, l2), got %s",
                        ss_svm_solver_name(self->solver), ss_svm_loss_name(loss));
+  ss_svm_settle_final(self);
   if (loss != self->loss) reset_dual(self);
   self->loss = loss;
   return ss_svm_succeed(self);
@@ -386,6 +392,7 @@ SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions
                        "set_loss_functions: value, derivative and conjugate must not be NULL");
   if (self->solver == SS_SOLVER_SDCA && !functions->dual_update)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_loss_functions: solver sdca needs dual_update");
+  ss_svm_settle_final(self);
   reset_dual(self);
   self->custom_loss = *functions;
   self->loss = SS_LOSS_CUSTOM;
@@ -412,6 +419,7 @@ SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
                          "(label %g, weight %g)",
                          (long long)i, alpha[i], ss_svm_loss_name(self->loss), self->labels[i], c);
   }
+  ss_svm_settle_final(self);
   memcpy(self->alpha, alpha, (size_t)self->source.num_data * sizeof(double));
   ss_sdca_rebuild_model(self);
   ss_svm_forget_history(self);
@@ -432,6 +440,7 @@ SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
 {
   if (!self) return SS_ERR_BAD_ARG;
   if (!weights) {
+    ss_svm_settle_final(self);
     free(self->weights);
     self->weights = NULL;
     reset_dual(self);
@@ -447,6 +456,7 @@ SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
   double *copy = self->weights ? self->weights : malloc((size_t)n * sizeof(double));
   if (!copy)
     return ss_svm_fail(self, SS_ERR_ALLOC, "set_weights: out of memory for %lld weights", (long long)n);
+  ss_svm_settle_final(self);
   memcpy(copy, weights, (size_t)n * sizeof(double));
   self->weights = copy;
   reset_dual(self);
@@ -466,6 +476,7 @@ SsStatus ss_svm_set_model(SsSvm *self, const double *model)
       return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_model: model[%lld] must be finite, got %g", (long long)k,
                          model[k]);
   }
+  ss_svm_settle_final(self);
   memcpy(self->model, model, (size_t)self->dimension * sizeof(double));
   memcpy(self->u, model, (size_t)self->dimension * sizeof(double));
   self->factor = 1.0;
@@ -482,6 +493,7 @@ SsStatus ss_svm_set_bias(SsSvm *self, double bias)
                        "set_bias: solver sdca with data and bias multiplier %g > 0 learns the bias from "
                        "the dual variables",
                        self->bias_multiplier);
+  ss_svm_settle_final(self);
   self->bias = bias;
   ss_svm_forget_history(self);
   return ss_svm_succeed(self);
@@ -492,6 +504,7 @@ SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
   if (!self) return SS_ERR_BAD_ARG;
   if (t < 0)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_iteration_number: t must be >= 0, got %lld", (long long)t);
+  ss_svm_settle_final(self);
   self->iteration = t;
   ss_svm_forget_history(self);
   return ss_svm_succeed(self);
@@ -547,8 +560,26 @@ int64_t ss_svm_get_num_data(const SsSvm *self) { return self->source.num_data; }
 const double *ss_svm_get_dual_variables(const SsSvm *self) { return self->alpha; }
 int ss_svm_get_shrinking(const SsSvm *self) { return self->shrinking.enabled; }
 int64_t ss_svm_get_num_shrunk(const SsSvm *self) { return self->shrinking.shrunk ? self->shrinking.num_shrunk : 0; }
-const double *ss_svm_get_scores(const SsSvm *self) { return self->has_scores ? self->scores : NULL; }
-const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self) { return &self->statistics; }
+
+/* The statistics and scores getters make the closing diagnostic the last
+ * train left pending (epochs.c): the object is logically unchanged (they
+ * return what train would have left), so they keep their const signature. */
+static void settle_for_reader(const SsSvm *self)
+{
+  if (self->final_pending) (void)ss_svm_settle_final((SsSvm *)self);
+}
+
+const double *ss_svm_get_scores(const SsSvm *self)
+{
+  settle_for_reader(self);
+  return self->has_scores ? self->scores : NULL;
+}
+
+const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
+{
+  settle_for_reader(self);
+  return &self->statistics;
+}
 
 /* ------------------------------------------------------------------------ */
 /*                                Diagnostics                               */
@@ -629,6 +660,12 @@ static SsStatus explain_train(SsSvm *self, SsStatus status)
   return ss_svm_fail(self, status, "training failed (solver %s): %s", solver, ss_status_string(status));
 }
 
+SsStatus ss_svm_settle(SsSvm *self)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  return explain_train(self, ss_svm_settle_final(self));
+}
+
 SsStatus ss_svm_train(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
@@ -647,6 +684,10 @@ SsStatus ss_svm_train(SsSvm *self)
                        "iterations (the counter is a 64-bit integer): lower set_iteration_number or "
                        "set_max_num_iterations",
                        (long long)self->iteration, (long long)cap);
+  /* The last run's closing diagnostic, if still pending: made where the
+   * schedule has one (its record belongs to this run's stopping rule and
+   * divergence test), else dropped, as by a single longer run. */
+  ss_svm_resume_final(self);
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));
 }

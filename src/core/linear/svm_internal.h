@@ -81,6 +81,15 @@ struct SsSvm_ {
   int64_t scaling_updates;     /**< SGD-QN: B updates since the last reset (r = 2 + this) */
   double *scratch;             /**< SGD-QN: [dimension] zeros between uses */
 
+  /* The visiting order (epochs.c): one buffer of n indices, allocated at
+   * the first train and kept, holding the order of epoch order_epoch drawn
+   * in order_kind from order_seed (order_drawn false: nothing yet). */
+  int64_t *order;
+  bool order_drawn;
+  SsVisitOrder order_kind;
+  uint64_t order_seed;
+  int64_t order_epoch;
+
   /* Bookkeeping. */
   SsSvmStatistics statistics;
   double *scores;              /**< [num_data] at the last diagnostic */
@@ -89,6 +98,11 @@ struct SsSvm_ {
   bool has_previous_scores;
   SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
   double train_start_time;
+  /* The closing diagnostic of the last train, when no diagnostic function
+   * watched it: made when first needed (ss_svm_settle_final, epochs.c). */
+  bool final_pending;
+  SsRunSettings final_settings; /**< the settings of that run */
+  double final_end_time;        /**< when its steps ended (ss_clock_seconds) */
   SsLastError last_error;      /**< ss_svm_get_last_error */
 };
 
@@ -149,7 +163,8 @@ typedef struct SsEpochRun SsEpochRun;
 typedef SsStatus (*SsStepsFunction)(SsEpochRun *run, int64_t t, int64_t t_end);
 
 /** What a solver's inner loop sees: the object and the permutation of the
- *  epoch in progress (perm_e, a function of (seed, e) only). */
+ *  epoch in progress (perm_e, a function of (seed, e) only; the object's
+ *  order buffer). */
 struct SsEpochRun {
   SsSvm *svm;
   int64_t *perm;
@@ -166,6 +181,23 @@ SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run);
  *  interrupt polls, the stopping rules, a final diagnostic. Folds the SGD
  *  factor at every epoch boundary. */
 SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps);
+
+/** Make the closing diagnostic the last ss_run_epochs left pending, as
+ *  it would have been made then (statistics, scores, history, status);
+ *  SS_OK if none is pending, else what that run would have returned. Every
+ *  call that reads or changes what a diagnostic measures (model, bias,
+ *  iteration number, problem) calls this first; a new data set drops the
+ *  pending diagnostic instead (ss_svm_drop_final). */
+SsStatus ss_svm_settle_final(SsSvm *self);
+/** Forget a pending closing diagnostic (its data are being replaced). */
+void ss_svm_drop_final(SsSvm *self);
+/** Before a train call: make a pending closing diagnostic if one run through
+ *  both calls would have made a diagnostic there (the schedule of its
+ *  settings), else drop it. Train calls that no one reads between thus pay
+ *  the diagnostics of one call of their total length, no more. */
+void ss_svm_resume_final(SsSvm *self);
+/** The visiting-order buffer is for n examples no more: free it. */
+void ss_svm_free_order(SsSvm *self);
 
 /** Fold the factor into u: u <- f u, f <- 1. */
 void ss_svm_fold_factor(SsSvm *self);
