@@ -56,6 +56,15 @@ typedef struct SbpState {
   double *c_sum;     /**< [n] sum over t of c^(t) */
   double *work;      /**< [2 n] scratch of the water filling */
   int64_t *kept;     /**< [n] candidates of the prefilter (see levels_prefiltered) */
+  bool scanned;      /**< no bias: kept, num_kept, min_above and arg_above already
+                          hold the prefilter's scan at tau = last_u + band, made by
+                          the previous row's pass (update_block) */
+  int64_t num_kept;  /**< the scan's candidates below tau */
+  double min_above;  /**< the scan's lowest response at or above tau (INFINITY: none) */
+  int64_t arg_above; /**< its example (-1: none) */
+  int64_t *block_count; /**< [blocks] the pass's scan, per row block: candidates, */
+  int64_t *block_arg;   /**< and the lowest response at or above tau: example, */
+  double *block_min;    /**< value */
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
   double band;       /**< the prefilter's margin above the previous levels */
   int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
@@ -81,6 +90,9 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->c_sum);
   free(s->work);
   free(s->kept);
+  free(s->block_count);
+  free(s->block_arg);
+  free(s->block_min);
   free(s->by_class);
   free(s->window);
   free(s);
@@ -131,6 +143,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   }
   if (s) {
     s->eta0 = ss_kernel_svm_effective_eta0(self);
+    s->scanned = false;
     return choose_nu(self, s);
   }
   const size_t n = (size_t)self->num_data;
@@ -142,12 +155,16 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->c_sum = calloc(n, sizeof(double));
   s->work = malloc(2 * n * sizeof(double));
   s->kept = malloc(n * sizeof(int64_t));
+  const size_t blocks = (size_t)ss_kernel_row_num_blocks((int64_t)n);
+  s->block_count = malloc((blocks ? blocks : 1) * sizeof(int64_t));
+  s->block_arg = malloc((blocks ? blocks : 1) * sizeof(int64_t));
+  s->block_min = malloc((blocks ? blocks : 1) * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
   s->window = malloc(n * sizeof(double));
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
   if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->kept || !s->by_class ||
-      !s->window || !self->dual) {
+      !s->window || !s->block_count || !s->block_arg || !s->block_min || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
@@ -225,22 +242,31 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
 static int64_t level_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *gamma)
 {
   const int64_t n = self->num_data;
+  const bool scanned = s->scanned;
+  s->scanned = false;
   SsSbpLevels full;
   if (isnan(s->last_u)) {
     levels(self, s, c, &full);
     *gamma = s->last_u = full.u;
     return -1;
   }
-  const double tau = s->last_u + s->band;
   double min_above = INFINITY;
   int64_t arg_above = -1, m = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    const double cj = c[j];
-    if (cj < tau) {
-      s->kept[m++] = j;
-    } else if (cj < min_above) {
-      min_above = cj;
-      arg_above = j;
+  if (scanned) {
+    /* the previous row's pass scanned c at this tau (update_block) */
+    m = s->num_kept;
+    min_above = s->min_above;
+    arg_above = s->arg_above;
+  } else {
+    const double tau = s->last_u + s->band;
+    for (int64_t j = 0; j < n; ++j) {
+      const double cj = c[j];
+      if (cj < tau) {
+        s->kept[m++] = j;
+      } else if (cj < min_above) {
+        min_above = cj;
+        arg_above = j;
+      }
     }
   }
   const int64_t kept = m;
@@ -350,12 +376,95 @@ static int64_t nth_covered(const double *c, const double *y, int64_t n, double c
   return -1;
 }
 
+/* One row's pass (sbp_steps): per entry j of the row K(x_i, .),
+ *
+ *     c_j <- (c_j + eta y_i y_j K_ij) / r,  alpha_j <- alpha_j / r
+ *     alpha_sum_j += alpha_j,  c_sum_j += c_j
+ *
+ * (r = 1 without projection: the division is skipped) and, no bias, the
+ * next iteration's prefilter scan of the new c at tau (level_prefiltered):
+ * a block's candidates c_j < tau go to its own slice of s->kept, and the
+ * block's lowest response at or above tau to block_min/block_arg. Every
+ * write is to the block's own entries, so blocks run on any thread. */
+typedef struct SbpPass {
+  SbpState *s;
+  const double *y;
+  double step, inv_r, tau;
+  bool project, scan;
+} SbpPass;
+
+static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
+{
+  const SbpPass *p = context;
+  SbpState *s = p->s;
+  const int64_t len = hi - lo;
+  const double *y = p->y + lo;
+  const double step = p->step, inv_r = p->inv_r;
+  double *alpha = s->alpha + lo, *c = s->c + lo;
+  double *alpha_sum = s->alpha_sum + lo, *c_sum = s->c_sum + lo;
+  if (p->project) {
+    for (int64_t j = 0; j < len; ++j) {
+      alpha[j] *= inv_r;
+      c[j] = (c[j] + step * y[j] * k[j]) * inv_r;
+      alpha_sum[j] += alpha[j];
+      c_sum[j] += c[j];
+    }
+  } else {
+    for (int64_t j = 0; j < len; ++j) {
+      c[j] += step * y[j] * k[j];
+      alpha_sum[j] += alpha[j];
+      c_sum[j] += c[j];
+    }
+  }
+  if (!p->scan) return;
+  const double tau = p->tau;
+  int64_t *kept = s->kept + lo, count = 0, arg = -1;
+  double lowest = INFINITY;
+  for (int64_t j = 0; j < len; ++j) {
+    const double cj = c[j];
+    if (cj < tau) {
+      kept[count++] = lo + j;
+    } else if (cj < lowest) {
+      lowest = cj;
+      arg = lo + j;
+    }
+  }
+  s->block_count[block] = count;
+  s->block_min[block] = lowest;
+  s->block_arg[block] = arg;
+}
+
+/* The blocks' scans joined in block order: the candidates packed at the
+ * front of s->kept, the first lowest response above tau kept (strict <),
+ * which is what one scan over j = 0..n-1 finds. */
+static void gather_scan(SbpState *s, int64_t n)
+{
+  const int64_t num_blocks = ss_kernel_row_num_blocks(n);
+  int64_t m = 0, arg = -1;
+  double lowest = INFINITY;
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t count = s->block_count[b];
+    if (m != b * SS_KERNEL_ROW_BLOCK) {
+      memmove(s->kept + m, s->kept + b * SS_KERNEL_ROW_BLOCK, (size_t)count * sizeof(int64_t));
+    }
+    m += count;
+    if (s->block_min[b] < lowest) {
+      lowest = s->block_min[b];
+      arg = s->block_arg[b];
+    }
+  }
+  s->num_kept = m;
+  s->min_above = lowest;
+  s->arg_above = arg;
+  s->scanned = true;
+}
+
 static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 {
   SbpState *s = self->state;
   const int64_t n = self->num_data;
   const double *y = self->labels;
-  double *alpha = s->alpha, *c = s->c, *krow = self->krow;
+  double *alpha = s->alpha, *c = s->c;
   for (; t < t_end; ++t) {
     const double eta = s->eta0 / sqrt((double)(t + 1));
     SsSbpLevels lv;
@@ -391,30 +500,21 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 
     alpha[i] += eta;
     s->r2 += 2.0 * eta * c[i] + eta * eta * self->diagonal[i];
-    ss_data_scatter_row(&self->data, i, self->zd);
-    ss_kernel_row_threads(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
-                          self->norms2[i], krow, self->threads);
-    ss_data_clear_row(&self->data, i, self->zd);
-    const double step = eta * y[i];
-    double *alpha_sum = s->alpha_sum, *c_sum = s->c_sum;
-    if (s->r2 > 1.0) {
-      /* c + step y K, projected: both scaled by 1/r, then summed. */
-      const double inv_r = 1.0 / sqrt(s->r2);
-      for (int64_t j = 0; j < n; ++j) {
-        alpha[j] *= inv_r;
-        c[j] = (c[j] + step * y[j] * krow[j]) * inv_r;
-        alpha_sum[j] += alpha[j];
-        c_sum[j] += c[j];
-      }
+    /* The row K(x_i, .), the response update, the projection, the sums and
+     * the next prefilter's scan in one pass over fixed blocks (update_block). */
+    const bool project = s->r2 > 1.0;
+    const double inv_r = project ? 1.0 / sqrt(s->r2) : 1.0;
+    if (project) {
       s->r2 = 1.0;
       s->last_u *= inv_r;
-    } else {
-      for (int64_t j = 0; j < n; ++j) {
-        c[j] += step * y[j] * krow[j];
-        alpha_sum[j] += alpha[j];
-        c_sum[j] += c[j];
-      }
     }
+    SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project,
+                    .scan = !s->bias, .tau = s->last_u + s->band};
+    ss_data_scatter_row(&self->data, i, self->zd);
+    ss_kernel_row_blocks(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
+                         self->norms2[i], self->threads, update_block, &pass);
+    ss_data_clear_row(&self->data, i, self->zd);
+    if (pass.scan) gather_scan(s, n);
     self->num_kernel_evaluations += n;
     if (!isfinite(s->r2)) {
       self->iteration = t + 1;
