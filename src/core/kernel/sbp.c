@@ -55,20 +55,20 @@ typedef struct SbpState {
   double *alpha_sum; /**< [n] sum over t of alpha^(t) */
   double *c_sum;     /**< [n] sum over t of c^(t) */
   double *work;      /**< [2 n] scratch of the water filling */
-  int64_t *kept;     /**< [n] candidates of the prefilter (see levels_prefiltered) */
-  bool scanned;      /**< no bias: kept, num_kept, min_above and arg_above already
-                          hold the prefilter's scan at tau = last_u + band, made by
-                          the previous row's pass (update_block) */
-  int64_t num_kept;  /**< the scan's candidates below tau */
-  double min_above;  /**< the scan's lowest response at or above tau (INFINITY: none) */
-  int64_t arg_above; /**< its example (-1: none) */
-  int64_t *block_count; /**< [blocks] the pass's scan, per row block: candidates, */
-  int64_t *block_arg;   /**< and the lowest response at or above tau: example, */
-  double *block_min;    /**< value */
+  bool scanned;      /**< no bias: the previous row's pass (update_block) left the
+                          window scan of c around last_u +- band (level_windowed) */
+  int64_t window_length;  /**< no bias: responses in the window, in s->window */
+  int64_t num_below;      /**< no bias: responses below the window, */
+  double sum_below;       /**< their sum, */
+  double min_above;       /**< and the lowest response above it (INFINITY: none) */
+  int64_t *block_below;   /**< [blocks] the same per row block, */
+  int64_t *block_length;  /**< (the block's window entries: its slice of s->window) */
+  double *block_sum;
+  double *block_min;
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
-  double band;       /**< the prefilter's margin above the previous levels */
+  double band;       /**< no bias: the window's half width around last_u */
   int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
-  double *window;    /**< [n] bias: the heights in the windows (positives first) */
+  double *window;    /**< [n] the heights in the windows (bias: positives first) */
   int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none) */
   double half_width; /**< bias: the windows' half width around the floors */
   int64_t last_covered; /**< bias: k of the previous iteration (0: none) */
@@ -89,9 +89,9 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->alpha_sum);
   free(s->c_sum);
   free(s->work);
-  free(s->kept);
-  free(s->block_count);
-  free(s->block_arg);
+  free(s->block_below);
+  free(s->block_length);
+  free(s->block_sum);
   free(s->block_min);
   free(s->by_class);
   free(s->window);
@@ -154,17 +154,18 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->alpha_sum = calloc(n, sizeof(double));
   s->c_sum = calloc(n, sizeof(double));
   s->work = malloc(2 * n * sizeof(double));
-  s->kept = malloc(n * sizeof(int64_t));
-  const size_t blocks = (size_t)ss_kernel_row_num_blocks((int64_t)n);
-  s->block_count = malloc((blocks ? blocks : 1) * sizeof(int64_t));
-  s->block_arg = malloc((blocks ? blocks : 1) * sizeof(int64_t));
-  s->block_min = malloc((blocks ? blocks : 1) * sizeof(double));
+  const size_t blocks = (size_t)ss_kernel_row_num_blocks((int64_t)n) + 1;
+  s->block_below = malloc(blocks * sizeof(int64_t));
+  s->block_length = malloc(blocks * sizeof(int64_t));
+  s->block_sum = malloc(blocks * sizeof(double));
+  s->block_min = malloc(blocks * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
   s->window = malloc(n * sizeof(double));
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
-  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->kept || !s->by_class ||
-      !s->window || !s->block_count || !s->block_arg || !s->block_min || !self->dual) {
+  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->by_class ||
+      !s->window || !s->block_below || !s->block_length || !s->block_sum || !s->block_min ||
+      !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
@@ -183,14 +184,13 @@ static SsStatus sbp_start(SsKernelSvm *self)
 }
 
 /* Draw i uniformly among the examples of class cls (0: all) covered at
- * `level`, c_i < level, looking only at the candidates cand[0..m) (NULL: all
- * m examples). Ties: the examples at the level, else the lowest one. */
-static int64_t sample_covered(const double *c, const double *y, const int64_t *cand, int64_t m,
-                              double cls, double level, SsRng *rng)
+ * `level`, c_i < level. Ties: the examples at the level, else the lowest
+ * one. */
+static int64_t sample_covered(const double *c, const double *y, int64_t n, double cls,
+                              double level, SsRng *rng)
 {
   int64_t strict = 0, loose = 0, lowest = -1;
-  for (int64_t k = 0; k < m; ++k) {
-    int64_t j = cand ? cand[k] : k;
+  for (int64_t j = 0; j < n; ++j) {
     if (cls != 0 && y[j] != cls) continue;
     strict += c[j] < level;
     loose += c[j] <= level;
@@ -199,8 +199,7 @@ static int64_t sample_covered(const double *c, const double *y, const int64_t *c
   if (strict == 0 && loose == 0) return lowest;
   bool use_strict = strict > 0;
   int64_t r = (int64_t)ss_rng_below(rng, (uint64_t)(use_strict ? strict : loose));
-  for (int64_t k = 0; k < m; ++k) {
-    int64_t j = cand ? cand[k] : k;
+  for (int64_t j = 0; j < n; ++j) {
     if (cls != 0 && y[j] != cls) continue;
     if (use_strict ? c[j] < level : c[j] <= level) {
       if (r == 0) return j;
@@ -230,61 +229,31 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
                            s->work + n, out);
 }
 
-/* No bias: the level of c computed on a prefix of the sorted responses only:
- * every example below the previous level plus a band is kept (its index in
- * s->kept), and so is the lowest example above it. The water filling of this
- * prefix is exact when its level stops below the lowest excluded response
- * (or the prefix is everything); otherwise the band was too narrow: it is
- * doubled and the full filling is used. The band shrinks while more than
- * three times as many examples are kept as covered. Returns the number of
- * candidates (every covered example is among them), or -1 when the full
- * filling was used. */
-static int64_t level_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *gamma)
+/* No bias: the level gamma of c from the window scan the previous row's
+ * pass made (update_block, gather_scan): the responses below the window
+ * (count and sum), those in it (s->window) and the lowest above it. The
+ * filling of the window on top of the lower set (ss_sbp_water_level_from)
+ * is the level of all of c when it lies at or above the window's lower end
+ * (every response below is covered) and at or below the lowest response
+ * above (none above is). Then *strict is the number of responses below
+ * gamma. Returns false when there is no scan or the level is outside. */
+static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_t *strict)
 {
-  const int64_t n = self->num_data;
   const bool scanned = s->scanned;
   s->scanned = false;
-  SsSbpLevels full;
-  if (isnan(s->last_u)) {
-    levels(self, s, c, &full);
-    *gamma = s->last_u = full.u;
-    return -1;
-  }
-  double min_above = INFINITY;
-  int64_t arg_above = -1, m = 0;
-  if (scanned) {
-    /* the previous row's pass scanned c at this tau (update_block) */
-    m = s->num_kept;
-    min_above = s->min_above;
-    arg_above = s->arg_above;
-  } else {
-    const double tau = s->last_u + s->band;
-    for (int64_t j = 0; j < n; ++j) {
-      const double cj = c[j];
-      if (cj < tau) {
-        s->kept[m++] = j;
-      } else if (cj < min_above) {
-        min_above = cj;
-        arg_above = j;
-      }
-    }
-  }
-  const int64_t kept = m;
-  if (arg_above >= 0) s->kept[m++] = arg_above;
-  for (int64_t k = 0; k < m; ++k) s->work[k] = c[s->kept[k]];
-  *gamma = ss_sbp_water_level(s->work, m, (double)n * s->nu);
-  int64_t covered = 0;
-  for (int64_t k = 0; k < kept; ++k) covered += c[s->kept[k]] < *gamma;
-  if (!(m == n || *gamma <= min_above)) {
-    s->band *= 2;
-    levels(self, s, c, &full);
-    *gamma = full.u;
-    m = -1;
-  } else if (kept > 3 * covered + 64) {
-    s->band *= 0.8;
-  }
-  s->last_u = *gamma;
-  return m;
+  const int64_t m = s->window_length, below = s->num_below;
+  if (!scanned || (m == 0 && below == 0)) return false;
+  memcpy(s->work, s->window, (size_t)m * sizeof(double));
+  const double level = ss_sbp_water_level_from(s->work, m, (double)self->num_data * s->nu, below,
+                                               s->sum_below);
+  const double low_end = s->last_u - s->band;
+  if (!((below == 0 || level >= low_end) && level <= s->min_above)) return false;
+  int64_t count = below;
+  for (int64_t k = 0; k < m; ++k) count += s->window[k] < level;
+  *gamma = level;
+  *strict = count;
+  if (m > 512) s->band *= 0.9;
+  return true;
 }
 
 /* Bias: the levels from windows of the heights around the previous floors
@@ -355,20 +324,22 @@ static void remember_floors(SbpState *s, const double *c, int64_t n, const SsSbp
   }
 }
 
-/* The r-th (from 0, in index order) example of class cls with c_j < level,
- * as sample_covered picks it; blocks of 64 are counted without branches. */
+/* The r-th (from 0, in index order) example of class cls (0: any) with
+ * c_j < level, as sample_covered picks it; blocks of 64 are counted without
+ * branches. */
 static int64_t nth_covered(const double *c, const double *y, int64_t n, double cls, double level,
                            int64_t r)
 {
+  const int any = cls == 0;
   int64_t j = 0;
   for (; j + 64 <= n; j += 64) {
     int64_t count = 0;
-    for (int64_t k = j; k < j + 64; ++k) count += (y[k] == cls) & (c[k] < level);
+    for (int64_t k = j; k < j + 64; ++k) count += (any | (y[k] == cls)) & (c[k] < level);
     if (count > r) break;
     r -= count;
   }
   for (; j < n; ++j) {
-    if (y[j] == cls && c[j] < level) {
+    if ((any || y[j] == cls) && c[j] < level) {
       if (r == 0) return j;
       --r;
     }
@@ -382,14 +353,14 @@ static int64_t nth_covered(const double *c, const double *y, int64_t n, double c
  *     alpha_sum_j += alpha_j,  c_sum_j += c_j
  *
  * (r = 1 without projection: the division is skipped) and, no bias, the
- * next iteration's prefilter scan of the new c at tau (level_prefiltered):
- * a block's candidates c_j < tau go to its own slice of s->kept, and the
- * block's lowest response at or above tau to block_min/block_arg. Every
+ * next iteration's window scan of the new c (level_windowed): a block's
+ * responses in [low, high) go to its own slice of s->window, the count and
+ * sum of those below and the lowest above to the block's entries. Every
  * write is to the block's own entries, so blocks run on any thread. */
 typedef struct SbpPass {
   SbpState *s;
   const double *y;
-  double step, inv_r, tau;
+  double step, inv_r, low, high;
   bool project, scan;
 } SbpPass;
 
@@ -417,45 +388,45 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
     }
   }
   if (!p->scan) return;
-  const double tau = p->tau;
-  int64_t *kept = s->kept + lo, count = 0, arg = -1;
-  double lowest = INFINITY;
+  const double low = p->low, high = p->high;
+  double *window = s->window + lo, sum = 0, lowest = INFINITY;
+  int64_t below = 0, w = 0;
   for (int64_t j = 0; j < len; ++j) {
-    const double cj = c[j];
-    if (cj < tau) {
-      kept[count++] = lo + j;
-    } else if (cj < lowest) {
-      lowest = cj;
-      arg = lo + j;
-    }
+    const double x = c[j];
+    const int is_below = x < low, is_in = (x >= low) & (x < high);
+    below += is_below;
+    sum += is_below ? x : 0.0;
+    window[w] = x;
+    w += is_in;
+    lowest = ((x >= high) & (x < lowest)) ? x : lowest;
   }
-  s->block_count[block] = count;
+  s->block_below[block] = below;
+  s->block_length[block] = w;
+  s->block_sum[block] = sum;
   s->block_min[block] = lowest;
-  s->block_arg[block] = arg;
 }
 
-/* The blocks' scans joined in block order: the candidates packed at the
- * front of s->kept, the first lowest response above tau kept (strict <),
- * which is what one scan over j = 0..n-1 finds. */
+/* The blocks' scans joined in block order (so the sums do not depend on
+ * the threads): the window entries packed at the front of s->window. */
 static void gather_scan(SbpState *s, int64_t n)
 {
   const int64_t num_blocks = ss_kernel_row_num_blocks(n);
-  int64_t m = 0, arg = -1;
-  double lowest = INFINITY;
+  int64_t m = 0, below = 0;
+  double sum = 0, lowest = INFINITY;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t count = s->block_count[b];
+    const int64_t length = s->block_length[b];
     if (m != b * SS_KERNEL_ROW_BLOCK) {
-      memmove(s->kept + m, s->kept + b * SS_KERNEL_ROW_BLOCK, (size_t)count * sizeof(int64_t));
+      memmove(s->window + m, s->window + b * SS_KERNEL_ROW_BLOCK, (size_t)length * sizeof(double));
     }
-    m += count;
-    if (s->block_min[b] < lowest) {
-      lowest = s->block_min[b];
-      arg = s->block_arg[b];
-    }
+    m += length;
+    below += s->block_below[b];
+    sum += s->block_sum[b];
+    lowest = s->block_min[b] < lowest ? s->block_min[b] : lowest;
   }
-  s->num_kept = m;
+  s->window_length = m;
+  s->num_below = below;
+  s->sum_below = sum;
   s->min_above = lowest;
-  s->arg_above = arg;
   s->scanned = true;
 }
 
@@ -468,7 +439,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
   for (; t < t_end; ++t) {
     const double eta = s->eta0 / sqrt((double)(t + 1));
     SsSbpLevels lv;
-    int64_t strict[2] = {0, 0}, m = -1;
+    int64_t strict[2] = {0, 0};
     bool windowed = false;
     if (s->bias) {
       windowed = levels_windowed(self, s, c, &lv, strict);
@@ -479,8 +450,13 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       remember_floors(s, c, n, &lv);
       s->last_covered = lv.covered;
     } else {
-      m = level_prefiltered(self, s, c, &lv.u);
+      windowed = level_windowed(self, s, &lv.u, &strict[0]);
+      if (!windowed) {
+        if (!isnan(s->last_u)) s->band = isfinite(2 * s->band) ? 2 * s->band : s->eta0;
+        levels(self, s, c, &lv);
+      }
       lv.v = lv.u;
+      s->last_u = lv.u;
     }
     SsRng rng;
     ss_rng_seed(&rng, self->seed, (uint64_t)t);
@@ -489,10 +465,9 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     const int64_t covered = windowed ? strict[cls < 0] : 0;
     const int64_t i =
         covered > 0 ? nth_covered(c, y, n, cls, level, (int64_t)ss_rng_below(&rng, (uint64_t)covered))
-                    : sample_covered(c, y, m >= 0 ? s->kept : NULL, m >= 0 ? m : n, cls, level,
-                                     &rng);
-    /* No candidate: every response c_j is NaN (the prefilter kept none), so
-     * training has diverged; indexing alpha[-1] would read out of bounds. */
+                    : sample_covered(c, y, n, cls, level, &rng);
+    /* No candidate (n = 0 cannot reach here; kept for safety): indexing
+     * alpha[-1] would read out of bounds. */
     if (i < 0) {
       self->iteration = t;
       return SS_ERR_NUMERIC;
@@ -509,7 +484,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       s->last_u *= inv_r;
     }
     SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project,
-                    .scan = !s->bias, .tau = s->last_u + s->band};
+                    .scan = !s->bias, .low = s->last_u - s->band, .high = s->last_u + s->band};
     ss_data_scatter_row(&self->data, i, self->zd);
     ss_kernel_row_blocks(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
                          self->norms2[i], self->threads, update_block, &pass);
