@@ -138,6 +138,39 @@ double ss_data_row_squared_norm(const SsData *data, int64_t i)
   return s;
 }
 
+/* out[0] and out[1]: the CSR dots of the two consecutive rows [a, b) and
+ * [b, e) with zd, each summed exactly as ss_csr_dot_f64 sums it (two
+ * partial sums over even and odd entries, the odd tail into the even one),
+ * the two rows' loads interleaved so that their latencies overlap. */
+static inline void two_csr_dots(const double *v, const int32_t *j, int64_t a, int64_t b, int64_t e,
+                                const double *zd, double *out)
+{
+  const int64_t n0 = b - a, n1 = e - b, both = (n0 < n1 ? n0 : n1) & ~(int64_t)1;
+  const double *v0 = v + a, *v1 = v + b;
+  const int32_t *j0 = j + a, *j1 = j + b;
+  double s0 = 0, s1 = 0, t0 = 0, t1 = 0;
+  int64_t k = 0;
+  for (; k < both; k += 2) {
+    s0 += v0[k] * zd[j0[k]];
+    t0 += v1[k] * zd[j1[k]];
+    s1 += v0[k + 1] * zd[j0[k + 1]];
+    t1 += v1[k + 1] * zd[j1[k + 1]];
+  }
+  int64_t k0 = k, k1 = k;
+  for (; k0 + 2 <= n0; k0 += 2) {
+    s0 += v0[k0] * zd[j0[k0]];
+    s1 += v0[k0 + 1] * zd[j0[k0 + 1]];
+  }
+  if (k0 < n0) s0 += v0[k0] * zd[j0[k0]];
+  for (; k1 + 2 <= n1; k1 += 2) {
+    t0 += v1[k1] * zd[j1[k1]];
+    t1 += v1[k1 + 1] * zd[j1[k1 + 1]];
+  }
+  if (k1 < n1) t0 += v1[k1] * zd[j1[k1]];
+  out[0] = s0 + s1;
+  out[1] = t0 + t1;
+}
+
 /* out[k] = <x_r, zd> for k < len, r = rows[k] (rows NULL: r = first + k),
  * one loop per layout x type. */
 static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t len,
@@ -171,6 +204,20 @@ static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t le
       }
     } else {
       const double *v = X->values;
+      if (!rows && v) {
+        /* consecutive rows: two at a time, their gathers interleaved (v is
+         * NULL only when there is no entry at all: the loop below) */
+        int64_t k = 0;
+        for (; k + 2 <= len; k += 2) {
+          const int64_t r = first + k;
+          two_csr_dots(v, j, p[r], p[r + 1], p[r + 2], zd, out + k);
+        }
+        if (k < len) {
+          const int64_t r = first + k;
+          out[k] = p[r + 1] > p[r] ? ss_csr_dot_f64(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
+        }
+        return;
+      }
       for (int64_t k = 0; k < len; ++k) {
         int64_t r = rows ? rows[k] : first + k;
         /* an empty row: no offset (v and j may be NULL when nnz = 0) */
