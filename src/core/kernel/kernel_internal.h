@@ -133,6 +133,8 @@ struct SsKernelSvm_ {
   int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
   uint64_t seed;
   SsThreads threads;           /**< threads for kernel rows (threads.h); count <= 1: serial */
+  bool sbp_full_levels;        /**< tests only: the SBP fills the whole basin every
+                                    iteration instead of its window (sbp.c) */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;

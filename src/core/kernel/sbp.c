@@ -143,8 +143,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   }
   if (s) {
     s->eta0 = ss_kernel_svm_effective_eta0(self);
-    s->scanned = false;
-    return choose_nu(self, s);
+    return choose_nu(self, s); /* a window scan left by the last call stays valid */
   }
   const size_t n = (size_t)self->num_data;
   s = calloc(1, sizeof(SbpState));
@@ -242,7 +241,7 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   const bool scanned = s->scanned;
   s->scanned = false;
   const int64_t m = s->window_length, below = s->num_below;
-  if (!scanned || (m == 0 && below == 0)) return false;
+  if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
   memcpy(s->work, s->window, (size_t)m * sizeof(double));
   const double level = ss_sbp_water_level_from(s->work, m, (double)self->num_data * s->nu, below,
                                                s->sum_below);
