@@ -255,6 +255,31 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   return true;
 }
 
+/* One branch-free pass over the heights x_k = c[index[k]] (index NULL:
+ * c[k]), k < m: the count and sum of those below lo, those in [lo, hi)
+ * copied to window (in order), and the lowest at or above hi (INFINITY:
+ * none). */
+typedef struct WindowScan {
+  int64_t below, length;
+  double sum, lowest_above;
+} WindowScan;
+
+static inline WindowScan scan_window(const double *c, const int64_t *index, int64_t m, double lo,
+                                     double hi, double *window)
+{
+  WindowScan r = {0, 0, 0.0, INFINITY};
+  for (int64_t k = 0; k < m; ++k) {
+    const double x = index ? c[index[k]] : c[k];
+    const int is_below = x < lo, is_in = (x >= lo) & (x < hi);
+    r.below += is_below;
+    r.sum += is_below ? x : 0.0;
+    window[r.length] = x;
+    r.length += is_in;
+    r.lowest_above = ((x >= hi) & (x < r.lowest_above)) ? x : r.lowest_above;
+  }
+  return r;
+}
+
 /* Bias: the levels from windows of the heights around the previous floors
  * a_k and d_k (their examples' current responses, +- s->half_width), by
  * ss_sbp_two_levels_window: one pass per class sizes the lower sets and
@@ -276,21 +301,11 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsS
     double *window = s->window + first;
     const double center = c[s->floor_index[cl]];
     const double lo = center - s->half_width, hi = center + s->half_width;
-    int64_t count = 0, w = 0;
-    double total = 0, lowest_above = INFINITY;
-    for (int64_t k = 0; k < m; ++k) {
-      const double x = c[index[k]];
-      const int is_below = x < lo, is_in = (x >= lo) & (x < hi);
-      count += is_below;
-      total += is_below ? x : 0.0;
-      window[w] = x;
-      w += is_in;
-      lowest_above = ((x >= hi) & (x < lowest_above)) ? x : lowest_above;
-    }
-    below[cl] = count;
-    length[cl] = w;
-    sum[cl] = total;
-    above[cl] = lowest_above;
+    const WindowScan scan = scan_window(c, index, m, lo, hi, window);
+    below[cl] = scan.below;
+    length[cl] = scan.length;
+    sum[cl] = scan.sum;
+    above[cl] = scan.lowest_above;
   }
   if (!ss_sbp_two_levels_window(s->window, length[0], below[0], sum[0], above[0],
                                 s->window + s->n_pos, length[1], below[1], sum[1], above[1],
@@ -387,22 +402,11 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
     }
   }
   if (!p->scan) return;
-  const double low = p->low, high = p->high;
-  double *window = s->window + lo, sum = 0, lowest = INFINITY;
-  int64_t below = 0, w = 0;
-  for (int64_t j = 0; j < len; ++j) {
-    const double x = c[j];
-    const int is_below = x < low, is_in = (x >= low) & (x < high);
-    below += is_below;
-    sum += is_below ? x : 0.0;
-    window[w] = x;
-    w += is_in;
-    lowest = ((x >= high) & (x < lowest)) ? x : lowest;
-  }
-  s->block_below[block] = below;
-  s->block_length[block] = w;
-  s->block_sum[block] = sum;
-  s->block_min[block] = lowest;
+  const WindowScan scan = scan_window(c, NULL, len, p->low, p->high, s->window + lo);
+  s->block_below[block] = scan.below;
+  s->block_length[block] = scan.length;
+  s->block_sum[block] = scan.sum;
+  s->block_min[block] = scan.lowest_above;
 }
 
 /* The blocks' scans joined in block order (so the sums do not depend on
