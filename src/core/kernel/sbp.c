@@ -338,22 +338,20 @@ static void remember_floors(SbpState *s, const double *c, int64_t n, const SsSbp
   }
 }
 
-/* The r-th (from 0, in index order) example of class cls (0: any) with
- * c_j < level, as sample_covered picks it; blocks of 64 are counted without
- * branches. */
+/* The r-th (from 0, in index order) example of class cls with c_j < level,
+ * as sample_covered picks it; blocks of 64 are counted without branches. */
 static int64_t nth_covered(const double *c, const double *y, int64_t n, double cls, double level,
                            int64_t r)
 {
-  const int any = cls == 0;
   int64_t j = 0;
   for (; j + 64 <= n; j += 64) {
     int64_t count = 0;
-    for (int64_t k = j; k < j + 64; ++k) count += (any | (y[k] == cls)) & (c[k] < level);
+    for (int64_t k = j; k < j + 64; ++k) count += (y[k] == cls) & (c[k] < level);
     if (count > r) break;
     r -= count;
   }
   for (; j < n; ++j) {
-    if ((any || y[j] == cls) && c[j] < level) {
+    if (y[j] == cls && c[j] < level) {
       if (r == 0) return j;
       --r;
     }
@@ -433,6 +431,36 @@ static void gather_scan(SbpState *s, int64_t n)
   s->scanned = true;
 }
 
+/* No bias, after level_windowed: the r-th (from 0, in index order) example
+ * with c_j < level, as nth_covered finds it, from the window scan instead
+ * of a pass over c. A block's count is its responses below the window plus
+ * its window entries below the level (those above the window are at or
+ * above the level), so only the block that holds the r-th is read. */
+static int64_t nth_covered_by_blocks(const SbpState *s, int64_t n, double level, int64_t r)
+{
+  const int64_t num_blocks = ss_kernel_row_num_blocks(n);
+  int64_t w = 0;
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    int64_t count = s->block_below[b];
+    const int64_t end = w + s->block_length[b];
+    for (; w < end; ++w) count += s->window[w] < level;
+    if (count <= r) {
+      r -= count;
+      continue;
+    }
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
+    for (int64_t j = lo; j < hi; ++j) {
+      if (s->c[j] < level) {
+        if (r == 0) return j;
+        --r;
+      }
+    }
+    break;
+  }
+  return -1; /* not reached: the counts are those of c */
+}
+
 static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 {
   SbpState *s = self->state;
@@ -466,9 +494,13 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     const double cls = !s->bias ? 0.0 : ((ss_rng_next(&rng) >> 63) ? 1.0 : -1.0);
     const double level = cls < 0 ? lv.v : lv.u;
     const int64_t covered = windowed ? strict[cls < 0] : 0;
-    const int64_t i =
-        covered > 0 ? nth_covered(c, y, n, cls, level, (int64_t)ss_rng_below(&rng, (uint64_t)covered))
-                    : sample_covered(c, y, n, cls, level, &rng);
+    int64_t i;
+    if (covered == 0) {
+      i = sample_covered(c, y, n, cls, level, &rng);
+    } else {
+      const int64_t r = (int64_t)ss_rng_below(&rng, (uint64_t)covered);
+      i = s->bias ? nth_covered(c, y, n, cls, level, r) : nth_covered_by_blocks(s, n, level, r);
+    }
     /* No candidate (n = 0 cannot reach here; kept for safety): indexing
      * alpha[-1] would read out of bounds. */
     if (i < 0) {
