@@ -289,19 +289,33 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
   }
 }
 
+/* Block b of ss_kernel_row_blocks: computed into the thread's k, consumed. */
+static void consume_block(const SsKernel *kernel, const SsData *X, const double *norms2,
+                          const int64_t *rows, int64_t m, const double *zd, double z_norm2,
+                          int64_t b, SsKernelBlockFn consume, void *context)
+{
+  double k[SS_KERNEL_ROW_BLOCK]; /* one block's values, private to the thread, in L1 */
+  int64_t lo, hi;
+  block_range(b, m, &lo, &hi);
+  row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, k);
+  consume(context, b, lo, hi, k);
+}
+
 void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, const double *norms2,
                           const int64_t *rows, int64_t m, const double *zd, double z_norm2,
                           SsThreads threads, SsKernelBlockFn consume, void *context)
 {
   const int nt = ss_threads_for(threads, m);
   const int64_t num_blocks = ss_kernel_row_num_blocks(m);
+  if (nt == 1) { /* no parallel region at all: a short row pays nothing for it */
+    for (int64_t b = 0; b < num_blocks; ++b) {
+      consume_block(kernel, X, norms2, rows, m, zd, z_norm2, b, consume, context);
+    }
+    return;
+  }
   SS_PARALLEL_FOR(nt)
   for (int64_t b = 0; b < num_blocks; ++b) {
-    double k[SS_KERNEL_ROW_BLOCK]; /* one block's values, private to the thread, in L1 */
-    int64_t lo, hi;
-    block_range(b, m, &lo, &hi);
-    row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, k);
-    consume(context, b, lo, hi, k);
+    consume_block(kernel, X, norms2, rows, m, zd, z_norm2, b, consume, context);
   }
 }
 
