@@ -483,7 +483,9 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     } else {
       windowed = level_windowed(self, s, &lv.u, &strict[0]);
       if (!windowed) {
-        if (!isnan(s->last_u)) s->band = isfinite(2 * s->band) ? 2 * s->band : s->eta0;
+        /* widen the window (from eta0 if it shrank to 0 or overflowed) */
+        const double wider = 2 * s->band;
+        if (!isnan(s->last_u)) s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
         levels(self, s, c, &lv);
       }
       lv.v = lv.u;
