@@ -258,7 +258,9 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
 /* One branch-free pass over the heights x_k = c[index[k]] (index NULL:
  * c[k]), k < m: the count and sum of those below lo, those in [lo, hi)
  * copied to window (in order), and the lowest at or above hi (INFINITY:
- * none). */
+ * none). The sum and the minimum run in two lanes (even and odd k), so
+ * that two chains of dependent additions and comparisons overlap; the
+ * lanes are fixed, so the sum does not depend on anything but c. */
 typedef struct WindowScan {
   int64_t below, length;
   double sum, lowest_above;
@@ -268,15 +270,32 @@ static inline WindowScan scan_window(const double *c, const int64_t *index, int6
                                      double hi, double *window)
 {
   WindowScan r = {0, 0, 0.0, INFINITY};
-  for (int64_t k = 0; k < m; ++k) {
-    const double x = index ? c[index[k]] : c[k];
-    const int is_below = x < lo, is_in = (x >= lo) & (x < hi);
-    r.below += is_below;
-    r.sum += is_below ? x : 0.0;
-    window[r.length] = x;
-    r.length += is_in;
-    r.lowest_above = ((x >= hi) & (x < r.lowest_above)) ? x : r.lowest_above;
+  double sum1 = 0, lowest1 = INFINITY;
+  int64_t k = 0;
+  for (; k + 2 <= m; k += 2) {
+    const double x0 = index ? c[index[k]] : c[k], x1 = index ? c[index[k + 1]] : c[k + 1];
+    r.below += (x0 < lo) + (x1 < lo);
+    r.sum += x0 < lo ? x0 : 0.0;
+    sum1 += x1 < lo ? x1 : 0.0;
+    window[r.length] = x0;
+    r.length += (x0 >= lo) & (x0 < hi);
+    window[r.length] = x1;
+    r.length += (x1 >= lo) & (x1 < hi);
+    const double a0 = x0 >= hi ? x0 : INFINITY, a1 = x1 >= hi ? x1 : INFINITY;
+    r.lowest_above = a0 < r.lowest_above ? a0 : r.lowest_above;
+    lowest1 = a1 < lowest1 ? a1 : lowest1;
   }
+  for (; k < m; ++k) {
+    const double x = index ? c[index[k]] : c[k];
+    r.below += x < lo;
+    r.sum += x < lo ? x : 0.0;
+    window[r.length] = x;
+    r.length += (x >= lo) & (x < hi);
+    const double a = x >= hi ? x : INFINITY;
+    r.lowest_above = a < r.lowest_above ? a : r.lowest_above;
+  }
+  r.sum += sum1;
+  r.lowest_above = lowest1 < r.lowest_above ? lowest1 : r.lowest_above;
   return r;
 }
 
