@@ -1,6 +1,7 @@
-/* test_threads.c -- the vectorisable exp against libm, and threads inside one
+/* test_threads.c -- the vectorisable exp against libm; threads inside one
  * kernel model: 1 and 2 threads give bit-identical iterates, models and
- * predictions. */
+ * predictions; kernel rows, whole or by blocks, against entry-by-entry
+ * values; the SBP's windowed water level against the full filling. */
 #include <float.h>
 #include <stdlib.h>
 
