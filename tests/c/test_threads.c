@@ -1,9 +1,11 @@
-/* test_threads.c -- the vectorisable exp against libm, and threads inside one
+/* test_threads.c -- the vectorisable exp against libm; threads inside one
  * kernel model: 1 and 2 threads give bit-identical iterates, models and
- * predictions. */
+ * predictions; kernel rows, whole or by blocks, against entry-by-entry
+ * values; the SBP's windowed water level against the full filling. */
 #include <float.h>
 #include <stdlib.h>
 
+#include "../../src/core/common/row_kernels.h"
 #include "../../src/core/common/vexp.h"
 #include "../../src/core/kernel/kernel_internal.h"
 #include "minitest.h"
@@ -88,7 +90,7 @@ enum { TN = 700, TD = 7 };
 
 /* Train @p solver on 1 and on 2 threads; iterates, statistics and the
  * predictions must agree bit for bit. */
-static void check_threads_bitwise(SsKernelSolver solver, int64_t iterations, int sparse)
+static void check_threads_bitwise(SsKernelSolver solver, int64_t iterations, int sparse, int bias)
 {
   double *X = malloc(sizeof(double) * TN * TD), *y = malloc(sizeof(double) * TN);
   double *s1 = malloc(sizeof(double) * TN), *s2 = malloc(sizeof(double) * TN);
@@ -126,6 +128,7 @@ static void check_threads_bitwise(SsKernelSolver solver, int64_t iterations, int
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], iterations), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], iterations), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_set_seed(svm[k], 5), SS_OK);
+    if (bias) CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm[k], 1), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
   }
   CHECK(tu_same_bits(ss_kernel_svm_get_dual_variables(svm[0]),
@@ -147,9 +150,148 @@ static void check_threads_bitwise(SsKernelSolver solver, int64_t iterations, int
 
 void test_kernel_threads_bitwise(void)
 {
-  check_threads_bitwise(SS_KSOLVER_SBP, 200, 0);
-  check_threads_bitwise(SS_KSOLVER_SBP, 200, 1);
-  check_threads_bitwise(SS_KSOLVER_SDCA, 300, 1);
-  check_threads_bitwise(SS_KSOLVER_PEGASOS, 300, 0);
-  check_threads_bitwise(SS_KSOLVER_PERCEPTRON, 300, 1);
+  check_threads_bitwise(SS_KSOLVER_SBP, 200, 0, 0);
+  check_threads_bitwise(SS_KSOLVER_SBP, 200, 1, 0);
+  check_threads_bitwise(SS_KSOLVER_SBP, 200, 1, 1); /* the biased levels: no window scan */
+  check_threads_bitwise(SS_KSOLVER_SDCA, 300, 1, 0);
+  check_threads_bitwise(SS_KSOLVER_SDCA, 300, 0, 0);
+  check_threads_bitwise(SS_KSOLVER_PEGASOS, 300, 0, 0);
+  check_threads_bitwise(SS_KSOLVER_PERCEPTRON, 300, 1, 0);
+}
+
+/* Collects the blocks of ss_kernel_row_blocks into a row, and counts them. */
+typedef struct Collect {
+  double *row;
+  int64_t calls;
+} Collect;
+
+static void collect_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
+{
+  Collect *c = context;
+  CHECK_EQ_INT(lo, block * SS_KERNEL_ROW_BLOCK);
+  for (int64_t j = lo; j < hi; ++j) c->row[j] = k[j - lo];
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+  c->calls++;
+}
+
+/* Rows of an rbf kernel, CSR with rows of 0 to 5 entries (so two consecutive
+ * rows have every combination of lengths and parities) and dense: the row
+ * of ss_kernel_row_threads and the blocks of ss_kernel_row_blocks, on 1 and
+ * 2 threads, over all rows and over a list of rows, equal bit for bit the
+ * entry-by-entry value ss_kernel_value(<x_j, z>) with the dot product of
+ * row_kernels.h. */
+void test_kernel_row_blocks_match_entries(void)
+{
+  enum { N = 700, D = 9 };
+  int64_t indptr[N + 1], rows[N];
+  int32_t indices[N * 5];
+  double values[N * 5], dense[N * D], norms2[N], want[N], got[N], zd[D];
+  int64_t nnz = 0;
+  indptr[0] = 0;
+  uint64_t state = 7;
+  for (int64_t i = 0; i < N; ++i) {
+    for (int64_t j = 0; j < D; ++j) dense[i * D + j] = 0;
+    const int64_t len = (i * 7 + i / 3) % 6;
+    for (int64_t k = 0; k < len; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const int32_t col = (int32_t)((k * 2 + i) % D);
+      const double v = (double)(state >> 11) * 0x1p-53 - 0.25;
+      if (dense[i * D + col] != 0) continue;
+      indices[nnz] = col;
+      values[nnz++] = v;
+      dense[i * D + col] = v;
+    }
+    /* CSR indices must be sorted: sort this row's few entries */
+    for (int64_t a = indptr[i]; a < nnz; ++a) {
+      for (int64_t b = a + 1; b < nnz; ++b) {
+        if (indices[b] < indices[a]) {
+          int32_t ti = indices[a];
+          indices[a] = indices[b], indices[b] = ti;
+          double tv = values[a];
+          values[a] = values[b], values[b] = tv;
+        }
+      }
+    }
+    indptr[i + 1] = nnz;
+    rows[i] = (i * 389) % N;
+  }
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.7, 0, 1) == SS_OK);
+  for (int layout = 0; layout < 2; ++layout) {
+    SsData data;
+    if (layout == 0) {
+      REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, values, indptr, indices, N, D) == SS_OK);
+    } else {
+      REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, dense, N, D, D) == SS_OK);
+    }
+    for (int64_t i = 0; i < N; ++i) norms2[i] = ss_data_row_squared_norm(&data, i);
+    /* a query with every entry non-zero, so every product counts */
+    double z_norm2 = 0;
+    for (int64_t j = 0; j < D; ++j) {
+      zd[j] = 0.3 - 0.07 * (double)j;
+      z_norm2 += zd[j] * zd[j];
+    }
+    for (int listed = 0; listed < 2; ++listed) {
+      const int64_t *list = listed ? rows : NULL;
+      for (int64_t k = 0; k < N; ++k) {
+        const int64_t r = list ? list[k] : k;
+        const double dot =
+            layout == 0 ? ss_csr_dot_f64(values + indptr[r], indices + indptr[r],
+                                         indptr[r + 1] - indptr[r], zd)
+                        : ss_dense_dot_f64(dense + r * D, D, zd);
+        want[k] = ss_kernel_value(&kernel, dot, norms2[r], z_norm2);
+      }
+      for (int threads = 1; threads <= 2; ++threads) {
+        const SsThreads t = {.count = threads, .min_length = 16};
+        for (int64_t k = 0; k < N; ++k) got[k] = -1;
+        ss_kernel_row_threads(&kernel, &data, norms2, list, N, zd, z_norm2, got, t);
+        CHECK(tu_same_bits(got, want, N));
+        Collect c = {got, 0};
+        for (int64_t k = 0; k < N; ++k) got[k] = -1;
+        ss_kernel_row_blocks(&kernel, &data, norms2, list, N, zd, z_norm2, t, collect_block, &c);
+        CHECK(tu_same_bits(got, want, N));
+        CHECK_EQ_INT(c.calls, ss_kernel_row_num_blocks(N));
+      }
+    }
+  }
+}
+
+/* The SBP's level from the window scan of its row pass (sbp.c,
+ * level_windowed) against the filling of all responses each iteration:
+ * the same iterates, to rounding (the lower set is summed by blocks). */
+void test_sbp_window_level_matches_full_filling(void)
+{
+  enum { N = 1500, D = 5 };
+  double *X = malloc(sizeof(double) * N * D), *y = malloc(sizeof(double) * N);
+  REQUIRE(X && y);
+  tu_make_blobs(X, y, N, D, 0.2, 3);
+  SsData data;
+  SsKernel kernel;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, N, D, D) == SS_OK);
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  SsKernelSvm *svm[2];
+  for (int k = 0; k < 2; ++k) {
+    svm[k] = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 1e-3);
+    REQUIRE(svm[k]);
+    svm[k]->sbp_full_levels = k == 1;
+    CHECK_EQ_INT(ss_kernel_svm_set_nu(svm[k], 0.05), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 400), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], 400), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm[k], 1e-300), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+  }
+  const double *a = ss_kernel_svm_get_dual_variables(svm[0]);
+  const double *b = ss_kernel_svm_get_dual_variables(svm[1]);
+  double scale = 0, diff = 0;
+  for (int64_t i = 0; i < N; ++i) {
+    scale = fmax(scale, fabs(b[i]));
+    diff = fmax(diff, fabs(a[i] - b[i]));
+  }
+  CHECK(scale > 0);
+  CHECK(diff <= 1e-12 * scale);
+  ss_kernel_svm_delete(svm[0]);
+  ss_kernel_svm_delete(svm[1]);
+  free(X), free(y);
 }

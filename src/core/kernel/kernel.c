@@ -138,24 +138,57 @@ double ss_data_row_squared_norm(const SsData *data, int64_t i)
   return s;
 }
 
-/* out[k] = <x_{rows[k]}, zd> (rows NULL: row k) for lo <= k < hi, one loop
- * per layout x type. */
-static void dots(const SsData *X, const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
-                 double *out)
+/* out[0] and out[1]: the CSR dots of the two consecutive rows [a, b) and
+ * [b, e) with zd, each summed exactly as ss_csr_dot_f64 sums it (two
+ * partial sums over even and odd entries, the odd tail into the even one),
+ * the two rows' loads interleaved so that their latencies overlap. */
+static inline void two_csr_dots(const double *v, const int32_t *j, int64_t a, int64_t b, int64_t e,
+                                const double *zd, double *out)
+{
+  const int64_t n0 = b - a, n1 = e - b, both = (n0 < n1 ? n0 : n1) & ~(int64_t)1;
+  const double *v0 = v + a, *v1 = v + b;
+  const int32_t *j0 = j + a, *j1 = j + b;
+  double s0 = 0, s1 = 0, t0 = 0, t1 = 0;
+  int64_t k = 0;
+  for (; k < both; k += 2) {
+    s0 += v0[k] * zd[j0[k]];
+    t0 += v1[k] * zd[j1[k]];
+    s1 += v0[k + 1] * zd[j0[k + 1]];
+    t1 += v1[k + 1] * zd[j1[k + 1]];
+  }
+  int64_t k0 = k, k1 = k;
+  for (; k0 + 2 <= n0; k0 += 2) {
+    s0 += v0[k0] * zd[j0[k0]];
+    s1 += v0[k0 + 1] * zd[j0[k0 + 1]];
+  }
+  if (k0 < n0) s0 += v0[k0] * zd[j0[k0]];
+  for (; k1 + 2 <= n1; k1 += 2) {
+    t0 += v1[k1] * zd[j1[k1]];
+    t1 += v1[k1 + 1] * zd[j1[k1 + 1]];
+  }
+  if (k1 < n1) t0 += v1[k1] * zd[j1[k1]];
+  out[0] = s0 + s1;
+  out[1] = t0 + t1;
+}
+
+/* out[k] = <x_r, zd> for k < len, r = rows[k] (rows NULL: r = first + k),
+ * one loop per layout x type. */
+static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t len,
+                 const double *zd, double *out)
 {
   const int64_t d = X->dimension;
   if (X->layout == SS_LAYOUT_DENSE) {
     const int64_t stride = X->row_stride;
     if (X->dtype == SS_DTYPE_FLOAT32) {
       const float *base = X->values;
-      for (int64_t k = lo; k < hi; ++k) {
-        int64_t r = rows ? rows[k] : k;
+      for (int64_t k = 0; k < len; ++k) {
+        int64_t r = rows ? rows[k] : first + k;
         out[k] = ss_dense_dot_f32(base + r * stride, d, zd);
       }
     } else {
       const double *base = X->values;
-      for (int64_t k = lo; k < hi; ++k) {
-        int64_t r = rows ? rows[k] : k;
+      for (int64_t k = 0; k < len; ++k) {
+        int64_t r = rows ? rows[k] : first + k;
         out[k] = ss_dense_dot_f64(base + r * stride, d, zd);
       }
     }
@@ -164,15 +197,29 @@ static void dots(const SsData *X, const int64_t *rows, int64_t lo, int64_t hi, c
     const int32_t *j = X->indices;
     if (X->dtype == SS_DTYPE_FLOAT32) {
       const float *v = X->values;
-      for (int64_t k = lo; k < hi; ++k) {
-        int64_t r = rows ? rows[k] : k;
+      for (int64_t k = 0; k < len; ++k) {
+        int64_t r = rows ? rows[k] : first + k;
         /* an empty row: no offset (v and j may be NULL when nnz = 0) */
         out[k] = p[r + 1] > p[r] ? ss_csr_dot_f32(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
       }
     } else {
       const double *v = X->values;
-      for (int64_t k = lo; k < hi; ++k) {
-        int64_t r = rows ? rows[k] : k;
+      if (!rows && v) {
+        /* consecutive rows: two at a time, their gathers interleaved (v is
+         * NULL only when there is no entry at all: the loop below) */
+        int64_t k = 0;
+        for (; k + 2 <= len; k += 2) {
+          const int64_t r = first + k;
+          two_csr_dots(v, j, p[r], p[r + 1], p[r + 2], zd, out + k);
+        }
+        if (k < len) {
+          const int64_t r = first + k;
+          out[k] = p[r + 1] > p[r] ? ss_csr_dot_f64(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
+        }
+        return;
+      }
+      for (int64_t k = 0; k < len; ++k) {
+        int64_t r = rows ? rows[k] : first + k;
         /* an empty row: no offset (v and j may be NULL when nnz = 0) */
         out[k] = p[r + 1] > p[r] ? ss_csr_dot_f64(v + p[r], j + p[r], p[r + 1] - p[r], zd) : 0.0;
       }
@@ -180,42 +227,49 @@ static void dots(const SsData *X, const int64_t *rows, int64_t lo, int64_t hi, c
   }
 }
 
-/* out[lo..hi) of ss_kernel_row_threads. */
+/* out[0..hi - lo) = the row's entries lo..hi-1 (ss_kernel_row_threads). */
 static void row_block(const SsKernel *kernel, const SsData *X, const double *norms2,
                       const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
                       double z_norm2, double *out)
 {
+  const int64_t len = hi - lo;
+  if (rows) rows += lo;
   if (kernel->type == SS_KERNEL_PRECOMPUTED) {
     /* zd holds K(z, x_1..x_n); rows index the training examples. */
-    for (int64_t k = lo; k < hi; ++k) out[k] = zd[rows ? rows[k] : k];
+    for (int64_t k = 0; k < len; ++k) out[k] = zd[rows ? rows[k] : lo + k];
     return;
   }
-  dots(X, rows, lo, hi, zd, out);
+  dots(X, rows, lo, len, zd, out);
   const double g = kernel->gamma, c0 = kernel->coef0;
   switch (kernel->type) {
   case SS_KERNEL_RBF:
     /* Distances first (a gather of norms through rows), then a loop with no
      * branch and no call, which the compiler vectorises. */
     if (rows) {
-      for (int64_t k = lo; k < hi; ++k) out[k] = z_norm2 + norms2[rows[k]] - 2.0 * out[k];
+      for (int64_t k = 0; k < len; ++k) out[k] = z_norm2 + norms2[rows[k]] - 2.0 * out[k];
     } else {
-      for (int64_t k = lo; k < hi; ++k) out[k] = z_norm2 + norms2[k] - 2.0 * out[k];
+      norms2 += lo;
+      for (int64_t k = 0; k < len; ++k) out[k] = z_norm2 + norms2[k] - 2.0 * out[k];
     }
-    for (int64_t k = lo; k < hi; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
+    for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
     break;
   case SS_KERNEL_POLYNOMIAL:
-    for (int64_t k = lo; k < hi; ++k) out[k] = int_pow(g * out[k] + c0, kernel->degree);
+    for (int64_t k = 0; k < len; ++k) out[k] = int_pow(g * out[k] + c0, kernel->degree);
     break;
   case SS_KERNEL_SIGMOID:
-    for (int64_t k = lo; k < hi; ++k) out[k] = tanh(g * out[k] + c0);
+    for (int64_t k = 0; k < len; ++k) out[k] = tanh(g * out[k] + c0);
     break;
   default:
     break;
   }
 }
 
-/* Rows are cut into blocks of this many entries, the unit a thread takes. */
-#define ROW_BLOCK 256
+/* The block [lo, hi) of block index b in a row of m entries. */
+static inline void block_range(int64_t b, int64_t m, int64_t *lo, int64_t *hi)
+{
+  *lo = b * SS_KERNEL_ROW_BLOCK;
+  *hi = *lo + SS_KERNEL_ROW_BLOCK < m ? *lo + SS_KERNEL_ROW_BLOCK : m;
+}
 
 void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double *norms2,
                            const int64_t *rows, int64_t m, const double *zd, double z_norm2,
@@ -226,11 +280,42 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
     row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, out);
     return;
   }
-  const int64_t num_blocks = (m + ROW_BLOCK - 1) / ROW_BLOCK;
+  const int64_t num_blocks = ss_kernel_row_num_blocks(m);
   SS_PARALLEL_FOR(nt)
   for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t lo = b * ROW_BLOCK, hi = lo + ROW_BLOCK < m ? lo + ROW_BLOCK : m;
-    row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, out);
+    int64_t lo, hi;
+    block_range(b, m, &lo, &hi);
+    row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, out + lo);
+  }
+}
+
+/* Block b of ss_kernel_row_blocks: computed into the thread's k, consumed. */
+static void consume_block(const SsKernel *kernel, const SsData *X, const double *norms2,
+                          const int64_t *rows, int64_t m, const double *zd, double z_norm2,
+                          int64_t b, SsKernelBlockFn consume, void *context)
+{
+  double k[SS_KERNEL_ROW_BLOCK]; /* one block's values, private to the thread, in L1 */
+  int64_t lo, hi;
+  block_range(b, m, &lo, &hi);
+  row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, k);
+  consume(context, b, lo, hi, k);
+}
+
+void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, const double *norms2,
+                          const int64_t *rows, int64_t m, const double *zd, double z_norm2,
+                          SsThreads threads, SsKernelBlockFn consume, void *context)
+{
+  const int nt = ss_threads_for(threads, m);
+  const int64_t num_blocks = ss_kernel_row_num_blocks(m);
+  if (nt == 1) { /* no parallel region at all: a short row pays nothing for it */
+    for (int64_t b = 0; b < num_blocks; ++b) {
+      consume_block(kernel, X, norms2, rows, m, zd, z_norm2, b, consume, context);
+    }
+    return;
+  }
+  SS_PARALLEL_FOR(nt)
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    consume_block(kernel, X, norms2, rows, m, zd, z_norm2, b, consume, context);
   }
 }
 

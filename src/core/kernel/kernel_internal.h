@@ -38,6 +38,27 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
                            const int64_t *rows, int64_t m, const double *zd, double z_norm2,
                            double *out, SsThreads threads);
 
+/** A row is cut into fixed blocks of this many entries (the last one
+ *  shorter): the unit a thread takes, and the unit of ss_kernel_row_blocks.
+ *  The partition depends on the row length only, never on the threads. */
+#define SS_KERNEL_ROW_BLOCK 256
+static inline int64_t ss_kernel_row_num_blocks(int64_t m)
+{
+  return (m + SS_KERNEL_ROW_BLOCK - 1) / SS_KERNEL_ROW_BLOCK;
+}
+/** Receives block @p block = [lo, hi) of a row, its values k[0..hi - lo)
+ *  (valid during the call only). Called once per block, from any thread, in
+ *  any order: it must write only outputs of its own block. */
+typedef void (*SsKernelBlockFn)(void *context, int64_t block, int64_t lo, int64_t hi,
+                               const double *k);
+/** The row of ss_kernel_row_threads, handed block by block to @p consume
+ *  instead of being stored: a solver folds its per-entry work (a response
+ *  update, a partial sum) into the pass that computes the values, while
+ *  they sit in L1, and that work runs on the row's threads too. */
+void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, const double *norms2,
+                          const int64_t *rows, int64_t m, const double *zd, double z_norm2,
+                          SsThreads threads, SsKernelBlockFn consume, void *context);
+
 /** K(x_i, x_i) given ||x_i||^2 (precomputed: the diagonal entry). */
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2);
 
@@ -112,6 +133,8 @@ struct SsKernelSvm_ {
   int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
   uint64_t seed;
   SsThreads threads;           /**< threads for kernel rows (threads.h); count <= 1: serial */
+  bool sbp_full_levels;        /**< tests only: the SBP fills the whole basin every
+                                    iteration instead of its window (sbp.c) */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;

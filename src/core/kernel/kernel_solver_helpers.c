@@ -10,6 +10,7 @@
 #include "kernel_internal.h"
 
 #include <float.h>
+#include <stdlib.h>
 
 double ss_kernel_svm_box(const SsKernelSvm *self)
 {
@@ -31,30 +32,87 @@ double ss_kernel_svm_effective_eta0(const SsKernelSvm *self)
   return max_diagonal > 0 ? 1.0 / sqrt(max_diagonal) : 1.0;
 }
 
+/* A score as fixed-block partial sums: partial[b] = sum over block b of
+ * coef[k] K(x_{rows[k]}, x_i), summed in block order afterwards, so the
+ * score is the same whichever thread computed which block. */
+typedef struct ScoreBlocks {
+  const double *coef;
+  double *partial;
+} ScoreBlocks;
+
+static void score_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
+{
+  const ScoreBlocks *sb = context;
+  const double *coef = sb->coef + lo;
+  const int64_t len = hi - lo;
+  double s0 = 0, s1 = 0;
+  int64_t j = 0;
+  for (; j + 2 <= len; j += 2) {
+    s0 += coef[j] * k[j];
+    s1 += coef[j + 1] * k[j + 1];
+  }
+  if (j < len) s0 += coef[j] * k[j];
+  sb->partial[block] = s0 + s1;
+}
+
+/* f(x_i) with the scattered-row buffer zd (zero for CSR) and ss_kernel_row_num_blocks(m)
+ * doubles of scratch in partial. */
+static double expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
+                              int64_t m, int64_t i, double *zd, double *partial,
+                              SsThreads threads)
+{
+  const SsData *X = &self->data;
+  ScoreBlocks sb = {coef, partial};
+  ss_data_scatter_row(X, i, zd);
+  ss_kernel_row_blocks(&self->kernel, X, self->norms2, rows, m, zd, self->norms2[i], threads,
+                       score_block, &sb);
+  ss_data_clear_row(X, i, zd);
+  const int64_t num_blocks = ss_kernel_row_num_blocks(m);
+  double s = 0;
+  for (int64_t b = 0; b < num_blocks; ++b) s += partial[b];
+  return s;
+}
+
 double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                      int64_t m, int64_t i)
 {
   if (m == 0) return 0.0;
-  const SsData *X = &self->data;
-  ss_data_scatter_row(X, i, self->zd);
-  ss_kernel_row_threads(&self->kernel, X, self->norms2, rows, m, self->zd, self->norms2[i],
-                        self->krow, self->threads);
-  ss_data_clear_row(X, i, self->zd);
-  const double *k = self->krow;
-  double s0 = 0, s1 = 0;
-  int64_t j = 0;
-  for (; j + 2 <= m; j += 2) {
-    s0 += coef[j] * k[j];
-    s1 += coef[j + 1] * k[j + 1];
-  }
-  if (j < m) s0 += coef[j] * k[j];
-  return s0 + s1;
+  /* krow (n doubles) holds the partial sums: at most n / SS_KERNEL_ROW_BLOCK + 1 */
+  return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads);
 }
 
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                     int64_t m, double *scores)
 {
-  for (int64_t i = 0; i < self->num_data; ++i) {
-    scores[i] = ss_kernel_svm_expansion_score(self, rows, coef, m, i);
+  const int64_t n = self->num_data;
+  if (m == 0) {
+    for (int64_t i = 0; i < n; ++i) scores[i] = 0.0;
+    return;
   }
+  /* The examples are split into nt fixed parts, one per thread, each with
+   * its own scattered row and partial sums; each score is computed serially,
+   * exactly as ss_kernel_svm_expansion_score computes it. Without the
+   * memory for the parts the rows are threaded one by one instead. One
+   * parallel region for the n m evaluations: the length is n. */
+  const int nt = ss_threads_for(self->threads, n);
+  const int64_t d = self->dimension, num_blocks = ss_kernel_row_num_blocks(m);
+  double *zd = nt > 1 ? calloc((size_t)(nt * d), sizeof(double)) : NULL;
+  double *partial = nt > 1 ? malloc((size_t)(nt * num_blocks) * sizeof(double)) : NULL;
+  if (!zd || !partial) {
+    free(zd);
+    free(partial);
+    for (int64_t i = 0; i < n; ++i) scores[i] = ss_kernel_svm_expansion_score(self, rows, coef, m, i);
+    return;
+  }
+  const SsThreads serial = {.count = 1};
+  SS_PARALLEL_FOR(nt)
+  for (int part = 0; part < nt; ++part) {
+    const int64_t lo = n * part / nt, hi = n * (part + 1) / nt;
+    for (int64_t i = lo; i < hi; ++i) {
+      scores[i] = expansion_score(self, rows, coef, m, i, zd + part * d,
+                                  partial + part * num_blocks, serial);
+    }
+  }
+  free(zd);
+  free(partial);
 }

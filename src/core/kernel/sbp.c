@@ -55,11 +55,20 @@ typedef struct SbpState {
   double *alpha_sum; /**< [n] sum over t of alpha^(t) */
   double *c_sum;     /**< [n] sum over t of c^(t) */
   double *work;      /**< [2 n] scratch of the water filling */
-  int64_t *kept;     /**< [n] candidates of the prefilter (see levels_prefiltered) */
+  bool scanned;      /**< no bias: the previous row's pass (update_block) left the
+                          window scan of c around last_u +- band (level_windowed) */
+  int64_t window_length;  /**< no bias: responses in the window, in s->window */
+  int64_t num_below;      /**< no bias: responses below the window, */
+  double sum_below;       /**< their sum, */
+  double min_above;       /**< and the lowest response above it (INFINITY: none) */
+  int64_t *block_below;   /**< [blocks] the same per row block, */
+  int64_t *block_length;  /**< (the block's window entries: its slice of s->window) */
+  double *block_sum;
+  double *block_min;
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
-  double band;       /**< the prefilter's margin above the previous levels */
+  double band;       /**< no bias: the window's half width around last_u */
   int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
-  double *window;    /**< [n] bias: the heights in the windows (positives first) */
+  double *window;    /**< [n] the heights in the windows (bias: positives first) */
   int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none) */
   double half_width; /**< bias: the windows' half width around the floors */
   int64_t last_covered; /**< bias: k of the previous iteration (0: none) */
@@ -80,7 +89,10 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->alpha_sum);
   free(s->c_sum);
   free(s->work);
-  free(s->kept);
+  free(s->block_below);
+  free(s->block_length);
+  free(s->block_sum);
+  free(s->block_min);
   free(s->by_class);
   free(s->window);
   free(s);
@@ -131,7 +143,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   }
   if (s) {
     s->eta0 = ss_kernel_svm_effective_eta0(self);
-    return choose_nu(self, s);
+    return choose_nu(self, s); /* a window scan left by the last call stays valid */
   }
   const size_t n = (size_t)self->num_data;
   s = calloc(1, sizeof(SbpState));
@@ -141,13 +153,18 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->alpha_sum = calloc(n, sizeof(double));
   s->c_sum = calloc(n, sizeof(double));
   s->work = malloc(2 * n * sizeof(double));
-  s->kept = malloc(n * sizeof(int64_t));
+  const size_t blocks = (size_t)ss_kernel_row_num_blocks((int64_t)n) + 1;
+  s->block_below = malloc(blocks * sizeof(int64_t));
+  s->block_length = malloc(blocks * sizeof(int64_t));
+  s->block_sum = malloc(blocks * sizeof(double));
+  s->block_min = malloc(blocks * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
   s->window = malloc(n * sizeof(double));
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
-  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->kept || !s->by_class ||
-      !s->window || !self->dual) {
+  if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->by_class ||
+      !s->window || !s->block_below || !s->block_length || !s->block_sum || !s->block_min ||
+      !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
@@ -166,14 +183,13 @@ static SsStatus sbp_start(SsKernelSvm *self)
 }
 
 /* Draw i uniformly among the examples of class cls (0: all) covered at
- * `level`, c_i < level, looking only at the candidates cand[0..m) (NULL: all
- * m examples). Ties: the examples at the level, else the lowest one. */
-static int64_t sample_covered(const double *c, const double *y, const int64_t *cand, int64_t m,
-                              double cls, double level, SsRng *rng)
+ * `level`, c_i < level. Ties: the examples at the level, else the lowest
+ * one. */
+static int64_t sample_covered(const double *c, const double *y, int64_t n, double cls,
+                              double level, SsRng *rng)
 {
   int64_t strict = 0, loose = 0, lowest = -1;
-  for (int64_t k = 0; k < m; ++k) {
-    int64_t j = cand ? cand[k] : k;
+  for (int64_t j = 0; j < n; ++j) {
     if (cls != 0 && y[j] != cls) continue;
     strict += c[j] < level;
     loose += c[j] <= level;
@@ -182,8 +198,7 @@ static int64_t sample_covered(const double *c, const double *y, const int64_t *c
   if (strict == 0 && loose == 0) return lowest;
   bool use_strict = strict > 0;
   int64_t r = (int64_t)ss_rng_below(rng, (uint64_t)(use_strict ? strict : loose));
-  for (int64_t k = 0; k < m; ++k) {
-    int64_t j = cand ? cand[k] : k;
+  for (int64_t j = 0; j < n; ++j) {
     if (cls != 0 && y[j] != cls) continue;
     if (use_strict ? c[j] < level : c[j] <= level) {
       if (r == 0) return j;
@@ -213,52 +228,75 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
                            s->work + n, out);
 }
 
-/* No bias: the level of c computed on a prefix of the sorted responses only:
- * every example below the previous level plus a band is kept (its index in
- * s->kept), and so is the lowest example above it. The water filling of this
- * prefix is exact when its level stops below the lowest excluded response
- * (or the prefix is everything); otherwise the band was too narrow: it is
- * doubled and the full filling is used. The band shrinks while more than
- * three times as many examples are kept as covered. Returns the number of
- * candidates (every covered example is among them), or -1 when the full
- * filling was used. */
-static int64_t level_prefiltered(SsKernelSvm *self, SbpState *s, const double *c, double *gamma)
+/* No bias: the level gamma of c from the window scan the previous row's
+ * pass made (update_block, gather_scan): the responses below the window
+ * (count and sum), those in it (s->window) and the lowest above it. The
+ * filling of the window on top of the lower set (ss_sbp_water_level_from)
+ * is the level of all of c when it lies at or above the window's lower end
+ * (every response below is covered) and at or below the lowest response
+ * above (none above is). Then *strict is the number of responses below
+ * gamma. Returns false when there is no scan or the level is outside. */
+static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_t *strict)
 {
-  const int64_t n = self->num_data;
-  SsSbpLevels full;
-  if (isnan(s->last_u)) {
-    levels(self, s, c, &full);
-    *gamma = s->last_u = full.u;
-    return -1;
+  const bool scanned = s->scanned;
+  s->scanned = false;
+  const int64_t m = s->window_length, below = s->num_below;
+  if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
+  memcpy(s->work, s->window, (size_t)m * sizeof(double));
+  const double level = ss_sbp_water_level_from(s->work, m, (double)self->num_data * s->nu, below,
+                                               s->sum_below);
+  const double low_end = s->last_u - s->band;
+  if (!((below == 0 || level >= low_end) && level <= s->min_above)) return false;
+  int64_t count = below;
+  for (int64_t k = 0; k < m; ++k) count += s->window[k] < level;
+  *gamma = level;
+  *strict = count;
+  if (m > 512) s->band *= 0.9;
+  return true;
+}
+
+/* One branch-free pass over the heights x_k = c[index[k]] (index NULL:
+ * c[k]), k < m: the count and sum of those below lo, those in [lo, hi)
+ * copied to window (in order), and the lowest at or above hi (INFINITY:
+ * none). The sum and the minimum run in two lanes (even and odd k), so
+ * that two chains of dependent additions and comparisons overlap; the
+ * lanes are fixed, so the sum does not depend on anything but c. */
+typedef struct WindowScan {
+  int64_t below, length;
+  double sum, lowest_above;
+} WindowScan;
+
+static inline WindowScan scan_window(const double *c, const int64_t *index, int64_t m, double lo,
+                                     double hi, double *window)
+{
+  WindowScan r = {0, 0, 0.0, INFINITY};
+  double sum1 = 0, lowest1 = INFINITY;
+  int64_t k = 0;
+  for (; k + 2 <= m; k += 2) {
+    const double x0 = index ? c[index[k]] : c[k], x1 = index ? c[index[k + 1]] : c[k + 1];
+    r.below += (x0 < lo) + (x1 < lo);
+    r.sum += x0 < lo ? x0 : 0.0;
+    sum1 += x1 < lo ? x1 : 0.0;
+    window[r.length] = x0;
+    r.length += (x0 >= lo) & (x0 < hi);
+    window[r.length] = x1;
+    r.length += (x1 >= lo) & (x1 < hi);
+    const double a0 = x0 >= hi ? x0 : INFINITY, a1 = x1 >= hi ? x1 : INFINITY;
+    r.lowest_above = a0 < r.lowest_above ? a0 : r.lowest_above;
+    lowest1 = a1 < lowest1 ? a1 : lowest1;
   }
-  const double tau = s->last_u + s->band;
-  double min_above = INFINITY;
-  int64_t arg_above = -1, m = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    const double cj = c[j];
-    if (cj < tau) {
-      s->kept[m++] = j;
-    } else if (cj < min_above) {
-      min_above = cj;
-      arg_above = j;
-    }
+  for (; k < m; ++k) {
+    const double x = index ? c[index[k]] : c[k];
+    r.below += x < lo;
+    r.sum += x < lo ? x : 0.0;
+    window[r.length] = x;
+    r.length += (x >= lo) & (x < hi);
+    const double a = x >= hi ? x : INFINITY;
+    r.lowest_above = a < r.lowest_above ? a : r.lowest_above;
   }
-  const int64_t kept = m;
-  if (arg_above >= 0) s->kept[m++] = arg_above;
-  for (int64_t k = 0; k < m; ++k) s->work[k] = c[s->kept[k]];
-  *gamma = ss_sbp_water_level(s->work, m, (double)n * s->nu);
-  int64_t covered = 0;
-  for (int64_t k = 0; k < kept; ++k) covered += c[s->kept[k]] < *gamma;
-  if (!(m == n || *gamma <= min_above)) {
-    s->band *= 2;
-    levels(self, s, c, &full);
-    *gamma = full.u;
-    m = -1;
-  } else if (kept > 3 * covered + 64) {
-    s->band *= 0.8;
-  }
-  s->last_u = *gamma;
-  return m;
+  r.sum += sum1;
+  r.lowest_above = lowest1 < r.lowest_above ? lowest1 : r.lowest_above;
+  return r;
 }
 
 /* Bias: the levels from windows of the heights around the previous floors
@@ -282,21 +320,11 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsS
     double *window = s->window + first;
     const double center = c[s->floor_index[cl]];
     const double lo = center - s->half_width, hi = center + s->half_width;
-    int64_t count = 0, w = 0;
-    double total = 0, lowest_above = INFINITY;
-    for (int64_t k = 0; k < m; ++k) {
-      const double x = c[index[k]];
-      const int is_below = x < lo, is_in = (x >= lo) & (x < hi);
-      count += is_below;
-      total += is_below ? x : 0.0;
-      window[w] = x;
-      w += is_in;
-      lowest_above = ((x >= hi) & (x < lowest_above)) ? x : lowest_above;
-    }
-    below[cl] = count;
-    length[cl] = w;
-    sum[cl] = total;
-    above[cl] = lowest_above;
+    const WindowScan scan = scan_window(c, index, m, lo, hi, window);
+    below[cl] = scan.below;
+    length[cl] = scan.length;
+    sum[cl] = scan.sum;
+    above[cl] = scan.lowest_above;
   }
   if (!ss_sbp_two_levels_window(s->window, length[0], below[0], sum[0], above[0],
                                 s->window + s->n_pos, length[1], below[1], sum[1], above[1],
@@ -350,16 +378,118 @@ static int64_t nth_covered(const double *c, const double *y, int64_t n, double c
   return -1;
 }
 
+/* One row's pass (sbp_steps): per entry j of the row K(x_i, .),
+ *
+ *     c_j <- (c_j + eta y_i y_j K_ij) / r,  alpha_j <- alpha_j / r
+ *     alpha_sum_j += alpha_j,  c_sum_j += c_j
+ *
+ * (r = 1 without projection: the division is skipped) and, no bias, the
+ * next iteration's window scan of the new c (level_windowed): a block's
+ * responses in [low, high) go to its own slice of s->window, the count and
+ * sum of those below and the lowest above to the block's entries. Every
+ * write is to the block's own entries, so blocks run on any thread. */
+typedef struct SbpPass {
+  SbpState *s;
+  const double *y;
+  double step, inv_r, low, high;
+  bool project, scan;
+} SbpPass;
+
+static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
+{
+  const SbpPass *p = context;
+  SbpState *s = p->s;
+  const int64_t len = hi - lo;
+  const double *y = p->y + lo;
+  const double step = p->step, inv_r = p->inv_r;
+  double *alpha = s->alpha + lo, *c = s->c + lo;
+  double *alpha_sum = s->alpha_sum + lo, *c_sum = s->c_sum + lo;
+  if (p->project) {
+    for (int64_t j = 0; j < len; ++j) {
+      alpha[j] *= inv_r;
+      c[j] = (c[j] + step * y[j] * k[j]) * inv_r;
+      alpha_sum[j] += alpha[j];
+      c_sum[j] += c[j];
+    }
+  } else {
+    for (int64_t j = 0; j < len; ++j) {
+      c[j] += step * y[j] * k[j];
+      alpha_sum[j] += alpha[j];
+      c_sum[j] += c[j];
+    }
+  }
+  if (!p->scan) return;
+  const WindowScan scan = scan_window(c, NULL, len, p->low, p->high, s->window + lo);
+  s->block_below[block] = scan.below;
+  s->block_length[block] = scan.length;
+  s->block_sum[block] = scan.sum;
+  s->block_min[block] = scan.lowest_above;
+}
+
+/* The blocks' scans joined in block order (so the sums do not depend on
+ * the threads): the window entries packed at the front of s->window. */
+static void gather_scan(SbpState *s, int64_t n)
+{
+  const int64_t num_blocks = ss_kernel_row_num_blocks(n);
+  int64_t m = 0, below = 0;
+  double sum = 0, lowest = INFINITY;
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t length = s->block_length[b];
+    if (m != b * SS_KERNEL_ROW_BLOCK) {
+      memmove(s->window + m, s->window + b * SS_KERNEL_ROW_BLOCK, (size_t)length * sizeof(double));
+    }
+    m += length;
+    below += s->block_below[b];
+    sum += s->block_sum[b];
+    lowest = s->block_min[b] < lowest ? s->block_min[b] : lowest;
+  }
+  s->window_length = m;
+  s->num_below = below;
+  s->sum_below = sum;
+  s->min_above = lowest;
+  s->scanned = true;
+}
+
+/* No bias, after level_windowed: the r-th (from 0, in index order) example
+ * with c_j < level, as nth_covered finds it, from the window scan instead
+ * of a pass over c. A block's count is its responses below the window plus
+ * its window entries below the level (those above the window are at or
+ * above the level), so only the block that holds the r-th is read. */
+static int64_t nth_covered_by_blocks(const SbpState *s, int64_t n, double level, int64_t r)
+{
+  const int64_t num_blocks = ss_kernel_row_num_blocks(n);
+  int64_t w = 0;
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    int64_t count = s->block_below[b];
+    const int64_t end = w + s->block_length[b];
+    for (; w < end; ++w) count += s->window[w] < level;
+    if (count <= r) {
+      r -= count;
+      continue;
+    }
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
+    for (int64_t j = lo; j < hi; ++j) {
+      if (s->c[j] < level) {
+        if (r == 0) return j;
+        --r;
+      }
+    }
+    break;
+  }
+  return -1; /* not reached: the counts are those of c */
+}
+
 static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 {
   SbpState *s = self->state;
   const int64_t n = self->num_data;
   const double *y = self->labels;
-  double *alpha = s->alpha, *c = s->c, *krow = self->krow;
+  double *alpha = s->alpha, *c = s->c;
   for (; t < t_end; ++t) {
     const double eta = s->eta0 / sqrt((double)(t + 1));
     SsSbpLevels lv;
-    int64_t strict[2] = {0, 0}, m = -1;
+    int64_t strict[2] = {0, 0};
     bool windowed = false;
     if (s->bias) {
       windowed = levels_windowed(self, s, c, &lv, strict);
@@ -370,20 +500,30 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       remember_floors(s, c, n, &lv);
       s->last_covered = lv.covered;
     } else {
-      m = level_prefiltered(self, s, c, &lv.u);
+      windowed = level_windowed(self, s, &lv.u, &strict[0]);
+      if (!windowed) {
+        /* widen the window (from eta0 if it shrank to 0 or overflowed) */
+        const double wider = 2 * s->band;
+        if (!isnan(s->last_u)) s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
+        levels(self, s, c, &lv);
+      }
       lv.v = lv.u;
+      s->last_u = lv.u;
     }
     SsRng rng;
     ss_rng_seed(&rng, self->seed, (uint64_t)t);
     const double cls = !s->bias ? 0.0 : ((ss_rng_next(&rng) >> 63) ? 1.0 : -1.0);
     const double level = cls < 0 ? lv.v : lv.u;
     const int64_t covered = windowed ? strict[cls < 0] : 0;
-    const int64_t i =
-        covered > 0 ? nth_covered(c, y, n, cls, level, (int64_t)ss_rng_below(&rng, (uint64_t)covered))
-                    : sample_covered(c, y, m >= 0 ? s->kept : NULL, m >= 0 ? m : n, cls, level,
-                                     &rng);
-    /* No candidate: every response c_j is NaN (the prefilter kept none), so
-     * training has diverged; indexing alpha[-1] would read out of bounds. */
+    int64_t i;
+    if (covered == 0) {
+      i = sample_covered(c, y, n, cls, level, &rng);
+    } else {
+      const int64_t r = (int64_t)ss_rng_below(&rng, (uint64_t)covered);
+      i = s->bias ? nth_covered(c, y, n, cls, level, r) : nth_covered_by_blocks(s, n, level, r);
+    }
+    /* No candidate (n = 0 cannot reach here; kept for safety): indexing
+     * alpha[-1] would read out of bounds. */
     if (i < 0) {
       self->iteration = t;
       return SS_ERR_NUMERIC;
@@ -391,30 +531,21 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 
     alpha[i] += eta;
     s->r2 += 2.0 * eta * c[i] + eta * eta * self->diagonal[i];
-    ss_data_scatter_row(&self->data, i, self->zd);
-    ss_kernel_row_threads(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
-                          self->norms2[i], krow, self->threads);
-    ss_data_clear_row(&self->data, i, self->zd);
-    const double step = eta * y[i];
-    double *alpha_sum = s->alpha_sum, *c_sum = s->c_sum;
-    if (s->r2 > 1.0) {
-      /* c + step y K, projected: both scaled by 1/r, then summed. */
-      const double inv_r = 1.0 / sqrt(s->r2);
-      for (int64_t j = 0; j < n; ++j) {
-        alpha[j] *= inv_r;
-        c[j] = (c[j] + step * y[j] * krow[j]) * inv_r;
-        alpha_sum[j] += alpha[j];
-        c_sum[j] += c[j];
-      }
+    /* The row K(x_i, .), the response update, the projection, the sums and
+     * the next prefilter's scan in one pass over fixed blocks (update_block). */
+    const bool project = s->r2 > 1.0;
+    const double inv_r = project ? 1.0 / sqrt(s->r2) : 1.0;
+    if (project) {
       s->r2 = 1.0;
       s->last_u *= inv_r;
-    } else {
-      for (int64_t j = 0; j < n; ++j) {
-        c[j] += step * y[j] * krow[j];
-        alpha_sum[j] += alpha[j];
-        c_sum[j] += c[j];
-      }
     }
+    SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project,
+                    .scan = !s->bias, .low = s->last_u - s->band, .high = s->last_u + s->band};
+    ss_data_scatter_row(&self->data, i, self->zd);
+    ss_kernel_row_blocks(&self->kernel, &self->data, self->norms2, NULL, n, self->zd,
+                         self->norms2[i], self->threads, update_block, &pass);
+    ss_data_clear_row(&self->data, i, self->zd);
+    if (pass.scan) gather_scan(s, n);
     self->num_kernel_evaluations += n;
     if (!isfinite(s->r2)) {
       self->iteration = t + 1;
