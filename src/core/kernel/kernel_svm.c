@@ -412,7 +412,20 @@ static SsStatus run_solver(SsKernelSvm *self)
     self->statistics.status = SS_SVM_STATUS_ERROR;
     return status;
   }
-  return ss_run_train(&run);
+  const int64_t t_end = self->iteration + run.settings.max_num_iterations;
+  status = ss_run_train(&run);
+  /* The SBP with a nu derived from lambda: a run that ends on a model whose
+   * own nu (at its best scale for lambda) is far from the nu in force solved
+   * another C's problem; it goes on with the refined nu for the rest of the
+   * cap, its history restarted (sbp_nu.c, "Refinement"). */
+  for (int round = 0; status == SS_OK && round < SS_SBP_NU_MAX_REFINEMENTS &&
+                      self->iteration < t_end && ss_sbp_refine_nu(self);
+       ++round) {
+    ss_run_history_clear(run.history);
+    run.settings.max_num_iterations = t_end - self->iteration;
+    status = ss_run_train(&run);
+  }
+  return status;
 }
 
 /* Say why a run ended with @p status (the solvers return a bare status). */
@@ -789,8 +802,6 @@ const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *sel
 #define SS_SBP_NU_WARMUP_EPOCHS 20
 /** The warm-up's budget: B = min(n, this). */
 #define SS_SBP_NU_WARMUP_BUDGET 500
-/** The smallest nu the map returns (a hard margin in all but name). */
-#define SS_SBP_NU_FLOOR 1e-6
 
 /* nu of a warm-up's model (0 for one that is the zero function: no support
  * vectors, or coefficients whose expansion has norm 0, e.g. a kernel that
