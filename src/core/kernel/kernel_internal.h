@@ -161,6 +161,11 @@ struct SsKernelSolverOps {
   bool uses_permutation;
   SsRunCriterion criterion;    /**< the stopping rule the driver applies (run.h) */
   bool may_diverge;            /**< a step-size method: the driver tests for divergence */
+  /** The unit of the default diagnostic schedule (run.c) is n / this
+   *  iterations, at least min(n, SS_KERNEL_SCHEDULE_MIN_UNIT); 0: an epoch.
+   *  For a solver whose diagnostic costs O(n) against n kernel evaluations
+   *  per step (the SBP). */
+  int64_t schedule_divisor;
   /** Allocate the state if self->state is NULL (fresh object, new data). */
   SsStatus (*start)(SsKernelSvm *self);
   /** Run iterations [t, t_end), set self->iteration = t_end, count the
@@ -176,6 +181,9 @@ struct SsKernelSolverOps {
   /** Free the state and set self->state = NULL (NULL-safe). */
   void (*free_state)(SsKernelSvm *self);
 };
+
+/** The smallest sub-epoch unit of a diagnostic schedule (schedule_divisor). */
+#define SS_KERNEL_SCHEDULE_MIN_UNIT 64
 
 /** The ops of a solver (NULL for SS_KSOLVER_NONE). */
 const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver);
