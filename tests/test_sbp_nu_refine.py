@@ -55,3 +55,45 @@ def test_refinement_leaves_a_set_nu_alone(digits1000):
     X, y = digits1000
     est = KernelSVMClassifier(solver="sbp", C=1000.0, nu=1e-2, max_iter=3, tol=0).fit(X, y)
     assert est._svms[0].get_nu() == 1e-2
+
+
+def test_sbp_diagnoses_within_an_epoch():
+    """The SBP's default schedule counts in units of n / 32 steps (at least
+    64): a one-epoch run on 4096 rows is diagnosed at 128, 256, 384, 512,
+    768, ... steps, not only at its end."""
+    from stochsvm import KernelSVM
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((4096, 5))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(4096) > 0, 1.0, -1.0)
+    svm = KernelSVM(X, y, 1e-3, solver="sbp", gamma=0.2)
+    svm.set_nu(0.05)
+    svm.set_max_num_iterations(4096)
+    svm.set_epsilon(0)
+    seen = []
+    svm.set_diagnostic_function(lambda stats: seen.append(stats["iteration"]) and False)
+    svm.train()
+    assert seen[:5] == [128, 256, 384, 512, 768]
+    assert seen[-1] == 4096
+
+
+def test_warm_up_on_a_sample_of_large_n():
+    """Above 4096 rows the nu warm-up trains on a sample of 4096 rows at the
+    same lambda: its kernel evaluations (counted by the SBP's first train)
+    do not grow with n, and its nu is close to that of a warm-up on 4096 of
+    the rows (the same distribution)."""
+    from stochsvm import KernelSVM
+
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((12288, 4))
+    y = np.where(X[:, 0] * X[:, 1] + 0.2 * rng.standard_normal(12288) > 0, 1.0, -1.0)
+    lam = 1.0 / (12288 * 10.0)
+    runs = []
+    for m in (4096, 12288):
+        svm = KernelSVM(X[:m], y[:m], lam, solver="sbp", gamma=0.5)
+        svm.set_max_num_iterations(1)
+        svm.train()
+        runs.append((svm.get_statistics()["num_kernel_evaluations"] - m, svm.get_nu()))
+    (evals_small, nu_small), (evals_big, nu_big) = runs
+    assert evals_big < 1.2 * evals_small  # a full warm-up: 3x
+    assert 0.5 < nu_big / nu_small < 2
