@@ -23,10 +23,7 @@ static int by_decreasing(const void *a, const void *b)
 double ss_sbp_scaled_nu(double *z, int64_t n, double lambda, double norm2)
 {
   if (n <= 0 || !(norm2 > 0) || !(lambda > 0)) return 0;
-  /* The slope of g at s is lambda N s - A(s) / n, A(s) the sum of the margins
-   * z_i < 1 / s: all of them near 0, then the largest drop out one by one
-   * as s passes 1 / z_i. */
-  double active = 0;
+  double active = 0; /* A(s) near s = 0: every margin */
   for (int64_t i = 0; i < n; ++i) active += z[i];
   double scale = 1;
   if (active > 0) {
