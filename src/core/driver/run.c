@@ -12,7 +12,10 @@
  * data, and this schedule costs O(log E) passes over a run of E epochs
  * instead of one pass per epoch; but a short run pays several (6 passes in
  * 9 epochs), and so does a run whose epochs are cheaper than a pass (SDCA
- * with shrinking visits a fraction of the examples).
+ * with shrinking visits a fraction of the examples). An object whose steps
+ * cost far more than a diagnostic sets a smaller unit than the epoch
+ * (settings.schedule_unit: the SBP's n kernel evaluations per step against
+ * an O(n log n) diagnostic).
  *
  * Under a diagnostic budget beta (settings.diagnostic_budget > 0, the
  * object reporting each epoch's cost c_e in diagnostics), the schedule
@@ -89,11 +92,12 @@ static int64_t next_multiple(int64_t t, int64_t f)
 }
 
 /* The first diagnostic after t: a multiple of the frequency, or the end of
- * the first scheduled epoch e n > t (e = 1, 2, 3, 4, 6, 9, ...). */
+ * the first scheduled unit e u > t (e = 1, 2, 3, 4, 6, 9, ...; u an epoch n
+ * unless the object sets a smaller schedule unit). */
 static int64_t next_diagnostic(const SsRunSettings *s, int64_t t)
 {
   if (s->diagnostic_frequency > 0) return next_multiple(t, s->diagnostic_frequency);
-  const int64_t n = s->num_data;
+  const int64_t n = s->schedule_unit > 0 ? s->schedule_unit : s->num_data;
   int64_t e = 1;
   while (e <= t / n) {
     int64_t step = e / SS_RUN_SCHEDULE_DIVISOR;

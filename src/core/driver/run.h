@@ -100,6 +100,7 @@ typedef struct SsRunSettings {
   int64_t num_data;             /**< n, iterations per epoch, >= 1 */
   int64_t max_num_iterations;   /**< the cap of this call, >= 1 */
   int64_t diagnostic_frequency; /**< iterations between diagnostics; 0: the default schedule */
+  int64_t schedule_unit;        /**< the default schedule's unit in iterations (0: an epoch, n) */
   double diagnostic_budget;     /**< with frequency 0 and ops->epoch_cost: the diagnostics' cost
                                      at most this fraction of the steps' (run.c); 0: the epoch
                                      schedule */

@@ -184,6 +184,11 @@ struct SsKernelSolverOps {
   bool uses_permutation;
   SsRunCriterion criterion;    /**< the stopping rule the driver applies (run.h) */
   bool may_diverge;            /**< a step-size method: the driver tests for divergence */
+  /** The unit of the default diagnostic schedule (run.c) is n / this
+   *  iterations, at least min(n, SS_KERNEL_SCHEDULE_MIN_UNIT); 0: an epoch.
+   *  For a solver whose diagnostic costs O(n) against n kernel evaluations
+   *  per step (the SBP). */
+  int64_t schedule_divisor;
   /** Allocate the state if self->state is NULL (fresh object, new data). */
   SsStatus (*start)(SsKernelSvm *self);
   /** Run iterations [t, t_end), set self->iteration = t_end, count the
@@ -199,6 +204,9 @@ struct SsKernelSolverOps {
   /** Free the state and set self->state = NULL (NULL-safe). */
   void (*free_state)(SsKernelSvm *self);
 };
+
+/** The smallest sub-epoch unit of a diagnostic schedule (schedule_divisor). */
+#define SS_KERNEL_SCHEDULE_MIN_UNIT 64
 
 /** The ops of a solver (NULL for SS_KSOLVER_NONE). */
 const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver);
@@ -249,6 +257,23 @@ bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, doub
                               double *d, int64_t nd, int64_t cd, double sd, double d_above,
                               double volume, int64_t guess, double *scratch, SsSbpLevels *out);
 
+/** The smallest nu the map from lambda returns (a hard margin in all but name). */
+#define SS_SBP_NU_FLOOR 1e-6
+/** A derived nu is refined when the diagnosed model's nu at its best scale
+ *  is off by more than this factor (sbp_nu.c, "Refinement"). */
+#define SS_SBP_NU_REFINE_FACTOR 10.0
+/** The most refinements of a derived nu in one train call. */
+#define SS_SBP_NU_MAX_REFINEMENTS 8
+/** Refine a derived nu (sbp.c; the math: sbp_nu.c): when the last diagnosed
+ *  model's nu at its best scale for lambda is off the nu in force by more
+ *  than SS_SBP_NU_REFINE_FACTOR, take it (at least SS_SBP_NU_FLOOR) and
+ *  restart the averages at the present iteration; true if it did. */
+bool ss_sbp_refine_nu(SsKernelSvm *self);
+/** The nu of a model with margins z[0..n) (y_i f(x_i), bias included) and
+ *  squared norm @p norm2, read at the scale s* that minimises lambda/2
+ *  ||s w||^2 + mean hinge of s z (sbp_scale.c): L(s* w) / (s* ||w||). Sorts z
+ *  in place. 0 for norm2 <= 0 or lambda <= 0. */
+double ss_sbp_scaled_nu(double *z, int64_t n, double lambda, double norm2);
 /** nu for this object's lambda (kernel_svm.c; the math: sbp_nu.c): a BSCA
  *  warm-up of @p epochs epochs (0: the default) on the object's data, nu read
  *  from its model at half and at the end and extrapolated; the warm-up's

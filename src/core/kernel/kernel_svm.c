@@ -374,12 +374,22 @@ static double zero_objective(const SsKernelSvm *self)
   return sum / (double)self->num_data;
 }
 
+/* The unit of the default diagnostic schedule (0: an epoch). */
+static int64_t schedule_unit(const SsKernelSvm *self)
+{
+  const int64_t n = self->num_data, divisor = self->ops ? self->ops->schedule_divisor : 0;
+  if (divisor <= 1) return 0;
+  const int64_t least = n < SS_KERNEL_SCHEDULE_MIN_UNIT ? n : SS_KERNEL_SCHEDULE_MIN_UNIT;
+  return n / divisor > least ? n / divisor : least;
+}
+
 static SsRun kernel_run(SsKernelSvm *self)
 {
   SsRunSettings settings = {
     .num_data = self->num_data,
     .max_num_iterations = ss_kernel_svm_get_max_num_iterations(self),
     .diagnostic_frequency = self->diagnostic_frequency,
+    .schedule_unit = schedule_unit(self),
     .epsilon = self->epsilon,
     .criterion = self->ops ? self->ops->criterion : SS_RUN_NO_RULE,
     .zero_objective = zero_objective(self),
@@ -412,7 +422,20 @@ static SsStatus run_solver(SsKernelSvm *self)
     self->statistics.status = SS_SVM_STATUS_ERROR;
     return status;
   }
-  return ss_run_train(&run);
+  const int64_t t_end = self->iteration + run.settings.max_num_iterations;
+  status = ss_run_train(&run);
+  /* The SBP with a nu derived from lambda: a run that ends on a model whose
+   * own nu (at its best scale for lambda) is far from the nu in force solved
+   * another C's problem; it goes on with the refined nu for the rest of the
+   * cap, its history restarted (sbp_nu.c, "Refinement"). */
+  for (int round = 0; status == SS_OK && round < SS_SBP_NU_MAX_REFINEMENTS &&
+                      self->iteration < t_end && ss_sbp_refine_nu(self);
+       ++round) {
+    ss_run_history_clear(run.history);
+    run.settings.max_num_iterations = t_end - self->iteration;
+    status = ss_run_train(&run);
+  }
+  return status;
 }
 
 /* Say why a run ended with @p status (the solvers return a bare status). */
@@ -789,8 +812,80 @@ const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *sel
 #define SS_SBP_NU_WARMUP_EPOCHS 20
 /** The warm-up's budget: B = min(n, this). */
 #define SS_SBP_NU_WARMUP_BUDGET 500
-/** The smallest nu the map returns (a hard margin in all but name). */
-#define SS_SBP_NU_FLOOR 1e-6
+
+/** Above this many rows the warm-up trains on a sample of this many. */
+#define SS_SBP_NU_WARMUP_ROWS 4096
+
+/* A seeded sample of m of the object's rows (copies of their values,
+ * labels and weights), for the warm-up on large n. */
+typedef struct RowSample {
+  SsData data;
+  double *labels, *weights;
+  unsigned char *values;
+  int64_t *indptr;
+  int32_t *indices;
+} RowSample;
+
+static void row_sample_free(RowSample *r)
+{
+  free(r->labels);
+  free(r->weights);
+  free(r->values);
+  free(r->indptr);
+  free(r->indices);
+}
+
+static SsStatus row_sample(const SsKernelSvm *self, int64_t m, RowSample *r)
+{
+  const SsData *x = &self->data;
+  const size_t size = x->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
+  const bool csr = x->layout == SS_LAYOUT_CSR;
+  const int64_t n = self->num_data, d = x->dimension;
+  *r = (RowSample){0};
+  int64_t *perm = malloc((size_t)n * sizeof(int64_t));
+  r->labels = malloc((size_t)m * sizeof(double));
+  r->weights = self->weights ? malloc((size_t)m * sizeof(double)) : NULL;
+  r->indptr = csr ? malloc((size_t)(m + 1) * sizeof(int64_t)) : NULL;
+  if (!perm || !r->labels || (self->weights && !r->weights) || (csr && !r->indptr)) {
+    free(perm);
+    row_sample_free(r);
+    return SS_ERR_ALLOC;
+  }
+  ss_rng_permutation(perm, n, self->seed, UINT64_C(0x5b9));
+  if (csr) r->indptr[0] = 0;
+  int64_t nnz = 0;
+  for (int64_t k = 0; k < m; ++k) {
+    const int64_t i = perm[k];
+    r->labels[k] = self->labels[i];
+    if (r->weights) r->weights[k] = self->weights[i];
+    nnz += csr ? x->indptr[i + 1] - x->indptr[i] : d;
+    if (csr) r->indptr[k + 1] = nnz;
+  }
+  r->values = malloc((size_t)(nnz > 0 ? nnz : 1) * size);
+  r->indices = csr ? malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t)) : NULL;
+  SsStatus status = r->values && (!csr || r->indices) ? SS_OK : SS_ERR_ALLOC;
+  for (int64_t k = 0; k < m && status == SS_OK; ++k) {
+    const int64_t i = perm[k];
+    if (csr) {
+      const int64_t a = x->indptr[i], len = x->indptr[i + 1] - a;
+      const int64_t at = r->indptr[k];
+      memcpy(r->values + (size_t)at * size, (const unsigned char *)x->values + (size_t)a * size,
+             (size_t)len * size);
+      memcpy(r->indices + at, x->indices + a, (size_t)len * sizeof(int32_t));
+    } else {
+      memcpy(r->values + (size_t)(k * d) * size,
+             (const unsigned char *)x->values + (size_t)(i * x->row_stride) * size, (size_t)d * size);
+    }
+  }
+  free(perm);
+  if (status == SS_OK && csr) {
+    status = ss_data_init_csr(&r->data, x->dtype, r->values, r->indptr, r->indices, m, d);
+  } else if (status == SS_OK) {
+    status = ss_data_init_dense(&r->data, x->dtype, r->values, m, d, d);
+  }
+  if (status != SS_OK) row_sample_free(r);
+  return status;
+}
 
 /* nu of a warm-up's model (0 for one that is the zero function: no support
  * vectors, or coefficients whose expansion has norm 0, e.g. a kernel that
@@ -818,27 +913,41 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (epochs == 0) epochs = SS_SBP_NU_WARMUP_EPOCHS;
   if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
   const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
-  SsKernelSvm *warm = ss_kernel_svm_new(precomputed ? SS_KSOLVER_SDCA : SS_KSOLVER_BSCA,
-                                        &self->kernel, &self->data, self->labels, self->lambda);
-  if (!warm) return SS_ERR_ALLOC; /* the arguments are those of a valid object */
+  /* On large n, a sample of the rows at the same lambda (the same w* in
+   * expectation; sbp_nu.c, "Large n"). */
+  RowSample sample = {0};
+  const bool sampled = n > SS_SBP_NU_WARMUP_ROWS && !precomputed && !self->data.homkermap;
+  if (sampled) {
+    SsStatus status = row_sample(self, SS_SBP_NU_WARMUP_ROWS, &sample);
+    if (status != SS_OK) return status;
+  }
+  const int64_t m = sampled ? SS_SBP_NU_WARMUP_ROWS : n;
+  SsKernelSvm *warm = ss_kernel_svm_new(precomputed ? SS_KSOLVER_SDCA : SS_KSOLVER_BSCA, &self->kernel,
+                                        sampled ? &sample.data : &self->data,
+                                        sampled ? sample.labels : self->labels, self->lambda);
+  if (!warm) { /* the arguments are those of a valid object */
+    row_sample_free(&sample);
+    return SS_ERR_ALLOC;
+  }
   SsStatus status = ss_kernel_svm_set_seed(warm, self->seed);
   /* a fixed number of epochs: the extrapolation below reads nu at half and end */
   if (status == SS_OK) status = ss_kernel_svm_set_epsilon(warm, 0);
-  if (status == SS_OK && self->weights) status = ss_kernel_svm_set_weights(warm, self->weights);
+  if (status == SS_OK && self->weights)
+    status = ss_kernel_svm_set_weights(warm, sampled ? sample.weights : self->weights);
   if (status == SS_OK && !precomputed) {
     status = ss_kernel_svm_set_unregularized_bias(warm, self->bias_enabled);
-    const int64_t budget = n < SS_SBP_NU_WARMUP_BUDGET ? n : SS_SBP_NU_WARMUP_BUDGET;
+    const int64_t budget = m < SS_SBP_NU_WARMUP_BUDGET ? m : SS_SBP_NU_WARMUP_BUDGET;
     if (status == SS_OK) status = ss_kernel_svm_set_budget(warm, budget);
   }
   if (status == SS_OK && self->interrupt_fn)
     status = ss_kernel_svm_set_interrupt_function(warm, self->interrupt_fn, self->interrupt_user);
   double halfway = NAN, estimate = 0;
   if (status == SS_OK && epochs >= 2) {
-    status = ss_kernel_svm_set_max_num_iterations(warm, epochs / 2 * n);
+    status = ss_kernel_svm_set_max_num_iterations(warm, epochs / 2 * m);
     if (status == SS_OK) status = ss_kernel_svm_train(warm);
     if (status == SS_OK) status = model_nu(warm, &halfway);
   }
-  const int64_t rest = epochs * n - ss_kernel_svm_get_iteration_number(warm);
+  const int64_t rest = epochs * m - ss_kernel_svm_get_iteration_number(warm);
   if (status == SS_OK) status = ss_kernel_svm_set_max_num_iterations(warm, rest);
   if (status == SS_OK) status = ss_kernel_svm_train(warm);
   if (status == SS_OK) status = model_nu(warm, &estimate);
@@ -851,5 +960,6 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   }
   if (kernel_evaluations) *kernel_evaluations = ss_kernel_svm_get_num_kernel_evaluations(warm);
   ss_kernel_svm_delete(warm);
+  row_sample_free(&sample);
   return status;
 }

@@ -77,6 +77,8 @@ typedef struct SbpState {
   double eta0;
   double nu;         /**< the slack per example in force (set, or derived: sbp_nu.c) */
   double nu_lambda;  /**< derived nu: the lambda it was derived for (0: nu was set) */
+  double nu_scaled;  /**< derived nu: the nu of the last diagnosed model at its best scale */
+  int64_t average_from; /**< the iteration the averages alpha_sum, c_sum start at */
   bool bias;         /**< the bias setting the sums were made with */
 } SbpState;
 
@@ -122,6 +124,24 @@ static SsStatus choose_nu(SsKernelSvm *self, SbpState *s)
   self->num_kernel_evaluations += evaluations;
   if (status == SS_OK) s->nu_lambda = self->lambda;
   return status;
+}
+
+bool ss_sbp_refine_nu(SsKernelSvm *self)
+{
+  SbpState *s = self->solver == SS_KSOLVER_SBP ? self->state : NULL;
+  if (!s || !(s->nu_lambda > 0) || !(s->nu_scaled > 0)) return false;
+  const double next = fmax(s->nu_scaled, SS_SBP_NU_FLOOR);
+  if (next <= s->nu * SS_SBP_NU_REFINE_FACTOR && next >= s->nu / SS_SBP_NU_REFINE_FACTOR) return false;
+  s->nu = next;
+  s->nu_scaled = 0;
+  const size_t n = (size_t)self->num_data;
+  memset(s->alpha_sum, 0, n * sizeof(double));
+  memset(s->c_sum, 0, n * sizeof(double));
+  s->average_from = self->iteration;
+  s->last_u = NAN; /* the prefilter's level belongs to the former nu */
+  s->last_covered = 0;
+  s->floor_index[0] = s->floor_index[1] = -1;
+  return true;
 }
 
 static SsStatus sbp_start(SsKernelSvm *self)
@@ -561,8 +581,8 @@ static SsStatus sbp_evaluate(SsKernelSvm *self, double *scores, double *norm2, b
   SbpState *s = self->state;
   const int64_t n = self->num_data;
   const double *y = self->labels;
-  const double T = (double)self->iteration;
-  if (!s || self->iteration == 0) return SS_OK; /* nothing averaged yet: the model stands */
+  if (!s || self->iteration <= s->average_from) return SS_OK; /* nothing averaged yet: the model stands */
+  const double T = (double)(self->iteration - s->average_from);
   /* c_bar into scores (scratch), then the levels of the averaged iterate. */
   for (int64_t j = 0; j < n; ++j) scores[j] = s->c_sum[j] / T;
   SsSbpLevels lv;
@@ -603,6 +623,12 @@ static SsStatus sbp_evaluate(SsKernelSvm *self, double *scores, double *norm2, b
   /* f(x_j) without bias = y_j c_bar_j / gamma; ||w||^2 = sum alpha_bar c_bar / gamma^2. */
   for (int64_t j = 0; j < n; ++j) scores[j] = y[j] * scores[j] * scale;
   *norm2 = w2 * scale * scale;
+  if (s->nu_lambda > 0) {
+    /* the margins y_j (f(x_j) + bias), for the refinement of a derived nu */
+    const double bias = s->bias ? b * scale : 0.0;
+    for (int64_t j = 0; j < n; ++j) s->work[j] = y[j] * (scores[j] + bias);
+    s->nu_scaled = ss_sbp_scaled_nu(s->work, n, self->lambda, *norm2);
+  }
   *have_scores = true;
   self->statistics.margin = gamma;
   self->statistics.objective = gamma;
@@ -613,6 +639,12 @@ const SsKernelSolverOps ss_sbp_ops = {
   .uses_permutation = false,
   .criterion = SS_RUN_OBJECTIVE_WINDOW,
   .may_diverge = false,
+  /* A diagnostic costs O(n log n) (the averages are at hand; the scaled nu
+   * sorts), a step n kernel evaluations: diagnosing on the geometric
+   * schedule in units of n / 32 steps costs a few steps each, and lets a
+   * run stop within a fraction of an epoch on large n (a9a: an epoch is
+   * 1e9 kernel evaluations). */
+  .schedule_divisor = 32,
   .start = sbp_start,
   .steps = sbp_steps,
   .evaluate = sbp_evaluate,
