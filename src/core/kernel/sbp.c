@@ -552,7 +552,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     alpha[i] += eta;
     s->r2 += 2.0 * eta * c[i] + eta * eta * self->diagonal[i];
     /* The row K(x_i, .), the response update, the projection, the sums and
-     * the next prefilter's scan in one pass over fixed blocks (update_block). */
+     * the next level's window scan in one pass over fixed blocks (update_block). */
     const bool project = s->r2 > 1.0;
     const double inv_r = project ? 1.0 / sqrt(s->r2) : 1.0;
     if (project) {
