@@ -10,14 +10,15 @@ optimum. The optimum is the lower objective of LIBLINEAR at eps 1e-9 and
 the Jacobi-scaled Newton method of bench/defaults.py.
 """
 
-import importlib.util
 import math
+import runpy
 import warnings
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.datasets import load_wine
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
@@ -26,22 +27,13 @@ from stochsvm._solvers import get
 from stochsvm.datasets import make_unscaled
 
 
-def _load_bench():
-    path = Path(__file__).resolve().parents[1] / "bench" / "defaults.py"
-    spec = importlib.util.spec_from_file_location("bench_defaults_sdca", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+#: bench/defaults.py's oracles and objectives (LIBLINEAR, the Newton method).
+bench = SimpleNamespace(**runpy.run_path(str(Path(__file__).resolve().parents[1] / "bench"
+                                              / "defaults.py")))
 
 
 def _data(name, scaled):
-    loaders = {"wine": lambda: load_wine(return_X_y=True),
-               "breast_cancer": lambda: load_breast_cancer(return_X_y=True),
-               "unscaled": lambda: make_unscaled(n=240, d=8)}
-    X, y = loaders[name]()
+    X, y = load_wine(return_X_y=True) if name == "wine" else make_unscaled(n=240, d=8)
     X = np.ascontiguousarray(X, dtype=np.float64)
     return (StandardScaler().fit_transform(X) if scaled else X), y
 
