@@ -63,9 +63,11 @@ SOLVERS = (
            summary="Pegasos-style stochastic gradient descent"),
     # min_work: small, badly scaled sets need thousands of epochs (wine,
     # breast_cancer raw: bench/results/linear_sdca_unscaled.md); 3e7 is about
-    # 0.1 s of hinge steps and leaves every set of n d >= 3e5 at 100 epochs
+    # 0.1 s of hinge steps and leaves every set of 3e5 stored values or more
+    # (a9a, w8a, ijcnn1, covtype) at 100 epochs
     Solver("sdca", "linear", _LINEAR_ALL, 1e-3, 100, min_work=3e7,
-           stopping_rule="relative duality gap", dask=True, summary="stochastic dual coordinate ascent (duality-gap certificate)"),
+           stopping_rule="relative duality gap", dask=True,
+           summary="stochastic dual coordinate ascent (duality-gap certificate)"),
     Solver("svmsgd2", "linear", _LINEAR_ALL, 1e-3, 100,
            summary="Bottou's SVMSGD2 (sparse updates with a skip)"),
     Solver("sgdqn", "linear", _LINEAR_ALL, 1e-3, 100,
