@@ -364,8 +364,9 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
             self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
             self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
         self._cap = self._max_iter(X)
-        self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
-                                         self._svms[0].get_lambda())
+        if self.solver == "sdca":  # (named by its warnings)
+            self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
+                                             self._svms[0].get_lambda())
         stats = self._train_all([(svm, self._cap * n, float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, problems, weights)
