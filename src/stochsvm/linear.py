@@ -180,6 +180,25 @@ def print_training(estimator, stats):
           f"{stats['objective']:.6g}, status {stats['status']}")
 
 
+def _steps_scale(X, weights, B, lam):
+    """C max_i c_i (||x_i||^2 + B^2), C = 1/(lambda n): the A of SDCA's
+    largest coordinate step (sdca.c), in whose units its steps move; the
+    epochs SDCA needs grow with it (bench/results/linear_sdca_unscaled.md)."""
+    n = X.shape[0]
+    if n == 0:
+        return 0.0
+    if sp.issparse(X):
+        squares = sp.csr_matrix((np.square(X.data, dtype=np.float64), X.indices, X.indptr),
+                                shape=X.shape)
+        norms2 = np.asarray(squares.sum(axis=1)).ravel()
+    else:
+        norms2 = np.einsum("ij,ij->i", X, X, dtype=np.float64)
+    norms2 = norms2 + B * B
+    if weights is not None:
+        norms2 = norms2 * weights
+    return float(np.max(norms2)) / (lam * n)
+
+
 class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
     """What the classifier and the regressor share: parameters, validation,
     the SVM objects and their training."""
@@ -192,13 +211,13 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         "bias_multiplier": [real(0, closed="left")],
         "bias_learning_rate": [real(0), None],
         "t0": [real(1), None],
-        "max_iter": [integer(1)],
+        "max_iter": [integer(1), None],
         "max_epochs": [integer(1), deprecated_alias()],
         "shrinking": ["boolean"],
     }
 
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
-                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=100,
+                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=None,
                  tol=1e-3, random_state=0, warm_start=False, shrinking=True, verbose=0,
                  seed=DEPRECATED, max_epochs=DEPRECATED):
         self.solver = solver
@@ -304,14 +323,44 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if problems is not None:
             zeros = [_zero_objective(yb, self._loss(), weights) for yb in problems]
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
-                             cap=("max_iter", self._param("max_iter")),
-                             fix=self._divergence_fix(),
+                             cap=("max_iter", self._cap_text()),
+                             fix=self._divergence_fix(), cap_fix=self._cap_fix(),
                              stopping_rule=_solvers.get("linear", self.solver).stopping_rule)
+
+    def _max_iter(self, X):
+        """The epoch cap in force (None: the solver's default, max_iter
+        epochs or the epochs of its min_work, whichever is more)."""
+        max_iter = self._param("max_iter")
+        if max_iter is not None:
+            return int(max_iter)
+        solver = _solvers.get("linear", self.solver)
+        n = X.shape[0]
+        per_epoch = (X.nnz if sp.issparse(X) else X.size) + n
+        return max(solver.max_iter, int(np.ceil(solver.min_work / per_epoch)) if n else 0)
+
+    def _cap_text(self):
+        """The cap as the warnings name it: the value given, or None and the
+        epochs it meant."""
+        if self._param("max_iter") is not None:
+            return self._param("max_iter")
+        return f"None ({self._cap} epochs)"
+
+    def _sdca_epochs_note(self):
+        """Why SDCA may need many epochs, with this fit's C max ||x_i||^2."""
+        return (f"SDCA needs more epochs the larger C max ||x_i||^2 is (here "
+                f"{self._steps_scale:.3g}; standardized features give about C n_features): "
+                f"scale the features (e.g. sklearn.preprocessing.StandardScaler) or lower C")
+
+    def _cap_fix(self):
+        """The advice of a stop on the cap (None: _report_training's own)."""
+        if self.solver == "sdca":
+            return f"increase max_iter (or tol); {self._sdca_epochs_note()}"
+        return None
 
     def _divergence_fix(self):
         if self.solver == "sdca":
-            return ("increase max_iter (SDCA's primal model is poor until its dual "
-                    "converges) or scale the features (e.g. sklearn.preprocessing.StandardScaler)")
+            return ("increase max_iter (SDCA's primal model is poor until its dual converges); "
+                    f"{self._sdca_epochs_note()}")
         return ("scale the features (e.g. sklearn.preprocessing.StandardScaler), or use "
                 "solver='sdca', which needs no step size")
 
@@ -337,7 +386,11 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if not (warm and data == getattr(self, "_last_data", None)):
             self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
             self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
-        stats = self._train_all([(svm, self._param("max_iter") * n, float(self.tol))
+        self._cap = self._max_iter(X)
+        if self.solver == "sdca":  # (named by its warnings)
+            self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
+                                             self._svms[0].get_lambda())
+        stats = self._train_all([(svm, self._cap * n, float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, problems, weights)
         return self
@@ -519,8 +572,12 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     t0 : float > 1, default=None
         SGD: offset of the step size ``1/(lambda (t + t0))`` (None: the
         object's default, see :meth:`stochsvm.SVM.set_t0`).
-    max_iter : int >= 1, default=100
-        Passes over the data (epochs) ``fit`` may make (per class).
+    max_iter : int >= 1 or None, default=None
+        Passes over the data (epochs) ``fit`` may make (per class). None:
+        100, and for ``solver="sdca"`` at least the epochs that make 3e7
+        units of work (stored values of ``X`` plus one per row, per epoch):
+        small, badly scaled sets need thousands of epochs there (see
+        :doc:`stopping`).
     tol : float >= 0, default=1e-3
         Stopping tolerance checked after every epoch (see ``solver``); 0 runs
         ``max_iter`` epochs. A ``ConvergenceWarning`` says when ``fit``
@@ -584,7 +641,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
                               "probability": ["boolean"]}
 
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
-                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=100,
+                 bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=None,
                  tol=1e-3, random_state=0, warm_start=False, shrinking=True, class_weight=None,
                  n_jobs=None, verbose=0, probability=False, seed=DEPRECATED, max_epochs=DEPRECATED):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
@@ -755,7 +812,8 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     bias_multiplier : float >= 0, default=1.0
     bias_learning_rate : float > 0, default=None
     t0 : float > 1, default=None
-    max_iter : int >= 1, default=100
+    max_iter : int >= 1 or None, default=None
+        As for :class:`LinearSVMClassifier`.
     tol : float >= 0, default=1e-3
     random_state : int >= 0 or None, default=0
     warm_start : bool, default=False
@@ -790,7 +848,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         "loss": [options(*REGRESSION_LOSSES)]}
 
     def __init__(self, *, solver="sdca", loss="l2", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, max_iter=100, tol=1e-3, random_state=0,
+                 bias_learning_rate=None, t0=None, max_iter=None, tol=1e-3, random_state=0,
                  warm_start=False, shrinking=True, verbose=0, seed=DEPRECATED,
                  max_epochs=DEPRECATED):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,

@@ -260,7 +260,7 @@ _GAP_SLACK = 10.0
 _GAP_FLOOR = 1e-3
 
 
-def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"):
+def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol", cap_fix=None):
     """Warn, or raise, about how a fit's training runs ended.
 
     ``runs`` holds one ``(statistics, zero_objective)`` pair per trained SVM;
@@ -269,7 +269,8 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
     solver has no stopping test (it then always runs to its cap).
     ``cap`` is ``(name, value)`` of the iteration cap (``("max_iter",
     100)``), ``tol_name`` the name of the tolerance, as the caller's user
-    knows them; ``fix`` is the advice for a run that diverged.
+    knows them; ``fix`` is the advice for a run that diverged, ``cap_fix``
+    (if given) that for a stop on the cap (else: raise the cap or tol).
 
     In order, for the first run that shows it:
 
@@ -310,8 +311,9 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
         gap_text = f" (duality gap {gap / scale:.3g} times the objective)" if far else ""
         if stats["status"] == "max_iterations" and stopping_rule is not None:
             warnings.warn(f"{name} stopped on its cap {cap_name}={cap_value} before its "
-                          f"{stopping_rule} fell below {tol_name}={tol}{gap_text}; increase "
-                          f"{cap_name} (or {tol_name})", _convergence_warning(), stacklevel=3)
+                          f"{stopping_rule} fell below {tol_name}={tol}{gap_text}; "
+                          f"{cap_fix or f'increase {cap_name} (or {tol_name})'}",
+                          _convergence_warning(), stacklevel=3)
             return
         if stats["status"] == "max_iterations" and far:
             warnings.warn(f"{name} ran to its cap {cap_name}={cap_value} (it has no stopping "
