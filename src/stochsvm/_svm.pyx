@@ -885,25 +885,19 @@ cdef class SVM(_Trainer):
             NaN or infinity.
         """
         cdef SsSvm *p = self._reader()
-        cdef int64_t d = ss_svm_get_dimension(p)
         cdef _DataView view = _mapped_view(X, "X", True, self._homkermap)
-        cdef int64_t i, m = view.data.num_data
-        cdef cnp.ndarray w
+        cdef int64_t m = view.data.num_data
         cdef cnp.ndarray out
         cdef double *o
-        cdef const double *wp
-        cdef double b
+        cdef SsStatus status
         self._check_input_dimension(view)
         out = np.empty(m, dtype=np.float64)
         if m == 0:
             return out
-        w = self.get_model()
-        b = ss_svm_get_bias(p)
         o = <double *>cnp.PyArray_DATA(out)
-        wp = <const double *>cnp.PyArray_DATA(w)
-        with nogil:
-            for i in range(m):
-                o[i] = ss_data_inner_product(&view.data, i, wp) + b
+        with nogil:   # on the object's threads (set_num_threads)
+            status = ss_svm_decision_function(p, &view.data, o)
+        self._check(status, "X", None)
         return out
 
     def predict(self, X):
@@ -1649,6 +1643,24 @@ cdef class SVM(_Trainer):
         if v is None:
             raise TypeError("seed must be an integer in [0, 2**64), got None")
         self._check(ss_svm_set_seed(p, <uint64_t>v), "seed", seed)
+
+    def set_num_threads(self, num_threads):
+        """Threads for this one model, an integer >= 1 (default 1).
+
+        The order-free passes -- the scores of every diagnostic (objective,
+        duality gap) and :meth:`decision_function` -- split their rows over
+        this many threads; the results are bit-identical for any count. The
+        solvers' steps stay serial. A core built without OpenMP runs serially
+        whatever the count."""
+        cdef SsSvm *p = self._writer("set_num_threads")
+        v = _as_int(num_threads, "num_threads")
+        if not (1 <= v <= 1024):
+            raise ValueError(f"num_threads must be an integer in [1, 1024], got {num_threads!r}")
+        self._check(ss_svm_set_num_threads(p, <int>v), "num_threads", num_threads)
+
+    def get_num_threads(self):
+        """The thread count set (default 1)."""
+        return ss_svm_get_num_threads(self._reader())
 
     def set_shuffle(self, shuffle):
         """Visit each epoch in a fresh random permutation (True, the default) or
