@@ -342,6 +342,15 @@ SS_API SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t);
 /** @brief Seed of the object's own random generator; default 0. The visiting
  *  order of epoch e is a function of (seed, e) only. */
 SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
+/** @brief Threads for one model, >= 1; default 1. The order-free passes --
+ *  the scores of every diagnostic (objective, duality gap) and
+ *  ss_svm_decision_function -- split their rows into fixed blocks over this
+ *  many OpenMP threads, each score computed alone, so every result is
+ *  bit-identical for any count. The solvers' steps stay serial, as do the
+ *  callbacks of an abstract data source. A core built without OpenMP
+ *  accepts any count and runs serially (docs/embedding.rst).
+ *  @return SS_OK, or SS_ERR_BAD_ARG below 1. */
+SS_API SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads);
 /** @brief Visit the examples of every epoch in a fresh random permutation
  *  (non-zero, the default) or in data order (0), for the stochastic
  *  solvers. Data order is what Bottou's SVMSGD2 and SGD-QN programs do (on
@@ -421,6 +430,14 @@ SS_API int64_t ss_svm_get_num_data(const SsSvm *self);
  *  the object), or NULL before the first ss_svm_train. Makes a pending
  *  closing diagnostic first (ss_svm_settle). */
 SS_API const double *ss_svm_get_scores(const SsSvm *self);
+/** @brief The thread count set (default 1). */
+SS_API int ss_svm_get_num_threads(const SsSvm *self);
+/** @brief Scores <w, x> + b of the present model for the m rows of @p data
+ *  (with a homogeneous kernel map attached to @p data, of the mapped rows),
+ *  on the object's threads (ss_svm_set_num_threads).
+ *  @param scores m doubles, written.
+ *  @return SS_OK, or SS_ERR_BAD_ARG (NULL, dimension mismatch). */
+SS_API SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double *scores);
 /** @brief Statistics of the last diagnostic, owned by the object. Makes a
  *  pending closing diagnostic first (ss_svm_settle): the one getter besides
  *  ss_svm_get_scores that may do a pass over the data. */

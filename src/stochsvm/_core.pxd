@@ -175,6 +175,9 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsStatus ss_svm_set_bias(SsSvm *self, double bias)
     SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
     SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
+    SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads)
+    int ss_svm_get_num_threads(const SsSvm *self)
+    SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double *scores)
     SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
     int ss_svm_get_shuffle(const SsSvm *self)
     ctypedef enum SsVisitOrder:

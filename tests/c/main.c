@@ -167,6 +167,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_threads_bitwise)                                     \
   X(kernel_row_blocks_match_entries)                            \
   X(sbp_window_level_matches_full_filling)                      \
+  /* test_threads_linear.c */                                   \
+  X(svm_num_threads_setter)                                     \
+  X(svm_threads_bitwise)                                        \
   /* test_model_scaling.c */                                     \
   X(model_scaling_saved_loaded_and_applied)                     \
   X(model_scaling_section_layout)                               \

@@ -140,29 +140,46 @@ void ss_source_accumulate_diagonal(const SsDataSource *src, int64_t i, int64_t d
   }
 }
 
-void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores)
+void ss_data_scores(const SsData *data, const double *w, double b, double *scores, SsThreads threads)
 {
-  const int64_t n = src->num_data;
-  if (src->kind == SS_DATA_ABSTRACT || src->descriptor.homkermap) {
-    for (int64_t i = 0; i < n; ++i) scores[i] = ss_source_inner_product(src, i, w) + b;
+  /* Each score is one row's dot product, written to its own slot: rows cut
+   * into fixed blocks over the threads give the serial result bit for bit. */
+  const int64_t n = data->num_data;
+  const int nt = ss_threads_for(threads, n);
+  if (data->homkermap) {
+    SS_PARALLEL_FOR(nt)
+    for (int64_t i = 0; i < n; ++i) scores[i] = ss_data_mapped_inner_product(data, i, w) + b;
     return;
   }
   /* The type and layout are dispatched once, so the row kernels inline. */
-  const SsData *data = &src->descriptor;
   const int64_t d = data->dimension, stride = data->row_stride;
   const int64_t *P = data->indptr;
   const int32_t *J = data->indices;
   if (data->layout == SS_LAYOUT_DENSE && data->dtype == SS_DTYPE_FLOAT32) {
     const float *X = data->values;
+    SS_PARALLEL_FOR(nt)
     for (int64_t i = 0; i < n; ++i) scores[i] = ss_dense_dot_f32(X + i * stride, d, w) + b;
   } else if (data->layout == SS_LAYOUT_DENSE) {
     const double *X = data->values;
+    SS_PARALLEL_FOR(nt)
     for (int64_t i = 0; i < n; ++i) scores[i] = ss_dense_dot_f64(X + i * stride, d, w) + b;
   } else if (data->dtype == SS_DTYPE_FLOAT32) {
     const float *V = data->values;
+    SS_PARALLEL_FOR(nt)
     for (int64_t i = 0; i < n; ++i) scores[i] = ss_csr_dot_f32(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
   } else {
     const double *V = data->values;
+    SS_PARALLEL_FOR(nt)
     for (int64_t i = 0; i < n; ++i) scores[i] = ss_csr_dot_f64(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
   }
+}
+
+void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores, SsThreads threads)
+{
+  if (src->kind == SS_DATA_ABSTRACT) {
+    /* the user's callbacks are not promised to be thread-safe */
+    for (int64_t i = 0; i < src->num_data; ++i) scores[i] = ss_source_inner_product(src, i, w) + b;
+    return;
+  }
+  ss_data_scores(&src->descriptor, w, b, scores, threads);
 }

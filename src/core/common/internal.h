@@ -10,6 +10,7 @@
 
 #include "stochsvm/homkermap.h"
 #include "stochsvm/svm.h"
+#include "threads.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -92,8 +93,13 @@ typedef struct SsDataSource {
 /** <w, x_i> and w += a x_i, whatever the source. */
 double ss_source_inner_product(const SsDataSource *src, int64_t i, const double *w);
 void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double a);
-/** scores[i] = <w, x_i> + b for every example, in one pass. */
-void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores);
+/** scores[i] = <w, x_i> + b for every row of @p data (mapped rows with a
+ *  homogeneous kernel map), in one pass whose rows are split over
+ *  @p threads: the result does not depend on the thread count (data.c). */
+void ss_data_scores(const SsData *data, const double *w, double b, double *scores, SsThreads threads);
+/** The same for every example of a source; the user's callbacks of an
+ *  abstract source run on the calling thread only. */
+void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores, SsThreads threads);
 /** w += a (diag .* x_i) whatever the source; scratch: [dimension] zeros,
  *  left zero (data.c). */
 void ss_source_accumulate_diagonal(const SsDataSource *src, int64_t i, int64_t dimension, double *w,

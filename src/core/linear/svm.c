@@ -517,6 +517,15 @@ SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
   return ss_svm_succeed(self);
 }
 
+SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (num_threads < 1)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_num_threads: num_threads must be >= 1, got %d", num_threads);
+  self->threads.count = num_threads;
+  return ss_svm_succeed(self);
+}
+
 SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)
 {
   if (!self) return SS_ERR_BAD_ARG;
@@ -555,6 +564,7 @@ int64_t ss_svm_poll_iteration_number(const SsSvm *self)
   return ss_run_read_progress(&self->progress);
 }
 uint64_t ss_svm_get_seed(const SsSvm *self) { return self->seed; }
+int ss_svm_get_num_threads(const SsSvm *self) { return self->threads.count > 1 ? self->threads.count : 1; }
 int64_t ss_svm_get_dimension(const SsSvm *self) { return self->dimension; }
 int64_t ss_svm_get_num_data(const SsSvm *self) { return self->source.num_data; }
 const double *ss_svm_get_dual_variables(const SsSvm *self) { return self->alpha; }

@@ -122,7 +122,7 @@ SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
   self->previous_scores = previous;
   self->has_previous_scores = self->has_scores;
 
-  ss_source_scores(&self->source, self->model, self->bias, self->scores);
+  ss_source_scores(&self->source, self->model, self->bias, self->scores, self->threads);
   double loss = 0, variation2 = 0, dual_loss = 0;
   bool scores_finite = true;
   const double offset = B > 0 ? 0 : self->bias; /* a fixed, unlearned bias */
@@ -186,7 +186,7 @@ double ss_svm_start_objective(SsSvm *self)
   if (norm2 == 0 && self->bias == 0) return ss_svm_zero_objective(self);
   double *scores = malloc((size_t)n * sizeof(double));
   if (!scores) return NAN;
-  ss_source_scores(&self->source, self->model, self->bias, scores);
+  ss_source_scores(&self->source, self->model, self->bias, scores, self->threads);
   double loss = 0;
   for (int64_t i = 0; i < n; ++i) {
     double c = self->weights ? self->weights[i] : 1.0;
@@ -209,4 +209,14 @@ int64_t ss_svm_first_bad_label(const SsSvm *self)
 SsStatus ss_svm_check_labels_for_loss(const SsSvm *self)
 {
   return ss_svm_first_bad_label(self) < 0 ? SS_OK : SS_ERR_BAD_DATA;
+}
+
+SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double *scores)
+{
+  if (!self || !data || (data->num_data > 0 && !scores)) return SS_ERR_BAD_ARG;
+  const int64_t d = data->homkermap ? data->dimension * ss_homkermap_dimension(data->homkermap)
+                                    : data->dimension;
+  if (d != self->dimension) return SS_ERR_BAD_ARG;
+  ss_data_scores(data, self->model, self->bias, scores, self->threads);
+  return SS_OK;
 }

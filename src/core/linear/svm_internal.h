@@ -57,6 +57,7 @@ struct SsSvm_ {
   SsLossFunctions custom_loss; /**< the functions of SS_LOSS_CUSTOM */
   uint64_t seed;
   SsVisitOrder visit_order;    /**< data order, a permutation (default) or blocks (epochs.c) */
+  SsThreads threads;           /**< threads of the score passes (threads.h); count <= 1: serial */
   SsSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;
