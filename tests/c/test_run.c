@@ -425,6 +425,7 @@ void test_run_primal_certificate(void)
       CHECK_EQ_INT(ss_svm_set_bias(svm, trial == 0 ? 0 : b), SS_OK);
       CHECK_EQ_INT(ss_svm_measure(svm, SS_SVM_STATUS_TRAINING, &m), SS_OK);
       CHECK(isfinite(m.dual));
+      CHECK_EQ_INT(m.bound, losses[l] == SS_LOSS_HINGE ? SS_RUN_BOUND_LOOSE : SS_RUN_BOUND_TIGHT);
       CHECK(m.dual <= P_star * (1 + 1e-9));
       if (trial == 2) {
         CHECK(m.primal <= P_star * (1 + 1e-9));

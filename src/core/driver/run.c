@@ -51,6 +51,13 @@
  *       (1 + 2.4 epsilon) P*. A heuristic, not a certificate; it needs four
  *       diagnostics at least.
  *
+ *   certified window (SGD, SVMSGD2, SGD-QN, RES, LRES): the object gives a
+ *       dual lower bound D <= P* of its iterate (primal_certificate.c); the
+ *       run stops when P - D <= epsilon D (certified, as the relative gap),
+ *       or when the window above fires and P - D <= min(10 epsilon, 0.05) D
+ *       (a tight bound: the smooth losses) or <= 0.25 D (a loose one: hinge,
+ *       l1): a "converged" stop is within 1.05x (1.25x) of the optimum.
+ *
  *   scores variation (the former SGD rule, kept as an option)
  *       ||s - s_prev|| / n < epsilon between consecutive diagnostics.
  *
@@ -185,13 +192,13 @@ static bool window_flat(const SsRunHistory *h, double epsilon)
  * "converged" window stop is then within 1.05x of the optimum, certified.
  * A loose bound (the hinge and l1 losses, whose D stays a few per cent below
  * P* at the optimum) vetoes only a window stop above 1 + SS_RUN_WINDOW_GAP_LOOSE.
- * Without a bound (NaN) the window alone decides. */
+ * Without a bound (SS_RUN_BOUND_NONE, or NaN) the window alone decides. */
 static bool certified_or_flat(const SsRunHistory *h, const SsRunMeasure *m, double epsilon)
 {
-  if (isnan(m->dual)) return window_flat(h, epsilon);
+  if (m->bound == SS_RUN_BOUND_NONE || isnan(m->dual)) return window_flat(h, epsilon);
   const double gap = m->primal - m->dual, lower = fmax(m->dual, 0.0);
   if (gap <= epsilon * lower) return true;
-  const double limit = m->dual_loose ? SS_RUN_WINDOW_GAP_LOOSE
+  const double limit = m->bound == SS_RUN_BOUND_LOOSE ? SS_RUN_WINDOW_GAP_LOOSE
                                      : fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
   return gap <= limit * lower && window_flat(h, epsilon);
 }

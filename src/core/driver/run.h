@@ -46,15 +46,23 @@ typedef enum SsRunCriterion {
   SS_RUN_SCORES_VARIATION = 3  /**< ||s - s_prev|| / n < epsilon (the former SGD rule) */
 } SsRunCriterion;
 
+/** A primal solver's dual bound, for the window rule: none (the window
+ *  alone decides; the zero value, so the kernel objects' estimates of D are
+ *  not read), tight (D -> P* at the optimum: the smooth losses) or loose (D
+ *  stays below P* even there: the hinge and l1 losses' subgradient). */
+typedef enum SsRunBound {
+  SS_RUN_BOUND_NONE = 0,
+  SS_RUN_BOUND_TIGHT = 1,
+  SS_RUN_BOUND_LOOSE = 2
+} SsRunBound;
+
 /** What a diagnostic measured of the present model. */
 typedef struct SsRunMeasure {
   double primal;     /**< P(w) of the model */
   double dual;       /**< D(alpha) <= P*, where the solver has one; NaN otherwise */
   double variation;  /**< scores variation (SS_RUN_SCORES_VARIATION only) */
   bool finite;       /**< model and scores finite */
-  bool dual_loose;   /**< D stays below P* even at the optimum (a primal solver's
-                          bound for the hinge and l1 losses): the window rule's
-                          veto is then SS_RUN_WINDOW_GAP_LOOSE */
+  SsRunBound bound;  /**< what the window rule may read in dual (run.c) */
 } SsRunMeasure;
 
 /** The primal objectives recorded at past diagnostics (for the window rule)
@@ -141,9 +149,9 @@ void ss_run_history_free(SsRunHistory *history);
 /** The primal solvers' window rule stops a run only if the object's dual
  *  lower bound D (where it has one) gives P - D <= min(SLACK epsilon, LIMIT)
  *  D: a window stop is then certified within 1 + LIMIT of the optimum. A
- *  loose bound (SsRunMeasure.dual_loose: 6 % below P* at the optimum on the
- *  one-hot set of tests/test_stopping.py) vetoes only P - D > LOOSE D: such a stop is within
- *  1 + LOOSE, certified, and the window decides below. */
+ *  loose bound (SS_RUN_BOUND_LOOSE: 6 % below P* at the optimum on the
+ *  one-hot set of tests/test_stopping.py) vetoes only P - D > LOOSE D: such
+ *  a stop is within 1 + LOOSE, certified, and the window decides below. */
 #define SS_RUN_WINDOW_GAP_SLACK 10.0
 #define SS_RUN_WINDOW_GAP_LIMIT 0.05
 #define SS_RUN_WINDOW_GAP_LOOSE 0.25

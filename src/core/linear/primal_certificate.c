@@ -77,7 +77,8 @@ double ss_svm_primal_certificate(const SsSvm *self, const double *scores)
   return L - Q;
 }
 
-bool ss_svm_primal_certificate_is_loose(const SsSvm *self)
+SsRunBound ss_svm_primal_certificate_kind(const SsSvm *self)
 {
-  return self->loss != SS_LOSS_HINGE2 && self->loss != SS_LOSS_LOGISTIC && self->loss != SS_LOSS_L2;
+  const bool smooth = self->loss == SS_LOSS_HINGE2 || self->loss == SS_LOSS_LOGISTIC || self->loss == SS_LOSS_L2;
+  return smooth ? SS_RUN_BOUND_TIGHT : SS_RUN_BOUND_LOOSE;
 }

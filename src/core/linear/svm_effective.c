@@ -161,7 +161,7 @@ SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
   m->finite = isfinite(st->objective) && scores_finite;
   m->primal = st->objective;
   m->dual = self->alpha ? st->dual_objective : ss_svm_primal_certificate(self, self->scores);
-  m->dual_loose = !self->alpha && ss_svm_primal_certificate_is_loose(self);
+  m->bound = self->alpha ? SS_RUN_BOUND_NONE : ss_svm_primal_certificate_kind(self);
   m->variation = st->scores_variation;
   return SS_OK;
 }
