@@ -46,10 +46,10 @@ typedef enum SsRunCriterion {
   SS_RUN_SCORES_VARIATION = 3  /**< ||s - s_prev|| / n < epsilon (the former SGD rule) */
 } SsRunCriterion;
 
-/** A primal solver's dual bound, for the window rule: none (the window
- *  alone decides; the zero value, so the kernel objects' estimates of D are
- *  not read), tight (D -> P* at the optimum: the smooth losses) or loose (D
- *  stays below P* even there: the hinge and l1 losses' subgradient). */
+/** A primal solver's dual bound (SsRunOps.dual_bound), for the window rule:
+ *  none (the window alone decides), tight (D -> P* at the optimum: the
+ *  smooth losses) or loose (D stays below P* even there: the hinge and l1
+ *  losses' subgradient). */
 typedef enum SsRunBound {
   SS_RUN_BOUND_NONE = 0,
   SS_RUN_BOUND_TIGHT = 1,
@@ -62,7 +62,6 @@ typedef struct SsRunMeasure {
   double dual;       /**< D(alpha) <= P*, where the solver has one; NaN otherwise */
   double variation;  /**< scores variation (SS_RUN_SCORES_VARIATION only) */
   bool finite;       /**< model and scores finite */
-  SsRunBound bound;  /**< what the window rule may read in dual (run.c) */
 } SsRunMeasure;
 
 /** The primal objectives recorded at past diagnostics (for the window rule)
@@ -101,6 +100,10 @@ typedef struct SsRunOps {
   /** The cost of the epoch just completed, in diagnostics (one diagnostic
    *  costs 1); read only under a diagnostic budget (NULL: none). */
   double (*epoch_cost)(const void *object);
+  /** A lower bound D <= P* of the model just measured, from that
+   *  diagnostic's scores, and its kind (NULL: none). Read by the window rule
+   *  only when the window fires, so its pass is paid a few times per run. */
+  double (*dual_bound)(void *object, SsRunBound *kind);
 } SsRunOps;
 
 /** The settings of one train call (defaults resolved by the object). */

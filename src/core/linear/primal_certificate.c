@@ -29,8 +29,8 @@
  * d = 40: 6 %), so the run driver treats it as loose (run.h). A custom
  * loss is treated as loose too (its smoothness is unknown).
  *
- * Computed only where the run driver reads it (the objective window in
- * force: epsilon > 0 and not the scores-variation rule); NaN otherwise.
+ * The run driver asks for it only when the objective window fires (run.c),
+ * a few times per run.
  *
  * Cost: one accumulation alpha_i x_i per row with alpha_i != 0 (the scores
  * are the diagnostic's), about the cost of the scores pass, and d + 1
@@ -46,8 +46,6 @@ double ss_svm_primal_certificate(const SsSvm *self, const double *scores)
   const int64_t n = self->source.num_data, d = self->dimension;
   const double B = self->bias_multiplier, lambda = self->lambda;
   const double offset = B > 0 ? 0 : self->bias; /* a fixed, unlearned bias */
-  /* Only the objective window reads it (run.c); no rule, no pass. */
-  if (!(self->epsilon > 0) || self->stopping_rule == SS_SVM_STOP_SCORES_VARIATION) return NAN;
   double *v = calloc((size_t)d + 1, sizeof(double));
   if (!v) return NAN;
 

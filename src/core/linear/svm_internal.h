@@ -116,8 +116,7 @@ const char *ss_svm_loss_name(SsLoss loss);
  *  @return SS_OK. */
 SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *measure);
 /** A dual lower bound D <= P* of a primal solver's iterate, from the
- *  diagnostic's @p scores (primal_certificate.c); NaN where no rule reads
- *  it (epsilon 0, the scores-variation rule) or out of memory. */
+ *  diagnostic's @p scores (primal_certificate.c); NaN if out of memory. */
 double ss_svm_primal_certificate(const SsSvm *self, const double *scores);
 /** Tight where that bound is exact at the optimum (the smooth losses),
  *  loose where it stays below P* there (a subgradient: hinge, l1, custom). */
