@@ -57,7 +57,7 @@
  *       if P - D <= min(10 epsilon, 0.05) D (a tight bound: the smooth
  *       losses) or <= 0.25 D (a loose one: hinge, l1): a "converged" stop is
  *       within 1.05x (1.25x) of the optimum, certified.
-
+ *
  *   scores variation (the former SGD rule, kept as an option)
  *       ||s - s_prev|| / n < epsilon between consecutive diagnostics.
  *

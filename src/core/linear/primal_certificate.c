@@ -1,6 +1,6 @@
 /* primal_certificate.c -- a dual lower bound D <= P* for the primal solvers
- * (SGD, SVMSGD2, SGD-QN, RES, LRES), computed from their iterate in the
- * pass of a diagnostic, so that the run driver (run.c) can certify how far
+ * (SGD, SVMSGD2, SGD-QN, RES, LRES), computed from their iterate and the
+ * scores of a diagnostic, so that the run driver (run.c) can certify how far
  * the objective is from the optimum instead of guessing it.
  *
  * The primal is SDCA's (sdca.c), with x~_i = (x_i, B) and w~ = (w, w_b):
@@ -24,7 +24,7 @@
  * alpha y with |alpha| <= c), so D(tau alpha) = tau L - tau^2 Q for
  * 0 <= tau <= 1 is a parabola, and its maximum over tau is taken (the
  * subgradient shrunk towards 0, which removes part of the misassignment's
- * excess in ||v||^2). Even so the bound stays well below P* at the
+ * excess in ||v||^2). Even so the bound stays a few per cent below P* at the
  * optimum where many examples sit on the margin (one-hot data, n = 400,
  * d = 40: 6 %), so the run driver treats it as loose (run.h). A custom
  * loss is treated as loose too (its smoothness is unknown).
