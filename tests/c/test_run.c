@@ -426,7 +426,7 @@ void test_run_primal_certificate(void)
       const double D = ss_svm_primal_certificate(svm, ss_svm_get_scores(svm));
       CHECK(isfinite(D));
       CHECK_EQ_INT(ss_svm_primal_certificate_kind(svm),
-                   losses[l] == SS_LOSS_HINGE ? SS_RUN_BOUND_LOOSE : SS_RUN_BOUND_TIGHT);
+                   losses[l] == SS_LOSS_HINGE ? SS_RUN_BOUND_NONE : SS_RUN_BOUND_TIGHT);
       CHECK(D <= P_star * (1 + 1e-9));
       if (trial == 2) {
         CHECK(m.primal <= P_star * (1 + 1e-9));

@@ -54,9 +54,10 @@
  *   certified window (SGD, SVMSGD2, SGD-QN, RES, LRES): when the window
  *       fires, the object computes a dual lower bound D <= P* of its iterate
  *       (ops->dual_bound; primal_certificate.c), and the stop stands only
- *       if P - D <= min(10 epsilon, 0.05) D (a tight bound: the smooth
- *       losses) or <= 0.25 D (a loose one: hinge, l1): a "converged" stop is
- *       within 1.05x (1.25x) of the optimum, certified.
+ *       if P - D <= min(10 epsilon, 0.05) D: with the smooth losses a
+ *       "converged" stop is within 1.05x of the optimum, certified. (The
+ *       hinge and l1 losses' bound is too loose to judge by: the window
+ *       alone decides.)
  *
  *   scores variation (the former SGD rule, kept as an option)
  *       ||s - s_prev|| / n < epsilon between consecutive diagnostics.
@@ -188,10 +189,9 @@ static bool window_flat(const SsRunHistory *h, double epsilon)
 /* The primal solvers' rule: when the window fires, the object's dual lower
  * bound D <= P* (ops->dual_bound, computed only then) must not contradict
  * it: P - D <= min(SS_RUN_WINDOW_GAP_SLACK epsilon, SS_RUN_WINDOW_GAP_LIMIT)
- * D for a tight bound, so that a "converged" stop is within 1.05x of the
- * optimum, certified; P - D <= SS_RUN_WINDOW_GAP_LOOSE D for a loose one
- * (the hinge and l1 losses, whose D stays a few per cent below P* at the
- * optimum). Without a bound the window alone decides. */
+ * D, so that a "converged" stop is within 1.05x of the optimum, certified.
+ * Without a tight bound (the hinge and l1 losses) the window alone
+ * decides. */
 static bool certified_window(const SsRun *run, const SsRunMeasure *m, double epsilon)
 {
   if (!window_flat(run->history, epsilon)) return false;
@@ -200,8 +200,7 @@ static bool certified_window(const SsRun *run, const SsRunMeasure *m, double eps
   const double D = run->ops->dual_bound(run->object, &kind);
   if (kind == SS_RUN_BOUND_NONE) return true;
   if (isnan(D)) return false; /* out of memory: no certificate, no stop */
-  const double limit = kind == SS_RUN_BOUND_LOOSE ? SS_RUN_WINDOW_GAP_LOOSE
-                                                  : fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
+  const double limit = fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
   return m->primal - D <= limit * fmax(D, 0.0);
 }
 

@@ -47,13 +47,12 @@ typedef enum SsRunCriterion {
 } SsRunCriterion;
 
 /** A primal solver's dual bound (SsRunOps.dual_bound), for the window rule:
- *  none (the window alone decides), tight (D -> P* at the optimum: the
- *  smooth losses) or loose (D stays below P* even there: the hinge and l1
- *  losses' subgradient). */
+ *  none (the window alone decides: the hinge and l1 losses, whose
+ *  subgradient bound stays far below P* even at the optimum) or tight
+ *  (D -> P* at the optimum: the smooth losses). */
 typedef enum SsRunBound {
   SS_RUN_BOUND_NONE = 0,
-  SS_RUN_BOUND_TIGHT = 1,
-  SS_RUN_BOUND_LOOSE = 2
+  SS_RUN_BOUND_TIGHT = 1
 } SsRunBound;
 
 /** What a diagnostic measured of the present model. */
@@ -101,7 +100,8 @@ typedef struct SsRunOps {
    *  costs 1); read only under a diagnostic budget (NULL: none). */
   double (*epoch_cost)(const void *object);
   /** A lower bound D <= P* of the model just measured, from that
-   *  diagnostic's scores, and its kind (NULL: none). Read by the window rule
+   *  diagnostic's scores, and its kind (NULL, or kind none: no bound the
+   *  rule can use). Read by the window rule
    *  only when the window fires, so its pass is paid a few times per run. */
   double (*dual_bound)(void *object, SsRunBound *kind);
 } SsRunOps;
@@ -150,14 +150,11 @@ void ss_run_history_clear(SsRunHistory *history);
 void ss_run_history_free(SsRunHistory *history);
 
 /** The primal solvers' window rule stops a run only if the object's dual
- *  lower bound D (where it has one) gives P - D <= min(SLACK epsilon, LIMIT)
- *  D: a window stop is then certified within 1 + LIMIT of the optimum. A
- *  loose bound (SS_RUN_BOUND_LOOSE: 6 % below P* at the optimum on the
- *  one-hot set of tests/test_stopping.py) vetoes only P - D > LOOSE D: such
- *  a stop is within 1 + LOOSE, certified, and the window decides below. */
+ *  lower bound D (where it has a tight one) gives P - D <= min(SLACK
+ *  epsilon, LIMIT) D: a window stop is then certified within 1 + LIMIT of
+ *  the optimum. */
 #define SS_RUN_WINDOW_GAP_SLACK 10.0
 #define SS_RUN_WINDOW_GAP_LIMIT 0.05
-#define SS_RUN_WINDOW_GAP_LOOSE 0.25
 
 /** The divergence thresholds: a primal solver whose objective exceeds
  *  SS_RUN_DIVERGENCE_FACTOR times max(P(w = 0), P at the start), and

@@ -118,8 +118,8 @@ SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *measure);
 /** A dual lower bound D <= P* of a primal solver's iterate, from the
  *  diagnostic's @p scores (primal_certificate.c); NaN if out of memory. */
 double ss_svm_primal_certificate(const SsSvm *self, const double *scores);
-/** Tight where that bound is exact at the optimum (the smooth losses),
- *  loose where it stays below P* there (a subgradient: hinge, l1, custom). */
+/** Tight where that bound is exact at the optimum (the smooth losses);
+ *  none where it stays far below P* there (a subgradient: hinge, l1, custom). */
 SsRunBound ss_svm_primal_certificate_kind(const SsSvm *self);
 /** P(w = 0, b = 0) = 1/n sum_i c_i loss(0, y_i), the divergence reference. */
 double ss_svm_zero_objective(const SsSvm *self);
