@@ -125,12 +125,13 @@ static double epoch_cost(const void *object)
 }
 
 /* The primal solvers' certificate of the model just measured (its scores
- * are the diagnostic's); SDCA stops on its own gap and gives none. */
+ * are the diagnostic's), where the run driver can judge by it; SDCA stops
+ * on its own gap and gives none. */
 static double dual_bound(void *object, SsRunBound *kind)
 {
   const SsSvm *self = ((SsEpochRun *)object)->svm;
   *kind = self->alpha ? SS_RUN_BOUND_NONE : ss_svm_primal_certificate_kind(self);
-  return self->alpha ? NAN : ss_svm_primal_certificate(self, self->scores);
+  return *kind == SS_RUN_BOUND_NONE ? NAN : ss_svm_primal_certificate(self, self->scores);
 }
 
 static const SsRunOps linear_run_ops = {
