@@ -55,6 +55,14 @@
  *       (1 + 2.4 epsilon) P*. A heuristic, not a certificate; it needs four
  *       diagnostics at least.
  *
+ *   certified window (SGD, SVMSGD2, SGD-QN, RES, LRES): when the window
+ *       fires, the object computes a dual lower bound D <= P* of its iterate
+ *       (ops->dual_bound; primal_certificate.c), and the stop stands only
+ *       if P - D <= min(10 epsilon, 0.05) D: with the smooth losses a
+ *       "converged" stop is within 1.05x of the optimum, certified. (The
+ *       hinge and l1 losses' bound is too loose to judge by: the window
+ *       alone decides.)
+ *
  *   scores variation (the former SGD rule, kept as an option)
  *       ||s - s_prev|| / n < epsilon between consecutive diagnostics.
  *
@@ -189,22 +197,22 @@ static bool window_flat(const SsRunHistory *h, double epsilon)
   return highest - lowest <= epsilon * P && late <= 0.5 * early;
 }
 
-/* The primal solvers' rule: the certificate (P - D <= epsilon D, when the
- * object gives a dual lower bound D <= P*) stops the run; the window may
- * stop it only where the certificate does not contradict it, P - D <=
- * min(SS_RUN_WINDOW_GAP_SLACK epsilon, SS_RUN_WINDOW_GAP_LIMIT) D: a
- * "converged" window stop is then within 1.05x of the optimum, certified.
- * A loose bound (the hinge and l1 losses, whose D stays a few per cent below
- * P* at the optimum) vetoes only a window stop above 1 + SS_RUN_WINDOW_GAP_LOOSE.
- * Without a bound (NaN) the window alone decides. */
-static bool certified_or_flat(const SsRunHistory *h, const SsRunMeasure *m, double epsilon)
+/* The primal solvers' rule: when the window fires, the object's dual lower
+ * bound D <= P* (ops->dual_bound, computed only then) must not contradict
+ * it: P - D <= min(SS_RUN_WINDOW_GAP_SLACK epsilon, SS_RUN_WINDOW_GAP_LIMIT)
+ * D, so that a "converged" stop is within 1.05x of the optimum, certified.
+ * Without a tight bound (the hinge and l1 losses) the window alone
+ * decides. */
+static bool certified_window(const SsRun *run, const SsRunMeasure *m, double epsilon)
 {
-  if (isnan(m->dual)) return window_flat(h, epsilon);
-  const double gap = m->primal - m->dual, lower = fmax(m->dual, 0.0);
-  if (gap <= epsilon * lower) return true;
-  const double limit = m->dual_loose ? SS_RUN_WINDOW_GAP_LOOSE
-                                     : fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
-  return gap <= limit * lower && window_flat(h, epsilon);
+  if (!window_flat(run->history, epsilon)) return false;
+  if (!run->ops->dual_bound) return true;
+  SsRunBound kind = SS_RUN_BOUND_NONE;
+  const double D = run->ops->dual_bound(run->object, &kind);
+  if (kind == SS_RUN_BOUND_NONE) return true;
+  if (isnan(D)) return false; /* out of memory: no certificate, no stop */
+  const double limit = fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
+  return m->primal - D <= limit * fmax(D, 0.0);
 }
 
 static bool converged(const SsRun *run, const SsRunMeasure *m)
@@ -213,7 +221,7 @@ static bool converged(const SsRun *run, const SsRunMeasure *m)
   if (!(epsilon > 0)) return false;
   switch (run->settings.criterion) {
   case SS_RUN_RELATIVE_GAP: return m->primal - m->dual <= epsilon * fmax(m->dual, 0.0);
-  case SS_RUN_OBJECTIVE_WINDOW: return certified_or_flat(run->history, m, epsilon);
+  case SS_RUN_OBJECTIVE_WINDOW: return certified_window(run, m, epsilon);
   case SS_RUN_SCORES_VARIATION: return m->variation < epsilon;
   case SS_RUN_NO_RULE: return false;
   }

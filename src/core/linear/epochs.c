@@ -191,6 +191,16 @@ static double epoch_cost(const void *object)
   return (hinge ? SS_SDCA_VISIT_COST_HINGE : SS_SDCA_VISIT_COST_SMOOTH) * visits / (double)n;
 }
 
+/* The primal solvers' certificate of the model just measured (its scores
+ * are the diagnostic's), where the run driver can judge by it; SDCA stops
+ * on its own gap and gives none. */
+static double dual_bound(void *object, SsRunBound *kind)
+{
+  const SsSvm *self = ((SsEpochRun *)object)->svm;
+  *kind = self->alpha ? SS_RUN_BOUND_NONE : ss_svm_primal_certificate_kind(self);
+  return *kind == SS_RUN_BOUND_NONE ? NAN : ss_svm_primal_certificate(self, self->scores);
+}
+
 static const SsRunOps linear_run_ops = {
   .begin_epoch = begin_epoch,
   .steps = steps,
@@ -201,6 +211,7 @@ static const SsRunOps linear_run_ops = {
   .set_status = set_status,
   .notify = notify,
   .epoch_cost = epoch_cost,
+  .dual_bound = dual_bound,
 };
 
 SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run)

@@ -160,8 +160,7 @@ SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
    * not tell: the driver reads `finite`. */
   m->finite = isfinite(st->objective) && scores_finite;
   m->primal = st->objective;
-  m->dual = self->alpha ? st->dual_objective : ss_svm_primal_certificate(self, self->scores);
-  m->dual_loose = !self->alpha && ss_svm_primal_certificate_is_loose(self);
+  m->dual = st->dual_objective;
   m->variation = st->scores_variation;
   return SS_OK;
 }

@@ -133,9 +133,9 @@ SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *measure);
 /** A dual lower bound D <= P* of a primal solver's iterate, from the
  *  diagnostic's @p scores (primal_certificate.c); NaN if out of memory. */
 double ss_svm_primal_certificate(const SsSvm *self, const double *scores);
-/** True where that bound stays below P* at the optimum (a subgradient:
- *  the hinge, l1 and custom losses); false where it is exact there. */
-bool ss_svm_primal_certificate_is_loose(const SsSvm *self);
+/** Tight where that bound is exact at the optimum (the smooth losses);
+ *  none where it stays far below P* there (a subgradient: hinge, l1, custom). */
+SsRunBound ss_svm_primal_certificate_kind(const SsSvm *self);
 /** P(w = 0, b = 0) = 1/n sum_i c_i loss(0, y_i), the divergence reference. */
 double ss_svm_zero_objective(const SsSvm *self);
 /** P of the present model (one pass over the data unless w = 0 and b = 0;
