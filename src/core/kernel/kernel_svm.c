@@ -435,6 +435,11 @@ static SsStatus run_solver(SsKernelSvm *self)
     run.settings.max_num_iterations = t_end - self->iteration;
     status = ss_run_train(&run);
   }
+  /* The rule fired on the cap's final diagnostic with no room left to
+   * refine: the model is of another C, and the run ended on its cap. */
+  if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && self->iteration >= t_end &&
+      ss_sbp_nu_is_off(self))
+    self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
   return status;
 }
 
