@@ -122,3 +122,4 @@ def test_warm_up_on_a_sample_of_large_n():
     (evals_small, nu_small), (evals_big, nu_big) = runs
     assert evals_big < 1.2 * evals_small  # a full warm-up: 3x
     assert 0.5 < nu_big / nu_small < 2
+

@@ -31,7 +31,8 @@
  * bundled scikit-learn sets), so a factor of two matters little.
  *
  * Large n. On more than SS_SBP_NU_WARMUP_ROWS (4096) rows the warm-up
- * trains on a seeded sample of that many at the same lambda: w* of the
+ * trains on a seeded sample of that many at the same lambda (the whole
+ * data when the sample misses a class): w* of the
  * sample estimates w* of the whole (at the same C it would not: C weighs a
  * sum over the rows), and the warm-up costs 20 epochs of 4096 rows on any
  * n (a9a: 20 full epochs were 3.3e8 kernel evaluations, about 8 s). A
