@@ -367,11 +367,12 @@ SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
  *  nu = L(w*) / ||w*||, L the mean hinge loss. w* is estimated by training
  *  BSCA (budget min(n, 500), the object's bias setting, seed and weights;
  *  kernel SDCA for a precomputed kernel) for @p epochs epochs on the
- *  object's data, reading nu from its model after half and all of them and
+ *  object's data (above 4096 rows, on a seeded sample of 4096 of them at the
+ *  same lambda), reading nu from its model after half and all of them and
  *  extrapolating (a short warm-up's loss is above the optimum's; see
  *  src/core/kernel/sbp_nu.c); the estimate is at least 1e-6 (separable data).
- *  Costs about 2 B n kernel evaluations per epoch, not counted in this
- *  object (the SBP counts those of its own default warm-up). The interrupt
+ *  Costs about 2 B min(n, 4096) kernel evaluations per epoch, not counted
+ *  in this object (the SBP counts those of its own default warm-up). The interrupt
  *  callback is polled.
  *  @param epochs >= 0 (0: the SBP's default, 20).
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, epochs < 0 or too large);

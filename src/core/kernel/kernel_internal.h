@@ -269,6 +269,8 @@ bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, doub
  *  than SS_SBP_NU_REFINE_FACTOR, take it (at least SS_SBP_NU_FLOOR) and
  *  restart the averages at the present iteration; true if it did. */
 bool ss_sbp_refine_nu(SsKernelSvm *self);
+/** True when ss_sbp_refine_nu would refine (sbp.c). */
+bool ss_sbp_nu_is_off(const SsKernelSvm *self);
 /** The nu of a model with margins z[0..n) (y_i f(x_i), bias included) and
  *  squared norm @p norm2, read at the scale s* that minimises lambda/2
  *  ||s w||^2 + mean hinge of s z (sbp_scale.c): L(s* w) / (s* ||w||). Sorts z

@@ -435,6 +435,11 @@ static SsStatus run_solver(SsKernelSvm *self)
     run.settings.max_num_iterations = t_end - self->iteration;
     status = ss_run_train(&run);
   }
+  /* The rule fired on the cap's final diagnostic with no room left to
+   * refine: the model is of another C, and the run ended on its cap. */
+  if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && self->iteration >= t_end &&
+      ss_sbp_nu_is_off(self))
+    self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
   return status;
 }
 
@@ -913,13 +918,20 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (epochs == 0) epochs = SS_SBP_NU_WARMUP_EPOCHS;
   if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
   const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
-  /* On large n, a sample of the rows at the same lambda (the same w* in
-   * expectation; sbp_nu.c, "Large n"). */
+  /* On large n, a sample of the rows at the same lambda (its w* estimates
+   * the whole's; sbp_nu.c, "Large n"), unless it misses a class. */
   RowSample sample = {0};
-  const bool sampled = n > SS_SBP_NU_WARMUP_ROWS && !precomputed && !self->data.homkermap;
+  bool sampled = n > SS_SBP_NU_WARMUP_ROWS && !precomputed && !self->data.homkermap;
   if (sampled) {
     SsStatus status = row_sample(self, SS_SBP_NU_WARMUP_ROWS, &sample);
     if (status != SS_OK) return status;
+    int64_t positives = 0;
+    for (int64_t k = 0; k < SS_SBP_NU_WARMUP_ROWS; ++k) positives += sample.labels[k] > 0;
+    if (positives == 0 || positives == SS_SBP_NU_WARMUP_ROWS) {
+      row_sample_free(&sample);
+      sample = (RowSample){0};
+      sampled = false;
+    }
   }
   const int64_t m = sampled ? SS_SBP_NU_WARMUP_ROWS : n;
   SsKernelSvm *warm = ss_kernel_svm_new(precomputed ? SS_KSOLVER_SDCA : SS_KSOLVER_BSCA, &self->kernel,

@@ -126,12 +126,26 @@ static SsStatus choose_nu(SsKernelSvm *self, SbpState *s)
   return status;
 }
 
+/* The refined nu when the last diagnosed model's is off the derived nu in
+ * force by more than SS_SBP_NU_REFINE_FACTOR, else 0. */
+static double refined_nu(const SsKernelSvm *self)
+{
+  const SbpState *s = self->solver == SS_KSOLVER_SBP ? self->state : NULL;
+  if (!s || !(s->nu_lambda > 0) || !(s->nu_scaled > 0)) return 0;
+  const double next = fmax(s->nu_scaled, SS_SBP_NU_FLOOR);
+  return next <= s->nu * SS_SBP_NU_REFINE_FACTOR && next >= s->nu / SS_SBP_NU_REFINE_FACTOR ? 0 : next;
+}
+
+bool ss_sbp_nu_is_off(const SsKernelSvm *self)
+{
+  return refined_nu(self) > 0;
+}
+
 bool ss_sbp_refine_nu(SsKernelSvm *self)
 {
-  SbpState *s = self->solver == SS_KSOLVER_SBP ? self->state : NULL;
-  if (!s || !(s->nu_lambda > 0) || !(s->nu_scaled > 0)) return false;
-  const double next = fmax(s->nu_scaled, SS_SBP_NU_FLOOR);
-  if (next <= s->nu * SS_SBP_NU_REFINE_FACTOR && next >= s->nu / SS_SBP_NU_REFINE_FACTOR) return false;
+  const double next = refined_nu(self);
+  if (!(next > 0)) return false;
+  SbpState *s = self->state;
   s->nu = next;
   s->nu_scaled = 0;
   const size_t n = (size_t)self->num_data;

@@ -31,7 +31,8 @@
  * bundled scikit-learn sets), so a factor of two matters little.
  *
  * Large n. On more than SS_SBP_NU_WARMUP_ROWS (4096) rows the warm-up
- * trains on a seeded sample of that many at the same lambda: w* of the
+ * trains on a seeded sample of that many at the same lambda (the whole
+ * data when the sample misses a class): w* of the
  * sample estimates w* of the whole (at the same C it would not: C weighs a
  * sum over the rows), and the warm-up costs 20 epochs of 4096 rows on any
  * n (a9a: 20 full epochs were 3.3e8 kernel evaluations, about 8 s). A
@@ -51,8 +52,8 @@
  *
  * is convex and piecewise quadratic in s > 0; its slope lambda s N - 1/n
  * sum_{s z_i < 1} z_i rises with s, so its minimiser s* comes from one sort
- * of the positive margins (ss_sbp_scaled_nu, sbp_scale.c; when sum_i z_i <= 0 the slope
- * never vanishes and s = 1 is kept). The SBP at the right nu returns w*
+ * of the positive margins (ss_sbp_scaled_nu, sbp_scale.c; when
+ * sum_i z_i <= 0 the slope never vanishes and s = 1 is kept). The SBP at the right nu returns w*
  * itself, whose best scale is 1, and L(s* w) / (s* ||w||) is then the nu in
  * force. At each diagnostic the SBP reads this nu of its model (O(n log n):
  * the margins and the norm are at hand); when a run (the driver's loop of a
@@ -61,11 +62,12 @@
  * and its step sizes go on) and the driver's history, and trains on for the
  * rest of the cap (kernel_svm.c, at most SS_SBP_NU_MAX_REFINEMENTS times).
  * On the digits case: 2.8e-3, then 1.2e-8, i.e. the floor 1e-6; the run ends
- * 1.08x above the optimum on its cap (a ConvergenceWarning), at SVC's
- * accuracy +1.8 pp. A factor of 10, not 2: near the optimum the averaged
- * iterate's nu scatters by a factor ~2 (digits even v odd, C = 10: 2.1e-6
- * against the warm-up's 1.0e-6 and nu* = 1.6e-6), and accuracy changes
- * about 1 pp per decade of nu.
+ * 1.08x above the optimum on its cap (a ConvergenceWarning), 1.3 pp above
+ * SVC's test accuracy. A factor of 10, not 2: with 2 the refinement also
+ * fired on digits (even v odd, C = 10, gamma = 1e-3), moving an estimate of
+ * 1.0e-6 to 2.1e-6 across nu* = 1.6e-6 (SVC's optimum) at unchanged
+ * accuracy, and the run then ended on its cap; accuracy
+ * changes about 1 pp per decade of nu.
  *
  * A precomputed kernel, which BSCA refuses, warms up with kernel SDCA (no
  * bias). A warm-up with zero loss (separable data) gives nu = SS_SBP_NU_FLOOR.
