@@ -60,3 +60,17 @@ def test_num_threads_rejects(bad):
     with pytest.raises((ValueError, TypeError), match="num_threads"):
         svm.set_num_threads(bad)
     assert svm.get_num_threads() == 1
+
+
+@pytest.mark.parametrize("n_jobs, classes, threads", [(2, 2, 2), (2, 3, 1), (4, 3, 1), (None, 2, 1)])
+def test_estimator_n_jobs_beyond_the_problems_goes_to_threads(n_jobs, classes, threads):
+    from stochsvm import LinearSVMClassifier
+
+    X, y = _data("dense64")
+    y = np.digitize(X[:, 0] + X[:, 1], [-0.5, 0.5])[:, None] if classes == 3 else y
+    y = np.ravel(y)
+    serial = LinearSVMClassifier(solver="sdca", n_jobs=None).fit(X, y)
+    model = LinearSVMClassifier(solver="sdca", n_jobs=n_jobs).fit(X, y)
+    assert [svm.get_num_threads() for svm in model._svms] == [threads] * len(model._svms)
+    assert model.coef_.tobytes() == serial.coef_.tobytes()
+    assert model.decision_function(X).tobytes() == serial.decision_function(X).tobytes()

@@ -20,9 +20,11 @@ replication agree (a weight of 2 equals a duplicated row). Neither given
 means ``C = 1``.
 
 Multiclass problems are solved one-vs-rest: one binary SVM per class, trained
-in ``n_jobs`` threads. Training releases the GIL, so the threads run in
-parallel; each class's SVM has the same seed, so the result does not depend
-on ``n_jobs``.
+in ``n_jobs`` threads; threads beyond one per class are split evenly inside
+each model (``SVM.set_num_threads``). Training releases the GIL, so the
+threads run in parallel; each class's SVM has the same seed and threads
+inside a model change no result, so the result does not depend on
+``n_jobs``.
 
 Repeated training. ``partial_fit`` runs one epoch (``n`` iterations) per
 call and continues the solver's state: the SGD learning-rate schedule, and
@@ -303,6 +305,12 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                 print_training(self, stats)
             return stats
 
+        # n_jobs beyond one per problem goes to threads inside each model
+        # (its order-free passes: diagnostics; bit-identical for any count).
+        workers = _effective_n_jobs(n_jobs, len(jobs))
+        threads = _effective_n_jobs(n_jobs, 1 << 20) // workers
+        for svm, _, _ in jobs:
+            svm.set_num_threads(threads)
         with progress:
             return map_in_threads(progress.track(run, svm_of=lambda job: job[0]), jobs, n_jobs)
 
@@ -616,7 +624,9 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         uses ``n / (n_classes * count(class))``; with ``partial_fit`` the
         counts accumulate over the calls.
     n_jobs : int, default=None
-        Threads for one-vs-rest training (None: 1; -1: all CPUs).
+        Threads for one-vs-rest training (None: 1; -1: all CPUs); what is
+        left beyond one per binary problem is split evenly inside each model
+        (``SVM.set_num_threads``: its diagnostic passes).
     verbose : int, default=0
         Show the progress of fit (a tqdm bar, redrawn during the epochs),
         or without tqdm print a line per trained SVM.
