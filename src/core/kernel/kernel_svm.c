@@ -378,7 +378,7 @@ static double zero_objective(const SsKernelSvm *self)
 static int64_t schedule_unit(const SsKernelSvm *self)
 {
   const int64_t n = self->num_data, divisor = self->ops ? self->ops->schedule_divisor : 0;
-  if (divisor <= 1) return 0;
+  if (divisor <= 1 || n < SS_KERNEL_SCHEDULE_MIN_N) return 0;
   const int64_t least = n < SS_KERNEL_SCHEDULE_MIN_UNIT ? n : SS_KERNEL_SCHEDULE_MIN_UNIT;
   return n / divisor > least ? n / divisor : least;
 }
