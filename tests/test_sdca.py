@@ -63,11 +63,13 @@ def test_sdca_reaches_liblinear_optimum(name, loss):
     else:
         assert stats["status"] == "converged", stats
         assert gap < EPSILON
-    # Close to LIBLINEAR's optimum...
+    # No worse than LIBLINEAR's optimum...
     assert ours <= reference * (1 + REL_TOL), (ours, reference)
-    assert reference <= ours * (1 + REL_TOL), (ours, reference)
     # ... and our dual objective is a valid lower bound on every primal value,
-    # LIBLINEAR's included (certifies ours even where LIBLINEAR is less converged).
+    # LIBLINEAR's included: it certifies ours where LIBLINEAR is less
+    # converged. (LIBLINEAR is not asserted to be within REL_TOL of ours: its
+    # -s 3 run on a9a draws its order from C's unseeded rand(), and one CI run
+    # ended 1.15e-4 above our certified optimum, another within 1e-4.)
     assert ours - gap <= reference + 1e-9, (ours, gap, reference)
 
 
