@@ -10,6 +10,11 @@
 # build-fuzz/ as crash-*, leak-* or timeout-* (add it to the corpus and a C
 # regression test when fixed). The execution count of each harness is
 # printed at the end ("stat::number_of_executed_units").
+#
+# FUZZ_SEED=N fixes libFuzzer's random seed (CI sets it, so that a red run
+# can be replayed: the same seed and corpus take the same mutations, and only
+# the machine's speed decides how far they get). Unset, every run explores
+# afresh: do that for long runs.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -33,11 +38,13 @@ done
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+SEED_ARG=()
+[ -z "${FUZZ_SEED:-}" ] || SEED_ARG=(-seed="$FUZZ_SEED")
 status=0
 for h in "${HARNESSES[@]}"; do
   echo "== $h: ${SECONDS_EACH}s (log: build-fuzz/$h.log)"
   mkdir -p "$OUT/work/$h" "tests/fuzz/corpus/$h"
-  if (cd "$OUT" && nice "./$h" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 \
+  if (cd "$OUT" && nice "./$h" -max_total_time="$SECONDS_EACH" -timeout=30 -rss_limit_mb=2048 "${SEED_ARG[@]}" \
         -print_final_stats=1 "work/$h" "$ROOT/tests/fuzz/corpus/$h" >"$OUT/$h.log" 2>&1); then
     grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec)" "$OUT/$h.log"
   else
