@@ -131,6 +131,7 @@ cdef extern from "stochsvm/svm.h" nogil:
         double duality_gap
         double scores_variation
         double elapsed_time
+        int64_t num_step_backoffs
 
     ctypedef int (*SsSvmDiagnosticFunction)(const SsSvm *svm, void *user)
     ctypedef int (*SsSvmInterruptFunction)(void *user)

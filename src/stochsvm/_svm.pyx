@@ -432,6 +432,7 @@ cdef dict _statistics_dict(const SsSvmStatistics *st):
         "duality_gap": st.duality_gap,
         "scores_variation": st.scores_variation,
         "elapsed_time": st.elapsed_time,
+        "num_step_backoffs": st.num_step_backoffs,
     }
 
 
@@ -1838,7 +1839,9 @@ cdef class SVM(_Trainer):
             ``objective`` (primal E(w, b)), ``regularizer``, ``loss``,
             ``dual_objective`` and ``duality_gap`` (NaN where the solver has
             no dual), ``scores_variation`` (inf at the first diagnostic) and
-            ``elapsed_time`` (seconds since the start of the train call).
+            ``elapsed_time`` (seconds since the start of the train call) and
+            ``num_step_backoffs`` (SGD, SVMSGD2, SGD-QN at their default
+            t0: restarts from w = 0 with shorter steps, docs/stopping.rst).
             Before the first train (status ``'untrained'``) every figure but
             ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it

@@ -75,6 +75,18 @@
  * DIVERGED and SS_ERR_DIVERGED otherwise). A dual solver's dual objective
  * rises at every step and its P cannot run away: only the finiteness test
  * applies. A diverging run never reads "converged": both tests come first.
+ *
+ * Step back-off (an object with ops->back_off: the linear SGD family at its
+ * default steps). Where the run would end on a non-finite step or score or
+ * on the divergence test, or when a diagnostic at least one epoch after the
+ * first of the history finds P above the divergence reference (worse than
+ * w = 0 after the first large steps have had an epoch to settle: a run that
+ * left its start behind), the object may instead set its model back to w = 0
+ * and restart its step schedule with shorter steps (epochs.c): the history
+ * starts again from there (the reference stays) and the run goes on, within
+ * its cap. Where it never fires, nothing differs: the test only reads what
+ * the diagnostic measured. An object that has no back-off left (or none at
+ * all: a step size set by the caller) ends as described above.
  */
 #include "run.h"
 
@@ -240,17 +252,40 @@ static bool diverged(const SsRun *run, const SsRunMeasure *m)
          m->primal > SS_RUN_DIVERGENCE_GROWTH * h->objective[h->count - 1];
 }
 
+/* Above the divergence reference (worse than w = 0) at a diagnostic at least
+ * an epoch after the first one of the history: not the transient of the
+ * first large steps, which the first epoch of a history is left to settle. */
+static bool above_reference(const SsRun *run, const SsRunMeasure *m)
+{
+  const SsRunHistory *h = run->history;
+  return run->settings.divergence_test && h->reference > 0 && h->count > 0 &&
+         m->primal > h->reference &&
+         run->ops->iteration(run->object) - h->iteration[0] >= run->settings.num_data;
+}
+
+/* Ask the object for a step back-off (run.c's opening comment); on success
+ * the history starts again from the model it set. */
+static bool back_off(SsRun *run)
+{
+  if (!run->ops->back_off || !run->ops->back_off(run->object)) return false;
+  run->history->count = 0;
+  return true;
+}
+
 SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
 {
   const SsRunOps *ops = run->ops;
   SsRunMeasure m = {.primal = NAN, .dual = NAN, .variation = INFINITY, .finite = true};
   SsStatus s = ops->measure(run->object, status, &m);
   if (s != SS_OK) return s;
+  const bool training = status == SS_SVM_STATUS_TRAINING;
   if (!m.finite || !isfinite(m.primal)) {
+    if (training && back_off(run)) goto notify;
     ops->set_status(run->object, SS_SVM_STATUS_ERROR);
     return SS_ERR_NUMERIC;
   }
-  if (status == SS_SVM_STATUS_TRAINING || status == SS_SVM_STATUS_MAX_ITERATIONS) {
+  if (training || status == SS_SVM_STATUS_MAX_ITERATIONS) {
+    if (training && (diverged(run, &m) || above_reference(run, &m)) && back_off(run)) goto notify;
     if (diverged(run, &m)) {
       ops->set_status(run->object, SS_SVM_STATUS_DIVERGED);
       return SS_ERR_DIVERGED;
@@ -260,6 +295,7 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
     run->converged = converged(run, &m);
     if (run->converged) ops->set_status(run->object, SS_SVM_STATUS_CONVERGED);
   }
+notify:
   if (notify && ops->notify && ops->notify(run->object) != 0) {
     ops->set_status(run->object, SS_SVM_STATUS_INTERRUPTED);
     return SS_ERR_INTERRUPTED;
@@ -308,6 +344,8 @@ SsStatus ss_run_train(SsRun *run)
     status = ops->steps(run->object, t, stop);
     t = ops->iteration(run->object);
     if (run->progress) ss_run_publish(run->progress, t);
+    /* A non-finite score within the steps: a back-off restarts them. */
+    if (status == SS_ERR_NUMERIC && back_off(run)) status = SS_OK;
     if (status != SS_OK) break;
     if (t == epoch_end && ops->end_epoch) ops->end_epoch(run->object);
     bool due = t == diagnostic;

@@ -104,6 +104,10 @@ typedef struct SsRunOps {
    *  rule can use). Read by the window rule
    *  only when the window fires, so its pass is paid a few times per run. */
   double (*dual_bound)(void *object, SsRunBound *kind);
+  /** The step back-off (run.c): set the model back to a safe point and
+   *  restart the step schedule with shorter steps; false when the object
+   *  has none left to take (NULL: never; the run then ends as before). */
+  bool (*back_off)(void *object);
 } SsRunOps;
 
 /** The settings of one train call (defaults resolved by the object). */

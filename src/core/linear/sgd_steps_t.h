@@ -13,7 +13,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   const double *c = self->weights;
   const double lambda = self->lambda;
   const double inv_lambda = 1.0 / lambda;
-  const double t0 = ss_svm_effective_t0(self);
+  const double t0 = ss_svm_step_t0(self);
   const double B = self->bias_multiplier;
   const double bias_rate = self->bias_learning_rate;
   const SsLoss loss = self->loss;

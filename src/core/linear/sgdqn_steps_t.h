@@ -15,7 +15,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   const double *c = self->weights;
   const double lambda = self->lambda;
   const double floor = 1e-2 / lambda;
-  const double t0 = ss_svm_effective_t0(self);
+  const double t0 = ss_svm_step_t0(self);
   const int64_t skip = ss_svm_effective_skip(self);
   const double B = self->bias_multiplier;
   const double bias_rate = self->bias_learning_rate;

@@ -598,6 +598,7 @@ const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
 void ss_svm_forget_history(SsSvm *self)
 {
   ss_run_history_clear(&self->history);
+  self->step_backoffs = 0;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -71,6 +71,8 @@ struct SsSvm_ {
   double factor;               /**< SGD's scale f, w = f u */
   double bias;                 /**< b, the additive term of the score */
   int64_t iteration;           /**< iterations done in total */
+  int64_t step_backoffs;       /**< SGD family: step back-offs taken in this history (epochs.c) */
+  double backoff_t0;           /**< after one: the offset of the steps' schedule (epochs.c) */
   SsRunProgress progress;      /**< iteration as published by a running train (run.h) */
   double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
@@ -147,6 +149,9 @@ void ss_svm_forget_history(SsSvm *self);
 
 /** The parameters in force (defaults resolved). */
 double ss_svm_effective_t0(const SsSvm *self);
+/** The t0 of the steps, eta_t = 1/(lambda (t + t0)): the effective t0, or
+ *  after a step back-off the offset of the restarted schedule (epochs.c). */
+double ss_svm_step_t0(const SsSvm *self);
 int64_t ss_svm_effective_max_num_iterations(const SsSvm *self);
 int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self);
 
