@@ -251,7 +251,9 @@ static bool back_off(void *object)
    * is, below 2^52) */
   if (self->iteration > ((int64_t)1 << 52)) return false;
   const int64_t k = self->step_backoffs + 1;
-  self->backoff_t0 = backoff_t0(self, k) - (double)self->iteration;
+  const double t0 = backoff_t0(self, k);
+  if (!isfinite(t0)) return false; /* row norms that overflow: no step fits */
+  self->backoff_t0 = t0 - (double)self->iteration;
   self->step_backoffs = k;
   for (int64_t j = 0; j < self->dimension; ++j) self->u[j] = 0;
   self->factor = 1.0;
