@@ -52,27 +52,15 @@ _CLASSIFICATION = ("hinge", "hinge2", "logistic")
 #: What still breaks the rule after the issue-17 work (run driver, RES/t0 and
 #: kernel defaults merged), as this suite measured it: {(kind, solver):
 #: (losses, why)}. At 456ab59 every linear solver and the kernel SBP, BSGD and
-#: Pegasos were listed here; a strict xfail that starts passing fails the run,
-#: so this table cannot go stale silently.
+#: Pegasos were listed here; SGD, SVMSGD2 and SGD-QN left with their step
+#: back-off (run.c). A strict xfail that starts passing fails the run, so this
+#: table cannot go stale silently.
 _KNOWN = {
     ("linear", "sdca"): (_CLASSIFICATION, "the 1e-3..1e4 set at C = 1, 1e3 ends above the "
                          "zero model's objective after the work-based cap (warned, naming "
                          "scaling): C max||x||^2 = 1.4e9 and 1.4e12, where dual coordinate "
                          "ascent (and LIBLINEAR's) needs far more epochs "
                          "(bench/results/linear_sdca_unscaled.md)"),
-    ("linear", "sgd"): (("hinge",), "Pegasos' 1/(lambda t) steps from VLFeat's t0 = 2/lambda "
-                        "(a first step of 1/2 whatever the row norms) on unscaled features: "
-                        "the objective ends far above the zero model (warned, status "
-                        "max_iterations)"),
-    ("linear", "svmsgd2"): (("hinge2", "logistic"), "the outlier set at C = 1e3 ends above "
-                            "the zero model (warned). The step guard (step_guard.h) keeps the "
-                            "outlier's own steps from overshooting (no more FloatingPointError), "
-                            "but each other row's step, sized by the 99 % quantile of the "
-                            "norms, can move the outlier's score up to 100x as much as its own "
-                            "(Cauchy-Schwarz; the likely cause, not verified further)"),
-    ("linear", "sgdqn"): (("hinge2",), "the outlier set at C = 1, 1e3 diverges (the run driver "
-                          "raises FloatingPointError): see step_guard.h for why SGD-QN does not "
-                          "take SVMSGD2's guard"),
 }
 
 

@@ -204,5 +204,7 @@ def test_no_silent_stop_with_an_id_column(solver, loss):
         ratio = stats["objective"] / P_star
         assert stats["status"] != "converged" or ratio <= 1.05, (C, ratio, stats["status"])
         ratios.append(ratio)
-    if solver == "sgd":  # a case of slow progress, where the check above bites
-        assert min(ratios) > 1.05, ratios
+    if solver == "sgd":  # a case of slow progress, where the check above bites (at
+        # C = 1e-3 the step back-off, run.c, now ends within 1.05x: the optimum
+        # lies near the zero model it restarts from)
+        assert max(ratios) > 1.05, ratios

@@ -178,8 +178,10 @@ COMMON_CONSTRAINTS = {
 
 def print_training(estimator, stats):
     """The ``verbose`` line of one trained SVM."""
+    backoffs = stats.get("num_step_backoffs", 0)
     print(f"[{type(estimator).__name__}] epoch {stats['epoch']}: objective "
-          f"{stats['objective']:.6g}, status {stats['status']}")
+          f"{stats['objective']:.6g}, status {stats['status']}"
+          + (f", {backoffs} step back-off{'s' if backoffs > 1 else ''}" if backoffs else ""))
 
 
 def _steps_scale(X, weights, B, lam):
@@ -330,9 +332,15 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         self._set_coef(coef, intercept)
         if problems is not None:
             zeros = [_zero_objective(yb, self._loss(), weights) for yb in problems]
+            fix, cap_fix = self._divergence_fix(), self._cap_fix()
+            backoffs = max(s.get("num_step_backoffs", 0) for s in stats)
+            if backoffs:
+                note = (f" (the steps were backed off {backoffs} time{'s' if backoffs > 1 else ''}"
+                        f": the objective rose above the zero model's at the default t0, and "
+                        f"training restarted from w = 0 with shorter steps)")
+                fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
-                             cap=("max_iter", self._cap_text()),
-                             fix=self._divergence_fix(), cap_fix=self._cap_fix(),
+                             cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
                              stopping_rule=_solvers.get("linear", self.solver).stopping_rule)
 
     def _max_iter(self, X):
