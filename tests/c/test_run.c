@@ -166,6 +166,39 @@ void test_run_divergence_status(void)
   ss_svm_delete(svm);
 }
 
+/* Pegasos at VLFeat's default t0 = 2/lambda on rows of norm ~1e3: a first
+ * step of 1/2 puts the objective far above that of w = 0. The step back-off
+ * (run.c) restarts from w = 0 with t0 sized by the row norms, and the run
+ * ends below the zero model's objective; with the same t0 set by the caller
+ * the run ends as before (no back-off, the steps are the caller's). */
+void test_run_step_backoff(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 1.0, 11);
+  for (int k = 0; k < RN * RD; ++k) X[k] *= 1e3;
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, 1e-3);
+  SsSvm *fixed = tu_new_dense(SS_SOLVER_SGD, &data, X, y, RN, RD, 1e-3);
+  REQUIRE(svm != NULL && fixed != NULL);
+  CHECK_EQ_INT(ss_svm_set_t0(fixed, ss_svm_get_t0(svm)), SS_OK);
+  for (int k = 0; k < 2; ++k) {
+    SsSvm *s = k == 0 ? svm : fixed;
+    CHECK_EQ_INT(ss_svm_set_epsilon(s, 1e-3), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(s, 50 * RN), SS_OK);
+  }
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+  CHECK(st->num_step_backoffs >= 1 && st->num_step_backoffs <= 4);
+  CHECK(st->objective < 1.0); /* the hinge loss of w = 0 */
+  CHECK(ss_svm_get_t0(svm) == 2.0 / 1e-3); /* the default, as before */
+  const SsStatus s = ss_svm_train(fixed);
+  const SsSvmStatistics *old = ss_svm_get_statistics(fixed);
+  CHECK_EQ_INT(old->num_step_backoffs, 0);
+  CHECK(s == SS_ERR_DIVERGED || old->objective > 1.0);
+  ss_svm_delete(svm);
+  ss_svm_delete(fixed);
+}
+
 static int stop_at_once(void *user)
 {
   ++*(int *)user;
