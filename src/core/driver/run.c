@@ -285,8 +285,9 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
     return SS_ERR_NUMERIC;
   }
   if (training || status == SS_SVM_STATUS_MAX_ITERATIONS) {
-    if (training && (diverged(run, &m) || above_reference(run, &m)) && back_off(run)) goto notify;
-    if (diverged(run, &m)) {
+    const bool runaway = diverged(run, &m);
+    if (training && (runaway || above_reference(run, &m)) && back_off(run)) goto notify;
+    if (runaway) {
       ops->set_status(run->object, SS_SVM_STATUS_DIVERGED);
       return SS_ERR_DIVERGED;
     }

@@ -258,7 +258,12 @@ static bool back_off(void *object)
   for (int64_t j = 0; j < self->dimension; ++j) self->u[j] = 0;
   self->factor = 1.0;
   if (self->bias_multiplier > 0) self->bias = 0;
-  if (self->scaling) ss_sgdqn_reset_scaling(self);
+  if (self->scaling) {
+    /* SGD-QN's B back at 1/lambda, as ss_sgdqn_reset_scaling sets it (sgdqn.c
+     * calls this file: the call graph keeps one way) */
+    for (int64_t j = 0; j <= self->dimension; ++j) self->scaling[j] = 1.0 / self->lambda;
+    self->scaling_updates = 0;
+  }
   ss_svm_realise_model(self);
   return true;
 }
