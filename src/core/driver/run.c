@@ -84,7 +84,8 @@
  * left its start behind), the object may instead set its model back to w = 0
  * and restart its step schedule with shorter steps (epochs.c): the history
  * starts again from there (the reference stays) and the run goes on, within
- * its cap. Where it never fires, nothing differs: the test only reads what
+ * its cap; from then on only a certified window stops it (the window alone
+ * may read steps made too short as convergence). Where it never fires, nothing differs: the test only reads what
  * the diagnostic measured. An object that has no back-off left (or none at
  * all: a step size set by the caller) ends as described above.
  */
@@ -141,6 +142,7 @@ void ss_run_history_clear(SsRunHistory *history)
 {
   history->count = 0;
   history->reference = NAN;
+  history->backed_off = false;
 }
 
 void ss_run_history_free(SsRunHistory *history)
@@ -218,10 +220,15 @@ static bool window_flat(const SsRunHistory *h, double epsilon)
 static bool certified_window(const SsRun *run, const SsRunMeasure *m, double epsilon)
 {
   if (!window_flat(run->history, epsilon)) return false;
-  if (!run->ops->dual_bound) return true;
+  /* After a step back-off the steps are shorter by a guess: a flat objective
+   * may then mean steps too short as much as an optimum (LIBSVM's
+   * breast-cancer, whose sample-id column makes SGD's back-off steps 1e-14:
+   * "converged" at 3.5x-13x), so only a certificate can stop the run. */
+  const bool alone = !run->history->backed_off;
+  if (!run->ops->dual_bound) return alone;
   SsRunBound kind = SS_RUN_BOUND_NONE;
   const double D = run->ops->dual_bound(run->object, &kind);
-  if (kind == SS_RUN_BOUND_NONE) return true;
+  if (kind == SS_RUN_BOUND_NONE) return alone;
   if (isnan(D)) return false; /* out of memory: no certificate, no stop */
   const double limit = fmin(SS_RUN_WINDOW_GAP_SLACK * epsilon, SS_RUN_WINDOW_GAP_LIMIT);
   return m->primal - D <= limit * fmax(D, 0.0);
@@ -269,6 +276,7 @@ static bool back_off(SsRun *run)
 {
   if (!run->ops->back_off || !run->ops->back_off(run->object)) return false;
   run->history->count = 0;
+  run->history->backed_off = true;
   return true;
 }
 

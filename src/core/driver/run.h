@@ -72,6 +72,7 @@ typedef struct SsRunHistory {
   int64_t count, capacity;
   double reference;        /**< the divergence reference, max(P(0), P at the start of the
                                 history), fixed by the first run after a clear */
+  bool backed_off;         /**< a step back-off restarted the history (run.c) */
 } SsRunHistory;
 
 /** The callbacks of an object. @p object is the pointer given in SsRun. */
