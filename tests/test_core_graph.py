@@ -23,7 +23,7 @@ def test_the_graph_sees_known_calls():
     tool = _tool()
     calls, includes, names = tool.graph()
     assert "ss_run_epochs" in names["linear/sgd.c", "linear/epochs.c"]   # a solver calls the epoch driver
-    assert "ss_svm_effective_t0" in names["linear/sgd.c", "linear/svm_effective.c"]
+    assert "ss_svm_step_t0" in names["linear/sgd.c", "linear/svm_effective.c"]
     assert "ss_budget_merge" in names["budget/budget_maintain.c", "budget/budget_merge.c"]
     assert "ss_run_train" in names["budget/budget_train.c", "driver/run.c"]
     # a table or a function taken as a value is a call through a pointer

@@ -232,11 +232,6 @@ static double backoff_t0(const SsSvm *self, int64_t k)
   return fmax(t0, 0.1 * scale * (L > 2.0 ? L : 2.0) / self->lambda);
 }
 
-double ss_svm_step_t0(const SsSvm *self)
-{
-  return self->t0 > 0 || self->step_backoffs == 0 ? ss_svm_effective_t0(self) : self->backoff_t0;
-}
-
 /* w = 0 (and b = 0 where the bias is learned; SGD-QN's scaling back at
  * 1/lambda), and from iteration t_k on the steps 1/(lambda (t - t_k + t0_k)):
  * the schedule starts again, shorter. Only at the default t0: a t0 set by

@@ -80,6 +80,11 @@ double ss_svm_effective_t0(const SsSvm *self)
   return t0 > 2.0 ? t0 : 2.0;
 }
 
+double ss_svm_step_t0(const SsSvm *self)
+{
+  return self->t0 > 0 || self->step_backoffs == 0 ? ss_svm_effective_t0(self) : self->backoff_t0;
+}
+
 int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
 {
   if (self->max_num_iterations > 0) return self->max_num_iterations;

@@ -150,7 +150,8 @@ void ss_svm_forget_history(SsSvm *self);
 /** The parameters in force (defaults resolved). */
 double ss_svm_effective_t0(const SsSvm *self);
 /** The t0 of the steps, eta_t = 1/(lambda (t + t0)): the effective t0, or
- *  after a step back-off the offset of the restarted schedule (epochs.c). */
+ *  after a step back-off the offset of the restarted schedule (set by
+ *  epochs.c). */
 double ss_svm_step_t0(const SsSvm *self);
 int64_t ss_svm_effective_max_num_iterations(const SsSvm *self);
 int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self);
