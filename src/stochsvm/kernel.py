@@ -99,11 +99,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
     kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
     gamma : float > 0, "scale" or "auto", default="scale"
         Kernel coefficient (rbf, poly, sigmoid). ``"scale"``:
-        ``1 / (n_features X.var())`` of the first fit's X (1 if X is
-        constant), as scikit-learn's SVC, so that the default does not
-        depend on the units of the features; ``"auto"`` (or None):
-        ``1 / n_features``, LIBSVM's and the command line's default. The
-        value used is ``gamma_``; warm starts keep it.
+        ``1 / (n_features X.var())`` of the X of the first fit or
+        partial_fit (1 if X is constant), as scikit-learn's SVC, so that
+        the default does not depend on the units of the features;
+        ``"auto"`` (or None): ``1 / n_features``, LIBSVM's and the command
+        line's default. The value used is ``gamma_``; warm starts keep it.
     degree : int >= 1, default=3
     coef0 : float, default=0.0
     C : float > 0, default=None
