@@ -400,7 +400,7 @@ MATRIX = [
      ValueError, "X has 2 features, but LinearSVMClassifier is expecting 3 features as input."),
     ("kernel-estimator-gamma-negative", lambda: KernelSVMClassifier(gamma=-1).fit(X0, Y0),
      InvalidParameterError, "The 'gamma' parameter of KernelSVMClassifier must be a float in the "
-     "range (0.0, inf) or None. Got -1 instead."),
+     "range (0.0, inf), a str among {'scale', 'auto'} or None. Got -1 instead."),
     ("kernel-estimator-mismatched-lengths", lambda: KernelSVMClassifier().fit(X0, Y0[:5]), ValueError,
      "Found input variables with inconsistent numbers of samples: [20, 5]"),
     ("kernel-estimator-sbp-sample-weight",

@@ -62,6 +62,25 @@ _BIAS_SOLVERS = (_solvers.names("kernel", bias="unregularized")
 _OWN_OBJECTIVE = ("perceptron", "sbp")
 
 
+def _variance(X):
+    """The variance of all the entries of X (zeros of a sparse X included),
+    summed in float64 over blocks of about 64k values, so that a float32 X
+    is never copied whole."""
+    n, d = X.shape
+    count = n * d
+    values = X.data if sp.issparse(X) else X
+    if sp.issparse(X):
+        blocks = [values[k:k + 65536] for k in range(0, values.size, 65536)]
+    else:
+        rows = max(1, 65536 // d)
+        blocks = [values[k:k + rows] for k in range(0, n, rows)]
+    mean = sum(float(b.sum(dtype=np.float64)) for b in blocks) / count
+    square = sum(float(np.square(np.subtract(b, mean, dtype=np.float64)).sum()) for b in blocks)
+    if sp.issparse(X):
+        square += (count - values.size) * mean * mean  # the zeros' (0 - mean)^2
+    return square / count
+
+
 def resolve_gamma(gamma, X):
     """The kernel coefficient of ``gamma`` on the training data X: a number
     as given; "scale" 1 / (n_features X.var()) (1 when X is constant, as
@@ -70,12 +89,7 @@ def resolve_gamma(gamma, X):
     if gamma is None or (isinstance(gamma, str) and gamma == "auto"):
         return 1.0 / d
     if isinstance(gamma, str) and gamma == "scale":
-        if sp.issparse(X):
-            mean = X.mean()
-            variance = X.multiply(X).mean() - mean * mean
-        else:
-            variance = X.var(dtype=np.float64)
-        variance = float(variance)
+        variance = _variance(X)
         if not np.isfinite(variance):
             raise ValueError("gamma='scale': the variance of X is not finite (its values "
                              "overflow when squared); scale the features or give gamma")
