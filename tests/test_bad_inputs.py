@@ -104,6 +104,11 @@ def _overflows():
     svm.train()
 
 
+def _kernel_overflows():
+    X, y = _data()
+    KernelSVM(X * 1e300, y, 0.1, solver="sdca").train()
+
+
 def _csr(indices, data=None, n=20, d=3):
     """A CSR matrix whose first row holds ``indices`` (the other rows are empty)."""
     data = np.ones(len(indices)) if data is None else np.asarray(data, dtype=float)
@@ -271,12 +276,12 @@ MATRIX = [
                                shape=(1, 2 ** 41)), [1], 0.1), ValueError,
      "X has 2199023255552 columns; stochsvm's sparse format indexes columns with 32-bit "
      "integers, so at most 2**31 = 2147483648"),
-    ("data-overflows-scores", _overflows, FloatingPointError,
-     "training diverged: the model or a score became non-finite by iteration 1 (solver "
-     "sgd): the steps are too long or the data values too large. The model is not "
-     "reliable: reset it (set_model, set_bias, set_iteration_number) and use a larger t0 "
-     "(a smaller step; for res/lres a smaller eps0), a larger lambda, a smaller "
-     "bias_learning_rate, or scaled data"),
+    ("data-squares-overflow", _overflows, ValueError,
+     "row 0 of the data X has a squared norm that is not finite (inf): its values overflow "
+     "when squared; scale the features (e.g. to unit variance)"),
+    ("kernel-data-squares-overflow", _kernel_overflows, ValueError,
+     "row 0 of the data X has a squared norm that is not finite (inf): its values overflow "
+     "when squared; scale the features (e.g. to unit variance)"),
     # labels
     ("nan-in-y", lambda: SVM(X0, np.where(np.arange(20) == 3, np.nan, Y0), 0.1), ValueError,
      "y contains NaN or infinity; labels must be -1 or +1"),
@@ -395,7 +400,7 @@ MATRIX = [
      ValueError, "X has 2 features, but LinearSVMClassifier is expecting 3 features as input."),
     ("kernel-estimator-gamma-negative", lambda: KernelSVMClassifier(gamma=-1).fit(X0, Y0),
      InvalidParameterError, "The 'gamma' parameter of KernelSVMClassifier must be a float in the "
-     "range (0.0, inf) or None. Got -1 instead."),
+     "range (0.0, inf), a str among {'scale', 'auto'} or None. Got -1 instead."),
     ("kernel-estimator-mismatched-lengths", lambda: KernelSVMClassifier().fit(X0, Y0[:5]), ValueError,
      "Found input variables with inconsistent numbers of samples: [20, 5]"),
     ("kernel-estimator-sbp-sample-weight",

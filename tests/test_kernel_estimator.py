@@ -27,12 +27,6 @@ _WEIGHT_REASON = (
     "max_iter), so the two fits agree to that tolerance, not to the check's 1e-7; "
     "test_kernel_estimator_weights.py::test_integer_sample_weight_equals_repeated_rows "
     "checks the equivalence at a duality gap of 1e-10")
-_CLASS_WEIGHT_REASON = (
-    "the check's blobs have standard deviation 20 while the default gamma is 1/n_features "
-    "= 0.5: the RBF kernel matrix is nearly the identity and a model without bias scores "
-    "every test point near 0 whatever the class weights, so the check's 87% of class-0 "
-    "predictions is out of reach; test_class_weight_check_with_a_fitting_gamma runs the "
-    "same check with gamma=1e-3, where it passes")
 _SBP_REASON = (
     "SBP has no weighted formulation: it accepts equal weights (its unweighted problem) "
     "and refuses others with a ValueError (test_sbp_refuses_weights)")
@@ -43,8 +37,10 @@ def _expected_failures(estimator):
         "check_sample_weight_equivalence_on_dense_data": _WEIGHT_REASON,
         "check_sample_weight_equivalence_on_sparse_data": _WEIGHT_REASON,
     }
-    if estimator.solver != "bsca":  # BSCA learns a bias by default and passes
-        failures["check_class_weight_classifiers"] = _CLASS_WEIGHT_REASON
+    # (check_class_weight_classifiers passes since gamma="scale" became the
+    # default: with gamma = 1/n_features its blobs of standard deviation 20 made
+    # the RBF kernel matrix nearly the identity, and the bias-free solvers
+    # scored every test point near 0 whatever the class weights)
     if estimator.solver == "sbp":
         for check in ("check_sample_weights_not_overwritten", "check_class_weight_classifiers",
                       "check_sample_weight_equivalence_on_dense_data",
@@ -211,3 +207,45 @@ def test_bias_default_and_bias_free_option(solver):
     assert np.mean(free.predict(X) == y) > 0.9
     with pytest.raises(ValueError, match="'unregularized_bias' parameter .* an instance of 'bool'"):
         KernelSVMClassifier(solver=solver, unregularized_bias="yes").fit(X, y)
+
+
+def test_default_gamma_is_scale_and_unit_free():
+    """gamma="scale" (the default) is scikit-learn SVC's 1 / (n_features
+    X.var()): the same model whatever the units of the features, where
+    gamma = 1/n_features ("auto") makes the kernel matrix the identity on
+    large values and all ones on small ones."""
+    from sklearn.svm import SVC
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(150, 4))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    est = KernelSVMClassifier().fit(X, y)
+    assert est.gamma_ == pytest.approx(SVC().fit(X, y)._gamma, rel=1e-12)
+    assert KernelSVMClassifier(gamma="auto").fit(X, y).gamma_ == 0.25
+    assert KernelSVMClassifier(gamma=None).fit(X, y).gamma_ == 0.25
+    assert KernelSVMClassifier(gamma=0.7).fit(X, y).gamma_ == 0.7
+    base = est.decision_function(X)
+    for s in (1e-3, 1e3):
+        scaled = KernelSVMClassifier().fit(s * X, y)
+        np.testing.assert_allclose(scaled.decision_function(s * X), base, rtol=1e-6, atol=1e-8)
+        auto = KernelSVMClassifier(gamma="auto").fit(s * X, y)
+        assert auto.score(s * X, y) < est.score(X, y) - 0.1 or s > 1  # (large s: memorised)
+    # sparse X: the same variance as dense
+    sparse = KernelSVMClassifier().fit(sp.csr_matrix(X), y)
+    assert sparse.gamma_ == pytest.approx(est.gamma_, rel=1e-12)
+    # constant X: gamma 1, as SVC
+    assert KernelSVMClassifier().fit(np.ones((10, 2)), [0, 1] * 5).gamma_ == 1.0
+    # the resolved value is kept by a warm start and by the model file
+    warm = KernelSVMClassifier(warm_start=True).fit(X, y)
+    assert warm.fit(10 * X, y).gamma_ == est.gamma_
+
+
+def test_gamma_scale_survives_the_model_file(tmp_path):
+    rng = np.random.default_rng(4)
+    X = 100 * rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    est = KernelSVMClassifier().fit(X, y)
+    save_model(est, tmp_path / "m.ssvm")
+    back = load_model(tmp_path / "m.ssvm")
+    assert back.gamma == "scale" and back.gamma_ == est.gamma_
+    np.testing.assert_allclose(back.decision_function(X), est.decision_function(X), rtol=1e-12, atol=1e-12)

@@ -55,6 +55,33 @@ def test_balanced_partial_fit_equals_fit():
     np.testing.assert_array_equal(full.decision_function(X), part.decision_function(X))
 
 
+@pytest.mark.parametrize("C, gamma", [(1.0, "scale"), (1.0, "auto"), (8.0, "auto")])
+def test_class_weight_matters_at_the_defaults(C, gamma):
+    """Issue 17: at the defaults (sdca, its tol and cap), 'balanced' on a
+    1:20 set changes the model; once 10 epochs left the dual far from its
+    bounds and both fits gave bit-identical decision values. Both fits must
+    converge (a ConvergenceWarning is an error here), the balanced one must
+    be the fit with the equivalent sample weights, and it must find the
+    minority class that the unweighted fit partly misses. (With the default
+    gamma "scale" at C >= 8 the unweighted fit already finds every positive
+    and at C = 32 no dual variable reaches its bound, so the weights, which
+    only move the bounds, rightly change nothing.)"""
+    from stochsvm.datasets import make_imbalanced
+    X, y = make_imbalanced()  # 600 negatives, 30 positives
+    plain = KernelSVMClassifier(C=C, gamma=gamma).fit(X, y)
+    balanced = KernelSVMClassifier(C=C, gamma=gamma, class_weight="balanced").fit(X, y)
+    counts = {c: np.sum(y == c) for c in (-1.0, 1.0)}
+    sw = np.array([len(y) / (2 * counts[c]) for c in y])
+    weighted = KernelSVMClassifier(C=C, gamma=gamma).fit(X, y, sample_weight=sw)
+    f_plain, f_bal = plain.decision_function(X), balanced.decision_function(X)
+    np.testing.assert_array_equal(f_bal, weighted.decision_function(X))
+    assert np.max(np.abs(f_bal - f_plain)) > 0.5
+    pos = y > 0
+    recall_plain = np.mean(plain.predict(X)[pos] > 0)
+    recall_bal = np.mean(balanced.predict(X)[pos] > 0)
+    assert recall_bal >= 0.9 and recall_bal >= recall_plain + 0.25
+
+
 @pytest.mark.parametrize("solver", ["sdca", "bsca"])
 def test_integer_sample_weight_equals_repeated_rows(solver):
     X, y = _rings(100, 2, 5)

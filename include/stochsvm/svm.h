@@ -221,7 +221,9 @@ SS_API const char *ss_svm_get_last_error(const SsSvm *self);
  *          previous diagnostic:
  *          the step is too large for the data's scale; lower eta0/raise t0,
  *          raise lambda or scale the data, and reset the model); SS_ERR_BAD_DATA
- *          (labels not -1/+1 for a classification loss); SS_ERR_BAD_STATE (no
+ *          (labels not -1/+1 for a classification loss, or a row's squared norm
+ *          is not finite: values above about 1e154 overflow when squared;
+ *          nothing is trained); SS_ERR_BAD_STATE (no
  *          data, or no room: the iteration number exceeds INT64_MAX minus the
  *          cap, so the run could not do its max_num_iterations iterations;
  *          nothing is trained and nothing changes); SS_ERR_ALLOC. The
@@ -443,7 +445,9 @@ SS_API int ss_svm_get_num_threads(const SsSvm *self);
 SS_API SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double *scores);
 /** @brief Statistics of the last diagnostic, owned by the object. Makes a
  *  pending closing diagnostic first (ss_svm_settle): the one getter besides
- *  ss_svm_get_scores that may do a pass over the data. */
+ *  ss_svm_get_scores that may do a pass over the data. Because these two may
+ *  then write to the object, threads that share an object call ss_svm_settle
+ *  once after ss_svm_train; from then on every getter only reads. */
 SS_API const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self);
 
 #ifdef __cplusplus

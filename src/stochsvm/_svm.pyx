@@ -858,7 +858,7 @@ cdef class SVM(_Trainer):
             advice = (". The model is not reliable: reset it (set_model, set_bias, "
                       "set_iteration_number) and use a larger t0 (a smaller step; for res/lres a "
                       "smaller eps0), a larger lambda, a smaller bias_learning_rate, or scaled data")
-        elif status == SS_ERR_BAD_DATA:
+        elif status == SS_ERR_BAD_DATA and "label" in message:
             advice = " (the regression losses l1 and l2 take any finite label)"
         elif status == SS_ERR_BAD_ARG and self.get_solver() in _QUASI_NEWTON:
             advice = " (set_res_initial_curvature, set_res_delta)"

@@ -62,6 +62,41 @@ _BIAS_SOLVERS = (_solvers.names("kernel", bias="unregularized")
 _OWN_OBJECTIVE = ("perceptron", "sbp")
 
 
+def _variance(X):
+    """The variance of all the entries of X (zeros of a sparse X included),
+    summed in float64 over blocks of about 64k values, so that a float32 X
+    is never copied whole."""
+    n, d = X.shape
+    count = n * d
+    values = X.data if sp.issparse(X) else X
+    if sp.issparse(X):
+        blocks = [values[k:k + 65536] for k in range(0, values.size, 65536)]
+    else:
+        rows = max(1, 65536 // d)
+        blocks = [values[k:k + rows] for k in range(0, n, rows)]
+    mean = sum(float(b.sum(dtype=np.float64)) for b in blocks) / count
+    square = sum(float(np.square(np.subtract(b, mean, dtype=np.float64)).sum()) for b in blocks)
+    if sp.issparse(X):
+        square += (count - values.size) * mean * mean  # the zeros' (0 - mean)^2
+    return square / count
+
+
+def resolve_gamma(gamma, X):
+    """The kernel coefficient of ``gamma`` on the training data X: a number
+    as given; "scale" 1 / (n_features X.var()) (1 when X is constant, as
+    scikit-learn's SVC); "auto" or None 1 / n_features."""
+    d = X.shape[1]
+    if gamma is None or (isinstance(gamma, str) and gamma == "auto"):
+        return 1.0 / d
+    if isinstance(gamma, str) and gamma == "scale":
+        variance = _variance(X)
+        if not np.isfinite(variance):
+            raise ValueError("gamma='scale': the variance of X is not finite (its values "
+                             "overflow when squared); scale the features or give gamma")
+        return 1.0 / (d * variance) if variance > 0 else 1.0
+    return float(gamma)
+
+
 @model_file.register("kernel", ("binary", "one_vs_rest"))
 class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, _ScoresToClasses,
                           ClassifierMixin, _ClassWeights, BaseEstimator):
@@ -76,8 +111,13 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         through ``nu``), ``"perceptron"``, ``"bsca"`` and ``"bsgd"`` (on a
         budget of support vectors).
     kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
-    gamma : float > 0, default=None
-        Kernel coefficient; None: ``1 / n_features``.
+    gamma : float > 0, "scale" or "auto", default="scale"
+        Kernel coefficient (rbf, poly, sigmoid). ``"scale"``:
+        ``1 / (n_features X.var())`` of the X of the first fit or
+        partial_fit (1 if X is constant), as scikit-learn's SVC, so that
+        the default does not depend on the units of the features;
+        ``"auto"`` (or None): ``1 / n_features``, LIBSVM's and the command
+        line's default. The value used is ``gamma_``; warm starts keep it.
     degree : int >= 1, default=3
     coef0 : float, default=0.0
     C : float > 0, default=None
@@ -158,6 +198,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         Epochs run in the last call.
     n_support_ : ndarray of shape (n_outputs,)
         Support vectors of each binary problem.
+    gamma_ : float
+        The kernel coefficient in use (``gamma`` resolved).
     n_kernel_evaluations_ : int
         Kernel evaluations made by the solvers so far (all problems).
     support_vectors_, support_, dual_coef_, intercept_
@@ -175,7 +217,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         **COMMON_CONSTRAINTS,
         "solver": [options(*KERNEL_SOLVERS)],
         "kernel": [options(*KERNELS)],
-        "gamma": [real(0), None],
+        "gamma": [real(0), options("scale", "auto"), None],
         "degree": [integer(1)],
         "coef0": [real()],
         "nu": [real(0), None],
@@ -191,7 +233,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         "probability": ["boolean"],
     }
 
-    def __init__(self, *, solver="sdca", kernel="rbf", gamma=None, degree=3, coef0=0.0, C=None,
+    def __init__(self, *, solver="sdca", kernel="rbf", gamma="scale", degree=3, coef0=0.0, C=None,
                  lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_iter=None,
                  tol=None, random_state=0, warm_start=False, n_jobs=None, class_weight=None,
                  budget=None, budget_maintenance=None, probability=False, verbose=0,
@@ -268,6 +310,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                 "coefficients": d["coefficients"][c][keep], "bias": d["biases"][c],
                 "support_indices": None}))
         est._svms = svms
+        est.gamma_ = float(d["gamma"])
         est.n_support_ = np.array([s.get_num_support_vectors() for s in svms])
         est.n_kernel_evaluations_ = 0
         return est
@@ -292,7 +335,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
 
     def _new_svm(self, X, y_pm, n):
         lam = lambda_of(self.lambda_, self.C, n)
-        svm = KernelSVM(X, y_pm, lam, solver=self.solver, kernel=self.kernel, gamma=self.gamma,
+        svm = KernelSVM(X, y_pm, lam, solver=self.solver, kernel=self.kernel, gamma=self.gamma_,
                         coef0=float(self.coef0), degree=int(self.degree),
                         seed=self._param("random_state"))
         if self.nu is not None:
@@ -358,6 +401,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         same = last is not None and data.same_examples(last)
         same_weights = same and data == last
         if first:
+            self.gamma_ = resolve_gamma(self.gamma, X)
             self._svms = [self._new_svm(X, yb, n) for yb in problems]
         elif not same:
             if partial:

@@ -96,6 +96,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sgd_interrupt_callback)                                     \
   X(sgd_diverges_huge_bias_rate)                                \
   X(sgd_diverges_huge_data)                                     \
+  X(overflowing_squared_norms_refused)                          \
   X(sgd_rejects_non_binary_labels)                              \
   X(weights_equal_replication)                                  \
   X(zero_weight_examples_do_not_move_model)                     \

@@ -174,8 +174,9 @@ static long double sigmoid_l(long double r) {
   return e / (1.0L + e);
 }
 
-/* Reference logistic step: bisection on the logit r of beta = y (alpha + delta). */
-static double logistic_reference(double alpha, double s, double A, double y) {
+/* Reference logistic step: bisection on the logit r of beta = y (alpha + delta).
+ * *root gets the root r. */
+static double logistic_reference(double alpha, double s, double A, double y, long double *root) {
   long double beta0 = (long double)y * alpha;
   long double lo = -(long double)y * s - A * (1 - beta0) - 1, hi = -(long double)y * s + A * beta0 + 1;
   for (int k = 0; k < 300; ++k) {
@@ -184,15 +185,21 @@ static double logistic_reference(double alpha, double s, double A, double y) {
     if (h > 0) hi = r; else lo = r;
   }
   long double r = 0.5L * (lo + hi);
+  if (root) *root = r;
   return (double)((long double)y * sigmoid_l(r) - alpha);
 }
 
+/* loss.c's step ends on a Halley step |d| <= 1e-2 and takes beta to second
+ * order there: beta is within about sigmoid'(r*) |d|^3 <= sigmoid'(r*) 1e-6
+ * of the maximiser (relative to sigmoid', so accurate near 0 and 1), plus
+ * rounding. */
 void test_logistic_update_accuracy(void) {
   SsLossFunctions f;
   REQUIRE(ss_loss_functions(SS_LOSS_LOGISTIC, &f) == SS_OK);
   static const double betas[] = {0, 0.3, 0.999};
   static const double As[] = {1e-3, 1, 100};
   int bad = 0;
+  double worst = 0;
   for (int sy = -1; sy <= 1; sy += 2) {
     double y = sy;
     for (int b = 0; b < 3; ++b)
@@ -200,8 +207,12 @@ void test_logistic_update_accuracy(void) {
         for (int k = -100; k <= 100; ++k) {
           double s = 0.5 * k, alpha = betas[b] * y, A = As[m];
           double delta = f.dual_update(alpha, s, A, y, NULL);
-          double ref = logistic_reference(alpha, s, A, y);
-          if (!(fabs(delta - ref) <= 1e-12)) {
+          long double root;
+          double ref = logistic_reference(alpha, s, A, y, &root);
+          double slope = (double)(sigmoid_l(root) * (1 - sigmoid_l(root)));
+          double bound = 1e-14 + 1e-6 * slope, err = fabs(delta - ref) / bound;
+          worst = err > worst ? err : worst;
+          if (!(err <= 1)) {
             if (bad++ < 10)
               printf("  y=%g alpha=%g s=%g A=%g: delta %.17g, reference %.17g\n", y, alpha, s, A,
                      delta, ref);
@@ -209,10 +220,13 @@ void test_logistic_update_accuracy(void) {
           }
         }
   }
+  /* and it is not loose: the grid starts far from many roots, so some
+   * steps end near |d| = 1e-2 (the worst comes within 7x of the bound). */
+  CHECK(worst > 0.01);
   /* VLFeat's update returned 0 for s >= 6: ours moves a little. */
   double d = f.dual_update(0, 10, 1, 1, NULL);
   CHECK(d > 0);
-  CHECK_CLOSE(d, logistic_reference(0, 10, 1, 1), 1e-15);
+  CHECK_CLOSE(d, logistic_reference(0, 10, 1, 1, NULL), 1e-15);
 }
 
 /* ------------------------------------------------------------------------ */

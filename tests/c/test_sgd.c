@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "minitest.h"
+#include "stochsvm/kernel_svm.h"
 #include "stochsvm/svm.h"
 #include "testutil.h"
 
@@ -861,14 +862,52 @@ void test_sgd_diverges_huge_data(void) {
   double X[N * D], y[N];
   for (int i = 0; i < N; ++i) {
     y[i] = (i % 2) ? -1.0 : 1.0;
-    for (int j = 0; j < D; ++j) X[i * D + j] = ((i + j) % 3 - 1) * 1e300 + 1e299;
+    for (int j = 0; j < D; ++j) X[i * D + j] = ((i + j) % 3 - 1) * 1e150 + 1e149;
   }
   SsData data;
   SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 1e-3);
   REQUIRE(svm != NULL);
   configure(svm, 1000 * N, 0);
-  CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_NUMERIC);
-  CHECK_EQ_INT(ss_svm_get_statistics(svm)->status, SS_SVM_STATUS_ERROR);
+  /* (values near 1e150: their squares are finite, the steps on them are not) */
+  const SsStatus s = ss_svm_train(svm);
+  CHECK(s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED);
+  const SsSvmStatus status = ss_svm_get_statistics(svm)->status;
+  CHECK(status == SS_SVM_STATUS_ERROR || status == SS_SVM_STATUS_DIVERGED);
+  ss_svm_delete(svm);
+}
+
+/* Values whose squares overflow (1e300) make every inner product
+ * meaningless: training refuses them up front, for every solver of both
+ * objects, and says which row and what to do. */
+void test_overflowing_squared_norms_refused(void) {
+  double X[4] = {1, 0, 0, 1e300}, y[2] = {1, -1};
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, 2, 2, 2) == SS_OK);
+  const SsSolver solvers[] = {SS_SOLVER_NONE, SS_SOLVER_SGD, SS_SOLVER_SDCA, SS_SOLVER_SVMSGD2,
+                              SS_SOLVER_SGDQN, SS_SOLVER_RES, SS_SOLVER_LRES};
+  for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; ++k) {
+    SsSvm *svm = ss_svm_new(solvers[k], &data, y, 0.1);
+    REQUIRE(svm != NULL);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_BAD_DATA);
+    CHECK(strstr(ss_svm_get_last_error(svm), "row 1 of the data X") != NULL);
+    CHECK_EQ_INT(ss_svm_get_statistics(svm)->status, SS_SVM_STATUS_UNTRAINED);
+    ss_svm_delete(svm);
+  }
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0.0, 1) == SS_OK);
+  const SsKernelSolver ksolvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_SDCA, SS_KSOLVER_PEGASOS, SS_KSOLVER_BSCA};
+  for (size_t k = 0; k < sizeof ksolvers / sizeof ksolvers[0]; ++k) {
+    SsKernelSvm *svm = ss_kernel_svm_new(ksolvers[k], &kernel, &data, y, 0.1);
+    REQUIRE(svm != NULL);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
+    CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 1 of the data X") != NULL);
+    ss_kernel_svm_delete(svm);
+  }
+  /* the largest values whose squares stay finite are trained on */
+  X[3] = 1e150;
+  SsSvm *svm = ss_svm_new(SS_SOLVER_SDCA, &data, y, 0.1);
+  REQUIRE(svm != NULL);
+  CHECK(ss_svm_train(svm) != SS_ERR_BAD_DATA);
   ss_svm_delete(svm);
 }
 

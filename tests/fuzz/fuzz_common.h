@@ -247,6 +247,25 @@ static inline void fz_problem_build(FzProblem *p, FzInput *in, int64_t max_n, in
                                     nnz > 0 ? p->indices : NULL, n, dim);
 }
 
+/* Whether a row's sum of squares, summed here, comes near or past the
+ * largest double: the objects refuse to train on data whose squared row
+ * norms overflow (SS_ERR_BAD_DATA), and the core may sum in another order,
+ * so the harness allows that status from 1e300 on. */
+static inline int fz_norms_overflow(const SsData *x)
+{
+  for (int64_t i = 0; i < x->num_data; ++i) {
+    int64_t begin = x->layout == SS_LAYOUT_DENSE ? i * x->row_stride : x->indptr[i];
+    int64_t end = x->layout == SS_LAYOUT_DENSE ? begin + x->dimension : x->indptr[i + 1];
+    double sum = 0;
+    for (int64_t k = begin; k < end; ++k) {
+      double v = x->dtype == SS_DTYPE_FLOAT32 ? ((const float *)x->values)[k] : ((const double *)x->values)[k];
+      sum += v * v;
+    }
+    if (!(sum < 1e300)) return 1;
+  }
+  return 0;
+}
+
 /* Attach a homogeneous kernel map read from the input (valid parameters). */
 static inline SsStatus fz_attach_map(FzProblem *p, FzInput *in)
 {

@@ -195,7 +195,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
     FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_DATA || s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED ||
               s == SS_ERR_ALLOC);
     if (s == SS_ERR_DIVERGED) FZ_ASSERT(solver == SS_KSOLVER_PEGASOS || solver == SS_KSOLVER_BSGD);
-    if (s == SS_ERR_BAD_DATA) FZ_ASSERT(solver == SS_KSOLVER_SBP && (flags & 2)); /* one class */
+    /* one class (the SBP), or squared norms that overflow */
+    if (s == SS_ERR_BAD_DATA) FZ_ASSERT((solver == SS_KSOLVER_SBP && (flags & 2)) || fz_norms_overflow(&p.data));
     if (s != SS_OK) break;
     check_model(svm, &train_data, B);
     if (!(flags & 16)) break;

@@ -479,6 +479,15 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   if (!self) return SS_ERR_BAD_ARG;
   if (!self->has_data)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
+  /* Finite values whose squares overflow (|x_ij| above about 1e154) give
+   * NaN distances and kernel values: refused, not trained on. */
+  for (int64_t i = 0; i < self->num_data; ++i) {
+    if (!isfinite(self->norms2[i]))
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
+                                "row %lld of the data X has a squared norm that is not finite (%g): its values "
+                                "overflow when squared; scale the features (e.g. to unit variance)",
+                                (long long)i, self->norms2[i]);
+  }
   ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));

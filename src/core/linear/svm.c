@@ -95,6 +95,7 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->visit_order = SS_VISIT_PERMUTATION;
   self->shrinking.enabled = true;
   self->factor = 1.0;
+  self->overflow_row = -1;
   self->bias = 0.0;
   self->iteration = 0;
   self->statistics = untrained_statistics();
@@ -177,7 +178,11 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
                        (long long)n);
   }
   double r2 = 0;
-  for (int64_t i = 0; i < n; ++i) r2 = norms2[i] > r2 ? norms2[i] : r2;
+  int64_t overflow_row = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    r2 = norms2[i] > r2 ? norms2[i] : r2;
+    if (overflow_row < 0 && !isfinite(norms2[i])) overflow_row = i;
+  }
   memcpy(new_labels, labels, (size_t)n * sizeof(double));
   free(self->labels);
   free(self->weights);
@@ -199,6 +204,7 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
   self->has_scores = false;
   self->has_previous_scores = false;
   self->max_squared_norm = r2;
+  self->overflow_row = overflow_row;
   ss_svm_drop_final(self);
   ss_svm_free_order(self);
   self->density = ss_solver_uses_skip(self->solver) ? ss_source_density(source) : 1.0;
@@ -687,6 +693,13 @@ SsStatus ss_svm_train(SsSvm *self)
     return ss_svm_fail(self, SS_ERR_BAD_DATA,
                        "the labels are not valid for the %s loss: they must be -1 or +1, got labels[%lld] = %g",
                        ss_svm_loss_name(self->loss), (long long)bad, self->labels[bad]);
+  /* Finite values whose squares overflow (|x_ij| above about 1e154) make
+   * every inner product and step meaningless: refused, not trained on. */
+  if (self->overflow_row >= 0)
+    return ss_svm_fail(self, SS_ERR_BAD_DATA,
+                       "row %lld of the data X has a squared norm that is not finite (%g): its values overflow "
+                       "when squared; scale the features (e.g. to unit variance)",
+                       (long long)self->overflow_row, self->row_norms2[self->overflow_row]);
   /* Room for the whole cap: a saturated counter would end the run short. */
   const int64_t cap = ss_svm_effective_max_num_iterations(self);
   if (self->solver != SS_SOLVER_NONE && self->iteration > INT64_MAX - cap)

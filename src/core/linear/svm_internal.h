@@ -43,6 +43,7 @@ struct SsSvm_ {
   double *weights;             /**< [num_data] or NULL for uniform weights */
   double *row_norms2;          /**< [num_data] ||x_i||^2 */
   double max_squared_norm;     /**< R^2 = max_i ||x_i||^2, for the default t0 */
+  int64_t overflow_row;        /**< the first i with ||x_i||^2 not finite, or -1 */
 
   /* Parameters. */
   double lambda;
