@@ -868,12 +868,24 @@ void test_sgd_diverges_huge_data(void) {
   SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 1e-3);
   REQUIRE(svm != NULL);
   configure(svm, 1000 * N, 0);
-  /* (values near 1e150: their squares are finite, the steps on them are not) */
+  /* (values near 1e150: their squares are finite, the steps on them are
+   * not) VLFeat's t0 = 2/lambda, set by the caller: no step back-off */
+  CHECK_EQ_INT(ss_svm_set_t0(svm, 2.0 / 1e-3), SS_OK);
   const SsStatus s = ss_svm_train(svm);
   CHECK(s == SS_ERR_NUMERIC || s == SS_ERR_DIVERGED);
   const SsSvmStatus status = ss_svm_get_statistics(svm)->status;
   CHECK(status == SS_SVM_STATUS_ERROR || status == SS_SVM_STATUS_DIVERGED);
+  /* The same t0 by default: the back-off restarts with steps sized by the
+   * row norms, and the run ends finite, not above w = 0 (hinge: 1). */
+  SsSvm *rescued = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 1e-3);
+  REQUIRE(rescued != NULL);
+  configure(rescued, 1000 * N, 0);
+  CHECK_EQ_INT(ss_svm_train(rescued), SS_OK);
+  const SsSvmStatistics *st = ss_svm_get_statistics(rescued);
+  CHECK(st->num_step_backoffs >= 1);
+  CHECK(isfinite(st->objective) && st->objective <= 1.0);
   ss_svm_delete(svm);
+  ss_svm_delete(rescued);
 }
 
 /* Values whose squares overflow (1e300) make every inner product
