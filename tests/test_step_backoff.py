@@ -127,7 +127,7 @@ def test_the_estimator_reports_the_back_off():
     cap says the steps were backed off."""
     X, y = make_outlier(n=240, d=8)
     est = LinearSVMClassifier(solver="svmsgd2", loss="hinge2", C=1e3)
-    with pytest.warns(ConvergenceWarning, match="max_iter.*backed off [1-4] times?: the objective"):
+    with pytest.warns(ConvergenceWarning, match="max_iter.*backed off [1-4] times?: at the default t0"):
         est.fit(X, y)
     stats = est._stats[0]
     assert stats["num_step_backoffs"] >= 1

@@ -336,8 +336,9 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
             backoffs = max(s.get("num_step_backoffs", 0) for s in stats)
             if backoffs:
                 note = (f" (the steps were backed off {backoffs} time{'s' if backoffs > 1 else ''}"
-                        f": the objective rose above the zero model's at the default t0, and "
-                        f"training restarted from w = 0 with shorter steps)")
+                        f": at the default t0 the objective rose above the zero model's or "
+                        f"went non-finite, and training restarted from w = 0 with shorter "
+                        f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
                              cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
