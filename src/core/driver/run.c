@@ -85,9 +85,10 @@
  * and restart its step schedule with shorter steps (epochs.c): the history
  * starts again from there (the reference stays) and the run goes on, within
  * its cap; from then on only a certified window stops it (the window alone
- * may read steps made too short as convergence). Where it never fires, nothing differs: the test only reads what
- * the diagnostic measured. An object that has no back-off left (or none at
- * all: a step size set by the caller) ends as described above.
+ * may read steps made too short as convergence). Where it never fires,
+ * nothing differs: the test only reads what the diagnostic measured. An
+ * object that has no back-off left (or none at all: a step size set by the
+ * caller) ends as described above.
  */
 #include "run.h"
 
