@@ -275,6 +275,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(run_primal_certificate)                                     \
   X(run_divergence_status)                                      \
   X(run_step_backoff)                                           \
+  X(run_step_backoff_outlier)                                    \
   X(run_interrupt)                                              \
   X(run_split_equals_whole)                                     \
   X(run_kernel_relative_gap)                                    \

@@ -199,6 +199,33 @@ void test_run_step_backoff(void)
   ss_svm_delete(fixed);
 }
 
+/* One row 300x the others' norm, squared hinge, C = 1 and 1e3: SVMSGD2's and
+ * SGD-QN's default t0, sized by the 99 % quantile of the norms, does not see
+ * it; each run backs off (10x longer t0; SGD-QN's scaling reset too) and
+ * ends below the zero model's objective (1). */
+void test_run_step_backoff_outlier(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.3, 7);
+  for (int j = 0; j < RD; ++j) X[(RN / 2) * RD + j] *= 300.0;
+  const SsSolver solvers[2] = {SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN};
+  const double C[2] = {1.0, 1e3};
+  for (int a = 0; a < 2; ++a) {
+    for (int c = 0; c < 2; ++c) {
+      SsData data;
+      SsSvm *svm = tu_new_dense(solvers[a], &data, X, y, RN, RD, 1.0 / (C[c] * RN));
+      REQUIRE(svm != NULL);
+      CHECK_EQ_INT(ss_svm_set_loss(svm, SS_LOSS_HINGE2), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-3), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+      CHECK(st->objective < 1.0);
+      CHECK(st->num_step_backoffs >= 1);
+      ss_svm_delete(svm);
+    }
+  }
+}
+
 static int stop_at_once(void *user)
 {
   ++*(int *)user;
