@@ -38,7 +38,7 @@ def test_large_C_is_near_the_optimum_or_warns(digits1000):
                          svc.intercept_[0])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        est = KernelSVMClassifier(solver="sbp", C=C).fit(X, y)
+        est = KernelSVMClassifier(solver="sbp", C=C, gamma=gamma).fit(X, y)
     svm = est._svms[0]
     ratio = _objective(X, y, C, gamma, np.asarray(svm.get_support_vectors()),
                        svm.get_coefficients(), svm.get_bias()) / optimum
@@ -69,7 +69,7 @@ def test_large_C_refines_nu():
                          svc.intercept_[0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = KernelSVMClassifier(solver="sbp", C=C).fit(X, y)
+        est = KernelSVMClassifier(solver="sbp", C=C, gamma=gamma).fit(X, y)
     svm = est._svms[0]
     assert svm.get_nu() < 1e-4  # refined: the warm-up's is 2.8e-3
     assert _objective(X, y, C, gamma, np.asarray(svm.get_support_vectors()),

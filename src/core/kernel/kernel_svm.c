@@ -370,9 +370,11 @@ static double run_dual_bound(void *object, SsRunBound *kind)
   SsKernelSvm *self = object;
   *kind = SS_RUN_BOUND_NONE;
   if (!self->ops || !self->ops->certified || !self->scores) return NAN;
-  /* The SBP on a derived nu that its model shows to be off: the stop stands,
-   * and run_solver refines nu and trains on. */
-  if (ss_sbp_nu_is_off(self)) return NAN;
+  /* The SBP on a nu set by the caller solves the SVM of some other lambda:
+   * no bound on this one's can judge it (the window alone decides). On a
+   * derived nu that its model shows to be off, the stop stands too, and
+   * run_solver refines nu and trains on. */
+  if (self->nu > 0 || ss_sbp_nu_is_off(self)) return NAN;
   *kind = SS_RUN_BOUND_TIGHT;
   const int64_t before = self->num_kernel_evaluations;
   if (self->certificate_at > 0 &&
