@@ -27,8 +27,9 @@
  *
  * Step 1 alone is loose (on the "unscaled" set at C = 1, with the bias:
  * D = 0.551 against P* = 0.578), the ascent closes most of the rest (0.5778
- * after 157 rows); the SBP's own averaged coefficients were a far worse start
- * (D = 0.26 before the ascent, as they also hold the early iterates).
+ * within 157 rows); the SBP's own averaged coefficients, tried first, were a
+ * far worse start (D = 0.26 at their best scale, before the ascent; they
+ * average the early iterates too, the likely cause).
  */
 #include "kernel_certificate.h"
 
@@ -93,19 +94,16 @@ static double box_cap(const Certificate *c)
   return cap;
 }
 
-/* a clipped to the box and, with the bias, the heavier class scaled down
- * to balance the other (sum_i a_i y_i = 0); then h of that a afresh, one
- * kernel row per nonzero entry, outside the budget of rows. */
+/* With the bias, the heavier class of a (in the box) scaled down to
+ * balance the other: sum_i a_i y_i = 0, up to rounding. Then h of that a
+ * afresh, one kernel row per nonzero entry, outside the budget of rows. */
 static void make_feasible(Certificate *c)
 {
   SsKernelSvm *svm = c->svm;
   const int64_t n = svm->num_data;
   const double *y = svm->labels;
   double sum[2] = {0, 0}; /* the negatives' and the positives' sum of a */
-  for (int64_t i = 0; i < n; ++i) {
-    c->a[i] = fmin(fmax(c->a[i], 0.0), box(svm, i));
-    sum[y[i] > 0] += c->a[i];
-  }
+  for (int64_t i = 0; i < n; ++i) sum[y[i] > 0] += c->a[i];
   if (svm->bias_enabled) {
     const double scale[2] = {sum[0] > sum[1] ? sum[1] / sum[0] : 1.0,
                              sum[1] > sum[0] ? sum[0] / sum[1] : 1.0};
@@ -151,7 +149,7 @@ static void ascend_single(Certificate *c, double tolerance)
  * step moving a_i by y_i t and a_j by -y_j t, t >= 0 the clipped Newton step. */
 static void ascend_pairs(Certificate *c, double tolerance)
 {
-  const SsKernelSvm *svm = c->svm;
+  SsKernelSvm *svm = c->svm;
   const int64_t n = svm->num_data;
   const double lambda = svm->lambda, *y = svm->labels;
   while (c->rows_left >= 2) {
@@ -172,13 +170,14 @@ static void ascend_pairs(Certificate *c, double tolerance)
       }
     }
     if (i < 0 || j < 0 || !(up - down > tolerance)) return;
-    /* K_ij from the row of i, computed by the first move. */
+    /* K_ij: one more kernel evaluation */
     const double kii = svm->diagonal[i], kjj = svm->diagonal[j];
     ss_data_scatter_row(&svm->data, i, svm->zd);
     double kij = 0;
     ss_kernel_row_from_scattered(&svm->kernel, &svm->data, svm->norms2, &j, 1, svm->zd,
                                  svm->norms2[i], &kij);
     ss_data_clear_row(&svm->data, i, svm->zd);
+    ++svm->num_kernel_evaluations;
     const double curvature = kii + kjj - 2 * kij;
     double t = lambda * (up - down) / (curvature > 1e-12 ? curvature : 1e-12);
     t = fmin(t, y[i] > 0 ? box(svm, i) - c->a[i] : c->a[i]);
