@@ -64,10 +64,6 @@ _KNOWN = {
     # Since the kernel estimators' default gamma became "scale" (1/(d X.var()),
     # SVC's), the raw breast_cancer and wine sets are hard problems at C = 1e3;
     # with 1/n_features their kernel matrices were nearly the identity.
-    ("kernel", "sbp"): (("hinge",), "at C = 1e3 its objective window fires while the objective "
-                        "still falls: 'converged' at 1.36x (breast_cancer) and 1.22x (unscaled) "
-                        "without a warning; 2000 epochs reach 1.06x (no certificate for the "
-                        "hinge loss, see docs/stopping.rst)"),
     ("kernel", "pegasos"): (("hinge",), "wine at C = 1e3: the 1/(lambda t) steps need far more "
                             "than the default epochs; ends above the zero model's objective "
                             "(warned, max_iterations)"),

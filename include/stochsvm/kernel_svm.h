@@ -73,8 +73,9 @@ typedef struct SsKernelSvmStatistics {
   double primal_objective;     /**< P of the model (SBP: of w/gamma, with its bias) */
   double regularizer;          /**< lambda/2 ||w||^2 of the model */
   double loss;                 /**< 1/n sum_i hinge(y_i f(x_i)) of the model */
-  double dual_objective;       /**< SDCA: D(alpha); else NaN */
-  double duality_gap;          /**< SDCA: P - D; else NaN */
+  double dual_objective;       /**< SDCA: D(alpha); SBP: the dual bound that judged a window
+                                    stop at this diagnostic (docs/stopping.rst); else NaN */
+  double duality_gap;          /**< P - dual_objective; else NaN */
   double margin;               /**< SBP: gamma of the averaged iterate; else NaN */
   double training_error;       /**< fraction of training examples with y_i f(x_i) <= 0 */
   int64_t num_kernel_evaluations; /**< evaluations made by the solver, in total (warm start

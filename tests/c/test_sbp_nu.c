@@ -117,3 +117,33 @@ void test_sbp_nu_rejects(void)
   ss_kernel_svm_delete(svm);
   ss_kernel_svm_delete(empty);
 }
+
+/* The SBP's window stop is certified (kernel_certificate.c): a converged
+ * run reports its dual bound, which lies below the optimum (the primal of
+ * exact kernel SDCA at a 1e-10 gap, with and without the bias) and within
+ * 5 % of the SBP's objective. */
+void test_sbp_stop_is_certified(void)
+{
+  nu_fixture();
+  for (int bias = 0; bias < 2; ++bias) {
+    SsKernelSvm *exact = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, 0.01);
+    SsKernelSvm *sbp = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
+    REQUIRE(exact && sbp);
+    CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(exact, bias), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(exact, 1e-10), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(exact, 5000 * NN), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(exact), SS_OK);
+    const double upper = ss_kernel_svm_get_statistics(exact)->primal_objective;
+    CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(sbp, bias), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(sbp, 1e-2), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(sbp, 300 * NN), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(sbp), SS_OK);
+    const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(sbp);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+    CHECK(st->dual_objective <= upper * (1 + 1e-9));
+    CHECK(st->primal_objective - st->dual_objective <= 0.05 * st->dual_objective);
+    CHECK(st->duality_gap == st->primal_objective - st->dual_objective);
+    ss_kernel_svm_delete(exact);
+    ss_kernel_svm_delete(sbp);
+  }
+}

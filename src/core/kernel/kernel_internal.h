@@ -154,6 +154,9 @@ struct SsKernelSvm_ {
   SsRunProgress progress;      /**< iteration as published by a running train (run.h) */
   int64_t num_kernel_evaluations;
   double *dual;                /**< [n] ss_kernel_svm_get_dual_variables, or NULL */
+  double *scores;              /**< [n] the last diagnostic's training scores (no bias), or NULL */
+  int64_t certificate_at;      /**< num_kernel_evaluations after the last dual bound (0: none yet) */
+  int64_t certificate_cost;    /**< and the kernel evaluations that bound cost */
 
   /* Work shared by the solvers: a scattered row (dimension, zero between
    * uses for CSR), a kernel row (n) and the permutation of the epoch. */
@@ -184,6 +187,9 @@ struct SsKernelSolverOps {
   bool uses_permutation;
   SsRunCriterion criterion;    /**< the stopping rule the driver applies (run.h) */
   bool may_diverge;            /**< a step-size method: the driver tests for divergence */
+  /** The window rule's stop needs a dual bound (kernel_certificate.c) that
+   *  certifies it: the model's support vectors are training rows. */
+  bool certified;
   /** The unit of the default diagnostic schedule (run.c) is n / this
    *  iterations, at least min(n, SS_KERNEL_SCHEDULE_MIN_UNIT); 0: an epoch.
    *  For a solver whose diagnostic costs O(n) against n kernel evaluations
@@ -213,6 +219,13 @@ struct SsKernelSolverOps {
  *  at C = 1e3 stopped "converged" at 1.79x the optimum with them, and on its
  *  cap with a warning without). */
 #define SS_KERNEL_SCHEDULE_MIN_N 4096
+
+/** A certified window stop (kernel_svm.c, run_dual_bound): a dual bound's
+ *  ascent may use this many kernel rows (the model's support vectors if
+ *  more), and a bound comes at most once per this many times its cost of
+ *  the solver's own kernel evaluations. */
+#define SS_KERNEL_CERTIFICATE_MIN_ROWS 64
+#define SS_KERNEL_CERTIFICATE_SPACING 10.0
 
 /** The ops of a solver (NULL for SS_KSOLVER_NONE). */
 const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver);

@@ -10,7 +10,7 @@
  * piece to the solver's steps(): N iterations equal N/2 and N/2 more, bit
  * for bit. The solver's ops table names its stopping rule.
  */
-#include "kernel_internal.h"
+#include "kernel_certificate.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -115,10 +115,12 @@ static void free_data_state(SsKernelSvm *self)
   free(self->norms2);
   free(self->diagonal);
   free(self->dual);
+  free(self->scores);
   free(self->zd);
   free(self->krow);
   free(self->perm);
   self->labels = self->weights = self->norms2 = self->diagonal = self->dual = self->zd = self->krow = NULL;
+  self->scores = NULL;
   self->perm = NULL;
   self->state = NULL;
 }
@@ -279,7 +281,9 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   st->objective = st->dual_objective = st->duality_gap = st->margin = NAN;
   st->num_kernel_evaluations = self->num_kernel_evaluations;
 
-  double *f = malloc((size_t)n * sizeof(double));
+  /* The scores stay for a dual bound (run_dual_bound) of this model. */
+  if (!self->scores) self->scores = malloc((size_t)n * sizeof(double));
+  double *f = self->scores;
   if (!f) return SS_ERR_ALLOC;
   bool have_scores = false;
   double norm2 = 0;
@@ -291,12 +295,8 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
     status = ss_kernel_model_scores(&unbiased, &self->kernel, &self->data, f, self->threads);
     if (status == SS_OK) status = model_squared_norm(self, &norm2);
   }
-  if (status != SS_OK) {
-    free(f);
-    return status;
-  }
+  if (status != SS_OK) return status;
   hinge_statistics(self, f, norm2);
-  free(f);
   if (isnan(st->objective)) st->objective = st->primal_objective;
   if (!isnan(st->dual_objective)) st->duality_gap = st->primal_objective - st->dual_objective;
   st->num_support_vectors = self->model.num_support_vectors;
@@ -357,6 +357,43 @@ static int run_notify(void *object)
   return self->diagnostic_fn ? self->diagnostic_fn(self, self->diagnostic_user) : 0;
 }
 
+/* The window rule's certificate (run.c): for a solver whose stop needs one,
+ * a dual bound D <= P* of the model just measured (kernel_certificate.c),
+ * reported in the statistics as the dual objective and the gap. Its kernel
+ * rows (n evaluations each: one per margin error of the model, then at most
+ * max(m, SS_KERNEL_CERTIFICATE_MIN_ROWS) for the ascent, m the model's
+ * support vectors) are paid only when the window fires, and at most once
+ * per SS_KERNEL_CERTIFICATE_SPACING times their cost of the solver's own
+ * work: a fire sooner after the last bound gets NaN, no stop. */
+static double run_dual_bound(void *object, SsRunBound *kind)
+{
+  SsKernelSvm *self = object;
+  *kind = SS_RUN_BOUND_NONE;
+  if (!self->ops || !self->ops->certified || !self->scores) return NAN;
+  /* The SBP on a nu set by the caller solves the SVM of some other lambda:
+   * no bound on this one's can judge it (the window alone decides). On a
+   * derived nu that its model shows to be off, the stop stands too, and
+   * run_solver refines nu and trains on. */
+  if (self->nu > 0 || ss_sbp_nu_is_off(self)) return NAN;
+  *kind = SS_RUN_BOUND_TIGHT;
+  const int64_t before = self->num_kernel_evaluations;
+  if (self->certificate_at > 0 &&
+      (double)(before - self->certificate_at) < SS_KERNEL_CERTIFICATE_SPACING * (double)self->certificate_cost)
+    return NAN;
+  const int64_t n = self->num_data, m = self->model.num_support_vectors;
+  const int64_t rows = m > SS_KERNEL_CERTIFICATE_MIN_ROWS ? m : SS_KERNEL_CERTIFICATE_MIN_ROWS;
+  const double bound = ss_kernel_dual_bound(self, self->scores, rows < n ? rows : n);
+  self->certificate_cost = self->num_kernel_evaluations - before;
+  self->certificate_at = self->num_kernel_evaluations;
+  SsKernelSvmStatistics *st = &self->statistics;
+  st->num_kernel_evaluations = self->num_kernel_evaluations;
+  if (!isnan(bound)) {
+    st->dual_objective = bound;
+    st->duality_gap = st->primal_objective - bound;
+  }
+  return bound;
+}
+
 static const SsRunOps kernel_run_ops = {
   .begin_epoch = run_begin_epoch,
   .steps = run_steps,
@@ -364,6 +401,7 @@ static const SsRunOps kernel_run_ops = {
   .measure = run_measure,
   .set_status = run_set_status,
   .notify = run_notify,
+  .dual_bound = run_dual_bound,
 };
 
 /* P(w = 0, b = 0) = 1/n sum_i c_i (the hinge loss at 0 is 1). */
@@ -417,6 +455,7 @@ static SsStatus run_solver(SsKernelSvm *self)
                               "the iteration number %lld leaves no room for max_num_iterations = %lld more "
                               "iterations (the counter is a 64-bit integer): lower set_max_num_iterations",
                               (long long)self->iteration, (long long)run.settings.max_num_iterations);
+  self->certificate_at = self->certificate_cost = 0;
   SsStatus status = self->ops->start(self);
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;
@@ -435,10 +474,9 @@ static SsStatus run_solver(SsKernelSvm *self)
     run.settings.max_num_iterations = t_end - self->iteration;
     status = ss_run_train(&run);
   }
-  /* The rule fired on the cap's final diagnostic with no room left to
-   * refine: the model is of another C, and the run ended on its cap. */
-  if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && self->iteration >= t_end &&
-      ss_sbp_nu_is_off(self))
+  /* The rule fired with no room (or no round) left to refine: the model is
+   * of another C, not converged (run_dual_bound let the stop stand). */
+  if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && ss_sbp_nu_is_off(self))
     self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
   return status;
 }

@@ -653,6 +653,7 @@ const SsKernelSolverOps ss_sbp_ops = {
   .uses_permutation = false,
   .criterion = SS_RUN_OBJECTIVE_WINDOW,
   .may_diverge = false,
+  .certified = true,
   /* A diagnostic costs O(n log n) (the averages are at hand; the scaled nu
    * sorts), a step n kernel evaluations: diagnosing on the geometric
    * schedule in units of n / 32 steps costs a few steps each, and lets a

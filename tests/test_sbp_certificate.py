@@ -1,0 +1,104 @@
+"""The SBP's window stop is certified by a dual bound (kernel_certificate.c):
+a "converged" SBP run is within 1.05x of the optimum at the default tol,
+and the bound it reports is a true lower bound on the optimum (issue 17: at
+C = 1e3 on breast_cancer the window alone stopped "converged" at 1.36x the
+optimum, without a warning)."""
+
+import importlib.util
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, make_classification
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.svm import SVC
+
+from stochsvm import KernelSVM, KernelSVMClassifier
+
+
+def _load_bench():
+    path = Path(__file__).resolve().parents[1] / "bench" / "defaults.py"
+    spec = importlib.util.spec_from_file_location("bench_defaults_certificate", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_breast_cancer_large_C_is_not_a_silent_miss():
+    bench = _load_bench()
+    problem = bench._split("breast_cancer", *load_breast_cancer(return_X_y=True))
+    run = bench.kernel_run(problem, "sbp", 1000.0, {})
+    assert not run.diverged
+    assert run.ratio <= 1.05 or run.warned, (run.ratio, run.status)
+    assert run.ratio <= 1.05 or run.status != "converged", (run.ratio, run.status)
+
+
+def _objective(K, y, coef, bias, lam):
+    f = K @ coef + bias
+    return 0.5 * lam * coef @ K @ coef + np.maximum(0, 1 - y * f).mean()
+
+
+def _data():
+    X, y = make_classification(n_samples=160, n_features=6, n_informative=4, flip_y=0.05,
+                               random_state=3)
+    return X, 2.0 * y - 1
+
+
+@pytest.mark.parametrize("C", [0.01, 1.0])
+def test_bias_bound_is_below_libsvm_optimum(C):
+    """With the unregularized bias (the estimator's default): every converged
+    run's dual bound is at most LIBSVM's optimum (weak duality), and the stop
+    it certified is within 1.05x of that optimum."""
+    X, y = _data()
+    n, gamma = X.shape[0], 0.2
+    lam = 1.0 / (C * n)
+    K = rbf_kernel(X, X, gamma=gamma)
+    svc = SVC(C=C, gamma=gamma, tol=1e-8).fit(X, y)
+    coef = np.zeros(n)
+    coef[svc.support_] = svc.dual_coef_.ravel()
+    optimum = _objective(K, y, coef, svc.intercept_[0], lam)
+    svm = KernelSVM(X, y, lam, solver="sbp", kernel="rbf", gamma=gamma)
+    svm.set_unregularized_bias(True)
+    svm.set_epsilon(1e-2)
+    svm.set_max_num_iterations(200 * n)
+    stats = svm.train()
+    assert stats["status"] == "converged"
+    assert stats["dual_objective"] <= optimum * (1 + 1e-9)
+    assert stats["primal_objective"] - stats["dual_objective"] <= 0.05 * stats["dual_objective"]
+    assert stats["primal_objective"] <= 1.05 * optimum
+
+
+@pytest.mark.parametrize("C", [0.01, 1.0])
+def test_bias_free_bound_is_below_the_sdca_optimum(C):
+    """Without a bias: the bound is at most the primal of exact kernel SDCA
+    run to a 1e-10 gap (an upper bound on the optimum)."""
+    X, y = _data()
+    n, gamma = X.shape[0], 0.2
+    lam = 1.0 / (C * n)
+    sdca = KernelSVM(X, y, lam, solver="sdca", kernel="rbf", gamma=gamma)
+    sdca.set_epsilon(1e-10)
+    sdca.set_max_num_iterations(2000 * n)
+    upper = sdca.train()["primal_objective"]
+    svm = KernelSVM(X, y, lam, solver="sbp", kernel="rbf", gamma=gamma)
+    svm.set_epsilon(1e-2)
+    svm.set_max_num_iterations(200 * n)
+    stats = svm.train()
+    if stats["status"] != "converged":
+        pytest.fail(f"the SBP did not stop: {stats['status']}")
+    assert stats["dual_objective"] <= upper * (1 + 1e-9)
+    assert stats["primal_objective"] <= 1.05 * upper
+
+
+def test_estimator_converged_runs_report_their_certificate():
+    """The default SBP estimator's converged runs carry the bound that
+    certified them (dual objective and gap in the statistics)."""
+    X, y = _data()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est = KernelSVMClassifier(solver="sbp", C=1.0).fit(X, y)
+    stats = est._svms[0].get_statistics()
+    assert stats["status"] == "converged"
+    gap = stats["primal_objective"] - stats["dual_objective"]
+    assert 0 <= gap <= 0.05 * stats["dual_objective"]
+    assert stats["duality_gap"] == pytest.approx(gap)
