@@ -102,6 +102,7 @@ void test_thread_pool_jobs_of_any_size(void)
   SsThreadPool *pool = NULL;
   REQUIRE(ss_thread_pool_new(3, &pool) == SS_OK);
   REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
   CHECK_EQ_INT(ss_thread_pool_num_slots(pool), 3);
   const int64_t sizes[] = {0, 1, 2, 3, 5, 64, 1000, 100000};
   for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
@@ -119,6 +120,7 @@ void test_thread_pool_many_tiny_jobs(void)
   SsThreadPool *pool = NULL;
   REQUIRE(ss_thread_pool_new(5, &pool) == SS_OK);
   REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
   int64_t off_caller = 0;
   for (int job = 0; job < 20000; ++job) off_caller += check_job(pool, 2 + job % 3);
   for (int job = 0; job < 200; ++job) off_caller += check_job(pool, 4096);
@@ -131,6 +133,7 @@ void test_thread_pool_nested_job_runs_serially(void)
   SsThreadPool *pool = NULL;
   REQUIRE(ss_thread_pool_new(2, &pool) == SS_OK);
   REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
   int runs[300] = {0}, slot_of[300] = {0};
   CountJob job = {.num_chunks = 300, .num_slots = 2, .runs = runs, .slot_of = slot_of,
                   .pool = pool, .nested_chunks = 7};
@@ -155,6 +158,7 @@ void test_thread_pool_two_callers(void)
   SsThreadPool *pool = NULL;
   REQUIRE(ss_thread_pool_new(2, &pool) == SS_OK);
   REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
   pthread_t other;
   REQUIRE(pthread_create(&other, NULL, second_caller, pool) == 0);
   for (int job = 0; job < 2000; ++job) check_job(pool, 1 + job % 40);
@@ -183,57 +187,86 @@ void test_thread_pool_delete_untrained(void)
   }
 }
 
-/* The kernel rows of an SBP run with the thread count changed between
- * trains (2, 3, 1, 4) agree bit for bit with a serial run; so do the linear
- * score passes of SDCA. */
+/* Runs with the thread count changed between trains (2, 3, 1, 4), every
+ * job offered to the workers, agree bit for bit with a serial run: the
+ * kernel rows, responses and score passes of each kernel solver, and the
+ * score passes of linear SDCA. */
 enum { PN = 1100, PD = 5 };
+static const int counts[] = {2, 3, 1, 4};
+
+static void check_kernel_counts(const SsData *data, const double *y, SsKernelSolver solver, int bias,
+                                int64_t iterations)
+{
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  double *s1 = malloc(sizeof(double) * PN), *s2 = malloc(sizeof(double) * PN);
+  SsKernelSvm *k[2] = {NULL, NULL};
+  for (int v = 0; v < 2 && s1 && s2; ++v) {
+    k[v] = ss_kernel_svm_new(solver, &kernel, data, y, 1e-3);
+    if (!k[v]) break;
+    CHECK_EQ_INT(ss_kernel_svm_set_seed(k[v], 9), SS_OK);
+    if (bias) CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(k[v], 1), SS_OK);
+    k[v]->threads.min_length = 16;
+  }
+  if (!s1 || !s2 || !k[0] || !k[1]) {
+    CHECK(!"allocation");
+  } else {
+    for (size_t r = 0; r < sizeof counts / sizeof counts[0]; ++r) {
+      CHECK_EQ_INT(ss_kernel_svm_set_num_threads(k[1], counts[r]), SS_OK);
+      ss_thread_pool_set_adaptive(k[1]->threads.pool, false);
+      for (int v = 0; v < 2; ++v) {
+        CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(k[v], iterations * (int64_t)(r + 1)), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(k[v], iterations / 2), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_train(k[v]), SS_OK);
+      }
+      CHECK(tu_same_bits(ss_kernel_svm_get_dual_variables(k[0]),
+                         ss_kernel_svm_get_dual_variables(k[1]), PN));
+      const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(k[0]);
+      const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(k[1]);
+      CHECK(tu_same_bits(&a->objective, &b->objective, 1));
+      CHECK_EQ_INT(ss_kernel_svm_decision_function(k[0], data, s1), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_decision_function(k[1], data, s2), SS_OK);
+      CHECK(tu_same_bits(s1, s2, PN));
+    }
+    CHECK(ss_kernel_svm_get_statistics(k[0])->num_support_vectors > 16);
+  }
+  ss_kernel_svm_delete(k[0]);
+  ss_kernel_svm_delete(k[1]);
+  free(s1), free(s2);
+}
 
 void test_thread_pool_count_changed_between_trains(void)
 {
   double *X = malloc(sizeof(double) * PN * PD), *y = malloc(sizeof(double) * PN);
-  double *s1 = malloc(sizeof(double) * PN), *s2 = malloc(sizeof(double) * PN);
-  REQUIRE(X && y && s1 && s2);
+  REQUIRE(X && y);
   tu_make_blobs(X, y, PN, PD, 0.4, 3);
   SsData data;
-  SsKernel kernel;
   REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, PN, PD, PD) == SS_OK);
-  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
-  const int counts[] = {2, 3, 1, 4};
-  SsKernelSvm *k[2];
+  check_kernel_counts(&data, y, SS_KSOLVER_SBP, 0, 150);
+  check_kernel_counts(&data, y, SS_KSOLVER_SDCA, 0, 300);
+  check_kernel_counts(&data, y, SS_KSOLVER_SDCA, 1, 300); /* the exact solver: cache misses */
+  check_kernel_counts(&data, y, SS_KSOLVER_PEGASOS, 0, 300);
+  check_kernel_counts(&data, y, SS_KSOLVER_PERCEPTRON, 0, 300);
   SsSvm *l[2];
   for (int v = 0; v < 2; ++v) {
-    k[v] = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 1e-3);
     l[v] = ss_svm_new(SS_SOLVER_SDCA, &data, y, 1e-3);
-    REQUIRE(k[v] && l[v]);
+    REQUIRE(l[v]);
     CHECK_EQ_INT(ss_svm_set_epsilon(l[v], 0), SS_OK);
     CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(l[v], PN / 3), SS_OK);
-    CHECK_EQ_INT(ss_kernel_svm_set_seed(k[v], 9), SS_OK);
-    CHECK_EQ_INT(ss_svm_set_seed(l[v], 9), SS_OK);
-    k[v]->threads.min_length = 16;
     l[v]->threads.min_length = 16;
   }
   for (size_t r = 0; r < sizeof counts / sizeof counts[0]; ++r) {
-    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(k[1], counts[r]), SS_OK);
     CHECK_EQ_INT(ss_svm_set_num_threads(l[1], counts[r]), SS_OK);
+    ss_thread_pool_set_adaptive(l[1]->threads.pool, false);
     for (int v = 0; v < 2; ++v) {
-      CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(k[v], 150 * (int64_t)(r + 1)), SS_OK);
-      CHECK_EQ_INT(ss_kernel_svm_train(k[v]), SS_OK);
       CHECK_EQ_INT(ss_svm_set_max_num_iterations(l[v], 2 * PN * (int64_t)(r + 1)), SS_OK);
       CHECK_EQ_INT(ss_svm_train(l[v]), SS_OK);
     }
-    CHECK(tu_same_bits(ss_kernel_svm_get_dual_variables(k[0]), ss_kernel_svm_get_dual_variables(k[1]),
-                       PN));
-    CHECK_EQ_INT(ss_kernel_svm_decision_function(k[0], &data, s1), SS_OK);
-    CHECK_EQ_INT(ss_kernel_svm_decision_function(k[1], &data, s2), SS_OK);
-    CHECK(tu_same_bits(s1, s2, PN));
     CHECK(tu_same_bits(ss_svm_get_model(l[0]), ss_svm_get_model(l[1]), PD));
     const SsSvmStatistics *a = ss_svm_get_statistics(l[0]), *b = ss_svm_get_statistics(l[1]);
     CHECK(tu_same_bits(&a->objective, &b->objective, 1));
   }
-  CHECK(ss_kernel_svm_get_statistics(k[0])->num_support_vectors > 16);
-  for (int v = 0; v < 2; ++v) {
-    ss_kernel_svm_delete(k[v]);
-    ss_svm_delete(l[v]);
-  }
-  free(X), free(y), free(s1), free(s2);
+  ss_svm_delete(l[0]);
+  ss_svm_delete(l[1]);
+  free(X), free(y);
 }

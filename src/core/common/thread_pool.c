@@ -21,13 +21,17 @@
  * the sleeper or the sleeper sees the job). A missed wake-up costs speed,
  * never correctness: the caller runs every chunk no worker claimed.
  *
- * A worker descheduled in the middle of its chunk still holds the caller up.
- * The caller times each job: when waiting for the workers made it slower
- * than running alone at its own pace, it runs the next jobs alone for a
- * while (from SOLO_MIN_NS, doubled on each further loss up to SOLO_MAX_NS,
- * halved on each gain), so on a machine whose cores are busy the pool
- * costs little more than serial. Who runs a chunk never changes what the
- * chunk computes, so results stay the same whatever the timing.
+ * Threads only pay when they have cores to run on. A worker descheduled in
+ * the middle of its chunk holds the caller up, and a worker that shares the
+ * caller's core only slows it down. So the caller measures: it alternates
+ * periods where the workers take part with periods where it runs every job
+ * alone, and compares the wall time per chunk of the two. While the workers
+ * make jobs clearly faster (PAR_GAIN), the parallel periods double in length
+ * up to PERIOD_MAX_NS and the solo ones, probes of the serial speed, stay at
+ * PERIOD_MIN_NS; otherwise the other way round. On an idle machine this costs
+ * under 1% of the parallel speed; on a busy one it keeps a job within a few
+ * per cent of serial. Who runs a chunk never changes what the chunk
+ * computes, so results stay the same whatever the timing.
  *
  * Threads are POSIX threads with C11 atomics. Without them (Windows without
  * pthreads, a compiler without <stdatomic.h>, or -DSS_NO_THREADS) the pool is
@@ -66,8 +70,10 @@ enum {
   CALLER_SPINS = 2000 /* pauses before the caller yields while it waits */
 };
 #define SPIN_NS INT64_C(50000)        /* a worker's wait for the next job before it sleeps */
-#define SOLO_MIN_NS INT64_C(1000000)  /* the shortest time alone after a lost job */
-#define SOLO_MAX_NS INT64_C(128000000)
+#define PERIOD_MIN_NS INT64_C(2000000)   /* the shortest period of one mode */
+#define PERIOD_MAX_NS INT64_C(256000000) /* the longest */
+#define PERIOD_MIN_JOBS 4                /* jobs a period needs to be judged */
+#define PAR_GAIN 0.85                    /* the workers pay: at most this x solo's time per chunk */
 
 typedef struct Worker {
   SsThreadPool *pool;
@@ -86,7 +92,12 @@ struct SsThreadPool {
   _Atomic bool busy; /* a caller is running a job */
   pthread_mutex_t mutex;
   pthread_cond_t wake;
-  int64_t solo_until, solo_ns; /* the caller's, under busy */
+  /* The caller's, under busy: the present period, its totals, and what the
+   * last period of each mode measured (ns per chunk, 0: not yet). */
+  bool adaptive, solo;
+  int64_t period_end, period_jobs, period_ns, period_chunks;
+  double rate[2]; /* [solo] */
+  int64_t length[2];
   int num_workers;
   Worker *workers;
 };
@@ -219,8 +230,11 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   atomic_init(&pool->sleepers, 0);
   atomic_init(&pool->quit, false);
   atomic_init(&pool->busy, false);
-  pool->solo_until = 0;
-  pool->solo_ns = SOLO_MIN_NS;
+  pool->adaptive = true;
+  pool->solo = false;
+  pool->period_end = pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
+  pool->rate[0] = pool->rate[1] = 0;
+  pool->length[0] = pool->length[1] = PERIOD_MIN_NS;
   pool->num_workers = 0;
   if (pthread_mutex_init(&pool->mutex, NULL) != 0) {
     free_pool(pool);
@@ -267,19 +281,38 @@ void ss_thread_pool_delete(SsThreadPool *pool)
 
 int ss_thread_pool_num_slots(const SsThreadPool *pool) { return pool ? 1 + pool->num_workers : 1; }
 
-/* After a job of @p n chunks, @p own of them the caller's, published at t0,
- * the caller's last chunk done at t1, the workers' at t2: was it slower than
- * the caller alone at its own pace? Then run alone for a while. */
-static void judge(SsThreadPool *pool, int64_t n, int64_t own, int64_t t0, int64_t t1, int64_t t2)
+void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive)
 {
-  if (own == 0 || own == n) return; /* no pace to compare, or nobody helped */
-  const bool lost = (double)(t2 - t0) * (double)own > (double)(t1 - t0) * (double)n;
-  if (lost) {
-    pool->solo_until = t2 + pool->solo_ns;
-    pool->solo_ns = pool->solo_ns < SOLO_MAX_NS / 2 ? 2 * pool->solo_ns : SOLO_MAX_NS;
-  } else if (pool->solo_ns > SOLO_MIN_NS) {
-    pool->solo_ns /= 2;
+  if (pool) pool->adaptive = adaptive;
+}
+
+/* Whether the job starting at @p now runs alone: at the end of a period
+ * (long enough and with enough jobs), record its time per chunk, set the
+ * lengths of both modes from the two latest measurements, switch modes. */
+static bool run_alone(SsThreadPool *pool, int64_t now)
+{
+  if (!pool->adaptive) return false;
+  if (now >= pool->period_end && pool->period_jobs >= PERIOD_MIN_JOBS) {
+    pool->rate[pool->solo] = (double)pool->period_ns / (double)pool->period_chunks;
+    if (pool->rate[0] > 0 && pool->rate[1] > 0) {
+      const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1];
+      int64_t *longer = &pool->length[!pays], *shorter = &pool->length[pays];
+      *longer = *longer < PERIOD_MAX_NS / 2 ? 2 * *longer : PERIOD_MAX_NS;
+      *shorter = PERIOD_MIN_NS;
+    }
+    pool->solo = !pool->solo;
+    pool->period_end = now + pool->length[pool->solo];
+    pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
   }
+  return pool->solo;
+}
+
+/* Add a job of @p n chunks that took @p ns to the present period. */
+static void count_job(SsThreadPool *pool, int64_t n, int64_t ns)
+{
+  pool->period_jobs++;
+  pool->period_ns += ns;
+  pool->period_chunks += n;
 }
 
 void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context)
@@ -291,8 +324,9 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
     return;
   }
   const int64_t t0 = now_ns();
-  if (t0 < pool->solo_until) {
+  if (run_alone(pool, t0)) {
     fn(context, 0, num_chunks, 0);
+    count_job(pool, num_chunks, now_ns() - t0);
     atomic_store_explicit(&pool->busy, false, memory_order_release);
     return;
   }
@@ -306,7 +340,6 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
   if (atomic_load(&pool->sleepers) > 0) wake_all(pool);
 
   const int64_t own = run_chunks(pool, g << 32, 0);
-  const int64_t t1 = now_ns();
   /* Every chunk is claimed: wait for the ones the workers are running. */
   for (unsigned spins = 0; atomic_load_explicit(&pool->done, memory_order_acquire) < num_chunks - own;
        ++spins) {
@@ -316,11 +349,10 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
       sched_yield();
     }
   }
-  const int64_t t2 = now_ns();
   /* Close: from here no claim of job g can succeed, so the job's fields and
    * the caller's context are free again. */
   atomic_exchange_explicit(&pool->state, ((g + 1) << 32) | CLOSED, memory_order_acq_rel);
-  judge(pool, num_chunks, own, t0, t1, t2);
+  count_job(pool, num_chunks, now_ns() - t0);
   atomic_store_explicit(&pool->busy, false, memory_order_release);
 }
 
@@ -340,6 +372,11 @@ int ss_thread_pool_num_slots(const SsThreadPool *pool)
 {
   (void)pool;
   return 1;
+}
+
+void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive)
+{
+  (void)pool, (void)adaptive;
 }
 
 void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context)

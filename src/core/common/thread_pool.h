@@ -9,6 +9,7 @@
 #ifndef STOCHSVM_THREAD_POOL_H
 #define STOCHSVM_THREAD_POOL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "stochsvm/stochsvm.h"
@@ -32,10 +33,16 @@ void ss_thread_pool_delete(SsThreadPool *pool);
 /** The number of slots fn may see: 1 + the workers (1 for NULL). */
 int ss_thread_pool_num_slots(const SsThreadPool *pool);
 
+/** Whether the caller measures and runs jobs alone while the workers do not
+ *  make them faster (default true); tests turn it off, so that every job of
+ *  two or more chunks is offered to the workers. */
+void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive);
+
 /** Runs chunks 0..num_chunks-1 of fn, on the pool's threads and the caller,
  *  and returns when all have run. Serial (one call fn(context, 0,
- *  num_chunks, 0)) for a NULL pool, fewer than two chunks, or a pool already
- *  running a job of another caller. */
+ *  num_chunks, 0)) for a NULL pool, fewer than two chunks, a pool already
+ *  running a job of another caller, or while the caller runs alone
+ *  (ss_thread_pool_set_adaptive). */
 void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context);
 
 #endif /* STOCHSVM_THREAD_POOL_H */
