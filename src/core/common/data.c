@@ -179,6 +179,7 @@ static void score_rows(const SsData *data, const double *w, double b, int64_t lo
 
 static void score_chunks(void *context, int64_t begin, int64_t end, int slot)
 {
+  (void)slot; /* one job writes no per-thread scratch */
   const ScoresJob *job = context;
   const int64_t n = job->data->num_data;
   const int64_t hi = end * SCORES_CHUNK_ROWS < n ? end * SCORES_CHUNK_ROWS : n;

@@ -288,6 +288,7 @@ typedef struct RowJob {
 /* Blocks [begin, end) of ss_kernel_row_threads, into the row. */
 static void row_chunks(void *job, int64_t begin, int64_t end, int slot)
 {
+  (void)slot; /* one job writes no per-thread scratch */
   const RowJob *r = job;
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
@@ -314,6 +315,7 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
  * thread's k, then consumed. */
 static void consume_chunks(void *job, int64_t begin, int64_t end, int slot)
 {
+  (void)slot; /* one job writes no per-thread scratch */
   const RowJob *r = job;
   double k[SS_KERNEL_ROW_BLOCK]; /* one block's values, private to the thread, in L1 */
   for (int64_t b = begin; b < end; ++b) {
