@@ -24,16 +24,8 @@ import tempfile
 
 import numpy as np
 
+from kernel_speed import C, HERE, ROOT, SETS, load_average  # bench/kernel_speed.py: same problems
 from stochsvm._testing import load_benchmark
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-SETS = {"a9a": 2.0 ** -7, "ijcnn1": 2.0}
-C = 32.0
-
-
-def load_average():
-    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def compile_driver(build, out):
