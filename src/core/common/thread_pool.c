@@ -14,12 +14,14 @@
  * claimed, and only then rewrites the job for the next call: a worker whose
  * claim succeeds read the job of that claim's generation.
  *
- * A worker, between jobs, spins for SPIN_NS with a pause instruction, so a
- * job that follows soon (the next kernel row) finds it awake, then sleeps on
- * a condition variable; the caller signals only when a worker sleeps (a
- * sleeper count, read after the job is published: either the caller sees
- * the sleeper or the sleeper sees the job). A missed wake-up costs speed,
- * never correctness: the caller runs every chunk no worker claimed.
+ * A worker, between jobs, spins for SPIN_NS (a few pause instructions, then
+ * sched_yield, which hands the core to any thread waiting for it, the caller
+ * included), so a job that follows soon (the next kernel row) finds it
+ * awake, then sleeps on a condition variable; the caller signals only when a
+ * worker sleeps (a sleeper count, read after the job is published: either
+ * the caller sees the sleeper or the sleeper sees the job). A missed wake-up
+ * costs speed, never correctness: the caller runs every chunk no worker
+ * claimed.
  *
  * Threads only pay when they have cores to run on. A worker descheduled in
  * the middle of its chunk holds the caller up, and a worker that shares the
@@ -155,8 +157,14 @@ static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
     if (atomic_load_explicit(&pool->quit, memory_order_relaxed)) return false;
     *s = atomic_load_explicit(&pool->state, memory_order_acquire);
     if (joinable(*s, seen)) return true;
-    cpu_relax();
-    if (spins % 64 == 0 && now_ns() - start > SPIN_NS) break;
+    /* a pause at first; then yield, so that a thread waiting for this core
+     * (the caller itself, when the machine is busy) runs instead */
+    if (spins < 64) {
+      cpu_relax();
+    } else {
+      sched_yield();
+      if (now_ns() - start > SPIN_NS) break;
+    }
   }
   if (pthread_mutex_lock(&pool->mutex) != 0) {
     /* cannot sleep: keep polling, politely */
