@@ -2,7 +2,7 @@
 """Threads inside one kernel model: the thread pool against OpenMP, 1 and 2
 threads, side by side in one run.
 
-bench/threads_pool.c is linked against each build's libstochsvm.a (gcc
+bench/kernel_eval.c is linked against each build's libstochsvm.a (gcc
 -pthread -fopenmp, so either build links), and the four runs (old 1t, old 2t,
 new 1t, new 2t) alternate, R times each; the table gives median wall seconds.
 The dual variables of all runs of a problem must be bit-identical (asserted):
@@ -30,8 +30,8 @@ from stochsvm._testing import load_benchmark
 
 def compile_driver(build, out):
     src = os.path.join(build, "..") if os.path.isdir(os.path.join(build, "..", "include")) else ROOT
-    subprocess.run(["gcc", "-O2", "-pthread", "-fopenmp", "-I", os.path.join(src, "include"),
-                    os.path.join(HERE, "threads_pool.c"), os.path.join(build, "libstochsvm.a"),
+    subprocess.run(["gcc", "-O2", "-pthread", "-fopenmp", "-DKERNEL_EVAL_THREADS", "-I",
+                    os.path.join(src, "include"), os.path.join(HERE, "kernel_eval.c"), os.path.join(build, "libstochsvm.a"),
                     "-lm", "-o", out], check=True)
     return out
 
@@ -50,8 +50,8 @@ def dump(name, n_rows, tmp):
 
 
 def run(exe, files, d, solver, gamma, lam, iterations, threads, out):
-    line = subprocess.run([exe, *files, str(d), solver, repr(gamma), repr(lam), str(iterations),
-                           str(threads), out], check=True, capture_output=True, text=True).stdout
+    line = subprocess.run([exe, *files, str(d), solver, repr(gamma), repr(lam), "0.1",
+                           str(iterations), str(threads), out], check=True, capture_output=True, text=True).stdout
     wall, cpu, evals = line.split()
     return float(wall), np.fromfile(out)
 
