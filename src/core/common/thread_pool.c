@@ -1,10 +1,10 @@
 /* thread_pool.c -- a small pool of worker threads, owned by one object.
  *
- * A job is num_chunks chunks with fixed boundaries. They are claimed one at a
- * time through one atomic word, state = generation (high 32 bits) | next
- * chunk (low 32 bits): a thread claims chunk k by a compare-and-swap from
- * (g, k) to (g, k + 1), so a late worker still holding generation g - 1
- * claims nothing of job g. The caller publishes the job, claims chunks like
+ * A job is num_chunks chunks with fixed boundaries. They are claimed through
+ * one atomic word, state = generation (high 32 bits) | next chunk (low 32
+ * bits): a thread claims chunks k..k+c-1 by a compare-and-swap from (g, k)
+ * to (g, k + c), so a late worker still holding generation g - 1 claims
+ * nothing of job g. The caller publishes the job, claims chunks like
  * any worker, and when none is left waits only for the chunks workers
  * claimed -- never for a worker the system has not yet run, which may be
  * milliseconds away on a busy machine (an OpenMP team waits for all its
@@ -127,22 +127,27 @@ static inline bool joinable(uint64_t s, uint64_t seen)
   return GENERATION(s) != seen && NEXT(s) != CLOSED;
 }
 
-/* Claims chunks of the job at state @p s one by one and runs them; a worker
- * (@p slot > 0) counts each in done. Returns the number run. */
+/* Claims chunks of the job at state @p s and runs them; a worker (@p slot
+ * > 0) counts them in done. A claim takes a share of what is left (half of
+ * it divided among the threads, at least one chunk), so a long job costs a
+ * few claims per thread and its last chunks are still claimed one by one.
+ * Returns the number of chunks run. */
 static int64_t run_chunks(SsThreadPool *pool, uint64_t s, int slot)
 {
   const uint64_t g = GENERATION(s);
   const SsParallelFn fn = atomic_load_explicit(&pool->fn, memory_order_relaxed);
   void *context = atomic_load_explicit(&pool->context, memory_order_relaxed);
   const uint64_t n = (uint64_t)atomic_load_explicit(&pool->num_chunks, memory_order_relaxed);
+  const uint64_t shares = 2 * (uint64_t)(1 + pool->num_workers);
   int64_t count = 0;
   while (GENERATION(s) == g && NEXT(s) < n) {
-    if (!atomic_compare_exchange_weak_explicit(&pool->state, &s, s + 1, memory_order_acq_rel,
+    const uint64_t left = n - NEXT(s), take = left > shares ? left / shares : 1;
+    if (!atomic_compare_exchange_weak_explicit(&pool->state, &s, s + take, memory_order_acq_rel,
                                                memory_order_acquire))
       continue; /* s now holds the current state */
-    fn(context, (int64_t)NEXT(s), (int64_t)NEXT(s) + 1, slot);
-    ++count;
-    if (slot > 0) atomic_fetch_add_explicit(&pool->done, 1, memory_order_release);
+    fn(context, (int64_t)NEXT(s), (int64_t)(NEXT(s) + take), slot);
+    count += (int64_t)take;
+    if (slot > 0) atomic_fetch_add_explicit(&pool->done, (int64_t)take, memory_order_release);
     s = atomic_load_explicit(&pool->state, memory_order_acquire);
   }
   return count;
