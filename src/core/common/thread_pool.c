@@ -30,10 +30,12 @@
  * alone, and compares the wall time per chunk of the two. While the workers
  * make jobs clearly faster (PAR_GAIN), the parallel periods double in length
  * up to PERIOD_MAX_NS and the solo ones, probes of the serial speed, stay at
- * PERIOD_MIN_NS; otherwise the other way round. On an idle machine this costs
- * under 1% of the parallel speed; on a busy one it keeps a job within a few
- * per cent of serial. Who runs a chunk never changes what the chunk
- * computes, so results stay the same whatever the timing.
+ * PERIOD_MIN_NS; otherwise the other way round. Once the periods have grown,
+ * the probes take about 1% of the time (2 ms in 256 ms); on a busy machine
+ * two threads stayed within 0.5-1.1x of one thread's wall time where OpenMP
+ * took 2.4-15x (bench/results/threads_pool.md). Who runs a chunk never
+ * changes what the chunk computes, so results stay the same whatever the
+ * timing.
  *
  * Threads are POSIX threads with C11 atomics. Without them (Windows without
  * pthreads, a compiler without <stdatomic.h>, or -DSS_NO_THREADS) the pool is
