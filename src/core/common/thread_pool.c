@@ -33,7 +33,7 @@
  * PERIOD_MIN_NS; otherwise the other way round. Once the periods have grown,
  * the probes take about 1% of the time (2 ms in 256 ms); on a busy machine
  * two threads stayed within 0.5-1.1x of one thread's wall time where OpenMP
- * took 2.4-15x (bench/results/threads_pool.md). Who runs a chunk never
+ * took 2.4-23x (bench/results/threads_pool.md). Who runs a chunk never
  * changes what the chunk computes, so results stay the same whatever the
  * timing.
  *
