@@ -4,13 +4,15 @@
  * Trains one binary model (SBP at a fixed nu, or kernel SDCA) on CSR float64
  * data written by bench/kernel_speed.py (raw files: indptr int64, indices
  * int32, values float64, labels float64), rbf kernel, for a fixed number of
- * iterations, and prints one line:
+ * iterations (solver "exact": kernel SDCA with the unregularized bias, to
+ * its default stopping rule, iterations capping it), and prints one line:
  *
  *   wall_seconds cpu_seconds kernel_evaluations
  *
  * and writes the dual variables (n float64) to the output file, so that two
  * builds can be compared iterate by iterate. bench/kernel_speed.py compiles
- * it against each build (gcc -fopenmp) and runs the builds alternately.
+ * it against each build (gcc -fopenmp) and runs the builds alternately;
+ * so does bench/threads_pool.py.
  *
  *   kernel_eval P J V Y d solver gamma lambda nu iterations threads out
  */
@@ -50,7 +52,7 @@ static double seconds(clockid_t clock)
 int main(int argc, char **argv)
 {
   if (argc != 13) {
-    fprintf(stderr, "usage: %s P J V Y d solver(sbp|sdca) gamma lambda nu iterations "
+    fprintf(stderr, "usage: %s P J V Y d solver(sbp|sdca|exact) gamma lambda nu iterations "
                     "threads out\n", argv[0]);
     return 2;
   }
@@ -64,7 +66,8 @@ int main(int argc, char **argv)
     return 1;
   }
   const int64_t n = (int64_t)(by / sizeof(double)), d = atoll(argv[5]);
-  const SsKernelSolver solver = strcmp(argv[6], "sdca") == 0 ? SS_KSOLVER_SDCA : SS_KSOLVER_SBP;
+  const int exact = strcmp(argv[6], "exact") == 0;
+  const SsKernelSolver solver = exact || strcmp(argv[6], "sdca") == 0 ? SS_KSOLVER_SDCA : SS_KSOLVER_SBP;
   const double gamma = atof(argv[7]), lambda = atof(argv[8]), nu = atof(argv[9]);
   const int64_t iterations = atoll(argv[10]);
   const int threads = atoi(argv[11]);
@@ -80,8 +83,12 @@ int main(int argc, char **argv)
   if (!svm) return 1;
   if (solver == SS_KSOLVER_SBP) ss_kernel_svm_set_nu(svm, nu);
   ss_kernel_svm_set_max_num_iterations(svm, iterations);
-  ss_kernel_svm_set_diagnostic_frequency(svm, iterations);
-  ss_kernel_svm_set_epsilon(svm, 1e-300); /* run every iteration */
+  if (exact) {
+    ss_kernel_svm_set_unregularized_bias(svm, 1);
+  } else {
+    ss_kernel_svm_set_diagnostic_frequency(svm, iterations);
+    ss_kernel_svm_set_epsilon(svm, 1e-300); /* run every iteration */
+  }
 #ifdef KERNEL_EVAL_THREADS
   ss_kernel_svm_set_num_threads(svm, threads);
 #else

@@ -267,10 +267,11 @@ SS_API SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_
 SS_API SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed);
 /** @brief Threads for one model, >= 1; default 1. Kernel rows (SBP, kernel
  *  SDCA, kernel Pegasos, the Perceptron), the diagnostic passes and
- *  prediction split their rows over this many OpenMP threads; the results
- *  are bit-identical for any count. A core built without OpenMP accepts any
- *  count and runs serially (docs/embedding.rst). The budgeted solvers
- *  (BSCA, BSGD) stay serial. SS_ERR_BAD_ARG below 1. */
+ *  prediction split their rows over this many threads (a pool the object
+ *  owns); the results are bit-identical for any count. A core built without
+ *  POSIX threads accepts any count and runs serially (docs/embedding.rst).
+ *  The budgeted solvers (BSCA, BSGD) stay serial. SS_ERR_BAD_ARG below 1,
+ *  SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads);
 /** @brief Diagnostic callback and its user pointer (NULL to remove). */
 SS_API SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self,

@@ -350,11 +350,11 @@ SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
 /** @brief Threads for one model, >= 1; default 1. The order-free passes --
  *  the scores of every diagnostic (objective, duality gap) and
  *  ss_svm_decision_function -- split their rows into fixed blocks over this
- *  many OpenMP threads, each score computed alone, so every result is
- *  bit-identical for any count. The solvers' steps stay serial, as do the
- *  callbacks of an abstract data source. A core built without OpenMP
- *  accepts any count and runs serially (docs/embedding.rst).
- *  @return SS_OK, or SS_ERR_BAD_ARG below 1. */
+ *  many threads (a pool the object owns), each score computed alone, so
+ *  every result is bit-identical for any count. The solvers' steps stay
+ *  serial, as do the callbacks of an abstract data source. A core built
+ *  without POSIX threads accepts any count and runs serially (docs/embedding.rst).
+ *  @return SS_OK, SS_ERR_BAD_ARG below 1, or SS_ERR_ALLOC. */
 SS_API SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads);
 /** @brief Visit the examples of every epoch in a fresh random permutation
  *  (non-zero, the default) or in data order (0), for the stochastic

@@ -746,7 +746,7 @@ cdef class KernelSVM(_Trainer):
 
         Kernel rows (SBP, SDCA, Pegasos, Perceptron), the diagnostic passes
         and prediction are split over this many threads; the results are
-        bit-identical for any count. A core built without OpenMP runs
+        bit-identical for any count. A core built without POSIX threads runs
         serially whatever the count. BSCA and BSGD stay serial."""
         cdef SsKernelSvm *p = self._writer("set_num_threads")
         v = _as_int(num_threads, "num_threads")

@@ -1655,8 +1655,8 @@ cdef class SVM(_Trainer):
         The order-free passes -- the scores of every diagnostic (objective,
         duality gap) and :meth:`decision_function` -- split their rows over
         this many threads; the results are bit-identical for any count. The
-        solvers' steps stay serial. A core built without OpenMP runs serially
-        whatever the count."""
+        solvers' steps stay serial. A core built without POSIX threads runs
+        serially whatever the count."""
         cdef SsSvm *p = self._writer("set_num_threads")
         v = _as_int(num_threads, "num_threads")
         if not (1 <= v <= 1024):

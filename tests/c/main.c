@@ -171,6 +171,14 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \
   X(svm_threads_bitwise)                                        \
+  /* test_thread_pool.c */                                      \
+  X(thread_pool_serial_fallbacks)                               \
+  X(thread_pool_jobs_of_any_size)                               \
+  X(thread_pool_many_tiny_jobs)                                 \
+  X(thread_pool_nested_job_runs_serially)                       \
+  X(thread_pool_two_callers)                                    \
+  X(thread_pool_delete_untrained)                               \
+  X(thread_pool_count_changed_between_trains)                   \
   /* test_model_scaling.c */                                     \
   X(model_scaling_saved_loaded_and_applied)                     \
   X(model_scaling_section_layout)                               \

@@ -140,38 +140,60 @@ void ss_source_accumulate_diagonal(const SsDataSource *src, int64_t i, int64_t d
   }
 }
 
-void ss_data_scores(const SsData *data, const double *w, double b, double *scores, SsThreads threads)
+/* Rows per chunk of ss_data_scores: enough work to pay for a claim. */
+#define SCORES_CHUNK_ROWS 256
+
+typedef struct ScoresJob {
+  const SsData *data;
+  const double *w;
+  double b;
+  double *scores;
+} ScoresJob;
+
+/* Scores of rows [lo, hi): each row's dot product, written to its own slot.
+ * The type and layout are dispatched once, so the row kernels inline. */
+static void score_rows(const SsData *data, const double *w, double b, int64_t lo, int64_t hi,
+                       double *scores)
 {
-  /* Each score is one row's dot product, written to its own slot: rows cut
-   * into fixed blocks over the threads give the serial result bit for bit. */
-  const int64_t n = data->num_data;
-  const int nt = ss_threads_for(threads, n);
   if (data->homkermap) {
-    SS_PARALLEL_FOR(nt)
-    for (int64_t i = 0; i < n; ++i) scores[i] = ss_data_mapped_inner_product(data, i, w) + b;
+    for (int64_t i = lo; i < hi; ++i) scores[i] = ss_data_mapped_inner_product(data, i, w) + b;
     return;
   }
-  /* The type and layout are dispatched once, so the row kernels inline. */
   const int64_t d = data->dimension, stride = data->row_stride;
   const int64_t *P = data->indptr;
   const int32_t *J = data->indices;
   if (data->layout == SS_LAYOUT_DENSE && data->dtype == SS_DTYPE_FLOAT32) {
     const float *X = data->values;
-    SS_PARALLEL_FOR(nt)
-    for (int64_t i = 0; i < n; ++i) scores[i] = ss_dense_dot_f32(X + i * stride, d, w) + b;
+    for (int64_t i = lo; i < hi; ++i) scores[i] = ss_dense_dot_f32(X + i * stride, d, w) + b;
   } else if (data->layout == SS_LAYOUT_DENSE) {
     const double *X = data->values;
-    SS_PARALLEL_FOR(nt)
-    for (int64_t i = 0; i < n; ++i) scores[i] = ss_dense_dot_f64(X + i * stride, d, w) + b;
+    for (int64_t i = lo; i < hi; ++i) scores[i] = ss_dense_dot_f64(X + i * stride, d, w) + b;
   } else if (data->dtype == SS_DTYPE_FLOAT32) {
     const float *V = data->values;
-    SS_PARALLEL_FOR(nt)
-    for (int64_t i = 0; i < n; ++i) scores[i] = ss_csr_dot_f32(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
+    for (int64_t i = lo; i < hi; ++i) scores[i] = ss_csr_dot_f32(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
   } else {
     const double *V = data->values;
-    SS_PARALLEL_FOR(nt)
-    for (int64_t i = 0; i < n; ++i) scores[i] = ss_csr_dot_f64(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
+    for (int64_t i = lo; i < hi; ++i) scores[i] = ss_csr_dot_f64(V + P[i], J + P[i], P[i + 1] - P[i], w) + b;
   }
+}
+
+static void score_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* one job writes no per-thread scratch */
+  const ScoresJob *job = context;
+  const int64_t n = job->data->num_data;
+  const int64_t hi = end * SCORES_CHUNK_ROWS < n ? end * SCORES_CHUNK_ROWS : n;
+  score_rows(job->data, job->w, job->b, begin * SCORES_CHUNK_ROWS, hi, job->scores);
+}
+
+void ss_data_scores(const SsData *data, const double *w, double b, double *scores, SsThreads threads)
+{
+  /* Each score is one row's dot product, written to its own slot: rows cut
+   * into fixed chunks over the threads give the serial result bit for bit. */
+  const int64_t n = data->num_data;
+  ScoresJob job = {data, w, b, scores};
+  ss_parallel_for(ss_threads_pool(threads, n), (n + SCORES_CHUNK_ROWS - 1) / SCORES_CHUNK_ROWS,
+                  score_chunks, &job);
 }
 
 void ss_source_scores(const SsDataSource *src, const double *w, double b, double *scores, SsThreads threads)

@@ -1,41 +1,46 @@
-/* threads.h -- the core's optional OpenMP, in one place.
+/* threads.h -- an object's threads, in one place.
  *
- * Built with OpenMP (meson finds it: dependency('openmp', required: false)),
- * a loop marked SS_PARALLEL_FOR runs on the object's num_threads threads;
- * without it the pragma is ignored and the loop runs serially. Only loops
- * whose iterations write disjoint outputs and read shared inputs are marked,
- * and no reduction crosses threads, so a result never depends on the thread
- * count: threaded == serial, bit for bit.
+ * An object with num_threads > 1 owns a pool of worker threads
+ * (thread_pool.h), created by its set_num_threads and joined by its delete.
+ * A loop is cut into chunks with fixed boundaries and handed to
+ * ss_parallel_for; only loops whose chunks write disjoint outputs and read
+ * shared inputs are split, and no reduction crosses chunks in an order that
+ * depends on who ran them, so a result never depends on the thread count:
+ * threaded == serial, bit for bit.
  */
 #ifndef STOCHSVM_THREADS_H
 #define STOCHSVM_THREADS_H
 
 #include <stdint.h>
 
-/** A loop shorter than this runs on the calling thread only: waking the
- *  team costs microseconds, a thousand kernel values about as much. */
+#include "thread_pool.h"
+
+/** A loop shorter than this runs on the calling thread only: handing out
+ *  a job costs a microsecond or so, a thousand kernel values about as much. */
 #define SS_PARALLEL_MIN_LENGTH 2048
 
-/** An object's thread setting: count (<= 1: serial) and the shortest loop
- *  worth splitting (0: SS_PARALLEL_MIN_LENGTH; tests lower it). */
+/** An object's thread setting: count (<= 1: serial), the shortest loop
+ *  worth splitting (0: SS_PARALLEL_MIN_LENGTH; tests lower it) and the
+ *  object's pool (NULL: serial), borrowed by the copies passed around. */
 typedef struct SsThreads {
   int count;
   int64_t min_length;
+  SsThreadPool *pool;
 } SsThreads;
 
-/** The number of threads a loop of @p length items gets. */
-static inline int ss_threads_for(SsThreads threads, int64_t length)
+/** The pool a loop of @p length items runs on: NULL (serial) when the loop
+ *  is short or the object has no pool. */
+static inline SsThreadPool *ss_threads_pool(SsThreads threads, int64_t length)
 {
   const int64_t min_length = threads.min_length > 0 ? threads.min_length : SS_PARALLEL_MIN_LENGTH;
-  return threads.count > 1 && length >= min_length ? threads.count : 1;
+  return threads.count > 1 && length >= min_length ? threads.pool : NULL;
 }
 
-#ifdef _OPENMP
-#define SS_PRAGMA_(x) _Pragma(#x)
-/** Split the next for loop statically over @p nt threads (serial if nt is 1). */
-#define SS_PARALLEL_FOR(nt) SS_PRAGMA_(omp parallel for schedule(static) num_threads(nt) if((nt) > 1))
-#else
-#define SS_PARALLEL_FOR(nt)
-#endif
+/** Set the count to @p num_threads (>= 1) and start or stop the pool to
+ *  match. @return SS_OK; SS_ERR_ALLOC with @p threads unchanged. */
+SsStatus ss_threads_set_count(SsThreads *threads, int num_threads);
+
+/** Join and free the pool; the count returns to 1. */
+void ss_threads_free(SsThreads *threads);
 
 #endif /* STOCHSVM_THREADS_H */

@@ -271,52 +271,69 @@ static inline void block_range(int64_t b, int64_t m, int64_t *lo, int64_t *hi)
   *hi = *lo + SS_KERNEL_ROW_BLOCK < m ? *lo + SS_KERNEL_ROW_BLOCK : m;
 }
 
+/* A kernel row over fixed blocks: its arguments, for the pool's chunks. */
+typedef struct RowJob {
+  const SsKernel *kernel;
+  const SsData *X;
+  const double *norms2;
+  const int64_t *rows;
+  int64_t m;
+  const double *zd;
+  double z_norm2;
+  double *out;              /* ss_kernel_row_threads: the whole row */
+  SsKernelBlockFn consume;  /* ss_kernel_row_blocks: each block's consumer */
+  void *context;
+} RowJob;
+
+/* Blocks [begin, end) of ss_kernel_row_threads, into the row. */
+static void row_chunks(void *job, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* one job writes no per-thread scratch */
+  const RowJob *r = job;
+  for (int64_t b = begin; b < end; ++b) {
+    int64_t lo, hi;
+    block_range(b, r->m, &lo, &hi);
+    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->out + lo);
+  }
+}
+
 void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double *norms2,
                            const int64_t *rows, int64_t m, const double *zd, double z_norm2,
                            double *out, SsThreads threads)
 {
-  const int nt = ss_threads_for(threads, m);
-  if (nt == 1) {
+  SsThreadPool *pool = ss_threads_pool(threads, m);
+  if (!pool) {
     row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, out);
     return;
   }
-  const int64_t num_blocks = ss_kernel_row_num_blocks(m);
-  SS_PARALLEL_FOR(nt)
-  for (int64_t b = 0; b < num_blocks; ++b) {
-    int64_t lo, hi;
-    block_range(b, m, &lo, &hi);
-    row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, out + lo);
-  }
+  RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
+                .z_norm2 = z_norm2, .out = out};
+  ss_parallel_for(pool, ss_kernel_row_num_blocks(m), row_chunks, &job);
 }
 
-/* Block b of ss_kernel_row_blocks: computed into the thread's k, consumed. */
-static void consume_block(const SsKernel *kernel, const SsData *X, const double *norms2,
-                          const int64_t *rows, int64_t m, const double *zd, double z_norm2,
-                          int64_t b, SsKernelBlockFn consume, void *context)
+/* Blocks [begin, end) of ss_kernel_row_blocks: each computed into the
+ * thread's k, then consumed. */
+static void consume_chunks(void *job, int64_t begin, int64_t end, int slot)
 {
+  (void)slot; /* one job writes no per-thread scratch */
+  const RowJob *r = job;
   double k[SS_KERNEL_ROW_BLOCK]; /* one block's values, private to the thread, in L1 */
-  int64_t lo, hi;
-  block_range(b, m, &lo, &hi);
-  row_block(kernel, X, norms2, rows, lo, hi, zd, z_norm2, k);
-  consume(context, b, lo, hi, k);
+  for (int64_t b = begin; b < end; ++b) {
+    int64_t lo, hi;
+    block_range(b, r->m, &lo, &hi);
+    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, k);
+    r->consume(r->context, b, lo, hi, k);
+  }
 }
 
 void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, const double *norms2,
                           const int64_t *rows, int64_t m, const double *zd, double z_norm2,
                           SsThreads threads, SsKernelBlockFn consume, void *context)
 {
-  const int nt = ss_threads_for(threads, m);
-  const int64_t num_blocks = ss_kernel_row_num_blocks(m);
-  if (nt == 1) { /* no parallel region at all: a short row pays nothing for it */
-    for (int64_t b = 0; b < num_blocks; ++b) {
-      consume_block(kernel, X, norms2, rows, m, zd, z_norm2, b, consume, context);
-    }
-    return;
-  }
-  SS_PARALLEL_FOR(nt)
-  for (int64_t b = 0; b < num_blocks; ++b) {
-    consume_block(kernel, X, norms2, rows, m, zd, z_norm2, b, consume, context);
-  }
+  /* A short row runs on the caller (a NULL pool): it pays nothing for threads. */
+  RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
+                .z_norm2 = z_norm2, .consume = consume, .context = context};
+  ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), consume_chunks, &job);
 }
 
 void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,

@@ -81,6 +81,28 @@ double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, con
   return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads);
 }
 
+/* The scores of chunks of examples, each thread with its own scattered
+ * row and partial sums (slot k: zd + k d, partial + k num_blocks). */
+typedef struct ScoresJob {
+  SsKernelSvm *self;
+  const int64_t *rows;
+  const double *coef;
+  int64_t m, chunk, num_blocks;
+  double *zd, *partial, *scores;
+} ScoresJob;
+
+static void scores_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  const ScoresJob *job = context;
+  const SsThreads serial = {.count = 1};
+  const int64_t n = job->self->num_data, hi = end * job->chunk < n ? end * job->chunk : n;
+  for (int64_t i = begin * job->chunk; i < hi; ++i) {
+    job->scores[i] = expansion_score(job->self, job->rows, job->coef, job->m, i,
+                                     job->zd + slot * job->self->dimension,
+                                     job->partial + slot * job->num_blocks, serial);
+  }
+}
+
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                     int64_t m, double *scores)
 {
@@ -89,30 +111,26 @@ void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, cons
     for (int64_t i = 0; i < n; ++i) scores[i] = 0.0;
     return;
   }
-  /* The examples are split into nt fixed parts, one per thread, each with
-   * its own scattered row and partial sums; each score is computed serially,
-   * exactly as ss_kernel_svm_expansion_score computes it. Without the
-   * memory for the parts the rows are threaded one by one instead. One
-   * parallel region for the n m evaluations: the length is n. */
-  const int nt = ss_threads_for(self->threads, n);
+  /* The examples are cut into fixed chunks of about SS_PARALLEL_MIN_LENGTH
+   * kernel values; each score is computed serially, exactly as
+   * ss_kernel_svm_expansion_score computes it. Without the memory for the
+   * threads' scratch the rows are threaded one by one instead. One job for
+   * the n m evaluations: the length is n. */
+  SsThreadPool *pool = ss_threads_pool(self->threads, n);
+  const int slots = ss_thread_pool_num_slots(pool);
   const int64_t d = self->dimension, num_blocks = ss_kernel_row_num_blocks(m);
-  double *zd = nt > 1 ? calloc((size_t)(nt * d), sizeof(double)) : NULL;
-  double *partial = nt > 1 ? malloc((size_t)(nt * num_blocks) * sizeof(double)) : NULL;
+  double *zd = pool ? calloc((size_t)(slots * d), sizeof(double)) : NULL;
+  double *partial = pool ? malloc((size_t)(slots * num_blocks) * sizeof(double)) : NULL;
   if (!zd || !partial) {
     free(zd);
     free(partial);
     for (int64_t i = 0; i < n; ++i) scores[i] = ss_kernel_svm_expansion_score(self, rows, coef, m, i);
     return;
   }
-  const SsThreads serial = {.count = 1};
-  SS_PARALLEL_FOR(nt)
-  for (int part = 0; part < nt; ++part) {
-    const int64_t lo = n * part / nt, hi = n * (part + 1) / nt;
-    for (int64_t i = lo; i < hi; ++i) {
-      scores[i] = expansion_score(self, rows, coef, m, i, zd + part * d,
-                                  partial + part * num_blocks, serial);
-    }
-  }
+  const int64_t chunk = m < SS_PARALLEL_MIN_LENGTH ? SS_PARALLEL_MIN_LENGTH / m : 1;
+  ScoresJob job = {.self = self, .rows = rows, .coef = coef, .m = m, .chunk = chunk,
+                   .num_blocks = num_blocks, .zd = zd, .partial = partial, .scores = scores};
+  ss_parallel_for(pool, (n + chunk - 1) / chunk, scores_chunks, &job);
   free(zd);
   free(partial);
 }

@@ -203,6 +203,7 @@ void ss_kernel_svm_delete(SsKernelSvm *self)
   free_data_state(self);
   ss_run_history_free(&self->history);
   ss_kernel_model_free(&self->model);
+  ss_threads_free(&self->threads);
   free(self);
 }
 
@@ -707,7 +708,9 @@ SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)
   if (num_threads < 1)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_num_threads: num_threads must be >= 1, got %d",
                               num_threads);
-  self->threads.count = num_threads;
+  if (ss_threads_set_count(&self->threads, num_threads) != SS_OK)
+    return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "set_num_threads: cannot allocate a pool of %d threads",
+                              num_threads);
   return ss_kernel_svm_succeed(self);
 }
 

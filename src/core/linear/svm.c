@@ -271,6 +271,7 @@ void ss_svm_delete(SsSvm *self)
   ss_run_history_free(&self->history);
   free(self->scaling);
   free(self->scratch);
+  ss_threads_free(&self->threads);
   free(self);
 }
 
@@ -528,7 +529,8 @@ SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads)
   if (!self) return SS_ERR_BAD_ARG;
   if (num_threads < 1)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_num_threads: num_threads must be >= 1, got %d", num_threads);
-  self->threads.count = num_threads;
+  if (ss_threads_set_count(&self->threads, num_threads) != SS_OK)
+    return ss_svm_fail(self, SS_ERR_ALLOC, "set_num_threads: cannot allocate a pool of %d threads", num_threads);
   return ss_svm_succeed(self);
 }
 

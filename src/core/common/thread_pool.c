@@ -1,0 +1,422 @@
+/* thread_pool.c -- a small pool of worker threads, owned by one object.
+ *
+ * A job is num_chunks chunks with fixed boundaries. They are claimed through
+ * one atomic word, state = generation (high 32 bits) | next chunk (low 32
+ * bits): a thread claims chunks k..k+c-1 by a compare-and-swap from (g, k)
+ * to (g, k + c), so a late worker still holding generation g - 1 claims
+ * nothing of job g. The caller publishes the job, claims chunks like
+ * any worker, and when none is left waits only for the chunks workers
+ * claimed -- never for a worker the system has not yet run, which may be
+ * milliseconds away on a busy machine (an OpenMP team waits for all its
+ * threads at every barrier: with one kernel row per parallel region, that
+ * made two threads 30x slower than one at load 8 on two cores). Then it
+ * closes the job by moving state to (g + 1, CLOSED), where nothing can be
+ * claimed, and only then rewrites the job for the next call: a worker whose
+ * claim succeeds read the job of that claim's generation.
+ *
+ * A worker, between jobs, spins for SPIN_NS (a few pause instructions, then
+ * sched_yield, which hands the core to any thread waiting for it, the caller
+ * included), so a job that follows soon (the next kernel row) finds it
+ * awake, then sleeps on a condition variable; the caller signals only when a
+ * worker sleeps (a sleeper count, read after the job is published: either
+ * the caller sees the sleeper or the sleeper sees the job). A missed wake-up
+ * costs speed, never correctness: the caller runs every chunk no worker
+ * claimed.
+ *
+ * Threads only pay when they have cores to run on. A worker descheduled in
+ * the middle of its chunk holds the caller up, and a worker that shares the
+ * caller's core only slows it down. So the caller measures: it alternates
+ * periods where the workers take part with periods where it runs every job
+ * alone, and compares the wall time per chunk of the two. While the workers
+ * make jobs clearly faster (PAR_GAIN), the parallel periods double in length
+ * up to PERIOD_MAX_NS and the solo ones, probes of the serial speed, stay at
+ * PERIOD_MIN_NS; otherwise the other way round. Once the periods have grown,
+ * the probes take about 1% of the time (2 ms in 256 ms); on a busy machine
+ * two threads stayed within 0.5-1.1x of one thread's wall time where OpenMP
+ * took 2.4-23x (bench/results/threads_pool.md). Who runs a chunk never
+ * changes what the chunk computes, so results stay the same whatever the
+ * timing.
+ *
+ * Threads are POSIX threads with C11 atomics. Without them (Windows without
+ * pthreads, a compiler without <stdatomic.h>, or -DSS_NO_THREADS) the pool is
+ * never created and every job runs serially on the caller.
+ */
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "threads.h"
+
+#include <stdlib.h>
+
+#if !defined(SS_NO_THREADS) && !defined(__STDC_NO_ATOMICS__) && \
+    (defined(__unix__) || defined(__APPLE__) || defined(SS_HAVE_PTHREADS))
+#define SS_POOL_THREADS 1
+#else
+#define SS_POOL_THREADS 0
+#endif
+
+#if SS_POOL_THREADS
+
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <time.h>
+
+#define CLOSED UINT64_C(0xFFFFFFFF)
+#define GENERATION(s) ((s) >> 32)
+#define NEXT(s) ((s) & CLOSED)
+
+enum {
+  LINE = 64,          /* a cache line: the hot atomics get one each */
+  MAX_THREADS = 256,  /* threads started at most, the caller included */
+  CALLER_SPINS = 2000 /* pauses before the caller yields while it waits */
+};
+#define SPIN_NS INT64_C(50000)        /* a worker's wait for the next job before it sleeps */
+#define PERIOD_MIN_NS INT64_C(2000000)   /* the shortest period of one mode */
+#define PERIOD_MAX_NS INT64_C(256000000) /* the longest */
+#define PERIOD_MIN_JOBS 4                /* jobs a period needs to be judged */
+#define PAR_GAIN 0.85                    /* the workers pay: at most this x solo's time per chunk */
+
+typedef struct Worker {
+  SsThreadPool *pool;
+  int slot;
+  pthread_t thread;
+} Worker;
+
+struct SsThreadPool {
+  _Alignas(LINE) _Atomic uint64_t state; /* generation | next chunk */
+  _Alignas(LINE) _Atomic int64_t done;   /* chunks of the job the workers finished */
+  _Alignas(LINE) _Atomic(SsParallelFn) fn;
+  _Atomic(void *) context;
+  _Atomic int64_t num_chunks;
+  _Atomic int sleepers;
+  _Atomic bool quit;
+  _Atomic bool busy; /* a caller is running a job */
+  pthread_mutex_t mutex;
+  pthread_cond_t wake;
+  /* The caller's, under busy: the present period, its totals, and what the
+   * last period of each mode measured (ns per chunk, 0: not yet). */
+  bool adaptive, solo;
+  int64_t period_end, period_jobs, period_ns, period_chunks;
+  double rate[2]; /* [solo] */
+  int64_t length[2];
+  int num_workers;
+  Worker *workers;
+};
+
+static int64_t now_ns(void)
+{
+  struct timespec t;
+  if (clock_gettime(CLOCK_MONOTONIC, &t) != 0) return 0;
+  return (int64_t)t.tv_sec * INT64_C(1000000000) + (int64_t)t.tv_nsec;
+}
+
+/* A hint to the core that this thread spins. */
+static inline void cpu_relax(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_ia32_pause();
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* A job the worker has not joined: a generation other than @p seen, open. */
+static inline bool joinable(uint64_t s, uint64_t seen)
+{
+  return GENERATION(s) != seen && NEXT(s) != CLOSED;
+}
+
+/* Claims chunks of the job at state @p s and runs them; a worker (@p slot
+ * > 0) counts them in done. A claim takes a share of what is left (half of
+ * it divided among the threads, at least one chunk), so a long job costs a
+ * few claims per thread and its last chunks are still claimed one by one.
+ * Returns the number of chunks run. */
+static int64_t run_chunks(SsThreadPool *pool, uint64_t s, int slot)
+{
+  const uint64_t g = GENERATION(s);
+  const SsParallelFn fn = atomic_load_explicit(&pool->fn, memory_order_relaxed);
+  void *context = atomic_load_explicit(&pool->context, memory_order_relaxed);
+  const uint64_t n = (uint64_t)atomic_load_explicit(&pool->num_chunks, memory_order_relaxed);
+  const uint64_t shares = 2 * (uint64_t)(1 + pool->num_workers);
+  int64_t count = 0;
+  while (GENERATION(s) == g && NEXT(s) < n) {
+    const uint64_t left = n - NEXT(s), take = left > shares ? left / shares : 1;
+    if (!atomic_compare_exchange_weak_explicit(&pool->state, &s, s + take, memory_order_acq_rel,
+                                               memory_order_acquire))
+      continue; /* s now holds the current state */
+    fn(context, (int64_t)NEXT(s), (int64_t)(NEXT(s) + take), slot);
+    count += (int64_t)take;
+    if (slot > 0) atomic_fetch_add_explicit(&pool->done, (int64_t)take, memory_order_release);
+    s = atomic_load_explicit(&pool->state, memory_order_acquire);
+  }
+  return count;
+}
+
+/* Spins, then sleeps, until a job other than @p seen is open (true, its
+ * state in *s) or the pool quits (false). */
+static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
+{
+  const int64_t start = now_ns();
+  for (unsigned spins = 1;; ++spins) {
+    if (atomic_load_explicit(&pool->quit, memory_order_relaxed)) return false;
+    *s = atomic_load_explicit(&pool->state, memory_order_acquire);
+    if (joinable(*s, seen)) return true;
+    /* a pause at first; then yield, so that a thread waiting for this core
+     * (the caller itself, when the machine is busy) runs instead */
+    if (spins < 64) {
+      cpu_relax();
+    } else {
+      sched_yield();
+      if (now_ns() - start > SPIN_NS) break;
+    }
+  }
+  if (pthread_mutex_lock(&pool->mutex) != 0) {
+    /* cannot sleep: keep polling, politely */
+    for (;;) {
+      if (atomic_load(&pool->quit)) return false;
+      *s = atomic_load(&pool->state);
+      if (joinable(*s, seen)) return true;
+      sched_yield();
+    }
+  }
+  atomic_fetch_add(&pool->sleepers, 1); /* sequentially consistent with the caller's publish */
+  bool job = false;
+  for (;;) {
+    if (atomic_load(&pool->quit)) break;
+    *s = atomic_load(&pool->state);
+    if (joinable(*s, seen)) {
+      job = true;
+      break;
+    }
+    pthread_cond_wait(&pool->wake, &pool->mutex); /* a failure acts as a spurious wake-up */
+  }
+  atomic_fetch_sub(&pool->sleepers, 1);
+  pthread_mutex_unlock(&pool->mutex);
+  return job;
+}
+
+static void *worker_main(void *arg)
+{
+  const Worker *w = arg;
+  SsThreadPool *pool = w->pool;
+  uint64_t seen = 0, s;
+  while (wait_for_job(pool, seen, &s)) {
+    seen = GENERATION(s);
+    run_chunks(pool, s, w->slot);
+  }
+  return NULL;
+}
+
+static void wake_all(SsThreadPool *pool)
+{
+  const bool locked = pthread_mutex_lock(&pool->mutex) == 0;
+  pthread_cond_broadcast(&pool->wake);
+  if (locked) pthread_mutex_unlock(&pool->mutex);
+}
+
+static void free_pool(SsThreadPool *pool)
+{
+  free(pool->workers);
+  free(pool);
+}
+
+SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
+{
+  if (!out) return SS_ERR_BAD_ARG;
+  *out = NULL;
+  if (num_threads <= 1) return SS_OK;
+  if (num_threads > MAX_THREADS) num_threads = MAX_THREADS;
+  const size_t bytes = (sizeof(SsThreadPool) + LINE - 1) / LINE * LINE;
+  SsThreadPool *pool = aligned_alloc(LINE, bytes);
+  if (!pool) return SS_ERR_ALLOC;
+  pool->workers = malloc((size_t)(num_threads - 1) * sizeof(Worker));
+  if (!pool->workers) {
+    free(pool);
+    return SS_ERR_ALLOC;
+  }
+  atomic_init(&pool->state, (UINT64_C(1) << 32) | CLOSED); /* workers start having seen 0 */
+  atomic_init(&pool->done, 0);
+  atomic_init(&pool->fn, NULL);
+  atomic_init(&pool->context, NULL);
+  atomic_init(&pool->num_chunks, 0);
+  atomic_init(&pool->sleepers, 0);
+  atomic_init(&pool->quit, false);
+  atomic_init(&pool->busy, false);
+  pool->adaptive = true;
+  pool->solo = false;
+  pool->period_end = pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
+  pool->rate[0] = pool->rate[1] = 0;
+  pool->length[0] = pool->length[1] = PERIOD_MIN_NS;
+  pool->num_workers = 0;
+  if (pthread_mutex_init(&pool->mutex, NULL) != 0) {
+    free_pool(pool);
+    return SS_ERR_ALLOC;
+  }
+  if (pthread_cond_init(&pool->wake, NULL) != 0) {
+    pthread_mutex_destroy(&pool->mutex);
+    free_pool(pool);
+    return SS_ERR_ALLOC;
+  }
+  /* Workers block every signal (they inherit the mask): signals stay with
+   * the program's own threads, e.g. Python's SIGINT handler. */
+  sigset_t all, old;
+  sigfillset(&all);
+  const bool masked = pthread_sigmask(SIG_SETMASK, &all, &old) == 0;
+  for (int k = 0; k < num_threads - 1; ++k) {
+    Worker *w = &pool->workers[k];
+    w->pool = pool;
+    w->slot = k + 1;
+    if (pthread_create(&w->thread, NULL, worker_main, w) != 0) break;
+    pool->num_workers++;
+  }
+  if (masked) pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (pool->num_workers == 0) { /* no thread could start: serial */
+    pthread_cond_destroy(&pool->wake);
+    pthread_mutex_destroy(&pool->mutex);
+    free_pool(pool);
+    return SS_OK;
+  }
+  *out = pool;
+  return SS_OK;
+}
+
+void ss_thread_pool_delete(SsThreadPool *pool)
+{
+  if (!pool) return;
+  atomic_store(&pool->quit, true);
+  wake_all(pool);
+  for (int k = 0; k < pool->num_workers; ++k) pthread_join(pool->workers[k].thread, NULL);
+  pthread_cond_destroy(&pool->wake);
+  pthread_mutex_destroy(&pool->mutex);
+  free_pool(pool);
+}
+
+int ss_thread_pool_num_slots(const SsThreadPool *pool) { return pool ? 1 + pool->num_workers : 1; }
+
+void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive)
+{
+  if (pool) pool->adaptive = adaptive;
+}
+
+/* Whether the job starting at @p now runs alone: at the end of a period
+ * (long enough and with enough jobs), record its time per chunk, set the
+ * lengths of both modes from the two latest measurements, switch modes. */
+static bool run_alone(SsThreadPool *pool, int64_t now)
+{
+  if (!pool->adaptive) return false;
+  if (now >= pool->period_end && pool->period_jobs >= PERIOD_MIN_JOBS) {
+    pool->rate[pool->solo] = (double)pool->period_ns / (double)pool->period_chunks;
+    if (pool->rate[0] > 0 && pool->rate[1] > 0) {
+      const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1];
+      int64_t *longer = &pool->length[!pays], *shorter = &pool->length[pays];
+      *longer = *longer < PERIOD_MAX_NS / 2 ? 2 * *longer : PERIOD_MAX_NS;
+      *shorter = PERIOD_MIN_NS;
+    }
+    pool->solo = !pool->solo;
+    pool->period_end = now + pool->length[pool->solo];
+    pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
+  }
+  return pool->solo;
+}
+
+/* Add a job of @p n chunks that took @p ns to the present period. */
+static void count_job(SsThreadPool *pool, int64_t n, int64_t ns)
+{
+  pool->period_jobs++;
+  pool->period_ns += ns;
+  pool->period_chunks += n;
+}
+
+void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context)
+{
+  if (num_chunks <= 0) return;
+  if (!pool || num_chunks < 2 || (uint64_t)num_chunks >= CLOSED ||
+      atomic_exchange_explicit(&pool->busy, true, memory_order_acquire)) {
+    fn(context, 0, num_chunks, 0);
+    return;
+  }
+  const int64_t t0 = now_ns();
+  if (run_alone(pool, t0)) {
+    fn(context, 0, num_chunks, 0);
+    count_job(pool, num_chunks, now_ns() - t0);
+    atomic_store_explicit(&pool->busy, false, memory_order_release);
+    return;
+  }
+  /* Between jobs state is (g, CLOSED): job g opens at chunk 0. */
+  const uint64_t g = GENERATION(atomic_load_explicit(&pool->state, memory_order_relaxed));
+  atomic_store_explicit(&pool->fn, fn, memory_order_relaxed);
+  atomic_store_explicit(&pool->context, context, memory_order_relaxed);
+  atomic_store_explicit(&pool->num_chunks, num_chunks, memory_order_relaxed);
+  atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+  atomic_store(&pool->state, g << 32); /* publish (release), then look for sleepers */
+  if (atomic_load(&pool->sleepers) > 0) wake_all(pool);
+
+  const int64_t own = run_chunks(pool, g << 32, 0);
+  /* Every chunk is claimed: wait for the ones the workers are running. */
+  for (unsigned spins = 0; atomic_load_explicit(&pool->done, memory_order_acquire) < num_chunks - own;
+       ++spins) {
+    if (spins < CALLER_SPINS) {
+      cpu_relax();
+    } else {
+      sched_yield();
+    }
+  }
+  /* Close: from here no claim of job g can succeed, so the job's fields and
+   * the caller's context are free again. */
+  atomic_exchange_explicit(&pool->state, ((g + 1) << 32) | CLOSED, memory_order_acq_rel);
+  count_job(pool, num_chunks, now_ns() - t0);
+  atomic_store_explicit(&pool->busy, false, memory_order_release);
+}
+
+#else /* no threads: every job runs on the caller */
+
+SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
+{
+  (void)num_threads;
+  if (!out) return SS_ERR_BAD_ARG;
+  *out = NULL;
+  return SS_OK;
+}
+
+void ss_thread_pool_delete(SsThreadPool *pool) { (void)pool; }
+
+int ss_thread_pool_num_slots(const SsThreadPool *pool)
+{
+  (void)pool;
+  return 1;
+}
+
+void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive)
+{
+  (void)pool, (void)adaptive;
+}
+
+void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context)
+{
+  (void)pool;
+  if (num_chunks > 0) fn(context, 0, num_chunks, 0);
+}
+
+#endif
+
+SsStatus ss_threads_set_count(SsThreads *threads, int num_threads)
+{
+  if (num_threads == threads->count && (num_threads <= 1 || threads->pool)) return SS_OK;
+  SsThreadPool *pool = NULL;
+  const SsStatus status = ss_thread_pool_new(num_threads, &pool);
+  if (status != SS_OK) return status;
+  ss_thread_pool_delete(threads->pool);
+  threads->pool = pool;
+  threads->count = num_threads;
+  return SS_OK;
+}
+
+void ss_threads_free(SsThreads *threads)
+{
+  ss_thread_pool_delete(threads->pool);
+  threads->pool = NULL;
+  threads->count = 1;
+}

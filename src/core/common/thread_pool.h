@@ -1,0 +1,48 @@
+/* thread_pool.h -- the worker threads one object owns (thread_pool.c).
+ *
+ * A job is a number of chunks with fixed boundaries; fn(context, begin, end,
+ * slot) runs the chunks [begin, end) and writes outputs no other chunk
+ * writes, so a result never depends on who ran which chunk. The calling
+ * thread takes part and never waits for a worker that has not started a
+ * chunk: it waits only for chunks a worker has claimed.
+ */
+#ifndef STOCHSVM_THREAD_POOL_H
+#define STOCHSVM_THREAD_POOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stochsvm/stochsvm.h"
+
+typedef struct SsThreadPool SsThreadPool;
+
+/** Runs chunks [begin, end) of a job. @p slot in [0, ss_thread_pool_num_slots)
+ *  names the thread that runs them (0: the caller), for per-thread scratch. */
+typedef void (*SsParallelFn)(void *context, int64_t begin, int64_t end, int slot);
+
+/** A pool for @p num_threads threads in all: the caller and num_threads - 1
+ *  workers. *pool is NULL (serial) when num_threads <= 1, where the build has
+ *  no threads, or when no worker could be started; a worker that cannot be
+ *  started leaves its share to the others.
+ *  @return SS_OK; SS_ERR_ALLOC when the pool's memory cannot be allocated. */
+SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **pool);
+
+/** Stops and joins the workers, frees the pool. NULL-safe. */
+void ss_thread_pool_delete(SsThreadPool *pool);
+
+/** The number of slots fn may see: 1 + the workers (1 for NULL). */
+int ss_thread_pool_num_slots(const SsThreadPool *pool);
+
+/** Whether the caller measures and runs jobs alone while the workers do not
+ *  make them faster (default true); tests turn it off, so that every job of
+ *  two or more chunks is offered to the workers. */
+void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive);
+
+/** Runs chunks 0..num_chunks-1 of fn, on the pool's threads and the caller,
+ *  and returns when all have run. Serial (one call fn(context, 0,
+ *  num_chunks, 0)) for a NULL pool, fewer than two chunks, a pool already
+ *  running a job of another caller, or while the caller runs alone
+ *  (ss_thread_pool_set_adaptive). */
+void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context);
+
+#endif /* STOCHSVM_THREAD_POOL_H */

@@ -1,0 +1,273 @@
+/* test_thread_pool.c -- the objects' thread pool (src/core/common/thread_pool.c):
+ * every chunk of every job runs exactly once, on a valid slot, whatever the
+ * number of chunks and threads; many tiny jobs in a row; a pool busy with
+ * one caller runs a second caller's job (or a nested one) serially; objects
+ * whose thread count changes between trains, or that are deleted untrained.
+ * Clean under ASan/UBSan, TSan (clang) and valgrind. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/common/thread_pool.h"
+#include "../../src/core/kernel/kernel_internal.h"
+#include "../../src/core/linear/svm_internal.h"
+#include "minitest.h"
+#include "stochsvm/kernel_svm.h"
+#include "stochsvm/svm.h"
+#include "testutil.h"
+
+/* A job that counts the runs of each chunk and records each chunk's slot. */
+typedef struct CountJob {
+  int64_t num_chunks;
+  int num_slots;
+  int *runs;          /* [num_chunks] */
+  int *slot_of;       /* [num_chunks] */
+  int bad_range;      /* a call with begin >= end or end > num_chunks */
+  SsThreadPool *pool; /* non-NULL: each chunk submits a nested job to it */
+  int64_t nested_chunks;
+  int worker_delay;   /* a worker's chunk first spins this long: a caller that
+                       * did not wait for it would find it not run */
+} CountJob;
+
+static void count_nested(void *context, int64_t begin, int64_t end, int slot)
+{
+  int64_t *calls = context;
+  *calls += end - begin + (slot == 0 ? 0 : 1000000);
+}
+
+static void count_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  CountJob *job = context;
+  if (begin >= end || begin < 0 || end > job->num_chunks || slot < 0 || slot >= job->num_slots) {
+    job->bad_range = 1; /* several threads may store 1: each writes the same value */
+    return;
+  }
+  for (int64_t k = begin; k < end; ++k) {
+    if (slot > 0) {
+      volatile int spin = 0;
+      while (spin < job->worker_delay) spin = spin + 1;
+    }
+    job->runs[k]++;
+    job->slot_of[k] = slot;
+    if (job->pool) {
+      /* the pool is busy with this job: the nested one runs here, serially */
+      int64_t calls = 0;
+      ss_parallel_for(job->pool, job->nested_chunks, count_nested, &calls);
+      if (calls != job->nested_chunks) job->runs[k] += 100;
+    }
+  }
+}
+
+/* Runs a job of @p n chunks on @p pool; every chunk ran once, on a valid slot.
+ * Returns the number of chunks run off the calling thread. */
+static int64_t check_job(SsThreadPool *pool, int64_t n)
+{
+  CountJob job = {.num_chunks = n, .num_slots = ss_thread_pool_num_slots(pool), .worker_delay = 2000};
+  job.runs = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
+  job.slot_of = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
+  if (!job.runs || !job.slot_of) {
+    CHECK(!"allocation");
+    free(job.runs), free(job.slot_of);
+    return 0;
+  }
+  ss_parallel_for(pool, n, count_chunks, &job);
+  int64_t off_caller = 0, wrong = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    wrong += job.runs[k] != 1;
+    off_caller += job.slot_of[k] != 0;
+  }
+  CHECK_EQ_INT(wrong, 0);
+  CHECK_EQ_INT(job.bad_range, 0);
+  free(job.runs), free(job.slot_of);
+  return off_caller;
+}
+
+void test_thread_pool_serial_fallbacks(void)
+{
+  SsThreadPool *pool = (SsThreadPool *)&pool; /* must be overwritten */
+  CHECK_EQ_INT(ss_thread_pool_new(1, NULL), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_thread_pool_new(1, &pool), SS_OK);
+  CHECK(pool == NULL);
+  CHECK_EQ_INT(ss_thread_pool_new(-5, &pool), SS_OK);
+  CHECK(pool == NULL);
+  CHECK_EQ_INT(ss_thread_pool_num_slots(NULL), 1);
+  ss_thread_pool_delete(NULL);
+  /* NULL pool: one call for the whole range, on slot 0 */
+  CHECK_EQ_INT(check_job(NULL, 0), 0);
+  CHECK_EQ_INT(check_job(NULL, 1), 0);
+  CHECK_EQ_INT(check_job(NULL, 1000), 0);
+}
+
+void test_thread_pool_jobs_of_any_size(void)
+{
+  SsThreadPool *pool = NULL;
+  REQUIRE(ss_thread_pool_new(3, &pool) == SS_OK);
+  REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
+  CHECK_EQ_INT(ss_thread_pool_num_slots(pool), 3);
+  const int64_t sizes[] = {0, 1, 2, 3, 5, 64, 1000, 100000};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
+    CHECK_EQ_INT(check_job(pool, sizes[s]) >= 0, 1);
+  }
+  CHECK_EQ_INT(check_job(pool, 1), 0); /* one chunk: on the caller */
+  ss_thread_pool_delete(pool);
+}
+
+void test_thread_pool_many_tiny_jobs(void)
+{
+  /* More threads than chunks, and thousands of jobs in a row, each closing
+   * before the next opens: a worker late from an earlier job must not run a
+   * chunk of the next one twice or on stale arguments. */
+  SsThreadPool *pool = NULL;
+  REQUIRE(ss_thread_pool_new(5, &pool) == SS_OK);
+  REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
+  int64_t off_caller = 0;
+  for (int job = 0; job < 5000; ++job) off_caller += check_job(pool, 2 + job % 3);
+  for (int job = 0; job < 50; ++job) off_caller += check_job(pool, 4096);
+  CHECK(off_caller >= 0);
+  ss_thread_pool_delete(pool);
+}
+
+void test_thread_pool_nested_job_runs_serially(void)
+{
+  SsThreadPool *pool = NULL;
+  REQUIRE(ss_thread_pool_new(2, &pool) == SS_OK);
+  REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
+  int runs[300] = {0}, slot_of[300] = {0};
+  CountJob job = {.num_chunks = 300, .num_slots = 2, .runs = runs, .slot_of = slot_of,
+                  .pool = pool, .nested_chunks = 7};
+  ss_parallel_for(pool, 300, count_chunks, &job);
+  int wrong = 0;
+  for (int k = 0; k < 300; ++k) wrong += runs[k] != 1;
+  CHECK_EQ_INT(wrong, 0);
+  CHECK_EQ_INT(job.bad_range, 0);
+  ss_thread_pool_delete(pool);
+}
+
+/* Two callers share one pool: whoever finds it busy runs serially. */
+static void *second_caller(void *arg)
+{
+  SsThreadPool *pool = arg;
+  for (int job = 0; job < 2000; ++job) check_job(pool, 1 + job % 40);
+  return NULL;
+}
+
+void test_thread_pool_two_callers(void)
+{
+  SsThreadPool *pool = NULL;
+  REQUIRE(ss_thread_pool_new(2, &pool) == SS_OK);
+  REQUIRE(pool);
+  ss_thread_pool_set_adaptive(pool, false);
+  pthread_t other;
+  REQUIRE(pthread_create(&other, NULL, second_caller, pool) == 0);
+  for (int job = 0; job < 2000; ++job) check_job(pool, 1 + job % 40);
+  pthread_join(other, NULL);
+  ss_thread_pool_delete(pool);
+}
+
+void test_thread_pool_delete_untrained(void)
+{
+  double X[4] = {0, 1, 2, 3}, y[4] = {-1, -1, 1, 1};
+  SsData data;
+  SsKernel kernel;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, 4, 1, 1) == SS_OK);
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0, 1) == SS_OK);
+  for (int threads = 1; threads <= 4; ++threads) {
+    SsKernelSvm *ksvm = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 0.1);
+    SsSvm *svm = ss_svm_new(SS_SOLVER_SDCA, &data, y, 0.1);
+    REQUIRE(ksvm && svm);
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(ksvm, threads), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_num_threads(svm, threads), SS_OK);
+    CHECK((ksvm->threads.pool != NULL) == (threads > 1));
+    CHECK((svm->threads.pool != NULL) == (threads > 1));
+    CHECK_EQ_INT(ss_thread_pool_num_slots(ksvm->threads.pool), threads);
+    ss_kernel_svm_delete(ksvm);
+    ss_svm_delete(svm);
+  }
+}
+
+/* Runs with the thread count changed between trains (2, 3, 1, 4), every
+ * job offered to the workers, agree bit for bit with a serial run: the
+ * kernel rows, responses and score passes of each kernel solver, and the
+ * score passes of linear SDCA. */
+enum { PN = 1100, PD = 5 };
+static const int counts[] = {2, 3, 1, 4};
+
+static void check_kernel_counts(const SsData *data, const double *y, SsKernelSolver solver, int bias,
+                                int64_t iterations)
+{
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  double *s1 = malloc(sizeof(double) * PN), *s2 = malloc(sizeof(double) * PN);
+  SsKernelSvm *k[2] = {NULL, NULL};
+  for (int v = 0; v < 2 && s1 && s2; ++v) {
+    k[v] = ss_kernel_svm_new(solver, &kernel, data, y, 1e-3);
+    if (!k[v]) break;
+    CHECK_EQ_INT(ss_kernel_svm_set_seed(k[v], 9), SS_OK);
+    if (bias) CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(k[v], 1), SS_OK);
+    k[v]->threads.min_length = 16;
+  }
+  if (!s1 || !s2 || !k[0] || !k[1]) {
+    CHECK(!"allocation");
+  } else {
+    for (size_t r = 0; r < sizeof counts / sizeof counts[0]; ++r) {
+      CHECK_EQ_INT(ss_kernel_svm_set_num_threads(k[1], counts[r]), SS_OK);
+      ss_thread_pool_set_adaptive(k[1]->threads.pool, false);
+      for (int v = 0; v < 2; ++v) {
+        CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(k[v], iterations * (int64_t)(r + 1)), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(k[v], iterations / 2), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_train(k[v]), SS_OK);
+      }
+      CHECK(tu_same_bits(ss_kernel_svm_get_dual_variables(k[0]),
+                         ss_kernel_svm_get_dual_variables(k[1]), PN));
+      const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(k[0]);
+      const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(k[1]);
+      CHECK(tu_same_bits(&a->objective, &b->objective, 1));
+      CHECK_EQ_INT(ss_kernel_svm_decision_function(k[0], data, s1), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_decision_function(k[1], data, s2), SS_OK);
+      CHECK(tu_same_bits(s1, s2, PN));
+    }
+    CHECK(ss_kernel_svm_get_statistics(k[0])->num_support_vectors > 16);
+  }
+  ss_kernel_svm_delete(k[0]);
+  ss_kernel_svm_delete(k[1]);
+  free(s1), free(s2);
+}
+
+void test_thread_pool_count_changed_between_trains(void)
+{
+  double *X = malloc(sizeof(double) * PN * PD), *y = malloc(sizeof(double) * PN);
+  REQUIRE(X && y);
+  tu_make_blobs(X, y, PN, PD, 0.4, 3);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, PN, PD, PD) == SS_OK);
+  check_kernel_counts(&data, y, SS_KSOLVER_SBP, 0, 150);
+  check_kernel_counts(&data, y, SS_KSOLVER_SDCA, 0, 300);
+  check_kernel_counts(&data, y, SS_KSOLVER_SDCA, 1, 300); /* the exact solver: cache misses */
+  check_kernel_counts(&data, y, SS_KSOLVER_PEGASOS, 0, 300);
+  check_kernel_counts(&data, y, SS_KSOLVER_PERCEPTRON, 0, 300);
+  SsSvm *l[2];
+  for (int v = 0; v < 2; ++v) {
+    l[v] = ss_svm_new(SS_SOLVER_SDCA, &data, y, 1e-3);
+    REQUIRE(l[v]);
+    CHECK_EQ_INT(ss_svm_set_epsilon(l[v], 0), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(l[v], PN / 3), SS_OK);
+    l[v]->threads.min_length = 16;
+  }
+  for (size_t r = 0; r < sizeof counts / sizeof counts[0]; ++r) {
+    CHECK_EQ_INT(ss_svm_set_num_threads(l[1], counts[r]), SS_OK);
+    ss_thread_pool_set_adaptive(l[1]->threads.pool, false);
+    for (int v = 0; v < 2; ++v) {
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(l[v], 2 * PN * (int64_t)(r + 1)), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(l[v]), SS_OK);
+    }
+    CHECK(tu_same_bits(ss_svm_get_model(l[0]), ss_svm_get_model(l[1]), PD));
+    const SsSvmStatistics *a = ss_svm_get_statistics(l[0]), *b = ss_svm_get_statistics(l[1]);
+    CHECK(tu_same_bits(&a->objective, &b->objective, 1));
+  }
+  ss_svm_delete(l[0]);
+  ss_svm_delete(l[1]);
+  free(X), free(y);
+}
