@@ -249,3 +249,14 @@ def test_gamma_scale_survives_the_model_file(tmp_path):
     back = load_model(tmp_path / "m.ssvm")
     assert back.gamma == "scale" and back.gamma_ == est.gamma_
     np.testing.assert_allclose(back.decision_function(X), est.decision_function(X), rtol=1e-12, atol=1e-12)
+
+
+def test_gamma_scale_refuses_values_whose_squares_overflow():
+    """X * 1e200: the variance is infinite; a clear ValueError, and no
+    RuntimeWarning from numpy on the way (warnings are errors here)."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 3))
+    y = (X[:, 0] > 0).astype(int)
+    for data in (1e200 * X, sp.csr_matrix(1e200 * X)):
+        with pytest.raises(ValueError, match="variance of X is not finite"):
+            KernelSVMClassifier().fit(data, y)

@@ -74,8 +74,10 @@ def _variance(X):
     else:
         rows = max(1, 65536 // d)
         blocks = [values[k:k + rows] for k in range(0, n, rows)]
-    mean = sum(float(b.sum(dtype=np.float64)) for b in blocks) / count
-    square = sum(float(np.square(np.subtract(b, mean, dtype=np.float64)).sum()) for b in blocks)
+    with np.errstate(over="ignore", invalid="ignore"):  # an infinite variance is refused below
+        mean = sum(float(b.sum(dtype=np.float64)) for b in blocks) / count
+        square = sum(float(np.square(np.subtract(b, mean, dtype=np.float64)).sum())
+                     for b in blocks)
     if sp.issparse(X):
         square += (count - values.size) * mean * mean  # the zeros' (0 - mean)^2
     return square / count
