@@ -74,8 +74,13 @@ def compile_eval(build, out, threads_api):
     return out
 
 
-def dump(name, tmp):
+def dump(name, tmp, n_rows=None):
+    """The training split of ``name`` (its first ``n_rows`` of a fixed
+    random order, sorted, when given) as kernel_eval.c's raw files."""
     X, y, _, _ = load_benchmark(name)
+    if n_rows and n_rows < X.shape[0]:
+        keep = np.sort(np.random.default_rng(0).permutation(X.shape[0])[:n_rows])
+        X, y = X[keep], y[keep]
     files = [os.path.join(tmp, f"{name}.{k}") for k in "PJVY"]
     X.indptr.astype(np.int64).tofile(files[0])
     X.indices.astype(np.int32).tofile(files[1])

@@ -22,10 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
-
-from kernel_speed import C, HERE, ROOT, SETS, load_average  # bench/kernel_speed.py: same problems
-from stochsvm._testing import load_benchmark
+from kernel_speed import C, HERE, ROOT, SETS, dump, load_average, run_eval  # same problems
 
 
 def compile_driver(build, out):
@@ -34,26 +31,6 @@ def compile_driver(build, out):
                     os.path.join(src, "include"), os.path.join(HERE, "kernel_eval.c"), os.path.join(build, "libstochsvm.a"),
                     "-lm", "-o", out], check=True)
     return out
-
-
-def dump(name, n_rows, tmp):
-    X, y, _, _ = load_benchmark(name)
-    if n_rows and n_rows < X.shape[0]:
-        keep = np.sort(np.random.default_rng(0).permutation(X.shape[0])[:n_rows])
-        X, y = X[keep], y[keep]
-    files = [os.path.join(tmp, f"{name}.{k}") for k in "PJVY"]
-    X.indptr.astype(np.int64).tofile(files[0])
-    X.indices.astype(np.int32).tofile(files[1])
-    X.data.astype(np.float64).tofile(files[2])
-    y.astype(np.float64).tofile(files[3])
-    return files, X.shape[0], X.shape[1]
-
-
-def run(exe, files, d, solver, gamma, lam, iterations, threads, out):
-    line = subprocess.run([exe, *files, str(d), solver, repr(gamma), repr(lam), "0.1",
-                           str(iterations), str(threads), out], check=True, capture_output=True, text=True).stdout
-    wall, cpu, evals = line.split()
-    return float(wall), np.fromfile(out)
 
 
 def main():
@@ -70,7 +47,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="threads_pool_")
     exe = {"old": compile_driver(args.old_build, os.path.join(tmp, "old")),
            "new": compile_driver(args.new_build, os.path.join(tmp, "new"))}
-    data = {name: dump(name, args.n, tmp) for name in args.sets.split(",")}
+    data = {name: dump(name, tmp, args.n) for name in args.sets.split(",")}
     print(f"`python bench/threads_pool.py {' '.join(sys.argv[1:])}`; "
           f"{load_average()} before the runs; median wall seconds of {args.repeats}.\n")
     print("| data | n | solver | OpenMP 1t | OpenMP 2t | 2t/1t | pool 1t | pool 2t | 2t/1t |")
@@ -85,7 +62,7 @@ def main():
             out = os.path.join(tmp, "alpha")
             for _ in range(args.repeats):
                 for b, t in wall:
-                    w, a = run(exe[b], files, d, solver, gamma, lam, iterations, t, out)
+                    w, _, _, a = run_eval(exe[b], files, d, solver, gamma, lam, iterations, t, out)
                     wall[b, t].append(w)
                     duals.append(a.tobytes())
             assert all(a == duals[0] for a in duals), "the dual variables differ"

@@ -9,6 +9,7 @@ that the property, soak and stress tests of one kind share one list, checked
 against the library in test_properties.py and test_properties_kernel.py.
 """
 
+import importlib.util
 import os
 import signal
 import subprocess
@@ -211,3 +212,13 @@ def assert_threads_equal_serial(jobs, fit, label):
                 for got, want in zip(future.result(), serial[k], strict=True):
                     np.testing.assert_array_equal(got, want, err_msg=label(jobs[k]))
     return serial
+
+
+def load_bench(name):
+    """bench/<name>.py (bench/ is not a package), loaded afresh as the module
+    ``bench_<name>``, for the tests that check a benchmark's rules."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

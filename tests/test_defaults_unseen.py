@@ -23,29 +23,20 @@ driver, res, kdefaults) are meant to make them pass, and a strict xfail that
 passes fails the suite, so the marks must then go.
 """
 
-import importlib.util
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
+from _helpers import load_bench
 from stochsvm import KernelSVMClassifier, LinearSVMClassifier, LinearSVMRegressor
 from stochsvm.cli import main as cli_main
 from stochsvm.datasets import make_classification, make_unscaled
 from stochsvm.svm import _report_training
 
 
-def _load_bench():
-    path = Path(__file__).resolve().parents[1] / "bench" / "defaults.py"
-    spec = importlib.util.spec_from_file_location("bench_defaults", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load_bench("defaults")
 
 _CLASSIFICATION = ("hinge", "hinge2", "logistic")
 

@@ -4,9 +4,7 @@ and the bound it reports is a true lower bound on the optimum (issue 17: at
 C = 1e3 on breast_cancer the window alone stopped "converged" at 1.36x the
 optimum, without a warning)."""
 
-import importlib.util
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,19 +12,12 @@ from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.svm import SVC
 
+from _helpers import load_bench
 from stochsvm import KernelSVM, KernelSVMClassifier
 
 
-def _load_bench():
-    path = Path(__file__).resolve().parents[1] / "bench" / "defaults.py"
-    spec = importlib.util.spec_from_file_location("bench_defaults_certificate", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_breast_cancer_large_C_is_not_a_silent_miss():
-    bench = _load_bench()
+    bench = load_bench("defaults")
     problem = bench._split("breast_cancer", *load_breast_cancer(return_X_y=True))
     run = bench.kernel_run(problem, "sbp", 1000.0, {})
     assert not run.diverged

@@ -131,15 +131,11 @@ def test_small_n_keeps_epoch_diagnostics_and_no_silent_miss(C):
     diagnostics its window stopped iris (one-vs-rest, C = 1e3) "converged" at
     1.79x the optimum without a warning (bench/defaults.py's rule: a run above
     1.05x must warn)."""
-    import importlib.util
-    from pathlib import Path
-
     from sklearn.datasets import load_iris
 
-    path = Path(__file__).resolve().parents[1] / "bench" / "defaults.py"
-    spec = importlib.util.spec_from_file_location("bench_defaults_iris", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    from _helpers import load_bench
+
+    bench = load_bench("defaults")
     problem = bench._split("iris", *load_iris(return_X_y=True))
     run = bench.kernel_run(problem, "sbp", C, {})
     assert not run.diverged and not run.silent_miss, (run.ratio, run.status, run.warned)
