@@ -103,9 +103,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   SsStatus a = train(whole, N);
   SsStatus b = train(split, N / 2 > 0 ? N / 2 : 1);
   if (N / 2 > 0 && b == SS_OK) b = train(split, N - N / 2);
+  /* (The step back-off of the SGD family, run.c, acts at a run's diagnostics
+   * but never at its closing one, so a run split into two calls can back off
+   * elsewhere than the run in one call, or not at all: the two are compared
+   * only where neither backed off. Found by this harness: an SVMSGD2 input,
+   * corpus/fuzz_train/regression-backoff-split.) */
   if (a == SS_OK && b == SS_OK && N / 2 > 0 &&
       ss_svm_get_statistics(whole)->status == SS_SVM_STATUS_MAX_ITERATIONS &&
-      ss_svm_get_statistics(split)->status == SS_SVM_STATUS_MAX_ITERATIONS) {
+      ss_svm_get_statistics(split)->status == SS_SVM_STATUS_MAX_ITERATIONS &&
+      ss_svm_get_statistics(whole)->num_step_backoffs == 0 &&
+      ss_svm_get_statistics(split)->num_step_backoffs == 0) {
     const int64_t D = ss_svm_get_dimension(whole);
     FZ_ASSERT(ss_svm_get_iteration_number(whole) == ss_svm_get_iteration_number(split));
     FZ_ASSERT(memcmp(ss_svm_get_model(whole), ss_svm_get_model(split), (size_t)D * sizeof(double)) == 0);
