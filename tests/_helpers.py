@@ -159,6 +159,10 @@ def interrupt_long_fit(svm, name):
         os.kill(os.getpid(), signal.SIGINT)
 
     timer = threading.Timer(0.3, send)
+    # A runner started in the background (nohup, `cmd &`) hands the tests
+    # SIGINT ignored: Python then has no KeyboardInterrupt handler and the
+    # signal would be lost (a fit of hours). Install it for this test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
@@ -166,6 +170,7 @@ def interrupt_long_fit(svm, name):
         returned = time.perf_counter()
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     print(f"{name}: train() returned {1000 * (returned - sent[0]):.1f} ms after SIGINT")
     t = svm.get_iteration_number()
     assert 0 < t < cap
@@ -182,9 +187,12 @@ def cli_train_interrupted(tmp_path, X, y, options):
     with open(path, "w") as f:
         for row, label in zip(X, y):
             f.write(f"{label:g} " + " ".join(f"{j + 1}:{v:.4g}" for j, v in enumerate(row)) + "\n")
+    # (SIGINT at its default in the child, even under a runner that ignores
+    # it: Python installs its KeyboardInterrupt handler only then)
     proc = subprocess.Popen([sys.executable, "-m", "stochsvm", "train", str(path), *options,
                              "--epochs", "100000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = proc.stdout.readline()           # wait for the first epoch line: training runs
         while line and not line.startswith("epoch"):
