@@ -115,6 +115,7 @@ struct SsKernelSvm_ {
   double *labels;              /**< [n] */
   double *weights;             /**< [n] per-example weights c_i (copied), NULL: all 1 */
   double *norms2;              /**< [n] ||x_i||^2 (precomputed: 0) */
+  int64_t overflow_row;        /**< the first i with ||x_i||^2 not finite, or -1 (train refuses it) */
   double *diagonal;            /**< [n] K(x_i, x_i) */
 
   /* Parameters. */

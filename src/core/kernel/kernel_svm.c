@@ -98,6 +98,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->dimension = dimension;
   self->lambda = lambda;
   self->nu = 0; /* derived from lambda at train time (sbp_nu.c) */
+  self->overflow_row = -1;
   self->nu_warmup = ss_kernel_svm_nu_warmup;
   self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
@@ -162,15 +163,18 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   }
   free_data_state(self);
   memcpy(y, labels, (size_t)n * sizeof(double));
+  int64_t overflow_row = -1;
   for (int64_t i = 0; i < n; ++i) {
     norms2[i] = precomputed ? 0.0 : ss_data_row_squared_norm(data, i);
     diagonal[i] = ss_kernel_diagonal(&self->kernel, data, i, norms2[i]);
+    if (overflow_row < 0 && !isfinite(norms2[i])) overflow_row = i;
   }
   self->data = *data;
   self->has_data = true;
   self->num_data = n;
   self->labels = y;
   self->norms2 = norms2;
+  self->overflow_row = overflow_row;
   self->diagonal = diagonal;
   self->zd = zd;
   self->krow = krow;
@@ -519,14 +523,13 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   if (!self->has_data)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
   /* Finite values whose squares overflow (|x_ij| above about 1e154) give
-   * NaN distances and kernel values: refused, not trained on. */
-  for (int64_t i = 0; i < self->num_data; ++i) {
-    if (!isfinite(self->norms2[i]))
-      return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
-                                "row %lld of the data X has a squared norm that is not finite (%g): its values "
-                                "overflow when squared; scale the features (e.g. to unit variance)",
-                                (long long)i, self->norms2[i]);
-  }
+   * NaN distances and kernel values: refused, not trained on. set_data
+   * found the first such row; the data are set, so new and check_new agree. */
+  if (self->overflow_row >= 0)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
+                              "row %lld of the data X has a squared norm that is not finite (%g): its values "
+                              "overflow when squared; scale the features (e.g. to unit variance)",
+                              (long long)self->overflow_row, self->norms2[self->overflow_row]);
   ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));
