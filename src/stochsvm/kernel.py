@@ -42,7 +42,8 @@ from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, 
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
-                             _TrainingData, map_in_threads, print_training, validate_data)
+                             _TrainingData, epochs_to_iterations, map_in_threads, print_training,
+                             validate_data)
 from stochsvm.svm import _report_training, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
@@ -437,7 +438,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self._last_data = data
 
         def run(svm):
-            svm.set_max_num_iterations(epochs * n)
+            svm.set_max_num_iterations(epochs_to_iterations(epochs, n))
             svm.set_epsilon(tol)
             start = svm.get_iteration_number()
             stats = svm.train()

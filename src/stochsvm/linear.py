@@ -180,6 +180,12 @@ COMMON_CONSTRAINTS = {
 }
 
 
+def epochs_to_iterations(epochs, n):
+    """The iteration cap of ``epochs`` epochs of n examples, at most the
+    largest the C core counts (2^63 - 1): a larger max_iter means no cap."""
+    return min(int(epochs) * int(n), 2**63 - 1)
+
+
 def print_training(estimator, stats):
     """The ``verbose`` line of one trained SVM."""
     backoffs = stats.get("num_step_backoffs", 0)
@@ -411,7 +417,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if self.solver == "sdca":  # (named by its warnings)
             self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
                                              self._svms[0].get_lambda())
-        stats = self._train_all([(svm, self._cap * n, float(self.tol))
+        stats = self._train_all([(svm, epochs_to_iterations(self._cap, n), float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, problems, weights)
         return self
