@@ -182,8 +182,9 @@ COMMON_CONSTRAINTS = {
 
 def epochs_to_iterations(epochs, n):
     """The iteration cap of ``epochs`` epochs of n examples, at most the
-    largest the C core counts (2^63 - 1): a larger max_iter means no cap."""
-    return min(int(epochs) * int(n), 2**63 - 1)
+    2^62 (of the 2^63 - 1 the C core counts, leaving a warm start room for
+    more): a larger max_iter means no cap."""
+    return min(int(epochs) * int(n), 2**62)
 
 
 def print_training(estimator, stats):
