@@ -97,6 +97,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sgd_diverges_huge_bias_rate)                                \
   X(sgd_diverges_huge_data)                                     \
   X(overflowing_squared_norms_refused)                          \
+  X(values_changed_after_set_data_are_named)                    \
   X(sgd_rejects_non_binary_labels)                              \
   X(weights_equal_replication)                                  \
   X(zero_weight_examples_do_not_move_model)                     \
