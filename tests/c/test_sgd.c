@@ -888,6 +888,11 @@ void test_sgd_diverges_huge_data(void) {
   ss_svm_delete(rescued);
 }
 
+/* The kernel solvers that train on a kernel object's data. */
+static const SsKernelSolver kernel_solvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_SDCA, SS_KSOLVER_PEGASOS,
+                                                SS_KSOLVER_BSCA};
+#define NUM_KERNEL_SOLVERS (sizeof kernel_solvers / sizeof kernel_solvers[0])
+
 /* Values whose squares overflow (1e300) make every inner product
  * meaningless: training refuses them up front, for every solver of both
  * objects, and says which row and what to do. */
@@ -907,9 +912,8 @@ void test_overflowing_squared_norms_refused(void) {
   }
   SsKernel kernel;
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0.0, 1) == SS_OK);
-  const SsKernelSolver ksolvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_SDCA, SS_KSOLVER_PEGASOS, SS_KSOLVER_BSCA};
-  for (size_t k = 0; k < sizeof ksolvers / sizeof ksolvers[0]; ++k) {
-    SsKernelSvm *svm = ss_kernel_svm_new(ksolvers[k], &kernel, &data, y, 0.1);
+  for (size_t k = 0; k < NUM_KERNEL_SOLVERS; ++k) {
+    SsKernelSvm *svm = ss_kernel_svm_new(kernel_solvers[k], &kernel, &data, y, 0.1);
     REQUIRE(svm != NULL);
     CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
     CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 1 of the data X") != NULL);
@@ -947,9 +951,8 @@ void test_values_changed_after_set_data_are_named(void) {
   }
   SsKernel kernel;
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0.0, 1) == SS_OK);
-  const SsKernelSolver ksolvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_SDCA, SS_KSOLVER_PEGASOS, SS_KSOLVER_BSCA};
-  for (size_t k = 0; k < sizeof ksolvers / sizeof ksolvers[0]; ++k) {
-    SsKernelSvm *svm = ss_kernel_svm_new(ksolvers[k], &kernel, &data, y, 0.1);
+  for (size_t k = 0; k < NUM_KERNEL_SOLVERS; ++k) {
+    SsKernelSvm *svm = ss_kernel_svm_new(kernel_solvers[k], &kernel, &data, y, 0.1);
     REQUIRE(svm != NULL);
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 5 * N), SS_OK);
     X[5] = NAN;
@@ -964,7 +967,7 @@ void test_values_changed_after_set_data_are_named(void) {
     memcpy(fresh, X, sizeof fresh);
     SsData fresh_data;
     REQUIRE(ss_data_init_dense(&fresh_data, SS_DTYPE_FLOAT64, fresh, N, D, D) == SS_OK);
-    SsKernelSvm *again = ss_kernel_svm_new(ksolvers[k], &kernel, &fresh_data, y, 0.1);
+    SsKernelSvm *again = ss_kernel_svm_new(kernel_solvers[k], &kernel, &fresh_data, y, 0.1);
     REQUIRE(again != NULL);
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(again, 5 * N), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_train(again), SS_OK);
