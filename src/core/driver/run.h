@@ -69,8 +69,8 @@ typedef struct SsRunMeasure {
 typedef struct SsRunHistory {
   int64_t *iteration;      /**< [count] t of each recorded diagnostic, increasing */
   double *objective;       /**< [count] P at that diagnostic */
-  double *budget_gap;      /**< [count] the relative gap (P - D) / max(P, D) where the object's
-                                budget was full (ops->budget_full), NaN elsewhere */
+  double *budget_gap;      /**< [count] the gap (P - D) / D where the object's budget was full
+                                (ops->budget_full) and D > 0, NaN elsewhere */
   int64_t count, capacity;
   double reference;        /**< the divergence reference, max(P(0), P at the start of the
                                 history), fixed by the first run after a clear */
@@ -184,7 +184,7 @@ void ss_run_history_free(SsRunHistory *history);
 
 /** The budget rule (the relative-gap solvers with ops->budget_full): a run
  *  whose budget was full over the last half of its diagnostics stops, status
- *  SS_SVM_STATUS_BUDGET_LIMITED, when the smallest relative gap of that half
+ *  SS_SVM_STATUS_BUDGET_LIMITED, when the smallest gap (P - D) / D of that half
  *  is above (1 - SS_RUN_BUDGET_MIN_GAIN) times the smallest one before it:
  *  the gap fell by less than this fraction while the run doubled. */
 #define SS_RUN_BUDGET_MIN_GAIN 0.25
