@@ -75,10 +75,10 @@
  *       (P - D) / P, which stays near 1 while D is far below P and then
  *       hardly moves however fast D rises (ijcnn1, B = 500: 0.96, 0.94,
  *       0.89, 0.87 over the first four epochs, 0.35 after 100; g fell from
- *       26 to 6.8 meanwhile). Where the relative gap
- *       test has not fired, with t_b the last diagnostic at or before half
- *       of the run (ages counted from the first diagnostic of the history),
- *       the run stops, status BUDGET_LIMITED, when
+ *       26 to 6.8 meanwhile). Where the relative-gap test has not fired,
+ *       with t_b the last diagnostic at or before half of the run (ages
+ *       counted from the first diagnostic of the history), the run stops,
+ *       status BUDGET_LIMITED, when
  *           the budget was full at t_b (so at every diagnostic since),
  *           t - t_b is an epoch at least (diagnostics set every few steps
  *           would otherwise judge the noise of a few steps), and
@@ -90,11 +90,12 @@
  *       gap falling like 1/t halves per doubling; like 1/sqrt(t), it falls
  *       by 29 %); like the window it needs four diagnostics at least (with
  *       three it would judge the third epoch against the second, an age of
- *       2 against 1, in the noisy start of the run). It says nothing of how far P is from the optimum of the
- *       budgeted problem: it stops a run whose gap stopped paying for its
- *       epochs. The gap of a maintained model is an estimate (D is read
- *       through the budgeted model), which is why the rule compares minima
- *       over half-runs rather than two single values.
+ *       2 against 1, in the noisy start of the run). It says nothing of how
+ *       far P is from the optimum of the budgeted problem: it stops a run
+ *       whose gap stopped paying for its epochs. The gap of a maintained
+ *       model is an estimate (D is read through the budgeted model), which
+ *       is why the rule compares minima over half-runs rather than two
+ *       single values.
  *
  * Divergence (primal solvers): P not finite, or P > SS_RUN_DIVERGENCE_FACTOR
  * max(P(w = 0), P_0), P_0 the objective where the history began (a warm
@@ -294,7 +295,7 @@ static double budget_gap(const SsRun *run, const SsRunMeasure *m)
 }
 
 /* The budget rule (the opening comment): the budget was full at the half of
- * the run, and the best relative gap since improved on the best before by
+ * the run, and the best gap (P - D) / D since improved on the best before by
  * less than SS_RUN_BUDGET_MIN_GAIN. NaN gaps (budget not full) never pass. */
 static bool budget_limited(const SsRun *run)
 {

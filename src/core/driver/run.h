@@ -111,9 +111,9 @@ typedef struct SsRunOps {
    *  restart the step schedule with shorter steps; false when the object
    *  has none left to take (NULL: never; the run then ends as before). */
   bool (*back_off)(void *object);
-  /** The model is held to a budget that it has outgrown at least once (its
-   *  budget maintenance has changed it), so the budget may bound the
-   *  accuracy: the budget rule (run.c) may apply (NULL: never). */
+  /** The model is held to a budget, full now, that it has outgrown at
+   *  least once (its budget maintenance has changed it), so the budget may
+   *  bound the accuracy: the budget rule (run.c) may apply (NULL: never). */
   bool (*budget_full)(const void *object);
 } SsRunOps;
 
