@@ -472,7 +472,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                "smaller gamma" + (", or a smaller eta0" if self.solver == "sbp" else ""))
         _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
                          cap=("max_iter", self._max_iter()), fix=fix,
-                         stopping_rule=_solvers.get("kernel", self.solver).stopping_rule)
+                         stopping_rule=_solvers.get("kernel", self.solver).stopping_rule,
+                         budget=(("budget", self._svms[0].get_budget())
+                                 if self.solver in BUDGET_SOLVERS else None))
 
     def fit(self, X, y, sample_weight=None):
         """Fit on (X, y): at most ``max_iter`` epochs per binary problem.

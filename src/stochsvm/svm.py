@@ -260,7 +260,8 @@ _GAP_SLACK = 10.0
 _GAP_FLOOR = 1e-3
 
 
-def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol", cap_fix=None):
+def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol", cap_fix=None,
+                     budget=None):
     """Warn, or raise, about how a fit's training runs ended.
 
     ``runs`` holds one ``(statistics, zero_objective)`` pair per trained SVM;
@@ -271,6 +272,8 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
     100)``), ``tol_name`` the name of the tolerance, as the caller's user
     knows them; ``fix`` is the advice for a run that diverged, ``cap_fix``
     (if given) that for a stop on the cap (else: raise the cap or tol).
+    ``budget`` is ``(name, value)`` of a budgeted solver's budget (None:
+    not budgeted).
 
     In order, for the first run that shows it:
 
@@ -278,6 +281,9 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
       FloatingPointError, the model is meaningless;
     - an objective above that of the zero model: ConvergenceWarning, the
       solver diverged or made no progress;
+    - a stop by the budget rule (status ``budget_limited``: the relative gap
+      stopped shrinking while the budget was full): ConvergenceWarning
+      naming the gap reached and the budget to raise;
     - a stop on the cap while a stopping test was in force, or with a
       duality gap (where reported) above ``10 tol`` times the objective for
       a solver without a test: ConvergenceWarning naming the cap;
@@ -309,6 +315,16 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
         scale = max(abs(objective), abs(dual)) if math.isfinite(dual) else abs(objective)
         far = math.isfinite(gap) and gap > max(_GAP_SLACK * tol, _GAP_FLOOR) * scale
         gap_text = f" (duality gap {gap / scale:.3g} times the objective)" if far else ""
+        if stats["status"] == "budget_limited":
+            budget_name, budget_value = budget or ("budget", "?")
+            reached = f"{gap / scale:.3g}" if math.isfinite(gap) else "nan"
+            warnings.warn(f"{name} stopped where its budget, not its iterations, bounds the "
+                          f"accuracy: its relative duality gap stopped shrinking at {reached}, "
+                          f"above {tol_name}={tol}, while the budget of {budget_name}="
+                          f"{budget_value} support vectors was full; raise {budget_name} for a "
+                          f"closer fit (or raise {tol_name} to accept this one)",
+                          _convergence_warning(), stacklevel=3)
+            return
         if stats["status"] == "max_iterations" and stopping_rule is not None:
             warnings.warn(f"{name} stopped on its cap {cap_name}={cap_value} before its "
                           f"{stopping_rule} fell below {tol_name}={tol}{gap_text}; "

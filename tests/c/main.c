@@ -244,6 +244,12 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_object_warm_start_and_model)                         \
   X(budget_object_storage_agrees)                               \
   X(budget_object_setters)                                      \
+  /* test_budget_stop.c */                                      \
+  X(budget_rule_fires_on_a_plateau)                             \
+  X(budget_rule_waits_for_a_falling_gap)                        \
+  X(budget_rule_needs_a_full_budget_and_a_tolerance)            \
+  X(budget_rule_stops_bsca_on_a_small_budget)                   \
+  X(budget_rule_silent_when_budget_has_room)                    \
   /* test_budget_storage.c */                                   \
   X(budget_capacity_is_min_of_budget_and_n)                     \
   X(budget_huge_budget_small_problem)                           \

@@ -11,6 +11,7 @@
  * for bit. The solver's ops table names its stopping rule.
  */
 #include "kernel_certificate.h"
+#include "kernel_svm_budget.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -419,6 +420,11 @@ static double run_dual_bound(void *object, SsRunBound *kind)
   return bound;
 }
 
+static bool run_budget_full(const void *object)
+{
+  return ss_kernel_budget_full(object);
+}
+
 static const SsRunOps kernel_run_ops = {
   .begin_epoch = run_begin_epoch,
   .steps = run_steps,
@@ -427,6 +433,7 @@ static const SsRunOps kernel_run_ops = {
   .set_status = run_set_status,
   .notify = run_notify,
   .dual_bound = run_dual_bound,
+  .budget_full = run_budget_full,
 };
 
 /* P(w = 0, b = 0) = 1/n sum_i c_i (the hinge loss at 0 is 1). */
