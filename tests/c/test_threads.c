@@ -258,6 +258,41 @@ void test_kernel_row_blocks_match_entries(void)
   }
 }
 
+/* The rbf row's values (kernel.c: the loops of SS_VECTOR_CLONES, AVX2 or
+ * AVX-512 where the CPU has them) against the scalar ss_kernel_value, bit
+ * for bit, over exponents from 0 down past underflow, whole rows and lists
+ * of rows, with lengths that leave every vector tail. */
+void test_kernel_rbf_row_matches_scalar(void)
+{
+  enum { N = 1003 };
+  double x[N], norms2[N], want[N], got[N];
+  int64_t rows[N];
+  for (int64_t i = 0; i < N; ++i) {
+    x[i] = 28.3 * (double)i / (N - 1) - 1e-3 * (double)(i % 7); /* -g d^2 down to -800 */
+    norms2[i] = x[i] * x[i];
+    rows[i] = (i * 389) % N;
+  }
+  SsData data;
+  SsKernel kernel;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, 1, 1) == SS_OK);
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0, 1) == SS_OK);
+  const double zd[1] = {0.37};
+  for (int listed = 0; listed < 2; ++listed) {
+    for (int64_t m = 1; m <= N; m += (m < 20 ? 1 : 97)) {
+      const int64_t *list = listed ? rows : NULL;
+      for (int64_t k = 0; k < m; ++k) {
+        const int64_t r = list ? list[k] : k;
+        want[k] = ss_kernel_value(&kernel, x[r] * zd[0], norms2[r], zd[0] * zd[0]);
+      }
+      ss_kernel_row_from_scattered(&kernel, &data, norms2, list, m, zd, zd[0] * zd[0], got);
+      CHECK(tu_same_bits(got, want, m));
+    }
+  }
+  /* the range does reach underflow and values near 1 */
+  CHECK(want[0] > 0.8);
+  CHECK(ss_kernel_value(&kernel, x[N - 1] * zd[0], norms2[N - 1], zd[0] * zd[0]) == 0.0);
+}
+
 /* The SBP's level from the window scan of its row pass (sbp.c,
  * level_windowed) against the filling of all responses each iteration:
  * the same iterates, to rounding (the lower set is summed by blocks). */

@@ -227,6 +227,26 @@ static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t le
   }
 }
 
+/* The rbf's values from squared distances, out[k] = exp(-g max(0, out[k])),
+ * and from dots with consecutive rows' norms, out[k] = exp(-g max(0,
+ * z_norm2 + norms2[k] - 2 out[k])): straight-line loops (vexp.h) compiled
+ * for wider vectors where the CPU has them (SS_VECTOR_CLONES), every lane
+ * doing the scalar code's operations, so the values are the same bits on
+ * any CPU. */
+SS_VECTOR_CLONES static void rbf_of_distances(double *out, int64_t len, double g)
+{
+  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
+}
+
+SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int64_t len,
+                                         double z_norm2, double g)
+{
+  for (int64_t k = 0; k < len; ++k) {
+    const double distance2 = z_norm2 + norms2[k] - 2.0 * out[k];
+    out[k] = ss_vexp(-g * (distance2 > 0 ? distance2 : 0.0));
+  }
+}
+
 /* out[0..hi - lo) = the row's entries lo..hi-1 (ss_kernel_row_threads). */
 static void row_block(const SsKernel *kernel, const SsData *X, const double *norms2,
                       const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
@@ -247,11 +267,10 @@ static void row_block(const SsKernel *kernel, const SsData *X, const double *nor
      * branch and no call, which the compiler vectorises. */
     if (rows) {
       for (int64_t k = 0; k < len; ++k) out[k] = z_norm2 + norms2[rows[k]] - 2.0 * out[k];
+      rbf_of_distances(out, len, g);
     } else {
-      norms2 += lo;
-      for (int64_t k = 0; k < len; ++k) out[k] = z_norm2 + norms2[k] - 2.0 * out[k];
+      rbf_of_dots(out, norms2 + lo, len, z_norm2, g);
     }
-    for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
     break;
   case SS_KERNEL_POLYNOMIAL:
     for (int64_t k = 0; k < len; ++k) out[k] = int_pow(g * out[k] + c0, kernel->degree);
