@@ -167,6 +167,7 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
     diagonal[i] = ss_kernel_diagonal(&self->kernel, data, i, norms2[i]);
   }
   self->data = *data;
+  self->unit_values = ss_data_unit_values(data);
   self->has_data = true;
   self->num_data = n;
   self->labels = y;
