@@ -7,7 +7,9 @@
  *      squared norms) to K in a second, branch-free loop.
  * The switch on layout, element type and kernel type sits outside the loops,
  * so the per-evaluation cost is the dot product and one exp/pow/tanh. The
- * rbf's exp is ss_vexp (vexp.h), which the compiler vectorises; a long row
+ * rbf's exp is ss_vexp (vexp.h), which the compiler vectorises (with AVX2
+ * and AVX-512 copies where the CPU has them); CSR data whose values are
+ * all 1 skip the values in the dots (ss_data_unit_values); a long row
  * is split into fixed blocks over the object's threads (threads.h): every
  * entry is computed alone, so the row is the same for any thread count.
  */
@@ -310,8 +312,9 @@ static void row_block(const SsKernel *kernel, const SsData *X, const double *nor
   const double g = kernel->gamma, c0 = kernel->coef0;
   switch (kernel->type) {
   case SS_KERNEL_RBF:
-    /* Distances first (a gather of norms through rows), then a loop with no
-     * branch and no call, which the compiler vectorises. */
+    /* Listed rows: distances first (a gather of norms through rows), then
+     * the values; consecutive rows: one loop. Neither loop has a branch or
+     * a call, so both vectorise (and have AVX copies: SS_VECTOR_CLONES). */
     if (rows) {
       for (int64_t k = 0; k < len; ++k) out[k] = z_norm2 + norms2[rows[k]] - 2.0 * out[k];
       rbf_of_distances(out, len, g);
