@@ -168,6 +168,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_svm_num_threads_setter)                              \
   X(kernel_threads_bitwise)                                     \
   X(kernel_row_blocks_match_entries)                            \
+  X(kernel_rbf_row_matches_scalar)                              \
   X(sbp_window_level_matches_full_filling)                      \
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \

@@ -187,6 +187,7 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   free_data_state(self);
   memcpy(y, labels, (size_t)n * sizeof(double));
   self->data = *data;
+  self->unit_values = ss_data_unit_values(data);
   self->has_data = true;
   self->num_data = n;
   self->labels = y;
