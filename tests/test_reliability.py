@@ -88,6 +88,20 @@ def test_values_mutated_to_nan_after_construction_are_named(cls, solver, sparse)
         svm.train()
 
 
+def test_kernel_object_refuses_a_sign_flipped_in_0_1_data():
+    """0/1 CSR data take a path of the kernel rows that never reads the
+    values; a 1 written to -1 after construction keeps every squared norm, and
+    is still refused (it would have been trained on as a 1)."""
+    rng = np.random.default_rng(0)
+    M = sp.csr_matrix((rng.random((40, 6)) > 0.5).astype(float))
+    y = np.where(rng.random(40) > 0.5, 1.0, -1.0)
+    svm = KernelSVM(M, y, 0.1, solver="sdca")
+    row = int(np.searchsorted(M.indptr, 5, side="right") - 1)
+    M.data[5] = -1.0
+    with pytest.raises(ValueError, match=f"row {row} of the data X has other values"):
+        svm.train()
+
+
 def test_uint32_unsorted_indices_are_accepted():
     M = sp.csr_matrix((np.array([1.0, 2.0, 3.0, 4.0]), np.array([2, 0, 1, 3]),
                        np.array([0, 3, 4])), shape=(2, 4))
