@@ -65,11 +65,10 @@ void test_vexp_matches_libm(void)
 
 void test_kernel_svm_num_threads_setter(void)
 {
-  double X[4] = {0, 1, 2, 3}, y[4] = {-1, -1, 1, 1};
   SsData data;
   SsKernel kernel;
-  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, 4, 1, 1) == SS_OK);
-  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0, 1) == SS_OK);
+  const double *y = tu_four_points(&data, &kernel);
+  REQUIRE(y);
   SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 0.1);
   REQUIRE(svm);
   CHECK_EQ_INT(ss_kernel_svm_get_num_threads(svm), 1);
