@@ -73,11 +73,28 @@ enum {
   MAX_THREADS = 256,  /* threads started at most, the caller included */
   CALLER_SPINS = 2000 /* pauses before the caller yields while it waits */
 };
-#define SPIN_NS INT64_C(50000)        /* a worker's wait for the next job before it sleeps */
+#define SPIN_NS INT64_C(50000)        /* a worker's least wait for the next job before it sleeps */
+#ifndef SS_POOL_SPIN_MAX_NS /* a measuring build may set it (SPIN_NS: no learned wait) */
+#define SS_POOL_SPIN_MAX_NS 1000000
+#endif
+#define SPIN_MAX_NS ((int64_t)SS_POOL_SPIN_MAX_NS) /* its longest */
+#define GAP_MAX_NS INT64_C(1000000)              /* the cap on a gap between jobs */
 #define PERIOD_MIN_NS INT64_C(2000000)   /* the shortest period of one mode */
 #define PERIOD_MAX_NS INT64_C(256000000) /* the longest */
 #define PERIOD_MIN_JOBS 4                /* jobs a period needs to be judged */
 #define PAR_GAIN 0.85                    /* the workers pay: at most this x solo's time per chunk */
+
+/* -DSS_POOL_STATS counts what the pool does and prints it to stderr when the
+ * pool is deleted: a measuring build, never the library's. */
+#ifdef SS_POOL_STATS
+#include <stdio.h>
+#define STAT(pool, name) atomic_fetch_add_explicit(&(pool)->stats.name, 1, memory_order_relaxed)
+typedef struct PoolStats {
+  _Atomic int64_t parallel_jobs, solo_jobs, wakes, sleeps, yields;
+} PoolStats;
+#else
+#define STAT(pool, name) ((void)0)
+#endif
 
 typedef struct Worker {
   SsThreadPool *pool;
@@ -89,6 +106,7 @@ struct SsThreadPool {
   _Alignas(LINE) _Atomic uint64_t state; /* generation | next chunk */
   _Alignas(LINE) _Atomic int64_t done;   /* chunks of the job the workers finished */
   _Alignas(LINE) _Atomic(SsParallelFn) fn;
+  _Atomic int64_t spin_ns; /* how long a worker waits for a job before it sleeps */
   _Atomic(void *) context;
   _Atomic int64_t num_chunks;
   _Atomic int sleepers;
@@ -98,12 +116,17 @@ struct SsThreadPool {
   pthread_cond_t wake;
   /* The caller's, under busy: the present period, its totals, and what the
    * last period of each mode measured (ns per chunk, 0: not yet). */
-  bool adaptive, solo;
+  bool adaptive, solo, pays;
   int64_t period_end, period_jobs, period_ns, period_chunks;
+  int64_t last_close; /* when the last job ended (0: none yet) */
+  double gap_ns;      /* the recent gap between jobs, capped, averaged */
   double rate[2]; /* [solo] */
   int64_t length[2];
   int num_workers;
   Worker *workers;
+#ifdef SS_POOL_STATS
+  PoolStats stats;
+#endif
 };
 
 static int64_t now_ns(void)
@@ -170,7 +193,8 @@ static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
       cpu_relax();
     } else {
       sched_yield();
-      if (now_ns() - start > SPIN_NS) break;
+      STAT(pool, yields);
+      if (now_ns() - start > atomic_load_explicit(&pool->spin_ns, memory_order_relaxed)) break;
     }
   }
   if (pthread_mutex_lock(&pool->mutex) != 0) {
@@ -191,6 +215,7 @@ static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
       job = true;
       break;
     }
+    STAT(pool, sleeps);
     pthread_cond_wait(&pool->wake, &pool->mutex); /* a failure acts as a spurious wake-up */
   }
   atomic_fetch_sub(&pool->sleepers, 1);
@@ -240,13 +265,20 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   atomic_init(&pool->state, (UINT64_C(1) << 32) | CLOSED); /* workers start having seen 0 */
   atomic_init(&pool->done, 0);
   atomic_init(&pool->fn, NULL);
+  atomic_init(&pool->spin_ns, SPIN_NS);
   atomic_init(&pool->context, NULL);
   atomic_init(&pool->num_chunks, 0);
   atomic_init(&pool->sleepers, 0);
   atomic_init(&pool->quit, false);
   atomic_init(&pool->busy, false);
   pool->adaptive = true;
-  pool->solo = false;
+  pool->solo = pool->pays = false;
+  pool->last_close = 0;
+  pool->gap_ns = 0;
+#ifdef SS_POOL_STATS
+  pool->stats = (PoolStats){0};
+  if (getenv("SS_POOL_ALWAYS_PARALLEL")) pool->adaptive = false;
+#endif
   pool->period_end = pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
   pool->rate[0] = pool->rate[1] = 0;
   pool->length[0] = pool->length[1] = PERIOD_MIN_NS;
@@ -286,6 +318,12 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
 void ss_thread_pool_delete(SsThreadPool *pool)
 {
   if (!pool) return;
+#ifdef SS_POOL_STATS
+  fprintf(stderr, "pool: %lld parallel jobs, %lld solo, %lld wake-ups, %lld sleeps, %lld yields, gap %.0f ns, spin %lld ns\n",
+          (long long)pool->stats.parallel_jobs, (long long)pool->stats.solo_jobs,
+          (long long)pool->stats.wakes, (long long)pool->stats.sleeps, (long long)pool->stats.yields,
+          pool->gap_ns, (long long)pool->spin_ns);
+#endif
   atomic_store(&pool->quit, true);
   wake_all(pool);
   for (int k = 0; k < pool->num_workers; ++k) pthread_join(pool->workers[k].thread, NULL);
@@ -311,6 +349,7 @@ static bool run_alone(SsThreadPool *pool, int64_t now)
     pool->rate[pool->solo] = (double)pool->period_ns / (double)pool->period_chunks;
     if (pool->rate[0] > 0 && pool->rate[1] > 0) {
       const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1];
+      pool->pays = pays;
       int64_t *longer = &pool->length[!pays], *shorter = &pool->length[pays];
       *longer = *longer < PERIOD_MAX_NS / 2 ? 2 * *longer : PERIOD_MAX_NS;
       *shorter = PERIOD_MIN_NS;
@@ -322,12 +361,41 @@ static bool run_alone(SsThreadPool *pool, int64_t now)
   return pool->solo;
 }
 
-/* Add a job of @p n chunks that took @p ns to the present period. */
-static void count_job(SsThreadPool *pool, int64_t n, int64_t ns)
+/* The gap between the last job and the one starting at @p now (capped
+ * at GAP_MAX_NS; 0 for the first job), folded into the recent average. */
+static int64_t gap_before(SsThreadPool *pool, int64_t now)
+{
+  if (pool->last_close == 0) return 0;
+  const int64_t gap = now - pool->last_close < GAP_MAX_NS ? now - pool->last_close : GAP_MAX_NS;
+  pool->gap_ns += ((double)gap - pool->gap_ns) / 8;
+  return gap;
+}
+
+/* How long the workers wait for the next job before they sleep: across the
+ * recent gap between jobs (twice it, bounded) while the workers pay (or the
+ * caller does not measure), so that no job pays a wake-up; SPIN_NS while the
+ * caller runs alone or the workers do not pay, so that they leave the cores
+ * to others on a busy machine. */
+static void set_spin(SsThreadPool *pool)
+{
+  int64_t spin = SPIN_NS;
+  if (!pool->solo && (pool->pays || !pool->adaptive)) {
+    const double wanted = SPIN_NS + 2 * pool->gap_ns;
+    spin = wanted < (double)SPIN_MAX_NS ? (int64_t)wanted : SPIN_MAX_NS;
+  }
+  atomic_store_explicit(&pool->spin_ns, spin, memory_order_relaxed);
+}
+
+/* Add a job of @p n chunks that took @p ns, after a gap of @p gap, to the
+ * present period, and note when it closed. The gap counts: a worker that
+ * waits awake may slow the caller's serial work between jobs on a busy
+ * machine, and the comparison of the modes must see it. */
+static void count_job(SsThreadPool *pool, int64_t n, int64_t gap, int64_t start, int64_t end)
 {
   pool->period_jobs++;
-  pool->period_ns += ns;
+  pool->period_ns += gap + (end - start);
   pool->period_chunks += n;
+  pool->last_close = end;
 }
 
 void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context)
@@ -338,13 +406,17 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
     fn(context, 0, num_chunks, 0);
     return;
   }
-  const int64_t t0 = now_ns();
-  if (run_alone(pool, t0)) {
+  const int64_t t0 = now_ns(), gap = gap_before(pool, t0);
+  const bool alone = run_alone(pool, t0);
+  set_spin(pool);
+  if (alone) {
+    STAT(pool, solo_jobs);
     fn(context, 0, num_chunks, 0);
-    count_job(pool, num_chunks, now_ns() - t0);
+    count_job(pool, num_chunks, gap, t0, now_ns());
     atomic_store_explicit(&pool->busy, false, memory_order_release);
     return;
   }
+  STAT(pool, parallel_jobs);
   /* Between jobs state is (g, CLOSED): job g opens at chunk 0. */
   const uint64_t g = GENERATION(atomic_load_explicit(&pool->state, memory_order_relaxed));
   atomic_store_explicit(&pool->fn, fn, memory_order_relaxed);
@@ -352,7 +424,10 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
   atomic_store_explicit(&pool->num_chunks, num_chunks, memory_order_relaxed);
   atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
   atomic_store(&pool->state, g << 32); /* publish (release), then look for sleepers */
-  if (atomic_load(&pool->sleepers) > 0) wake_all(pool);
+  if (atomic_load(&pool->sleepers) > 0) {
+    STAT(pool, wakes);
+    wake_all(pool);
+  }
 
   const int64_t own = run_chunks(pool, g << 32, 0);
   /* Every chunk is claimed: wait for the ones the workers are running. */
@@ -367,7 +442,7 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
   /* Close: from here no claim of job g can succeed, so the job's fields and
    * the caller's context are free again. */
   atomic_exchange_explicit(&pool->state, ((g + 1) << 32) | CLOSED, memory_order_acq_rel);
-  count_job(pool, num_chunks, now_ns() - t0);
+  count_job(pool, num_chunks, gap, t0, now_ns());
   atomic_store_explicit(&pool->busy, false, memory_order_release);
 }
 
