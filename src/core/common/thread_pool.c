@@ -91,6 +91,7 @@ enum {
 #define STAT(pool, name) atomic_fetch_add_explicit(&(pool)->stats.name, 1, memory_order_relaxed)
 typedef struct PoolStats {
   _Atomic int64_t parallel_jobs, solo_jobs, wakes, sleeps, yields;
+  _Atomic int64_t published, joins, join_ns; /* when the job opened; a worker's lateness */
 } PoolStats;
 #else
 #define STAT(pool, name) ((void)0)
@@ -230,6 +231,10 @@ static void *worker_main(void *arg)
   uint64_t seen = 0, s;
   while (wait_for_job(pool, seen, &s)) {
     seen = GENERATION(s);
+#ifdef SS_POOL_STATS
+    STAT(pool, joins);
+    atomic_fetch_add(&pool->stats.join_ns, now_ns() - atomic_load(&pool->stats.published));
+#endif
     run_chunks(pool, s, w->slot);
   }
   return NULL;
@@ -319,9 +324,12 @@ void ss_thread_pool_delete(SsThreadPool *pool)
 {
   if (!pool) return;
 #ifdef SS_POOL_STATS
-  fprintf(stderr, "pool: %lld parallel jobs, %lld solo, %lld wake-ups, %lld sleeps, %lld yields, gap %.0f ns, spin %lld ns\n",
+  fprintf(stderr, "pool: %lld parallel jobs, %lld solo, %lld wake-ups, %lld sleeps, %lld yields, "
+          "%lld joins %.0f ns late, gap %.0f ns, spin %lld ns\n",
           (long long)pool->stats.parallel_jobs, (long long)pool->stats.solo_jobs,
           (long long)pool->stats.wakes, (long long)pool->stats.sleeps, (long long)pool->stats.yields,
+          (long long)pool->stats.joins,
+          pool->stats.joins ? (double)pool->stats.join_ns / (double)pool->stats.joins : 0.0,
           pool->gap_ns, (long long)pool->spin_ns);
 #endif
   atomic_store(&pool->quit, true);
@@ -423,6 +431,9 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
   atomic_store_explicit(&pool->context, context, memory_order_relaxed);
   atomic_store_explicit(&pool->num_chunks, num_chunks, memory_order_relaxed);
   atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+#ifdef SS_POOL_STATS
+  atomic_store(&pool->stats.published, now_ns());
+#endif
   atomic_store(&pool->state, g << 32); /* publish (release), then look for sleepers */
   if (atomic_load(&pool->sleepers) > 0) {
     STAT(pool, wakes);
