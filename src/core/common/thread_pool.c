@@ -14,21 +14,30 @@
  * claimed, and only then rewrites the job for the next call: a worker whose
  * claim succeeds read the job of that claim's generation.
  *
- * A worker, between jobs, spins for SPIN_NS (a few pause instructions, then
+ * A worker, between jobs, waits awake (a few pause instructions, then
  * sched_yield, which hands the core to any thread waiting for it, the caller
  * included), so a job that follows soon (the next kernel row) finds it
  * awake, then sleeps on a condition variable; the caller signals only when a
  * worker sleeps (a sleeper count, read after the job is published: either
  * the caller sees the sleeper or the sleeper sees the job). A missed wake-up
  * costs speed, never correctness: the caller runs every chunk no worker
- * claimed.
+ * claimed. How long a worker waits awake is the caller's call (spin_ns): the
+ * gap between two jobs is the solver's serial work between two kernel rows,
+ * 85-140 us for the SBP on a9a at load 6-8 (-DSS_POOL_STATS), longer than a
+ * fixed 50 us, and a worker asleep at every row would join each row late by
+ * a wake-up (a futex call on the caller, tens of microseconds to run). So
+ * while the workers pay, the caller keeps them awake across twice the
+ * recent gap (a running average of gaps capped at 1 ms), at most
+ * SPIN_MAX_NS; otherwise, and while it runs alone, SPIN_NS.
  *
  * Threads only pay when they have cores to run on. A worker descheduled in
  * the middle of its chunk holds the caller up, and a worker that shares the
  * caller's core only slows it down. So the caller measures: it alternates
  * periods where the workers take part with periods where it runs every job
- * alone, and compares the wall time per chunk of the two. While the workers
- * make jobs clearly faster (PAR_GAIN), the parallel periods double in length
+ * alone, and compares the wall time per chunk of the two, the gap before
+ * each job included (a worker waiting awake may slow the caller's serial
+ * work between jobs on a busy machine; the comparison sees it). While the
+ * workers make jobs clearly faster (PAR_GAIN), the parallel periods double in length
  * up to PERIOD_MAX_NS and the solo ones, probes of the serial speed, stay at
  * PERIOD_MIN_NS; otherwise the other way round. Once the periods have grown,
  * the probes take about 1% of the time (2 ms in 256 ms); on a busy machine
