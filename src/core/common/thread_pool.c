@@ -34,10 +34,11 @@
  * the middle of its chunk holds the caller up, and a worker that shares the
  * caller's core only slows it down. So the caller measures: it alternates
  * periods where the workers take part with periods where it runs every job
- * alone, and compares the wall time per chunk of the two, the gap before
- * each job included (a worker waiting awake may slow the caller's serial
- * work between jobs on a busy machine; the comparison sees it). While the
- * workers make jobs clearly faster (PAR_GAIN), the parallel periods double in length
+ * alone, and compares the wall time per chunk of the two. The workers pay
+ * while they make the jobs clearly faster (PAR_GAIN) and the jobs with the
+ * gaps before them no slower (GAP_SLACK): a worker waiting awake may slow
+ * the caller's serial work between jobs on a busy machine, which the jobs'
+ * own time does not show. While they pay, the parallel periods double in length
  * up to PERIOD_MAX_NS and the solo ones, probes of the serial speed, stay at
  * PERIOD_MIN_NS; otherwise the other way round. Once the periods have grown,
  * the probes take about 1% of the time (2 ms in 256 ms); on a busy machine
@@ -92,6 +93,7 @@ enum {
 #define PERIOD_MAX_NS INT64_C(256000000) /* the longest */
 #define PERIOD_MIN_JOBS 4                /* jobs a period needs to be judged */
 #define PAR_GAIN 0.85                    /* the workers pay: at most this x solo's time per chunk */
+#define GAP_SLACK 1.02                   /* ... and, gaps included, at most this x solo's */
 
 /* -DSS_POOL_STATS counts what the pool does and prints it to stderr when the
  * pool is deleted: a measuring build, never the library's. */
@@ -127,10 +129,10 @@ struct SsThreadPool {
   /* The caller's, under busy: the present period, its totals, and what the
    * last period of each mode measured (ns per chunk, 0: not yet). */
   bool adaptive, solo, pays;
-  int64_t period_end, period_jobs, period_ns, period_chunks;
+  int64_t period_end, period_jobs, period_ns, period_gap_ns, period_chunks;
   int64_t last_close; /* when the last job ended (0: none yet) */
   double gap_ns;      /* the recent gap between jobs, capped, averaged */
-  double rate[2]; /* [solo] */
+  double rate[2], total[2]; /* [solo]: ns per chunk, without and with the gaps */
   int64_t length[2];
   int num_workers;
   Worker *workers;
@@ -293,8 +295,9 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   pool->stats = (PoolStats){0};
   if (getenv("SS_POOL_ALWAYS_PARALLEL")) pool->adaptive = false;
 #endif
-  pool->period_end = pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
-  pool->rate[0] = pool->rate[1] = 0;
+  pool->period_end = pool->period_jobs = pool->period_ns = pool->period_gap_ns = 0;
+  pool->period_chunks = 0;
+  pool->rate[0] = pool->rate[1] = pool->total[0] = pool->total[1] = 0;
   pool->length[0] = pool->length[1] = PERIOD_MIN_NS;
   pool->num_workers = 0;
   if (pthread_mutex_init(&pool->mutex, NULL) != 0) {
@@ -363,9 +366,12 @@ static bool run_alone(SsThreadPool *pool, int64_t now)
 {
   if (!pool->adaptive) return false;
   if (now >= pool->period_end && pool->period_jobs >= PERIOD_MIN_JOBS) {
-    pool->rate[pool->solo] = (double)pool->period_ns / (double)pool->period_chunks;
+    const double chunks = (double)pool->period_chunks;
+    pool->rate[pool->solo] = (double)pool->period_ns / chunks;
+    pool->total[pool->solo] = (double)(pool->period_ns + pool->period_gap_ns) / chunks;
     if (pool->rate[0] > 0 && pool->rate[1] > 0) {
-      const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1];
+      const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1] &&
+                        pool->total[0] <= GAP_SLACK * pool->total[1];
       pool->pays = pays;
       int64_t *longer = &pool->length[!pays], *shorter = &pool->length[pays];
       *longer = *longer < PERIOD_MAX_NS / 2 ? 2 * *longer : PERIOD_MAX_NS;
@@ -373,7 +379,7 @@ static bool run_alone(SsThreadPool *pool, int64_t now)
     }
     pool->solo = !pool->solo;
     pool->period_end = now + pool->length[pool->solo];
-    pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
+    pool->period_jobs = pool->period_ns = pool->period_gap_ns = pool->period_chunks = 0;
   }
   return pool->solo;
 }
@@ -403,14 +409,13 @@ static void set_spin(SsThreadPool *pool)
   atomic_store_explicit(&pool->spin_ns, spin, memory_order_relaxed);
 }
 
-/* Add a job of @p n chunks that took @p ns, after a gap of @p gap, to the
- * present period, and note when it closed. The gap counts: a worker that
- * waits awake may slow the caller's serial work between jobs on a busy
- * machine, and the comparison of the modes must see it. */
+/* Add a job of @p n chunks that ran from @p start to @p end, after a gap of
+ * @p gap, to the present period, and note when it closed. */
 static void count_job(SsThreadPool *pool, int64_t n, int64_t gap, int64_t start, int64_t end)
 {
   pool->period_jobs++;
-  pool->period_ns += gap + (end - start);
+  pool->period_ns += end - start;
+  pool->period_gap_ns += gap;
   pool->period_chunks += n;
   pool->last_close = end;
 }
