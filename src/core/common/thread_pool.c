@@ -28,7 +28,10 @@
  * a wake-up (a futex call on the caller, tens of microseconds to run). So
  * while the workers pay, the caller keeps them awake across twice the
  * recent gap (a running average of gaps capped at 1 ms), at most
- * SPIN_MAX_NS; otherwise, and while it runs alone, SPIN_NS.
+ * SPIN_MAX_NS; otherwise, and while it runs alone, SPIN_NS. A worker whose
+ * sched_yield returns late (YIELD_BUSY_NS: another thread ran on its core)
+ * waits no longer than SPIN_NS either: on a busy machine a long wait would
+ * take a share of a core from the other programs and from the caller.
  *
  * Threads only pay when they have cores to run on. A worker descheduled in
  * the middle of its chunk holds the caller up, and a worker that shares the
@@ -89,6 +92,7 @@ enum {
 #endif
 #define SPIN_MAX_NS ((int64_t)SS_POOL_SPIN_MAX_NS) /* its longest */
 #define GAP_MAX_NS INT64_C(1000000)              /* the cap on a gap between jobs */
+#define YIELD_BUSY_NS INT64_C(20000) /* a yield this long ran another thread: the core is contended */
 #define PERIOD_MIN_NS INT64_C(2000000)   /* the shortest period of one mode */
 #define PERIOD_MAX_NS INT64_C(256000000) /* the longest */
 #define PERIOD_MIN_JOBS 4                /* jobs a period needs to be judged */
@@ -195,6 +199,7 @@ static int64_t run_chunks(SsThreadPool *pool, uint64_t s, int slot)
 static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
 {
   const int64_t start = now_ns();
+  bool contended = false; /* a yield ran another thread: no long wait */
   for (unsigned spins = 1;; ++spins) {
     if (atomic_load_explicit(&pool->quit, memory_order_relaxed)) return false;
     *s = atomic_load_explicit(&pool->state, memory_order_acquire);
@@ -204,9 +209,13 @@ static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
     if (spins < 64) {
       cpu_relax();
     } else {
+      const int64_t before = now_ns();
       sched_yield();
+      const int64_t after = now_ns();
       STAT(pool, yields);
-      if (now_ns() - start > atomic_load_explicit(&pool->spin_ns, memory_order_relaxed)) break;
+      contended = contended || after - before > YIELD_BUSY_NS;
+      const int64_t spin = atomic_load_explicit(&pool->spin_ns, memory_order_relaxed);
+      if (after - start > (contended && spin > SPIN_NS ? SPIN_NS : spin)) break;
     }
   }
   if (pthread_mutex_lock(&pool->mutex) != 0) {
