@@ -78,3 +78,10 @@ const double *tu_four_points(SsData *data, SsKernel *kernel) {
 int tu_same_bits(const double *a, const double *b, int64_t d) {
   return memcmp(a, b, (size_t)d * sizeof(double)) == 0;
 }
+
+int tu_same_kernel_run(const SsKernelSvm *a, const SsKernelSvm *b, int64_t n) {
+  const SsKernelSvmStatistics *sa = ss_kernel_svm_get_statistics(a);
+  const SsKernelSvmStatistics *sb = ss_kernel_svm_get_statistics(b);
+  return tu_same_bits(ss_kernel_svm_get_dual_variables(a), ss_kernel_svm_get_dual_variables(b), n) &&
+         tu_same_bits(&sa->objective, &sb->objective, 1);
+}

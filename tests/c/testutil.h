@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "stochsvm/kernel.h"
+#include "stochsvm/kernel_svm.h"
 #include "stochsvm/svm.h"
 
 /** A 64-bit LCG (Knuth's MMIX constants); deterministic across platforms. */
@@ -39,6 +40,10 @@ SsSvm *tu_new_dense(SsSolver solver, SsData *data, const double *X, const double
  *  float64 data, and an rbf kernel (gamma 1). Returns the labels; NULL
  *  when the data or the kernel are refused. */
 const double *tu_four_points(SsData *data, SsKernel *kernel);
+
+/** 1 if two trained kernel objects on @p n examples hold bitwise identical
+ *  dual variables and objectives. */
+int tu_same_kernel_run(const SsKernelSvm *a, const SsKernelSvm *b, int64_t n);
 
 /** 1 if two model vectors are bitwise identical. */
 int tu_same_bits(const double *a, const double *b, int64_t d);
