@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""Threads inside one kernel model: the thread pool against OpenMP, 1 and 2
-threads, side by side in one run.
+"""Threads inside one kernel model: 1 and 2 threads of one build of the C
+core, or of two builds side by side in one run.
 
 bench/kernel_eval.c is linked against each build's libstochsvm.a (gcc
--pthread -fopenmp, so either build links), and the four runs (old 1t, old 2t,
-new 1t, new 2t) alternate, R times each; the table gives median wall seconds.
+-pthread -fopenmp, so a build with OpenMP links too), and the runs (old 1t,
+old 2t, new 1t, new 2t; without --old-build only the new ones) alternate, R
+times each; the table gives median wall seconds and the speed-ups 1t / 2t.
 The dual variables of all runs of a problem must be bit-identical (asserted):
 threads never change a result, and the pool changes no arithmetic.
 
     STOCHSVM_DATA=/work/shared/data nice python bench/threads_pool.py \\
-        --old-build /tmp/main/build --new-build build-c [--n 10000]
+        [--old-build /tmp/main/build] --new-build build-c [--n 10000]
 
 --n takes the first N rows of a fixed permutation of each training set. For
-the busy-machine case start busy loops first, at normal priority, and stop
-them afterwards:  for k in 1 2 3; do python -c "while 1: pass" & done
+the busy-machine case start busy loops first, at the benchmark's niceness,
+and stop them afterwards:
+    for k in 1 2 3; do nice -n 10 python3 -c "while 1: pass" & done
 """
 import argparse
 import os
@@ -35,7 +37,7 @@ def compile_driver(build, out):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--old-build", required=True, help="build folder of the OpenMP core")
+    p.add_argument("--old-build", help="build folder of the core to compare with (optional)")
     p.add_argument("--new-build", default=os.path.join(ROOT, "build-c"))
     p.add_argument("--solvers", default="sbp,sdca,exact")
     p.add_argument("--sets", default="a9a,ijcnn1")
@@ -45,13 +47,14 @@ def main():
     p.add_argument("--sdca-epochs", type=float, default=0.1)
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="threads_pool_")
-    exe = {"old": compile_driver(args.old_build, os.path.join(tmp, "old")),
-           "new": compile_driver(args.new_build, os.path.join(tmp, "new"))}
+    exe = {"new": compile_driver(args.new_build, os.path.join(tmp, "new"))}
+    if args.old_build:
+        exe = {"old": compile_driver(args.old_build, os.path.join(tmp, "old")), **exe}
     data = {name: dump(name, tmp, args.n) for name in args.sets.split(",")}
     print(f"`python bench/threads_pool.py {' '.join(sys.argv[1:])}`; "
           f"{load_average()} before the runs; median wall seconds of {args.repeats}.\n")
-    print("| data | n | solver | OpenMP 1t | OpenMP 2t | 2t/1t | pool 1t | pool 2t | 2t/1t |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| data | n | solver |" + "".join(f" {b} 1t | {b} 2t | {b} 2t/1t | {b} speed-up |" for b in exe))
+    print("|---" * (3 + 4 * len(exe)) + "|")
     for name, (files, n, d) in data.items():
         gamma, lam = SETS[name], 1.0 / (C * n)
         for solver in args.solvers.split(","):
@@ -67,9 +70,9 @@ def main():
                     duals.append(a.tobytes())
             assert all(a == duals[0] for a in duals), "the dual variables differ"
             m = {k: statistics.median(v) for k, v in wall.items()}
-            print(f"| {name} | {n} | {solver} | {m['old', 1]:.2f} | {m['old', 2]:.2f} | "
-                  f"{m['old', 2] / m['old', 1]:.2f} | {m['new', 1]:.2f} | {m['new', 2]:.2f} | "
-                  f"{m['new', 2] / m['new', 1]:.2f} |", flush=True)
+            cells = "".join(f" {m[b, 1]:.2f} | {m[b, 2]:.2f} | {m[b, 2] / m[b, 1]:.2f} |"
+                            f" {m[b, 1] / m[b, 2]:.2f}x |" for b in exe)
+            print(f"| {name} | {n} | {solver} |{cells}", flush=True)
     print(f"\n{load_average()} after the runs.")
 
 

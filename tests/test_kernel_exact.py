@@ -121,7 +121,7 @@ def test_cache_size_never_changes_the_iterates(shrinking):
 @pytest.mark.parametrize("shrinking", [True, False])
 def test_two_threads_give_the_same_iterates(shrinking):
     """The rows of the cache misses are split over the threads (rows longer
-    than the core's 2048-entry threshold, threads.h): bit-identical."""
+    than the core's 1024-entry threshold, threads.h): bit-identical."""
     X, y = make_classification(n_samples=2600, n_features=6, n_informative=4, flip_y=0.05,
                                random_state=5)
     y = np.where(y == 1, 1.0, -1.0)

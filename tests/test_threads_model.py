@@ -6,7 +6,7 @@ import scipy.sparse as sp
 
 from stochsvm import KernelSVM
 
-# Longer than the core's threshold for splitting a kernel row (2048,
+# Longer than the core's threshold for splitting a kernel row (1024,
 # src/core/common/threads.h), so SBP's rows and the predictions are split.
 N = 2600
 

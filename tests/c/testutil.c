@@ -68,6 +68,20 @@ SsSvm *tu_new_dense(SsSolver solver, SsData *data, const double *X, const double
   return ss_svm_new(solver, data, y, lambda);
 }
 
+const double *tu_four_points(SsData *data, SsKernel *kernel) {
+  static const double X[4] = {0, 1, 2, 3}, y[4] = {-1, -1, 1, 1};
+  if (ss_data_init_dense(data, SS_DTYPE_FLOAT64, X, 4, 1, 1) != SS_OK) return NULL;
+  if (ss_kernel_init(kernel, SS_KERNEL_RBF, 1.0, 0, 1) != SS_OK) return NULL;
+  return y;
+}
+
 int tu_same_bits(const double *a, const double *b, int64_t d) {
   return memcmp(a, b, (size_t)d * sizeof(double)) == 0;
+}
+
+int tu_same_kernel_run(const SsKernelSvm *a, const SsKernelSvm *b, int64_t n) {
+  const SsKernelSvmStatistics *sa = ss_kernel_svm_get_statistics(a);
+  const SsKernelSvmStatistics *sb = ss_kernel_svm_get_statistics(b);
+  return tu_same_bits(ss_kernel_svm_get_dual_variables(a), ss_kernel_svm_get_dual_variables(b), n) &&
+         tu_same_bits(&sa->objective, &sb->objective, 1);
 }

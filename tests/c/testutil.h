@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "stochsvm/kernel.h"
+#include "stochsvm/kernel_svm.h"
 #include "stochsvm/svm.h"
 
 /** A 64-bit LCG (Knuth's MMIX constants); deterministic across platforms. */
@@ -32,6 +34,16 @@ double tu_objective(const double *X, int64_t n, int64_t d, int64_t stride, const
 /** Create a dense float64 SGD/NONE object on X (stride d). NULL on failure. */
 SsSvm *tu_new_dense(SsSolver solver, SsData *data, const double *X, const double *y,
                     int64_t n, int64_t d, double lambda);
+
+/** The smallest problem every object accepts: four points on a line,
+ *  x = 0, 1, 2, 3 with labels -1, -1, 1, 1 (static storage), as 1-d dense
+ *  float64 data, and an rbf kernel (gamma 1). Returns the labels; NULL
+ *  when the data or the kernel are refused. */
+const double *tu_four_points(SsData *data, SsKernel *kernel);
+
+/** 1 if two trained kernel objects on @p n examples hold bitwise identical
+ *  dual variables and objectives. */
+int tu_same_kernel_run(const SsKernelSvm *a, const SsKernelSvm *b, int64_t n);
 
 /** 1 if two model vectors are bitwise identical. */
 int tu_same_bits(const double *a, const double *b, int64_t d);

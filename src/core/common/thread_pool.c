@@ -14,21 +14,34 @@
  * claimed, and only then rewrites the job for the next call: a worker whose
  * claim succeeds read the job of that claim's generation.
  *
- * A worker, between jobs, spins for SPIN_NS (a few pause instructions, then
+ * A worker, between jobs, waits awake (a few pause instructions, then
  * sched_yield, which hands the core to any thread waiting for it, the caller
  * included), so a job that follows soon (the next kernel row) finds it
  * awake, then sleeps on a condition variable; the caller signals only when a
  * worker sleeps (a sleeper count, read after the job is published: either
  * the caller sees the sleeper or the sleeper sees the job). A missed wake-up
  * costs speed, never correctness: the caller runs every chunk no worker
- * claimed.
+ * claimed. How long a worker waits awake is the caller's call (spin_ns): the
+ * gap between two jobs is the solver's serial work between two kernel rows,
+ * 85-140 us for the SBP on a9a at load 6-8 (-DSS_POOL_STATS), longer than a
+ * fixed 50 us, and a worker asleep at every row would join each row late by
+ * a wake-up (a futex call on the caller, tens of microseconds to run). So
+ * while the workers pay, the caller keeps them awake across twice the
+ * recent gap (a running average of gaps capped at 1 ms), at most
+ * SPIN_MAX_NS; otherwise, and while it runs alone, SPIN_NS. A worker whose
+ * sched_yield returns late (YIELD_BUSY_NS: another thread ran on its core)
+ * waits no longer than SPIN_NS either: on a busy machine a long wait would
+ * take a share of a core from the other programs and from the caller.
  *
  * Threads only pay when they have cores to run on. A worker descheduled in
  * the middle of its chunk holds the caller up, and a worker that shares the
  * caller's core only slows it down. So the caller measures: it alternates
  * periods where the workers take part with periods where it runs every job
- * alone, and compares the wall time per chunk of the two. While the workers
- * make jobs clearly faster (PAR_GAIN), the parallel periods double in length
+ * alone, and compares the wall time per chunk of the two. The workers pay
+ * while they make the jobs clearly faster (PAR_GAIN) and the jobs with the
+ * gaps before them no slower (GAP_SLACK): a worker waiting awake may slow
+ * the caller's serial work between jobs on a busy machine, which the jobs'
+ * own time does not show. While they pay, the parallel periods double in length
  * up to PERIOD_MAX_NS and the solo ones, probes of the serial speed, stay at
  * PERIOD_MIN_NS; otherwise the other way round. Once the periods have grown,
  * the probes take about 1% of the time (2 ms in 256 ms); on a busy machine
@@ -73,11 +86,31 @@ enum {
   MAX_THREADS = 256,  /* threads started at most, the caller included */
   CALLER_SPINS = 2000 /* pauses before the caller yields while it waits */
 };
-#define SPIN_NS INT64_C(50000)        /* a worker's wait for the next job before it sleeps */
+#define SPIN_NS INT64_C(50000)        /* a worker's least wait for the next job before it sleeps */
+#ifndef SS_POOL_SPIN_MAX_NS /* a measuring build may set it (SPIN_NS: no learned wait) */
+#define SS_POOL_SPIN_MAX_NS 1000000
+#endif
+#define SPIN_MAX_NS ((int64_t)SS_POOL_SPIN_MAX_NS) /* its longest */
+#define GAP_MAX_NS INT64_C(1000000)              /* the cap on a gap between jobs */
+#define YIELD_BUSY_NS INT64_C(20000) /* a yield this long ran another thread: the core is contended */
 #define PERIOD_MIN_NS INT64_C(2000000)   /* the shortest period of one mode */
 #define PERIOD_MAX_NS INT64_C(256000000) /* the longest */
 #define PERIOD_MIN_JOBS 4                /* jobs a period needs to be judged */
 #define PAR_GAIN 0.85                    /* the workers pay: at most this x solo's time per chunk */
+#define GAP_SLACK 1.02                   /* ... and, gaps included, at most this x solo's */
+
+/* -DSS_POOL_STATS counts what the pool does and prints it to stderr when the
+ * pool is deleted: a measuring build, never the library's. */
+#ifdef SS_POOL_STATS
+#include <stdio.h>
+#define STAT(pool, name) atomic_fetch_add_explicit(&(pool)->stats.name, 1, memory_order_relaxed)
+typedef struct PoolStats {
+  _Atomic int64_t parallel_jobs, solo_jobs, wakes, sleeps, yields;
+  _Atomic int64_t published, joins, join_ns; /* when the job opened; a worker's lateness */
+} PoolStats;
+#else
+#define STAT(pool, name) ((void)0)
+#endif
 
 typedef struct Worker {
   SsThreadPool *pool;
@@ -89,6 +122,7 @@ struct SsThreadPool {
   _Alignas(LINE) _Atomic uint64_t state; /* generation | next chunk */
   _Alignas(LINE) _Atomic int64_t done;   /* chunks of the job the workers finished */
   _Alignas(LINE) _Atomic(SsParallelFn) fn;
+  _Atomic int64_t spin_ns; /* how long a worker waits for a job before it sleeps */
   _Atomic(void *) context;
   _Atomic int64_t num_chunks;
   _Atomic int sleepers;
@@ -98,12 +132,17 @@ struct SsThreadPool {
   pthread_cond_t wake;
   /* The caller's, under busy: the present period, its totals, and what the
    * last period of each mode measured (ns per chunk, 0: not yet). */
-  bool adaptive, solo;
-  int64_t period_end, period_jobs, period_ns, period_chunks;
-  double rate[2]; /* [solo] */
+  bool adaptive, solo, pays;
+  int64_t period_end, period_jobs, period_ns, period_gap_ns, period_chunks;
+  int64_t last_close; /* when the last job ended (0: none yet) */
+  double gap_ns;      /* the recent gap between jobs, capped, averaged */
+  double rate[2], total[2]; /* [solo]: ns per chunk, without and with the gaps */
   int64_t length[2];
   int num_workers;
   Worker *workers;
+#ifdef SS_POOL_STATS
+  PoolStats stats;
+#endif
 };
 
 static int64_t now_ns(void)
@@ -160,6 +199,7 @@ static int64_t run_chunks(SsThreadPool *pool, uint64_t s, int slot)
 static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
 {
   const int64_t start = now_ns();
+  bool contended = false; /* a yield ran another thread: no long wait */
   for (unsigned spins = 1;; ++spins) {
     if (atomic_load_explicit(&pool->quit, memory_order_relaxed)) return false;
     *s = atomic_load_explicit(&pool->state, memory_order_acquire);
@@ -169,8 +209,13 @@ static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
     if (spins < 64) {
       cpu_relax();
     } else {
+      const int64_t before = now_ns();
       sched_yield();
-      if (now_ns() - start > SPIN_NS) break;
+      const int64_t after = now_ns();
+      STAT(pool, yields);
+      contended = contended || after - before > YIELD_BUSY_NS;
+      const int64_t spin = atomic_load_explicit(&pool->spin_ns, memory_order_relaxed);
+      if (after - start > (contended && spin > SPIN_NS ? SPIN_NS : spin)) break;
     }
   }
   if (pthread_mutex_lock(&pool->mutex) != 0) {
@@ -191,6 +236,7 @@ static bool wait_for_job(SsThreadPool *pool, uint64_t seen, uint64_t *s)
       job = true;
       break;
     }
+    STAT(pool, sleeps);
     pthread_cond_wait(&pool->wake, &pool->mutex); /* a failure acts as a spurious wake-up */
   }
   atomic_fetch_sub(&pool->sleepers, 1);
@@ -205,6 +251,10 @@ static void *worker_main(void *arg)
   uint64_t seen = 0, s;
   while (wait_for_job(pool, seen, &s)) {
     seen = GENERATION(s);
+#ifdef SS_POOL_STATS
+    STAT(pool, joins);
+    atomic_fetch_add(&pool->stats.join_ns, now_ns() - atomic_load(&pool->stats.published));
+#endif
     run_chunks(pool, s, w->slot);
   }
   return NULL;
@@ -240,15 +290,23 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   atomic_init(&pool->state, (UINT64_C(1) << 32) | CLOSED); /* workers start having seen 0 */
   atomic_init(&pool->done, 0);
   atomic_init(&pool->fn, NULL);
+  atomic_init(&pool->spin_ns, SPIN_NS);
   atomic_init(&pool->context, NULL);
   atomic_init(&pool->num_chunks, 0);
   atomic_init(&pool->sleepers, 0);
   atomic_init(&pool->quit, false);
   atomic_init(&pool->busy, false);
   pool->adaptive = true;
-  pool->solo = false;
-  pool->period_end = pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
-  pool->rate[0] = pool->rate[1] = 0;
+  pool->solo = pool->pays = false;
+  pool->last_close = 0;
+  pool->gap_ns = 0;
+#ifdef SS_POOL_STATS
+  pool->stats = (PoolStats){0};
+  if (getenv("SS_POOL_ALWAYS_PARALLEL")) pool->adaptive = false;
+#endif
+  pool->period_end = pool->period_jobs = pool->period_ns = pool->period_gap_ns = 0;
+  pool->period_chunks = 0;
+  pool->rate[0] = pool->rate[1] = pool->total[0] = pool->total[1] = 0;
   pool->length[0] = pool->length[1] = PERIOD_MIN_NS;
   pool->num_workers = 0;
   if (pthread_mutex_init(&pool->mutex, NULL) != 0) {
@@ -286,6 +344,15 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
 void ss_thread_pool_delete(SsThreadPool *pool)
 {
   if (!pool) return;
+#ifdef SS_POOL_STATS
+  fprintf(stderr, "pool: %lld parallel jobs, %lld solo, %lld wake-ups, %lld sleeps, %lld yields, "
+          "%lld joins %.0f ns late, gap %.0f ns, spin %lld ns\n",
+          (long long)pool->stats.parallel_jobs, (long long)pool->stats.solo_jobs,
+          (long long)pool->stats.wakes, (long long)pool->stats.sleeps, (long long)pool->stats.yields,
+          (long long)pool->stats.joins,
+          pool->stats.joins ? (double)pool->stats.join_ns / (double)pool->stats.joins : 0.0,
+          pool->gap_ns, (long long)pool->spin_ns);
+#endif
   atomic_store(&pool->quit, true);
   wake_all(pool);
   for (int k = 0; k < pool->num_workers; ++k) pthread_join(pool->workers[k].thread, NULL);
@@ -308,26 +375,58 @@ static bool run_alone(SsThreadPool *pool, int64_t now)
 {
   if (!pool->adaptive) return false;
   if (now >= pool->period_end && pool->period_jobs >= PERIOD_MIN_JOBS) {
-    pool->rate[pool->solo] = (double)pool->period_ns / (double)pool->period_chunks;
+    const double chunks = (double)pool->period_chunks;
+    pool->rate[pool->solo] = (double)pool->period_ns / chunks;
+    pool->total[pool->solo] = (double)(pool->period_ns + pool->period_gap_ns) / chunks;
     if (pool->rate[0] > 0 && pool->rate[1] > 0) {
-      const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1];
+      const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1] &&
+                        pool->total[0] <= GAP_SLACK * pool->total[1];
+      pool->pays = pays;
       int64_t *longer = &pool->length[!pays], *shorter = &pool->length[pays];
       *longer = *longer < PERIOD_MAX_NS / 2 ? 2 * *longer : PERIOD_MAX_NS;
       *shorter = PERIOD_MIN_NS;
     }
     pool->solo = !pool->solo;
     pool->period_end = now + pool->length[pool->solo];
-    pool->period_jobs = pool->period_ns = pool->period_chunks = 0;
+    pool->period_jobs = pool->period_ns = pool->period_gap_ns = pool->period_chunks = 0;
   }
   return pool->solo;
 }
 
-/* Add a job of @p n chunks that took @p ns to the present period. */
-static void count_job(SsThreadPool *pool, int64_t n, int64_t ns)
+/* The gap between the last job and the one starting at @p now (capped
+ * at GAP_MAX_NS; 0 for the first job), folded into the recent average. */
+static int64_t gap_before(SsThreadPool *pool, int64_t now)
+{
+  if (pool->last_close == 0) return 0;
+  const int64_t gap = now - pool->last_close < GAP_MAX_NS ? now - pool->last_close : GAP_MAX_NS;
+  pool->gap_ns += ((double)gap - pool->gap_ns) / 8;
+  return gap;
+}
+
+/* How long the workers wait for the next job before they sleep: across the
+ * recent gap between jobs (twice it, bounded) while the workers pay (or the
+ * caller does not measure), so that no job pays a wake-up; SPIN_NS while the
+ * caller runs alone or the workers do not pay, so that they leave the cores
+ * to others on a busy machine. */
+static void set_spin(SsThreadPool *pool)
+{
+  int64_t spin = SPIN_NS;
+  if (!pool->solo && (pool->pays || !pool->adaptive)) {
+    const double wanted = SPIN_NS + 2 * pool->gap_ns;
+    spin = wanted < (double)SPIN_MAX_NS ? (int64_t)wanted : SPIN_MAX_NS;
+  }
+  atomic_store_explicit(&pool->spin_ns, spin, memory_order_relaxed);
+}
+
+/* Add a job of @p n chunks that ran from @p start to @p end, after a gap of
+ * @p gap, to the present period, and note when it closed. */
+static void count_job(SsThreadPool *pool, int64_t n, int64_t gap, int64_t start, int64_t end)
 {
   pool->period_jobs++;
-  pool->period_ns += ns;
+  pool->period_ns += end - start;
+  pool->period_gap_ns += gap;
   pool->period_chunks += n;
+  pool->last_close = end;
 }
 
 void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context)
@@ -338,21 +437,31 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
     fn(context, 0, num_chunks, 0);
     return;
   }
-  const int64_t t0 = now_ns();
-  if (run_alone(pool, t0)) {
+  const int64_t t0 = now_ns(), gap = gap_before(pool, t0);
+  const bool alone = run_alone(pool, t0);
+  set_spin(pool);
+  if (alone) {
+    STAT(pool, solo_jobs);
     fn(context, 0, num_chunks, 0);
-    count_job(pool, num_chunks, now_ns() - t0);
+    count_job(pool, num_chunks, gap, t0, now_ns());
     atomic_store_explicit(&pool->busy, false, memory_order_release);
     return;
   }
+  STAT(pool, parallel_jobs);
   /* Between jobs state is (g, CLOSED): job g opens at chunk 0. */
   const uint64_t g = GENERATION(atomic_load_explicit(&pool->state, memory_order_relaxed));
   atomic_store_explicit(&pool->fn, fn, memory_order_relaxed);
   atomic_store_explicit(&pool->context, context, memory_order_relaxed);
   atomic_store_explicit(&pool->num_chunks, num_chunks, memory_order_relaxed);
   atomic_store_explicit(&pool->done, 0, memory_order_relaxed);
+#ifdef SS_POOL_STATS
+  atomic_store(&pool->stats.published, now_ns());
+#endif
   atomic_store(&pool->state, g << 32); /* publish (release), then look for sleepers */
-  if (atomic_load(&pool->sleepers) > 0) wake_all(pool);
+  if (atomic_load(&pool->sleepers) > 0) {
+    STAT(pool, wakes);
+    wake_all(pool);
+  }
 
   const int64_t own = run_chunks(pool, g << 32, 0);
   /* Every chunk is claimed: wait for the ones the workers are running. */
@@ -367,7 +476,7 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
   /* Close: from here no claim of job g can succeed, so the job's fields and
    * the caller's context are free again. */
   atomic_exchange_explicit(&pool->state, ((g + 1) << 32) | CLOSED, memory_order_acq_rel);
-  count_job(pool, num_chunks, now_ns() - t0);
+  count_job(pool, num_chunks, gap, t0, now_ns());
   atomic_store_explicit(&pool->busy, false, memory_order_release);
 }
 

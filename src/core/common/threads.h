@@ -15,9 +15,13 @@
 
 #include "thread_pool.h"
 
-/** A loop shorter than this runs on the calling thread only: handing out
- *  a job costs a microsecond or so, a thousand kernel values about as much. */
-#define SS_PARALLEL_MIN_LENGTH 2048
+/** A loop shorter than this runs on the calling thread only. Handing a job
+ *  to workers that wait awake costs a microsecond or two; 1024 kernel values
+ *  take 10 us or more (sparse a9a rows; 64 dense features cost more), so
+ *  half of them on a second core saves several times that. A kernel row of
+ *  sklearn's digits (1797 entries) is split. Where the workers do not pay,
+ *  the pool notices and runs the jobs alone (thread_pool.c). */
+#define SS_PARALLEL_MIN_LENGTH 1024
 
 /** An object's thread setting: count (<= 1: serial), the shortest loop
  *  worth splitting (0: SS_PARALLEL_MIN_LENGTH; tests lower it) and the
