@@ -43,7 +43,7 @@ from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
                              _TrainingData, map_in_threads, print_training, validate_data)
-from stochsvm.svm import _report_training, _zero_objective
+from stochsvm.svm import _report_training, _scale_note, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -444,10 +444,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self.n_kernel_evaluations_ = int(sum(svm.get_num_kernel_evaluations()
                                              for svm in self._svms))
         if not partial:
-            self._report(y, weights, tol)
+            self._report(X, y, weights, tol)
         return self
 
-    def _report(self, y, weights, tol):
+    def _report(self, X, y, weights, tol):
         """Warn (or raise) when a fit diverged or stopped short: see
         ``stochsvm.svm._report_training``."""
         own = self.solver in _OWN_OBJECTIVE
@@ -457,7 +457,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                "smaller gamma" + (", or a smaller eta0" if self.solver == "sbp" else ""))
         _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
                          cap=("max_iter", self._max_iter()), fix=fix,
-                         stopping_rule=_solvers.get("kernel", self.solver).stopping_rule)
+                         stopping_rule=_solvers.get("kernel", self.solver).stopping_rule,
+                         scale_note=lambda: _scale_note(X))
 
     def fit(self, X, y, sample_weight=None):
         """Fit on (X, y): at most ``max_iter`` epochs per binary problem.

@@ -61,7 +61,7 @@ from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import _T0_SOLVERS, SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, real)
-from stochsvm.svm import _report_training, _zero_objective
+from stochsvm.svm import _report_training, _scale_note, _zero_objective
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 
@@ -319,9 +319,9 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
     def _forget_probability(self):
         """The classifier's Platt sigmoids, if any, no longer apply (stochsvm._probability)."""
 
-    def _after_training(self, stats, problems=None, weights=None):
-        """Record the fit (coef_, n_iter_); with ``problems`` (fit's label
-        vectors, one per SVM), report how the training ended."""
+    def _after_training(self, stats, X, problems=None, weights=None):
+        """Record the fit (coef_, n_iter_) on ``X``; with ``problems`` (fit's
+        label vectors, one per SVM), report how the training ended."""
         self._stats = stats
         # Epochs of this call (the iteration number itself runs on across
         # partial_fit and warm-started fit calls), as scikit-learn's n_iter_.
@@ -340,9 +340,11 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                         f"went non-finite, and training restarted from w = 0 with shorter "
                         f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
+            alternative = None if self.solver == "sdca" else "use solver='sdca'"
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
                              cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
-                             stopping_rule=_solvers.get("linear", self.solver).stopping_rule)
+                             stopping_rule=_solvers.get("linear", self.solver).stopping_rule,
+                             scale_note=lambda: _scale_note(X, alternative))
 
     def _max_iter(self, X):
         """The epoch cap in force (None: the solver's default, max_iter
@@ -409,7 +411,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                                              self._svms[0].get_lambda())
         stats = self._train_all([(svm, self._cap * n, float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
-        self._after_training(stats, problems, weights)
+        self._after_training(stats, X, problems, weights)
         return self
 
     def _partial_fit_problems(self, X, y, problems, weights, first):
@@ -428,7 +430,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
             self._last_data = data
         stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
                                 getattr(self, "n_jobs", None))
-        self._after_training(stats)
+        self._after_training(stats, X)
         return self
 
     def __sklearn_is_fitted__(self):
