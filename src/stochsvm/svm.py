@@ -359,17 +359,16 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
         far = math.isfinite(gap) and gap > max(_GAP_SLACK * tol, _GAP_FLOOR) * scale
         gap_text = f" (duality gap {gap / scale:.3g} times the objective)" if far else ""
         capped = stats["status"] == "max_iterations"
-        note = scale_note() if capped and scale_note is not None else ""
-        if capped and stopping_rule is not None:
-            warnings.warn(f"{name} stopped on its cap {cap_name}={cap_value} before its "
-                          f"{stopping_rule} fell below {tol_name}={tol}{gap_text}; "
-                          f"{cap_fix or f'increase {cap_name} (or {tol_name})'}{note}",
-                          _convergence_warning(), stacklevel=3)
-            return
-        if capped and far:
-            warnings.warn(f"{name} ran to its cap {cap_name}={cap_value} (it has no stopping "
-                          f"test){gap_text}; increase {cap_name}{note}", _convergence_warning(),
-                          stacklevel=3)
+        if capped and (stopping_rule is not None or far):
+            note = scale_note() if scale_note is not None else ""
+            if stopping_rule is not None:
+                text = (f"stopped on its cap {cap_name}={cap_value} before its {stopping_rule} "
+                        f"fell below {tol_name}={tol}{gap_text}; "
+                        f"{cap_fix or f'increase {cap_name} (or {tol_name})'}")
+            else:
+                text = (f"ran to its cap {cap_name}={cap_value} (it has no stopping "
+                        f"test){gap_text}; increase {cap_name}")
+            warnings.warn(f"{name} {text}{note}", _convergence_warning(), stacklevel=3)
             return
         if far:
             warnings.warn(f"{name} stopped with a duality gap of {gap / scale:.3g} times the "
