@@ -772,7 +772,8 @@ def epochs_study(solvers=EPOCHS_SOLVERS, log=sys.stderr, only=None):
     """What more epochs give the runs off the goal: each linear run of the
     suite (not w8a: 3e5 stored values keep 100 epochs under any work-based
     cap), at its defaults and, when it is not on goal, at ``max_iter`` 1000
-    and 10000 (10x and 100x the default 100 epochs), unless that run's work
+    and 10000 (10x and 100x the 100 epochs that were the default before the
+    SGD family's work-based cap), unless that run's work
     exceeds ``EPOCHS_MAX_WORK``. Returns one dict per run."""
     data, _ = problems()
     cache, records = {}, []
@@ -817,9 +818,9 @@ def epochs_markdown(records, seconds):
              f"{platform.machine()}, Python {platform.python_version()}). Every linear run of "
              f"the suite of {', '.join(EPOCHS_SOLVERS)} (w8a left out) at the estimators' "
              f"defaults; a run off the goal again with `max_iter` 1000 and 10000 (10x and 100x "
-             f"the default epochs; left empty where its work would pass "
+             f"the 100 epochs that were the default before the work-based cap; left empty where its work would pass "
              f"{EPOCHS_MAX_WORK:.0e}). A cell: ratio to the optimum, points of accuracy below "
-             f"the oracle's, CPU s. stored = stored values of X plus one per row.\n"]
+             f"the oracle's, CPU s. stored = nonzero values of X plus one per row.\n"]
     total = {m: [0, 0] for m in (1, 10, 100)}
     for rec in records:
         for mult, run in rec["runs"].items():
