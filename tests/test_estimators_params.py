@@ -224,3 +224,16 @@ def test_unregistered_objects_are_refused(tmp_path):
         warnings.simplefilter("error")
         with pytest.raises(TypeError, match="cannot save a DaskLinearSVMClassifier"):
             model_file.save_model(DaskLinearSVMClassifier(), tmp_path / "x.ssvm")
+
+
+@pytest.mark.parametrize("cls", IN_MEMORY)
+def test_a_huge_max_iter_means_no_cap(cls):
+    """max_iter times n beyond the core's 2^63 - 1 iterations was refused
+    with a message about max_num_iterations, a parameter the user never
+    gave: the cap is clamped, and the fit stops on tol as with no cap
+    (a ConvergenceWarning would fail here: warnings are errors)."""
+    X, y = _data()
+    if cls is LinearSVMRegressor:
+        y = X[:, 0] + 0.1
+    est = cls(max_iter=10**18).fit(X, y)
+    assert 1 <= est.n_iter_ < 10**6

@@ -251,12 +251,21 @@ def test_gamma_scale_survives_the_model_file(tmp_path):
     np.testing.assert_allclose(back.decision_function(X), est.decision_function(X), rtol=1e-12, atol=1e-12)
 
 
-def test_gamma_scale_refuses_values_whose_squares_overflow():
-    """X * 1e200: the variance is infinite; a clear ValueError, and no
-    RuntimeWarning from numpy on the way (warnings are errors here)."""
+def test_gamma_scale_refuses_values_whose_squares_overflow_or_underflow():
+    """X * 1e200: 1 / (d X.var()) underflows to 0; X * 1e-300 (X.var()
+    underflows to 0, which made gamma 1 and a constant kernel, silently): it
+    overflows. A clear ValueError naming the fix, and no RuntimeWarning from
+    numpy on the way (warnings are errors here). X * 1e-100 still works: the
+    variance is taken of X / max|x|."""
     rng = np.random.default_rng(5)
     X = rng.normal(size=(30, 3))
     y = (X[:, 0] > 0).astype(int)
-    for data in (1e200 * X, sp.csr_matrix(1e200 * X)):
-        with pytest.raises(ValueError, match="variance of X is not finite"):
-            KernelSVMClassifier().fit(data, y)
+    for factor, word in ((1e200, "large"), (1e-300, "small"), (1e-310, "small")):
+        for data in (factor * X, sp.csr_matrix(factor * X)):
+            with pytest.raises(ValueError, match=f"X's values are too {word}.*StandardScaler"):
+                KernelSVMClassifier().fit(data, y)
+    base = KernelSVMClassifier().fit(X, y)
+    tiny = KernelSVMClassifier().fit(1e-100 * X, y)
+    assert tiny.gamma_ == pytest.approx(base.gamma_ * 1e200, rel=1e-12)
+    np.testing.assert_allclose(tiny.decision_function(1e-100 * X), base.decision_function(X),
+                               rtol=1e-6, atol=1e-8)

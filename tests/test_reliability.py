@@ -68,14 +68,38 @@ def test_csr_structure_is_copied_values_are_borrowed():
     np.testing.assert_array_equal(svm.get_model(), expected.get_model())
 
 
-def test_csr_values_mutated_to_nan_give_a_result_or_an_error():
-    M = sp.csr_matrix(np.eye(4))
-    svm = SVM(M, [1.0, -1.0, 1.0, -1.0], 0.1)
-    M.data[:] = np.nan
-    try:
+@pytest.mark.parametrize("cls,solver", [("SVM", "sgd"), ("SVM", "sdca"), ("SVM", "sgdqn"),
+                                        ("SVM", "lres"), ("KernelSVM", "sdca"),
+                                        ("KernelSVM", "pegasos"), ("KernelSVM", "sbp")])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_values_mutated_to_nan_after_construction_are_named(cls, solver, sparse):
+    """The object borrows X's values: one written to NaN after construction
+    was reported as divergence ("the steps are too long"); it is now a
+    ValueError that says X changed after set_data (dense and CSR)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    M = sp.csr_matrix(X) if sparse else X.copy()
+    kwargs = {"loss": "hinge2"} if solver == "lres" else {}
+    svm = getattr(stochsvm, cls)(M, y, 0.1, solver=solver, **kwargs)
+    (M.data if sparse else M)[7] = np.nan
+    with pytest.raises(ValueError, match=r"row \d+ of the data X holds a value that is not "
+                                         r"finite: X changed after set_data"):
         svm.train()
-    except FloatingPointError:
-        pass                             # a clear error is one of the two allowed answers
+
+
+def test_kernel_object_refuses_a_sign_flipped_in_0_1_data():
+    """0/1 CSR data take a path of the kernel rows that never reads the
+    values; a 1 written to -1 after construction keeps every squared norm, and
+    is still refused (it would have been trained on as a 1)."""
+    rng = np.random.default_rng(0)
+    M = sp.csr_matrix((rng.random((40, 6)) > 0.5).astype(float))
+    y = np.where(rng.random(40) > 0.5, 1.0, -1.0)
+    svm = KernelSVM(M, y, 0.1, solver="sdca")
+    row = int(np.searchsorted(M.indptr, 5, side="right") - 1)
+    M.data[5] = -1.0
+    with pytest.raises(ValueError, match=f"row {row} of the data X has other values"):
+        svm.train()
 
 
 def test_uint32_unsorted_indices_are_accepted():

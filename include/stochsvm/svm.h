@@ -95,9 +95,13 @@ typedef enum SsSvmStatus {
   SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done */
   SS_SVM_STATUS_INTERRUPTED = 4,    /**< a callback asked to stop */
   SS_SVM_STATUS_ERROR = 5,          /**< training stopped on an error (see the returned SsStatus) */
-  SS_SVM_STATUS_DIVERGED = 6        /**< the objective rose above 1e4 times its value at w = 0,
+  SS_SVM_STATUS_DIVERGED = 6,       /**< the objective rose above 1e4 times its value at w = 0,
                                          and grew tenfold since the previous diagnostic
                                          (ss_svm_train returned SS_ERR_DIVERGED) */
+  SS_SVM_STATUS_BUDGET_LIMITED = 7  /**< a budgeted kernel solver (BSCA) stopped short of epsilon
+                                         because its budget, not its iterations, bounds the accuracy:
+                                         its relative duality gap stopped shrinking while the budget
+                                         was full (docs/stopping.rst); raise the budget */
 } SsSvmStatus;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and at

@@ -119,7 +119,7 @@ def _train_to_end(svms, epochs):
     """Up to ``epochs`` more epochs of every SVM (each train() call is one)."""
     for _ in range(epochs):
         stats = cli._train_epoch(svms)
-        if all(s["status"] == "converged" for s in stats):
+        if all(s["status"] in cli._DONE for s in stats):
             break
 
 

@@ -119,6 +119,7 @@ cdef extern from "stochsvm/svm.h" nogil:
         SS_SVM_STATUS_INTERRUPTED
         SS_SVM_STATUS_ERROR
         SS_SVM_STATUS_DIVERGED
+        SS_SVM_STATUS_BUDGET_LIMITED
 
     ctypedef struct SsSvmStatistics:
         SsSvmStatus status

@@ -52,6 +52,7 @@ _STATUS_NAMES = {
     int(SS_SVM_STATUS_INTERRUPTED): "interrupted",
     int(SS_SVM_STATUS_ERROR): "error",
     int(SS_SVM_STATUS_DIVERGED): "diverged",
+    int(SS_SVM_STATUS_BUDGET_LIMITED): "budget_limited",
 }
 _RANGES = {
     "lambda_": "a number in [1e-150, 1e150]",

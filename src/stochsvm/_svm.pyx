@@ -71,6 +71,7 @@ _STATUS_NAMES = {
     int(SS_SVM_STATUS_INTERRUPTED): "interrupted",
     int(SS_SVM_STATUS_ERROR): "error",
     int(SS_SVM_STATUS_DIVERGED): "diverged",
+    int(SS_SVM_STATUS_BUDGET_LIMITED): "budget_limited",
 }
 
 # Valid range of every parameter, as documented in include/stochsvm/svm.h.

@@ -594,6 +594,11 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail(f"--budget and --maintenance need --solver {' or '.join(budget_solvers)}")
 
 
+#: Statuses that end the command's epoch loop: the stopping rule fired, or the
+#: budget rule (a budgeted solver whose gap stopped shrinking: docs/stopping.rst).
+_DONE = ("converged", "budget_limited")
+
+
 def _train_epoch(svms, pool=None, progress=None):
     """One more epoch of every SVM (in the thread pool if any: training
     releases the GIL), tracked by ``progress`` (a _Progress); the statistics
@@ -765,7 +770,7 @@ def _run_train(args):
                     # a copy without data keeps the model (pickling drops the data)
                     best = (value, epoch, [pickle.loads(pickle.dumps(s)) for s in svms])
             progress.update(epoch, text)
-            if all(s["status"] == "converged" for s in stats):
+            if all(s["status"] in _DONE for s in stats):
                 break
             if best is not None and epoch - best[1] >= args.patience:
                 break
@@ -774,7 +779,9 @@ def _run_train(args):
         if pool is not None:
             pool.shutdown()
     train_time = time.perf_counter() - t
+    limited = [s for s in stats if s["status"] == "budget_limited"]
     status = "converged" if all(s["status"] == "converged" for s in stats) else (
+        "budget limited" if limited and all(s["status"] in _DONE for s in stats) else
         "early stop" if best is not None and epoch < args.epochs else "epoch limit")
     print(f"{status} after {epoch} epochs, objective {objective:.6f}, training time "
           f"{train_time:.3f} s")
@@ -788,6 +795,12 @@ def _run_train(args):
         print(f"stochsvm train: notice: stopped on the epoch cap (--epochs {args.epochs}) before "
               f"the stopping rule fell below --tol {args.tol:g}; raise --epochs{note}",
               file=sys.stderr)
+    if limited:
+        gap = max(s["duality_gap"] / max(s["primal_objective"], s["dual_objective"])
+                  for s in limited)
+        print(f"stochsvm train: notice: stopped where the budget bounds the accuracy (--budget "
+              f"{svms[0].get_budget()}): the relative duality gap stopped shrinking at {gap:.3g}, "
+              f"above --tol {args.tol:g}; raise --budget", file=sys.stderr)
     extra = {}
     if best is not None:
         # Keep the best epoch's model.

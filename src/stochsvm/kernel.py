@@ -42,7 +42,8 @@ from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, 
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
-                             _TrainingData, map_in_threads, print_training, validate_data)
+                             _TrainingData, epochs_to_iterations, map_in_threads, print_training,
+                             validate_data)
 from stochsvm.svm import _report_training, _scale_note, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
@@ -63,9 +64,10 @@ _OWN_OBJECTIVE = ("perceptron", "sbp")
 
 
 def _variance(X):
-    """The variance of all the entries of X (zeros of a sparse X included),
-    summed in float64 over blocks of about 64k values, so that a float32 X
-    is never copied whole."""
+    """The variance of all the entries of X (zeros of a sparse X included)
+    as ``(v, s)``: X.var() = v s^2 with s = max |x_ij| (s = 0: X is 0), so
+    that neither overflows or underflows where X.var() would. Summed in
+    float64 over blocks of about 64k values: a float32 X is never copied."""
     n, d = X.shape
     count = n * d
     values = X.data if sp.issparse(X) else X
@@ -74,13 +76,15 @@ def _variance(X):
     else:
         rows = max(1, 65536 // d)
         blocks = [values[k:k + rows] for k in range(0, n, rows)]
-    with np.errstate(over="ignore", invalid="ignore"):  # an infinite variance is refused below
-        mean = sum(float(b.sum(dtype=np.float64)) for b in blocks) / count
-        square = sum(float(np.square(np.subtract(b, mean, dtype=np.float64)).sum())
-                     for b in blocks)
+    scale = max((float(np.max(np.abs(b))) for b in blocks if b.size), default=0.0)
+    if scale == 0 or not np.isfinite(scale):
+        return 0.0, scale
+    mean = sum(float(np.divide(b, scale, dtype=np.float64).sum()) for b in blocks) / count
+    square = sum(float(np.square(np.divide(b, scale, dtype=np.float64) - mean).sum())
+                 for b in blocks)
     if sp.issparse(X):
         square += (count - values.size) * mean * mean  # the zeros' (0 - mean)^2
-    return square / count
+    return square / count, scale
 
 
 def resolve_gamma(gamma, X):
@@ -91,11 +95,20 @@ def resolve_gamma(gamma, X):
     if gamma is None or (isinstance(gamma, str) and gamma == "auto"):
         return 1.0 / d
     if isinstance(gamma, str) and gamma == "scale":
-        variance = _variance(X)
-        if not np.isfinite(variance):
-            raise ValueError("gamma='scale': the variance of X is not finite (its values "
-                             "overflow when squared); scale the features or give gamma")
-        return 1.0 / (d * variance) if variance > 0 else 1.0
+        variance, scale = _variance(X)
+        if not np.isfinite(scale):
+            raise ValueError("gamma='scale': X holds a value that is not finite; give finite "
+                             "data, or gamma")
+        if variance == 0:
+            return 1.0
+        with np.errstate(over="ignore", under="ignore"):
+            value = 1.0 / (d * variance) / scale / scale
+        if not np.isfinite(value) or value == 0:
+            extreme = "large" if value == 0 else "small"
+            raise ValueError(f"gamma='scale': 1 / (n_features X.var()) = {value:g} is not usable: "
+                             f"X's values are too {extreme} (max |x| = {scale:g}); scale the "
+                             f"features (e.g. sklearn.preprocessing.StandardScaler) or give gamma")
+        return value
     return float(gamma)
 
 
@@ -117,7 +130,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         Kernel coefficient (rbf, poly, sigmoid). ``"scale"``:
         ``1 / (n_features X.var())`` of the X of the first fit or
         partial_fit (1 if X is constant), as scikit-learn's SVC, so that
-        the default does not depend on the units of the features;
+        the default does not depend on the units of the features (a
+        ValueError where that value over- or underflows: X scaled by about
+        1e-160 or 1e160; there SVC's X.var() of 0 gives gamma 1, a constant kernel);
         ``"auto"`` (or None): ``1 / n_features``, LIBSVM's and the command
         line's default. The value used is ``gamma_``; warm starts keep it.
     degree : int >= 1, default=3
@@ -436,7 +451,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self._last_data = data
 
         def run(svm):
-            svm.set_max_num_iterations(epochs * n)
+            svm.set_max_num_iterations(epochs_to_iterations(epochs, n))
             svm.set_epsilon(tol)
             start = svm.get_iteration_number()
             stats = svm.train()
@@ -471,6 +486,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
                          cap=("max_iter", self._cap_text(X.shape[0])), fix=fix,
                          stopping_rule=_solvers.get("kernel", self.solver).stopping_rule,
+                         budget=(("budget", self._svms[0].get_budget())
+                                 if self.solver in BUDGET_SOLVERS else None),
                          scale_note=lambda: _scale_note(X))
 
     def fit(self, X, y, sample_weight=None):

@@ -112,8 +112,13 @@ class _ClassWeights(_SampleWeights):
     by partial_fit so far) times sample_weight, for the classifiers with a
     ``class_weight`` parameter and a ``classes_`` attribute."""
 
-    def _example_weights(self, X, y, sample_weight, counts=None):
-        """sample_weight times the class weights, or None when all are 1."""
+    def _class_index(self, y):
+        """The position of each label of ``y`` in ``classes_``."""
+        return np.searchsorted(self.classes_, y)
+
+    def _example_weights(self, X, y, index, sample_weight, counts=None):
+        """sample_weight times the class weights, or None when all are 1;
+        ``index`` is :meth:`_class_index` of ``y``."""
         weights = self._sample_weights(X, sample_weight)
         cw = self.class_weight
         if cw is not None:
@@ -124,7 +129,6 @@ class _ClassWeights(_SampleWeights):
                 per_class[seen] = counts.sum() / (seen.sum() * counts[seen])
             else:
                 per_class = compute_class_weight(cw, classes=self.classes_, y=y)
-            index = np.searchsorted(self.classes_, y)
             class_w = per_class[index]
             weights = class_w if weights is None else weights * class_w
         return weights
@@ -134,10 +138,10 @@ class _ClassWeights(_SampleWeights):
         fewer than 2 classes with positive weight (the SVM would see one class
         and say nothing); a class weighted 0 among 3 or more is never
         predicted, with a warning."""
-        weights = self._example_weights(X, y, sample_weight)
+        index = self._class_index(y)
+        weights = self._example_weights(X, y, index, sample_weight)
         if weights is None:
             return None
-        index = np.searchsorted(self.classes_, y)
         total = np.bincount(index, weights=weights, minlength=len(self.classes_))
         weighted = self.classes_[total > 0]
         if len(weighted) < 2:
@@ -156,9 +160,9 @@ class _ClassWeights(_SampleWeights):
         """partial_fit's weights: counts the classes seen so far (reset by fit)."""
         if getattr(self, "_class_counts", None) is None:
             self._class_counts = np.zeros(len(self.classes_))
-        self._class_counts += np.bincount(np.searchsorted(self.classes_, y),
-                                          minlength=len(self.classes_))
-        return self._example_weights(X, y, sample_weight, counts=self._class_counts)
+        index = self._class_index(y)
+        self._class_counts += np.bincount(index, minlength=len(self.classes_))
+        return self._example_weights(X, y, index, sample_weight, counts=self._class_counts)
 
 
 #: scikit-learn's parameter constraints shared by the estimators (the
@@ -174,6 +178,13 @@ COMMON_CONSTRAINTS = {
     "class_weight": [dict, options("balanced"), None],
     "verbose": ["verbose"],
 }
+
+
+def epochs_to_iterations(epochs, n):
+    """The iteration cap of ``epochs`` epochs of n examples, at most the
+    2^62 (of the 2^63 - 1 the C core counts, leaving a warm start room for
+    more): a larger max_iter means no cap."""
+    return min(int(epochs) * int(n), 2**62)
 
 
 def print_training(estimator, stats):
@@ -409,7 +420,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if self.solver == "sdca":  # (named by its warnings)
             self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
                                              self._svms[0].get_lambda())
-        stats = self._train_all([(svm, self._cap * n, float(self.tol))
+        stats = self._train_all([(svm, epochs_to_iterations(self._cap, n), float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, X, problems, weights)
         return self

@@ -306,7 +306,7 @@ _GAP_FLOOR = 1e-3
 
 
 def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol", cap_fix=None,
-                     scale_note=None):
+                     budget=None, scale_note=None):
     """Warn, or raise, about how a fit's training runs ended.
 
     ``runs`` holds one ``(statistics, zero_objective)`` pair per trained SVM;
@@ -316,10 +316,11 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
     ``cap`` is ``(name, value)`` of the iteration cap (``("max_iter",
     100)``), ``tol_name`` the name of the tolerance, as the caller's user
     knows them; ``fix`` is the advice for a run that diverged, ``cap_fix``
-    (if given) that for a stop on the cap (else: raise the cap or tol);
-    ``scale_note`` (if given) is called for a stop on the cap and its text
-    (``_scale_note``'s) is added to that advice, so the features are read
-    only when the warning is given.
+    (if given) that for a stop on the cap (else: raise the cap or tol).
+    ``budget`` is ``(name, value)`` of a budgeted solver's budget (None:
+    not budgeted). ``scale_note`` (if given) is called for a stop on the
+    cap and its text (``_scale_note``'s) is added to that advice, so the
+    features are read only when the warning is given.
 
     In order, for the first run that shows it:
 
@@ -327,6 +328,9 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
       FloatingPointError, the model is meaningless;
     - an objective above that of the zero model: ConvergenceWarning, the
       solver diverged or made no progress;
+    - a stop by the budget rule (status ``budget_limited``: the relative gap
+      stopped shrinking while the budget was full): ConvergenceWarning
+      naming the gap reached and the budget to raise;
     - a stop on the cap while a stopping test was in force, or with a
       duality gap (where reported) above ``10 tol`` times the objective for
       a solver without a test: ConvergenceWarning naming the cap;
@@ -358,6 +362,16 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
         scale = max(abs(objective), abs(dual)) if math.isfinite(dual) else abs(objective)
         far = math.isfinite(gap) and gap > max(_GAP_SLACK * tol, _GAP_FLOOR) * scale
         gap_text = f" (duality gap {gap / scale:.3g} times the objective)" if far else ""
+        if stats["status"] == "budget_limited":
+            budget_name, budget_value = budget or ("budget", "?")
+            reached = f"{gap / scale:.3g}" if math.isfinite(gap) else "nan"
+            warnings.warn(f"{name} stopped where its budget, not its iterations, bounds the "
+                          f"accuracy: its relative duality gap stopped shrinking at {reached}, "
+                          f"above {tol_name}={tol}, while the budget of {budget_name}="
+                          f"{budget_value} support vectors was full; raise {budget_name} for a "
+                          f"closer fit (or raise {tol_name} to accept this one)",
+                          _convergence_warning(), stacklevel=3)
+            return
         capped = stats["status"] == "max_iterations"
         if capped and (stopping_rule is not None or far):
             note = scale_note() if scale_note is not None else ""

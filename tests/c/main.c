@@ -97,6 +97,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sgd_diverges_huge_bias_rate)                                \
   X(sgd_diverges_huge_data)                                     \
   X(overflowing_squared_norms_refused)                          \
+  X(values_changed_after_set_data_are_named)                    \
   X(sgd_rejects_non_binary_labels)                              \
   X(weights_equal_replication)                                  \
   X(zero_weight_examples_do_not_move_model)                     \
@@ -167,6 +168,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_svm_num_threads_setter)                              \
   X(kernel_threads_bitwise)                                     \
   X(kernel_row_blocks_match_entries)                            \
+  X(kernel_rbf_row_matches_scalar)                              \
   X(sbp_window_level_matches_full_filling)                      \
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \
@@ -243,6 +245,12 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_object_warm_start_and_model)                         \
   X(budget_object_storage_agrees)                               \
   X(budget_object_setters)                                      \
+  /* test_budget_stop.c */                                      \
+  X(budget_rule_fires_on_a_plateau)                             \
+  X(budget_rule_waits_for_a_falling_gap)                        \
+  X(budget_rule_needs_a_full_budget_and_a_tolerance)            \
+  X(budget_rule_stops_bsca_on_a_small_budget)                   \
+  X(budget_rule_silent_when_budget_has_room)                    \
   /* test_budget_storage.c */                                   \
   X(budget_capacity_is_min_of_budget_and_n)                     \
   X(budget_huge_budget_small_problem)                           \

@@ -88,6 +88,7 @@ void test_budget_object_never_exceeded(void)
       CHECK_EQ_INT(ss_kernel_svm_set_budget(svm, 5), SS_OK);
       CHECK_EQ_INT(ss_kernel_svm_set_budget_maintenance(svm, ms[k]), SS_OK);
       ss_kernel_svm_set_max_num_iterations(svm, 4 * BN);
+      ss_kernel_svm_set_epsilon(svm, 0); /* the whole run: no gap or budget rule */
       ss_kernel_svm_set_diagnostic_frequency(svm, 1);
       ss_kernel_svm_set_diagnostic_function(svm, watch_budget, &w);
       CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
@@ -120,6 +121,8 @@ void test_budget_object_warm_start_and_model(void)
     ss_kernel_svm_set_seed(b, 4);
     ss_kernel_svm_set_max_num_iterations(a, 6 * BN);
     ss_kernel_svm_set_max_num_iterations(b, 3 * BN);
+    ss_kernel_svm_set_epsilon(a, 0); /* both to the cap (B = 8 would stop on the budget rule) */
+    ss_kernel_svm_set_epsilon(b, 0);
     CHECK_EQ_INT(ss_kernel_svm_train(a), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_train(b), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_train(b), SS_OK);

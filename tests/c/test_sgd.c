@@ -888,6 +888,11 @@ void test_sgd_diverges_huge_data(void) {
   ss_svm_delete(rescued);
 }
 
+/* The kernel solvers that train on a kernel object's data. */
+static const SsKernelSolver kernel_solvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_SDCA, SS_KSOLVER_PEGASOS,
+                                                SS_KSOLVER_BSCA};
+#define NUM_KERNEL_SOLVERS (sizeof kernel_solvers / sizeof kernel_solvers[0])
+
 /* Values whose squares overflow (1e300) make every inner product
  * meaningless: training refuses them up front, for every solver of both
  * objects, and says which row and what to do. */
@@ -907,9 +912,8 @@ void test_overflowing_squared_norms_refused(void) {
   }
   SsKernel kernel;
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0.0, 1) == SS_OK);
-  const SsKernelSolver ksolvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_SDCA, SS_KSOLVER_PEGASOS, SS_KSOLVER_BSCA};
-  for (size_t k = 0; k < sizeof ksolvers / sizeof ksolvers[0]; ++k) {
-    SsKernelSvm *svm = ss_kernel_svm_new(ksolvers[k], &kernel, &data, y, 0.1);
+  for (size_t k = 0; k < NUM_KERNEL_SOLVERS; ++k) {
+    SsKernelSvm *svm = ss_kernel_svm_new(kernel_solvers[k], &kernel, &data, y, 0.1);
     REQUIRE(svm != NULL);
     CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
     CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 1 of the data X") != NULL);
@@ -921,6 +925,58 @@ void test_overflowing_squared_norms_refused(void) {
   REQUIRE(svm != NULL);
   CHECK(ss_svm_train(svm) != SS_ERR_BAD_DATA);
   ss_svm_delete(svm);
+}
+
+/* The objects borrow X's values. One written to NaN after set_data is named
+ * as such (it was reported as divergence by the linear object and trained on
+ * silently by kernel SDCA). The kernel object, whose norms and state were made
+ * from the values set_data saw, refuses finite changes too (it trained on
+ * stale norms); after set_data it trains as on the same values given fresh. */
+void test_values_changed_after_set_data_are_named(void) {
+  enum { N = 8, D = 2 };
+  double X[N * D], y[N], fresh[N * D];
+  tu_make_blobs(X, y, N, D, 0.5, 11);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, N, D, D) == SS_OK);
+  const SsSolver solvers[] = {SS_SOLVER_SGD, SS_SOLVER_SDCA, SS_SOLVER_SGDQN};
+  for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; ++k) {
+    SsSvm *svm = ss_svm_new(solvers[k], &data, y, 0.1);
+    REQUIRE(svm != NULL);
+    X[5] = NAN;
+    CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_BAD_DATA);
+    CHECK(strstr(ss_svm_get_last_error(svm), "row 2 of the data X holds a value that is not finite: X changed "
+                                              "after set_data") != NULL);
+    X[5] = 0.25;
+    ss_svm_delete(svm);
+  }
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0.0, 1) == SS_OK);
+  for (size_t k = 0; k < NUM_KERNEL_SOLVERS; ++k) {
+    SsKernelSvm *svm = ss_kernel_svm_new(kernel_solvers[k], &kernel, &data, y, 0.1);
+    REQUIRE(svm != NULL);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 5 * N), SS_OK);
+    X[5] = NAN;
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
+    CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 2 of the data X holds a value that is not finite") != NULL);
+    X[5] = 3.0;
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
+    CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 2 of the data X has other values: X changed") != NULL);
+    CHECK_EQ_INT(ss_kernel_svm_set_data(svm, &data, y), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 5 * N), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    memcpy(fresh, X, sizeof fresh);
+    SsData fresh_data;
+    REQUIRE(ss_data_init_dense(&fresh_data, SS_DTYPE_FLOAT64, fresh, N, D, D) == SS_OK);
+    SsKernelSvm *again = ss_kernel_svm_new(kernel_solvers[k], &kernel, &fresh_data, y, 0.1);
+    REQUIRE(again != NULL);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(again, 5 * N), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(again), SS_OK);
+    CHECK(ss_kernel_svm_get_statistics(svm)->primal_objective ==
+          ss_kernel_svm_get_statistics(again)->primal_objective);
+    X[5] = 0.25;
+    ss_kernel_svm_delete(svm);
+    ss_kernel_svm_delete(again);
+  }
 }
 
 void test_sgd_rejects_non_binary_labels(void) {

@@ -177,7 +177,8 @@ static void collect_block(void *context, int64_t block, int64_t lo, int64_t hi, 
 }
 
 /* Rows of an rbf kernel, CSR with rows of 0 to 5 entries (so two consecutive
- * rows have every combination of lengths and parities) and dense: the row
+ * rows have every combination of lengths and parities), dense, and CSR with
+ * every value 1 (ss_data_unit_values, whose rows skip the values): the row
  * of ss_kernel_row_threads and the blocks of ss_kernel_row_blocks, on 1 and
  * 2 threads, over all rows and over a list of rows, equal bit for bit the
  * entry-by-entry value ss_kernel_value(<x_j, z>) with the dot product of
@@ -187,7 +188,7 @@ void test_kernel_row_blocks_match_entries(void)
   enum { N = 700, D = 9 };
   int64_t indptr[N + 1], rows[N];
   int32_t indices[N * 5];
-  double values[N * 5], dense[N * D], norms2[N], want[N], got[N], zd[D];
+  double values[N * 5], ones[N * 5], dense[N * D], norms2[N], want[N], got[N], zd[D];
   int64_t nnz = 0;
   indptr[0] = 0;
   uint64_t state = 7;
@@ -217,15 +218,20 @@ void test_kernel_row_blocks_match_entries(void)
     indptr[i + 1] = nnz;
     rows[i] = (i * 389) % N;
   }
+  for (int64_t k = 0; k < nnz; ++k) ones[k] = 1.0;
   SsKernel kernel;
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.7, 0, 1) == SS_OK);
-  for (int layout = 0; layout < 2; ++layout) {
+  /* layouts: CSR, dense, CSR of 0/1 features (the rows skip the values) */
+  for (int layout = 0; layout < 3; ++layout) {
     SsData data;
-    if (layout == 0) {
-      REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, values, indptr, indices, N, D) == SS_OK);
+    const double *csr = layout == 2 ? ones : values;
+    if (layout != 1) {
+      REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, csr, indptr, indices, N, D) == SS_OK);
     } else {
       REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, dense, N, D, D) == SS_OK);
     }
+    const bool unit = ss_data_unit_values(&data);
+    CHECK(unit == (layout == 2));
     for (int64_t i = 0; i < N; ++i) norms2[i] = ss_data_row_squared_norm(&data, i);
     /* a query with every entry non-zero, so every product counts */
     double z_norm2 = 0;
@@ -238,7 +244,7 @@ void test_kernel_row_blocks_match_entries(void)
       for (int64_t k = 0; k < N; ++k) {
         const int64_t r = list ? list[k] : k;
         const double dot =
-            layout == 0 ? ss_csr_dot_f64(values + indptr[r], indices + indptr[r],
+            layout != 1 ? ss_csr_dot_f64(csr + indptr[r], indices + indptr[r],
                                          indptr[r + 1] - indptr[r], zd)
                         : ss_dense_dot_f64(dense + r * D, D, zd);
         want[k] = ss_kernel_value(&kernel, dot, norms2[r], z_norm2);
@@ -250,12 +256,47 @@ void test_kernel_row_blocks_match_entries(void)
         CHECK(tu_same_bits(got, want, N));
         Collect c = {got, 0};
         for (int64_t k = 0; k < N; ++k) got[k] = -1;
-        ss_kernel_row_blocks(&kernel, &data, norms2, list, N, zd, z_norm2, t, collect_block, &c);
+        ss_kernel_row_blocks(&kernel, &data, unit, norms2, list, N, zd, z_norm2, t, collect_block, &c);
         CHECK(tu_same_bits(got, want, N));
         CHECK_EQ_INT(c.calls, ss_kernel_row_num_blocks(N));
       }
     }
   }
+}
+
+/* The rbf row's values (kernel.c: the loops of SS_VECTOR_CLONES, AVX2 or
+ * AVX-512 where the CPU has them) against the scalar ss_kernel_value, bit
+ * for bit, over exponents from 0 down past underflow, whole rows and lists
+ * of rows, with lengths that leave every vector tail. */
+void test_kernel_rbf_row_matches_scalar(void)
+{
+  enum { N = 1003 };
+  double x[N], norms2[N], want[N], got[N];
+  int64_t rows[N];
+  for (int64_t i = 0; i < N; ++i) {
+    x[i] = 28.3 * (double)i / (N - 1) - 1e-3 * (double)(i % 7); /* -g d^2 down to -800 */
+    norms2[i] = x[i] * x[i];
+    rows[i] = (i * 389) % N;
+  }
+  SsData data;
+  SsKernel kernel;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, 1, 1) == SS_OK);
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0, 1) == SS_OK);
+  const double zd[1] = {0.37};
+  for (int listed = 0; listed < 2; ++listed) {
+    for (int64_t m = 1; m <= N; m += (m < 20 ? 1 : 97)) {
+      const int64_t *list = listed ? rows : NULL;
+      for (int64_t k = 0; k < m; ++k) {
+        const int64_t r = list ? list[k] : k;
+        want[k] = ss_kernel_value(&kernel, x[r] * zd[0], norms2[r], zd[0] * zd[0]);
+      }
+      ss_kernel_row_from_scattered(&kernel, &data, norms2, list, m, zd, zd[0] * zd[0], got);
+      CHECK(tu_same_bits(got, want, m));
+    }
+  }
+  /* the range does reach underflow and values near 1 */
+  CHECK(want[0] > 0.8);
+  CHECK(ss_kernel_value(&kernel, x[N - 1] * zd[0], norms2[N - 1], zd[0] * zd[0]) == 0.0);
 }
 
 /* The SBP's level from the window scan of its row pass (sbp.c,

@@ -72,6 +72,24 @@ SsStatus ss_data_init_csr(SsData *data, SsDType dtype, const void *values,
   return SS_OK;
 }
 
+int64_t ss_data_first_nonfinite_row(const SsData *data)
+{
+  for (int64_t i = 0; i < data->num_data; ++i) {
+    bool finite;
+    if (data->layout == SS_LAYOUT_DENSE) {
+      size_t element = data->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
+      finite = all_finite(data->dtype, (const char *)data->values + (size_t)(i * data->row_stride) * element,
+                          data->dimension);
+    } else {
+      size_t element = data->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
+      finite = all_finite(data->dtype, (const char *)data->values + (size_t)data->indptr[i] * element,
+                          data->indptr[i + 1] - data->indptr[i]);
+    }
+    if (!finite) return i;
+  }
+  return -1;
+}
+
 int64_t ss_data_get_dimension(const SsData *data)
 {
   if (!data) return 0;

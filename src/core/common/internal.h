@@ -90,6 +90,11 @@ typedef struct SsDataSource {
   int64_t num_data;
 } SsDataSource;
 
+/** The first row of @p data holding a value that is not finite, or -1. The
+ *  descriptor was checked when made; a value can only have changed since in
+ *  the caller's borrowed arrays. O(stored values): for error paths only. */
+int64_t ss_data_first_nonfinite_row(const SsData *data);
+
 /** <w, x_i> and w += a x_i, whatever the source. */
 double ss_source_inner_product(const SsDataSource *src, int64_t i, const double *w);
 void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double a);

@@ -85,4 +85,19 @@ static inline double ss_vexp(double x)
   return p * ss_vexp_pow2_(k1 + shifter) * ss_vexp_pow2_((k - k1) + shifter);
 }
 
+/** Put before a static function whose loop over ss_vexp should also be
+ *  compiled for AVX2 and AVX-512 (4 and 8 doubles a vector instead of SSE2's
+ *  2), the copy chosen once at load time by the CPU (GCC's target_clones,
+ *  an ifunc: x86-64 ELF with GCC >= 8). AVX-512F has FMA instructions, but
+ *  the core is built with -ffp-contract=off (meson.build; ISO C11 implies
+ *  it), so every lane computes the scalar code's operations, rounded
+ *  alike: the same values on any CPU.
+ *  Elsewhere it is empty and the loop keeps the baseline's vectors. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && defined(__x86_64__) && \
+    defined(__ELF__) && !defined(SS_NO_VECTOR_CLONES)
+#define SS_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SS_VECTOR_CLONES
+#endif
+
 #endif /* STOCHSVM_VEXP_H */

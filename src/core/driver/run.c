@@ -66,6 +66,37 @@
  *   scores variation (the former SGD rule, kept as an option)
  *       ||s - s_prev|| / n < epsilon between consecutive diagnostics.
  *
+ *   budget rule (BSCA: the relative-gap rule of an object with ops->budget_full)
+ *       A model held to a budget of B points cannot represent the optimum
+ *       once the solution needs more: its gap has a floor that no number of
+ *       iterations removes (on a9a with B = 500, (P - D) / P about 0.1,
+ *       where epsilon = 1e-3). The rule watches g = (P - D) / D, the
+ *       quantity the gap test compares with epsilon (NaN while D <= 0); not
+ *       (P - D) / P, which stays near 1 while D is far below P and then
+ *       hardly moves however fast D rises (ijcnn1, B = 500: 0.96, 0.94,
+ *       0.89, 0.87 over the first four epochs, 0.35 after 100; g fell from
+ *       26 to 6.8 meanwhile). Where the relative-gap test has not fired,
+ *       with t_b the last diagnostic at or before half of the run (ages
+ *       counted from the first diagnostic of the history), the run stops,
+ *       status BUDGET_LIMITED, when
+ *           the budget was full at t_b (so at every diagnostic since),
+ *           t - t_b is an epoch at least (diagnostics set every few steps
+ *           would otherwise judge the noise of a few steps), and
+ *           min of g over (t_b, t] > (1 - SS_RUN_BUDGET_MIN_GAIN) min of g up to t_b:
+ *       the best gap of the run's last half improved on the best before it
+ *       by less than a quarter. Guarantee: the rule never fires while the
+ *       budget has room (B >= n: never; there the gap test decides), nor
+ *       while the gap falls by a quarter or more per doubling of the run (a
+ *       gap falling like 1/t halves per doubling; like 1/sqrt(t), it falls
+ *       by 29 %); like the window it needs four diagnostics at least (with
+ *       three it would judge the third epoch against the second, an age of
+ *       2 against 1, in the noisy start of the run). It says nothing of how
+ *       far P is from the optimum of the budgeted problem: it stops a run
+ *       whose gap stopped paying for its epochs. The gap of a maintained
+ *       model is an estimate (D is read through the budgeted model), which
+ *       is why the rule compares minima over half-runs rather than two
+ *       single values.
+ *
  * Divergence (primal solvers): P not finite, or P > SS_RUN_DIVERGENCE_FACTOR
  * max(P(w = 0), P_0), P_0 the objective where the history began (a warm
  * start from a model set by the caller), and over SS_RUN_DIVERGENCE_GROWTH
@@ -150,10 +181,11 @@ void ss_run_history_free(SsRunHistory *history)
 {
   free(history->iteration);
   free(history->objective);
+  free(history->budget_gap);
   *history = (SsRunHistory){.reference = NAN};
 }
 
-static SsStatus record(SsRunHistory *h, int64_t t, double objective)
+static SsStatus record(SsRunHistory *h, int64_t t, double objective, double budget_gap)
 {
   if (h->count > 0 && h->iteration[h->count - 1] >= t) {
     /* The same point diagnosed again (a final diagnostic on the grid, or
@@ -168,10 +200,14 @@ static SsStatus record(SsRunHistory *h, int64_t t, double objective)
     double *objective = realloc(h->objective, (size_t)capacity * sizeof(double));
     if (!objective) return SS_ERR_ALLOC;
     h->objective = objective;
+    double *budget_gap = realloc(h->budget_gap, (size_t)capacity * sizeof(double));
+    if (!budget_gap) return SS_ERR_ALLOC;
+    h->budget_gap = budget_gap;
     h->capacity = capacity;
   }
   h->iteration[h->count] = t;
   h->objective[h->count] = objective;
+  h->budget_gap[h->count] = budget_gap;
   ++h->count;
   return SS_OK;
 }
@@ -248,6 +284,39 @@ static bool converged(const SsRun *run, const SsRunMeasure *m)
   return false;
 }
 
+/* (P - D) / D of a measure whose object's budget is full (the budget rule's
+ * record), NaN otherwise. */
+static double budget_gap(const SsRun *run, const SsRunMeasure *m)
+{
+  if (run->settings.criterion != SS_RUN_RELATIVE_GAP || !run->ops->budget_full ||
+      !run->ops->budget_full(run->object))
+    return NAN;
+  return m->dual > 0 ? (m->primal - m->dual) / m->dual : NAN;
+}
+
+/* The budget rule (the opening comment): the budget was full at the half of
+ * the run, and the best gap (P - D) / D since improved on the best before by
+ * less than SS_RUN_BUDGET_MIN_GAIN. NaN gaps (budget not full) never pass. */
+static bool budget_limited(const SsRun *run)
+{
+  const SsRunHistory *h = run->history;
+  const int64_t k = h->count - 1;
+  if (!(run->settings.epsilon > 0) || k < 3 || isnan(h->budget_gap[k])) return false;
+  const int64_t origin = h->iteration[0];
+  const int64_t b = recorded_at_or_before(h, origin + (h->iteration[k] - origin) / 2);
+  if (b < 0 || b >= k || isnan(h->budget_gap[b]) ||
+      h->iteration[k] - h->iteration[b] < run->settings.num_data)
+    return false;
+  double before = INFINITY, since = INFINITY;
+  for (int64_t j = 0; j <= b; ++j)
+    if (!isnan(h->budget_gap[j])) before = fmin(before, h->budget_gap[j]);
+  for (int64_t j = b + 1; j <= k; ++j) {
+    if (isnan(h->budget_gap[j])) return false;
+    since = fmin(since, h->budget_gap[j]);
+  }
+  return since > (1 - SS_RUN_BUDGET_MIN_GAIN) * before;
+}
+
 /* Far above the reference and growing by an order of magnitude between
  * diagnostics. A transient of a method whose iterates stay bounded (SGD's
  * first steps on heavily weighted examples: ||w|| <= max_i c_i R / lambda
@@ -300,10 +369,12 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
       ops->set_status(run->object, SS_SVM_STATUS_DIVERGED);
       return SS_ERR_DIVERGED;
     }
-    s = record(run->history, ops->iteration(run->object), m.primal);
+    s = record(run->history, ops->iteration(run->object), m.primal, budget_gap(run, &m));
     if (s != SS_OK) return s;
     run->converged = converged(run, &m);
+    run->budget_limited = !run->converged && budget_limited(run);
     if (run->converged) ops->set_status(run->object, SS_SVM_STATUS_CONVERGED);
+    if (run->budget_limited) ops->set_status(run->object, SS_SVM_STATUS_BUDGET_LIMITED);
   }
 notify:
   if (notify && ops->notify && ops->notify(run->object) != 0) {
@@ -332,7 +403,7 @@ SsStatus ss_run_train(SsRun *run)
   int64_t num_diagnosed = 0; /* diagnostics of this run before the final one */
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
-  run->converged = false;
+  run->converged = run->budget_limited = false;
   run->final_deferred = false;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
@@ -368,7 +439,7 @@ SsStatus ss_run_train(SsRun *run)
       ++num_diagnosed;
       status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
       settled = status != SS_OK;
-      stopped = settled || run->converged;
+      stopped = settled || run->converged || run->budget_limited;
     }
     if (!stopped && t - last_poll >= s->interrupt_period) {
       last_poll = t;

@@ -69,6 +69,8 @@ typedef struct SsRunMeasure {
 typedef struct SsRunHistory {
   int64_t *iteration;      /**< [count] t of each recorded diagnostic, increasing */
   double *objective;       /**< [count] P at that diagnostic */
+  double *budget_gap;      /**< [count] the gap (P - D) / D where the object's budget was full
+                                (ops->budget_full) and D > 0, NaN elsewhere */
   int64_t count, capacity;
   double reference;        /**< the divergence reference, max(P(0), P at the start of the
                                 history), fixed by the first run after a clear */
@@ -109,6 +111,10 @@ typedef struct SsRunOps {
    *  restart the step schedule with shorter steps; false when the object
    *  has none left to take (NULL: never; the run then ends as before). */
   bool (*back_off)(void *object);
+  /** The model is held to a budget, full now, that it has outgrown at
+   *  least once (its budget maintenance has changed it), so the budget may
+   *  bound the accuracy: the budget rule (run.c) may apply (NULL: never). */
+  bool (*budget_full)(const void *object);
 } SsRunOps;
 
 /** The settings of one train call (defaults resolved by the object). */
@@ -137,6 +143,8 @@ typedef struct SsRun {
   const SsRunOps *ops;
   void *object;
   bool converged;      /**< set by the last diagnostic: the rule fired */
+  bool budget_limited; /**< set by the last diagnostic: the budget rule fired (status
+                            SS_SVM_STATUS_BUDGET_LIMITED; run.c) */
   bool final_deferred; /**< the run reached its cap and, as settings.defer_final asked, did
                             not make its closing diagnostic: the object makes it later with
                             ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, false) */
@@ -173,6 +181,13 @@ void ss_run_history_free(SsRunHistory *history);
  *  the optimum. */
 #define SS_RUN_WINDOW_GAP_SLACK 10.0
 #define SS_RUN_WINDOW_GAP_LIMIT 0.05
+
+/** The budget rule (the relative-gap solvers with ops->budget_full): a run
+ *  whose budget was full over the last half of its diagnostics stops, status
+ *  SS_SVM_STATUS_BUDGET_LIMITED, when the smallest gap (P - D) / D of that half
+ *  is above (1 - SS_RUN_BUDGET_MIN_GAIN) times the smallest one before it:
+ *  the gap fell by less than this fraction while the run doubled. */
+#define SS_RUN_BUDGET_MIN_GAIN 0.25
 
 /** The divergence thresholds: a primal solver whose objective exceeds
  *  SS_RUN_DIVERGENCE_FACTOR times max(P(w = 0), P at the start), and

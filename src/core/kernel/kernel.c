@@ -7,7 +7,9 @@
  *      squared norms) to K in a second, branch-free loop.
  * The switch on layout, element type and kernel type sits outside the loops,
  * so the per-evaluation cost is the dot product and one exp/pow/tanh. The
- * rbf's exp is ss_vexp (vexp.h), which the compiler vectorises; a long row
+ * rbf's exp is ss_vexp (vexp.h), which the compiler vectorises (with AVX2
+ * and AVX-512 copies where the CPU has them); CSR data whose values are
+ * all 1 skip the values in the dots (ss_data_unit_values); a long row
  * is split into fixed blocks over the object's threads (threads.h): every
  * entry is computed alone, so the row is the same for any thread count.
  */
@@ -109,6 +111,19 @@ void ss_data_scatter_row(const SsData *data, int64_t i, double *zd)
   }
 }
 
+bool ss_data_unit_values(const SsData *data)
+{
+  if (data->layout != SS_LAYOUT_CSR || data->homkermap) return false;
+  const int64_t nnz = data->indptr[data->num_data];
+  if (nnz == 0) return false;
+  for (int64_t k = 0; k < nnz; ++k) {
+    const double v = data->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)data->values)[k]
+                                                     : ((const double *)data->values)[k];
+    if (v != 1.0) return false;
+  }
+  return true;
+}
+
 void ss_data_clear_row(const SsData *data, int64_t i, double *zd)
 {
   if (data->layout == SS_LAYOUT_DENSE) return; /* the next scatter overwrites every entry */
@@ -138,43 +153,63 @@ double ss_data_row_squared_norm(const SsData *data, int64_t i)
   return s;
 }
 
+/* A CSR product term: v[k] x, or x where every stored value is 1 (unit:
+ * 1 * x is x exactly, so the sums below are the same bits without loading
+ * the values). */
+#define CSR_TERM(unit, v, k, x) ((unit) ? (x) : (v)[k] * (x))
+
 /* out[0] and out[1]: the CSR dots of the two consecutive rows [a, b) and
  * [b, e) with zd, each summed exactly as ss_csr_dot_f64 sums it (two
  * partial sums over even and odd entries, the odd tail into the even one),
- * the two rows' loads interleaved so that their latencies overlap. */
+ * the two rows' loads interleaved so that their latencies overlap. Called
+ * with a constant unit, so each caller gets its own loop. */
 static inline void two_csr_dots(const double *v, const int32_t *j, int64_t a, int64_t b, int64_t e,
-                                const double *zd, double *out)
+                                const double *zd, bool unit, double *out)
 {
   const int64_t n0 = b - a, n1 = e - b, both = (n0 < n1 ? n0 : n1) & ~(int64_t)1;
-  const double *v0 = v + a, *v1 = v + b;
+  const double *v0 = unit ? NULL : v + a, *v1 = unit ? NULL : v + b;
   const int32_t *j0 = j + a, *j1 = j + b;
   double s0 = 0, s1 = 0, t0 = 0, t1 = 0;
   int64_t k = 0;
   for (; k < both; k += 2) {
-    s0 += v0[k] * zd[j0[k]];
-    t0 += v1[k] * zd[j1[k]];
-    s1 += v0[k + 1] * zd[j0[k + 1]];
-    t1 += v1[k + 1] * zd[j1[k + 1]];
+    s0 += CSR_TERM(unit, v0, k, zd[j0[k]]);
+    t0 += CSR_TERM(unit, v1, k, zd[j1[k]]);
+    s1 += CSR_TERM(unit, v0, k + 1, zd[j0[k + 1]]);
+    t1 += CSR_TERM(unit, v1, k + 1, zd[j1[k + 1]]);
   }
   int64_t k0 = k, k1 = k;
   for (; k0 + 2 <= n0; k0 += 2) {
-    s0 += v0[k0] * zd[j0[k0]];
-    s1 += v0[k0 + 1] * zd[j0[k0 + 1]];
+    s0 += CSR_TERM(unit, v0, k0, zd[j0[k0]]);
+    s1 += CSR_TERM(unit, v0, k0 + 1, zd[j0[k0 + 1]]);
   }
-  if (k0 < n0) s0 += v0[k0] * zd[j0[k0]];
+  if (k0 < n0) s0 += CSR_TERM(unit, v0, k0, zd[j0[k0]]);
   for (; k1 + 2 <= n1; k1 += 2) {
-    t0 += v1[k1] * zd[j1[k1]];
-    t1 += v1[k1 + 1] * zd[j1[k1 + 1]];
+    t0 += CSR_TERM(unit, v1, k1, zd[j1[k1]]);
+    t1 += CSR_TERM(unit, v1, k1 + 1, zd[j1[k1 + 1]]);
   }
-  if (k1 < n1) t0 += v1[k1] * zd[j1[k1]];
+  if (k1 < n1) t0 += CSR_TERM(unit, v1, k1, zd[j1[k1]]);
   out[0] = s0 + s1;
   out[1] = t0 + t1;
 }
 
+/* ss_csr_dot_f64 of the row [a, e) where every stored value is 1. */
+static inline double csr_unit_dot(const int32_t *j, int64_t a, int64_t e, const double *zd)
+{
+  double s0 = 0, s1 = 0;
+  int64_t k = a;
+  for (; k + 2 <= e; k += 2) {
+    s0 += zd[j[k]];
+    s1 += zd[j[k + 1]];
+  }
+  if (k < e) s0 += zd[j[k]];
+  return s0 + s1;
+}
+
 /* out[k] = <x_r, zd> for k < len, r = rows[k] (rows NULL: r = first + k),
- * one loop per layout x type. */
+ * one loop per layout x type; unit: X is CSR and its stored values are
+ * all 1 (ss_data_unit_values). */
 static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t len,
-                 const double *zd, double *out)
+                 const double *zd, bool unit, double *out)
 {
   const int64_t d = X->dimension;
   if (X->layout == SS_LAYOUT_DENSE) {
@@ -191,6 +226,20 @@ static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t le
         int64_t r = rows ? rows[k] : first + k;
         out[k] = ss_dense_dot_f64(base + r * stride, d, zd);
       }
+    }
+  } else if (unit) {
+    const int64_t *p = X->indptr;
+    const int32_t *j = X->indices;
+    int64_t k = 0;
+    if (!rows) {
+      for (; k + 2 <= len; k += 2) {
+        const int64_t r = first + k;
+        two_csr_dots(NULL, j, p[r], p[r + 1], p[r + 2], zd, true, out + k);
+      }
+    }
+    for (; k < len; ++k) {
+      const int64_t r = rows ? rows[k] : first + k;
+      out[k] = csr_unit_dot(j, p[r], p[r + 1], zd);
     }
   } else {
     const int64_t *p = X->indptr;
@@ -210,7 +259,7 @@ static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t le
         int64_t k = 0;
         for (; k + 2 <= len; k += 2) {
           const int64_t r = first + k;
-          two_csr_dots(v, j, p[r], p[r + 1], p[r + 2], zd, out + k);
+          two_csr_dots(v, j, p[r], p[r + 1], p[r + 2], zd, false, out + k);
         }
         if (k < len) {
           const int64_t r = first + k;
@@ -227,10 +276,30 @@ static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t le
   }
 }
 
+/* The rbf's values from squared distances, out[k] = exp(-g max(0, out[k])),
+ * and from dots with consecutive rows' norms, out[k] = exp(-g max(0,
+ * z_norm2 + norms2[k] - 2 out[k])): straight-line loops (vexp.h) compiled
+ * for wider vectors where the CPU has them (SS_VECTOR_CLONES), every lane
+ * doing the scalar code's operations, so the values are the same bits on
+ * any CPU. */
+SS_VECTOR_CLONES static void rbf_of_distances(double *out, int64_t len, double g)
+{
+  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
+}
+
+SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int64_t len,
+                                         double z_norm2, double g)
+{
+  for (int64_t k = 0; k < len; ++k) {
+    const double distance2 = z_norm2 + norms2[k] - 2.0 * out[k];
+    out[k] = ss_vexp(-g * (distance2 > 0 ? distance2 : 0.0));
+  }
+}
+
 /* out[0..hi - lo) = the row's entries lo..hi-1 (ss_kernel_row_threads). */
 static void row_block(const SsKernel *kernel, const SsData *X, const double *norms2,
                       const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
-                      double z_norm2, double *out)
+                      double z_norm2, bool unit, double *out)
 {
   const int64_t len = hi - lo;
   if (rows) rows += lo;
@@ -239,19 +308,19 @@ static void row_block(const SsKernel *kernel, const SsData *X, const double *nor
     for (int64_t k = 0; k < len; ++k) out[k] = zd[rows ? rows[k] : lo + k];
     return;
   }
-  dots(X, rows, lo, len, zd, out);
+  dots(X, rows, lo, len, zd, unit, out);
   const double g = kernel->gamma, c0 = kernel->coef0;
   switch (kernel->type) {
   case SS_KERNEL_RBF:
-    /* Distances first (a gather of norms through rows), then a loop with no
-     * branch and no call, which the compiler vectorises. */
+    /* Listed rows: distances first (a gather of norms through rows), then
+     * the values; consecutive rows: one loop. Neither loop has a branch or
+     * a call, so both vectorise (and have AVX copies: SS_VECTOR_CLONES). */
     if (rows) {
       for (int64_t k = 0; k < len; ++k) out[k] = z_norm2 + norms2[rows[k]] - 2.0 * out[k];
+      rbf_of_distances(out, len, g);
     } else {
-      norms2 += lo;
-      for (int64_t k = 0; k < len; ++k) out[k] = z_norm2 + norms2[k] - 2.0 * out[k];
+      rbf_of_dots(out, norms2 + lo, len, z_norm2, g);
     }
-    for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
     break;
   case SS_KERNEL_POLYNOMIAL:
     for (int64_t k = 0; k < len; ++k) out[k] = int_pow(g * out[k] + c0, kernel->degree);
@@ -283,6 +352,7 @@ typedef struct RowJob {
   double *out;              /* ss_kernel_row_threads: the whole row */
   SsKernelBlockFn consume;  /* ss_kernel_row_blocks: each block's consumer */
   void *context;
+  bool unit;                /* ss_kernel_row_blocks: X's stored values are all 1 */
 } RowJob;
 
 /* Blocks [begin, end) of ss_kernel_row_threads, into the row. */
@@ -293,7 +363,7 @@ static void row_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->out + lo);
+    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, false, r->out + lo);
   }
 }
 
@@ -303,7 +373,7 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
 {
   SsThreadPool *pool = ss_threads_pool(threads, m);
   if (!pool) {
-    row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, out);
+    row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, false, out);
     return;
   }
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
@@ -321,18 +391,20 @@ static void consume_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, k);
+    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->unit, k);
     r->consume(r->context, b, lo, hi, k);
   }
 }
 
-void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, const double *norms2,
-                          const int64_t *rows, int64_t m, const double *zd, double z_norm2,
-                          SsThreads threads, SsKernelBlockFn consume, void *context)
+void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, bool unit_values,
+                          const double *norms2, const int64_t *rows, int64_t m, const double *zd,
+                          double z_norm2, SsThreads threads, SsKernelBlockFn consume,
+                          void *context)
 {
   /* A short row runs on the caller (a NULL pool): it pays nothing for threads. */
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
-                .z_norm2 = z_norm2, .consume = consume, .context = context};
+                .z_norm2 = z_norm2, .consume = consume, .context = context,
+                .unit = unit_values};
   ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), consume_chunks, &job);
 }
 
@@ -340,7 +412,7 @@ void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const
                                   const int64_t *rows, int64_t m, const double *zd,
                                   double z_norm2, double *out)
 {
-  row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, out);
+  row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, false, out);
 }
 
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2)

@@ -25,6 +25,10 @@
 void ss_data_scatter_row(const SsData *data, int64_t i, double *zd);
 void ss_data_clear_row(const SsData *data, int64_t i, double *zd);
 double ss_data_row_squared_norm(const SsData *data, int64_t i);
+/** Whether @p data is CSR (no map) with at least one stored value and
+ *  every stored value 1 (0/1 features, as a9a's): its kernel rows need not
+ *  load the values (ss_kernel_row_blocks), with the same results. O(nnz). */
+bool ss_data_unit_values(const SsData *data);
 
 /** out[k] = K(z, x_{rows[k]}) for k < m (rows NULL: x_k), z given scattered
  *  in zd (precomputed: zd holds K(z, x_1..x_n)) with squared norm z_norm2
@@ -54,10 +58,13 @@ typedef void (*SsKernelBlockFn)(void *context, int64_t block, int64_t lo, int64_
 /** The row of ss_kernel_row_threads, handed block by block to @p consume
  *  instead of being stored: a solver folds its per-entry work (a response
  *  update, a partial sum) into the pass that computes the values, while
- *  they sit in L1, and that work runs on the row's threads too. */
-void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, const double *norms2,
-                          const int64_t *rows, int64_t m, const double *zd, double z_norm2,
-                          SsThreads threads, SsKernelBlockFn consume, void *context);
+ *  they sit in L1, and that work runs on the row's threads too.
+ *  @p unit_values: ss_data_unit_values(X), cached by the caller (the same
+ *  values either way; true skips loading X's values). */
+void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, bool unit_values,
+                          const double *norms2, const int64_t *rows, int64_t m, const double *zd,
+                          double z_norm2, SsThreads threads, SsKernelBlockFn consume,
+                          void *context);
 
 /** K(x_i, x_i) given ||x_i||^2 (precomputed: the diagonal entry). */
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2);
@@ -115,7 +122,9 @@ struct SsKernelSvm_ {
   double *labels;              /**< [n] */
   double *weights;             /**< [n] per-example weights c_i (copied), NULL: all 1 */
   double *norms2;              /**< [n] ||x_i||^2 (precomputed: 0) */
+  int64_t overflow_row;        /**< the first i with ||x_i||^2 not finite, or -1 (train refuses it) */
   double *diagonal;            /**< [n] K(x_i, x_i) */
+  bool unit_values;            /**< ss_data_unit_values(&data) (kernel rows skip the values) */
 
   /* Parameters. */
   double lambda;

@@ -11,6 +11,7 @@
  * for bit. The solver's ops table names its stopping rule.
  */
 #include "kernel_certificate.h"
+#include "kernel_svm_budget.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -98,6 +99,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->dimension = dimension;
   self->lambda = lambda;
   self->nu = 0; /* derived from lambda at train time (sbp_nu.c) */
+  self->overflow_row = -1;
   self->nu_warmup = ss_kernel_svm_nu_warmup;
   self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
@@ -125,17 +127,51 @@ static void free_data_state(SsKernelSvm *self)
   self->state = NULL;
 }
 
+/* ||x_i||^2 (0 for a precomputed kernel) and K(x_i, x_i) of row i of X. */
+static void row_caches(const SsKernelSvm *self, int64_t i, double *norm2, double *diagonal)
+{
+  *norm2 = self->kernel.type == SS_KERNEL_PRECOMPUTED ? 0.0 : ss_data_row_squared_norm(&self->data, i);
+  *diagonal = ss_kernel_diagonal(&self->kernel, &self->data, i, *norm2);
+}
+
+/* The object borrows X's values, and its norms, kernel cache and solver
+ * state were made from the values set_data saw. The first row whose squared
+ * norm or K(x_i, x_i) differs now (or that holds a value that is not finite:
+ * set_data's checks exclude one), else -1. Bitwise equal to set_data's for
+ * unchanged data; one kernel row's work (a precomputed matrix is read whole). */
+static int64_t first_changed_row(const SsKernelSvm *self)
+{
+  for (int64_t i = 0; i < self->num_data; ++i) {
+    double norm2, diagonal;
+    row_caches(self, i, &norm2, &diagonal);
+    const bool same_norm = norm2 == self->norms2[i] || (isinf(norm2) && isinf(self->norms2[i]));
+    if (!same_norm || diagonal != self->diagonal[i]) return i;
+  }
+  /* The 0/1 path of the kernel rows never reads the values (kernel.c): a
+   * sign flipped since set_data keeps every norm and would go unseen. */
+  if (self->unit_values) {
+    const SsData *X = &self->data;
+    for (int64_t i = 0; i < self->num_data; ++i) {
+      for (int64_t k = X->indptr[i]; k < X->indptr[i + 1]; ++k) {
+        const double v = X->dtype == SS_DTYPE_FLOAT32 ? ((const float *)X->values)[k]
+                                                      : ((const double *)X->values)[k];
+        if (v != 1.0) return i;
+      }
+    }
+  }
+  return self->kernel.type == SS_KERNEL_PRECOMPUTED ? ss_data_first_nonfinite_row(&self->data) : -1;
+}
+
 SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels)
 {
   if (!self) return SS_ERR_BAD_ARG;
   if (!valid_descriptor(data))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
                               "set_data: the data descriptor is NULL or malformed (a kernel map is not allowed)");
-  const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
   if (data->dimension != self->dimension)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_data: the data has dimension %lld, the object %lld",
                               (long long)data->dimension, (long long)self->dimension);
-  if (precomputed && data->num_data != data->dimension)
+  if (self->kernel.type == SS_KERNEL_PRECOMPUTED && data->num_data != data->dimension)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
                               "set_data: a precomputed kernel matrix must be square, got %lld x %lld",
                               (long long)data->num_data, (long long)data->dimension);
@@ -162,16 +198,18 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   }
   free_data_state(self);
   memcpy(y, labels, (size_t)n * sizeof(double));
-  for (int64_t i = 0; i < n; ++i) {
-    norms2[i] = precomputed ? 0.0 : ss_data_row_squared_norm(data, i);
-    diagonal[i] = ss_kernel_diagonal(&self->kernel, data, i, norms2[i]);
-  }
   self->data = *data;
+  self->unit_values = ss_data_unit_values(data);
   self->has_data = true;
   self->num_data = n;
   self->labels = y;
   self->norms2 = norms2;
   self->diagonal = diagonal;
+  self->overflow_row = -1;
+  for (int64_t i = 0; i < n; ++i) {
+    row_caches(self, i, &norms2[i], &diagonal[i]);
+    if (self->overflow_row < 0 && !isfinite(norms2[i])) self->overflow_row = i;
+  }
   self->zd = zd;
   self->krow = krow;
   self->perm = perm;
@@ -395,6 +433,11 @@ static double run_dual_bound(void *object, SsRunBound *kind)
   return bound;
 }
 
+static bool run_budget_full(const void *object)
+{
+  return ss_kernel_budget_full(object);
+}
+
 static const SsRunOps kernel_run_ops = {
   .begin_epoch = run_begin_epoch,
   .steps = run_steps,
@@ -403,6 +446,7 @@ static const SsRunOps kernel_run_ops = {
   .set_status = run_set_status,
   .notify = run_notify,
   .dual_bound = run_dual_bound,
+  .budget_full = run_budget_full,
 };
 
 /* P(w = 0, b = 0) = 1/n sum_i c_i (the hinge loss at 0 is 1). */
@@ -518,15 +562,24 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   if (!self) return SS_ERR_BAD_ARG;
   if (!self->has_data)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
-  /* Finite values whose squares overflow (|x_ij| above about 1e154) give
-   * NaN distances and kernel values: refused, not trained on. */
-  for (int64_t i = 0; i < self->num_data; ++i) {
-    if (!isfinite(self->norms2[i]))
-      return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
-                                "row %lld of the data X has a squared norm that is not finite (%g): its values "
-                                "overflow when squared; scale the features (e.g. to unit variance)",
-                                (long long)i, self->norms2[i]);
+  const int64_t changed = first_changed_row(self);
+  if (changed >= 0) {
+    const int64_t nonfinite = ss_data_first_nonfinite_row(&self->data);
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
+                              "row %lld of the data X %s: X changed after set_data (the object reads the "
+                              "caller's arrays, it does not copy them, and its norms and state were made from "
+                              "the values it saw); give the data again (set_data)",
+                              (long long)(nonfinite >= 0 ? nonfinite : changed),
+                              nonfinite >= 0 ? "holds a value that is not finite" : "has other values");
   }
+  /* Finite values whose squares overflow (|x_ij| above about 1e154) give
+   * NaN distances and kernel values: refused, not trained on (set_data found
+   * the row; refused here, so that new and check_new keep agreeing). */
+  if (self->overflow_row >= 0)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
+                              "row %lld of the data X has a squared norm that is not finite (%g): its values "
+                              "overflow when squared; scale the features (e.g. to unit variance)",
+                              (long long)self->overflow_row, self->norms2[self->overflow_row]);
   ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));

@@ -116,6 +116,15 @@ SsStatus ss_kernel_svm_get_budget_statistics(const SsKernelSvm *self, SsBudgetSt
   return SS_OK;
 }
 
+bool ss_kernel_budget_full(const SsKernelSvm *self)
+{
+  const SsBudgetSolverState *s = self->state;
+  /* Full now, and maintained at least once (the counts survive a reset of
+   * the model, which then starts empty). B >= n never is. */
+  return is_budgeted(self->solver) && s && s->trainer.counts.num_maintenance > 0 &&
+         s->trainer.model.size >= s->trainer.model.budget;
+}
+
 /* ------------------------------------------------------------------------ */
 /*                         Solver operations (shared)                        */
 /* ------------------------------------------------------------------------ */

@@ -24,6 +24,10 @@ void ss_budget_solver_free_state(SsKernelSvm *self);
  *  ss_bsgd_steps), timing them and counting kernel evaluations. */
 SsStatus ss_budget_solver_run(SsKernelSvm *self, int64_t t, int64_t t_end,
                               void (*steps)(SsBudgetTrainer *, const int64_t *, int64_t, int64_t));
+/** The budgeted solver's model is full (B points) and has outgrown its
+ *  budget at least once (maintenance has changed it): the run driver's
+ *  budget rule may apply. Never with B >= n. */
+bool ss_kernel_budget_full(const SsKernelSvm *self);
 /** CPU seconds of the calling thread (wall clock where unavailable). */
 double ss_budget_thread_seconds(void);
 

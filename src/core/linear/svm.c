@@ -638,6 +638,17 @@ static SsStatus explain_train(SsSvm *self, SsStatus status)
   const char *solver = ss_svm_solver_name(self->solver);
   const long long t = (long long)self->iteration;
   const double objective = self->statistics.objective;
+  if (status == SS_ERR_NUMERIC || status == SS_ERR_DIVERGED) {
+    /* set_data checked X; a value that is not finite now was written into
+     * the borrowed arrays since: that, not the steps, is the cause. */
+    const int64_t row = self->source.kind == SS_DATA_DESCRIPTOR
+                            ? ss_data_first_nonfinite_row(&self->source.descriptor) : -1;
+    if (row >= 0)
+      return ss_svm_fail(self, SS_ERR_BAD_DATA,
+                         "row %lld of the data X holds a value that is not finite: X changed after set_data "
+                         "(the object reads the caller's arrays, it does not copy them); the model is not "
+                         "reliable: give the data again (set_data) and reset the model", (long long)row);
+  }
   switch (status) {
     case SS_OK: return ss_svm_succeed(self);
     case SS_ERR_INTERRUPTED:

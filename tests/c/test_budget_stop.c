@@ -1,0 +1,188 @@
+/* test_budget_stop.c -- the run driver's budget rule (src/core/driver/run.c):
+ * through a scripted object, it fires on a plateaued gap while the budget is
+ * full, never while the gap falls by a quarter per doubling of the run, never
+ * while the budget has room, never at epsilon = 0; through the kernel object,
+ * BSCA with a budget far too small stops "budget_limited" before its cap, and
+ * with B >= n it never does. */
+#include "minitest.h"
+#include "testutil.h"
+
+#include "stochsvm/kernel_budget.h"
+#include "stochsvm/kernel_svm.h"
+#include "../../src/core/driver/run.h"
+
+#include <math.h>
+
+/* ---- a scripted object: P = 1, D = 1 / (1 + gap(epoch)), so that the
+ * rule's (P - D) / D is gap(epoch); no steps of its own ---- */
+
+enum { SN = 10 };
+
+typedef struct Scripted {
+  int64_t t;
+  double (*gap)(double epoch);
+  bool full;          /* what budget_full answers */
+  SsSvmStatus status; /* the last status set */
+} Scripted;
+
+static SsStatus scripted_steps(void *object, int64_t t, int64_t t_end)
+{
+  (void)t;
+  ((Scripted *)object)->t = t_end;
+  return SS_OK;
+}
+
+static int64_t scripted_iteration(const void *object)
+{
+  return ((const Scripted *)object)->t;
+}
+
+static SsStatus scripted_measure(void *object, SsSvmStatus status, SsRunMeasure *m)
+{
+  Scripted *s = object;
+  s->status = status;
+  m->primal = 1.0;
+  m->dual = 1.0 / (1.0 + s->gap((double)s->t / SN));
+  return SS_OK;
+}
+
+static void scripted_set_status(void *object, SsSvmStatus status)
+{
+  ((Scripted *)object)->status = status;
+}
+
+static bool scripted_full(const void *object)
+{
+  return ((const Scripted *)object)->full;
+}
+
+static const SsRunOps scripted_ops = {
+  .steps = scripted_steps,
+  .iteration = scripted_iteration,
+  .measure = scripted_measure,
+  .set_status = scripted_set_status,
+  .budget_full = scripted_full,
+};
+
+/* A run of at most @p epochs epochs on the default schedule; its status, and
+ * the epoch it ended at in @p end. */
+static SsSvmStatus scripted_run(double (*gap)(double), bool full, double epsilon, int64_t epochs,
+                                int64_t *end)
+{
+  Scripted object = {.gap = gap, .full = full, .status = SS_SVM_STATUS_UNTRAINED};
+  SsRunHistory history = {0};
+  SsRun run = {.history = &history, .ops = &scripted_ops, .object = &object,
+               .settings = {.num_data = SN, .max_num_iterations = epochs * SN, .epsilon = epsilon,
+                            .criterion = SS_RUN_RELATIVE_GAP, .interrupt_period = INT64_MAX}};
+  SsStatus status = ss_run_train(&run);
+  ss_run_history_free(&history);
+  *end = object.t / SN;
+  return status == SS_OK ? object.status : SS_SVM_STATUS_ERROR;
+}
+
+/* Falls fast, then stays at 0.1: the budget's floor. */
+static double plateau(double epoch)
+{
+  return 0.1 + 0.5 / (epoch * epoch * epoch);
+}
+
+/* Falls by 29 % per doubling, for ever. */
+static double inverse_sqrt(double epoch)
+{
+  return 0.5 / sqrt(epoch);
+}
+
+/* Falls by 26 % per doubling (just more than the rule's quarter). */
+static double slow_power(double epoch)
+{
+  return 0.5 * pow(epoch, -0.44);
+}
+
+/* A plateau that wobbles by +-10 % from diagnostic to diagnostic. */
+static double noisy_plateau(double epoch)
+{
+  return 0.1 * (1 + 0.1 * sin(7 * epoch)) + 0.5 / (epoch * epoch * epoch);
+}
+
+void test_budget_rule_fires_on_a_plateau(void)
+{
+  int64_t end = 0;
+  CHECK_EQ_INT(scripted_run(plateau, true, 1e-3, 1000, &end), SS_SVM_STATUS_BUDGET_LIMITED);
+  CHECK(end >= 4 && end <= 20); /* four diagnostics at least; the plateau starts near epoch 3 */
+  CHECK_EQ_INT(scripted_run(noisy_plateau, true, 1e-3, 1000, &end), SS_SVM_STATUS_BUDGET_LIMITED);
+  CHECK(end <= 40);
+}
+
+void test_budget_rule_waits_for_a_falling_gap(void)
+{
+  int64_t end = 0;
+  CHECK_EQ_INT(scripted_run(inverse_sqrt, true, 1e-6, 3000, &end), SS_SVM_STATUS_MAX_ITERATIONS);
+  CHECK_EQ_INT(end, 3000);
+  CHECK_EQ_INT(scripted_run(slow_power, true, 1e-6, 3000, &end), SS_SVM_STATUS_MAX_ITERATIONS);
+  CHECK_EQ_INT(end, 3000);
+}
+
+void test_budget_rule_needs_a_full_budget_and_a_tolerance(void)
+{
+  int64_t end = 0;
+  CHECK_EQ_INT(scripted_run(plateau, false, 1e-3, 300, &end), SS_SVM_STATUS_MAX_ITERATIONS);
+  CHECK_EQ_INT(end, 300);
+  CHECK_EQ_INT(scripted_run(plateau, true, 0.0, 300, &end), SS_SVM_STATUS_MAX_ITERATIONS);
+  CHECK_EQ_INT(end, 300);
+  /* The gap test comes first: a plateau below epsilon is convergence. */
+  CHECK_EQ_INT(scripted_run(plateau, true, 0.2, 300, &end), SS_SVM_STATUS_CONVERGED);
+  CHECK(end < 300);
+}
+
+/* ---- BSCA on the kernel object ---- */
+
+enum { KN = 300, KD = 4 };
+
+/* BSCA (default form, with the bias) at C = 10, gamma = 1 on overlapping
+ * blobs: hundreds of support vectors at the optimum. */
+static SsKernelSvm *bsca_on_blobs(double *X, double *y, SsData *data, int64_t budget)
+{
+  tu_make_blobs(X, y, KN, KD, 0.3, 11);
+  ss_data_init_dense(data, SS_DTYPE_FLOAT64, X, KN, KD, KD);
+  SsKernel kernel;
+  ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0, 1);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_BSCA, &kernel, data, y, 1.0 / (10.0 * KN));
+  if (!svm) return NULL;
+  ss_kernel_svm_set_budget(svm, budget);
+  ss_kernel_svm_set_epsilon(svm, 1e-3);
+  ss_kernel_svm_set_max_num_iterations(svm, 200 * (int64_t)KN);
+  return svm;
+}
+
+void test_budget_rule_stops_bsca_on_a_small_budget(void)
+{
+  double X[KN * KD], y[KN];
+  SsData data;
+  SsKernelSvm *svm = bsca_on_blobs(X, y, &data, 8);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_BUDGET_LIMITED);
+  CHECK(st->iteration < 200 * (int64_t)KN);   /* before the cap */
+  CHECK(st->duality_gap > 1e-3 * st->primal_objective); /* short of epsilon: not "converged" */
+  SsBudgetStatistics bs;
+  CHECK_EQ_INT(ss_kernel_svm_get_budget_statistics(svm, &bs), SS_OK);
+  CHECK(bs.num_maintenance > 0);
+  CHECK_EQ_INT(bs.num_points, 8);
+  ss_kernel_svm_delete(svm);
+}
+
+void test_budget_rule_silent_when_budget_has_room(void)
+{
+  double X[KN * KD], y[KN];
+  SsData data;
+  SsKernelSvm *svm = bsca_on_blobs(X, y, &data, KN);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+  CHECK(st->status == SS_SVM_STATUS_CONVERGED || st->status == SS_SVM_STATUS_MAX_ITERATIONS);
+  SsBudgetStatistics bs;
+  CHECK_EQ_INT(ss_kernel_svm_get_budget_statistics(svm, &bs), SS_OK);
+  CHECK_EQ_INT(bs.num_maintenance, 0);
+  ss_kernel_svm_delete(svm);
+}
