@@ -61,7 +61,7 @@ def test_estimator_warning_names_the_budget(data):
     with pytest.warns(ConvergenceWarning, match=r"budget=10 support vectors was full; raise budget"):
         est.fit(X, y)
     assert est._stats[0]["status"] == "budget_limited"
-    assert est.n_iter_ < est._max_iter()
+    assert est.n_iter_ < est._max_iter(X.shape[0])
 
 
 def test_estimator_silent_when_budget_holds_every_point(data, recwarn):

@@ -44,22 +44,16 @@ _CLASSIFICATION = ("hinge", "hinge2", "logistic")
 #: kernel defaults merged), as this suite measured it: {(kind, solver):
 #: (losses, why)}. At 456ab59 every linear solver and the kernel SBP, BSGD and
 #: Pegasos were listed here; SGD, SVMSGD2 and SGD-QN left with their step
-#: back-off (run.c). A strict xfail that starts passing fails the run, so this
-#: table cannot go stale silently.
+#: back-off (run.c); kernel Pegasos and BSGD (wine at C = 1e3, above the zero
+#: model's objective after 100 epochs) with their work-based cap
+#: (stochsvm._solvers). A strict xfail that starts passing fails the run, so
+#: this table cannot go stale silently.
 _KNOWN = {
     ("linear", "sdca"): (_CLASSIFICATION, "the 1e-3..1e4 set at C = 1, 1e3 ends above the "
                          "zero model's objective after the work-based cap (warned, naming "
                          "scaling): C max||x||^2 = 1.4e9 and 1.4e12, where dual coordinate "
                          "ascent (and LIBLINEAR's) needs far more epochs "
                          "(bench/results/linear_sdca_unscaled.md)"),
-    # Since the kernel estimators' default gamma became "scale" (1/(d X.var()),
-    # SVC's), the raw breast_cancer and wine sets are hard problems at C = 1e3;
-    # with 1/n_features their kernel matrices were nearly the identity.
-    ("kernel", "pegasos"): (("hinge",), "wine at C = 1e3: the 1/(lambda t) steps need far more "
-                            "than the default epochs; ends above the zero model's objective "
-                            "(warned, max_iterations)"),
-    ("kernel", "bsgd"): (("hinge",), "wine at C = 1e3, as Pegasos (its steps are Pegasos' on a "
-                         "budget): above the zero model's objective after the cap (warned)"),
 }
 
 

@@ -100,8 +100,9 @@ def test_small_sets_get_a_work_based_cap():
     with pytest.warns(ConvergenceWarning, match="scale the features") as record:
         est = LinearSVMClassifier(C=1.0, max_iter=100).fit(X, y)
     assert est.n_iter_ == 100 and "None" not in str(record[0].message)
-    # the other solvers keep 100 epochs
-    assert LinearSVMClassifier(solver="sgd")._max_iter(X) == 100
+    # RES and LRES keep 100 epochs (the SGD family shares SDCA's rule:
+    # tests/test_work_cap.py)
+    assert LinearSVMClassifier(solver="lres", loss="hinge2")._max_iter(X) == 100
 
 
 def test_large_sets_keep_100_epochs_bit_for_bit():

@@ -46,7 +46,7 @@ SS_API double ss_svm_get_density(const SsSvm *self);
  *  object is deleted; NULL for other solvers. Starts at 1/lambda, is kept
  *  between train calls and reset to 1/lambda by ss_svm_set_lambda and
  *  ss_svm_reset_scaling, set by ss_svm_set_scaling. For the built-in
- *  (convex) losses every value stays in [1e-2/lambda, 1/lambda]. */
+ *  (convex) losses every value stays in [1/(2 lambda), 1/lambda]. */
 SS_API const double *ss_svm_get_scaling(const SsSvm *self);
 /** @brief SGD-QN: B <- 1/lambda, and the leaky average restarts (r = 2).
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SGD-QN). */

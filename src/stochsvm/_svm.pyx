@@ -1182,7 +1182,7 @@ cdef class SVM(_Trainer):
 
         B starts at ``1 / lambda``, is kept between :meth:`train` calls and
         is reset by :meth:`set_lambda` and :meth:`reset_scaling`; with the
-        built-in losses it stays in ``[1e-2 / lambda, 1 / lambda]``. It is
+        built-in losses it stays in ``[1 / (2 lambda), 1 / lambda]``. It is
         pickled with the object (with its update count), and
         :meth:`set_scaling` sets it, so a fresh object continues exactly.
 

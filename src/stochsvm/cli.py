@@ -786,8 +786,14 @@ def _run_train(args):
     print(f"{status} after {epoch} epochs, objective {objective:.6f}, training time "
           f"{train_time:.3f} s")
     if status == "epoch limit" and args.tol > 0 and _tests_tol(args):
+        from stochsvm.svm import _scale_note
+
+        linear_step = args.kernel is None and args.solver != "sdca"
+        note = _scale_note(X, "--solver sdca" if linear_step else None,
+                           standardize="add --scale standard (or maxabs, which keeps sparse "
+                                       "data sparse)")
         print(f"stochsvm train: notice: stopped on the epoch cap (--epochs {args.epochs}) before "
-              f"the stopping rule fell below --tol {args.tol:g}; raise --epochs",
+              f"the stopping rule fell below --tol {args.tol:g}; raise --epochs{note}",
               file=sys.stderr)
     if limited:
         gap = max(s["duality_gap"] / max(s["primal_objective"], s["dual_objective"])

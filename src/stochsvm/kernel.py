@@ -44,7 +44,7 @@ from stochsvm._progress import estimator_progress
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
                              _TrainingData, epochs_to_iterations, map_in_threads, print_training,
                              validate_data)
-from stochsvm.svm import _report_training, _zero_objective
+from stochsvm.svm import _report_training, _scale_note, _zero_objective
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -161,7 +161,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         Epochs (``n`` iterations each) ``fit`` may run. None: 1000 for
         ``"sdca"`` (which stops earlier on ``tol``: the optimum, where the
         box ``c_i C`` of the weights is active), 10 for ``"perceptron"`` (which
-        has no stopping test), 100 for the others. A fit that stops on this cap
+        has no stopping test), 100 for the others, and for ``"pegasos"`` and
+        ``"bsgd"`` at least ``ceil(2e7 / n**2)`` epochs (their ``1/(lambda
+        t)`` steps need many on small sets at large C: over 100 up to 447
+        rows; docs: "Stopping and defaults"). A fit that stops on this cap
         before its test on ``tol`` passes raises a ConvergenceWarning.
     tol : float >= 0, default=None
         The stopping threshold (docs: "Stopping and defaults"). For ``"sdca"``
@@ -373,13 +376,23 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             return _solvers.get("kernel", self.solver).bias == "unregularized"
         return bool(self.unregularized_bias)
 
-    def _max_iter(self):
-        """The epoch cap in force (None: the solver's default, 1000 for SDCA,
-        which stops on tol; 10 for the Perceptron, which has no test; else 100)."""
+    def _max_iter(self, n):
+        """The epoch cap in force on ``n`` rows (None: the solver's default,
+        1000 for SDCA, which stops on tol; 10 for the Perceptron, which has
+        no test; else 100; Pegasos and BSGD: at least the epochs of their
+        min_work, n^2 kernel evaluations each)."""
         max_iter = self._param("max_iter")
         if max_iter is not None:
             return int(max_iter)
-        return _solvers.get("kernel", self.solver).max_iter
+        solver = _solvers.get("kernel", self.solver)
+        return max(solver.max_iter, int(np.ceil(solver.min_work / n ** 2)) if n else 0)
+
+    def _cap_text(self, n):
+        """The cap as the warnings name it: the value given, or None and the
+        epochs it meant."""
+        if self._param("max_iter") is not None:
+            return self._param("max_iter")
+        return f"None ({self._max_iter(n)} epochs)"
 
     def _tol(self):
         """The stopping threshold in force (None: the solver's default, 1e-3
@@ -459,10 +472,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self.n_kernel_evaluations_ = int(sum(svm.get_num_kernel_evaluations()
                                              for svm in self._svms))
         if not partial:
-            self._report(y, weights, tol)
+            self._report(X, y, weights, tol)
         return self
 
-    def _report(self, y, weights, tol):
+    def _report(self, X, y, weights, tol):
         """Warn (or raise) when a fit diverged or stopped short: see
         ``stochsvm.svm._report_training``."""
         own = self.solver in _OWN_OBJECTIVE
@@ -471,10 +484,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         fix = ("scale the features (e.g. sklearn.preprocessing.StandardScaler) or choose a "
                "smaller gamma" + (", or a smaller eta0" if self.solver == "sbp" else ""))
         _report_training(type(self).__name__, list(zip(self._stats, zeros)), tol=tol,
-                         cap=("max_iter", self._max_iter()), fix=fix,
+                         cap=("max_iter", self._cap_text(X.shape[0])), fix=fix,
                          stopping_rule=_solvers.get("kernel", self.solver).stopping_rule,
                          budget=(("budget", self._svms[0].get_budget())
-                                 if self.solver in BUDGET_SOLVERS else None))
+                                 if self.solver in BUDGET_SOLVERS else None),
+                         scale_note=lambda: _scale_note(X))
 
     def fit(self, X, y, sample_weight=None):
         """Fit on (X, y): at most ``max_iter`` epochs per binary problem.
@@ -509,7 +523,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self.classes_ = classes
         weights = self._checked_weights(self._fit_weights(X, y, sample_weight))
         self._class_counts = None
-        self._train(X, y, weights, not warm, self._max_iter(), self._tol(), partial=False)
+        self._train(X, y, weights, not warm, self._max_iter(X.shape[0]), self._tol(), partial=False)
         return self._fit_probability(X, y, sample_weight)
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):

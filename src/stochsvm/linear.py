@@ -61,7 +61,7 @@ from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import _T0_SOLVERS, SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, real)
-from stochsvm.svm import _report_training, _zero_objective
+from stochsvm.svm import _report_training, _scale_note, _zero_objective
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 
@@ -330,9 +330,9 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
     def _forget_probability(self):
         """The classifier's Platt sigmoids, if any, no longer apply (stochsvm._probability)."""
 
-    def _after_training(self, stats, problems=None, weights=None):
-        """Record the fit (coef_, n_iter_); with ``problems`` (fit's label
-        vectors, one per SVM), report how the training ended."""
+    def _after_training(self, stats, X, problems=None, weights=None):
+        """Record the fit (coef_, n_iter_) on ``X``; with ``problems`` (fit's
+        label vectors, one per SVM), report how the training ended."""
         self._stats = stats
         # Epochs of this call (the iteration number itself runs on across
         # partial_fit and warm-started fit calls), as scikit-learn's n_iter_.
@@ -351,9 +351,11 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                         f"went non-finite, and training restarted from w = 0 with shorter "
                         f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
+            alternative = None if self.solver == "sdca" else "use solver='sdca'"
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
                              cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
-                             stopping_rule=_solvers.get("linear", self.solver).stopping_rule)
+                             stopping_rule=_solvers.get("linear", self.solver).stopping_rule,
+                             scale_note=lambda: _scale_note(X, alternative))
 
     def _max_iter(self, X):
         """The epoch cap in force (None: the solver's default, max_iter
@@ -420,7 +422,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                                              self._svms[0].get_lambda())
         stats = self._train_all([(svm, epochs_to_iterations(self._cap, n), float(self.tol))
                                  for svm in self._svms], getattr(self, "n_jobs", None))
-        self._after_training(stats, problems, weights)
+        self._after_training(stats, X, problems, weights)
         return self
 
     def _partial_fit_problems(self, X, y, problems, weights, first):
@@ -439,7 +441,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
             self._last_data = data
         stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
                                 getattr(self, "n_jobs", None))
-        self._after_training(stats)
+        self._after_training(stats, X)
         return self
 
     def __sklearn_is_fitted__(self):
@@ -624,9 +626,11 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         object's default, see :meth:`stochsvm.SVM.set_t0`).
     max_iter : int >= 1 or None, default=None
         Passes over the data (epochs) ``fit`` may make (per class). None:
-        100, and for ``solver="sdca"`` at least the epochs that make 3e7
-        units of work (stored values of ``X`` plus one per row, per epoch):
-        small, badly scaled sets need thousands of epochs there (see
+        100, and for ``solver`` ``"sdca"``, ``"sgd"``, ``"svmsgd2"`` and
+        ``"sgdqn"`` at least the epochs that make 3e7 units of work (stored
+        values of ``X`` plus one per row, per epoch; every set of 3e5 stored
+        values or more keeps 100): small, badly scaled sets, and the
+        step-size solvers at large C, need thousands of epochs (see
         :doc:`stopping`).
     tol : float >= 0, default=1e-3
         Stopping tolerance checked after every epoch (see ``solver``); 0 runs

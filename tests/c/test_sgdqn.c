@@ -64,7 +64,7 @@ static void reference_run(SsSolver solver, const double *X, const double *y, con
         double p = lambda * dw + (g2 - g) * xt[j];
         double ratio = (xt[j] != 0 && p != 0) ? dw / p : 1.0 / lambda;
         D[j] += 2.0 / r * (ratio - D[j]);
-        if (D[j] < 1e-2 / lambda) D[j] = 1e-2 / lambda;
+        if (D[j] < 0.5 / lambda) D[j] = 0.5 / lambda; /* the floor (sgdqn.c) */
       }
       r += 1;
       updateB = 0;
@@ -160,10 +160,10 @@ void test_sgdqn_replays_paper(void) {
 }
 
 /* Both solvers reach SDCA's optimum (duality gap < 1e-10) to 1e-3 with the
- * squared hinge loss; with the logistic loss SVMSGD2 does too, while SGD-QN
- * is slower there (its B settles near 1/(lambda + loss'' ||x||^2), far
- * below 1/lambda, so directions of low loss curvature contract slowly):
- * it is held to 3 %. */
+ * squared hinge and the logistic loss. (With the paper's floor of B,
+ * 1e-2/lambda, SGD-QN's logistic run was held to 3 % only: its B settled
+ * near 1/(lambda + loss'' ||x||^2), far below 1/lambda, and directions of
+ * low loss curvature contracted slowly; sgdqn.c.) */
 void test_sgdqn_converges_to_sdca_optimum(void) {
   enum { N = 200, D = 5 };
   static double X[N * D], y[N];
@@ -189,7 +189,7 @@ void test_sgdqn_converges_to_sdca_optimum(void) {
       CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
       double e = ss_svm_get_statistics(svm)->objective;
       CHECK(e >= optimum - 1e-9);
-      CHECK_REL(e, optimum, losses[l] == SS_LOSS_LOGISTIC && solvers[k] == SS_SOLVER_SGDQN ? 3e-2 : 1e-3);
+      CHECK_REL(e, optimum, 1e-3);
       ss_svm_delete(svm);
     }
     ss_svm_delete(ref);
@@ -268,7 +268,7 @@ void test_sgdqn_warm_start_split(void) {
   }
 }
 
-/* B stays in [1e-2/lambda, 1/lambda] on unscaled data where the clamp bites. */
+/* B stays in [1/(2 lambda), 1/lambda] on unscaled data where the clamp bites. */
 void test_sgdqn_scaling_bounds(void) {
   enum { N = 100, D = 6 };
   static double X[N * D], y[N];
@@ -287,12 +287,12 @@ void test_sgdqn_scaling_bounds(void) {
     const double *B = ss_svm_get_scaling(svm);
     double lo = INFINITY, hi = 0;
     for (int j = 0; j <= D; ++j) {
-      CHECK(B[j] >= 1e-2 / lambda);
+      CHECK(B[j] >= 0.5 / lambda);
       CHECK(B[j] <= (1 + 1e-12) / lambda);
       lo = fmin(lo, B[j]);
       hi = fmax(hi, B[j]);
     }
-    if (losses[l] == SS_LOSS_HINGE2) CHECK(lo < 0.5 / lambda); /* the large feature's B shrank */
+    if (losses[l] == SS_LOSS_HINGE2) CHECK(lo < 0.9 / lambda); /* the large feature's B shrank */
     CHECK_EQ_INT(ss_svm_reset_scaling(svm), SS_OK);
     for (int j = 0; j <= D; ++j) CHECK(B[j] == 1.0 / lambda);
     ss_svm_delete(svm);

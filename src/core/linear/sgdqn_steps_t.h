@@ -14,7 +14,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   const double *y = self->labels;
   const double *c = self->weights;
   const double lambda = self->lambda;
-  const double floor = 1e-2 / lambda;
+  const double floor = SGDQN_SCALING_FLOOR / lambda;
   const double t0 = ss_svm_step_t0(self);
   const int64_t skip = ss_svm_effective_skip(self);
   const double B = self->bias_multiplier;
