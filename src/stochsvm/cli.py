@@ -788,8 +788,9 @@ def _run_train(args):
     if status == "epoch limit" and args.tol > 0 and _tests_tol(args):
         from stochsvm.svm import _scale_note
 
-        linear_step = args.kernel is None and args.solver != "sdca"
-        note = _scale_note(X, "--solver sdca" if linear_step else None,
+        quasi_newton = args.solver in ("res", "lres")
+        note = _scale_note(X, None if args.kernel is not None or quasi_newton else
+                           "--solver lres --loss hinge2 (or logistic: quasi-Newton steps)",
                            standardize="add --scale standard (or maxabs, which keeps sparse "
                                        "data sparse)")
         print(f"stochsvm train: notice: stopped on the epoch cap (--epochs {args.epochs}) before "

@@ -61,7 +61,7 @@ from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import _T0_SOLVERS, SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, real)
-from stochsvm.svm import _report_training, _scale_note, _zero_objective
+from stochsvm.svm import _report_training, _scale_alternative, _scale_note, _zero_objective
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 
@@ -351,7 +351,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                         f"went non-finite, and training restarted from w = 0 with shorter "
                         f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
-            alternative = None if self.solver == "sdca" else "use solver='sdca'"
+            alternative = _scale_alternative(self.solver)
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
                              cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
                              stopping_rule=_solvers.get("linear", self.solver).stopping_rule,
