@@ -92,9 +92,11 @@ static inline double ss_vexp(double x)
  *  the core is built with -ffp-contract=off (meson.build; ISO C11 implies
  *  it), so every lane computes the scalar code's operations, rounded
  *  alike: the same values on any CPU.
- *  Elsewhere it is empty and the loop keeps the baseline's vectors. */
+ *  Elsewhere it is empty and the loop keeps the baseline's vectors; also
+ *  under GCC's ThreadSanitizer, whose instrumented program crashed at
+ *  start-up with the clones' load-time resolvers (GCC 12). */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && defined(__x86_64__) && \
-    defined(__ELF__) && !defined(SS_NO_VECTOR_CLONES)
+    defined(__ELF__) && !defined(SS_NO_VECTOR_CLONES) && !defined(__SANITIZE_THREAD__)
 #define SS_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define SS_VECTOR_CLONES
