@@ -45,6 +45,7 @@
  * Python estimator maps to no weights.
  */
 #include "kernel_internal.h"
+#include "../common/vexp.h" /* SS_VECTOR_CLONES */
 
 #include <stdlib.h>
 #include <string.h>
@@ -429,28 +430,48 @@ typedef struct SbpPass {
   bool project, scan;
 } SbpPass;
 
+/* The response update of one block with the projection on the ball (a
+ * division by r, as a product with inv_r), and without it. Elementwise, so
+ * every vector width gives the scalar loop's values; the arrays are
+ * distinct (restrict), and the AVX copies (SS_VECTOR_CLONES) take 4 or 8
+ * entries a step. */
+SS_VECTOR_CLONES static void update_projected(int64_t len, double step, double inv_r,
+                                              const double *restrict y, const double *restrict k,
+                                              double *restrict alpha, double *restrict c,
+                                              double *restrict alpha_sum, double *restrict c_sum)
+{
+  for (int64_t j = 0; j < len; ++j) {
+    alpha[j] *= inv_r;
+    c[j] = (c[j] + step * y[j] * k[j]) * inv_r;
+    alpha_sum[j] += alpha[j];
+    c_sum[j] += c[j];
+  }
+}
+
+SS_VECTOR_CLONES static void update_unprojected(int64_t len, double step,
+                                                const double *restrict y, const double *restrict k,
+                                                const double *restrict alpha, double *restrict c,
+                                                double *restrict alpha_sum, double *restrict c_sum)
+{
+  for (int64_t j = 0; j < len; ++j) {
+    c[j] += step * y[j] * k[j];
+    alpha_sum[j] += alpha[j];
+    c_sum[j] += c[j];
+  }
+}
+
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
 {
   const SbpPass *p = context;
   SbpState *s = p->s;
   const int64_t len = hi - lo;
-  const double *y = p->y + lo;
-  const double step = p->step, inv_r = p->inv_r;
-  double *alpha = s->alpha + lo, *c = s->c + lo;
-  double *alpha_sum = s->alpha_sum + lo, *c_sum = s->c_sum + lo;
+  double *c = s->c + lo;
   if (p->project) {
-    for (int64_t j = 0; j < len; ++j) {
-      alpha[j] *= inv_r;
-      c[j] = (c[j] + step * y[j] * k[j]) * inv_r;
-      alpha_sum[j] += alpha[j];
-      c_sum[j] += c[j];
-    }
+    update_projected(len, p->step, p->inv_r, p->y + lo, k, s->alpha + lo, c, s->alpha_sum + lo,
+                     s->c_sum + lo);
   } else {
-    for (int64_t j = 0; j < len; ++j) {
-      c[j] += step * y[j] * k[j];
-      alpha_sum[j] += alpha[j];
-      c_sum[j] += c[j];
-    }
+    update_unprojected(len, p->step, p->y + lo, k, s->alpha + lo, c, s->alpha_sum + lo,
+                       s->c_sum + lo);
   }
   if (!p->scan) return;
   const WindowScan scan = scan_window(c, NULL, len, p->low, p->high, s->window + lo);
