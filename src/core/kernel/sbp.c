@@ -334,6 +334,51 @@ static inline WindowScan scan_window(const double *c, const int64_t *index, int6
   return r;
 }
 
+/* scan_window of a contiguous block (index NULL) with the two lanes as one
+ * vector of two doubles (GCC and Clang vector extensions): lane 0 takes the
+ * even k, lane 1 the odd k, as in scan_window, so the sums and the minima
+ * are its values to the bit; the selections are masks (x & (x < lo) is x
+ * or +0.0, as x < lo ? x : 0.0). The window entries are still copied one
+ * by one, in order. Other compilers use scan_window. */
+#if defined(__GNUC__)
+typedef double SsPair __attribute__((vector_size(16)));
+typedef int64_t SsPairMask __attribute__((vector_size(16)));
+
+static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+{
+  const SsPair low = {lo, lo}, high = {hi, hi}, none = {INFINITY, INFINITY};
+  SsPair sum = {0.0, 0.0}, lowest = none;
+  SsPairMask below = {0, 0};
+  int64_t length = 0, k = 0;
+  for (; k + 2 <= m; k += 2) {
+    SsPair x;
+    memcpy(&x, c + k, sizeof x);
+    const SsPairMask is_below = x < low, is_above = x >= high, inside = (x >= low) & (x < high);
+    below -= is_below; /* a true comparison is -1 */
+    sum += (SsPair)((SsPairMask)x & is_below);
+    const SsPair a = (SsPair)(((SsPairMask)x & is_above) | ((SsPairMask)none & ~is_above));
+    const SsPairMask is_lower = a < lowest;
+    lowest = (SsPair)(((SsPairMask)a & is_lower) | ((SsPairMask)lowest & ~is_lower));
+    window[length] = x[0];
+    length -= inside[0];
+    window[length] = x[1];
+    length -= inside[1];
+  }
+  WindowScan r = scan_window(c + k, NULL, m - k, lo, hi, window + length);
+  r.below += below[0] + below[1];
+  r.length += length;
+  r.sum = (sum[0] + r.sum) + sum[1];
+  r.lowest_above = lowest[0] < r.lowest_above ? lowest[0] : r.lowest_above;
+  r.lowest_above = lowest[1] < r.lowest_above ? lowest[1] : r.lowest_above;
+  return r;
+}
+#else
+static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+{
+  return scan_window(c, NULL, m, lo, hi, window);
+}
+#endif
+
 /* Bias: the levels from windows of the heights around the previous floors
  * a_k and d_k (their examples' current responses, +- s->half_width), by
  * ss_sbp_two_levels_window: one pass per class sizes the lower sets and
@@ -474,7 +519,7 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
                        s->c_sum + lo);
   }
   if (!p->scan) return;
-  const WindowScan scan = scan_window(c, NULL, len, p->low, p->high, s->window + lo);
+  const WindowScan scan = scan_block(c, len, p->low, p->high, s->window + lo);
   s->block_below[block] = scan.below;
   s->block_length[block] = scan.length;
   s->block_sum[block] = scan.sum;
