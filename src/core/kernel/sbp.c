@@ -224,11 +224,15 @@ static int64_t sample_covered(const double *c, const double *y, int64_t n, doubl
                               double level, SsRng *rng)
 {
   int64_t strict = 0, loose = 0, lowest = -1;
+  double lowest_value = 0; /* c[lowest], kept in a register: no load in the chain */
   for (int64_t j = 0; j < n; ++j) {
     if (cls != 0 && y[j] != cls) continue;
     strict += c[j] < level;
     loose += c[j] <= level;
-    if (lowest < 0 || c[j] < c[lowest]) lowest = j;
+    if (lowest < 0 || c[j] < lowest_value) {
+      lowest = j;
+      lowest_value = c[j];
+    }
   }
   if (strict == 0 && loose == 0) return lowest;
   bool use_strict = strict > 0;
