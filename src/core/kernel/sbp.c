@@ -371,8 +371,9 @@ static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, d
   WindowScan r = scan_window(c + k, NULL, m - k, lo, hi, window + length);
   r.below += below[0] + below[1];
   r.length += length;
+  /* the tail (odd m) ends lane 0; r.sum is its term alone (0 + x = x, +0 for -0) */
   r.sum = (sum[0] + r.sum) + sum[1];
-  r.lowest_above = lowest[0] < r.lowest_above ? lowest[0] : r.lowest_above;
+  r.lowest_above = r.lowest_above < lowest[0] ? r.lowest_above : lowest[0];
   r.lowest_above = lowest[1] < r.lowest_above ? lowest[1] : r.lowest_above;
   return r;
 }
