@@ -45,6 +45,7 @@
  * Python estimator maps to no weights.
  */
 #include "kernel_internal.h"
+#include "../common/vexp.h" /* SS_VECTOR_CLONES */
 
 #include <stdlib.h>
 #include <string.h>
@@ -223,11 +224,15 @@ static int64_t sample_covered(const double *c, const double *y, int64_t n, doubl
                               double level, SsRng *rng)
 {
   int64_t strict = 0, loose = 0, lowest = -1;
+  double lowest_value = 0; /* c[lowest], kept in a register: no load in the chain */
   for (int64_t j = 0; j < n; ++j) {
     if (cls != 0 && y[j] != cls) continue;
     strict += c[j] < level;
     loose += c[j] <= level;
-    if (lowest < 0 || c[j] < c[lowest]) lowest = j;
+    if (lowest < 0 || c[j] < lowest_value) {
+      lowest = j;
+      lowest_value = c[j];
+    }
   }
   if (strict == 0 && loose == 0) return lowest;
   bool use_strict = strict > 0;
@@ -333,6 +338,52 @@ static inline WindowScan scan_window(const double *c, const int64_t *index, int6
   return r;
 }
 
+/* scan_window of a contiguous block (index NULL) with the two lanes as one
+ * vector of two doubles (GCC and Clang vector extensions): lane 0 takes the
+ * even k, lane 1 the odd k, as in scan_window, so the sums and the minima
+ * are its values to the bit; the selections are masks (x & (x < lo) is x
+ * or +0.0, as x < lo ? x : 0.0). The window entries are still copied one
+ * by one, in order. Other compilers use scan_window. */
+#if defined(__GNUC__)
+typedef double LanePair __attribute__((vector_size(16)));
+typedef int64_t LaneMask __attribute__((vector_size(16)));
+
+static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+{
+  const LanePair low = {lo, lo}, high = {hi, hi}, none = {INFINITY, INFINITY};
+  LanePair sum = {0.0, 0.0}, lowest = none;
+  LaneMask below = {0, 0};
+  int64_t length = 0, k = 0;
+  for (; k + 2 <= m; k += 2) {
+    LanePair x;
+    memcpy(&x, c + k, sizeof x);
+    const LaneMask is_below = x < low, is_above = x >= high, inside = (x >= low) & (x < high);
+    below -= is_below; /* a true comparison is -1 */
+    sum += (LanePair)((LaneMask)x & is_below);
+    const LanePair a = (LanePair)(((LaneMask)x & is_above) | ((LaneMask)none & ~is_above));
+    const LaneMask is_lower = a < lowest;
+    lowest = (LanePair)(((LaneMask)a & is_lower) | ((LaneMask)lowest & ~is_lower));
+    window[length] = x[0];
+    length -= inside[0];
+    window[length] = x[1];
+    length -= inside[1];
+  }
+  WindowScan r = scan_window(c + k, NULL, m - k, lo, hi, window + length);
+  r.below += below[0] + below[1];
+  r.length += length;
+  /* the tail (odd m) ends lane 0; r.sum is its term alone (0 + x = x, +0 for -0) */
+  r.sum = (sum[0] + r.sum) + sum[1];
+  r.lowest_above = r.lowest_above < lowest[0] ? r.lowest_above : lowest[0];
+  r.lowest_above = lowest[1] < r.lowest_above ? lowest[1] : r.lowest_above;
+  return r;
+}
+#else
+static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+{
+  return scan_window(c, NULL, m, lo, hi, window);
+}
+#endif
+
 /* Bias: the levels from windows of the heights around the previous floors
  * a_k and d_k (their examples' current responses, +- s->half_width), by
  * ss_sbp_two_levels_window: one pass per class sizes the lower sets and
@@ -429,31 +480,51 @@ typedef struct SbpPass {
   bool project, scan;
 } SbpPass;
 
+/* The response update of one block with the projection on the ball (a
+ * division by r, as a product with inv_r), and without it. Elementwise, so
+ * every vector width gives the scalar loop's values; the arrays are
+ * distinct (restrict), and the AVX copies (SS_VECTOR_CLONES) take 4 or 8
+ * entries a step. */
+SS_VECTOR_CLONES static void update_projected(int64_t len, double step, double inv_r,
+                                              const double *restrict y, const double *restrict k,
+                                              double *restrict alpha, double *restrict c,
+                                              double *restrict alpha_sum, double *restrict c_sum)
+{
+  for (int64_t j = 0; j < len; ++j) {
+    alpha[j] *= inv_r;
+    c[j] = (c[j] + step * y[j] * k[j]) * inv_r;
+    alpha_sum[j] += alpha[j];
+    c_sum[j] += c[j];
+  }
+}
+
+SS_VECTOR_CLONES static void update_unprojected(int64_t len, double step,
+                                                const double *restrict y, const double *restrict k,
+                                                const double *restrict alpha, double *restrict c,
+                                                double *restrict alpha_sum, double *restrict c_sum)
+{
+  for (int64_t j = 0; j < len; ++j) {
+    c[j] += step * y[j] * k[j];
+    alpha_sum[j] += alpha[j];
+    c_sum[j] += c[j];
+  }
+}
+
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
 {
   const SbpPass *p = context;
   SbpState *s = p->s;
   const int64_t len = hi - lo;
-  const double *y = p->y + lo;
-  const double step = p->step, inv_r = p->inv_r;
-  double *alpha = s->alpha + lo, *c = s->c + lo;
-  double *alpha_sum = s->alpha_sum + lo, *c_sum = s->c_sum + lo;
+  double *c = s->c + lo;
   if (p->project) {
-    for (int64_t j = 0; j < len; ++j) {
-      alpha[j] *= inv_r;
-      c[j] = (c[j] + step * y[j] * k[j]) * inv_r;
-      alpha_sum[j] += alpha[j];
-      c_sum[j] += c[j];
-    }
+    update_projected(len, p->step, p->inv_r, p->y + lo, k, s->alpha + lo, c, s->alpha_sum + lo,
+                     s->c_sum + lo);
   } else {
-    for (int64_t j = 0; j < len; ++j) {
-      c[j] += step * y[j] * k[j];
-      alpha_sum[j] += alpha[j];
-      c_sum[j] += c[j];
-    }
+    update_unprojected(len, p->step, p->y + lo, k, s->alpha + lo, c, s->alpha_sum + lo,
+                       s->c_sum + lo);
   }
   if (!p->scan) return;
-  const WindowScan scan = scan_window(c, NULL, len, p->low, p->high, s->window + lo);
+  const WindowScan scan = scan_block(c, len, p->low, p->high, s->window + lo);
   s->block_below[block] = scan.below;
   s->block_length[block] = scan.length;
   s->block_sum[block] = scan.sum;
