@@ -62,6 +62,69 @@ static int64_t random_below(uint64_t *state, int64_t bound)
   return (int64_t)(next_random(state) % (uint64_t)bound);
 }
 
+/* The parts of a[0..m) below and at the pivot: *less and *equal count
+ * them, the return value is the sum of those below. The sum runs in two
+ * lanes, s0 over the even k (and the tail of an odd m) and s1 over the odd
+ * k, joined as s0 + s1; each term is b * v with b = (v < pivot) in {0, 1},
+ * so 0 * v (which is NaN for an infinite v) is added, not skipped.
+ * With GCC and Clang the two lanes are one vector of two doubles (GCC does
+ * not vectorise the scalar loop); b is the comparison's mask and 1.0, so
+ * 1.0 or +0.0, and the sum is the scalar loop's to the bit. */
+#if defined(__GNUC__)
+typedef double LanePair __attribute__((vector_size(16)));
+typedef int64_t LaneMask __attribute__((vector_size(16)));
+
+static double sizes(const double *a, int64_t m, double pivot, int64_t *less, int64_t *equal)
+{
+  const LanePair p = {pivot, pivot}, one = {1.0, 1.0};
+  LanePair s = {0.0, 0.0};
+  LaneMask nl = {0, 0}, ne = {0, 0};
+  int64_t k = 0;
+  for (; k + 2 <= m; k += 2) {
+    LanePair v;
+    memcpy(&v, a + k, sizeof v);
+    const LaneMask is_less = v < p;
+    nl -= is_less; /* a true comparison is -1 */
+    ne -= v == p;
+    s += (LanePair)((LaneMask)one & is_less) * v;
+  }
+  double s0 = s[0];
+  if (k < m) {
+    const double v = a[k];
+    nl[0] += v < pivot;
+    ne[0] += v == pivot;
+    s0 += (v < pivot) * v;
+  }
+  *less = nl[0] + nl[1];
+  *equal = ne[0] + ne[1];
+  return s0 + s[1];
+}
+#else
+static double sizes(const double *a, int64_t m, double pivot, int64_t *less, int64_t *equal)
+{
+  int64_t nl = 0, ne = 0;
+  double s0 = 0, s1 = 0;
+  int64_t k = 0;
+  for (; k + 2 <= m; k += 2) {
+    const double v0 = a[k], v1 = a[k + 1];
+    const int b0 = v0 < pivot, b1 = v1 < pivot;
+    nl += b0 + b1;
+    ne += (v0 == pivot) + (v1 == pivot);
+    s0 += b0 * v0;
+    s1 += b1 * v1;
+  }
+  if (k < m) {
+    const double v = a[k];
+    nl += v < pivot;
+    ne += v == pivot;
+    s0 += (v < pivot) * v;
+  }
+  *less = nl;
+  *equal = ne;
+  return s0 + s1;
+}
+#endif
+
 double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum)
 {
   uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)m;
@@ -69,24 +132,8 @@ double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t coun
     /* One branch-free pass sizes the parts below and at the pivot, one
      * branch-free pass keeps the side the level lies in. */
     const double pivot = a[random_below(&rng, m)];
-    int64_t less = 0, equal = 0;
-    double s0 = 0, s1 = 0;
-    int64_t k = 0;
-    for (; k + 2 <= m; k += 2) {
-      const double v0 = a[k], v1 = a[k + 1];
-      const int b0 = v0 < pivot, b1 = v1 < pivot;
-      less += b0 + b1;
-      equal += (v0 == pivot) + (v1 == pivot);
-      s0 += b0 * v0;
-      s1 += b1 * v1;
-    }
-    if (k < m) {
-      const double v = a[k];
-      less += v < pivot;
-      equal += v == pivot;
-      s0 += (v < pivot) * v;
-    }
-    const double sum_less = s0 + s1;
+    int64_t less, equal;
+    const double sum_less = sizes(a, m, pivot, &less, &equal);
     const double at_pivot = (double)(count + less) * pivot - (sum + sum_less);
     int64_t kept = 0;
     if (at_pivot >= volume) {
