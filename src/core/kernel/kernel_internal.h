@@ -355,4 +355,13 @@ double ss_support_list_visit(SsKernelSvm *self, const SsSupportList *list, int64
 SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, double scale,
                                   double *scores, double *norm2, bool *have_scores);
 
+#if defined(__GNUC__)
+/** Two doubles as one vector, and the mask of a comparison of two (GCC and
+ *  Clang vector extensions): the SBP's scans hold their two fixed summation
+ *  lanes in one (sbp.c scan_block, sbp_gamma.c sizes), so that they add in
+ *  the scalar code's order, to the bit. */
+typedef double SsLanePair __attribute__((vector_size(16)));
+typedef int64_t SsLaneMask __attribute__((vector_size(16)));
+#endif
+
 #endif /* STOCHSVM_KERNEL_INTERNAL_H */

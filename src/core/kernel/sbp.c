@@ -345,24 +345,22 @@ static inline WindowScan scan_window(const double *c, const int64_t *index, int6
  * or +0.0, as x < lo ? x : 0.0). The window entries are still copied one
  * by one, in order. Other compilers use scan_window. */
 #if defined(__GNUC__)
-typedef double LanePair __attribute__((vector_size(16)));
-typedef int64_t LaneMask __attribute__((vector_size(16)));
 
 static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
 {
-  const LanePair low = {lo, lo}, high = {hi, hi}, none = {INFINITY, INFINITY};
-  LanePair sum = {0.0, 0.0}, lowest = none;
-  LaneMask below = {0, 0};
+  const SsLanePair low = {lo, lo}, high = {hi, hi}, none = {INFINITY, INFINITY};
+  SsLanePair sum = {0.0, 0.0}, lowest = none;
+  SsLaneMask below = {0, 0};
   int64_t length = 0, k = 0;
   for (; k + 2 <= m; k += 2) {
-    LanePair x;
+    SsLanePair x;
     memcpy(&x, c + k, sizeof x);
-    const LaneMask is_below = x < low, is_above = x >= high, inside = (x >= low) & (x < high);
+    const SsLaneMask is_below = x < low, is_above = x >= high, inside = (x >= low) & (x < high);
     below -= is_below; /* a true comparison is -1 */
-    sum += (LanePair)((LaneMask)x & is_below);
-    const LanePair a = (LanePair)(((LaneMask)x & is_above) | ((LaneMask)none & ~is_above));
-    const LaneMask is_lower = a < lowest;
-    lowest = (LanePair)(((LaneMask)a & is_lower) | ((LaneMask)lowest & ~is_lower));
+    sum += (SsLanePair)((SsLaneMask)x & is_below);
+    const SsLanePair a = (SsLanePair)(((SsLaneMask)x & is_above) | ((SsLaneMask)none & ~is_above));
+    const SsLaneMask is_lower = a < lowest;
+    lowest = (SsLanePair)(((SsLaneMask)a & is_lower) | ((SsLaneMask)lowest & ~is_lower));
     window[length] = x[0];
     length -= inside[0];
     window[length] = x[1];

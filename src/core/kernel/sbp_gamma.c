@@ -71,22 +71,20 @@ static int64_t random_below(uint64_t *state, int64_t bound)
  * not vectorise the scalar loop); b is the comparison's mask and 1.0, so
  * 1.0 or +0.0, and the sum is the scalar loop's to the bit. */
 #if defined(__GNUC__)
-typedef double LanePair __attribute__((vector_size(16)));
-typedef int64_t LaneMask __attribute__((vector_size(16)));
 
 static double sizes(const double *a, int64_t m, double pivot, int64_t *less, int64_t *equal)
 {
-  const LanePair p = {pivot, pivot}, one = {1.0, 1.0};
-  LanePair s = {0.0, 0.0};
-  LaneMask nl = {0, 0}, ne = {0, 0};
+  const SsLanePair p = {pivot, pivot}, one = {1.0, 1.0};
+  SsLanePair s = {0.0, 0.0};
+  SsLaneMask nl = {0, 0}, ne = {0, 0};
   int64_t k = 0;
   for (; k + 2 <= m; k += 2) {
-    LanePair v;
+    SsLanePair v;
     memcpy(&v, a + k, sizeof v);
-    const LaneMask is_less = v < p;
+    const SsLaneMask is_less = v < p;
     nl -= is_less; /* a true comparison is -1 */
     ne -= v == p;
-    s += (LanePair)((LaneMask)one & is_less) * v;
+    s += (SsLanePair)((SsLaneMask)one & is_less) * v;
   }
   double s0 = s[0];
   if (k < m) {
