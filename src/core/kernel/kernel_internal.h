@@ -29,6 +29,8 @@ double ss_data_row_squared_norm(const SsData *data, int64_t i);
  *  every stored value 1 (0/1 features, as a9a's): its kernel rows need not
  *  load the values (ss_kernel_row_blocks), with the same results. O(nnz). */
 bool ss_data_unit_values(const SsData *data);
+/** The first row of CSR @p data holding a stored value other than 1, or -1. */
+int64_t ss_data_first_non_unit_row(const SsData *data);
 
 /** out[k] = K(z, x_{rows[k]}) for k < m (rows NULL: x_k), z given scattered
  *  in zd (precomputed: zd holds K(z, x_1..x_n)) with squared norm z_norm2

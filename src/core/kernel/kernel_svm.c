@@ -150,14 +150,8 @@ static int64_t first_changed_row(const SsKernelSvm *self)
   /* The 0/1 path of the kernel rows never reads the values (kernel.c): a
    * sign flipped since set_data keeps every norm and would go unseen. */
   if (self->unit_values) {
-    const SsData *X = &self->data;
-    for (int64_t i = 0; i < self->num_data; ++i) {
-      for (int64_t k = X->indptr[i]; k < X->indptr[i + 1]; ++k) {
-        const double v = X->dtype == SS_DTYPE_FLOAT32 ? ((const float *)X->values)[k]
-                                                      : ((const double *)X->values)[k];
-        if (v != 1.0) return i;
-      }
-    }
+    const int64_t row = ss_data_first_non_unit_row(&self->data);
+    if (row >= 0) return row;
   }
   return self->kernel.type == SS_KERNEL_PRECOMPUTED ? ss_data_first_nonfinite_row(&self->data) : -1;
 }
