@@ -893,6 +893,18 @@ static const SsKernelSolver kernel_solvers[] = {SS_KSOLVER_SBP, SS_KSOLVER_SDCA,
                                                 SS_KSOLVER_BSCA};
 #define NUM_KERNEL_SOLVERS (sizeof kernel_solvers / sizeof kernel_solvers[0])
 
+/* train refuses the data with SS_ERR_BAD_DATA and a message holding @p text. */
+#define CHECK_SVM_REFUSES(svm, text)                                         \
+  do {                                                                       \
+    CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_BAD_DATA);                        \
+    CHECK(strstr(ss_svm_get_last_error(svm), (text)) != NULL);               \
+  } while (0)
+#define CHECK_KERNEL_SVM_REFUSES(svm, text)                                  \
+  do {                                                                       \
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);                 \
+    CHECK(strstr(ss_kernel_svm_get_last_error(svm), (text)) != NULL);        \
+  } while (0)
+
 /* Values whose squares overflow (1e300) make every inner product
  * meaningless: training refuses them up front, for every solver of both
  * objects, and says which row and what to do. */
@@ -905,8 +917,7 @@ void test_overflowing_squared_norms_refused(void) {
   for (size_t k = 0; k < sizeof solvers / sizeof solvers[0]; ++k) {
     SsSvm *svm = ss_svm_new(solvers[k], &data, y, 0.1);
     REQUIRE(svm != NULL);
-    CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_BAD_DATA);
-    CHECK(strstr(ss_svm_get_last_error(svm), "row 1 of the data X") != NULL);
+    CHECK_SVM_REFUSES(svm, "row 1 of the data X");
     CHECK_EQ_INT(ss_svm_get_statistics(svm)->status, SS_SVM_STATUS_UNTRAINED);
     ss_svm_delete(svm);
   }
@@ -915,8 +926,7 @@ void test_overflowing_squared_norms_refused(void) {
   for (size_t k = 0; k < NUM_KERNEL_SOLVERS; ++k) {
     SsKernelSvm *svm = ss_kernel_svm_new(kernel_solvers[k], &kernel, &data, y, 0.1);
     REQUIRE(svm != NULL);
-    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
-    CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 1 of the data X") != NULL);
+    CHECK_KERNEL_SVM_REFUSES(svm, "row 1 of the data X");
     ss_kernel_svm_delete(svm);
   }
   /* the largest values whose squares stay finite are trained on */
@@ -943,9 +953,7 @@ void test_values_changed_after_set_data_are_named(void) {
     SsSvm *svm = ss_svm_new(solvers[k], &data, y, 0.1);
     REQUIRE(svm != NULL);
     X[5] = NAN;
-    CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_BAD_DATA);
-    CHECK(strstr(ss_svm_get_last_error(svm), "row 2 of the data X holds a value that is not finite: X changed "
-                                              "after set_data") != NULL);
+    CHECK_SVM_REFUSES(svm, "row 2 of the data X holds a value that is not finite: X changed after set_data");
     X[5] = 0.25;
     ss_svm_delete(svm);
   }
@@ -956,11 +964,9 @@ void test_values_changed_after_set_data_are_named(void) {
     REQUIRE(svm != NULL);
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 5 * N), SS_OK);
     X[5] = NAN;
-    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
-    CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 2 of the data X holds a value that is not finite") != NULL);
+    CHECK_KERNEL_SVM_REFUSES(svm, "row 2 of the data X holds a value that is not finite");
     X[5] = 3.0;
-    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
-    CHECK(strstr(ss_kernel_svm_get_last_error(svm), "row 2 of the data X has other values: X changed") != NULL);
+    CHECK_KERNEL_SVM_REFUSES(svm, "row 2 of the data X has other values: X changed");
     CHECK_EQ_INT(ss_kernel_svm_set_data(svm, &data, y), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 5 * N), SS_OK);
     CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
