@@ -217,6 +217,49 @@ def test_files_with_the_old_names_load_silently(cls, tmp_path):
     np.testing.assert_array_equal(back.predict(X), est.predict(X))
 
 
+# -- random_state as scikit-learn takes it ---------------------------------------------
+
+def _seeds(est):
+    return {svm.get_seed() for svm in est._svms}
+
+
+@pytest.mark.parametrize("cls", IN_MEMORY)
+@pytest.mark.parametrize("make", [np.random.RandomState, np.random.default_rng],
+                         ids=["RandomState", "Generator"])
+def test_random_state_takes_a_numpy_random_state(cls, make, tmp_path):
+    """A RandomState or Generator gives each fit a seed drawn from it (one seed
+    for all of a fit's binary problems); the same state gives the same fit,
+    the next fit of one estimator draws another seed, and a model file keeps
+    the seed that was drawn."""
+    X, y = _data(60)
+    y = np.digitize(X[:, 0], [-0.4, 0.4]) if cls is not LinearSVMRegressor else X[:, 0]
+    a = cls(random_state=make(5), max_iter=2, tol=0).fit(X, y)
+    b = cls(random_state=make(5), max_iter=2, tol=0).fit(X, y)
+    assert len(_seeds(a)) == 1 and _seeds(a) == _seeds(b)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    first = _seeds(a)
+    a.fit(X, y)
+    assert len(_seeds(a)) == 1 and _seeds(a) != first
+    seed, = _seeds(a)
+    same = cls(random_state=seed, max_iter=2, tol=0).fit(X, y)
+    np.testing.assert_array_equal(same.predict(X), a.predict(X))
+    model_file.save_model(a, tmp_path / "a.ssvm")
+    back = model_file.load_model(tmp_path / "a.ssvm")
+    assert back.get_params()["random_state"] == seed
+    np.testing.assert_array_equal(back.predict(X), a.predict(X))
+
+
+@pytest.mark.parametrize("cls", IN_MEMORY)
+def test_random_state_none_is_seed_zero(cls):
+    X, y = _data()
+    if cls is LinearSVMRegressor:
+        y = X[:, 0]
+    none = cls(random_state=None, max_iter=2, tol=0).fit(X, y)
+    zero = cls(random_state=0, max_iter=2, tol=0).fit(X, y)
+    assert _seeds(none) == _seeds(zero) == {0}
+    np.testing.assert_array_equal(none.predict(X), zero.predict(X))
+
+
 def test_unregistered_objects_are_refused(tmp_path):
     with pytest.raises(TypeError, match="cannot save a list"):
         model_file.save_model([1, 2], tmp_path / "x.ssvm")

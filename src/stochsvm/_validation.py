@@ -21,7 +21,7 @@ from sklearn.utils._param_validation import Hidden, Interval, StrOptions
 from stochsvm._regularization import check_C_or_lambda, lambda_of
 
 __all__ = ["check_C_or_lambda", "lambda_of", "real", "integer", "options", "deprecated_alias",
-           "DEPRECATED", "RenamedParams"]
+           "random_states", "seed_of", "DEPRECATED", "RenamedParams"]
 
 
 # -- constraints for scikit-learn's _validate_params ------------------------------
@@ -45,6 +45,25 @@ def integer(low=None, high=None):
     closed = {(True, True): "both", (True, False): "left", (False, True): "right"}.get(
         (low is not None, high is not None), "neither")
     return _Range(numbers.Integral, low, high, closed=closed)
+
+
+def random_states():
+    """The constraint of ``random_state``: a seed (an integer >= 0), None, or a
+    NumPy ``RandomState`` or ``Generator`` (scikit-learn's convention)."""
+    return [integer(0), None, np.random.RandomState, np.random.Generator]
+
+
+def seed_of(random_state):
+    """The C core's seed for one fit: an integer as it is; None as it is (the
+    solvers' seed 0); from a NumPy ``RandomState`` or ``Generator``, a seed
+    drawn from it, so that each fit draws a new one, as scikit-learn's
+    estimators do. Draw it once per fit: every class of a one-vs-rest fit
+    then visits the examples in the same order, as with an integer."""
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, 2**63 - 1, dtype=np.int64))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**63 - 1))
+    return None if random_state is None else int(random_state)
 
 
 class _Choices(StrOptions):

@@ -38,7 +38,8 @@ from stochsvm import _kernel_svm, _solvers, model_file
 from stochsvm._kernel_attributes import KernelAttributes
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
-                                  integer, lambda_of, options, real)
+                                  integer, lambda_of, options, random_states, real,
+                                  seed_of)
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
@@ -175,8 +176,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         1e-2 for the primal ones (measured: at 1e-3 the primal solvers'
         window rarely closes within 100 epochs although their accuracy has
         settled). 0 runs ``max_iter``.
-    random_state : int >= 0, default=0
-        Seed of the visiting order (each binary problem's SVM uses it).
+    random_state : int >= 0, None, numpy RandomState or Generator, default=0
+        Seed of the visiting order (each binary problem's SVM uses it). None
+        is seed 0; a ``RandomState`` or ``Generator`` gives a seed drawn from
+        it at each ``fit`` (as scikit-learn's estimators do).
     warm_start : bool, default=False
         ``fit`` continues from the previous fit's state on the same data.
     n_jobs : int, default=None
@@ -246,7 +249,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         "max_iter": [integer(1), None],
         "max_epochs": [integer(1), None, deprecated_alias()],
         "tol": [real(0, closed="left"), None],
-        "random_state": [integer(0)],
+        "random_state": random_states(),
         "seed": [integer(0), deprecated_alias()],
         "budget": [integer(1), None],
         "budget_maintenance": [options(*BUDGET_MAINTENANCES), None],
@@ -353,11 +356,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                              "'project'")
         self._check_renamed()
 
-    def _new_svm(self, X, y_pm, n):
+    def _new_svm(self, X, y_pm, n, seed):
         lam = lambda_of(self.lambda_, self.C, n)
         svm = KernelSVM(X, y_pm, lam, solver=self.solver, kernel=self.kernel, gamma=self.gamma_,
                         coef0=float(self.coef0), degree=int(self.degree),
-                        seed=self._param("random_state"))
+                        seed=seed)
         if self.nu is not None:
             svm.set_nu(float(self.nu))
         if self.solver in _BIAS_SOLVERS:
@@ -432,7 +435,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         same_weights = same and data == last
         if first:
             self.gamma_ = resolve_gamma(self.gamma, X)
-            self._svms = [self._new_svm(X, yb, n) for yb in problems]
+            seed = seed_of(self._param("random_state"))
+            self._svms = [self._new_svm(X, yb, n, seed) for yb in problems]
         elif not same:
             if partial:
                 warnings.warn("partial_fit on new data restarts the kernel solvers' state "

@@ -60,7 +60,8 @@ from stochsvm._progress import estimator_progress
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import _T0_SOLVERS, SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
-                                  integer, lambda_of, options, real)
+                                  integer, lambda_of, options, random_states, real,
+                                  seed_of)
 from stochsvm.svm import _report_training, _scale_alternative, _scale_note, _zero_objective
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
@@ -171,7 +172,7 @@ COMMON_CONSTRAINTS = {
     "C": [real(0), None],
     "lambda_": [real(0), None],
     "tol": [real(0, closed="left")],
-    "random_state": [integer(0), None],
+    "random_state": random_states(),
     "seed": [integer(0), None, deprecated_alias()],
     "warm_start": ["boolean"],
     "n_jobs": [integer(1), integer(None, -1), None],
@@ -272,8 +273,8 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
     def _lambda_for(self, n):
         return lambda_of(self.lambda_, self.C, n)
 
-    def _new_svm(self, X, y_binary, lam):
-        svm = SVM(X, y_binary, lam, solver=self.solver, seed=self._param("random_state"),
+    def _new_svm(self, X, y_binary, lam, seed):
+        svm = SVM(X, y_binary, lam, solver=self.solver, seed=seed,
                   loss=self._loss())
         svm.set_bias_multiplier(float(self.bias_multiplier))
         if self.bias_learning_rate is not None:
@@ -398,7 +399,8 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         """Create (or give new data to) one SVM per label vector in
         ``problems``; ``lam`` None keeps the SVMs' lambda."""
         if not continue_state:
-            self._svms = [self._new_svm(X, yb, lam) for yb in problems]
+            seed = seed_of(self._param("random_state"))
+            self._svms = [self._new_svm(X, yb, lam, seed) for yb in problems]
         else:
             for svm, yb in zip(self._svms, problems):
                 svm.set_data(X, yb)
@@ -636,8 +638,10 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         Stopping tolerance checked after every epoch (see ``solver``); 0 runs
         ``max_iter`` epochs. A ``ConvergenceWarning`` says when ``fit``
         stopped at ``max_iter`` first.
-    random_state : int >= 0 or None, default=0
-        Seed of the visiting order (each class's SVM uses it).
+    random_state : int >= 0, None, numpy RandomState or Generator, default=0
+        Seed of the visiting order (each class's SVM uses it). None is seed
+        0; a ``RandomState`` or ``Generator`` gives a seed drawn from it at
+        each ``fit`` (as scikit-learn's estimators do).
     warm_start : bool, default=False
         ``fit`` continues from the previous fit's state (same classes and
         features) instead of starting again.
@@ -871,7 +875,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     max_iter : int >= 1 or None, default=None
         As for :class:`LinearSVMClassifier`.
     tol : float >= 0, default=1e-3
-    random_state : int >= 0 or None, default=0
+    random_state : int >= 0, None, numpy RandomState or Generator, default=0
     warm_start : bool, default=False
     shrinking : bool, default=True
         Has no effect for the regression losses (kept for symmetry).

@@ -154,8 +154,11 @@ def _registered(name):
 def estimator_metadata(est, **extra):
     """The metadata every estimator writes: its class, parameters (by their
     current names), input width, epochs and class labels, plus ``extra``."""
+    params = est._renamed_params(est.get_params())
+    if isinstance(params.get("random_state"), (np.random.RandomState, np.random.Generator)):
+        params["random_state"] = est._svms[0].get_seed()   # the seed this fit drew from it
     meta = {"python_class": est._model_file_name,
-            "params": {k: _jsonable(v) for k, v in est._renamed_params(est.get_params()).items()},
+            "params": {k: _jsonable(v) for k, v in params.items()},
             "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0))}
     if hasattr(est, "feature_names_in_"):
         meta["feature_names_in"] = [str(f) for f in est.feature_names_in_]
