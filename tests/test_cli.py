@@ -426,3 +426,41 @@ def test_real_a9a(capsys, tmp_path):
     out = capsys.readouterr().out
     assert "32561 examples, 123 features" in out
     assert _value(out, "test accuracy") > 0.8
+
+
+@pytest.mark.parametrize("solver", ["sdca", "sgd", "svmsgd2"])
+def test_train_defaults_are_the_estimators(files, capsys, tmp_path, solver):
+    """Without --epochs and --tol, train runs the estimators' defaults for the
+    solver (their cap and tol, stochsvm._solvers; not the old fixed 10
+    epochs at tol 0) in one train() call, as they do: the model is the
+    estimator's, bit for bit, and the header names its cap. (Epoch by
+    epoch, SGD's objective window recorded one objective per epoch and never
+    closed at the default tol.) -q: the progress lines' diagnostic callback
+    puts SDCA's diagnostics on the epoch schedule instead of its work budget
+    (epochs.c), as an estimator's verbose progress does."""
+    from sklearn.datasets import load_svmlight_file
+
+    from stochsvm import LinearSVMClassifier
+
+    train, _, _, _, _ = files
+    assert main(["train", train, str(tmp_path / "m.ssvm"), "--solver", solver, "-C", "4",
+                 "-q"]) == 0
+    out = capsys.readouterr().out
+    X, y = load_svmlight_file(str(train))
+    est = LinearSVMClassifier(solver=solver, C=4).fit(X, y)   # a warning would be an error
+    cap = est._max_iter(X)
+    assert cap > 10 and f"at most {cap} epochs" in out
+    assert f"converged after {est.n_iter_} epochs" in out
+    d = read_model(tmp_path / "m.ssvm")
+    np.testing.assert_array_equal(d["weights"][0], est.coef_[0])
+    assert d["biases"][0] == est.intercept_[0]
+
+
+def test_long_runs_print_round_epochs_only(files, capsys, tmp_path):
+    """Epoch by epoch (with --validation), a long run prints epochs 1-10, then
+    20, 30, ..., 100, 200."""
+    train, _, _, _, _ = files
+    assert main(["train", train, str(tmp_path / "m.ssvm"), "--solver", "sgd", "--epochs", "250",
+                 "--tol", "0", "--validation", "0.2", "--patience", "1000"]) == 0
+    shown = [int(m) for m in re.findall(r"^epoch +(\d+) ", capsys.readouterr().out, re.M)]
+    assert shown == list(range(1, 11)) + list(range(20, 101, 10)) + [200]

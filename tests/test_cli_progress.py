@@ -46,7 +46,7 @@ def test_lines_at_every_diagnostic(train_file, solver_args):
 
 def test_bar_redrawn_inside_an_epoch(train_file):
     pytest.importorskip("tqdm")
-    out = _train("--kernel", "rbf", "--solver", "sdca", "--epochs", "2",
+    out = _train("--kernel", "rbf", "--solver", "sdca", "--epochs", "2", "--tol", "0",
                  "--diagnostic-frequency", "80", "--progress", train_file)
     # (text mode turns the carriage returns of the redraws into newlines)
     shown = re.findall(r"^train: .*epoch (\S+)/2, objective (\S+)\]", out.stderr, re.M)
@@ -64,7 +64,7 @@ def test_progress_without_tqdm_prints_lines(train_file, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(tmp_path)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     out = subprocess.run([sys.executable, "-m", "stochsvm", "train", "--solver", "sgd",
-                          "--epochs", "2", "--diagnostic-frequency", "100", "--progress",
+                          "--epochs", "2", "--tol", "0", "--diagnostic-frequency", "100", "--progress",
                           train_file], capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stderr
     inside = re.findall(r"^  epoch +(\d+\.\d+)  objective", out.stdout, re.M)
@@ -86,8 +86,12 @@ def test_multiclass_progress_averages(tmp_path):
     with open(path, "w") as f:
         for row, label in zip(X, k + 1):
             f.write(f"{label} " + " ".join(f"{j + 1}:{v:.6g}" for j, v in enumerate(row)) + "\n")
-    out = _train("--solver", "sgd", "--epochs", "1", "--diagnostic-frequency", "150",
-                 "--jobs", "2", path)
+    out = _train("--solver", "sgd", "--epochs", "1", "--tol", "0", "--diagnostic-frequency",
+                 "150", "--jobs", "2", path)
     # three SVMs, one diagnostic each inside the epoch (iteration 150 of 300)
+    # and one at its end: each line shows the mean over the classes, which
+    # is below 1 until the last SVM's end
     inside = re.findall(r"^  epoch +(\d+\.\d+)", out.stdout, re.M)
-    assert len(inside) == 3 and all(0 < float(e) < 1 for e in inside)
+    ends = re.findall(r"^epoch +(\d+)  objective", out.stdout, re.M)
+    assert len(inside) + len(ends) == 6 and all(0 < float(e) < 1 for e in inside)
+    assert ends == ["1"]

@@ -18,6 +18,7 @@ processes (one thread each), started for the run and closed after.
 """
 
 import importlib.util
+import inspect
 import json
 import sys
 import time
@@ -186,6 +187,11 @@ def run_train(args):
         print(f"stochsvm {cli._version()} train --dask: {args.file}: {n} examples, {d} features, "
               f"{X.numblocks[0]} partitions on {where} (read in {time.perf_counter() - t:.2f} s)")
         Est = sdask.DaskLinearSVMRegressor if regression else sdask.DaskLinearSVMClassifier
+        defaults = inspect.signature(Est).parameters  # --epochs, --tol not given: Est's own
+        if args.epochs is None:
+            args.epochs = defaults["max_iter"].default
+        if args.tol is None:
+            args.tol = defaults["tol"].default
         est = Est(loss=args.loss, solver=args.solver, C=args.C, lambda_=args.lam,
                   bias_multiplier=args.bias_multiplier,
                   bias_learning_rate=args.bias_learning_rate, t0=args.t0, local_epochs=1,

@@ -115,12 +115,10 @@ def _label_vectors(y, task, labels):
     return [np.where(y == c, 1.0, -1.0) for c in labels]
 
 
-def _train_to_end(svms, epochs):
-    """Up to ``epochs`` more epochs of every SVM (each train() call is one)."""
-    for _ in range(epochs):
-        stats = cli._train_epoch(svms)
-        if all(s["status"] in cli._DONE for s in stats):
-            break
+def _train_to_end(svms):
+    """Up to --epochs more epochs of every SVM: one train() call each (the
+    SVMs are made with whole_run=True, cli._set_run)."""
+    cli._train_epoch(svms, last=True)
 
 
 def held_out_scores(args, X, y, task, labels, Cs, gamma=None):
@@ -146,12 +144,14 @@ def held_out_scores(args, X, y, task, labels, Cs, gamma=None):
                 for svm in svms:
                     svm.set_lambda(lam)
             elif args.kernel is None:
-                svms = [cli._new_svm(Xtr, v, lam, fold_args, args.solver, hkm) for v in vectors]
+                svms = [cli._new_svm(Xtr, v, lam, fold_args, args.solver, hkm, whole_run=True)
+                        for v in vectors]
             else:
-                svms = [cli._new_kernel_svm(Xtr, v, lam, fold_args) for v in vectors]
+                svms = [cli._new_kernel_svm(Xtr, v, lam, fold_args, whole_run=True)
+                        for v in vectors]
             if k == 0 or not warm:
                 set_example_weights(svms, weights)
-            _train_to_end(svms, args.epochs)
+            _train_to_end(svms)
             scores[k, test] = cli._scores(svms, X[test])
     return scores
 
@@ -231,6 +231,7 @@ def run_grid(args):
 
     X, _ = scale_training_data(args, X)
     cli._check_kernel_args(args, cli._solvers(), cli._kernel_solvers())
+    cli.resolve_run_defaults(args, X)
     cli._check_homkermap_input(X, args.file, cli._homkermap(args.homkermap, args.homkermap_order))
     task, labels, _ = cli._problem(y, args.file, args.loss in cli._REGRESSION_LOSSES)
     _check_cv_args(args, X.shape[0])

@@ -728,7 +728,8 @@ cdef class KernelSVM(_Trainer):
         self._max_num_iterations_set = True
 
     def set_diagnostic_frequency(self, f):
-        """Iterations between diagnostics, >= 1 (default n)."""
+        """Iterations between diagnostics, >= 1 (default: a geometric schedule
+        of epochs, as the linear object's; the SBP's unit is smaller)."""
         cdef SsKernelSvm *p = self._writer("set_diagnostic_frequency")
         v = _as_int64(f, "diagnostic_frequency")
         self._check(ss_kernel_svm_set_diagnostic_frequency(p, v), "diagnostic_frequency", f)

@@ -9,6 +9,7 @@ compiled objects' own tables and against the C fuzz harnesses' tables
 here fails a test.
 """
 
+import math
 from dataclasses import dataclass
 
 __all__ = ["Solver", "SOLVERS", "LINEAR", "KERNEL", "DASK", "names", "get"]
@@ -55,6 +56,18 @@ class Solver:
     default_loss: str = "hinge"
     #: One line for the command line's help.
     summary: str = ""
+
+    def default_epochs(self, epoch_work):
+        """The default epoch cap for epochs of ``epoch_work`` units of work
+        each (see min_work): max_iter, or the epochs of min_work if more."""
+        if not epoch_work > 0:
+            return self.max_iter
+        return max(self.max_iter, math.ceil(self.min_work / epoch_work))
+
+    @property
+    def default_tol(self):
+        """The default tol; 0 for a solver with no stopping test."""
+        return self.tol if self.stopping_rule is not None else 0.0
 
 
 _LINEAR_ALL = CLASSIFICATION_LOSSES + REGRESSION_LOSSES

@@ -1012,7 +1012,10 @@ cdef class SVM(_Trainer):
         Parameters
         ----------
         f : int
-            >= 1. Default num_data (one diagnostic per epoch).
+            >= 1. Default (never set): the ends of epochs 1, 2, 3, 4, 6, 9,
+            13, ... (each a half more than the last), so that the full pass
+            a diagnostic costs stays a small part of a long run; SDCA without
+            a diagnostic function follows its work instead (docs/stopping).
 
         Raises
         ------
@@ -1025,7 +1028,8 @@ cdef class SVM(_Trainer):
         self._diagnostic_frequency_set = True
 
     def get_diagnostic_frequency(self):
-        """The diagnostic frequency in force (num_data by default, 0 without data).
+        """The diagnostic frequency in force (num_data, the first interval of
+        the default schedule, when never set; 0 without data).
 
         Returns
         -------

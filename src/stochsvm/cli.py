@@ -165,14 +165,17 @@ def _build_parser():
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     solvers = _solvers()
 
-    def solver_options(p, epochs, losses):
+    def solver_options(p, losses):
         p.add_argument("--lambda", dest="lam", type=_positive("--lambda"), metavar="L",
                        help="regularization strength lambda > 0 (default: from -C)")
         p.add_argument("-C", "-c", dest="C", type=_positive("-C"), default=None, metavar="C",
                        help="LIBLINEAR's C > 0: lambda = 1/(C n) (default 1 when --lambda "
                             "is not given)")
-        p.add_argument("--epochs", type=_count("--epochs"), default=epochs, metavar="E",
-                       help=f"at most E passes over the training set (default {epochs})")
+        p.add_argument("--epochs", type=_count("--epochs"), default=None, metavar="E",
+                       help="at most E passes over the training set (default: the estimators' "
+                            "cap for the solver: 100, 1000 for kernel SDCA, 10 for the "
+                            "Perceptron; more on small sets for sgd, sdca, svmsgd2, sgdqn, "
+                            "kernel pegasos and bsgd)")
         p.add_argument("--loss", choices=losses, default=None,
                        help="loss function (default hinge; hinge2 for the solvers that need "
                             "a differentiable loss, res and lres" +
@@ -186,10 +189,12 @@ def _build_parser():
         p.add_argument("--t0", type=_t0, default=None, metavar="T0",
                        help="SGD: offset of the step size 1/(lambda (t + t0)), > 1 "
                             "(default: the library's, from lambda and the data)")
-        p.add_argument("--tol", "--epsilon", dest="tol", type=_nonnegative("--tol"), default=0.0,
+        p.add_argument("--tol", "--epsilon", dest="tol", type=_nonnegative("--tol"), default=None,
                        metavar="EPS",
-                       help="stop when the stopping rule falls below EPS (SDCA: duality gap; "
-                            "SGD: scores variation); default 0 runs every epoch")
+                       help="stop when the solver's stopping rule falls below EPS (SDCA, BSCA: "
+                            "relative duality gap; the others: the objective window); 0 runs "
+                            "every epoch (default: the estimators' tol, 1e-3; 1e-2 for the "
+                            "primal kernel solvers)")
         p.add_argument("--seed", type=_seed, default=0, help="seed of the visiting order (default 0)")
         p.add_argument("--no-shrinking", dest="shrinking", action="store_false",
                        help="SDCA: visit every example (shrinking skips those stuck at a bound "
@@ -263,7 +268,7 @@ def _build_parser():
                        default="sdca",
                        help=f"the solver (default sdca); linear: {', '.join(solvers)}; with "
                             f"--kernel: {', '.join(kernel_solvers)}")
-    solver_options(train, 10, _CLASSIFICATION_LOSSES + _REGRESSION_LOSSES)
+    solver_options(train, _CLASSIFICATION_LOSSES + _REGRESSION_LOSSES)
     from stochsvm import _cli_select
 
     train.add_argument("--kernel", "-t", choices=("rbf", "linear", "poly", "sigmoid"),
@@ -438,18 +443,29 @@ def _check_homkermap_input(X, path, hkm):
                         f"negative value is defined by symmetry, but the kernel is not)")
 
 
+def _shown_epoch(epoch):
+    """Whether the epoch lines show this epoch: 1-10, then 20, 30, ..., 100,
+    200, ...: a run of thousands of epochs (the default caps on small sets)
+    prints a few dozen lines."""
+    step = 10 ** max(0, len(str(epoch)) - 1)
+    return epoch <= 10 or epoch % step == 0
+
+
 class _Progress:
-    """One line per epoch, and inside an epoch a line at every diagnostic of
+    """One line per diagnostic (``whole_run``: one train() call per SVM; on
+    the default schedule, the ends of epochs 1, 2, 3, 4, 6, 9, ...), or per
+    epoch in rounds of one epoch (from epoch 10 on, the round epochs:
+    _shown_epoch), and inside an epoch a line at every diagnostic of
     the SVMs with their live objective (:meth:`diagnostic`, the SVMs'
     diagnostic callback). With ``bar`` and tqdm installed, a tqdm bar instead,
     redrawn every half second from the SVMs' iteration counters (ETA from the
     epoch cap; for one-vs-rest, the classes training and done) and at every
     diagnostic (stochsvm._progress); without tqdm, the lines."""
 
-    def __init__(self, total, enabled, bar, svms=(), n=1, labels=None):
+    def __init__(self, total, enabled, bar, svms=(), n=1, labels=None, whole_run=False):
         from stochsvm import _progress
 
-        self.total, self.enabled = total, enabled
+        self.total, self.enabled, self.whole_run = total, enabled, whole_run
         self.start = time.perf_counter()
         self.n = n
         self.iterations = [0] * len(svms)
@@ -474,7 +490,7 @@ class _Progress:
             print(f"  epoch {epoch:7.2f}  {text}  elapsed {elapsed:.3f} s", flush=True)
 
     def update(self, epoch, text):
-        if not self.enabled:
+        if not self.enabled or not (self.bar or _shown_epoch(epoch)):
             return
         with self.lock:
             self._draw(epoch, text)
@@ -485,7 +501,9 @@ class _Progress:
         with self.lock:
             self.iterations[k] = int(stats["iteration"])
             self.objectives[k] = float(stats["objective"])
-            if stats["status"] != "training" or self.iterations[k] % self.n == 0:
+            # in rounds of one epoch, each epoch's end is drawn by the caller
+            if not self.whole_run and (stats["status"] != "training"
+                                       or self.iterations[k] % self.n == 0):
                 return None
             epoch = sum(self.iterations) / (len(self.iterations) * self.n)
             live = [v for v in self.objectives if not math.isnan(v)]
@@ -520,7 +538,27 @@ def _default_loss(solver, loss="hinge"):
     return loss
 
 
-def _new_svm(X, y, lam, args, solver, hkm, loss=None):
+def _set_run(svm, n, args, whole_run):
+    """What one train() call of ``svm`` (n rows) runs. ``whole_run``: all of
+    ``--epochs`` (at most), with the diagnostics on the estimators' schedule
+    (or every ``--diagnostic-frequency`` iterations), so that the stopping
+    rules judge what they judge in the estimators (the objective window reads
+    the spread of the objectives it records: one per epoch records more of
+    SGD's noise, and at the default tol it may never close). Otherwise one
+    epoch, with a diagnostic at its end (``--validation`` keeps the best
+    epoch; the demo's curves)."""
+    from stochsvm.linear import epochs_to_iterations
+
+    if whole_run:
+        svm.set_max_num_iterations(epochs_to_iterations(args.epochs, n))
+        if getattr(args, "diagnostic_frequency", None):
+            svm.set_diagnostic_frequency(args.diagnostic_frequency)
+    else:
+        svm.set_max_num_iterations(n)  # one epoch per train() call (train N = N/2 + N/2)
+        svm.set_diagnostic_frequency(getattr(args, "diagnostic_frequency", None) or n)
+
+
+def _new_svm(X, y, lam, args, solver, hkm, loss=None, whole_run=False):
     import stochsvm
 
     try:
@@ -539,13 +577,11 @@ def _new_svm(X, y, lam, args, solver, hkm, loss=None):
     svm.set_epsilon(getattr(args, "tol", 0.0))
     if solver == "sdca":
         svm.set_shrinking(getattr(args, "shrinking", True))
-    n = X.shape[0]
-    svm.set_max_num_iterations(n)  # one epoch per train() call (train N = N/2 + N/2)
-    svm.set_diagnostic_frequency(getattr(args, "diagnostic_frequency", None) or n)
+    _set_run(svm, X.shape[0], args, whole_run)
     return svm
 
 
-def _new_kernel_svm(X, y, lam, args):
+def _new_kernel_svm(X, y, lam, args, whole_run=False):
     import stochsvm
 
     try:
@@ -562,10 +598,8 @@ def _new_kernel_svm(X, y, lam, args):
             svm.set_budget_maintenance(args.maintenance)
     except (ValueError, RuntimeError) as exc:
         raise _Fail(str(exc)) from None
-    n = X.shape[0]
     svm.set_epsilon(args.tol)
-    svm.set_max_num_iterations(n)  # one epoch per train() call
-    svm.set_diagnostic_frequency(args.diagnostic_frequency or n)
+    _set_run(svm, X.shape[0], args, whole_run)
     return svm
 
 
@@ -599,12 +633,13 @@ def _check_kernel_args(args, solvers, kernel_solvers):
 _DONE = ("converged", "budget_limited")
 
 
-def _train_epoch(svms, pool=None, progress=None):
-    """One more epoch of every SVM (in the thread pool if any: training
+def _train_epoch(svms, pool=None, progress=None, last=False):
+    """One more train() call of every SVM, one epoch or the whole run
+    (_set_run; ``last``: the whole run), in the thread pool if any (training
     releases the GIL), tracked by ``progress`` (a _Progress); the statistics
     of each."""
     train = (lambda svm: svm.train()) if progress is None else progress.live.track(
-        lambda svm: svm.train(), last=False)
+        lambda svm: svm.train(), last=last)
     try:
         if pool is None:
             return [train(svm) for svm in svms]
@@ -695,6 +730,23 @@ def _tests_tol(args):
     return args.kernel is None or _solvers.get("kernel", args.solver).stopping_rule is not None
 
 
+def resolve_run_defaults(args, X):
+    """--epochs and --tol not given: the estimators' defaults for the solver
+    (stochsvm._solvers), on the training set X: what ``LinearSVMClassifier``
+    or ``KernelSVMClassifier`` at its defaults would run."""
+    from stochsvm import _solvers
+
+    n = X.shape[0]
+    if args.kernel is None:
+        solver, epoch_work = _solvers.get("linear", args.solver), X.nnz + n
+    else:
+        solver, epoch_work = _solvers.get("kernel", args.solver), float(n) ** 2
+    if args.epochs is None:
+        args.epochs = solver.default_epochs(epoch_work)
+    if args.tol is None:
+        args.tol = solver.default_tol
+
+
 def _run_train(args):
     if getattr(args, "dask", None) is not None:
         from stochsvm import _cli_dask
@@ -707,6 +759,7 @@ def _run_train(args):
     X, y = _load(args.file, dtype)
     load_time = time.perf_counter() - t
     _check_kernel_args(args, _solvers(), _kernel_solvers())
+    resolve_run_defaults(args, X)
     hkm = _homkermap(args.homkermap, args.homkermap_order)
     _check_homkermap_input(X, args.file, hkm)
     regression = args.loss in _REGRESSION_LOSSES
@@ -736,20 +789,24 @@ def _run_train(args):
     _, _, problems = _problem(y, args.file, regression)
     n = X.shape[0]
     lam = _lambda(args, n)
+    # One train() call per SVM, as the estimators; epoch by epoch only to
+    # keep the best epoch on the validation rows.
+    whole_run = Xv is None
     if args.kernel is None:
         print(f"{args.solver}, {args.loss} loss, lambda {lam:g}, at most {args.epochs} epochs, "
               f"bias multiplier {args.bias_multiplier:g}, seed {args.seed}"
               + (f", {hkm.kernel} kernel map of order {hkm.order}" if hkm is not None else ""))
-        svms = [_new_svm(X, yb, lam, args, args.solver, hkm) for yb in problems]
+        svms = [_new_svm(X, yb, lam, args, args.solver, hkm, whole_run=whole_run)
+                for yb in problems]
     else:
-        svms = [_new_kernel_svm(X, yb, lam, args) for yb in problems]
+        svms = [_new_kernel_svm(X, yb, lam, args, whole_run=whole_run) for yb in problems]
         kern = svms[0].get_kernel()
         print(f"kernel {args.solver}, {kern['kernel']} kernel (gamma {kern['gamma']:g}), lambda "
               f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
     _cli_select.set_example_weights(svms, _cli_select.example_weights(args, y, labels))
     bar = args.progress or sys.stderr.isatty()
     progress = _Progress(args.epochs, not args.quiet, bar, svms, n,
-                         None if labels is None else [f"{v:g}" for v in labels])
+                         None if labels is None else [f"{v:g}" for v in labels], whole_run)
     best = None  # (quality, epoch, models, biases)
     t = time.perf_counter()
     epoch = 0
@@ -759,7 +816,11 @@ def _run_train(args):
 
         pool = ThreadPoolExecutor(max_workers=min(args.jobs, len(svms)))
     try:
-        for epoch in range(1, args.epochs + 1):
+        if whole_run:
+            stats = _train_epoch(svms, pool, progress, last=True)
+            epoch = max(-(-int(s["iteration"]) // n) for s in stats)  # epochs begun
+            objective = float(np.mean([s["objective"] for s in stats]))
+        for epoch in range(1, 0 if whole_run else args.epochs + 1):
             stats = _train_epoch(svms, pool, progress)
             objective = float(np.mean([s["objective"] for s in stats]))
             text = f"objective {objective:.6f}"

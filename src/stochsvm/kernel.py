@@ -387,8 +387,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         max_iter = self._param("max_iter")
         if max_iter is not None:
             return int(max_iter)
-        solver = _solvers.get("kernel", self.solver)
-        return max(solver.max_iter, int(np.ceil(solver.min_work / n ** 2)) if n else 0)
+        return _solvers.get("kernel", self.solver).default_epochs(n ** 2)
 
     def _cap_text(self, n):
         """The cap as the warnings name it: the value given, or None and the

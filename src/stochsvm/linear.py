@@ -364,10 +364,9 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         max_iter = self._param("max_iter")
         if max_iter is not None:
             return int(max_iter)
-        solver = _solvers.get("linear", self.solver)
         n = X.shape[0]
         per_epoch = (X.nnz if sp.issparse(X) else X.size) + n
-        return max(solver.max_iter, int(np.ceil(solver.min_work / per_epoch)) if n else 0)
+        return _solvers.get("linear", self.solver).default_epochs(per_epoch)
 
     def _cap_text(self):
         """The cap as the warnings name it: the value given, or None and the
