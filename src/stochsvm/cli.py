@@ -288,7 +288,7 @@ def _build_parser():
     train.add_argument("--unregularized-bias", action=argparse.BooleanOptionalAction,
                        default=None,
                        help="SBP, BSCA, SDCA: learn an unregularized bias or not (default "
-                            "the library's: on for BSCA, off for SBP and SDCA; SDCA with a "
+                            "the estimators': on for SBP and BSCA, off for SDCA; SDCA with a "
                             "bias solves LIBSVM's dual exactly)")
     train.add_argument("--budget", type=_count("--budget"), default=None, metavar="B",
                        help="BSCA/BSGD: keep at most B support vectors (default the "
@@ -581,6 +581,17 @@ def _new_svm(X, y, lam, args, solver, hkm, loss=None, whole_run=False):
     return svm
 
 
+def _kernel_bias(args):
+    """--unregularized-bias in force: as given, else the estimators' default
+    (on for SBP and BSCA, off for SDCA; None for a solver without a bias)."""
+    from stochsvm import _solvers
+
+    if args.unregularized_bias is not None:
+        return args.unregularized_bias
+    bias = _solvers.get("kernel", args.solver).bias
+    return bias == "unregularized" if bias in ("unregularized", "optional") else None
+
+
 def _new_kernel_svm(X, y, lam, args, whole_run=False):
     import stochsvm
 
@@ -590,8 +601,9 @@ def _new_kernel_svm(X, y, lam, args, whole_run=False):
                                  seed=args.seed)
         if args.nu is not None:
             svm.set_nu(args.nu)
-        if args.unregularized_bias is not None:
-            svm.set_unregularized_bias(args.unregularized_bias)
+        bias = _kernel_bias(args)
+        if bias is not None:
+            svm.set_unregularized_bias(bias)
         if args.budget is not None:
             svm.set_budget(args.budget)
         if args.maintenance is not None:
