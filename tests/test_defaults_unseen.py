@@ -212,7 +212,7 @@ def test_cli_prints_a_notice_on_the_cap(tmp_path, capsys):
     assert cli_main(["train", str(path), model, "--epochs", "1", "--tol", "1e-9", "-q"]) == 0
     err = capsys.readouterr().err
     assert err.count("notice: stopped on the epoch cap (--epochs 1)") == 1
-    assert cli_main(["train", str(path), model, "--epochs", "1", "-q"]) == 0  # tol 0: no test
+    assert cli_main(["train", str(path), model, "--epochs", "1", "--tol", "0", "-q"]) == 0  # no test
     assert "notice" not in capsys.readouterr().err
     assert cli_main(["train", str(path), model, "--epochs", "500", "--tol", "1e-3", "-q"]) == 0
     out = capsys.readouterr()

@@ -230,18 +230,21 @@ def _imbalanced(n=240, seed=3):
 
 
 def test_class_weight_acts_at_the_defaults():
-    """C = 32, everything else at its default (kernel SDCA, which now runs to
-    its tol): 'balanced' moves the decision toward the minority class, and
-    both fits reach the weighted optimum, the bias-free box QP with the box
-    c_i C solved by L-BFGS-B, to 1% of its objective. (With the old cap of 10
-    epochs both fits stopped at max_iterations far from the box, with the
-    same held-out minority recall, 0.81.)"""
+    """C = 32, the bias-free kernel SDCA, everything else at its default (it
+    runs to its tol): 'balanced' moves the decision toward the minority
+    class, and both fits reach the weighted optimum, the bias-free box QP
+    with the box c_i C solved by L-BFGS-B, to 1% of its objective. (With the
+    old cap of 10 epochs both fits stopped at max_iterations far from the
+    box, with the same held-out minority recall, 0.81.) The default, with a
+    bias: test_class_weight_matters_at_the_defaults above, and
+    test_class_weight_with_bias_matches_svc below."""
     from _helpers import weighted_box_qp
     X, y = _imbalanced(240)
     Xt, yt = _imbalanced(4000, seed=99)  # held out: the training points are fitted
     C, gamma = 32.0, 0.5
-    plain = KernelSVMClassifier(C=C, gamma=gamma).fit(X, y)
-    balanced = KernelSVMClassifier(C=C, gamma=gamma, class_weight="balanced").fit(X, y)
+    plain = KernelSVMClassifier(C=C, gamma=gamma, unregularized_bias=False).fit(X, y)
+    balanced = KernelSVMClassifier(C=C, gamma=gamma, class_weight="balanced",
+                                   unregularized_bias=False).fit(X, y)
     f_plain, f_balanced = plain.decision_function(Xt), balanced.decision_function(Xt)
     assert not np.allclose(f_plain, f_balanced)
     # measured: minority recall 0.60 -> 0.87, positive rate 0.12 -> 0.27

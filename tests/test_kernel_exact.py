@@ -246,9 +246,10 @@ def test_zero_tolerance_stops_doing_work_at_the_rounding_floor():
 
 
 def test_the_estimator_reaches_the_exact_solver():
-    """KernelSVMClassifier(solver="sdca", unregularized_bias=True) is this
-    solver: SVC's decision function at the same C and gamma, one-vs-rest
-    included; without the flag the default kernel SDCA stays bias-free."""
+    """KernelSVMClassifier(solver="sdca") is this solver by default (and with
+    unregularized_bias=True): SVC's decision function at the same C and
+    gamma, one-vs-rest included; unregularized_bias=False is the bias-free
+    kernel SDCA."""
     from stochsvm import KernelSVMClassifier
 
     X, y, C, gamma = digits_binary()
@@ -257,8 +258,11 @@ def test_the_estimator_reaches_the_exact_solver():
     svc = SVC(C=C, gamma=gamma, tol=1e-10).fit(X, y)
     np.testing.assert_allclose(clf.decision_function(X), svc.decision_function(X), atol=1e-5)
     assert clf.intercept_[0] == pytest.approx(svc.intercept_[0], abs=1e-5)
-    default = KernelSVMClassifier(solver="sdca", C=C, gamma=gamma, max_iter=2, tol=0)
-    default.fit(X[:200], y[:200])
-    assert default.intercept_[0] == 0.0
+    default = KernelSVMClassifier(solver="sdca", C=C, gamma=gamma, tol=1e-10).fit(X, y)
+    np.testing.assert_array_equal(default.decision_function(X), clf.decision_function(X))
+    free = KernelSVMClassifier(solver="sdca", unregularized_bias=False, C=C, gamma=gamma,
+                               max_iter=2, tol=0)
+    free.fit(X[:200], y[:200])
+    assert free.intercept_[0] == 0.0
     with pytest.raises(ValueError, match="unregularized_bias=True needs solver"):
         KernelSVMClassifier(solver="pegasos", unregularized_bias=True).fit(X[:50], y[:50])

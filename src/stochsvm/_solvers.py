@@ -45,8 +45,8 @@ class Solver:
     warm_start: bool = True
     partial_fit: bool = True
     #: ``"regularized"``: the weight of a constant feature (``bias_multiplier``);
-    #: ``"unregularized"``: a free bias (on by default); ``"optional"``: a free
-    #: bias, off by default (``unregularized_bias=True``); ``"none"``.
+    #: ``"unregularized"``: a free bias (on by default, ``unregularized_bias``
+    #: turns it off); ``"none"``.
     bias: str = "regularized"
     #: It keeps a budget of support vectors (``budget``, ``budget_maintenance``).
     budget: bool = False
@@ -107,7 +107,8 @@ SOLVERS = (
     Solver("pegasos", "kernel", ("hinge",), 1e-2, 100, min_work=_KERNEL_MIN_WORK, bias="none",
            summary="kernel Pegasos"),
     Solver("sdca", "kernel", ("hinge",), 1e-3, 1000, stopping_rule="relative duality gap",
-           bias="optional", summary="kernel dual coordinate ascent (duality-gap certificate)"),
+           bias="unregularized",
+           summary="kernel dual coordinate ascent (duality-gap certificate)"),
     Solver("perceptron", "kernel", ("hinge",), 1e-2, 10, stopping_rule=None, bias="none",
            summary="the online Perceptron (no objective, no stopping test)"),
     Solver("bsca", "kernel", ("hinge",), 1e-3, 100, stopping_rule="relative duality gap",

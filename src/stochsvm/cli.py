@@ -288,8 +288,8 @@ def _build_parser():
     train.add_argument("--unregularized-bias", action=argparse.BooleanOptionalAction,
                        default=None,
                        help="SBP, BSCA, SDCA: learn an unregularized bias or not (default "
-                            "the estimators': on for SBP and BSCA, off for SDCA; SDCA with a "
-                            "bias solves LIBSVM's dual exactly)")
+                            "the estimators': on; SDCA with a bias solves LIBSVM's dual "
+                            "exactly, with a kernel-row cache and shrinking)")
     train.add_argument("--budget", type=_count("--budget"), default=None, metavar="B",
                        help="BSCA/BSGD: keep at most B support vectors (default the "
                             "library's, 500)")
@@ -583,13 +583,13 @@ def _new_svm(X, y, lam, args, solver, hkm, loss=None, whole_run=False):
 
 def _kernel_bias(args):
     """--unregularized-bias in force: as given, else the estimators' default
-    (on for SBP and BSCA, off for SDCA; None for a solver without a bias)."""
+    (on for SBP, BSCA and SDCA; None for a solver without a bias)."""
     from stochsvm import _solvers
 
     if args.unregularized_bias is not None:
         return args.unregularized_bias
     bias = _solvers.get("kernel", args.solver).bias
-    return bias == "unregularized" if bias in ("unregularized", "optional") else None
+    return True if bias == "unregularized" else None
 
 
 def _new_kernel_svm(X, y, lam, args, whole_run=False):
@@ -631,7 +631,7 @@ def _check_kernel_args(args, solvers, kernel_solvers):
         raise _Fail("the kernel solvers train the hinge loss: drop --loss")
     if args.homkermap is not None:
         raise _Fail("--homkermap is for the linear solvers: drop it or --kernel")
-    bias_solvers = _kernel_solvers(bias="unregularized") + _kernel_solvers(bias="optional")
+    bias_solvers = _kernel_solvers(bias="unregularized")
     if args.unregularized_bias and args.solver not in bias_solvers:
         raise _Fail(f"--unregularized-bias needs --solver {' or '.join(bias_solvers)}")
     budget_solvers = _kernel_solvers(budget=True)
