@@ -236,6 +236,24 @@ SS_API SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0);
 SS_API SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes);
 /** @brief The cache size in force, in MB. */
 SS_API double ss_kernel_svm_get_cache_size(const SsKernelSvm *self);
+/** @brief The precision of the kernel rows the solvers compute. */
+typedef enum SsKernelPrecision {
+  SS_KERNEL_ROWS_FLOAT64 = 0, /**< double throughout (the default) */
+  SS_KERNEL_ROWS_FLOAT32 = 1  /**< rbf on float32 data: exp (and dense dots) in float */
+} SsKernelPrecision;
+/** @brief The precision of the kernel rows used in training (docs:
+ *  "Float32 kernel rows"). SS_KERNEL_ROWS_FLOAT32 computes the rbf kernel
+ *  of float32 data with a single-precision exp (and, for dense data, single
+ *  precision dot products), each value within about 1e-7 of the float64
+ *  one; solvers still sum in double. Prediction keeps the float64 rows.
+ *  Changing the precision forgets a trained solver state (the next train
+ *  starts afresh). @return SS_OK; SS_ERR_BAD_ARG (NULL, unknown precision,
+ *  float32 for a kernel other than rbf or for the budgeted solvers bsca and
+ *  bsgd); SS_ERR_BAD_DATA (float32 while the data set is float64; set_data
+ *  then refuses float64 data too). */
+SS_API SsStatus ss_kernel_svm_set_kernel_precision(SsKernelSvm *self, SsKernelPrecision precision);
+/** @brief The kernel-row precision in force (default SS_KERNEL_ROWS_FLOAT64). */
+SS_API SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *self);
 /** @brief SDCA with a bias: shrink the active set (non-zero, the default) or
  *  not (0). Both reach the same optimum. @return SS_OK; SS_ERR_BAD_ARG (NULL). */
 SS_API SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled);

@@ -170,6 +170,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_row_blocks_match_entries)                            \
   X(kernel_rbf_row_matches_scalar)                              \
   X(sbp_window_level_matches_full_filling)                      \
+  /* test_kernel_f32.c */                                         \
+  X(vexpf_matches_libm)                                         \
+  X(kernel_rows_f32_within_bound)                               \
+  X(kernel_precision_setter_refuses)                            \
+  X(kernel_f32_rows_train_close)                                \
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \
   X(svm_threads_bitwise)                                        \

@@ -16,6 +16,7 @@
 #include "kernel_internal.h"
 #include "../common/row_kernels.h"
 #include "../common/vexp.h"
+#include "../common/vexp_f32.h"
 
 #include <stdlib.h>
 
@@ -301,13 +302,100 @@ SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int6
   }
 }
 
-/* out[0..hi - lo) = the row's entries lo..hi-1 (ss_kernel_row_threads). */
+/* ------------------------------------------------------------------------ */
+/*            Float32 rows of the rbf kernel (SS_KERNEL_ROWS_FLOAT32)         */
+/* ------------------------------------------------------------------------ */
+
+/* The float path, chosen by the object for rbf on float32 data (docs:
+ * "Float32 kernel rows" in kernel.rst):
+ *  - dense rows: the dot products in single precision, 16 fixed lanes
+ *    (one AVX-512 vector, two AVX2 ones) summed pairwise at the end, so
+ *    every CPU adds in the same order; z is rounded to float (exact: it is
+ *    a row of the float32 data) on the stack, up to SS_F32_MAX_SCATTER
+ *    features (beyond it the dots stay double);
+ *  - CSR rows: the double dots of the float64 path (a product of two floats
+ *    is exact in double, and the gather, not the arithmetic, is their cost);
+ *  - then the distance in double, rounded to float, and ss_vexpf
+ *    (vexp_f32.h, 8 or 16 lanes), widened to double on store.
+ * Each entry is computed alone, so the values do not depend on the block
+ * partition or the threads. */
+
+#define SS_F32_DOT_LANES 16
+#define SS_F32_MAX_SCATTER 1024
+
+static inline float dense_dot_f32_lanes(const float *x, const float *z, int64_t d)
+{
+  float acc[SS_F32_DOT_LANES] = {0};
+  int64_t k = 0;
+  for (; k + SS_F32_DOT_LANES <= d; k += SS_F32_DOT_LANES) {
+    for (int l = 0; l < SS_F32_DOT_LANES; ++l) acc[l] += x[k + l] * z[k + l];
+  }
+  for (int l = 0; k + l < d; ++l) acc[l] += x[k + l] * z[k + l];
+  for (int w = SS_F32_DOT_LANES / 2; w > 0; w /= 2) {
+    for (int l = 0; l < w; ++l) acc[l] += acc[l + w];
+  }
+  return acc[0];
+}
+
+/* out[k] = <x_r, zf> in float for the dense float32 rows r of rows[k]
+ * (rows NULL: lo + k), k < len. */
+SS_VECTOR_CLONES static void dense_dots_f32(const SsData *X, const int64_t *rows, int64_t lo,
+                                            int64_t len, const float *zf, double *out)
+{
+  const float *base = X->values;
+  for (int64_t k = 0; k < len; ++k) {
+    const int64_t r = rows ? rows[k] : lo + k;
+    out[k] = dense_dot_f32_lanes(base + r * X->row_stride, zf, X->dimension);
+  }
+}
+
+/* out[k] = exp(-g max(0, z_norm2 + norms2[r] - 2 out[k])) for k < len <=
+ * SS_KERNEL_ROW_BLOCK, r = rows[k] (rows NULL: lo + k), the exponent
+ * rounded to float and the exp in float. */
+SS_VECTOR_CLONES static void rbf_block_f32(double *out, const double *norms2, const int64_t *rows,
+                                           int64_t lo, int64_t len, double z_norm2, double g)
+{
+  float x[SS_KERNEL_ROW_BLOCK];
+  for (int64_t k = 0; k < len; ++k) {
+    const double distance2 = z_norm2 + norms2[rows ? rows[k] : lo + k] - 2.0 * out[k];
+    x[k] = (float)(-g * (distance2 > 0 ? distance2 : 0.0));
+  }
+  for (int64_t k = 0; k < len; ++k) out[k] = (double)ss_vexpf(x[k]);
+}
+
+/* row_block's rbf entries lo..lo+len-1 on float32 data (rows already
+ * offset by lo). */
+static void rbf_row_f32(const SsData *X, const double *norms2, const int64_t *rows, int64_t lo,
+                        int64_t len, const double *zd, double z_norm2, double g, bool unit,
+                        double *out)
+{
+  const int64_t d = X->dimension;
+  if (X->layout == SS_LAYOUT_DENSE && d <= SS_F32_MAX_SCATTER) {
+    float zf[SS_F32_MAX_SCATTER];
+    for (int64_t k = 0; k < d; ++k) zf[k] = (float)zd[k];
+    dense_dots_f32(X, rows, lo, len, zf, out);
+  } else {
+    dots(X, rows, lo, len, zd, unit, out);
+  }
+  for (int64_t b = 0; b < len; b += SS_KERNEL_ROW_BLOCK) {
+    const int64_t c = len - b < SS_KERNEL_ROW_BLOCK ? len - b : SS_KERNEL_ROW_BLOCK;
+    rbf_block_f32(out + b, norms2, rows ? rows + b : NULL, lo + b, c, z_norm2, g);
+  }
+}
+
+/* out[0..hi - lo) = the row's entries lo..hi-1 (ss_kernel_row_threads);
+ * flags: SsKernelRowFlags. */
 static void row_block(const SsKernel *kernel, const SsData *X, const double *norms2,
                       const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
-                      double z_norm2, bool unit, double *out)
+                      double z_norm2, unsigned flags, double *out)
 {
   const int64_t len = hi - lo;
+  const bool unit = flags & SS_ROWS_UNIT_VALUES;
   if (rows) rows += lo;
+  if ((flags & SS_ROWS_FLOAT32) && kernel->type == SS_KERNEL_RBF && X->dtype == SS_DTYPE_FLOAT32) {
+    rbf_row_f32(X, norms2, rows, lo, len, zd, z_norm2, kernel->gamma, unit, out);
+    return;
+  }
   if (kernel->type == SS_KERNEL_PRECOMPUTED) {
     /* zd holds K(z, x_1..x_n); rows index the training examples. */
     for (int64_t k = 0; k < len; ++k) out[k] = zd[rows ? rows[k] : lo + k];
@@ -357,7 +445,7 @@ typedef struct RowJob {
   double *out;              /* ss_kernel_row_threads: the whole row */
   SsKernelBlockFn consume;  /* ss_kernel_row_blocks: each block's consumer */
   void *context;
-  bool unit;                /* ss_kernel_row_blocks: X's stored values are all 1 */
+  unsigned flags;           /* SsKernelRowFlags */
 } RowJob;
 
 /* Blocks [begin, end) of ss_kernel_row_threads, into the row. */
@@ -368,21 +456,22 @@ static void row_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, false, r->out + lo);
+    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->flags,
+              r->out + lo);
   }
 }
 
 void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double *norms2,
                            const int64_t *rows, int64_t m, const double *zd, double z_norm2,
-                           double *out, SsThreads threads)
+                           unsigned flags, double *out, SsThreads threads)
 {
   SsThreadPool *pool = ss_threads_pool(threads, m);
   if (!pool) {
-    row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, false, out);
+    row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, flags, out);
     return;
   }
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
-                .z_norm2 = z_norm2, .out = out};
+                .z_norm2 = z_norm2, .out = out, .flags = flags};
   ss_parallel_for(pool, ss_kernel_row_num_blocks(m), row_chunks, &job);
 }
 
@@ -396,20 +485,19 @@ static void consume_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->unit, k);
+    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->flags, k);
     r->consume(r->context, b, lo, hi, k);
   }
 }
 
-void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, bool unit_values,
+void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flags,
                           const double *norms2, const int64_t *rows, int64_t m, const double *zd,
                           double z_norm2, SsThreads threads, SsKernelBlockFn consume,
                           void *context)
 {
   /* A short row runs on the caller (a NULL pool): it pays nothing for threads. */
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
-                .z_norm2 = z_norm2, .consume = consume, .context = context,
-                .unit = unit_values};
+                .z_norm2 = z_norm2, .consume = consume, .context = context, .flags = flags};
   ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), consume_chunks, &job);
 }
 
@@ -417,7 +505,7 @@ void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const
                                   const int64_t *rows, int64_t m, const double *zd,
                                   double z_norm2, double *out)
 {
-  row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, false, out);
+  row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, 0, out);
 }
 
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2)

@@ -127,7 +127,7 @@ static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   const SsData *X = &svm->data;
   ss_data_scatter_row(X, i, svm->zd);
   ss_kernel_row_threads(&svm->kernel, X, svm->norms2, rows, m, svm->zd, svm->norms2[i],
-                        svm->krow, svm->threads);
+                        svm->row_flags, svm->krow, svm->threads);
   ss_data_clear_row(X, i, svm->zd);
   if (rows) {
     for (int64_t k = 0; k < m; ++k) row[rows[k]] = svm->krow[k];

@@ -56,7 +56,7 @@ static bool move(Certificate *c, int64_t i, double delta)
   const int64_t n = svm->num_data;
   ss_data_scatter_row(&svm->data, i, svm->zd);
   ss_kernel_row_threads(&svm->kernel, &svm->data, svm->norms2, NULL, n, svm->zd, svm->norms2[i],
-                        c->row, svm->threads);
+                        svm->row_flags, c->row, svm->threads);
   ss_data_clear_row(&svm->data, i, svm->zd);
   svm->num_kernel_evaluations += n;
   const double *y = svm->labels;

@@ -32,17 +32,29 @@ bool ss_data_unit_values(const SsData *data);
 /** The first row of CSR @p data holding a stored value other than 1, or -1. */
 int64_t ss_data_first_non_unit_row(const SsData *data);
 
+/** How the rows of ss_kernel_row_threads and ss_kernel_row_blocks are
+ *  computed: an OR of these (0: the float64 path over the values). Every
+ *  flag keeps the values independent of the thread count. */
+typedef enum SsKernelRowFlags {
+  /** X's stored values are all 1 (ss_data_unit_values): the dots skip
+   *  loading them, with the same results. */
+  SS_ROWS_UNIT_VALUES = 1,
+  /** The rbf kernel on float32 X: the float path (kernel.c, "Float32
+   *  rows"; SS_KERNEL_ROWS_FLOAT32). Ignored for other kernels and data. */
+  SS_ROWS_FLOAT32 = 2
+} SsKernelRowFlags;
+
 /** out[k] = K(z, x_{rows[k]}) for k < m (rows NULL: x_k), z given scattered
  *  in zd (precomputed: zd holds K(z, x_1..x_n)) with squared norm z_norm2
  *  (read by rbf only); norms2 are X's squared norms. No allocation. */
 void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,
                                   const int64_t *rows, int64_t m, const double *zd,
                                   double z_norm2, double *out);
-/** The same on up to threads.count threads (threads.h); the same values
- *  for any thread count. */
+/** The same on up to threads.count threads (threads.h), computed as
+ *  @p flags (SsKernelRowFlags) say; the same values for any thread count. */
 void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double *norms2,
                            const int64_t *rows, int64_t m, const double *zd, double z_norm2,
-                           double *out, SsThreads threads);
+                           unsigned flags, double *out, SsThreads threads);
 
 /** A row is cut into fixed blocks of this many entries (the last one
  *  shorter): the unit a thread takes, and the unit of ss_kernel_row_blocks.
@@ -61,9 +73,8 @@ typedef void (*SsKernelBlockFn)(void *context, int64_t block, int64_t lo, int64_
  *  instead of being stored: a solver folds its per-entry work (a response
  *  update, a partial sum) into the pass that computes the values, while
  *  they sit in L1, and that work runs on the row's threads too.
- *  @p unit_values: ss_data_unit_values(X), cached by the caller (the same
- *  values either way; true skips loading X's values). */
-void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, bool unit_values,
+ *  @p flags: SsKernelRowFlags, as the object keeps them (row_flags). */
+void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flags,
                           const double *norms2, const int64_t *rows, int64_t m, const double *zd,
                           double z_norm2, SsThreads threads, SsKernelBlockFn consume,
                           void *context);
@@ -126,7 +137,10 @@ struct SsKernelSvm_ {
   double *norms2;              /**< [n] ||x_i||^2 (precomputed: 0) */
   int64_t overflow_row;        /**< the first i with ||x_i||^2 not finite, or -1 (train refuses it) */
   double *diagonal;            /**< [n] K(x_i, x_i) */
-  bool unit_values;            /**< ss_data_unit_values(&data) (kernel rows skip the values) */
+  unsigned row_flags;          /**< SsKernelRowFlags of the kernel rows: SS_ROWS_UNIT_VALUES
+                                    when ss_data_unit_values(&data), SS_ROWS_FLOAT32 when
+                                    kernel_precision is float32 */
+  SsKernelPrecision kernel_precision; /**< ss_kernel_svm_set_kernel_precision */
 
   /* Parameters. */
   double lambda;

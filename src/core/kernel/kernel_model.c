@@ -137,7 +137,7 @@ SsStatus ss_kernel_model_scores(const SsKernelModel *model, const SsKernel *kern
   for (int64_t q = 0; q < n_queries; ++q) {
     ss_data_scatter_row(queries, q, zd);
     double z_norm2 = kernel->type == SS_KERNEL_RBF ? ss_data_row_squared_norm(queries, q) : 0.0;
-    ss_kernel_row_threads(kernel, X, model->norms2, rows, m, zd, z_norm2, k_row, threads);
+    ss_kernel_row_threads(kernel, X, model->norms2, rows, m, zd, z_norm2, 0, k_row, threads);
     ss_data_clear_row(queries, q, zd);
     double s = 0;
     for (int64_t k = 0; k < m; ++k) s += model->coefficients[k] * k_row[k];

@@ -64,7 +64,7 @@ static double expansion_score(SsKernelSvm *self, const int64_t *rows, const doub
   const SsData *X = &self->data;
   ScoreBlocks sb = {coef, partial};
   ss_data_scatter_row(X, i, zd);
-  ss_kernel_row_blocks(&self->kernel, X, self->unit_values, self->norms2, rows, m, zd,
+  ss_kernel_row_blocks(&self->kernel, X, self->row_flags, self->norms2, rows, m, zd,
                        self->norms2[i], threads, score_block, &sb);
   ss_data_clear_row(X, i, zd);
   const int64_t num_blocks = ss_kernel_row_num_blocks(m);

@@ -149,7 +149,7 @@ static int64_t first_changed_row(const SsKernelSvm *self)
   }
   /* The 0/1 path of the kernel rows never reads the values (kernel.c): a
    * sign flipped since set_data keeps every norm and would go unseen. */
-  if (self->unit_values) {
+  if (self->row_flags & SS_ROWS_UNIT_VALUES) {
     const int64_t row = ss_data_first_non_unit_row(&self->data);
     if (row >= 0) return row;
   }
@@ -170,6 +170,10 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
                               "set_data: a precomputed kernel matrix must be square, got %lld x %lld",
                               (long long)data->num_data, (long long)data->dimension);
   if (!labels) return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_data: labels is NULL");
+  if (self->kernel_precision == SS_KERNEL_ROWS_FLOAT32 && data->dtype != SS_DTYPE_FLOAT32)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
+                              "set_data: kernel_precision float32 needs float32 data, got float64 "
+                              "(convert X to float32, or set the precision to float64 first)");
   for (int64_t i = 0; i < data->num_data; ++i) {
     if (labels[i] != 1.0 && labels[i] != -1.0)
       return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA, "set_data: labels must be -1 or +1, got labels[%lld] = %g",
@@ -193,7 +197,8 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   free_data_state(self);
   memcpy(y, labels, (size_t)n * sizeof(double));
   self->data = *data;
-  self->unit_values = ss_data_unit_values(data);
+  self->row_flags = (ss_data_unit_values(data) ? SS_ROWS_UNIT_VALUES : 0u) |
+                    (self->kernel_precision == SS_KERNEL_ROWS_FLOAT32 ? SS_ROWS_FLOAT32 : 0u);
   self->has_data = true;
   self->num_data = n;
   self->labels = y;
@@ -747,6 +752,44 @@ SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
   self->seed = seed;
   self->perm_epoch = -1;
   return ss_kernel_svm_succeed(self);
+}
+
+SsStatus ss_kernel_svm_set_kernel_precision(SsKernelSvm *self, SsKernelPrecision precision)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (precision != SS_KERNEL_ROWS_FLOAT64 && precision != SS_KERNEL_ROWS_FLOAT32)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                              "set_kernel_precision: precision must be SS_KERNEL_ROWS_FLOAT64 or "
+                              "SS_KERNEL_ROWS_FLOAT32, got %d", (int)precision);
+  if (precision == SS_KERNEL_ROWS_FLOAT32) {
+    if (self->kernel.type != SS_KERNEL_RBF)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                                "set_kernel_precision: float32 kernel rows exist for the rbf kernel only");
+    if (self->solver == SS_KSOLVER_BSCA || self->solver == SS_KSOLVER_BSGD)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                                "set_kernel_precision: float32 kernel rows are not available for solver %s "
+                                "(its budget computes its own kernel values)",
+                                ss_kernel_svm_solver_name(self->solver));
+    if (self->has_data && self->data.dtype != SS_DTYPE_FLOAT32)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
+                                "set_kernel_precision: float32 kernel rows need float32 data, this object's "
+                                "data is float64");
+  }
+  if (precision != self->kernel_precision && self->ops && self->ops->free_state) {
+    /* The state (responses, cached rows) was made from the other rows. */
+    self->ops->free_state(self);
+    self->iteration = 0;
+    ss_run_history_clear(&self->history);
+  }
+  self->kernel_precision = precision;
+  self->row_flags = (self->row_flags & ~(unsigned)SS_ROWS_FLOAT32) |
+                    (precision == SS_KERNEL_ROWS_FLOAT32 ? SS_ROWS_FLOAT32 : 0u);
+  return ss_kernel_svm_succeed(self);
+}
+
+SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *self)
+{
+  return self->kernel_precision;
 }
 
 SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)

@@ -645,7 +645,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project,
                     .scan = !s->bias, .low = s->last_u - s->band, .high = s->last_u + s->band};
     ss_data_scatter_row(&self->data, i, self->zd);
-    ss_kernel_row_blocks(&self->kernel, &self->data, self->unit_values, self->norms2, NULL, n,
+    ss_kernel_row_blocks(&self->kernel, &self->data, self->row_flags, self->norms2, NULL, n,
                          self->zd, self->norms2[i], self->threads, update_block, &pass);
     ss_data_clear_row(&self->data, i, self->zd);
     if (pass.scan) gather_scan(s, n);
