@@ -395,6 +395,11 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
     SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
     double ss_kernel_svm_get_cache_size(const SsKernelSvm *self)
+    ctypedef enum SsKernelPrecision:
+        SS_KERNEL_ROWS_FLOAT64
+        SS_KERNEL_ROWS_FLOAT32
+    SsStatus ss_kernel_svm_set_kernel_precision(SsKernelSvm *self, SsKernelPrecision precision)
+    SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
     int ss_kernel_svm_get_shrinking(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)

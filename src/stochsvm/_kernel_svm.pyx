@@ -70,6 +70,9 @@ _RANGES = {
 }
 
 
+_PRECISIONS = {"float64": SS_KERNEL_ROWS_FLOAT64, "float32": SS_KERNEL_ROWS_FLOAT32}
+
+
 def _valid(names):
     return ", ".join(repr(k) for k in names)
 
@@ -278,7 +281,7 @@ def _restore_kernel_svm(state):
     svm.set_seed(state["seed"])
     svm.set_unregularized_bias(state["unregularized_bias"])  # BSCA's default is True
     for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
-                "budget_maintenance", "cache_size", "shrinking"):
+                "budget_maintenance", "cache_size", "shrinking", "kernel_precision"):
         if state.get(key) is not None:
             getattr(svm, "set_" + key)(state[key])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
@@ -460,6 +463,7 @@ cdef class KernelSVM(_Trainer):
             "budget_maintenance": self.get_budget_maintenance(),
             "cache_size": ss_kernel_svm_get_cache_size(p),
             "shrinking": bool(ss_kernel_svm_get_shrinking(p)),
+            "kernel_precision": self.get_kernel_precision(),
             "support_vectors": self.get_support_vectors(),
             "support_indices": self.get_support_indices(),
             "coefficients": self.get_coefficients(),
@@ -708,6 +712,27 @@ cdef class KernelSVM(_Trainer):
 
     def get_shrinking(self):
         return bool(ss_kernel_svm_get_shrinking(self._reader()))
+
+    def set_kernel_precision(self, precision):
+        """The precision of the kernel rows used in training: ``"float64"``
+        (the default) or ``"float32"``, the rbf kernel of float32 data with a
+        single-precision exp (and dot products, for dense data): each value
+        within about 1.5e-7 of the float64 one, sums still in double
+        (docs/kernel.rst, "Float32 kernel rows"). ``"float32"`` needs
+        ``kernel='rbf'``, a solver other than 'bsca' and 'bsgd', and float32
+        X (ValueError otherwise; :meth:`set_data` then refuses float64 X).
+        Prediction keeps float64 rows. Changing it restarts the solver."""
+        cdef SsKernelSvm *p = self._writer("set_kernel_precision")
+        if not isinstance(precision, str) or precision not in _PRECISIONS:
+            raise ValueError(f"kernel_precision must be 'float64' or 'float32', got {precision!r}")
+        status = ss_kernel_svm_set_kernel_precision(p, _PRECISIONS[precision])
+        if status != SS_OK:
+            raise ValueError(f"kernel_precision={precision!r}: {self._last_error()}")
+
+    def get_kernel_precision(self):
+        """``"float64"`` or ``"float32"``, see :meth:`set_kernel_precision`."""
+        return ("float32" if ss_kernel_svm_get_kernel_precision(self._reader())
+                == SS_KERNEL_ROWS_FLOAT32 else "float64")
 
     def set_eta0(self, eta0):
         """SBP's initial step, > 0 (default 1 / sqrt(max_i K(x_i, x_i)))."""

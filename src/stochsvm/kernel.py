@@ -200,6 +200,15 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         brought back to ``budget`` (None: the C object's default, "auto":
         merge for the rbf kernel, remove otherwise; "merge" needs rbf). Given
         for another solver: ValueError.
+    kernel_precision : {"float64", "float32"}, default="float64"
+        The precision of the kernel rows used in training. ``"float32"``:
+        the rbf kernel computed from float32 data with a single-precision
+        exp (and dot products, for dense X), each value within about 1.5e-7
+        of the float64 one (docs: "Float32 kernel rows"); the solvers still
+        sum in double, and prediction keeps float64 rows. ``fit`` then
+        converts X to float32 (a copy unless X is float32 already: the
+        values are rounded to float32 first). Needs ``kernel="rbf"`` and a
+        solver other than ``"bsca"`` and ``"bsgd"`` (ValueError otherwise).
     probability : bool, default=False
         Fit Platt sigmoids on the scores of an internal 5-fold
         cross-validation (stratified, seeded by ``random_state``; five more
@@ -253,14 +262,15 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         "seed": [integer(0), deprecated_alias()],
         "budget": [integer(1), None],
         "budget_maintenance": [options(*BUDGET_MAINTENANCES), None],
+        "kernel_precision": [options("float64", "float32")],
         "probability": ["boolean"],
     }
 
     def __init__(self, *, solver="sdca", kernel="rbf", gamma="scale", degree=3, coef0=0.0, C=None,
                  lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_iter=None,
                  tol=None, random_state=0, warm_start=False, n_jobs=None, class_weight=None,
-                 budget=None, budget_maintenance=None, probability=False, verbose=0,
-                 seed=DEPRECATED, max_epochs=DEPRECATED):
+                 budget=None, budget_maintenance=None, kernel_precision="float64",
+                 probability=False, verbose=0, seed=DEPRECATED, max_epochs=DEPRECATED):
         self.solver = solver
         self.kernel = kernel
         self.gamma = gamma
@@ -279,6 +289,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self.class_weight = class_weight
         self.budget = budget
         self.budget_maintenance = budget_maintenance
+        self.kernel_precision = kernel_precision
         self.probability = probability
         self.verbose = verbose
         self.seed = seed
@@ -351,6 +362,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                 raise ValueError(f"{name} applies to the budgeted solvers "
                                  f"{', '.join(map(repr, BUDGET_SOLVERS))} only; solver="
                                  f"{self.solver!r} keeps every support vector (leave {name}=None)")
+        if self.kernel_precision == "float32" and (self.kernel != "rbf"
+                                                   or self.solver in BUDGET_SOLVERS):
+            raise ValueError(f"kernel_precision='float32' needs kernel='rbf' and a solver other "
+                             f"than {' and '.join(map(repr, BUDGET_SOLVERS))}; got kernel="
+                             f"{self.kernel!r}, solver={self.solver!r}")
         if self.budget_maintenance == "merge" and self.kernel != "rbf":
             raise ValueError("budget_maintenance='merge' needs kernel='rbf'; use 'remove' or "
                              "'project'")
@@ -371,7 +387,13 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             svm.set_budget(int(self.budget))
         if self.budget_maintenance is not None:
             svm.set_budget_maintenance(self.budget_maintenance)
+        if self.kernel_precision == "float32":
+            svm.set_kernel_precision("float32")
         return svm
+
+    def _fit_dtype(self):
+        """The dtypes fit keeps: float32 only for float32 kernel rows."""
+        return np.float32 if self.kernel_precision == "float32" else (np.float64, np.float32)
 
     def _bias(self):
         """The unregularized-bias setting in force (None: on for SBP and BSCA)."""
@@ -514,7 +536,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self._check_params()
         warm = self.warm_start and hasattr(self, "_svms")
         previous = getattr(self, "classes_", None)
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=self._fit_dtype(),
                              order="C", reset=not warm)
         check_classification_targets(y)
         classes = np.unique(y)
@@ -550,7 +572,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self._check_params()
             if classes is None:
                 raise ValueError("classes must be given on the first call to partial_fit")
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=(np.float64, np.float32),
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=self._fit_dtype(),
                              order="C", reset=first)
         check_classification_targets(y)
         if first:
