@@ -14,7 +14,12 @@
  * it against each build (gcc -fopenmp) and runs the builds alternately;
  * so does bench/threads_pool.py.
  *
- *   kernel_eval P J V Y d solver gamma lambda nu iterations threads out
+ *   kernel_eval P J V Y d solver gamma lambda nu iterations threads out [precision]
+ *
+ * precision (optional, default "f64"): "f32data" rounds the values to
+ * float32 and trains on float32 data with float64 kernel rows; "f32rows"
+ * the same data with float32 kernel rows (ss_kernel_svm_set_kernel_precision);
+ * a suffix "-dense" trains on the data made dense (n d values).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -51,9 +56,9 @@ static double seconds(clockid_t clock)
 
 int main(int argc, char **argv)
 {
-  if (argc != 13) {
+  if (argc != 13 && argc != 14) {
     fprintf(stderr, "usage: %s P J V Y d solver(sbp|sdca|exact) gamma lambda nu iterations "
-                    "threads out\n", argv[0]);
+                    "threads out [f64|f32data|f32rows]\n", argv[0]);
     return 2;
   }
   size_t bp, bj, bv, by;
@@ -71,10 +76,34 @@ int main(int argc, char **argv)
   const double gamma = atof(argv[7]), lambda = atof(argv[8]), nu = atof(argv[9]);
   const int64_t iterations = atoll(argv[10]);
   const int threads = atoi(argv[11]);
+  const char *precision = argc == 14 ? argv[13] : "f64";
+  const int f32 = strncmp(precision, "f32", 3) == 0, dense = strstr(precision, "-dense") != NULL;
+  if (dense) {
+    /* the rows made dense, in the values' place (CSR indices unused) */
+    double *full = calloc((size_t)(n * d) + 1, sizeof(double));
+    if (!full) return 1;
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t k = indptr[i]; k < indptr[i + 1]; ++k) full[i * d + indices[k]] = values[k];
+    }
+    free(values);
+    values = full;
+    bv = (size_t)(n * d) * sizeof(double);
+  }
+  float *values32 = NULL;
+  if (f32) {
+    const size_t count = bv / sizeof(double);
+    values32 = malloc(count ? count * sizeof(float) : 1);
+    if (!values32) return 1;
+    for (size_t k = 0; k < count; ++k) values32[k] = (float)values[k];
+  }
+  const void *stored = f32 ? (const void *)values32 : (const void *)values;
+  const SsDType dtype = f32 ? SS_DTYPE_FLOAT32 : SS_DTYPE_FLOAT64;
 
   SsData data;
   SsKernel kernel;
-  if (ss_data_init_csr(&data, SS_DTYPE_FLOAT64, values, indptr, indices, n, d) != SS_OK ||
+  const SsStatus made = dense ? ss_data_init_dense(&data, dtype, stored, n, d, d)
+                              : ss_data_init_csr(&data, dtype, stored, indptr, indices, n, d);
+  if (made != SS_OK ||
       ss_kernel_init(&kernel, SS_KERNEL_RBF, gamma, 0, 1) != SS_OK) {
     fprintf(stderr, "bad data or kernel\n");
     return 1;
@@ -82,6 +111,11 @@ int main(int argc, char **argv)
   SsKernelSvm *svm = ss_kernel_svm_new(solver, &kernel, &data, labels, lambda);
   if (!svm) return 1;
   if (solver == SS_KSOLVER_SBP) ss_kernel_svm_set_nu(svm, nu);
+  if (strncmp(precision, "f32rows", 7) == 0 &&
+      ss_kernel_svm_set_kernel_precision(svm, SS_KERNEL_ROWS_FLOAT32) != SS_OK) {
+    fprintf(stderr, "set_kernel_precision: %s\n", ss_kernel_svm_get_last_error(svm));
+    return 1;
+  }
   ss_kernel_svm_set_max_num_iterations(svm, iterations);
   if (exact) {
     ss_kernel_svm_set_unregularized_bias(svm, 1);
@@ -110,6 +144,6 @@ int main(int argc, char **argv)
     fclose(out);
   }
   ss_kernel_svm_delete(svm);
-  free(indptr), free(indices), free(values), free(labels);
+  free(indptr), free(indices), free(values), free(labels), free(values32);
   return 0;
 }

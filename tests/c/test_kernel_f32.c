@@ -40,7 +40,7 @@ void test_vexpf_matches_libm(void)
   CHECK(isnan(ss_vexpf(NAN)));
 }
 
-enum { F_N = 600, F_D = 37 };
+enum { F_N = 600, F_D = 70, F_SHORT = 30 };
 
 /* Rows of float32 data: values multiples of 1/64 in [-1, 1), about a third
  * of them zero; `ones`: every non-zero replaced by 1 (0/1 features). */
@@ -70,7 +70,9 @@ static void make_f32_set(F32Set *s)
   }
 }
 
-/* Float rows of three layouts (dense, CSR, CSR of 0/1 values), over all
+/* Float rows of four layouts (dense of F_D features: float dots; CSR; CSR
+ * of 0/1 values; dense of the first F_SHORT features with stride F_D,
+ * below SS_F32_MIN_DENSE: double dots), over all
  * rows and over a list, whole (ss_kernel_row_threads) and by blocks, on 1
  * and 2 threads: the same bits every way, each value within the bound of
  * kernel.rst ("Float32 kernel rows") of the float64 row, and the flag does
@@ -85,11 +87,13 @@ void test_kernel_rows_f32_within_bound(void)
   const double gamma = 0.3;
   SsKernel kernel;
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, gamma, 0, 1) == SS_OK);
-  for (int layout = 0; layout < 3; ++layout) {
+  for (int layout = 0; layout < 4; ++layout) {
     SsData data;
     const float *csr = layout == 2 ? s.ones : s.values;
     if (layout == 0) {
       REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT32, s.dense, F_N, F_D, F_D) == SS_OK);
+    } else if (layout == 3) {
+      REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT32, s.dense, F_N, F_SHORT, F_D) == SS_OK);
     } else {
       REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT32, csr, s.indptr, s.indices, F_N, F_D) == SS_OK);
     }
@@ -117,8 +121,8 @@ void test_kernel_rows_f32_within_bound(void)
                             unit | SS_ROWS_FLOAT32, got, serial);
       for (int64_t k = 0; k < F_N; ++k) {
         /* exp: 2.5 u, the exponent's rounding: u max_t t e^-t < 0.4 u;
-         * dense: the float dot, (d/16 + 5) u sum |x_j z_j|, times 2 gamma */
-        const double bound = 3.0 * U32 + 2.0 * gamma * ((double)F_D / 16 + 5) * U32 * abs_dot[k];
+         * dense float dots: (d/8 + 4) u sum |x_j z_j|, times 2 gamma */
+        const double bound = 3.0 * U32 + 2.0 * gamma * ((double)F_D / 8 + 4) * U32 * abs_dot[k];
         CHECK(fabs(got[k] - want[k]) <= bound);
         differ += got[k] != want[k];
       }

@@ -308,11 +308,14 @@ SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int6
 
 /* The float path, chosen by the object for rbf on float32 data (docs:
  * "Float32 kernel rows" in kernel.rst):
- *  - dense rows: the dot products in single precision, 16 fixed lanes
- *    (one AVX-512 vector, two AVX2 ones) summed pairwise at the end, so
- *    every CPU adds in the same order; z is rounded to float (exact: it is
- *    a row of the float32 data) on the stack, up to SS_F32_MAX_SCATTER
- *    features (beyond it the dots stay double);
+ *  - dense rows of SS_F32_MIN_DENSE to SS_F32_MAX_SCATTER features: the
+ *    dot products in single precision, 8 fixed lanes (one AVX2 vector)
+ *    summed pairwise at the end, so every CPU adds in the same order; z is
+ *    rounded to float (exact: it is a row of the float32 data) on the
+ *    stack. Shorter rows keep the double dots: the lanes' tail and final
+ *    sum cost more than they save (ijcnn1 made dense, d = 22: 20 against
+ *    11 ns per evaluation; a9a dense, d = 123: 32 against 41, SBP);
+ *    longer ones too (the stack copy of z);
  *  - CSR rows: the double dots of the float64 path (a product of two floats
  *    is exact in double, and the gather, not the arithmetic, is their cost);
  *  - then the distance in double, rounded to float, and ss_vexpf
@@ -320,7 +323,8 @@ SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int6
  * Each entry is computed alone, so the values do not depend on the block
  * partition or the threads. */
 
-#define SS_F32_DOT_LANES 16
+#define SS_F32_DOT_LANES 8
+#define SS_F32_MIN_DENSE 64
 #define SS_F32_MAX_SCATTER 1024
 
 static inline float dense_dot_f32_lanes(const float *x, const float *z, int64_t d)
@@ -370,7 +374,7 @@ static void rbf_row_f32(const SsData *X, const double *norms2, const int64_t *ro
                         double *out)
 {
   const int64_t d = X->dimension;
-  if (X->layout == SS_LAYOUT_DENSE && d <= SS_F32_MAX_SCATTER) {
+  if (X->layout == SS_LAYOUT_DENSE && d >= SS_F32_MIN_DENSE && d <= SS_F32_MAX_SCATTER) {
     float zf[SS_F32_MAX_SCATTER];
     for (int64_t k = 0; k < d; ++k) zf[k] = (float)zd[k];
     dense_dots_f32(X, rows, lo, len, zf, out);
