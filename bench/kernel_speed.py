@@ -15,6 +15,8 @@ main built in /tmp, optional) and trains on a9a (gamma = 2^-7) and ijcnn1
   as in the issue's 24 ns);
 * the dual variables of old and new, largest difference relative to the
   largest variable (the same iterates to 1e-12 is the goal);
+* a second table, float32 kernel rows (``part_f32``): float32 data with
+  float64 and float32 rows, CSR and dense, and the rows' largest errors;
 * wall time of SBP (same run) and of kernel SDCA (``--sdca-epochs`` of an
   epoch, the final diagnostic pass included) on 1 and 2 threads. At 0.1
   epoch SDCA's steps score against a few hundred support vectors (rows
@@ -89,9 +91,9 @@ def dump(name, tmp, n_rows=None):
     return files, X.shape[0], X.shape[1]
 
 
-def run_eval(exe, files, d, solver, gamma, lam, iterations, threads, out):
+def run_eval(exe, files, d, solver, gamma, lam, iterations, threads, out, precision="f64"):
     line = subprocess.run([exe, *files, str(d), solver, repr(gamma), repr(lam), "0.1",
-                           str(iterations), str(threads), out],
+                           str(iterations), str(threads), out, precision],
                           check=True, capture_output=True, text=True).stdout.split()
     return float(line[0]), float(line[1]), int(line[2]), np.fromfile(out)
 
@@ -146,6 +148,70 @@ def part_evals(args, lines):
                      f"{wall['new1'] / wall['new2']:.2f}x | {wall['sdca1']:.2f} / "
                      f"{wall['sdca2']:.2f} s = {wall['sdca1'] / wall['sdca2']:.2f}x | {sdca_old} |")
         print(lines[-1], flush=True)
+    lines += ["", f"{load_average()} after the runs.", ""]
+    part_f32(args, lines, new, tmp)
+
+
+# kernel_eval.c's modes of the float32 table: float64 data; float32 data
+# with float64 and with float32 kernel rows; the same made dense.
+F32_MODES = ("f64", "f32data", "f32rows", "f32data-dense", "f32rows-dense")
+
+
+def part_f32(args, lines, new, tmp):
+    """Float32 kernel rows (issue 21 item 2) against float64 rows of the same
+    float32 data, in one run: SBP ns per evaluation (one thread, the modes
+    alternating), kernel SDCA wall time, and the rows' largest errors
+    (bench/kernel_f32_error.c, 200 rows of each set)."""
+    err_exe = os.path.join(tmp, "f32_error")
+    subprocess.run(["gcc", "-O2", "-D_GNU_SOURCE", "-I", os.path.join(ROOT, "include"),
+                    os.path.join(HERE, "kernel_f32_error.c"),
+                    os.path.join(args.new_build, "libstochsvm.a"), "-lm", "-lpthread", "-o",
+                    err_exe], check=True)
+    lines += ["## Float32 kernel rows (C API, one thread)", "",
+              "The same float32 data (the files' values rounded to float) with float64 kernel "
+              "rows (`f32 data`) and with float32 rows (`f32 rows`, "
+              "`ss_kernel_svm_set_kernel_precision`), CSR and made dense; `f64` is the float64 "
+              "data of the table above. SBP ns per evaluation and kernel SDCA wall seconds, "
+              f"medians of {args.repeats}; errors: largest |K32 - K64| and relative error "
+              "(K64 >= FLT_MIN) over 200 rows of n entries.", "",
+              f"{load_average()} before the runs.", "",
+              "| data | layout | SBP ns/eval f64 | f32 data | f32 rows | f32 data / f32 rows "
+              "| SDCA s f32 data / f32 rows | max abs err | max rel err |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for name, gamma in SETS.items():
+        files, n, d = dump(name, tmp)
+        lam = 1.0 / (C * n)
+        out = os.path.join(tmp, "alpha")
+        sbp = {m: [] for m in F32_MODES}
+        sdca = {m: [] for m in F32_MODES}
+        duals = {}
+        for _ in range(args.repeats):
+            for mode in F32_MODES:
+                w, c, k, a = run_eval(new, files, d, "sbp", gamma, lam, args.sbp_iterations, 1,
+                                      out, mode)
+                sbp[mode].append(1e9 * c / k)
+                duals[mode] = a
+                for t in (1, 2):
+                    w, c, k, a2 = run_eval(new, files, d, "sdca", gamma, lam,
+                                           int(args.sdca_epochs * n), t, out, mode)
+                    if t == 1:
+                        sdca[mode].append(w)
+                        first = a2
+                    else:
+                        assert first.tobytes() == a2.tobytes(), "threads changed the f32 iterates"
+        errors = dict(line.split(None, 1) for line in subprocess.run(
+            [err_exe, *files, str(d), repr(gamma), "200"], check=True, capture_output=True,
+            text=True).stdout.splitlines())
+        ns = {m: statistics.median(v) for m, v in sbp.items()}
+        wall = {m: statistics.median(v) for m, v in sdca.items()}
+        for layout, suffix in (("csr", ""), ("dense", "-dense")):
+            d32, r32 = "f32data" + suffix, "f32rows" + suffix
+            max_abs, max_rel, _ = errors[layout].split()
+            f64 = f"{ns['f64']:.1f}" if not suffix else "-"
+            lines.append(f"| {name} | {layout} | {f64} | {ns[d32]:.1f} | {ns[r32]:.1f} | "
+                         f"{ns[d32] / ns[r32]:.2f}x | {wall[d32]:.2f} / {wall[r32]:.2f} | "
+                         f"{float(max_abs):.1e} | {float(max_rel):.1e} |")
+            print(lines[-1], flush=True)
     lines += ["", f"{load_average()} after the runs.", ""]
 
 
