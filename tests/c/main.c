@@ -175,6 +175,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_rows_f32_within_bound)                               \
   X(kernel_precision_setter_refuses)                            \
   X(kernel_f32_rows_train_close)                                \
+  X(kernel_f32_cache_stores_floats)                             \
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \
   X(svm_threads_bitwise)                                        \

@@ -43,7 +43,7 @@ void test_kernel_cache_rows_lru_and_growth(void)
   SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, 0.01);
   REQUIRE(svm);
   SsKernelCache cache;
-  REQUIRE(ss_kernel_cache_init(&cache, EN, 1e-9) == SS_OK); /* two rows */
+  REQUIRE(ss_kernel_cache_init(&cache, EN, 1e-9, false) == SS_OK); /* two rows */
   CHECK_EQ_INT(cache.capacity, 2);
   int64_t active[EN], all[EN], rest[EN];
   int64_t na = 0, nr = 0;

@@ -244,3 +244,39 @@ void test_kernel_f32_rows_train_close(void)
     ss_kernel_svm_delete(f32t);
   }
 }
+
+/* Exact SDCA with float32 rows: a cache too small for n rows of doubles
+ * stores floats (kernel_cache.c) and widens them; one that holds every row
+ * keeps doubles. The values are the same, so are the runs, to the bit,
+ * with and without shrinking. */
+void test_kernel_f32_cache_stores_floats(void)
+{
+  enum { N = 300, D = 4 };
+  static float X[N * D];
+  static double y[N];
+  blobs_f32(X, y, N, D);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT32, X, N, D, D) == SS_OK);
+  SsKernel rbf;
+  REQUIRE(ss_kernel_init(&rbf, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  for (int shrinking = 0; shrinking < 2; ++shrinking) {
+    SsKernelSvm *runs[2];
+    const double megabytes[2] = {1e-9, 1e3}; /* two rows (floats); all rows (doubles) */
+    for (int r = 0; r < 2; ++r) {
+      runs[r] = ss_kernel_svm_new(SS_KSOLVER_SDCA, &rbf, &data, y, 1.0 / (10.0 * N));
+      REQUIRE(runs[r] != NULL);
+      CHECK(ss_kernel_svm_set_kernel_precision(runs[r], SS_KERNEL_ROWS_FLOAT32) == SS_OK);
+      CHECK(ss_kernel_svm_set_unregularized_bias(runs[r], 1) == SS_OK);
+      CHECK(ss_kernel_svm_set_shrinking(runs[r], shrinking) == SS_OK);
+      CHECK(ss_kernel_svm_set_cache_size(runs[r], megabytes[r]) == SS_OK);
+      CHECK(ss_kernel_svm_set_epsilon(runs[r], 1e-8) == SS_OK);
+      CHECK(ss_kernel_svm_train(runs[r]) == SS_OK);
+    }
+    CHECK(tu_same_kernel_run(runs[0], runs[1], N));
+    /* the small cache did recompute rows */
+    CHECK(ss_kernel_svm_get_statistics(runs[0])->num_kernel_evaluations >
+          ss_kernel_svm_get_statistics(runs[1])->num_kernel_evaluations);
+    ss_kernel_svm_delete(runs[0]);
+    ss_kernel_svm_delete(runs[1]);
+  }
+}

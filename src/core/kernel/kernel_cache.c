@@ -23,19 +23,44 @@
  * returned is the same double whether it came from the cache or was just
  * computed (one code path computes rows), so the cache size changes the
  * running time and never the iterates.
+ *
+ * Float rows (SS_ROWS_FLOAT32): every value of a float32 kernel row is a
+ * float widened to double (kernel.c), so storing it as a float loses
+ * nothing. Where n rows of doubles would not fit in the budget, the rows are
+ * stored as floats, 2x as many (LIBSVM stores floats always), and each row
+ * returned is widened into one of two buffers of n doubles (over the
+ * active examples, or all n for ss_kernel_cache_row_cover): an O(n_active) pass per
+ * request, which the solver's own pass over the row already costs, against
+ * kernel rows that cost a dot product per entry. Where all rows fit as
+ * doubles they stay doubles (no widening). The buffer for row i is the one
+ * that last held i, else the one not returned last, so the two rows of a
+ * pair step stay valid together.
  */
 #include "kernel_cache.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes)
+SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes, bool float_rows)
 {
   *cache = (SsKernelCache){0};
   const double bytes = megabytes * 1048576.0;
-  const double rows = bytes / ((double)n * (double)sizeof(double));
+  double rows = bytes / ((double)n * (double)sizeof(double));
+  if (float_rows && rows < (double)n) {
+    cache->single = true;
+    rows = bytes / ((double)n * (double)sizeof(float));
+  }
   int64_t capacity = rows >= (double)n ? n : (int64_t)rows;
   if (capacity < 2) capacity = 2;
+  cache->widened_slot[0] = cache->widened_slot[1] = -1;
+  if (cache->single) {
+    cache->widened[0] = malloc((size_t)n * sizeof(double));
+    cache->widened[1] = malloc((size_t)n * sizeof(double));
+    if (!cache->widened[0] || !cache->widened[1]) {
+      ss_kernel_cache_free(cache);
+      return SS_ERR_ALLOC;
+    }
+  }
   cache->n = n;
   cache->capacity = capacity;
   cache->generation = 1;
@@ -46,7 +71,7 @@ SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes)
   cache->next = malloc((size_t)capacity * sizeof(int64_t));
   cache->made_in = malloc((size_t)capacity * sizeof(uint64_t));
   cache->complete = malloc((size_t)capacity * sizeof(bool));
-  cache->rows = calloc((size_t)capacity, sizeof(double *));
+  cache->rows = calloc((size_t)capacity, sizeof(void *));
   if (!cache->slot_of || !cache->owner || !cache->prev || !cache->next || !cache->made_in ||
       !cache->complete || !cache->rows) {
     ss_kernel_cache_free(cache);
@@ -68,6 +93,8 @@ void ss_kernel_cache_free(SsKernelCache *cache)
   free(cache->next);
   free(cache->made_in);
   free(cache->complete);
+  free(cache->widened[0]);
+  free(cache->widened[1]);
   *cache = (SsKernelCache){0};
 }
 
@@ -103,7 +130,7 @@ static int64_t take_slot(SsKernelCache *cache, int64_t i)
 {
   int64_t s;
   if (cache->used < cache->capacity) {
-    double *buffer = malloc((size_t)cache->n * sizeof(double));
+    void *buffer = malloc((size_t)cache->n * (cache->single ? sizeof(float) : sizeof(double)));
     if (!buffer) return -1;
     s = cache->used++;
     cache->rows[s] = buffer;
@@ -119,9 +146,9 @@ static int64_t take_slot(SsKernelCache *cache, int64_t i)
 }
 
 /* row[rows[k]] = K(x_i, x_rows[k]) for k < m (rows NULL: row[k] = K(x_i, x_k)),
- * counted. */
+ * counted; row holds doubles, or floats when the cache is single. */
 static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int64_t *rows,
-                    int64_t m, double *row)
+                    int64_t m, void *row)
 {
   if (m == 0) return;
   const SsData *X = &svm->data;
@@ -129,8 +156,16 @@ static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   ss_kernel_row_threads(&svm->kernel, X, svm->norms2, rows, m, svm->zd, svm->norms2[i],
                         svm->row_flags, svm->krow, svm->threads);
   ss_data_clear_row(X, i, svm->zd);
-  if (rows) {
-    for (int64_t k = 0; k < m; ++k) row[rows[k]] = svm->krow[k];
+  if (cache->single) {
+    float *f = row; /* each value is a float widened (kernel.c): exact */
+    if (rows) {
+      for (int64_t k = 0; k < m; ++k) f[rows[k]] = (float)svm->krow[k];
+    } else {
+      for (int64_t k = 0; k < m; ++k) f[k] = (float)svm->krow[k];
+    }
+  } else if (rows) {
+    double *d = row;
+    for (int64_t k = 0; k < m; ++k) d[rows[k]] = svm->krow[k];
   } else {
     memcpy(row, svm->krow, (size_t)m * sizeof(double));
   }
@@ -155,6 +190,27 @@ static int64_t find(SsKernelCache *cache, int64_t i, bool *current)
   return s;
 }
 
+/* Slot s's row as doubles: the slot itself, or (single) widened into a
+ * buffer over the active examples (whole: all n, a complete row). */
+static const double *row_of(SsKernelCache *cache, int64_t s, const int64_t *active,
+                            int64_t num_active, bool whole)
+{
+  if (!cache->single) return cache->rows[s];
+  const int b = cache->widened_slot[0] == s   ? 0
+                : cache->widened_slot[1] == s ? 1
+                                              : 1 - cache->last_widened;
+  const float *f = cache->rows[s];
+  double *out = cache->widened[b];
+  if (whole) {
+    for (int64_t k = 0; k < cache->n; ++k) out[k] = f[k];
+  } else {
+    for (int64_t k = 0; k < num_active; ++k) out[active[k]] = f[active[k]];
+  }
+  cache->widened_slot[b] = s;
+  cache->last_widened = b;
+  return out;
+}
+
 const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
                                   const int64_t *active, int64_t num_active, SsStatus *status)
 {
@@ -166,7 +222,7 @@ const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_
   }
   if (current) {
     cache->hits++;
-    return cache->rows[s];
+    return row_of(cache, s, active, num_active, false);
   }
   if (cache->capacity == cache->n) {
     /* Every row fits: compute it whole, once for all. */
@@ -177,7 +233,7 @@ const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_
     cache->complete[s] = num_active == cache->n;
   }
   cache->made_in[s] = cache->generation;
-  return cache->rows[s];
+  return row_of(cache, s, active, num_active, false);
 }
 
 const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
@@ -194,5 +250,5 @@ const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, 
   if (!cache->complete[s]) compute(cache, svm, i, rest, num_rest, cache->rows[s]);
   cache->made_in[s] = cache->generation;
   cache->complete[s] = true;
-  return cache->rows[s];
+  return row_of(cache, s, active, num_active, true);
 }

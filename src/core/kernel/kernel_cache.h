@@ -14,14 +14,22 @@ typedef struct SsKernelCache {
   int64_t *prev, *next; /**< [capacity] the recency list, -1 at its ends */
   uint64_t *made_in;    /**< [capacity] the generation the slot's row was computed in */
   bool *complete;       /**< [capacity] the slot's row holds all n values */
-  double **rows;        /**< [capacity] buffers of n doubles (the first `used` allocated) */
+  bool single;          /**< rows stored as float (float32 kernel rows that do not all fit as double) */
+  void **rows;          /**< [capacity] buffers of n doubles, or floats when single (the first
+                             `used` allocated) */
+  double *widened[2];   /**< single: two rows of n doubles the float rows are widened into */
+  int64_t widened_slot[2]; /**< the slot each widened row came from, -1: none */
+  int last_widened;     /**< the widened buffer returned last */
   int64_t head, tail;   /**< most and least recently used slot, -1: empty */
   uint64_t generation;  /**< steps whenever the active set grows */
   int64_t hits, misses;
 } SsKernelCache;
 
-/** A cache for rows of length @p n within @p megabytes (> 0); SS_ERR_ALLOC. */
-SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes);
+/** A cache for rows of length @p n within @p megabytes (> 0); SS_ERR_ALLOC.
+ *  @p float_rows: the rows are float32 kernel rows (SS_ROWS_FLOAT32), each
+ *  value a float: when n rows of doubles would not fit, they are stored as
+ *  floats, twice as many in the budget (kernel_cache.c). */
+SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes, bool float_rows);
 /** Free every buffer (safe on a zeroed or failed cache). */
 void ss_kernel_cache_free(SsKernelCache *cache);
 /** The active set is about to grow: every cached row becomes stale. */

@@ -138,7 +138,8 @@ static SsStatus start(SsKernelSvm *self)
   const bool allocated = st->g && st->gbar && st->box && st->active && st->inactive && st->sv &&
                          st->sv_coef && self->dual;
   SsStatus status = allocated
-                        ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self))
+                        ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self),
+                                               self->row_flags & SS_ROWS_FLOAT32)
                         : SS_ERR_ALLOC;
   if (status != SS_OK) {
     free_state(self);
@@ -446,7 +447,8 @@ SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
   if (st) {
     /* Rebuild the cache at the new size; the iterates do not depend on it. */
     ss_kernel_cache_free(&st->cache);
-    SsStatus status = ss_kernel_cache_init(&st->cache, self->num_data, megabytes);
+    SsStatus status = ss_kernel_cache_init(&st->cache, self->num_data, megabytes,
+                                           self->row_flags & SS_ROWS_FLOAT32);
     if (status != SS_OK) {
       free_state(self);
       self->iteration = 0;
