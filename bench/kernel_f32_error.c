@@ -17,23 +17,7 @@
 #include <string.h>
 
 #include "../src/core/kernel/kernel_internal.h"
-
-static void *read_all(const char *path, size_t *bytes)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *p = malloc(size > 0 ? (size_t)size : 1);
-  if (p && fread(p, 1, (size_t)size, f) != (size_t)size) {
-    free(p);
-    p = NULL;
-  }
-  fclose(f);
-  *bytes = (size_t)size;
-  return p;
-}
+#include "raw_file.h"
 
 /* The largest differences of the two precisions' rows over `queries` rows. */
 static void compare(const char *layout, const SsKernel *kernel, const SsData *X, int64_t queries)
