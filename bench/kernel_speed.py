@@ -170,8 +170,9 @@ def part_f32(args, lines, new, tmp):
     lines += ["## Float32 kernel rows (C API, one thread)", "",
               "The same float32 data (the files' values rounded to float) with float64 kernel "
               "rows (`f32 data`) and with float32 rows (`f32 rows`, "
-              "`ss_kernel_svm_set_kernel_precision`), CSR and made dense; `f64` is the float64 "
-              "data of the table above. SBP ns per evaluation and kernel SDCA wall seconds, "
+              "`ss_kernel_svm_set_kernel_precision`), CSR and made dense; `f64`: the float64 CSR "
+              "data, in the same alternation. SBP ns per evaluation and kernel SDCA (one "
+              "thread, the 2-thread run checked equal) wall seconds, "
               f"medians of {args.repeats}; errors: largest |K32 - K64| and relative error "
               "(K64 >= FLT_MIN) over 200 rows of n entries.", "",
               f"{load_average()} before the runs.", "",
