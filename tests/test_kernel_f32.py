@@ -119,3 +119,15 @@ def test_pickle_and_model_file_keep_the_precision(digits, tmp_path):
     loaded = load_model(path)
     assert loaded.kernel_precision == "float32"
     np.testing.assert_array_equal(loaded.decision_function(X), est.decision_function(X))
+
+
+def test_warm_start_with_a_new_precision_starts_afresh(digits):
+    X, y = digits
+    kw = dict(C=10.0, gamma=0.5, max_iter=2, tol=0)
+    est = KernelSVMClassifier(warm_start=True, **kw).fit(X, y)
+    est.set_params(kernel_precision="float32").fit(X.astype(np.float64), y)
+    assert est._svms[0].get_kernel_precision() == "float32"
+    fresh = KernelSVMClassifier(kernel_precision="float32", **kw).fit(X, y)
+    np.testing.assert_array_equal(est.decision_function(X), fresh.decision_function(X))
+    est.set_params(kernel_precision="float64").fit(X.astype(np.float64), y)
+    assert est._svms[0].get_kernel_precision() == "float64"

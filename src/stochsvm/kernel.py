@@ -209,6 +209,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         converts X to float32 (a copy unless X is float32 already: the
         values are rounded to float32 first). Needs ``kernel="rbf"`` and a
         solver other than ``"bsca"`` and ``"bsgd"`` (ValueError otherwise).
+        A warm start with another precision than the last fit's starts afresh.
     probability : bool, default=False
         Fit Platt sigmoids on the scores of an internal 5-fold
         cross-validation (stratified, seeded by ``random_state``; five more
@@ -454,6 +455,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         data = _TrainingData(X, problems, weights)
         same = last is not None and data.same_examples(last)
         same_weights = same and data == last
+        if not first and self._svms[0].get_kernel_precision() != self.kernel_precision:
+            first = True  # kernel_precision changed since the last fit: start afresh
         if first:
             self.gamma_ = resolve_gamma(self.gamma, X)
             seed = seed_of(self._param("random_state"))
