@@ -432,7 +432,8 @@ SsStatus ss_run_train(SsRun *run)
     bool due = t == diagnostic;
     if (budgeted && t == epoch_end) {
       work += ops->epoch_cost(run->object);
-      due = (double)(num_diagnosed + 1) <= s->diagnostic_budget * work;
+      due = (double)(num_diagnosed + 1) <= s->diagnostic_budget * work ||
+            (ops->diagnostic_wanted && ops->diagnostic_wanted(run->object));
     }
 
     if (due && t < t_end) {

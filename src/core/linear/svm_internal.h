@@ -24,13 +24,18 @@ typedef struct SsSdcaShrinking {
   bool enabled;                /**< ss_svm_set_shrinking; default true */
   uint8_t *shrunk;             /**< [num_data] 1: skipped, or NULL (no SDCA) */
   int64_t num_shrunk;
-  int64_t *candidates;         /**< [num_data] positions k of an epoch whose example
-                                    was active when the epoch began, ascending */
-  int64_t num_candidates;
-  int64_t candidates_epoch_start; /**< the epoch they were listed for; -1: none */
+  int64_t *candidates;         /**< [num_data] the examples active when the epoch
+                                    began, in their visiting order (sdca.c) */
+  int64_t num_candidates;      /**< their number; -1: every example, list unset */
+  int64_t candidates_epoch_start; /**< the epoch they were ordered for; -1: none */
   double pg_max, pg_min;       /**< projected-gradient bounds of the last epoch */
   double epoch_pg_max, epoch_pg_min; /**< the same, over the epoch in progress */
   double tolerance;            /**< unshrink when an epoch's spread falls below */
+  double epoch_gap;            /**< the duality-gap terms of this epoch's visits, summed */
+  double gap_estimate;         /**< the last whole epoch's, / n; NaN: none yet */
+  double gate_factor;          /**< ask when gap_estimate <= this tol D (sdca.c) */
+  int64_t asked_iteration;     /**< the last epoch end the gate was asked at, -1: none */
+  bool asked;                  /**< ... and whether it asked for a diagnostic there */
 } SsSdcaShrinking;
 
 struct SsSvm_ {
@@ -249,11 +254,22 @@ static inline bool ss_sdca_shrinks(const SsSvm *self)
   return self->shrinking.enabled && self->shrinking.shrunk &&
          (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_HINGE2);
 }
+/** SDCA with shrinking orders the active examples itself (sdca.c): the
+ *  epoch's permutation of all n is not drawn. */
+static inline bool ss_sdca_draws_order(const SsSvm *self)
+{
+  return ss_sdca_shrinks(self) && self->visit_order == SS_VISIT_PERMUTATION;
+}
+/** SDCA with shrinking: true when the last epoch's estimate of the relative
+ *  duality gap says the stopping rule may fire, for an early diagnostic. */
+bool ss_sdca_diagnostic_wanted(SsSvm *self);
 /** SDCA: the bookkeeping at the end of an epoch (bounds, unshrinking). */
 void ss_sdca_end_epoch(SsSvm *self);
-/** SDCA: the candidate positions of the run's epoch (listed once per epoch),
- *  and in [*first, *last) the indices of those in [k_begin, k_end). */
-const int64_t *ss_sdca_candidates(SsSvm *self, const SsEpochRun *run, int64_t k_begin,
-                                  int64_t k_end, int64_t *first, int64_t *last);
+/** SDCA: the examples to visit in the run's epoch (ordered once per epoch),
+ *  and in [*first, *last) the visits of the positions [k_begin, k_end). */
+const int64_t *ss_sdca_active(SsSvm *self, const SsEpochRun *run, int64_t k_begin,
+                              int64_t k_end, int64_t *first, int64_t *last);
+/** SDCA: the epoch position of visit j of ss_sdca_active's list. */
+int64_t ss_sdca_visit_position(const SsSvm *self, int64_t j);
 
 #endif /* STOCHSVM_SVM_INTERNAL_H */
