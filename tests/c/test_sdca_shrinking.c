@@ -2,6 +2,7 @@
  * reaches the optimum of the unshrunk solver, keeps repeated training exact,
  * and its state resets when it should. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -162,28 +163,42 @@ void test_sdca_shrinking_state(void) {
   ss_svm_delete(sgd);
 }
 
+static const SsVisitOrder visit_orders[3] = {SS_VISIT_PERMUTATION, SS_VISIT_BLOCKS,
+                                             SS_VISIT_DATA_ORDER};
+
+/* Two hinge SDCA objects on (X, y), shrinking off or on as given, in visit
+ * order `order`, with epsilon 0; false (none left) if one cannot be made. */
+static bool new_pair(SsData data[2], const double *X, const double *y, SsVisitOrder order,
+                     const int shrinking[2], SsSvm *svm[2]) {
+  for (int s = 0; s < 2; ++s) {
+    svm[s] = new_shrinking_sdca(&data[s], X, y, SS_LOSS_HINGE, NULL, shrinking[s]);
+    if (!svm[s] || ss_svm_set_visit_order(svm[s], order) != SS_OK || ss_svm_set_epsilon(svm[s], 0) != SS_OK) {
+      ss_svm_delete(svm[0]);
+      if (s == 1) ss_svm_delete(svm[1]);
+      return false;
+    }
+  }
+  return true;
+}
+
 /* With every example active (the first epoch), the active list is the
  * identity and its shuffle is the epoch's permutation: the same visits as
  * without shrinking, bit for bit, whatever the visit order. */
 void test_sdca_shrinking_first_epoch_is_unshrunk(void) {
   static double X[SN * SD], y[SN];
   make_overlapping(X, y);
-  const SsVisitOrder orders[3] = {SS_VISIT_PERMUTATION, SS_VISIT_BLOCKS, SS_VISIT_DATA_ORDER};
+  const int shrinking[2] = {0, 1};
   for (int k = 0; k < 3; ++k) {
-    SsData d1, d2;
-    SsSvm *off = new_shrinking_sdca(&d1, X, y, SS_LOSS_HINGE, NULL, 0);
-    SsSvm *on = new_shrinking_sdca(&d2, X, y, SS_LOSS_HINGE, NULL, 1);
-    REQUIRE(off && on);
+    SsData data[2];
+    SsSvm *svm[2];
+    REQUIRE(new_pair(data, X, y, visit_orders[k], shrinking, svm));
     for (int s = 0; s < 2; ++s) {
-      SsSvm *svm = s ? on : off;
-      CHECK_EQ_INT(ss_svm_set_visit_order(svm, orders[k]), SS_OK);
-      CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
-      CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, SN), SS_OK);
-      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm[s], SN), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(svm[s]), SS_OK);
     }
-    CHECK(tu_same_bits(ss_svm_get_dual_variables(off), ss_svm_get_dual_variables(on), SN));
-    ss_svm_delete(off);
-    ss_svm_delete(on);
+    CHECK(tu_same_bits(ss_svm_get_dual_variables(svm[0]), ss_svm_get_dual_variables(svm[1]), SN));
+    ss_svm_delete(svm[0]);
+    ss_svm_delete(svm[1]);
   }
 }
 
@@ -195,17 +210,13 @@ void test_sdca_shrinking_first_epoch_is_unshrunk(void) {
 void test_sdca_shrinking_cuts_and_orders(void) {
   static double X[SN * SD], y[SN];
   make_separated(X, y);
-  const SsVisitOrder orders[3] = {SS_VISIT_PERMUTATION, SS_VISIT_BLOCKS, SS_VISIT_DATA_ORDER};
   const int64_t cuts[3] = {5 * SN + 7, 9 * SN + SN / 3, 14 * SN + SN - 1};
+  const int shrinking[2] = {1, 1};
   for (int k = 0; k < 3; ++k) {
-    SsData d1, d2;
-    SsSvm *one = new_shrinking_sdca(&d1, X, y, SS_LOSS_HINGE, NULL, 1);
-    SsSvm *cut = new_shrinking_sdca(&d2, X, y, SS_LOSS_HINGE, NULL, 1);
-    REQUIRE(one && cut);
-    for (int s = 0; s < 2; ++s) {
-      CHECK_EQ_INT(ss_svm_set_visit_order(s ? cut : one, orders[k]), SS_OK);
-      CHECK_EQ_INT(ss_svm_set_epsilon(s ? cut : one, 0), SS_OK);
-    }
+    SsData data[2];
+    SsSvm *svm[2];
+    REQUIRE(new_pair(data, X, y, visit_orders[k], shrinking, svm));
+    SsSvm *one = svm[0], *cut = svm[1];
     CHECK_EQ_INT(ss_svm_set_max_num_iterations(one, cuts[2]), SS_OK);
     CHECK_EQ_INT(ss_svm_train(one), SS_OK);
     int64_t done = 0, most_shrunk = 0;
