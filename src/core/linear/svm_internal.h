@@ -33,7 +33,7 @@ typedef struct SsSdcaShrinking {
   double tolerance;            /**< unshrink when an epoch's spread falls below */
   double epoch_gap;            /**< the duality-gap terms of this epoch's visits, summed */
   double gap_estimate;         /**< the last whole epoch's, / n; NaN: none yet */
-  double gate_factor;          /**< ask when gap_estimate <= this tol D (sdca.c) */
+  double gate_factor;          /**< ask when gap_estimate <= this tol D (below) */
   int64_t asked_iteration;     /**< the last epoch end the gate was asked at, -1: none */
   bool asked;                  /**< ... and whether it asked for a diagnostic there */
 } SsSdcaShrinking;
@@ -278,12 +278,13 @@ static inline bool ss_sdca_draws_order(const SsSvm *self)
  * estimate ran 0.4 to 1.6 times the gap). So at the end of an epoch the run
  * asks for a diagnostic at once when the estimate is at most f tol D (D of
  * the last diagnostic), and the gap of all n examples decides. f starts at
- * 1 and each diagnostic asked for in vain multiplies it by 3/4, and the run
- * grants an ask only within 1.5 times its diagnostic budget (run.c): the
- * checks cost at most 15 % of the steps instead of 10 %. Without it a stop came up to 10
- * passes' worth of epochs late (the diagnostic budget, epochs.c), and a
- * shrunk epoch costs a few hundredths of a pass: on a9a (hinge, lambda =
- * 1/n, tol 1e-4) the stop came at epoch 808, with the gate at 671. */
+ * 1 and each diagnostic asked for in vain multiplies it by 3/4; the run
+ * grants an ask only within 1.5 times its diagnostic budget (run.c), so the
+ * checks cost at most 15 % of the steps instead of 10 %. Without the gate a
+ * stop came up to 10 passes' worth of epochs late (the diagnostic budget,
+ * epochs.c), and a shrunk epoch costs a few hundredths of a pass: on a9a
+ * (hinge, lambda = 1/n, tol 1e-4) the stop came at epoch 808, with the
+ * gate at 671. */
 static inline bool ss_sdca_diagnostic_wanted(SsSvm *self)
 {
   SsSdcaShrinking *sh = &self->shrinking;
