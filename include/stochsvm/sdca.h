@@ -43,8 +43,8 @@ SS_API SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double
  *  will stay there (beyond the range the active examples' projected gradients
  *  covered in the previous epoch; Hsieh et al. 2008, as LIBLINEAR). An
  *  epoch visits the examples active when it began, in an order drawn for
- *  them from the seed and the epoch (with the default visit order; with
- *  every example active, the unshrunk solver's permutation), so it costs
+ *  them from the seed and the epoch (with the default visit order; in the
+ *  first epoch, the unshrunk solver's permutation), so it costs
  *  O(active examples). A skipped visit still counts as an iteration, so
  *  epochs, diagnostics and the iteration number are unchanged; only its
  *  cost drops. All examples become
