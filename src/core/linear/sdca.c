@@ -158,8 +158,8 @@ static int64_t mul_div(int64_t a, int64_t b, int64_t c)
  * shrunk since (ss_sdca_end_epoch), shuffled from (seed, epoch): O(m) per
  * epoch. Drawing a permutation of all n and filtering it cost O(n) even
  * when few examples were active, and late in a hinge run (1 % of a9a
- * active) that took more time than the steps. After a reset (every
- * example active again) the list is the identity, so its shuffle is the
+ * active) that took more time than the steps. After a reset or an
+ * unshrinking (every example active again) the list is the identity, so its shuffle is the
  * epoch's permutation (epochs.c) and the first epoch visits what SDCA
  * without shrinking visits; later epochs shuffle the list as the last one
  * left it. With another visit order the list is the epoch's order,
