@@ -162,3 +162,33 @@ def test_sdca_shrinking_python():
         sgd.set_shrinking(True)
     sgd.train()
     assert sgd.get_num_shrunk() == 0
+
+
+@pytest.mark.parametrize("loss", ["hinge", "hinge2"])
+def test_sdca_shrinking_default_stop_is_certified_in_numpy(loss):
+    """The default schedule (the diagnostic budget and the steps' gap estimate
+    that asks for early checks) stops only where the relative duality gap of
+    all n examples is <= tol: recomputed here in numpy from the returned model
+    and dual variables, with uneven weights (shrunk examples included)."""
+    X, y = _blobs(3000, 6, 11)
+    c = 0.5 + (np.arange(3000) % 5) * 0.25
+    lam, tol = 1.0 / 3000, 1e-4
+    svm = stochsvm.SVM(X, y, lam, solver="sdca", seed=3, loss=loss)
+    svm.set_bias_multiplier(1.0)
+    svm.set_weights(c)
+    svm.set_epsilon(tol)
+    svm.set_max_num_iterations(5000 * 3000)
+    stats = svm.train()
+    assert stats["status"] == "converged", stats
+    w, b, alpha = svm.get_model(), svm.get_bias(), np.asarray(svm.get_dual_variables())
+    m = y * (X @ w + b)
+    beta = y * alpha / c  # in [0, 1] for the hinge, >= 0 for the squared hinge
+    reg = 0.5 * lam * (w @ w + b * b)
+    if loss == "hinge":
+        P = reg + np.mean(c * np.maximum(0, 1 - m))
+        D = np.mean(c * beta) - reg
+    else:
+        P = reg + np.mean(c * np.maximum(0, 1 - m) ** 2)
+        D = np.mean(c * (beta - beta ** 2 / 4)) - reg
+    assert P - D <= tol * D * (1 + 1e-9)
+    assert P == pytest.approx(stats["objective"], rel=1e-10)

@@ -41,14 +41,20 @@ SS_API SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double
  *  With the hinge and squared hinge losses, SDCA skips an example whose dual
  *  variable sits at a bound of its box while its projected gradient says it
  *  will stay there (beyond the range the active examples' projected gradients
- *  covered in the previous epoch; Hsieh et al. 2008, as LIBLINEAR). A skipped
- *  visit still counts as an iteration, so epochs, diagnostics and the
- *  iteration number are unchanged; only its cost drops. All examples become
+ *  covered in the previous epoch; Hsieh et al. 2008, as LIBLINEAR). An
+ *  epoch visits the examples active when it began, in an order drawn for
+ *  them from the seed and the epoch (with the default visit order; in the
+ *  first epoch, the unshrunk solver's permutation), so it costs
+ *  O(active examples). A skipped visit still counts as an iteration, so
+ *  epochs, diagnostics and the iteration number are unchanged; only its
+ *  cost drops. All examples become
  *  active again when the spread of the active ones' projected gradients over
  *  an epoch falls below a tolerance (first 0.1, divided by 10 each time it is
  *  reached with every example active). The duality gap is always computed
  *  over all examples, so the stopping rule and the reported objectives do not
- *  depend on shrinking. Other losses never shrink.
+ *  depend on shrinking; the steps' own estimate of the gap only decides when
+ *  to compute it (at once when the estimate is below the tolerance, besides
+ *  the diagnostic budget's schedule). Other losses never shrink.
  *
  *  The shrinking state is kept between train calls (train N equals N/2 + N/2
  *  bit for bit) and reset, with every example active, whenever the dual

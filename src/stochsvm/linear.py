@@ -627,10 +627,10 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         object's default, see :meth:`stochsvm.SVM.set_t0`).
     max_iter : int >= 1 or None, default=None
         Passes over the data (epochs) ``fit`` may make (per class). None:
-        100, and for ``solver`` ``"sdca"``, ``"sgd"``, ``"svmsgd2"`` and
-        ``"sgdqn"`` at least the epochs that make 3e7 units of work (stored
-        values of ``X`` plus one per row, per epoch; every set of 3e5 stored
-        values or more keeps 100): small, badly scaled sets, and the
+        100, and for ``solver`` ``"sgd"``, ``"svmsgd2"`` and ``"sgdqn"`` at
+        least the epochs that make 3e7 units of work (stored values of ``X``
+        plus one per row, per epoch; every set of 3e5 stored values or more
+        keeps 100), for ``"sdca"`` 4e7 (4e5): small, badly scaled sets, and the
         step-size solvers at large C, need thousands of epochs (see
         :doc:`stopping`).
     tol : float >= 0, default=1e-3

@@ -115,6 +115,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sdca_shrinking_reaches_same_optimum)                        \
   X(sdca_shrinking_split_equals_whole)                          \
   X(sdca_shrinking_state)                                       \
+  X(sdca_shrinking_first_epoch_is_unshrunk)                     \
+  X(sdca_shrinking_cuts_and_orders)                             \
+  X(sdca_shrinking_gated_stop_is_certified)                     \
   /* test_sdca_shift.c */                                       \
   X(sdca_shift_rejects_and_keeps_state)                         \
   X(sdca_shift_moves_the_model_and_the_steps)                   \

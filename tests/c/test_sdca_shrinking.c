@@ -2,6 +2,7 @@
  * reaches the optimum of the unshrunk solver, keeps repeated training exact,
  * and its state resets when it should. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,9 +135,15 @@ void test_sdca_shrinking_state(void) {
   CHECK_EQ_INT(ss_svm_get_num_shrunk(svm), 0);
   CHECK_EQ_INT(ss_svm_set_shrinking(svm, 7), SS_OK);
   CHECK_EQ_INT(ss_svm_get_shrinking(svm), 1);
-  /* a change of loss restarts the dual variables, and shrinking with them */
+  /* a change of loss restarts the dual variables, and shrinking with them
+   * (shrinking on again: examples are shrunk at some epoch's end; at the
+   * last one all may be active again, after an unshrinking) */
+  int64_t most_shrunk = 0;
+  CHECK_EQ_INT(ss_svm_set_diagnostic_function(svm, record_shrunk, &most_shrunk), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(svm, SN), SS_OK);
   CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
-  CHECK(ss_svm_get_num_shrunk(svm) > 0);
+  CHECK(most_shrunk > 0);
+  CHECK_EQ_INT(ss_svm_set_diagnostic_function(svm, NULL, NULL), SS_OK);
   CHECK_EQ_INT(ss_svm_set_loss(svm, SS_LOSS_HINGE2), SS_OK);
   CHECK_EQ_INT(ss_svm_get_num_shrunk(svm), 0);
   /* the logistic loss never shrinks */
@@ -154,4 +161,124 @@ void test_sdca_shrinking_state(void) {
   CHECK_EQ_INT(ss_svm_train(sgd), SS_OK);
   CHECK_EQ_INT(ss_svm_get_num_shrunk(sgd), 0);
   ss_svm_delete(sgd);
+}
+
+static const SsVisitOrder visit_orders[3] = {SS_VISIT_PERMUTATION, SS_VISIT_BLOCKS,
+                                             SS_VISIT_DATA_ORDER};
+
+/* Two hinge SDCA objects on (X, y), shrinking off or on as given, in visit
+ * order `order`, with epsilon 0; false (none left) if one cannot be made. */
+static bool new_pair(SsData data[2], const double *X, const double *y, SsVisitOrder order,
+                     const int shrinking[2], SsSvm *svm[2]) {
+  for (int s = 0; s < 2; ++s) {
+    svm[s] = new_shrinking_sdca(&data[s], X, y, SS_LOSS_HINGE, NULL, shrinking[s]);
+    if (!svm[s] || ss_svm_set_visit_order(svm[s], order) != SS_OK || ss_svm_set_epsilon(svm[s], 0) != SS_OK) {
+      ss_svm_delete(svm[0]);
+      if (s == 1) ss_svm_delete(svm[1]);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* With every example active (the first epoch), the active list is the
+ * identity and its shuffle is the epoch's permutation: the same visits as
+ * without shrinking, bit for bit, whatever the visit order. */
+void test_sdca_shrinking_first_epoch_is_unshrunk(void) {
+  static double X[SN * SD], y[SN];
+  make_overlapping(X, y);
+  const int shrinking[2] = {0, 1};
+  for (int k = 0; k < 3; ++k) {
+    SsData data[2];
+    SsSvm *svm[2];
+    REQUIRE(new_pair(data, X, y, visit_orders[k], shrinking, svm));
+    for (int s = 0; s < 2; ++s) {
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm[s], SN), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(svm[s]), SS_OK);
+    }
+    CHECK(tu_same_bits(ss_svm_get_dual_variables(svm[0]), ss_svm_get_dual_variables(svm[1]), SN));
+    ss_svm_delete(svm[0]);
+    ss_svm_delete(svm[1]);
+  }
+}
+
+/* An epoch's visits do not depend on where the run is cut: three train
+ * calls ending at uneven points inside epochs where examples are shrunk
+ * (the positions map onto the active list) equal one call, in every
+ * visit order; and the examples shrunk in each order are skipped, yet the
+ * run reaches the optimum. */
+void test_sdca_shrinking_cuts_and_orders(void) {
+  static double X[SN * SD], y[SN];
+  make_separated(X, y);
+  const int64_t cuts[3] = {5 * SN + 7, 9 * SN + SN / 3, 14 * SN + SN - 1};
+  const int shrinking[2] = {1, 1};
+  for (int k = 0; k < 3; ++k) {
+    SsData data[2];
+    SsSvm *svm[2];
+    REQUIRE(new_pair(data, X, y, visit_orders[k], shrinking, svm));
+    SsSvm *one = svm[0], *cut = svm[1];
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(one, cuts[2]), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(one), SS_OK);
+    int64_t done = 0, most_shrunk = 0;
+    for (int c = 0; c < 3; ++c) {
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(cut, cuts[c] - done), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(cut), SS_OK);
+      done = cuts[c];
+      if (ss_svm_get_num_shrunk(cut) > most_shrunk) most_shrunk = ss_svm_get_num_shrunk(cut);
+    }
+    CHECK(most_shrunk > SN / 2);
+    CHECK(tu_same_bits(ss_svm_get_dual_variables(one), ss_svm_get_dual_variables(cut), SN));
+    CHECK(tu_same_bits(ss_svm_get_model(one), ss_svm_get_model(cut), SD));
+    /* on to the optimum */
+    CHECK_EQ_INT(ss_svm_set_epsilon(one, 1e-10), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(one, 3000 * (int64_t)SN), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(one), SS_OK);
+    CHECK_EQ_INT(ss_svm_get_statistics(one)->status, SS_SVM_STATUS_CONVERGED);
+    ss_svm_delete(one);
+    ss_svm_delete(cut);
+  }
+}
+
+/* The default schedule (a diagnostic budget, and the gate that asks for a
+ * diagnostic when the steps' estimate of the gap is small): a "converged"
+ * stop is certified by the gap of all n examples, so the model's objective,
+ * computed here independently, is within (1 + tol) of the optimum (that of
+ * a run without shrinking to a gap of 1e-11), for both shrinking losses,
+ * with and without weights. */
+void test_sdca_shrinking_gated_stop_is_certified(void) {
+  static double X[SN * SD], y[SN], c[SN];
+  for (int i = 0; i < SN; ++i) c[i] = 0.25 + (i % 7) * 0.5;
+  make_overlapping(X, y);
+  const SsLoss losses[2] = {SS_LOSS_HINGE, SS_LOSS_HINGE2};
+  const double tols[2] = {1e-3, 1e-5};
+  for (int l = 0; l < 2; ++l) {
+    for (int weighted = 0; weighted < 2; ++weighted) {
+      const double *w = weighted ? c : NULL;
+      SsData d0;
+      SsSvm *exact = new_shrinking_sdca(&d0, X, y, losses[l], w, 0);
+      REQUIRE(exact);
+      CHECK_EQ_INT(ss_svm_set_epsilon(exact, 1e-11), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(exact, 20000 * (int64_t)SN), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(exact), SS_OK);
+      const SsSvmStatistics *st0 = ss_svm_get_statistics(exact);
+      CHECK_EQ_INT(st0->status, SS_SVM_STATUS_CONVERGED);
+      const double lower = st0->dual_objective; /* <= P* */
+      for (int k = 0; k < 2; ++k) {
+        SsData d1;
+        SsSvm *svm = new_shrinking_sdca(&d1, X, y, losses[l], w, 1);
+        REQUIRE(svm);
+        CHECK_EQ_INT(ss_svm_set_epsilon(svm, tols[k]), SS_OK);
+        CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 20000 * (int64_t)SN), SS_OK);
+        CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+        const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+        CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+        const double P = tu_objective(X, SN, SD, SD, y, ss_svm_get_model(svm), ss_svm_get_bias(svm), 1.0,
+                                      0.01, losses[l], w, NULL, NULL);
+        CHECK(P <= (1 + tols[k]) * lower * (1 + 1e-12));
+        CHECK(st->duality_gap <= tols[k] * st->dual_objective);
+        ss_svm_delete(svm);
+      }
+      ss_svm_delete(exact);
+    }
+  }
 }

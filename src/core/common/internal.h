@@ -31,6 +31,10 @@ uint64_t ss_rng_below(SsRng *rng, uint64_t bound);
 /** perm <- a uniformly random permutation of 0..n-1, a pure function of
  *  (seed, stream): Fisher-Yates on the identity. */
 void ss_rng_permutation(int64_t *perm, int64_t n, uint64_t seed, uint64_t stream);
+/** list[0..n) <- a uniformly random rearrangement of itself, a pure function
+ *  of (seed, stream) and the entries' order: Fisher-Yates. On the identity
+ *  it gives ss_rng_permutation's permutation. */
+void ss_rng_shuffle(int64_t *list, int64_t n, uint64_t seed, uint64_t stream);
 /** perm <- a block-wise random permutation of 0..n-1, a pure function of
  *  (seed, stream): the blocks [0, b), [b, 2b), ... of b rows are visited in
  *  a random order, the rows of each block in a random order. */

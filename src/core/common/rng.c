@@ -98,10 +98,15 @@ void ss_rng_block_permutation(int64_t *perm, int64_t n, int64_t b, uint64_t seed
   }
 }
 
-void ss_rng_permutation(int64_t *perm, int64_t n, uint64_t seed, uint64_t stream)
+void ss_rng_shuffle(int64_t *list, int64_t n, uint64_t seed, uint64_t stream)
 {
   SsRng rng;
   ss_rng_seed(&rng, seed, stream);
+  shuffle(&rng, list, n);
+}
+
+void ss_rng_permutation(int64_t *perm, int64_t n, uint64_t seed, uint64_t stream)
+{
   for (int64_t k = 0; k < n; ++k) perm[k] = k;
-  shuffle(&rng, perm, n);
+  ss_rng_shuffle(perm, n, seed, stream);
 }

@@ -102,6 +102,10 @@ typedef struct SsRunOps {
   /** The cost of the epoch just completed, in diagnostics (one diagnostic
    *  costs 1); read only under a diagnostic budget (NULL: none). */
   double (*epoch_cost)(const void *object);
+  /** Under a diagnostic budget, at the end of an epoch: true to ask for a
+   *  diagnostic before the budget's, when a cheap estimate of the object's
+   *  says the stopping rule may fire (NULL: never). */
+  bool (*diagnostic_wanted)(void *object);
   /** A lower bound D <= P* of the model just measured, from that
    *  diagnostic's scores, and its kind (NULL, or kind none: no bound the
    *  rule can use). Read by the window rule

@@ -126,7 +126,7 @@ static void draw_order(SsSvm *self, int64_t epoch)
 static SsStatus begin_epoch(void *object, int64_t epoch)
 {
   SsEpochRun *run = object;
-  draw_order(run->svm, epoch);
+  if (!ss_sdca_draws_order(run->svm)) draw_order(run->svm, epoch);
   run->epoch_start = epoch * run->svm->source.num_data;
   return SS_OK;
 }
@@ -178,7 +178,8 @@ static int notify(void *object)
  * order): measured on a9a, w8a and ijcnn1 (CSR), an unshrunk epoch costs
  * 1.8-3 passes for the hinge losses and 2.7-4.8 for the logistic loss. The
  * weights sit below that range, so the budget errs toward fewer diagnostics
- * (shrunk hinge epochs also pay the permutation for all n). */
+ * (shrunk hinge epochs with another visit order than the default also pay
+ * that order for all n). */
 #define SS_SDCA_DIAGNOSTIC_BUDGET 0.1
 #define SS_SDCA_VISIT_COST_HINGE 1.5
 #define SS_SDCA_VISIT_COST_SMOOTH 3.0
@@ -190,6 +191,12 @@ static double epoch_cost(const void *object)
   const bool hinge = self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_HINGE2;
   const double visits = ss_sdca_shrinks(self) ? (double)self->shrinking.num_candidates : (double)n;
   return (hinge ? SS_SDCA_VISIT_COST_HINGE : SS_SDCA_VISIT_COST_SMOOTH) * visits / (double)n;
+}
+
+static bool diagnostic_wanted(void *object)
+{
+  SsSvm *self = ((SsEpochRun *)object)->svm;
+  return ss_sdca_shrinks(self) && ss_sdca_diagnostic_wanted(self);
 }
 
 /* The primal solvers' certificate of the model just measured (its scores
@@ -273,6 +280,7 @@ static const SsRunOps linear_run_ops = {
   .set_status = set_status,
   .notify = notify,
   .epoch_cost = epoch_cost,
+  .diagnostic_wanted = diagnostic_wanted,
   .dual_bound = dual_bound,
   .back_off = back_off,
 };

@@ -32,10 +32,14 @@
  * at beta_i = U_i, G_i inside. At the optimum every PG_i is 0. An example at
  * beta_i = 0 with G_i > M, or at U_i with G_i < m, where [m, M] bounds the
  * PG_i of the previous epoch's active examples, is unlikely to move: it is
- * marked shrunk and skipped (its visit costs one byte read). When the PG_i of
- * an epoch's active examples span less than a tolerance, all examples become
- * active again and the bounds are forgotten; if none was shrunk, the
- * tolerance is divided by 10 instead. The gap is computed over all examples.
+ * marked shrunk and skipped. When the PG_i of an epoch's active examples
+ * span less than a tolerance, all examples become active again and the
+ * bounds are forgotten; if none was shrunk, the tolerance is divided by 10
+ * instead. An epoch visits the active examples only, in an order it draws
+ * for them (ss_sdca_active): it costs O(active), not O(n). The gap is
+ * computed over all examples; the steps also estimate it, which lets the
+ * run check it as soon as it may be small enough (ss_sdca_diagnostic_wanted,
+ * svm_internal.h).
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
@@ -72,24 +76,31 @@ void ss_sdca_reset_shrinking(SsSvm *self)
   if (sh->shrunk && sh->num_shrunk > 0)
     memset(sh->shrunk, 0, (size_t)self->source.num_data);
   sh->num_shrunk = 0;
-  sh->num_candidates = 0;
+  sh->num_candidates = -1; /* every example, in data order */
   sh->candidates_epoch_start = -1;
   sh->pg_max = INFINITY;
   sh->pg_min = -INFINITY;
   sh->epoch_pg_max = -INFINITY;
   sh->epoch_pg_min = INFINITY;
   sh->tolerance = SS_SDCA_SHRINK_TOLERANCE;
+  sh->epoch_gap = 0;
+  sh->gap_estimate = NAN;
+  sh->gate_factor = 1;
+  sh->asked_iteration = -1;
+  sh->asked = false;
 }
 
 void ss_sdca_end_epoch(SsSvm *self)
 {
   SsSdcaShrinking *sh = &self->shrinking;
+  sh->gap_estimate = sh->epoch_gap / (double)self->source.num_data;
+  sh->epoch_gap = 0;
   const double spread = sh->epoch_pg_max - sh->epoch_pg_min;
   if (spread <= sh->tolerance) {
     if (sh->num_shrunk > 0) {
       memset(sh->shrunk, 0, (size_t)self->source.num_data);
       sh->num_shrunk = 0;
-      sh->candidates_epoch_start = -1;
+      sh->num_candidates = -1;
     } else if (sh->tolerance > SS_SDCA_SHRINK_TOLERANCE_MIN) {
       sh->tolerance /= 10;
     }
@@ -101,6 +112,15 @@ void ss_sdca_end_epoch(SsSvm *self)
   }
   sh->epoch_pg_max = -INFINITY;
   sh->epoch_pg_min = INFINITY;
+  if (sh->num_candidates > 0 && sh->num_shrunk > 0) {
+    /* The next epoch's list: this one's, less the examples it shrank. */
+    int64_t *list = sh->candidates, m = 0;
+    for (int64_t j = 0; j < sh->num_candidates; ++j) {
+      list[m] = list[j];
+      m += !sh->shrunk[list[m]];
+    }
+    sh->num_candidates = m;
+  }
 }
 
 /* The coordinate step: the new alpha_i. The hinge loss's closed form is
@@ -117,40 +137,72 @@ static inline double ss_sdca_step(SsLoss loss, const SsLossFunctions *custom, do
   return alpha + c * ss_loss_dual_update(loss, custom, alpha / c, s, A, y);
 }
 
-/* The first index j with list[j] >= k (m if none); list ascending. */
-static int64_t lower_bound(const int64_t *list, int64_t m, int64_t k)
+/* floor(a b / c) for a, b >= 0 and c >= 1, a b / c < 2^63, without overflow. */
+static int64_t mul_div(int64_t a, int64_t b, int64_t c)
 {
-  int64_t lo = 0, hi = m;
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (list[mid] < k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  if (b == c) return a;
+  if (a <= (int64_t)UINT32_MAX && b <= (int64_t)UINT32_MAX)
+    return (int64_t)((uint64_t)a * (uint64_t)b / (uint64_t)c);
+#ifdef __SIZEOF_INT128__
+  __extension__ typedef unsigned __int128 u128;
+  return (int64_t)((u128)a * (u128)b / (u128)c);
+#else
+  return (int64_t)((long double)a * (long double)b / (long double)c);
+#endif
 }
 
-/* An epoch visits only the positions whose example was active when it
- * began (examples shrunk during the epoch are skipped at their visit): one
- * branch-free pass lists them, so a shrunk example costs a byte read per
- * epoch instead of a loop iteration with its prefetches. */
-const int64_t *ss_sdca_candidates(SsSvm *self, const SsEpochRun *run, int64_t k_begin,
-                                  int64_t k_end, int64_t *first, int64_t *last)
+/* The active list. An epoch visits the examples that were active when it
+ * began, sh->candidates[0, m), and an example shrunk during the epoch is
+ * skipped at its visit. With the default visit order (a uniform
+ * permutation per epoch) the list is the last epoch's, less the examples
+ * shrunk since (ss_sdca_end_epoch), shuffled from (seed, epoch): O(m) per
+ * epoch. Drawing a permutation of all n and filtering it cost O(n) even
+ * when few examples were active, and late in a hinge run (1 % of a9a
+ * active) that took more time than the steps. After a reset or an
+ * unshrinking (every example active again) the list is the identity, so its shuffle is the
+ * epoch's permutation (epochs.c) and the first epoch visits what SDCA
+ * without shrinking visits; later epochs shuffle the list as the last one
+ * left it. With another visit order the list is the epoch's order,
+ * filtered.
+ *
+ * The epoch's positions k in [0, n), which the run driver cuts into pieces,
+ * map to the visits floor(k m / n): a run cut anywhere makes the same
+ * visits as one that is not. */
+const int64_t *ss_sdca_active(SsSvm *self, const SsEpochRun *run, int64_t k_begin,
+                              int64_t k_end, int64_t *first, int64_t *last)
 {
   SsSdcaShrinking *sh = &self->shrinking;
+  const int64_t n = self->source.num_data;
+  int64_t *list = sh->candidates;
   if (sh->candidates_epoch_start != run->epoch_start) {
-    const int64_t n = self->source.num_data;
-    const uint8_t *shrunk = sh->shrunk;
-    int64_t m = 0;
-    for (int64_t k = 0; k < n; ++k) {
-      sh->candidates[m] = k;
-      m += !shrunk[run->perm[k]];
+    if (ss_sdca_draws_order(self)) {
+      if (sh->num_candidates < 0) {
+        for (int64_t i = 0; i < n; ++i) list[i] = i;
+        sh->num_candidates = n;
+      }
+      ss_rng_shuffle(list, sh->num_candidates, self->seed, (uint64_t)(run->epoch_start / n));
+    } else {
+      const uint8_t *shrunk = sh->shrunk;
+      int64_t m = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        list[m] = run->perm[k];
+        m += !shrunk[list[m]];
+      }
+      sh->num_candidates = m;
     }
-    sh->num_candidates = m;
     sh->candidates_epoch_start = run->epoch_start;
   }
-  *first = lower_bound(sh->candidates, sh->num_candidates, k_begin);
-  *last = lower_bound(sh->candidates, sh->num_candidates, k_end);
-  return sh->candidates;
+  *first = mul_div(k_begin, sh->num_candidates, n);
+  *last = mul_div(k_end, sh->num_candidates, n);
+  return list;
+}
+
+/* The epoch position of visit j (at or before it): where a run stopped by
+ * a failed step reports its iteration. */
+int64_t ss_sdca_visit_position(const SsSvm *self, int64_t j)
+{
+  const int64_t m = self->shrinking.num_candidates;
+  return m > 0 ? mul_div(j, self->source.num_data, m) : j;
 }
 
 #define SS_STEPS_TEMPLATE "sdca_steps_t.h"

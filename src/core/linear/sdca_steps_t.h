@@ -5,7 +5,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
 {
   SsSvm *self = run->svm;
   STEPS_SETUP
-  const int64_t *perm = run->perm;
+  const int64_t *perm = run->perm; /* not drawn when ss_sdca_draws_order */
   const int64_t n = self->source.num_data;
   const double *y = self->labels, *c = self->weights, *norms2 = self->row_norms2;
   const SsLoss loss = self->loss;
@@ -22,23 +22,23 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   const bool box = loss == SS_LOSS_HINGE;
   const double pg_max = sh->pg_max, pg_min = sh->pg_min;
   double epoch_pg_max = sh->epoch_pg_max, epoch_pg_min = sh->epoch_pg_min;
+  double epoch_gap = sh->epoch_gap;
   int64_t num_shrunk = sh->num_shrunk;
 
-  /* The positions k of the epoch to visit: all of [k_begin, k_end), or with
-   * shrinking those of its candidates, visit[j] for j in [j_begin, j_end). */
+  /* The examples to visit: perm[k] for the positions k in [k_begin, k_end),
+   * or with shrinking the active list's visit[j], j in [j_begin, j_end). */
   const int64_t k_begin = t - run->epoch_start, k_end = t_end - run->epoch_start;
   int64_t j_begin = k_begin, j_end = k_end, m = n;
-  const int64_t *visit = NULL;
+  const int64_t *visit = perm;
   if (shrunk) {
-    visit = ss_sdca_candidates(self, run, k_begin, k_end, &j_begin, &j_end);
+    visit = ss_sdca_active(self, run, k_begin, k_end, &j_begin, &j_end);
     m = sh->num_candidates;
   }
-#define SS_SDCA_POSITION(j) (visit ? visit[j] : (j))
 
   int64_t j = j_begin;
   for (; j < j_end; ++j) {
     if (j + SS_STEPS_PREFETCH < m) {
-      const int64_t ahead = perm[SS_SDCA_POSITION(j + SS_STEPS_PREFETCH)];
+      const int64_t ahead = visit[j + SS_STEPS_PREFETCH];
       INDEX_PREFETCH(ahead);
       SS_PREFETCH(y + ahead);
       SS_PREFETCH(alpha + ahead);
@@ -46,8 +46,8 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
       if (c) SS_PREFETCH(c + ahead);
       if (shrunk) SS_PREFETCH(shrunk + ahead);
     }
-    if (j + SS_STEPS_PREFETCH / 2 < m) ROW_PREFETCH(perm[SS_SDCA_POSITION(j + SS_STEPS_PREFETCH / 2)]);
-    const int64_t i = perm[SS_SDCA_POSITION(j)];
+    if (j + SS_STEPS_PREFETCH / 2 < m) ROW_PREFETCH(visit[j + SS_STEPS_PREFETCH / 2]);
+    const int64_t i = visit[j];
     if (shrunk && shrunk[i]) continue;
     const double ci = c ? c[i] : 1.0;
     const double A = ci * (norms2[i] + B2) * scale;
@@ -55,7 +55,9 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
     const double s = ROW_DOT(i, w) + b;
     if (shrunk) {
       const double beta = y[i] * alpha[i];
-      const double G = y[i] * s - 1 + (box ? 0 : beta / (2 * ci));
+      const double g = y[i] * s - 1, G = g + (box ? 0 : beta / (2 * ci));
+      const double below = g < 0 ? -g : 0; /* the loss's max(0, 1 - y s) */
+      epoch_gap += box ? ci * below + beta * g : ci * below * below + beta * g + beta * beta / (4 * ci);
       double PG = G;
       if (beta <= 0) {
         if (G > pg_max) {
@@ -86,14 +88,14 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
     ROW_AXPY(i, delta * scale, w);
     if (B > 0) b += delta * scale * B2;
   }
-#undef SS_SDCA_POSITION
   /* On an error, the iteration is the failed visit's; else the range is done. */
-  t = status == SS_OK ? t_end : run->epoch_start + (visit ? visit[j] : j);
+  t = status == SS_OK ? t_end : run->epoch_start + (shrunk ? ss_sdca_visit_position(self, j) : j);
   self->bias = b;
   self->iteration = t;
   sh->epoch_pg_max = epoch_pg_max;
   sh->epoch_pg_min = epoch_pg_min;
   sh->num_shrunk = num_shrunk;
+  sh->epoch_gap = epoch_gap;
   /* (t - epoch_start, not epoch_start + n: that overflows near INT64_MAX) */
   if (shrunk && status == SS_OK && t - run->epoch_start == n) ss_sdca_end_epoch(self);
   return status;
