@@ -1842,7 +1842,8 @@ cdef class SVM(_Trainer):
             no dual), ``scores_variation`` (inf at the first diagnostic) and
             ``elapsed_time`` (seconds since the start of the train call) and
             ``num_step_backoffs`` (SGD, SVMSGD2, SGD-QN at their default
-            t0: restarts from w = 0 with shorter steps, docs/stopping.rst).
+            t0, RES and LRES at their default eps0: restarts from w = 0 with
+            shorter steps, docs/stopping.rst).
             Before the first train (status ``'untrained'``) every figure but
             ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it
