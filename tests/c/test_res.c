@@ -587,10 +587,17 @@ void test_res_back_off_op(void) {
         const double *w = ss_svm_get_model(svm);
         for (int j = 0; j < D; ++j) CHECK(w[j] == 0);
         CHECK(ss_svm_get_bias(svm) == 0);
+        /* the schedule restarts at the present step (3 epochs of 40 steps), 10x shorter */
+        CHECK(fabs(ss_res_step_size(svm, 120) - 0.01) <= 1e-15);
+        CHECK(fabs(ss_res_step_size(svm, 220) - 0.005) <= 1e-15);
+        CHECK(ss_res_step_size(svm, 0) == ss_res_step_size(svm, 120)); /* never older than 0 */
       }
       CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
       const double objective = ss_svm_get_statistics(svm)->objective;
       CHECK(isfinite(objective) && objective < 1.0);
+      /* an eps0 set after a back-off is the caller's, as given */
+      CHECK_EQ_INT(ss_svm_set_res_eps0(svm, 0.2), SS_OK);
+      CHECK(fabs(ss_res_step_size(svm, 300) - 0.2 * 100.0 / 400.0) <= 1e-15);
       ss_svm_delete(svm);
       ss_svm_delete(fresh);
     }

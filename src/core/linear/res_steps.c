@@ -209,13 +209,17 @@ static int64_t step_index(const SsSvm *self, int64_t t)
   return t / n * steps_per_epoch(self) + t % n / L;
 }
 
+/* eps_k: eps0 tau / (tau + k), or after a back-off (and unless the caller
+ * has set eps0 since) the restarted schedule; its age is kept >= 0 should
+ * the step index fall below its start (a larger minibatch size set since
+ * counts fewer steps per epoch). */
 double ss_res_step_size(const SsSvm *self, int64_t k)
 {
   const SsResState *res = &self->res;
-  const bool backed_off = self->step_backoffs > 0;
+  const bool backed_off = self->step_backoffs > 0 && !res->eps0_set;
   const double eps0 = backed_off ? res->eps0 * res->backoff_scale : res->eps0;
-  const double age = (double)(backed_off ? k - res->backoff_step : k);
-  return isinf(res->tau) ? eps0 : eps0 * res->tau / (res->tau + age);
+  const int64_t age = !backed_off ? k : k > res->backoff_step ? k - res->backoff_step : 0;
+  return isinf(res->tau) ? eps0 : eps0 * res->tau / (res->tau + (double)age);
 }
 
 /* The k-th step back-off (the run driver's, run.c, through epochs.c), at
