@@ -36,19 +36,14 @@ _WEIGHT_REASON = (
     "duality gap of 1e-12")
 
 
-_RES_CLASS_WEIGHT_REASON = (
-    "LRES diverges on this check's problem, whose class weights scale some gradients up: the "
-    "estimator then raises FloatingPointError, as it should, instead of returning a "
-    "non-finite model (a known limit of these solvers' defaults, see docs/res.rst)")
-
 
 def _expected_failures(estimator):
     failures = {
         "check_sample_weight_equivalence_on_dense_data": _WEIGHT_REASON,
         "check_sample_weight_equivalence_on_sparse_data": _WEIGHT_REASON,
     }
-    if getattr(estimator, "solver", None) == "lres":  # RES passes with its data-derived step
-        failures["check_class_weight_classifiers"] = _RES_CLASS_WEIGHT_REASON
+    # (LRES failed check_class_weight_classifiers, diverging on its weighted
+    # problem, until its step back-off: docs/stopping.rst)
     return failures
 
 
