@@ -795,7 +795,10 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         The first call needs ``classes`` (all the classes that will ever be
         seen). Later calls continue the learning-rate schedule (SGD) and, on
         the same data, the dual variables (SDCA). ``k`` calls on the same data
-        equal ``fit`` with ``max_iter=k, tol=0``.
+        equal ``fit`` with ``max_iter=k, tol=0`` (where ``fit`` takes no step
+        back-off). A call whose model scores worse than ``w = 0`` on (X, y)
+        (steps too long: partial_fit does not back off) warns with
+        ``ConvergenceWarning`` naming the fix (docs/stopping.rst).
 
         Parameters
         ----------
@@ -970,6 +973,9 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
 
     def partial_fit(self, X, y, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solver's state.
+
+        A call whose model scores worse than ``w = 0`` on (X, y) warns with
+        ``ConvergenceWarning`` (as the classifier's partial_fit).
 
         Parameters
         ----------
