@@ -84,7 +84,11 @@ SS_API SsStatus ss_svm_set_res_delta(SsSvm *self, double delta);
  *  (Bhat^{-1} + Gamma I) s. Default 1e-4 / b0 (the paper's 1e-4 at b0 = 1). */
 SS_API SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma);
 /** @brief Initial step eps0, finite and > 0. Default 0.1 (the paper's 3e-2
- *  made slow progress once Bhat_0 follows the data; see above). */
+ *  made slow progress once Bhat_0 follows the data; see above). At the
+ *  default, a run whose objective goes non-finite or rises above that of
+ *  w = 0 restarts from w = 0 with eps0 ten times shorter and its curvature
+ *  reset (the step back-off, docs/stopping.rst); an eps0 set here is never
+ *  changed. */
 SS_API SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0);
 /** @brief Step decay tau > 0 of eps_t = eps0 tau / (tau + k); +INFINITY gives
  *  the constant step eps0. Default 100 (the paper's). */

@@ -120,7 +120,8 @@ typedef struct SsSvmStatistics {
   double duality_gap;      /**< objective - dual_objective (else NaN) */
   double scores_variation; /**< ||s - s_prev|| / n between consecutive diagnostics (+inf at the first) */
   double elapsed_time;     /**< wall-clock seconds since the start of this ss_svm_train call (monotonic clock) */
-  int64_t num_step_backoffs; /**< SGD, SVMSGD2, SGD-QN at their default t0: times the run restarted
+  int64_t num_step_backoffs; /**< SGD, SVMSGD2, SGD-QN at their default t0, RES and LRES at their
+                                  default eps0 (their curvature reset too): times the run restarted
                                   from w = 0 with shorter steps after its objective rose above that
                                   of w = 0 or became non-finite (docs/stopping.rst); 0 otherwise */
 } SsSvmStatistics;

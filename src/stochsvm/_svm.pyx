@@ -1846,7 +1846,8 @@ cdef class SVM(_Trainer):
             no dual), ``scores_variation`` (inf at the first diagnostic) and
             ``elapsed_time`` (seconds since the start of the train call) and
             ``num_step_backoffs`` (SGD, SVMSGD2, SGD-QN at their default
-            t0: restarts from w = 0 with shorter steps, docs/stopping.rst).
+            t0, RES and LRES at their default eps0: restarts from w = 0 with
+            shorter steps, docs/stopping.rst).
             Before the first train (status ``'untrained'``) every figure but
             ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it
@@ -1915,10 +1916,13 @@ cdef class SVM(_Trainer):
         Parameters
         ----------
         eps0 : float
-            Finite, > 0. Default 0.1 (docs/res.rst, "Defaults and safeguards").
+            Finite, > 0. Default 0.1 (docs/res.rst, "Defaults and safeguards"). An
+            eps0 set here is never changed: the step back-off (docs/stopping.rst)
+            acts at the default only.
         """
         cdef SsSvm *p = self._writer("set_res_eps0")
         self._check_knob(ss_svm_set_res_eps0(p, _as_float(eps0, "res_eps0")), "res_eps0", eps0)
+        self._res_explicit.add("res_eps0")
 
     def get_res_eps0(self):
         """RES/LRES initial step eps0 (float)."""
@@ -2051,7 +2055,7 @@ cdef class SVM(_Trainer):
     def _get_res_parameters(self):
         """The RES/LRES parameters and curvature state, for pickling."""
         params = {name: getattr(self, "get_" + name)() for name in _RES_PARAMETERS}
-        for name in ("res_gamma", "res_initial_curvature"):   # None: the data's default
+        for name in ("res_gamma", "res_initial_curvature", "res_eps0"):   # None: the default
             if name not in self._res_explicit:
                 params[name] = None
         if self.get_solver() in _QUASI_NEWTON:

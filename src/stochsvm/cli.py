@@ -734,6 +734,37 @@ def _model_dict(task, labels, svms, args, d, hkm, lam, extra):
             "biases": [s.get_bias() for s in svms], "metadata": json.dumps(meta)}
 
 
+def _notice_steps(args, svms, problems, stats):
+    """The notices of a linear run's steps, on stderr: the step back-offs it
+    took (docs/stopping.rst), and a model whose objective is above the zero
+    model's (the steps diverged or made no progress: it is not reliable)."""
+    from stochsvm import _svm
+    from stochsvm.linear import _FIRST_EPOCH_SLACK
+    from stochsvm.svm import _zero_objective
+
+    backoffs = max(s.get("num_step_backoffs", 0) for s in stats)
+    if backoffs:
+        step = "eps0" if args.solver in ("res", "lres") else "--t0"
+        print(f"stochsvm train: notice: the steps were backed off {backoffs} "
+              f"time{'s' if backoffs > 1 else ''}: at the default {step} the objective went "
+              f"non-finite or rose above the zero model's, and training restarted from w = 0 "
+              f"with shorter steps", file=sys.stderr)
+    if args.solver == "sdca":  # no steps; its primal is poor only until its dual converges
+        return
+    for svm, yb, st in zip(svms, problems, stats):
+        zero = _zero_objective(yb, args.loss, svm.get_weights())
+        # (as partial_fit: the first epoch's large steps only warn far above it)
+        slack = 1 + 1e-9 if st["iteration"] > svm.get_num_data() else _FIRST_EPOCH_SLACK
+        if st["objective"] > zero * slack:
+            shorter = ", raise --t0 (shorter steps)" if args.solver in _svm._T0_SOLVERS else ""
+            print(f"stochsvm train: warning: the objective {st['objective']:.6g} is above "
+                  f"{zero:.6g}, that of the zero model: the steps diverged or made no progress "
+                  f"and the model is not reliable; add --scale standard (or maxabs, which keeps "
+                  f"sparse data sparse){shorter}, or use --solver sdca, which needs no step "
+                  f"size", file=sys.stderr)
+            return
+
+
 def _tests_tol(args):
     """Whether the solver in use has a stopping test on --tol (every linear
     solver; the kernel solvers with a stopping rule in stochsvm._solvers)."""
@@ -869,6 +900,8 @@ def _run_train(args):
         print(f"stochsvm train: notice: stopped on the epoch cap (--epochs {args.epochs}) before "
               f"the stopping rule fell below --tol {args.tol:g}; raise --epochs{note}",
               file=sys.stderr)
+    if args.kernel is None:
+        _notice_steps(args, svms, problems, stats)
     if limited:
         gap = max(s["duality_gap"] / max(s["primal_objective"], s["dual_objective"])
                   for s in limited)

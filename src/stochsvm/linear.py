@@ -181,6 +181,11 @@ COMMON_CONSTRAINTS = {
 }
 
 
+#: A partial_fit call within the first epoch warns of an objective above this
+#: many times the zero model's (SGD's first epoch on unbalanced blobs: 1.03).
+_FIRST_EPOCH_SLACK = 10.0
+
+
 def epochs_to_iterations(epochs, n):
     """The iteration cap of ``epochs`` epochs of n examples, at most the
     2^62 (of the 2^63 - 1 the C core counts, leaving a warm start room for
@@ -331,9 +336,11 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
     def _forget_probability(self):
         """The classifier's Platt sigmoids, if any, no longer apply (stochsvm._probability)."""
 
-    def _after_training(self, stats, X, problems=None, weights=None):
-        """Record the fit (coef_, n_iter_) on ``X``; with ``problems`` (fit's
-        label vectors, one per SVM), report how the training ended."""
+    def _after_training(self, stats, X, problems=None, weights=None, partial=False):
+        """Record the fit (coef_, n_iter_) on ``X``; with ``problems`` (the
+        label vectors, one per SVM), report how the training ended: fit's
+        whole report, or for a ``partial`` call (one epoch, no stopping
+        test) its divergence checks only."""
         self._stats = stats
         # Epochs of this call (the iteration number itself runs on across
         # partial_fit and warm-started fit calls), as scikit-learn's n_iter_.
@@ -344,11 +351,23 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         self._set_coef(coef, intercept)
         if problems is not None:
             zeros = [_zero_objective(yb, self._loss(), weights) for yb in problems]
+            if partial:
+                # The first epoch's large steps may end a little above the
+                # zero model (the run driver leaves them an epoch to settle
+                # before it backs off): there only far above it warns.
+                n = X.shape[0]
+                zeros = [z if s["iteration"] > n or s["objective"] > _FIRST_EPOCH_SLACK * z
+                         else None for s, z in zip(stats, zeros)]
+                _report_training(type(self).__name__, list(zip(stats, zeros)), tol=0.0,
+                                 cap=("max_iter", 1), fix=self._partial_fit_fix(),
+                                 stopping_rule=None)
+                return
             fix, cap_fix = self._divergence_fix(), self._cap_fix()
             backoffs = max(s.get("num_step_backoffs", 0) for s in stats)
             if backoffs:
+                step = "eps0" if self.solver in ("res", "lres") else "t0"
                 note = (f" (the steps were backed off {backoffs} time{'s' if backoffs > 1 else ''}"
-                        f": at the default t0 the objective rose above the zero model's or "
+                        f": at the default {step} the objective rose above the zero model's or "
                         f"went non-finite, and training restarted from w = 0 with shorter "
                         f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
@@ -393,6 +412,14 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                     f"{self._sdca_epochs_note()}")
         return ("scale the features (e.g. sklearn.preprocessing.StandardScaler), or use "
                 "solver='sdca', which needs no step size")
+
+    def _partial_fit_fix(self):
+        """The advice of a partial_fit call whose model diverged."""
+        shorter = (", or set a larger t0 (shorter steps)" if self.solver in _T0_SOLVERS else "")
+        return ("partial_fit takes one epoch per call and no step back-off (fit restarts a "
+                "diverging run with shorter steps): scale the features (e.g. "
+                "sklearn.preprocessing.StandardScaler, whose partial_fit also learns from "
+                f"batches){shorter}, or train with fit")
 
     def _install(self, X, problems, weights, lam, continue_state):
         """Create (or give new data to) one SVM per label vector in
@@ -442,7 +469,10 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
             self._last_data = data
         stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
                                 getattr(self, "n_jobs", None))
-        self._after_training(stats, X)
+        # SDCA's primal model may sit above the zero model's until its dual
+        # converges: only the step-size solvers diverge.
+        self._after_training(stats, X, None if self.solver == "sdca" else problems, weights,
+                             partial=True)
         return self
 
     def __sklearn_is_fitted__(self):
@@ -768,7 +798,10 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         The first call needs ``classes`` (all the classes that will ever be
         seen). Later calls continue the learning-rate schedule (SGD) and, on
         the same data, the dual variables (SDCA). ``k`` calls on the same data
-        equal ``fit`` with ``max_iter=k, tol=0``.
+        equal ``fit`` with ``max_iter=k, tol=0`` (where ``fit`` takes no step
+        back-off). A call whose model scores worse than ``w = 0`` on (X, y)
+        (steps too long: partial_fit does not back off) warns with
+        ``ConvergenceWarning`` naming the fix (docs/stopping.rst).
 
         Parameters
         ----------
@@ -943,6 +976,9 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
 
     def partial_fit(self, X, y, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solver's state.
+
+        A call whose model scores worse than ``w = 0`` on (X, y) warns with
+        ``ConvergenceWarning`` (as the classifier's partial_fit).
 
         Parameters
         ----------

@@ -141,6 +141,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(res_state_errors)                                           \
   X(res_huge_iteration_number)                                  \
   X(res_dimension_limits)                                       \
+  X(res_lres_backs_off)                                         \
+  X(res_back_off_op)                                            \
   /* test_sgdqn.c */                                            \
   X(svmsgd2_replays_paper)                                      \
   X(sgdqn_default_t0_ignores_outlier_row)                       \

@@ -10,6 +10,7 @@
 #include "minitest.h"
 #include "stochsvm/res.h"
 #include "testutil.h"
+#include "../../src/core/linear/res_steps.h"
 
 /* Cholesky of a copy of A - shift I (D x D); 1 if it succeeds (A - shift I is
  * positive definite), written here independently of the core. */
@@ -494,4 +495,111 @@ void test_res_dimension_limits(void) {
   ss_svm_set_max_num_iterations(lres, 10);
   CHECK_EQ_INT(ss_svm_train(lres), SS_OK);
   ss_svm_delete(lres);
+}
+
+/* ---- the step back-off (run.c, res_steps.c) ------------------------------ */
+
+/* Binary features, feature j on with probability 0.3 / (1 + j)^1.2 (a few
+ * common, many rare: w8a's kind), labels from a random linear rule. */
+static void power_law_binary(double *X, double *y, int n, int d, uint64_t seed) {
+  TuRng rng;
+  tu_rng_init(&rng, seed);
+  double w[128];
+  REQUIRE(d <= 128);
+  for (int j = 0; j < d; ++j) w[j] = 6.0 * tu_rng_uniform(&rng) - 3.0;
+  for (int i = 0; i < n; ++i) {
+    double s = 0;
+    for (int j = 0; j < d; ++j) {
+      X[i * d + j] = tu_rng_uniform(&rng) < 0.3 / pow(1.0 + j, 1.2) ? 1.0 : 0.0;
+      s += w[j] * X[i * d + j];
+    }
+    s += tu_rng_uniform(&rng) - 0.5;
+    y[i] = s > 0 ? 1.0 : -1.0;
+  }
+}
+
+/* LRES at C = 1e3 on such data: at the default eps0 the objective rises
+ * above the zero model's (1, the squared hinge at s = 0) and the run ends
+ * there, 1.6, unless the back-off restarts it from w = 0 with eps0 / 10:
+ * then it ends below 0.6. The same eps0 set by the caller takes no
+ * back-off. */
+void test_res_lres_backs_off(void) {
+  enum { N = 1000, D = 100 };
+  static double X[N * D], y[N];
+  power_law_binary(X, y, N, D, 7);
+  double objective[2];
+  for (int set = 0; set < 2; ++set) {
+    SsData data;
+    SsSvm *svm = tu_new_dense(SS_SOLVER_LRES, &data, X, y, N, D, 1.0 / (1e3 * N));
+    REQUIRE(svm != NULL);
+    CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-3), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 30 * N), SS_OK);
+    if (set) CHECK_EQ_INT(ss_svm_set_res_eps0(svm, ss_svm_get_res_eps0(svm)), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+    CHECK_EQ_INT(st->num_step_backoffs, set ? 0 : 1);
+    objective[set] = st->objective;
+    CHECK(isfinite(st->objective));
+    const double reference = tu_objective(X, N, D, D, y, ss_svm_get_model(svm), ss_svm_get_bias(svm), 1.0,
+                                          1.0 / (1e3 * N), SS_LOSS_HINGE2, NULL, NULL, NULL);
+    CHECK(fabs(reference - st->objective) <= 1e-9 * reference);
+    CHECK(ss_svm_get_res_eps0(svm) == 0.1); /* the default, as before */
+    ss_svm_delete(svm);
+  }
+  CHECK(objective[0] < 0.6);
+  CHECK(objective[1] > 1.0);
+}
+
+/* The op itself, on RES and LRES trained a few epochs: w = 0 and b = 0, the
+ * curvature back at Bhat_0 (RES) or no pairs (LRES), counted; training then
+ * goes on from there to a finite objective below the zero model's. At an
+ * eps0 set by the caller it changes nothing. */
+void test_res_back_off_op(void) {
+  enum { N = 200, D = 6, DD = D + 1, SIZE = 1 + 2 * 10 * DD };
+  static double X[N * D], y[N];
+  tu_make_blobs(X, y, N, D, 0.5, 3);
+  const SsSolver solvers[2] = {SS_SOLVER_RES, SS_SOLVER_LRES};
+  for (int s = 0; s < 2; ++s) {
+    for (int set = 0; set < 2; ++set) {
+      SsData data;
+      SsSvm *fresh = tu_new_dense(solvers[s], &data, X, y, N, D, 1e-3);
+      SsSvm *svm = tu_new_dense(solvers[s], &data, X, y, N, D, 1e-3);
+      REQUIRE(fresh != NULL && svm != NULL);
+      if (set) CHECK_EQ_INT(ss_svm_set_res_eps0(svm, 0.1), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 3 * N), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const int64_t size = ss_svm_get_res_curvature_state_size(svm);
+      REQUIRE(size <= SIZE);
+      double before[SIZE], after[SIZE], initial[SIZE];
+      CHECK_EQ_INT(ss_svm_get_res_curvature_state(svm, before), SS_OK);
+      CHECK_EQ_INT(ss_svm_get_res_curvature_state(fresh, initial), SS_OK);
+      CHECK(!tu_same_bits(before, initial, size)); /* it learned some curvature */
+
+      SsEpochRun epoch_run = {.svm = svm, .back_off = ss_res_back_off};
+      SsRun run = ss_svm_run(svm, &epoch_run);
+      CHECK(run.ops->back_off(run.object) == !set);
+      CHECK_EQ_INT(ss_svm_get_res_curvature_state(svm, after), SS_OK);
+      CHECK_EQ_INT(svm->step_backoffs, set ? 0 : 1);
+      if (set) {
+        CHECK(tu_same_bits(after, before, size));
+      } else {
+        CHECK(tu_same_bits(after, initial, size));
+        const double *w = ss_svm_get_model(svm);
+        for (int j = 0; j < D; ++j) CHECK(w[j] == 0);
+        CHECK(ss_svm_get_bias(svm) == 0);
+        /* the schedule restarts at the present step (3 epochs of 40 steps), 10x shorter */
+        CHECK(fabs(ss_res_step_size(svm, 120) - 0.01) <= 1e-15);
+        CHECK(fabs(ss_res_step_size(svm, 220) - 0.005) <= 1e-15);
+        CHECK(ss_res_step_size(svm, 0) == ss_res_step_size(svm, 120)); /* never older than 0 */
+      }
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const double objective = ss_svm_get_statistics(svm)->objective;
+      CHECK(isfinite(objective) && objective < 1.0);
+      /* an eps0 set after a back-off is the caller's, as given */
+      CHECK_EQ_INT(ss_svm_set_res_eps0(svm, 0.2), SS_OK);
+      CHECK(fabs(ss_res_step_size(svm, 300) - 0.2 * 100.0 / 400.0) <= 1e-15);
+      ss_svm_delete(svm);
+      ss_svm_delete(fresh);
+    }
+  }
 }

@@ -109,17 +109,18 @@
  * rises at every step and its P cannot run away: only the finiteness test
  * applies. A diverging run never reads "converged": both tests come first.
  *
- * Step back-off (an object with ops->back_off: the linear SGD family at its
- * default steps). Where the run would end on a non-finite step or score or
- * on the divergence test, or when a diagnostic at least one epoch after the
- * first of the history finds P above the divergence reference (worse than
- * w = 0 after the first large steps have had an epoch to settle: a run that
- * left its start behind), the object may instead set its model back to w = 0
- * and restart its step schedule with shorter steps (epochs.c): the history
- * starts again from there (the reference stays) and the run goes on, within
- * its cap; from then on only a certified window stops it (the window alone
- * may read steps made too short as convergence). Where it never fires,
- * nothing differs: the test only reads what the diagnostic measured. An
+ * Step back-off (an object with ops->back_off: the linear SGD family, RES
+ * and LRES at their default steps). Where the run would end on a non-finite
+ * step or score or on the divergence test, or when a diagnostic at least one
+ * epoch after the first of the history finds P above the divergence
+ * reference (worse than w = 0 after the first large steps have had an epoch
+ * to settle: a run that left its start behind), the object may instead set
+ * its model back to w = 0 and restart its step schedule with shorter steps
+ * (epochs.c; RES and LRES also forget their curvature, res_steps.c): the
+ * history starts again from there (the reference stays) and the run goes
+ * on, within its cap; from then on only a certified window stops it (the
+ * window alone may read steps made too short as convergence). Where it never
+ * fires, nothing differs: the test only reads what the diagnostic measured. An
  * object that has no back-off left (or none at all: a step size set by the
  * caller) ends as described above.
  */

@@ -209,7 +209,7 @@ static double dual_bound(void *object, SsRunBound *kind)
   return *kind == SS_RUN_BOUND_NONE ? NAN : ss_svm_primal_certificate(self, self->scores);
 }
 
-/* ---- the step back-off of the SGD family (run.c) ------------------------ */
+/* ---- the step back-off (run.c): the SGD family, RES and LRES ------------ */
 
 /** Back-offs a run may take: the steps end 10^4 times shorter at most. */
 #define SS_SVM_MAX_STEP_BACKOFFS 4
@@ -239,33 +239,45 @@ static double backoff_t0(const SsSvm *self, int64_t k)
   return fmax(t0, 0.1 * scale * (L > 2.0 ? L : 2.0) / self->lambda);
 }
 
-/* w = 0 (and b = 0 where the bias is learned; SGD-QN's scaling back at
- * 1/lambda), and from iteration t_k on the steps 1/(lambda (t - t_k + t0_k)):
- * the schedule starts again, shorter. Only at the default t0: a t0 set by
- * the caller is never changed (the run then ends on its divergence test). */
-static bool back_off(void *object)
+/* The SGD family's k-th back-off: from iteration t_k on the steps
+ * 1/(lambda (t - t_k + t0_k)), the schedule started again, shorter (SGD-QN's
+ * scaling back at 1/lambda). Only at the default t0: a t0 set by the caller
+ * is never changed (the run then ends on its divergence test). */
+static bool sgd_back_off(SsSvm *self, int64_t k)
 {
-  SsSvm *self = ((SsEpochRun *)object)->svm;
-  const bool sgd_family = self->solver == SS_SOLVER_SGD || self->solver == SS_SOLVER_SVMSGD2 ||
-                          self->solver == SS_SOLVER_SGDQN;
-  if (!sgd_family || self->t0 > 0 || self->step_backoffs >= SS_SVM_MAX_STEP_BACKOFFS) return false;
+  if (self->t0 > 0) return false;
   /* (t - t_k + t0_k is computed as t + (t0_k - t_k): exact enough while t
    * is, below 2^52) */
   if (self->iteration > ((int64_t)1 << 52)) return false;
-  const int64_t k = self->step_backoffs + 1;
   const double t0 = backoff_t0(self, k);
   if (!isfinite(t0)) return false; /* row norms that overflow: no step fits */
   self->backoff_t0 = t0 - (double)self->iteration;
-  self->step_backoffs = k;
-  for (int64_t j = 0; j < self->dimension; ++j) self->u[j] = 0;
-  self->factor = 1.0;
-  if (self->bias_multiplier > 0) self->bias = 0;
   if (self->scaling) {
     /* SGD-QN's B back at 1/lambda, as ss_sgdqn_reset_scaling sets it (sgdqn.c
      * calls this file: the call graph keeps one way) */
     for (int64_t j = 0; j <= self->dimension; ++j) self->scaling[j] = 1.0 / self->lambda;
     self->scaling_updates = 0;
   }
+  return true;
+}
+
+/* w = 0 (and b = 0 where the bias is learned), and the solver's steps
+ * restarted shorter: the SGD family's t0 (above), or the solver's own
+ * back-off (RES's and LRES's eps0, res_steps.c). */
+static bool back_off(void *object)
+{
+  const SsEpochRun *run = object;
+  SsSvm *self = run->svm;
+  if (self->step_backoffs >= SS_SVM_MAX_STEP_BACKOFFS) return false;
+  const int64_t k = self->step_backoffs + 1;
+  const bool sgd_family = self->solver == SS_SOLVER_SGD || self->solver == SS_SOLVER_SVMSGD2 ||
+                          self->solver == SS_SOLVER_SGDQN;
+  const bool restarted = run->back_off ? run->back_off(self, k) : sgd_family && sgd_back_off(self, k);
+  if (!restarted) return false;
+  self->step_backoffs = k;
+  for (int64_t j = 0; j < self->dimension; ++j) self->u[j] = 0;
+  self->factor = 1.0;
+  if (self->bias_multiplier > 0) self->bias = 0;
   ss_svm_realise_model(self);
   return true;
 }
@@ -321,11 +333,17 @@ void ss_svm_free_order(SsSvm *self)
 
 SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps_function)
 {
+  return ss_run_epochs_backing_off(self, steps_function, NULL);
+}
+
+SsStatus ss_run_epochs_backing_off(SsSvm *self, SsStepsFunction steps_function, SsBackOffFunction back_off)
+{
   if (!self->order) {
     self->order = malloc((size_t)self->source.num_data * sizeof(int64_t));
     if (!self->order) return SS_ERR_ALLOC;
   }
-  SsEpochRun epoch_run = {.svm = self, .perm = self->order, .epoch_start = -1, .steps = steps_function};
+  SsEpochRun epoch_run = {.svm = self, .perm = self->order, .epoch_start = -1, .steps = steps_function,
+                          .back_off = back_off};
   SsRun run = ss_svm_run(self, &epoch_run);
   SsStatus status = ss_run_train(&run);
   ss_svm_realise_model(self);

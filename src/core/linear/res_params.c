@@ -76,6 +76,7 @@ SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0)
   if (!(eps0 > 0) || !isfinite(eps0))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_eps0: eps0 must be finite and > 0, got %g", eps0);
   self->res.eps0 = eps0;
+  self->res.eps0_set = true;
   return ss_svm_succeed(self);
 }
 

@@ -154,7 +154,7 @@ static SsStatus res_step(SsSvm *self, const int64_t *batch, int64_t cnt, int64_t
 
   /* The safeguard: halve the step until it does not raise the minibatch
    * objective f_B it descends (dir is a descent direction of f_B). */
-  double eps = isinf(res->tau) ? res->eps0 : res->eps0 * res->tau / (res->tau + (double)k);
+  double eps = ss_res_step_size(self, k);
   const double slack = SS_RES_OBJECTIVE_SLACK * fabs(f_old);
   int halvings = 0;
   for (;;) {
@@ -194,6 +194,64 @@ static SsStatus res_step(SsSvm *self, const int64_t *batch, int64_t cnt, int64_t
   return SS_OK;
 }
 
+static int64_t steps_per_epoch(const SsSvm *self)
+{
+  const int64_t n = self->source.num_data, L = self->res.minibatch_size;
+  return n / L + (n % L != 0);
+}
+
+/* The index k of the step of the minibatch that holds iteration t: the
+ * next step to be taken (a piece of the run may end within a minibatch,
+ * whose step then waits for the piece that holds its last position). */
+static int64_t step_index(const SsSvm *self, int64_t t)
+{
+  const int64_t n = self->source.num_data, L = self->res.minibatch_size;
+  return t / n * steps_per_epoch(self) + t % n / L;
+}
+
+/* eps_k: eps0 tau / (tau + k), or after a back-off (and unless the caller
+ * has set eps0 since) the restarted schedule; its age is kept >= 0 should
+ * the step index fall below its start (a larger minibatch size set since
+ * counts fewer steps per epoch). */
+double ss_res_step_size(const SsSvm *self, int64_t k)
+{
+  const SsResState *res = &self->res;
+  const bool backed_off = self->step_backoffs > 0 && !res->eps0_set;
+  const double eps0 = backed_off ? res->eps0 * res->backoff_scale : res->eps0;
+  const int64_t age = !backed_off ? k : k > res->backoff_step ? k - res->backoff_step : 0;
+  return isinf(res->tau) ? eps0 : eps0 * res->tau / (res->tau + (double)age);
+}
+
+/* The k-th step back-off (the run driver's, run.c, through epochs.c), at
+ * the default eps0 only: the curvature back at Bhat_0 (RES) or no pairs
+ * (LRES), learned from steps that went astray, the bias weight w_b to 0
+ * (epochs.c zeroes w), and the step schedule restarted at the present step
+ * index with eps0 SS_RES_BACKOFF_SHRINK^k times its default. False (nothing
+ * changed) for an eps0 set by the caller, or without memory for Bhat_0. */
+bool ss_res_back_off(SsSvm *self, int64_t k)
+{
+  SsResState *res = &self->res;
+  if (res->eps0_set || !res->curvature) return false;
+  if (self->solver == SS_SOLVER_RES) {
+    const int64_t D = self->dimension + 1;
+    double *diag = malloc((size_t)D * sizeof(double));
+    if (!diag || ss_res_initial_diagonal(self, diag) != SS_OK) {
+      free(diag);
+      return false;
+    }
+    memset(res->curvature, 0, (size_t)(D * D) * sizeof(double));
+    for (int64_t j = 0; j < D; ++j) res->curvature[j * D + j] = diag[j];
+    free(diag);
+  } else {
+    res->num_pairs = 0;
+    res->newest = res->memory - 1;
+  }
+  res->w_b = 0;
+  res->backoff_scale = pow(SS_RES_BACKOFF_SHRINK, (double)k);
+  res->backoff_step = step_index(self, self->iteration);
+  return true;
+}
+
 /* The SsStepsFunction of RES and LRES: the steps of the minibatches whose
  * last position lies in [t, t_end) (all within the run's epoch). */
 static SsStatus res_steps(SsEpochRun *run, int64_t t, int64_t t_end)
@@ -201,7 +259,7 @@ static SsStatus res_steps(SsEpochRun *run, int64_t t, int64_t t_end)
   SsSvm *self = run->svm;
   SsResState *res = &self->res;
   const int64_t n = self->source.num_data, L = res->minibatch_size;
-  const int64_t per_epoch = n / L + (n % L != 0);
+  const int64_t per_epoch = steps_per_epoch(self);
   const int64_t epoch = run->epoch_start / n;
   const int64_t start = run->epoch_start;
   SsStatus status = SS_OK;
@@ -278,7 +336,7 @@ SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver)
   ss_svm_fold_factor(self); /* RES works on w = u directly (factor 1) */
   res->solver = solver;
   res->work = &work;
-  status = ss_run_epochs(self, res_steps);
+  status = ss_run_epochs_backing_off(self, res_steps, ss_res_back_off);
   res->solver = NULL;
   res->work = NULL;
   free(block);

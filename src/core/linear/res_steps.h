@@ -36,6 +36,14 @@ typedef struct SsResSolver {
 /** Run train for RES or LRES: checks, work space, the epoch driver. */
 SsStatus ss_res_run(SsSvm *self, const SsResSolver *solver);
 
+/** The step size eps_k in force (eps0 tau / (tau + k), after a back-off
+ *  restarted and shortened: res_steps.c). */
+double ss_res_step_size(const SsSvm *self, int64_t k);
+
+/** The k-th step back-off of RES and LRES (res_steps.c; an
+ *  SsBackOffFunction): false at an eps0 set by the caller. */
+bool ss_res_back_off(SsSvm *self, int64_t k);
+
 /** Allocate the curvature (Bhat_0 = b0 I, or no pairs) if it is not there. */
 SsStatus ss_res_ensure_curvature(SsSvm *self);
 int64_t ss_res_curvature_buffer_size(const SsSvm *self);

@@ -175,6 +175,10 @@ typedef struct SsEpochRun SsEpochRun;
  *  solver's state) back; SS_OK or SS_ERR_NUMERIC. */
 typedef SsStatus (*SsStepsFunction)(SsEpochRun *run, int64_t t, int64_t t_end);
 
+/** A solver's part of its k-th step back-off (run.c; epochs.c zeroes w and
+ *  b): restart its steps shorter; false if it has none left. */
+typedef bool (*SsBackOffFunction)(SsSvm *self, int64_t k);
+
 /** What a solver's inner loop sees: the object and the permutation of the
  *  epoch in progress (perm_e, a function of (seed, e) only; the object's
  *  order buffer). */
@@ -183,6 +187,7 @@ struct SsEpochRun {
   int64_t *perm;
   int64_t epoch_start;   /**< t of the first iteration of that epoch */
   SsStepsFunction steps; /**< the solver's inner loop */
+  SsBackOffFunction back_off; /**< NULL: the SGD family's t0 back-off, if any (epochs.c) */
 };
 
 /** A run of the driver (run.h) over the linear object with its settings in
@@ -194,6 +199,8 @@ SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run);
  *  interrupt polls, the stopping rules, a final diagnostic. Folds the SGD
  *  factor at every epoch boundary. */
 SsStatus ss_run_epochs(SsSvm *self, SsStepsFunction steps);
+/** ss_run_epochs for a solver with its own step back-off (RES, LRES). */
+SsStatus ss_run_epochs_backing_off(SsSvm *self, SsStepsFunction steps, SsBackOffFunction back_off);
 
 /** Make the closing diagnostic the last ss_run_epochs left pending, as
  *  it would have been made then (statistics, scores, history, status);
