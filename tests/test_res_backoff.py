@@ -129,23 +129,31 @@ def test_partial_fit_on_scaled_data_does_not_warn():
 # -- stochsvm train: an epoch per call; it says so on stderr ---------------
 
 def test_cli_warns_of_a_model_worse_than_zero(tmp_path, capsys):
+    """With a --t0 given (no back-off: the caller chose the steps), SGD on raw
+    breast_cancer at C = 1e3 ends above the zero model's objective, and train
+    says so; at the default t0 the run backs off instead (one train() call,
+    as fit) and says that."""
     X, y = _raw_breast_cancer()
     train = write_libsvm(tmp_path / "raw.svm", X, y)
     assert main(["train", train, "--solver", "sgd", "-C", "1000", "-q"]) == 0
     err = capsys.readouterr().err
+    assert "notice: the steps were backed off" in err and "warning" not in err
+    assert main(["train", train, "--solver", "sgd", "-C", "1000", "--t0", "1e3", "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "backed off" not in err
     assert "stochsvm train: warning: the objective" in err
     assert ("that of the zero model: the steps diverged or made no progress and the model is "
             "not reliable; add --scale standard" in err)
     assert "raise --t0" in err
     # scaled, the same run is not warned about
-    assert main(["train", train, "--solver", "sgd", "-C", "1000", "--scale", "standard",
-                 "-q"]) == 0
+    assert main(["train", train, "--solver", "sgd", "-C", "1000", "--t0", "1e3", "--scale",
+                 "standard", "-q"]) == 0
     assert "warning" not in capsys.readouterr().err
 
 
 def test_cli_notices_a_back_off(tmp_path, capsys):
-    """Diagnostics within an epoch (--diagnostic-frequency below n) let the
-    back-off act; the command then says it did, in one line."""
+    """With diagnostics within an epoch too (--diagnostic-frequency below n)
+    the back-off acts; the command says it did, in one line."""
     X, y = _raw_breast_cancer()
     train = write_libsvm(tmp_path / "raw.svm", X, y)
     assert main(["train", train, "--solver", "sgd", "-C", "1000", "--diagnostic-frequency",
