@@ -16,17 +16,23 @@ moving to the maximiser is a genuine ascent step that keeps w~ = w~(alpha).
 This script measures whether taking that step during a run makes the
 returned model better, on the sets where linear SDCA ends above the zero
 model's objective (``unscaled``, LIBSVM's ``breast-cancer``) and on
-ordinary ones. The step is emulated through the object API exactly as a
-hook at the end of an epoch would take it: train one epoch per call
+ordinary ones. The step is emulated through the object API as the hook at
+the end of an epoch takes it: train one epoch per call
 (``set_max_num_iterations(n)``; a run split into calls equals the run in
 one call), and at the end of the epochs 1, 2, 3, 4, 6, 9, 13, 19, ... (each
 the last times 1.5, rounded down) read alpha, solve for s, and if the step
-raises D by more than 1e-3 D, set s alpha (``set_dual_variables``). Runs:
+raises D by more than 1e-3 D, set s alpha (``set_dual_variables``). The
+library's own step (src/core/linear/sdca_ray.c) is kept off in the emulated
+runs by shifting the model by zero (``shift_sdca_model``: a shifted model
+takes no step), again after each ``set_dual_variables``. Runs:
 
-* ``off``: no step (one call of the whole cap);
+* ``off``: no step;
 * ``ray``: the step at each scheduled epoch;
 * ``ray if P > P(0)``: the step only while the model is worse than the zero
-  model (P(w~) above P(0)): ordinary runs stay as they are once below it.
+  model (P(w~) above P(0));
+* ``rescue``: that, from epoch 100 on (the rule the library adopted);
+* ``library``: the library's default run (its own step), which must equal
+  ``rescue``.
 
 Every run uses the estimator's settings (bias multiplier 1, lambda = 1/(C n),
 seed 0) and its default cap (100 epochs or the epochs of 3e7 units of work,
@@ -52,7 +58,7 @@ import defaults as suite  # noqa: E402
 SETS = ("unscaled", "breast-cancer", "breast_cancer", "wine", "digits (0-4 v 5-9)")
 CS = (1e-3, 1.0, 1e3)
 LOSSES = ("hinge", "hinge2", "logistic")
-VARIANTS = ("off", "ray", "ray if P > P(0)")
+VARIANTS = ("off", "ray", "ray if P > P(0)", "rescue", "library")
 MIN_GAIN = 1e-3
 
 
@@ -108,8 +114,14 @@ def run(p, yb, C, loss, variant, epochs):
     svm = SVM(p.X, yb, lam, solver="sdca", loss=loss, seed=0)
     svm.set_bias_multiplier(1.0)
     svm.set_epsilon(0)
+
+    def library_off():
+        svm.shift_sdca_model(np.zeros(p.X.shape[1]), 0.0)
+
+    if variant != "library":
+        library_off()
     steps = 0
-    if variant == "off":
+    if variant in ("off", "library"):
         svm.set_max_num_iterations(epochs * n)
         svm.train()
     else:
@@ -117,7 +129,7 @@ def run(p, yb, C, loss, variant, epochs):
         svm.set_max_num_iterations(n)
         for e in range(1, epochs + 1):
             svm.train()
-            if e not in when:
+            if e not in when or (variant == "rescue" and e < 100):
                 continue
             w, b = np.asarray(svm.get_model()), svm.get_bias()
             if variant != "ray" and suite.linear_objective(p.X, yb, w, b, lam, loss) <= zero:
@@ -132,6 +144,7 @@ def run(p, yb, C, loss, variant, epochs):
             if gain > MIN_GAIN * abs(ray_dual(1.0, lam_norm2, beta, loss)):
                 svm.set_dual_variables(np.clip(s * alpha, -1.0, 1.0) if loss != "hinge2"
                                        else s * alpha)
+                library_off()
                 steps += 1
     w, b = np.asarray(svm.get_model()), svm.get_bias()
     P = suite.linear_objective(p.X, yb, w, b, lam, loss)
@@ -176,7 +189,7 @@ def main(argv=None):
                     P, acc, steps = run(p, yb, C, loss, v, epochs)
                     flag = " D" if P > zero else ""
                     cells.append(f"{P / P_star:.4g}{flag} / {100 * (o_acc - acc):+.1f}"
-                                 + (f" ({steps})" if v != "off" else ""))
+                                 + (f" ({steps})" if v not in ("off", "library") else ""))
                 row = f"| {name} | {C:g} | {loss} | {zero / P_star:.3g} | {epochs} | " + " | ".join(cells) + " |"
                 print(row, flush=True)
                 rows.append(row)

@@ -1,5 +1,5 @@
 /* sdca_ray.c -- SDCA's ray step: a dual line search along alpha -> s alpha
- * (issue 17; the math: docs/stopping.rst, "SDCA on badly scaled data").
+ * (issue 17; docs/stopping.rst, "SDCA on unscaled features").
  *
  * SDCA's model is linear in its dual variables, w~(alpha) = 1/(lambda n)
  * sum_i alpha_i x~_i, so along the ray s alpha (s >= 0) the model is
@@ -47,7 +47,7 @@
  * training: P(w~) > P(0). A run below P(0) at those epochs is not touched,
  * bit for bit. Cost: O(n + d) per scheduled epoch, plus one serial pass
  * over the data (the P test) when the step would move; O(log E) in a run
- * of E epochs, none in a run of 100 epochs or fewer. Not with a custom
+ * of E epochs, none in a run of 140 epochs or fewer. Not with a custom
  * loss, nor on a shifted model (sdca_shift.c: w~ is no longer w~(alpha),
  * and the ray of alpha is not a ray of the model).
  */
