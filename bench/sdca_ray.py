@@ -30,7 +30,9 @@ takes no step), again after each ``set_dual_variables``. Runs:
 * ``ray``: the step at each scheduled epoch;
 * ``ray if P > P(0)``: the step only while the model is worse than the zero
   model (P(w~) above P(0));
-* ``rescue``: that, from epoch 100 on (the rule the library adopted);
+* ``... from epoch 100``: that, from epoch 100 on;
+* ``rescue``: that, and only a step with s >= 1e3 (alpha three decades too
+  small): the rule the library adopted;
 * ``library``: the library's default run (its own step), which must equal
   ``rescue``.
 
@@ -58,8 +60,9 @@ import defaults as suite  # noqa: E402
 SETS = ("unscaled", "breast-cancer", "breast_cancer", "wine", "digits (0-4 v 5-9)")
 CS = (1e-3, 1.0, 1e3)
 LOSSES = ("hinge", "hinge2", "logistic")
-VARIANTS = ("off", "ray", "ray if P > P(0)", "rescue", "library")
+VARIANTS = ("off", "ray", "ray if P > P(0)", "... from epoch 100", "rescue", "library")
 MIN_GAIN = 1e-3
+MIN_SCALE = 1e3
 
 
 def schedule(epochs):
@@ -129,7 +132,7 @@ def run(p, yb, C, loss, variant, epochs):
         svm.set_max_num_iterations(n)
         for e in range(1, epochs + 1):
             svm.train()
-            if e not in when or (variant == "rescue" and e < 100):
+            if e not in when or (variant in ("... from epoch 100", "rescue") and e < 100):
                 continue
             w, b = np.asarray(svm.get_model()), svm.get_bias()
             if variant != "ray" and suite.linear_objective(p.X, yb, w, b, lam, loss) <= zero:
@@ -140,6 +143,8 @@ def run(p, yb, C, loss, variant, epochs):
                 continue
             beta = yb * alpha
             s = ray_maximiser(lam_norm2, beta, loss)
+            if variant == "rescue" and s < MIN_SCALE:
+                continue
             gain = ray_dual(s, lam_norm2, beta, loss) - ray_dual(1.0, lam_norm2, beta, loss)
             if gain > MIN_GAIN * abs(ray_dual(1.0, lam_norm2, beta, loss)):
                 svm.set_dual_variables(np.clip(s * alpha, -1.0, 1.0) if loss != "hinge2"

@@ -46,18 +46,14 @@ _CLASSIFICATION = ("hinge", "hinge2", "logistic")
 #: Pegasos were listed here; SGD, SVMSGD2 and SGD-QN left with their step
 #: back-off (run.c); kernel Pegasos and BSGD (wine at C = 1e3, above the zero
 #: model's objective after 100 epochs) with their work-based cap
-#: (stochsvm._solvers); linear SDCA's hinge loss with its ray step (sdca_ray.c).
-#: A strict xfail that starts passing fails the run, so this table cannot go
-#: stale silently.
+#: (stochsvm._solvers). A strict xfail that starts passing fails the run, so
+#: this table cannot go stale silently.
 _KNOWN = {
-    ("linear", "sdca"): (("hinge2", "logistic"),
-                         "the 1e-3..1e4 set at C = 1, 1e3 ends above the zero model's "
-                         "objective after the work-based cap (warned, naming scaling): "
-                         "C max||x||^2 = 1.4e9 and 1.4e12, where dual coordinate ascent (and "
-                         "LIBLINEAR's) needs far more epochs "
-                         "(bench/results/linear_sdca_unscaled.md); SDCA's ray step "
-                         "(sdca_ray.c) brought the hinge runs below it, not these "
-                         "(bench/results/sdca_ray.md)"),
+    ("linear", "sdca"): (_CLASSIFICATION, "the 1e-3..1e4 set at C = 1, 1e3 ends above the "
+                         "zero model's objective after the work-based cap (warned, naming "
+                         "scaling): C max||x||^2 = 1.4e9 and 1.4e12, where dual coordinate "
+                         "ascent (and LIBLINEAR's) needs far more epochs "
+                         "(bench/results/linear_sdca_unscaled.md)"),
 }
 
 

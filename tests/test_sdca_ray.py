@@ -3,9 +3,10 @@
 Its first column is a sample id near 1e6..1e7, so every row points almost
 the same way and dual coordinate ascent ends above the zero model's
 objective, predicting one class. From epoch 100 on, while the model is
-worse than the zero model, SDCA takes the dual line search alpha -> s alpha:
-the run must end with a lower objective and a higher test accuracy than the
-same run without it. A model shifted off w~(alpha) (``shift_sdca_model``,
+worse than the zero model and alpha is at least 1e3 times too small, SDCA
+takes the dual line search alpha -> s alpha: the run must end with a lower
+objective, a higher dual and a higher test accuracy than the same run
+without it. A model shifted off w~(alpha) (``shift_sdca_model``,
 here by zero) never takes the step, which gives the run without it.
 """
 
@@ -42,21 +43,19 @@ def _run(X, y, loss, epochs, ray):
     return stats, np.asarray(svm.get_model()).copy(), svm.get_bias()
 
 
-@pytest.mark.parametrize("loss", ["hinge2", "logistic"])
+@pytest.mark.parametrize("loss", ["hinge", "hinge2", "logistic"])
 def test_the_rescue_improves_objective_and_accuracy(breast_cancer, loss):
     X, y, X_test, y_test = breast_cancer
-    zero = 1.0 if loss == "hinge2" else np.log(2.0)
-    accuracy = {}
+    runs = {}
     for ray in (True, False):
-        stats, w, b = _run(X, y, loss, 320, ray)
-        accuracy[ray] = np.mean(np.where(X_test @ w + b > 0, 1.0, -1.0) == y_test)
-        if ray:
-            P_ray, D_ray = stats["objective"], stats["dual_objective"]
-        else:
-            P_off, D_off = stats["objective"], stats["dual_objective"]
-    assert P_off > zero > P_ray  # without: worse than not training; with: better
+        stats, w, b = _run(X, y, loss, 1000, ray)
+        accuracy = np.mean(np.where(X_test @ w + b > 0, 1.0, -1.0) == y_test)
+        runs[ray] = (stats["objective"], stats["dual_objective"], accuracy)
+    (P_ray, D_ray, acc_ray), (P_off, D_off, acc_off) = runs[True], runs[False]
+    assert P_ray < 0.6 * P_off
     assert D_ray > D_off
-    assert accuracy[True] > 0.9 > 0.7 > accuracy[False]
+    # without it the model predicts the majority class (0.678 of the test rows)
+    assert acc_off < 0.7 and acc_ray > acc_off + 0.05
 
 
 def test_no_step_before_epoch_100(breast_cancer):

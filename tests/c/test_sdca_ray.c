@@ -15,19 +15,19 @@
 
 enum { RN = 120, RD = 4 };
 
-/* Column j scaled by 10^(2j - 2) (1e-2 .. 1e4); the label is the sign of
- * the unscaled first two columns' sum; column 3 (the largest) is noise,
- * plus 1e4 as a sample id would be. */
+/* Columns 0-2 scaled by 1e-2, 1 and 1e2, the label the sign of the first
+ * two columns' unscaled sum; column 3 a sample id from 1e6 to 1e7 (as in
+ * LIBSVM's breast-cancer), no signal, dwarfing the rest. */
 static void make_badly_scaled(double *X, double *y)
 {
   TuRng rng;
   tu_rng_init(&rng, 17);
   for (int i = 0; i < RN; ++i) {
-    double z[RD];
-    for (int j = 0; j < RD; ++j) z[j] = 2 * tu_rng_uniform(&rng) - 1;
+    double z[RD - 1];
+    for (int j = 0; j < RD - 1; ++j) z[j] = 2 * tu_rng_uniform(&rng) - 1;
     y[i] = z[0] + z[1] > 0 ? 1.0 : -1.0;
-    for (int j = 0; j < RD; ++j) X[i * RD + j] = z[j] * pow(10.0, 2.0 * j - 2.0);
-    X[i * RD + RD - 1] += 1e4 * (1 + i % 7);
+    for (int j = 0; j < RD - 1; ++j) X[i * RD + j] = z[j] * pow(10.0, 2.0 * j - 2.0);
+    X[i * RD + RD - 1] = 1e6 * (1 + 9.0 * ((i * 37) % RN) / RN);
   }
 }
 

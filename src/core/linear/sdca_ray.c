@@ -60,6 +60,11 @@
  *  tolerance's share, a step could not change when the gap test fires,
  *  and each step resets shrinking. */
 #define SS_SDCA_RAY_MIN_GAIN 1e-3
+/** The smallest step taken: alpha at least this many times too small.
+ *  Measured (bench/results/sdca_ray.md), the steps that rescued runs on
+ *  LIBSVM's breast-cancer had s = 4e3 to 5e4; those that spoiled ordinary
+ *  runs (digits at C = 1 and 1e3, above P(0) at epoch 316) s = 19 to 96. */
+#define SS_SDCA_RAY_MIN_SCALE 1e3
 /** The first epoch that may take a step: after the solvers' ordinary cap
  *  (SS_SVM_DEFAULT_EPOCHS), by which ordinary runs are below P(0). */
 #define SS_SDCA_RAY_FIRST_EPOCH SS_SVM_DEFAULT_EPOCHS
@@ -209,6 +214,7 @@ bool ss_sdca_ray_step(SsSvm *self, bool rescue_only)
     s = fmin(fmax(s, 0.0), q.s_max);
   }
   if (!(s >= 0) || !isfinite(s) || s == 1) return false;
+  if (rescue_only && !(s >= SS_SDCA_RAY_MIN_SCALE)) return false;
   const double before = ray_dual(self, 1, lambda_norm2, &q);
   const double after = ray_dual(self, s, lambda_norm2, &q);
   if (!(after - before > SS_SDCA_RAY_MIN_GAIN * fabs(before))) return false;
