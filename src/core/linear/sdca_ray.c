@@ -35,21 +35,24 @@
  * The ray step raises D, but it can raise P(w~(alpha)) too: taken from the
  * first epochs, it sent ordinary runs far above the zero model's objective
  * (digits, 0-4 against 5-9, at C = 1e3: 1.24x to 87x the optimum) and
- * scikit-learn's raw breast_cancer from 2.0x to 31x (bench/sdca_ray.py,
- * bench/results/sdca_ray.md). So it is a rescue, taken only where a run
- * is failing by the suite's own measure:
+ * scikit-learn's raw breast_cancer from 2.0x to 31x; taken only while the
+ * model is worse than the zero model, it still spoiled digits at C = 1 and
+ * 1e3 (bench/sdca_ray.py, bench/results/sdca_ray.md). So it is a narrow
+ * rescue:
  *
  * When: at the end of the epochs 1, 2, 3, 4, 6, 9, 13, 19, ..., 94, 141,
  * ... of the object's life (each the last times 1.5, rounded down, at
  * least one more; a function of t only, so a run split into calls takes
- * the same steps) from SS_SDCA_RAY_FIRST_EPOCH on, if the step raises D by
- * more than SS_SDCA_RAY_MIN_GAIN D and the model is then worse than not
- * training: P(w~) > P(0). A run below P(0) at those epochs is not touched,
- * bit for bit. Cost: O(n + d) per scheduled epoch, plus one serial pass
- * over the data (the P test) when the step would move; O(log E) in a run
- * of E epochs, none in a run of 140 epochs or fewer. Not with a custom
- * loss, nor on a shifted model (sdca_shift.c: w~ is no longer w~(alpha),
- * and the ray of alpha is not a ray of the model).
+ * the same steps) from SS_SDCA_RAY_FIRST_EPOCH on, if the model is worse
+ * than not training, P(w~) > P(0), and alpha is SS_SDCA_RAY_MIN_SCALE
+ * times too small or more (and the step raises D by more than
+ * SS_SDCA_RAY_MIN_GAIN D). Any other run is not touched, bit for bit.
+ * Cost: O(n + d) per scheduled epoch (a few passes over alpha for the
+ * logistic loss' Newton solve), plus one serial pass over the data (the P
+ * test) when the step would move; O(log E) in a run of E epochs, none in a
+ * run of 140 epochs or fewer. Not with a custom loss, nor on a shifted
+ * model (sdca_shift.c: w~ is no longer w~(alpha), and the ray of alpha is
+ * not a ray of the model).
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
@@ -66,7 +69,7 @@
  *  runs (digits at C = 1 and 1e3, above P(0) at epoch 316) s = 19 to 96. */
 #define SS_SDCA_RAY_MIN_SCALE 1e3
 /** The first epoch that may take a step: after the solvers' ordinary cap
- *  (SS_SVM_DEFAULT_EPOCHS), by which ordinary runs are below P(0). */
+ *  (SS_SVM_DEFAULT_EPOCHS), so that a run of that cap is never touched. */
 #define SS_SDCA_RAY_FIRST_EPOCH SS_SVM_DEFAULT_EPOCHS
 /** The logistic loss' Newton solve: iterations at most, and the relative
  *  step at which it stops. */
