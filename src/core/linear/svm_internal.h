@@ -254,8 +254,8 @@ static inline bool ss_sdca_shrinks(const SsSvm *self)
 /** SDCA: whether the ray step is tried at the end of this epoch (1-based). */
 bool ss_sdca_ray_epoch(int64_t epoch);
 /** SDCA: the dual line search alpha -> s alpha (sdca_ray.c); with
- *  @p rescue_only, only if the model is worse than the zero model. True if
- *  it moved (shrinking is the caller's to reset). */
+ *  @p rescue_only, only if the model is worse than the zero model and
+ *  s >= 1e3. True if it moved (shrinking is the caller's to reset). */
 bool ss_sdca_ray_step(SsSvm *self, bool rescue_only);
 /** SDCA: the ray step's call at the end of every epoch (sdca.c). */
 void ss_sdca_ray_hook(SsSvm *self);
