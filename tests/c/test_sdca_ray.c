@@ -1,8 +1,9 @@
 /* test_sdca_ray.c -- SDCA's ray step (sdca_ray.c): each step keeps the dual
  * variables feasible, raises D to its maximum along the ray and keeps
  * w~ = w~(alpha); it keeps off a shifted model and, as a rescue, off a model
- * below the zero model's objective (such a run is bit for bit the run
- * without it); its schedule follows t, so a split run equals the whole.
+ * below the zero model's objective or with alpha less than 1e3 times too
+ * small (such a run is bit for bit the run without it); its schedule
+ * follows t, so a split run equals the whole.
  * (Its effect on the objective and the test accuracy: tests/test_sdca_ray.py,
  * on LIBSVM's breast-cancer.) */
 #include <math.h>
@@ -151,6 +152,30 @@ void test_sdca_ray_step_keeps_off(void)
   CHECK(!ss_sdca_ray_step(svm, false));
   CHECK_EQ_INT(ss_svm_set_dual_variables(svm, alpha), SS_OK); /* the rebuild forgets the shift */
   CHECK(ss_sdca_ray_step(svm, false));
+  ss_svm_delete(svm);
+
+  /* alpha = 1e-17 y: far too small (s >= 1e3), and the model so small
+   * that P(w~) = P(0) - <w~, 1/n sum_i y_i x~_i> + O(|w~|^2) < P(0): no
+   * rescue, but a step when asked for any model */
+  for (int i = 0; i < RN; ++i) alpha[i] = 1e-17 * y[i];
+  svm = new_ray_sdca(&data, X, y, SS_LOSS_HINGE, 1.0);
+  REQUIRE(svm);
+  CHECK_EQ_INT(ss_svm_set_dual_variables(svm, alpha), SS_OK);
+  CHECK(!ss_sdca_ray_step(svm, true));
+  CHECK(ss_sdca_ray_step(svm, false));
+  CHECK(ss_svm_get_dual_variables(svm)[0] / alpha[0] >= 1e3);
+  ss_svm_delete(svm);
+
+  /* alpha = 1e-14 y: the id column puts the model above P(0), but alpha
+   * is only some 15 times too small (s < 1e3): no rescue */
+  for (int i = 0; i < RN; ++i) alpha[i] = 1e-14 * y[i];
+  svm = new_ray_sdca(&data, X, y, SS_LOSS_HINGE, 1.0);
+  REQUIRE(svm);
+  CHECK_EQ_INT(ss_svm_set_dual_variables(svm, alpha), SS_OK);
+  CHECK(!ss_sdca_ray_step(svm, true));
+  CHECK(ss_sdca_ray_step(svm, false));
+  const double s = ss_svm_get_dual_variables(svm)[0] / alpha[0];
+  CHECK(s > 2 && s < 1e3);
   ss_svm_delete(svm);
 
   /* well scaled blobs: below P(0) once trained, so no rescue */
