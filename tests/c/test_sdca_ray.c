@@ -136,6 +136,25 @@ void test_sdca_ray_step_invariants(void)
   }
 }
 
+/* From alpha = eps y: whether the rescue moves (*rescued), and the s of
+ * the step taken without its conditions (0 if none). */
+static double step_of_tiny_alpha(const double *X, const double *y, double eps, bool *rescued)
+{
+  static double alpha[RN];
+  for (int i = 0; i < RN; ++i) alpha[i] = eps * y[i];
+  SsData data;
+  SsSvm *svm = new_ray_sdca(&data, X, y, SS_LOSS_HINGE, 1.0);
+  if (!svm || ss_svm_set_dual_variables(svm, alpha) != SS_OK) {
+    ss_svm_delete(svm);
+    *rescued = true;
+    return 0;
+  }
+  *rescued = ss_sdca_ray_step(svm, true);
+  const double s = !*rescued && ss_sdca_ray_step(svm, false) ? ss_svm_get_dual_variables(svm)[0] / alpha[0] : 0;
+  ss_svm_delete(svm);
+  return s;
+}
+
 /* The step keeps off a shifted model (w~ is no ray of alpha there), and
  * the rescue keeps off a model below the zero model's objective. */
 void test_sdca_ray_step_keeps_off(void)
@@ -157,26 +176,12 @@ void test_sdca_ray_step_keeps_off(void)
   /* alpha = 1e-17 y: far too small (s >= 1e3), and the model so small
    * that P(w~) = P(0) - <w~, 1/n sum_i y_i x~_i> + O(|w~|^2) < P(0): no
    * rescue, but a step when asked for any model */
-  for (int i = 0; i < RN; ++i) alpha[i] = 1e-17 * y[i];
-  svm = new_ray_sdca(&data, X, y, SS_LOSS_HINGE, 1.0);
-  REQUIRE(svm);
-  CHECK_EQ_INT(ss_svm_set_dual_variables(svm, alpha), SS_OK);
-  CHECK(!ss_sdca_ray_step(svm, true));
-  CHECK(ss_sdca_ray_step(svm, false));
-  CHECK(ss_svm_get_dual_variables(svm)[0] / alpha[0] >= 1e3);
-  ss_svm_delete(svm);
-
+  bool rescued;
+  CHECK(step_of_tiny_alpha(X, y, 1e-17, &rescued) >= 1e3 && !rescued);
   /* alpha = 1e-14 y: the id column puts the model above P(0), but alpha
    * is only some 15 times too small (s < 1e3): no rescue */
-  for (int i = 0; i < RN; ++i) alpha[i] = 1e-14 * y[i];
-  svm = new_ray_sdca(&data, X, y, SS_LOSS_HINGE, 1.0);
-  REQUIRE(svm);
-  CHECK_EQ_INT(ss_svm_set_dual_variables(svm, alpha), SS_OK);
-  CHECK(!ss_sdca_ray_step(svm, true));
-  CHECK(ss_sdca_ray_step(svm, false));
-  const double s = ss_svm_get_dual_variables(svm)[0] / alpha[0];
-  CHECK(s > 2 && s < 1e3);
-  ss_svm_delete(svm);
+  const double s = step_of_tiny_alpha(X, y, 1e-14, &rescued);
+  CHECK(s > 2 && s < 1e3 && !rescued);
 
   /* well scaled blobs: below P(0) once trained, so no rescue */
   static double Xb[RN * RD], yb[RN];
