@@ -121,11 +121,6 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_sdca_shift.c */                                       \
   X(sdca_shift_rejects_and_keeps_state)                         \
   X(sdca_shift_moves_the_model_and_the_steps)                   \
-  /* test_sdca_ray.c */                                         \
-  X(sdca_ray_step_invariants)                                   \
-  X(sdca_ray_step_keeps_off)                                    \
-  X(sdca_ray_schedule)                                          \
-  X(sdca_ray_ordinary_run_unchanged_and_split_equals_whole)     \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \

@@ -61,7 +61,6 @@ void ss_sdca_rebuild_model(SsSvm *self)
   }
   if (B > 0) self->bias = b;
   self->model_stale = false;
-  self->sdca_shifted = false;
   ss_sdca_reset_shrinking(self);
   ss_svm_realise_model(self);
 }
@@ -204,14 +203,6 @@ int64_t ss_sdca_visit_position(const SsSvm *self, int64_t j)
 {
   const int64_t m = self->shrinking.num_candidates;
   return m > 0 ? mul_div(j, self->source.num_data, m) : j;
-}
-
-/* The ray step (sdca_ray.c) at the end of an epoch of its schedule; a
- * step moves examples off their bounds, so shrinking starts again. */
-void ss_sdca_ray_hook(SsSvm *self)
-{
-  if (ss_sdca_ray_epoch(self->iteration / self->source.num_data) && ss_sdca_ray_step(self, true))
-    ss_sdca_reset_shrinking(self);
 }
 
 #define SS_STEPS_TEMPLATE "sdca_steps_t.h"

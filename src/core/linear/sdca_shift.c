@@ -44,7 +44,6 @@ SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_s
   ss_svm_fold_factor(self);
   for (int64_t k = 0; k < self->dimension; ++k) self->u[k] += shift[k];
   self->bias += bias_shift;
-  self->sdca_shifted = true;
   ss_sdca_reset_shrinking(self);
   ss_svm_realise_model(self);
   return ss_svm_succeed(self);

@@ -98,6 +98,5 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   sh->epoch_gap = epoch_gap;
   /* (t - epoch_start, not epoch_start + n: that overflows near INT64_MAX) */
   if (shrunk && status == SS_OK && t - run->epoch_start == n) ss_sdca_end_epoch(self);
-  if (status == SS_OK && t - run->epoch_start == n) ss_sdca_ray_hook(self);
   return status;
 }

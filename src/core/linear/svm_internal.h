@@ -82,8 +82,6 @@ struct SsSvm_ {
   SsRunProgress progress;      /**< iteration as published by a running train (run.h) */
   double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
-  bool sdca_shifted;           /**< SDCA: w~ shifted off w~(alpha) (sdca_shift.c) */
-  bool sdca_ray_off;           /**< SDCA: no ray step (sdca_ray.c; for the tests' comparisons) */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
   SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
   int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
@@ -306,14 +304,6 @@ static inline bool ss_sdca_diagnostic_wanted(SsSvm *self)
   sh->asked_iteration = self->iteration;
   return sh->asked;
 }
-/** SDCA: whether the ray step is tried at the end of this epoch (1-based). */
-bool ss_sdca_ray_epoch(int64_t epoch);
-/** SDCA: the dual line search alpha -> s alpha (sdca_ray.c); with
- *  @p rescue_only, only if the model is worse than the zero model and
- *  s >= 1e3. True if it moved (shrinking is the caller's to reset). */
-bool ss_sdca_ray_step(SsSvm *self, bool rescue_only);
-/** SDCA: the ray step's call at the end of every epoch (sdca.c). */
-void ss_sdca_ray_hook(SsSvm *self);
 /** SDCA: the bookkeeping at the end of an epoch (bounds, unshrinking). */
 void ss_sdca_end_epoch(SsSvm *self);
 /** SDCA: the examples to visit in the run's epoch (ordered once per epoch),
