@@ -245,7 +245,7 @@ def part_bars(args, lines):
         svc_acc = 100 * svc.score(Xt, yt)
         for solver, extra in (("sbp", {}), ("bsca", {"budget": 500})):
             for threads in args.threads:
-                est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, seed=0,
+                est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, random_state=0,
                                           n_jobs=threads, **extra)
                 w0, c0 = time.perf_counter(), time.process_time()
                 est.fit(X, y)
