@@ -191,7 +191,7 @@ def part_bars(args, lines):
             if solver not in args.solvers:
                 continue
             for threads in args.threads:
-                est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, seed=0,
+                est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, random_state=0,
                                           n_jobs=threads, **extra)
                 w0, c0 = time.perf_counter(), time.process_time()
                 est.fit(X, y)
