@@ -250,6 +250,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_nu_matches_the_optimum_and_is_monotone)                 \
   X(sbp_nu_rejects)                                             \
   X(sbp_stop_is_certified)                                      \
+  X(sbp_bound_cost_bounds_the_bound)                            \
   /* test_kernel_budget.c */                                    \
   X(bsca_object_matches_kernel_sdca)                            \
   X(budget_object_never_exceeded)                               \

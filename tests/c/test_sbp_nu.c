@@ -3,6 +3,7 @@
 #include "minitest.h"
 #include "stochsvm/kernel_svm.h"
 #include "testutil.h"
+#include "../../src/core/kernel/kernel_certificate.h"
 
 enum { NN = 80, ND = 3 };
 
@@ -146,4 +147,33 @@ void test_sbp_stop_is_certified(void)
     ss_kernel_svm_delete(exact);
     ss_kernel_svm_delete(sbp);
   }
+}
+
+/* ss_kernel_dual_bound_cost, which decides whether the first bound of a
+ * run is affordable, bounds what ss_kernel_dual_bound spends: exactly n
+ * evaluations per margin error without ascent rows, at most the count with
+ * them. */
+void test_sbp_bound_cost_bounds_the_bound(void)
+{
+  nu_fixture();
+  SsKernelSvm *sbp = ss_kernel_svm_new(SS_KSOLVER_SBP, &f.kernel, &f.data, f.y, 0.01);
+  REQUIRE(sbp);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(sbp, true), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(sbp, 0), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(sbp, 3 * NN), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(sbp), SS_OK);
+  REQUIRE(sbp->scores);
+  int64_t errors = 0;
+  for (int64_t i = 0; i < NN; ++i) errors += f.y[i] * (sbp->scores[i] + sbp->model.bias) < 1;
+  CHECK(errors > 0 && errors < NN);
+  const int64_t rows[] = {0, 5, NN};
+  for (int k = 0; k < 3; ++k) {
+    const double cost = ss_kernel_dual_bound_cost(sbp, sbp->scores, rows[k]);
+    CHECK(cost == (double)NN * (double)(errors + rows[k]) + (double)rows[k]);
+    const int64_t before = sbp->num_kernel_evaluations;
+    CHECK(isfinite(ss_kernel_dual_bound(sbp, sbp->scores, rows[k])));
+    const double spent = (double)(sbp->num_kernel_evaluations - before);
+    CHECK(rows[k] == 0 ? spent == cost : spent <= cost);
+  }
+  ss_kernel_svm_delete(sbp);
 }

@@ -47,6 +47,12 @@ static double box(const SsKernelSvm *svm, int64_t i)
   return ss_kernel_svm_weight(svm, i) / (double)svm->num_data;
 }
 
+/* Example i is a margin error of the model of @p scores: step 1's a_i > 0. */
+static bool margin_error(const SsKernelSvm *svm, const double *scores, int64_t i)
+{
+  return svm->labels[i] * (scores[i] + svm->model.bias) < 1;
+}
+
 /* a_i += delta, and h follows: one kernel row. False when the budget is spent. */
 static bool move(Certificate *c, int64_t i, double delta)
 {
@@ -196,8 +202,7 @@ double ss_kernel_dual_bound(SsKernelSvm *self, const double *scores, int64_t max
   c.row = malloc((size_t)n * sizeof(double));
   double bound = NAN;
   if (c.a && c.h && c.row) {
-    const double *y = self->labels, b = self->model.bias;
-    for (int64_t i = 0; i < n; ++i) c.a[i] = y[i] * (scores[i] + b) < 1 ? box(self, i) : 0.0;
+    for (int64_t i = 0; i < n; ++i) c.a[i] = margin_error(self, scores, i) ? box(self, i) : 0.0;
     make_feasible(&c);
     rescale(&c, box_cap(&c));
     /* stop at projected gradients 1e-3 (of dD/da_i = 1 at a = 0) */
@@ -215,4 +220,12 @@ double ss_kernel_dual_bound(SsKernelSvm *self, const double *scores, int64_t max
   free(c.h);
   free(c.row);
   return bound;
+}
+
+double ss_kernel_dual_bound_cost(const SsKernelSvm *self, const double *scores, int64_t max_rows)
+{
+  int64_t errors = 0;
+  for (int64_t i = 0; i < self->num_data; ++i) errors += margin_error(self, scores, i);
+  /* a row per margin error (step 1), max_rows for the ascent, K_ij per pair */
+  return (double)self->num_data * (double)(errors + max_rows) + (double)max_rows;
 }

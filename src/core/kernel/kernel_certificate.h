@@ -12,4 +12,8 @@
  *  num_kernel_evaluations). NaN out of memory. */
 double ss_kernel_dual_bound(SsKernelSvm *self, const double *scores, int64_t max_rows);
 
+/** The most kernel evaluations ss_kernel_dual_bound(@p self, @p scores,
+ *  @p max_rows) can cost: an O(n) count of the margin errors. */
+double ss_kernel_dual_bound_cost(const SsKernelSvm *self, const double *scores, int64_t max_rows);
+
 #endif /* STOCHSVM_KERNEL_CERTIFICATE_H */

@@ -248,7 +248,8 @@ struct SsKernelSolverOps {
 /** A certified window stop (kernel_svm.c, run_dual_bound): a dual bound's
  *  ascent may use this many kernel rows (the model's support vectors if
  *  more), and a bound comes at most once per this many times its cost of
- *  the solver's own kernel evaluations. */
+ *  the solver's own kernel evaluations; the first of a run only once the
+ *  run's work is this many times its cost (ss_kernel_dual_bound_cost). */
 #define SS_KERNEL_CERTIFICATE_MIN_ROWS 64
 #define SS_KERNEL_CERTIFICATE_SPACING 10.0
 

@@ -413,14 +413,22 @@ static double run_dual_bound(void *object, SsRunBound *kind)
    * derived nu that its model shows to be off, the stop stands too, and
    * run_solver refines nu and trains on. */
   if (self->nu > 0 || ss_sbp_nu_is_off(self)) return NAN;
-  *kind = SS_RUN_BOUND_TIGHT;
   const int64_t before = self->num_kernel_evaluations;
+  const int64_t n = self->num_data, m = self->model.num_support_vectors;
+  const int64_t wanted = m > SS_KERNEL_CERTIFICATE_MIN_ROWS ? m : SS_KERNEL_CERTIFICATE_MIN_ROWS;
+  const int64_t rows = wanted < n ? wanted : n;
+  /* The first bound of a run only if the work so far pays for it
+   * SS_KERNEL_CERTIFICATE_SPACING times over; until then the window alone
+   * decides (on a9a a bound costs about an epoch of SBP steps: docs/stopping.rst). */
+  if (self->certificate_at == 0 &&
+      (double)before < SS_KERNEL_CERTIFICATE_SPACING * ss_kernel_dual_bound_cost(self, self->scores, rows))
+    return NAN;
+  /* After a bound that did not certify the stop, only a bound stops the run. */
+  *kind = SS_RUN_BOUND_TIGHT;
   if (self->certificate_at > 0 &&
       (double)(before - self->certificate_at) < SS_KERNEL_CERTIFICATE_SPACING * (double)self->certificate_cost)
     return NAN;
-  const int64_t n = self->num_data, m = self->model.num_support_vectors;
-  const int64_t rows = m > SS_KERNEL_CERTIFICATE_MIN_ROWS ? m : SS_KERNEL_CERTIFICATE_MIN_ROWS;
-  const double bound = ss_kernel_dual_bound(self, self->scores, rows < n ? rows : n);
+  const double bound = ss_kernel_dual_bound(self, self->scores, rows);
   self->certificate_cost = self->num_kernel_evaluations - before;
   self->certificate_at = self->num_kernel_evaluations;
   SsKernelSvmStatistics *st = &self->statistics;
