@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer, make_blobs, make_classification
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
 from _helpers import load_bench
@@ -113,3 +114,19 @@ def test_window_alone_while_a_bound_costs_more_than_a_tenth_of_the_run():
     assert stats["iteration"] < n
     assert np.isnan(stats["dual_objective"]) and np.isnan(stats["duality_gap"])
     assert stats["primal_objective"] <= 1.05 * optimum
+
+
+def test_the_estimator_says_when_its_stop_is_uncertified():
+    """The same uncertified stop through KernelSVMClassifier (nu derived
+    from C) warns that the objective is not certified; with the bound
+    affordable (the small set above) it does not, and neither does a run
+    whose nu is the caller's (the window alone by design)."""
+    n = 5000
+    X, y = make_blobs(n_samples=n, centers=[[-1, 0], [1, 0]], cluster_std=0.6, random_state=0)
+    with pytest.warns(ConvergenceWarning, match="stopped on its objective window without a "
+                                                "certificate.*solver='sdca'"):
+        est = KernelSVMClassifier(solver="sbp", C=1.0, gamma=0.5).fit(X, y)
+    assert np.isnan(est._svms[0].get_statistics()["dual_objective"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        KernelSVMClassifier(solver="sbp", C=1.0, gamma=0.5, nu=est._svms[0].get_nu()).fit(X, y)
