@@ -164,3 +164,19 @@ def test_cli_notices_a_back_off(tmp_path, capsys):
     assert lines[0].startswith("stochsvm train: notice: the steps were backed off 1 time: at "
                                "the default --t0")
     assert "warning" not in err  # it ends below the zero model's objective
+
+
+def test_cli_warns_of_an_sdca_model_worse_than_zero(tmp_path, capsys):
+    """SDCA has no steps to back off, but its model can be worse than none
+    too (a dual far from converged on badly scaled features): train says so,
+    as the estimator warns, with SDCA's own advice."""
+    from stochsvm.datasets import make_unscaled
+
+    X, y = make_unscaled(n=240, d=8)
+    train = write_libsvm(tmp_path / "unscaled.svm", X, y)
+    assert main(["train", train, "--solver", "sdca", "--loss", "logistic", "-C", "1000",
+                 "-q"]) == 0
+    err = capsys.readouterr().err
+    assert ("that of the zero model: the dual is far from converged and the model is not "
+            "reliable; add --scale standard" in err)
+    assert "--t0" not in err.split("warning:")[1]

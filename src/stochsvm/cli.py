@@ -749,19 +749,21 @@ def _notice_steps(args, svms, problems, stats):
               f"time{'s' if backoffs > 1 else ''}: at the default {step} the objective went "
               f"non-finite or rose above the zero model's, and training restarted from w = 0 "
               f"with shorter steps", file=sys.stderr)
-    if args.solver == "sdca":  # no steps; its primal is poor only until its dual converges
-        return
     for svm, yb, st in zip(svms, problems, stats):
         zero = _zero_objective(yb, args.loss, svm.get_weights())
         # (as partial_fit: the first epoch's large steps only warn far above it)
         slack = 1 + 1e-9 if st["iteration"] > svm.get_num_data() else _FIRST_EPOCH_SLACK
         if st["objective"] > zero * slack:
-            shorter = ", raise --t0 (shorter steps)" if args.solver in _svm._T0_SOLVERS else ""
+            scale = "add --scale standard (or maxabs, which keeps sparse data sparse)"
+            if args.solver == "sdca":  # no steps: its primal is poor until its dual converges
+                why, fix = ("the dual is far from converged", f"{scale}, or raise --epochs")
+            else:
+                shorter = ", raise --t0 (shorter steps)" if args.solver in _svm._T0_SOLVERS else ""
+                why, fix = ("the steps diverged or made no progress",
+                            f"{scale}{shorter}, or use --solver sdca, which needs no step size")
             print(f"stochsvm train: warning: the objective {st['objective']:.6g} is above "
-                  f"{zero:.6g}, that of the zero model: the steps diverged or made no progress "
-                  f"and the model is not reliable; add --scale standard (or maxabs, which keeps "
-                  f"sparse data sparse){shorter}, or use --solver sdca, which needs no step "
-                  f"size", file=sys.stderr)
+                  f"{zero:.6g}, that of the zero model: {why} and the model is not reliable; "
+                  f"{fix}", file=sys.stderr)
             return
 
 
