@@ -65,6 +65,21 @@ class Solver:
         return max(self.max_iter, math.ceil(self.min_work / epoch_work))
 
     @property
+    def learns_bias(self):
+        """Whether it learns an unregularized bias by default (None: it has
+        no such bias, ``unregularized_bias`` does not apply)."""
+        return True if self.bias == "unregularized" else None
+
+    def default_epochs_on(self, X):
+        """The default epoch cap on the training set ``X`` (an array or a
+        scipy sparse matrix): a linear epoch's work is the stored values of
+        X plus one per row, a kernel epoch's n^2 kernel evaluations."""
+        n = X.shape[0]
+        if self.kind == "kernel":
+            return self.default_epochs(float(n) ** 2)
+        return self.default_epochs((X.nnz if hasattr(X, "nnz") else X.size) + n)
+
+    @property
     def default_tol(self):
         """The default tol; 0 for a solver with no stopping test."""
         return self.tol if self.stopping_rule is not None else 0.0

@@ -588,8 +588,7 @@ def _kernel_bias(args):
 
     if args.unregularized_bias is not None:
         return args.unregularized_bias
-    bias = _solvers.get("kernel", args.solver).bias
-    return True if bias == "unregularized" else None
+    return _solvers.get("kernel", args.solver).learns_bias
 
 
 def _new_kernel_svm(X, y, lam, args, whole_run=False):
@@ -781,13 +780,9 @@ def resolve_run_defaults(args, X):
     or ``KernelSVMClassifier`` at its defaults would run."""
     from stochsvm import _solvers
 
-    n = X.shape[0]
-    if args.kernel is None:
-        solver, epoch_work = _solvers.get("linear", args.solver), X.nnz + n
-    else:
-        solver, epoch_work = _solvers.get("kernel", args.solver), float(n) ** 2
+    solver = _solvers.get("linear" if args.kernel is None else "kernel", args.solver)
     if args.epochs is None:
-        args.epochs = solver.default_epochs(epoch_work)
+        args.epochs = solver.default_epochs_on(X)
     if args.tol is None:
         args.tol = solver.default_tol
 

@@ -398,9 +398,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         return np.float32 if self.kernel_precision == "float32" else (np.float64, np.float32)
 
     def _bias(self):
-        """The unregularized-bias setting in force (None: on for SBP and BSCA)."""
+        """The unregularized-bias setting in force (None: the solver's default, on)."""
         if self.unregularized_bias is None:
-            return _solvers.get("kernel", self.solver).bias == "unregularized"
+            return bool(_solvers.get("kernel", self.solver).learns_bias)
         return bool(self.unregularized_bias)
 
     def _max_iter(self, n):

@@ -383,9 +383,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         max_iter = self._param("max_iter")
         if max_iter is not None:
             return int(max_iter)
-        n = X.shape[0]
-        per_epoch = (X.nnz if sp.issparse(X) else X.size) + n
-        return _solvers.get("linear", self.solver).default_epochs(per_epoch)
+        return _solvers.get("linear", self.solver).default_epochs_on(X)
 
     def _cap_text(self):
         """The cap as the warnings name it: the value given, or None and the
