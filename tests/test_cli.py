@@ -158,6 +158,35 @@ def test_train_kernel_models(files, tmp_path, solver):
     assert _value(_run("predict", model, test3).stderr, "accuracy") == test_acc
 
 
+def test_train_kernel_cache_size_and_shrinking(files, tmp_path, capsys):
+    """--cache-size and --no-shrinking reach the exact kernel SDCA: the same
+    model (the cache never changes the iterates; shrinking off reaches the
+    same optimum to the tolerance); refused without --kernel or when <= 0."""
+    train, _, _, _, _ = files
+    common = ["--kernel", "rbf", "--gamma", "0.5", "--solver", "sdca", "--tol", "1e-8", "-q"]
+    models = {}
+    for name, extra in [("default", []), ("small", ["--cache-size", "0.01"]),
+                        ("full", ["--no-shrinking"])]:
+        models[name] = tmp_path / f"{name}.ssvm"
+        assert main(["train", train, str(models[name]), *common, *extra]) == 0
+    d = {k: read_model(v) for k, v in models.items()}
+    np.testing.assert_array_equal(d["small"]["coefficients"], d["default"]["coefficients"])
+    # the flags reach the object the command trains
+    from stochsvm import cli
+
+    X, y = np.eye(4), np.array([1.0, -1.0, 1.0, -1.0])
+    for extra, size, shrinking in [([], 200, True), (["--cache-size", "0.5"], 0.5, True),
+                                   (["--no-shrinking"], 200, False)]:
+        args = cli._build_parser().parse_args(["train", train, *common, *extra])
+        svm = cli._new_kernel_svm(X, y, 0.1, args)
+        assert (svm.get_cache_size(), svm.get_shrinking()) == (size, shrinking)
+    np.testing.assert_allclose(d["full"]["biases"], d["default"]["biases"], atol=1e-3)
+    capsys.readouterr()
+    assert "--cache-size needs --kernel" in _error(["train", train, "--cache-size", "5"], capsys)
+    assert "--cache-size must be > 0" in _error(["train", train, *common, "--cache-size", "0"],
+                                                capsys)
+
+
 @pytest.mark.parametrize("solver", ["bsca", "bsgd"])
 @pytest.mark.parametrize("maintenance", ["remove", "merge", "project"])
 def test_train_budget_options(files, tmp_path, capsys, solver, maintenance):

@@ -266,3 +266,38 @@ def test_the_estimator_reaches_the_exact_solver():
     assert free.intercept_[0] == 0.0
     with pytest.raises(ValueError, match="unregularized_bias=True needs solver"):
         KernelSVMClassifier(solver="pegasos", unregularized_bias=True).fit(X[:50], y[:50])
+
+
+def test_the_estimator_passes_cache_size_and_shrinking_on():
+    """KernelSVMClassifier(cache_size=, shrinking=) as SVC's: they reach the
+    exact solver (a tiny cache recomputes rows, so more kernel evaluations;
+    shrinking off visits more) and change the running time, not the model."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from stochsvm import KernelSVMClassifier
+
+    X, y, C, gamma = digits_binary()
+    fits = {}
+    for cache_size, shrinking in [(200, True), (0.05, True), (200, False)]:
+        clf = KernelSVMClassifier(C=C, gamma=gamma, cache_size=cache_size, shrinking=shrinking,
+                                  tol=1e-8).fit(X, y)
+        assert clf._svms[0].get_cache_size() == cache_size
+        assert clf._svms[0].get_shrinking() is shrinking
+        fits[cache_size, shrinking] = clf
+    default = fits[200, True]
+    small = fits[0.05, True]
+    np.testing.assert_array_equal(small.decision_function(X), default.decision_function(X))
+    assert small.n_kernel_evaluations_ > default.n_kernel_evaluations_
+    np.testing.assert_allclose(fits[200, False].decision_function(X),
+                               default.decision_function(X), atol=1e-4)
+    # a warm start with another size keeps going from the same state
+    warm = KernelSVMClassifier(C=C, gamma=gamma, tol=1e-8, warm_start=True).fit(X, y)
+    warm.set_params(cache_size=1).fit(X, y)
+    assert warm._svms[0].get_cache_size() == 1
+    np.testing.assert_allclose(warm.decision_function(X), default.decision_function(X),
+                               atol=1e-6)
+    for bad in (0, -1.0, float("nan"), float("inf"), "big"):
+        with pytest.raises(InvalidParameterError, match="cache_size"):
+            KernelSVMClassifier(cache_size=bad).fit(X[:20], y[:20])
+    with pytest.raises(InvalidParameterError, match="shrinking"):
+        KernelSVMClassifier(shrinking="yes").fit(X[:20], y[:20])

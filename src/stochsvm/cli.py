@@ -197,8 +197,9 @@ def _build_parser():
                             "primal kernel solvers)")
         p.add_argument("--seed", type=_seed, default=0, help="seed of the visiting order (default 0)")
         p.add_argument("--no-shrinking", dest="shrinking", action="store_false",
-                       help="SDCA: visit every example (shrinking skips those stuck at a bound "
-                            "of the hinge losses; default on)")
+                       help="SDCA (linear, and kernel with the bias): visit every example "
+                            "(shrinking skips those stuck at a bound of the hinge losses; "
+                            "default on)")
         p.add_argument("--float32", action="store_true",
                        help="keep the data in single precision (the model is double)")
         p.add_argument("--homkermap", choices=_HOM_KERNELS, default=None, metavar="KERNEL",
@@ -293,6 +294,9 @@ def _build_parser():
     train.add_argument("--budget", type=_count("--budget"), default=None, metavar="B",
                        help="BSCA/BSGD: keep at most B support vectors (default the "
                             "library's, 500)")
+    train.add_argument("--cache-size", type=_positive("--cache-size"), default=None, metavar="MB",
+                       help="SDCA with the bias: the kernel-row cache in MB (default 200, as "
+                            "SVC's; the running time changes, never the model)")
     train.add_argument("--maintenance", choices=("auto", "merge", "remove", "project"),
                        default=None,
                        help="BSCA/BSGD: how a model of B + 1 points returns to B (default "
@@ -607,6 +611,9 @@ def _new_kernel_svm(X, y, lam, args, whole_run=False):
             svm.set_budget(args.budget)
         if args.maintenance is not None:
             svm.set_budget_maintenance(args.maintenance)
+        svm.set_shrinking(getattr(args, "shrinking", True))
+        if getattr(args, "cache_size", None) is not None:
+            svm.set_cache_size(args.cache_size)
     except (ValueError, RuntimeError) as exc:
         raise _Fail(str(exc)) from None
     svm.set_epsilon(args.tol)
@@ -622,6 +629,8 @@ def _check_kernel_args(args, solvers, kernel_solvers):
             raise _Fail("--nu and --unregularized-bias need --kernel (and --solver sbp; bsca for the bias)")
         if args.budget is not None or args.maintenance is not None:
             raise _Fail("--budget and --maintenance need --kernel and --solver bsca or bsgd")
+        if getattr(args, "cache_size", None) is not None:
+            raise _Fail("--cache-size needs --kernel (the kernel-row cache of SDCA with the bias)")
         return
     if args.solver not in kernel_solvers:
         raise _Fail(f"--kernel needs a kernel solver ({', '.join(kernel_solvers)}), "

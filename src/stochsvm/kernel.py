@@ -211,6 +211,16 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         values are rounded to float32 first). Needs ``kernel="rbf"`` and a
         solver other than ``"bsca"`` and ``"bsgd"`` (ValueError otherwise).
         A warm start with another precision than the last fit's starts afresh.
+    cache_size : float > 0, default=200
+        ``solver="sdca"`` with the bias (the default): the kernel-row cache
+        in MB, as SVC's ``cache_size`` (rows are computed once and reused
+        while they fit). It changes the running time, never the model. The
+        other solvers keep no row cache and ignore it.
+    shrinking : bool, default=True
+        ``solver="sdca"`` with the bias: leave out of the working-set search
+        the examples stuck at a bound, as SVC's ``shrinking`` (checked again
+        before the stop, so both reach the same optimum to ``tol``). The
+        other solvers ignore it.
     probability : bool, default=False
         Fit Platt sigmoids on the scores of an internal 5-fold
         cross-validation (stratified, seeded by ``random_state``; five more
@@ -265,6 +275,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         "budget": [integer(1), None],
         "budget_maintenance": [options(*BUDGET_MAINTENANCES), None],
         "kernel_precision": [options("float64", "float32")],
+        "cache_size": [real(0)],
+        "shrinking": ["boolean"],
         "probability": ["boolean"],
     }
 
@@ -272,7 +284,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                  lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_iter=None,
                  tol=None, random_state=0, warm_start=False, n_jobs=None, class_weight=None,
                  budget=None, budget_maintenance=None, kernel_precision="float64",
-                 probability=False, verbose=0, seed=DEPRECATED, max_epochs=DEPRECATED):
+                 cache_size=200, shrinking=True, probability=False, verbose=0, seed=DEPRECATED, max_epochs=DEPRECATED):
         self.solver = solver
         self.kernel = kernel
         self.gamma = gamma
@@ -292,6 +304,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self.budget = budget
         self.budget_maintenance = budget_maintenance
         self.kernel_precision = kernel_precision
+        self.cache_size = cache_size
+        self.shrinking = shrinking
         self.probability = probability
         self.verbose = verbose
         self.seed = seed
@@ -480,6 +494,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self._last_data = data
 
         def run(svm):
+            # (a warm start keeps its cached rows unless the size changed)
+            if svm.get_cache_size() != float(self.cache_size):
+                svm.set_cache_size(float(self.cache_size))
+            svm.set_shrinking(bool(self.shrinking))
             svm.set_max_num_iterations(epochs_to_iterations(epochs, n))
             svm.set_epsilon(tol)
             start = svm.get_iteration_number()
