@@ -8,8 +8,9 @@
  *     min_a  F(a) = 1/2 a^T Q a - e^T a,   0 <= a_i <= C_i,   y^T a = 0,
  *
  * whose optimum is -1/lambda times the object's dual D(alpha) (alpha = a).
- * The gradient g = Q a - e is kept for the active examples. With
- * v_t = -y_t g_t and the index sets
+ * The gradient g = Q a - e is kept for the active examples, as
+ * v_t = -y_t g_t (labels +-1: the sign flip is exact, so v carries g's bits). With
+ * the index sets
  *
  *     I_up  = {t : y_t = +1, a_t < C_t} u {t : y_t = -1, a_t > 0}
  *     I_low = {t : y_t = +1, a_t > 0}   u {t : y_t = -1, a_t < C_t},
@@ -27,13 +28,17 @@
  * [0, min(room_i, room_j)], room_i = C_i - a_i (y_i = +1) or a_i
  * (y_i = -1), room_j = a_j (y_j = +1) or C_j - a_j. Then
  * g_k += y_k (y_i K_ik da_i + y_j K_jk da_j) for every active k: two kernel
- * rows per step, through the LRU row cache (kernel_cache.c).
+ * rows per step, through the LRU row cache (kernel_cache.c); in v,
+ * v_k -= ci K_ik + cj K_jk with ci = y_i da_i, cj = y_j da_j.
  *
  * Working set, second order (Fan, Chen, Lin 2005, section 3): i is the
  * maximiser of v over I_up (the first-order choice), and j the t in I_low
  * with v_t < v_i whose step alone would lower F most, i.e. the minimiser of
  * -(v_i - v_t)^2 / eta_it (eta_it <= 0 counts as a tiny positive number):
- * one extra pass over row i, which the step needs anyway.
+ * one extra pass over row i, which the step needs anyway. The pass that
+ * updates v also finds the next step's i (the same first maximum, in the
+ * same order), and each example's membership of I_up and I_low is kept
+ * as two bits (side), changed only where a step moves a.
  *
  * Shrinking: an example at a bound that can only move one way leaves the
  * active set when the other side of the KKT conditions holds for it with room
@@ -71,9 +76,13 @@
 /* Steps between shrinking checks: min(n, PAIR_SHRINK_PERIOD). */
 #define PAIR_SHRINK_PERIOD 1000
 
+/* The bits of PairState.side. */
+enum { PAIR_UP = 1, PAIR_LOW = 2 };
+
 typedef struct PairState {
   SsKernelCache cache;
-  double *g;               /**< [n] gradient of F; exact on the active set */
+  double *v;               /**< [n] -y_t g_t, g the gradient of F; exact on the active set */
+  unsigned char *side;     /**< [n] PAIR_UP: t in I_up; PAIR_LOW: t in I_low */
   double *gbar;            /**< [n] sum over a_j = C_j of C_j Q_kj, exact for all n */
   double *box;             /**< [n] C_i = c_i C */
   int64_t *active;         /**< [n] the active examples first (increasing), then the others */
@@ -86,18 +95,26 @@ typedef struct PairState {
   bool optimal;            /**< m - M <= tol on all n */
   bool measured;           /**< a diagnostic has seen the optimal state */
   bool inactive_fresh;     /**< the inactive examples' gradient is exact (no step since) */
+  bool have_choice;        /**< choice is i for the active set as it stands */
+  int64_t choice;          /**< the maximiser of v over I_up (-1: none) */
+  double choice_v;         /**< its v (-inf: none) */
   double tol;
 } PairState;
 
 static bool in_up(double y, double a, double C) { return y > 0 ? a < C : a > 0; }
 static bool in_low(double y, double a, double C) { return y > 0 ? a > 0 : a < C; }
+static unsigned char side_of(double y, double a, double C)
+{
+  return (unsigned char)((in_up(y, a, C) ? PAIR_UP : 0) | (in_low(y, a, C) ? PAIR_LOW : 0));
+}
 
 static void free_state(SsKernelSvm *self)
 {
   PairState *st = self->state;
   if (st) {
     ss_kernel_cache_free(&st->cache);
-    free(st->g);
+    free(st->v);
+    free(st->side);
     free(st->gbar);
     free(st->box);
     free(st->active);
@@ -127,7 +144,8 @@ static SsStatus start(SsKernelSvm *self)
   st = calloc(1, sizeof(PairState));
   if (!st) return SS_ERR_ALLOC;
   self->state = st;
-  st->g = malloc((size_t)n * sizeof(double));
+  st->v = malloc((size_t)n * sizeof(double));
+  st->side = malloc((size_t)n);
   st->gbar = calloc((size_t)n, sizeof(double));
   st->box = malloc((size_t)n * sizeof(double));
   st->active = malloc((size_t)n * sizeof(int64_t));
@@ -135,7 +153,7 @@ static SsStatus start(SsKernelSvm *self)
   st->sv = malloc((size_t)n * sizeof(int64_t));
   st->sv_coef = malloc((size_t)n * sizeof(double));
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
-  const bool allocated = st->g && st->gbar && st->box && st->active && st->inactive && st->sv &&
+  const bool allocated = st->v && st->side && st->gbar && st->box && st->active && st->inactive && st->sv &&
                          st->sv_coef && self->dual;
   SsStatus status = allocated
                         ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self),
@@ -147,8 +165,9 @@ static SsStatus start(SsKernelSvm *self)
   }
   for (int64_t k = 0; k < n; ++k) {
     self->dual[k] = 0;
-    st->g[k] = -1.0;
+    st->v[k] = self->labels[k]; /* g = -e */
     st->box[k] = ss_kernel_svm_box(self) * ss_kernel_svm_weight(self, k);
+    st->side[k] = side_of(self->labels[k], 0.0, st->box[k]);
     st->active[k] = k;
   }
   st->num_active = n;
@@ -165,10 +184,9 @@ static void violation_bounds(const SsKernelSvm *self, const PairState *st, doubl
   double hi = -INFINITY, lo = INFINITY;
   for (int64_t k = 0; k < st->num_active; ++k) {
     const int64_t t = st->active[k];
-    const double y = self->labels[t], a = self->dual[t], C = st->box[t];
-    const double v = -y * st->g[t];
-    if (in_up(y, a, C) && v > hi) hi = v;
-    if (in_low(y, a, C) && v < lo) lo = v;
+    const double v = st->v[t];
+    if ((st->side[t] & PAIR_UP) && v > hi) hi = v;
+    if ((st->side[t] & PAIR_LOW) && v < lo) lo = v;
   }
   *m = hi;
   *M = lo;
@@ -182,7 +200,8 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
   const int64_t n = self->num_data, na = st->num_active;
   if (na == n || st->inactive_fresh) return SS_OK;
   const int64_t *rest = st->active + na, nr = n - na;
-  for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] = 0;
+  double *sum = st->v; /* the inactive entries of v hold the sums first */
+  for (int64_t r = 0; r < nr; ++r) sum[rest[r]] = 0;
   for (int64_t q = 0; q < na; ++q) {
     const int64_t j = st->active[q];
     const double a = self->dual[j];
@@ -192,11 +211,12 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
                                                  &status);
     if (!Kj) return status;
     const double c = a * self->labels[j];
-    for (int64_t r = 0; r < nr; ++r) st->g[rest[r]] += c * Kj[rest[r]];
+    for (int64_t r = 0; r < nr; ++r) sum[rest[r]] += c * Kj[rest[r]];
   }
   for (int64_t r = 0; r < nr; ++r) {
     const int64_t k = rest[r];
-    st->g[k] = st->gbar[k] - 1.0 + self->labels[k] * st->g[k];
+    const double y = self->labels[k];
+    st->v[k] = -y * (st->gbar[k] - 1.0 + y * sum[k]);
   }
   st->inactive_fresh = true;
   return SS_OK;
@@ -226,6 +246,7 @@ static SsStatus unshrink(SsKernelSvm *self, PairState *st)
     st->inactive[k] = 0;
   }
   st->num_active = n;
+  st->have_choice = false;
   ss_kernel_cache_grow_active(&st->cache);
   return SS_OK;
 }
@@ -244,9 +265,8 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
   int64_t kept = 0, left = 0;
   for (int64_t k = 0; k < st->num_active; ++k) {
     const int64_t t = st->active[k];
-    const double y = self->labels[t], a = self->dual[t], C = st->box[t];
-    const double v = -y * st->g[t];
-    const bool up = in_up(y, a, C), low = in_low(y, a, C);
+    const double v = st->v[t];
+    const bool up = st->side[t] & PAIR_UP, low = st->side[t] & PAIR_LOW;
     const bool leaves = (up && !low && v < M) || (low && !up && v > m) || (!up && !low);
     if (leaves) {
       st->inactive[t] = 1;
@@ -258,7 +278,27 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
   /* The leavers join the inactive examples after the active ones. */
   memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
   st->num_active = kept;
+  st->have_choice = false;
   return SS_OK;
+}
+
+/* The first-order choice of i: the first maximiser of v over I_up in the
+ * active order (-1 and -inf when I_up is empty). */
+static void choose_i(PairState *st)
+{
+  const int64_t *act = st->active, na = st->num_active;
+  int64_t i = -1;
+  double vi = -INFINITY;
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t t = act[k];
+    if (st->v[t] > vi && (st->side[t] & PAIR_UP)) {
+      vi = st->v[t];
+      i = t;
+    }
+  }
+  st->choice = i;
+  st->choice_v = vi;
+  st->have_choice = true;
 }
 
 /* One pair step, or none when m - M <= tol on the active set (*done).
@@ -266,19 +306,12 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
 static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
 {
   const double *y = self->labels, *K_diag = self->diagonal;
-  double *a = self->dual, *g = st->g;
+  double *a = self->dual, *v = st->v;
+  const unsigned char *side = st->side;
   const int64_t *act = st->active, na = st->num_active;
-  /* i: the maximiser of v over I_up. */
-  int64_t i = -1;
-  double vi = -INFINITY;
-  for (int64_t k = 0; k < na; ++k) {
-    const int64_t t = act[k];
-    const double v = -y[t] * g[t];
-    if (v > vi && in_up(y[t], a[t], st->box[t])) {
-      vi = v;
-      i = t;
-    }
-  }
+  if (!st->have_choice) choose_i(st);
+  const int64_t i = st->choice;
+  const double vi = st->choice_v;
   *done = true;
   if (i < 0) return SS_OK;
   SsStatus status = SS_OK;
@@ -289,10 +322,9 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   double best = INFINITY, M = INFINITY;
   for (int64_t k = 0; k < na; ++k) {
     const int64_t t = act[k];
-    if (!in_low(y[t], a[t], st->box[t])) continue;
-    const double v = -y[t] * g[t];
-    if (v < M) M = v;
-    const double b = vi - v;
+    if (!(side[t] & PAIR_LOW)) continue;
+    if (v[t] < M) M = v[t];
+    const double b = vi - v[t];
     if (b > 0) {
       double eta = K_diag[i] + K_diag[t] - 2 * Ki[t];
       if (eta <= 0) eta = PAIR_TAU;
@@ -312,7 +344,7 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   const double room_j = y[j] > 0 ? a[j] : Cj - a[j];
   const double room = room_i < room_j ? room_i : room_j;
   const double eta = K_diag[i] + K_diag[j] - 2 * Ki[j];
-  double s = eta > 0 ? (vi + y[j] * g[j]) / eta : room;
+  double s = eta > 0 ? (vi - v[j]) / eta : room;
   if (s > room) s = room;
   if (isnan(s)) return SS_ERR_NUMERIC;
   const double ai = a[i], aj = a[j];
@@ -332,14 +364,25 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   if (!Ki || !Kj) return status;
   a[i] = ai_new;
   a[j] = aj_new;
+  st->side[i] = side_of(y[i], ai_new, Ci);
+  st->side[j] = side_of(y[j], aj_new, Cj);
   follow_upper_bound(self, st, i, ai, ai_new, Ki);
   follow_upper_bound(self, st, j, aj, aj_new, Kj);
   st->inactive_fresh = false;
-  const double ci = y[i] * (a[i] - ai), cj = y[j] * (a[j] - aj);
+  /* v_t -= y_t (g_t's change), and the next step's i on the way. */
+  const double ci = y[i] * (ai_new - ai), cj = y[j] * (aj_new - aj);
+  int64_t next = -1;
+  double v_next = -INFINITY;
   for (int64_t k = 0; k < na; ++k) {
     const int64_t t = act[k];
-    g[t] += y[t] * (ci * Ki[t] + cj * Kj[t]);
+    v[t] -= ci * Ki[t] + cj * Kj[t];
+    if (v[t] > v_next && (side[t] & PAIR_UP)) {
+      v_next = v[t];
+      next = t;
+    }
   }
+  st->choice = next;
+  st->choice_v = v_next;
   return SS_OK;
 }
 
@@ -386,7 +429,7 @@ static double kkt_bias(const SsKernelSvm *self, const PairState *st)
   for (int64_t t = 0; t < self->num_data; ++t) {
     const double a = self->dual[t];
     if (a > 0 && a < st->box[t]) {
-      sum += -self->labels[t] * st->g[t];
+      sum += st->v[t];
       ++free_count;
     }
   }
@@ -407,10 +450,10 @@ static SsStatus evaluate(SsKernelSvm *self, double *scores, double *norm2, bool 
   double sum_a = 0, aQa = 0;
   int64_t m = 0;
   for (int64_t k = 0; k < n; ++k) {
-    const double a = self->dual[k];
-    scores[k] = self->labels[k] * (st->g[k] + 1.0);
+    const double a = self->dual[k], g = -self->labels[k] * st->v[k];
+    scores[k] = self->labels[k] * (g + 1.0);
     sum_a += a;
-    aQa += a * (st->g[k] + 1.0);
+    aQa += a * (g + 1.0);
     if (a > 0) {
       st->sv[m] = k;
       st->sv_coef[m++] = a * self->labels[k];
