@@ -166,7 +166,11 @@ bool ss_sbp_refine_nu(SsKernelSvm *self)
  * memory for it, the rows go without (the same values, the CSR dots). */
 static void copy_rows(const SsKernelSvm *self, SbpState *s)
 {
-  if (self->kernel.type != SS_KERNEL_PRECOMPUTED) (void)ss_row_copy_update(&s->rows, &self->data, self->row_flags);
+  if (self->kernel.type == SS_KERNEL_PRECOMPUTED || self->no_row_copy) {
+    ss_row_copy_free(&s->rows);
+    return;
+  }
+  (void)ss_row_copy_update(&s->rows, &self->data, self->row_flags);
 }
 
 static SsStatus sbp_start(SsKernelSvm *self)
