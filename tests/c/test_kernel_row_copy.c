@@ -178,7 +178,9 @@ void test_kernel_row_copy_sbp_same_iterates(void)
     for (int64_t i = 0; i < RN; ++i) {
       /* a label that depends on the row, so the problem is not trivial */
       double s = 0;
-      for (int64_t k = m.indptr[i]; k < m.indptr[i + 1]; ++k) s += m.values[k] * (m.indices[k] % 3 - 1);
+      for (int64_t k = m.indptr[i]; k < m.indptr[i + 1]; ++k) {
+        s += m.values[k] * (m.indices[k] % 3 - 1);
+      }
       y[i] = s > 0 || (s == 0 && i % 2) ? 1.0 : -1.0;
     }
     SsData data;

@@ -199,11 +199,19 @@ static SsStatus bit_copy(SsRowCopy *copy, const SsData *X)
   return SS_OK;
 }
 
+/* A slice lies inside one block, its lanes' rows are bytes, its even-position
+ * flags a byte, and sliced_dots spells out 8 lanes. */
+_Static_assert(SS_KERNEL_ROW_BLOCK % SS_ROW_SLICE == 0 && SS_KERNEL_ROW_BLOCK <= 256 &&
+                   SS_ROW_SLICE == 8,
+               "the sliced row copy's layout");
+
 /* A row's column pattern as a 64-bit hash (FNV-1a over its columns). */
 static uint64_t pattern_hash(const SsData *X, int64_t r)
 {
   uint64_t h = 14695981039346656037ull;
-  for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; ++k) h = (h ^ (uint32_t)X->indices[k]) * 1099511628211ull;
+  for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; ++k) {
+    h = (h ^ (uint32_t)X->indices[k]) * 1099511628211ull;
+  }
   return h;
 }
 
@@ -219,7 +227,7 @@ static int by_key_then_row(const void *a, const void *b)
   return (x->row > y->row) - (x->row < y->row);
 }
 
-/* The sliced copy (none when its pads pass SS_ROW_SLICE_MAX_PAD of nnz).
+/* The sliced copy (none when its zeros pass SS_ROW_SLICE_MAX_PAD of nnz).
  * Each block of SS_KERNEL_ROW_BLOCK rows is cut into slices of
  * SS_ROW_SLICE rows, its rows ordered by column pattern first (rows with
  * the same columns side by side), so that a slice's rows share most of
@@ -249,7 +257,9 @@ static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
   for (int64_t s = 0; s < slices; ++s) {
     const int64_t lo = s / (B / L) * B + s % (B / L) * L;
     const int64_t block_end = lo - lo % B + B < n ? lo - lo % B + B : n;
-    if (lo % B == 0 && lo < n) qsort(order + lo, (size_t)(block_end - lo), sizeof *order, by_key_then_row);
+    if (lo % B == 0 && lo < n) {
+      qsort(order + lo, (size_t)(block_end - lo), sizeof *order, by_key_then_row);
+    }
     int64_t count = 0;
     for (int64_t r = lo; r < lo + L && r < block_end; ++r) {
       const int64_t row = order[r].row;
@@ -263,7 +273,7 @@ static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
   }
   const int64_t total = start[slices];
   if ((double)(total * L - p[n]) > SS_ROW_SLICE_MAX_PAD * (double)p[n]) {
-    status = SS_OK; /* too many pads: no copy */
+    status = SS_OK; /* too many zeros: no copy */
     goto done;
   }
   values = calloc((size_t)(total * L), sizeof(double));
@@ -356,8 +366,10 @@ SS_VECTOR_CLONES static void bit_dots(const SsRowCopy *copy, int64_t z, int64_t 
   }
 }
 
-/* out[k] = <x_{first + k}, zd> for k < len over the sliced copy (first a
- * multiple of SS_ROW_SLICE): lane l of a slice sums its row's entries at
+/* out[k] = <x_{first + k}, zd> for k < len over the sliced copy (whole
+ * blocks: first a multiple of SS_KERNEL_ROW_BLOCK, len too unless the
+ * last block ends the row), each lane's dot stored at its row's place in
+ * the block. Lane l of a slice sums its row's entries at
  * even positions in s0 and at odd ones in s1, in column order, then
  * s0 + s1, as ss_csr_dot_f64 (and two_csr_dots) do. A lane's product goes
  * to one sum and +0 to the other, and a column the row lacks gives 0 z_c =
