@@ -12,6 +12,9 @@
  * all 1 skip the values in the dots (ss_data_unit_values); a long row
  * is split into fixed blocks over the object's threads (threads.h): every
  * entry is computed alone, so the row is the same for any thread count.
+ * A solver that computes rows of X against X's own rows (the SBP) may keep
+ * a row copy (SsRowCopy, "Row copies" below): 0/1 rows as bits, other CSR
+ * rows in slices of 8 summed as one vector, the dots the same bits.
  */
 #include "kernel_internal.h"
 #include "../common/row_kernels.h"

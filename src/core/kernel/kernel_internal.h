@@ -116,7 +116,7 @@ typedef struct SsRowCopy {
 
 /** Make or refresh @p copy (zeroed, or from an earlier update) for X's rows,
  *  as @p flags (SsKernelRowFlags) will compute them: a bit copy, a sliced
- *  copy or none (num_rows 0: dense data, a kernel map, too many pads), as
+ *  copy or none (num_rows 0: dense data, a kernel map, too many zeros), as
  *  the rules above say. SS_ERR_ALLOC leaves no copy (num_rows 0, freed). */
 SsStatus ss_row_copy_update(SsRowCopy *copy, const SsData *X, unsigned flags);
 void ss_row_copy_free(SsRowCopy *copy);
