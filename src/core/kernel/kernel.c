@@ -238,7 +238,8 @@ static int by_key_then_row(const void *a, const void *b)
  * Slice s's columns (those of any of its rows, increasing) are entries
  * slice_start[s] .. slice_start[s + 1] - 1, each with SS_ROW_SLICE values
  * (0 where a row lacks the column) and a byte whose bit l says that row l
- * holds the column at an even position of its CSR row. */
+ * holds the column at an even position of its CSR row (or lacks it, when
+ * every row that holds it does so at an even position). */
 static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
@@ -249,11 +250,12 @@ static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
   uint8_t *lane = malloc((size_t)(slices * L));
   KeyedRow *order = malloc((size_t)n * sizeof(KeyedRow));
   uint8_t *seen = calloc((size_t)d, 1);
+  uint8_t *held = calloc((size_t)d, 1); /* per column entry of a slice: its rows */
   double *values = NULL;
   uint16_t *columns = NULL;
   uint8_t *even = NULL;
   SsStatus status = SS_ERR_ALLOC;
-  if (!start || !lane || !order || !seen) goto done;
+  if (!start || !lane || !order || !seen || !held) goto done;
   for (int64_t r = 0; r < n; ++r) order[r] = (KeyedRow){pattern_hash(X, r), r};
   /* the slices' columns, counted with seen[] marking them */
   start[0] = 0;
@@ -307,7 +309,15 @@ static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
         while (columns[q] != X->indices[k]) ++q; /* both increase */
         values[q * L + l] = csr_value(X, k);
         if ((k - p[row]) % 2 == 0) even[q] |= (uint8_t)(1u << l);
+        held[q - start[s]] |= (uint8_t)(1u << l);
       }
+    }
+    /* a row without the column adds +-0 to either sum: when the rows that
+     * hold it agree on its parity, the others take it too, so that the dots
+     * add the column to one sum for all the lanes */
+    for (int64_t q = start[s]; q < start[s + 1]; ++q) {
+      if (even[q] == held[q - start[s]]) even[q] = 0xFF;
+      held[q - start[s]] = 0;
     }
   }
   *copy = (SsRowCopy){.num_rows = n, .slice_start = start, .lane = lane, .values = values,
@@ -325,6 +335,7 @@ done:
   free(lane);
   free(order);
   free(seen);
+  free(held);
   free(values);
   free(columns);
   free(even);
@@ -397,9 +408,15 @@ SS_VECTOR_CLONES static void sliced_dots(const SsRowCopy *copy, int64_t first, i
       SsSliceLanes v;
       memcpy(&v, copy->values + q * L, sizeof v);
       const SsSliceLanes t = v * zd[copy->columns[q]];
-      const SsSliceMask even = ((none + copy->even[q]) & bit) != none;
-      s0 += (SsSliceLanes)((SsSliceMask)t & even);
-      s1 += (SsSliceLanes)((SsSliceMask)t & ~even);
+      if (copy->even[q] == 0xFF) {
+        s0 += t; /* every lane: an even position, or no entry */
+      } else if (copy->even[q] == 0) {
+        s1 += t;
+      } else {
+        const SsSliceMask even = ((none + copy->even[q]) & bit) != none;
+        s0 += (SsSliceLanes)((SsSliceMask)t & even);
+        s1 += (SsSliceLanes)((SsSliceMask)t & ~even);
+      }
     }
     const SsSliceLanes sum = s0 + s1;
     const int64_t rows = first + len - row < L ? first + len - row : L;

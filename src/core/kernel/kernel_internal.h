@@ -104,7 +104,8 @@ typedef struct SsRowCopy {
   int64_t *slice_start;        /**< sliced: [slices + 1] each slice's first column entry */
   uint16_t *columns;           /**< sliced: the columns of each slice, increasing */
   double *values;              /**< sliced: SS_ROW_SLICE values a column entry (0: absent) */
-  uint8_t *even;               /**< sliced: bit l: row l holds the column at an even position */
+  uint8_t *even;               /**< sliced: bit l: row l holds the column at an even position
+                                    (or lacks it, and every row that holds it does so) */
   uint8_t *lane;               /**< sliced: [slices SS_ROW_SLICE] each lane's row, as an
                                     offset from its block's first row */
   size_t bytes;                /**< the memory the copy holds */
