@@ -181,6 +181,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_precision_setter_refuses)                            \
   X(kernel_f32_rows_train_close)                                \
   X(kernel_f32_cache_stores_floats)                             \
+  /* test_kernel_row_copy.c */                                    \
+  X(kernel_row_copy_sliced)                                     \
+  X(kernel_row_copy_bits)                                       \
+  X(kernel_row_copy_declined)                                   \
+  X(kernel_row_copy_sbp_same_iterates)                          \
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \
   X(svm_threads_bitwise)                                        \

@@ -12,6 +12,9 @@
  * all 1 skip the values in the dots (ss_data_unit_values); a long row
  * is split into fixed blocks over the object's threads (threads.h): every
  * entry is computed alone, so the row is the same for any thread count.
+ * A solver that computes rows of X against X's own rows (the SBP) may keep
+ * a row copy (SsRowCopy, "Row copies" below): 0/1 rows as bits, other CSR
+ * rows in slices of 8 summed as one vector, the dots the same bits.
  */
 #include "kernel_internal.h"
 #include "../common/row_kernels.h"
@@ -19,6 +22,7 @@
 #include "../common/vexp_f32.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 SsStatus ss_kernel_init(SsKernel *kernel, SsKernelType type, double gamma, double coef0,
                         int degree)
@@ -159,6 +163,308 @@ double ss_data_row_squared_norm(const SsData *data, int64_t i)
   return s;
 }
 
+/* ------------------------------------------------------------------------ */
+/*                 Row copies (SsRowCopy, kernel_internal.h)                 */
+/* ------------------------------------------------------------------------ */
+
+void ss_row_copy_free(SsRowCopy *copy)
+{
+  free(copy->bits);
+  free(copy->slice_start);
+  free(copy->values);
+  free(copy->columns);
+  free(copy->even);
+  free(copy->lane);
+  *copy = (SsRowCopy){0};
+}
+
+/* The value of CSR entry k as a double (exact for float32). */
+static inline double csr_value(const SsData *X, int64_t k)
+{
+  return X->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)X->values)[k]
+                                      : ((const double *)X->values)[k];
+}
+
+/* The bit copy of 0/1 rows: row r's columns as bits of words r W.. r W + W - 1. */
+static SsStatus bit_copy(SsRowCopy *copy, const SsData *X)
+{
+  const int64_t n = X->num_data, words = (X->dimension + 63) / 64;
+  uint64_t *bits = calloc((size_t)(n * words), sizeof(uint64_t));
+  if (!bits) return SS_ERR_ALLOC;
+  for (int64_t r = 0; r < n; ++r) {
+    for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; ++k) {
+      const int32_t j = X->indices[k];
+      bits[r * words + j / 64] |= (uint64_t)1 << (j % 64);
+    }
+  }
+  *copy = (SsRowCopy){.num_rows = n, .words = words, .bits = bits,
+                      .bytes = (size_t)(n * words) * sizeof(uint64_t)};
+  return SS_OK;
+}
+
+/* A slice lies inside one block, its lanes' rows are bytes, its even-position
+ * flags a byte, and sliced_dots spells out 8 lanes. */
+_Static_assert(SS_KERNEL_ROW_BLOCK % SS_ROW_SLICE == 0 && SS_KERNEL_ROW_BLOCK <= 256 &&
+                   SS_ROW_SLICE == 8,
+               "the sliced row copy's layout");
+
+/* A row's column pattern as a 64-bit hash (FNV-1a over its columns). */
+static uint64_t pattern_hash(const SsData *X, int64_t r)
+{
+  uint64_t h = 14695981039346656037ull;
+  for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; ++k) {
+    h = (h ^ (uint32_t)X->indices[k]) * 1099511628211ull;
+  }
+  return h;
+}
+
+typedef struct KeyedRow {
+  uint64_t key;
+  int64_t row;
+} KeyedRow;
+
+static int by_key_then_row(const void *a, const void *b)
+{
+  const KeyedRow *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->row > y->row) - (x->row < y->row);
+}
+
+/* The sliced copy (none when its zeros pass SS_ROW_SLICE_MAX_PAD of nnz).
+ * Each block of SS_KERNEL_ROW_BLOCK rows is cut into slices of
+ * SS_ROW_SLICE rows, its rows ordered by column pattern first (rows with
+ * the same columns side by side), so that a slice's rows share most of
+ * their columns; lane[s L + l] is the block offset of slice s's row l.
+ * Slice s's columns (those of any of its rows, increasing) are entries
+ * slice_start[s] .. slice_start[s + 1] - 1, each with SS_ROW_SLICE values
+ * (0 where a row lacks the column) and a byte whose bit l says that row l
+ * holds the column at an even position of its CSR row (or lacks it, when
+ * every row that holds it does so at an even position). */
+static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
+{
+  enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
+  const int64_t n = X->num_data, d = X->dimension, blocks = ss_kernel_row_num_blocks(n);
+  const int64_t *p = X->indptr;
+  const int64_t slices = blocks * (B / L); /* the last block may use fewer */
+  int64_t *start = malloc((size_t)(slices + 1) * sizeof(int64_t));
+  uint8_t *lane = malloc((size_t)(slices * L));
+  KeyedRow *order = malloc((size_t)n * sizeof(KeyedRow));
+  uint8_t *seen = calloc((size_t)d, 1);
+  uint8_t *held = calloc((size_t)d, 1); /* per column entry of a slice: its rows */
+  double *values = NULL;
+  uint16_t *columns = NULL;
+  uint8_t *even = NULL;
+  SsStatus status = SS_ERR_ALLOC;
+  if (!start || !lane || !order || !seen || !held) goto done;
+  for (int64_t r = 0; r < n; ++r) order[r] = (KeyedRow){pattern_hash(X, r), r};
+  /* the slices' columns, counted with seen[] marking them */
+  start[0] = 0;
+  for (int64_t s = 0; s < slices; ++s) {
+    const int64_t lo = s / (B / L) * B + s % (B / L) * L;
+    const int64_t block_end = lo - lo % B + B < n ? lo - lo % B + B : n;
+    if (lo % B == 0 && lo < n) {
+      qsort(order + lo, (size_t)(block_end - lo), sizeof *order, by_key_then_row);
+    }
+    int64_t count = 0;
+    for (int64_t r = lo; r < lo + L && r < block_end; ++r) {
+      const int64_t row = order[r].row;
+      for (int64_t k = p[row]; k < p[row + 1]; ++k) count += !seen[X->indices[k]]++;
+    }
+    for (int64_t r = lo; r < lo + L && r < block_end; ++r) {
+      const int64_t row = order[r].row;
+      for (int64_t k = p[row]; k < p[row + 1]; ++k) seen[X->indices[k]] = 0;
+    }
+    start[s + 1] = start[s] + count;
+  }
+  const int64_t total = start[slices];
+  if ((double)(total * L - p[n]) > SS_ROW_SLICE_MAX_PAD * (double)p[n]) {
+    status = SS_OK; /* too many zeros: no copy */
+    goto done;
+  }
+  values = calloc((size_t)(total * L), sizeof(double));
+  columns = malloc((size_t)total * sizeof(uint16_t));
+  even = calloc((size_t)total, 1);
+  if (!values || !columns || !even) goto done;
+  for (int64_t s = 0; s < slices; ++s) {
+    const int64_t lo = s / (B / L) * B + s % (B / L) * L;
+    const int64_t block_end = lo - lo % B + B < n ? lo - lo % B + B : n;
+    /* mark the slice's columns, then number them in increasing order */
+    for (int64_t r = lo; r < lo + L && r < block_end; ++r) {
+      const int64_t row = order[r].row;
+      for (int64_t k = p[row]; k < p[row + 1]; ++k) seen[X->indices[k]] = 1;
+    }
+    int64_t e = start[s];
+    for (int64_t c = 0; c < d && e < start[s + 1]; ++c) {
+      if (seen[c]) {
+        columns[e++] = (uint16_t)c;
+        seen[c] = 0;
+      }
+    }
+    for (int64_t l = 0; l < L; ++l) {
+      lane[s * L + l] = (uint8_t)(lo + l < block_end ? order[lo + l].row % B : 0);
+      if (lo + l >= block_end) continue;
+      const int64_t row = order[lo + l].row;
+      int64_t q = start[s];
+      for (int64_t k = p[row]; k < p[row + 1]; ++k) {
+        while (columns[q] != X->indices[k]) ++q; /* both increase */
+        values[q * L + l] = csr_value(X, k);
+        if ((k - p[row]) % 2 == 0) even[q] |= (uint8_t)(1u << l);
+        held[q - start[s]] |= (uint8_t)(1u << l);
+      }
+    }
+    /* a row without the column adds +-0 to either sum: when the rows that
+     * hold it agree on its parity, the others take it too, so that the dots
+     * add the column to one sum for all the lanes */
+    for (int64_t q = start[s]; q < start[s + 1]; ++q) {
+      if (even[q] == held[q - start[s]]) even[q] = 0xFF;
+      held[q - start[s]] = 0;
+    }
+  }
+  *copy = (SsRowCopy){.num_rows = n, .slice_start = start, .lane = lane, .values = values,
+                      .columns = columns, .even = even,
+                      .bytes = (size_t)total * (L * sizeof(double) + sizeof(uint16_t) + 1) +
+                               (size_t)(slices + 1) * sizeof(int64_t) + (size_t)(slices * L)};
+  start = NULL;
+  lane = NULL;
+  values = NULL;
+  columns = NULL;
+  even = NULL;
+  status = SS_OK;
+done:
+  free(start);
+  free(lane);
+  free(order);
+  free(seen);
+  free(held);
+  free(values);
+  free(columns);
+  free(even);
+  return status;
+}
+
+SsStatus ss_row_copy_update(SsRowCopy *copy, const SsData *X, unsigned flags)
+{
+  ss_row_copy_free(copy); /* made again: X's values may have changed since */
+  if (X->layout != SS_LAYOUT_CSR || X->homkermap || X->indptr[X->num_data] == 0) return SS_OK;
+  SsStatus status = SS_OK;
+  if (flags & SS_ROWS_UNIT_VALUES) {
+    if (X->dimension <= SS_ROW_BITS_MAX_DIMENSION) status = bit_copy(copy, X);
+  } else if (X->dimension <= 65536) {
+    status = sliced_copy(copy, X);
+  }
+  if (status != SS_OK) ss_row_copy_free(copy);
+  return status;
+}
+
+/* out[k] = popcount(b_{first + k} AND b_z) for k < len, W words a row:
+ * one copy of the loop per W, the word loop unrolled. */
+static inline void bit_dots_of_width(const uint64_t *bits, int64_t W, int64_t z, int64_t first,
+                                     int64_t len, double *out)
+{
+  const uint64_t *zb = bits + z * W, *b = bits + first * W;
+  for (int64_t k = 0; k < len; ++k) {
+    int64_t count = 0;
+    for (int64_t w = 0; w < W; ++w) count += __builtin_popcountll(b[k * W + w] & zb[w]);
+    out[k] = (double)count;
+  }
+}
+
+SS_VECTOR_CLONES static void bit_dots(const SsRowCopy *copy, int64_t z, int64_t first,
+                                      int64_t len, double *out)
+{
+  switch (copy->words) {
+  case 1: bit_dots_of_width(copy->bits, 1, z, first, len, out); break;
+  case 2: bit_dots_of_width(copy->bits, 2, z, first, len, out); break;
+  case 3: bit_dots_of_width(copy->bits, 3, z, first, len, out); break;
+  default: bit_dots_of_width(copy->bits, 4, z, first, len, out); break;
+  }
+}
+
+/* out[k] = <x_{first + k}, zd> for k < len over the sliced copy (whole
+ * blocks: first a multiple of SS_KERNEL_ROW_BLOCK, len too unless the
+ * last block ends the row), each lane's dot stored at its row's place in
+ * the block. Lane l of a slice sums its row's entries at
+ * even positions in s0 and at odd ones in s1, in column order, then
+ * s0 + s1, as ss_csr_dot_f64 (and two_csr_dots) do. A lane's product goes
+ * to one sum and +0 to the other, and a column the row lacks gives 0 z_c =
+ * +-0: neither changes a sum (which is never -0). z_c is one value for all
+ * the lanes, so the loop is vector loads, products, masks and adds, no
+ * gather: with GCC and Clang the 8 lanes are one vector (an AVX-512
+ * register, or 2 or 4 of the smaller ones). */
+#if defined(__GNUC__)
+typedef double SsSliceLanes __attribute__((vector_size(SS_ROW_SLICE * sizeof(double))));
+typedef int64_t SsSliceMask __attribute__((vector_size(SS_ROW_SLICE * sizeof(int64_t))));
+
+SS_VECTOR_CLONES static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len,
+                                         const double *zd, double *out)
+{
+  enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
+  const SsSliceMask bit = {1, 2, 4, 8, 16, 32, 64, 128}, none = {0};
+  for (int64_t row = first; row < first + len; row += L) {
+    const int64_t s = row / B * (B / L) + row % B / L;
+    const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
+    SsSliceLanes s0 = {0}, s1 = {0};
+    for (int64_t q = a; q < a + width; ++q) {
+      SsSliceLanes v;
+      memcpy(&v, copy->values + q * L, sizeof v);
+      const SsSliceLanes t = v * zd[copy->columns[q]];
+      if (copy->even[q] == 0xFF) {
+        s0 += t; /* every lane: an even position, or no entry */
+      } else if (copy->even[q] == 0) {
+        s1 += t;
+      } else {
+        const SsSliceMask even = ((none + copy->even[q]) & bit) != none;
+        s0 += (SsSliceLanes)((SsSliceMask)t & even);
+        s1 += (SsSliceLanes)((SsSliceMask)t & ~even);
+      }
+    }
+    const SsSliceLanes sum = s0 + s1;
+    const int64_t rows = first + len - row < L ? first + len - row : L;
+    double *block = out + (row - row % B - first);
+    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = sum[l];
+  }
+}
+#else
+static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const double *zd,
+                        double *out)
+{
+  enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
+  for (int64_t row = first; row < first + len; row += L) {
+    const int64_t s = row / B * (B / L) + row % B / L;
+    const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
+    double s0[L] = {0}, s1[L] = {0};
+    for (int64_t q = a; q < a + width; ++q) {
+      const double zc = zd[copy->columns[q]];
+      for (int l = 0; l < L; ++l) {
+        const double t = copy->values[q * L + l] * zc;
+        if ((copy->even[q] >> l) & 1) s0[l] += t;
+        else s1[l] += t;
+      }
+    }
+    const int64_t rows = first + len - row < L ? first + len - row : L;
+    double *block = out + (row - row % B - first);
+    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = s0[l] + s1[l];
+  }
+}
+#endif
+
+/* dots() over a copy; false (nothing written) when it cannot serve. */
+static bool copied_dots(const SsRowCopy *copy, int64_t z, int64_t first, int64_t len,
+                        const double *zd, double *out)
+{
+  if (copy->bits) {
+    bit_dots(copy, z, first, len, out);
+    return true;
+  }
+  /* whole blocks: a slice's rows are spread over its block */
+  if (copy->values && first % SS_KERNEL_ROW_BLOCK == 0 &&
+      (len % SS_KERNEL_ROW_BLOCK == 0 || first + len == copy->num_rows)) {
+    sliced_dots(copy, first, len, zd, out);
+    return true;
+  }
+  return false;
+}
+
 /* A CSR product term: v[k] x, or x where every stored value is 1 (unit:
  * 1 * x is x exactly, so the sums below are the same bits without loading
  * the values). */
@@ -213,11 +519,13 @@ static inline double csr_unit_dot(const int32_t *j, int64_t a, int64_t e, const 
 
 /* out[k] = <x_r, zd> for k < len, r = rows[k] (rows NULL: r = first + k),
  * one loop per layout x type; unit: X is CSR and its stored values are
- * all 1 (ss_data_unit_values). */
-static void dots(const SsData *X, const int64_t *rows, int64_t first, int64_t len,
-                 const double *zd, bool unit, double *out)
+ * all 1 (ss_data_unit_values). Consecutive rows against X's own row z
+ * (zd its scatter) are summed over @p copy when it has one (NULL: none). */
+static void dots(const SsData *X, const SsRowCopy *copy, int64_t z, const int64_t *rows,
+                 int64_t first, int64_t len, const double *zd, bool unit, double *out)
 {
   const int64_t d = X->dimension;
+  if (!rows && copy && copy->num_rows > 0 && copied_dots(copy, z, first, len, zd, out)) return;
   if (X->layout == SS_LAYOUT_DENSE) {
     const int64_t stride = X->row_stride;
     if (X->dtype == SS_DTYPE_FLOAT32) {
@@ -369,9 +677,9 @@ SS_VECTOR_CLONES static void rbf_block_f32(double *out, const double *norms2, co
 
 /* row_block's rbf entries lo..lo+len-1 on float32 data (rows already
  * offset by lo). */
-static void rbf_row_f32(const SsData *X, const double *norms2, const int64_t *rows, int64_t lo,
-                        int64_t len, const double *zd, double z_norm2, double g, bool unit,
-                        double *out)
+static void rbf_row_f32(const SsData *X, const SsRowCopy *copy, int64_t z, const double *norms2,
+                        const int64_t *rows, int64_t lo, int64_t len, const double *zd,
+                        double z_norm2, double g, bool unit, double *out)
 {
   const int64_t d = X->dimension;
   if (X->layout == SS_LAYOUT_DENSE && d >= SS_F32_MIN_DENSE && d <= SS_F32_MAX_SCATTER) {
@@ -379,7 +687,7 @@ static void rbf_row_f32(const SsData *X, const double *norms2, const int64_t *ro
     for (int64_t k = 0; k < d; ++k) zf[k] = (float)zd[k];
     dense_dots_f32(X, rows, lo, len, zf, out);
   } else {
-    dots(X, rows, lo, len, zd, unit, out);
+    dots(X, copy, z, rows, lo, len, zd, unit, out);
   }
   for (int64_t b = 0; b < len; b += SS_KERNEL_ROW_BLOCK) {
     const int64_t c = len - b < SS_KERNEL_ROW_BLOCK ? len - b : SS_KERNEL_ROW_BLOCK;
@@ -388,16 +696,16 @@ static void rbf_row_f32(const SsData *X, const double *norms2, const int64_t *ro
 }
 
 /* out[0..hi - lo) = the row's entries lo..hi-1 (ss_kernel_row_threads);
- * flags: SsKernelRowFlags. */
-static void row_block(const SsKernel *kernel, const SsData *X, const double *norms2,
-                      const int64_t *rows, int64_t lo, int64_t hi, const double *zd,
-                      double z_norm2, unsigned flags, double *out)
+ * flags: SsKernelRowFlags; copy, z: as dots(). */
+static void row_block(const SsKernel *kernel, const SsData *X, const SsRowCopy *copy, int64_t z,
+                      const double *norms2, const int64_t *rows, int64_t lo, int64_t hi,
+                      const double *zd, double z_norm2, unsigned flags, double *out)
 {
   const int64_t len = hi - lo;
   const bool unit = flags & SS_ROWS_UNIT_VALUES;
   if (rows) rows += lo;
   if ((flags & SS_ROWS_FLOAT32) && kernel->type == SS_KERNEL_RBF && X->dtype == SS_DTYPE_FLOAT32) {
-    rbf_row_f32(X, norms2, rows, lo, len, zd, z_norm2, kernel->gamma, unit, out);
+    rbf_row_f32(X, copy, z, norms2, rows, lo, len, zd, z_norm2, kernel->gamma, unit, out);
     return;
   }
   if (kernel->type == SS_KERNEL_PRECOMPUTED) {
@@ -405,7 +713,7 @@ static void row_block(const SsKernel *kernel, const SsData *X, const double *nor
     for (int64_t k = 0; k < len; ++k) out[k] = zd[rows ? rows[k] : lo + k];
     return;
   }
-  dots(X, rows, lo, len, zd, unit, out);
+  dots(X, copy, z, rows, lo, len, zd, unit, out);
   const double g = kernel->gamma, c0 = kernel->coef0;
   switch (kernel->type) {
   case SS_KERNEL_RBF:
@@ -450,6 +758,8 @@ typedef struct RowJob {
   SsKernelBlockFn consume;  /* ss_kernel_row_blocks: each block's consumer */
   void *context;
   unsigned flags;           /* SsKernelRowFlags */
+  const SsRowCopy *copy;    /* ss_kernel_training_row_blocks: X's copy (NULL: none), */
+  int64_t z;                /* and the row of X that z is */
 } RowJob;
 
 /* Blocks [begin, end) of ss_kernel_row_threads, into the row. */
@@ -460,8 +770,8 @@ static void row_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->flags,
-              r->out + lo);
+    row_block(r->kernel, r->X, r->copy, r->z, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2,
+              r->flags, r->out + lo);
   }
 }
 
@@ -471,7 +781,7 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
 {
   SsThreadPool *pool = ss_threads_pool(threads, m);
   if (!pool) {
-    row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, flags, out);
+    row_block(kernel, X, NULL, -1, norms2, rows, 0, m, zd, z_norm2, flags, out);
     return;
   }
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
@@ -489,7 +799,8 @@ static void consume_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2, r->flags, k);
+    row_block(r->kernel, r->X, r->copy, r->z, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2,
+              r->flags, k);
     r->consume(r->context, b, lo, hi, k);
   }
 }
@@ -505,11 +816,22 @@ void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flag
   ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), consume_chunks, &job);
 }
 
+void ss_kernel_training_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flags,
+                                   const SsRowCopy *copy, const double *norms2, int64_t z,
+                                   const double *zd, double z_norm2, SsThreads threads,
+                                   SsKernelBlockFn consume, void *context)
+{
+  const int64_t m = X->num_data;
+  RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .m = m, .zd = zd, .z_norm2 = z_norm2,
+                .consume = consume, .context = context, .flags = flags, .copy = copy, .z = z};
+  ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), consume_chunks, &job);
+}
+
 void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const double *norms2,
                                   const int64_t *rows, int64_t m, const double *zd,
                                   double z_norm2, double *out)
 {
-  row_block(kernel, X, norms2, rows, 0, m, zd, z_norm2, 0, out);
+  row_block(kernel, X, NULL, -1, norms2, rows, 0, m, zd, z_norm2, 0, out);
 }
 
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2)

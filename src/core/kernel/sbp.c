@@ -81,6 +81,7 @@ typedef struct SbpState {
   double nu_scaled;  /**< derived nu: the nu of the last diagnosed model at its best scale */
   int64_t average_from; /**< the iteration the averages alpha_sum, c_sum start at */
   bool bias;         /**< the bias setting the sums were made with */
+  SsRowCopy rows;    /**< X laid out for the kernel rows' dots, made again at every train */
 } SbpState;
 
 static void sbp_free_state(SsKernelSvm *self)
@@ -98,6 +99,7 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->block_min);
   free(s->by_class);
   free(s->window);
+  ss_row_copy_free(&s->rows);
   free(s);
   self->state = NULL;
 }
@@ -159,6 +161,18 @@ bool ss_sbp_refine_nu(SsKernelSvm *self)
   return true;
 }
 
+/* The row copy of this train call (kernel_internal.h, SsRowCopy): X as it
+ * is now, so a copy never outlives a change of the borrowed arrays. Out of
+ * memory for it, the rows go without (the same values, the CSR dots). */
+static void copy_rows(const SsKernelSvm *self, SbpState *s)
+{
+  if (self->kernel.type == SS_KERNEL_PRECOMPUTED || self->no_row_copy) {
+    ss_row_copy_free(&s->rows);
+    return;
+  }
+  (void)ss_row_copy_update(&s->rows, &self->data, self->row_flags);
+}
+
 static SsStatus sbp_start(SsKernelSvm *self)
 {
   SbpState *s = self->state;
@@ -178,6 +192,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   }
   if (s) {
     s->eta0 = ss_kernel_svm_effective_eta0(self);
+    copy_rows(self, s);
     return choose_nu(self, s); /* a window scan left by the last call stays valid */
   }
   const size_t n = (size_t)self->num_data;
@@ -214,6 +229,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   int64_t p = 0, q = s->n_pos;
   for (int64_t i = 0; i < self->num_data; ++i) s->by_class[self->labels[i] > 0 ? p++ : q++] = i;
   self->iteration = 0;
+  copy_rows(self, s);
   return choose_nu(self, s);
 }
 
@@ -645,8 +661,9 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project,
                     .scan = !s->bias, .low = s->last_u - s->band, .high = s->last_u + s->band};
     ss_data_scatter_row(&self->data, i, self->zd);
-    ss_kernel_row_blocks(&self->kernel, &self->data, self->row_flags, self->norms2, NULL, n,
-                         self->zd, self->norms2[i], self->threads, update_block, &pass);
+    ss_kernel_training_row_blocks(&self->kernel, &self->data, self->row_flags, &s->rows,
+                                  self->norms2, i, self->zd, self->norms2[i], self->threads,
+                                  update_block, &pass);
     ss_data_clear_row(&self->data, i, self->zd);
     if (pass.scan) gather_scan(s, n);
     self->num_kernel_evaluations += n;

@@ -1,0 +1,216 @@
+/* test_kernel_row_copy.c -- row copies of CSR training data (SsRowCopy,
+ * kernel.c "Row copies"): which copy is made, that the kernel rows over it
+ * equal the rows over CSR bit for bit (values, float32 values, 0/1 values;
+ * every block size, lane and parity; 1 and 2 threads), and that the SBP's
+ * iterates are the same with and without it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/kernel/kernel_internal.h"
+#include "minitest.h"
+#include "stochsvm/kernel_svm.h"
+#include "testutil.h"
+
+/* N is no multiple of the row block or of a slice: the last block and the
+ * last slice are partial. */
+enum { RN = 1203, RMAX = 40 };
+
+typedef struct CsrRows {
+  int64_t indptr[RN + 1];
+  int32_t indices[RN * RMAX];
+  double values[RN * RMAX];
+  float values32[RN * RMAX];
+  int64_t d;
+} CsrRows;
+
+/* Rows of 0 to @p longest entries over d columns, sorted; @p patterns > 0:
+ * each row's columns are one of that many fixed sets (rows with shared
+ * columns, as one-hot blocks make them), shuffled over the rows; 0: random
+ * columns. Values in [-0.5, 0.5), or all 1 (@p unit). */
+static void make_rows(CsrRows *m, int64_t d, int64_t longest, int patterns, bool unit,
+                      uint64_t seed)
+{
+  uint64_t state = seed;
+  m->d = d;
+  m->indptr[0] = 0;
+  int64_t nnz = 0;
+  for (int64_t i = 0; i < RN; ++i) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const uint64_t pattern = patterns ? (state >> 33) % (uint64_t)patterns : 0;
+    const int64_t len = patterns ? (int64_t)(pattern % (uint64_t)(longest + 1))
+                                 : (int64_t)((state >> 40) % (uint64_t)(longest + 1));
+    for (int64_t c = 0, taken = 0; c < d && taken < len; ++c) {
+      /* take column c with a probability that leaves len columns in all */
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const uint64_t draw = patterns ? (pattern * 2654435761u + (uint64_t)c * 40503u) >> 3
+                                     : state >> 20;
+      if ((int64_t)(draw % (uint64_t)(d - c)) < len - taken) {
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        const double v = unit ? 1.0 : (double)(state >> 11) * 0x1p-53 - 0.5;
+        m->indices[nnz] = (int32_t)c;
+        m->values[nnz] = v;
+        m->values32[nnz] = (float)v;
+        ++nnz;
+        ++taken;
+      }
+    }
+    m->indptr[i + 1] = nnz;
+  }
+}
+
+static void collect(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
+{
+  (void)block;
+  memcpy((double *)context + lo, k, (size_t)(hi - lo) * sizeof(double));
+}
+
+/* The rows K(x_z, .) for several z over @p copy equal those of
+ * ss_kernel_row_blocks (the CSR dots), on 1 and 2 threads. */
+static void check_rows_match(const SsData *data, unsigned flags, const SsRowCopy *copy)
+{
+  static double norms2[RN], want[RN], got[RN];
+  double *zd = calloc((size_t)data->dimension, sizeof(double));
+  REQUIRE(zd);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.9, 0, 1) == SS_OK);
+  for (int64_t i = 0; i < RN; ++i) norms2[i] = ss_data_row_squared_norm(data, i);
+  for (int64_t z = 0; z < RN; z += 97) {
+    ss_data_scatter_row(data, z, zd);
+    const SsThreads serial = {.count = 1};
+    ss_kernel_row_blocks(&kernel, data, flags, norms2, NULL, RN, zd, norms2[z], serial, collect,
+                         want);
+    for (int threads = 1; threads <= 2; ++threads) {
+      const SsThreads t = {.count = threads, .min_length = 16};
+      for (int64_t k = 0; k < RN; ++k) got[k] = -1;
+      ss_kernel_training_row_blocks(&kernel, data, flags, copy, norms2, z, zd, norms2[z], t,
+                                    collect, got);
+      CHECK(tu_same_bits(got, want, RN));
+    }
+    ss_data_clear_row(data, z, zd);
+  }
+  free(zd);
+}
+
+/* Values (float64 and float32) with shared column patterns: a sliced copy
+ * whose rows are the CSR rows. */
+void test_kernel_row_copy_sliced(void)
+{
+  static CsrRows m;
+  static const int64_t longest[] = {1, 5, 13, 40};
+  for (int c = 0; c < 4; ++c) {
+    make_rows(&m, 60, longest[c], 12, false, 3 + (uint64_t)c);
+    for (int f32 = 0; f32 < 2; ++f32) {
+      SsData data;
+      REQUIRE(ss_data_init_csr(&data, f32 ? SS_DTYPE_FLOAT32 : SS_DTYPE_FLOAT64,
+                               f32 ? (const void *)m.values32 : (const void *)m.values, m.indptr,
+                               m.indices, RN, m.d) == SS_OK);
+      CHECK(!ss_data_unit_values(&data));
+      const unsigned flags = f32 ? SS_ROWS_FLOAT32 : 0u;
+      SsRowCopy copy = {0};
+      CHECK_EQ_INT(ss_row_copy_update(&copy, &data, flags), SS_OK);
+      CHECK(copy.num_rows == RN && copy.values && !copy.bits && copy.bytes > 0);
+      check_rows_match(&data, flags, &copy);
+      /* made again from the arrays as they are now */
+      CHECK_EQ_INT(ss_row_copy_update(&copy, &data, flags), SS_OK);
+      CHECK(copy.num_rows == RN);
+      check_rows_match(&data, flags, &copy);
+      ss_row_copy_free(&copy);
+      CHECK(copy.num_rows == 0 && !copy.values);
+    }
+  }
+}
+
+/* 0/1 rows: a bit copy of 1 to 4 words a row up to
+ * SS_ROW_BITS_MAX_DIMENSION features, none beyond. */
+void test_kernel_row_copy_bits(void)
+{
+  static CsrRows m;
+  static const int64_t dims[] = {9, 64, 65, 130, 256, 257};
+  for (int c = 0; c < 6; ++c) {
+    make_rows(&m, dims[c], dims[c] < RMAX ? dims[c] : RMAX, 0, true, 17 + (uint64_t)c);
+    SsData data;
+    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
+            SS_OK);
+    CHECK(ss_data_unit_values(&data));
+    SsRowCopy copy = {0};
+    CHECK_EQ_INT(ss_row_copy_update(&copy, &data, SS_ROWS_UNIT_VALUES), SS_OK);
+    if (dims[c] <= SS_ROW_BITS_MAX_DIMENSION) {
+      CHECK(copy.bits && copy.words == (dims[c] + 63) / 64);
+    } else {
+      CHECK(copy.num_rows == 0);
+    }
+    check_rows_match(&data, SS_ROWS_UNIT_VALUES, &copy);
+    ss_row_copy_free(&copy);
+  }
+}
+
+/* No copy where it would not pay: random columns (too many pads), dense
+ * data; the rows without one are still the CSR rows. */
+void test_kernel_row_copy_declined(void)
+{
+  static CsrRows m;
+  make_rows(&m, 2000, 4, 0, false, 5);
+  SsData data;
+  REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
+          SS_OK);
+  SsRowCopy copy = {0};
+  CHECK_EQ_INT(ss_row_copy_update(&copy, &data, 0u), SS_OK);
+  CHECK(copy.num_rows == 0 && !copy.values && !copy.bits);
+  check_rows_match(&data, 0u, &copy);
+  check_rows_match(&data, 0u, NULL);
+  static double dense[RN * 3];
+  for (int64_t k = 0; k < RN * 3; ++k) dense[k] = (double)(k % 7) - 3.0;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, dense, RN, 3, 3) == SS_OK);
+  CHECK_EQ_INT(ss_row_copy_update(&copy, &data, 0u), SS_OK);
+  CHECK(copy.num_rows == 0);
+}
+
+/* The SBP with and without its row copy (sliced and bits), without and with
+ * the bias, on 1 and 2 threads: the same run bit for bit. (A last-bit
+ * change of a dot seldom reaches the duals, which sum many rows: the row
+ * tests above are the bitwise check; this one catches a wrong row.) */
+void test_kernel_row_copy_sbp_same_iterates(void)
+{
+  static CsrRows m;
+  static double y[RN];
+  for (int unit = 0; unit < 2; ++unit) {
+    make_rows(&m, 30, 9, unit ? 0 : 8, unit, 29);
+    for (int64_t i = 0; i < RN; ++i) {
+      /* a label that depends on the row, so the problem is not trivial */
+      double s = 0;
+      for (int64_t k = m.indptr[i]; k < m.indptr[i + 1]; ++k) {
+        s += m.values[k] * (m.indices[k] % 3 - 1);
+      }
+      y[i] = s > 0 || (s == 0 && i % 2) ? 1.0 : -1.0;
+    }
+    SsData data;
+    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
+            SS_OK);
+    SsRowCopy copy = {0}; /* the copy the SBP makes of these rows */
+    CHECK_EQ_INT(ss_row_copy_update(&copy, &data, unit ? SS_ROWS_UNIT_VALUES : 0u), SS_OK);
+    CHECK(unit ? copy.bits != NULL : copy.values != NULL);
+    check_rows_match(&data, unit ? SS_ROWS_UNIT_VALUES : 0u, &copy);
+    ss_row_copy_free(&copy);
+    SsKernel kernel;
+    REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 2.0, 0, 1) == SS_OK);
+    for (int bias = 0; bias < 2; ++bias) {
+      SsKernelSvm *svm[3];
+      for (int k = 0; k < 3; ++k) {
+        svm[k] = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 1e-3);
+        REQUIRE(svm[k]);
+        svm[k]->no_row_copy = k == 0;
+        CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k == 2 ? 2 : 1), SS_OK);
+        svm[k]->threads.min_length = 16;
+        CHECK_EQ_INT(ss_kernel_svm_set_nu(svm[k], 0.1), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 150), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], 50), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_seed(svm[k], 3), SS_OK);
+        if (bias) CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm[k], 1), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+      }
+      CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
+      CHECK(tu_same_kernel_run(svm[0], svm[2], RN));
+      for (int k = 0; k < 3; ++k) ss_kernel_svm_delete(svm[k]);
+    }
+  }
+}
