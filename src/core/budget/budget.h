@@ -31,6 +31,17 @@ typedef struct SsBudgetKernel {
 
 /** k(x, x') from dot = <x, x'>, nx = ||x||^2, nz = ||x'||^2. */
 double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double nx, double nz);
+/** A block of Gaussian values in place: v[j] = exp(-gamma max(0, norms2[j]
+ *  + nx - 2 v[j])) from the inner products v[j] = <z_j, x>, ||x||^2 = nx
+ *  (exp to within 1e-15 relative: common/vexp.h). */
+void ss_budget_gaussian_of_dots(double *v, const double *norms2, int64_t len, double nx,
+                                double gamma);
+/** out[l] += x column[l], l < len: the Gaussian scores' inner products with
+ *  all terms at once, one nonzero coordinate x of the other point at a time,
+ *  over the transposed points (SsBudget.columns). */
+void ss_budget_add_scaled(double *out, const double *column, int64_t len, double x);
+/** The block length of the loops over the terms that keep their dots on the stack. */
+#define SS_BUDGET_BLOCK 128
 
 /** Budget maintenance strategies (the public enum mirrors these values). */
 typedef enum SsBudgetStrategy {
@@ -73,6 +84,8 @@ typedef struct SsBudget {
   int64_t size;             /**< number of terms, <= min(B + 1, capacity) */
   int64_t dimension;
   double *points;           /**< [capacity dimension] row-major z_j */
+  double *columns;          /**< [dimension capacity] the same points transposed: coordinate
+                                 k of z_j at k capacity + j (the Gaussian scores' layout) */
   double *norms2;           /**< [capacity] ||z_j||^2 */
   double *beta;             /**< [capacity] */
   int64_t *origin;          /**< [capacity] training index a term came from, -1 once merged/projected */
@@ -97,6 +110,8 @@ void ss_budget_clear(SsBudget *budget);
 /** Append the term (beta, z) with z given dense; origin >= 0 is recorded in
  *  slot_of. Requires size <= B (there is always room for one more). */
 void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int64_t origin);
+/** Point j's row was written: copy it into the transposed points. */
+void ss_budget_point_changed(SsBudget *budget, int64_t j);
 /** Remove term j: the last term moves into its slot (slot_of follows). */
 void ss_budget_remove_term(SsBudget *budget, int64_t j);
 /** Index of the term of smallest |beta|, a NaN beta counting as smallest
