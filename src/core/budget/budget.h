@@ -4,7 +4,9 @@
  * The model is f(x) = sum_{j < size} beta_j k(z_j, x) with at most B terms.
  * Expansion points z_j are dense double vectors (merging moves them off the
  * data), stored row-major with their squared norms cached, so every kernel
- * value is a function of one inner product and two squared norms.
+ * value is a function of one inner product and two squared norms; and a
+ * transposed copy, whose columns give the inner products with all points at
+ * once (the Gaussian scores and merge's partner search, budget_rows.c).
  * docs/budget.rst gives the math; budget_merge.c, budget_projection.c
  * and budget_expansion.c implement it.
  */

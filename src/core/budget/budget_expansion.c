@@ -1,7 +1,9 @@
 /* budget_expansion.c -- the budgeted kernel expansion f = sum_j beta_j phi(z_j)
  * of BSCA and BSGD (docs/budget.rst): storage of at most B + 1 dense
- * points with cached squared norms, appending and removing terms, and scoring
- * (the maintenance policy is budget_maintain.c, the kernel budget_kernel.c). */
+ * points with cached squared norms and a transposed copy (kept in step at
+ * every write of a point: O(d) strided stores), appending and removing
+ * terms, and scoring (the maintenance policy is budget_maintain.c, the
+ * kernel budget_kernel.c). */
 #include "budget.h"
 
 #include <math.h>
