@@ -86,21 +86,30 @@ def test_bias_dual_increases_monotonically_without_budget():
     assert abs(svm.get_dual_variables() @ y) < 1e-9 * n / (1e-3 * n)
 
 
+# The least mean training accuracy over the seeds of a working model: removal,
+# the crudest maintenance, keeps 15 of 200 points badly (0.37 to 0.73 from one
+# seed to the next, mean 0.59 over 12 seeds; chance is 0.5), merging and
+# projection 0.77 to 0.87.
+_WORKING_ACCURACY = {"merge": 0.75, "remove": 0.52, "project": 0.75}
+
+
 @pytest.mark.parametrize("maintenance", ["merge", "remove", "project"])
 def test_bias_with_budget_keeps_budget_and_constraint(maintenance):
     X, y = _blobs(200, 3, seed=5, sep=1.0)  # SVC: 0.89 training accuracy
-    svm = KernelSVM(X, y, 1e-3, solver="bsca", gamma=0.5, seed=2)
-    svm.set_unregularized_bias(True)
-    svm.set_budget(15)
-    svm.set_budget_maintenance(maintenance)
-    svm.set_max_num_iterations(3 * len(y))
-    st = svm.train()
-    bs = svm.get_budget_statistics()
-    assert bs["num_points"] <= 15 and bs["num_maintenance"] > 0
-    assert abs(svm.get_dual_variables() @ y) < 1e-9 * len(y) / (1e-3 * len(y))
-    assert np.isfinite(svm.get_bias()) and np.isfinite(st["primal_objective"])
-    # a working model (removal, the crudest maintenance, gets 0.655 here)
-    assert np.mean(svm.predict(X) == y) > 0.6
+    accuracies = []
+    for seed in range(8):
+        svm = KernelSVM(X, y, 1e-3, solver="bsca", gamma=0.5, seed=seed)
+        svm.set_unregularized_bias(True)
+        svm.set_budget(15)
+        svm.set_budget_maintenance(maintenance)
+        svm.set_max_num_iterations(3 * len(y))
+        st = svm.train()
+        bs = svm.get_budget_statistics()
+        assert bs["num_points"] <= 15 and bs["num_maintenance"] > 0
+        assert abs(svm.get_dual_variables() @ y) < 1e-9 * len(y) / (1e-3 * len(y))
+        assert np.isfinite(svm.get_bias()) and np.isfinite(st["primal_objective"])
+        accuracies.append(np.mean(svm.predict(X) == y))
+    assert np.mean(accuracies) > _WORKING_ACCURACY[maintenance]
 
 
 def test_bias_is_the_default_and_the_setting_restarts():

@@ -194,8 +194,10 @@ def test_budget_reaches_the_object_and_grid_search():
     assert default._svms[0].get_budget_maintenance() == "auto"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
+        # one point cannot draw the ring (0.71-0.84 over random states 0-5,
+        # against 0.96 with 40); two points nearly can (0.94-0.97)
         search = GridSearchCV(KernelSVMClassifier(solver="bsca", gamma=1.0, max_iter=3),
-                              {"budget": [2, 40]}, cv=2).fit(X, y)
+                              {"budget": [1, 40]}, cv=2).fit(X, y)
     assert search.best_params_ == {"budget": 40}
     scores = search.cv_results_["mean_test_score"]
     assert scores[1] > scores[0]

@@ -244,6 +244,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(projection_is_least_squares)                                \
   X(removal_definition)                                         \
   X(maintenance_adversarial_points)                             \
+  X(gaussian_scores_track_the_points)                           \
   /* test_bsca.c */                                             \
   X(bsca_no_budget_reaches_dual_optimum)                        \
   X(budget_never_exceeded)                                      \

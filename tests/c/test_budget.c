@@ -355,3 +355,83 @@ void test_maintenance_adversarial_points(void)
       ss_budget_free(&bud);
     }
 }
+
+/* sum_j beta_j exp(-gamma ||z_j - x||^2) from the row-major points. */
+static double direct_score(const SsBudget *bud, const double *x, double gamma, double *scale)
+{
+  const int64_t d = bud->dimension;
+  double f = 0;
+  *scale = 0;
+  for (int64_t j = 0; j < bud->size; ++j) {
+    double d2 = 0;
+    for (int64_t k = 0; k < d; ++k) d2 += (bud->points[j * d + k] - x[k]) * (bud->points[j * d + k] - x[k]);
+    f += bud->beta[j] * exp(-gamma * d2);
+    *scale += fabs(bud->beta[j]);
+  }
+  return f;
+}
+
+#define GN 400
+#define GD 6
+#define GB 150 /* above SS_BUDGET_BLOCK: more than one block of terms */
+
+/* The Gaussian scores of rows (by blocks over the transposed points, with
+ * the vectorised exp) against the direct sum over the row-major points, in
+ * the four layouts of the data, while appends, merges and removals move and
+ * rewrite the points: a transposed copy left stale by any of them fails. */
+void test_gaussian_scores_track_the_points(void)
+{
+  static double X[GN * GD], Xcsr[GN * GD];
+  static float X32[GN * GD], Xcsr32[GN * GD];
+  static int64_t indptr[GN + 1];
+  static int32_t indices[GN * GD];
+  double norms2[GN];
+  TuRng rng;
+  tu_rng_init(&rng, 11);
+  int64_t nnz = 0;
+  for (int i = 0; i < GN; ++i) {
+    norms2[i] = 0;
+    for (int k = 0; k < GD; ++k) {
+      /* multiples of 1/8 in [-2, 2] (exact in float32), a third of them zero */
+      double v = tu_rng_uniform(&rng) < 1.0 / 3 ? 0.0 : floor(32 * tu_rng_uniform(&rng) - 16) / 8;
+      X[i * GD + k] = v;
+      X32[i * GD + k] = (float)v;
+      norms2[i] += v * v;
+      if (v != 0) {
+        Xcsr[nnz] = v;
+        Xcsr32[nnz] = (float)v;
+        indices[nnz++] = k;
+      }
+    }
+    indptr[i + 1] = nnz;
+  }
+  SsData data[4];
+  REQUIRE(ss_data_init_dense(&data[0], SS_DTYPE_FLOAT64, X, GN, GD, GD) == SS_OK);
+  REQUIRE(ss_data_init_dense(&data[1], SS_DTYPE_FLOAT32, X32, GN, GD, GD) == SS_OK);
+  REQUIRE(ss_data_init_csr(&data[2], SS_DTYPE_FLOAT64, Xcsr, indptr, indices, GN, GD) == SS_OK);
+  REQUIRE(ss_data_init_csr(&data[3], SS_DTYPE_FLOAT32, Xcsr32, indptr, indices, GN, GD) == SS_OK);
+  const SsBudgetKernel kernel = {SS_BUDGET_KERNEL_GAUSSIAN, 0.3, 0, 0};
+  SsBudget bud;
+  SsBudgetCounts counts = {0};
+  REQUIRE(ss_budget_init(&bud, GB, GD, GN) == SS_OK);
+  int checks = 0;
+  for (int t = 0; t < GN; ++t) {
+    const double beta = (tu_rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) * (0.1 + tu_rng_uniform(&rng));
+    ss_budget_append_row(&bud, &data[t % 4], t, norms2[t], beta, t);
+    ss_budget_maintain(&bud, SS_BUDGET_MERGE, &kernel, &counts);
+    if (t % 7 == 3 && bud.size > 2) ss_budget_remove_term(&bud, (int64_t)(tu_rng_uniform(&rng) * (double)bud.size));
+    if (t % 25 != 24) continue;
+    for (int q = 0; q < 5; ++q) {
+      const int i = (int)(tu_rng_uniform(&rng) * GN);
+      double scale;
+      const double want = direct_score(&bud, X + i * GD, kernel.gamma, &scale);
+      for (int l = 0; l < 4; ++l) {
+        CHECK_CLOSE(ss_budget_score_row(&bud, &kernel, &data[l], i, norms2[i]), want, 1e-12 * scale);
+        checks++;
+      }
+    }
+  }
+  CHECK(counts.num_merges > 100 && bud.size == GB);
+  CHECK_EQ_INT(checks, 16 * 5 * 4);
+  ss_budget_free(&bud);
+}

@@ -4,7 +4,9 @@
  * The model is f(x) = sum_{j < size} beta_j k(z_j, x) with at most B terms.
  * Expansion points z_j are dense double vectors (merging moves them off the
  * data), stored row-major with their squared norms cached, so every kernel
- * value is a function of one inner product and two squared norms.
+ * value is a function of one inner product and two squared norms; and a
+ * transposed copy, whose columns give the inner products with all points at
+ * once (the Gaussian scores and merge's partner search, budget_rows.c).
  * docs/budget.rst gives the math; budget_merge.c, budget_projection.c
  * and budget_expansion.c implement it.
  */
@@ -31,6 +33,17 @@ typedef struct SsBudgetKernel {
 
 /** k(x, x') from dot = <x, x'>, nx = ||x||^2, nz = ||x'||^2. */
 double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double nx, double nz);
+/** A block of Gaussian values in place: v[j] = exp(-gamma max(0, norms2[j]
+ *  + nx - 2 v[j])) from the inner products v[j] = <z_j, x>, ||x||^2 = nx
+ *  (exp to within 1e-15 relative: common/vexp.h). */
+void ss_budget_gaussian_of_dots(double *v, const double *norms2, int64_t len, double nx,
+                                double gamma);
+/** out[l] += x column[l], l < len: the Gaussian scores' inner products with
+ *  all terms at once, one nonzero coordinate x of the other point at a time,
+ *  over the transposed points (SsBudget.columns). */
+void ss_budget_add_scaled(double *out, const double *column, int64_t len, double x);
+/** The block length of the loops over the terms that keep their dots on the stack. */
+#define SS_BUDGET_BLOCK 128
 
 /** Budget maintenance strategies (the public enum mirrors these values). */
 typedef enum SsBudgetStrategy {
@@ -73,6 +86,8 @@ typedef struct SsBudget {
   int64_t size;             /**< number of terms, <= min(B + 1, capacity) */
   int64_t dimension;
   double *points;           /**< [capacity dimension] row-major z_j */
+  double *columns;          /**< [dimension capacity] the same points transposed: coordinate
+                                 k of z_j at k capacity + j (the Gaussian scores' layout) */
   double *norms2;           /**< [capacity] ||z_j||^2 */
   double *beta;             /**< [capacity] */
   int64_t *origin;          /**< [capacity] training index a term came from, -1 once merged/projected */
@@ -97,6 +112,8 @@ void ss_budget_clear(SsBudget *budget);
 /** Append the term (beta, z) with z given dense; origin >= 0 is recorded in
  *  slot_of. Requires size <= B (there is always room for one more). */
 void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int64_t origin);
+/** Point j's row was written: copy it into the transposed points. */
+void ss_budget_point_changed(SsBudget *budget, int64_t j);
 /** Remove term j: the last term moves into its slot (slot_of follows). */
 void ss_budget_remove_term(SsBudget *budget, int64_t j);
 /** Index of the term of smallest |beta|, a NaN beta counting as smallest

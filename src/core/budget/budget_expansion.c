@@ -1,7 +1,9 @@
 /* budget_expansion.c -- the budgeted kernel expansion f = sum_j beta_j phi(z_j)
  * of BSCA and BSGD (docs/budget.rst): storage of at most B + 1 dense
- * points with cached squared norms, appending and removing terms, and scoring
- * (the maintenance policy is budget_maintain.c, the kernel budget_kernel.c). */
+ * points with cached squared norms and a transposed copy (kept in step at
+ * every write of a point: O(d) strided stores), appending and removing
+ * terms, and scoring (the maintenance policy is budget_maintain.c, the
+ * kernel budget_kernel.c). */
 #include "budget.h"
 
 #include <math.h>
@@ -24,12 +26,13 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.num_data = num_data;
   const size_t cap = (size_t)b.capacity;
   b.points = malloc(cap * (size_t)dimension * sizeof(double));
+  b.columns = malloc(cap * (size_t)dimension * sizeof(double));
   b.norms2 = malloc(cap * sizeof(double));
   b.beta = malloc(cap * sizeof(double));
   b.origin = malloc(cap * sizeof(int64_t));
   b.scratch = malloc(cap * 2 * sizeof(double));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
-  if (!b.points || !b.norms2 || !b.beta || !b.origin || !b.scratch || (num_data > 0 && !b.slot_of)) {
+  if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch || (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
   }
@@ -42,6 +45,7 @@ void ss_budget_free(SsBudget *budget)
 {
   if (!budget) return;
   free(budget->points);
+  free(budget->columns);
   free(budget->norms2);
   free(budget->beta);
   free(budget->origin);
@@ -72,7 +76,15 @@ void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int6
   budget->beta[j] = beta;
   budget->origin[j] = origin;
   if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
+  ss_budget_point_changed(budget, j);
   ss_budget_cholesky_append(budget, j);
+}
+
+void ss_budget_point_changed(SsBudget *budget, int64_t j)
+{
+  const int64_t d = budget->dimension, cap = budget->capacity;
+  const double *row = budget->points + j * d;
+  for (int64_t k = 0; k < d; ++k) budget->columns[k * cap + j] = row[k];
 }
 
 void ss_budget_remove_term(SsBudget *budget, int64_t j)
@@ -83,6 +95,7 @@ void ss_budget_remove_term(SsBudget *budget, int64_t j)
   if (j != last) {
     ss_budget_cholesky_move(budget, last, j);
     memcpy(budget->points + j * d, budget->points + last * d, (size_t)d * sizeof(double));
+    ss_budget_point_changed(budget, j);
     budget->norms2[j] = budget->norms2[last];
     budget->beta[j] = budget->beta[last];
     budget->origin[j] = budget->origin[last];

@@ -202,27 +202,41 @@ bool ss_merge_table_build(SsBudget *budget)
   return true;
 }
 
+/* kappa[j] = k(z_m, z_j) for the terms j of a's sign (a != 0), -1 for the
+ * others and m: the inner products with every term at once over the
+ * transposed points, one nonzero coordinate of z_m at a time (a training
+ * row of a9a has 14 of 123; a merged point the union of its rows'), then
+ * the kernel values as a block (budget_kernel.c). */
+static void partner_kernel_values(const SsBudget *budget, int64_t m, double gamma, double *kappa)
+{
+  const int64_t d = budget->dimension, size = budget->size, cap = budget->capacity;
+  const double *zm = budget->points + m * d, a = budget->beta[m];
+  for (int64_t j = 0; j < size; ++j) kappa[j] = 0;
+  for (int64_t k = 0; k < d; ++k)
+    if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap, size, zm[k]);
+  ss_budget_gaussian_of_dots(kappa, budget->norms2, size, budget->norms2[m], gamma);
+  for (int64_t j = 0; j < size; ++j) {
+    const double b = budget->beta[j];
+    if (j == m || !((a > 0 && b > 0) || (a < 0 && b < 0))) kappa[j] = -1;
+  }
+}
+
 void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts)
 {
   const int64_t m = ss_budget_smallest(budget), d = budget->dimension;
   const double a = budget->beta[m];
   const double *zm = budget->points + m * d;
-  const double gamma = kernel->gamma;
   const bool screened = ss_merge_table_build(budget);
   double *kappa = budget->scratch, *lower = kappa + budget->size;
   int64_t best_j = -1;
   double best_wd = INFINITY, best_h = 0, best_bz = 0, bound = INFINITY;
   if (a != 0) {
-    /* Kernel values of the same-sign partners (-1: not a partner) and, with
-     * the table, the interval estimate of their degradation. */
-    for (int64_t j = 0; j < budget->size; ++j) {
+    /* The kernel values of the same-sign partners (-1: not a partner) and,
+     * with the table, the interval estimate of their degradation. */
+    partner_kernel_values(budget, m, kernel->gamma, kappa);
+    for (int64_t j = 0; screened && j < budget->size; ++j) {
+      if (kappa[j] < 0) continue;
       const double b = budget->beta[j];
-      kappa[j] = -1;
-      if (j == m || !((a > 0 && b > 0) || (a < 0 && b < 0))) continue;
-      double d2 = budget->norms2[m] + budget->norms2[j] -
-                  2 * ss_budget_dot(zm, budget->points + j * d, d);
-      kappa[j] = exp(-gamma * (d2 > 0 ? d2 : 0.0));
-      if (!screened) continue;
       double eps;
       const double r = table_lookup(budget->merge_table, fabs(a) / (fabs(a) + fabs(b)), kappa[j], &eps);
       const double wd = a * a * r, e = a * a * eps;
@@ -256,6 +270,7 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
     n2 += zj[k] * zj[k];
   }
   budget->norms2[best_j] = n2;
+  ss_budget_point_changed(budget, best_j);
   budget->beta[best_j] = bz;
   if (budget->origin[best_j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[best_j]] = -1;
   budget->origin[best_j] = -1;

@@ -8,28 +8,77 @@
 #include <math.h>
 #include <string.h>
 
-/* sum_j beta_j k(z_j, x) with DOT(z_j) the inner product <z_j, x>. */
+/* sum_j beta_j k(z_j, x) with DOT(z_j) the inner product <z_j, x>: the
+ * kernels other than the Gaussian, one term at a time. */
 #define SS_SCORE_LOOP(DOT)                                                         \
   do {                                                                             \
-    if (kernel->kind == SS_BUDGET_KERNEL_GAUSSIAN) {                               \
-      const double g = kernel->gamma;                                              \
-      for (int64_t j = 0; j < budget->size; ++j) {                                 \
-        const double *z = budget->points + j * dim;                                \
-        double d2 = budget->norms2[j] + norm2_i - 2.0 * (DOT);                     \
-        f += budget->beta[j] * exp(-g * (d2 > 0 ? d2 : 0.0));                      \
-      }                                                                            \
-    } else {                                                                       \
-      for (int64_t j = 0; j < budget->size; ++j) {                                 \
-        const double *z = budget->points + j * dim;                                \
-        f += budget->beta[j] *                                                     \
-             ss_budget_kernel_value(kernel, (DOT), budget->norms2[j], norm2_i);    \
-      }                                                                            \
+    for (int64_t j = 0; j < budget->size; ++j) {                                   \
+      const double *z = budget->points + j * dim;                                  \
+      f += budget->beta[j] * ss_budget_kernel_value(kernel, (DOT), budget->norms2[j], norm2_i); \
     }                                                                              \
   } while (0)
+
+/* out[l] += <z_{j0 + l}, x> for l < len, x given by its nonzeros (COUNT of
+ * them, the p-th at coordinate INDEX with value VALUE), from the transposed
+ * points: one contiguous multiply-add per nonzero. */
+#define SS_COLUMN_DOTS(COUNT, INDEX, VALUE)                                        \
+  do {                                                                             \
+    for (int64_t p = 0; p < (COUNT); ++p) {                                        \
+      const double x = (VALUE);                                                    \
+      if (x != 0) ss_budget_add_scaled(out, columns + (int64_t)(INDEX) * cap, len, x); \
+    }                                                                              \
+  } while (0)
+
+/* out[l] = <z_{j0 + l}, x_i>, l < len. */
+static void column_dots(const SsBudget *budget, const SsData *data, int64_t i, int64_t j0,
+                        int64_t len, double *out)
+{
+  const int64_t cap = budget->capacity;
+  const double *columns = budget->columns + j0;
+  memset(out, 0, (size_t)len * sizeof(double));
+  if (data->layout == SS_LAYOUT_DENSE) {
+    const int64_t base = i * data->row_stride;
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *v = (const float *)data->values + base;
+      SS_COLUMN_DOTS(data->dimension, p, (double)v[p]);
+    } else {
+      const double *v = (const double *)data->values + base;
+      SS_COLUMN_DOTS(data->dimension, p, v[p]);
+    }
+  } else {
+    const int64_t first = data->indptr[i], nnz = data->indptr[i + 1] - first;
+    const int32_t *J = data->indices + first;
+    if (data->dtype == SS_DTYPE_FLOAT32) {
+      const float *v = (const float *)data->values + first;
+      SS_COLUMN_DOTS(nnz, J[p], (double)v[p]);
+    } else {
+      const double *v = (const double *)data->values + first;
+      SS_COLUMN_DOTS(nnz, J[p], v[p]);
+    }
+  }
+}
+
+/* The Gaussian score by blocks of terms: the block's inner products
+ * (column_dots), its kernel values at once (budget_kernel.c), then the sum
+ * in the order of the terms. */
+static double gaussian_score_row(const SsBudget *budget, double gamma, const SsData *data,
+                                 int64_t i, double norm2_i)
+{
+  double f = 0, block[SS_BUDGET_BLOCK];
+  for (int64_t j0 = 0; j0 < budget->size; j0 += SS_BUDGET_BLOCK) {
+    const int64_t len = budget->size - j0 < SS_BUDGET_BLOCK ? budget->size - j0 : SS_BUDGET_BLOCK;
+    column_dots(budget, data, i, j0, len, block);
+    ss_budget_gaussian_of_dots(block, budget->norms2 + j0, len, norm2_i, gamma);
+    for (int64_t l = 0; l < len; ++l) f += budget->beta[j0 + l] * block[l];
+  }
+  return f;
+}
 
 double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
                            const SsData *data, int64_t i, double norm2_i)
 {
+  if (kernel->kind == SS_BUDGET_KERNEL_GAUSSIAN)
+    return gaussian_score_row(budget, kernel->gamma, data, i, norm2_i);
   const int64_t dim = budget->dimension;
   double f = 0;
   if (data->layout == SS_LAYOUT_DENSE) {
@@ -83,6 +132,7 @@ void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, doubl
   budget->beta[j] = beta;
   budget->origin[j] = origin;
   if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
+  ss_budget_point_changed(budget, j);
   ss_budget_cholesky_append(budget, j);
 }
 
