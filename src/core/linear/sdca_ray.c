@@ -31,13 +31,9 @@
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
+#include "../common/ray.h"
 
 #include <math.h>
-
-/** Doublings of the bracket beyond t = 1, and bisection steps inside it
- *  (2^-40 of the bracket: far below any change the objective shows). */
-#define SS_SDCA_RAY_MAX_DOUBLINGS 60
-#define SS_SDCA_RAY_BISECTIONS 40
 
 typedef struct {
   const SsSvm *svm;
@@ -65,8 +61,9 @@ static double ray_value(const Ray *r, double t)
   return 0.5 * r->svm->lambda * t * t * r->norm2 + ray_loss(r, t);
 }
 
-static double ray_slope(const Ray *r, double t)
+static double ray_slope(const void *context, double t)
 {
+  const Ray *r = context;
   const SsSvm *self = r->svm;
   const int64_t n = self->source.num_data;
   double slope = 0;
@@ -77,24 +74,6 @@ static double ray_slope(const Ray *r, double t)
       slope += c * part * ss_loss_derivative(self->loss, &self->custom_loss, t * part + r->offset, self->labels[i]);
   }
   return self->lambda * t * r->norm2 + slope / (double)n;
-}
-
-/* The minimiser of P(t) over t >= 0, or NAN if none was bracketed. */
-static double ray_minimiser(const Ray *r)
-{
-  if (!(ray_slope(r, 0) < 0)) return 0;
-  double lo = 0, hi = 1;
-  for (int k = 0; ray_slope(r, hi) < 0; ++k) {
-    if (k == SS_SDCA_RAY_MAX_DOUBLINGS) return NAN;
-    lo = hi;
-    hi *= 2;
-  }
-  for (int k = 0; k < SS_SDCA_RAY_BISECTIONS; ++k) {
-    const double mid = 0.5 * (lo + hi);
-    if (ray_slope(r, mid) < 0) lo = mid;
-    else hi = mid;
-  }
-  return 0.5 * (lo + hi);
 }
 
 void ss_sdca_close_on_ray(SsSvm *self)
@@ -109,7 +88,7 @@ void ss_sdca_close_on_ray(SsSvm *self)
   Ray r = {.svm = self, .norm2 = wb * wb, .offset = B > 0 ? 0 : self->bias};
   for (int64_t k = 0; k < self->dimension; ++k) r.norm2 += self->model[k] * self->model[k];
   if (!(r.norm2 > 0) || !isfinite(r.norm2)) return;
-  const double t = ray_minimiser(&r);
+  const double t = ss_ray_minimiser(ray_slope, &r);
   if (!isfinite(t) || t == 1.0) return;
   const double value = ray_value(&r, t);
   if (!(value < ray_value(&r, 1.0))) return;
