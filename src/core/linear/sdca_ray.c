@@ -17,9 +17,10 @@
  *
  * is convex in t and costs O(n) per value from those scores, without a pass
  * over the data. Its minimiser t* (bisection on the slope P'(t), a
- * subgradient for the piecewise linear losses) is returned if
+ * subgradient for the piecewise linear losses: common/ray.c) is returned if
  * P(t*) < P(1): as the model t* w~ (SDCA's factor, w = t u) with its scores
- * and statistics (objective, gap P(t*) - D(alpha), still a bound on its
+ * (one pass over the data: the decision function's, bit for bit) and
+ * statistics (objective, gap P(t*) - D(alpha), still a bound on its
  * suboptimality). t = 0 is the zero model: a run stopped on its cap never
  * returns a model above the zero model's objective. The dual variables
  * are not touched: the next train puts w~(alpha) back (ss_sdca_undo_ray),
