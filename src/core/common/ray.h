@@ -9,10 +9,10 @@
 typedef double (*SsRaySlope)(const void *context, double t);
 
 /** argmin over t >= 0 of the convex function whose slope is @p slope: 0 if
- *  the slope at 0 is >= 0, else a point of the bracket [t_lo, t_hi] (t_hi
+ *  the slope at 0 is >= 0, else the middle of a bracket [t_lo, t_hi] (t_hi
  *  found by doubling from 1, slope(t_lo) < 0 <= slope(t_hi)) narrowed by
- *  bisection to 2^-40 of its width; NAN if no bracket was found below
- *  2^60 (a slope that stays negative). */
+ *  regula falsi (Illinois) to 1e-10 t_hi or by 60 steps; NAN if no bracket
+ *  was found below 2^60 (a slope that stays negative). */
 double ss_ray_minimiser(SsRaySlope slope, const void *context);
 
 #endif
