@@ -16,7 +16,7 @@
  *     P(t) = lambda/2 t^2 ||w~||^2 + 1/n sum_i c_i loss(y_i, t (s_i - o) + o),
  *
  * is convex in t and costs O(n) per value from those scores, without a pass
- * over the data. Its minimiser t* (bisection on the slope P'(t), a
+ * over the data. Its minimiser t* (regula falsi on the slope P'(t), a
  * subgradient for the piecewise linear losses: common/ray.c) is returned if
  * P(t*) < P(1): as the model t* w~ (SDCA's factor, w = t u) with its scores
  * (one pass over the data: the decision function's, bit for bit) and
