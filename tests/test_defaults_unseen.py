@@ -38,7 +38,6 @@ from stochsvm.svm import _report_training
 
 bench = load_bench("defaults")
 
-_CLASSIFICATION = ("hinge", "hinge2", "logistic")
 
 #: What still breaks the rule after the issue-17 work (run driver, RES/t0,
 #: kernel defaults and the closing ray merged), as this suite measured it:
