@@ -121,6 +121,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_sdca_shift.c */                                       \
   X(sdca_shift_rejects_and_keeps_state)                         \
   X(sdca_shift_moves_the_model_and_the_steps)                   \
+  /* test_sdca_ray.c */                                         \
+  X(sdca_ray_never_above_the_zero_model)                        \
+  X(sdca_ray_is_needed_here)                                    \
+  X(sdca_ray_split_equals_whole)                                \
+  X(sdca_ray_not_taken)                                         \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \

@@ -306,6 +306,13 @@ struct SsKernelSolverOps {
 #define SS_KERNEL_CERTIFICATE_MIN_ROWS 64
 #define SS_KERNEL_CERTIFICATE_SPACING 10.0
 
+/** The closing ray of Pegasos and BSGD (kernel_ray.c): at the closing
+ *  diagnostic of a run stopped on its cap (statistics status
+ *  max_iterations), the bias-free model, its training @p scores and
+ *  @p norm2 = ||f||^2 scaled by the t >= 0 of least primal objective, if
+ *  below the model's own. */
+void ss_kernel_close_on_ray(SsKernelSvm *self, double *scores, double *norm2);
+
 /** The ops of a solver (NULL for SS_KSOLVER_NONE). */
 const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver);
 

@@ -14,6 +14,9 @@
  * weights k give the iterates of lambda / k without weights.
  *
  * Each step costs one kernel evaluation per support vector (alpha_j > 0).
+ * A run stopped on its cap returns the best model t w_T, t >= 0, on the ray
+ * through its last iterate (kernel_ray.c): never one above the zero model's
+ * objective.
  */
 #include "kernel_internal.h"
 
@@ -38,7 +41,9 @@ static SsStatus pegasos_evaluate(SsKernelSvm *self, double *scores, double *norm
                                  bool *have_scores)
 {
   const double scale = 1.0 / (self->lambda * (double)(self->iteration > 0 ? self->iteration : 1));
-  return ss_support_list_evaluate(self, self->state, scale, scores, norm2, have_scores);
+  const SsStatus status = ss_support_list_evaluate(self, self->state, scale, scores, norm2, have_scores);
+  if (status == SS_OK && *have_scores) ss_kernel_close_on_ray(self, scores, norm2);
+  return status;
 }
 
 const SsKernelSolverOps ss_kernel_pegasos_ops = {

@@ -266,12 +266,20 @@ static SsStatus bsgd_object_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
   return ss_budget_solver_run(self, t, t_end, ss_bsgd_steps);
 }
 
+/* BSGD's closing diagnostic takes the ray (kernel_ray.c), as Pegasos'. */
+static SsStatus bsgd_object_evaluate(SsKernelSvm *self, double *scores, double *norm2, bool *have_scores)
+{
+  const SsStatus status = ss_budget_solver_evaluate(self, scores, norm2, have_scores);
+  if (status == SS_OK && *have_scores) ss_kernel_close_on_ray(self, scores, norm2);
+  return status;
+}
+
 const SsKernelSolverOps ss_bsgd_ops = {
   .uses_permutation = true,
   .criterion = SS_RUN_OBJECTIVE_WINDOW,
   .may_diverge = true,
   .start = ss_budget_solver_start,
   .steps = bsgd_object_steps,
-  .evaluate = ss_budget_solver_evaluate,
+  .evaluate = bsgd_object_evaluate,
   .free_state = ss_budget_solver_free_state,
 };

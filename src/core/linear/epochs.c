@@ -154,7 +154,10 @@ static int64_t iteration(const void *object)
 
 static SsStatus measure(void *object, SsSvmStatus status, SsRunMeasure *m)
 {
-  return ss_svm_measure(((SsEpochRun *)object)->svm, status, m);
+  SsSvm *self = ((SsEpochRun *)object)->svm;
+  const SsStatus s = ss_svm_measure(self, status, m);
+  self->ray.scores_fresh = true;
+  return s;
 }
 
 static void set_status(void *object, SsSvmStatus status)
@@ -347,6 +350,7 @@ SsStatus ss_run_epochs_backing_off(SsSvm *self, SsStepsFunction steps_function, 
   SsRun run = ss_svm_run(self, &epoch_run);
   SsStatus status = ss_run_train(&run);
   ss_svm_realise_model(self);
+  if (!run.final_deferred) ss_sdca_close_on_ray(self);
   if (run.final_deferred) {
     self->final_pending = true;
     self->final_settings = run.settings;
@@ -368,6 +372,7 @@ SsStatus ss_svm_settle_final(SsSvm *self)
   self->train_start_time = start + (ss_clock_seconds() - self->final_end_time);
   SsStatus status = ss_run_diagnose(&run, SS_SVM_STATUS_MAX_ITERATIONS, false);
   self->train_start_time = start;
+  ss_sdca_close_on_ray(self);
   return status;
 }
 

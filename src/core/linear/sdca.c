@@ -51,6 +51,8 @@ void ss_sdca_rebuild_model(SsSvm *self)
 {
   const int64_t n = self->source.num_data;
   const double B = self->bias_multiplier, scale = 1.0 / (self->lambda * (double)n);
+  ss_sdca_undo_ray(self);
+  self->ray.shifted = false;
   memset(self->u, 0, (size_t)self->dimension * sizeof(double));
   self->factor = 1.0;
   double b = 0;
@@ -211,6 +213,7 @@ int64_t ss_sdca_visit_position(const SsSvm *self, int64_t j)
 
 SsStatus ss_sdca_train(SsSvm *self)
 {
+  ss_sdca_undo_ray(self);
   if (self->model_stale) ss_sdca_rebuild_model(self);
   return ss_run_epochs(self, sdca_steps_select(&self->source));
 }

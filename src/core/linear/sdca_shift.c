@@ -40,10 +40,12 @@ SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_s
       return ss_svm_fail(self, SS_ERR_BAD_ARG, "shift_sdca_model: shift[%lld] must be finite, got %g",
                          (long long)k, shift[k]);
   }
+  ss_sdca_undo_ray(self);
   if (self->model_stale) ss_sdca_rebuild_model(self);
   ss_svm_fold_factor(self);
   for (int64_t k = 0; k < self->dimension; ++k) self->u[k] += shift[k];
   self->bias += bias_shift;
+  self->ray.shifted = true;
   ss_sdca_reset_shrinking(self);
   ss_svm_realise_model(self);
   return ss_svm_succeed(self);

@@ -92,6 +92,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   t = status == SS_OK ? t_end : run->epoch_start + (shrunk ? ss_sdca_visit_position(self, j) : j);
   self->bias = b;
   self->iteration = t;
+  self->ray.scores_fresh = false; /* the closing ray (sdca_ray.c) waits for a diagnostic */
   sh->epoch_pg_max = epoch_pg_max;
   sh->epoch_pg_min = epoch_pg_min;
   sh->num_shrunk = num_shrunk;

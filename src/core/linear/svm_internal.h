@@ -38,6 +38,18 @@ typedef struct SsSdcaShrinking {
   bool asked;                  /**< ... and whether it asked for a diagnostic there */
 } SsSdcaShrinking;
 
+/** SDCA's closing ray (sdca_ray.c): a run stopped on its cap returns the
+ *  best model t w~(alpha), t >= 0, on the ray through its model (t = 0 is
+ *  the zero model), as factor = t; the next train goes back to w~(alpha). */
+typedef struct SsSdcaRay {
+  bool applied;                /**< a ray was applied (it lasts while factor == t) */
+  double t;                    /**< the factor applied, self->factor while it lasts */
+  double dual_bias;            /**< b of w~(alpha), put back with factor 1 */
+  bool bias_scaled;            /**< the bias was scaled too (it is learned: B > 0) */
+  bool scores_fresh;           /**< the scores are the present model's (a diagnostic since the steps) */
+  bool shifted;                /**< the model carries a shift (sdca_shift.c): no ray */
+} SsSdcaRay;
+
 struct SsSvm_ {
   SsSolver solver;
   int64_t dimension;
@@ -83,6 +95,7 @@ struct SsSvm_ {
   double *alpha;               /**< SDCA: [num_data] dual variables, else NULL */
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
+  SsSdcaRay ray;               /**< SDCA: the closing ray (sdca_ray.c) */
   SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
   int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
   double density;              /**< fraction of non-zero values of the data (skip.c) */
@@ -253,6 +266,11 @@ void ss_res_init(SsResState *res);
 void ss_res_free(SsResState *res);
 /** SDCA: w~ = 1/(lambda n) sum_i alpha_i (x_i, B), from the dual variables. */
 void ss_sdca_rebuild_model(SsSvm *self);
+/** SDCA's closing ray (sdca_ray.c): after the closing diagnostic of a run
+ *  stopped on its cap, the model t* w~(alpha) of least primal objective on
+ *  the ray t >= 0, if below P(1); and w~(alpha) back before the dual moves. */
+void ss_sdca_close_on_ray(SsSvm *self);
+void ss_sdca_undo_ray(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
