@@ -12,11 +12,13 @@
 #include <math.h>
 
 /** Doublings of the bracket beyond t = 1, steps inside it, and the relative
- *  width at which it is narrow enough (far below any change an objective
- *  shows). */
+ *  width at which it is narrow enough: a few ulps, so that two runs whose
+ *  models agree to rounding return rays that agree to rounding too (an
+ *  exact restart gives the same model to 1e-12; a width of 1e-10 broke
+ *  that, tests/c/test_sdca.c). */
 #define SS_RAY_MAX_DOUBLINGS 60
-#define SS_RAY_MAX_STEPS 60
-#define SS_RAY_WIDTH 1e-10
+#define SS_RAY_MAX_STEPS 100
+#define SS_RAY_WIDTH 1e-14
 
 double ss_ray_minimiser(SsRaySlope slope, const void *context)
 {

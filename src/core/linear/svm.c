@@ -564,8 +564,6 @@ double ss_svm_get_bias_learning_rate(const SsSvm *self) { return self->bias_lear
 double ss_svm_get_t0(const SsSvm *self) { return ss_svm_effective_t0(self); }
 SsLoss ss_svm_get_loss(const SsSvm *self) { return self->loss; }
 const double *ss_svm_get_weights(const SsSvm *self) { return self->weights; }
-const double *ss_svm_get_model(const SsSvm *self) { return self->model; }
-double ss_svm_get_bias(const SsSvm *self) { return self->bias; }
 int64_t ss_svm_get_iteration_number(const SsSvm *self) { return self->iteration; }
 int64_t ss_svm_poll_iteration_number(const SsSvm *self)
 {
@@ -585,6 +583,26 @@ int64_t ss_svm_get_num_shrunk(const SsSvm *self) { return self->shrinking.shrunk
 static void settle_for_reader(const SsSvm *self)
 {
   if (self->final_pending) (void)ss_svm_settle_final((SsSvm *)self);
+}
+
+void ss_svm_settle_model(const SsSvm *self)
+{
+  /* SDCA's closing ray (sdca_ray.c) comes with the closing diagnostic: the
+   * model and bias readers settle it too, so that they return the model
+   * train left whether or not the statistics were read first. */
+  if (self->alpha) settle_for_reader(self);
+}
+
+const double *ss_svm_get_model(const SsSvm *self)
+{
+  ss_svm_settle_model(self);
+  return self->model;
+}
+
+double ss_svm_get_bias(const SsSvm *self)
+{
+  ss_svm_settle_model(self);
+  return self->bias;
 }
 
 const double *ss_svm_get_scores(const SsSvm *self)

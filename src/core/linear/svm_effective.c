@@ -222,6 +222,7 @@ SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double 
   const int64_t d = data->homkermap ? data->dimension * ss_homkermap_dimension(data->homkermap)
                                     : data->dimension;
   if (d != self->dimension) return SS_ERR_BAD_ARG;
+  ss_svm_settle_model(self);
   ss_data_scores(data, self->model, self->bias, scores, self->threads);
   return SS_OK;
 }
