@@ -417,11 +417,13 @@ static double run_dual_bound(void *object, SsRunBound *kind)
   const int64_t n = self->num_data, m = self->model.num_support_vectors;
   const int64_t wanted = m > SS_KERNEL_CERTIFICATE_MIN_ROWS ? m : SS_KERNEL_CERTIFICATE_MIN_ROWS;
   const int64_t rows = wanted < n ? wanted : n;
-  /* The first bound of a run only if the work so far pays for it
-   * SS_KERNEL_CERTIFICATE_SPACING times over; until then the window alone
-   * decides (on a9a a bound costs about an epoch of SBP steps: docs/stopping.rst). */
-  if (self->certificate_at == 0 &&
-      (double)before < SS_KERNEL_CERTIFICATE_SPACING * ss_kernel_dual_bound_cost(self, self->scores, rows))
+  /* The first bound of a run only if it is cheap or the work so far pays
+   * for it SS_KERNEL_CERTIFICATE_SPACING times over; until then the window
+   * alone decides (on a9a a bound costs about an epoch of SBP steps:
+   * docs/stopping.rst). */
+  const double cost = ss_kernel_dual_bound_cost(self, self->scores, rows);
+  if (self->certificate_at == 0 && cost > SS_KERNEL_CERTIFICATE_FREE_COST &&
+      (double)before < SS_KERNEL_CERTIFICATE_SPACING * cost)
     return NAN;
   /* After a bound that did not certify the stop, only a bound stops the run. */
   *kind = SS_RUN_BOUND_TIGHT;
@@ -964,7 +966,7 @@ const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *sel
 /** The warm-up's epoch cap when the caller passes 0 (the SBP's default). */
 #define SS_SBP_NU_WARMUP_EPOCHS 100
 /** The warm-up's stop: relative duality gap. */
-#define SS_SBP_NU_WARMUP_GAP 1e-2
+#define SS_SBP_NU_WARMUP_GAP 1e-3
 /** The extrapolation's factor per doubling of the rows, at least this. */
 #define SS_SBP_NU_MIN_FACTOR 0.5
 
