@@ -1,11 +1,14 @@
 """The SBP's nu derived from C on more rows than the warm-up's sample
-(src/core/kernel/sbp_nu.c, "Large n"): SVC's optimum is the oracle.
+(src/core/kernel/sbp_nu.c, "Large n"), SVC's optimum the oracle, and the
+SBP's accuracy at it.
 
 The set: 8000 generated rows with 20 % of the labels flipped, C = 10,
-gamma = 1/2, where SVC's optimum fits the noise and the old warm-up (the
-4096-row sample's optimum at the same lambda, read on its own rows) read
-nu 0.37x SVC's (measured with SVC on that sample). The new estimate read
-0.82x."""
+gamma = 1/2, where SVC's optimum fits the noise. The derived nu reads 0.73x
+SVC's (the sample of 4096 rows at the same lambda, solved by SVC, reads
+0.37x on a set like it). The SBP's objective is flat near the zero model for
+a while: its window stopped there, "converged" within an epoch at 71-75 %
+test accuracy (SVC 79.6 %) for seeds 1-3, until a stop within tol of the
+best constant's objective was refused (kernel_svm.c, run_dual_bound)."""
 import numpy as np
 import pytest
 from sklearn.datasets import make_classification
@@ -50,13 +53,14 @@ def test_derived_nu_is_near_svcs_optimum(noisy):
     assert exact / 1.5 < nu < 1.5 * exact, (nu, exact)
 
 
-def test_sbp_at_the_derived_nu_is_as_accurate_as_svc(noisy):
+@pytest.mark.parametrize("seed", [0, 1])
+def test_sbp_at_the_derived_nu_is_as_accurate_as_svc(noisy, seed):
     """One epoch of the SBP at the derived nu is within 0.5 pp of SVC's test
-    accuracy (measured: 80.07 % against 79.57 %, first within 0.5 pp at 0.4
-    epoch). At its defaults the run goes on to its objective window: 373 s
-    at load 7, bench/results/kernel_speed.md, sbpnu17."""
+    accuracy (measured: 79.6-80.7 % for seeds 0-3 against 79.6 %; seed 1
+    stopped at 74.6 % before the constant-objective guard). At its defaults
+    the run goes on to its objective window (373 s at load 7)."""
     X, y, Xt, yt, svc = noisy
-    est = KernelSVMClassifier(solver="sbp", C=C, gamma=GAMMA, max_iter=1, random_state=0)
+    est = KernelSVMClassifier(solver="sbp", C=C, gamma=GAMMA, max_iter=1, random_state=seed)
     with pytest.warns(ConvergenceWarning):
         est.fit(X, y)
     assert est.score(Xt, yt) >= svc.score(Xt, yt) - 0.005
