@@ -1004,6 +1004,7 @@ static void row_sample_free(RowSample *r)
   free(r->values);
   free(r->indptr);
   free(r->indices);
+  *r = (RowSample){0};
 }
 
 static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, RowSample *r)
@@ -1123,28 +1124,31 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
   int64_t evaluations = 0;
   /* On large n, a sample of m rows and its two halves, solved at the same
-   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"), unless a half
-   * misses a class. */
+   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). A half that
+   * misses a class leaves the sample's nu as it is; a sample that misses
+   * one, the whole data. */
   const int64_t m = SS_SBP_NU_WARMUP_ROWS;
-  RowSample sample = {0}, halves[2] = {{0}, {0}};
+  RowSample sample = {0}, halves[2];
+  halves[0] = halves[1] = (RowSample){0};
   bool sampled = n > m && self->kernel.type != SS_KERNEL_PRECOMPUTED && !self->data.homkermap;
-  SsStatus status = SS_OK;
-  for (int k = 0; sampled && k < 2 && status == SS_OK; ++k) {
+  SsStatus status = sampled ? row_sample(self, 0, m, &sample) : SS_OK;
+  sampled = sampled && status == SS_OK && has_both_classes(sample.labels, m);
+  bool halved = sampled;
+  for (int k = 0; halved && k < 2 && status == SS_OK; ++k) {
     status = row_sample(self, k * (m / 2), m / 2, &halves[k]);
-    if (status == SS_OK) sampled = has_both_classes(halves[k].labels, m / 2);
+    halved = status == SS_OK && has_both_classes(halves[k].labels, m / 2);
   }
-  if (sampled && status == SS_OK) status = row_sample(self, 0, m, &sample);
   double estimate = 0;
   if (status == SS_OK && sampled) {
     double half[2] = {0, 0};
-    for (int k = 0; k < 2 && status == SS_OK; ++k)
+    for (int k = 0; halved && k < 2 && status == SS_OK; ++k)
       status = sample_nu(self, &halves[k].data, halves[k].labels, halves[k].weights, epochs,
                          &half[k], &evaluations);
     if (status == SS_OK)
       status = sample_nu(self, &sample.data, sample.labels, sample.weights, epochs, &estimate,
                          &evaluations);
     const double halfway = 0.5 * (half[0] + half[1]);
-    if (status == SS_OK && halfway > 0 && estimate > 0) {
+    if (status == SS_OK && halved && halfway > 0 && estimate > 0) {
       const double factor = fmin(1, fmax(estimate / halfway, SS_SBP_NU_MIN_FACTOR));
       estimate *= pow(factor, log2((double)n / (double)m));
     }
