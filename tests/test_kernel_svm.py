@@ -249,8 +249,7 @@ def test_precomputed_kernel_matches_rbf():
     a = KernelSVM(X, y, 0.02, solver="sbp", gamma=0.4, seed=1)
     b = KernelSVM(G, y, 0.02, solver="sbp", kernel="precomputed", seed=1)
     for s in (a, b):
-        # the default nu comes from a BSCA warm-up, which a precomputed kernel
-        # replaces by kernel SDCA: set it to compare the kernels alone
+        # nu set: compare the kernels alone, not the warm-ups' estimates
         s.set_nu(0.01)
         s.set_max_num_iterations(300)
         s.train()

@@ -385,17 +385,17 @@ SS_API SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
 /** @brief nu for this object's lambda (src/core/kernel/sbp_nu.c), the SBP's
  *  default: the slack budget at which the slack-constrained problem has the
  *  minimiser w* of P(w) (with the object's bias setting) as its solution is
- *  nu = L(w*) / ||w*||, L the mean hinge loss. w* is estimated by training
- *  BSCA (budget min(n, 500), the object's bias setting, seed and weights;
- *  kernel SDCA for a precomputed kernel) for @p epochs epochs on the
- *  object's data (above 4096 rows, on a seeded sample of 4096 of them at the
- *  same lambda), reading nu from its model after half and all of them and
- *  extrapolating (a short warm-up's loss is above the optimum's; see
- *  src/core/kernel/sbp_nu.c); the estimate is at least 1e-6 (separable data).
- *  Costs about 2 B min(n, 4096) kernel evaluations per epoch, not counted
- *  in this object (the SBP counts those of its own default warm-up). The interrupt
- *  callback is polled.
- *  @param epochs >= 0 (0: the SBP's default, 20).
+ *  nu = L(w*) / ||w*||, L the mean hinge loss. w* is computed by exact
+ *  kernel SDCA (the object's bias setting, kernel, seed, weights and
+ *  threads) to a relative duality gap of 1e-3 or @p epochs epochs. Above
+ *  4096 rows it solves a seeded sample of 4096 rows and its two halves of
+ *  2048 at the same C (lambda n / m for m rows), and extrapolates their nu
+ *  to n by its factor per doubling of the rows, kept in [1/2, 1] (see
+ *  src/core/kernel/sbp_nu.c); the estimate is at least 1e-6 (separable
+ *  data). Its kernel evaluations are not counted in this object (the SBP
+ *  counts those of its own default warm-up). The interrupt callback is
+ *  polled.
+ *  @param epochs >= 0 (0: the default cap, 100).
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, epochs < 0 or too large);
  *          SS_ERR_BAD_STATE (no data); SS_ERR_INTERRUPTED; SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_estimate_nu(const SsKernelSvm *self, int64_t epochs, double *nu);

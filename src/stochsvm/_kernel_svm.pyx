@@ -574,17 +574,16 @@ cdef class KernelSVM(_Trainer):
 
         ``nu = L(w*) / ||w*||`` (mean hinge loss over norm) is the slack budget
         at which the SBP's problem has the minimiser ``w*`` of the regularized
-        primal as its solution; ``w*`` is estimated by ``epochs`` epochs of
-        BSCA (budget ``min(n, 500)``, this object's bias setting, seed and
-        weights) on this object's data, reading nu after half and all of them
-        and extrapolating towards the optimum (docs/kernel.rst). It is what
-        the SBP uses when no nu is set; a short warm-up errs towards a larger
-        nu.
+        primal as its solution. ``w*`` is computed by exact kernel SDCA (this
+        object's bias setting, seed, weights and threads, to a relative gap of
+        1e-3) on this object's data; above 4096 rows, on a sample of 4096 rows
+        and its two halves at the same ``C``, their nu extrapolated to all
+        rows (docs/kernel.rst). It is what the SBP uses when no nu is set.
 
         Parameters
         ----------
         epochs : int >= 0, default=0
-            Warm-up epochs (0: the SBP's default, 20).
+            The warm-up's epoch cap (0: the default, 100).
 
         Returns
         -------

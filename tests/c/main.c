@@ -259,6 +259,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_bias_defaults)                                       \
   X(sbp_nu_default_is_derived_from_lambda)                      \
   X(sbp_nu_matches_the_optimum_and_is_monotone)                 \
+  X(sbp_nu_sampled_is_near_the_optimum)                         \
   X(sbp_nu_rejects)                                             \
   X(sbp_stop_is_certified)                                      \
   X(sbp_bound_cost_bounds_the_bound)                            \

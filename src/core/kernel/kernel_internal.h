@@ -305,6 +305,10 @@ struct SsKernelSolverOps {
  *  run's work is this many times its cost (ss_kernel_dual_bound_cost). */
 #define SS_KERNEL_CERTIFICATE_MIN_ROWS 64
 #define SS_KERNEL_CERTIFICATE_SPACING 10.0
+/** ... except a first bound that costs at most this many kernel evaluations
+ *  (about 10 ms): on small sets a bound is cheap whatever the run so far
+ *  (160 rows: 5e4; a9a: 1e9). */
+#define SS_KERNEL_CERTIFICATE_FREE_COST 1e6
 
 /** The closing ray of Pegasos and BSGD (kernel_ray.c): at the closing
  *  diagnostic of a run stopped on its cap (statistics status
@@ -381,10 +385,11 @@ bool ss_sbp_nu_is_off(const SsKernelSvm *self);
  *  ||s w||^2 + mean hinge of s z (sbp_scale.c): L(s* w) / (s* ||w||). Sorts z
  *  in place. 0 for norm2 <= 0 or lambda <= 0. */
 double ss_sbp_scaled_nu(double *z, int64_t n, double lambda, double norm2);
-/** nu for this object's lambda (kernel_svm.c; the math: sbp_nu.c): a BSCA
- *  warm-up of @p epochs epochs (0: the default) on the object's data, nu read
- *  from its model at half and at the end and extrapolated; the warm-up's
- *  kernel evaluations into *kernel_evaluations (if non-NULL). */
+/** nu for this object's lambda (kernel_svm.c; the math: sbp_nu.c): the nu
+ *  of the exact optimum (kernel SDCA, at most @p epochs epochs, 0: the
+ *  default) on the object's data, or on large n of a sample and its halves
+ *  at the same C, extrapolated to n; the warm-up's kernel evaluations into
+ *  *kernel_evaluations (if non-NULL). */
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
                                  int64_t *kernel_evaluations);
 /** The SBP's nu in force: the one set, else the derived one (0 before the

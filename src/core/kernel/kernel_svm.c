@@ -413,15 +413,31 @@ static double run_dual_bound(void *object, SsRunBound *kind)
    * derived nu that its model shows to be off, the stop stands too, and
    * run_solver refines nu and trains on. */
   if (self->nu > 0 || ss_sbp_nu_is_off(self)) return NAN;
+  /* A model within tol of the best constant's objective (1 - |mean y| with
+   * the bias, 1 without) has learnt nothing yet: the SBP's averaged iterate
+   * starts near 0, where its objective is flat for a while, and the window
+   * took that for the end (20 % flipped labels, 8000 rows, C = 10: "converged"
+   * after a fraction of an epoch, 5-8 pp below SVC, sbp_nu.c). No stop:
+   * *kind is a bound, and NaN is none. */
+  double mean_label = 0;
+  for (int64_t i = 0; i < self->num_data; ++i) mean_label += self->labels[i];
+  mean_label /= (double)self->num_data;
+  const double constant = self->bias_enabled ? 1 - fabs(mean_label) : 1;
+  if (self->statistics.primal_objective >= (1 - self->epsilon) * constant) {
+    *kind = SS_RUN_BOUND_TIGHT;
+    return NAN;
+  }
   const int64_t before = self->num_kernel_evaluations;
   const int64_t n = self->num_data, m = self->model.num_support_vectors;
   const int64_t wanted = m > SS_KERNEL_CERTIFICATE_MIN_ROWS ? m : SS_KERNEL_CERTIFICATE_MIN_ROWS;
   const int64_t rows = wanted < n ? wanted : n;
-  /* The first bound of a run only if the work so far pays for it
-   * SS_KERNEL_CERTIFICATE_SPACING times over; until then the window alone
-   * decides (on a9a a bound costs about an epoch of SBP steps: docs/stopping.rst). */
-  if (self->certificate_at == 0 &&
-      (double)before < SS_KERNEL_CERTIFICATE_SPACING * ss_kernel_dual_bound_cost(self, self->scores, rows))
+  /* The first bound of a run only if it is cheap or the work so far pays
+   * for it SS_KERNEL_CERTIFICATE_SPACING times over; until then the window
+   * alone decides (on a9a a bound costs about an epoch of SBP steps:
+   * docs/stopping.rst). */
+  const double cost = ss_kernel_dual_bound_cost(self, self->scores, rows);
+  if (self->certificate_at == 0 && cost > SS_KERNEL_CERTIFICATE_FREE_COST &&
+      (double)before < SS_KERNEL_CERTIFICATE_SPACING * cost)
     return NAN;
   /* After a bound that did not certify the stop, only a bound stops the run. */
   *kind = SS_RUN_BOUND_TIGHT;
@@ -961,16 +977,18 @@ const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *sel
 /*            The SBP's nu warm-up (the math and the figures: sbp_nu.c)      */
 /* ------------------------------------------------------------------------ */
 
-/** Warm-up epochs when the caller passes 0 (the SBP's default). */
-#define SS_SBP_NU_WARMUP_EPOCHS 20
-/** The warm-up's budget: B = min(n, this). */
-#define SS_SBP_NU_WARMUP_BUDGET 500
+/** The warm-up's epoch cap when the caller passes 0 (the SBP's default). */
+#define SS_SBP_NU_WARMUP_EPOCHS 100
+/** The warm-up's stop: relative duality gap. */
+#define SS_SBP_NU_WARMUP_GAP 1e-3
+/** The extrapolation's factor per doubling of the rows, at least this. */
+#define SS_SBP_NU_MIN_FACTOR 0.5
 
 /** Above this many rows the warm-up trains on a sample of this many. */
 #define SS_SBP_NU_WARMUP_ROWS 4096
 
-/* A seeded sample of m of the object's rows (copies of their values,
- * labels and weights), for the warm-up on large n. */
+/* Rows first .. first + m - 1 of a seeded permutation of the object's rows
+ * (copies of their values, labels and weights), for the warm-up on large n. */
 typedef struct RowSample {
   SsData data;
   double *labels, *weights;
@@ -986,9 +1004,10 @@ static void row_sample_free(RowSample *r)
   free(r->values);
   free(r->indptr);
   free(r->indices);
+  *r = (RowSample){0};
 }
 
-static SsStatus row_sample(const SsKernelSvm *self, int64_t m, RowSample *r)
+static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, RowSample *r)
 {
   const SsData *x = &self->data;
   const size_t size = x->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
@@ -1008,7 +1027,7 @@ static SsStatus row_sample(const SsKernelSvm *self, int64_t m, RowSample *r)
   if (csr) r->indptr[0] = 0;
   int64_t nnz = 0;
   for (int64_t k = 0; k < m; ++k) {
-    const int64_t i = perm[k];
+    const int64_t i = perm[first + k];
     r->labels[k] = self->labels[i];
     if (r->weights) r->weights[k] = self->weights[i];
     nnz += csr ? x->indptr[i + 1] - x->indptr[i] : d;
@@ -1018,7 +1037,7 @@ static SsStatus row_sample(const SsKernelSvm *self, int64_t m, RowSample *r)
   r->indices = csr ? malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t)) : NULL;
   SsStatus status = r->values && (!csr || r->indices) ? SS_OK : SS_ERR_ALLOC;
   for (int64_t k = 0; k < m && status == SS_OK; ++k) {
-    const int64_t i = perm[k];
+    const int64_t i = perm[first + k];
     if (csr) {
       const int64_t a = x->indptr[i], len = x->indptr[i + 1] - a;
       const int64_t at = r->indptr[k];
@@ -1057,6 +1076,44 @@ static SsStatus model_nu(const SsKernelSvm *warm, double *nu)
   return status;
 }
 
+/* Both classes among the first m labels. */
+static bool has_both_classes(const double *labels, int64_t m)
+{
+  bool positive = false, negative = false;
+  for (int64_t i = 0; i < m && !(positive && negative); ++i) {
+    positive |= labels[i] > 0;
+    negative |= labels[i] < 0;
+  }
+  return positive && negative;
+}
+
+/* The nu of the SVM with C = 1/(lambda n) on the m rows of @p rows:
+ * exact kernel SDCA (the object's bias setting, kernel, seed and threads) at
+ * lambda n / m, to a relative gap of SS_SBP_NU_WARMUP_GAP or @p epochs
+ * epochs. */
+static SsStatus sample_nu(const SsKernelSvm *self, const SsData *rows, const double *labels,
+                          const double *weights, int64_t epochs, double *nu,
+                          int64_t *kernel_evaluations)
+{
+  const int64_t m = rows->num_data;
+  const double lambda = fmin(self->lambda * ((double)self->num_data / (double)m), SS_LAMBDA_MAX);
+  SsKernelSvm *warm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &self->kernel, rows, labels, lambda);
+  if (!warm) return SS_ERR_ALLOC; /* the arguments are those of a valid object */
+  SsStatus status = ss_kernel_svm_set_seed(warm, self->seed);
+  if (status == SS_OK) status = ss_kernel_svm_set_epsilon(warm, SS_SBP_NU_WARMUP_GAP);
+  if (status == SS_OK) status = ss_kernel_svm_set_max_num_iterations(warm, epochs * m);
+  if (status == SS_OK) status = ss_kernel_svm_set_num_threads(warm, ss_kernel_svm_get_num_threads(self));
+  if (status == SS_OK && weights) status = ss_kernel_svm_set_weights(warm, weights);
+  if (status == SS_OK) status = ss_kernel_svm_set_unregularized_bias(warm, self->bias_enabled);
+  if (status == SS_OK && self->interrupt_fn)
+    status = ss_kernel_svm_set_interrupt_function(warm, self->interrupt_fn, self->interrupt_user);
+  if (status == SS_OK) status = ss_kernel_svm_train(warm);
+  if (status == SS_OK) status = model_nu(warm, nu);
+  *kernel_evaluations += ss_kernel_svm_get_num_kernel_evaluations(warm);
+  ss_kernel_svm_delete(warm);
+  return status;
+}
+
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
                                  int64_t *kernel_evaluations)
 {
@@ -1065,61 +1122,44 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   const int64_t n = self->num_data;
   if (epochs == 0) epochs = SS_SBP_NU_WARMUP_EPOCHS;
   if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
-  const bool precomputed = self->kernel.type == SS_KERNEL_PRECOMPUTED;
-  /* On large n, a sample of the rows at the same lambda (its w* estimates
-   * the whole's; sbp_nu.c, "Large n"), unless it misses a class. */
-  RowSample sample = {0};
-  bool sampled = n > SS_SBP_NU_WARMUP_ROWS && !precomputed && !self->data.homkermap;
-  if (sampled) {
-    SsStatus status = row_sample(self, SS_SBP_NU_WARMUP_ROWS, &sample);
-    if (status != SS_OK) return status;
-    int64_t positives = 0;
-    for (int64_t k = 0; k < SS_SBP_NU_WARMUP_ROWS; ++k) positives += sample.labels[k] > 0;
-    if (positives == 0 || positives == SS_SBP_NU_WARMUP_ROWS) {
-      row_sample_free(&sample);
-      sample = (RowSample){0};
-      sampled = false;
+  int64_t evaluations = 0;
+  /* On large n, a sample of m rows and its two halves, solved at the same
+   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). A half that
+   * misses a class leaves the sample's nu as it is; a sample that misses
+   * one, the whole data. */
+  const int64_t m = SS_SBP_NU_WARMUP_ROWS;
+  RowSample sample = {0}, halves[2];
+  halves[0] = halves[1] = (RowSample){0};
+  bool sampled = n > m && self->kernel.type != SS_KERNEL_PRECOMPUTED && !self->data.homkermap;
+  SsStatus status = sampled ? row_sample(self, 0, m, &sample) : SS_OK;
+  sampled = sampled && status == SS_OK && has_both_classes(sample.labels, m);
+  bool halved = sampled;
+  for (int k = 0; halved && k < 2 && status == SS_OK; ++k) {
+    status = row_sample(self, k * (m / 2), m / 2, &halves[k]);
+    halved = status == SS_OK && has_both_classes(halves[k].labels, m / 2);
+  }
+  double estimate = 0;
+  if (status == SS_OK && sampled) {
+    double half[2] = {0, 0};
+    for (int k = 0; halved && k < 2 && status == SS_OK; ++k)
+      status = sample_nu(self, &halves[k].data, halves[k].labels, halves[k].weights, epochs,
+                         &half[k], &evaluations);
+    if (status == SS_OK)
+      status = sample_nu(self, &sample.data, sample.labels, sample.weights, epochs, &estimate,
+                         &evaluations);
+    const double halfway = 0.5 * (half[0] + half[1]);
+    if (status == SS_OK && halved && halfway > 0 && estimate > 0) {
+      const double factor = fmin(1, fmax(estimate / halfway, SS_SBP_NU_MIN_FACTOR));
+      estimate *= pow(factor, log2((double)n / (double)m));
     }
+  } else if (status == SS_OK) {
+    status = sample_nu(self, &self->data, self->labels, self->weights, epochs, &estimate,
+                       &evaluations);
   }
-  const int64_t m = sampled ? SS_SBP_NU_WARMUP_ROWS : n;
-  SsKernelSvm *warm = ss_kernel_svm_new(precomputed ? SS_KSOLVER_SDCA : SS_KSOLVER_BSCA, &self->kernel,
-                                        sampled ? &sample.data : &self->data,
-                                        sampled ? sample.labels : self->labels, self->lambda);
-  if (!warm) { /* the arguments are those of a valid object */
-    row_sample_free(&sample);
-    return SS_ERR_ALLOC;
-  }
-  SsStatus status = ss_kernel_svm_set_seed(warm, self->seed);
-  /* a fixed number of epochs: the extrapolation below reads nu at half and end */
-  if (status == SS_OK) status = ss_kernel_svm_set_epsilon(warm, 0);
-  if (status == SS_OK && self->weights)
-    status = ss_kernel_svm_set_weights(warm, sampled ? sample.weights : self->weights);
-  if (status == SS_OK && !precomputed) {
-    status = ss_kernel_svm_set_unregularized_bias(warm, self->bias_enabled);
-    const int64_t budget = m < SS_SBP_NU_WARMUP_BUDGET ? m : SS_SBP_NU_WARMUP_BUDGET;
-    if (status == SS_OK) status = ss_kernel_svm_set_budget(warm, budget);
-  }
-  if (status == SS_OK && self->interrupt_fn)
-    status = ss_kernel_svm_set_interrupt_function(warm, self->interrupt_fn, self->interrupt_user);
-  double halfway = NAN, estimate = 0;
-  if (status == SS_OK && epochs >= 2) {
-    status = ss_kernel_svm_set_max_num_iterations(warm, epochs / 2 * m);
-    if (status == SS_OK) status = ss_kernel_svm_train(warm);
-    if (status == SS_OK) status = model_nu(warm, &halfway);
-  }
-  const int64_t rest = epochs * m - ss_kernel_svm_get_iteration_number(warm);
-  if (status == SS_OK) status = ss_kernel_svm_set_max_num_iterations(warm, rest);
-  if (status == SS_OK) status = ss_kernel_svm_train(warm);
-  if (status == SS_OK) status = model_nu(warm, &estimate);
-  if (status == SS_OK) {
-    if (isfinite(halfway)) {
-      double extrapolated = 1.5 * estimate - 0.5 * halfway;
-      estimate = fmin(estimate, fmax(extrapolated, 0.5 * estimate));
-    }
-    *nu = estimate > SS_SBP_NU_FLOOR ? estimate : SS_SBP_NU_FLOOR;
-  }
-  if (kernel_evaluations) *kernel_evaluations = ss_kernel_svm_get_num_kernel_evaluations(warm);
-  ss_kernel_svm_delete(warm);
+  if (status == SS_OK) *nu = estimate > SS_SBP_NU_FLOOR ? estimate : SS_SBP_NU_FLOOR;
+  if (kernel_evaluations) *kernel_evaluations = evaluations;
   row_sample_free(&sample);
+  row_sample_free(&halves[0]);
+  row_sample_free(&halves[1]);
   return status;
 }

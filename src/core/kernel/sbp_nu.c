@@ -14,35 +14,55 @@
  * on both criteria, so P(u) < P(w*), a contradiction. So w* solves the slack
  * problem at that nu, and the SBP run at it returns the SVM of lambda.
  *
- * The map needs w*, which costs as much as the problem itself. It is
- * estimated by a warm-up on the same data: BSCA (budget min(n, 500), the
- * SBP's bias setting, the object's seed) for E epochs, nu read from its model
- * by ss_kernel_svm_nu_from_model after E/2 epochs (nu_1) and after E (nu_2).
- * A model short of the optimum has the larger loss, so nu_t falls towards
- * the optimum's. If its excess falls like c / t^p, nu_2's excess is
- * (nu_1 - nu_2) / (2^p - 1); coordinate ascent's sublinear rate is p >= 1
- * (linear convergence is faster still), and the estimate takes p = log2 3:
- * 1.5 nu_2 - 0.5 nu_1, kept within [nu_2 / 2, nu_2] (a heuristic, erring on
- * the side of the larger nu). Measured on 3000 ijcnn1 rows at C = 32
- * (nu* = 1.45e-4 from SVC's optimum, with the bias): nu_t = 7.6e-4, 4.4e-4,
- * 3.0e-4, 1.4e-4 after 10, 20, 30, 100 epochs, the estimate from 10 and 20
- * 2.9e-4; the SBP's test accuracy at nu_10 was 1.1 pp below SVC's, at
- * 3.0e-4 0.2 pp. It changes slowly with nu (about 1 pp per decade on the
- * bundled scikit-learn sets), so a factor of two matters little.
+ * The map needs w*, the optimum itself. On n <= SS_SBP_NU_WARMUP_ROWS
+ * (4096) rows the warm-up computes it: exact kernel SDCA (the SBP's bias
+ * setting: kernel_sdca_pair.c with the bias, kernel_sdca.c without) to a
+ * relative duality gap of 1e-3, which reads nu within about 0.3 % (the
+ * bundled scikit-learn sets and the C tests' blobs; at a gap of 1e-2 the
+ * error was up to 9 %).
  *
- * Large n. On more than SS_SBP_NU_WARMUP_ROWS (4096) rows the warm-up
- * trains on a seeded sample of that many at the same lambda (the whole
- * data when the sample misses a class): w* of the
- * sample estimates w* of the whole (at the same C it would not: C weighs a
- * sum over the rows), and the warm-up costs 20 epochs of 4096 rows on any
- * n (a9a: 20 full epochs were 3.3e8 kernel evaluations, about 8 s). A
- * sample's optimum fits its rows more closely than the whole's, so its nu
- * errs low; the refinement below corrects a large error.
+ * Large n: a sample, at the same C. On more rows, the warm-up solves
+ * samples of m = 4096 rows. Which lambda? At the same lambda = 1/(C n)
+ * each sampled row stands for n/m rows: the sample's optimum fits its rows
+ * as the full optimum would fit n/m times fewer, its loss is small and its
+ * norm large (a9a at C = 32, gamma = 2^-7: ||w|| = 343, 270, 164 on 1024,
+ * 4096, 16384 rows against 134 on all 32561), and nu = L/||w|| errs low,
+ * the more the larger n/m: 0.36x SVC's optimum on a9a, 0.013x on ijcnn1
+ * (C = 32, gamma = 2), where 4096 rows are separable at that lambda. Held-out
+ * rows do not repair it (a9a: 1.39e-3 on 8192 held-out rows against 2.39e-3;
+ * the norm, not only the loss, is off). At the same C, lambda_m = 1/(C m):
+ * the sample weighs its loss as the full problem weighs any m of its rows,
+ * and as rows are added (C fixed) the loss term gains weight against the
+ * norm, so nu falls with m, smoothly and slowly: with SVC on nested samples
  *
- * Refinement. At a large C (a small lambda) on nearly separable data the
- * warm-up is far from the optimum and the estimate far off: on digits (0-4 v
- * 5-9, 1347 rows, C = 1000, gamma = 1/64) 2.8e-3 after 20 epochs against
- * nu* = 2e-9 from SVC's optimum. The SBP then solved the problem of that nu,
+ *     m               1024     2048     4096     8192     n (SVC's optimum)
+ *     a9a,   C = 1   3.33e-2  2.80e-2  2.35e-2  1.98e-2  1.42e-2 (32561)
+ *     a9a,   C = 32  5.37e-3  4.80e-3  4.16e-3  3.59e-3  2.39e-3
+ *     ijcnn1, C = 32           1.73e-4  1.63e-4  1.43e-4  7.95e-5 (49990)
+ *     ijcnn1, C = 1   1.50e-2  9.13e-3  5.80e-3  3.44e-3  9.20e-4
+ *
+ * i.e. a factor q per doubling of m (0.84-0.89 on a9a, 0.6-0.94 on ijcnn1),
+ * and no other candidate tried was close on both sets (same lambda: above;
+ * 1/(C sqrt(n m)): 0.28x on ijcnn1). So the warm-up solves the sample (nu_m)
+ * and both of its halves (nu_h: the mean of the two, half the variance of
+ * one), takes q = nu_m / nu_h, kept in [1/2, 1] (assumed: nu falls with m,
+ * at most like 1/m), and extrapolates:
+ *
+ *     nu = nu_m q^(log2(n / m)).
+ *
+ * On a9a and ijcnn1 at C = 1, 8 (a9a: 4) and 32 it reads 0.9-1.7x SVC's nu
+ * (bench/results/kernel_speed.md, "sbpnu17"), costing three exact solves
+ * of 4096, 2048 and 2048 rows: 0.2-0.4 s, under 1 % of SVC's time on the
+ * full sets. It still errs where a sample cannot see the optimum: data
+ * nearly separable at C with label noise (generated, nu* ~ 1e-5) read
+ * 0.25x, as the sample at C is separable; the refinement below catches
+ * larger errors.
+ *
+ * Refinement. An estimate can be far off: a sample that misses what the
+ * whole sees (above), or, with the BSCA warm-up of an earlier version (20
+ * epochs, budget 500), a large C on nearly separable data: on digits (0-4 v
+ * 5-9, 1347 rows, C = 1000, gamma = 1/64) it read 2.8e-3 against nu* = 2e-9
+ * from SVC's optimum (the exact warm-up reads the floor, 1e-6). The SBP then solved the problem of that nu,
  * the SVM of another C, and its objective window stopped it as "converged"
  * 195x above the optimum, 7.8 pp below SVC's accuracy (issue 17). So the SBP
  * checks its own answer. With the margins z_i = y_i f(x_i) of its averaged
@@ -61,7 +81,7 @@
  * either way, the object takes it, restarts the SBP's averages (the iterate
  * and its step sizes go on) and the driver's history, and trains on for the
  * rest of the cap (kernel_svm.c, at most SS_SBP_NU_MAX_REFINEMENTS times).
- * On the digits case: 2.8e-3, then 1.2e-8, i.e. the floor 1e-6; the run ends
+ * On the digits case (BSCA warm-up): 2.8e-3, then 1.2e-8, i.e. the floor 1e-6; the run ends
  * 1.08x above the optimum on its cap (a ConvergenceWarning), 1.3 pp above
  * SVC's test accuracy. A factor of 10, not 2: with 2 the refinement also
  * fired on digits (even v odd, C = 10, gamma = 1e-3), moving an estimate of
@@ -69,8 +89,8 @@
  * accuracy, and the run then ended on its cap; accuracy
  * changes about 1 pp per decade of nu.
  *
- * A precomputed kernel, which BSCA refuses, warms up with kernel SDCA (no
- * bias). A warm-up with zero loss (separable data) gives nu = SS_SBP_NU_FLOOR.
+ * A precomputed kernel is never sampled (its rows are columns of the whole).
+ * A warm-up with zero loss (separable data) gives nu = SS_SBP_NU_FLOOR.
  *
  * The warm-up trains a second kernel object, so it lives with the object
  * (ss_kernel_svm_nu_warmup, kernel_svm.c) and the SBP calls it through the
