@@ -103,10 +103,10 @@ def test_sbp_diagnoses_within_an_epoch():
 
 
 def test_warm_up_on_a_sample_of_large_n():
-    """Above 4096 rows the nu warm-up trains on a sample of 4096 rows at the
-    same lambda: its kernel evaluations (counted by the SBP's first train)
-    do not grow with n, and its nu is close to that of a warm-up on 4096 of
-    the rows (the same distribution)."""
+    """Above 4096 rows the nu warm-up solves a sample of 4096 rows and its
+    two halves (at the same C; sbp_nu.c): its kernel evaluations (counted by
+    the SBP's first train) do not grow with n, and its nu is close to that
+    of a warm-up on 4096 of the rows (the same distribution)."""
     from stochsvm import KernelSVM
 
     rng = np.random.default_rng(1)
@@ -120,7 +120,9 @@ def test_warm_up_on_a_sample_of_large_n():
         svm.train()
         runs.append((svm.get_statistics()["num_kernel_evaluations"] - m, svm.get_nu()))
     (evals_small, nu_small), (evals_big, nu_big) = runs
-    assert evals_big < 1.2 * evals_small  # a full warm-up: 3x
+    # the sample and its halves: about 1.5x the 4096-row solve; the exact
+    # solver on all 12288 rows would cost about 9x
+    assert evals_big < 2 * evals_small
     assert 0.5 < nu_big / nu_small < 2
 
 

@@ -605,6 +605,17 @@ double ss_svm_get_bias(const SsSvm *self)
   return self->bias;
 }
 
+SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double *scores)
+{
+  if (!self || !data || (data->num_data > 0 && !scores)) return SS_ERR_BAD_ARG;
+  const int64_t d = data->homkermap ? data->dimension * ss_homkermap_dimension(data->homkermap)
+                                    : data->dimension;
+  if (d != self->dimension) return SS_ERR_BAD_ARG;
+  ss_svm_settle_model(self);
+  ss_data_scores(data, self->model, self->bias, scores, self->threads);
+  return SS_OK;
+}
+
 const double *ss_svm_get_scores(const SsSvm *self)
 {
   settle_for_reader(self);

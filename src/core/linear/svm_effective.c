@@ -215,14 +215,3 @@ SsStatus ss_svm_check_labels_for_loss(const SsSvm *self)
 {
   return ss_svm_first_bad_label(self) < 0 ? SS_OK : SS_ERR_BAD_DATA;
 }
-
-SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double *scores)
-{
-  if (!self || !data || (data->num_data > 0 && !scores)) return SS_ERR_BAD_ARG;
-  const int64_t d = data->homkermap ? data->dimension * ss_homkermap_dimension(data->homkermap)
-                                    : data->dimension;
-  if (d != self->dimension) return SS_ERR_BAD_ARG;
-  ss_svm_settle_model(self);
-  ss_data_scores(data, self->model, self->bias, scores, self->threads);
-  return SS_OK;
-}
