@@ -124,6 +124,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_sdca_ray.c */                                         \
   X(sdca_ray_never_above_the_zero_model)                        \
   X(sdca_ray_is_needed_here)                                    \
+  X(sdca_ray_whatever_is_read_first)                            \
   X(sdca_ray_split_equals_whole)                                \
   X(sdca_ray_not_taken)                                         \
   /* test_homkermap.c */                                        \

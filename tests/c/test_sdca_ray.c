@@ -107,6 +107,42 @@ void test_sdca_ray_is_needed_here(void) {
   ss_svm_delete(svm);
 }
 
+/* The model, bias and decision function read before the statistics are
+ * the returned model's (the readers make the closing diagnostic, and with
+ * it the ray), the same bits as read after them. */
+void test_sdca_ray_whatever_is_read_first(void) {
+  static double X[RN * RD], y[RN];
+  make_badly_scaled(X, y);
+  SsData d1, d2;
+  SsSvm *model_first = new_run(&d1, X, y, SS_LOSS_HINGE2, 4);
+  SsSvm *stats_first = new_run(&d2, X, y, SS_LOSS_HINGE2, 4);
+  REQUIRE(model_first && stats_first);
+  CHECK_EQ_INT(ss_svm_train(model_first), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(stats_first), SS_OK);
+  double w[RD], scores[RN], expected[RN];
+  memcpy(w, ss_svm_get_model(model_first), sizeof w);
+  const double b = ss_svm_get_bias(model_first);
+  (void)ss_svm_get_statistics(stats_first);
+  CHECK(tu_same_bits(w, ss_svm_get_model(stats_first), RD));
+  CHECK(b == ss_svm_get_bias(stats_first));
+  /* the ray was taken (w~(alpha) is above the zero model here) */
+  double wa[RD];
+  const double ba = dual_model(stats_first, X, wa);
+  CHECK(b != ba);
+  /* and the decision function, read first, scores that model */
+  SsData d3, d4;
+  SsSvm *scores_first = new_run(&d3, X, y, SS_LOSS_HINGE2, 4);
+  REQUIRE(scores_first);
+  CHECK_EQ_INT(ss_svm_train(scores_first), SS_OK);
+  ss_data_init_dense(&d4, SS_DTYPE_FLOAT64, X, RN, RD, RD);
+  CHECK_EQ_INT(ss_svm_decision_function(scores_first, &d4, scores), SS_OK);
+  CHECK_EQ_INT(ss_svm_decision_function(stats_first, &d4, expected), SS_OK);
+  CHECK(tu_same_bits(scores, expected, RN));
+  ss_svm_delete(model_first);
+  ss_svm_delete(stats_first);
+  ss_svm_delete(scores_first);
+}
+
 /* A run read in the middle (ray taken) continues as one that was not. */
 void test_sdca_ray_split_equals_whole(void) {
   static double X[RN * RD], y[RN];
