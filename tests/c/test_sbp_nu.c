@@ -6,6 +6,7 @@
 #include "stochsvm/kernel_svm.h"
 #include "testutil.h"
 #include "../../src/core/kernel/kernel_certificate.h"
+#include "../../src/core/kernel/kernel_internal.h"
 
 enum { NN = 80, ND = 3 };
 
@@ -101,6 +102,41 @@ void test_sbp_nu_matches_the_optimum_and_is_monotone(void)
     ss_kernel_svm_delete(ref);
     ss_kernel_svm_delete(sbp);
   }
+}
+
+/* The bias-free warm-up starts from the solution with the bias
+ * (ss_kernel_sdca_start_from): the same optimum as from zero, in fewer
+ * kernel evaluations; refused for a started object or another solver. */
+void test_sbp_nu_bias_free_starts_from_the_bias_solution(void)
+{
+  nu_fixture();
+  const double lambda = 1e-3;
+  SsKernelSvm *pair = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, lambda);
+  SsKernelSvm *from_zero = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, lambda);
+  SsKernelSvm *warm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, lambda);
+  REQUIRE(pair && from_zero && warm);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(pair, 1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_sdca_start_from(pair, f.y), SS_ERR_BAD_STATE); /* the pair solver */
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(pair, 1e-10), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(pair), SS_OK);
+  for (int k = 0; k < 2; ++k) {
+    SsKernelSvm *svm = k ? warm : from_zero;
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, 1e-9), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 100000 * NN), SS_OK);
+  }
+  CHECK_EQ_INT(ss_kernel_sdca_start_from(warm, ss_kernel_svm_get_dual_variables(pair)), SS_OK);
+  CHECK_EQ_INT(ss_kernel_sdca_start_from(warm, ss_kernel_svm_get_dual_variables(pair)), SS_ERR_BAD_STATE);
+  CHECK_EQ_INT(ss_kernel_svm_train(warm), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(from_zero), SS_OK);
+  const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(warm);
+  const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(from_zero);
+  CHECK_EQ_INT(a->status, SS_SVM_STATUS_CONVERGED);
+  CHECK_EQ_INT(b->status, SS_SVM_STATUS_CONVERGED);
+  CHECK_REL(a->dual_objective, b->dual_objective, 1e-8);
+  CHECK(ss_kernel_svm_get_num_kernel_evaluations(warm) < ss_kernel_svm_get_num_kernel_evaluations(from_zero));
+  ss_kernel_svm_delete(pair);
+  ss_kernel_svm_delete(from_zero);
+  ss_kernel_svm_delete(warm);
 }
 
 /* On more rows than the warm-up's sample (4096) nu comes from a sample and

@@ -400,6 +400,11 @@ double ss_sbp_nu_in_force(const SsKernelSvm *self);
 extern const SsKernelSolverOps ss_sbp_ops;
 extern const SsKernelSolverOps ss_kernel_sdca_ops;
 extern const SsKernelSolverOps ss_kernel_sdca_pair_ops; /* SDCA with a bias (kernel_sdca_pair.c) */
+/** Bias-free kernel SDCA (kernel_sdca.c) not yet started: start it from the
+ *  dual variables @p alpha (clipped to the box), e.g. the solution of the
+ *  same problem with a bias, which is feasible here. SS_ERR_BAD_STATE for
+ *  another solver or a started one. */
+SsStatus ss_kernel_sdca_start_from(SsKernelSvm *self, const double *alpha);
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
 extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */

@@ -66,6 +66,23 @@ static SsStatus sdca_evaluate(SsKernelSvm *self, double *scores, double *norm2, 
   return SS_OK;
 }
 
+SsStatus ss_kernel_sdca_start_from(SsKernelSvm *self, const double *alpha)
+{
+  if (self->ops != &ss_kernel_sdca_ops || self->state || !alpha) return SS_ERR_BAD_STATE;
+  SsStatus status = ss_support_solver_start(self);
+  if (status != SS_OK) return status;
+  const double C = ss_kernel_svm_box(self);
+  for (int64_t i = 0; i < self->num_data; ++i) {
+    const double Ci = C * ss_kernel_svm_weight(self, i);
+    const double a = alpha[i] < 0 ? 0 : (alpha[i] > Ci ? Ci : alpha[i]);
+    if (a > 0) {
+      self->dual[i] = a;
+      ss_support_list_set(self->state, i, a * self->labels[i]);
+    }
+  }
+  return SS_OK;
+}
+
 const SsKernelSolverOps ss_kernel_sdca_ops = {
   .uses_permutation = true,
   .criterion = SS_RUN_RELATIVE_GAP,
