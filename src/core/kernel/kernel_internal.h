@@ -235,6 +235,7 @@ struct SsKernelSvm_ {
   double *scores;              /**< [n] the last diagnostic's training scores (no bias), or NULL */
   int64_t certificate_at;      /**< num_kernel_evaluations after the last dual bound (0: none yet) */
   int64_t certificate_cost;    /**< and the kernel evaluations that bound cost */
+  double constant_objective;   /**< P of the best constant model of this run's data (run_solver) */
 
   /* Work shared by the solvers: a scattered row (dimension, zero between
    * uses for CSR), a kernel row (n) and the permutation of the epoch. */

@@ -413,17 +413,13 @@ static double run_dual_bound(void *object, SsRunBound *kind)
    * derived nu that its model shows to be off, the stop stands too, and
    * run_solver refines nu and trains on. */
   if (self->nu > 0 || ss_sbp_nu_is_off(self)) return NAN;
-  /* A model within tol of the best constant's objective (1 - |mean y| with
-   * the bias, 1 without) has learnt nothing yet: the SBP's averaged iterate
+  /* A model within tol of the best constant's objective (computed once per
+   * run: best_constant_objective) has learnt nothing yet: the SBP's averaged iterate
    * starts near 0, where its objective is flat for a while, and the window
    * took that for the end (20 % flipped labels, 8000 rows, C = 10: "converged"
    * after a fraction of an epoch, 5-8 pp below SVC, sbp_nu.c). No stop:
    * *kind is a bound, and NaN is none. */
-  double mean_label = 0;
-  for (int64_t i = 0; i < self->num_data; ++i) mean_label += self->labels[i];
-  mean_label /= (double)self->num_data;
-  const double constant = self->bias_enabled ? 1 - fabs(mean_label) : 1;
-  if (self->statistics.primal_objective >= (1 - self->epsilon) * constant) {
+  if (self->statistics.primal_objective >= (1 - self->epsilon) * self->constant_objective) {
     *kind = SS_RUN_BOUND_TIGHT;
     return NAN;
   }
@@ -480,6 +476,21 @@ static double zero_objective(const SsKernelSvm *self)
   return sum / (double)self->num_data;
 }
 
+/* P of the best constant model f = b: without the bias b = 0, the zero
+ * model's; with it, sum_i c_i max(0, 1 - y_i b) is linear in b on [-1, 1]
+ * and grows outside, so b = +-1 is best: 2/n min(W+, W-), W+- the weight of
+ * each class (1 - |mean y| without weights). */
+static double best_constant_objective(const SsKernelSvm *self)
+{
+  if (!self->bias_enabled) return zero_objective(self);
+  double positive = 0, negative = 0;
+  for (int64_t i = 0; i < self->num_data; ++i) {
+    if (self->labels[i] > 0) positive += ss_kernel_svm_weight(self, i);
+    else negative += ss_kernel_svm_weight(self, i);
+  }
+  return 2 * (positive < negative ? positive : negative) / (double)self->num_data;
+}
+
 /* The unit of the default diagnostic schedule (0: an epoch). */
 static int64_t schedule_unit(const SsKernelSvm *self)
 {
@@ -524,6 +535,7 @@ static SsStatus run_solver(SsKernelSvm *self)
                               "iterations (the counter is a 64-bit integer): lower set_max_num_iterations",
                               (long long)self->iteration, (long long)run.settings.max_num_iterations);
   self->certificate_at = self->certificate_cost = 0;
+  self->constant_objective = best_constant_objective(self);
   SsStatus status = self->ops->start(self);
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;

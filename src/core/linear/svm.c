@@ -577,31 +577,28 @@ const double *ss_svm_get_dual_variables(const SsSvm *self) { return self->alpha;
 int ss_svm_get_shrinking(const SsSvm *self) { return self->shrinking.enabled; }
 int64_t ss_svm_get_num_shrunk(const SsSvm *self) { return self->shrinking.shrunk ? self->shrinking.num_shrunk : 0; }
 
-/* The statistics and scores getters make the closing diagnostic the last
- * train left pending (epochs.c): the object is logically unchanged (they
- * return what train would have left), so they keep their const signature. */
-static void settle_for_reader(const SsSvm *self)
+/* The getters make the closing diagnostic the last train left pending
+ * (epochs.c): the object is logically unchanged (they return what train
+ * would have left), so they keep their const signature. The statistics and
+ * scores readers always settle it; the model readers (@p model_reader) only
+ * for SDCA, whose closing ray (sdca_ray.c) comes with that diagnostic and
+ * can change the model: they return the model train left whether or not
+ * the statistics were read first, and other solvers' readers pay no pass. */
+static void settle_for_reader(const SsSvm *self, bool model_reader)
 {
+  if (model_reader && !self->alpha) return;
   if (self->final_pending) (void)ss_svm_settle_final((SsSvm *)self);
-}
-
-void ss_svm_settle_model(const SsSvm *self)
-{
-  /* SDCA's closing ray (sdca_ray.c) comes with the closing diagnostic: the
-   * model and bias readers settle it too, so that they return the model
-   * train left whether or not the statistics were read first. */
-  if (self->alpha) settle_for_reader(self);
 }
 
 const double *ss_svm_get_model(const SsSvm *self)
 {
-  ss_svm_settle_model(self);
+  settle_for_reader(self, true);
   return self->model;
 }
 
 double ss_svm_get_bias(const SsSvm *self)
 {
-  ss_svm_settle_model(self);
+  settle_for_reader(self, true);
   return self->bias;
 }
 
@@ -611,20 +608,20 @@ SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double 
   const int64_t d = data->homkermap ? data->dimension * ss_homkermap_dimension(data->homkermap)
                                     : data->dimension;
   if (d != self->dimension) return SS_ERR_BAD_ARG;
-  ss_svm_settle_model(self);
+  settle_for_reader(self, true);
   ss_data_scores(data, self->model, self->bias, scores, self->threads);
   return SS_OK;
 }
 
 const double *ss_svm_get_scores(const SsSvm *self)
 {
-  settle_for_reader(self);
+  settle_for_reader(self, false);
   return self->has_scores ? self->scores : NULL;
 }
 
 const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
 {
-  settle_for_reader(self);
+  settle_for_reader(self, false);
   return &self->statistics;
 }
 

@@ -222,11 +222,6 @@ SsStatus ss_run_epochs_backing_off(SsSvm *self, SsStepsFunction steps, SsBackOff
  *  iteration number, problem) calls this first; a new data set drops the
  *  pending diagnostic instead (ss_svm_drop_final). */
 SsStatus ss_svm_settle_final(SsSvm *self);
-/** SDCA: settle a pending closing diagnostic before the model or bias is
- *  read (get_model, get_bias, decision_function), since it may take the
- *  closing ray (sdca_ray.c) and so change them; other solvers' diagnostics
- *  never change the model, and their readers stay free. */
-void ss_svm_settle_model(const SsSvm *self);
 /** Forget a pending closing diagnostic (its data are being replaced). */
 void ss_svm_drop_final(SsSvm *self);
 /** Before a train call: make a pending closing diagnostic if one run through
