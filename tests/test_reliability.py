@@ -198,6 +198,54 @@ def test_cli_refuses_a_fifo_data_file(fifo, tmp_path):
     assert status == 2 and "is not a regular file" in out, out
 
 
+# -- outputs that name an input ---------------------------------------------------------
+
+_DATA = "1 1:1 2:0.5\n-1 1:-1\n1 2:1\n-1 1:-0.5 2:-1\n"
+
+
+@pytest.mark.parametrize("link", [False, True])
+def test_train_refuses_to_write_the_model_over_its_training_file(tmp_path, capsys, link):
+    from stochsvm.cli import main
+
+    data = tmp_path / "d.svm"
+    data.write_text(_DATA)
+    out = data
+    if link:  # another name of the same file
+        out = tmp_path / "alias"
+        out.symlink_to(data)
+    assert main(["train", str(data), str(out)]) == 2
+    assert "the same file as the input" in capsys.readouterr().err
+    assert data.read_text() == _DATA
+
+
+def test_train_refuses_to_write_the_model_over_its_test_file(tmp_path, capsys):
+    from stochsvm.cli import main
+
+    data, test = tmp_path / "d.svm", tmp_path / "t.svm"
+    data.write_text(_DATA)
+    test.write_text(_DATA)
+    assert main(["train", str(data), str(test), "--test", str(test)]) == 2
+    assert "the same file as the input" in capsys.readouterr().err
+    assert test.read_text() == _DATA
+
+
+@pytest.mark.parametrize("which", ["model", "data"])
+def test_predict_refuses_to_write_over_its_inputs(tmp_path, capsys, which):
+    from stochsvm.cli import main
+
+    data, model = tmp_path / "d.svm", tmp_path / "m.ssvm"
+    data.write_text(_DATA)
+    assert main(["train", "--quiet", str(data), str(model)]) == 0
+    before = model.read_bytes(), data.read_text()
+    target = model if which == "model" else data
+    assert main(["predict", str(model), str(data), str(target)]) == 2
+    assert "the same file as the input" in capsys.readouterr().err
+    assert (model.read_bytes(), data.read_text()) == before
+    # a new name is written
+    assert main(["predict", str(model), str(data), str(tmp_path / "p.txt")]) == 0
+    assert (tmp_path / "p.txt").read_text().split() == ["1", "-1", "1", "-1"]
+
+
 # -- saving: what a save replaces -------------------------------------------------------
 
 def test_save_refuses_a_fifo_and_leaves_it(fifo):

@@ -160,7 +160,7 @@ def run_train(args):
         raise _fail("--dask needs dask and distributed: pip install 'stochsvm[dask]'")
     blocksize = _check_args(args)
     n_workers = _local_workers(args.dask)
-    cli._check_output_file(args.model)
+    cli._check_output_file(args.model, inputs=(args.file, getattr(args, "test", None)))
     from stochsvm import _dask_libsvm
     from stochsvm import dask as sdask
 

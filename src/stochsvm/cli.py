@@ -688,11 +688,28 @@ def _check_model_size(X, num_outputs, path):
                     f"Number the features densely (1, 2, ...)")
 
 
-def _check_output_file(path):
-    """Exit 2 before training if the model cannot replace ``path`` (see ss_model_save)."""
+def _check_output_file(path, inputs=()):
+    """Exit 2 before training if the model cannot replace ``path`` (see ss_model_save),
+    or if ``path`` names one of the command's ``inputs`` (a typo that would
+    overwrite the training data with the model)."""
     if path is not None and os.path.exists(path) and not os.path.isfile(path):
         raise _Fail(f"{path}: not a regular file; the model is only written to a regular file "
                     f"(or a new name)")
+    _check_not_an_input(path, inputs)
+
+
+def _check_not_an_input(path, inputs):
+    """Exit 2 if the output ``path`` is the same file as one of ``inputs``."""
+    if path is None or not os.path.exists(path):
+        return
+    for source in inputs:
+        try:
+            same = source is not None and os.path.samefile(path, source)
+        except OSError:
+            same = False
+        if same:
+            raise _Fail(f"{path}: the same file as the input {source}; writing there would "
+                        f"overwrite it: give another output name")
 
 
 def _problem(y, path, regression):
@@ -814,7 +831,7 @@ def _run_train(args):
     regression = args.loss in _REGRESSION_LOSSES
     task, labels, _ = _problem(y, args.file, regression)
     _check_model_size(X, 1 if labels is None or len(labels) == 2 else len(labels), args.file)
-    _check_output_file(args.model)
+    _check_output_file(args.model, inputs=(args.file, getattr(args, "test", None)))
     n_all, d = X.shape
     print(f"stochsvm {_version()} train: {args.file}: {n_all} examples, {d} features, "
           f"{X.nnz} nonzeros (read in {load_time:.2f} s); "
@@ -994,6 +1011,8 @@ def _read_model(path):
 def _run_predict(args):
     from stochsvm import _model_file
 
+    if args.out:
+        _check_not_an_input(args.out, (args.model, args.file))
     try:
         d = _read_model(args.model)
     except _Fail as exc:
