@@ -282,3 +282,26 @@ def test_a_huge_max_iter_means_no_cap(cls):
         y = X[:, 0] + 0.1
     est = cls(max_iter=10**18).fit(X, y)
     assert 1 <= est.n_iter_ < 10**6
+
+
+@pytest.mark.parametrize("solver", ["sdca", "svmsgd2"])
+def test_squared_hinge_is_scikit_learns_name_of_hinge2(solver, tmp_path):
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(120, 4))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=120) > 0, 1, -1)
+    a = LinearSVMClassifier(solver=solver, loss="squared_hinge").fit(X, y)
+    b = LinearSVMClassifier(solver=solver, loss="hinge2").fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    assert a.get_params()["loss"] == "squared_hinge"  # the name given stays the parameter
+    model_file.save_model(a, tmp_path / "m.ssvm")
+    np.testing.assert_array_equal(model_file.load_model(tmp_path / "m.ssvm").coef_, b.coef_)
+    c = LinearSVMClassifier(solver=solver, loss="hinge").fit(X, y)
+    assert not np.array_equal(a.coef_, c.coef_)
+
+
+def test_squared_hinge_counts_as_differentiable():
+    est = LinearSVMClassifier(solver="res", loss="squared_hinge")
+    est._check_params()
+    assert est._loss() == "hinge2"
+    with pytest.raises(ValueError, match="loss"):
+        LinearSVMClassifier(loss="squared-hinge").fit(np.eye(2), [1, -1])

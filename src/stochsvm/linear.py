@@ -269,6 +269,8 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         """The loss in force: ``loss``, or for None the default of the task
         (``_losses[0]``), the squared hinge for the solvers that need a
         differentiable loss (RES, LRES)."""
+        if self.loss == "squared_hinge":  # scikit-learn's name (LinearSVC)
+            return "hinge2"
         if self.loss is not None:
             return self.loss
         if self._losses[0] == "hinge":
@@ -635,6 +637,8 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         variation of the scores over an epoch is below ``tol``.
     loss : {"hinge", "hinge2", "logistic"} or None, default=None
         ``max(0, 1 - y s)``, its square, or ``log(1 + exp(-y s))``.
+        ``"squared_hinge"`` (scikit-learn's ``LinearSVC`` name) is
+        ``"hinge2"``.
         None means ``"hinge"``, except for the solvers that need a
         differentiable loss (``"res"``, ``"lres"``), where it means
         ``"hinge2"``. ``predict_proba`` needs the logistic loss or
@@ -724,7 +728,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     _losses = CLASSIFICATION_LOSSES
 
     _parameter_constraints = {**_LinearSVMBase._parameter_constraints,
-                              "loss": [options(*CLASSIFICATION_LOSSES), None],
+                              "loss": [options(*CLASSIFICATION_LOSSES, "squared_hinge"), None],
                               "probability": ["boolean"]}
 
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
