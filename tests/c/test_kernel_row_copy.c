@@ -198,7 +198,7 @@ void test_kernel_row_copy_sbp_same_iterates(void)
       for (int k = 0; k < 3; ++k) {
         svm[k] = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 1e-3);
         REQUIRE(svm[k]);
-        svm[k]->no_row_copy = k == 0;
+        CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[k], k != 0), SS_OK);
         CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k == 2 ? 2 : 1), SS_OK);
         svm[k]->threads.min_length = 16;
         CHECK_EQ_INT(ss_kernel_svm_set_nu(svm[k], 0.1), SS_OK);
@@ -213,4 +213,46 @@ void test_kernel_row_copy_sbp_same_iterates(void)
       for (int k = 0; k < 3; ++k) ss_kernel_svm_delete(svm[k]);
     }
   }
+}
+
+/* ss_kernel_svm_set_row_copy: on by default, 0 and 1 accepted, anything
+ * else refused with the reason, the setting kept; a run that turns the copy
+ * off between two train calls continues as one that never had it. */
+void test_kernel_row_copy_setter(void)
+{
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(NULL, 1), SS_ERR_BAD_ARG);
+  static CsrRows m;
+  static double y[RN];
+  make_rows(&m, 30, 9, 8, false, 31);
+  for (int64_t i = 0; i < RN; ++i) y[i] = m.indptr[i + 1] - m.indptr[i] > 4 ? 1.0 : -1.0;
+  SsData data;
+  REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
+          SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 2.0, 0, 1) == SS_OK);
+  SsKernelSvm *svm[2];
+  for (int k = 0; k < 2; ++k) {
+    svm[k] = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 1e-3);
+    REQUIRE(svm[k]);
+    CHECK_EQ_INT(ss_kernel_svm_get_row_copy(svm[k]), 1);
+    CHECK_EQ_INT(ss_kernel_svm_set_nu(svm[k], 0.1), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 60), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], 30), SS_OK);
+  }
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[0], 2), SS_ERR_BAD_ARG);
+  CHECK(strstr(ss_kernel_svm_get_last_error(svm[0]), "enabled must be 0 or 1, got 2") != NULL);
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[0], -1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_get_row_copy(svm[0]), 1);
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[1], 0), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_get_row_copy(svm[1]), 0);
+  CHECK(ss_kernel_svm_get_last_error(svm[1])[0] == '\0');
+  /* svm[0] trains with its copy, then without; svm[1] never has one */
+  for (int k = 0; k < 2; ++k) CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[0], 0), SS_OK);
+  for (int k = 0; k < 2; ++k) {
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 120), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+  }
+  CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
+  for (int k = 0; k < 2; ++k) ss_kernel_svm_delete(svm[k]);
 }
