@@ -256,3 +256,49 @@ void test_kernel_row_copy_setter(void)
   CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
   for (int k = 0; k < 2; ++k) ss_kernel_svm_delete(svm[k]);
 }
+
+/* Slices whose rows hold a column at different parities (the masked sums
+ * of sliced_dots and sliced_dots_avx2), with empty rows among them, odd d,
+ * float64 and float32: the rows over the copy are the CSR rows bit for bit.
+ * Row i holds 0, 1 or 2 of the columns 0..1 (by i % 4; i % 4 == 3: no
+ * entry at all), then columns 2..12, so that column 2 sits at position 0,
+ * 1 or 2 of its row, and one of the columns 13..20: 25 patterns, too many
+ * for a block's slices to keep them apart. */
+void test_kernel_row_copy_mixed_parity(void)
+{
+  static CsrRows m;
+  uint64_t state = 41;
+  int64_t nnz = 0;
+  m.d = 21;
+  m.indptr[0] = 0;
+  for (int64_t i = 0; i < RN; ++i) {
+    if (i % 4 != 3) {
+      for (int64_t c = (i % 4 == 2) ? 2 : i % 4; c < m.d; ++c) {
+        if (c == 1 && i % 4 == 0) continue; /* i % 4 == 0: column 0, then 2.. */
+        if (c >= 13 && c != 13 + (i / 4) % 8) continue;
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        m.indices[nnz] = (int32_t)c;
+        m.values[nnz] = (double)(state >> 11) * 0x1p-52 - 1.0;
+        m.values32[nnz] = (float)m.values[nnz];
+        ++nnz;
+      }
+    }
+    m.indptr[i + 1] = nnz;
+  }
+  for (int f32 = 0; f32 < 2; ++f32) {
+    SsData data;
+    REQUIRE(ss_data_init_csr(&data, f32 ? SS_DTYPE_FLOAT32 : SS_DTYPE_FLOAT64,
+                             f32 ? (const void *)m.values32 : (const void *)m.values, m.indptr,
+                             m.indices, RN, m.d) == SS_OK);
+    SsRowCopy copy = {0};
+    CHECK_EQ_INT(ss_row_copy_update(&copy, &data, 0u), SS_OK);
+    REQUIRE(copy.num_rows == RN && copy.values);
+    int64_t mixed = 0;
+    for (int64_t q = 0; q < copy.slice_start[(RN + SS_ROW_SLICE - 1) / SS_ROW_SLICE]; ++q) {
+      mixed += copy.even[q] != 0 && copy.even[q] != 0xFF;
+    }
+    CHECK(mixed > 0);
+    check_rows_match(&data, f32 ? SS_ROWS_FLOAT32 : 0u, &copy);
+    ss_row_copy_free(&copy);
+  }
+}
