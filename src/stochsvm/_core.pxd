@@ -402,6 +402,8 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
     int ss_kernel_svm_get_shrinking(const SsKernelSvm *self)
+    SsStatus ss_kernel_svm_set_row_copy(SsKernelSvm *self, int enabled)
+    int ss_kernel_svm_get_row_copy(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
     SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon)
     SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)

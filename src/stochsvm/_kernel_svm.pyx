@@ -281,7 +281,8 @@ def _restore_kernel_svm(state):
     svm.set_seed(state["seed"])
     svm.set_unregularized_bias(state["unregularized_bias"])  # BSCA's default is True
     for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
-                "budget_maintenance", "cache_size", "shrinking", "kernel_precision"):
+                "budget_maintenance", "cache_size", "shrinking", "kernel_precision",
+                "row_copy"):
         if state.get(key) is not None:
             getattr(svm, "set_" + key)(state[key])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
@@ -463,6 +464,7 @@ cdef class KernelSVM(_Trainer):
             "budget_maintenance": self.get_budget_maintenance(),
             "cache_size": ss_kernel_svm_get_cache_size(p),
             "shrinking": bool(ss_kernel_svm_get_shrinking(p)),
+            "row_copy": bool(ss_kernel_svm_get_row_copy(p)),
             "kernel_precision": self.get_kernel_precision(),
             "support_vectors": self.get_support_vectors(),
             "support_indices": self.get_support_indices(),
@@ -711,6 +713,20 @@ cdef class KernelSVM(_Trainer):
 
     def get_shrinking(self):
         return bool(ss_kernel_svm_get_shrinking(self._reader()))
+
+    def set_row_copy(self, enabled):
+        """SBP on CSR data: keep a copy of X's rows laid out for fast kernel
+        rows (True, the default) or not (False). The copy gives the same
+        kernel values bit for bit, so both give the same iterates; off saves
+        its memory (about 9 bytes per stored value; docs/memory.rst) and the
+        time to make it at every ``train``, at the price of slower rows."""
+        cdef SsKernelSvm *p = self._writer("set_row_copy")
+        if not isinstance(enabled, (bool, np.bool_)):
+            raise TypeError(f"row_copy must be True or False, got {enabled!r}")
+        _check(ss_kernel_svm_set_row_copy(p, 1 if enabled else 0), "row_copy", enabled)
+
+    def get_row_copy(self):
+        return bool(ss_kernel_svm_get_row_copy(self._reader()))
 
     def set_kernel_precision(self, precision):
         """The precision of the kernel rows used in training: ``"float64"``

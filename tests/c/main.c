@@ -192,6 +192,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_row_copy_bits)                                       \
   X(kernel_row_copy_declined)                                   \
   X(kernel_row_copy_sbp_same_iterates)                          \
+  X(kernel_row_copy_setter)                                     \
+  X(kernel_row_copy_mixed_parity)                               \
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \
   X(svm_threads_bitwise)                                        \

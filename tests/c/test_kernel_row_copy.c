@@ -198,7 +198,7 @@ void test_kernel_row_copy_sbp_same_iterates(void)
       for (int k = 0; k < 3; ++k) {
         svm[k] = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 1e-3);
         REQUIRE(svm[k]);
-        svm[k]->no_row_copy = k == 0;
+        CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[k], k != 0), SS_OK);
         CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k == 2 ? 2 : 1), SS_OK);
         svm[k]->threads.min_length = 16;
         CHECK_EQ_INT(ss_kernel_svm_set_nu(svm[k], 0.1), SS_OK);
@@ -212,5 +212,93 @@ void test_kernel_row_copy_sbp_same_iterates(void)
       CHECK(tu_same_kernel_run(svm[0], svm[2], RN));
       for (int k = 0; k < 3; ++k) ss_kernel_svm_delete(svm[k]);
     }
+  }
+}
+
+/* ss_kernel_svm_set_row_copy: on by default, 0 and 1 accepted, anything
+ * else refused with the reason, the setting kept; a run that turns the copy
+ * off between two train calls continues as one that never had it. */
+void test_kernel_row_copy_setter(void)
+{
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(NULL, 1), SS_ERR_BAD_ARG);
+  static CsrRows m;
+  static double y[RN];
+  make_rows(&m, 30, 9, 8, false, 31);
+  for (int64_t i = 0; i < RN; ++i) y[i] = m.indptr[i + 1] - m.indptr[i] > 4 ? 1.0 : -1.0;
+  SsData data;
+  REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
+          SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 2.0, 0, 1) == SS_OK);
+  SsKernelSvm *svm[2];
+  for (int k = 0; k < 2; ++k) {
+    svm[k] = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 1e-3);
+    REQUIRE(svm[k]);
+    CHECK_EQ_INT(ss_kernel_svm_get_row_copy(svm[k]), 1);
+    CHECK_EQ_INT(ss_kernel_svm_set_nu(svm[k], 0.1), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 60), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], 30), SS_OK);
+  }
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[0], 2), SS_ERR_BAD_ARG);
+  CHECK(strstr(ss_kernel_svm_get_last_error(svm[0]), "enabled must be 0 or 1, got 2") != NULL);
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[0], -1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_get_row_copy(svm[0]), 1);
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[1], 0), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_get_row_copy(svm[1]), 0);
+  CHECK(ss_kernel_svm_get_last_error(svm[1])[0] == '\0');
+  /* svm[0] trains with its copy, then without; svm[1] never has one */
+  for (int k = 0; k < 2; ++k) CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[0], 0), SS_OK);
+  for (int k = 0; k < 2; ++k) {
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 120), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+  }
+  CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
+  for (int k = 0; k < 2; ++k) ss_kernel_svm_delete(svm[k]);
+}
+
+/* Slices whose rows hold a column at different parities (the masked sums
+ * of sliced_dots and sliced_dots_avx2), with empty rows among them, odd d,
+ * float64 and float32: the rows over the copy are the CSR rows bit for bit.
+ * Row i holds 0, 1 or 2 of the columns 0..1 (by i % 4; i % 4 == 3: no
+ * entry at all), then columns 2..12, so that column 2 sits at position 0,
+ * 1 or 2 of its row, and one of the columns 13..20: 25 patterns, too many
+ * for a block's slices to keep them apart. */
+void test_kernel_row_copy_mixed_parity(void)
+{
+  static CsrRows m;
+  uint64_t state = 41;
+  int64_t nnz = 0;
+  m.d = 21;
+  m.indptr[0] = 0;
+  for (int64_t i = 0; i < RN; ++i) {
+    if (i % 4 != 3) {
+      for (int64_t c = (i % 4 == 2) ? 2 : i % 4; c < m.d; ++c) {
+        if (c == 1 && i % 4 == 0) continue; /* i % 4 == 0: column 0, then 2.. */
+        if (c >= 13 && c != 13 + (i / 4) % 8) continue;
+        state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+        m.indices[nnz] = (int32_t)c;
+        m.values[nnz] = (double)(state >> 11) * 0x1p-52 - 1.0;
+        m.values32[nnz] = (float)m.values[nnz];
+        ++nnz;
+      }
+    }
+    m.indptr[i + 1] = nnz;
+  }
+  for (int f32 = 0; f32 < 2; ++f32) {
+    SsData data;
+    REQUIRE(ss_data_init_csr(&data, f32 ? SS_DTYPE_FLOAT32 : SS_DTYPE_FLOAT64,
+                             f32 ? (const void *)m.values32 : (const void *)m.values, m.indptr,
+                             m.indices, RN, m.d) == SS_OK);
+    SsRowCopy copy = {0};
+    CHECK_EQ_INT(ss_row_copy_update(&copy, &data, 0u), SS_OK);
+    REQUIRE(copy.num_rows == RN && copy.values);
+    int64_t mixed = 0;
+    for (int64_t q = 0; q < copy.slice_start[(RN + SS_ROW_SLICE - 1) / SS_ROW_SLICE]; ++q) {
+      mixed += copy.even[q] != 0 && copy.even[q] != 0xFF;
+    }
+    CHECK(mixed > 0);
+    check_rows_match(&data, f32 ? SS_ROWS_FLOAT32 : 0u, &copy);
+    ss_row_copy_free(&copy);
   }
 }

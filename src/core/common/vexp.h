@@ -98,6 +98,10 @@ static inline double ss_vexp(double x)
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8 && defined(__x86_64__) && \
     defined(__ELF__) && !defined(SS_NO_VECTOR_CLONES) && !defined(__SANITIZE_THREAD__)
 #define SS_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+/** Defined where SS_VECTOR_CLONES makes clones: code may also pick a
+ *  function compiled for AVX2 itself (target("avx2")), testing the CPU
+ *  with __builtin_cpu_supports. */
+#define SS_X86_CPU_DISPATCH 1
 #else
 #define SS_VECTOR_CLONES
 #endif

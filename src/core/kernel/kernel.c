@@ -389,14 +389,15 @@ SS_VECTOR_CLONES static void bit_dots(const SsRowCopy *copy, int64_t z, int64_t 
  * to one sum and +0 to the other, and a column the row lacks gives 0 z_c =
  * +-0: neither changes a sum (which is never -0). z_c is one value for all
  * the lanes, so the loop is vector loads, products, masks and adds, no
- * gather: with GCC and Clang the 8 lanes are one vector (an AVX-512
- * register, or 2 or 4 of the smaller ones). */
+ * gather: with GCC and Clang the 8 lanes are one vector (4 SSE2 registers
+ * in the baseline build), and on x86 CPUs with AVX2 two vectors of 4
+ * (sliced_dots_avx2, chosen at run time). */
 #if defined(__GNUC__)
 typedef double SsSliceLanes __attribute__((vector_size(SS_ROW_SLICE * sizeof(double))));
 typedef int64_t SsSliceMask __attribute__((vector_size(SS_ROW_SLICE * sizeof(int64_t))));
 
-SS_VECTOR_CLONES static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len,
-                                         const double *zd, double *out)
+static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const double *zd,
+                        double *out)
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
   const SsSliceMask bit = {1, 2, 4, 8, 16, 32, 64, 128}, none = {0};
@@ -424,6 +425,59 @@ SS_VECTOR_CLONES static void sliced_dots(const SsRowCopy *copy, int64_t first, i
     for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = sum[l];
   }
 }
+
+#if defined(SS_X86_CPU_DISPATCH)
+/* sliced_dots for CPUs with AVX2 (AVX-512 ones too): each 8-lane sum as
+ * two vectors of 4 lanes, a lane's operations unchanged, so the same bits.
+ * Compiled for AVX2, GCC 12 spills sliced_dots' 8-lane vectors to the
+ * stack (ijcnn1's dots: 14 ns a row, against 5.5 for the SSE2 baseline
+ * and 2.2 for AVX-512 registers, on the same AMD EPYC); in halves they
+ * take 2.1 ns a row on that CPU, whether built for AVX2 or AVX-512. */
+typedef double SsSliceHalf __attribute__((vector_size(SS_ROW_SLICE / 2 * sizeof(double))));
+typedef int64_t SsSliceHalfMask __attribute__((vector_size(SS_ROW_SLICE / 2 * sizeof(int64_t))));
+
+__attribute__((target("avx2"))) static void sliced_dots_avx2(const SsRowCopy *copy, int64_t first,
+                                                             int64_t len, const double *zd,
+                                                             double *out)
+{
+  enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK, H = SS_ROW_SLICE / 2 };
+  const SsSliceHalfMask low = {1, 2, 4, 8}, high = {16, 32, 64, 128}, none = {0};
+  for (int64_t row = first; row < first + len; row += L) {
+    const int64_t s = row / B * (B / L) + row % B / L;
+    const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
+    /* separate variables, not arrays: GCC keeps these in registers */
+    SsSliceHalf s0l = {0}, s0h = {0}, s1l = {0}, s1h = {0};
+    for (int64_t q = a; q < a + width; ++q) {
+      SsSliceHalf vl, vh;
+      memcpy(&vl, copy->values + q * L, sizeof vl);
+      memcpy(&vh, copy->values + q * L + H, sizeof vh);
+      const double zc = zd[copy->columns[q]];
+      const SsSliceHalf tl = vl * zc, th = vh * zc;
+      if (copy->even[q] == 0xFF) {
+        s0l += tl;
+        s0h += th;
+      } else if (copy->even[q] == 0) {
+        s1l += tl;
+        s1h += th;
+      } else {
+        const SsSliceHalfMask el = ((none + copy->even[q]) & low) != none;
+        const SsSliceHalfMask eh = ((none + copy->even[q]) & high) != none;
+        s0l += (SsSliceHalf)((SsSliceHalfMask)tl & el);
+        s1l += (SsSliceHalf)((SsSliceHalfMask)tl & ~el);
+        s0h += (SsSliceHalf)((SsSliceHalfMask)th & eh);
+        s1h += (SsSliceHalf)((SsSliceHalfMask)th & ~eh);
+      }
+    }
+    double sum[L];
+    const SsSliceHalf sum_low = s0l + s1l, sum_high = s0h + s1h;
+    memcpy(sum, &sum_low, sizeof sum_low);
+    memcpy(sum + H, &sum_high, sizeof sum_high);
+    const int64_t rows = first + len - row < L ? first + len - row : L;
+    double *block = out + (row - row % B - first);
+    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = sum[l];
+  }
+}
+#endif
 #else
 static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const double *zd,
                         double *out)
@@ -459,6 +513,12 @@ static bool copied_dots(const SsRowCopy *copy, int64_t z, int64_t first, int64_t
   /* whole blocks: a slice's rows are spread over its block */
   if (copy->values && first % SS_KERNEL_ROW_BLOCK == 0 &&
       (len % SS_KERNEL_ROW_BLOCK == 0 || first + len == copy->num_rows)) {
+#if defined(SS_X86_CPU_DISPATCH)
+    if (__builtin_cpu_supports("avx2")) {
+      sliced_dots_avx2(copy, first, len, zd, out);
+      return true;
+    }
+#endif
     sliced_dots(copy, first, len, zd, out);
     return true;
   }

@@ -212,7 +212,8 @@ struct SsKernelSvm_ {
   SsThreads threads;           /**< threads for kernel rows (threads.h); count <= 1: serial */
   bool sbp_full_levels;        /**< tests only: the SBP fills the whole basin every
                                     iteration instead of its window (sbp.c) */
-  bool no_row_copy;            /**< tests only: the SBP's rows go without a row copy (SsRowCopy) */
+  bool no_row_copy;            /**< ss_kernel_svm_set_row_copy(0): the SBP's rows go without a
+                                    row copy (SsRowCopy) */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;

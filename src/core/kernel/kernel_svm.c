@@ -840,6 +840,18 @@ SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)
   return ss_kernel_svm_succeed(self);
 }
 
+SsStatus ss_kernel_svm_set_row_copy(SsKernelSvm *self, int enabled)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  if (enabled != 0 && enabled != 1)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_row_copy: enabled must be 0 or 1, got %d",
+                              enabled);
+  self->no_row_copy = enabled == 0;
+  return ss_kernel_svm_succeed(self);
+}
+
+int ss_kernel_svm_get_row_copy(const SsKernelSvm *self) { return !self->no_row_copy; }
+
 SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self, SsKernelSvmDiagnosticFunction f,
                                                void *user)
 {
