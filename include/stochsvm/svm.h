@@ -124,6 +124,8 @@ typedef struct SsSvmStatistics {
                                   default eps0 (their curvature reset too): times the run restarted
                                   from w = 0 with shorter steps after its objective rose above that
                                   of w = 0 or became non-finite (docs/stopping.rst); 0 otherwise */
+  int64_t num_newton_iterations; /**< SDCA with a smooth loss: Newton iterations of the last train
+                                      call's fallback (ss_svm_set_newton_fallback); 0 otherwise */
 } SsSvmStatistics;
 
 /** @brief Diagnostic callback, called every diagnostic_frequency iterations and

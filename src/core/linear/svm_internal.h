@@ -50,6 +50,12 @@ typedef struct SsSdcaRay {
   bool shifted;                /**< the model carries a shift (sdca_shift.c): no ray */
 } SsSdcaRay;
 
+/** SDCA's Newton fallback (newton.c) for the smooth losses. */
+typedef struct SsSdcaNewton {
+  bool disabled;               /**< ss_svm_set_newton_fallback(0); default on */
+  int64_t iterations;          /**< Newton iterations of the last train call */
+} SsSdcaNewton;
+
 struct SsSvm_ {
   SsSolver solver;
   int64_t dimension;
@@ -96,6 +102,7 @@ struct SsSvm_ {
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
   SsSdcaRay ray;               /**< SDCA: the closing ray (sdca_ray.c) */
+  SsSdcaNewton newton;         /**< SDCA: the Newton fallback (newton.c) */
   SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
   int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
   double density;              /**< fraction of non-zero values of the data (skip.c) */
@@ -276,6 +283,13 @@ void ss_sdca_rebuild_model(SsSvm *self);
  *  the ray t >= 0, if below P(1); and w~(alpha) back before the dual moves. */
 void ss_sdca_close_on_ray(SsSvm *self);
 void ss_sdca_undo_ray(SsSvm *self);
+/** SDCA's Newton fallback (newton.c): it applies to this run's end (a
+ *  smooth loss, on, a run stopped on its cap: the closing diagnostic made);
+ *  continue from the model with the trust-region Newton method to the
+ *  relative gap epsilon, and write the result back as SDCA's state.
+ *  SS_OK, SS_ERR_ALLOC or SS_ERR_INTERRUPTED. */
+bool ss_sdca_newton_applies(const SsSvm *self);
+SsStatus ss_sdca_newton_fallback(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
