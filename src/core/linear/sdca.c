@@ -215,5 +215,12 @@ SsStatus ss_sdca_train(SsSvm *self)
 {
   ss_sdca_undo_ray(self);
   if (self->model_stale) ss_sdca_rebuild_model(self);
-  return ss_run_epochs(self, sdca_steps_select(&self->source));
+  self->newton.iterations = 0;
+  const SsStatus status = ss_run_epochs(self, sdca_steps_select(&self->source));
+  if (status != SS_OK || self->newton.disabled || ss_svm_primal_certificate_kind(self) != SS_RUN_BOUND_TIGHT) return status;
+  /* The fallback needs the closing diagnostic's status: made now, not
+   * left pending (it costs one pass; the Newton run many). */
+  const SsStatus settled = ss_svm_settle_final(self);
+  if (settled != SS_OK || !ss_sdca_newton_applies(self)) return settled;
+  return ss_sdca_newton_fallback(self);
 }
