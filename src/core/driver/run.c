@@ -378,6 +378,9 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
     run->budget_limited = !run->converged && budget_limited(run);
     if (run->converged) ops->set_status(run->object, SS_SVM_STATUS_CONVERGED);
     if (run->budget_limited) ops->set_status(run->object, SS_SVM_STATUS_BUDGET_LIMITED);
+    run->stalled = training && !run->converged && !run->budget_limited && ops->stalled &&
+                   ops->stalled(run->object, &m);
+    if (run->stalled) ops->set_status(run->object, SS_SVM_STATUS_MAX_ITERATIONS);
   }
 notify:
   if (notify && ops->notify && ops->notify(run->object) != 0) {
@@ -406,7 +409,7 @@ SsStatus ss_run_train(SsRun *run)
   int64_t num_diagnosed = 0; /* diagnostics of this run before the final one */
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
-  run->converged = run->budget_limited = false;
+  run->converged = run->budget_limited = run->stalled = false;
   run->final_deferred = false;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
@@ -446,7 +449,7 @@ SsStatus ss_run_train(SsRun *run)
       ++num_diagnosed;
       status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
       settled = status != SS_OK;
-      stopped = settled || run->converged || run->budget_limited;
+      stopped = settled || run->converged || run->budget_limited || run->stalled;
     }
     if (!stopped && t - last_poll >= s->interrupt_period) {
       last_poll = t;
