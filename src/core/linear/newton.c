@@ -71,6 +71,14 @@
 /** CG stops at residual <= this ||g|| (the paper's xi). */
 #define SS_NEWTON_CG_TOLERANCE 0.1
 
+/** The stall rule: the run ends when the epochs it would need exceed this
+ *  many times its cap. */
+#define SS_SDCA_STALL_MARGIN 2.0
+/** ... or when the rate per epoch fell to this fraction of the previous
+ *  doubling's (a power law gap ~ epochs^-p gives 1/2) and the power law
+ *  would not meet epsilon within the cap. */
+#define SS_SDCA_STALL_SLOWDOWN 0.6
+
 /* The trust region's constants (the paper's section 2). */
 static const double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75;
 static const double sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4.0;
@@ -334,6 +342,52 @@ SsStatus ss_sdca_newton_fallback(SsSvm *self)
   free(vectors);
   free(rows);
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
+}
+
+void ss_sdca_stall_begin(SsSvm *self)
+{
+  SsSdcaNewton *nt = &self->newton;
+  nt->run_start = self->iteration;
+  nt->run_cap = ss_svm_effective_max_num_iterations(self);
+  nt->best_gap = INFINITY;
+  nt->checkpoint_epochs = 0;
+  nt->checkpoint_gap = INFINITY;
+  nt->checkpoint_rate = 0;
+}
+
+bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m)
+{
+  SsSdcaNewton *nt = &self->newton;
+  if (nt->disabled || !(self->epsilon > 0) || self->ray.shifted ||
+      ss_svm_primal_certificate_kind(self) != SS_RUN_BOUND_TIGHT)
+    return false;
+  const double n = (double)self->source.num_data;
+  const double epochs = (double)(self->iteration - nt->run_start) / n;
+  const double gap = m->dual > 0 ? (m->primal - m->dual) / m->dual : INFINITY;
+  nt->best_gap = fmin(nt->best_gap, gap);
+  if (!(nt->checkpoint_epochs > 0)) {
+    nt->checkpoint_epochs = epochs;
+    nt->checkpoint_gap = nt->best_gap;
+    return false;
+  }
+  if (epochs < 2 * nt->checkpoint_epochs) return false;
+  /* The rate of the last doubling, per epoch, as if the gap fell linearly
+   * (geometrically): gap ~ exp(-rate epochs). */
+  const double before = nt->checkpoint_gap, now = nt->best_gap;
+  const double rate = log(before / now) / (epochs - nt->checkpoint_epochs);
+  const double power = log(before / now) / log(epochs / nt->checkpoint_epochs);
+  const double previous_rate = nt->checkpoint_rate;
+  nt->checkpoint_epochs = epochs;
+  nt->checkpoint_gap = now;
+  nt->checkpoint_rate = rate;
+  if (!isfinite(now) || !(rate > 0)) return true; /* no progress over a doubling */
+  const double cap = (double)nt->run_cap / n, orders = log(now / self->epsilon);
+  /* Even at a steady geometric rate the cap would not do. */
+  if (epochs + orders / rate > SS_SDCA_STALL_MARGIN * cap) return true;
+  /* Slowing down as a power law (the rate per epoch halves when the epochs
+   * double), which would not meet epsilon within the cap. */
+  return previous_rate > 0 && rate <= SS_SDCA_STALL_SLOWDOWN * previous_rate &&
+         epochs * exp(orders / power) > cap;
 }
 
 SsStatus ss_svm_set_newton_fallback(SsSvm *self, int enabled)

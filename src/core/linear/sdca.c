@@ -216,6 +216,7 @@ SsStatus ss_sdca_train(SsSvm *self)
   ss_sdca_undo_ray(self);
   if (self->model_stale) ss_sdca_rebuild_model(self);
   self->newton.iterations = 0;
+  ss_sdca_stall_begin(self);
   const SsStatus status = ss_run_epochs(self, sdca_steps_select(&self->source));
   if (status != SS_OK || self->newton.disabled || ss_svm_primal_certificate_kind(self) != SS_RUN_BOUND_TIGHT) return status;
   /* The fallback needs the closing diagnostic's status: made now, not

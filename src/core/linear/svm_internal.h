@@ -54,6 +54,13 @@ typedef struct SsSdcaRay {
 typedef struct SsSdcaNewton {
   bool disabled;               /**< ss_svm_set_newton_fallback(0); default on */
   int64_t iterations;          /**< Newton iterations of the last train call */
+  /* The stall rule's record over the run in progress (ss_sdca_stalled). */
+  int64_t run_start;           /**< the iteration number the run began at */
+  int64_t run_cap;             /**< its iteration cap */
+  double best_gap;             /**< the least (P - D) / D of its diagnostics (+inf: none) */
+  double checkpoint_epochs;    /**< epochs into the run at the last check (0: none yet) */
+  double checkpoint_gap;       /**< best_gap then */
+  double checkpoint_rate;      /**< the per-epoch rate of the doubling that ended there (0: none) */
 } SsSdcaNewton;
 
 struct SsSvm_ {
@@ -289,6 +296,11 @@ void ss_sdca_undo_ray(SsSvm *self);
  *  relative gap epsilon, and write the result back as SDCA's state.
  *  SS_OK, SS_ERR_ALLOC or SS_ERR_INTERRUPTED. */
 bool ss_sdca_newton_applies(const SsSvm *self);
+/** The stall rule (newton.c), at each training diagnostic @p m of a linear
+ *  SDCA run whose Newton fallback applies: true when the run's gap, as it
+ *  falls, would not meet epsilon within the run's cap. */
+void ss_sdca_stall_begin(SsSvm *self);
+bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m);
 SsStatus ss_sdca_newton_fallback(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
