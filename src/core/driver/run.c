@@ -99,6 +99,13 @@
  *       is why the rule compares minima over half-runs rather than two
  *       single values.
  *
+ *   stall (an object with ops->stalled: linear SDCA with a smooth loss)
+ *       After a training diagnostic that stopped nothing, the object may
+ *       judge that its gap falls too slowly to meet epsilon within the cap
+ *       (newton.c); the run then ends there with the cap's status, and the
+ *       object continues by other means (SDCA's Newton fallback, which
+ *       alone may turn the status into CONVERGED).
+ *
  * Divergence (primal solvers): P not finite, or P > SS_RUN_DIVERGENCE_FACTOR
  * max(P(w = 0), P_0), P_0 the objective where the history began (a warm
  * start from a model set by the caller), and over SS_RUN_DIVERGENCE_GROWTH
