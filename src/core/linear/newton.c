@@ -240,10 +240,10 @@ static double newton_radius(double delta, double snorm, double actual, double pr
   return fmax(delta, fmin(fit * snorm, sigma3 * delta));
 }
 
-bool ss_sdca_newton_applies(const SsSvm *self)
+bool ss_sdca_newton_wanted(const SsSvm *self)
 {
-  return self->alpha && !self->newton.disabled && ss_svm_primal_certificate_kind(self) == SS_RUN_BOUND_TIGHT && !self->ray.shifted &&
-         self->epsilon > 0 && self->statistics.status == SS_SVM_STATUS_MAX_ITERATIONS;
+  return self->alpha && !self->newton.disabled && !self->ray.shifted && self->epsilon > 0 &&
+         ss_svm_primal_certificate_kind(self) == SS_RUN_BOUND_TIGHT;
 }
 
 static bool newton_interrupted(const SsSvm *self)
@@ -358,9 +358,7 @@ void ss_sdca_stall_begin(SsSvm *self)
 bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m)
 {
   SsSdcaNewton *nt = &self->newton;
-  if (nt->disabled || !(self->epsilon > 0) || self->ray.shifted ||
-      ss_svm_primal_certificate_kind(self) != SS_RUN_BOUND_TIGHT)
-    return false;
+  if (!ss_sdca_newton_wanted(self)) return false;
   const double n = (double)self->source.num_data;
   const double epochs = (double)(self->iteration - nt->run_start) / n;
   const double gap = m->dual > 0 ? (m->primal - m->dual) / m->dual : INFINITY;

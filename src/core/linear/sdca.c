@@ -218,10 +218,10 @@ SsStatus ss_sdca_train(SsSvm *self)
   self->newton.iterations = 0;
   ss_sdca_stall_begin(self);
   const SsStatus status = ss_run_epochs(self, sdca_steps_select(&self->source));
-  if (status != SS_OK || self->newton.disabled || ss_svm_primal_certificate_kind(self) != SS_RUN_BOUND_TIGHT) return status;
+  if (status != SS_OK || !ss_sdca_newton_wanted(self)) return status;
   /* The fallback needs the closing diagnostic's status: made now, not
    * left pending (it costs one pass; the Newton run many). */
   const SsStatus settled = ss_svm_settle_final(self);
-  if (settled != SS_OK || !ss_sdca_newton_applies(self)) return settled;
+  if (settled != SS_OK || self->statistics.status != SS_SVM_STATUS_MAX_ITERATIONS) return settled;
   return ss_sdca_newton_fallback(self);
 }

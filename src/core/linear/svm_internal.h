@@ -290,12 +290,12 @@ void ss_sdca_rebuild_model(SsSvm *self);
  *  the ray t >= 0, if below P(1); and w~(alpha) back before the dual moves. */
 void ss_sdca_close_on_ray(SsSvm *self);
 void ss_sdca_undo_ray(SsSvm *self);
-/** SDCA's Newton fallback (newton.c): it applies to this run's end (a
- *  smooth loss, on, a run stopped on its cap: the closing diagnostic made);
- *  continue from the model with the trust-region Newton method to the
- *  relative gap epsilon, and write the result back as SDCA's state.
- *  SS_OK, SS_ERR_ALLOC or SS_ERR_INTERRUPTED. */
-bool ss_sdca_newton_applies(const SsSvm *self);
+/** SDCA's Newton fallback (newton.c): it would apply to a run that stops
+ *  short (on, a smooth loss, epsilon > 0, no shift); continue from the
+ *  model with the trust-region Newton method to the relative gap epsilon,
+ *  and write the result back as SDCA's state. SS_OK, SS_ERR_ALLOC or
+ *  SS_ERR_INTERRUPTED. */
+bool ss_sdca_newton_wanted(const SsSvm *self);
 /** The stall rule (newton.c), at each training diagnostic @p m of a linear
  *  SDCA run whose Newton fallback applies: true when the run's gap, as it
  *  falls, would not meet epsilon within the run's cap. */
