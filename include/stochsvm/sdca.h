@@ -71,7 +71,7 @@ SS_API SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled);
  *  Hessian-vector products, the generalised Hessian for hinge2) from the
  *  model the run returned, until the gap of the primal-dual map
  *  alpha_i = -c_i loss'(y_i, s_i), (P - D) / max(P, D), meets epsilon (status
- *  SS_SVM_STATUS_CONVERGED) or 200 Newton iterations ran (status
+ *  SS_SVM_STATUS_CONVERGED) or 1000 Newton iterations ran (status
  *  SS_SVM_STATUS_MAX_ITERATIONS). The dual variables are then set by that
  *  map, and the next train continues SDCA from them (the model rebuilt from
  *  them). The statistics count the Newton iterations
