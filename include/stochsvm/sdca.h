@@ -66,7 +66,9 @@ SS_API SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled);
 /** @brief SDCA: turn the Newton fallback on (non-zero, the default) or off.
  *
  *  With a smooth loss (hinge2, logistic, l2), a run that reaches its
- *  iteration cap without meeting its relative duality gap epsilon continues
+ *  iteration cap without meeting its relative duality gap epsilon, or
+ *  whose gap falls too slowly to meet it within the cap (a stall rule at
+ *  its diagnostics, docs/sdca.rst), continues
  *  with a primal trust-region Newton method (conjugate gradient on
  *  Hessian-vector products, the generalised Hessian for hinge2) from the
  *  model the run returned, until the gap of the primal-dual map
