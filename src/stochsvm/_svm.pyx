@@ -1530,8 +1530,9 @@ cdef class SVM(_Trainer):
         """SDCA: turn the Newton fallback on (the default) or off (``ss_svm_set_newton_fallback``).
 
         With a smooth loss (``hinge2``, ``logistic``, ``l2``), a run that
-        reaches its iteration cap without meeting its relative duality gap
-        continues with a primal trust-region Newton method from the model it
+        reaches its iteration cap without meeting its relative duality gap (or
+        earlier, when a stall rule finds the gap falling too slowly to meet it
+        within the cap) continues with a primal trust-region Newton method from the model it
         reached, to the same relative gap, certified by the dual point
         ``alpha_i = -c_i loss'(y_i, s_i)``. The dual variables are then set from
         that point, so the next :meth:`train` continues SDCA from there. The
