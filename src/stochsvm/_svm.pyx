@@ -1532,12 +1532,12 @@ cdef class SVM(_Trainer):
         With a smooth loss (``hinge2``, ``logistic``, ``l2``), a run that
         reaches its iteration cap without meeting its relative duality gap (or
         earlier, when a stall rule finds the gap falling too slowly to meet it
-        within the cap) continues with a primal trust-region Newton method from the model it
-        reached, to the same relative gap, certified by the dual point
-        ``alpha_i = -c_i loss'(y_i, s_i)``. The dual variables are then set from
-        that point, so the next :meth:`train` continues SDCA from there. The
-        statistics' ``num_newton_iterations`` counts its iterations. Hinge and
-        l1 runs are not affected.
+        within the cap) continues with a primal trust-region Newton method
+        from the model it reached, to the same relative gap, certified by the
+        dual point ``alpha_i = -c_i loss'(y_i, s_i)``. The dual variables are
+        then set from that point, so the next :meth:`train` continues SDCA
+        from there. The statistics' ``num_newton_iterations`` counts its
+        iterations. Hinge and l1 runs are not affected.
 
         Parameters
         ----------
