@@ -149,8 +149,9 @@ def test_linear_cap_warning_names_max_iter(data, solver):
 def test_regressor_warns_too(data):
     X, _ = data
     target = X @ np.arange(1.0, 7.0) + 3.0
+    # (l1: the squared loss would continue with SDCA's Newton fallback and converge)
     with pytest.warns(ConvergenceWarning, match="LinearSVMRegressor.*max_iter=1"):
-        LinearSVMRegressor(C=100.0, max_iter=1, tol=1e-9).fit(X, target)
+        LinearSVMRegressor(C=100.0, loss="l1", max_iter=1, tol=1e-9).fit(X, target)
 
 
 def test_linear_divergence_warns_with_the_fix(data):

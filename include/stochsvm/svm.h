@@ -92,7 +92,9 @@ typedef enum SsSvmStatus {
   SS_SVM_STATUS_UNTRAINED = 0,      /**< ss_svm_train was never called */
   SS_SVM_STATUS_TRAINING = 1,       /**< seen by the diagnostic callback during a run */
   SS_SVM_STATUS_CONVERGED = 2,      /**< the stopping rule fired */
-  SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done */
+  SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done (linear SDCA with a smooth
+                                         loss: or its stall rule handed over to the Newton
+                                         fallback, which stopped short of epsilon; sdca.h) */
   SS_SVM_STATUS_INTERRUPTED = 4,    /**< a callback asked to stop */
   SS_SVM_STATUS_ERROR = 5,          /**< training stopped on an error (see the returned SsStatus) */
   SS_SVM_STATUS_DIVERGED = 6,       /**< the objective rose above 1e4 times its value at w = 0,
@@ -124,6 +126,8 @@ typedef struct SsSvmStatistics {
                                   default eps0 (their curvature reset too): times the run restarted
                                   from w = 0 with shorter steps after its objective rose above that
                                   of w = 0 or became non-finite (docs/stopping.rst); 0 otherwise */
+  int64_t num_newton_iterations; /**< SDCA with a smooth loss: Newton iterations of the last train
+                                      call's fallback (ss_svm_set_newton_fallback); 0 otherwise */
 } SsSvmStatistics;
 
 /** @brief Diagnostic callback, called every diagnostic_frequency iterations and

@@ -133,6 +133,7 @@ cdef extern from "stochsvm/svm.h" nogil:
         double scores_variation
         double elapsed_time
         int64_t num_step_backoffs
+        int64_t num_newton_iterations
 
     ctypedef int (*SsSvmDiagnosticFunction)(const SsSvm *svm, void *user)
     ctypedef int (*SsSvmInterruptFunction)(void *user)
@@ -173,6 +174,8 @@ cdef extern from "stochsvm/svm.h" nogil:
     const double *ss_svm_get_dual_variables(const SsSvm *self)
     SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled)
     int ss_svm_get_shrinking(const SsSvm *self)
+    SsStatus ss_svm_set_newton_fallback(SsSvm *self, int enabled)
+    int ss_svm_get_newton_fallback(const SsSvm *self)
     int64_t ss_svm_get_num_shrunk(const SsSvm *self)
     SsStatus ss_svm_set_bias(SsSvm *self, double bias)
     SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)

@@ -434,6 +434,7 @@ cdef dict _statistics_dict(const SsSvmStatistics *st):
         "scores_variation": st.scores_variation,
         "elapsed_time": st.elapsed_time,
         "num_step_backoffs": st.num_step_backoffs,
+        "num_newton_iterations": st.num_newton_iterations,
     }
 
 
@@ -465,6 +466,7 @@ def _restore_svm(state, cls=None):
         svm.set_visit_order(state["visit_order"])
     if solver == "sdca":
         svm.set_shrinking(state.get("shrinking", True))
+        svm.set_newton_fallback(state.get("newton_fallback", True))
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
@@ -727,6 +729,7 @@ cdef class SVM(_Trainer):
             "shuffle": bool(ss_svm_get_shuffle(p)),
             "visit_order": _VISIT_ORDERS[ss_svm_get_visit_order(p)],
             "shrinking": bool(ss_svm_get_shrinking(p)),
+            "newton_fallback": bool(ss_svm_get_newton_fallback(p)),
             "scaling": self.get_scaling(),
             "scaling_updates": ss_svm_get_scaling_updates(p),
             "statistics": self.get_statistics(),
@@ -1523,6 +1526,37 @@ cdef class SVM(_Trainer):
         """
         return bool(ss_svm_get_shrinking(self._reader()))
 
+    def set_newton_fallback(self, enabled):
+        """SDCA: turn the Newton fallback on (the default) or off (``ss_svm_set_newton_fallback``).
+
+        With a smooth loss (``hinge2``, ``logistic``, ``l2``), a run that
+        reaches its iteration cap without meeting its relative duality gap (or
+        earlier, when a stall rule finds the gap falling too slowly to meet it
+        within the cap) continues with a primal trust-region Newton method
+        from the model it reached, to the same relative gap, certified by the
+        dual point ``alpha_i = -c_i loss'(y_i, s_i)``. The dual variables are
+        then set from that point, so the next :meth:`train` continues SDCA
+        from there. The statistics' ``num_newton_iterations`` counts its
+        iterations. Hinge and l1 runs are not affected.
+
+        Parameters
+        ----------
+        enabled : bool
+        """
+        if not isinstance(enabled, (bool, np.bool_)):
+            raise TypeError(f"enabled must be a bool, got {type(enabled).__name__}")
+        cdef SsSvm *p = self._writer("set_newton_fallback")
+        self._check_knob(ss_svm_set_newton_fallback(p, 1 if enabled else 0), "enabled", enabled)
+
+    def get_newton_fallback(self):
+        """True if SDCA's Newton fallback is on (the default).
+
+        Returns
+        -------
+        bool
+        """
+        return bool(ss_svm_get_newton_fallback(self._reader()))
+
     def get_num_shrunk(self):
         """SDCA: the number of examples shrinking skips at present (0 otherwise).
 
@@ -1847,7 +1881,9 @@ cdef class SVM(_Trainer):
             ``elapsed_time`` (seconds since the start of the train call) and
             ``num_step_backoffs`` (SGD, SVMSGD2, SGD-QN at their default
             t0, RES and LRES at their default eps0: restarts from w = 0 with
-            shorter steps, docs/stopping.rst).
+            shorter steps, docs/stopping.rst) and ``num_newton_iterations``
+            (SDCA with a smooth loss: iterations of the Newton fallback in
+            the last train call, :meth:`set_newton_fallback`).
             Before the first train (status ``'untrained'``) every figure but
             ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it

@@ -127,6 +127,13 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sdca_ray_whatever_is_read_first)                            \
   X(sdca_ray_split_equals_whole)                                \
   X(sdca_ray_not_taken)                                         \
+  /* test_sdca_newton.c */                                      \
+  X(sdca_newton_reaches_a_certified_optimum)                    \
+  X(sdca_newton_stall_rule)                                     \
+  X(sdca_newton_l2_closed_form)                                 \
+  X(sdca_newton_dense_csr_float32_repeat)                       \
+  X(sdca_newton_continues)                                      \
+  X(sdca_newton_refusals)                                       \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \

@@ -21,7 +21,7 @@ double tu_rng_uniform(TuRng *rng);
  *  Labels alternate +1, -1, +1, ... */
 void tu_make_blobs(double *X, double *y, int64_t n, int64_t d, double sep, uint64_t seed);
 
-/** Loss value of a built-in loss, written independently of the core. */
+/** Loss value of a built-in loss, written independently of the core (NaN for a custom one). */
 double tu_loss(SsLoss loss, double y, double s);
 
 /** Reference primal objective of svm.h on a dense double matrix:

@@ -99,6 +99,13 @@
  *       is why the rule compares minima over half-runs rather than two
  *       single values.
  *
+ *   stall (an object with ops->stalled: linear SDCA with a smooth loss)
+ *       After a training diagnostic that stopped nothing, the object may
+ *       judge that its gap falls too slowly to meet epsilon within the cap
+ *       (newton.c); the run then ends there with the cap's status, and the
+ *       object continues by other means (SDCA's Newton fallback, which
+ *       alone may turn the status into CONVERGED).
+ *
  * Divergence (primal solvers): P not finite, or P > SS_RUN_DIVERGENCE_FACTOR
  * max(P(w = 0), P_0), P_0 the objective where the history began (a warm
  * start from a model set by the caller), and over SS_RUN_DIVERGENCE_GROWTH
@@ -378,6 +385,9 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
     run->budget_limited = !run->converged && budget_limited(run);
     if (run->converged) ops->set_status(run->object, SS_SVM_STATUS_CONVERGED);
     if (run->budget_limited) ops->set_status(run->object, SS_SVM_STATUS_BUDGET_LIMITED);
+    run->stalled = training && !run->converged && !run->budget_limited && ops->stalled &&
+                   ops->stalled(run->object, &m);
+    if (run->stalled) ops->set_status(run->object, SS_SVM_STATUS_MAX_ITERATIONS);
   }
 notify:
   if (notify && ops->notify && ops->notify(run->object) != 0) {
@@ -406,7 +416,7 @@ SsStatus ss_run_train(SsRun *run)
   int64_t num_diagnosed = 0; /* diagnostics of this run before the final one */
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
-  run->converged = run->budget_limited = false;
+  run->converged = run->budget_limited = run->stalled = false;
   run->final_deferred = false;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
@@ -446,7 +456,7 @@ SsStatus ss_run_train(SsRun *run)
       ++num_diagnosed;
       status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
       settled = status != SS_OK;
-      stopped = settled || run->converged || run->budget_limited;
+      stopped = settled || run->converged || run->budget_limited || run->stalled;
     }
     if (!stopped && t - last_poll >= s->interrupt_period) {
       last_poll = t;

@@ -119,6 +119,11 @@ typedef struct SsRunOps {
    *  least once (its budget maintenance has changed it), so the budget may
    *  bound the accuracy: the budget rule (run.c) may apply (NULL: never). */
   bool (*budget_full)(const void *object);
+  /** After a training diagnostic @p m that did not stop the run: true when
+   *  the object judges its run stalled, so that it ends now with status
+   *  SS_SVM_STATUS_MAX_ITERATIONS, as on its cap (linear SDCA, whose
+   *  smooth losses then continue with Newton: newton.c; NULL: never). */
+  bool (*stalled)(void *object, const SsRunMeasure *m);
 } SsRunOps;
 
 /** The settings of one train call (defaults resolved by the object). */
@@ -149,6 +154,8 @@ typedef struct SsRun {
   bool converged;      /**< set by the last diagnostic: the rule fired */
   bool budget_limited; /**< set by the last diagnostic: the budget rule fired (status
                             SS_SVM_STATUS_BUDGET_LIMITED; run.c) */
+  bool stalled;        /**< set by the last diagnostic: the object's stall rule fired (status
+                            SS_SVM_STATUS_MAX_ITERATIONS; ops->stalled) */
   bool final_deferred; /**< the run reached its cap and, as settings.defer_final asked, did
                             not make its closing diagnostic: the object makes it later with
                             ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, false) */

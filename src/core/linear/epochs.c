@@ -212,6 +212,12 @@ static double dual_bound(void *object, SsRunBound *kind)
   return *kind == SS_RUN_BOUND_NONE ? NAN : ss_svm_primal_certificate(self, self->scores);
 }
 
+static bool stalled(void *object, const SsRunMeasure *m)
+{
+  SsSvm *self = ((SsEpochRun *)object)->svm;
+  return self->alpha && ss_sdca_stalled(self, m);
+}
+
 /* ---- the step back-off (run.c): the SGD family, RES and LRES ------------ */
 
 /** Back-offs a run may take: the steps end 10^4 times shorter at most. */
@@ -298,6 +304,7 @@ static const SsRunOps linear_run_ops = {
   .diagnostic_wanted = diagnostic_wanted,
   .dual_bound = dual_bound,
   .back_off = back_off,
+  .stalled = stalled,
 };
 
 SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run)

@@ -215,5 +215,13 @@ SsStatus ss_sdca_train(SsSvm *self)
 {
   ss_sdca_undo_ray(self);
   if (self->model_stale) ss_sdca_rebuild_model(self);
-  return ss_run_epochs(self, sdca_steps_select(&self->source));
+  self->newton.iterations = 0;
+  ss_sdca_stall_begin(self);
+  const SsStatus status = ss_run_epochs(self, sdca_steps_select(&self->source));
+  if (status != SS_OK || !ss_sdca_newton_wanted(self)) return status;
+  /* The fallback needs the closing diagnostic's status: made now, not
+   * left pending (it costs one pass; the Newton run many). */
+  const SsStatus settled = ss_svm_settle_final(self);
+  if (settled != SS_OK || self->statistics.status != SS_SVM_STATUS_MAX_ITERATIONS) return settled;
+  return ss_sdca_newton_fallback(self);
 }

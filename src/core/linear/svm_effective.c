@@ -159,6 +159,7 @@ SsStatus ss_svm_measure(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
   st->scores_variation = self->has_previous_scores ? sqrt(variation2) / (double)n : INFINITY;
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
   st->num_step_backoffs = self->step_backoffs;
+  st->num_newton_iterations = self->newton.iterations;
   st->status = status;
 
   /* A score can overflow while w stays finite (huge data values): the loss

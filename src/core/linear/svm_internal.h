@@ -50,6 +50,19 @@ typedef struct SsSdcaRay {
   bool shifted;                /**< the model carries a shift (sdca_shift.c): no ray */
 } SsSdcaRay;
 
+/** SDCA's Newton fallback (newton.c) for the smooth losses. */
+typedef struct SsSdcaNewton {
+  bool disabled;               /**< ss_svm_set_newton_fallback(0); default on */
+  int64_t iterations;          /**< Newton iterations of the last train call */
+  /* The stall rule's record over the run in progress (ss_sdca_stalled). */
+  int64_t run_start;           /**< the iteration number the run began at */
+  int64_t run_cap;             /**< its iteration cap */
+  double best_gap;             /**< the least (P - D) / D of its diagnostics (+inf: none) */
+  double checkpoint_epochs;    /**< epochs into the run at the last check (0: none yet) */
+  double checkpoint_gap;       /**< best_gap then */
+  double checkpoint_rate;      /**< the per-epoch rate of the doubling that ended there (0: none) */
+} SsSdcaNewton;
+
 struct SsSvm_ {
   SsSolver solver;
   int64_t dimension;
@@ -96,6 +109,7 @@ struct SsSvm_ {
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
   SsSdcaRay ray;               /**< SDCA: the closing ray (sdca_ray.c) */
+  SsSdcaNewton newton;         /**< SDCA: the Newton fallback (newton.c) */
   SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
   int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
   double density;              /**< fraction of non-zero values of the data (skip.c) */
@@ -271,6 +285,18 @@ void ss_sdca_rebuild_model(SsSvm *self);
  *  the ray t >= 0, if below P(1); and w~(alpha) back before the dual moves. */
 void ss_sdca_close_on_ray(SsSvm *self);
 void ss_sdca_undo_ray(SsSvm *self);
+/** SDCA's Newton fallback (newton.c): it would apply to a run that stops
+ *  short (on, a smooth loss, epsilon > 0, no shift); continue from the
+ *  model with the trust-region Newton method to the relative gap epsilon,
+ *  and write the result back as SDCA's state. SS_OK, SS_ERR_ALLOC or
+ *  SS_ERR_INTERRUPTED. */
+bool ss_sdca_newton_wanted(const SsSvm *self);
+/** The stall rule (newton.c), at each training diagnostic @p m of a linear
+ *  SDCA run whose Newton fallback applies: true when the run's gap, as it
+ *  falls, would not meet epsilon within the run's cap. */
+void ss_sdca_stall_begin(SsSvm *self);
+bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m);
+SsStatus ss_sdca_newton_fallback(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
