@@ -524,6 +524,19 @@ SS_VECTOR_CLONES static void update_unprojected(int64_t len, double step,
   }
 }
 
+/* The window scan of block @p block = [lo, hi) of c into its own entries:
+ * the responses in [low, high) to its slice of s->window, the count and sum
+ * of those below and the lowest above to s->block_*[block]. */
+static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi, double low,
+                            double high)
+{
+  const WindowScan scan = scan_block(s->c + lo, hi - lo, low, high, s->window + lo);
+  s->block_below[block] = scan.below;
+  s->block_length[block] = scan.length;
+  s->block_sum[block] = scan.sum;
+  s->block_min[block] = scan.lowest_above;
+}
+
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
 {
   const SbpPass *p = context;
@@ -537,12 +550,7 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
     update_unprojected(len, p->step, p->y + lo, k, s->alpha + lo, c, s->alpha_sum + lo,
                        s->c_sum + lo);
   }
-  if (!p->scan) return;
-  const WindowScan scan = scan_block(c, len, p->low, p->high, s->window + lo);
-  s->block_below[block] = scan.below;
-  s->block_length[block] = scan.length;
-  s->block_sum[block] = scan.sum;
-  s->block_min[block] = scan.lowest_above;
+  if (p->scan) scan_into_block(s, block, lo, hi, p->low, p->high);
 }
 
 /* The blocks' scans joined in block order (so the sums do not depend on
@@ -567,6 +575,51 @@ static void gather_scan(SbpState *s, int64_t n)
   s->sum_below = sum;
   s->min_above = lowest;
   s->scanned = true;
+}
+
+/* A window scan of c as it stands, blocks [begin, end) of it (rescan). */
+typedef struct SbpRescan {
+  SbpState *s;
+  int64_t n;
+  double low, high;
+} SbpRescan;
+
+static void rescan_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* every block writes its own entries */
+  const SbpRescan *r = context;
+  for (int64_t b = begin; b < end; ++b) {
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < r->n ? lo + SS_KERNEL_ROW_BLOCK : r->n;
+    scan_into_block(r->s, b, lo, hi, r->low, r->high);
+  }
+}
+
+/* No bias, when the level fell outside the window (level_windowed false
+ * after a scan): the window twice as wide around the last level, c scanned
+ * again (blocks on the object's threads, as in the row pass, and joined in
+ * block order) and the level sought in it, at most SS_SBP_RESCANS times.
+ * A scan is a pass over n, split among the threads; the filling of the
+ * whole basin (levels) that it spares is several serial ones (on a9a, 1 in
+ * 8 iterations fell outside and took 10% of the SBP's instructions).
+ * Returns whether a level was found; the band stays widened either way.
+ * Which path finds the level changes its rounding only (the lower set is
+ * summed by blocks), not the responses below it: test_sbp_rescan.c. */
+enum { SS_SBP_RESCANS = 3 };
+
+static bool level_rescanned(SsKernelSvm *self, SbpState *s, double *gamma, int64_t *strict)
+{
+  const int64_t n = self->num_data;
+  for (int k = 0; k < SS_SBP_RESCANS; ++k) {
+    const double wider = 2 * s->band;
+    s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
+    SbpRescan job = {.s = s, .n = n, .low = s->last_u - s->band, .high = s->last_u + s->band};
+    ss_parallel_for(ss_threads_pool(self->threads, n), ss_kernel_row_num_blocks(n), rescan_chunks,
+                    &job);
+    gather_scan(s, n);
+    if (level_windowed(self, s, gamma, strict)) return true;
+  }
+  return false;
 }
 
 /* No bias, after level_windowed: the r-th (from 0, in index order) example
@@ -619,13 +672,13 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       remember_floors(s, c, n, &lv);
       s->last_covered = lv.covered;
     } else {
+      const bool scanned = s->scanned && !isnan(s->last_u); /* a window to widen, around a level */
       windowed = level_windowed(self, s, &lv.u, &strict[0]);
-      if (!windowed) {
-        /* widen the window (from eta0 if it shrank to 0 or overflowed) */
-        const double wider = 2 * s->band;
-        if (!isnan(s->last_u)) s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
-        levels(self, s, c, &lv);
-      }
+      /* outside the window: widen it (from eta0 if it shrank to 0 or
+       * overflowed) and scan again; failing that, fill the whole basin */
+      if (!windowed && scanned && !self->sbp_full_levels)
+        windowed = level_rescanned(self, s, &lv.u, &strict[0]);
+      if (!windowed) levels(self, s, c, &lv);
       lv.v = lv.u;
       s->last_u = lv.u;
     }
