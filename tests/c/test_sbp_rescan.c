@@ -2,9 +2,12 @@
  * the row pass (sbp.c, level_rescanned): c scanned again with a wider
  * window, the blocks on the object's threads. The same iterates as the
  * filling of the whole basin every iteration (to rounding: the lower set is
- * summed by blocks), and bit for bit the same on one and two threads. */
+ * summed by blocks), and bit for bit the same on one and two threads.
+ * The filling from a guess of the level (sbp_gamma.c,
+ * ss_sbp_water_level_near): the level of the filling without one. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "minitest.h"
 #include "stochsvm/kernel_svm.h"
@@ -64,4 +67,40 @@ void test_sbp_rescan_matches_full_filling(void)
   CHECK(diff <= 1e-12 * scale);
   for (int run = 0; run < RUNS; ++run) ss_kernel_svm_delete(svm[run]);
   free(X), free(y);
+}
+
+/* The level of heights (with a lower set) from guesses below, at and above
+ * it, near and far, not finite, and on an element; with ties; and on fewer
+ * heights than the bracket is tried for: the filling's without a guess, to
+ * rounding. */
+void test_sbp_water_level_near_matches(void)
+{
+  enum { M = 5000 };
+  double *h = malloc(sizeof(double) * M), *a = malloc(sizeof(double) * M);
+  REQUIRE(h && a);
+  uint64_t state = 12345;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int64_t m = trial % 5 == 4 ? 40 : M - 97 * trial;
+    for (int64_t k = 0; k < m; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double u = (double)(state >> 11) / 9007199254740992.0;
+      h[k] = trial % 3 == 0 ? floor(20 * u) / 4 : 3 * u - 1; /* ties, or none */
+    }
+    const int64_t count = trial % 2 ? 0 : 30;
+    const double sum = count ? -2.5 * (double)count : 0.0; /* below every height */
+    const double volume = 0.05 * (double)m * (1 + trial % 4);
+    memcpy(a, h, sizeof(double) * (size_t)m);
+    const double level = ss_sbp_water_level_from(a, m, volume, count, sum);
+    const double guesses[] = {level, level - 1e-3, level + 1e-3, level - 0.3, level + 0.3,
+                              level - 50, level + 50, h[m / 2], NAN, INFINITY};
+    for (size_t g = 0; g < sizeof guesses / sizeof guesses[0]; ++g) {
+      memcpy(a, h, sizeof(double) * (size_t)m);
+      const double near = ss_sbp_water_level_near(a, m, volume, count, sum, guesses[g]);
+      if (!(fabs(near - level) <= 1e-12 * fmax(1.0, fabs(level)))) {
+        CHECK_CLOSE(near, level, 1e-12 * fmax(1.0, fabs(level)));
+        break;
+      }
+    }
+  }
+  free(h), free(a);
 }

@@ -298,8 +298,8 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   const int64_t m = s->window_length, below = s->num_below;
   if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
   memcpy(s->work, s->window, (size_t)m * sizeof(double));
-  const double level = ss_sbp_water_level_from(s->work, m, (double)self->num_data * s->nu, below,
-                                               s->sum_below);
+  const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
+                                               s->sum_below, s->last_u);
   const double low_end = s->last_u - s->band;
   if (!((below == 0 || level >= low_end) && level <= s->min_above)) return false;
   int64_t count = below;
