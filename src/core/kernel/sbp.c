@@ -58,12 +58,13 @@ typedef struct SbpState {
   double *work;      /**< [2 n] scratch of the water filling */
   bool scanned;      /**< no bias: the previous row's pass (update_block) left the
                           window scan of c around last_u +- band (level_windowed) */
-  int64_t window_length;  /**< no bias: responses in the window, in s->window */
+  int64_t window_length;  /**< no bias: responses in the window, in the blocks' slices of s->window */
   int64_t num_below;      /**< no bias: responses below the window, */
   double sum_below;       /**< their sum, */
   double min_above;       /**< and the lowest response above it (INFINITY: none) */
   int64_t *block_below;   /**< [blocks] the same per row block, */
   int64_t *block_length;  /**< (the block's window entries: its slice of s->window) */
+  int64_t *block_covered; /**< the block's window entries below the level (level_windowed) */
   double *block_sum;
   double *block_min;
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
@@ -95,6 +96,7 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->work);
   free(s->block_below);
   free(s->block_length);
+  free(s->block_covered);
   free(s->block_sum);
   free(s->block_min);
   free(s->by_class);
@@ -206,6 +208,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   const size_t blocks = (size_t)ss_kernel_row_num_blocks((int64_t)n) + 1;
   s->block_below = malloc(blocks * sizeof(int64_t));
   s->block_length = malloc(blocks * sizeof(int64_t));
+  s->block_covered = malloc(blocks * sizeof(int64_t));
   s->block_sum = malloc(blocks * sizeof(double));
   s->block_min = malloc(blocks * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
@@ -213,7 +216,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
   if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->by_class ||
-      !s->window || !s->block_below || !s->block_length || !s->block_sum || !s->block_min ||
+      !s->window || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum || !s->block_min ||
       !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
@@ -285,7 +288,8 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
 
 /* No bias: the level gamma of c from the window scan the previous row's
  * pass made (update_block, gather_scan): the responses below the window
- * (count and sum), those in it (s->window) and the lowest above it. The
+ * (count and sum), those in it (the blocks' slices of s->window, packed
+ * into s->work in block order) and the lowest above it. The
  * filling of the window on top of the lower set (ss_sbp_water_level_from)
  * is the level of all of c when it lies at or above the window's lower end
  * (every response below is covered) and at or below the lowest response
@@ -297,13 +301,21 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   s->scanned = false;
   const int64_t m = s->window_length, below = s->num_below;
   if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
-  memcpy(s->work, s->window, (size_t)m * sizeof(double));
+  const int64_t num_blocks = ss_kernel_row_num_blocks(self->num_data);
+  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[b++])
+    memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK, (size_t)s->block_length[b] * sizeof(double));
   const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
                                                s->sum_below, s->last_u);
   const double low_end = s->last_u - s->band;
   if (!((below == 0 || level >= low_end) && level <= s->min_above)) return false;
   int64_t count = below;
-  for (int64_t k = 0; k < m; ++k) count += s->window[k] < level;
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const double *window = s->window + b * SS_KERNEL_ROW_BLOCK;
+    int64_t covered = 0;
+    for (int64_t k = 0; k < s->block_length[b]; ++k) covered += window[k] < level;
+    s->block_covered[b] = covered;
+    count += covered;
+  }
   *gamma = level;
   *strict = count;
   if (m > 512) s->band *= 0.9;
@@ -554,18 +566,14 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
 }
 
 /* The blocks' scans joined in block order (so the sums do not depend on
- * the threads): the window entries packed at the front of s->window. */
+ * the threads); the window entries stay in the blocks' slices. */
 static void gather_scan(SbpState *s, int64_t n)
 {
   const int64_t num_blocks = ss_kernel_row_num_blocks(n);
   int64_t m = 0, below = 0;
   double sum = 0, lowest = INFINITY;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t length = s->block_length[b];
-    if (m != b * SS_KERNEL_ROW_BLOCK) {
-      memmove(s->window + m, s->window + b * SS_KERNEL_ROW_BLOCK, (size_t)length * sizeof(double));
-    }
-    m += length;
+    m += s->block_length[b];
     below += s->block_below[b];
     sum += s->block_sum[b];
     lowest = s->block_min[b] < lowest ? s->block_min[b] : lowest;
@@ -625,16 +633,14 @@ static bool level_rescanned(SsKernelSvm *self, SbpState *s, double *gamma, int64
 /* No bias, after level_windowed: the r-th (from 0, in index order) example
  * with c_j < level, as nth_covered finds it, from the window scan instead
  * of a pass over c. A block's count is its responses below the window plus
- * its window entries below the level (those above the window are at or
- * above the level), so only the block that holds the r-th is read. */
+ * its window entries below the level (block_covered; those above the
+ * window are at or above the level), so only the block that holds the r-th
+ * is read. */
 static int64_t nth_covered_by_blocks(const SbpState *s, int64_t n, double level, int64_t r)
 {
   const int64_t num_blocks = ss_kernel_row_num_blocks(n);
-  int64_t w = 0;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    int64_t count = s->block_below[b];
-    const int64_t end = w + s->block_length[b];
-    for (; w < end; ++w) count += s->window[w] < level;
+    const int64_t count = s->block_below[b] + s->block_covered[b];
     if (count <= r) {
       r -= count;
       continue;
