@@ -58,7 +58,7 @@ typedef struct SbpState {
   double *work;      /**< [2 n] scratch of the water filling */
   bool scanned;      /**< no bias: the previous row's pass (update_block) left the
                           window scan of c around last_u +- band (level_windowed) */
-  int64_t window_length;  /**< no bias: responses in the window, in the blocks' slices of s->window */
+  int64_t window_length;  /**< no bias: responses in the window (the blocks' slices of s->window) */
   int64_t num_below;      /**< no bias: responses below the window, */
   double sum_below;       /**< their sum, */
   double min_above;       /**< and the lowest response above it (INFINITY: none) */
@@ -216,8 +216,8 @@ static SsStatus sbp_start(SsKernelSvm *self)
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
   if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->by_class ||
-      !s->window || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum || !s->block_min ||
-      !self->dual) {
+      !s->window || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum ||
+      !s->block_min || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
@@ -290,8 +290,8 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
  * pass made (update_block, gather_scan): the responses below the window
  * (count and sum), those in it (the blocks' slices of s->window, packed
  * into s->work in block order) and the lowest above it. The
- * filling of the window on top of the lower set (ss_sbp_water_level_from)
- * is the level of all of c when it lies at or above the window's lower end
+ * filling of the window on top of the lower set (ss_sbp_water_level_near,
+ * from the last level) is the level of all of c when it lies at or above the window's lower end
  * (every response below is covered) and at or below the lowest response
  * above (none above is). Then *strict is the number of responses below
  * gamma. Returns false when there is no scan or the level is outside. */
@@ -302,8 +302,10 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   const int64_t m = s->window_length, below = s->num_below;
   if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
   const int64_t num_blocks = ss_kernel_row_num_blocks(self->num_data);
-  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[b++])
-    memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK, (size_t)s->block_length[b] * sizeof(double));
+  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[b++]) {
+    memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK,
+           (size_t)s->block_length[b] * sizeof(double));
+  }
   const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
                                                s->sum_below, s->last_u);
   const double low_end = s->last_u - s->band;
