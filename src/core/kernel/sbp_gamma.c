@@ -206,21 +206,14 @@ double ss_sbp_water_level_near(double *a, int64_t m, double volume, int64_t coun
   const double hi_sum = sizes(a, m, hi, &hi_less, &hi_equal);
   const double at_lo = (double)(count + lo_less) * lo - (sum + lo_sum);
   const double at_hi = (double)(count + hi_less) * hi - (sum + hi_sum);
-  /* Each outcome is a step of ss_sbp_water_level_from with the pivot lo or
-   * hi, or both at once when they bracket the level as computed. */
-  if (!(lo < hi) || at_lo >= volume) {
-    const double p = at_lo >= volume ? lo : hi; /* a bracket that is not one: a pivot */
-    if (p == hi && at_hi < volume) {
-      m = keep_between(a, m, hi, INFINITY);
-      count += hi_less + hi_equal;
-      sum += hi_sum + (double)hi_equal * hi;
-    } else {
-      m = keep_between(a, m, -INFINITY, p);
-    }
-  } else if (at_hi < volume) { /* the level is above hi */
+  /* Each outcome is a step of ss_sbp_water_level_from with the pivot hi or
+   * lo, or with both at once when they bracket the level as computed. */
+  if (at_hi < volume) { /* the level is above hi */
     m = keep_between(a, m, hi, INFINITY);
     count += hi_less + hi_equal;
     sum += hi_sum + (double)hi_equal * hi;
+  } else if (at_lo >= volume || !(lo < hi)) { /* at or below lo (or hi) */
+    m = keep_between(a, m, -INFINITY, at_lo >= volume ? lo : hi);
   } else { /* lo < level <= hi */
     const int64_t before = m;
     m = keep_between(a, m, lo, hi);
