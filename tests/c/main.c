@@ -188,6 +188,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_row_blocks_match_entries)                            \
   X(kernel_rbf_row_matches_scalar)                              \
   X(sbp_window_level_matches_full_filling)                      \
+  /* test_sbp_rescan.c */                                        \
+  X(sbp_rescan_matches_full_filling)                            \
+  X(sbp_water_level_near_matches)                              \
   /* test_kernel_f32.c */                                         \
   X(vexpf_matches_libm)                                         \
   X(kernel_rows_f32_within_bound)                               \
@@ -210,6 +213,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(thread_pool_many_tiny_jobs)                                 \
   X(thread_pool_nested_job_runs_serially)                       \
   X(thread_pool_two_callers)                                    \
+  X(thread_pool_long_job_run_alone)                             \
   X(thread_pool_delete_untrained)                               \
   X(thread_pool_count_changed_between_trains)                   \
   /* test_model_scaling.c */                                     \

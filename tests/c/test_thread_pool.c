@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../../src/core/common/thread_pool.h"
 #include "../../src/core/kernel/kernel_internal.h"
@@ -169,6 +170,47 @@ void test_thread_pool_two_callers(void)
   REQUIRE(pthread_create(&other, NULL, second_caller, pool) == 0);
   for (int job = 0; job < 2000; ++job) check_job(pool, 1 + job % 40);
   pthread_join(other, NULL);
+  ss_thread_pool_delete(pool);
+}
+
+/* A chunk that takes 50 microseconds of wall time, counted in runs[]. */
+typedef struct SlowJob {
+  int64_t num_chunks;
+  int runs[200];
+  int bad_range;
+} SlowJob;
+
+static void slow_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  SlowJob *job = context;
+  if (begin >= end || begin < 0 || end > job->num_chunks || slot < 0) {
+    job->bad_range = 1;
+    return;
+  }
+  for (int64_t k = begin; k < end; ++k) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+      clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 50000);
+    job->runs[k]++;
+  }
+}
+
+void test_thread_pool_long_job_run_alone(void)
+{
+  /* An adaptive pool measures its first four jobs with the workers, then
+   * runs the fifth alone: a job of 10 ms, whose chunks after the first few
+   * milliseconds are offered to the workers. Each runs once. */
+  SsThreadPool *pool = NULL;
+  REQUIRE(ss_thread_pool_new(2, &pool) == SS_OK && pool);
+  for (int job = 0; job < 4; ++job) CHECK_EQ_INT(check_job(pool, 2) >= 0, 1);
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    SlowJob job = {.num_chunks = 200};
+    ss_parallel_for(pool, job.num_chunks, slow_chunks, &job);
+    CHECK_EQ_INT(runs_not_once(job.runs, job.num_chunks), 0);
+    CHECK_EQ_INT(job.bad_range, 0);
+  }
   ss_thread_pool_delete(pool);
 }
 

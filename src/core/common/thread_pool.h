@@ -40,9 +40,11 @@ void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive);
 
 /** Runs chunks 0..num_chunks-1 of fn, on the pool's threads and the caller,
  *  and returns when all have run. Serial (one call fn(context, 0,
- *  num_chunks, 0)) for a NULL pool, fewer than two chunks, a pool already
- *  running a job of another caller, or while the caller runs alone
- *  (ss_thread_pool_set_adaptive). */
+ *  num_chunks, 0)) for a NULL pool, fewer than two chunks, or a pool
+ *  already running a job of another caller; while the caller runs alone
+ *  (ss_thread_pool_set_adaptive), on the caller in batches of 1, 2, 4, ...
+ *  chunks, the workers taking part in what is left after a few
+ *  milliseconds. */
 void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, void *context);
 
 #endif /* STOCHSVM_THREAD_POOL_H */

@@ -348,6 +348,12 @@ double ss_sbp_water_level(double *a, int64_t n, double volume);
 /** The same with a lower set of @p count heights summing to @p sum, all
  *  below every a[k], already known to be covered (count >= 1 or m >= 1). */
 double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum);
+/** ss_sbp_water_level_from with a guess of the level (e.g. the last one;
+ *  not finite: none): the first passes bracket the level between the guess
+ *  and the Newton step from it, so a close guess leaves few heights to
+ *  search. The same level, to rounding. */
+double ss_sbp_water_level_near(double *a, int64_t m, double volume, int64_t count, double sum,
+                               double guess);
 /** The two levels of a biased filling: u over the positives, v over the
  *  negatives, their floors a_k and d_k (the k-th lowest heights of each
  *  class), k = covered in each class. */

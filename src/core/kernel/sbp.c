@@ -58,12 +58,13 @@ typedef struct SbpState {
   double *work;      /**< [2 n] scratch of the water filling */
   bool scanned;      /**< no bias: the previous row's pass (update_block) left the
                           window scan of c around last_u +- band (level_windowed) */
-  int64_t window_length;  /**< no bias: responses in the window, in s->window */
+  int64_t window_length;  /**< no bias: responses in the window (the blocks' slices of s->window) */
   int64_t num_below;      /**< no bias: responses below the window, */
   double sum_below;       /**< their sum, */
   double min_above;       /**< and the lowest response above it (INFINITY: none) */
   int64_t *block_below;   /**< [blocks] the same per row block, */
   int64_t *block_length;  /**< (the block's window entries: its slice of s->window) */
+  int64_t *block_covered; /**< the block's window entries below the level (level_windowed) */
   double *block_sum;
   double *block_min;
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
@@ -95,6 +96,7 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->work);
   free(s->block_below);
   free(s->block_length);
+  free(s->block_covered);
   free(s->block_sum);
   free(s->block_min);
   free(s->by_class);
@@ -206,6 +208,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   const size_t blocks = (size_t)ss_kernel_row_num_blocks((int64_t)n) + 1;
   s->block_below = malloc(blocks * sizeof(int64_t));
   s->block_length = malloc(blocks * sizeof(int64_t));
+  s->block_covered = malloc(blocks * sizeof(int64_t));
   s->block_sum = malloc(blocks * sizeof(double));
   s->block_min = malloc(blocks * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
@@ -213,8 +216,8 @@ static SsStatus sbp_start(SsKernelSvm *self)
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
   if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->by_class ||
-      !s->window || !s->block_below || !s->block_length || !s->block_sum || !s->block_min ||
-      !self->dual) {
+      !s->window || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum ||
+      !s->block_min || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
@@ -285,9 +288,10 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
 
 /* No bias: the level gamma of c from the window scan the previous row's
  * pass made (update_block, gather_scan): the responses below the window
- * (count and sum), those in it (s->window) and the lowest above it. The
- * filling of the window on top of the lower set (ss_sbp_water_level_from)
- * is the level of all of c when it lies at or above the window's lower end
+ * (count and sum), those in it (the blocks' slices of s->window, packed
+ * into s->work in block order) and the lowest above it. The
+ * filling of the window on top of the lower set (ss_sbp_water_level_near,
+ * from the last level) is the level of all of c when it lies at or above the window's lower end
  * (every response below is covered) and at or below the lowest response
  * above (none above is). Then *strict is the number of responses below
  * gamma. Returns false when there is no scan or the level is outside. */
@@ -297,13 +301,23 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   s->scanned = false;
   const int64_t m = s->window_length, below = s->num_below;
   if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
-  memcpy(s->work, s->window, (size_t)m * sizeof(double));
-  const double level = ss_sbp_water_level_from(s->work, m, (double)self->num_data * s->nu, below,
-                                               s->sum_below);
+  const int64_t num_blocks = ss_kernel_row_num_blocks(self->num_data);
+  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[b++]) {
+    memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK,
+           (size_t)s->block_length[b] * sizeof(double));
+  }
+  const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
+                                               s->sum_below, s->last_u);
   const double low_end = s->last_u - s->band;
   if (!((below == 0 || level >= low_end) && level <= s->min_above)) return false;
   int64_t count = below;
-  for (int64_t k = 0; k < m; ++k) count += s->window[k] < level;
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const double *window = s->window + b * SS_KERNEL_ROW_BLOCK;
+    int64_t covered = 0;
+    for (int64_t k = 0; k < s->block_length[b]; ++k) covered += window[k] < level;
+    s->block_covered[b] = covered;
+    count += covered;
+  }
   *gamma = level;
   *strict = count;
   if (m > 512) s->band *= 0.9;
@@ -524,6 +538,19 @@ SS_VECTOR_CLONES static void update_unprojected(int64_t len, double step,
   }
 }
 
+/* The window scan of block @p block = [lo, hi) of c into its own entries:
+ * the responses in [low, high) to its slice of s->window, the count and sum
+ * of those below and the lowest above to s->block_*[block]. */
+static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi, double low,
+                            double high)
+{
+  const WindowScan scan = scan_block(s->c + lo, hi - lo, low, high, s->window + lo);
+  s->block_below[block] = scan.below;
+  s->block_length[block] = scan.length;
+  s->block_sum[block] = scan.sum;
+  s->block_min[block] = scan.lowest_above;
+}
+
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
 {
   const SbpPass *p = context;
@@ -537,27 +564,18 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
     update_unprojected(len, p->step, p->y + lo, k, s->alpha + lo, c, s->alpha_sum + lo,
                        s->c_sum + lo);
   }
-  if (!p->scan) return;
-  const WindowScan scan = scan_block(c, len, p->low, p->high, s->window + lo);
-  s->block_below[block] = scan.below;
-  s->block_length[block] = scan.length;
-  s->block_sum[block] = scan.sum;
-  s->block_min[block] = scan.lowest_above;
+  if (p->scan) scan_into_block(s, block, lo, hi, p->low, p->high);
 }
 
 /* The blocks' scans joined in block order (so the sums do not depend on
- * the threads): the window entries packed at the front of s->window. */
+ * the threads); the window entries stay in the blocks' slices. */
 static void gather_scan(SbpState *s, int64_t n)
 {
   const int64_t num_blocks = ss_kernel_row_num_blocks(n);
   int64_t m = 0, below = 0;
   double sum = 0, lowest = INFINITY;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t length = s->block_length[b];
-    if (m != b * SS_KERNEL_ROW_BLOCK) {
-      memmove(s->window + m, s->window + b * SS_KERNEL_ROW_BLOCK, (size_t)length * sizeof(double));
-    }
-    m += length;
+    m += s->block_length[b];
     below += s->block_below[b];
     sum += s->block_sum[b];
     lowest = s->block_min[b] < lowest ? s->block_min[b] : lowest;
@@ -569,19 +587,62 @@ static void gather_scan(SbpState *s, int64_t n)
   s->scanned = true;
 }
 
+/* A window scan of c as it stands, blocks [begin, end) of it (rescan). */
+typedef struct SbpRescan {
+  SbpState *s;
+  int64_t n;
+  double low, high;
+} SbpRescan;
+
+static void rescan_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* every block writes its own entries */
+  const SbpRescan *r = context;
+  for (int64_t b = begin; b < end; ++b) {
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < r->n ? lo + SS_KERNEL_ROW_BLOCK : r->n;
+    scan_into_block(r->s, b, lo, hi, r->low, r->high);
+  }
+}
+
+/* No bias, when the level fell outside the window (level_windowed false
+ * after a scan): the window twice as wide around the last level, c scanned
+ * again (blocks on the object's threads, as in the row pass, and joined in
+ * block order) and the level sought in it, at most SS_SBP_RESCANS times.
+ * A scan is a pass over n, split among the threads; the filling of the
+ * whole basin (levels) that it spares is several serial ones (on a9a, 1 in
+ * 8 iterations fell outside and took 10% of the SBP's instructions).
+ * Returns whether a level was found; the band stays widened either way.
+ * Which path finds the level changes its rounding only (the lower set is
+ * summed by blocks), not the responses below it: test_sbp_rescan.c. */
+enum { SS_SBP_RESCANS = 3 };
+
+static bool level_rescanned(SsKernelSvm *self, SbpState *s, double *gamma, int64_t *strict)
+{
+  const int64_t n = self->num_data;
+  for (int k = 0; k < SS_SBP_RESCANS; ++k) {
+    const double wider = 2 * s->band;
+    s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
+    SbpRescan job = {.s = s, .n = n, .low = s->last_u - s->band, .high = s->last_u + s->band};
+    ss_parallel_for(ss_threads_pool(self->threads, n), ss_kernel_row_num_blocks(n), rescan_chunks,
+                    &job);
+    gather_scan(s, n);
+    if (level_windowed(self, s, gamma, strict)) return true;
+  }
+  return false;
+}
+
 /* No bias, after level_windowed: the r-th (from 0, in index order) example
  * with c_j < level, as nth_covered finds it, from the window scan instead
  * of a pass over c. A block's count is its responses below the window plus
- * its window entries below the level (those above the window are at or
- * above the level), so only the block that holds the r-th is read. */
+ * its window entries below the level (block_covered; those above the
+ * window are at or above the level), so only the block that holds the r-th
+ * is read. */
 static int64_t nth_covered_by_blocks(const SbpState *s, int64_t n, double level, int64_t r)
 {
   const int64_t num_blocks = ss_kernel_row_num_blocks(n);
-  int64_t w = 0;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    int64_t count = s->block_below[b];
-    const int64_t end = w + s->block_length[b];
-    for (; w < end; ++w) count += s->window[w] < level;
+    const int64_t count = s->block_below[b] + s->block_covered[b];
     if (count <= r) {
       r -= count;
       continue;
@@ -619,13 +680,13 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       remember_floors(s, c, n, &lv);
       s->last_covered = lv.covered;
     } else {
+      const bool scanned = s->scanned && !isnan(s->last_u); /* a window to widen, around a level */
       windowed = level_windowed(self, s, &lv.u, &strict[0]);
-      if (!windowed) {
-        /* widen the window (from eta0 if it shrank to 0 or overflowed) */
-        const double wider = 2 * s->band;
-        if (!isnan(s->last_u)) s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
-        levels(self, s, c, &lv);
-      }
+      /* outside the window: widen it (from eta0 if it shrank to 0 or
+       * overflowed) and scan again; failing that, fill the whole basin */
+      if (!windowed && scanned && !self->sbp_full_levels)
+        windowed = level_rescanned(self, s, &lv.u, &strict[0]);
+      if (!windowed) levels(self, s, c, &lv);
       lv.v = lv.u;
       s->last_u = lv.u;
     }

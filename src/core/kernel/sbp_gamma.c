@@ -13,6 +13,17 @@
  * the heights up to p join the lower set and the range becomes those above.
  * When the range is empty, gamma = (V + sum) / count. Expected O(n); both
  * passes per step are branch-free (counting, then compaction of one side).
+ * A random pivot keeps 3/4 of the range on average, so the passes visit
+ * about 8 n heights in all. Given a guess g of the level (the SBP's last
+ * one), the first step brackets instead: W(g), and the tangent's root
+ * g' = g + (V - W(g)) / #{c_i below g} (at or above the level, W being
+ * convex); the range becomes the heights between g and g' (g below the
+ * level) or between 2 g' - g and g' (g above it, the lower end a guess),
+ * each end checked by its own W like any pivot, and from a bracket that
+ * halved the range a second one from its upper end. On a9a (SBP, 600
+ * rows) the bracket held the level 680 times in 683 and kept 26% of the
+ * window's heights (1535 of 5956 on average); the windowed filling took 19%
+ * fewer instructions (callgrind), the iterates unchanged to the bit.
  *
  * find_gamma_and_bias: with an unregularized bias b the positives' floor is
  * c_i + b and the negatives' c_i - b. In terms of the two levels relative to
@@ -152,6 +163,66 @@ double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t coun
     m = kept;
   }
   return (volume + sum) / (double)count;
+}
+
+/* Keep the heights of a[0, m) strictly between lo and hi, in order;
+ * returns how many. */
+static int64_t keep_between(double *a, int64_t m, double lo, double hi)
+{
+  int64_t kept = 0;
+  for (int64_t k = 0; k < m; ++k) {
+    const double v = a[k];
+    a[kept] = v;
+    kept += (v > lo) & (v < hi);
+  }
+  return kept;
+}
+
+double ss_sbp_water_level_near(double *a, int64_t m, double volume, int64_t count, double sum,
+                               double guess)
+{
+  if (m < 64 || !isfinite(guess)) return ss_sbp_water_level_from(a, m, volume, count, sum);
+  /* W at the guess, and the Newton step from it: W is convex, so the
+   * tangent's root is at or above the level from either side. */
+  int64_t less, equal;
+  const double sum_less = sizes(a, m, guess, &less, &equal);
+  const double at_guess = (double)(count + less) * guess - (sum + sum_less);
+  const int64_t slope = at_guess < volume ? count + less + equal : count + less;
+  if (slope == 0) return ss_sbp_water_level_from(a, m, volume, count, sum);
+  const double newton = guess + (volume - at_guess) / (double)slope;
+  if (!isfinite(newton) || !isfinite(2 * newton - guess))
+    return ss_sbp_water_level_from(a, m, volume, count, sum);
+  double lo, hi; /* the bracket to try: W(lo) < V <= W(hi) */
+  int64_t lo_less, lo_equal;
+  double lo_sum;
+  if (at_guess < volume) { /* the guess is below the level */
+    lo = guess, hi = newton;
+    lo_less = less, lo_equal = equal, lo_sum = sum_less;
+  } else { /* above: the Newton point is tighter; below it by as much again */
+    hi = newton, lo = newton - (guess - newton);
+    lo_sum = sizes(a, m, lo, &lo_less, &lo_equal);
+  }
+  int64_t hi_less, hi_equal;
+  const double hi_sum = sizes(a, m, hi, &hi_less, &hi_equal);
+  const double at_lo = (double)(count + lo_less) * lo - (sum + lo_sum);
+  const double at_hi = (double)(count + hi_less) * hi - (sum + hi_sum);
+  /* Each outcome is a step of ss_sbp_water_level_from with the pivot hi or
+   * lo, or with both at once when they bracket the level as computed. */
+  if (at_hi < volume) { /* the level is above hi */
+    m = keep_between(a, m, hi, INFINITY);
+    count += hi_less + hi_equal;
+    sum += hi_sum + (double)hi_equal * hi;
+  } else if (at_lo >= volume || !(lo < hi)) { /* at or below lo (or hi) */
+    m = keep_between(a, m, -INFINITY, at_lo >= volume ? lo : hi);
+  } else { /* lo < level <= hi */
+    const int64_t before = m;
+    m = keep_between(a, m, lo, hi);
+    count += lo_less + lo_equal;
+    sum += lo_sum + (double)lo_equal * lo;
+    /* hi is above the level: the Newton step from it is nearly exact */
+    if (2 * m <= before) return ss_sbp_water_level_near(a, m, volume, count, sum, hi);
+  }
+  return ss_sbp_water_level_from(a, m, volume, count, sum);
 }
 
 double ss_sbp_water_level(double *a, int64_t n, double volume)

@@ -1,0 +1,106 @@
+/* test_sbp_rescan.c -- the SBP's level when it falls outside the window of
+ * the row pass (sbp.c, level_rescanned): c scanned again with a wider
+ * window, the blocks on the object's threads. The same iterates as the
+ * filling of the whole basin every iteration (to rounding: the lower set is
+ * summed by blocks), and bit for bit the same on one and two threads.
+ * The filling from a guess of the level (sbp_gamma.c,
+ * ss_sbp_water_level_near): the level of the filling without one. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "minitest.h"
+#include "stochsvm/kernel_svm.h"
+#include "testutil.h"
+#include "../../src/core/common/thread_pool.h"
+#include "../../src/core/kernel/kernel_internal.h"
+
+enum { RN = 6000, RD = 4, RUNS = 3 };
+
+/* run 0: windows, one thread; 1: windows, two threads (every job of two
+ * blocks or more offered to the worker); 2: the whole basin every time. */
+static SsKernelSvm *rescan_run(const SsKernel *kernel, const SsData *data, const double *y,
+                               int run)
+{
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, kernel, data, y, 1e-4);
+  if (!svm) return NULL;
+  CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0.05), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_seed(svm, 3), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 1000), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 1000), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, 1e-300), SS_OK);
+  if (run == 1) {
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, 2), SS_OK);
+    svm->threads.min_length = 16;
+    ss_thread_pool_set_adaptive(svm->threads.pool, false);
+  }
+  svm->sbp_full_levels = run == 2;
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  return svm;
+}
+
+void test_sbp_rescan_matches_full_filling(void)
+{
+  double *X = malloc(sizeof(double) * RN * RD), *y = malloc(sizeof(double) * RN);
+  REQUIRE(X && y);
+  tu_make_blobs(X, y, RN, RD, 0.4, 17);
+  SsData data;
+  SsKernel kernel;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, RN, RD, RD) == SS_OK);
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  SsKernelSvm *svm[RUNS];
+  for (int run = 0; run < RUNS; ++run) {
+    svm[run] = rescan_run(&kernel, &data, y, run);
+    REQUIRE(svm[run]);
+  }
+  CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
+  const double *a = ss_kernel_svm_get_dual_variables(svm[0]);
+  const double *b = ss_kernel_svm_get_dual_variables(svm[2]);
+  double scale = 0, diff = 0;
+  int64_t support = 0;
+  for (int64_t i = 0; i < RN; ++i) {
+    scale = fmax(scale, fabs(b[i]));
+    diff = fmax(diff, fabs(a[i] - b[i]));
+    support += a[i] != 0;
+  }
+  CHECK(support > 100);
+  CHECK(diff <= 1e-12 * scale);
+  for (int run = 0; run < RUNS; ++run) ss_kernel_svm_delete(svm[run]);
+  free(X), free(y);
+}
+
+/* The level of heights (with a lower set) from guesses below, at and above
+ * it, near and far, not finite, and on an element; with ties; and on fewer
+ * heights than the bracket is tried for: the filling's without a guess, to
+ * rounding. */
+void test_sbp_water_level_near_matches(void)
+{
+  enum { M = 5000 };
+  double *h = malloc(sizeof(double) * M), *a = malloc(sizeof(double) * M);
+  REQUIRE(h && a);
+  uint64_t state = 12345;
+  for (int trial = 0; trial < 40; ++trial) {
+    const int64_t m = trial % 5 == 4 ? 40 : M - 97 * trial;
+    for (int64_t k = 0; k < m; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double u = (double)(state >> 11) / 9007199254740992.0;
+      h[k] = trial % 3 == 0 ? floor(20 * u) / 4 : 3 * u - 1; /* ties, or none */
+    }
+    const int64_t count = trial % 2 ? 0 : 30;
+    const double sum = count ? -2.5 * (double)count : 0.0; /* below every height */
+    const double volume = 0.05 * (double)m * (1 + trial % 4);
+    memcpy(a, h, sizeof(double) * (size_t)m);
+    const double level = ss_sbp_water_level_from(a, m, volume, count, sum);
+    const double guesses[] = {level, level - 1e-3, level + 1e-3, level - 0.3, level + 0.3,
+                              level - 50, level + 50, h[m / 2], NAN, INFINITY};
+    for (size_t g = 0; g < sizeof guesses / sizeof guesses[0]; ++g) {
+      memcpy(a, h, sizeof(double) * (size_t)m);
+      const double near = ss_sbp_water_level_near(a, m, volume, count, sum, guesses[g]);
+      if (!(fabs(near - level) <= 1e-12 * fmax(1.0, fabs(level)))) {
+        CHECK_CLOSE(near, level, 1e-12 * fmax(1.0, fabs(level)));
+        break;
+      }
+    }
+  }
+  free(h), free(a);
+}
