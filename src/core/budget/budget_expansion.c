@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Doubles of scratch per row of capacity (budget.h: SsBudget.scratch). */
+#define SCRATCH_ROWS 6
+
 SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data)
 {
   if (!budget || B < 1 || dimension < 1 || num_data < 0) return SS_ERR_BAD_ARG;
@@ -17,7 +20,8 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
    * B = INT64_MAX would overflow B + 1 itself. */
   const int64_t rows_needed = (num_data > 0 && num_data < B) ? num_data : B;
   if (rows_needed == INT64_MAX ||
-      (uint64_t)rows_needed + 1 > SIZE_MAX / sizeof(double) / 2 / (uint64_t)dimension)
+      (uint64_t)rows_needed + 1 > SIZE_MAX / sizeof(double) / 2 / (uint64_t)dimension ||
+      (uint64_t)rows_needed + 1 > SIZE_MAX / sizeof(double) / SCRATCH_ROWS)
     return SS_ERR_ALLOC;
   SsBudget b = {0};
   b.budget = B;
@@ -30,7 +34,7 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.norms2 = malloc(cap * sizeof(double));
   b.beta = malloc(cap * sizeof(double));
   b.origin = malloc(cap * sizeof(int64_t));
-  b.scratch = malloc(cap * 2 * sizeof(double));
+  b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
   if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch || (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
@@ -130,4 +134,40 @@ double ss_budget_score_dense(const SsBudget *budget, const SsBudgetKernel *kerne
     f += budget->beta[j] * ss_budget_kernel_value(kernel, ss_budget_dot(budget->points + j * d, z, d),
                                                   budget->norms2[j], nz);
   return f;
+}
+
+/* ||w||^2's Gram rows: the arguments, for the pool's chunks. */
+typedef struct GramJob {
+  const SsBudget *budget;
+  const SsBudgetKernel *kernel;
+  double *rows; /* rows[j] = sum_l beta_l k(z_j, z_l) */
+} GramJob;
+
+/* Rows [begin, end) of the Gram matrix times beta, each summed over l in order. */
+static void gram_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* each row writes its own entry */
+  const GramJob *job = context;
+  const SsBudget *b = job->budget;
+  const int64_t d = b->dimension;
+  for (int64_t j = begin; j < end; ++j) {
+    double row = 0;
+    for (int64_t l = 0; l < b->size; ++l)
+      row += b->beta[l] * ss_budget_kernel_value(job->kernel,
+                                                 ss_budget_dot(b->points + j * d, b->points + l * d, d),
+                                                 b->norms2[j], b->norms2[l]);
+    job->rows[j] = row;
+  }
+}
+
+double ss_budget_norm2(const SsBudget *budget, const SsBudgetKernel *kernel)
+{
+  const int64_t size = budget->size;
+  if (size == 0) return 0;
+  GramJob job = {budget, kernel, budget->scratch};
+  ss_parallel_for(ss_threads_pool(budget->threads, size <= INT64_MAX / size ? size * size : INT64_MAX),
+                  size, gram_chunks, &job);
+  double w2 = 0;
+  for (int64_t j = 0; j < size; ++j) w2 += budget->beta[j] * job.rows[j];
+  return w2;
 }

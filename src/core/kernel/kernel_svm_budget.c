@@ -4,6 +4,11 @@
  * (kernel_budget.h), and the ops tables of the two solvers. The steps live in
  * budget/bsca.c and budget/bsgd.c, which know nothing of the object.
  *
+ * The object's threads (set_num_threads) reach the budget layer through the
+ * expansion (SsBudget.threads), set before every run of steps and every
+ * diagnostic: a long expansion's scores, a merge's partner search and the
+ * diagnostic pass split across them, with the same bits as one thread.
+ *
  * evaluate() runs the O(n B) diagnostic pass: the training scores of the
  * budgeted model (handed to the driver, which computes the primal from them),
  * ||w~||^2, and the dual of the tracked alpha through the model,
@@ -197,6 +202,7 @@ SsStatus ss_budget_solver_run(SsKernelSvm *self, int64_t t, int64_t t_end,
   const int64_t epoch_start = (t / self->num_data) * self->num_data;
   const int64_t evaluations = tr->kernel_evaluations;
   const double c0 = ss_budget_thread_seconds();
+  tr->model.threads = self->threads; /* the pool of the present set_num_threads */
   tr->iteration = t;
   steps(tr, self->perm, t - epoch_start, t_end - epoch_start);
   s->solver_seconds += ss_budget_thread_seconds() - c0;
@@ -214,6 +220,7 @@ SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *no
   SsBudgetTrainer *tr = &s->trainer;
   const SsBudget *m = &tr->model;
   double primal, dual;
+  tr->model.threads = self->threads;
   ss_budget_objectives(tr, &primal, &dual, scores, norm2);
   *have_scores = true;
   self->statistics.dual_objective = dual;
