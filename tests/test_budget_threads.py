@@ -1,0 +1,50 @@
+"""BSCA on the kernel object's threads: with a budget longer than
+the core's split threshold (1024 terms, src/core/common/threads.h) and
+merges happening, 1 and 2 threads give the same duals, model, bias,
+objectives and predictions, bit for bit (tests/c/test_budget_threads.c
+splits every loop, BSGD too; here the library's own threshold)."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from stochsvm import KernelSVM
+
+N, BUDGET = 2600, 1100
+
+
+def _problem(sparse):
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(N, 5))
+    X[rng.random(X.shape) < 0.4] = 0.0
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 + 0.5 * rng.normal(size=N) > 0.3, 1.0, -1.0)
+    return (sp.csr_matrix(X) if sparse else X), y
+
+
+def _fit(X, y, solver, bias, threads):
+    svm = KernelSVM(X, y, 1e-4, solver=solver, gamma=0.5, seed=4)
+    svm.set_budget(BUDGET)
+    if bias:
+        svm.set_unregularized_bias(True)
+    svm.set_num_threads(threads)
+    svm.set_max_num_iterations(N)
+    svm.set_diagnostic_frequency(N // 2)
+    svm.train()
+    stats = svm.get_statistics()
+    return {"duals": svm.get_dual_variables().copy(), "scores": svm.decision_function(X),
+            "coefficients": np.asarray(svm.get_coefficients()).copy(), "bias": svm.get_bias(),
+            "primal": stats["primal_objective"], "budget": svm.get_budget_statistics()}
+
+
+@pytest.mark.parametrize("solver,bias,sparse", [("bsca", False, False), ("bsca", False, True),
+                                                ("bsca", True, False)])
+def test_budget_threads_bitwise(solver, bias, sparse):
+    X, y = _problem(sparse)
+    one, two = (_fit(X, y, solver, bias, threads) for threads in (1, 2))
+    assert one["budget"]["num_merges"] > 0
+    assert one["budget"]["num_points"] == BUDGET
+    for key in ("duals", "scores", "coefficients"):
+        assert one[key].tobytes() == two[key].tobytes(), key
+    for key in ("bias", "primal"):
+        assert np.float64(one[key]).tobytes() == np.float64(two[key]).tobytes(), key
+    for key in ("num_merges", "num_removals", "weight_degradation"):
+        assert one["budget"][key] == two["budget"][key], key
