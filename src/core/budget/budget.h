@@ -98,10 +98,11 @@ typedef struct SsBudget {
   SsBudgetCholesky *chol;   /**< projection's factor, allocated on first use, or NULL */
   double *scratch;          /**< [6 capacity] merge's kappa_j, bounds and searches; the
                                  threaded scores' kernel values */
-  SsThreads threads;        /**< the owner's threads (borrowed; zeroed: serial): the loops
-                                 over all terms of a Gaussian expansion split into
-                                 SS_BUDGET_BLOCK blocks across them (budget_rows.c,
-                                 budget_merge.c) */
+  SsThreads threads;        /**< the owner's threads (borrowed; zeroed: serial): a Gaussian
+                                 expansion's scores and merges split their loops over the
+                                 terms into SS_BUDGET_BLOCK blocks across them, the
+                                 diagnostic its rows and ||w||^2 (budget_rows.c,
+                                 budget_merge.c, budget_expansion.c) */
   double *merge_table;      /**< merge's table of r*(mu, kappa) and its per-cell error bounds,
                                  built on first use, or NULL */
 } SsBudget;

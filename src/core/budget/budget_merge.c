@@ -46,6 +46,12 @@
  * O(B d) for the kernel values kappa_j, one exponential per partner, and a
  * few searches. Without a same-sign partner the term is removed
  * (WD = beta_m^2).
+ *
+ * On the expansion's threads (SsBudget.threads, a long expansion) the
+ * kernel values, the estimates and the exact searches run by blocks of
+ * terms, each term's results written to its own entries; the bound and the
+ * choice (the least WD, the first in the order of the terms) are serial, so
+ * the merge is the same, bit for bit, whatever the threads.
  */
 #include "budget.h"
 
