@@ -98,6 +98,8 @@ typedef struct SsBudget {
   SsBudgetCholesky *chol;   /**< projection's factor, allocated on first use, or NULL */
   double *scratch;          /**< [6 capacity] merge's kappa_j, bounds and searches; the
                                  threaded scores' kernel values */
+  int64_t *block_best;      /**< [capacity / SS_BUDGET_BLOCK + 1] the threaded searches' best
+                                 term of each block */
   SsThreads threads;        /**< the owner's threads (borrowed; zeroed: serial): a Gaussian
                                  expansion's scores and merges split their loops over the
                                  terms into SS_BUDGET_BLOCK blocks across them, the
@@ -124,8 +126,9 @@ void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int6
 void ss_budget_point_changed(SsBudget *budget, int64_t j);
 /** Remove term j: the last term moves into its slot (slot_of follows). */
 void ss_budget_remove_term(SsBudget *budget, int64_t j);
-/** Index of the term of smallest |beta|, a NaN beta counting as smallest
- *  (-1 only when empty). */
+/** Index of the term of smallest |beta|, the first of them, a NaN beta
+ *  counting as smallest (-1 only when empty); by blocks on the threads when
+ *  the expansion is long. */
 int64_t ss_budget_smallest(const SsBudget *budget);
 
 /** <a, b> for dense vectors of length d. */

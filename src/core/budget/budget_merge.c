@@ -211,16 +211,20 @@ bool ss_merge_table_build(SsBudget *budget)
 /* A merge's partner search for term m (coefficient a != 0), by blocks of
  * SS_BUDGET_BLOCK terms, and what it finds per term j: the kernel value
  * kappa[j] = k(z_m, z_j) (-1: not a partner), with the table the estimate
- * lower[j] <= WD_j <= upper[j], and, for the terms the screen keeps, the
- * exact search's wd[j] (INFINITY: not searched), h[j] and bz[j]. A term's
- * results depend on that term alone, so the blocks may run on any thread. */
+ * lower[j] <= WD_j <= upper_j, and, for the terms the screen keeps, the
+ * exact search's wd[j] (INFINITY: not searched), h[j] and bz[j]; per block
+ * b, the least upper_j of its partners, block_bound[b] (INFINITY: none),
+ * and its first term of least wd, block_best[b] (-1: none). A term's
+ * results depend on that term alone, and a block's on its terms, so the
+ * blocks may run on any thread; a minimum is the same in any order. */
 typedef struct PartnerSearch {
   const SsBudget *budget;
   int64_t m;
   double a, gamma;
   bool screened;
-  double bound; /* min_j upper[j] over the partners, before the exact searches */
-  double *kappa, *lower, *upper, *wd, *h, *bz;
+  double bound; /* min_j upper_j over the partners, before the exact searches */
+  double *kappa, *lower, *wd, *h, *bz, *block_bound;
+  int64_t *block_best;
 } PartnerSearch;
 
 /* The terms [*j0, *j1) of block b. */
@@ -251,6 +255,7 @@ static void screen_chunks(void *context, int64_t begin, int64_t end, int slot)
     for (int64_t k = 0; k < d; ++k)
       if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap + j0, j1 - j0, zm[k]);
     ss_budget_gaussian_of_dots(kappa, budget->norms2 + j0, j1 - j0, budget->norms2[p->m], p->gamma);
+    double bound = INFINITY;
     for (int64_t j = j0; j < j1; ++j) {
       const double bj = budget->beta[j];
       if (j == p->m || !((a > 0 && bj > 0) || (a < 0 && bj < 0))) p->kappa[j] = -1;
@@ -260,13 +265,15 @@ static void screen_chunks(void *context, int64_t begin, int64_t end, int slot)
           table_lookup(budget->merge_table, fabs(a) / (fabs(a) + fabs(bj)), p->kappa[j], &eps);
       const double wd = a * a * r, e = a * a * eps;
       p->lower[j] = wd - e;
-      p->upper[j] = wd + e;
+      if (wd + e < bound) bound = wd + e;
     }
+    p->block_bound[b] = bound;
   }
 }
 
 /* Blocks [begin, end): the exact search (golden section to SS_MERGE_TOL)
- * of every partner whose lower estimate does not exceed the bound. */
+ * of every partner whose lower estimate does not exceed the bound, and the
+ * block's first partner of least degradation. */
 static void search_chunks(void *context, int64_t begin, int64_t end, int slot)
 {
   (void)slot; /* each block writes its own terms' entries */
@@ -274,13 +281,16 @@ static void search_chunks(void *context, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t j0, j1;
     block_range(p->budget, b, &j0, &j1);
+    int64_t best = -1;
     for (int64_t j = j0; j < j1; ++j) {
       p->wd[j] = INFINITY;
       if (p->kappa[j] < 0 || (p->screened && p->lower[j] > p->bound)) continue;
       const double bj = p->budget->beta[j];
       p->h[j] = ss_merge_golden_section(p->a, bj, p->kappa[j], SS_MERGE_TOL, &p->bz[j]);
       p->wd[j] = ss_merge_degradation(p->a, bj, p->kappa[j], p->h[j]);
+      if (p->wd[j] < (best < 0 ? INFINITY : p->wd[best])) best = j;
     }
+    p->block_best[b] = best;
   }
 }
 
@@ -293,22 +303,25 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
   double *scratch = budget->scratch;
   PartnerSearch p = {.budget = budget, .m = m, .a = a, .gamma = kernel->gamma,
                      .screened = screened, .bound = INFINITY, .kappa = scratch,
-                     .lower = scratch + size, .upper = scratch + 2 * size, .wd = scratch + 3 * size,
-                     .h = scratch + 4 * size, .bz = scratch + 5 * size};
+                     .lower = scratch + size, .wd = scratch + 2 * size, .h = scratch + 3 * size,
+                     .bz = scratch + 4 * size, .block_bound = scratch + 5 * size,
+                     .block_best = budget->block_best};
   int64_t best_j = -1;
   double best_wd = INFINITY, best_h = 0, best_bz = 0;
   if (a != 0) {
     /* The partners' kernel values and estimates, the bound, the searches
      * (on the expansion's threads when it is long), then the least
-     * degradation, the first in the order of the terms. */
+     * degradation, the first in the order of the terms: the blocks' first
+     * best, taken in block order. */
     SsThreadPool *pool = ss_threads_pool(budget->threads, size);
     const int64_t num_blocks = (size + SS_BUDGET_BLOCK - 1) / SS_BUDGET_BLOCK;
     ss_parallel_for(pool, num_blocks, screen_chunks, &p);
-    for (int64_t j = 0; screened && j < size; ++j)
-      if (!(p.kappa[j] < 0) && p.upper[j] < p.bound) p.bound = p.upper[j];
+    for (int64_t b = 0; screened && b < num_blocks; ++b)
+      if (p.block_bound[b] < p.bound) p.bound = p.block_bound[b];
     ss_parallel_for(pool, num_blocks, search_chunks, &p);
-    for (int64_t j = 0; j < size; ++j) {
-      if (p.wd[j] < best_wd) {
+    for (int64_t b = 0; b < num_blocks; ++b) {
+      const int64_t j = p.block_best[b];
+      if (j >= 0 && p.wd[j] < best_wd) {
         best_wd = p.wd[j];
         best_j = j;
         best_h = p.h[j];
