@@ -46,6 +46,16 @@ void ss_budget_add_scaled(double *out, const double *column, int64_t len, double
 /** The block length of the loops over the terms that keep their dots on the
  *  stack, and the chunk of those loops on the expansion's threads. */
 #define SS_BUDGET_BLOCK 128
+/** The number of SS_BUDGET_BLOCK blocks of @p size terms. */
+static inline int64_t ss_budget_num_blocks(int64_t size)
+{
+  return (size + SS_BUDGET_BLOCK - 1) / SS_BUDGET_BLOCK;
+}
+/** The end of block b of @p size terms (its start is b SS_BUDGET_BLOCK). */
+static inline int64_t ss_budget_block_end(int64_t b, int64_t size)
+{
+  return size - b * SS_BUDGET_BLOCK < SS_BUDGET_BLOCK ? size : (b + 1) * SS_BUDGET_BLOCK;
+}
 
 /** Budget maintenance strategies (the public enum mirrors these values). */
 typedef enum SsBudgetStrategy {

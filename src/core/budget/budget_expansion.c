@@ -139,9 +139,8 @@ static void smallest_chunks(void *context, int64_t begin, int64_t end, int slot)
   (void)slot; /* each block writes its own entry */
   const SsBudget *budget = context;
   for (int64_t b = begin; b < end; ++b) {
-    const int64_t j0 = b * SS_BUDGET_BLOCK;
-    const int64_t j1 = budget->size - j0 < SS_BUDGET_BLOCK ? budget->size : j0 + SS_BUDGET_BLOCK;
-    budget->block_best[b] = first_smallest(budget, j0, j1);
+    budget->block_best[b] =
+        first_smallest(budget, b * SS_BUDGET_BLOCK, ss_budget_block_end(b, budget->size));
   }
 }
 
@@ -152,7 +151,7 @@ int64_t ss_budget_smallest(const SsBudget *budget)
   if (!pool) return first_smallest(budget, 0, budget->size);
   /* the blocks' first smallest, then the first of least key among them, in
    * block order: the first smallest of all */
-  const int64_t num_blocks = (budget->size + SS_BUDGET_BLOCK - 1) / SS_BUDGET_BLOCK;
+  const int64_t num_blocks = ss_budget_num_blocks(budget->size);
   ss_parallel_for(pool, num_blocks, smallest_chunks, (void *)budget);
   int64_t best = budget->block_best[0];
   for (int64_t b = 1; b < num_blocks; ++b)

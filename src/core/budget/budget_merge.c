@@ -227,13 +227,6 @@ typedef struct PartnerSearch {
   int64_t *block_best;
 } PartnerSearch;
 
-/* The terms [*j0, *j1) of block b. */
-static void block_range(const SsBudget *budget, int64_t b, int64_t *j0, int64_t *j1)
-{
-  *j0 = b * SS_BUDGET_BLOCK;
-  *j1 = budget->size - *j0 < SS_BUDGET_BLOCK ? budget->size : *j0 + SS_BUDGET_BLOCK;
-}
-
 /* Blocks [begin, end): the kernel values of the terms of a's sign (the
  * inner products with the block's terms at once over the transposed
  * points, one nonzero coordinate of z_m at a time -- a training row of a9a
@@ -248,8 +241,7 @@ static void screen_chunks(void *context, int64_t begin, int64_t end, int slot)
   const int64_t d = budget->dimension, cap = budget->capacity;
   const double *zm = budget->points + p->m * d, a = p->a;
   for (int64_t b = begin; b < end; ++b) {
-    int64_t j0, j1;
-    block_range(budget, b, &j0, &j1);
+    const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, budget->size);
     double *kappa = p->kappa + j0;
     for (int64_t j = j0; j < j1; ++j) p->kappa[j] = 0;
     for (int64_t k = 0; k < d; ++k)
@@ -279,8 +271,7 @@ static void search_chunks(void *context, int64_t begin, int64_t end, int slot)
   (void)slot; /* each block writes its own terms' entries */
   const PartnerSearch *p = context;
   for (int64_t b = begin; b < end; ++b) {
-    int64_t j0, j1;
-    block_range(p->budget, b, &j0, &j1);
+    const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, p->budget->size);
     int64_t best = -1;
     for (int64_t j = j0; j < j1; ++j) {
       p->wd[j] = INFINITY;
@@ -314,7 +305,7 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
      * degradation, the first in the order of the terms: the blocks' first
      * best, taken in block order. */
     SsThreadPool *pool = ss_threads_pool(budget->threads, size);
-    const int64_t num_blocks = (size + SS_BUDGET_BLOCK - 1) / SS_BUDGET_BLOCK;
+    const int64_t num_blocks = ss_budget_num_blocks(size);
     ss_parallel_for(pool, num_blocks, screen_chunks, &p);
     for (int64_t b = 0; screened && b < num_blocks; ++b)
       if (p.block_bound[b] < p.bound) p.bound = p.block_bound[b];

@@ -69,12 +69,6 @@ static void gaussian_block(const SsBudget *budget, double gamma, const SsData *d
   ss_budget_gaussian_of_dots(out, budget->norms2 + j0, len, norm2_i, gamma);
 }
 
-/* The length of block j0 of the expansion's SS_BUDGET_BLOCK blocks. */
-static inline int64_t block_length(const SsBudget *budget, int64_t j0)
-{
-  return budget->size - j0 < SS_BUDGET_BLOCK ? budget->size - j0 : SS_BUDGET_BLOCK;
-}
-
 /* A threaded score's arguments: the blocks' values go to values[j]. */
 typedef struct ScoreJob {
   const SsBudget *budget;
@@ -90,9 +84,9 @@ static void score_chunks(void *context, int64_t begin, int64_t end, int slot)
   (void)slot; /* the blocks write disjoint parts of values */
   const ScoreJob *job = context;
   for (int64_t b = begin; b < end; ++b) {
-    const int64_t j0 = b * SS_BUDGET_BLOCK;
-    gaussian_block(job->budget, job->gamma, job->data, job->i, job->norm2_i, j0,
-                   block_length(job->budget, j0), job->values + j0);
+    const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, job->budget->size);
+    gaussian_block(job->budget, job->gamma, job->data, job->i, job->norm2_i, j0, j1 - j0,
+                   job->values + j0);
   }
 }
 
@@ -106,13 +100,14 @@ static double gaussian_score_row(const SsBudget *budget, double gamma, const SsD
   double f = 0;
   if (pool) {
     ScoreJob job = {budget, data, i, norm2_i, gamma, budget->scratch};
-    ss_parallel_for(pool, (budget->size + SS_BUDGET_BLOCK - 1) / SS_BUDGET_BLOCK, score_chunks, &job);
+    ss_parallel_for(pool, ss_budget_num_blocks(budget->size), score_chunks, &job);
     for (int64_t j = 0; j < budget->size; ++j) f += budget->beta[j] * job.values[j];
     return f;
   }
   double block[SS_BUDGET_BLOCK];
-  for (int64_t j0 = 0; j0 < budget->size; j0 += SS_BUDGET_BLOCK) {
-    const int64_t len = block_length(budget, j0);
+  const int64_t num_blocks = ss_budget_num_blocks(budget->size);
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t j0 = b * SS_BUDGET_BLOCK, len = ss_budget_block_end(b, budget->size) - j0;
     gaussian_block(budget, gamma, data, i, norm2_i, j0, len, block);
     for (int64_t l = 0; l < len; ++l) f += budget->beta[j0 + l] * block[l];
   }
