@@ -12,6 +12,16 @@ threads never change a result, and the pool changes no arithmetic.
     STOCHSVM_DATA=/work/shared/data nice python bench/threads_pool.py \\
         [--old-build /tmp/main/build] --new-build build-c [--n 10000]
 
+--budget runs BSCA instead (bench/budget_eval.c: one epoch with the budgets
+of --budgets, merge maintenance) and reports the epoch's and the closing
+diagnostic's wall and process CPU seconds on 1 and 2 threads; the old
+build runs on 1 thread only (before issue 21 the budget code had none),
+and every run's duals, bias, coefficients and support vectors must be
+bit-identical to the others' (asserted):
+
+    STOCHSVM_DATA=/work/shared/data nice python bench/threads_pool.py --budget \\
+        [--old-build /tmp/main/build] --new-build build-c --n 20000 --budgets 500,5000
+
 --n takes the first N rows of a fixed permutation of each training set. For
 the busy-machine case start busy loops first, at the benchmark's niceness,
 and stop them afterwards:
@@ -27,12 +37,50 @@ import tempfile
 from kernel_speed import C, HERE, ROOT, SETS, dump, load_average, run_eval  # same problems
 
 
-def compile_driver(build, out):
+def compile_driver(build, out, driver="kernel_eval.c"):
     src = os.path.join(build, "..") if os.path.isdir(os.path.join(build, "..", "include")) else ROOT
     subprocess.run(["gcc", "-O2", "-pthread", "-fopenmp", "-DKERNEL_EVAL_THREADS", "-I",
-                    os.path.join(src, "include"), os.path.join(HERE, "kernel_eval.c"), os.path.join(build, "libstochsvm.a"),
+                    os.path.join(src, "include"), os.path.join(HERE, driver), os.path.join(build, "libstochsvm.a"),
                     "-lm", "-o", out], check=True)
     return out
+
+
+def budget_runs(args, tmp):
+    """BSCA epochs on 1 and 2 threads (the old build: 1 thread), alternated."""
+    exe = {"new": compile_driver(args.new_build, os.path.join(tmp, "new"), "budget_eval.c")}
+    if args.old_build:
+        exe = {"old": compile_driver(args.old_build, os.path.join(tmp, "old"), "budget_eval.c"), **exe}
+    runs = [(b, t) for b in exe for t in ((1,) if b == "old" else (1, 2))]
+    print(f"`python bench/threads_pool.py {' '.join(sys.argv[1:])}`; "
+          f"{load_average()} before the runs; medians of {args.repeats}; seconds of one BSCA "
+          f"epoch (train - diagnostic) and of the closing diagnostic, wall (process CPU).\n")
+    print("| data | n | B | merges |" + "".join(f" {b} {t}t epoch | {b} {t}t diagnostic |" for b, t in runs)
+          + " epoch speed-up 2t | diagnostic speed-up 2t |")
+    print("|---" * (4 + 2 * len(runs) + 2) + "|")
+    for name in args.sets.split(","):
+        files, n, d = dump(name, tmp, args.n)
+        gamma, lam = SETS[name], 1.0 / (C * n)
+        for budget in args.budgets.split(","):
+            times = {k: [] for k in runs}
+            outputs, merges = set(), set()
+            for _ in range(args.repeats):
+                for b, t in runs:
+                    out = os.path.join(tmp, "model")
+                    line = subprocess.run([exe[b], *files, str(d), "bsca", repr(gamma), repr(lam), budget,
+                                           "1", str(t), out], check=True, capture_output=True,
+                                          text=True).stdout.split()
+                    wall, cpu, dwall, dcpu = map(float, line[:4])
+                    times[b, t].append((wall - dwall, cpu - dcpu, dwall, dcpu))
+                    merges.add(line[4])
+                    with open(out, "rb") as f:
+                        outputs.add(f.read())
+            assert len(outputs) == 1, "the models differ"
+            med = {k: [statistics.median(x[c] for x in v) for c in range(4)] for k, v in times.items()}
+            cells = "".join(f" {m[0]:.2f} ({m[1]:.2f}) | {m[2]:.2f} ({m[3]:.2f}) |" for m in med.values())
+            one, two = med["new", 1], med["new", 2]
+            print(f"| {name} | {n} | {budget} | {merges.pop()} |{cells} {one[0] / two[0]:.2f}x |"
+                  f" {one[2] / two[2]:.2f}x |", flush=True)
+    print(f"\n{load_average()} after the runs.")
 
 
 def main():
@@ -45,8 +93,13 @@ def main():
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--sbp-iterations", type=int, default=600)
     p.add_argument("--sdca-epochs", type=float, default=0.1)
+    p.add_argument("--budget", action="store_true", help="BSCA epochs instead (bench/budget_eval.c)")
+    p.add_argument("--budgets", default="500,5000", help="--budget: the budgets B")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="threads_pool_")
+    if args.budget:
+        budget_runs(args, tmp)
+        return
     exe = {"new": compile_driver(args.new_build, os.path.join(tmp, "new"))}
     if args.old_build:
         exe = {"old": compile_driver(args.old_build, os.path.join(tmp, "old")), **exe}

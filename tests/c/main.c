@@ -293,6 +293,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_budget_storage.c */                                   \
   X(budget_capacity_is_min_of_budget_and_n)                     \
   X(budget_huge_budget_small_problem)                           \
+  /* test_budget_threads.c */                                   \
+  X(budget_threads_bitwise)                                     \
   /* test_bsca_bias.c */                                        \
   X(bsca_bias_reaches_kkt_optimum)                              \
   X(bsca_bias_primal_bias_minimises_hinge)                      \

@@ -14,6 +14,7 @@
 #define STOCHSVM_BUDGET_H
 
 #include "stochsvm/stochsvm.h"
+#include "../common/threads.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -42,8 +43,19 @@ void ss_budget_gaussian_of_dots(double *v, const double *norms2, int64_t len, do
  *  all terms at once, one nonzero coordinate x of the other point at a time,
  *  over the transposed points (SsBudget.columns). */
 void ss_budget_add_scaled(double *out, const double *column, int64_t len, double x);
-/** The block length of the loops over the terms that keep their dots on the stack. */
+/** The block length of the loops over the terms that keep their dots on the
+ *  stack, and the chunk of those loops on the expansion's threads. */
 #define SS_BUDGET_BLOCK 128
+/** The number of SS_BUDGET_BLOCK blocks of @p size terms. */
+static inline int64_t ss_budget_num_blocks(int64_t size)
+{
+  return (size + SS_BUDGET_BLOCK - 1) / SS_BUDGET_BLOCK;
+}
+/** The end of block b of @p size terms (its start is b SS_BUDGET_BLOCK). */
+static inline int64_t ss_budget_block_end(int64_t b, int64_t size)
+{
+  return size - b * SS_BUDGET_BLOCK < SS_BUDGET_BLOCK ? size : (b + 1) * SS_BUDGET_BLOCK;
+}
 
 /** Budget maintenance strategies (the public enum mirrors these values). */
 typedef enum SsBudgetStrategy {
@@ -94,7 +106,15 @@ typedef struct SsBudget {
   int64_t *slot_of;         /**< [num_data] term holding training point i, -1; NULL: not tracked */
   int64_t num_data;
   SsBudgetCholesky *chol;   /**< projection's factor, allocated on first use, or NULL */
-  double *scratch;          /**< [2 capacity] merge's kappa_j and bounds */
+  double *scratch;          /**< [6 capacity] merge's kappa_j, bounds and searches; the
+                                 threaded scores' kernel values */
+  int64_t *block_best;      /**< [capacity / SS_BUDGET_BLOCK + 1] the threaded searches' best
+                                 term of each block */
+  SsThreads threads;        /**< the owner's threads (borrowed; zeroed: serial): a Gaussian
+                                 expansion's scores and merges split their loops over the
+                                 terms into SS_BUDGET_BLOCK blocks across them, the
+                                 diagnostic its rows and ||w||^2 (budget_rows.c,
+                                 budget_merge.c, budget_expansion.c) */
   double *merge_table;      /**< merge's table of r*(mu, kappa) and its per-cell error bounds,
                                  built on first use, or NULL */
 } SsBudget;
@@ -116,8 +136,9 @@ void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int6
 void ss_budget_point_changed(SsBudget *budget, int64_t j);
 /** Remove term j: the last term moves into its slot (slot_of follows). */
 void ss_budget_remove_term(SsBudget *budget, int64_t j);
-/** Index of the term of smallest |beta|, a NaN beta counting as smallest
- *  (-1 only when empty). */
+/** Index of the term of smallest |beta|, the first of them, a NaN beta
+ *  counting as smallest (-1 only when empty); by blocks on the threads when
+ *  the expansion is long. */
 int64_t ss_budget_smallest(const SsBudget *budget);
 
 /** <a, b> for dense vectors of length d. */
@@ -137,12 +158,24 @@ static inline double ss_budget_dot(const double *a, const double *b, int64_t d)
 double ss_budget_score_dense(const SsBudget *budget, const SsBudgetKernel *kernel,
                              const double *z, double nz);
 
+/** ||w||^2 = sum_j beta_j sum_l beta_l k(z_j, z_l), O(size^2 d): the rows of
+ *  the Gram matrix times beta on the expansion's threads (into the scratch),
+ *  then summed over j in order. */
+double ss_budget_norm2(const SsBudget *budget, const SsBudgetKernel *kernel);
+
 /* ---- the expansion against rows of a data descriptor (budget_rows.c) ---- */
 
 /** f(x_i) = sum_j beta_j k(z_j, x_i) for row i of a valid descriptor without
- *  a kernel map (||x_i||^2 = norm2_i given). Costs size kernel evaluations. */
+ *  a kernel map (||x_i||^2 = norm2_i given). Costs size kernel evaluations;
+ *  a Gaussian expansion of many terms fills its blocks' values on its
+ *  threads, into the scratch, then sums them in order (the same bits). */
 double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
                            const SsData *data, int64_t i, double norm2_i);
+/** scores[i] = f(x_i) for every row (norms2[i] = ||x_i||^2), each row alone
+ *  as ss_budget_score_row computes it; on the expansion's threads, whole
+ *  rows to a thread, when the n B kernel values are many. */
+void ss_budget_score_rows(const SsBudget *budget, const SsBudgetKernel *kernel, const SsData *data,
+                          const double *norms2, double *scores);
 /** Append the term (beta, x_i), x_i made dense; origin as for append_dense.
  *  Requires size <= B. */
 void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, double norm2_i,

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Doubles of scratch per row of capacity (budget.h: SsBudget.scratch). */
+#define SCRATCH_ROWS 6
+
 SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t num_data)
 {
   if (!budget || B < 1 || dimension < 1 || num_data < 0) return SS_ERR_BAD_ARG;
@@ -17,7 +20,8 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
    * B = INT64_MAX would overflow B + 1 itself. */
   const int64_t rows_needed = (num_data > 0 && num_data < B) ? num_data : B;
   if (rows_needed == INT64_MAX ||
-      (uint64_t)rows_needed + 1 > SIZE_MAX / sizeof(double) / 2 / (uint64_t)dimension)
+      (uint64_t)rows_needed + 1 > SIZE_MAX / sizeof(double) / 2 / (uint64_t)dimension ||
+      (uint64_t)rows_needed + 1 > SIZE_MAX / sizeof(double) / SCRATCH_ROWS)
     return SS_ERR_ALLOC;
   SsBudget b = {0};
   b.budget = B;
@@ -30,9 +34,11 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.norms2 = malloc(cap * sizeof(double));
   b.beta = malloc(cap * sizeof(double));
   b.origin = malloc(cap * sizeof(int64_t));
-  b.scratch = malloc(cap * 2 * sizeof(double));
+  b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
+  b.block_best = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
-  if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch || (num_data > 0 && !b.slot_of)) {
+  if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch || !b.block_best ||
+      (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
   }
@@ -52,6 +58,7 @@ void ss_budget_free(SsBudget *budget)
   free(budget->slot_of);
   ss_budget_cholesky_free(budget);
   free(budget->scratch);
+  free(budget->block_best);
   free(budget->merge_table);
   memset(budget, 0, sizeof(*budget));
 }
@@ -104,20 +111,52 @@ void ss_budget_remove_term(SsBudget *budget, int64_t j)
   budget->size = last;
 }
 
-int64_t ss_budget_smallest(const SsBudget *budget)
+/* |beta| as the smallest-term search ranks it: a NaN coefficient counts as
+ * the smallest (the term is garbage). */
+static inline double smallest_key(double beta) { return isnan(beta) ? -1.0 : fabs(beta); }
+
+/* The first term of least key among j0 .. j1 - 1 (j0 < j1): the first term
+ * is always taken, so a non-empty range always yields an index (with every
+ * |beta| infinite or NaN, "a < best" alone never held and the callers read
+ * beta[-1]). */
+static int64_t first_smallest(const SsBudget *budget, int64_t j0, int64_t j1)
 {
-  /* A NaN coefficient counts as the smallest (the term is garbage), and a
-   * non-empty expansion always yields an index: with every |beta| infinite
-   * or NaN, "a < best" never held and the callers read beta[-1]. */
-  int64_t best = -1;
-  double best_abs = INFINITY;
-  for (int64_t j = 0; j < budget->size; ++j) {
-    double a = isnan(budget->beta[j]) ? -1.0 : fabs(budget->beta[j]);
-    if (best < 0 || a < best_abs) {
+  int64_t best = j0;
+  double best_abs = smallest_key(budget->beta[j0]);
+  for (int64_t j = j0 + 1; j < j1; ++j) {
+    const double a = smallest_key(budget->beta[j]);
+    if (a < best_abs) {
       best_abs = a;
       best = j;
     }
   }
+  return best;
+}
+
+/* Blocks [begin, end) of ss_budget_smallest: each block's first smallest. */
+static void smallest_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* each block writes its own entry */
+  const SsBudget *budget = context;
+  for (int64_t b = begin; b < end; ++b) {
+    budget->block_best[b] =
+        first_smallest(budget, b * SS_BUDGET_BLOCK, ss_budget_block_end(b, budget->size));
+  }
+}
+
+int64_t ss_budget_smallest(const SsBudget *budget)
+{
+  if (budget->size == 0) return -1;
+  SsThreadPool *pool = ss_threads_pool(budget->threads, budget->size);
+  if (!pool) return first_smallest(budget, 0, budget->size);
+  /* the blocks' first smallest, then the first of least key among them, in
+   * block order: the first smallest of all */
+  const int64_t num_blocks = ss_budget_num_blocks(budget->size);
+  ss_parallel_for(pool, num_blocks, smallest_chunks, (void *)budget);
+  int64_t best = budget->block_best[0];
+  for (int64_t b = 1; b < num_blocks; ++b)
+    if (smallest_key(budget->beta[budget->block_best[b]]) < smallest_key(budget->beta[best]))
+      best = budget->block_best[b];
   return best;
 }
 
@@ -130,4 +169,40 @@ double ss_budget_score_dense(const SsBudget *budget, const SsBudgetKernel *kerne
     f += budget->beta[j] * ss_budget_kernel_value(kernel, ss_budget_dot(budget->points + j * d, z, d),
                                                   budget->norms2[j], nz);
   return f;
+}
+
+/* ||w||^2's Gram rows: the arguments, for the pool's chunks. */
+typedef struct GramJob {
+  const SsBudget *budget;
+  const SsBudgetKernel *kernel;
+  double *rows; /* rows[j] = sum_l beta_l k(z_j, z_l) */
+} GramJob;
+
+/* Rows [begin, end) of the Gram matrix times beta, each summed over l in order. */
+static void gram_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* each row writes its own entry */
+  const GramJob *job = context;
+  const SsBudget *b = job->budget;
+  const int64_t d = b->dimension;
+  for (int64_t j = begin; j < end; ++j) {
+    double row = 0;
+    for (int64_t l = 0; l < b->size; ++l)
+      row += b->beta[l] * ss_budget_kernel_value(job->kernel,
+                                                 ss_budget_dot(b->points + j * d, b->points + l * d, d),
+                                                 b->norms2[j], b->norms2[l]);
+    job->rows[j] = row;
+  }
+}
+
+double ss_budget_norm2(const SsBudget *budget, const SsBudgetKernel *kernel)
+{
+  const int64_t size = budget->size;
+  if (size == 0) return 0;
+  GramJob job = {budget, kernel, budget->scratch};
+  ss_parallel_for(ss_threads_pool(budget->threads, size <= INT64_MAX / size ? size * size : INT64_MAX),
+                  size, gram_chunks, &job);
+  double w2 = 0;
+  for (int64_t j = 0; j < size; ++j) w2 += budget->beta[j] * job.rows[j];
+  return w2;
 }

@@ -46,6 +46,12 @@
  * O(B d) for the kernel values kappa_j, one exponential per partner, and a
  * few searches. Without a same-sign partner the term is removed
  * (WD = beta_m^2).
+ *
+ * On the expansion's threads (SsBudget.threads, a long expansion) the
+ * kernel values, the estimates and the exact searches run by blocks of
+ * terms, each term's results written to its own entries; the bound and the
+ * choice (the least WD, the first in the order of the terms) are serial, so
+ * the merge is the same, bit for bit, whatever the threads.
  */
 #include "budget.h"
 
@@ -202,58 +208,115 @@ bool ss_merge_table_build(SsBudget *budget)
   return true;
 }
 
-/* kappa[j] = k(z_m, z_j) for the terms j of a's sign (a != 0), -1 for the
- * others and m: the inner products with every term at once over the
- * transposed points, one nonzero coordinate of z_m at a time (a training
- * row of a9a has 14 of 123; a merged point the union of its rows'), then
- * the kernel values as a block (budget_kernel.c). */
-static void partner_kernel_values(const SsBudget *budget, int64_t m, double gamma, double *kappa)
+/* A merge's partner search for term m (coefficient a != 0), by blocks of
+ * SS_BUDGET_BLOCK terms, and what it finds per term j: the kernel value
+ * kappa[j] = k(z_m, z_j) (-1: not a partner), with the table the estimate
+ * lower[j] <= WD_j <= upper_j, and, for the terms the screen keeps, the
+ * exact search's wd[j] (INFINITY: not searched), h[j] and bz[j]; per block
+ * b, the least upper_j of its partners, block_bound[b] (INFINITY: none),
+ * and its first term of least wd, block_best[b] (-1: none). A term's
+ * results depend on that term alone, and a block's on its terms, so the
+ * blocks may run on any thread; a minimum is the same in any order. */
+typedef struct PartnerSearch {
+  const SsBudget *budget;
+  int64_t m;
+  double a, gamma;
+  bool screened;
+  double bound; /* min_j upper_j over the partners, before the exact searches */
+  double *kappa, *lower, *wd, *h, *bz, *block_bound;
+  int64_t *block_best;
+} PartnerSearch;
+
+/* Blocks [begin, end): the kernel values of the terms of a's sign (the
+ * inner products with the block's terms at once over the transposed
+ * points, one nonzero coordinate of z_m at a time -- a training row of a9a
+ * has 14 of 123, a merged point the union of its rows' -- then the kernel
+ * values as a block, budget_kernel.c) and, with the table, the interval
+ * estimate of their degradation. */
+static void screen_chunks(void *context, int64_t begin, int64_t end, int slot)
 {
-  const int64_t d = budget->dimension, size = budget->size, cap = budget->capacity;
-  const double *zm = budget->points + m * d, a = budget->beta[m];
-  for (int64_t j = 0; j < size; ++j) kappa[j] = 0;
-  for (int64_t k = 0; k < d; ++k)
-    if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap, size, zm[k]);
-  ss_budget_gaussian_of_dots(kappa, budget->norms2, size, budget->norms2[m], gamma);
-  for (int64_t j = 0; j < size; ++j) {
-    const double b = budget->beta[j];
-    if (j == m || !((a > 0 && b > 0) || (a < 0 && b < 0))) kappa[j] = -1;
+  (void)slot; /* each block writes its own terms' entries */
+  const PartnerSearch *p = context;
+  const SsBudget *budget = p->budget;
+  const int64_t d = budget->dimension, cap = budget->capacity;
+  const double *zm = budget->points + p->m * d, a = p->a;
+  for (int64_t b = begin; b < end; ++b) {
+    const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, budget->size);
+    double *kappa = p->kappa + j0;
+    for (int64_t j = j0; j < j1; ++j) p->kappa[j] = 0;
+    for (int64_t k = 0; k < d; ++k)
+      if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap + j0, j1 - j0, zm[k]);
+    ss_budget_gaussian_of_dots(kappa, budget->norms2 + j0, j1 - j0, budget->norms2[p->m], p->gamma);
+    double bound = INFINITY;
+    for (int64_t j = j0; j < j1; ++j) {
+      const double bj = budget->beta[j];
+      if (j == p->m || !((a > 0 && bj > 0) || (a < 0 && bj < 0))) p->kappa[j] = -1;
+      if (!p->screened || p->kappa[j] < 0) continue;
+      double eps;
+      const double r =
+          table_lookup(budget->merge_table, fabs(a) / (fabs(a) + fabs(bj)), p->kappa[j], &eps);
+      const double wd = a * a * r, e = a * a * eps;
+      p->lower[j] = wd - e;
+      if (wd + e < bound) bound = wd + e;
+    }
+    p->block_bound[b] = bound;
+  }
+}
+
+/* Blocks [begin, end): the exact search (golden section to SS_MERGE_TOL)
+ * of every partner whose lower estimate does not exceed the bound, and the
+ * block's first partner of least degradation. */
+static void search_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* each block writes its own terms' entries */
+  const PartnerSearch *p = context;
+  for (int64_t b = begin; b < end; ++b) {
+    const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, p->budget->size);
+    int64_t best = -1;
+    for (int64_t j = j0; j < j1; ++j) {
+      p->wd[j] = INFINITY;
+      if (p->kappa[j] < 0 || (p->screened && p->lower[j] > p->bound)) continue;
+      const double bj = p->budget->beta[j];
+      p->h[j] = ss_merge_golden_section(p->a, bj, p->kappa[j], SS_MERGE_TOL, &p->bz[j]);
+      p->wd[j] = ss_merge_degradation(p->a, bj, p->kappa[j], p->h[j]);
+      if (p->wd[j] < (best < 0 ? INFINITY : p->wd[best])) best = j;
+    }
+    p->block_best[b] = best;
   }
 }
 
 void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCounts *counts)
 {
-  const int64_t m = ss_budget_smallest(budget), d = budget->dimension;
+  const int64_t m = ss_budget_smallest(budget), d = budget->dimension, size = budget->size;
   const double a = budget->beta[m];
   const double *zm = budget->points + m * d;
   const bool screened = ss_merge_table_build(budget);
-  double *kappa = budget->scratch, *lower = kappa + budget->size;
+  double *scratch = budget->scratch;
+  PartnerSearch p = {.budget = budget, .m = m, .a = a, .gamma = kernel->gamma,
+                     .screened = screened, .bound = INFINITY, .kappa = scratch,
+                     .lower = scratch + size, .wd = scratch + 2 * size, .h = scratch + 3 * size,
+                     .bz = scratch + 4 * size, .block_bound = scratch + 5 * size,
+                     .block_best = budget->block_best};
   int64_t best_j = -1;
-  double best_wd = INFINITY, best_h = 0, best_bz = 0, bound = INFINITY;
+  double best_wd = INFINITY, best_h = 0, best_bz = 0;
   if (a != 0) {
-    /* The kernel values of the same-sign partners (-1: not a partner) and,
-     * with the table, the interval estimate of their degradation. */
-    partner_kernel_values(budget, m, kernel->gamma, kappa);
-    for (int64_t j = 0; screened && j < budget->size; ++j) {
-      if (kappa[j] < 0) continue;
-      const double b = budget->beta[j];
-      double eps;
-      const double r = table_lookup(budget->merge_table, fabs(a) / (fabs(a) + fabs(b)), kappa[j], &eps);
-      const double wd = a * a * r, e = a * a * eps;
-      lower[j] = wd - e;
-      if (wd + e < bound) bound = wd + e;
-    }
-    for (int64_t j = 0; j < budget->size; ++j) {
-      if (kappa[j] < 0 || (screened && lower[j] > bound)) continue;
-      const double b = budget->beta[j];
-      double bz;
-      const double h = ss_merge_golden_section(a, b, kappa[j], SS_MERGE_TOL, &bz);
-      const double wd = ss_merge_degradation(a, b, kappa[j], h);
-      if (wd < best_wd) {
-        best_wd = wd;
+    /* The partners' kernel values and estimates, the bound, the searches
+     * (on the expansion's threads when it is long), then the least
+     * degradation, the first in the order of the terms: the blocks' first
+     * best, taken in block order. */
+    SsThreadPool *pool = ss_threads_pool(budget->threads, size);
+    const int64_t num_blocks = ss_budget_num_blocks(size);
+    ss_parallel_for(pool, num_blocks, screen_chunks, &p);
+    for (int64_t b = 0; screened && b < num_blocks; ++b)
+      if (p.block_bound[b] < p.bound) p.bound = p.block_bound[b];
+    ss_parallel_for(pool, num_blocks, search_chunks, &p);
+    for (int64_t b = 0; b < num_blocks; ++b) {
+      const int64_t j = p.block_best[b];
+      if (j >= 0 && p.wd[j] < best_wd) {
+        best_wd = p.wd[j];
         best_j = j;
-        best_h = h;
-        best_bz = bz;
+        best_h = p.h[j];
+        best_bz = p.bz[j];
       }
     }
   }

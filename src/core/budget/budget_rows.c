@@ -58,27 +58,68 @@ static void column_dots(const SsBudget *budget, const SsData *data, int64_t i, i
   }
 }
 
-/* The Gaussian score by blocks of terms: the block's inner products
- * (column_dots), its kernel values at once (budget_kernel.c), then the sum
- * in the order of the terms. */
-static double gaussian_score_row(const SsBudget *budget, double gamma, const SsData *data,
-                                 int64_t i, double norm2_i)
+/* The Gaussian values of terms j0 .. j0 + len - 1 against row i:
+ * out[l] = k(z_{j0 + l}, x_i), their inner products at once (column_dots),
+ * then the kernel values as a block (budget_kernel.c). Each value is
+ * computed alone, so it does not depend on the block. */
+static void gaussian_block(const SsBudget *budget, double gamma, const SsData *data, int64_t i,
+                           double norm2_i, int64_t j0, int64_t len, double *out)
 {
-  double f = 0, block[SS_BUDGET_BLOCK];
-  for (int64_t j0 = 0; j0 < budget->size; j0 += SS_BUDGET_BLOCK) {
-    const int64_t len = budget->size - j0 < SS_BUDGET_BLOCK ? budget->size - j0 : SS_BUDGET_BLOCK;
-    column_dots(budget, data, i, j0, len, block);
-    ss_budget_gaussian_of_dots(block, budget->norms2 + j0, len, norm2_i, gamma);
+  column_dots(budget, data, i, j0, len, out);
+  ss_budget_gaussian_of_dots(out, budget->norms2 + j0, len, norm2_i, gamma);
+}
+
+/* A threaded score's arguments: the blocks' values go to values[j]. */
+typedef struct ScoreJob {
+  const SsBudget *budget;
+  const SsData *data;
+  int64_t i;
+  double norm2_i, gamma;
+  double *values;
+} ScoreJob;
+
+/* Blocks [begin, end) of a threaded score, each into its own part of values. */
+static void score_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* the blocks write disjoint parts of values */
+  const ScoreJob *job = context;
+  for (int64_t b = begin; b < end; ++b) {
+    const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, job->budget->size);
+    gaussian_block(job->budget, job->gamma, job->data, job->i, job->norm2_i, j0, j1 - j0,
+                   job->values + j0);
+  }
+}
+
+/* The Gaussian score by blocks of terms: each block's values, then the sum
+ * in the order of the terms. With threads (a long expansion) the blocks
+ * are filled in parallel into the scratch and summed afterwards, in the
+ * same order: the same bits. */
+static double gaussian_score_row(const SsBudget *budget, double gamma, const SsData *data,
+                                 int64_t i, double norm2_i, SsThreadPool *pool)
+{
+  double f = 0;
+  if (pool) {
+    ScoreJob job = {budget, data, i, norm2_i, gamma, budget->scratch};
+    ss_parallel_for(pool, ss_budget_num_blocks(budget->size), score_chunks, &job);
+    for (int64_t j = 0; j < budget->size; ++j) f += budget->beta[j] * job.values[j];
+    return f;
+  }
+  double block[SS_BUDGET_BLOCK];
+  const int64_t num_blocks = ss_budget_num_blocks(budget->size);
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t j0 = b * SS_BUDGET_BLOCK, len = ss_budget_block_end(b, budget->size) - j0;
+    gaussian_block(budget, gamma, data, i, norm2_i, j0, len, block);
     for (int64_t l = 0; l < len; ++l) f += budget->beta[j0 + l] * block[l];
   }
   return f;
 }
 
-double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
-                           const SsData *data, int64_t i, double norm2_i)
+/* f(x_i), the Gaussian blocks on @p pool (NULL: the caller alone). */
+static double score_row(const SsBudget *budget, const SsBudgetKernel *kernel, const SsData *data,
+                        int64_t i, double norm2_i, SsThreadPool *pool)
 {
   if (kernel->kind == SS_BUDGET_KERNEL_GAUSSIAN)
-    return gaussian_score_row(budget, kernel->gamma, data, i, norm2_i);
+    return gaussian_score_row(budget, kernel->gamma, data, i, norm2_i, pool);
   const int64_t dim = budget->dimension;
   double f = 0;
   if (data->layout == SS_LAYOUT_DENSE) {
@@ -101,6 +142,45 @@ double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
     }
   }
   return f;
+}
+
+double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
+                           const SsData *data, int64_t i, double norm2_i)
+{
+  return score_row(budget, kernel, data, i, norm2_i, ss_threads_pool(budget->threads, budget->size));
+}
+
+/* All rows' scores: their arguments, for the pool's chunks. */
+typedef struct RowsJob {
+  const SsBudget *budget;
+  const SsBudgetKernel *kernel;
+  const SsData *data;
+  const double *norms2;
+  int64_t rows_per_chunk;
+  double *scores;
+} RowsJob;
+
+/* Chunks [begin, end) of ss_budget_score_rows: each row alone, on this thread. */
+static void rows_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* each row writes its own score */
+  const RowsJob *job = context;
+  const int64_t n = job->data->num_data, last = end * job->rows_per_chunk;
+  for (int64_t i = begin * job->rows_per_chunk; i < last && i < n; ++i)
+    job->scores[i] = score_row(job->budget, job->kernel, job->data, i, job->norms2[i], NULL);
+}
+
+void ss_budget_score_rows(const SsBudget *budget, const SsBudgetKernel *kernel, const SsData *data,
+                          const double *norms2, double *scores)
+{
+  const int64_t n = data->num_data, terms = budget->size > 0 ? budget->size : 1;
+  /* chunks of at least SS_BUDGET_BLOCK kernel values, so that a chunk
+   * outweighs its claim whatever B */
+  const int64_t rows_per_chunk = terms >= SS_BUDGET_BLOCK ? 1 : SS_BUDGET_BLOCK / terms;
+  RowsJob job = {budget, kernel, data, norms2, rows_per_chunk, scores};
+  const int64_t work = n <= INT64_MAX / terms ? n * terms : INT64_MAX;
+  ss_parallel_for(ss_threads_pool(budget->threads, work), (n + rows_per_chunk - 1) / rows_per_chunk,
+                  rows_chunks, &job);
 }
 
 /* z += x_i for row i of the descriptor and a dense z. */

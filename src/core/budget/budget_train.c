@@ -195,27 +195,20 @@ SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int6
 void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,
                           double *norm2)
 {
-  const int64_t n = tr->data->num_data, d = tr->model.dimension;
+  const int64_t n = tr->data->num_data;
   const SsBudget *m = &tr->model;
   const double lambda = 1.0 / (tr->C * (double)n);
+  /* with somewhere to put them, the rows are scored first, on the threads */
+  if (scores) ss_budget_score_rows(m, &tr->kernel, tr->data, tr->norms2, scores);
   double hinge = 0, sum_alpha = 0, quad = 0;
   for (int64_t i = 0; i < n; ++i) {
-    const double f = ss_budget_score_row(m, &tr->kernel, tr->data, i, tr->norms2[i]);
+    const double f = scores ? scores[i] : ss_budget_score_row(m, &tr->kernel, tr->data, i, tr->norms2[i]);
     const double y = tr->labels[i], a = tr->alpha_scale * tr->alpha[i];
-    if (scores) scores[i] = f;
     hinge += (tr->weights ? tr->weights[i] : 1.0) * fmax(0.0, 1.0 - y * f);
     sum_alpha += a;
     quad += a * y * f;
   }
-  double w2 = 0;
-  for (int64_t j = 0; j < m->size; ++j) {
-    double row = 0;
-    for (int64_t l = 0; l < m->size; ++l)
-      row += m->beta[l] * ss_budget_kernel_value(&tr->kernel,
-                                                 ss_budget_dot(m->points + j * d, m->points + l * d, d),
-                                                 m->norms2[j], m->norms2[l]);
-    w2 += m->beta[j] * row;
-  }
+  const double w2 = ss_budget_norm2(m, &tr->kernel);
   if (primal) *primal = 0.5 * lambda * w2 + hinge / (double)n;
   if (dual) *dual = lambda * (sum_alpha - 0.5 * quad);
   if (norm2) *norm2 = w2;

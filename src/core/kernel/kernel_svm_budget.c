@@ -4,6 +4,12 @@
  * (kernel_budget.h), and the ops tables of the two solvers. The steps live in
  * budget/bsca.c and budget/bsgd.c, which know nothing of the object.
  *
+ * The object's threads (set_num_threads) reach the budget layer through the
+ * expansion (SsBudget.threads), lent for every run of steps and every
+ * diagnostic and taken back after it: a long expansion's scores, a merge's
+ * partner search and the diagnostic pass split across them, with the same
+ * bits as one thread.
+ *
  * evaluate() runs the O(n B) diagnostic pass: the training scores of the
  * budgeted model (handed to the driver, which computes the primal from them),
  * ||w~||^2, and the dual of the tracked alpha through the model,
@@ -197,8 +203,10 @@ SsStatus ss_budget_solver_run(SsKernelSvm *self, int64_t t, int64_t t_end,
   const int64_t epoch_start = (t / self->num_data) * self->num_data;
   const int64_t evaluations = tr->kernel_evaluations;
   const double c0 = ss_budget_thread_seconds();
+  tr->model.threads = self->threads; /* lent for the steps only: set_num_threads may replace it */
   tr->iteration = t;
   steps(tr, self->perm, t - epoch_start, t_end - epoch_start);
+  tr->model.threads = (SsThreads){0};
   s->solver_seconds += ss_budget_thread_seconds() - c0;
   self->num_kernel_evaluations += tr->kernel_evaluations - evaluations;
   self->iteration = t_end;
@@ -214,7 +222,9 @@ SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *no
   SsBudgetTrainer *tr = &s->trainer;
   const SsBudget *m = &tr->model;
   double primal, dual;
+  tr->model.threads = self->threads;
   ss_budget_objectives(tr, &primal, &dual, scores, norm2);
+  tr->model.threads = (SsThreads){0};
   *have_scores = true;
   self->statistics.dual_objective = dual;
   for (int64_t i = 0; i < self->num_data; ++i) self->dual[i] = tr->alpha_scale * tr->alpha[i];
