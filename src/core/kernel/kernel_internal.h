@@ -225,6 +225,8 @@ struct SsKernelSvm_ {
   /* Exact SDCA with a bias (kernel_sdca_pair.c). */
   double cache_size;           /**< kernel-row cache in MB; 0: the default (kernel_svm.h) */
   bool no_shrinking;           /**< shrinking is on unless set off */
+  struct SsKernelRowStore *row_store; /**< kernel rows shared with other objects
+                                    (ss_kernel_svm_share_kernel_rows, kernel_cache.c), or NULL */
 
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
