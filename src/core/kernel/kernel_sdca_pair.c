@@ -131,6 +131,15 @@ static int64_t shrink_period(const SsKernelSvm *self)
   return self->num_data < PAIR_SHRINK_PERIOD ? self->num_data : PAIR_SHRINK_PERIOD;
 }
 
+/* The cache takes its rows from the object's shared store, if any, while
+ * the store's rows are this object's (the precision may have changed). */
+static void use_shared_rows(const SsKernelSvm *self, PairState *st)
+{
+  SsKernelRowStore *store = self->row_store;
+  ss_kernel_cache_use_store(&st->cache,
+                            store && ss_kernel_row_store_fits(store, self) ? store : NULL);
+}
+
 static SsStatus start(SsKernelSvm *self)
 {
   const int64_t n = self->num_data;
@@ -163,6 +172,7 @@ static SsStatus start(SsKernelSvm *self)
     free_state(self);
     return status;
   }
+  use_shared_rows(self, st);
   for (int64_t k = 0; k < n; ++k) {
     self->dual[k] = 0;
     st->v[k] = self->labels[k]; /* g = -e */
@@ -497,6 +507,7 @@ SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
       self->iteration = 0;
       return status;
     }
+    use_shared_rows(self, st);
   }
   return SS_OK;
 }
@@ -514,3 +525,34 @@ SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
 }
 
 int ss_kernel_svm_get_shrinking(const SsKernelSvm *self) { return !self->no_shrinking; }
+
+SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  SsKernelRowStore *store = NULL;
+  if (source) {
+    if (!self->has_data || !source->has_data)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
+                                "share_kernel_rows: both objects need data (set_data)");
+    store = source->row_store;
+    if (!store || !ss_kernel_row_store_fits(store, source)) {
+      store = ss_kernel_row_store_new(source);
+      if (!store) return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "share_kernel_rows: out of memory");
+      ss_kernel_row_store_release(source->row_store);
+      source->row_store = store;
+    }
+    if (!ss_kernel_row_store_fits(store, self))
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                                "share_kernel_rows: the objects' kernel rows differ: they need the same "
+                                "data (the same arrays), kernel and kernel precision");
+    ss_kernel_row_store_retain(store);
+  }
+  ss_kernel_row_store_release(self->row_store);
+  self->row_store = store;
+  SsKernelSvm *const objects[2] = {self, source};
+  for (int k = 0; k < 2; ++k) {
+    PairState *st = objects[k] && objects[k]->ops == &ss_kernel_sdca_pair_ops ? objects[k]->state : NULL;
+    if (st) use_shared_rows(objects[k], st);
+  }
+  return ss_kernel_svm_succeed(self);
+}
