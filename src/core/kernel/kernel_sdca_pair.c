@@ -311,27 +311,23 @@ static void choose_i(PairState *st)
   st->have_choice = true;
 }
 
-/* One pair step, or none when m - M <= tol on the active set (*done).
- * SS_ERR_ALLOC when the cache cannot hold a row. */
-static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
+/* The two passes of a step over the active examples act[0, na), or over
+ * 0..na-1 when act is NULL (all n active: each caller passes NULL at its
+ * own call, so the compiler makes a copy of the loop without the index
+ * array; the same visits in the same order, so the same results). */
+#define ACTIVE(act, k) ((act) ? (act)[k] : (k))
+
+/* j: the second-order choice over I_low with v_t < v_i (-1: none), and
+ * *M_out = M = min_{I_low} v on the way. */
+static int64_t choose_j(const PairState *st, const double *K_diag, const double *Ki, int64_t i,
+                        double vi, const int64_t *act, int64_t na, double *M_out)
 {
-  const double *y = self->labels, *K_diag = self->diagonal;
-  double *a = self->dual, *v = st->v;
+  const double *v = st->v;
   const unsigned char *side = st->side;
-  const int64_t *act = st->active, na = st->num_active;
-  if (!st->have_choice) choose_i(st);
-  const int64_t i = st->choice;
-  const double vi = st->choice_v;
-  *done = true;
-  if (i < 0) return SS_OK;
-  SsStatus status = SS_OK;
-  const double *Ki = ss_kernel_cache_row(&st->cache, self, i, act, na, &status);
-  if (!Ki) return status;
-  /* j: the second-order choice over I_low with v_t < v_i; M on the way. */
   int64_t j = -1;
   double best = INFINITY, M = INFINITY;
   for (int64_t k = 0; k < na; ++k) {
-    const int64_t t = act[k];
+    const int64_t t = ACTIVE(act, k);
     if (!(side[t] & PAIR_LOW)) continue;
     if (v[t] < M) M = v[t];
     const double b = vi - v[t];
@@ -345,6 +341,50 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
       }
     }
   }
+  *M_out = M;
+  return j;
+}
+
+/* v_t -= y_t (g_t's change) = ci K_it + cj K_jt, and the next step's i on
+ * the way (the first maximiser of v over I_up, as choose_i). */
+static void update_v(PairState *st, const double *Ki, const double *Kj, double ci, double cj,
+                     const int64_t *act, int64_t na)
+{
+  double *v = st->v;
+  const unsigned char *side = st->side;
+  int64_t next = -1;
+  double v_next = -INFINITY;
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t t = ACTIVE(act, k);
+    v[t] -= ci * Ki[t] + cj * Kj[t];
+    if (v[t] > v_next && (side[t] & PAIR_UP)) {
+      v_next = v[t];
+      next = t;
+    }
+  }
+  st->choice = next;
+  st->choice_v = v_next;
+}
+
+/* One pair step, or none when m - M <= tol on the active set (*done).
+ * SS_ERR_ALLOC when the cache cannot hold a row. */
+static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
+{
+  const double *y = self->labels, *K_diag = self->diagonal;
+  double *a = self->dual, *v = st->v;
+  const int64_t *act = st->active, na = st->num_active;
+  if (!st->have_choice) choose_i(st);
+  const int64_t i = st->choice;
+  const double vi = st->choice_v;
+  *done = true;
+  if (i < 0) return SS_OK;
+  SsStatus status = SS_OK;
+  const double *Ki = ss_kernel_cache_row(&st->cache, self, i, act, na, &status);
+  if (!Ki) return status;
+  /* j: the second-order choice over I_low with v_t < v_i; M on the way. */
+  double M;
+  const int64_t j = na == self->num_data ? choose_j(st, K_diag, Ki, i, vi, NULL, na, &M)
+                                         : choose_j(st, K_diag, Ki, i, vi, act, na, &M);
   if (vi - M <= st->tol || j < 0) return SS_OK;
   *done = false;
   const double *Kj = ss_kernel_cache_row(&st->cache, self, j, act, na, &status);
@@ -381,18 +421,8 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   st->inactive_fresh = false;
   /* v_t -= y_t (g_t's change), and the next step's i on the way. */
   const double ci = y[i] * (ai_new - ai), cj = y[j] * (aj_new - aj);
-  int64_t next = -1;
-  double v_next = -INFINITY;
-  for (int64_t k = 0; k < na; ++k) {
-    const int64_t t = act[k];
-    v[t] -= ci * Ki[t] + cj * Kj[t];
-    if (v[t] > v_next && (side[t] & PAIR_UP)) {
-      v_next = v[t];
-      next = t;
-    }
-  }
-  st->choice = next;
-  st->choice_v = v_next;
+  if (na == self->num_data) update_v(st, Ki, Kj, ci, cj, NULL, na);
+  else update_v(st, Ki, Kj, ci, cj, act, na);
   return SS_OK;
 }
 
