@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 from sklearn.datasets import load_digits
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import train_test_split
@@ -77,9 +78,10 @@ def train_alone(svm):
     return svm
 
 
-@pytest.mark.parametrize("n_jobs", [1, 2])
-def test_the_estimator_shares_rows_and_keeps_each_model(n_jobs):
+@pytest.mark.parametrize("n_jobs,sparse", [(1, False), (2, False), (1, True)])
+def test_the_estimator_shares_rows_and_keeps_each_model(n_jobs, sparse):
     X, y = digits(600)
+    X = sp.csr_matrix(X) if sparse else X  # (each KernelSVM copies a CSR structure)
     shared = KernelSVMClassifier(n_jobs=n_jobs).fit(X, y)
     # a cache too small for all rows keeps each problem's own cache: the
     # same models, computing the rows again for every class

@@ -352,3 +352,45 @@ void test_kernel_exact_shared_rows_refusals_and_lifetime(void)
   ss_kernel_svm_delete(other_gamma);
   ss_kernel_svm_delete(empty);
 }
+
+/* CSR: objects with their own copies of one structure (as the Python layer
+ * makes them) share rows, with the iterates of each alone; another
+ * structure over the same values is refused. */
+void test_kernel_exact_shared_rows_csr(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  double y[SHARE_PROBLEMS][EN];
+  share_labels(&f, y);
+  int64_t indptr[3][EN + 1];
+  int32_t indices[3][EN * ED];
+  for (int64_t k = 0; k <= EN; ++k) {
+    indptr[0][k] = indptr[1][k] = k * ED;
+    /* the third: rows 0 and EN - 1 without their last column */
+    indptr[2][k] = k == 0 ? 0 : (k < EN ? k * ED - 1 : EN * ED - 2);
+  }
+  for (int64_t k = 0; k < EN * ED; ++k) indices[0][k] = indices[1][k] = (int32_t)(k % ED);
+  for (int64_t r = 0; r < EN; ++r)
+    for (int64_t q = indptr[2][r]; q < indptr[2][r + 1]; ++q) indices[2][q] = (int32_t)(q - indptr[2][r]);
+  ExactFixture g[3];
+  SsKernelSvm *svm[3], *alone;
+  for (int c = 0; c < 3; ++c) {
+    g[c] = f;
+    REQUIRE(ss_data_init_csr(&g[c].data, SS_DTYPE_FLOAT64, f.X, indptr[c], indices[c], EN, ED) ==
+            SS_OK);
+    svm[c] = share_solver(&g[c], y[c % 2], 1);
+    REQUIRE(svm[c]);
+  }
+  alone = share_solver(&g[0], y[1], 1);
+  REQUIRE(alone && ss_kernel_svm_train(alone) == SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(svm[1], svm[0]), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(svm[2], svm[0]), SS_ERR_BAD_ARG);
+  REQUIRE(ss_kernel_svm_train(svm[0]) == SS_OK);
+  ss_kernel_svm_delete(svm[0]); /* the store keeps its own copy of the structure */
+  REQUIRE(ss_kernel_svm_train(svm[1]) == SS_OK);
+  CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[1]), ss_kernel_svm_get_dual_variables(alone),
+               EN * sizeof(double)) == 0);
+  ss_kernel_svm_delete(svm[1]);
+  ss_kernel_svm_delete(svm[2]);
+  ss_kernel_svm_delete(alone);
+}

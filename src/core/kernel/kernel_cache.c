@@ -50,7 +50,10 @@
  * (published with release order; the row is never written again). An
  * object that finds a row busy does not wait: it computes the row into its
  * own cache, as without the store (the same values). The store is
- * reference-counted and freed with its last object.
+ * reference-counted and freed with its last object. It knows its data by
+ * the borrowed values' address (the objects hold those arrays; a change of
+ * the values is refused at train, kernel_svm.c) and, for CSR, by a copy of
+ * the structure compared by value.
  */
 #include "kernel_cache.h"
 
@@ -64,7 +67,11 @@ enum { STORE_EMPTY = 0, STORE_BUSY = 1, STORE_READY = 2 };
 struct SsKernelRowStore {
   _Atomic int64_t refs;
   int64_t n;
-  SsData data;          /**< the rows' data, kernel and row flags (ss_kernel_row_store_fits) */
+  SsData data;          /**< the rows' data, kernel and row flags (ss_kernel_row_store_fits);
+                             CSR: its indptr and indices are the store's copies (the Python
+                             layer gives each object its own copy of the structure) */
+  int64_t *indptr;      /**< CSR: [n + 1] the copy, else NULL */
+  int32_t *indices;     /**< CSR: [nnz] the copy, else NULL */
   SsKernel kernel;
   unsigned row_flags;
   _Atomic int *state;   /**< [n] STORE_EMPTY, STORE_BUSY or STORE_READY */
@@ -334,6 +341,19 @@ SsKernelRowStore *ss_kernel_row_store_new(const SsKernelSvm *svm)
   atomic_init(&store->refs, 1);
   store->n = n;
   store->data = svm->data;
+  if (svm->data.layout == SS_LAYOUT_CSR) {
+    const int64_t nnz = svm->data.indptr[n];
+    store->indptr = malloc((size_t)(n + 1) * sizeof(int64_t));
+    store->indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
+    if (!store->indptr || !store->indices) {
+      ss_kernel_row_store_release(store);
+      return NULL;
+    }
+    memcpy(store->indptr, svm->data.indptr, (size_t)(n + 1) * sizeof(int64_t));
+    memcpy(store->indices, svm->data.indices, (size_t)nnz * sizeof(int32_t));
+    store->data.indptr = store->indptr;
+    store->data.indices = store->indices;
+  }
   store->kernel = svm->kernel;
   store->row_flags = svm->row_flags;
   return store;
@@ -350,7 +370,18 @@ void ss_kernel_row_store_release(SsKernelRowStore *store)
   for (int64_t i = 0; i < store->n; ++i) free(store->rows[i]);
   free((void *)store->state);
   free(store->rows);
+  free(store->indptr);
+  free(store->indices);
   free(store);
+}
+
+/* The same CSR structure (by value: O(nnz)), or both dense. */
+static bool same_structure(const SsData *a, const SsData *b)
+{
+  if (a->layout != SS_LAYOUT_CSR) return true;
+  const int64_t n = a->num_data;
+  if (memcmp(a->indptr, b->indptr, (size_t)(n + 1) * sizeof(int64_t)) != 0) return false;
+  return memcmp(a->indices, b->indices, (size_t)a->indptr[n] * sizeof(int32_t)) == 0;
 }
 
 bool ss_kernel_row_store_fits(const SsKernelRowStore *store, const SsKernelSvm *svm)
@@ -359,8 +390,8 @@ bool ss_kernel_row_store_fits(const SsKernelRowStore *store, const SsKernelSvm *
   const SsKernel *k = &store->kernel, *l = &svm->kernel;
   return svm->has_data && a->layout == b->layout && a->dtype == b->dtype &&
          a->num_data == b->num_data && a->dimension == b->dimension &&
-         a->row_stride == b->row_stride && a->values == b->values && a->indptr == b->indptr &&
-         a->indices == b->indices && a->homkermap == b->homkermap && k->type == l->type &&
+         a->row_stride == b->row_stride && a->values == b->values &&
+         a->homkermap == b->homkermap && same_structure(a, b) && k->type == l->type &&
          k->gamma == l->gamma && k->coef0 == l->coef0 && k->degree == l->degree &&
          store->row_flags == svm->row_flags;
 }
