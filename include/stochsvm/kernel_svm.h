@@ -247,8 +247,8 @@ SS_API double ss_kernel_svm_get_cache_size(const SsKernelSvm *self);
  *  time in different threads. The store holds a reference per object and is
  *  freed with the last; set_data leaves it. @p source NULL: stop sharing.
  *  Not while either object trains. @return SS_OK; SS_ERR_BAD_ARG (NULL
- *  self; rows that differ: not the same data descriptor and arrays, kernel
- *  or kernel precision); SS_ERR_BAD_STATE (an object without data);
+ *  self; rows that differ: not the same values array, CSR structure (equal
+ *  by value), kernel or kernel precision); SS_ERR_BAD_STATE (an object without data);
  *  SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source);
 /** @brief The precision of the kernel rows the solvers compute. */
