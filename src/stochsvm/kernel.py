@@ -216,8 +216,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
     cache_size : float > 0, default=200
         ``solver="sdca"`` with the bias (the default): the kernel-row cache
         in MB, as SVC's ``cache_size`` (rows are computed once and reused
-        while they fit). It changes the running time, never the model. The
-        other solvers keep no row cache and ignore it.
+        while they fit; with more than two classes, the one-vs-rest
+        problems share the rows while all n rows of n doubles fit: each row
+        is computed once for all classes). It changes the running time,
+        never the model. The other solvers keep no row cache and ignore it.
     shrinking : bool, default=True
         ``solver="sdca"`` with the bias: leave out of the working-set search
         the examples stuck at a bound, as SVC's ``shrinking`` (checked again
