@@ -66,7 +66,8 @@ void ss_kernel_row_store_retain(SsKernelRowStore *store);
 /** Drop a reference; the last one frees the rows (NULL-safe, thread-safe). */
 void ss_kernel_row_store_release(SsKernelRowStore *store);
 /** Whether @p svm's rows are the ones @p store holds: the same data
- *  descriptor (the same borrowed arrays), kernel and row flags. */
+ *  (the same borrowed values array; a CSR structure equal by value),
+ *  kernel and row flags. */
 bool ss_kernel_row_store_fits(const SsKernelRowStore *store, const SsKernelSvm *svm);
 
 #endif /* STOCHSVM_KERNEL_CACHE_H */

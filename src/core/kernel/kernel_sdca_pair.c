@@ -313,9 +313,8 @@ static void choose_i(PairState *st)
 }
 
 /* The two passes of a step over the active examples act[0, na), or over
- * 0..na-1 when act is NULL (all n active: each caller passes NULL at its
- * own call, so the compiler makes a copy of the loop without the index
- * array; the same visits in the same order, so the same results). */
+ * 0..na-1 when act is NULL (all n active: the index array is not read;
+ * the same visits in the same order, so the same results). */
 #define ACTIVE(act, k) ((act) ? (act)[k] : (k))
 
 /* j: the second-order choice over I_low with v_t < v_i (-1: none), and
@@ -583,7 +582,7 @@ SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
     if (!ss_kernel_row_store_fits(store, self))
       return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
                                 "share_kernel_rows: the objects' kernel rows differ: they need the same "
-                                "data (the same arrays), kernel and kernel precision");
+                                "X values array (and CSR structure), kernel and kernel precision");
     ss_kernel_row_store_retain(store);
   }
   ss_kernel_row_store_release(self->row_store);
