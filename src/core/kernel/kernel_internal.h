@@ -213,6 +213,8 @@ struct SsKernelSvm_ {
   bool sbp_full_levels;        /**< tests only: the SBP fills the whole basin every
                                     iteration instead of its window (sbp.c) */
   bool no_row_copy;            /**< tests only: the SBP's rows go without a row copy (SsRowCopy) */
+  bool scalar_pair_passes;     /**< tests only: the exact SDCA's passes without vectors
+                                    (kernel_sdca_pair.c), to compare with them */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;
