@@ -394,3 +394,42 @@ void test_kernel_exact_shared_rows_csr(void)
   ss_kernel_svm_delete(svm[2]);
   ss_kernel_svm_delete(alone);
 }
+
+/* The vector passes over all n (kernel_sdca_pair.c) make the scalar scans'
+ * choices: the same duals and bias bit for bit, for n with every remainder
+ * mod 4 (the lanes' tail), three labelings, two C and shrinking on/off. */
+void test_kernel_exact_vector_passes_equal_scalar(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  double y[SHARE_PROBLEMS][EN];
+  share_labels(&f, y);
+  const double Cs[2] = {0.5, 50.0};
+  int compared = 0;
+  for (int64_t n = EN - 7; n <= EN; ++n) {
+    SsData data;
+    ss_data_init_dense(&data, SS_DTYPE_FLOAT64, f.X, n, ED, ED);
+    for (int p = 0; p < SHARE_PROBLEMS; ++p)
+      for (int c = 0; c < 2; ++c)
+        for (int shrinking = 0; shrinking < 2; ++shrinking) {
+          SsKernelSvm *svm[2];
+          for (int scalar = 0; scalar < 2; ++scalar) {
+            svm[scalar] = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &data, y[p], 1.0 / (Cs[c] * n));
+            REQUIRE(svm[scalar]);
+            svm[scalar]->scalar_pair_passes = scalar;
+            ss_kernel_svm_set_unregularized_bias(svm[scalar], 1);
+            ss_kernel_svm_set_shrinking(svm[scalar], shrinking);
+            ss_kernel_svm_set_epsilon(svm[scalar], 1e-8);
+            REQUIRE(ss_kernel_svm_train(svm[scalar]) == SS_OK);
+          }
+          CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[0]),
+                       ss_kernel_svm_get_dual_variables(svm[1]), (size_t)n * sizeof(double)) == 0);
+          CHECK(ss_kernel_svm_get_bias(svm[0]) == ss_kernel_svm_get_bias(svm[1]));
+          CHECK(ss_kernel_svm_get_iteration_number(svm[0]) == ss_kernel_svm_get_iteration_number(svm[1]));
+          ss_kernel_svm_delete(svm[0]);
+          ss_kernel_svm_delete(svm[1]);
+          ++compared;
+        }
+  }
+  CHECK_EQ_INT(compared, 8 * SHARE_PROBLEMS * 4);
+}

@@ -547,8 +547,9 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   if (!Ki) return status;
   /* j: the second-order choice over I_low with v_t < v_i; M on the way. */
   double M;
-  const int64_t j = na == self->num_data ? choose_j_all(st, K_diag, Ki, i, vi, na, &M)
-                                         : choose_j(st, K_diag, Ki, i, vi, act, na, &M);
+  const bool all = na == self->num_data && !self->scalar_pair_passes;
+  const int64_t j = all ? choose_j_all(st, K_diag, Ki, i, vi, na, &M)
+                        : choose_j(st, K_diag, Ki, i, vi, act, na, &M);
   if (vi - M <= st->tol || j < 0) return SS_OK;
   *done = false;
   const double *Kj = ss_kernel_cache_row(&st->cache, self, j, act, na, &status);
@@ -585,7 +586,7 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   st->inactive_fresh = false;
   /* v_t -= y_t (g_t's change), and the next step's i on the way. */
   const double ci = y[i] * (ai_new - ai), cj = y[j] * (aj_new - aj);
-  if (na == self->num_data) update_v_all(st, Ki, Kj, ci, cj, na);
+  if (all) update_v_all(st, Ki, Kj, ci, cj, na);
   else update_v(st, Ki, Kj, ci, cj, act, na);
   return SS_OK;
 }
