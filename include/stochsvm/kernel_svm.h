@@ -236,6 +236,21 @@ SS_API SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0);
 SS_API SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes);
 /** @brief The cache size in force, in MB. */
 SS_API double ss_kernel_svm_get_cache_size(const SsKernelSvm *self);
+/** @brief SDCA with a bias: take the kernel rows from a store shared with
+ *  @p source (created on @p source if it has none), e.g. between the binary
+ *  problems of a one-vs-rest fit: the rows do not depend on the labels.
+ *  Each row is then computed once, by the first object that needs it, for
+ *  all of them. Used while all n rows of n doubles fit in the object's
+ *  cache size (otherwise its own cache works as before); it changes the
+ *  running time and the kernel evaluations counted (each object counts the
+ *  rows it computed), never the iterates. The objects may train at the same
+ *  time in different threads. The store holds a reference per object and is
+ *  freed with the last; set_data leaves it. @p source NULL: stop sharing.
+ *  Not while either object trains. @return SS_OK; SS_ERR_BAD_ARG (NULL
+ *  self; rows that differ: not the same values array, CSR structure (equal
+ *  by value), kernel or kernel precision); SS_ERR_BAD_STATE (an object without data);
+ *  SS_ERR_ALLOC. */
+SS_API SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source);
 /** @brief The precision of the kernel rows the solvers compute. */
 typedef enum SsKernelPrecision {
   SS_KERNEL_ROWS_FLOAT64 = 0, /**< double throughout (the default) */

@@ -398,6 +398,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
     SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
     double ss_kernel_svm_get_cache_size(const SsKernelSvm *self)
+    SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
     ctypedef enum SsKernelPrecision:
         SS_KERNEL_ROWS_FLOAT64
         SS_KERNEL_ROWS_FLOAT32

@@ -705,6 +705,22 @@ cdef class KernelSVM(_Trainer):
     def get_cache_size(self):
         return ss_kernel_svm_get_cache_size(self._reader())
 
+    def share_kernel_rows(self, KernelSVM source):
+        """SDCA with a bias: take the kernel rows from a store shared with
+        ``source`` (another KernelSVM on the same X array, kernel and kernel
+        precision; labels and weights may differ), so that each row is
+        computed once for all the objects sharing it, e.g. the binary
+        problems of a one-vs-rest fit. Used while all n rows fit in the cache
+        size; it changes the running time and ``get_num_kernel_evaluations``
+        (each object counts the rows it computed), never the model. The
+        objects may train at the same time in different threads. ``None``:
+        stop sharing. ValueError when the rows would differ."""
+        cdef SsKernelSvm *p = self._writer("share_kernel_rows")
+        cdef SsKernelSvm *q = NULL
+        if source is not None:
+            q = source._writer("share_kernel_rows")
+        self._check(ss_kernel_svm_share_kernel_rows(p, q), "share_kernel_rows", source)
+
     def set_shrinking(self, enabled):
         """SDCA with a bias: shrink the active set (default True). On and off
         reach the same optimum."""

@@ -216,8 +216,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
     cache_size : float > 0, default=200
         ``solver="sdca"`` with the bias (the default): the kernel-row cache
         in MB, as SVC's ``cache_size`` (rows are computed once and reused
-        while they fit). It changes the running time, never the model. The
-        other solvers keep no row cache and ignore it.
+        while they fit; with more than two classes, the one-vs-rest
+        problems share the rows while all n rows of n doubles fit: each row
+        is computed once for all classes). It changes the running time,
+        never the model. The other solvers keep no row cache and ignore it.
     shrinking : bool, default=True
         ``solver="sdca"`` with the bias: leave out of the working-set search
         the examples stuck at a bound, as SVC's ``shrinking`` (checked again
@@ -495,6 +497,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                 svm.set_weights(weights)
             self._last_data = data
 
+        self._share_kernel_rows()
+
         def run(svm):
             # (a warm start keeps its cached rows unless the size changed)
             if svm.get_cache_size() != float(self.cache_size):
@@ -523,6 +527,16 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         if not partial:
             self._report(X, y, weights, tol)
         return self
+
+    def _share_kernel_rows(self):
+        """One-vs-rest with the exact SDCA (the bias on): the binary problems
+        share one store of kernel rows (``KernelSVM.share_kernel_rows``), as
+        the rows do not depend on the labels: each row is computed once for
+        all classes while the whole kernel matrix fits in ``cache_size``.
+        Each problem's model is the same as trained alone."""
+        if len(self._svms) > 1 and self.solver == "sdca" and self._bias():
+            for svm in self._svms[1:]:
+                svm.share_kernel_rows(self._svms[0])
 
     def _report(self, X, y, weights, tol):
         """Warn (or raise) when a fit diverged or stopped short: see

@@ -202,3 +202,234 @@ void test_kernel_exact_tiny_problems(void)
     ss_kernel_svm_delete(svm);
   }
 }
+
+/* ------------------------------------------------------------------------ */
+/*          Kernel rows shared between objects (kernel_cache.c)              */
+/* ------------------------------------------------------------------------ */
+
+#include <pthread.h>
+
+#define SHARE_PROBLEMS 3
+
+/* Three labelings of the fixture's X (one-vs-rest-like problems). */
+static void share_labels(const ExactFixture *f, double y[SHARE_PROBLEMS][EN])
+{
+  for (int k = 0; k < EN; ++k) {
+    y[0][k] = f->y[k];
+    y[1][k] = f->X[k * ED] > 0 ? 1.0 : -1.0;
+    y[2][k] = f->X[k * ED + 1] + f->X[k * ED + 2] > 0.3 ? 1.0 : -1.0;
+  }
+}
+
+static SsKernelSvm *share_solver(const ExactFixture *f, const double *y, int threads)
+{
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f->kernel, &f->data, y, 1.0 / (10.0 * EN));
+  if (svm) {
+    ss_kernel_svm_set_unregularized_bias(svm, 1);
+    ss_kernel_svm_set_epsilon(svm, 1e-6);
+    ss_kernel_svm_set_num_threads(svm, threads);
+    svm->threads.min_length = 16; /* split the 120-value rows too */
+  }
+  return svm;
+}
+
+static void *train_in_thread(void *svm)
+{
+  return ss_kernel_svm_train(svm) == SS_OK ? svm : NULL;
+}
+
+/* Shared rows give every problem the iterates it has alone, bit for bit,
+ * for 1 and 2 threads per object, trained one after the other or at the
+ * same time; each row is computed once when the objects train in turn. */
+void test_kernel_exact_shared_rows_bitwise(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  double y[SHARE_PROBLEMS][EN];
+  share_labels(&f, y);
+  SsKernelSvm *alone[SHARE_PROBLEMS];
+  int64_t alone_evaluations = 0;
+  for (int p = 0; p < SHARE_PROBLEMS; ++p) {
+    alone[p] = share_solver(&f, y[p], 1);
+    REQUIRE(alone[p] && ss_kernel_svm_train(alone[p]) == SS_OK);
+    alone_evaluations += ss_kernel_svm_get_statistics(alone[p])->num_kernel_evaluations;
+  }
+  for (int mode = 0; mode < 4; ++mode) {
+    const int threads = 1 + mode % 2;
+    const bool concurrent = mode >= 2;
+    SsKernelSvm *svm[SHARE_PROBLEMS];
+    for (int p = 0; p < SHARE_PROBLEMS; ++p) {
+      svm[p] = share_solver(&f, y[p], threads);
+      REQUIRE(svm[p]);
+      if (p > 0) CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(svm[p], svm[0]), SS_OK);
+    }
+    if (concurrent) {
+      pthread_t other[SHARE_PROBLEMS];
+      void *result[SHARE_PROBLEMS];
+      for (int p = 0; p < SHARE_PROBLEMS; ++p)
+        REQUIRE(pthread_create(&other[p], NULL, train_in_thread, svm[p]) == 0);
+      for (int p = 0; p < SHARE_PROBLEMS; ++p) {
+        pthread_join(other[p], &result[p]);
+        CHECK(result[p] == svm[p]);
+      }
+    } else {
+      for (int p = 0; p < SHARE_PROBLEMS; ++p) CHECK_EQ_INT(ss_kernel_svm_train(svm[p]), SS_OK);
+    }
+    int64_t evaluations = 0;
+    for (int p = 0; p < SHARE_PROBLEMS; ++p) {
+      CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[p]),
+                   ss_kernel_svm_get_dual_variables(alone[p]), EN * sizeof(double)) == 0);
+      CHECK(ss_kernel_svm_get_bias(svm[p]) == ss_kernel_svm_get_bias(alone[p]));
+      evaluations += ss_kernel_svm_get_statistics(svm[p])->num_kernel_evaluations;
+    }
+    CHECK(evaluations < alone_evaluations);
+    if (!concurrent) CHECK(evaluations <= (int64_t)EN * EN); /* each row at most once */
+    for (int p = 0; p < SHARE_PROBLEMS; ++p) ss_kernel_svm_delete(svm[p]);
+  }
+  for (int p = 0; p < SHARE_PROBLEMS; ++p) ss_kernel_svm_delete(alone[p]);
+}
+
+/* Refusals, a cache too small for the store (unused, same iterates), the
+ * store outliving the object that made it, set_data and unsharing. */
+void test_kernel_exact_shared_rows_refusals_and_lifetime(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  double y[SHARE_PROBLEMS][EN];
+  share_labels(&f, y);
+  SsKernelSvm *source = share_solver(&f, y[0], 1), *svm = share_solver(&f, y[1], 1);
+  SsKernelSvm *ref = share_solver(&f, y[1], 1);
+  REQUIRE(source && svm && ref);
+  REQUIRE(ss_kernel_svm_train(ref) == SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(NULL, source), SS_ERR_BAD_ARG);
+  /* other arrays with the same values, another gamma, another precision: refused */
+  double copy[EN * ED];
+  memcpy(copy, f.X, sizeof copy);
+  ExactFixture g = f;
+  ss_data_init_dense(&g.data, SS_DTYPE_FLOAT64, copy, EN, ED, ED);
+  SsKernelSvm *other_data = share_solver(&g, y[1], 1);
+  ss_kernel_init(&g.kernel, SS_KERNEL_RBF, 0.5, 0, 1);
+  g.data = f.data;
+  SsKernelSvm *other_gamma = share_solver(&g, y[1], 1);
+  SsKernelSvm *empty = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &f.kernel, ED, 0.01);
+  REQUIRE(other_data && other_gamma && empty);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(other_data, source), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(other_gamma, source), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(empty, source), SS_ERR_BAD_STATE);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(source, empty), SS_ERR_BAD_STATE);
+  CHECK(ss_kernel_svm_get_last_error(other_gamma)[0] != '\0');
+  /* sharing with oneself, twice with the same source, and unsharing: fine */
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(source, source), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(svm, source), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(svm, source), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(other_data, NULL), SS_OK);
+  /* the source trains and goes; the store lives on with svm */
+  REQUIRE(ss_kernel_svm_train(source) == SS_OK);
+  ss_kernel_svm_delete(source);
+  REQUIRE(ss_kernel_svm_train(svm) == SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->num_kernel_evaluations, 0); /* all shared */
+  CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm), ss_kernel_svm_get_dual_variables(ref),
+               EN * sizeof(double)) == 0);
+  /* a cache too small for all rows does not use the store: same iterates */
+  SsKernelSvm *small = share_solver(&f, y[1], 1);
+  REQUIRE(small);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(small, svm), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_cache_size(small, 1e-9), SS_OK);
+  REQUIRE(ss_kernel_svm_train(small) == SS_OK);
+  CHECK(ss_kernel_svm_get_statistics(small)->num_kernel_evaluations > 0);
+  CHECK(memcmp(ss_kernel_svm_get_dual_variables(small), ss_kernel_svm_get_dual_variables(ref),
+               EN * sizeof(double)) == 0);
+  /* new data leave the store: trained again, the rows are computed afresh */
+  CHECK_EQ_INT(ss_kernel_svm_set_data(svm, &f.data, y[1]), SS_OK);
+  REQUIRE(ss_kernel_svm_train(svm) == SS_OK);
+  CHECK(ss_kernel_svm_get_statistics(svm)->num_kernel_evaluations > 0);
+  CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm), ss_kernel_svm_get_dual_variables(ref),
+               EN * sizeof(double)) == 0);
+  ss_kernel_svm_delete(svm);
+  ss_kernel_svm_delete(small);
+  ss_kernel_svm_delete(ref);
+  ss_kernel_svm_delete(other_data);
+  ss_kernel_svm_delete(other_gamma);
+  ss_kernel_svm_delete(empty);
+}
+
+/* CSR: objects with their own copies of one structure (as the Python layer
+ * makes them) share rows, with the iterates of each alone; another
+ * structure over the same values is refused. */
+void test_kernel_exact_shared_rows_csr(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  double y[SHARE_PROBLEMS][EN];
+  share_labels(&f, y);
+  int64_t indptr[3][EN + 1];
+  int32_t indices[3][EN * ED];
+  for (int64_t k = 0; k <= EN; ++k) {
+    indptr[0][k] = indptr[1][k] = k * ED;
+    /* the third: rows 0 and EN - 1 without their last column */
+    indptr[2][k] = k == 0 ? 0 : (k < EN ? k * ED - 1 : EN * ED - 2);
+  }
+  for (int64_t k = 0; k < EN * ED; ++k) indices[0][k] = indices[1][k] = (int32_t)(k % ED);
+  for (int64_t r = 0; r < EN; ++r)
+    for (int64_t q = indptr[2][r]; q < indptr[2][r + 1]; ++q) indices[2][q] = (int32_t)(q - indptr[2][r]);
+  ExactFixture g[3];
+  SsKernelSvm *svm[3], *alone;
+  for (int c = 0; c < 3; ++c) {
+    g[c] = f;
+    REQUIRE(ss_data_init_csr(&g[c].data, SS_DTYPE_FLOAT64, f.X, indptr[c], indices[c], EN, ED) ==
+            SS_OK);
+    svm[c] = share_solver(&g[c], y[c % 2], 1);
+    REQUIRE(svm[c]);
+  }
+  alone = share_solver(&g[0], y[1], 1);
+  REQUIRE(alone && ss_kernel_svm_train(alone) == SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(svm[1], svm[0]), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_share_kernel_rows(svm[2], svm[0]), SS_ERR_BAD_ARG);
+  REQUIRE(ss_kernel_svm_train(svm[0]) == SS_OK);
+  ss_kernel_svm_delete(svm[0]); /* the store keeps its own copy of the structure */
+  REQUIRE(ss_kernel_svm_train(svm[1]) == SS_OK);
+  CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[1]), ss_kernel_svm_get_dual_variables(alone),
+               EN * sizeof(double)) == 0);
+  ss_kernel_svm_delete(svm[1]);
+  ss_kernel_svm_delete(svm[2]);
+  ss_kernel_svm_delete(alone);
+}
+
+/* The vector passes over all n (kernel_sdca_pair.c) make the scalar scans'
+ * choices: the same duals and bias bit for bit, for n with every remainder
+ * mod 4 (the lanes' tail), three labelings, two C and shrinking on/off. */
+void test_kernel_exact_vector_passes_equal_scalar(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  double y[SHARE_PROBLEMS][EN];
+  share_labels(&f, y);
+  const double Cs[2] = {0.5, 50.0};
+  int compared = 0;
+  for (int64_t n = EN - 7; n <= EN; ++n) {
+    SsData data;
+    ss_data_init_dense(&data, SS_DTYPE_FLOAT64, f.X, n, ED, ED);
+    for (int p = 0; p < SHARE_PROBLEMS; ++p)
+      for (int c = 0; c < 2; ++c)
+        for (int shrinking = 0; shrinking < 2; ++shrinking) {
+          SsKernelSvm *svm[2];
+          for (int scalar = 0; scalar < 2; ++scalar) {
+            svm[scalar] = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &data, y[p], 1.0 / (Cs[c] * n));
+            REQUIRE(svm[scalar]);
+            svm[scalar]->scalar_pair_passes = scalar;
+            ss_kernel_svm_set_unregularized_bias(svm[scalar], 1);
+            ss_kernel_svm_set_shrinking(svm[scalar], shrinking);
+            ss_kernel_svm_set_epsilon(svm[scalar], 1e-8);
+            REQUIRE(ss_kernel_svm_train(svm[scalar]) == SS_OK);
+          }
+          CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[0]),
+                       ss_kernel_svm_get_dual_variables(svm[1]), (size_t)n * sizeof(double)) == 0);
+          CHECK(ss_kernel_svm_get_bias(svm[0]) == ss_kernel_svm_get_bias(svm[1]));
+          CHECK(ss_kernel_svm_get_iteration_number(svm[0]) == ss_kernel_svm_get_iteration_number(svm[1]));
+          ss_kernel_svm_delete(svm[0]);
+          ss_kernel_svm_delete(svm[1]);
+          ++compared;
+        }
+  }
+  CHECK_EQ_INT(compared, 8 * SHARE_PROBLEMS * 4);
+}

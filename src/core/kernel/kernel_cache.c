@@ -35,11 +35,48 @@
  * doubles they stay doubles (no widening). The buffer for row i is the one
  * that last held i, else the one not returned last, so the two rows of a
  * pair step stay valid together.
+ *
+ * Shared rows (SsKernelRowStore): the kernel rows do not depend on the
+ * labels, so the binary problems of a one-vs-rest fit, trained on one data
+ * set with one kernel, can share them (ss_kernel_svm_share_kernel_rows).
+ * A store holds up to n complete rows of n doubles, each computed once, by
+ * the first object that asks for it, with that object's scratch and
+ * threads, through the same compute() as a private row: the same doubles,
+ * so a shared row changes no iterate. A cache takes its rows from the store
+ * only where every row would fit in its own budget anyway (capacity n,
+ * doubles), so sharing never holds more than one object's cache would.
+ * Objects may train at the same time in different threads: each row has a
+ * state, empty -> busy (the one thread that won it computes it) -> ready
+ * (published with release order; the row is never written again). An
+ * object that finds a row busy does not wait: it computes the row into its
+ * own cache, as without the store (the same values). The store is
+ * reference-counted and freed with its last object. It knows its data by
+ * the borrowed values' address (the objects hold those arrays; a change of
+ * the values is refused at train, kernel_svm.c) and, for CSR, by a copy of
+ * the structure compared by value.
  */
 #include "kernel_cache.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The states of a shared row. */
+enum { STORE_EMPTY = 0, STORE_BUSY = 1, STORE_READY = 2 };
+
+struct SsKernelRowStore {
+  _Atomic int64_t refs;
+  int64_t n;
+  SsData data;          /**< the rows' data, kernel and row flags (ss_kernel_row_store_fits);
+                             CSR: its indptr and indices are the store's copies (the Python
+                             layer gives each object its own copy of the structure) */
+  int64_t *indptr;      /**< CSR: [n + 1] the copy, else NULL */
+  int32_t *indices;     /**< CSR: [nnz] the copy, else NULL */
+  SsKernel kernel;
+  unsigned row_flags;
+  _Atomic int *state;   /**< [n] STORE_EMPTY, STORE_BUSY or STORE_READY */
+  double **rows;        /**< [n] row i once state[i] is STORE_READY */
+};
 
 SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes, bool float_rows)
 {
@@ -79,6 +116,11 @@ SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes,
   }
   for (int64_t i = 0; i < n; ++i) cache->slot_of[i] = -1;
   return SS_OK;
+}
+
+void ss_kernel_cache_use_store(SsKernelCache *cache, SsKernelRowStore *store)
+{
+  cache->store = store && cache->capacity == cache->n && !cache->single ? store : NULL;
 }
 
 void ss_kernel_cache_free(SsKernelCache *cache)
@@ -211,9 +253,32 @@ static const double *row_of(SsKernelCache *cache, int64_t s, const int64_t *acti
   return out;
 }
 
+/* Row i of the store (complete), computed here if nobody has; NULL when
+ * another thread is computing it or a buffer cannot be allocated (the
+ * caller then computes it into its own cache). */
+static const double *store_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i)
+{
+  SsKernelRowStore *store = cache->store;
+  int state = atomic_load_explicit(&store->state[i], memory_order_acquire);
+  if (state == STORE_EMPTY &&
+      atomic_compare_exchange_strong_explicit(&store->state[i], &state, STORE_BUSY,
+                                              memory_order_acquire, memory_order_acquire)) {
+    double *row = malloc((size_t)store->n * sizeof(double));
+    if (row) compute(cache, svm, i, NULL, store->n, row);
+    store->rows[i] = row;
+    atomic_store_explicit(&store->state[i], row ? STORE_READY : STORE_EMPTY, memory_order_release);
+    return row;
+  }
+  if (state != STORE_READY) return NULL;
+  cache->hits++;
+  return store->rows[i];
+}
+
 const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
                                   const int64_t *active, int64_t num_active, SsStatus *status)
 {
+  const double *shared = cache->store ? store_row(cache, svm, i) : NULL;
+  if (shared) return shared;
   bool current;
   const int64_t s = find(cache, i, &current);
   if (s < 0) {
@@ -240,6 +305,8 @@ const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, 
                                         const int64_t *active, int64_t num_active,
                                         const int64_t *rest, int64_t num_rest, SsStatus *status)
 {
+  const double *shared = cache->store ? store_row(cache, svm, i) : NULL;
+  if (shared) return shared;
   bool current;
   const int64_t s = find(cache, i, &current);
   if (s < 0) {
@@ -251,4 +318,80 @@ const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, 
   cache->made_in[s] = cache->generation;
   cache->complete[s] = true;
   return row_of(cache, s, active, num_active, true);
+}
+
+/* ------------------------------------------------------------------------ */
+/*                               Shared rows                                  */
+/* ------------------------------------------------------------------------ */
+
+SsKernelRowStore *ss_kernel_row_store_new(const SsKernelSvm *svm)
+{
+  const int64_t n = svm->num_data;
+  SsKernelRowStore *store = calloc(1, sizeof *store);
+  if (!store) return NULL;
+  store->state = calloc((size_t)n, sizeof *store->state);
+  store->rows = calloc((size_t)n, sizeof *store->rows);
+  if (!store->state || !store->rows) {
+    free((void *)store->state);
+    free(store->rows);
+    free(store);
+    return NULL;
+  }
+  for (int64_t i = 0; i < n; ++i) atomic_init(&store->state[i], STORE_EMPTY);
+  atomic_init(&store->refs, 1);
+  store->n = n;
+  store->data = svm->data;
+  if (svm->data.layout == SS_LAYOUT_CSR) {
+    const int64_t nnz = svm->data.indptr[n];
+    store->indptr = malloc((size_t)(n + 1) * sizeof(int64_t));
+    store->indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
+    if (!store->indptr || !store->indices) {
+      ss_kernel_row_store_release(store);
+      return NULL;
+    }
+    memcpy(store->indptr, svm->data.indptr, (size_t)(n + 1) * sizeof(int64_t));
+    memcpy(store->indices, svm->data.indices, (size_t)nnz * sizeof(int32_t));
+    store->data.indptr = store->indptr;
+    store->data.indices = store->indices;
+  }
+  store->kernel = svm->kernel;
+  store->row_flags = svm->row_flags;
+  return store;
+}
+
+void ss_kernel_row_store_retain(SsKernelRowStore *store)
+{
+  atomic_fetch_add_explicit(&store->refs, 1, memory_order_relaxed);
+}
+
+void ss_kernel_row_store_release(SsKernelRowStore *store)
+{
+  if (!store || atomic_fetch_sub_explicit(&store->refs, 1, memory_order_acq_rel) != 1) return;
+  for (int64_t i = 0; i < store->n; ++i) free(store->rows[i]);
+  free((void *)store->state);
+  free(store->rows);
+  free(store->indptr);
+  free(store->indices);
+  free(store);
+}
+
+/* The same CSR structure (by value: O(nnz)), or both dense. */
+static bool same_structure(const SsData *a, const SsData *b)
+{
+  if (a->layout != SS_LAYOUT_CSR) return true;
+  const int64_t n = a->num_data;
+  if (memcmp(a->indptr, b->indptr, (size_t)(n + 1) * sizeof(int64_t)) != 0) return false;
+  return memcmp(a->indices, b->indices, (size_t)a->indptr[n] * sizeof(int32_t)) == 0;
+}
+
+bool ss_kernel_row_store_fits(const SsKernelRowStore *store, const SsKernelSvm *svm)
+{
+  const SsData *a = &store->data, *b = &svm->data;
+  const SsKernel *k = &store->kernel, *l = &svm->kernel;
+  return svm->has_data && a->layout == b->layout && a->dtype == b->dtype &&
+         a->num_data == b->num_data && a->dimension == b->dimension &&
+         a->row_stride == b->row_stride && a->values == b->values &&
+         a->homkermap == b->homkermap && same_structure(a, b) && k->type == l->type &&
+         k->gamma == l->gamma && k->coef0 == l->coef0 && k->degree == l->degree &&
+         store->row_flags == svm->row_flags;
 }

@@ -5,6 +5,11 @@
 
 #include "kernel_internal.h"
 
+/** The whole kernel matrix of one data set, shared by the objects that
+ *  train on it (ss_kernel_svm_share_kernel_rows; kernel_cache.c, "Shared
+ *  rows"): each row computed once, by the first object that needs it. */
+typedef struct SsKernelRowStore SsKernelRowStore;
+
 typedef struct SsKernelCache {
   int64_t n;            /**< row length */
   int64_t capacity;     /**< rows the budget holds, in [2, n] (2 even for n = 1: never reached) */
@@ -23,6 +28,7 @@ typedef struct SsKernelCache {
   int64_t head, tail;   /**< most and least recently used slot, -1: empty */
   uint64_t generation;  /**< steps whenever the active set grows */
   int64_t hits, misses;
+  SsKernelRowStore *store; /**< borrowed: the rows come from here first when all n fit, or NULL */
 } SsKernelCache;
 
 /** A cache for rows of length @p n within @p megabytes (> 0); SS_ERR_ALLOC.
@@ -30,6 +36,9 @@ typedef struct SsKernelCache {
  *  value a float: when n rows of doubles would not fit, they are stored as
  *  floats, twice as many in the budget (kernel_cache.c). */
 SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes, bool float_rows);
+/** Take the rows from @p store (NULL: none) while all n rows fit in the
+ *  cache's budget as doubles; else the store is not used. */
+void ss_kernel_cache_use_store(SsKernelCache *cache, SsKernelRowStore *store);
 /** Free every buffer (safe on a zeroed or failed cache). */
 void ss_kernel_cache_free(SsKernelCache *cache);
 /** The active set is about to grow: every cached row becomes stale. */
@@ -48,5 +57,17 @@ const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_
 const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
                                         const int64_t *active, int64_t num_active,
                                         const int64_t *rest, int64_t num_rest, SsStatus *status);
+
+/** A new store of the kernel rows of @p svm's data, kernel and row flags,
+ *  holding one reference; NULL when out of memory. */
+SsKernelRowStore *ss_kernel_row_store_new(const SsKernelSvm *svm);
+/** One more reference to @p store (thread-safe). */
+void ss_kernel_row_store_retain(SsKernelRowStore *store);
+/** Drop a reference; the last one frees the rows (NULL-safe, thread-safe). */
+void ss_kernel_row_store_release(SsKernelRowStore *store);
+/** Whether @p svm's rows are the ones @p store holds: the same data
+ *  (the same borrowed values array; a CSR structure equal by value),
+ *  kernel and row flags. */
+bool ss_kernel_row_store_fits(const SsKernelRowStore *store, const SsKernelSvm *svm);
 
 #endif /* STOCHSVM_KERNEL_CACHE_H */

@@ -214,6 +214,8 @@ struct SsKernelSvm_ {
                                     iteration instead of its window (sbp.c) */
   bool no_row_copy;            /**< ss_kernel_svm_set_row_copy(0): the SBP's rows go without a
                                     row copy (SsRowCopy) */
+  bool scalar_pair_passes;     /**< tests only: the exact SDCA's passes without vectors
+                                    (kernel_sdca_pair.c), to compare with them */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;
@@ -226,6 +228,8 @@ struct SsKernelSvm_ {
   /* Exact SDCA with a bias (kernel_sdca_pair.c). */
   double cache_size;           /**< kernel-row cache in MB; 0: the default (kernel_svm.h) */
   bool no_shrinking;           /**< shrinking is on unless set off */
+  struct SsKernelRowStore *row_store; /**< kernel rows shared with other objects
+                                    (ss_kernel_svm_share_kernel_rows, kernel_cache.c), or NULL */
 
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */

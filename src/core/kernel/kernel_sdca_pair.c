@@ -66,8 +66,10 @@
  * test fails, tol is divided by 10 and the steps resume. One iteration is one
  * pair step.
  */
+#include "../common/vexp.h"
 #include "kernel_cache.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +133,15 @@ static int64_t shrink_period(const SsKernelSvm *self)
   return self->num_data < PAIR_SHRINK_PERIOD ? self->num_data : PAIR_SHRINK_PERIOD;
 }
 
+/* The cache takes its rows from the object's shared store, if any, while
+ * the store's rows are this object's (the precision may have changed). */
+static void use_shared_rows(const SsKernelSvm *self, PairState *st)
+{
+  SsKernelRowStore *store = self->row_store;
+  ss_kernel_cache_use_store(&st->cache,
+                            store && ss_kernel_row_store_fits(store, self) ? store : NULL);
+}
+
 static SsStatus start(SsKernelSvm *self)
 {
   const int64_t n = self->num_data;
@@ -163,6 +174,7 @@ static SsStatus start(SsKernelSvm *self)
     free_state(self);
     return status;
   }
+  use_shared_rows(self, st);
   for (int64_t k = 0; k < n; ++k) {
     self->dual[k] = 0;
     st->v[k] = self->labels[k]; /* g = -e */
@@ -301,13 +313,229 @@ static void choose_i(PairState *st)
   st->have_choice = true;
 }
 
+/* The two passes of a step over the active examples act[0, na), or over
+ * 0..na-1 when act is NULL (all n active: the index array is not read;
+ * the same visits in the same order, so the same results). */
+#define ACTIVE(act, k) ((act) ? (act)[k] : (k))
+
+/* j: the second-order choice over I_low with v_t < v_i (-1: none), and
+ * *M_out = M = min_{I_low} v on the way. */
+static int64_t choose_j(const PairState *st, const double *K_diag, const double *Ki, int64_t i,
+                        double vi, const int64_t *act, int64_t na, double *M_out)
+{
+  const double *v = st->v;
+  const unsigned char *side = st->side;
+  int64_t j = -1;
+  double best = INFINITY, M = INFINITY;
+  /* A candidate whose b^2 < (-best) (1 - 1e-12) eta (an upper bound below
+   * every rounding, in normal numbers) cannot score below best: its division
+   * is skipped. Most candidates are, so the choice, always the one the full
+   * scan makes, costs a multiplication for them instead of a division. */
+  double bound = -INFINITY; /* (-best) (1 - 1e-12): -inf while best is +inf */
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t t = ACTIVE(act, k);
+    if (!(side[t] & PAIR_LOW)) continue;
+    if (v[t] < M) M = v[t];
+    const double b = vi - v[t];
+    if (b > 0) {
+      double eta = K_diag[i] + K_diag[t] - 2 * Ki[t];
+      if (eta <= 0) eta = PAIR_TAU;
+      const double b2 = b * b, cut = bound * eta;
+      if (b2 < cut && cut >= DBL_MIN) continue;
+      const double score = -b2 / eta;
+      if (score < best) {
+        best = score;
+        bound = -best * (1 - 1e-12);
+        j = t;
+      }
+    }
+  }
+  *M_out = M;
+  return j;
+}
+
+/* v_t -= y_t (g_t's change) = ci K_it + cj K_jt, and the next step's i on
+ * the way (the first maximiser of v over I_up, as choose_i). */
+static void update_v(PairState *st, const double *Ki, const double *Kj, double ci, double cj,
+                     const int64_t *act, int64_t na)
+{
+  double *v = st->v;
+  const unsigned char *side = st->side;
+  int64_t next = -1;
+  double v_next = -INFINITY;
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t t = ACTIVE(act, k);
+    v[t] -= ci * Ki[t] + cj * Kj[t];
+    if (v[t] > v_next && (side[t] & PAIR_UP)) {
+      v_next = v[t];
+      next = t;
+    }
+  }
+  st->choice = next;
+  st->choice_v = v_next;
+}
+
+#if defined(__GNUC__)
+/* The two passes over all n (no shrunk example), in vectors of PAIR_VEC
+ * lanes (GCC's and Clang's vector extensions: AVX registers in the
+ * SS_VECTOR_CLONES copies, two SSE2 halves elsewhere). Position t goes to lane t % PAIR_VEC; each lane keeps
+ * its best value and the first position reaching it (strict comparisons,
+ * as the scans above), and the lanes are combined by value, ties to the
+ * smaller position: the first position reaching the overall best, the
+ * choice of the scalar scan. Every value is computed by the same
+ * operations in the same order as there, so the results are the same bits. */
+#define PAIR_VEC 4 /* the helpers below spell out 4 lanes */
+typedef double PairVd __attribute__((vector_size(PAIR_VEC * sizeof(double))));
+typedef int64_t PairVi __attribute__((vector_size(PAIR_VEC * sizeof(int64_t))));
+
+/* Macros rather than functions: no vector crosses a call (GCC warns that
+ * 32-byte vector arguments change the calling convention with AVX). */
+#define VEC_LOAD(x, p) memcpy(&(x), (p), sizeof(x))
+#define VEC_SPLAT(a) ((PairVd){(a), (a), (a), (a)})
+/* -1 in the lanes of positions t..t+3 whose side has the bit, else 0. */
+#define VEC_SIDE(s, bit) ((PairVi){(s)[0] & (bit), (s)[1] & (bit), (s)[2] & (bit), (s)[3] & (bit)} != 0)
+#define VEC_PICK(m, a, b) ((PairVd)(((PairVi)(a) & (m)) | ((PairVi)(b) & ~(m))))
+#define VEC_PICK_INT(m, a, b) (((a) & (m)) | ((b) & ~(m)))
+#define VEC_ANY(m) (((m)[0] | (m)[1] | (m)[2] | (m)[3]) != 0)
+
+/* The lane with the best key (the smallest, or the largest with @p largest),
+ * ties to the smaller position; its position, or -1 when no lane has one.
+ * Inline on purpose: called out of line from the AVX clones, GCC 12 left the
+ * upper halves of the vector registers dirty (no vzeroupper before the
+ * call) and the SSE code after the pass (the kernel rows) ran 2.5x slower. */
+static inline int64_t lanes_best(const double key[PAIR_VEC], const int64_t pos[PAIR_VEC], bool largest)
+{
+  int best = -1;
+  for (int l = 0; l < PAIR_VEC; ++l) {
+    if (pos[l] < 0) continue;
+    if (best < 0 || (largest ? key[l] > key[best] : key[l] < key[best]) ||
+        (key[l] == key[best] && pos[l] < pos[best]))
+      best = l;
+  }
+  return best < 0 ? -1 : pos[best];
+}
+
+/* choose_j over all n. The division skip uses the best over all lanes so
+ * far (earlier positions: a skipped candidate could at most tie with it). */
+SS_VECTOR_CLONES static int64_t choose_j_all(const PairState *st, const double *K_diag,
+                                             const double *Ki, int64_t i, double vi, int64_t n,
+                                             double *M_out)
+{
+  const double *v = st->v;
+  const unsigned char *side = st->side;
+  const double K_ii = K_diag[i];
+  const PairVd vvi = VEC_SPLAT(vi), kii = VEC_SPLAT(K_ii), two = VEC_SPLAT(2.0),
+               zero = VEC_SPLAT(0.0), tau = VEC_SPLAT(PAIR_TAU), tiny = VEC_SPLAT(DBL_MIN);
+  PairVd best = VEC_SPLAT(INFINITY), low_min = VEC_SPLAT(INFINITY), bound = VEC_SPLAT(-INFINITY);
+  PairVi pos = {-1, -1, -1, -1}, at = {0, 1, 2, 3};
+  const PairVi step = {PAIR_VEC, PAIR_VEC, PAIR_VEC, PAIR_VEC};
+  const int64_t whole = n - n % PAIR_VEC;
+  for (int64_t k = 0; k < whole; k += PAIR_VEC, at += step) {
+    const PairVi low = VEC_SIDE(side + k, PAIR_LOW);
+    PairVd vt, kd, ki;
+    VEC_LOAD(vt, v + k);
+    const PairVd b = vvi - vt;
+    low_min = VEC_PICK(low & (vt < low_min), vt, low_min);
+    const PairVi candidate = low & (b > zero);
+    if (!VEC_ANY(candidate)) continue;
+    VEC_LOAD(kd, K_diag + k);
+    VEC_LOAD(ki, Ki + k);
+    PairVd eta = kii + kd - two * ki;
+    eta = VEC_PICK(eta <= zero, tau, eta);
+    const PairVd b2 = b * b, cut = bound * eta;
+    const PairVi need = candidate & ~((b2 < cut) & (cut >= tiny));
+    if (!VEC_ANY(need)) continue;
+    const PairVd score = -b2 / eta;
+    const PairVi better = need & (score < best);
+    if (!VEC_ANY(better)) continue;
+    best = VEC_PICK(better, score, best);
+    pos = VEC_PICK_INT(better, at, pos);
+    double overall = best[0];
+    for (int l = 1; l < PAIR_VEC; ++l) overall = best[l] < overall ? best[l] : overall;
+    const double cut_scale = -overall * (1 - 1e-12);
+    bound = VEC_SPLAT(cut_scale);
+  }
+  for (int64_t t = whole; t < n; ++t) {
+    const int l = (int)(t - whole);
+    if (!(side[t] & PAIR_LOW)) continue;
+    if (v[t] < low_min[l]) low_min[l] = v[t];
+    const double b = vi - v[t];
+    if (b > 0) {
+      double eta = K_diag[i] + K_diag[t] - 2 * Ki[t];
+      if (eta <= 0) eta = PAIR_TAU;
+      const double score = -(b * b) / eta;
+      if (score < best[l]) {
+        best[l] = score;
+        pos[l] = t;
+      }
+    }
+  }
+  double M = INFINITY;
+  for (int l = 0; l < PAIR_VEC; ++l) M = low_min[l] < M ? low_min[l] : M;
+  *M_out = M;
+  double key[PAIR_VEC];
+  int64_t at_best[PAIR_VEC];
+  memcpy(key, &best, sizeof key);
+  memcpy(at_best, &pos, sizeof at_best);
+  return lanes_best(key, at_best, false);
+}
+
+/* update_v over all n. */
+SS_VECTOR_CLONES static void update_v_all(PairState *st, const double *Ki, const double *Kj,
+                                          double ci, double cj, int64_t n)
+{
+  double *v = st->v;
+  const unsigned char *side = st->side;
+  const PairVd vci = VEC_SPLAT(ci), vcj = VEC_SPLAT(cj);
+  PairVd top = VEC_SPLAT(-INFINITY);
+  PairVi pos = {-1, -1, -1, -1}, at = {0, 1, 2, 3};
+  const PairVi step = {PAIR_VEC, PAIR_VEC, PAIR_VEC, PAIR_VEC};
+  const int64_t whole = n - n % PAIR_VEC;
+  for (int64_t k = 0; k < whole; k += PAIR_VEC, at += step) {
+    PairVd vk, ki, kj;
+    VEC_LOAD(vk, v + k);
+    VEC_LOAD(ki, Ki + k);
+    VEC_LOAD(kj, Kj + k);
+    const PairVd x = vk - (vci * ki + vcj * kj);
+    memcpy(v + k, &x, sizeof x);
+    const PairVi better = VEC_SIDE(side + k, PAIR_UP) & (x > top);
+    top = VEC_PICK(better, x, top);
+    pos = VEC_PICK_INT(better, at, pos);
+  }
+  for (int64_t t = whole; t < n; ++t) {
+    const int l = (int)(t - whole);
+    v[t] -= ci * Ki[t] + cj * Kj[t];
+    if (v[t] > top[l] && (side[t] & PAIR_UP)) {
+      top[l] = v[t];
+      pos[l] = t;
+    }
+  }
+  double key[PAIR_VEC];
+  int64_t at_best[PAIR_VEC];
+  memcpy(key, &top, sizeof key);
+  memcpy(at_best, &pos, sizeof at_best);
+  st->choice = lanes_best(key, at_best, true);
+  st->choice_v = st->choice < 0 ? -INFINITY : v[st->choice];
+}
+#else
+static int64_t choose_j_all(const PairState *st, const double *K_diag, const double *Ki, int64_t i,
+                            double vi, int64_t n, double *M_out)
+{
+  return choose_j(st, K_diag, Ki, i, vi, NULL, n, M_out);
+}
+static void update_v_all(PairState *st, const double *Ki, const double *Kj, double ci, double cj,
+                         int64_t n)
+{
+  update_v(st, Ki, Kj, ci, cj, NULL, n);
+}
+#endif
+
 /* One pair step, or none when m - M <= tol on the active set (*done).
  * SS_ERR_ALLOC when the cache cannot hold a row. */
 static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
 {
   const double *y = self->labels, *K_diag = self->diagonal;
   double *a = self->dual, *v = st->v;
-  const unsigned char *side = st->side;
   const int64_t *act = st->active, na = st->num_active;
   if (!st->have_choice) choose_i(st);
   const int64_t i = st->choice;
@@ -318,23 +546,10 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   const double *Ki = ss_kernel_cache_row(&st->cache, self, i, act, na, &status);
   if (!Ki) return status;
   /* j: the second-order choice over I_low with v_t < v_i; M on the way. */
-  int64_t j = -1;
-  double best = INFINITY, M = INFINITY;
-  for (int64_t k = 0; k < na; ++k) {
-    const int64_t t = act[k];
-    if (!(side[t] & PAIR_LOW)) continue;
-    if (v[t] < M) M = v[t];
-    const double b = vi - v[t];
-    if (b > 0) {
-      double eta = K_diag[i] + K_diag[t] - 2 * Ki[t];
-      if (eta <= 0) eta = PAIR_TAU;
-      const double score = -b * b / eta;
-      if (score < best) {
-        best = score;
-        j = t;
-      }
-    }
-  }
+  double M;
+  const bool all = na == self->num_data && !self->scalar_pair_passes;
+  const int64_t j = all ? choose_j_all(st, K_diag, Ki, i, vi, na, &M)
+                        : choose_j(st, K_diag, Ki, i, vi, act, na, &M);
   if (vi - M <= st->tol || j < 0) return SS_OK;
   *done = false;
   const double *Kj = ss_kernel_cache_row(&st->cache, self, j, act, na, &status);
@@ -371,18 +586,8 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   st->inactive_fresh = false;
   /* v_t -= y_t (g_t's change), and the next step's i on the way. */
   const double ci = y[i] * (ai_new - ai), cj = y[j] * (aj_new - aj);
-  int64_t next = -1;
-  double v_next = -INFINITY;
-  for (int64_t k = 0; k < na; ++k) {
-    const int64_t t = act[k];
-    v[t] -= ci * Ki[t] + cj * Kj[t];
-    if (v[t] > v_next && (side[t] & PAIR_UP)) {
-      v_next = v[t];
-      next = t;
-    }
-  }
-  st->choice = next;
-  st->choice_v = v_next;
+  if (all) update_v_all(st, Ki, Kj, ci, cj, na);
+  else update_v(st, Ki, Kj, ci, cj, act, na);
   return SS_OK;
 }
 
@@ -497,6 +702,7 @@ SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
       self->iteration = 0;
       return status;
     }
+    use_shared_rows(self, st);
   }
   return SS_OK;
 }
@@ -514,3 +720,34 @@ SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
 }
 
 int ss_kernel_svm_get_shrinking(const SsKernelSvm *self) { return !self->no_shrinking; }
+
+SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
+{
+  if (!self) return SS_ERR_BAD_ARG;
+  SsKernelRowStore *store = NULL;
+  if (source) {
+    if (!self->has_data || !source->has_data)
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
+                                "share_kernel_rows: both objects need data (set_data)");
+    store = source->row_store;
+    if (!store || !ss_kernel_row_store_fits(store, source)) {
+      store = ss_kernel_row_store_new(source);
+      if (!store) return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "share_kernel_rows: out of memory");
+      ss_kernel_row_store_release(source->row_store);
+      source->row_store = store;
+    }
+    if (!ss_kernel_row_store_fits(store, self))
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                                "share_kernel_rows: the objects' kernel rows differ: they need the same "
+                                "X values array (and CSR structure), kernel and kernel precision");
+    ss_kernel_row_store_retain(store);
+  }
+  ss_kernel_row_store_release(self->row_store);
+  self->row_store = store;
+  SsKernelSvm *const objects[2] = {self, source};
+  for (int k = 0; k < 2; ++k) {
+    PairState *st = objects[k] && objects[k]->ops == &ss_kernel_sdca_pair_ops ? objects[k]->state : NULL;
+    if (st) use_shared_rows(objects[k], st);
+  }
+  return ss_kernel_svm_succeed(self);
+}

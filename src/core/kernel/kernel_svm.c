@@ -10,6 +10,7 @@
  * piece to the solver's steps(): N iterations equal N/2 and N/2 more, bit
  * for bit. The solver's ops table names its stopping rule.
  */
+#include "kernel_cache.h"
 #include "kernel_certificate.h"
 #include "kernel_svm_budget.h"
 
@@ -112,6 +113,8 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
 static void free_data_state(SsKernelSvm *self)
 {
   if (self->ops && self->ops->free_state) self->ops->free_state(self);
+  ss_kernel_row_store_release(self->row_store); /* its rows belong to the old data */
+  self->row_store = NULL;
   free(self->labels);
   free(self->weights);
   free(self->norms2);
