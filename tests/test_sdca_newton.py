@@ -136,3 +136,21 @@ def test_hinge_is_not_affected(cancer):
     stats = svm.train()
     assert stats["status"] == "max_iterations"
     assert stats["num_newton_iterations"] == 0
+
+
+def test_an_uncertified_newton_end_warns_without_asking_for_more_epochs():
+    # Raw digits, one-vs-rest, squared hinge at C = 1e3: nearly separable
+    # problems where Newton's 1000 iterations do not certify most classes
+    # (docs/stopping.rst); the warning must not send the user to max_iter.
+    from sklearn.datasets import load_digits
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = load_digits(return_X_y=True)
+    with pytest.warns(ConvergenceWarning) as record:
+        est = LinearSVMClassifier(C=1000, loss="hinge2").fit(X, y)
+    uncertified = [s for s in est._stats
+                   if s["status"] == "max_iterations" and s["num_newton_iterations"] > 0]
+    assert uncertified
+    text = " ".join(str(w.message) for w in record)
+    assert "Newton ended after" in text and "rarely helps" in text
+    assert "StandardScaler" in text and "increase max_iter" not in text

@@ -385,6 +385,19 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
                           _convergence_warning(), stacklevel=3)
             return
         capped = stats["status"] == "max_iterations"
+        newton = stats.get("num_newton_iterations", 0)
+        if capped and newton > 0:
+            # SDCA handed over to its Newton fallback (a stall or the cap)
+            # and Newton ended uncertified: more epochs would not help.
+            warnings.warn(f"{name} stopped before its {stopping_rule or 'stopping test'} fell "
+                          f"below {tol_name}={tol}{gap_text}: SDCA handed over to its Newton "
+                          f"fallback after {stats['epoch']} epochs, and Newton ended after "
+                          f"{newton} iterations without meeting it (a nearly separable or "
+                          f"badly scaled problem); raising {cap_name} rarely helps here: scale "
+                          f"the features (e.g. sklearn.preprocessing.StandardScaler), lower C "
+                          f"(raise lambda) or raise {tol_name}", _convergence_warning(),
+                          stacklevel=3)
+            return
         if capped and (stopping_rule is not None or far):
             note = scale_note() if scale_note is not None else ""
             if stopping_rule is not None:

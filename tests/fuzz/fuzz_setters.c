@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
 
   for (int op = 0; op < FZ_MAX_OPS && in.size > 0; ++op) {
     const int64_t n = ss_svm_get_num_data(svm), d = ss_svm_get_dimension(svm);
-    switch (fz_byte(&in) % 24) {
+    switch (fz_byte(&in) % 25) {
       case 0: FZ_SET_DOUBLE(svm, ss_svm_set_lambda, ss_svm_get_lambda, fz_double(&in)); break;
       case 1: FZ_SET_DOUBLE(svm, ss_svm_set_epsilon, ss_svm_get_epsilon, fz_double(&in)); break;
       case 2: {
@@ -200,12 +200,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
         ss_svm_set_interrupt_function(svm, fz_byte(&in) & 1 ? on_poll : NULL, &cb);
         break;
       case 20: case 21: fz_train(svm); break;
+      case 22: {
+        /* SDCA's own switch: refused (with a last error) by the others. */
+        const int v = (int)fz_bits(&in, 4);
+        const bool applies = solver == SS_SOLVER_SDCA;
+        FZ_ASSERT(ss_svm_set_newton_fallback(svm, v) == (applies ? SS_OK : SS_ERR_BAD_STATE));
+        FZ_ASSERT(ss_svm_get_newton_fallback(svm) == (applies && v != 0));
+        break;
+      }
       default: {
         /* Every getter. */
         (void)ss_svm_get_solver(svm);
         (void)ss_svm_get_t0(svm);
         (void)ss_svm_get_shrinking(svm);
         (void)ss_svm_get_num_shrunk(svm);
+        (void)ss_svm_get_newton_fallback(svm);
+        (void)ss_svm_get_statistics(svm)->num_newton_iterations;
         const double *s = ss_svm_get_scores(svm);
         if (s && n > 0) (void)s[n - 1];
         const double *a = ss_svm_get_dual_variables(svm);
