@@ -907,12 +907,25 @@ def _run_train(args):
             pool.shutdown()
     train_time = time.perf_counter() - t
     limited = [s for s in stats if s["status"] == "budget_limited"]
+    uncertified = [s for s in stats
+                   if s["status"] == "max_iterations" and s.get("num_newton_iterations", 0)]
     status = "converged" if all(s["status"] == "converged" for s in stats) else (
+        "not converged" if uncertified else
         "budget limited" if limited and all(s["status"] in _DONE for s in stats) else
         "early stop" if best is not None and epoch < args.epochs else "epoch limit")
-    print(f"{status} after {epoch} epochs, objective {objective:.6f}, training time "
-          f"{train_time:.3f} s")
-    if status == "epoch limit" and args.tol > 0 and _tests_tol(args):
+    newton = max(s.get("num_newton_iterations", 0) for s in stats)
+    print(f"{status} after {epoch} epochs"
+          + (f" and {newton} Newton iteration{'s' if newton > 1 else ''}" if newton else "")
+          + f", objective {objective:.6f}, training time {train_time:.3f} s")
+    if uncertified and args.tol > 0:
+        # SDCA handed over to its Newton fallback, which ended short of tol:
+        # more epochs rarely help (docs/stopping.rst).
+        print(f"stochsvm train: notice: SDCA handed over to its Newton fallback, which ended "
+              f"after {max(s['num_newton_iterations'] for s in uncertified)} iterations without "
+              f"its relative duality gap falling below --tol {args.tol:g} (a nearly separable "
+              f"or badly scaled problem); raising --epochs rarely helps: add --scale standard, "
+              f"lower -C or raise --tol", file=sys.stderr)
+    elif status == "epoch limit" and args.tol > 0 and _tests_tol(args):
         from stochsvm.svm import _scale_note
 
         quasi_newton = args.solver in ("res", "lres")
