@@ -5,7 +5,8 @@
  * data written by bench/kernel_speed.py (raw files: indptr int64, indices
  * int32, values float64, labels float64), rbf kernel, for a fixed number of
  * iterations (solver "exact": kernel SDCA with the unregularized bias, to
- * its default stopping rule, iterations capping it), and prints one line:
+ * its default stopping rule, iterations capping it; solver "sbpb": SBP with
+ * the unregularized bias), and prints one line:
  *
  *   wall_seconds cpu_seconds kernel_evaluations
  *
@@ -41,7 +42,7 @@ static double seconds(clockid_t clock)
 int main(int argc, char **argv)
 {
   if (argc != 13 && argc != 14) {
-    fprintf(stderr, "usage: %s P J V Y d solver(sbp|sdca|exact) gamma lambda nu iterations "
+    fprintf(stderr, "usage: %s P J V Y d solver(sbp|sbpb|sdca|exact) gamma lambda nu iterations "
                     "threads out [f64|f32data|f32rows]\n", argv[0]);
     return 2;
   }
@@ -55,7 +56,7 @@ int main(int argc, char **argv)
     return 1;
   }
   const int64_t n = (int64_t)(by / sizeof(double)), d = atoll(argv[5]);
-  const int exact = strcmp(argv[6], "exact") == 0;
+  const int exact = strcmp(argv[6], "exact") == 0, sbp_bias = strcmp(argv[6], "sbpb") == 0;
   const SsKernelSolver solver = exact || strcmp(argv[6], "sdca") == 0 ? SS_KSOLVER_SDCA : SS_KSOLVER_SBP;
   const double gamma = atof(argv[7]), lambda = atof(argv[8]), nu = atof(argv[9]);
   const int64_t iterations = atoll(argv[10]);
@@ -106,6 +107,7 @@ int main(int argc, char **argv)
   } else {
     ss_kernel_svm_set_diagnostic_frequency(svm, iterations);
     ss_kernel_svm_set_epsilon(svm, 1e-300); /* run every iteration */
+    if (sbp_bias) ss_kernel_svm_set_unregularized_bias(svm, 1);
   }
 #ifdef KERNEL_EVAL_THREADS
   ss_kernel_svm_set_num_threads(svm, threads);
