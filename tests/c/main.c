@@ -190,6 +190,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_window_level_matches_full_filling)                      \
   /* test_sbp_rescan.c */                                        \
   X(sbp_rescan_matches_full_filling)                            \
+  X(sbp_bias_rescan_matches_full_filling)                       \
   X(sbp_water_level_near_matches)                              \
   /* test_kernel_f32.c */                                         \
   X(vexpf_matches_libm)                                         \

@@ -1,6 +1,7 @@
 /* test_sbp_rescan.c -- the SBP's level when it falls outside the window of
  * the row pass (sbp.c, level_rescanned): c scanned again with a wider
- * window, the blocks on the object's threads. The same iterates as the
+ * window, the blocks on the object's threads; with the bias, the windows
+ * around the floors widened and scanned again. The same iterates as the
  * filling of the whole basin every iteration (to rounding: the lower set is
  * summed by blocks), and bit for bit the same on one and two threads.
  * The filling from a guess of the level (sbp_gamma.c,
@@ -18,12 +19,15 @@
 enum { RN = 6000, RD = 4, RUNS = 3 };
 
 /* run 0: windows, one thread; 1: windows, two threads (every job of two
- * blocks or more offered to the worker); 2: the whole basin every time. */
+ * blocks or more offered to the worker); 2: the whole basin every time.
+ * bias: the SBP with the unregularized bias (its windows around the floors
+ * widened and scanned again on a miss, sbp_steps). */
 static SsKernelSvm *rescan_run(const SsKernel *kernel, const SsData *data, const double *y,
-                               int run)
+                               int run, bool bias)
 {
   SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, kernel, data, y, 1e-4);
   if (!svm) return NULL;
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, bias), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0.05), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_seed(svm, 3), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 1000), SS_OK);
@@ -39,7 +43,7 @@ static SsKernelSvm *rescan_run(const SsKernel *kernel, const SsData *data, const
   return svm;
 }
 
-void test_sbp_rescan_matches_full_filling(void)
+static void check_rescan_matches_full_filling(bool bias)
 {
   double *X = malloc(sizeof(double) * RN * RD), *y = malloc(sizeof(double) * RN);
   REQUIRE(X && y);
@@ -50,7 +54,7 @@ void test_sbp_rescan_matches_full_filling(void)
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
   SsKernelSvm *svm[RUNS];
   for (int run = 0; run < RUNS; ++run) {
-    svm[run] = rescan_run(&kernel, &data, y, run);
+    svm[run] = rescan_run(&kernel, &data, y, run, bias);
     REQUIRE(svm[run]);
   }
   CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
@@ -67,6 +71,17 @@ void test_sbp_rescan_matches_full_filling(void)
   CHECK(diff <= 1e-12 * scale);
   for (int run = 0; run < RUNS; ++run) ss_kernel_svm_delete(svm[run]);
   free(X), free(y);
+}
+
+void test_sbp_rescan_matches_full_filling(void)
+{
+  check_rescan_matches_full_filling(false);
+}
+
+void test_sbp_bias_rescan_matches_full_filling(void)
+{
+  check_rescan_matches_full_filling(true);
+
 }
 
 /* The level of heights (with a lower set) from guesses below, at and above

@@ -424,7 +424,7 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsS
                             int64_t strict[2])
 {
   const int64_t n = self->num_data;
-  if (s->floor_index[0] < 0 || s->floor_index[1] < 0) return false;
+  if (s->floor_index[0] < 0 || s->floor_index[1] < 0 || self->sbp_full_levels) return false;
   int64_t below[2], length[2];
   double sum[2], above[2];
   for (int cl = 0; cl < 2; ++cl) {
@@ -672,11 +672,19 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     int64_t strict[2] = {0, 0};
     bool windowed = false;
     if (s->bias) {
+      /* outside the windows: widen them (from eta0 if they shrank to 0 or
+       * overflowed) and scan again, at most SS_SBP_RESCANS times (a scan is
+       * a pass over n; the filling of the whole basin that it spares sorts
+       * by selection); failing that, fill the whole basin */
       windowed = levels_windowed(self, s, c, &lv, strict);
-      if (!windowed) {
-        s->half_width = isfinite(2 * s->half_width) ? 2 * s->half_width : s->eta0;
-        levels(self, s, c, &lv);
+      const bool floors = s->floor_index[0] >= 0 && s->floor_index[1] >= 0;
+      for (int k = 0; !windowed && k < SS_SBP_RESCANS; ++k) {
+        const double wider = 2 * s->half_width;
+        s->half_width = wider > 0 && isfinite(wider) ? wider : s->eta0;
+        if (!floors || self->sbp_full_levels) break;
+        windowed = levels_windowed(self, s, c, &lv, strict);
       }
+      if (!windowed) levels(self, s, c, &lv);
       remember_floors(s, c, n, &lv);
       s->last_covered = lv.covered;
     } else {
