@@ -81,7 +81,6 @@ void test_sbp_rescan_matches_full_filling(void)
 void test_sbp_bias_rescan_matches_full_filling(void)
 {
   check_rescan_matches_full_filling(true);
-
 }
 
 /* The level of heights (with a lower set) from guesses below, at and above
