@@ -168,16 +168,15 @@ def test_near_separable_digits_are_certified():
         assert P <= 1.001 * _oracle_on(X, yk, C, "hinge2")
 
 
-def test_an_uncertified_newton_end_warns_without_asking_for_more_epochs():
-    # Raw wine, one-vs-rest, squared hinge at C = 1e5: one of its problems
-    # is left uncertified after Newton's 1000 iterations; the warning must
-    # not send the user to max_iter.
-    from sklearn.datasets import load_wine
+def test_an_uncertified_newton_end_warns_without_asking_for_more_epochs(cancer):
+    # Raw breast_cancer, squared hinge at C = 1e7: left uncertified after
+    # Newton's 1000 iterations; the warning must not send the user to
+    # max_iter.
     from sklearn.exceptions import ConvergenceWarning
 
-    X, y = load_wine(return_X_y=True)
+    X, y = cancer
     with pytest.warns(ConvergenceWarning) as record:
-        est = LinearSVMClassifier(C=1e5, loss="hinge2").fit(X, y)
+        est = LinearSVMClassifier(C=1e7, loss="hinge2").fit(X, y)
     uncertified = [s for s in est._stats
                    if s["status"] == "max_iterations" and s["num_newton_iterations"] > 0]
     assert uncertified
