@@ -130,6 +130,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_sdca_newton.c */                                      \
   X(sdca_newton_reaches_a_certified_optimum)                    \
   X(sdca_newton_stall_rule)                                     \
+  X(sdca_newton_near_separable_squared_hinge)                   \
   X(sdca_newton_l2_closed_form)                                 \
   X(sdca_newton_dense_csr_float32_repeat)                       \
   X(sdca_newton_continues)                                      \
