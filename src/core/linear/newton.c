@@ -1,8 +1,9 @@
-/* newton.c -- a primal truncated Newton method with a trust region for the
- * smooth losses (squared hinge, logistic, l2): linear SDCA's fallback where
- * its coordinate steps stall (Lin, Weng and Keerthi 2008, "Trust region
- * Newton method for large-scale logistic regression"; written from the
- * paper's math).
+/* newton.c -- a primal truncated Newton method for the smooth losses
+ * (squared hinge, logistic, l2): linear SDCA's fallback where its
+ * coordinate steps stall. Logistic and l2 take trust-region steps (Lin,
+ * Weng and Keerthi 2008, "Trust region Newton method for large-scale
+ * logistic regression"), the squared hinge line-search steps (below); both
+ * written from the papers' math.
  *
  * The problem is SDCA's own (sdca.c), with x~_i = (x_i, B), w~ = (w, w_b):
  *
