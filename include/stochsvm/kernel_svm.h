@@ -246,6 +246,8 @@ SS_API double ss_kernel_svm_get_cache_size(const SsKernelSvm *self);
  *  rows it computed), never the iterates. The objects may train at the same
  *  time in different threads. The store holds a reference per object and is
  *  freed with the last; set_data leaves it. @p source NULL: stop sharing.
+ *  A core built without C11 atomics (docs/embedding.rst) has no store: the
+ *  call checks that both objects have data and shares nothing.
  *  Not while either object trains. @return SS_OK; SS_ERR_BAD_ARG (NULL
  *  self; rows that differ: not the same values array, CSR structure (equal
  *  by value), kernel or kernel precision); SS_ERR_BAD_STATE (an object without data);
@@ -315,7 +317,9 @@ SS_API SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed);
  *  prediction split their rows over this many threads (a pool the object
  *  owns); the results are bit-identical for any count. A core built without
  *  POSIX threads accepts any count and runs serially (docs/embedding.rst).
- *  The budgeted solvers (BSCA, BSGD) stay serial. SS_ERR_BAD_ARG below 1,
+ *  The budgeted solvers (BSCA, BSGD) split the scores of long expansions
+ *  (1024 terms and more), their merges' searches and their diagnostics.
+ *  SS_ERR_BAD_ARG below 1,
  *  SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads);
 /** @brief Diagnostic callback and its user pointer (NULL to remove). */

@@ -58,8 +58,9 @@
  * results stay the same whatever the timing.
  *
  * Threads are POSIX threads with C11 atomics. Without them (Windows without
- * pthreads, a compiler without <stdatomic.h>, or -DSS_NO_THREADS) the pool is
- * never created and every job runs serially on the caller.
+ * pthreads, a compiler without C11 atomics (atomics.h), or -DSS_NO_THREADS:
+ * SS_POOL_THREADS, thread_pool.h) the pool is never created and every job
+ * runs serially on the caller.
  */
 #if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
@@ -67,13 +68,6 @@
 #include "threads.h"
 
 #include <stdlib.h>
-
-#if !defined(SS_NO_THREADS) && !defined(__STDC_NO_ATOMICS__) && \
-    (defined(__unix__) || defined(__APPLE__) || defined(SS_HAVE_PTHREADS))
-#define SS_POOL_THREADS 1
-#else
-#define SS_POOL_THREADS 0
-#endif
 
 #if SS_POOL_THREADS
 

@@ -12,7 +12,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "atomics.h"
 #include "stochsvm/stochsvm.h"
+
+/** 1 where the pool has threads: POSIX threads and C11 atomics, and no
+ *  -DSS_NO_THREADS; else 0, and every pool is NULL (serial). */
+#if !defined(SS_NO_THREADS) && SS_HAVE_ATOMICS && \
+    (defined(__unix__) || defined(__APPLE__) || defined(SS_HAVE_PTHREADS))
+#define SS_POOL_THREADS 1
+#else
+#define SS_POOL_THREADS 0
+#endif
 
 typedef struct SsThreadPool SsThreadPool;
 

@@ -20,6 +20,8 @@
 
 #include <stdbool.h>
 
+#include "../common/atomics.h"
+
 /* The iteration number the loop publishes for a reader on another thread
  * (ss_svm_poll_iteration_number, ss_kernel_svm_poll_iteration_number) while
  * train runs: a C11 atomic, stored and loaded with relaxed order (a count,
@@ -27,7 +29,7 @@
  * Without C11 atomics, a volatile 64-bit integer: its aligned loads and
  * stores are single instructions on the 64-bit targets we build for, so a
  * reader sees an old value or the new one, never a torn one. */
-#ifndef __STDC_NO_ATOMICS__
+#if SS_HAVE_ATOMICS
 #include <stdatomic.h>
 typedef _Atomic int64_t SsRunProgress;
 #define ss_run_publish(p, t) atomic_store_explicit((p), (t), memory_order_relaxed)

@@ -53,13 +53,18 @@
  * reference-counted and freed with its last object. It knows its data by
  * the borrowed values' address (the objects hold those arrays; a change of
  * the values is refused at train, kernel_svm.c) and, for CSR, by a copy of
- * the structure compared by value.
+ * the structure compared by value. The store needs C11 atomics; a core
+ * built without them (atomics.h) has none, and each object computes its
+ * rows into its own cache: the same values, more kernel evaluations.
  */
 #include "kernel_cache.h"
+#include "../common/atomics.h"
 
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if SS_HAVE_ATOMICS
+#include <stdatomic.h>
 
 /* The states of a shared row. */
 enum { STORE_EMPTY = 0, STORE_BUSY = 1, STORE_READY = 2 };
@@ -77,6 +82,7 @@ struct SsKernelRowStore {
   _Atomic int *state;   /**< [n] STORE_EMPTY, STORE_BUSY or STORE_READY */
   double **rows;        /**< [n] row i once state[i] is STORE_READY */
 };
+#endif
 
 SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes, bool float_rows)
 {
@@ -253,6 +259,7 @@ static const double *row_of(SsKernelCache *cache, int64_t s, const int64_t *acti
   return out;
 }
 
+#if SS_HAVE_ATOMICS
 /* Row i of the store (complete), computed here if nobody has; NULL when
  * another thread is computing it or a buffer cannot be allocated (the
  * caller then computes it into its own cache). */
@@ -273,6 +280,14 @@ static const double *store_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i
   cache->hits++;
   return store->rows[i];
 }
+#else
+/* No store without atomics (atomics.h): share_kernel_rows shares nothing. */
+static const double *store_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i)
+{
+  (void)cache, (void)svm, (void)i;
+  return NULL;
+}
+#endif
 
 const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
                                   const int64_t *active, int64_t num_active, SsStatus *status)
@@ -324,6 +339,35 @@ const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, 
 /*                               Shared rows                                  */
 /* ------------------------------------------------------------------------ */
 
+/* The same CSR structure (by value: O(nnz)), or both dense. */
+static bool same_structure(const SsData *a, const SsData *b)
+{
+  if (a->layout != SS_LAYOUT_CSR) return true;
+  const int64_t n = a->num_data;
+  if (memcmp(a->indptr, b->indptr, (size_t)(n + 1) * sizeof(int64_t)) != 0) return false;
+  return memcmp(a->indices, b->indices, (size_t)a->indptr[n] * sizeof(int32_t)) == 0;
+}
+
+/* Whether @p svm's kernel rows are those of data @p a, kernel @p k and
+ * row flags @p flags. */
+static bool same_rows(const SsData *a, const SsKernel *k, unsigned flags, const SsKernelSvm *svm)
+{
+  const SsData *b = &svm->data;
+  const SsKernel *l = &svm->kernel;
+  return svm->has_data && a->layout == b->layout && a->dtype == b->dtype &&
+         a->num_data == b->num_data && a->dimension == b->dimension &&
+         a->row_stride == b->row_stride && a->values == b->values &&
+         a->homkermap == b->homkermap && same_structure(a, b) && k->type == l->type &&
+         k->gamma == l->gamma && k->coef0 == l->coef0 && k->degree == l->degree &&
+         flags == svm->row_flags;
+}
+
+bool ss_kernel_rows_match(const SsKernelSvm *a, const SsKernelSvm *b)
+{
+  return a->has_data && same_rows(&a->data, &a->kernel, a->row_flags, b);
+}
+
+#if SS_HAVE_ATOMICS
 SsKernelRowStore *ss_kernel_row_store_new(const SsKernelSvm *svm)
 {
   const int64_t n = svm->num_data;
@@ -375,23 +419,24 @@ void ss_kernel_row_store_release(SsKernelRowStore *store)
   free(store);
 }
 
-/* The same CSR structure (by value: O(nnz)), or both dense. */
-static bool same_structure(const SsData *a, const SsData *b)
+bool ss_kernel_row_store_fits(const SsKernelRowStore *store, const SsKernelSvm *svm)
 {
-  if (a->layout != SS_LAYOUT_CSR) return true;
-  const int64_t n = a->num_data;
-  if (memcmp(a->indptr, b->indptr, (size_t)(n + 1) * sizeof(int64_t)) != 0) return false;
-  return memcmp(a->indices, b->indices, (size_t)a->indptr[n] * sizeof(int32_t)) == 0;
+  return same_rows(&store->data, &store->kernel, store->row_flags, svm);
 }
+#else
+SsKernelRowStore *ss_kernel_row_store_new(const SsKernelSvm *svm)
+{
+  (void)svm;
+  return NULL;
+}
+
+void ss_kernel_row_store_retain(SsKernelRowStore *store) { (void)store; }
+
+void ss_kernel_row_store_release(SsKernelRowStore *store) { (void)store; }
 
 bool ss_kernel_row_store_fits(const SsKernelRowStore *store, const SsKernelSvm *svm)
 {
-  const SsData *a = &store->data, *b = &svm->data;
-  const SsKernel *k = &store->kernel, *l = &svm->kernel;
-  return svm->has_data && a->layout == b->layout && a->dtype == b->dtype &&
-         a->num_data == b->num_data && a->dimension == b->dimension &&
-         a->row_stride == b->row_stride && a->values == b->values &&
-         a->homkermap == b->homkermap && same_structure(a, b) && k->type == l->type &&
-         k->gamma == l->gamma && k->coef0 == l->coef0 && k->degree == l->degree &&
-         store->row_flags == svm->row_flags;
+  (void)store, (void)svm;
+  return false;
 }
+#endif

@@ -65,6 +65,10 @@ SsKernelRowStore *ss_kernel_row_store_new(const SsKernelSvm *svm);
 void ss_kernel_row_store_retain(SsKernelRowStore *store);
 /** Drop a reference; the last one frees the rows (NULL-safe, thread-safe). */
 void ss_kernel_row_store_release(SsKernelRowStore *store);
+/** Whether objects @p a and @p b compute the same kernel rows: the same data
+ *  (the same borrowed values array; a CSR structure equal by value),
+ *  kernel and row flags. */
+bool ss_kernel_rows_match(const SsKernelSvm *a, const SsKernelSvm *b);
 /** Whether @p svm's rows are the ones @p store holds: the same data
  *  (the same borrowed values array; a CSR structure equal by value),
  *  kernel and row flags. */

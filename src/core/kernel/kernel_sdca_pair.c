@@ -66,6 +66,7 @@
  * test fails, tol is divided by 10 and the steps resume. One iteration is one
  * pair step.
  */
+#include "../common/atomics.h"
 #include "../common/vexp.h"
 #include "kernel_cache.h"
 
@@ -729,6 +730,11 @@ SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
     if (!self->has_data || !source->has_data)
       return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
                                 "share_kernel_rows: both objects need data (set_data)");
+    if (!ss_kernel_rows_match(source, self))
+      return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
+                                "share_kernel_rows: the objects' kernel rows differ: they need the same "
+                                "X values array (and CSR structure), kernel and kernel precision");
+    if (!SS_HAVE_ATOMICS) return ss_kernel_svm_succeed(self); /* no store (atomics.h) */
     store = source->row_store;
     if (!store || !ss_kernel_row_store_fits(store, source)) {
       store = ss_kernel_row_store_new(source);
@@ -736,10 +742,6 @@ SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
       ss_kernel_row_store_release(source->row_store);
       source->row_store = store;
     }
-    if (!ss_kernel_row_store_fits(store, self))
-      return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
-                                "share_kernel_rows: the objects' kernel rows differ: they need the same "
-                                "X values array (and CSR structure), kernel and kernel precision");
     ss_kernel_row_store_retain(store);
   }
   ss_kernel_row_store_release(self->row_store);
