@@ -134,7 +134,8 @@ def test_model_file_round_trip(solver, tmp_path):
 def test_errors():
     X, y = _rings(40, 2, 5)
     for params, match in [({"solver": "adam"}, "'solver' parameter .* must be a str among"),
-                          ({"kernel": "precomputed"}, "'kernel' parameter .* must be a str among"),
+                          ({"kernel": "cosine"}, "'kernel' parameter .* must be a str among"),
+                          ({"kernel": "precomputed"}, "square n x n Gram matrix"),
                           ({"C": 1.0, "lambda_": 0.1}, "either C or lambda_"),
                           ({"gamma": -1.0}, "'gamma' parameter .* must be a float in the range"),
                           ({"degree": 0}, "'degree' parameter .* must be an int in the range"),

@@ -27,13 +27,17 @@ class KernelAttributes:
         first = self._svms[0].get_support_vectors()
         S, coefficients, indices = kernel_expansion(self._svms, self.n_features_in_,
                                                     return_indices=True)
-        return (S if first is None or not isinstance(first, np.ndarray) else S.toarray(),
-                coefficients, indices)
+        dense = (isinstance(first, np.ndarray)
+                 or self._svms[0].get_kernel()["kernel"] == "precomputed")
+        return S.toarray() if dense else S, coefficients, indices
 
     @property
     def support_vectors_(self):
         """The support vectors of all the outputs, each once: an ndarray of
-        shape (n_SV, n_features), or a CSR matrix when fitted on sparse data."""
+        shape (n_SV, n_features), or a CSR matrix when fitted on sparse data;
+        empty, shape (0, n_features), for ``kernel="precomputed"`` (as SVC's:
+        there ``decision_function(K)[:, c] == K[:, support_] @ dual_coef_[c]
+        + intercept_[c]``)."""
         return self._expansion()[0]
 
     @property

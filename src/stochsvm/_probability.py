@@ -32,6 +32,7 @@ import warnings
 import numpy as np
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.utils import get_tags
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
@@ -67,14 +68,16 @@ def held_out_scores(estimator, X, y, sample_weight, folds):
     if "verbose" in estimator.get_params():
         quiet["verbose"] = 0
     scores = None
+    pairwise = get_tags(estimator).input_tags.pairwise  # X is K(X, X): slice its columns too
     for fold in range(folds.max() + 1):
         train, test = folds != fold, folds == fold
         copy = clone(estimator).set_params(**quiet)
         weights = None if sample_weight is None else np.asarray(sample_weight)[train]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            copy.fit(X[train], y[train], sample_weight=weights)
-        fold_scores = copy.decision_function(X[test])
+            copy.fit(X[np.ix_(train, train)] if pairwise else X[train], y[train],
+                     sample_weight=weights)
+        fold_scores = copy.decision_function(X[np.ix_(test, train)] if pairwise else X[test])
         fold_scores = fold_scores.reshape(fold_scores.shape[0], -1)
         if scores is None:
             scores = np.empty((X.shape[0], fold_scores.shape[1]))

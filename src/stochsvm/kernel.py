@@ -52,7 +52,7 @@ __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
 #: Solvers of the kernel SVM object usable here (:mod:`stochsvm._solvers`).
 KERNEL_SOLVERS = _solvers.KERNEL
-KERNELS = ("rbf", "linear", "poly", "sigmoid")
+KERNELS = ("rbf", "linear", "poly", "sigmoid", "precomputed")
 #: Solvers with a budget of support vectors (``budget``, ``budget_maintenance``).
 BUDGET_SOLVERS = _solvers.names("kernel", budget=True)
 BUDGET_MAINTENANCES = ("auto", "merge", "remove", "project")
@@ -126,7 +126,14 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         ``"sbp"`` (Stochastic Batch Perceptron; solves the SVM of ``C``
         through ``nu``), ``"perceptron"``, ``"bsca"`` and ``"bsgd"`` (on a
         budget of support vectors).
-    kernel : {"rbf", "linear", "poly", "sigmoid"}, default="rbf"
+    kernel : {"rbf", "linear", "poly", "sigmoid", "precomputed"}, default="rbf"
+        ``"precomputed"``: ``fit`` takes the n x n Gram matrix ``K(X, X)`` of
+        the training rows (dense, as SVC's), ``decision_function`` and
+        ``predict`` the m x n matrix ``K(X_test, X)`` against those rows
+        (the model keeps no support vectors, only their training indices
+        ``support_``, so ``support_vectors_`` is empty). Not with
+        ``"bsca"`` and ``"bsgd"`` (their merged budget vectors are not
+        training rows), and such a model cannot be written to a model file.
     gamma : float > 0, "scale" or "auto", default="scale"
         Kernel coefficient (rbf, poly, sigmoid). ``"scale"``:
         ``1 / (n_features X.var())`` of the X of the first fit or
@@ -317,8 +324,16 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
+        tags.input_tags.sparse = self.kernel != "precomputed"
+        tags.input_tags.pairwise = self.kernel == "precomputed"
         return tags
+
+    def _precomputed(self):
+        return self.kernel == "precomputed"
+
+    def _accept_sparse(self):
+        """Sparse X: CSR, except for a precomputed kernel matrix (dense, as SVC's)."""
+        return False if self._precomputed() else "csr"
 
     def __sklearn_is_fitted__(self):
         return hasattr(self, "_svms")
@@ -335,6 +350,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         kernel expansion for all the outputs."""
         if not hasattr(self, "_svms"):
             raise ValueError(f"{type(self).__name__} is not fitted: call fit before saving it")
+        if self._svms[0].get_kernel()["kernel"] == "precomputed":
+            raise ValueError(f"a {type(self).__name__} with kernel='precomputed' cannot be written "
+                             f"to a model file: its model is coefficients over the training rows' "
+                             f"indices, which mean nothing without the Gram matrix it was fitted "
+                             f"on; pickle the estimator instead (or fit with the kernel itself)")
         svms = self._svms
         labels, classes = model_file.labels_for_file(self.classes_)
         meta = model_file.estimator_metadata(self, classes=classes, solver=svms[0].get_solver(),
@@ -387,10 +407,21 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             raise ValueError(f"kernel_precision='float32' needs kernel='rbf' and a solver other "
                              f"than {' and '.join(map(repr, BUDGET_SOLVERS))}; got kernel="
                              f"{self.kernel!r}, solver={self.solver!r}")
+        if self.kernel == "precomputed" and self.solver in BUDGET_SOLVERS:
+            raise ValueError(f"kernel='precomputed' is not supported by solver={self.solver!r}: "
+                             f"a budget merges support vectors into points that are not training "
+                             f"rows, whose kernel values a precomputed matrix does not hold; use "
+                             f"'sdca', 'sbp', 'pegasos' or 'perceptron'")
         if self.budget_maintenance == "merge" and self.kernel != "rbf":
             raise ValueError("budget_maintenance='merge' needs kernel='rbf'; use 'remove' or "
                              "'project'")
         self._check_renamed()
+
+    def _check_gram(self, X, method):
+        """kernel='precomputed': X must be the square Gram matrix of the training rows."""
+        if self._precomputed() and X.shape[0] != X.shape[1]:
+            raise ValueError(f"{method} with kernel='precomputed' needs the square n x n Gram "
+                             f"matrix K(X, X) of the training rows; got shape {X.shape}")
 
     def _new_svm(self, X, y_pm, n, seed):
         lam = lambda_of(self.lambda_, self.C, n)
@@ -592,8 +623,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self._check_params()
         warm = self.warm_start and hasattr(self, "_svms")
         previous = getattr(self, "classes_", None)
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=self._fit_dtype(),
-                             order="C", reset=not warm)
+        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse(),
+                             dtype=self._fit_dtype(), order="C", reset=not warm)
+        self._check_gram(X, "fit")
         check_classification_targets(y)
         classes = np.unique(y)
         if len(classes) < 2:
@@ -628,8 +660,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self._check_params()
             if classes is None:
                 raise ValueError("classes must be given on the first call to partial_fit")
-        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=self._fit_dtype(),
-                             order="C", reset=first)
+        X, y = validate_data(self, X, y, accept_sparse=self._accept_sparse(),
+                             dtype=self._fit_dtype(), order="C", reset=first)
+        self._check_gram(X, "partial_fit")
         check_classification_targets(y)
         if first:
             self.classes_ = np.unique(np.asarray(classes))
@@ -655,7 +688,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         ndarray
         """
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=(np.float64, np.float32),
-                          order="C", reset=False)
+        X = validate_data(self, X, accept_sparse=self._accept_sparse(),
+                          dtype=(np.float64, np.float32), order="C", reset=False)
         scores = np.column_stack([svm.decision_function(X) for svm in self._svms])
         return scores.ravel() if scores.shape[1] == 1 else scores

@@ -185,21 +185,23 @@ def kernel_expansion(svms, dimension, return_indices=False):
     support vectors (by training index), as a CSR matrix, and the k x m
     coefficients (0 where an output does not use a vector); with
     ``return_indices``, also the training index of every vector (-1: not a
-    training row, e.g. a merged budget vector)."""
+    training row, e.g. a merged budget vector). A precomputed kernel's
+    outputs have indices and no vectors: the matrix then has no rows."""
     rows, index_of, coef = [], {}, []
     for c, svm in enumerate(svms):
-        sv = svm.get_support_vectors()
+        sv = svm.get_support_vectors()  # None: a precomputed kernel (indices only)
         sv = sp.csr_matrix(sv) if sv is not None else None
         for j, (i, beta) in enumerate(zip(svm.get_support_indices(), svm.get_coefficients())):
             key = int(i) if i >= 0 else ("output", c, j)  # not a training row: its own entry
             if key not in index_of:
                 index_of[key] = len(rows)
-                rows.append(sv[j])
+                rows.append(sv[j] if sv is not None else None)
             coef.append((c, index_of[key], beta))
     coefficients = np.zeros((len(svms), len(rows)))
     for c, j, beta in coef:
         coefficients[c, j] += beta
-    S = sp.vstack(rows, format="csr") if rows else sp.csr_matrix((0, dimension))
+    vectors = [r for r in rows if r is not None]
+    S = sp.vstack(vectors, format="csr") if vectors else sp.csr_matrix((0, dimension))
     S.sort_indices()
     S.eliminate_zeros()
     if return_indices:
