@@ -64,3 +64,17 @@ def test_sbp_at_the_derived_nu_is_as_accurate_as_svc(noisy, seed):
     with pytest.warns(ConvergenceWarning):
         est.fit(X, y)
     assert est.score(Xt, yt) >= svc.score(Xt, yt) - 0.005
+
+
+def test_a_precomputed_kernel_is_sampled_as_the_kernel_is():
+    """Above the warm-up's 4096 rows a precomputed Gram matrix is sampled as
+    blocks at the sampled rows and columns (it was solved whole): nu equals
+    the one derived through the kernel itself, from the same sample."""
+    X, y = _noisy_set()[0][:4500], _noisy_set()[1][:4500]
+    lam = 1 / len(y)  # C = 1: a quicker warm-up than the module's C = 10
+    K = stochsvm.kernel_matrix(X, kernel="rbf", gamma=GAMMA)
+    with_kernel = stochsvm.KernelSVM(X, y, lam, solver="sbp", gamma=GAMMA)
+    gram = stochsvm.KernelSVM(K, y, lam, solver="sbp", kernel="precomputed")
+    nu = with_kernel.estimate_nu()
+    # the whole 4500 rows solved give another nu: the sample is what is compared
+    assert gram.estimate_nu() == pytest.approx(nu, rel=1e-4)

@@ -1015,7 +1015,9 @@ const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *sel
 #define SS_SBP_NU_WARMUP_ROWS 4096
 
 /* Rows first .. first + m - 1 of a seeded permutation of the object's rows
- * (copies of their values, labels and weights), for the warm-up on large n. */
+ * (copies of their values, labels and weights), for the warm-up on large n.
+ * A precomputed kernel's sample is the m x m block of its (dense) Gram
+ * matrix at those rows and columns. */
 typedef struct RowSample {
   SsData data;
   double *labels, *weights;
@@ -1039,7 +1041,8 @@ static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, Ro
   const SsData *x = &self->data;
   const size_t size = x->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
   const bool csr = x->layout == SS_LAYOUT_CSR;
-  const int64_t n = self->num_data, d = x->dimension;
+  const bool gram = self->kernel.type == SS_KERNEL_PRECOMPUTED; /* dense (the caller's test) */
+  const int64_t n = self->num_data, d = gram ? m : x->dimension;
   *r = (RowSample){0};
   int64_t *perm = malloc((size_t)n * sizeof(int64_t));
   r->labels = malloc((size_t)m * sizeof(double));
@@ -1071,6 +1074,10 @@ static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, Ro
       memcpy(r->values + (size_t)at * size, (const unsigned char *)x->values + (size_t)a * size,
              (size_t)len * size);
       memcpy(r->indices + at, x->indices + a, (size_t)len * sizeof(int32_t));
+    } else if (gram) {
+      const unsigned char *row = (const unsigned char *)x->values + (size_t)(i * x->row_stride) * size;
+      for (int64_t l = 0; l < m; ++l)
+        memcpy(r->values + (size_t)(k * m + l) * size, row + (size_t)perm[first + l] * size, size);
     } else {
       memcpy(r->values + (size_t)(k * d) * size,
              (const unsigned char *)x->values + (size_t)(i * x->row_stride) * size, (size_t)d * size);
@@ -1185,24 +1192,27 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   /* On large n, a sample of m rows and its two halves, solved at the same
    * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). A half that
    * misses a class leaves the sample's nu as it is; a sample that misses
-   * one, the whole data. */
+   * one, the whole data. Each half is copied, solved and freed in turn. A
+   * precomputed kernel is sampled as blocks of its Gram matrix (m x m
+   * doubles: 128 MB, then m/2 x m/2) where it is dense; a sparse one is
+   * solved whole. */
   const int64_t m = SS_SBP_NU_WARMUP_ROWS;
-  RowSample sample = {0}, halves[2];
-  halves[0] = halves[1] = (RowSample){0};
-  bool sampled = n > m && self->kernel.type != SS_KERNEL_PRECOMPUTED && !self->data.homkermap;
+  RowSample sample = {0}, half_rows = {0};
+  bool sampled = n > m && !(self->kernel.type == SS_KERNEL_PRECOMPUTED && self->data.layout == SS_LAYOUT_CSR);
   SsStatus status = sampled ? row_sample(self, 0, m, &sample) : SS_OK;
   sampled = sampled && status == SS_OK && has_both_classes(sample.labels, m);
-  bool halved = sampled;
-  for (int k = 0; halved && k < 2 && status == SS_OK; ++k) {
-    status = row_sample(self, k * (m / 2), m / 2, &halves[k]);
-    halved = status == SS_OK && has_both_classes(halves[k].labels, m / 2);
-  }
   double estimate = 0;
   if (status == SS_OK && sampled) {
     double half[2] = {0, 0};
-    for (int k = 0; halved && k < 2 && status == SS_OK; ++k)
-      status = sample_nu(self, &halves[k].data, halves[k].labels, halves[k].weights, epochs,
-                         &half[k], &evaluations);
+    bool halved = true;
+    for (int k = 0; halved && k < 2 && status == SS_OK; ++k) {
+      status = row_sample(self, k * (m / 2), m / 2, &half_rows);
+      halved = status == SS_OK && has_both_classes(half_rows.labels, m / 2);
+      if (halved)
+        status = sample_nu(self, &half_rows.data, half_rows.labels, half_rows.weights, epochs,
+                           &half[k], &evaluations);
+      row_sample_free(&half_rows);
+    }
     if (status == SS_OK)
       status = sample_nu(self, &sample.data, sample.labels, sample.weights, epochs, &estimate,
                          &evaluations);
@@ -1218,7 +1228,5 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (status == SS_OK) *nu = estimate > SS_SBP_NU_FLOOR ? estimate : SS_SBP_NU_FLOOR;
   if (kernel_evaluations) *kernel_evaluations = evaluations;
   row_sample_free(&sample);
-  row_sample_free(&halves[0]);
-  row_sample_free(&halves[1]);
   return status;
 }

@@ -89,7 +89,8 @@
  * accuracy, and the run then ended on its cap; accuracy
  * changes about 1 pp per decade of nu.
  *
- * A precomputed kernel is never sampled (its rows are columns of the whole).
+ * A precomputed kernel's sample is the block of its Gram matrix at the
+ * sampled rows and columns (dense matrices; a sparse one is solved whole).
  * A warm-up with zero loss (separable data) gives nu = SS_SBP_NU_FLOOR.
  *
  * The warm-up trains a second kernel object, so it lives with the object
