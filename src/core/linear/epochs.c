@@ -207,15 +207,18 @@ static bool diagnostic_wanted(void *object)
  * on its own gap and gives none. */
 static double dual_bound(void *object, SsRunBound *kind)
 {
-  const SsSvm *self = ((SsEpochRun *)object)->svm;
+  SsSvm *self = ((SsEpochRun *)object)->svm;
   *kind = self->alpha ? SS_RUN_BOUND_NONE : ss_svm_primal_certificate_kind(self);
-  return *kind == SS_RUN_BOUND_NONE ? NAN : ss_svm_primal_certificate(self, self->scores);
+  if (*kind == SS_RUN_BOUND_NONE) return NAN;
+  const double bound = ss_svm_primal_certificate(self, self->scores);
+  ss_primal_note_bound(self, bound); /* (the stall rule's record) */
+  return bound;
 }
 
 static bool stalled(void *object, const SsRunMeasure *m)
 {
   SsSvm *self = ((SsEpochRun *)object)->svm;
-  return self->alpha && ss_sdca_stalled(self, m);
+  return self->alpha ? ss_sdca_stalled(self, m) : ss_primal_stalled(self, m);
 }
 
 /* ---- the step back-off (run.c): the SGD family, RES and LRES ------------ */

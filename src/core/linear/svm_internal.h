@@ -50,10 +50,16 @@ typedef struct SsSdcaRay {
   bool shifted;                /**< the model carries a shift (sdca_shift.c): no ray */
 } SsSdcaRay;
 
-/** SDCA's Newton fallback (newton.c) for the smooth losses. */
+/** The Newton finish of the smooth losses: SDCA's fallback (newton.c) and
+ *  the primal solvers' hand-over (primal_finish.c). */
 typedef struct SsSdcaNewton {
-  bool disabled;               /**< ss_svm_set_newton_fallback(0); default on */
+  bool disabled;               /**< ss_svm_set_newton_fallback(OFF) */
+  bool forced;                 /**< ...(ON): also under a cap set by the caller; neither: AUTO */
   int64_t iterations;          /**< Newton iterations of the last train call */
+  /* The primal solvers' stall rule (primal_finish.c): the dual bound of the
+   * last flat window (epochs.c's dual_bound). */
+  double window_bound;         /**< D computed there */
+  int64_t window_bound_iteration; /**< the iteration it was computed at (-1: none in this run) */
   /* The stall rule's record over the run in progress (ss_sdca_stalled). */
   int64_t run_start;           /**< the iteration number the run began at */
   int64_t run_cap;             /**< its iteration cap */
@@ -297,6 +303,20 @@ bool ss_sdca_newton_wanted(const SsSvm *self);
 void ss_sdca_stall_begin(SsSvm *self);
 bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m);
 SsStatus ss_sdca_newton_fallback(SsSvm *self);
+/** The Newton method itself (newton.c): from the model w = factor u (and
+ *  the bias), to the relative gap epsilon of the map alpha_i = -c_i
+ *  loss'(s_i); writes back the model (u, factor 1, bias), its scores and
+ *  the statistics (status converged only when certified). SS_OK,
+ *  SS_ERR_ALLOC (nothing changed) or SS_ERR_INTERRUPTED. */
+SsStatus ss_newton_solve(SsSvm *self);
+/** The primal solvers' certified finish (primal_finish.c): run @p train
+ *  (the solver's own run), then, where it ended uncertified with a smooth
+ *  loss, continue with ss_newton_solve. */
+SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
+/** Their stall rule, at a training diagnostic @p m (epochs.c's ops->stalled),
+ *  and the record of a window's dual bound it reads. */
+bool ss_primal_stalled(SsSvm *self, const SsRunMeasure *m);
+void ss_primal_note_bound(SsSvm *self, double bound);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
