@@ -207,12 +207,9 @@ static bool diagnostic_wanted(void *object)
  * on its own gap and gives none. */
 static double dual_bound(void *object, SsRunBound *kind)
 {
-  SsSvm *self = ((SsEpochRun *)object)->svm;
+  const SsSvm *self = ((SsEpochRun *)object)->svm;
   *kind = self->alpha ? SS_RUN_BOUND_NONE : ss_svm_primal_certificate_kind(self);
-  if (*kind == SS_RUN_BOUND_NONE) return NAN;
-  const double bound = ss_svm_primal_certificate(self, self->scores);
-  ss_primal_note_bound(self, bound); /* (the stall rule's record) */
-  return bound;
+  return *kind == SS_RUN_BOUND_NONE ? NAN : ss_svm_primal_certificate(self, self->scores);
 }
 
 static bool stalled(void *object, const SsRunMeasure *m)

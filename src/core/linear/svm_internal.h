@@ -56,11 +56,8 @@ typedef struct SsSdcaNewton {
   bool disabled;               /**< ss_svm_set_newton_fallback(OFF) */
   bool forced;                 /**< ...(ON): also under a cap set by the caller; neither: AUTO */
   int64_t iterations;          /**< Newton iterations of the last train call */
-  /* The primal solvers' stall rule (primal_finish.c): the dual bound of the
-   * last flat window (epochs.c's dual_bound). */
-  double window_bound;         /**< D computed there */
-  int64_t window_bound_iteration; /**< the iteration it was computed at (-1: none in this run) */
-  /* The stall rule's record over the run in progress (ss_sdca_stalled). */
+  /* The stall rule's record over the run in progress (ss_sdca_stalled;
+   * the primal solvers' ss_primal_stalled uses the first five). */
   int64_t run_start;           /**< the iteration number the run began at */
   int64_t run_cap;             /**< its iteration cap */
   double best_gap;             /**< the least (P - D) / D of its diagnostics (+inf: none) */
@@ -313,10 +310,8 @@ SsStatus ss_newton_solve(SsSvm *self);
  *  (the solver's own run), then, where it ended uncertified with a smooth
  *  loss, continue with ss_newton_solve. */
 SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
-/** Their stall rule, at a training diagnostic @p m (epochs.c's ops->stalled),
- *  and the record of a window's dual bound it reads. */
+/** Their stall rule, at a training diagnostic @p m (epochs.c's ops->stalled). */
 bool ss_primal_stalled(SsSvm *self, const SsRunMeasure *m);
-void ss_primal_note_bound(SsSvm *self, double bound);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
