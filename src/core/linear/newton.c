@@ -437,6 +437,22 @@ void ss_sdca_stall_begin(SsSvm *self)
   nt->checkpoint_rate = 0;
 }
 
+bool ss_stall_doubled(SsSdcaNewton *nt, double epochs, double gap, double *before, double *before_epochs)
+{
+  nt->best_gap = fmin(nt->best_gap, gap);
+  if (!(nt->checkpoint_epochs > 0)) {
+    nt->checkpoint_epochs = epochs;
+    nt->checkpoint_gap = nt->best_gap;
+    return false;
+  }
+  if (epochs < 2 * nt->checkpoint_epochs) return false;
+  *before = nt->checkpoint_gap;
+  *before_epochs = nt->checkpoint_epochs;
+  nt->checkpoint_epochs = epochs;
+  nt->checkpoint_gap = nt->best_gap;
+  return true;
+}
+
 /* The stall rule, at each training diagnostic of a run the fallback would
  * continue. It watches g = (P - D) / D, the quantity the stop compares with
  * epsilon (+inf while D <= 0), at its best so far, over doublings of the
@@ -467,21 +483,14 @@ bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m)
   const double n = (double)self->source.num_data;
   const double epochs = (double)(self->iteration - nt->run_start) / n;
   const double gap = m->dual > 0 ? (m->primal - m->dual) / m->dual : INFINITY;
-  nt->best_gap = fmin(nt->best_gap, gap);
-  if (!(nt->checkpoint_epochs > 0)) {
-    nt->checkpoint_epochs = epochs;
-    nt->checkpoint_gap = nt->best_gap;
-    return false;
-  }
-  if (epochs < 2 * nt->checkpoint_epochs) return false;
+  double before, before_epochs;
+  if (!ss_stall_doubled(nt, epochs, gap, &before, &before_epochs)) return false;
   /* The rate of the last doubling, per epoch, as if the gap fell linearly
    * (geometrically): gap ~ exp(-rate epochs). */
-  const double before = nt->checkpoint_gap, now = nt->best_gap;
-  const double rate = log(before / now) / (epochs - nt->checkpoint_epochs);
-  const double power = log(before / now) / log(epochs / nt->checkpoint_epochs);
+  const double now = nt->best_gap;
+  const double rate = log(before / now) / (epochs - before_epochs);
+  const double power = log(before / now) / log(epochs / before_epochs);
   const double previous_rate = nt->checkpoint_rate;
-  nt->checkpoint_epochs = epochs;
-  nt->checkpoint_gap = now;
   nt->checkpoint_rate = rate;
   if (!isfinite(now) || !(rate > 0)) return true; /* no progress over a doubling */
   const double cap = (double)nt->run_cap / n, orders = log(now / self->epsilon);

@@ -111,17 +111,11 @@ bool ss_primal_stalled(SsSvm *self, const SsRunMeasure *m)
    * iterate's gap is noisy (a9a, logistic, C = 0.01: 0.025, 0.92, 0.11,
    * 0.36 at epochs 2 to 6) and the rule reads its best so far. */
   const double D = ss_svm_primal_certificate(self, self->scores);
+  if (isnan(D)) return false; /* out of memory: no judgement */
   const double gap = D > 0 ? (m->primal - D) / D : INFINITY;
-  nt->best_gap = fmin(nt->best_gap, gap);
-  if (!(nt->checkpoint_epochs > 0)) {
-    nt->checkpoint_epochs = epochs;
-    nt->checkpoint_gap = nt->best_gap;
-    return false;
-  }
-  if (epochs < 2 * nt->checkpoint_epochs) return false;
-  const double before = nt->checkpoint_gap, before_epochs = nt->checkpoint_epochs, now = nt->best_gap;
-  nt->checkpoint_epochs = epochs;
-  nt->checkpoint_gap = now;
+  double before, before_epochs;
+  if (!ss_stall_doubled(nt, epochs, gap, &before, &before_epochs)) return false;
+  const double now = nt->best_gap;
   const double target = fmin(SS_RUN_WINDOW_GAP_SLACK * self->epsilon, SS_RUN_WINDOW_GAP_LIMIT);
   if (now <= target) return false; /* the window may certify */
   if (!isfinite(now) || !(now < before)) return true; /* no progress over a doubling */
@@ -147,13 +141,8 @@ static SsStatus finish(SsSvm *self)
 
 SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self))
 {
-  SsSdcaNewton *nt = &self->newton;
-  nt->iterations = 0;
-  nt->run_start = self->iteration;
-  nt->run_cap = ss_svm_effective_max_num_iterations(self);
-  nt->best_gap = INFINITY;
-  nt->checkpoint_epochs = 0;
-  nt->checkpoint_gap = INFINITY;
+  self->newton.iterations = 0;
+  ss_sdca_stall_begin(self); /* (the stall rule's record, shared with SDCA's) */
   const SsStatus status = train(self);
   if (status != SS_OK || !finish_wanted(self)) return status;
   /* The hand-over needs the closing diagnostic's status: made now. */

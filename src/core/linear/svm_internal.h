@@ -299,6 +299,10 @@ bool ss_sdca_newton_wanted(const SsSvm *self);
  *  falls, would not meet epsilon within the run's cap. */
 void ss_sdca_stall_begin(SsSvm *self);
 bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m);
+/** The stall rules' record (newton.c): take @p gap into the best gap so far;
+ *  true when the run's @p epochs doubled since the last checkpoint, which
+ *  then moves here, with the checkpoint's best gap and epochs before it. */
+bool ss_stall_doubled(SsSdcaNewton *nt, double epochs, double gap, double *before, double *before_epochs);
 SsStatus ss_sdca_newton_fallback(SsSvm *self);
 /** The Newton method itself (newton.c): from the model w = factor u (and
  *  the bias), to the relative gap epsilon of the map alpha_i = -c_i
