@@ -72,6 +72,11 @@
  * the model marked stale, so that the next train rebuilds w~(alpha) from
  * them and continues SDCA from the certified dual point (w~(alpha) = w~ at
  * the optimum, within the gap elsewhere).
+ *
+ * The solve itself (ss_newton_solve: from the model w = factor u, writing
+ * back the model, its scores and statistics) also finishes the primal
+ * solvers' runs (primal_finish.c); SDCA's dual write-back is apart
+ * (ss_sdca_newton_fallback).
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
