@@ -528,5 +528,5 @@ def test_train_reports_newton_iterations_and_an_uncertified_newton_end(tmp_path,
     assert main(["train", cancer, str(tmp_path / "d.ssvm"), "-C", "1e7", "--loss", "hinge2"]) == 0
     out = capsys.readouterr()
     assert re.search(r"^not converged after \d+ epochs and 1000 Newton iterations", out.out, re.M), out.out
-    assert "notice: SDCA handed over to its Newton fallback" in out.err
+    assert "notice: sdca handed over to its Newton finish" in out.err
     assert "raising --epochs rarely helps" in out.err and "raise --epochs;" not in out.err

@@ -125,11 +125,13 @@ def test_continues_from_the_map_and_pickles(cancer):
 
 def test_setter_refusals(cancer):
     X, y = cancer
-    sgd = SVM(X, y, 0.01, solver="sgd")
-    assert sgd.get_newton_fallback() is False
-    with pytest.raises(Exception, match="set_newton_fallback applies to solver sdca"):
-        sgd.set_newton_fallback(True)
+    none = SVM(X, y, 0.01, solver="none")
+    assert none.get_newton_fallback() is False
+    with pytest.raises(Exception, match="set_newton_fallback applies to solver"):
+        none.set_newton_fallback(True)
     sdca = SVM(X, y, 0.01, solver="sdca")
+    with pytest.raises(TypeError, match="enabled"):
+        sdca.set_newton_fallback("on")
     with pytest.raises(TypeError, match="enabled"):
         sdca.set_newton_fallback(1)
 

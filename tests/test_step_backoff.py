@@ -30,6 +30,9 @@ def _wine():
 def _sgd(X, y, C, *, solver="sgd", loss="hinge", same_t0=False):
     svm = SVM(X, y, 1.0 / (C * len(y)), solver=solver, loss=loss, seed=0)
     svm.set_epsilon(1e-3)
+    # the solvers' own runs: the back-off, not the Newton finish that follows
+    # an uncertified smooth-loss run (tests/test_primal_finish.py)
+    svm.set_newton_fallback(False)
     if same_t0:
         svm.set_t0(svm.get_t0())
     return svm
@@ -127,11 +130,18 @@ def test_the_estimator_reports_the_back_off():
     cap says the steps were backed off."""
     X, y = make_outlier(n=240, d=8)
     est = LinearSVMClassifier(solver="svmsgd2", loss="hinge2", C=1e3)
+    # the default cap given explicitly: the run's own end, no Newton finish
+    est.set_params(max_iter=est._max_iter(X))
     with pytest.warns(ConvergenceWarning, match="max_iter.*backed off [1-4] times?: at the default t0"):
         est.fit(X, y)
     stats = est._stats[0]
-    assert stats["num_step_backoffs"] >= 1
+    assert stats["num_step_backoffs"] >= 1 and stats["num_newton_iterations"] == 0
     assert stats["objective"] < 1.0  # the zero model's: the squared hinge at s = 0
+    # at the defaults the finish takes over from the backed-off run: certified
+    est = LinearSVMClassifier(solver="svmsgd2", loss="hinge2", C=1e3).fit(X, y)
+    stats = est._stats[0]
+    assert stats["status"] == "converged" and stats["num_newton_iterations"] > 0
+    assert stats["duality_gap"] <= 1e-3 * stats["objective"]
 
 
 def test_verbose_line_names_the_back_offs(capsys):

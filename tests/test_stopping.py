@@ -143,8 +143,9 @@ def test_svmsgd2_outlier_guard():
     from stochsvm.datasets import make_outlier
 
     X, y = make_outlier(n=240, d=8)
+    # max_iter given: SVMSGD2's own run to its cap, no Newton finish
     with pytest.warns(ConvergenceWarning, match="max_iter"):
-        clf = LinearSVMClassifier(solver="svmsgd2", loss="hinge2", C=1.0).fit(X, y)
+        clf = LinearSVMClassifier(solver="svmsgd2", loss="hinge2", C=1.0, max_iter=100).fit(X, y)
     n = X.shape[0]
     lam = 1.0 / n
     P = objective(X, y, clf.coef_.ravel(), clf.intercept_[0], lam, "hinge2")
@@ -200,10 +201,16 @@ def test_no_silent_stop_with_an_id_column(solver, loss):
         P_star = _smooth_optimum(X, y, lam, loss)
         svm = SVM(X, y, lam, solver=solver, loss=loss, seed=0)
         svm.set_epsilon(1e-3)
+        svm.set_newton_fallback(False)  # the window and its certificate alone
         stats = svm.train()
         ratio = stats["objective"] / P_star
         assert stats["status"] != "converged" or ratio <= 1.05, (C, ratio, stats["status"])
         ratios.append(ratio)
+        # with the Newton finish (the default): certified, within 1 + tol
+        svm = SVM(X, y, lam, solver=solver, loss=loss, seed=0)
+        svm.set_epsilon(1e-3)
+        stats = svm.train()
+        assert stats["status"] != "converged" or stats["objective"] <= 1.001 * P_star
     if solver == "sgd":  # a case of slow progress, where the check above bites (at
         # C = 1e-3 the step back-off, run.c, now ends within 1.05x: the optimum
         # lies near the zero model it restarts from)

@@ -63,26 +63,6 @@ SS_API SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double
  *  Calling this setter also resets the state.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SDCA). */
 SS_API SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled);
-/** @brief SDCA: turn the Newton fallback on (non-zero, the default) or off.
- *
- *  With a smooth loss (hinge2, logistic, l2), a run that reaches its
- *  iteration cap without meeting its relative duality gap epsilon, or
- *  whose gap falls too slowly to meet it within the cap (a stall rule at
- *  its diagnostics, docs/sdca.rst), continues
- *  with a primal trust-region Newton method (conjugate gradient on
- *  Hessian-vector products, the generalised Hessian for hinge2) from the
- *  model the run returned, until the gap of the primal-dual map
- *  alpha_i = -c_i loss'(y_i, s_i), (P - D) / max(P, D), meets epsilon (status
- *  SS_SVM_STATUS_CONVERGED) or 1000 Newton iterations ran (status
- *  SS_SVM_STATUS_MAX_ITERATIONS). The dual variables are then set by that
- *  map, and the next train continues SDCA from them (the model rebuilt from
- *  them). The statistics count the Newton iterations
- *  (num_newton_iterations). Runs that converge, hinge, l1 and custom losses
- *  are not affected. See docs/sdca.rst.
- *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SDCA). */
-SS_API SsStatus ss_svm_set_newton_fallback(SsSvm *self, int enabled);
-/** @brief 1 if SDCA's Newton fallback is on (the default), 0 if off or not SDCA. */
-SS_API int ss_svm_get_newton_fallback(const SsSvm *self);
 /** @brief SDCA's dual variables (n values, owned by the object), or NULL for
  *  other solvers and objects without data. */
 SS_API const double *ss_svm_get_dual_variables(const SsSvm *self);

@@ -126,8 +126,8 @@ typedef struct SsSvmStatistics {
                                   default eps0 (their curvature reset too): times the run restarted
                                   from w = 0 with shorter steps after its objective rose above that
                                   of w = 0 or became non-finite (docs/stopping.rst); 0 otherwise */
-  int64_t num_newton_iterations; /**< SDCA with a smooth loss: Newton iterations of the last train
-                                      call's fallback (ss_svm_set_newton_fallback); 0 otherwise */
+  int64_t num_newton_iterations; /**< a smooth loss: Newton iterations of the last train call's
+                                      finish (ss_svm_set_newton_fallback); 0 otherwise */
 } SsSvmStatistics;
 
 /** @brief Diagnostic callback, called every diagnostic_frequency iterations and
@@ -458,6 +458,41 @@ SS_API SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, 
  *  then write to the object, threads that share an object call ss_svm_settle
  *  once after ss_svm_train; from then on every getter only reads. */
 SS_API const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self);
+
+/** Modes of the Newton finish (ss_svm_set_newton_fallback). */
+enum {
+  SS_SVM_NEWTON_FALLBACK_OFF = 0,  /**< never: a run ends where its own rule or cap ends it */
+  SS_SVM_NEWTON_FALLBACK_ON = 1,   /**< whenever a run would end uncertified, whoever set the cap */
+  SS_SVM_NEWTON_FALLBACK_AUTO = 2  /**< the default: ON for SDCA; for the primal solvers ON under
+                                        the object's default cap, OFF once set_max_num_iterations
+                                        set one (a cheap, rough run the caller asked for) */
+};
+
+/** @brief The Newton finish of the smooth losses (hinge2, logistic, l2):
+ *  SDCA, SGD, SVMSGD2, SGD-QN, RES and LRES. @p mode: SS_SVM_NEWTON_FALLBACK_OFF,
+ *  _ON, or _AUTO (the default); any other non-zero value means ON.
+ *
+ *  A run that would end without meeting its tolerance (on its iteration cap,
+ *  or earlier by a stall rule: SDCA's gap falling too slowly, docs/sdca.rst;
+ *  the primal solvers' flat objective window whose dual certificate refused
+ *  the stop and whose decrease cannot close the gap within the cap,
+ *  docs/stopping.rst) continues with a primal truncated Newton method
+ *  (src/core/linear/newton.c) from the model the run returned, until the
+ *  relative gap (P - D) / max(P, D) of the primal-dual map
+ *  alpha_i = -c_i loss'(y_i, s_i) meets epsilon (status
+ *  SS_SVM_STATUS_CONVERGED: P - P* <= epsilon max(P, D)) or 1000 Newton
+ *  iterations ran (status SS_SVM_STATUS_MAX_ITERATIONS). SDCA's dual
+ *  variables are then set by that map (the next train continues SDCA from
+ *  them); the primal solvers keep their schedule's iteration, SGD-QN's
+ *  diagonal and RES's curvature (src/core/linear/primal_finish.c). The
+ *  statistics count the Newton iterations (num_newton_iterations) and report
+ *  the map's duality gap. Runs that converge, the hinge, l1 and custom
+ *  losses, the scores-variation rule and epsilon = 0 are not affected.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (solver none). */
+SS_API SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode);
+/** @brief The mode in force: SS_SVM_NEWTON_FALLBACK_OFF (also for solver
+ *  none), _ON (SDCA's default), or _AUTO (the primal solvers' default). */
+SS_API int ss_svm_get_newton_fallback(const SsSvm *self);
 
 #ifdef __cplusplus
 }

@@ -466,7 +466,8 @@ def _restore_svm(state, cls=None):
         svm.set_visit_order(state["visit_order"])
     if solver == "sdca":
         svm.set_shrinking(state.get("shrinking", True))
-        svm.set_newton_fallback(state.get("newton_fallback", True))
+    if solver != "none":
+        svm.set_newton_fallback(state.get("newton_fallback", True if solver == "sdca" else "auto"))
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
@@ -729,7 +730,7 @@ cdef class SVM(_Trainer):
             "shuffle": bool(ss_svm_get_shuffle(p)),
             "visit_order": _VISIT_ORDERS[ss_svm_get_visit_order(p)],
             "shrinking": bool(ss_svm_get_shrinking(p)),
-            "newton_fallback": bool(ss_svm_get_newton_fallback(p)),
+            "newton_fallback": self.get_newton_fallback(),
             "scaling": self.get_scaling(),
             "scaling_updates": ss_svm_get_scaling_updates(p),
             "statistics": self.get_statistics(),
@@ -1527,35 +1528,49 @@ cdef class SVM(_Trainer):
         return bool(ss_svm_get_shrinking(self._reader()))
 
     def set_newton_fallback(self, enabled):
-        """SDCA: turn the Newton fallback on (the default) or off (``ss_svm_set_newton_fallback``).
+        """The Newton finish of the smooth losses: on, off or ``"auto"`` (``ss_svm_set_newton_fallback``).
 
-        With a smooth loss (``hinge2``, ``logistic``, ``l2``), a run that
-        reaches its iteration cap without meeting its relative duality gap (or
-        earlier, when a stall rule finds the gap falling too slowly to meet it
-        within the cap) continues with a primal trust-region Newton method
-        from the model it reached, to the same relative gap, certified by the
-        dual point ``alpha_i = -c_i loss'(y_i, s_i)``. The dual variables are
-        then set from that point, so the next :meth:`train` continues SDCA
-        from there. The statistics' ``num_newton_iterations`` counts its
-        iterations. Hinge and l1 runs are not affected.
+        With a smooth loss (``hinge2``, ``logistic``, ``l2``), a run of
+        SDCA, SGD, SVMSGD2, SGD-QN, RES or LRES that would end without meeting
+        its tolerance (on its iteration cap, or earlier when its stall rule
+        finds that it cannot meet it within the cap) continues with a primal
+        truncated Newton method from the model it reached, to the relative
+        gap ``(P - D) / max(P, D) <= epsilon`` certified by the dual point
+        ``alpha_i = -c_i loss'(y_i, s_i)``; status ``converged`` only when
+        certified. SDCA's dual variables are then set from that point, so the
+        next :meth:`train` continues SDCA from there; the primal solvers keep
+        their schedule's iteration, SGD-QN's scaling and RES's curvature
+        (docs/stopping.rst). The statistics' ``num_newton_iterations`` counts
+        its iterations. Hinge and l1 runs are not affected.
 
         Parameters
         ----------
-        enabled : bool
+        enabled : bool or "auto"
+            True: whenever a run ends uncertified; False: never; ``"auto"``
+            (the default): as True for SDCA, and for the primal solvers only
+            while the iteration cap is the object's default (after
+            :meth:`set_max_num_iterations` a run ends on the cap it was
+            given, a cheap rough model as asked).
         """
-        if not isinstance(enabled, (bool, np.bool_)):
-            raise TypeError(f"enabled must be a bool, got {type(enabled).__name__}")
+        if isinstance(enabled, str) and enabled == "auto":
+            mode = 2
+        elif isinstance(enabled, (bool, np.bool_)):
+            mode = 1 if enabled else 0
+        else:
+            raise TypeError(f"enabled must be a bool or 'auto', got {enabled!r}")
         cdef SsSvm *p = self._writer("set_newton_fallback")
-        self._check_knob(ss_svm_set_newton_fallback(p, 1 if enabled else 0), "enabled", enabled)
+        self._check_knob(ss_svm_set_newton_fallback(p, mode), "enabled", enabled)
 
     def get_newton_fallback(self):
-        """True if SDCA's Newton fallback is on (the default).
+        """The Newton finish's mode: True (SDCA's default), False, or
+        ``"auto"`` (the primal solvers' default; :meth:`set_newton_fallback`).
 
         Returns
         -------
-        bool
+        bool or "auto"
         """
-        return bool(ss_svm_get_newton_fallback(self._reader()))
+        mode = ss_svm_get_newton_fallback(self._reader())
+        return "auto" if mode == 2 else bool(mode)
 
     def get_num_shrunk(self):
         """SDCA: the number of examples shrinking skips at present (0 otherwise).
@@ -1882,8 +1897,10 @@ cdef class SVM(_Trainer):
             ``num_step_backoffs`` (SGD, SVMSGD2, SGD-QN at their default
             t0, RES and LRES at their default eps0: restarts from w = 0 with
             shorter steps, docs/stopping.rst) and ``num_newton_iterations``
-            (SDCA with a smooth loss: iterations of the Newton fallback in
-            the last train call, :meth:`set_newton_fallback`).
+            (a smooth loss: iterations of the Newton finish in the last
+            train call, :meth:`set_newton_fallback`; with status
+            ``'converged'`` the finish was certified, with
+            ``'max_iterations'`` it was not).
             Before the first train (status ``'untrained'``) every figure but
             ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it

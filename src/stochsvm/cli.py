@@ -555,6 +555,10 @@ def _set_run(svm, n, args, whole_run):
 
     if whole_run:
         svm.set_max_num_iterations(epochs_to_iterations(args.epochs, n))
+        if svm.get_solver() not in ("sdca", "none") and getattr(args, "epochs_default", False):
+            # The Newton finish under the default cap, as the estimators' with
+            # max_iter=None ("auto", off, once --epochs is given: docs/stopping.rst).
+            svm.set_newton_fallback(True)
         if getattr(args, "diagnostic_frequency", None):
             svm.set_diagnostic_frequency(args.diagnostic_frequency)
     else:
@@ -807,6 +811,7 @@ def resolve_run_defaults(args, X):
     from stochsvm import _solvers
 
     solver = _solvers.get("linear" if args.kernel is None else "kernel", args.solver)
+    args.epochs_default = args.epochs is None  # (the primal solvers' Newton finish: _set_run)
     if args.epochs is None:
         args.epochs = solver.default_epochs_on(X)
     if args.tol is None:
@@ -914,17 +919,18 @@ def _run_train(args):
         "budget limited" if limited and all(s["status"] in _DONE for s in stats) else
         "early stop" if best is not None and epoch < args.epochs else "epoch limit")
     newton = max(s.get("num_newton_iterations", 0) for s in stats)
+    certified = " (certified)" if newton and status == "converged" else ""
     print(f"{status} after {epoch} epochs"
-          + (f" and {newton} Newton iteration{'s' if newton > 1 else ''}" if newton else "")
+          + (f" and {newton} Newton iteration{'s' if newton > 1 else ''}{certified}" if newton else "")
           + f", objective {objective:.6f}, training time {train_time:.3f} s")
     if uncertified and args.tol > 0:
-        # SDCA handed over to its Newton fallback, which ended short of tol:
+        # The run handed over to its Newton finish, which ended short of tol:
         # more epochs rarely help (docs/stopping.rst).
-        print(f"stochsvm train: notice: SDCA handed over to its Newton fallback, which ended "
-              f"after {max(s['num_newton_iterations'] for s in uncertified)} iterations without "
-              f"its relative duality gap falling below --tol {args.tol:g} (a nearly separable "
-              f"or badly scaled problem); raising --epochs rarely helps: add --scale standard, "
-              f"lower -C or raise --tol", file=sys.stderr)
+        print(f"stochsvm train: notice: {args.solver} handed over to its Newton finish, which "
+              f"ended after {max(s['num_newton_iterations'] for s in uncertified)} iterations "
+              f"without its relative duality gap falling below --tol {args.tol:g} (a nearly "
+              f"separable or badly scaled problem); raising --epochs rarely helps: add --scale "
+              f"standard, lower -C or raise --tol", file=sys.stderr)
     elif status == "epoch limit" and args.tol > 0 and _tests_tol(args):
         from stochsvm.svm import _scale_note
 

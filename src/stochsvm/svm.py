@@ -387,12 +387,12 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
         capped = stats["status"] == "max_iterations"
         newton = stats.get("num_newton_iterations", 0)
         if capped and newton > 0:
-            # SDCA handed over to its Newton fallback (a stall or the cap)
-            # and Newton ended uncertified: more epochs would not help.
+            # The solver handed over to its Newton finish (a stall or the
+            # cap) and Newton ended uncertified: more epochs would not help.
             warnings.warn(f"{name} stopped before its {stopping_rule or 'stopping test'} fell "
-                          f"below {tol_name}={tol}{gap_text}: SDCA handed over to its Newton "
-                          f"fallback after {stats['epoch']} epochs, and Newton ended after "
-                          f"{newton} iterations without meeting it (a nearly separable or "
+                          f"below {tol_name}={tol}{gap_text}: the run handed over to its Newton "
+                          f"finish after {stats['epoch']} epochs, and Newton ended after "
+                          f"{newton} iterations without meeting its certificate (a nearly separable or "
                           f"badly scaled problem); raising {cap_name} rarely helps here: scale "
                           f"the features (e.g. sklearn.preprocessing.StandardScaler), lower C "
                           f"(raise lambda) or raise {tol_name}", _convergence_warning(),

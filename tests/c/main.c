@@ -135,6 +135,11 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sdca_newton_dense_csr_float32_repeat)                       \
   X(sdca_newton_continues)                                      \
   X(sdca_newton_refusals)                                       \
+  /* test_primal_finish.c */                                     \
+  X(primal_finish_certified)                                    \
+  X(primal_finish_respects_an_explicit_cap)                     \
+  X(primal_finish_warm_start)                                   \
+  X(primal_finish_interrupted)                                  \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \

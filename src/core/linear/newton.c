@@ -72,6 +72,11 @@
  * the model marked stale, so that the next train rebuilds w~(alpha) from
  * them and continues SDCA from the certified dual point (w~(alpha) = w~ at
  * the optimum, within the gap elsewhere).
+ *
+ * The solve itself (ss_newton_solve: from the model w = factor u, writing
+ * back the model, its scores and statistics) also finishes the primal
+ * solvers' runs (primal_finish.c); SDCA's dual write-back is apart
+ * (ss_sdca_newton_fallback).
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
@@ -307,7 +312,9 @@ static bool newton_interrupted(const SsSvm *self)
   return self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0;
 }
 
-/* Write the result back as SDCA's state (the header comment). */
+/* Write the result back as the solver's model (the header comment): w~,
+ * its scores and the statistics; SDCA adds its dual variables
+ * (ss_sdca_newton_fallback). */
 static void newton_write_back(Newton *nt, const double *w, const double *s, double primal, double dual,
                               SsSvmStatus status)
 {
@@ -317,15 +324,8 @@ static void newton_write_back(Newton *nt, const double *w, const double *s, doub
   self->factor = 1.0;
   if (nt->m > d) self->bias = nt->B * w[d];
   ss_svm_realise_model(self);
-  self->ray.applied = false;
-  self->ray.scores_fresh = false;
   memcpy(self->scores, s, (size_t)n * sizeof(double));
   self->has_scores = true;
-  for (int64_t i = 0; i < n; ++i) {
-    const double c = example_weight(self, i);
-    self->alpha[i] = c > 0 ? -c * ss_loss_derivative(self->loss, &self->custom_loss, s[i], self->labels[i]) : 0;
-  }
-  self->model_stale = true;
 
   SsSvmStatistics *st = &self->statistics;
   st->regularizer = 0.5 * self->lambda * dot(w, w, nt->m);
@@ -338,7 +338,7 @@ static void newton_write_back(Newton *nt, const double *w, const double *s, doub
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
 }
 
-SsStatus ss_sdca_newton_fallback(SsSvm *self)
+SsStatus ss_newton_solve(SsSvm *self)
 {
   const int64_t n = self->source.num_data, d = self->dimension;
   const double B = self->bias_multiplier;
@@ -356,7 +356,7 @@ SsStatus ss_sdca_newton_fallback(SsSvm *self)
   nt.curvature = s_trial + n;
   nt.z = nt.curvature + n;
 
-  /* The model SDCA returned (w = factor u, the ray's included). */
+  /* The model the solver returned (w = factor u; SDCA's ray included). */
   for (int64_t k = 0; k < d; ++k) w[k] = self->factor * self->u[k];
   if (m > d) w[d] = self->bias / B;
   double primal = newton_objective(&nt, w, s);
@@ -416,6 +416,21 @@ SsStatus ss_sdca_newton_fallback(SsSvm *self)
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
 }
 
+SsStatus ss_sdca_newton_fallback(SsSvm *self)
+{
+  const SsStatus status = ss_newton_solve(self);
+  if (status == SS_ERR_ALLOC) return status;
+  self->ray.applied = false;
+  self->ray.scores_fresh = false;
+  for (int64_t i = 0; i < self->source.num_data; ++i) {
+    const double c = example_weight(self, i);
+    self->alpha[i] = c > 0 ? -c * ss_loss_derivative(self->loss, &self->custom_loss, self->scores[i],
+                                                      self->labels[i]) : 0;
+  }
+  self->model_stale = true;
+  return status;
+}
+
 void ss_sdca_stall_begin(SsSvm *self)
 {
   SsSdcaNewton *nt = &self->newton;
@@ -425,6 +440,22 @@ void ss_sdca_stall_begin(SsSvm *self)
   nt->checkpoint_epochs = 0;
   nt->checkpoint_gap = INFINITY;
   nt->checkpoint_rate = 0;
+}
+
+bool ss_stall_doubled(SsSdcaNewton *nt, double epochs, double gap, double *before, double *before_epochs)
+{
+  nt->best_gap = fmin(nt->best_gap, gap);
+  if (!(nt->checkpoint_epochs > 0)) {
+    nt->checkpoint_epochs = epochs;
+    nt->checkpoint_gap = nt->best_gap;
+    return false;
+  }
+  if (epochs < 2 * nt->checkpoint_epochs) return false;
+  *before = nt->checkpoint_gap;
+  *before_epochs = nt->checkpoint_epochs;
+  nt->checkpoint_epochs = epochs;
+  nt->checkpoint_gap = nt->best_gap;
+  return true;
 }
 
 /* The stall rule, at each training diagnostic of a run the fallback would
@@ -457,21 +488,14 @@ bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m)
   const double n = (double)self->source.num_data;
   const double epochs = (double)(self->iteration - nt->run_start) / n;
   const double gap = m->dual > 0 ? (m->primal - m->dual) / m->dual : INFINITY;
-  nt->best_gap = fmin(nt->best_gap, gap);
-  if (!(nt->checkpoint_epochs > 0)) {
-    nt->checkpoint_epochs = epochs;
-    nt->checkpoint_gap = nt->best_gap;
-    return false;
-  }
-  if (epochs < 2 * nt->checkpoint_epochs) return false;
+  double before, before_epochs;
+  if (!ss_stall_doubled(nt, epochs, gap, &before, &before_epochs)) return false;
   /* The rate of the last doubling, per epoch, as if the gap fell linearly
    * (geometrically): gap ~ exp(-rate epochs). */
-  const double before = nt->checkpoint_gap, now = nt->best_gap;
-  const double rate = log(before / now) / (epochs - nt->checkpoint_epochs);
-  const double power = log(before / now) / log(epochs / nt->checkpoint_epochs);
+  const double now = nt->best_gap;
+  const double rate = log(before / now) / (epochs - before_epochs);
+  const double power = log(before / now) / log(epochs / before_epochs);
   const double previous_rate = nt->checkpoint_rate;
-  nt->checkpoint_epochs = epochs;
-  nt->checkpoint_gap = now;
   nt->checkpoint_rate = rate;
   if (!isfinite(now) || !(rate > 0)) return true; /* no progress over a doubling */
   const double cap = (double)nt->run_cap / n, orders = log(now / self->epsilon);
@@ -483,13 +507,22 @@ bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m)
          epochs * exp(orders / power) > cap;
 }
 
-SsStatus ss_svm_set_newton_fallback(SsSvm *self, int enabled)
+SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (ss_svm_require_solver(self, "set_newton_fallback", SS_SOLVER_BIT(SS_SOLVER_SDCA)) != SS_OK)
-    return SS_ERR_BAD_STATE;
-  self->newton.disabled = enabled == 0;
+  const unsigned solvers = SS_SOLVER_BIT(SS_SOLVER_SDCA) | SS_SOLVER_BIT(SS_SOLVER_SGD) |
+                           SS_SOLVER_BIT(SS_SOLVER_SVMSGD2) | SS_SOLVER_BIT(SS_SOLVER_SGDQN) |
+                           SS_SOLVER_BIT(SS_SOLVER_RES) | SS_SOLVER_BIT(SS_SOLVER_LRES);
+  if (ss_svm_require_solver(self, "set_newton_fallback", solvers) != SS_OK) return SS_ERR_BAD_STATE;
+  self->newton.disabled = mode == SS_SVM_NEWTON_FALLBACK_OFF;
+  self->newton.forced = mode != SS_SVM_NEWTON_FALLBACK_OFF && mode != SS_SVM_NEWTON_FALLBACK_AUTO;
   return ss_svm_succeed(self);
 }
 
-int ss_svm_get_newton_fallback(const SsSvm *self) { return self->solver == SS_SOLVER_SDCA && !self->newton.disabled; }
+int ss_svm_get_newton_fallback(const SsSvm *self)
+{
+  if (self->solver == SS_SOLVER_NONE || self->newton.disabled) return SS_SVM_NEWTON_FALLBACK_OFF;
+  /* (SDCA's AUTO is ON: primal_finish.c) */
+  if (self->newton.forced || self->solver == SS_SOLVER_SDCA) return SS_SVM_NEWTON_FALLBACK_ON;
+  return SS_SVM_NEWTON_FALLBACK_AUTO;
+}

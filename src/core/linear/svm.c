@@ -647,12 +647,12 @@ static SsStatus run_solver(SsSvm *self)
       SsRun run = ss_svm_run(self, &evaluation);
       return ss_run_diagnose(&run, SS_SVM_STATUS_CONVERGED, true);
     }
-    case SS_SOLVER_SGD: return ss_sgd_train(self);
+    case SS_SOLVER_SGD: return ss_primal_train(self, ss_sgd_train);
     case SS_SOLVER_SDCA: return ss_sdca_train(self);
-    case SS_SOLVER_RES: return ss_res_train(self);
-    case SS_SOLVER_LRES: return ss_lres_train(self);
-    case SS_SOLVER_SVMSGD2: return ss_svmsgd2_train(self);
-    case SS_SOLVER_SGDQN: return ss_sgdqn_train(self);
+    case SS_SOLVER_RES: return ss_primal_train(self, ss_res_train);
+    case SS_SOLVER_LRES: return ss_primal_train(self, ss_lres_train);
+    case SS_SOLVER_SVMSGD2: return ss_primal_train(self, ss_svmsgd2_train);
+    case SS_SOLVER_SGDQN: return ss_primal_train(self, ss_sgdqn_train);
   }
   return SS_ERR_BAD_ARG;
 }

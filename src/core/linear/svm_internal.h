@@ -50,11 +50,14 @@ typedef struct SsSdcaRay {
   bool shifted;                /**< the model carries a shift (sdca_shift.c): no ray */
 } SsSdcaRay;
 
-/** SDCA's Newton fallback (newton.c) for the smooth losses. */
+/** The Newton finish of the smooth losses: SDCA's fallback (newton.c) and
+ *  the primal solvers' hand-over (primal_finish.c). */
 typedef struct SsSdcaNewton {
-  bool disabled;               /**< ss_svm_set_newton_fallback(0); default on */
+  bool disabled;               /**< ss_svm_set_newton_fallback(OFF) */
+  bool forced;                 /**< ...(ON): also under a cap set by the caller; neither: AUTO */
   int64_t iterations;          /**< Newton iterations of the last train call */
-  /* The stall rule's record over the run in progress (ss_sdca_stalled). */
+  /* The stall rule's record over the run in progress (ss_sdca_stalled;
+   * the primal solvers' ss_primal_stalled uses the first five). */
   int64_t run_start;           /**< the iteration number the run began at */
   int64_t run_cap;             /**< its iteration cap */
   double best_gap;             /**< the least (P - D) / D of its diagnostics (+inf: none) */
@@ -296,7 +299,23 @@ bool ss_sdca_newton_wanted(const SsSvm *self);
  *  falls, would not meet epsilon within the run's cap. */
 void ss_sdca_stall_begin(SsSvm *self);
 bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m);
+/** The stall rules' record (newton.c): take @p gap into the best gap so far;
+ *  true when the run's @p epochs doubled since the last checkpoint, which
+ *  then moves here, with the checkpoint's best gap and epochs before it. */
+bool ss_stall_doubled(SsSdcaNewton *nt, double epochs, double gap, double *before, double *before_epochs);
 SsStatus ss_sdca_newton_fallback(SsSvm *self);
+/** The Newton method itself (newton.c): from the model w = factor u (and
+ *  the bias), to the relative gap epsilon of the map alpha_i = -c_i
+ *  loss'(s_i); writes back the model (u, factor 1, bias), its scores and
+ *  the statistics (status converged only when certified). SS_OK,
+ *  SS_ERR_ALLOC (nothing changed) or SS_ERR_INTERRUPTED. */
+SsStatus ss_newton_solve(SsSvm *self);
+/** The primal solvers' certified finish (primal_finish.c): run @p train
+ *  (the solver's own run), then, where it ended uncertified with a smooth
+ *  loss, continue with ss_newton_solve. */
+SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
+/** Their stall rule, at a training diagnostic @p m (epochs.c's ops->stalled). */
+bool ss_primal_stalled(SsSvm *self, const SsRunMeasure *m);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */

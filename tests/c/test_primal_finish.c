@@ -1,0 +1,213 @@
+/* test_primal_finish.c -- the primal solvers' Newton finish
+ * (primal_finish.c): SGD, SVMSGD2, SGD-QN, RES and LRES with a smooth loss,
+ * on features of scales 1024 to 1/128 where their steps stall, hand over to
+ * newton.c and end with a certified gap. The certificate is recomputed here
+ * from the returned model with the conjugates written out by hand. Also:
+ * the mode off (the run ends on its own, no Newton), a cap set by the
+ * caller (auto: no Newton; on: Newton), a warm start after the finish, and
+ * an interrupt during the Newton iterations. */
+#include <math.h>
+#include <string.h>
+
+#include "minitest.h"
+#include "stochsvm/svm.h"
+#include "testutil.h"
+
+enum { FN = 120, FD = 4 };
+
+static const double F_LAMBDA = 1.0 / (1e3 * FN);
+static const double F_EPSILON = 1e-4;
+
+/* Columns of scale 1024, 1, 1/128 and 1; the label follows the small one. */
+static void make_raw(double *X, double *y) {
+  TuRng rng;
+  tu_rng_init(&rng, 31);
+  const double scale[FD] = {1024.0, 1.0, 1.0 / 128, 1.0};
+  for (int i = 0; i < FN; ++i) {
+    y[i] = (i % 2) ? 1.0 : -1.0;
+    for (int j = 0; j < FD; ++j) X[i * FD + j] = scale[j] * (tu_rng_uniform(&rng) - 0.5);
+    X[i * FD + 2] += scale[2] * (i % 2 ? 0.25 : -0.25);
+  }
+}
+
+/* P of the model and D of the map alpha_i = -loss'(s_i), by hand (B = 1). */
+static void certificate(const SsSvm *svm, const double *X, const double *y, SsLoss loss, double *P, double *D) {
+  const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm);
+  double v[FD + 1] = {0}, losses = 0, conjugates = 0;
+  for (int i = 0; i < FN; ++i) {
+    double s = b;
+    for (int j = 0; j < FD; ++j) s += w[j] * X[i * FD + j];
+    double alpha;
+    if (loss == SS_LOSS_HINGE2) {
+      const double m = fmax(0.0, 1 - y[i] * s);
+      losses += m * m;
+      alpha = 2 * y[i] * m;
+      conjugates += m * m - 2 * m; /* beta^2/4 - beta, beta = 2 m */
+    } else if (loss == SS_LOSS_LOGISTIC) {
+      const double z = y[i] * s, beta = 1 / (1 + exp(z));
+      losses += z > 0 ? log1p(exp(-z)) : -z + log1p(exp(z));
+      alpha = y[i] * beta;
+      conjugates += (beta > 0 ? beta * log(beta) : 0) + (beta < 1 ? (1 - beta) * log1p(-beta) : 0);
+    } else { /* l2: (y - s)^2 */
+      losses += (y[i] - s) * (y[i] - s);
+      alpha = 2 * (y[i] - s);
+      conjugates += alpha * alpha / 4 - alpha * y[i];
+    }
+    for (int j = 0; j < FD; ++j) v[j] += alpha * X[i * FD + j] / (F_LAMBDA * FN);
+    v[FD] += alpha / (F_LAMBDA * FN);
+  }
+  double w2 = b * b, v2 = 0;
+  for (int j = 0; j < FD; ++j) w2 += w[j] * w[j];
+  for (int j = 0; j <= FD; ++j) v2 += v[j] * v[j];
+  *P = 0.5 * F_LAMBDA * w2 + losses / FN;
+  *D = -0.5 * F_LAMBDA * v2 - conjugates / FN;
+}
+
+static SsSvm *new_run(SsData *data, const double *X, const double *y, SsSolver solver, SsLoss loss, int mode) {
+  SsSvm *svm = tu_new_dense(solver, data, X, y, FN, FD, F_LAMBDA);
+  if (!svm) return NULL;
+  if (ss_svm_set_loss(svm, loss) != SS_OK || ss_svm_set_epsilon(svm, F_EPSILON) != SS_OK ||
+      (mode >= 0 && ss_svm_set_newton_fallback(svm, mode) != SS_OK)) {
+    ss_svm_delete(svm);
+    return NULL;
+  }
+  return svm;
+}
+
+static const SsSolver primal_solvers[] = {SS_SOLVER_SGD, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN, SS_SOLVER_RES,
+                                          SS_SOLVER_LRES};
+static const SsLoss smooth_losses[] = {SS_LOSS_HINGE2, SS_LOSS_LOGISTIC, SS_LOSS_L2};
+
+/* Every solver and smooth loss at the defaults (mode auto, default cap):
+ * certified by the hand-made certificate; with the mode off, no Newton and
+ * (SGD, the plain schedule) far above after 100 epochs. */
+void test_primal_finish_certified(void) {
+  static double X[FN * FD], y[FN];
+  make_raw(X, y);
+  SsData data;
+  for (size_t a = 0; a < sizeof primal_solvers / sizeof *primal_solvers; ++a) {
+    for (size_t b = 0; b < sizeof smooth_losses / sizeof *smooth_losses; ++b) {
+      SsSvm *svm = new_run(&data, X, y, primal_solvers[a], smooth_losses[b], -1);
+      CHECK(svm != NULL);
+      if (!svm) continue;
+      CHECK_EQ_INT(ss_svm_get_newton_fallback(svm), SS_SVM_NEWTON_FALLBACK_AUTO);
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+      CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+      CHECK(st->num_newton_iterations > 0);
+      double P, D;
+      certificate(svm, X, y, smooth_losses[b], &P, &D);
+      CHECK(fabs(P - st->objective) <= 1e-9 * P);
+      CHECK(P - D <= F_EPSILON * fmax(P, D) * (1 + 1e-6));
+      CHECK(fabs(st->duality_gap - (P - D)) <= 1e-6 * P);
+      ss_svm_delete(svm);
+
+      /* (100 epochs, not the default cap of 10/lambda iterations: quick
+       * under ASan; off is off under any cap) */
+      SsSvm *off = new_run(&data, X, y, primal_solvers[a], smooth_losses[b], SS_SVM_NEWTON_FALLBACK_OFF);
+      CHECK(off != NULL);
+      if (!off) continue;
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(off, 100 * FN), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(off), SS_OK);
+      st = ss_svm_get_statistics(off);
+      CHECK_EQ_INT(st->num_newton_iterations, 0);
+      double P_off, D_off;
+      certificate(off, X, y, smooth_losses[b], &P_off, &D_off);
+      if (primal_solvers[a] == SS_SOLVER_SGD) {
+        CHECK_EQ_INT(st->status, SS_SVM_STATUS_MAX_ITERATIONS);
+        CHECK(P_off > 1.05 * P);
+      }
+      ss_svm_delete(off);
+    }
+  }
+}
+
+/* A cap set by the caller: auto ends on it (no Newton: the cheap run asked
+ * for), on finishes anyway. */
+void test_primal_finish_respects_an_explicit_cap(void) {
+  static double X[FN * FD], y[FN];
+  make_raw(X, y);
+  SsData data;
+  SsSvm *capped = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_HINGE2, -1);
+  SsSvm *forced = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_HINGE2, SS_SVM_NEWTON_FALLBACK_ON);
+  CHECK(capped && forced);
+  if (capped && forced) {
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(capped, 5 * FN), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_max_num_iterations(forced, 5 * FN), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(capped), SS_OK);
+    CHECK_EQ_INT(ss_svm_get_statistics(capped)->status, SS_SVM_STATUS_MAX_ITERATIONS);
+    CHECK_EQ_INT(ss_svm_get_statistics(capped)->num_newton_iterations, 0);
+    CHECK_EQ_INT(ss_svm_get_statistics(capped)->iteration, 5 * FN);
+    CHECK_EQ_INT(ss_svm_train(forced), SS_OK);
+    CHECK_EQ_INT(ss_svm_get_statistics(forced)->status, SS_SVM_STATUS_CONVERGED);
+    CHECK(ss_svm_get_statistics(forced)->num_newton_iterations > 0);
+    CHECK_EQ_INT(ss_svm_get_newton_fallback(forced), SS_SVM_NEWTON_FALLBACK_ON);
+  }
+  ss_svm_delete(capped);
+  ss_svm_delete(forced);
+}
+
+/* A warm start after a certified finish: the schedule's t, SGD-QN's
+ * diagonal and RES's curvature kept; the run neither fails nor diverges,
+ * and ends certified again (by its window or another finish). */
+void test_primal_finish_warm_start(void) {
+  static double X[FN * FD], y[FN];
+  make_raw(X, y);
+  SsData data;
+  for (size_t a = 0; a < sizeof primal_solvers / sizeof *primal_solvers; ++a) {
+    SsSvm *svm = new_run(&data, X, y, primal_solvers[a], SS_LOSS_LOGISTIC, -1);
+    CHECK(svm != NULL);
+    if (!svm) continue;
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    const double first = ss_svm_get_statistics(svm)->objective;
+    const int64_t t = ss_svm_get_iteration_number(svm);
+    CHECK(ss_svm_get_statistics(svm)->num_newton_iterations > 0);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+    CHECK(ss_svm_get_iteration_number(svm) > t);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+    double P, D;
+    certificate(svm, X, y, SS_LOSS_LOGISTIC, &P, &D);
+    CHECK(isfinite(P) && P <= first * (1 + 1e-2));
+    ss_svm_delete(svm);
+  }
+}
+
+typedef struct {
+  int calls, stop_at;
+} Interrupt;
+
+static int interrupt_at(void *user) {
+  Interrupt *it = user;
+  return ++it->calls == it->stop_at;
+}
+
+/* The interrupt callback is polled at every Newton iteration: a stop there
+ * returns SS_ERR_INTERRUPTED, status interrupted, with the iterations done. */
+void test_primal_finish_interrupted(void) {
+  static double X[FN * FD], y[FN];
+  make_raw(X, y);
+  SsData data;
+  Interrupt count = {0, -1};
+  SsSvm *svm = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_LOGISTIC, -1);
+  CHECK(svm != NULL);
+  if (!svm) return;
+  CHECK_EQ_INT(ss_svm_set_interrupt_function(svm, interrupt_at, &count), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  const int64_t newton = ss_svm_get_statistics(svm)->num_newton_iterations;
+  CHECK(newton > 2);
+  ss_svm_delete(svm);
+
+  /* The same run, stopped at the poll of its last Newton iteration. */
+  Interrupt stop = {0, count.calls - 1};
+  svm = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_LOGISTIC, -1);
+  CHECK(svm != NULL);
+  if (!svm) return;
+  CHECK_EQ_INT(ss_svm_set_interrupt_function(svm, interrupt_at, &stop), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_INTERRUPTED);
+  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_INTERRUPTED);
+  CHECK(st->num_newton_iterations > 0 && st->num_newton_iterations < newton);
+  CHECK(isfinite(st->objective));
+  ss_svm_delete(svm);
+}
