@@ -74,9 +74,10 @@ typedef struct SbpState {
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
   double band;       /**< no bias: the window's half width around last_u */
   int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
-  double *window;    /**< [n] the heights in the windows, by blocks */
-  double floor[2];   /**< bias: the floors a_k, d_k of the last levels, scaled with c by
-                          the projections since (NaN: none), the windows' centres */
+  double *window;    /**< [n] the heights in the windows, by blocks (bias: the positives') */
+  double *window_neg; /**< [n] bias: the negatives' heights in their windows, by blocks */
+  int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none); the
+                               windows are centred on their responses */
   double half_width; /**< bias: the windows' half width around the floors */
   int64_t last_covered; /**< bias: k of the previous iteration (0: none) */
   int64_t n_pos;     /**< positives in the data */
@@ -112,6 +113,7 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->block_min);
   free(s->by_class);
   free(s->window);
+  free(s->window_neg);
   ss_row_copy_free(&s->rows);
   free(s);
   self->state = NULL;
@@ -170,7 +172,7 @@ bool ss_sbp_refine_nu(SsKernelSvm *self)
   s->average_from = self->iteration;
   s->last_u = NAN; /* the prefilter's level belongs to the former nu */
   s->last_covered = 0;
-  s->floor[0] = s->floor[1] = NAN;
+  s->floor_index[0] = s->floor_index[1] = -1;
   return true;
 }
 
@@ -224,10 +226,11 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->block_min = malloc(blocks * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
   s->window = malloc(n * sizeof(double));
+  s->window_neg = self->bias_enabled ? malloc(n * sizeof(double)) : NULL;
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
   if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->by_class ||
-      !s->window || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum ||
+      !s->window || (self->bias_enabled && !s->window_neg) || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum ||
       !s->block_min || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
@@ -238,7 +241,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->last_u = NAN;
   s->band = s->eta0;
   s->half_width = s->eta0;
-  s->floor[0] = s->floor[1] = NAN;
+  s->floor_index[0] = s->floor_index[1] = -1;
   for (int64_t i = 0; i < self->num_data; ++i) s->n_pos += self->labels[i] > 0;
   int64_t p = 0, q = s->n_pos;
   for (int64_t i = 0; i < self->num_data; ++i) s->by_class[self->labels[i] > 0 ? p++ : q++] = i;
@@ -335,43 +338,47 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   return true;
 }
 
-/* One branch-free pass over the heights x_k = c[index[k]] (index NULL:
- * c[k]), k < m: the count and sum of those below lo, those in [lo, hi)
- * copied to window (in order), and the lowest at or above hi (INFINITY:
- * none). The sum and the minimum run in two lanes (even and odd k), so
- * that two chains of dependent additions and comparisons overlap; the
- * lanes are fixed, so the sum does not depend on anything but c. */
+/* One branch-free pass over the heights x_k = c[k], k < m, of class cls
+ * (y NULL: all; else those with y_k = cls): the count and sum of those
+ * below lo, those in [lo, hi) copied to window (in order), and the lowest
+ * at or above hi (INFINITY: none). The sum and the minimum run in two
+ * lanes (even and odd k), so that two chains of dependent additions and
+ * comparisons overlap; the lanes are fixed, so the sum does not depend on
+ * anything but c. Every x_k is written to the window's next entry, which
+ * advances only past those of the class in the window. */
 typedef struct WindowScan {
   int64_t below, length;
   double sum, lowest_above;
 } WindowScan;
 
-static inline WindowScan scan_window(const double *c, const int64_t *index, int64_t m, double lo,
-                                     double hi, double *window)
+static inline WindowScan scan_window(const double *c, const double *y, double cls, int64_t m,
+                                     double lo, double hi, double *window)
 {
   WindowScan r = {0, 0, 0.0, INFINITY};
   double sum1 = 0, lowest1 = INFINITY;
   int64_t k = 0;
   for (; k + 2 <= m; k += 2) {
-    const double x0 = index ? c[index[k]] : c[k], x1 = index ? c[index[k + 1]] : c[k + 1];
-    r.below += (x0 < lo) + (x1 < lo);
-    r.sum += x0 < lo ? x0 : 0.0;
-    sum1 += x1 < lo ? x1 : 0.0;
+    const double x0 = c[k], x1 = c[k + 1];
+    const bool in0 = !y || y[k] == cls, in1 = !y || y[k + 1] == cls;
+    r.below += (in0 & (x0 < lo)) + (in1 & (x1 < lo));
+    r.sum += in0 & (x0 < lo) ? x0 : 0.0;
+    sum1 += in1 & (x1 < lo) ? x1 : 0.0;
     window[r.length] = x0;
-    r.length += (x0 >= lo) & (x0 < hi);
+    r.length += in0 & (x0 >= lo) & (x0 < hi);
     window[r.length] = x1;
-    r.length += (x1 >= lo) & (x1 < hi);
-    const double a0 = x0 >= hi ? x0 : INFINITY, a1 = x1 >= hi ? x1 : INFINITY;
+    r.length += in1 & (x1 >= lo) & (x1 < hi);
+    const double a0 = in0 & (x0 >= hi) ? x0 : INFINITY, a1 = in1 & (x1 >= hi) ? x1 : INFINITY;
     r.lowest_above = a0 < r.lowest_above ? a0 : r.lowest_above;
     lowest1 = a1 < lowest1 ? a1 : lowest1;
   }
   for (; k < m; ++k) {
-    const double x = index ? c[index[k]] : c[k];
-    r.below += x < lo;
-    r.sum += x < lo ? x : 0.0;
+    const double x = c[k];
+    const bool in = !y || y[k] == cls;
+    r.below += in & (x < lo);
+    r.sum += in & (x < lo) ? x : 0.0;
     window[r.length] = x;
-    r.length += (x >= lo) & (x < hi);
-    const double a = x >= hi ? x : INFINITY;
+    r.length += in & (x >= lo) & (x < hi);
+    const double a = in & (x >= hi) ? x : INFINITY;
     r.lowest_above = a < r.lowest_above ? a : r.lowest_above;
   }
   r.sum += sum1;
@@ -379,24 +386,35 @@ static inline WindowScan scan_window(const double *c, const int64_t *index, int6
   return r;
 }
 
-/* scan_window of a contiguous block (index NULL) with the two lanes as one
- * vector of two doubles (GCC and Clang vector extensions): lane 0 takes the
- * even k, lane 1 the odd k, as in scan_window, so the sums and the minima
- * are its values to the bit; the selections are masks (x & (x < lo) is x
- * or +0.0, as x < lo ? x : 0.0). The window entries are still copied one
- * by one, in order. Other compilers use scan_window. */
+/* scan_window with the two lanes as one vector of two doubles (GCC and
+ * Clang vector extensions): lane 0 takes the even k, lane 1 the odd k, as
+ * in scan_window, so the sums and the minima are its values to the bit;
+ * the selections are masks (x & (x < lo) is x or +0.0, as x < lo ? x :
+ * 0.0). The window entries are still copied one by one, in order. Inlined
+ * into its two callers, so that the no-bias scan (y NULL) carries no class
+ * test. Other compilers use scan_window. */
 #if defined(__GNUC__)
 
-static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+static inline __attribute__((always_inline)) WindowScan
+scan_lanes(const double *c, const double *y, double cls, int64_t m, double lo, double hi,
+           double *window)
 {
   const SsLanePair low = {lo, lo}, high = {hi, hi}, none = {INFINITY, INFINITY};
+  const SsLanePair wanted = {cls, cls};
   SsLanePair sum = {0.0, 0.0}, lowest = none;
   SsLaneMask below = {0, 0};
   int64_t length = 0, k = 0;
   for (; k + 2 <= m; k += 2) {
     SsLanePair x;
     memcpy(&x, c + k, sizeof x);
-    const SsLaneMask is_below = x < low, is_above = x >= high, inside = (x >= low) & (x < high);
+    SsLaneMask in = {-1, -1};
+    if (y) {
+      SsLanePair yy;
+      memcpy(&yy, y + k, sizeof yy);
+      in = yy == wanted;
+    }
+    const SsLaneMask is_below = (x < low) & in, is_above = (x >= high) & in;
+    const SsLaneMask inside = (x >= low) & (x < high) & in;
     below -= is_below; /* a true comparison is -1 */
     sum += (SsLanePair)((SsLaneMask)x & is_below);
     const SsLanePair a = (SsLanePair)(((SsLaneMask)x & is_above) | ((SsLaneMask)none & ~is_above));
@@ -407,7 +425,7 @@ static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, d
     window[length] = x[1];
     length -= inside[1];
   }
-  WindowScan r = scan_window(c + k, NULL, m - k, lo, hi, window + length);
+  WindowScan r = scan_window(c + k, y ? y + k : NULL, cls, m - k, lo, hi, window + length);
   r.below += below[0] + below[1];
   r.length += length;
   /* the tail (odd m) ends lane 0; r.sum is its term alone (0 + x = x, +0 for -0) */
@@ -416,55 +434,48 @@ static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, d
   r.lowest_above = lowest[1] < r.lowest_above ? lowest[1] : r.lowest_above;
   return r;
 }
+
+static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+{
+  return scan_lanes(c, NULL, 0.0, m, lo, hi, window);
+}
+
+static WindowScan scan_block_class(const double *c, const double *y, double cls, int64_t m,
+                                   double lo, double hi, double *window)
+{
+  return scan_lanes(c, y, cls, m, lo, hi, window);
+}
 #else
 static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
 {
-  return scan_window(c, NULL, m, lo, hi, window);
+  return scan_window(c, NULL, 0.0, m, lo, hi, window);
+}
+
+static WindowScan scan_block_class(const double *c, const double *y, double cls, int64_t m,
+                                   double lo, double hi, double *window)
+{
+  return scan_window(c, y, cls, m, lo, hi, window);
 }
 #endif
 
 /* Bias: the two classes' window scan of block [lo, hi) of c into the
  * block's own entries (the bias's counterpart of scan_into_block, in the
  * same row pass): class cl's responses in [low[cl], high[cl]) to the
- * block's slice of s->window, the positives from its start and the
- * negatives back from its end, and the count and sum of those below and
- * the lowest above to s->block_*[at(block, cl)]. Branch-free: every
- * response is written to both ends' next free entries, which advance by
- * class and membership; the front's is never past the back's, and a slot
- * both ends name is written twice with the same value. */
+ * block's slice of s->window (cl = 0, the positives) or s->window_neg,
+ * the count and sum of those below and the lowest above to
+ * s->block_*[at(block, cl)]. One pass per class over the block, on values
+ * still in L1. */
 static void scan_classes_into_block(SbpState *s, const double *y, int64_t block, int64_t lo,
                                     int64_t hi, const double low[2], const double high[2])
 {
-  const int64_t len = hi - lo;
-  const double *c = s->c + lo;
-  double *window = s->window + lo;
-  int64_t below_pos = 0, below_neg = 0, front = 0, back = 0;
-  double sum_pos = 0, sum_neg = 0, lowest_pos = INFINITY, lowest_neg = INFINITY;
-  for (int64_t j = 0; j < len; ++j) {
-    const double x = c[j];
-    const bool pos = y[lo + j] > 0;
-    const double l = pos ? low[0] : low[1], h = pos ? high[0] : high[1];
-    const bool is_below = x < l, inside = (x >= l) & (x < h);
-    const double above = x >= h ? x : INFINITY;
-    below_pos += pos & is_below;
-    below_neg += !pos & is_below;
-    sum_pos += pos & is_below ? x : 0.0;
-    sum_neg += !pos & is_below ? x : 0.0;
-    lowest_pos = pos & (above < lowest_pos) ? above : lowest_pos;
-    lowest_neg = !pos & (above < lowest_neg) ? above : lowest_neg;
-    window[front] = x;
-    window[len - 1 - back] = x;
-    front += pos & inside;
-    back += !pos & inside;
+  for (int cl = 0; cl < 2; ++cl) {
+    const WindowScan scan = scan_block_class(s->c + lo, y + lo, cl ? -1.0 : 1.0, hi - lo, low[cl],
+                                             high[cl], (cl ? s->window_neg : s->window) + lo);
+    s->block_below[at(block, cl)] = scan.below;
+    s->block_length[at(block, cl)] = scan.length;
+    s->block_sum[at(block, cl)] = scan.sum;
+    s->block_min[at(block, cl)] = scan.lowest_above;
   }
-  s->block_below[at(block, 0)] = below_pos;
-  s->block_below[at(block, 1)] = below_neg;
-  s->block_length[at(block, 0)] = front;
-  s->block_length[at(block, 1)] = back;
-  s->block_sum[at(block, 0)] = sum_pos;
-  s->block_sum[at(block, 1)] = sum_neg;
-  s->block_min[at(block, 0)] = lowest_pos;
-  s->block_min[at(block, 1)] = lowest_neg;
 }
 
 /* Bias: the levels from the windows of the last scan (scan_classes_into_block,
@@ -497,10 +508,9 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, in
   double *a = s->work, *d = s->work + length[0];
   for (int64_t b = 0, wa = 0, wd = 0; b < num_blocks; ++b) {
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
-    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
     const int64_t la = s->block_length[at(b, 0)], ld = s->block_length[at(b, 1)];
     memcpy(a + wa, s->window + lo, (size_t)la * sizeof(double));
-    memcpy(d + wd, s->window + hi - ld, (size_t)ld * sizeof(double));
+    memcpy(d + wd, s->window_neg + lo, (size_t)ld * sizeof(double));
     wa += la;
     wd += ld;
   }
@@ -513,10 +523,9 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, in
   strict[1] = below[1];
   for (int64_t b = 0; b < num_blocks; ++b) {
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
-    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
     for (int cl = 0; cl < 2; ++cl) {
       const int64_t m = s->block_length[at(b, cl)];
-      const double *window = s->window + (cl ? hi - m : lo);
+      const double *window = (cl ? s->window_neg : s->window) + lo;
       int64_t covered = 0;
       for (int64_t k = 0; k < m; ++k) covered += window[k] < level[cl];
       s->block_covered[at(b, cl)] = covered;
@@ -692,13 +701,14 @@ static bool level_rescanned(SsKernelSvm *self, SbpState *s, double *gamma, int64
 static bool levels_rescanned(SsKernelSvm *self, SbpState *s, bool widen, SsSbpLevels *out,
                              int64_t strict[2])
 {
-  if (!isfinite(s->floor[0]) || !isfinite(s->floor[1]) || self->sbp_full_levels) return false;
+  if (s->floor_index[0] < 0 || s->floor_index[1] < 0 || self->sbp_full_levels) return false;
   if (widen) {
     const double wider = 2 * s->half_width;
     s->half_width = wider > 0 && isfinite(wider) ? wider : s->eta0;
   }
-  SbpRescan job = {.low = {s->floor[0] - s->half_width, s->floor[1] - s->half_width},
-                   .high = {s->floor[0] + s->half_width, s->floor[1] + s->half_width}};
+  const double centre[2] = {s->c[s->floor_index[0]], s->c[s->floor_index[1]]};
+  SbpRescan job = {.low = {centre[0] - s->half_width, centre[1] - s->half_width},
+                   .high = {centre[0] + s->half_width, centre[1] + s->half_width}};
   rescan(self, &job);
   s->scanned = true;
   return levels_windowed(self, s, out, strict);
@@ -734,6 +744,57 @@ static int64_t nth_covered_by_blocks(const SbpState *s, const double *y, int64_t
   return -1; /* not reached: the counts are those of c */
 }
 
+/* Bias: remember the examples at the floors a_k and d_k of the levels
+ * (the first of each class in index order). After levels_windowed each
+ * floor is one of its class's window entries: only the block whose window
+ * holds it is searched; after the filling of the whole basin, c is. */
+static int64_t floor_example(const SbpState *s, const double *y, int64_t n, int cl, double floor,
+                             bool windowed)
+{
+  const double cls = cl ? -1.0 : 1.0;
+  const int64_t num_blocks = ss_kernel_row_num_blocks(n);
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
+    if (windowed) {
+      const int64_t m = s->block_length[at(b, cl)];
+      const double *window = (cl ? s->window_neg : s->window) + lo;
+      bool holds = false;
+      for (int64_t k = 0; k < m; ++k) holds |= window[k] == floor;
+      if (!holds) continue;
+    }
+    for (int64_t j = lo; j < hi; ++j) {
+      if ((y[j] > 0) == (cls > 0) && s->c[j] == floor) return j;
+    }
+  }
+  return -1;
+}
+
+static void remember_floors(SbpState *s, const double *y, int64_t n, const SsSbpLevels *lv,
+                            bool windowed)
+{
+  s->floor_index[0] = floor_example(s, y, n, 0, lv->floor_u, windowed);
+  s->floor_index[1] = floor_example(s, y, n, 1, lv->floor_v, windowed);
+}
+
+/* Bias: the row pass's windows, around the floor examples' responses after
+ * this step, c_f' = (c_f + step y_f K(x_i, x_f)) / r as update_block makes
+ * them (two kernel values here; should their last bit differ from the
+ * row's, only the windows move, which levels_windowed checks). */
+static void floor_windows(SsKernelSvm *self, SbpState *s, int64_t i, SbpPass *pass)
+{
+  double k[2];
+  ss_kernel_row_from_scattered(&self->kernel, &self->data, self->norms2, s->floor_index, 2,
+                               self->zd, self->norms2[i], k);
+  for (int cl = 0; cl < 2; ++cl) {
+    const int64_t f = s->floor_index[cl];
+    double centre = s->c[f] + pass->step * pass->y[f] * k[cl];
+    if (pass->project) centre *= pass->inv_r;
+    pass->low[cl] = centre - s->half_width;
+    pass->high[cl] = centre + s->half_width;
+  }
+}
+
 static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 {
   SbpState *s = self->state;
@@ -752,8 +813,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       windowed = levels_windowed(self, s, &lv, strict);
       if (!windowed) windowed = levels_rescanned(self, s, scanned, &lv, strict);
       if (!windowed) levels(self, s, c, &lv);
-      s->floor[0] = lv.floor_u;
-      s->floor[1] = lv.floor_v;
+      remember_floors(s, y, n, &lv, windowed);
       s->last_covered = lv.covered;
     } else {
       const bool scanned = s->scanned && !isnan(s->last_u); /* a window to widen, around a level */
@@ -794,23 +854,17 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     if (project) {
       s->r2 = 1.0;
       s->last_u *= inv_r;
-      s->floor[0] *= inv_r;
-      s->floor[1] *= inv_r;
     }
     SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project};
+    ss_data_scatter_row(&self->data, i, self->zd);
     if (!s->bias) {
       pass.scan = true;
       pass.low[0] = s->last_u - s->band;
       pass.high[0] = s->last_u + s->band;
     } else {
-      /* around the floors (NaN before the first levels: no scan) */
-      pass.scan = isfinite(s->floor[0]) && isfinite(s->floor[1]) && !self->sbp_full_levels;
-      for (int cl = 0; cl < 2; ++cl) {
-        pass.low[cl] = s->floor[cl] - s->half_width;
-        pass.high[cl] = s->floor[cl] + s->half_width;
-      }
+      pass.scan = s->floor_index[0] >= 0 && s->floor_index[1] >= 0 && !self->sbp_full_levels;
+      if (pass.scan) floor_windows(self, s, i, &pass);
     }
-    ss_data_scatter_row(&self->data, i, self->zd);
     ss_kernel_training_row_blocks(&self->kernel, &self->data, self->row_flags, &s->rows,
                                   self->norms2, i, self->zd, self->norms2[i], self->threads,
                                   update_block, &pass);
