@@ -811,6 +811,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
        * scan again around the floors; failing that, fill the basin */
       const bool scanned = s->scanned;
       windowed = levels_windowed(self, s, &lv, strict);
+      self->sbp_pass_levels += windowed;
       if (!windowed) windowed = levels_rescanned(self, s, scanned, &lv, strict);
       if (!windowed) levels(self, s, c, &lv);
       remember_floors(s, y, n, &lv, windowed);
@@ -818,6 +819,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     } else {
       const bool scanned = s->scanned && !isnan(s->last_u); /* a window to widen, around a level */
       windowed = level_windowed(self, s, &lv.u, &strict[0]);
+      self->sbp_pass_levels += windowed;
       /* outside the window: widen it (from eta0 if it shrank to 0 or
        * overflowed) and scan again; failing that, fill the whole basin */
       if (!windowed && scanned && !self->sbp_full_levels)
