@@ -420,9 +420,9 @@ scan_lanes(const double *c, const double *y, double cls, int64_t m, double lo, d
     const SsLanePair a = (SsLanePair)(((SsLaneMask)x & is_above) | ((SsLaneMask)none & ~is_above));
     const SsLaneMask is_lower = a < lowest;
     lowest = (SsLanePair)(((SsLaneMask)a & is_lower) | ((SsLaneMask)lowest & ~is_lower));
-    window[length] = x[0];
+    window[length] = c[k]; /* not x[0]: that would keep x in memory */
     length -= inside[0];
-    window[length] = x[1];
+    window[length] = c[k + 1];
     length -= inside[1];
   }
   WindowScan r = scan_window(c + k, y ? y + k : NULL, cls, m - k, lo, hi, window + length);
@@ -435,13 +435,15 @@ scan_lanes(const double *c, const double *y, double cls, int64_t m, double lo, d
   return r;
 }
 
-static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+static inline __attribute__((always_inline)) WindowScan
+scan_block(const double *c, int64_t m, double lo, double hi, double *window)
 {
   return scan_lanes(c, NULL, 0.0, m, lo, hi, window);
 }
 
-static WindowScan scan_block_class(const double *c, const double *y, double cls, int64_t m,
-                                   double lo, double hi, double *window)
+static inline __attribute__((always_inline)) WindowScan
+scan_block_class(const double *c, const double *y, double cls, int64_t m, double lo, double hi,
+                 double *window)
 {
   return scan_lanes(c, y, cls, m, lo, hi, window);
 }
@@ -465,7 +467,7 @@ static WindowScan scan_block_class(const double *c, const double *y, double cls,
  * the count and sum of those below and the lowest above to
  * s->block_*[at(block, cl)]. One pass per class over the block, on values
  * still in L1. */
-static void scan_classes_into_block(SbpState *s, const double *y, int64_t block, int64_t lo,
+SS_VECTOR_CLONES static void scan_classes_into_block(SbpState *s, const double *y, int64_t block, int64_t lo,
                                     int64_t hi, const double low[2], const double high[2])
 {
   for (int cl = 0; cl < 2; ++cl) {
@@ -588,7 +590,7 @@ SS_VECTOR_CLONES static void update_unprojected(int64_t len, double step,
 /* The window scan of block @p block = [lo, hi) of c into its own entries:
  * the responses in [low, high) to its slice of s->window, the count and sum
  * of those below and the lowest above to s->block_*[block]. */
-static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi, double low,
+SS_VECTOR_CLONES static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi, double low,
                             double high)
 {
   const WindowScan scan = scan_block(s->c + lo, hi - lo, low, high, s->window + lo);
