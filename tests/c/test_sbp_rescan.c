@@ -1,9 +1,11 @@
 /* test_sbp_rescan.c -- the SBP's level when it falls outside the window of
  * the row pass (sbp.c, level_rescanned): c scanned again with a wider
- * window, the blocks on the object's threads; with the bias, the windows
- * around the floors widened and scanned again. The same iterates as the
- * filling of the whole basin every iteration (to rounding: the lower set is
- * summed by blocks), and bit for bit the same on one and two threads.
+ * window, the blocks on the object's threads; with the bias, the classes'
+ * windows around the floors, scanned in the row pass, widened and scanned
+ * again. The same iterates as the filling of the whole basin every
+ * iteration (to rounding: the lower sets are summed by blocks), bit for bit
+ * the same on one, two and three threads, the levels mostly from the row
+ * pass's scan.
  * The filling from a guess of the level (sbp_gamma.c,
  * ss_sbp_water_level_near): the level of the filling without one. */
 #include <math.h>
@@ -16,12 +18,13 @@
 #include "../../src/core/common/thread_pool.h"
 #include "../../src/core/kernel/kernel_internal.h"
 
-enum { RN = 6000, RD = 4, RUNS = 3 };
+enum { RN = 6000, RD = 4, RUNS = 4, RITERATIONS = 1000 };
 
 /* run 0: windows, one thread; 1: windows, two threads (every job of two
- * blocks or more offered to the worker); 2: the whole basin every time.
- * bias: the SBP with the unregularized bias (its windows around the floors
- * widened and scanned again on a miss, sbp_steps). */
+ * blocks or more offered to the worker); 2: the whole basin every time;
+ * 3: windows, three threads. bias: the SBP with the unregularized bias (its
+ * windows around the floors scanned in the row pass, widened and scanned
+ * again on a miss, sbp_steps). */
 static SsKernelSvm *rescan_run(const SsKernel *kernel, const SsData *data, const double *y,
                                int run, bool bias)
 {
@@ -30,11 +33,11 @@ static SsKernelSvm *rescan_run(const SsKernel *kernel, const SsData *data, const
   CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, bias), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0.05), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_seed(svm, 3), SS_OK);
-  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 1000), SS_OK);
-  CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 1000), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, RITERATIONS), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, RITERATIONS), SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, 1e-300), SS_OK);
-  if (run == 1) {
-    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, 2), SS_OK);
+  if (run == 1 || run == 3) {
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, run == 1 ? 2 : 3), SS_OK);
     svm->threads.min_length = 16;
     ss_thread_pool_set_adaptive(svm->threads.pool, false);
   }
@@ -58,6 +61,13 @@ static void check_rescan_matches_full_filling(bool bias)
     REQUIRE(svm[run]);
   }
   CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
+  CHECK(tu_same_kernel_run(svm[0], svm[3], RN));
+  /* the levels came from the row pass's own scan in most iterations (the
+   * rest: rescans and fillings of the whole basin), on any thread count */
+  CHECK(svm[0]->sbp_pass_levels >= RITERATIONS * 8 / 10);
+  CHECK_EQ_INT(svm[1]->sbp_pass_levels, svm[0]->sbp_pass_levels);
+  CHECK_EQ_INT(svm[3]->sbp_pass_levels, svm[0]->sbp_pass_levels);
+  CHECK_EQ_INT(svm[2]->sbp_pass_levels, 0);
   const double *a = ss_kernel_svm_get_dual_variables(svm[0]);
   const double *b = ss_kernel_svm_get_dual_variables(svm[2]);
   double scale = 0, diff = 0;

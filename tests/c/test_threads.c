@@ -149,7 +149,7 @@ void test_kernel_threads_bitwise(void)
 {
   check_threads_bitwise(SS_KSOLVER_SBP, 200, 0, 0);
   check_threads_bitwise(SS_KSOLVER_SBP, 200, 1, 0);
-  check_threads_bitwise(SS_KSOLVER_SBP, 200, 1, 1); /* the biased levels: no window scan */
+  check_threads_bitwise(SS_KSOLVER_SBP, 200, 1, 1); /* the biased levels: the classes' windows */
   check_threads_bitwise(SS_KSOLVER_SDCA, 300, 1, 0);
   check_threads_bitwise(SS_KSOLVER_SDCA, 300, 0, 0);
   check_threads_bitwise(SS_KSOLVER_PEGASOS, 300, 0, 0);

@@ -212,6 +212,8 @@ struct SsKernelSvm_ {
   SsThreads threads;           /**< threads for kernel rows (threads.h); count <= 1: serial */
   bool sbp_full_levels;        /**< tests only: the SBP fills the whole basin every
                                     iteration instead of its window (sbp.c) */
+  int64_t sbp_pass_levels;     /**< tests only: SBP iterations whose levels came from the
+                                    window scan of the previous row pass (sbp.c) */
   bool no_row_copy;            /**< ss_kernel_svm_set_row_copy(0): the SBP's rows go without a
                                     row copy (SsRowCopy) */
   bool scalar_pair_passes;     /**< tests only: the exact SDCA's passes without vectors

@@ -56,22 +56,28 @@ typedef struct SbpState {
   double *alpha_sum; /**< [n] sum over t of alpha^(t) */
   double *c_sum;     /**< [n] sum over t of c^(t) */
   double *work;      /**< [2 n] scratch of the water filling */
-  bool scanned;      /**< no bias: the previous row's pass (update_block) left the
-                          window scan of c around last_u +- band (level_windowed) */
+  bool scanned;      /**< the previous row's pass (update_block) left the window scan
+                          of c: no bias around last_u +- band (level_windowed), bias
+                          around the floors +- half_width (levels_windowed) */
   int64_t window_length;  /**< no bias: responses in the window (the blocks' slices of s->window) */
   int64_t num_below;      /**< no bias: responses below the window, */
   double sum_below;       /**< their sum, */
   double min_above;       /**< and the lowest response above it (INFINITY: none) */
-  int64_t *block_below;   /**< [blocks] the same per row block, */
-  int64_t *block_length;  /**< (the block's window entries: its slice of s->window) */
-  int64_t *block_covered; /**< the block's window entries below the level (level_windowed) */
-  double *block_sum;
-  double *block_min;
+  /* Per row block b and class cl (entry 2 b + cl, at(); no bias: cl = 0,
+   * bias: 0 the positives, 1 the negatives): */
+  int64_t *block_below;   /**< [2 blocks] the scan's count below the window, */
+  int64_t *block_length;  /**< its window entries (the block's slice of s->window: the
+                               positives from its start, the negatives back from its end), */
+  int64_t *block_covered; /**< those below the level (level_windowed, levels_windowed), */
+  double *block_sum;      /**< the sum below the window */
+  double *block_min;      /**< and the lowest response above it */
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
   double band;       /**< no bias: the window's half width around last_u */
   int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
-  double *window;    /**< [n] the heights in the windows (bias: positives first) */
-  int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none) */
+  double *window;    /**< [n] the heights in the windows, by blocks (bias: the positives') */
+  double *window_neg; /**< [n] bias: the negatives' heights in their windows, by blocks */
+  int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none); the
+                               windows are centred on their responses */
   double half_width; /**< bias: the windows' half width around the floors */
   int64_t last_covered; /**< bias: k of the previous iteration (0: none) */
   int64_t n_pos;     /**< positives in the data */
@@ -84,6 +90,12 @@ typedef struct SbpState {
   bool bias;         /**< the bias setting the sums were made with */
   SsRowCopy rows;    /**< X laid out for the kernel rows' dots, made again at every train */
 } SbpState;
+
+/* The entry of row block b and class cl in the s->block_* arrays. */
+static inline int64_t at(int64_t b, int cl)
+{
+  return 2 * b + cl;
+}
 
 static void sbp_free_state(SsKernelSvm *self)
 {
@@ -101,6 +113,7 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->block_min);
   free(s->by_class);
   free(s->window);
+  free(s->window_neg);
   ss_row_copy_free(&s->rows);
   free(s);
   self->state = NULL;
@@ -205,7 +218,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->alpha_sum = calloc(n, sizeof(double));
   s->c_sum = calloc(n, sizeof(double));
   s->work = malloc(2 * n * sizeof(double));
-  const size_t blocks = (size_t)ss_kernel_row_num_blocks((int64_t)n) + 1;
+  const size_t blocks = 2 * ((size_t)ss_kernel_row_num_blocks((int64_t)n) + 1);
   s->block_below = malloc(blocks * sizeof(int64_t));
   s->block_length = malloc(blocks * sizeof(int64_t));
   s->block_covered = malloc(blocks * sizeof(int64_t));
@@ -213,10 +226,11 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->block_min = malloc(blocks * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
   s->window = malloc(n * sizeof(double));
+  s->window_neg = self->bias_enabled ? malloc(n * sizeof(double)) : NULL;
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
   if (!s->alpha || !s->c || !s->alpha_sum || !s->c_sum || !s->work || !s->by_class ||
-      !s->window || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum ||
+      !s->window || (self->bias_enabled && !s->window_neg) || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum ||
       !s->block_min || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
@@ -302,9 +316,9 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   const int64_t m = s->window_length, below = s->num_below;
   if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
   const int64_t num_blocks = ss_kernel_row_num_blocks(self->num_data);
-  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[b++]) {
+  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[at(b++, 0)]) {
     memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK,
-           (size_t)s->block_length[b] * sizeof(double));
+           (size_t)s->block_length[at(b, 0)] * sizeof(double));
   }
   const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
                                                s->sum_below, s->last_u);
@@ -314,8 +328,8 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   for (int64_t b = 0; b < num_blocks; ++b) {
     const double *window = s->window + b * SS_KERNEL_ROW_BLOCK;
     int64_t covered = 0;
-    for (int64_t k = 0; k < s->block_length[b]; ++k) covered += window[k] < level;
-    s->block_covered[b] = covered;
+    for (int64_t k = 0; k < s->block_length[at(b, 0)]; ++k) covered += window[k] < level;
+    s->block_covered[at(b, 0)] = covered;
     count += covered;
   }
   *gamma = level;
@@ -324,43 +338,47 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   return true;
 }
 
-/* One branch-free pass over the heights x_k = c[index[k]] (index NULL:
- * c[k]), k < m: the count and sum of those below lo, those in [lo, hi)
- * copied to window (in order), and the lowest at or above hi (INFINITY:
- * none). The sum and the minimum run in two lanes (even and odd k), so
- * that two chains of dependent additions and comparisons overlap; the
- * lanes are fixed, so the sum does not depend on anything but c. */
+/* One branch-free pass over the heights x_k = c[k], k < m, of class cls
+ * (y NULL: all; else those with y_k = cls): the count and sum of those
+ * below lo, those in [lo, hi) copied to window (in order), and the lowest
+ * at or above hi (INFINITY: none). The sum and the minimum run in two
+ * lanes (even and odd k), so that two chains of dependent additions and
+ * comparisons overlap; the lanes are fixed, so the sum does not depend on
+ * anything but c. Every x_k is written to the window's next entry, which
+ * advances only past those of the class in the window. */
 typedef struct WindowScan {
   int64_t below, length;
   double sum, lowest_above;
 } WindowScan;
 
-static inline WindowScan scan_window(const double *c, const int64_t *index, int64_t m, double lo,
-                                     double hi, double *window)
+static inline WindowScan scan_window(const double *c, const double *y, double cls, int64_t m,
+                                     double lo, double hi, double *window)
 {
   WindowScan r = {0, 0, 0.0, INFINITY};
   double sum1 = 0, lowest1 = INFINITY;
   int64_t k = 0;
   for (; k + 2 <= m; k += 2) {
-    const double x0 = index ? c[index[k]] : c[k], x1 = index ? c[index[k + 1]] : c[k + 1];
-    r.below += (x0 < lo) + (x1 < lo);
-    r.sum += x0 < lo ? x0 : 0.0;
-    sum1 += x1 < lo ? x1 : 0.0;
+    const double x0 = c[k], x1 = c[k + 1];
+    const bool in0 = !y || y[k] == cls, in1 = !y || y[k + 1] == cls;
+    r.below += (in0 & (x0 < lo)) + (in1 & (x1 < lo));
+    r.sum += in0 & (x0 < lo) ? x0 : 0.0;
+    sum1 += in1 & (x1 < lo) ? x1 : 0.0;
     window[r.length] = x0;
-    r.length += (x0 >= lo) & (x0 < hi);
+    r.length += in0 & (x0 >= lo) & (x0 < hi);
     window[r.length] = x1;
-    r.length += (x1 >= lo) & (x1 < hi);
-    const double a0 = x0 >= hi ? x0 : INFINITY, a1 = x1 >= hi ? x1 : INFINITY;
+    r.length += in1 & (x1 >= lo) & (x1 < hi);
+    const double a0 = in0 & (x0 >= hi) ? x0 : INFINITY, a1 = in1 & (x1 >= hi) ? x1 : INFINITY;
     r.lowest_above = a0 < r.lowest_above ? a0 : r.lowest_above;
     lowest1 = a1 < lowest1 ? a1 : lowest1;
   }
   for (; k < m; ++k) {
-    const double x = index ? c[index[k]] : c[k];
-    r.below += x < lo;
-    r.sum += x < lo ? x : 0.0;
+    const double x = c[k];
+    const bool in = !y || y[k] == cls;
+    r.below += in & (x < lo);
+    r.sum += in & (x < lo) ? x : 0.0;
     window[r.length] = x;
-    r.length += (x >= lo) & (x < hi);
-    const double a = x >= hi ? x : INFINITY;
+    r.length += in & (x >= lo) & (x < hi);
+    const double a = in & (x >= hi) ? x : INFINITY;
     r.lowest_above = a < r.lowest_above ? a : r.lowest_above;
   }
   r.sum += sum1;
@@ -368,35 +386,46 @@ static inline WindowScan scan_window(const double *c, const int64_t *index, int6
   return r;
 }
 
-/* scan_window of a contiguous block (index NULL) with the two lanes as one
- * vector of two doubles (GCC and Clang vector extensions): lane 0 takes the
- * even k, lane 1 the odd k, as in scan_window, so the sums and the minima
- * are its values to the bit; the selections are masks (x & (x < lo) is x
- * or +0.0, as x < lo ? x : 0.0). The window entries are still copied one
- * by one, in order. Other compilers use scan_window. */
+/* scan_window with the two lanes as one vector of two doubles (GCC and
+ * Clang vector extensions): lane 0 takes the even k, lane 1 the odd k, as
+ * in scan_window, so the sums and the minima are its values to the bit;
+ * the selections are masks (x & (x < lo) is x or +0.0, as x < lo ? x :
+ * 0.0). The window entries are still copied one by one, in order. Inlined
+ * into its two callers, so that the no-bias scan (y NULL) carries no class
+ * test. Other compilers use scan_window. */
 #if defined(__GNUC__)
 
-static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+static inline __attribute__((always_inline)) WindowScan
+scan_lanes(const double *c, const double *y, double cls, int64_t m, double lo, double hi,
+           double *window)
 {
   const SsLanePair low = {lo, lo}, high = {hi, hi}, none = {INFINITY, INFINITY};
+  const SsLanePair wanted = {cls, cls};
   SsLanePair sum = {0.0, 0.0}, lowest = none;
   SsLaneMask below = {0, 0};
   int64_t length = 0, k = 0;
   for (; k + 2 <= m; k += 2) {
     SsLanePair x;
     memcpy(&x, c + k, sizeof x);
-    const SsLaneMask is_below = x < low, is_above = x >= high, inside = (x >= low) & (x < high);
+    SsLaneMask in = {-1, -1};
+    if (y) {
+      SsLanePair yy;
+      memcpy(&yy, y + k, sizeof yy);
+      in = yy == wanted;
+    }
+    const SsLaneMask is_below = (x < low) & in, is_above = (x >= high) & in;
+    const SsLaneMask inside = (x >= low) & (x < high) & in;
     below -= is_below; /* a true comparison is -1 */
     sum += (SsLanePair)((SsLaneMask)x & is_below);
     const SsLanePair a = (SsLanePair)(((SsLaneMask)x & is_above) | ((SsLaneMask)none & ~is_above));
     const SsLaneMask is_lower = a < lowest;
     lowest = (SsLanePair)(((SsLaneMask)a & is_lower) | ((SsLaneMask)lowest & ~is_lower));
-    window[length] = x[0];
+    window[length] = c[k]; /* not x[0]: that would keep x in memory */
     length -= inside[0];
-    window[length] = x[1];
+    window[length] = c[k + 1];
     length -= inside[1];
   }
-  WindowScan r = scan_window(c + k, NULL, m - k, lo, hi, window + length);
+  WindowScan r = scan_window(c + k, y ? y + k : NULL, cls, m - k, lo, hi, window + length);
   r.below += below[0] + below[1];
   r.length += length;
   /* the tail (odd m) ends lane 0; r.sum is its term alone (0 + x = x, +0 for -0) */
@@ -405,90 +434,108 @@ static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, d
   r.lowest_above = lowest[1] < r.lowest_above ? lowest[1] : r.lowest_above;
   return r;
 }
+
+static inline __attribute__((always_inline)) WindowScan
+scan_block(const double *c, int64_t m, double lo, double hi, double *window)
+{
+  return scan_lanes(c, NULL, 0.0, m, lo, hi, window);
+}
+
+static inline __attribute__((always_inline)) WindowScan
+scan_block_class(const double *c, const double *y, double cls, int64_t m, double lo, double hi,
+                 double *window)
+{
+  return scan_lanes(c, y, cls, m, lo, hi, window);
+}
 #else
 static WindowScan scan_block(const double *c, int64_t m, double lo, double hi, double *window)
 {
-  return scan_window(c, NULL, m, lo, hi, window);
+  return scan_window(c, NULL, 0.0, m, lo, hi, window);
+}
+
+static WindowScan scan_block_class(const double *c, const double *y, double cls, int64_t m,
+                                   double lo, double hi, double *window)
+{
+  return scan_window(c, y, cls, m, lo, hi, window);
 }
 #endif
 
-/* Bias: the levels from windows of the heights around the previous floors
- * a_k and d_k (their examples' current responses, +- s->half_width), by
- * ss_sbp_two_levels_window: one pass per class sizes the lower sets and
- * gathers the windows. On success, strict[0] and strict[1] are the numbers
- * of positives below u and of negatives below v (the lower sets and the
- * window entries below the level: everything above a window lies at or
- * above the next floor, hence at or above the level). Returns false when
- * the windows do not provably hold the answer. */
-static bool levels_windowed(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels *out,
-                            int64_t strict[2])
+/* Bias: the two classes' window scan of block [lo, hi) of c into the
+ * block's own entries (the bias's counterpart of scan_into_block, in the
+ * same row pass): class cl's responses in [low[cl], high[cl]) to the
+ * block's slice of s->window (cl = 0, the positives) or s->window_neg,
+ * the count and sum of those below and the lowest above to
+ * s->block_*[at(block, cl)]. One pass per class over the block, on values
+ * still in L1. */
+SS_VECTOR_CLONES static void scan_classes_into_block(SbpState *s, const double *y, int64_t block, int64_t lo,
+                                    int64_t hi, const double low[2], const double high[2])
 {
-  const int64_t n = self->num_data;
-  if (s->floor_index[0] < 0 || s->floor_index[1] < 0 || self->sbp_full_levels) return false;
-  int64_t below[2], length[2];
-  double sum[2], above[2];
   for (int cl = 0; cl < 2; ++cl) {
-    const int64_t first = cl ? s->n_pos : 0, m = cl ? n - s->n_pos : s->n_pos;
-    const int64_t *index = s->by_class + first;
-    double *window = s->window + first;
-    const double center = c[s->floor_index[cl]];
-    const double lo = center - s->half_width, hi = center + s->half_width;
-    const WindowScan scan = scan_window(c, index, m, lo, hi, window);
-    below[cl] = scan.below;
-    length[cl] = scan.length;
-    sum[cl] = scan.sum;
-    above[cl] = scan.lowest_above;
+    const WindowScan scan = scan_block_class(s->c + lo, y + lo, cl ? -1.0 : 1.0, hi - lo, low[cl],
+                                             high[cl], (cl ? s->window_neg : s->window) + lo);
+    s->block_below[at(block, cl)] = scan.below;
+    s->block_length[at(block, cl)] = scan.length;
+    s->block_sum[at(block, cl)] = scan.sum;
+    s->block_min[at(block, cl)] = scan.lowest_above;
   }
-  if (!ss_sbp_two_levels_window(s->window, length[0], below[0], sum[0], above[0],
-                                s->window + s->n_pos, length[1], below[1], sum[1], above[1],
-                                (double)n * s->nu, s->last_covered - 1, s->work, out))
+}
+
+/* Bias: the levels from the windows of the last scan (scan_classes_into_block,
+ * in the row pass or in levels_rescanned) around the floors a_k and d_k, by
+ * ss_sbp_two_levels_window: the blocks' counts and sums joined in block
+ * order (so nothing depends on the threads), their window entries packed
+ * into s->work (the positives', then the negatives'). On success,
+ * strict[0] and strict[1] are the numbers of positives below u and of
+ * negatives below v (the lower sets and the window entries below the
+ * level: everything above a window lies at or above the next floor, hence
+ * at or above the level), and s->block_covered holds each block's share.
+ * Returns false when there is no scan or the windows do not provably hold
+ * the answer. */
+static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, int64_t strict[2])
+{
+  const bool scanned = s->scanned;
+  s->scanned = false;
+  if (!scanned || self->sbp_full_levels) return false;
+  const int64_t n = self->num_data, num_blocks = ss_kernel_row_num_blocks(n);
+  int64_t below[2] = {0, 0}, length[2] = {0, 0};
+  double sum[2] = {0.0, 0.0}, above[2] = {INFINITY, INFINITY};
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    for (int cl = 0; cl < 2; ++cl) {
+      below[cl] += s->block_below[at(b, cl)];
+      length[cl] += s->block_length[at(b, cl)];
+      sum[cl] += s->block_sum[at(b, cl)];
+      above[cl] = s->block_min[at(b, cl)] < above[cl] ? s->block_min[at(b, cl)] : above[cl];
+    }
+  }
+  double *a = s->work, *d = s->work + length[0];
+  for (int64_t b = 0, wa = 0, wd = 0; b < num_blocks; ++b) {
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    const int64_t la = s->block_length[at(b, 0)], ld = s->block_length[at(b, 1)];
+    memcpy(a + wa, s->window + lo, (size_t)la * sizeof(double));
+    memcpy(d + wd, s->window_neg + lo, (size_t)ld * sizeof(double));
+    wa += la;
+    wd += ld;
+  }
+  if (!ss_sbp_two_levels_window(a, length[0], below[0], sum[0], above[0], d, length[1], below[1],
+                                sum[1], above[1], (double)n * s->nu, s->last_covered - 1,
+                                s->work + n, out))
     return false;
   const double level[2] = {out->u, out->v};
-  for (int cl = 0; cl < 2; ++cl) {
-    const double *window = s->window + (cl ? s->n_pos : 0);
-    int64_t count = below[cl];
-    for (int64_t k = 0; k < length[cl]; ++k) count += window[k] < level[cl];
-    strict[cl] = count;
+  strict[0] = below[0];
+  strict[1] = below[1];
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    for (int cl = 0; cl < 2; ++cl) {
+      const int64_t m = s->block_length[at(b, cl)];
+      const double *window = (cl ? s->window_neg : s->window) + lo;
+      int64_t covered = 0;
+      for (int64_t k = 0; k < m; ++k) covered += window[k] < level[cl];
+      s->block_covered[at(b, cl)] = covered;
+      strict[cl] += covered;
+    }
   }
   if (length[0] + length[1] > 512) s->half_width *= 0.9;
   return true;
-}
-
-/* Bias: remember the examples at the floors a_k and d_k of the levels. */
-static void remember_floors(SbpState *s, const double *c, int64_t n, const SsSbpLevels *lv)
-{
-  const double floor[2] = {lv->floor_u, lv->floor_v};
-  for (int cl = 0; cl < 2; ++cl) {
-    const int64_t first = cl ? s->n_pos : 0, m = cl ? n - s->n_pos : s->n_pos;
-    s->floor_index[cl] = -1;
-    for (int64_t k = first; k < first + m; ++k) {
-      if (c[s->by_class[k]] == floor[cl]) {
-        s->floor_index[cl] = s->by_class[k];
-        break;
-      }
-    }
-  }
-}
-
-/* The r-th (from 0, in index order) example of class cls with c_j < level,
- * as sample_covered picks it; blocks of 64 are counted without branches. */
-static int64_t nth_covered(const double *c, const double *y, int64_t n, double cls, double level,
-                           int64_t r)
-{
-  int64_t j = 0;
-  for (; j + 64 <= n; j += 64) {
-    int64_t count = 0;
-    for (int64_t k = j; k < j + 64; ++k) count += (y[k] == cls) & (c[k] < level);
-    if (count > r) break;
-    r -= count;
-  }
-  for (; j < n; ++j) {
-    if (y[j] == cls && c[j] < level) {
-      if (r == 0) return j;
-      --r;
-    }
-  }
-  return -1;
 }
 
 /* One row's pass (sbp_steps): per entry j of the row K(x_i, .),
@@ -496,15 +543,17 @@ static int64_t nth_covered(const double *c, const double *y, int64_t n, double c
  *     c_j <- (c_j + eta y_i y_j K_ij) / r,  alpha_j <- alpha_j / r
  *     alpha_sum_j += alpha_j,  c_sum_j += c_j
  *
- * (r = 1 without projection: the division is skipped) and, no bias, the
- * next iteration's window scan of the new c (level_windowed): a block's
- * responses in [low, high) go to its own slice of s->window, the count and
- * sum of those below and the lowest above to the block's entries. Every
- * write is to the block's own entries, so blocks run on any thread. */
+ * (r = 1 without projection: the division is skipped) and the next
+ * iteration's window scan of the new c: no bias (level_windowed), a
+ * block's responses in [low[0], high[0]) go to its own slice of s->window,
+ * the count and sum of those below and the lowest above to the block's
+ * entries; bias (levels_windowed), the same per class around its floor
+ * (scan_classes_into_block). Every write is to the block's own entries, so
+ * blocks run on any thread. */
 typedef struct SbpPass {
   SbpState *s;
   const double *y;
-  double step, inv_r, low, high;
+  double step, inv_r, low[2], high[2];
   bool project, scan;
 } SbpPass;
 
@@ -541,14 +590,14 @@ SS_VECTOR_CLONES static void update_unprojected(int64_t len, double step,
 /* The window scan of block @p block = [lo, hi) of c into its own entries:
  * the responses in [low, high) to its slice of s->window, the count and sum
  * of those below and the lowest above to s->block_*[block]. */
-static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi, double low,
+SS_VECTOR_CLONES static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi, double low,
                             double high)
 {
   const WindowScan scan = scan_block(s->c + lo, hi - lo, low, high, s->window + lo);
-  s->block_below[block] = scan.below;
-  s->block_length[block] = scan.length;
-  s->block_sum[block] = scan.sum;
-  s->block_min[block] = scan.lowest_above;
+  s->block_below[at(block, 0)] = scan.below;
+  s->block_length[at(block, 0)] = scan.length;
+  s->block_sum[at(block, 0)] = scan.sum;
+  s->block_min[at(block, 0)] = scan.lowest_above;
 }
 
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
@@ -564,7 +613,9 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
     update_unprojected(len, p->step, p->y + lo, k, s->alpha + lo, c, s->alpha_sum + lo,
                        s->c_sum + lo);
   }
-  if (p->scan) scan_into_block(s, block, lo, hi, p->low, p->high);
+  if (!p->scan) return;
+  if (s->bias) scan_classes_into_block(s, p->y, block, lo, hi, p->low, p->high);
+  else scan_into_block(s, block, lo, hi, p->low[0], p->high[0]);
 }
 
 /* The blocks' scans joined in block order (so the sums do not depend on
@@ -575,10 +626,10 @@ static void gather_scan(SbpState *s, int64_t n)
   int64_t m = 0, below = 0;
   double sum = 0, lowest = INFINITY;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    m += s->block_length[b];
-    below += s->block_below[b];
-    sum += s->block_sum[b];
-    lowest = s->block_min[b] < lowest ? s->block_min[b] : lowest;
+    m += s->block_length[at(b, 0)];
+    below += s->block_below[at(b, 0)];
+    sum += s->block_sum[at(b, 0)];
+    lowest = s->block_min[at(b, 0)] < lowest ? s->block_min[at(b, 0)] : lowest;
   }
   s->window_length = m;
   s->num_below = below;
@@ -587,11 +638,13 @@ static void gather_scan(SbpState *s, int64_t n)
   s->scanned = true;
 }
 
-/* A window scan of c as it stands, blocks [begin, end) of it (rescan). */
+/* A window scan of c as it stands, blocks [begin, end) of it (rescan),
+ * the row pass's (update_block) without the update. */
 typedef struct SbpRescan {
   SbpState *s;
+  const double *y;
   int64_t n;
-  double low, high;
+  double low[2], high[2];
 } SbpRescan;
 
 static void rescan_chunks(void *context, int64_t begin, int64_t end, int slot)
@@ -601,8 +654,19 @@ static void rescan_chunks(void *context, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
     const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < r->n ? lo + SS_KERNEL_ROW_BLOCK : r->n;
-    scan_into_block(r->s, b, lo, hi, r->low, r->high);
+    if (r->s->bias) scan_classes_into_block(r->s, r->y, b, lo, hi, r->low, r->high);
+    else scan_into_block(r->s, b, lo, hi, r->low[0], r->high[0]);
   }
+}
+
+static void rescan(SsKernelSvm *self, SbpRescan *job)
+{
+  const int64_t n = self->num_data;
+  job->s = self->state;
+  job->y = self->labels;
+  job->n = n;
+  ss_parallel_for(ss_threads_pool(self->threads, n), ss_kernel_row_num_blocks(n), rescan_chunks,
+                  job);
 }
 
 /* No bias, when the level fell outside the window (level_windowed false
@@ -623,26 +687,48 @@ static bool level_rescanned(SsKernelSvm *self, SbpState *s, double *gamma, int64
   for (int k = 0; k < SS_SBP_RESCANS; ++k) {
     const double wider = 2 * s->band;
     s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
-    SbpRescan job = {.s = s, .n = n, .low = s->last_u - s->band, .high = s->last_u + s->band};
-    ss_parallel_for(ss_threads_pool(self->threads, n), ss_kernel_row_num_blocks(n), rescan_chunks,
-                    &job);
+    SbpRescan job = {.low = {s->last_u - s->band}, .high = {s->last_u + s->band}};
+    rescan(self, &job);
     gather_scan(s, n);
     if (level_windowed(self, s, gamma, strict)) return true;
   }
   return false;
 }
 
-/* No bias, after level_windowed: the r-th (from 0, in index order) example
- * with c_j < level, as nth_covered finds it, from the window scan instead
- * of a pass over c. A block's count is its responses below the window plus
- * its window entries below the level (block_covered; those above the
- * window are at or above the level), so only the block that holds the r-th
- * is read. */
-static int64_t nth_covered_by_blocks(const SbpState *s, int64_t n, double level, int64_t r)
+/* Bias: the levels from a scan of c as it stands around the floors (when
+ * the row pass left none, or the levels fell outside its windows: then
+ * twice as wide, from eta0 if they shrank to 0 or overflowed), the blocks
+ * on the object's threads as in the row pass; once (on ijcnn1 a second
+ * scan cost more than it saved when the scans were serial). */
+static bool levels_rescanned(SsKernelSvm *self, SbpState *s, bool widen, SsSbpLevels *out,
+                             int64_t strict[2])
+{
+  if (s->floor_index[0] < 0 || s->floor_index[1] < 0 || self->sbp_full_levels) return false;
+  if (widen) {
+    const double wider = 2 * s->half_width;
+    s->half_width = wider > 0 && isfinite(wider) ? wider : s->eta0;
+  }
+  const double centre[2] = {s->c[s->floor_index[0]], s->c[s->floor_index[1]]};
+  SbpRescan job = {.low = {centre[0] - s->half_width, centre[1] - s->half_width},
+                   .high = {centre[0] + s->half_width, centre[1] + s->half_width}};
+  rescan(self, &job);
+  s->scanned = true;
+  return levels_windowed(self, s, out, strict);
+}
+
+/* After level_windowed (class cl = 0, cls = 0) or levels_windowed (cl = 0
+ * for the positives, cls = 1; cl = 1 for the negatives, cls = -1): the r-th
+ * (from 0, in index order) example of class cls (0: all) with c_j < level,
+ * as sample_covered picks it, from the window scan instead of a pass over
+ * c. A block's count is its responses below the window plus its window
+ * entries below the level (block_covered; those above the window are at
+ * or above the level), so only the block that holds the r-th is read. */
+static int64_t nth_covered_by_blocks(const SbpState *s, const double *y, int64_t n, int cl,
+                                     double cls, double level, int64_t r)
 {
   const int64_t num_blocks = ss_kernel_row_num_blocks(n);
   for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t count = s->block_below[b] + s->block_covered[b];
+    const int64_t count = s->block_below[at(b, cl)] + s->block_covered[at(b, cl)];
     if (count <= r) {
       r -= count;
       continue;
@@ -650,7 +736,7 @@ static int64_t nth_covered_by_blocks(const SbpState *s, int64_t n, double level,
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
     const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
     for (int64_t j = lo; j < hi; ++j) {
-      if (s->c[j] < level) {
+      if ((cls == 0 || y[j] == cls) && s->c[j] < level) {
         if (r == 0) return j;
         --r;
       }
@@ -658,6 +744,57 @@ static int64_t nth_covered_by_blocks(const SbpState *s, int64_t n, double level,
     break;
   }
   return -1; /* not reached: the counts are those of c */
+}
+
+/* Bias: remember the examples at the floors a_k and d_k of the levels
+ * (the first of each class in index order). After levels_windowed each
+ * floor is one of its class's window entries: only the block whose window
+ * holds it is searched; after the filling of the whole basin, c is. */
+static int64_t floor_example(const SbpState *s, const double *y, int64_t n, int cl, double floor,
+                             bool windowed)
+{
+  const double cls = cl ? -1.0 : 1.0;
+  const int64_t num_blocks = ss_kernel_row_num_blocks(n);
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
+    const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
+    if (windowed) {
+      const int64_t m = s->block_length[at(b, cl)];
+      const double *window = (cl ? s->window_neg : s->window) + lo;
+      bool holds = false;
+      for (int64_t k = 0; k < m; ++k) holds |= window[k] == floor;
+      if (!holds) continue;
+    }
+    for (int64_t j = lo; j < hi; ++j) {
+      if ((y[j] > 0) == (cls > 0) && s->c[j] == floor) return j;
+    }
+  }
+  return -1;
+}
+
+static void remember_floors(SbpState *s, const double *y, int64_t n, const SsSbpLevels *lv,
+                            bool windowed)
+{
+  s->floor_index[0] = floor_example(s, y, n, 0, lv->floor_u, windowed);
+  s->floor_index[1] = floor_example(s, y, n, 1, lv->floor_v, windowed);
+}
+
+/* Bias: the row pass's windows, around the floor examples' responses after
+ * this step, c_f' = (c_f + step y_f K(x_i, x_f)) / r as update_block makes
+ * them (two kernel values here; should their last bit differ from the
+ * row's, only the windows move, which levels_windowed checks). */
+static void floor_windows(SsKernelSvm *self, SbpState *s, int64_t i, SbpPass *pass)
+{
+  double k[2];
+  ss_kernel_row_from_scattered(&self->kernel, &self->data, self->norms2, s->floor_index, 2,
+                               self->zd, self->norms2[i], k);
+  for (int cl = 0; cl < 2; ++cl) {
+    const int64_t f = s->floor_index[cl];
+    double centre = s->c[f] + pass->step * pass->y[f] * k[cl];
+    if (pass->project) centre *= pass->inv_r;
+    pass->low[cl] = centre - s->half_width;
+    pass->high[cl] = centre + s->half_width;
+  }
 }
 
 static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
@@ -672,23 +809,19 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     int64_t strict[2] = {0, 0};
     bool windowed = false;
     if (s->bias) {
-      /* outside the windows: widen them (from eta0 if they shrank to 0 or
-       * overflowed) and scan again, once (a scan is a serial pass over n;
-       * the filling of the whole basin that it spares selects over n: on
-       * a9a 8% of the run's instructions saved, on ijcnn1 0.5%; a second
-       * scan costs ijcnn1 more than it saves); failing that, fill the basin */
-      windowed = levels_windowed(self, s, c, &lv, strict);
-      if (!windowed) {
-        const double wider = 2 * s->half_width;
-        s->half_width = wider > 0 && isfinite(wider) ? wider : s->eta0;
-        windowed = levels_windowed(self, s, c, &lv, strict);
-      }
+      /* the windows of the row pass; outside them (or without a scan),
+       * scan again around the floors; failing that, fill the basin */
+      const bool scanned = s->scanned;
+      windowed = levels_windowed(self, s, &lv, strict);
+      self->sbp_pass_levels += windowed;
+      if (!windowed) windowed = levels_rescanned(self, s, scanned, &lv, strict);
       if (!windowed) levels(self, s, c, &lv);
-      remember_floors(s, c, n, &lv);
+      remember_floors(s, y, n, &lv, windowed);
       s->last_covered = lv.covered;
     } else {
       const bool scanned = s->scanned && !isnan(s->last_u); /* a window to widen, around a level */
       windowed = level_windowed(self, s, &lv.u, &strict[0]);
+      self->sbp_pass_levels += windowed;
       /* outside the window: widen it (from eta0 if it shrank to 0 or
        * overflowed) and scan again; failing that, fill the whole basin */
       if (!windowed && scanned && !self->sbp_full_levels)
@@ -707,7 +840,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       i = sample_covered(c, y, n, cls, level, &rng);
     } else {
       const int64_t r = (int64_t)ss_rng_below(&rng, (uint64_t)covered);
-      i = s->bias ? nth_covered(c, y, n, cls, level, r) : nth_covered_by_blocks(s, n, level, r);
+      i = nth_covered_by_blocks(s, y, n, cls < 0, cls, level, r);
     }
     /* No candidate (n = 0 cannot reach here; kept for safety): indexing
      * alpha[-1] would read out of bounds. */
@@ -726,14 +859,22 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       s->r2 = 1.0;
       s->last_u *= inv_r;
     }
-    SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project,
-                    .scan = !s->bias, .low = s->last_u - s->band, .high = s->last_u + s->band};
+    SbpPass pass = {.s = s, .y = y, .step = eta * y[i], .inv_r = inv_r, .project = project};
     ss_data_scatter_row(&self->data, i, self->zd);
+    if (!s->bias) {
+      pass.scan = true;
+      pass.low[0] = s->last_u - s->band;
+      pass.high[0] = s->last_u + s->band;
+    } else {
+      pass.scan = s->floor_index[0] >= 0 && s->floor_index[1] >= 0 && !self->sbp_full_levels;
+      if (pass.scan) floor_windows(self, s, i, &pass);
+    }
     ss_kernel_training_row_blocks(&self->kernel, &self->data, self->row_flags, &s->rows,
                                   self->norms2, i, self->zd, self->norms2[i], self->threads,
                                   update_block, &pass);
     ss_data_clear_row(&self->data, i, self->zd);
-    if (pass.scan) gather_scan(s, n);
+    if (pass.scan && !s->bias) gather_scan(s, n);
+    s->scanned = pass.scan;
     self->num_kernel_evaluations += n;
     if (!isfinite(s->r2)) {
       self->iteration = t + 1;
