@@ -17,7 +17,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.utils._param_validation import InvalidParameterError
 
-from stochsvm import SVM, HomogeneousKernelMap, KernelSVM, svmtrain
+from stochsvm import SVM, HomogeneousKernelMap, KernelSVM, homkermap, svmtrain
 from stochsvm import model_file
 from stochsvm.kernel import KernelSVMClassifier
 from stochsvm.linear import LinearSVMClassifier
@@ -491,6 +491,9 @@ MATRIX = [
     ("homkermap-init-twice", lambda: HomogeneousKernelMap().__init__("js"), RuntimeError,
      "HomogeneousKernelMap.__init__ cannot be called twice (an SVM may be using the map); "
      "create a new HomogeneousKernelMap"),
+    ("homkermap-overflow", lambda: homkermap(np.array([[1e300]]), gamma=4.0), ValueError,
+     "the map of X overflows in float64: |x|**(gamma/2) is not finite for gamma 4.0 and the "
+     "largest |x|; scale X down or lower gamma"),
     # issue 19: model files are untrusted input
     ("model-file-metadata-not-utf8", lambda: _load_bytes(lambda: _svm_file(META=b"\xff\xfe")),
      model_file.ModelFileError,

@@ -371,6 +371,21 @@ def test_train_compressed_file(files, capsys):
     assert "2000 examples" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", ["train", "predict"])
+def test_corrupt_xz_file_exits_2(files, capsys, command, tmp_path):
+    # Was a traceback (lzma.LZMAError) with status 1.
+    train, _, folder, _, _ = files
+    bad = folder / "bad.svm.xz"
+    bad.write_bytes(b"junk")
+    argv = ["train", str(bad), "-q"]
+    if command == "predict":
+        model = str(tmp_path / "m.ssvm")
+        assert main(["train", train, model, "--epochs", "1", "-q"]) == 0
+        argv = ["predict", model, str(bad)]
+    assert main(argv) == 2
+    assert "bad.svm.xz: not a valid .xz file" in capsys.readouterr().err
+
+
 def test_test_file_with_more_features(files, capsys):
     train, _, folder, _, _ = files
     wide = folder / "wide.svm"

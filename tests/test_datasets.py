@@ -358,3 +358,23 @@ def test_make_imbalanced_counts_are_exact():
         make_imbalanced(ratio=0)
     with pytest.raises(ValueError, match="n must be"):
         make_imbalanced(n=10, ratio=20)
+
+
+@pytest.mark.parametrize("suffix, compress", [(".xz", lzma.compress), (".gz", gzip.compress),
+                                              (".bz2", bz2.compress)])
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped"])
+def test_corrupt_compressed_file_is_a_value_error(tmp_path, suffix, compress, damage):
+    # lzma's LZMAError is no OSError and escaped the CLI as a traceback.
+    payload = b"".join(b"%d 1:%d 2:0.5\n" % (1 if i % 2 else -1, i) for i in range(20000))
+    data = bytearray(compress(payload))
+    if damage == "garbage":
+        data = bytearray(b"junk")
+    elif damage == "truncated":
+        data = data[:len(data) // 2]
+    else:
+        for k in range(len(data) // 2, len(data) // 2 + 40):
+            data[k] ^= 0x55
+    path = tmp_path / ("bad.svm" + suffix)
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=rf"bad\.svm\{suffix}: not a valid \{suffix} file"):
+        load_libsvm(path)

@@ -258,3 +258,15 @@ def test_one_map_shared_by_concurrent_trainings():
         t.join()
     for k in range(4):
         np.testing.assert_array_equal(parallel[k], sequential[k])
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("dtype, big", [(np.float64, 1e300), (np.float32, 1e38)])
+def test_transform_refuses_an_overflowing_map(sparse, dtype, big):
+    # |x|**(gamma/2) overflowed to inf (float32: in the final cast), returned silently.
+    X = np.array([[0.5, big], [1.0, 2.0]], dtype=dtype)
+    X = sp.csr_matrix(X) if sparse else X
+    with pytest.raises(ValueError, match=f"the map of X overflows in {np.dtype(dtype).name}"):
+        homkermap(X, gamma=4.0)
+    Z = homkermap(X, gamma=1.0)                 # the same values are fine at gamma 1
+    assert np.isfinite(Z.toarray() if sparse else Z).all()

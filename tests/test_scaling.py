@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 from stochsvm import _model_file
 from stochsvm.cli import main
-from stochsvm.model_file import ModelFileError, read_model, save_model
+from stochsvm.model_file import ModelFileError, load_model, read_model, save_model
 from stochsvm.scaling import apply_scaler, fit_scaler, scaling_hint, split_section
 
 preprocessing = pytest.importorskip("sklearn.preprocessing")
@@ -141,3 +141,33 @@ def test_cli_scale_choices(tmp_path, capsys):
     positive = _write(tmp_path / "pos.svm", np.abs(_data(20)), np.arange(20) % 2)
     assert main(["train", positive, "--scale", "minmax", "--homkermap", "chi2"]) == 2
     assert "use --scale maxabs" in capsys.readouterr().err
+
+
+def test_load_model_does_not_drop_the_scaling(tmp_path, capsys):
+    # load_model gave a linear --scale model back as an SVM that scored the raw
+    # features unscaled: other scores than `stochsvm predict` and the C core.
+    X = _data()
+    y = np.where(X[:, 0] > 0, 1, -1)
+    train = _write(tmp_path / "tr.svm", X, y)
+    model = str(tmp_path / "m.ssvm")
+    assert main(["train", train, model, "--scale", "standard", "-q"]) == 0
+    d = load_model(model)
+    assert isinstance(d, dict) and d["scaling"] is not None
+    assert main(["train", train, str(tmp_path / "raw.ssvm"), "-q"]) == 0
+    assert type(load_model(str(tmp_path / "raw.ssvm"))).__name__ == "SVM"
+
+
+def test_a_class_that_cannot_scale_refuses_a_scaling_section(tmp_path):
+    from stochsvm import LinearSVMClassifier, SVM
+
+    X = _data()
+    y = np.where(X[:, 0] > 0, 1, -1)
+    for i, obj in enumerate([LinearSVMClassifier(max_iter=2, tol=0).fit(X, y),
+                             SVM(X, y.astype(float), 0.1)]):
+        path = tmp_path / f"m{i}.ssvm"
+        save_model(obj, path)
+        d = read_model(path)
+        d["scaling"] = fit_scaler(X, "minmax")
+        save_model(d, path)
+        with pytest.raises(ModelFileError, match="cannot apply the file's feature scaling"):
+            load_model(path)

@@ -118,7 +118,9 @@ SS_API void ss_homkermap_evaluate(const SsHomKerMap *map, double x, double *dest
  *  needs dimension (2 order + 1) <= 2^31) and the num_data + 1 row offsets
  *  to @p indptr. The mapped value of a stored zero is stored too (as zeros).
  *  @return SS_OK; SS_ERR_BAD_ARG for a NULL argument, data that already
- *          carries a map, or indices that would not fit in int32. */
+ *          carries a map, or indices that would not fit in int32;
+ *          SS_ERR_NUMERIC when a mapped value is not finite (|x|^(gamma/2)
+ *          overflows for a large |x| and gamma > 2; every value is written). */
 SS_API SsStatus ss_homkermap_expand(const SsHomKerMap *map, const SsData *data, double *values,
                                     int32_t *indices, int64_t *indptr);
 

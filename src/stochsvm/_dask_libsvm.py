@@ -16,6 +16,7 @@ indices start at 0 or 1; the final CSR blocks are views of the parsed ones.
 import glob
 import os
 import re
+from pathlib import Path
 
 import numpy as np
 
@@ -57,9 +58,7 @@ def _read_text(path, start, end):
     """The bytes of the lines starting in [start, end), and the byte position of
     the first (None for a compressed file, read whole)."""
     if end is None:
-        opener = datasets._OPENERS.get(os.path.splitext(path)[1].lower(), open)
-        with opener(path, "rb") as f:
-            return f.read(), None
+        return datasets._read_bytes(Path(path)), None
     with open(path, "rb") as f:
         if start > 0:
             f.seek(start - 1)

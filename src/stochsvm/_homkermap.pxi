@@ -190,8 +190,10 @@ cdef class HomogeneousKernelMap:
         Raises
         ------
         ValueError
-            Invalid X (as :class:`SVM`), or sparse output whose column
-            indices would not fit in int32.
+            Invalid X (as :class:`SVM`), sparse output whose column
+            indices would not fit in int32, or a mapped value that is not
+            finite (``|x|**(gamma/2)`` overflows for a large ``|x|`` and
+            ``gamma > 2``; in float32 above 3.4e38).
         """
         cdef _DataView view = _DataView.build(X, "X", True)
         cdef int64_t n = view.data.num_data, d = view.data.dimension
@@ -205,8 +207,10 @@ cdef class HomogeneousKernelMap:
                 with nogil:
                     status = ss_homkermap_expand(&self.map, &view.data,
                                                  <double *>cnp.PyArray_DATA(values), NULL, NULL)
-                _check_status(status, "X", None)
-            return values.astype(out_dtype, copy=False)
+                self._check_expansion(status)
+            with np.errstate(over="ignore"):
+                values = values.astype(out_dtype, copy=False)
+            return self._finite(values)
         import scipy.sparse as sp
         if d * D > _INT32_MAX + 1:
             raise ValueError(f"the mapped matrix would have {d * D} columns, more than sparse "
@@ -222,9 +226,25 @@ cdef class HomogeneousKernelMap:
                                              <double *>cnp.PyArray_DATA(values),
                                              <int32_t *>cnp.PyArray_DATA(indices),
                                              <int64_t *>cnp.PyArray_DATA(indptr))
-            _check_status(status, "X", None)
+            self._check_expansion(status)
         make = sp.csr_array if isinstance(X, sp.sparray) else sp.csr_matrix
-        return make((values.astype(out_dtype, copy=False), indices, indptr), shape=(n, d * D))
+        with np.errstate(over="ignore"):
+            values = values.astype(out_dtype, copy=False)
+        return make((self._finite(values), indices, indptr), shape=(n, d * D))
+
+    def _check_expansion(self, SsStatus status):
+        if status == SS_ERR_NUMERIC:
+            self._finite(None)
+        _check_status(status, "X", None)
+
+    def _finite(self, values):
+        """``values`` if all finite, else the ValueError of an overflowing map."""
+        if values is not None and _all_finite(values):
+            return values
+        dtype = "float64" if values is None else values.dtype.name
+        raise ValueError(f"the map of X overflows in {dtype}: |x|**(gamma/2) is not finite "
+                         f"for gamma {self.gamma!r} and the largest |x|; scale X down or "
+                         f"lower gamma")
 
     def __reduce__(self):
         return (HomogeneousKernelMap,

@@ -29,6 +29,7 @@ import bz2
 import gzip
 import lzma
 import re
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -50,9 +51,19 @@ _WHITESPACE[[ord(c) for c in " \t\n\r\v\f"]] = True
 
 
 def _read_bytes(path: Path) -> bytes:
-    opener = _OPENERS.get(path.suffix.lower(), open)
+    """The file's bytes, decompressed by its suffix. A corrupt or truncated
+    compressed file is a ValueError naming it (the decompressors raise
+    OSError, EOFError, lzma.LZMAError or zlib.error); failing to open the file
+    stays an OSError."""
+    opener = _OPENERS.get(path.suffix.lower())
+    if opener is None:
+        with open(path, "rb") as f:
+            return f.read()
     with opener(path, "rb") as f:
-        return f.read()
+        try:
+            return f.read()
+        except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+            raise ValueError(f"{path}: not a valid {path.suffix} file ({exc})") from None
 
 
 _MAX_FAST_WIDTH = 20  # sign, 15 digits, a point, and some leading zeros
@@ -255,8 +266,8 @@ def load_libsvm(path, n_features=None, dtype=np.float64):
         If the file does not exist.
     ValueError
         On a malformed line (the message gives its 1-based line number), an
-        index below 1, a repeated index on a line, a non-finite value, or an
-        index above ``n_features``.
+        index below 1, a repeated index on a line, a non-finite value, an
+        index above ``n_features``, or a corrupt or truncated compressed file.
     """
     path = Path(path)
     if not path.is_file():

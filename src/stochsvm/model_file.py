@@ -373,7 +373,10 @@ def load_model(path):
     """The object saved in ``path``: a fitted estimator, or an :class:`~stochsvm.SVM`
     without data. A model saved from C names no class: it loads as an SVM
     when it is a binary linear model of labels -1 and 1, else as the plain
-    dict of :func:`read_model`.
+    dict of :func:`read_model`. A model with a feature scaling (``stochsvm
+    train --scale``) loads as that dict too (``d["scaling"]`` holds it), since
+    neither an SVM nor an estimator applies it: they would score the raw
+    features unscaled.
 
     Raises
     ------
@@ -396,6 +399,9 @@ def load_model(path):
                                  f"{d['kind']} {d['task']} model")
         if target is not None and not isinstance(meta.get("params"), dict):
             raise ModelFileError(f"{name}: the metadata names {cls} but has no params object")
+        if d["scaling"] is not None:
+            raise ModelFileError(f"{name}: the metadata names {cls}, which cannot apply the "
+                                 "file's feature scaling (SCAL); read it with read_model")
     try:
         if target is not None:
             return target._from_model_file(d, meta)   # checks the saved parameters
@@ -411,7 +417,7 @@ def _svm_object(d, meta, cls):
     """The SVM object of a decoded model file named ``stochsvm.SVM`` (or, without
     a class, a binary linear model of labels -1 and 1); other files: ``d``."""
     if cls == "stochsvm.SVM" or (cls is None and d["task"] == "binary" and d["kind"] == "linear"
-                                 and list(d["labels"]) == [-1.0, 1.0]):
+                                 and list(d["labels"]) == [-1.0, 1.0] and d["scaling"] is None):
         st = meta.get("svm_state", {})
         svm = _svm._restore_svm({
             "solver": st.get("solver", "sgd"), "dimension": d["weights"].shape[1],

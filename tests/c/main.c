@@ -142,6 +142,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_interrupted)                                  \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
+  X(homkermap_expand_reports_overflow)                          \
   X(homkermap_automatic_period)                                 \
   X(homkermap_coefficients_closed_forms)                        \
   X(homkermap_rectangular_long_periods)                         \

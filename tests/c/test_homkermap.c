@@ -83,6 +83,25 @@ void test_homkermap_rejects_bad_arguments(void) {
   CHECK_EQ_INT(ss_homkermap_expand(&map, &wide, mapped, NULL, NULL), SS_OK);
 }
 
+void test_homkermap_expand_reports_overflow(void) {
+  /* |x|^(gamma/2) overflows for |x| = 1e300 and gamma = 4: SS_ERR_NUMERIC, dense and CSR. */
+  SsHomKerMap map;
+  REQUIRE(ss_homkermap_init(&map, SS_HOMKERNEL_CHI2, 4, 1, 0, SS_HOMWINDOW_RECTANGULAR) == SS_OK);
+  double X[2] = {0.5, 1e300}, out[2 * 3];
+  int64_t indptr[2] = {0, 2};
+  int32_t indices[2] = {0, 1}, out_indices[2 * 3];
+  int64_t out_indptr[2];
+  SsData dense, csr;
+  REQUIRE(ss_data_init_dense(&dense, SS_DTYPE_FLOAT64, X, 1, 2, 2) == SS_OK);
+  REQUIRE(ss_data_init_csr(&csr, SS_DTYPE_FLOAT64, X, indptr, indices, 1, 2) == SS_OK);
+  CHECK_EQ_INT(ss_homkermap_expand(&map, &dense, out, NULL, NULL), SS_ERR_NUMERIC);
+  CHECK_EQ_INT(ss_homkermap_expand(&map, &csr, out, out_indices, out_indptr), SS_ERR_NUMERIC);
+  CHECK_EQ_INT(out_indptr[1], 6);  /* everything is still written */
+  X[1] = 1e100;                    /* 1e200: finite */
+  CHECK_EQ_INT(ss_homkermap_expand(&map, &dense, out, NULL, NULL), SS_OK);
+  CHECK_EQ_INT(ss_homkermap_expand(&map, &csr, out, out_indices, out_indptr), SS_OK);
+}
+
 void test_homkermap_automatic_period(void) {
   /* VLFeat's rule (homkermap.h); its floor at 1 is not reached for order >= 0. */
   struct { SsHomKernel kernel; SsHomWindow window; int order; double period; } cases[] = {

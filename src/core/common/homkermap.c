@@ -287,23 +287,36 @@ void ss_data_mapped_accumulate(const SsData *data, int64_t i, double *w, double 
   }
 }
 
+/* Whether the D values at dest are finite. */
+static int all_finite(const double *dest, int64_t D)
+{
+  int finite = 1;
+  for (int64_t r = 0; r < D; ++r) finite &= isfinite(dest[r]) != 0;
+  return finite;
+}
+
 SsStatus ss_homkermap_expand(const SsHomKerMap *map, const SsData *data, double *values,
                              int32_t *indices, int64_t *indptr)
 {
   if (!map || !data || !values || data->homkermap) return SS_ERR_BAD_ARG;
   const int64_t D = ss_homkermap_dimension(map), n = data->num_data, d = data->dimension;
+  int finite = 1; /* |x|^(gamma/2) overflows for a large |x| and gamma > 2 */
   if (data->layout == SS_LAYOUT_DENSE) {
     for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < d; ++j)
-        ss_homkermap_evaluate(map, value_at(data, i * data->row_stride + j), values + (i * d + j) * D, 1);
-    return SS_OK;
+      for (int64_t j = 0; j < d; ++j) {
+        double *dest = values + (i * d + j) * D;
+        ss_homkermap_evaluate(map, value_at(data, i * data->row_stride + j), dest, 1);
+        finite &= all_finite(dest, D);
+      }
+    return finite ? SS_OK : SS_ERR_NUMERIC;
   }
   if (indices && d > ((int64_t)INT32_MAX + 1) / D) return SS_ERR_BAD_ARG;
   for (int64_t i = 0; i <= n && indptr; ++i) indptr[i] = data->indptr[i] * D;
   for (int64_t k = 0; k < data->indptr[n]; ++k) {
     ss_homkermap_evaluate(map, value_at(data, k), values + k * D, 1);
+    finite &= all_finite(values + k * D, D);
     if (indices)
       for (int64_t r = 0; r < D; ++r) indices[k * D + r] = (int32_t)(data->indices[k] * D + r);
   }
-  return SS_OK;
+  return finite ? SS_OK : SS_ERR_NUMERIC;
 }
