@@ -123,3 +123,14 @@ def test_cli_multiclass_probabilities_and_errors(tmp_path, capsys):
     assert "has no probability model (train it with --probability)" in capsys.readouterr().err
     assert main(["train", train, model, "--probability", "--loss", "l2", "-q"]) == 2
     assert re.search(r"--probability needs a classifier", capsys.readouterr().err)
+
+
+def test_cli_probability_on_too_few_examples_names_its_folds(tmp_path, capsys):
+    """Four rows: the message names --probability's internal folds, not a
+    -v the user never gave."""
+    tiny = _write(tmp_path / "tiny.svm", np.array([[0.0], [1.0], [2.0], [3.0]]), [1, -1, 1, -1])
+    assert main(["train", tiny, str(tmp_path / "m.ssvm"), "--probability", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "--probability fits its sigmoids on a 5-fold internal cross-validation" in err
+    assert "-v 5" not in err
+    assert not (tmp_path / "m.ssvm").exists()

@@ -175,7 +175,10 @@ def platt_sigmoids(args, X, y, task, labels):
     cv_args = argparse.Namespace(**vars(args))
     cv_args.cv = DEFAULT_FOLDS
     cv_args.validation = None  # X is already the training part
-    _check_cv_args(cv_args, X.shape[0])
+    if X.shape[0] < DEFAULT_FOLDS:
+        raise cli._Fail(f"--probability fits its sigmoids on a {DEFAULT_FOLDS}-fold internal "
+                        f"cross-validation: it needs at least {DEFAULT_FOLDS} examples, the "
+                        f"training set has {X.shape[0]}")
     C = args.C if args.C is not None else 1.0
     scores = held_out_scores(cv_args, X, y, task, labels, [C])[0]
     vectors = _label_vectors(y, task, labels)
