@@ -378,3 +378,11 @@ def test_corrupt_compressed_file_is_a_value_error(tmp_path, suffix, compress, da
     path.write_bytes(bytes(data))
     with pytest.raises(ValueError, match=rf"bad\.svm\{suffix}: not a valid \{suffix} file"):
         load_libsvm(path)
+
+
+def test_a_nul_byte_is_refused_with_its_line(tmp_path):
+    """A NUL inside a line was read as the end of its value (hostile pass R3)."""
+    path = tmp_path / "nul.svm"
+    path.write_bytes(b"1 1:0.5 2:1\n-1 1:0.5\x00 2:1\n")
+    with pytest.raises(ValueError, match="line 2: a NUL byte"):
+        load_libsvm(str(path))

@@ -289,6 +289,10 @@ def load_libsvm(path, n_features=None, dtype=np.float64):
 def _parse(text: bytes, n_features, dtype, first_index=1):
     """Parse LIBSVM text; feature index ``first_index`` is column 0 (the
     distributed reader, :mod:`stochsvm.dask`, also reads 0-based files)."""
+    nul = text.find(b"\0")
+    if nul >= 0:  # a binary file, or a corrupt one: C's readers would stop there
+        line = text.count(b"\n", 0, nul) + 1
+        raise ValueError(f"line {line}: a NUL byte (not a LIBSVM text file, or a corrupt one)")
     # Comments and query ids are rare: drop them first so the fast path applies.
     if b"#" in text:
         text = re.sub(rb"#[^\n]*", b"", text)
