@@ -135,6 +135,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sdca_newton_dense_csr_float32_repeat)                       \
   X(sdca_newton_continues)                                      \
   X(sdca_newton_refusals)                                       \
+  /* test_sdca_newton_hinge.c */                                \
+  X(sdca_newton_hinge_certified)                                \
+  X(sdca_newton_hinge_stall_rule)                               \
+  X(sdca_newton_hinge_interrupt)                                \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_automatic_period)                                 \
