@@ -136,15 +136,6 @@ def test_setter_refusals(cancer):
         sdca.set_newton_fallback(1)
 
 
-def test_hinge_is_not_affected(cancer):
-    X, y = cancer
-    svm = SVM(X, y, 1.0 / (1000.0 * X.shape[0]), solver="sdca", loss="hinge")
-    svm.set_max_num_iterations(10 * X.shape[0])
-    stats = svm.train()
-    assert stats["status"] == "max_iterations"
-    assert stats["num_newton_iterations"] == 0
-
-
 def test_near_separable_digits_are_certified():
     # Raw digits, one-vs-rest, squared hinge at C = 1e3: near-separable
     # problems whose generalised Hessian changes with the margin set at every

@@ -140,6 +140,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_respects_an_explicit_cap)                     \
   X(primal_finish_warm_start)                                   \
   X(primal_finish_interrupted)                                  \
+  /* test_sdca_newton_hinge.c */                                \
+  X(sdca_newton_hinge_certified)                                \
+  X(sdca_newton_hinge_stall_rule)                               \
+  X(sdca_newton_hinge_interrupt)                                \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \
   X(homkermap_expand_reports_overflow)                          \

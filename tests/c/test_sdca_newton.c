@@ -266,8 +266,8 @@ void test_sdca_newton_refusals(void) {
     CHECK_EQ_INT(ss_svm_get_newton_fallback(none), 0);
     ss_svm_delete(none);
   }
-  /* hinge keeps today's behaviour: no Newton, the cap status */
-  SsSvm *hinge = new_run(&data, y, SS_LOSS_HINGE, 20, 1, NULL);
+  /* l1 has no Newton finish: the cap status (the hinge's: test_sdca_newton_hinge.c) */
+  SsSvm *hinge = new_run(&data, target, SS_LOSS_L1, 20, 1, NULL);
   CHECK(hinge != NULL);
   if (hinge) {
     CHECK_EQ_INT(ss_svm_get_newton_fallback(hinge), 1);

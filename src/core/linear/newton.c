@@ -78,7 +78,7 @@
  * solvers' runs (primal_finish.c); SDCA's dual write-back is apart
  * (ss_sdca_newton_fallback).
  */
-#include "svm_internal.h"
+#include "newton.h"
 #include "../common/loss.h"
 
 #include <math.h>
@@ -109,14 +109,6 @@
 static const double eta0 = 1e-4, eta1 = 0.25, eta2 = 0.75;
 static const double sigma1 = 0.25, sigma2 = 0.5, sigma3 = 4.0;
 
-typedef struct {
-  SsSvm *svm;
-  int64_t n, d, m;   /* m = d + 1 when the bias is learned (B > 0), else d */
-  double B, offset;  /* the bias multiplier; the fixed bias when B = 0 */
-  double *curvature; /* [n] c_i loss''(s_i) / n at the present point */
-  double *z;         /* [n] scratch: <x~_i, v> */
-} Newton;
-
 /* d^2 loss(y, s) / ds^2 (the generalised one for the squared hinge). */
 static double loss_second_derivative(SsLoss loss, double s, double y)
 {
@@ -137,15 +129,13 @@ static double dot(const double *a, const double *b, int64_t m)
   return sum;
 }
 
-/* scores[i] = <x~_i, v> (+ the fixed offset if @p with_offset). */
-static void newton_scores(const Newton *nt, const double *v, bool with_offset, double *scores)
+void ss_newton_scores(const Newton *nt, const double *v, bool with_offset, double *scores)
 {
   const double b = (nt->m > nt->d ? nt->B * v[nt->d] : 0.0) + (with_offset ? nt->offset : 0.0);
   ss_source_scores(&nt->svm->source, v, b, scores, nt->svm->threads);
 }
 
-/* out += sum_i a_i x~_i over the rows with a_i != 0. */
-static void newton_accumulate(const Newton *nt, const double *a, double *out)
+void ss_newton_accumulate(const Newton *nt, const double *a, double *out)
 {
   for (int64_t i = 0; i < nt->n; ++i) {
     if (a[i] == 0) continue;
@@ -163,7 +153,7 @@ static double example_weight(const SsSvm *self, int64_t i)
 static double newton_objective(const Newton *nt, const double *w, double *s)
 {
   const SsSvm *self = nt->svm;
-  newton_scores(nt, w, true, s);
+  ss_newton_scores(nt, w, true, s);
   double loss = 0;
   for (int64_t i = 0; i < nt->n; ++i) {
     const double c = example_weight(self, i);
@@ -191,7 +181,7 @@ static double newton_gradient(Newton *nt, const double *w, const double *s, doub
     nt->curvature[i] = c * loss_second_derivative(self->loss, s[i], y) * inv_n;
   }
   for (int64_t k = 0; k < nt->m; ++k) g[k] = lambda * w[k];
-  newton_accumulate(nt, a, g);
+  ss_newton_accumulate(nt, a, g);
   /* ||v(alpha)||^2 with v = w~ - g / lambda */
   double v2 = 0;
   for (int64_t k = 0; k < nt->m; ++k) {
@@ -204,15 +194,13 @@ static double newton_gradient(Newton *nt, const double *w, const double *s, doub
 /* out = H v at the point whose curvatures newton_gradient stored. */
 static void newton_hessian_product(Newton *nt, const double *v, double *out)
 {
-  newton_scores(nt, v, false, nt->z);
+  ss_newton_scores(nt, v, false, nt->z);
   for (int64_t i = 0; i < nt->n; ++i) nt->z[i] *= nt->curvature[i];
   for (int64_t k = 0; k < nt->m; ++k) out[k] = nt->svm->lambda * v[k];
-  newton_accumulate(nt, nt->z, out);
+  ss_newton_accumulate(nt, nt->z, out);
 }
 
-/* The CG solve of H s = -g within ||s|| <= delta; r ends as -g - H s.
- * work: [2 m] (direction, H direction). */
-static void newton_cg(Newton *nt, const double *g, double delta, double forcing, double *s, double *r,
+void ss_newton_cg(Newton *nt, const double *g, double delta, double forcing, double *s, double *r,
                       double *work)
 {
   const int64_t m = nt->m;
@@ -279,7 +267,7 @@ static double newton_line_search(Newton *nt, const double *w, const double *v, c
 {
   const SsSvm *self = nt->svm;
   double *z = nt->z;
-  newton_scores(nt, v, false, z);
+  ss_newton_scores(nt, v, false, z);
   const double wv = dot(w, v, nt->m), vv = dot(v, v, nt->m), inv_n = 1.0 / (double)nt->n;
   double lo = 0, hi = INFINITY, t = 1;
   for (int step = 0; step < 100; ++step) {
@@ -303,8 +291,9 @@ static double newton_line_search(Newton *nt, const double *w, const double *v, c
 
 bool ss_sdca_newton_wanted(const SsSvm *self)
 {
+  /* the hinge: newton_hinge.c's smoothing method */
   return self->alpha && !self->newton.disabled && !self->ray.shifted && self->epsilon > 0 &&
-         ss_svm_primal_certificate_kind(self) == SS_RUN_BOUND_TIGHT;
+         (ss_svm_primal_certificate_kind(self) == SS_RUN_BOUND_TIGHT || self->loss == SS_LOSS_HINGE);
 }
 
 static bool newton_interrupted(const SsSvm *self)
@@ -377,7 +366,7 @@ SsStatus ss_newton_solve(SsSvm *self)
     const double forcing = sqrt(sqrt(dot(g, g, m)) / g0);
     if (self->loss == SS_LOSS_HINGE2) {
       /* Newton's step with the exact line search (the header comment). */
-      newton_cg(&nt, g, INFINITY, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing), step, r, work);
+      ss_newton_cg(&nt, g, INFINITY, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing), step, r, work);
       self->newton.iterations++;
       const double t = newton_line_search(&nt, w, step, s);
       for (int64_t j = 0; j < m; ++j) work[j] = w[j] + t * step[j];
@@ -389,7 +378,7 @@ SsStatus ss_newton_solve(SsSvm *self)
       dual = newton_gradient(&nt, w, s, g);
       continue;
     }
-    newton_cg(&nt, g, delta, fmin(SS_NEWTON_CG_TOLERANCE, forcing), step, r, work);
+    ss_newton_cg(&nt, g, delta, fmin(SS_NEWTON_CG_TOLERANCE, forcing), step, r, work);
     self->newton.iterations++;
     const double gs = dot(g, step, m);
     const double predicted = -0.5 * (gs - dot(step, r, m));

@@ -316,6 +316,34 @@ SsStatus ss_newton_solve(SsSvm *self);
 SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
 /** Their stall rule, at a training diagnostic @p m (epochs.c's ops->stalled). */
 bool ss_primal_stalled(SsSvm *self, const SsRunMeasure *m);
+/** The hinge loss's Newton finish (newton_hinge.c): minimise the smoothed
+ *  hinge's primal by Newton steps for widths mu = 1, 0.1, ..., until the
+ *  *hinge* duality gap of (w~, alpha) meets the relative gap epsilon.
+ *
+ *  Contract of ss_newton_hinge_solve, for any linear solver with the hinge
+ *  loss: the problem is @p self's (data, labels, weights c_i, lambda,
+ *  epsilon, bias multiplier B; the fixed offset self->bias when B = 0;
+ *  interrupt function). @p w [d + 1 if B > 0, else d] is w~ = (w, b/B): the
+ *  start on entry, the final model on return. @p scores [n] receives its
+ *  scores (offset included), @p alpha [n] the dual point certifying it
+ *  (y_i alpha_i in [0, c_i]; w~(alpha) = w~ at the optimum). @p result gets
+ *  the hinge's P(w~) and D(alpha), the last width and the status: converged
+ *  exactly when (P - D) / max(P, D) <= epsilon, max_iterations when the
+ *  1000 Newton iterations (or the widths) ran out first, interrupted.
+ *  The iterations are added to self->newton.iterations; nothing else of
+ *  @p self changes. Returns SS_OK, SS_ERR_INTERRUPTED, or SS_ERR_ALLOC
+ *  (then w, scores and alpha are untouched). */
+typedef struct SsNewtonHingeResult {
+  double primal, dual;  /**< the hinge's P(w~) and D(alpha) */
+  double mu;            /**< the smoothing width of the last stage */
+  SsSvmStatus status;
+} SsNewtonHingeResult;
+SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *alpha,
+                               SsNewtonHingeResult *result);
+/** SDCA's fallback for the hinge (newton_hinge.c), where
+ *  ss_sdca_newton_fallback serves the smooth losses: the solve from SDCA's
+ *  model, written back as SDCA's state as newton.c's is. */
+SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */

@@ -1,0 +1,291 @@
+/* newton_hinge.c -- a certified Newton finish for the hinge loss by
+ * smoothing with continuation: linear SDCA's fallback where its coordinate
+ * steps stall on the hinge (raw features, large C), as newton.c is for the
+ * smooth losses.
+ *
+ * The problem is SDCA's (sdca.c), x~_i = (x_i, B), w~ = (w, w_b), margins
+ * u_i = y_i s_i, s_i = <w~, x~_i> (+ the fixed offset b when B = 0):
+ *
+ *     P(w~)    = lambda/2 ||w~||^2 + 1/n sum_i c_i max(0, 1 - u_i),
+ *     D(alpha) = -lambda/2 ||v(alpha)||^2 + 1/n sum_i (c_i beta_i - alpha_i b),
+ *     v(alpha) = 1/(lambda n) sum_i alpha_i x~_i,  beta_i = y_i alpha_i / c_i in [0, 1].
+ *
+ * The hinge has no second derivative, so Newton's method runs on the
+ * smoothed hinge of width mu (Shalev-Shwartz and Zhang 2013, section 5,
+ * "smooth hinge"), a Huber function of the margin:
+ *
+ *     h_mu(u) = 0                     u >= 1
+ *               (1 - u)^2 / (2 mu)    1 - mu < u < 1
+ *               1 - u - mu/2          u <= 1 - mu,
+ *
+ * convex, with h_mu <= hinge <= h_mu + mu/2, derivative -beta(u),
+ * beta(u) = min(1, max(0, (1 - u)/mu)) in [0, 1], and generalised second
+ * derivative 1/mu on the band 1 - mu < u < 1, else 0. Its primal P_mu (P with
+ * h_mu) is minimised by the finite Newton method newton.c takes for the
+ * squared hinge: CG on H s = -g (H = lambda I + 1/(n mu) sum_{band} c_i
+ * x~_i x~_i', ss_newton_cg) to a residual of 0.01 ||g||, then the exact line
+ * search along s (P_mu along s is a convex piecewise quadratic: its slope,
+ * piecewise linear and increasing, is solved by bracketed Newton steps).
+ *
+ * The certificate is the hinge's own duality gap. The map alpha_i = c_i y_i
+ * beta(u_i) gives beta_i in [0, 1]: a feasible point of the *hinge* dual,
+ * and grad P_mu = lambda (w~ - v(alpha)), so v(alpha) = w~ - g/lambda comes
+ * with the gradient. Every iteration computes P(w~) and D(alpha) and the
+ * method stops when (P - D) / max(P, D) <= epsilon, SDCA's relative gap,
+ * which bounds the primal suboptimality as SDCA's stop does. How small mu
+ * must be: the smoothed dual is D_mu = D - mu/(2n) sum_i c_i beta_i^2, and
+ * at the minimiser of P_mu (where P_mu = D_mu)
+ *
+ *     P - D = 1/n sum_i c_i [hinge - h_mu](u_i) - mu/(2n) sum_i c_i beta_i^2
+ *           = mu/n sum_{band} c_i beta_i (1 - beta_i)  <=  mu/(4n) sum_{band} c_i,
+ *
+ * only the examples in the band count. Continuation: mu starts at 1 and a
+ * stage ends when the smoothed gap P_mu - D_mu is at most half the target
+ * epsilon max(P, D) (or the line search finds no decrease); then mu <- mu/10,
+ * warm-started. The run also stops uncertified after 1000 Newton
+ * iterations (all stages), when mu would fall below 1e-12, or on the
+ * caller's interrupt.
+ *
+ * Cost per iteration: one gradient pass (scores and one accumulation), the
+ * CG's Hessian products (two passes over the band rows each) and the line
+ * search's O(n) slopes; memory 6 (d + 1) + 3 n doubles.
+ *
+ * SDCA's fallback (ss_sdca_newton_hinge_fallback) starts from the model
+ * the stalled run returned and writes back as newton.c does: w~, scores,
+ * statistics (converged only when certified) and the certificate's alpha,
+ * the model marked stale so that a next train continues SDCA from alpha.
+ */
+#include "newton.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** Newton iterations of one solve, over all stages (newton.c's cap). */
+#define SS_HINGE_MAX_ITERATIONS 1000
+/** CG stops at residual <= this ||g|| (newton.c's, for the squared hinge). */
+#define SS_HINGE_CG_TOLERANCE 0.01
+/** The continuation: the first width, its factor per stage, the least. */
+#define SS_HINGE_MU_FIRST 1.0
+#define SS_HINGE_MU_FACTOR 0.1
+#define SS_HINGE_MU_LEAST 1e-12
+/** A stage ends when its smoothed gap is at most this share of epsilon max(P, D). */
+#define SS_HINGE_STAGE_SHARE 0.5
+
+static double example_weight(const SsSvm *self, int64_t i)
+{
+  return self->weights ? self->weights[i] : 1.0;
+}
+
+static double dot(const double *a, const double *b, int64_t m)
+{
+  double sum = 0;
+  for (int64_t k = 0; k < m; ++k) sum += a[k] * b[k];
+  return sum;
+}
+
+/* h_mu(u), with *beta = -h_mu'(u) in [0, 1]. */
+static double smoothed_hinge(double u, double mu, double *beta)
+{
+  if (u >= 1) {
+    *beta = 0;
+    return 0;
+  }
+  if (u <= 1 - mu) {
+    *beta = 1;
+    return 1 - u - 0.5 * mu;
+  }
+  *beta = (1 - u) / mu;
+  return 0.5 * (1 - u) * *beta;
+}
+
+/* The values at a point: the hinge's P and D, the smoothed P_mu and D_mu. */
+typedef struct {
+  double primal, dual, smooth_primal, smooth_dual;
+} HingeValues;
+
+/* At w~ with scores s: g = grad P_mu, the band's curvatures, alpha of the
+ * map and the values (the header comment). */
+static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const double *s, double *g,
+                                 double *alpha)
+{
+  const SsSvm *self = nt->svm;
+  const double lambda = self->lambda, inv_n = 1.0 / (double)nt->n;
+  double *a = nt->z; /* -alpha_i / n */
+  double hinge = 0, smooth = 0, linear = 0, squares = 0;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double c = example_weight(self, i), y = self->labels[i];
+    a[i] = alpha[i] = nt->curvature[i] = 0;
+    if (!(c > 0)) continue;
+    const double u = y * s[i];
+    double beta;
+    smooth += c * smoothed_hinge(u, mu, &beta);
+    hinge += c * fmax(0.0, 1 - u);
+    alpha[i] = c * y * beta;
+    linear += c * beta - alpha[i] * nt->offset;
+    squares += c * beta * beta;
+    a[i] = -alpha[i] * inv_n;
+    if (beta > 0 && beta < 1) nt->curvature[i] = c * inv_n / mu;
+  }
+  for (int64_t k = 0; k < nt->m; ++k) g[k] = lambda * w[k];
+  ss_newton_accumulate(nt, a, g);
+  double v2 = 0; /* ||v(alpha)||^2, v = w~ - g / lambda */
+  for (int64_t k = 0; k < nt->m; ++k) {
+    const double v = w[k] - g[k] / lambda;
+    v2 += v * v;
+  }
+  const double regularizer = 0.5 * lambda * dot(w, w, nt->m);
+  HingeValues values = {.primal = regularizer + hinge * inv_n, .smooth_primal = regularizer + smooth * inv_n};
+  values.dual = linear * inv_n - 0.5 * lambda * v2;
+  values.smooth_dual = values.dual - 0.5 * mu * squares * inv_n;
+  return values;
+}
+
+/* P_mu at w~ with scores s. */
+static double smoothed_objective(const Newton *nt, double mu, const double *w, const double *s)
+{
+  const SsSvm *self = nt->svm;
+  double loss = 0, beta;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double c = example_weight(self, i);
+    if (c > 0) loss += c * smoothed_hinge(self->labels[i] * s[i], mu, &beta);
+  }
+  return 0.5 * self->lambda * dot(w, w, nt->m) + loss / (double)nt->n;
+}
+
+/* The exact line search: the t > 0 minimising phi(t) = P_mu(w~ + t p),
+ *
+ *     phi'(t)  = lambda <w~ + t p, p> - 1/n sum_i c_i y_i z_i beta(y_i (s_i + t z_i)),
+ *     phi''(t) = lambda ||p||^2 + 1/(n mu) sum_{band} c_i z_i^2,   z_i = <x~_i, p>,
+ *
+ * by Newton steps on phi' from t = 1 kept inside a bracket of its root. */
+static double hinge_line_search(Newton *nt, double mu, const double *w, const double *p, const double *s)
+{
+  const SsSvm *self = nt->svm;
+  double *z = nt->z;
+  ss_newton_scores(nt, p, false, z);
+  const double wp = dot(w, p, nt->m), pp = dot(p, p, nt->m), inv_n = 1.0 / (double)nt->n;
+  double lo = 0, hi = INFINITY, t = 1;
+  for (int step = 0; step < 100; ++step) {
+    double slope = self->lambda * (wp + t * pp), curvature = self->lambda * pp;
+    for (int64_t i = 0; i < nt->n; ++i) {
+      const double c = example_weight(self, i), y = self->labels[i];
+      if (!(c > 0)) continue;
+      double beta;
+      smoothed_hinge(y * (s[i] + t * z[i]), mu, &beta);
+      slope -= c * y * z[i] * beta * inv_n;
+      if (beta > 0 && beta < 1) curvature += c * z[i] * z[i] * inv_n / mu;
+    }
+    if (slope == 0) break;
+    if (slope < 0) lo = t; else hi = t;
+    double next = t - slope / curvature;
+    if (!(next > lo && next < hi)) next = isfinite(hi) ? 0.5 * (lo + hi) : 2 * t;
+    if (next == t || (isfinite(hi) && hi - lo <= 1e-12 * hi)) break;
+    t = next;
+  }
+  return t;
+}
+
+static bool hinge_interrupted(const SsSvm *self)
+{
+  return self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0;
+}
+
+SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *alpha, SsNewtonHingeResult *result)
+{
+  const int64_t n = self->source.num_data, d = self->dimension;
+  const double B = self->bias_multiplier;
+  Newton nt = {.svm = self, .n = n, .d = d, .m = B > 0 ? d + 1 : d, .B = B, .offset = B > 0 ? 0 : self->bias};
+  const int64_t m = nt.m;
+  double *vectors = malloc((size_t)(6 * m) * sizeof(double));
+  double *rows = malloc((size_t)(3 * n) * sizeof(double));
+  if (!vectors || !rows) {
+    free(vectors);
+    free(rows);
+    return SS_ERR_ALLOC;
+  }
+  double *g = vectors, *step = g + m, *r = step + m, *trial = r + m, *work = trial + m; /* work: 2 m */
+  double *s_trial = rows;
+  nt.curvature = s_trial + n;
+  nt.z = nt.curvature + n;
+
+  double mu = SS_HINGE_MU_FIRST;
+  int64_t iterations = 0;
+  ss_newton_scores(&nt, w, true, scores);
+  HingeValues at = hinge_measure(&nt, mu, w, scores, g, alpha);
+  SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
+  for (;;) {
+    const double scale = fmax(at.primal, at.dual);
+    if (at.primal - at.dual <= self->epsilon * scale) {
+      status = SS_SVM_STATUS_CONVERGED;
+      break;
+    }
+    if (iterations == SS_HINGE_MAX_ITERATIONS || !isfinite(at.primal)) break;
+    if (hinge_interrupted(self)) {
+      status = SS_SVM_STATUS_INTERRUPTED;
+      break;
+    }
+    bool stage_done = at.smooth_primal - at.smooth_dual <= SS_HINGE_STAGE_SHARE * self->epsilon * scale;
+    if (!stage_done) {
+      ss_newton_cg(&nt, g, INFINITY, SS_HINGE_CG_TOLERANCE, step, r, work);
+      iterations++;
+      const double t = hinge_line_search(&nt, mu, w, step, scores);
+      for (int64_t k = 0; k < m; ++k) trial[k] = w[k] + t * step[k];
+      ss_newton_scores(&nt, trial, true, s_trial);
+      if (smoothed_objective(&nt, mu, trial, s_trial) < at.smooth_primal) {
+        memcpy(w, trial, (size_t)m * sizeof(double));
+        memcpy(scores, s_trial, (size_t)n * sizeof(double));
+      } else {
+        stage_done = true; /* no decrease left at this width */
+      }
+    }
+    if (stage_done) {
+      if (mu * SS_HINGE_MU_FACTOR < SS_HINGE_MU_LEAST) break;
+      mu *= SS_HINGE_MU_FACTOR;
+    }
+    at = hinge_measure(&nt, mu, w, scores, g, alpha);
+  }
+  self->newton.iterations += iterations;
+  *result = (SsNewtonHingeResult){.primal = at.primal, .dual = at.dual, .mu = mu, .status = status};
+  free(vectors);
+  free(rows);
+  return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
+}
+
+SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self)
+{
+  const int64_t d = self->dimension;
+  const double B = self->bias_multiplier;
+  const int64_t m = B > 0 ? d + 1 : d;
+  double *w = malloc((size_t)m * sizeof(double));
+  if (!w) return SS_ERR_ALLOC;
+  /* The model SDCA returned (w = factor u, the ray's included). */
+  for (int64_t k = 0; k < d; ++k) w[k] = self->factor * self->u[k];
+  if (m > d) w[d] = self->bias / B;
+  SsNewtonHingeResult result;
+  const SsStatus status = ss_newton_hinge_solve(self, w, self->scores, self->alpha, &result);
+  if (status == SS_ERR_ALLOC) {
+    free(w);
+    return status;
+  }
+  memcpy(self->u, w, (size_t)d * sizeof(double));
+  self->factor = 1.0;
+  if (m > d) self->bias = B * w[d];
+  ss_svm_realise_model(self);
+  self->ray.applied = false;
+  self->ray.scores_fresh = false;
+  self->has_scores = true;
+  self->model_stale = true;
+
+  SsSvmStatistics *st = &self->statistics;
+  st->regularizer = 0.5 * self->lambda * dot(w, w, m);
+  st->loss = result.primal - st->regularizer;
+  st->objective = result.primal;
+  st->dual_objective = result.dual;
+  st->duality_gap = result.primal - result.dual;
+  st->status = result.status;
+  st->num_newton_iterations = self->newton.iterations;
+  st->elapsed_time = ss_clock_seconds() - self->train_start_time;
+  free(w);
+  return status;
+}
