@@ -126,8 +126,9 @@ typedef struct SsSvmStatistics {
                                   default eps0 (their curvature reset too): times the run restarted
                                   from w = 0 with shorter steps after its objective rose above that
                                   of w = 0 or became non-finite (docs/stopping.rst); 0 otherwise */
-  int64_t num_newton_iterations; /**< a smooth loss: Newton iterations of the last train call's
-                                      finish (ss_svm_set_newton_fallback); 0 otherwise */
+  int64_t num_newton_iterations; /**< Newton iterations of the last train call's finish
+                                      (ss_svm_set_newton_fallback: a smooth loss, or SDCA's
+                                      hinge, newton_hinge.c); 0 otherwise */
 } SsSvmStatistics;
 
 /** @brief Diagnostic callback, called every diagnostic_frequency iterations and
@@ -469,7 +470,9 @@ enum {
 };
 
 /** @brief The Newton finish of the smooth losses (hinge2, logistic, l2):
- *  SDCA, SGD, SVMSGD2, SGD-QN, RES and LRES. @p mode: SS_SVM_NEWTON_FALLBACK_OFF,
+ *  SDCA, SGD, SVMSGD2, SGD-QN, RES and LRES; and of SDCA's hinge (Newton on
+ *  the smoothed hinge with continuation, certified by the hinge's own
+ *  duality gap: src/core/linear/newton_hinge.c, docs/sdca.rst). @p mode: SS_SVM_NEWTON_FALLBACK_OFF,
  *  _ON, or _AUTO (the default); any other non-zero value means ON.
  *
  *  A run that would end without meeting its tolerance (on its iteration cap,
@@ -486,8 +489,9 @@ enum {
  *  them); the primal solvers keep their schedule's iteration, SGD-QN's
  *  diagonal and RES's curvature (src/core/linear/primal_finish.c). The
  *  statistics count the Newton iterations (num_newton_iterations) and report
- *  the map's duality gap. Runs that converge, the hinge, l1 and custom
- *  losses, the scores-variation rule and epsilon = 0 are not affected.
+ *  the map's duality gap. Runs that converge, the l1 and custom losses (and
+ *  the primal solvers' hinge), the scores-variation rule and epsilon = 0 are
+ *  not affected.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (solver none). */
 SS_API SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode);
 /** @brief The mode in force: SS_SVM_NEWTON_FALLBACK_OFF (also for solver

@@ -1541,7 +1541,10 @@ cdef class SVM(_Trainer):
         next :meth:`train` continues SDCA from there; the primal solvers keep
         their schedule's iteration, SGD-QN's scaling and RES's curvature
         (docs/stopping.rst). The statistics' ``num_newton_iterations`` counts
-        its iterations. Hinge and l1 runs are not affected.
+        its iterations. SDCA with the hinge loss finishes the same way by
+        Newton's method on the smoothed hinge, certified by the hinge's own
+        duality gap (docs/sdca.rst); the primal solvers' hinge runs and l1
+        runs are not affected.
 
         Parameters
         ----------
