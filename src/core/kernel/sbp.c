@@ -63,7 +63,7 @@ typedef struct SbpState {
   int64_t num_below;      /**< no bias: responses below the window, */
   double sum_below;       /**< their sum, */
   double min_above;       /**< and the lowest response above it (INFINITY: none) */
-  /* Per row block b and class cl (entry 2 b + cl, at(); no bias: cl = 0,
+  /* Per row block b and class cl (entry 2 b + cl, block_entry(); no bias: cl = 0,
    * bias: 0 the positives, 1 the negatives): */
   int64_t *block_below;   /**< [2 blocks] the scan's count below the window, */
   int64_t *block_length;  /**< its window entries (the block's slice of s->window: the
@@ -92,7 +92,7 @@ typedef struct SbpState {
 } SbpState;
 
 /* The entry of row block b and class cl in the s->block_* arrays. */
-static inline int64_t at(int64_t b, int cl)
+static inline int64_t block_entry(int64_t b, int cl)
 {
   return 2 * b + cl;
 }
@@ -316,9 +316,9 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   const int64_t m = s->window_length, below = s->num_below;
   if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
   const int64_t num_blocks = ss_kernel_row_num_blocks(self->num_data);
-  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[at(b++, 0)]) {
+  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[block_entry(b++, 0)]) {
     memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK,
-           (size_t)s->block_length[at(b, 0)] * sizeof(double));
+           (size_t)s->block_length[block_entry(b, 0)] * sizeof(double));
   }
   const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
                                                s->sum_below, s->last_u);
@@ -328,8 +328,8 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   for (int64_t b = 0; b < num_blocks; ++b) {
     const double *window = s->window + b * SS_KERNEL_ROW_BLOCK;
     int64_t covered = 0;
-    for (int64_t k = 0; k < s->block_length[at(b, 0)]; ++k) covered += window[k] < level;
-    s->block_covered[at(b, 0)] = covered;
+    for (int64_t k = 0; k < s->block_length[block_entry(b, 0)]; ++k) covered += window[k] < level;
+    s->block_covered[block_entry(b, 0)] = covered;
     count += covered;
   }
   *gamma = level;
@@ -465,7 +465,7 @@ static WindowScan scan_block_class(const double *c, const double *y, double cls,
  * same row pass): class cl's responses in [low[cl], high[cl]) to the
  * block's slice of s->window (cl = 0, the positives) or s->window_neg,
  * the count and sum of those below and the lowest above to
- * s->block_*[at(block, cl)]. One pass per class over the block, on values
+ * s->block_*[block_entry(block, cl)]. One pass per class over the block, on values
  * still in L1. */
 SS_VECTOR_CLONES static void scan_classes_into_block(SbpState *s, const double *y, int64_t block, int64_t lo,
                                     int64_t hi, const double low[2], const double high[2])
@@ -473,10 +473,10 @@ SS_VECTOR_CLONES static void scan_classes_into_block(SbpState *s, const double *
   for (int cl = 0; cl < 2; ++cl) {
     const WindowScan scan = scan_block_class(s->c + lo, y + lo, cl ? -1.0 : 1.0, hi - lo, low[cl],
                                              high[cl], (cl ? s->window_neg : s->window) + lo);
-    s->block_below[at(block, cl)] = scan.below;
-    s->block_length[at(block, cl)] = scan.length;
-    s->block_sum[at(block, cl)] = scan.sum;
-    s->block_min[at(block, cl)] = scan.lowest_above;
+    s->block_below[block_entry(block, cl)] = scan.below;
+    s->block_length[block_entry(block, cl)] = scan.length;
+    s->block_sum[block_entry(block, cl)] = scan.sum;
+    s->block_min[block_entry(block, cl)] = scan.lowest_above;
   }
 }
 
@@ -501,16 +501,16 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, in
   double sum[2] = {0.0, 0.0}, above[2] = {INFINITY, INFINITY};
   for (int64_t b = 0; b < num_blocks; ++b) {
     for (int cl = 0; cl < 2; ++cl) {
-      below[cl] += s->block_below[at(b, cl)];
-      length[cl] += s->block_length[at(b, cl)];
-      sum[cl] += s->block_sum[at(b, cl)];
-      above[cl] = s->block_min[at(b, cl)] < above[cl] ? s->block_min[at(b, cl)] : above[cl];
+      below[cl] += s->block_below[block_entry(b, cl)];
+      length[cl] += s->block_length[block_entry(b, cl)];
+      sum[cl] += s->block_sum[block_entry(b, cl)];
+      above[cl] = s->block_min[block_entry(b, cl)] < above[cl] ? s->block_min[block_entry(b, cl)] : above[cl];
     }
   }
   double *a = s->work, *d = s->work + length[0];
   for (int64_t b = 0, wa = 0, wd = 0; b < num_blocks; ++b) {
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
-    const int64_t la = s->block_length[at(b, 0)], ld = s->block_length[at(b, 1)];
+    const int64_t la = s->block_length[block_entry(b, 0)], ld = s->block_length[block_entry(b, 1)];
     memcpy(a + wa, s->window + lo, (size_t)la * sizeof(double));
     memcpy(d + wd, s->window_neg + lo, (size_t)ld * sizeof(double));
     wa += la;
@@ -526,11 +526,11 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, in
   for (int64_t b = 0; b < num_blocks; ++b) {
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
     for (int cl = 0; cl < 2; ++cl) {
-      const int64_t m = s->block_length[at(b, cl)];
+      const int64_t m = s->block_length[block_entry(b, cl)];
       const double *window = (cl ? s->window_neg : s->window) + lo;
       int64_t covered = 0;
       for (int64_t k = 0; k < m; ++k) covered += window[k] < level[cl];
-      s->block_covered[at(b, cl)] = covered;
+      s->block_covered[block_entry(b, cl)] = covered;
       strict[cl] += covered;
     }
   }
@@ -594,10 +594,10 @@ SS_VECTOR_CLONES static void scan_into_block(SbpState *s, int64_t block, int64_t
                             double high)
 {
   const WindowScan scan = scan_block(s->c + lo, hi - lo, low, high, s->window + lo);
-  s->block_below[at(block, 0)] = scan.below;
-  s->block_length[at(block, 0)] = scan.length;
-  s->block_sum[at(block, 0)] = scan.sum;
-  s->block_min[at(block, 0)] = scan.lowest_above;
+  s->block_below[block_entry(block, 0)] = scan.below;
+  s->block_length[block_entry(block, 0)] = scan.length;
+  s->block_sum[block_entry(block, 0)] = scan.sum;
+  s->block_min[block_entry(block, 0)] = scan.lowest_above;
 }
 
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
@@ -626,10 +626,10 @@ static void gather_scan(SbpState *s, int64_t n)
   int64_t m = 0, below = 0;
   double sum = 0, lowest = INFINITY;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    m += s->block_length[at(b, 0)];
-    below += s->block_below[at(b, 0)];
-    sum += s->block_sum[at(b, 0)];
-    lowest = s->block_min[at(b, 0)] < lowest ? s->block_min[at(b, 0)] : lowest;
+    m += s->block_length[block_entry(b, 0)];
+    below += s->block_below[block_entry(b, 0)];
+    sum += s->block_sum[block_entry(b, 0)];
+    lowest = s->block_min[block_entry(b, 0)] < lowest ? s->block_min[block_entry(b, 0)] : lowest;
   }
   s->window_length = m;
   s->num_below = below;
@@ -728,7 +728,7 @@ static int64_t nth_covered_by_blocks(const SbpState *s, const double *y, int64_t
 {
   const int64_t num_blocks = ss_kernel_row_num_blocks(n);
   for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t count = s->block_below[at(b, cl)] + s->block_covered[at(b, cl)];
+    const int64_t count = s->block_below[block_entry(b, cl)] + s->block_covered[block_entry(b, cl)];
     if (count <= r) {
       r -= count;
       continue;
@@ -759,7 +759,7 @@ static int64_t floor_example(const SbpState *s, const double *y, int64_t n, int 
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
     const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
     if (windowed) {
-      const int64_t m = s->block_length[at(b, cl)];
+      const int64_t m = s->block_length[block_entry(b, cl)];
       const double *window = (cl ? s->window_neg : s->window) + lo;
       bool holds = false;
       for (int64_t k = 0; k < m; ++k) holds |= window[k] == floor;

@@ -215,7 +215,8 @@ static double dual_bound(void *object, SsRunBound *kind)
 static bool stalled(void *object, const SsRunMeasure *m)
 {
   SsSvm *self = ((SsEpochRun *)object)->svm;
-  return self->alpha ? ss_sdca_stalled(self, m) : ss_primal_stalled(self, m);
+  if (self->alpha) return ss_sdca_stalled(self, m);
+  return self->newton.primal_stalled && self->newton.primal_stalled(self, m);
 }
 
 /* ---- the step back-off (run.c): the SGD family, RES and LRES ------------ */

@@ -23,7 +23,7 @@
  * at the default epsilon = 1e-3), tighter than the window's own 1.05x.
  *
  * When. The run's end must be uncertified: its cap, or the stall rule
- * (ss_primal_stalled), which reads the relative gap g = (P - D) / D of the
+ * (primal_stalled), which reads the relative gap g = (P - D) / D of the
  * same certificate at the run's diagnostics from its 4th epoch on (its best
  * so far: a stochastic iterate's g is noisy, on a9a with the logistic loss
  * at C = 0.01 it went 0.025, 0.92, 0.11, 0.36 over epochs 2 to 6) and, at
@@ -99,7 +99,7 @@ static bool finish_wanted(const SsSvm *self)
 /** It fires when the power law would need this many times the cap. */
 #define SS_PRIMAL_STALL_MARGIN 2.0
 
-bool ss_primal_stalled(SsSvm *self, const SsRunMeasure *m)
+static bool primal_stalled(SsSvm *self, const SsRunMeasure *m)
 {
   SsSdcaNewton *nt = &self->newton;
   if (!finish_wanted(self)) return false;
@@ -142,6 +142,7 @@ static SsStatus finish(SsSvm *self)
 SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self))
 {
   self->newton.iterations = 0;
+  self->newton.primal_stalled = primal_stalled; /* epochs.c's ops->stalled */
   ss_sdca_stall_begin(self); /* (the stall rule's record, shared with SDCA's) */
   const SsStatus status = train(self);
   if (status != SS_OK || !finish_wanted(self)) return status;

@@ -56,8 +56,12 @@ typedef struct SsSdcaNewton {
   bool disabled;               /**< ss_svm_set_newton_fallback(OFF) */
   bool forced;                 /**< ...(ON): also under a cap set by the caller; neither: AUTO */
   int64_t iterations;          /**< Newton iterations of the last train call */
+  /** The primal solvers' stall rule (primal_finish.c), set by ss_primal_train
+   *  for epochs.c's ops->stalled, which cannot call that file (it calls
+   *  epochs.c); NULL: none. */
+  bool (*primal_stalled)(struct SsSvm_ *self, const SsRunMeasure *m);
   /* The stall rule's record over the run in progress (ss_sdca_stalled;
-   * the primal solvers' ss_primal_stalled uses the first five). */
+   * the primal solvers' primal_stalled uses the first five). */
   int64_t run_start;           /**< the iteration number the run began at */
   int64_t run_cap;             /**< its iteration cap */
   double best_gap;             /**< the least (P - D) / D of its diagnostics (+inf: none) */
@@ -314,8 +318,6 @@ SsStatus ss_newton_solve(SsSvm *self);
  *  (the solver's own run), then, where it ended uncertified with a smooth
  *  loss, continue with ss_newton_solve. */
 SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
-/** Their stall rule, at a training diagnostic @p m (epochs.c's ops->stalled). */
-bool ss_primal_stalled(SsSvm *self, const SsRunMeasure *m);
 /** The hinge loss's Newton finish (newton_hinge.c): minimise the smoothed
  *  hinge's primal by Newton steps for widths mu = 1, 0.1, ..., until the
  *  *hinge* duality gap of (w~, alpha) meets the relative gap epsilon.
