@@ -230,3 +230,40 @@ def load_bench(name):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+#: LIBLINEAR's primal Newton solvers of the smooth losses (-s 2, -s 0).
+_LIBLINEAR_SMOOTH = {"hinge2": 2, "logistic": 0}
+
+
+def smooth_objective(X, y, w, b, lam, loss):
+    """lam/2 (||w||^2 + b^2) + the mean squared hinge ("hinge2") or logistic loss."""
+    z = y * (X @ w + b)
+    values = np.maximum(0.0, 1.0 - z) ** 2 if loss == "hinge2" else np.logaddexp(0.0, -z)
+    return 0.5 * lam * (w @ w + b * b) + float(values.mean())
+
+
+_SMOOTH_OPTIMA = {}
+
+
+def liblinear_smooth_optimum(X, y, C, loss):
+    """P* of LIBLINEAR's primal Newton solver (-s 2 / -s 0) at eps 1e-9,
+    bias feature 1 (-B 1), cached by the problem."""
+    key = (C, loss, X.shape, float(np.sum(X)), float(np.sum(y)))
+    if key not in _SMOOTH_OPTIMA:
+        _SMOOTH_OPTIMA[key] = liblinear_smooth_optimum_uncached(X, y, C, loss)
+    return _SMOOTH_OPTIMA[key]
+
+
+def liblinear_smooth_optimum_uncached(X, y, C, loss):
+    """The objective of LIBLINEAR's model on (X, y), not cached."""
+    liblinear = pytest.importorskip("liblinear.liblinearutil")
+    import scipy.sparse as sp
+
+    prob = liblinear.problem(y.copy(), sp.csr_matrix(X))
+    model = liblinear.train(prob, liblinear.parameter(f"-s {_LIBLINEAR_SMOOTH[loss]} -c {C!r} -B 1 -e 1e-9 -q"))
+    w, b = model.get_decfun()
+    w, b = np.asarray(w), float(b)
+    if model.get_labels()[0] != 1:
+        w, b = -w, -b
+    return smooth_objective(X, y, w, b, 1.0 / (C * X.shape[0]), loss)

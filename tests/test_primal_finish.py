@@ -17,7 +17,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 from stochsvm import SVM, LinearSVMClassifier, LinearSVMRegressor
-from test_sdca_newton import _objective, _oracle
+from _helpers import liblinear_smooth_optimum as _oracle, smooth_objective as _objective
 
 PRIMAL = ["sgd", "svmsgd2", "sgdqn", "res", "lres"]
 

@@ -18,14 +18,8 @@ from sklearn.datasets import load_breast_cancer
 
 from stochsvm import SVM, LinearSVMClassifier
 
-_LIBLINEAR_TYPE = {"hinge2": 2, "logistic": 0}
-
-
-def _objective(X, y, w, b, lam, loss):
-    z = y * (X @ w + b)
-    values = np.maximum(0.0, 1.0 - z) ** 2 if loss == "hinge2" else np.logaddexp(0.0, -z)
-    return 0.5 * lam * (w @ w + b * b) + float(values.mean())
-
+from _helpers import (liblinear_smooth_optimum as _oracle, liblinear_smooth_optimum_uncached as
+                      _oracle_on, smooth_objective as _objective)
 
 @pytest.fixture(scope="module")
 def cancer():
@@ -33,29 +27,6 @@ def cancer():
     return np.ascontiguousarray(X), np.where(y == 1, 1.0, -1.0)
 
 
-_ORACLE = {}
-
-
-def _oracle(X, y, C, loss):
-    """P* of LIBLINEAR's primal Newton solver (-s 2 / -s 0) at eps 1e-9."""
-    key = (C, loss)
-    if key not in _ORACLE:
-        _ORACLE[key] = _oracle_on(X, y, C, loss)
-    return _ORACLE[key]
-
-
-def _oracle_on(X, y, C, loss):
-    """The objective of LIBLINEAR's model on (X, y), not cached."""
-    liblinear = pytest.importorskip("liblinear.liblinearutil")
-    import scipy.sparse as sp
-
-    prob = liblinear.problem(y.copy(), sp.csr_matrix(X))
-    model = liblinear.train(prob, liblinear.parameter(f"-s {_LIBLINEAR_TYPE[loss]} -c {C!r} -B 1 -e 1e-9 -q"))
-    w, b = model.get_decfun()
-    w, b = np.asarray(w), float(b)
-    if model.get_labels()[0] != 1:
-        w, b = -w, -b
-    return _objective(X, y, w, b, 1.0 / (C * X.shape[0]), loss)
 
 
 @pytest.mark.parametrize("loss", ["hinge2", "logistic"])

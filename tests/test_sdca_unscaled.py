@@ -93,9 +93,13 @@ def test_small_sets_get_a_work_based_cap():
     X, y = _data("wine", scaled=False)
     n, d = X.shape
     epochs = math.ceil(get("linear", "sdca").min_work / (n * d + n))
-    with pytest.warns(ConvergenceWarning, match=rf"max_iter=None \({epochs} epochs\)"):
+    assert LinearSVMClassifier(C=1.0)._max_iter(X) == epochs > 100
+    # SDCA's own run stalls on raw wine within that cap; its Newton fallback
+    # (newton_hinge.c) certifies the fit: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
         est = LinearSVMClassifier(C=1.0).fit(X, y)
-    assert est.n_iter_ == epochs > 100
+    assert est.n_iter_ <= epochs
     # an explicit max_iter is a plain epoch cap
     with pytest.warns(ConvergenceWarning, match="scale the features") as record:
         est = LinearSVMClassifier(C=1.0, max_iter=100).fit(X, y)

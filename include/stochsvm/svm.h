@@ -494,6 +494,8 @@ enum {
  *  not affected.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (solver none). */
 SS_API SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode);
+/* (SDCA's hinge follows the primal solvers under AUTO: no hand-over after a
+ * cap the caller set; its smooth losses hand over under any cap.) */
 /** @brief The mode in force: SS_SVM_NEWTON_FALLBACK_OFF (also for solver
  *  none), _ON (SDCA's default), or _AUTO (the primal solvers' default). */
 SS_API int ss_svm_get_newton_fallback(const SsSvm *self);

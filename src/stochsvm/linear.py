@@ -445,14 +445,14 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
             self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
             self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
         self._cap = self._max_iter(X)
-        if self.solver != "sdca":
-            # The primal solvers' Newton finish (docs/stopping.rst): under the
-            # default cap, which fit passes as a number; "auto" (off under a
-            # cap the object was given) when the user chose max_iter, a cheap
-            # rough model as asked. SDCA's fallback keeps its own default.
-            mode = True if self._param("max_iter") is None else "auto"
-            for svm in self._svms:
-                svm.set_newton_fallback(mode)
+        # The Newton finish (docs/stopping.rst): on under the default cap,
+        # which fit passes as a number; "auto" (for the primal solvers and
+        # SDCA's hinge: off under a cap the object was given) when the user
+        # chose max_iter, a cheap rough model as asked. SDCA's smooth losses
+        # hand over under any cap.
+        mode = True if self._param("max_iter") is None else "auto"
+        for svm in self._svms:
+            svm.set_newton_fallback(mode)
         if self.solver == "sdca":  # (named by its warnings)
             self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
                                              self._svms[0].get_lambda())

@@ -291,7 +291,10 @@ static double newton_line_search(Newton *nt, const double *w, const double *v, c
 
 bool ss_sdca_newton_wanted(const SsSvm *self)
 {
-  /* the hinge: newton_hinge.c's smoothing method */
+  /* The hinge (newton_hinge.c's smoothing method), SDCA's default loss, as
+   * the primal solvers' finish: under "auto", not after a cap the caller
+   * set (max_num_iterations = 10 asks for ten steps, not a solve). */
+  if (self->loss == SS_LOSS_HINGE && !self->newton.forced && self->max_num_iterations > 0) return false;
   return self->alpha && !self->newton.disabled && !self->ray.shifted && self->epsilon > 0 &&
          (ss_svm_primal_certificate_kind(self) == SS_RUN_BOUND_TIGHT || self->loss == SS_LOSS_HINGE);
 }
@@ -511,7 +514,8 @@ SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode)
 int ss_svm_get_newton_fallback(const SsSvm *self)
 {
   if (self->solver == SS_SOLVER_NONE || self->newton.disabled) return SS_SVM_NEWTON_FALLBACK_OFF;
-  /* (SDCA's AUTO is ON: primal_finish.c) */
-  if (self->newton.forced || self->solver == SS_SOLVER_SDCA) return SS_SVM_NEWTON_FALLBACK_ON;
+  /* (SDCA's AUTO is ON for its smooth losses: primal_finish.c) */
+  if (self->newton.forced || (self->solver == SS_SOLVER_SDCA && self->loss != SS_LOSS_HINGE))
+    return SS_SVM_NEWTON_FALLBACK_ON;
   return SS_SVM_NEWTON_FALLBACK_AUTO;
 }
