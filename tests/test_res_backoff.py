@@ -182,13 +182,18 @@ def test_cli_sdca_on_badly_scaled_features_ends_below_zero(tmp_path, capsys):
 
     X, y = make_unscaled(n=240, d=8)
     train = write_libsvm(tmp_path / "unscaled.svm", X, y)
-    # (the hinge loss: a smooth loss continues with SDCA's Newton fallback and converges)
+    # (the hinge loss under an explicit cap: at the default cap, and with a
+    # smooth loss under any, SDCA's Newton fallback takes over and converges)
     assert main(["train", train, "--solver", "sdca", "--loss", "hinge", "-C", "1000",
-                 "-q"]) == 0
+                 "--epochs", "100", "-q"]) == 0
     err = capsys.readouterr().err
     assert "notice: stopped on the epoch cap" in err and "add --scale standard" in err
     assert "zero model" not in err
     assert main(["train", train, "--solver", "sdca", "--loss", "logistic", "-C", "1000",
+                 "-q"]) == 0
+    err = capsys.readouterr().err
+    assert "notice" not in err and "zero model" not in err
+    assert main(["train", train, "--solver", "sdca", "--loss", "hinge", "-C", "1000",
                  "-q"]) == 0
     err = capsys.readouterr().err
     assert "notice" not in err and "zero model" not in err

@@ -555,9 +555,11 @@ def _set_run(svm, n, args, whole_run):
 
     if whole_run:
         svm.set_max_num_iterations(epochs_to_iterations(args.epochs, n))
-        if svm.get_solver() not in ("sdca", "none") and getattr(args, "epochs_default", False):
+        if (hasattr(svm, "set_newton_fallback") and svm.get_solver() != "none"
+                and getattr(args, "epochs_default", False)):
             # The Newton finish under the default cap, as the estimators' with
-            # max_iter=None ("auto", off, once --epochs is given: docs/stopping.rst).
+            # max_iter=None ("auto": off for the primal solvers and SDCA's
+            # hinge once --epochs is given: docs/stopping.rst).
             svm.set_newton_fallback(True)
         if getattr(args, "diagnostic_frequency", None):
             svm.set_diagnostic_frequency(args.diagnostic_frequency)
