@@ -464,9 +464,10 @@ SS_API const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self);
 enum {
   SS_SVM_NEWTON_FALLBACK_OFF = 0,  /**< never: a run ends where its own rule or cap ends it */
   SS_SVM_NEWTON_FALLBACK_ON = 1,   /**< whenever a run would end uncertified, whoever set the cap */
-  SS_SVM_NEWTON_FALLBACK_AUTO = 2  /**< the default: ON for SDCA; for the primal solvers ON under
-                                        the object's default cap, OFF once set_max_num_iterations
-                                        set one (a cheap, rough run the caller asked for) */
+  SS_SVM_NEWTON_FALLBACK_AUTO = 2  /**< the default: ON for SDCA's smooth losses; for the primal
+                                        solvers and SDCA's hinge ON under the object's default
+                                        cap, OFF once set_max_num_iterations set one (a cheap,
+                                        rough run the caller asked for) */
 };
 
 /** @brief The Newton finish of the smooth losses (hinge2, logistic, l2):
@@ -494,8 +495,6 @@ enum {
  *  not affected.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (solver none). */
 SS_API SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode);
-/* (SDCA's hinge follows the primal solvers under AUTO: no hand-over after a
- * cap the caller set; its smooth losses hand over under any cap.) */
 /** @brief The mode in force: SS_SVM_NEWTON_FALLBACK_OFF (also for solver
  *  none), _ON (SDCA's default), or _AUTO (the primal solvers' default). */
 SS_API int ss_svm_get_newton_fallback(const SsSvm *self);
