@@ -584,9 +584,15 @@ def kernel_run(p, solver, C, cache, **params):
     return run
 
 
-def run_suite(quick=False, log=None, only=None):
+def run_suite(quick=False, log=None, only=None, kinds=None, solvers=None, losses=None):
     """All the runs (a list of Run) and what was skipped; ``only``: the names
-    of the data sets to run (None: all)."""
+    of the data sets to run; ``kinds``, ``solvers``, ``losses``: sets that
+    restrict the runs to those kinds ("linear", "kernel"), solver names and
+    linear losses (None: all)."""
+    def wanted(kind, solver, loss=None):
+        return ((kinds is None or kind in kinds) and (solvers is None or solver in solvers)
+                and (losses is None or loss is None or loss in losses))
+
     cache = {}
     data, skipped = problems(quick)
     runs = []
@@ -600,13 +606,16 @@ def run_suite(quick=False, log=None, only=None):
         for C in grid:
             combos = LINEAR_REGRESSION if p.regression else LINEAR_CLASSIFICATION
             for solver, loss in combos:
-                if solver == "res" and p.X.shape[1] > RES_MAX_FEATURES:
+                if (solver == "res" and p.X.shape[1] > RES_MAX_FEATURES) or \
+                        not wanted("linear", solver, loss):
                     continue
                 runs.append(linear_run(p, solver, loss, C, cache,
                                        liblinear=not quick and len(p.binary_targets) == 1))
                 _log(log, runs[-1])
             if p.kernel:
                 for solver in KERNEL_SOLVERS:
+                    if not wanted("kernel", solver):
+                        continue
                     runs.append(kernel_run(p, solver, C, cache))
                     _log(log, runs[-1])
     return runs, skipped
@@ -845,6 +854,10 @@ def main(argv=None):
     parser.add_argument("--datasets", default=None,
                         help="comma-separated names of the data sets to run (default: all; "
                              "with --stop-cost, of the benchmark sets)")
+    for name, what in (("kinds", '"linear", "kernel"'), ("solvers", "solver names"),
+                       ("losses", "linear losses (kernel runs are not filtered by it)")):
+        parser.add_argument(f"--{name}", default=None,
+                            help=f"comma-separated {what} to run (default: all)")
     parser.add_argument("--output", default=None,
                         help="markdown file (default: bench/results/defaults.md, or "
                              "defaults_quick.md with --quick)")
@@ -870,7 +883,9 @@ def main(argv=None):
         print(f"written to {out}")
         return
     only = None if args.datasets is None else set(args.datasets.split(","))
-    runs, skipped = run_suite(args.quick, log=sys.stderr, only=only)
+    pick = {name: None if getattr(args, name) is None else set(getattr(args, name).split(","))
+            for name in ("kinds", "solvers", "losses")}
+    runs, skipped = run_suite(args.quick, log=sys.stderr, only=only, **pick)
     text = markdown(runs, skipped, time.perf_counter() - start, args.quick)
     out = args.output or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                                       "defaults_quick.md" if args.quick else "defaults.md")
