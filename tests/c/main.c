@@ -1,17 +1,19 @@
 /* main.c -- runs every C test of the core, prints "ok name" or "FAIL name"
  * for each, then "N passed, M failed"; exits non-zero on any failure.
+ * `test_core --shard K/N` runs only the tests whose index in the table is K
+ * modulo N, so that meson can run N shards side by side (tests/c/meson.build).
  * On POSIX systems a watchdog turns a test that hangs into a failure and
  * goes on with the next test. */
 #if !defined(_WIN32)
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
-#include <stdlib.h>
 #include <signal.h>
-#include <string.h>
 #include <unistd.h>
 #define MT_WATCHDOG 1
 #endif
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "minitest.h"
 
@@ -402,7 +404,30 @@ static int run_one(const TestCase *test) {
   return mt_current_failed;
 }
 
-int main(void) {
+/* Parse "K/N" with 0 <= K < N <= 1000; 0 if it is not that. */
+static int parse_shard(const char *text, size_t *k, size_t *n) {
+  char *end;
+  long a = strtol(text, &end, 10);
+  if (end == text || *end != '/') return 0;
+  const char *rest = end + 1;
+  long b = strtol(rest, &end, 10);
+  if (end == rest || *end != '\0' || b < 1 || b > 1000 || a < 0 || a >= b) return 0;
+  *k = (size_t)a;
+  *n = (size_t)b;
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  size_t shard = 0, shards = 1;
+  if (argc == 3 && strcmp(argv[1], "--shard") == 0) {
+    if (!parse_shard(argv[2], &shard, &shards)) {
+      fprintf(stderr, "test_core: --shard wants K/N with 0 <= K < N, not '%s'\n", argv[2]);
+      return 2;
+    }
+  } else if (argc != 1) {
+    fprintf(stderr, "usage: test_core [--shard K/N]\n");
+    return 2;
+  }
 #ifdef MT_WATCHDOG
   struct sigaction action;
   memset(&action, 0, sizeof action);
@@ -411,7 +436,7 @@ int main(void) {
   sigaction(SIGALRM, &action, NULL);
 #endif
   int passed = 0, failed = 0;
-  for (size_t k = 0; k < sizeof tests / sizeof tests[0]; ++k) {
+  for (size_t k = shard; k < sizeof tests / sizeof tests[0]; k += shards) {
     fflush(stdout);
     int f = run_one(&tests[k]);
     printf("%s %s\n", f ? "FAIL" : "ok", tests[k].name);

@@ -361,13 +361,13 @@ static inline WindowScan scan_window(const double *c, const double *y, double cl
     const double x0 = c[k], x1 = c[k + 1];
     const bool in0 = !y || y[k] == cls, in1 = !y || y[k + 1] == cls;
     r.below += (in0 & (x0 < lo)) + (in1 & (x1 < lo));
-    r.sum += in0 & (x0 < lo) ? x0 : 0.0;
-    sum1 += in1 & (x1 < lo) ? x1 : 0.0;
+    r.sum += (in0 & (x0 < lo)) ? x0 : 0.0;
+    sum1 += (in1 & (x1 < lo)) ? x1 : 0.0;
     window[r.length] = x0;
     r.length += in0 & (x0 >= lo) & (x0 < hi);
     window[r.length] = x1;
     r.length += in1 & (x1 >= lo) & (x1 < hi);
-    const double a0 = in0 & (x0 >= hi) ? x0 : INFINITY, a1 = in1 & (x1 >= hi) ? x1 : INFINITY;
+    const double a0 = (in0 & (x0 >= hi)) ? x0 : INFINITY, a1 = (in1 & (x1 >= hi)) ? x1 : INFINITY;
     r.lowest_above = a0 < r.lowest_above ? a0 : r.lowest_above;
     lowest1 = a1 < lowest1 ? a1 : lowest1;
   }
@@ -375,10 +375,10 @@ static inline WindowScan scan_window(const double *c, const double *y, double cl
     const double x = c[k];
     const bool in = !y || y[k] == cls;
     r.below += in & (x < lo);
-    r.sum += in & (x < lo) ? x : 0.0;
+    r.sum += (in & (x < lo)) ? x : 0.0;
     window[r.length] = x;
     r.length += in & (x >= lo) & (x < hi);
-    const double a = in & (x >= hi) ? x : INFINITY;
+    const double a = (in & (x >= hi)) ? x : INFINITY;
     r.lowest_above = a < r.lowest_above ? a : r.lowest_above;
   }
   r.sum += sum1;
