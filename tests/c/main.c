@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 #define MT_WATCHDOG 1
 #endif
@@ -438,8 +439,18 @@ int main(int argc, char **argv) {
   int passed = 0, failed = 0;
   for (size_t k = shard; k < sizeof tests / sizeof tests[0]; k += shards) {
     fflush(stdout);
+#ifdef MT_WATCHDOG
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+#endif
     int f = run_one(&tests[k]);
+#ifdef MT_WATCHDOG
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("%s %s (%.2f s)\n", f ? "FAIL" : "ok", tests[k].name,
+           (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
+#else
     printf("%s %s\n", f ? "FAIL" : "ok", tests[k].name);
+#endif
     fflush(stdout);
     if (f) ++failed; else ++passed;
   }
