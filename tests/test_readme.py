@@ -21,7 +21,15 @@ def test_quick_start_is_two_commands():
     quick = README.split("## Quick start", 1)[1].split("##", 1)[0]
     commands = [line for block in re.findall(r"```sh\n(.*?)```", quick, flags=re.S)
                 for line in block.strip().splitlines()]
-    assert commands == ["pip install '.[test]' && stochsvm demo", "python -m pytest tests"]
+    assert commands == ["pip install '.[test]' && stochsvm demo", "python -m pytest -n auto tests"]
+
+
+def test_ci_ends_with_the_readme_test_command():
+    """.ci/run's last command is the README's test command (with CI's quiet
+    flags), and the [test] extra installs the plugin that -n needs."""
+    last = (ROOT / ".ci" / "run").read_text().strip().splitlines()[-1]
+    assert re.search(r"python3 -m pytest -q -n auto -p no:cacheprovider tests$", last), last
+    assert '"pytest-xdist' in (ROOT / "pyproject.toml").read_text()
 
 
 def test_python_example_runs():
