@@ -56,6 +56,7 @@
  * the model marked stale so that a next train continues SDCA from alpha.
  */
 #include "newton.h"
+#include "../common/loss.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -72,34 +73,28 @@
 /** A stage ends when its smoothed gap is at most this share of epsilon max(P, D). */
 #define SS_HINGE_STAGE_SHARE 0.5
 
-static double example_weight(const SsSvm *self, int64_t i)
+/* The smoothed loss h_mu at score s, label y (the header comment), with
+ * *derivative = h_mu'(s) (in [-1, 1]) and *band: s lies where h_mu is
+ * quadratic (second derivative 1/mu; elsewhere 0). q is how far s lies
+ * past the kink: 1 - y s for the hinge, |s - y| for l1. */
+static double smoothed_loss(SsLoss loss, double s, double y, double mu, double *derivative, bool *band)
 {
-  return self->weights ? self->weights[i] : 1.0;
-}
-
-static double dot(const double *a, const double *b, int64_t m)
-{
-  double sum = 0;
-  for (int64_t k = 0; k < m; ++k) sum += a[k] * b[k];
-  return sum;
-}
-
-/* h_mu(u), with *beta = -h_mu'(u) in [0, 1]. */
-static double smoothed_hinge(double u, double mu, double *beta)
-{
-  if (u >= 1) {
-    *beta = 0;
-    return 0;
+  const bool hinge = loss == SS_LOSS_HINGE;
+  const double q = hinge ? 1 - y * s : fabs(s - y);
+  const double direction = hinge ? -y : (s < y ? -1.0 : 1.0);
+  *band = false;
+  *derivative = 0;
+  if (hinge && q <= 0) return 0;
+  if (q >= mu) {
+    *derivative = direction;
+    return q - 0.5 * mu;
   }
-  if (u <= 1 - mu) {
-    *beta = 1;
-    return 1 - u - 0.5 * mu;
-  }
-  *beta = (1 - u) / mu;
-  return 0.5 * (1 - u) * *beta;
+  *band = true;
+  *derivative = direction * (q / mu);
+  return 0.5 * q * (q / mu);
 }
 
-/* The values at a point: the hinge's P and D, the smoothed P_mu and D_mu. */
+/* The values at a point: the loss's P and D, the smoothed P_mu and D_mu. */
 typedef struct {
   double primal, dual, smooth_primal, smooth_dual;
 } HingeValues;
@@ -112,20 +107,20 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
   const SsSvm *self = nt->svm;
   const double lambda = self->lambda, inv_n = 1.0 / (double)nt->n;
   double *a = nt->z; /* -alpha_i / n */
-  double hinge = 0, smooth = 0, linear = 0, squares = 0;
+  double loss = 0, smooth = 0, linear = 0, squares = 0;
   for (int64_t i = 0; i < nt->n; ++i) {
-    const double c = example_weight(self, i), y = self->labels[i];
+    const double c = ss_newton_weight(self, i), y = self->labels[i];
     a[i] = alpha[i] = nt->curvature[i] = 0;
     if (!(c > 0)) continue;
-    const double u = y * s[i];
-    double beta;
-    smooth += c * smoothed_hinge(u, mu, &beta);
-    hinge += c * fmax(0.0, 1 - u);
-    alpha[i] = c * y * beta;
-    linear += c * beta - alpha[i] * nt->offset;
-    squares += c * beta * beta;
+    double derivative;
+    bool band;
+    smooth += c * smoothed_loss(self->loss, s[i], y, mu, &derivative, &band);
+    loss += c * ss_loss_value(self->loss, NULL, s[i], y);
+    alpha[i] = -c * derivative;
+    linear -= c * derivative * y - c * derivative * nt->offset; /* -c_i loss*(a_i) - alpha_i b */
+    squares += c * derivative * derivative;
     a[i] = -alpha[i] * inv_n;
-    if (beta > 0 && beta < 1) nt->curvature[i] = c * inv_n / mu;
+    if (band) nt->curvature[i] = c * inv_n / mu;
   }
   for (int64_t k = 0; k < nt->m; ++k) g[k] = lambda * w[k];
   ss_newton_accumulate(nt, a, g);
@@ -134,8 +129,8 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
     const double v = w[k] - g[k] / lambda;
     v2 += v * v;
   }
-  const double regularizer = 0.5 * lambda * dot(w, w, nt->m);
-  HingeValues values = {.primal = regularizer + hinge * inv_n, .smooth_primal = regularizer + smooth * inv_n};
+  const double regularizer = 0.5 * lambda * ss_newton_dot(w, w, nt->m);
+  HingeValues values = {.primal = regularizer + loss * inv_n, .smooth_primal = regularizer + smooth * inv_n};
   values.dual = linear * inv_n - 0.5 * lambda * v2;
   values.smooth_dual = values.dual - 0.5 * mu * squares * inv_n;
   return values;
@@ -145,17 +140,18 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
 static double smoothed_objective(const Newton *nt, double mu, const double *w, const double *s)
 {
   const SsSvm *self = nt->svm;
-  double loss = 0, beta;
+  double loss = 0, derivative;
+  bool band;
   for (int64_t i = 0; i < nt->n; ++i) {
-    const double c = example_weight(self, i);
-    if (c > 0) loss += c * smoothed_hinge(self->labels[i] * s[i], mu, &beta);
+    const double c = ss_newton_weight(self, i);
+    if (c > 0) loss += c * smoothed_loss(self->loss, s[i], self->labels[i], mu, &derivative, &band);
   }
-  return 0.5 * self->lambda * dot(w, w, nt->m) + loss / (double)nt->n;
+  return 0.5 * self->lambda * ss_newton_dot(w, w, nt->m) + loss / (double)nt->n;
 }
 
 /* The exact line search: the t > 0 minimising phi(t) = P_mu(w~ + t p),
  *
- *     phi'(t)  = lambda <w~ + t p, p> - 1/n sum_i c_i y_i z_i beta(y_i (s_i + t z_i)),
+ *     phi'(t)  = lambda <w~ + t p, p> + 1/n sum_i c_i z_i h_mu'(s_i + t z_i),
  *     phi''(t) = lambda ||p||^2 + 1/(n mu) sum_{band} c_i z_i^2,   z_i = <x~_i, p>,
  *
  * by Newton steps on phi' from t = 1 kept inside a bracket of its root. */
@@ -164,17 +160,18 @@ static double hinge_line_search(Newton *nt, double mu, const double *w, const do
   const SsSvm *self = nt->svm;
   double *z = nt->z;
   ss_newton_scores(nt, p, false, z);
-  const double wp = dot(w, p, nt->m), pp = dot(p, p, nt->m), inv_n = 1.0 / (double)nt->n;
+  const double wp = ss_newton_dot(w, p, nt->m), pp = ss_newton_dot(p, p, nt->m), inv_n = 1.0 / (double)nt->n;
   double lo = 0, hi = INFINITY, t = 1;
   for (int step = 0; step < 100; ++step) {
     double slope = self->lambda * (wp + t * pp), curvature = self->lambda * pp;
     for (int64_t i = 0; i < nt->n; ++i) {
-      const double c = example_weight(self, i), y = self->labels[i];
+      const double c = ss_newton_weight(self, i);
       if (!(c > 0)) continue;
-      double beta;
-      smoothed_hinge(y * (s[i] + t * z[i]), mu, &beta);
-      slope -= c * y * z[i] * beta * inv_n;
-      if (beta > 0 && beta < 1) curvature += c * z[i] * z[i] * inv_n / mu;
+      double derivative;
+      bool band;
+      smoothed_loss(self->loss, s[i] + t * z[i], self->labels[i], mu, &derivative, &band);
+      slope += c * z[i] * derivative * inv_n;
+      if (band) curvature += c * z[i] * z[i] * inv_n / mu;
     }
     if (slope == 0) break;
     if (slope < 0) lo = t; else hi = t;
@@ -186,28 +183,14 @@ static double hinge_line_search(Newton *nt, double mu, const double *w, const do
   return t;
 }
 
-static bool hinge_interrupted(const SsSvm *self)
+SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
 {
-  return self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0;
-}
-
-SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *alpha, SsNewtonHingeResult *result)
-{
-  const int64_t n = self->source.num_data, d = self->dimension;
-  const double B = self->bias_multiplier;
-  Newton nt = {.svm = self, .n = n, .d = d, .m = B > 0 ? d + 1 : d, .B = B, .offset = B > 0 ? 0 : self->bias};
-  const int64_t m = nt.m;
-  double *vectors = malloc((size_t)(6 * m) * sizeof(double));
-  double *rows = malloc((size_t)(3 * n) * sizeof(double));
-  if (!vectors || !rows) {
-    free(vectors);
-    free(rows);
-    return SS_ERR_ALLOC;
-  }
-  double *g = vectors, *step = g + m, *r = step + m, *trial = r + m, *work = trial + m; /* work: 2 m */
-  double *s_trial = rows;
-  nt.curvature = s_trial + n;
-  nt.z = nt.curvature + n;
+  Newton nt; /* vectors: w~, g, step, r, trial, work (2); rows: s_trial, alpha if not kept */
+  if (ss_newton_begin(self, &nt, 7, alpha ? 1 : 2) != SS_OK) return SS_ERR_ALLOC;
+  const int64_t n = nt.n, m = nt.m;
+  double *w = nt.vectors, *g = w + m, *step = g + m, *r = step + m, *trial = r + m, *work = trial + m;
+  double *s_trial = nt.rows, *scores = self->scores;
+  if (!alpha) alpha = s_trial + n;
 
   double mu = SS_HINGE_MU_FIRST;
   int64_t iterations = 0;
@@ -221,7 +204,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *a
       break;
     }
     if (iterations == SS_HINGE_MAX_ITERATIONS || !isfinite(at.primal)) break;
-    if (hinge_interrupted(self)) {
+    if (ss_newton_interrupted(self)) {
       status = SS_SVM_STATUS_INTERRUPTED;
       break;
     }
@@ -246,46 +229,17 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *a
     at = hinge_measure(&nt, mu, w, scores, g, alpha);
   }
   self->newton.iterations += iterations;
-  *result = (SsNewtonHingeResult){.primal = at.primal, .dual = at.dual, .mu = mu, .status = status};
-  free(vectors);
-  free(rows);
+  ss_newton_write_back(&nt, w, scores, at.primal, at.dual, status);
+  ss_newton_end(&nt);
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
 }
 
 SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self)
 {
-  const int64_t d = self->dimension;
-  const double B = self->bias_multiplier;
-  const int64_t m = B > 0 ? d + 1 : d;
-  double *w = malloc((size_t)m * sizeof(double));
-  if (!w) return SS_ERR_ALLOC;
-  /* The model SDCA returned (w = factor u, the ray's included). */
-  for (int64_t k = 0; k < d; ++k) w[k] = self->factor * self->u[k];
-  if (m > d) w[d] = self->bias / B;
-  SsNewtonHingeResult result;
-  const SsStatus status = ss_newton_hinge_solve(self, w, self->scores, self->alpha, &result);
-  if (status == SS_ERR_ALLOC) {
-    free(w);
-    return status;
-  }
-  memcpy(self->u, w, (size_t)d * sizeof(double));
-  self->factor = 1.0;
-  if (m > d) self->bias = B * w[d];
-  ss_svm_realise_model(self);
+  const SsStatus status = ss_newton_hinge_solve(self, self->alpha);
+  if (status == SS_ERR_ALLOC) return status;
   self->ray.applied = false;
   self->ray.scores_fresh = false;
-  self->has_scores = true;
   self->model_stale = true;
-
-  SsSvmStatistics *st = &self->statistics;
-  st->regularizer = 0.5 * self->lambda * dot(w, w, m);
-  st->loss = result.primal - st->regularizer;
-  st->objective = result.primal;
-  st->dual_objective = result.dual;
-  st->duality_gap = result.primal - result.dual;
-  st->status = result.status;
-  st->num_newton_iterations = self->newton.iterations;
-  st->elapsed_time = ss_clock_seconds() - self->train_start_time;
-  free(w);
   return status;
 }
