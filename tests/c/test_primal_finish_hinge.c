@@ -2,9 +2,9 @@
  * hinge and l1 losses (primal_finish.c, newton_hinge.c): SGD, SVMSGD2 and
  * SGD-QN on features of scales 1024 to 1/128 hand over to the smoothing
  * method and end with a certified gap of the loss itself. The certificate
- * is recomputed here from the returned model: every smoothing width mu =
- * 10^-k maps the scores to a feasible dual point alpha_i = -c_i h_mu'(s_i),
- * and the best of their D bounds P* from below. Also: the mode off, a cap
+ * is recomputed here from the returned model: every smoothing width mu
+ * maps the scores to a feasible dual point alpha_i = -c_i h_mu'(s_i), and
+ * the best of their D, searched over the widths, bounds P* from below. Also: the mode off, a cap
  * set by the caller, example weights with a fixed offset, a warm start
  * after the finish and an interrupt during the Newton iterations. */
 #include <math.h>
@@ -38,10 +38,26 @@ static double smoothed_slope(SsLoss loss, double s, double y, double mu) {
   return fmin(1.0, fmax(-1.0, (s - y) / mu));
 }
 
-/* P of the model, and the best D over mu = 1, 0.1, ..., 1e-13 of the maps
- * alpha_i = -c_i h_mu'(s_i): D = 1/n sum_i alpha_i (y_i - b0) - lambda/2
- * ||v||^2, v = 1/(lambda n) sum_i alpha_i (x_i, B), b0 the fixed offset
- * (B = 0) or 0. */
+/* D of the map alpha_i = -c_i h_mu'(s_i) at scores s: 1/n sum_i alpha_i
+ * (y_i - b0) - lambda/2 ||v||^2, v = 1/(lambda n) sum_i alpha_i (x_i, B),
+ * b0 the fixed offset (B = 0) or 0. */
+static double mapped_dual(const double *X, const double *y, const double *c, SsLoss loss, double B, double b0,
+                          const double *s, double mu) {
+  double v[HD + 1] = {0}, linear = 0;
+  for (int i = 0; i < HN; ++i) {
+    const double ci = c ? c[i] : 1.0, alpha = -ci * smoothed_slope(loss, s[i], y[i], mu);
+    linear += alpha * (y[i] - b0);
+    for (int j = 0; j < HD; ++j) v[j] += alpha * X[i * HD + j] / (H_LAMBDA * HN);
+    v[HD] += alpha * B / (H_LAMBDA * HN);
+  }
+  double v2 = 0;
+  for (int j = 0; j <= HD; ++j) v2 += v[j] * v[j];
+  return linear / HN - 0.5 * H_LAMBDA * v2;
+}
+
+/* P of the model, and the best D of the maps over the widths: the best of
+ * mu = 10^(-k/1000), k = 0 ... 13000, then a golden-section search between
+ * that width's neighbours (on ill-conditioned data D moves fast with mu). */
 static void certificate(const SsSvm *svm, const double *X, const double *y, const double *c, SsLoss loss,
                         double B, double *P, double *D) {
   const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm), b0 = B > 0 ? 0 : b;
@@ -55,18 +71,23 @@ static void certificate(const SsSvm *svm, const double *X, const double *y, cons
   double w2 = B > 0 ? (b / B) * (b / B) : 0;
   for (int j = 0; j < HD; ++j) w2 += w[j] * w[j];
   *P = 0.5 * H_LAMBDA * w2 + losses / HN;
+  int best = 0;
   *D = -INFINITY;
-  for (double mu = 1; mu > 1e-14; mu *= 0.1) {
-    double v[HD + 1] = {0}, linear = 0;
-    for (int i = 0; i < HN; ++i) {
-      const double ci = c ? c[i] : 1.0, alpha = -ci * smoothed_slope(loss, s[i], y[i], mu);
-      linear += alpha * (y[i] - b0);
-      for (int j = 0; j < HD; ++j) v[j] += alpha * X[i * HD + j] / (H_LAMBDA * HN);
-      v[HD] += alpha * B / (H_LAMBDA * HN);
+  for (int k = 0; k <= 13000; ++k) {
+    const double value = mapped_dual(X, y, c, loss, B, b0, s, pow(10.0, -k / 1000.0));
+    if (value > *D) {
+      *D = value;
+      best = k;
     }
-    double v2 = 0;
-    for (int j = 0; j <= HD; ++j) v2 += v[j] * v[j];
-    *D = fmax(*D, linear / HN - 0.5 * H_LAMBDA * v2);
+  }
+  double lo = -(best + 1) / 1000.0, hi = -(best - 1) / 1000.0; /* log10 mu */
+  const double ratio = 0.5 * (sqrt(5.0) - 1);
+  for (int step = 0; step < 100; ++step) {
+    const double m1 = hi - ratio * (hi - lo), m2 = lo + ratio * (hi - lo);
+    const double d1 = mapped_dual(X, y, c, loss, B, b0, s, pow(10.0, m1));
+    const double d2 = mapped_dual(X, y, c, loss, B, b0, s, pow(10.0, m2));
+    *D = fmax(*D, fmax(d1, d2));
+    if (d1 > d2) hi = m2; else lo = m1;
   }
 }
 

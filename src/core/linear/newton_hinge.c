@@ -65,10 +65,11 @@
 /** Newton iterations of one solve, over all stages (newton.c's cap). */
 #define SS_HINGE_MAX_ITERATIONS 1000
 /** CG stops at residual <= this ||g|| (newton.c's, for the squared hinge). */
-#define SS_HINGE_CG_TOLERANCE 0.01
+#define SS_HINGE_CG_TOLERANCE 0.1
 /** The continuation: the first width, its factor per stage, the least. */
 #define SS_HINGE_MU_FIRST 1.0
 #define SS_HINGE_MU_FACTOR 0.1
+#define SS_HINGE_MU_FACTOR_MOST 0.5
 #define SS_HINGE_MU_LEAST 1e-12
 /** A stage ends when its smoothed gap is at most this share of epsilon max(P, D). */
 #define SS_HINGE_STAGE_SHARE 0.5
@@ -192,7 +193,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
   double *s_trial = nt.rows, *scores = self->scores;
   if (!alpha) alpha = s_trial + n;
 
-  double mu = SS_HINGE_MU_FIRST;
+  double mu = SS_HINGE_MU_FIRST, stage_g0 = 0; /* ||g|| at the stage's first step */
   int64_t iterations = 0;
   ss_newton_scores(&nt, w, true, scores);
   HingeValues at = hinge_measure(&nt, mu, w, scores, g, alpha);
@@ -208,9 +209,18 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       status = SS_SVM_STATUS_INTERRUPTED;
       break;
     }
-    bool stage_done = at.smooth_primal - at.smooth_dual <= SS_HINGE_STAGE_SHARE * self->epsilon * scale;
+    /* The loss's gap is the smoothed gap plus the smoothing's share
+     * mu/n sum_band c_i beta_i (1 - beta_i): a stage ends when its own
+     * gap no longer dominates (a tighter solve at this width would not
+     * bring the loss's gap under that share), or meets half the target. */
+    const double smoothing = (at.primal - at.dual) - (at.smooth_primal - at.smooth_dual);
+    bool stage_done = at.smooth_primal - at.smooth_dual <=
+                      fmax(SS_HINGE_STAGE_SHARE * self->epsilon * scale, smoothing);
     if (!stage_done) {
-      ss_newton_cg(&nt, g, INFINITY, SS_HINGE_CG_TOLERANCE, step, r, work);
+      const double gnorm = sqrt(ss_newton_dot(g, g, m));
+      if (!(stage_g0 > 0)) stage_g0 = gnorm;
+      const double forcing = fmin(SS_HINGE_CG_TOLERANCE, sqrt(gnorm / stage_g0));
+      ss_newton_cg(&nt, g, INFINITY, forcing, step, r, work);
       iterations++;
       const double t = hinge_line_search(&nt, mu, w, step, scores);
       for (int64_t k = 0; k < m; ++k) trial[k] = w[k] + t * step[k];
@@ -223,8 +233,13 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       }
     }
     if (stage_done) {
-      if (mu * SS_HINGE_MU_FACTOR < SS_HINGE_MU_LEAST) break;
-      mu *= SS_HINGE_MU_FACTOR;
+      /* The share falls about as mu: the next width brings it to the
+       * target, by at least a factor 2 and at most 10. */
+      const double target = SS_HINGE_STAGE_SHARE * self->epsilon * scale;
+      const double factor = fmin(SS_HINGE_MU_FACTOR_MOST, fmax(SS_HINGE_MU_FACTOR, target / smoothing));
+      if (mu * factor < SS_HINGE_MU_LEAST) break;
+      mu *= factor;
+      stage_g0 = 0;
     }
     at = hinge_measure(&nt, mu, w, scores, g, alpha);
   }
