@@ -117,6 +117,128 @@ def objective(X, y, w, b, lam, B=1.0, loss="hinge", weights=None):
     reg = np.dot(w, w) + ((b / B) ** 2 if B > 0 else 0.0)
     return 0.5 * lam * reg + float(values.mean())
 
+
+def assert_stats_equal(a, b):
+    """Two statistics dicts are identical (NaN equal to NaN)."""
+    assert set(a) == set(b)
+    for key in a:
+        if isinstance(a[key], float) and np.isnan(a[key]):
+            assert isinstance(b[key], float) and np.isnan(b[key]), key
+        else:
+            assert a[key] == b[key], key
+
+
+# ---------------------------------------------------------------------------
+#                     Soak: resident memory of the process
+# ---------------------------------------------------------------------------
+
+CYCLES = 1000     # create/train/delete cycles per solver
+WARM_UP = 100     # cycles before the first measurement
+
+
+def rss_bytes():
+    """The resident set size of this process (Linux: /proc/self/statm)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+# ---------------------------------------------------------------------------
+#                      Stress: threads and interruption
+# ---------------------------------------------------------------------------
+
+THREADS = 8
+ROUNDS = int(os.environ.get("STOCHSVM_STRESS_ROUNDS", "3"))   # more for a long one-off run
+
+
+def interrupt_long_fit(svm, name):
+    """Start a fit of ``svm`` capped at 10^10 iterations (hours or days) and
+    send a real SIGINT (os.kill) to this process 0.3 s in: train() must raise
+    KeyboardInterrupt, and the statistics say where it stopped. Prints the
+    latency from the signal to the return (not asserted: the machine may be
+    slow). Returns the statistics."""
+    cap = 10 ** 10
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(cap)
+    sent = []
+
+    def send():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.3, send)
+    # A runner started in the background (nohup, `cmd &`) hands the tests
+    # SIGINT ignored: Python then has no KeyboardInterrupt handler and the
+    # signal would be lost (a fit of hours). Install it for this test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            svm.train()
+        returned = time.perf_counter()
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    print(f"{name}: train() returned {1000 * (returned - sent[0]):.1f} ms after SIGINT")
+    t = svm.get_iteration_number()
+    assert 0 < t < cap
+    stats = svm.get_statistics()
+    assert stats["status"] == "interrupted" and stats["iteration"] == t
+    return stats
+
+
+def cli_train_interrupted(tmp_path, X, y, options):
+    """Run ``stochsvm train`` on (X, y) written as a LIBSVM file with
+    ``options`` and 10^8 epochs, send SIGINT once the first epoch line is out;
+    the exit status and the standard error."""
+    path = tmp_path / "train.svm"
+    with open(path, "w") as f:
+        for row, label in zip(X, y):
+            f.write(f"{label:g} " + " ".join(f"{j + 1}:{v:.4g}" for j, v in enumerate(row)) + "\n")
+    # (SIGINT at its default in the child, even under a runner that ignores
+    # it: Python installs its KeyboardInterrupt handler only then)
+    proc = subprocess.Popen([sys.executable, "-m", "stochsvm", "train", str(path), *options,
+                             "--epochs", "100000000"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        line = proc.stdout.readline()           # wait for the first epoch line: training runs
+        while line and not line.startswith("epoch"):
+            line = proc.stdout.readline()
+        assert line.startswith("epoch"), line + proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err
+
+
+def assert_threads_equal_serial(jobs, fit, label):
+    """Run ``fit(job)`` for every job serially, then ROUNDS times on THREADS
+    threads in a random order: each result (a tuple of arrays and numbers)
+    must equal the serial one, bit for bit. Returns the serial results."""
+    serial = [fit(job) for job in jobs]
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for _ in range(ROUNDS):
+            order = np.random.default_rng().permutation(len(jobs))
+            futures = {int(k): pool.submit(fit, jobs[k]) for k in order}
+            for k, future in futures.items():
+                for got, want in zip(future.result(), serial[k], strict=True):
+                    np.testing.assert_array_equal(got, want, err_msg=label(jobs[k]))
+    return serial
+
+
+def load_bench(name):
+    """bench/<name>.py (bench/ is not a package), loaded afresh as the module
+    ``bench_<name>``, for the tests that check a benchmark's rules."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", f"{name}.py")
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 #: LIBLINEAR's solvers: the primal Newton solvers of the smooth losses (-s 2,
 #: -s 0), dual coordinate descent for the hinge (-s 3).
 _LIBLINEAR_SOLVER = {"hinge2": 2, "logistic": 0, "hinge": 3}
