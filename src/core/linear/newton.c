@@ -76,7 +76,10 @@
  * The solve itself (ss_newton_solve: from the model w = factor u, writing
  * back the model, its scores and statistics) also finishes the primal
  * solvers' runs (primal_finish.c); SDCA's dual write-back is apart
- * (ss_sdca_newton_fallback).
+ * (ss_sdca_newton_fallback). The set-up (the problem, its buffers and the
+ * starting model: ss_newton_begin), the passes, the CG solve and the
+ * write-back are shared with the hinge and l1 losses' smoothing method
+ * (newton_hinge.c; newton.h).
  */
 #include "newton.h"
 #include "../common/loss.h"

@@ -1,59 +1,74 @@
-/* newton_hinge.c -- a certified Newton finish for the hinge loss by
- * smoothing with continuation: linear SDCA's fallback where its coordinate
- * steps stall on the hinge (raw features, large C), as newton.c is for the
+/* newton_hinge.c -- a certified Newton finish for the hinge and l1 losses
+ * by smoothing with continuation: linear SDCA's fallback where its
+ * coordinate steps stall on the hinge (raw features, large C), and the SGD
+ * family's finish for both (primal_finish.c), as newton.c is for the
  * smooth losses.
  *
- * The problem is SDCA's (sdca.c), x~_i = (x_i, B), w~ = (w, w_b), margins
- * u_i = y_i s_i, s_i = <w~, x~_i> (+ the fixed offset b when B = 0):
+ * The problem is SDCA's (sdca.c), x~_i = (x_i, B), w~ = (w, w_b), scores
+ * s_i = <w~, x~_i> (+ the fixed offset b when B = 0):
  *
- *     P(w~)    = lambda/2 ||w~||^2 + 1/n sum_i c_i max(0, 1 - u_i),
- *     D(alpha) = -lambda/2 ||v(alpha)||^2 + 1/n sum_i (c_i beta_i - alpha_i b),
- *     v(alpha) = 1/(lambda n) sum_i alpha_i x~_i,  beta_i = y_i alpha_i / c_i in [0, 1].
+ *     P(w~)    = lambda/2 ||w~||^2 + 1/n sum_i c_i loss(y_i, s_i),
+ *     D(alpha) = -lambda/2 ||v(alpha)||^2 + 1/n sum_i alpha_i (y_i - b),
+ *     v(alpha) = 1/(lambda n) sum_i alpha_i x~_i,
  *
- * The hinge has no second derivative, so Newton's method runs on the
- * smoothed hinge of width mu (Shalev-Shwartz and Zhang 2013, section 5,
- * "smooth hinge"), a Huber function of the margin:
+ * with the hinge, loss = max(0, 1 - y s) (dual box y_i alpha_i in [0, c_i]),
+ * or l1, loss = |y - s| (box alpha_i in [-c_i, c_i]); in both D's linear
+ * term is -c_i loss*(a_i) = alpha_i y_i for a slope a_i = -alpha_i / c_i of
+ * the loss.
  *
- *     h_mu(u) = 0                     u >= 1
- *               (1 - u)^2 / (2 mu)    1 - mu < u < 1
- *               1 - u - mu/2          u <= 1 - mu,
+ * Neither loss has a second derivative, so Newton's method runs on the
+ * loss smoothed over width mu (Shalev-Shwartz and Zhang 2013, section 5,
+ * "smooth hinge"), a Huber function of the distance q past the kink
+ * (q = 1 - y s for the hinge, |s - y| for l1):
  *
- * convex, with h_mu <= hinge <= h_mu + mu/2, derivative -beta(u),
- * beta(u) = min(1, max(0, (1 - u)/mu)) in [0, 1], and generalised second
- * derivative 1/mu on the band 1 - mu < u < 1, else 0. Its primal P_mu (P with
- * h_mu) is minimised by the finite Newton method newton.c takes for the
- * squared hinge: CG on H s = -g (H = lambda I + 1/(n mu) sum_{band} c_i
- * x~_i x~_i', ss_newton_cg) to a residual of 0.01 ||g||, then the exact line
- * search along s (P_mu along s is a convex piecewise quadratic: its slope,
- * piecewise linear and increasing, is solved by bracketed Newton steps).
+ *     h_mu = 0                   q <= 0 (the hinge only)
+ *            q^2 / (2 mu)        0 <= q < mu   (the band)
+ *            q - mu/2            q >= mu,
  *
- * The certificate is the hinge's own duality gap. The map alpha_i = c_i y_i
- * beta(u_i) gives beta_i in [0, 1]: a feasible point of the *hinge* dual,
- * and grad P_mu = lambda (w~ - v(alpha)), so v(alpha) = w~ - g/lambda comes
- * with the gradient. Every iteration computes P(w~) and D(alpha) and the
- * method stops when (P - D) / max(P, D) <= epsilon, SDCA's relative gap,
- * which bounds the primal suboptimality as SDCA's stop does. How small mu
- * must be: the smoothed dual is D_mu = D - mu/(2n) sum_i c_i beta_i^2, and
- * at the minimiser of P_mu (where P_mu = D_mu)
+ * convex, with h_mu <= loss <= h_mu + mu/2, slope h_mu' in [-1, 1] (a
+ * slope of the loss clipped by the band), generalised second derivative
+ * 1/mu on the band, else 0. Its primal P_mu (P with h_mu) is minimised by
+ * the finite Newton method newton.c takes for the squared hinge: CG on
+ * H s = -g (H = lambda I + 1/(n mu) sum_{band} c_i x~_i x~_i', ss_newton_cg)
+ * to a residual of min(0.1, sqrt(||g|| / ||g_0||)) ||g|| (g_0 the
+ * gradient at the width's first step: loose while far, tight near the
+ * width's minimiser), then the exact line search along s (P_mu along s is
+ * a convex piecewise quadratic: its slope, piecewise linear and
+ * increasing, is solved by bracketed Newton steps).
  *
- *     P - D = 1/n sum_i c_i [hinge - h_mu](u_i) - mu/(2n) sum_i c_i beta_i^2
- *           = mu/n sum_{band} c_i beta_i (1 - beta_i)  <=  mu/(4n) sum_{band} c_i,
+ * The certificate is the loss's own duality gap. The map alpha_i = -c_i
+ * h_mu'(s_i) is a feasible point of the *loss's* dual (the slope lies in
+ * the box), and grad P_mu = lambda (w~ - v(alpha)), so v(alpha) = w~ -
+ * g/lambda comes with the gradient. Every iteration computes P(w~) and
+ * D(alpha) and the method stops when (P - D) / max(P, D) <= epsilon,
+ * SDCA's relative gap, which bounds the primal suboptimality as SDCA's
+ * stop does. How small mu must be: the smoothed dual is D_mu = D - mu/(2n)
+ * sum_i c_i a_i^2, and
  *
- * only the examples in the band count. Continuation: mu starts at 1 and a
- * stage ends when the smoothed gap P_mu - D_mu is at most half the target
- * epsilon max(P, D) (or the line search finds no decrease); then mu <- mu/10,
- * warm-started. The run also stops uncertified after 1000 Newton
- * iterations (all stages), when mu would fall below 1e-12, or on the
- * caller's interrupt.
+ *     P - D = (P_mu - D_mu) + mu/n sum_{band} c_i |a_i| (1 - |a_i|),
+ *
+ * the smoothed gap (0 at the width's minimiser) plus the smoothing's share,
+ * at most mu/(4n) sum_{band} c_i. Continuation: mu starts at 1; a stage
+ * ends when its smoothed gap is at most the larger of half the target
+ * epsilon max(P, D) and the smoothing's share (solving the width further
+ * could not bring the loss's gap below that share), or when the line
+ * search finds no decrease; the next width is mu times target / share
+ * (the share falls about as mu), kept within [0.1, 0.5]: from an SGD
+ * model near the optimum, a fixed factor 10 overshot (a9a, C = 1: mu =
+ * 0.01 took 30 Newton iterations where 0.029 took 15). The run also stops
+ * uncertified after 1000 Newton iterations (all stages), when mu would
+ * fall below 1e-12, or on the caller's interrupt.
  *
  * Cost per iteration: one gradient pass (scores and one accumulation), the
- * CG's Hessian products (two passes over the band rows each) and the line
- * search's O(n) slopes; memory 6 (d + 1) + 3 n doubles.
+ * CG's Hessian products (a score pass and an accumulation over the band
+ * rows each) and the line search's O(n) slopes; memory 7 (d + 1) + 3 n
+ * doubles (4 n when the dual point is not kept).
  *
- * SDCA's fallback (ss_sdca_newton_hinge_fallback) starts from the model
- * the stalled run returned and writes back as newton.c does: w~, scores,
- * statistics (converged only when certified) and the certificate's alpha,
- * the model marked stale so that a next train continues SDCA from alpha.
+ * The write-back is newton.c's (ss_newton_write_back): w~, scores,
+ * statistics (converged only when certified). SDCA's fallback
+ * (ss_sdca_newton_hinge_fallback) also keeps the certificate's alpha as
+ * its dual variables, the model marked stale so that a next train
+ * continues SDCA from alpha; the primal solvers keep only the model.
  */
 #include "newton.h"
 #include "../common/loss.h"

@@ -13,7 +13,8 @@
  * noisy for the ill-conditioned problem: the objective creeps and the run
  * ends on its cap at up to thousands of times the optimum. There, with a
  * smooth loss (squared hinge, logistic, l2), the run hands over to the
- * primal truncated Newton method of newton.c, from the model it reached,
+ * primal truncated Newton method of newton.c (the hinge and l1: below),
+ * from the model it reached,
  * which stops on the same map's relative gap
  *
  *     (P - D) / max(P, D) <= epsilon,
@@ -68,9 +69,19 @@
  * (the window must not compare it with the stochastic iterates before it);
  * the step back-offs taken, and so the schedule's offset, are kept.
  *
- * The hinge and l1 losses have no tight certificate (primal_certificate.c)
- * and no Newton method: ss_primal_finish dispatches on the loss, and a
- * method for the hinge plugs in there.
+ * The hinge and l1 losses (SGD, SVMSGD2, SGD-QN; RES and LRES refuse
+ * them) finish by Newton's method on the smoothed loss with continuation
+ * (newton_hinge.c), certified by the loss's own duality gap, with the same
+ * modes, cap owner, write-back and warm start. Their stochastic iterates
+ * have no tight certificate (primal_certificate.c: the map alpha_i = -c_i
+ * loss'(s_i) is a subgradient, wrong on the margin), so the stall rule
+ * cannot read them, and the window's "converged" is a heuristic that has
+ * stopped runs at a few percent above the optimum. The hand-over therefore
+ * comes on the cap and also where the window fires: a flat window is the
+ * cheap case of the finish (the model is near the optimum, a few Newton
+ * iterations certify it), and without it the run could not say
+ * "converged" honestly. Measured: docs/stopping.rst ("The hinge and l1
+ * finish").
  */
 #include "svm_internal.h"
 
