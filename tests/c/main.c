@@ -142,12 +142,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_respects_an_explicit_cap)                     \
   X(primal_finish_warm_start)                                   \
   X(primal_finish_interrupted)                                  \
-  /* test_primal_finish_hinge.c */                               \
   X(primal_finish_hinge_certified)                              \
   X(primal_finish_hinge_weights_and_offset)                     \
-  X(primal_finish_hinge_respects_an_explicit_cap)               \
   X(primal_finish_hinge_warm_start)                             \
-  X(primal_finish_hinge_interrupted)                            \
   /* test_sdca_newton_hinge.c */                                \
   X(sdca_newton_hinge_certified)                                \
   X(sdca_newton_hinge_stall_rule)                               \
