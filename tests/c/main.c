@@ -144,7 +144,6 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_interrupted)                                  \
   X(primal_finish_hinge_certified)                              \
   X(primal_finish_hinge_weights_and_offset)                     \
-  X(primal_finish_hinge_warm_start)                             \
   /* test_sdca_newton_hinge.c */                                \
   X(sdca_newton_hinge_certified)                                \
   X(sdca_newton_hinge_stall_rule)                               \
