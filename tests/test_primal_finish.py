@@ -17,7 +17,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 from stochsvm import SVM, LinearSVMClassifier, LinearSVMRegressor
-from _helpers import liblinear_smooth_optimum as _oracle, smooth_objective as _objective
+from _helpers import liblinear_optimum as _oracle, objective
 
 PRIMAL = ["sgd", "svmsgd2", "sgdqn", "res", "lres"]
 
@@ -43,7 +43,7 @@ def test_defaults_reach_the_optimum(cancer, solver, loss):
     stats = est._stats[0]
     assert stats["status"] == "converged"
     assert stats["num_newton_iterations"] > 0
-    P = _objective(X, y, est.coef_.ravel(), float(est.intercept_[0]), 1.0 / (C * X.shape[0]), loss)
+    P = objective(X, y, est.coef_.ravel(), float(est.intercept_[0]), 1.0 / (C * X.shape[0]), loss=loss)
     assert P == pytest.approx(stats["objective"], rel=1e-9)
     # certified: P - D <= tol max(P, D), so within 1.001x of LIBLINEAR's P*
     assert stats["duality_gap"] <= 1e-3 * stats["objective"]
@@ -67,8 +67,8 @@ def test_off_is_the_old_run(cancer, solver):
     stats = est._stats[0]
     assert stats["status"] == "max_iterations" and stats["num_newton_iterations"] == 0
     assert est._svms[0].get_newton_fallback() == "auto"
-    P = _objective(X, y, est.coef_.ravel(), float(est.intercept_[0]), 1.0 / (1000.0 * X.shape[0]),
-                   "hinge2")
+    P = objective(X, y, est.coef_.ravel(), float(est.intercept_[0]), 1.0 / (1000.0 * X.shape[0]),
+                  loss="hinge2")
     assert P > 1.02 * _oracle(X, y, 1000.0, "hinge2")
 
 

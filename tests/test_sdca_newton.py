@@ -18,8 +18,8 @@ from sklearn.datasets import load_breast_cancer
 
 from stochsvm import SVM, LinearSVMClassifier
 
-from _helpers import (liblinear_smooth_optimum as _oracle, liblinear_smooth_optimum_uncached as
-                      _oracle_on, smooth_objective as _objective)
+from _helpers import (liblinear_optimum as _oracle, liblinear_optimum_uncached as
+                      _oracle_on, objective)
 
 @pytest.fixture(scope="module")
 def cancer():
@@ -36,7 +36,7 @@ def test_defaults_reach_the_optimum(cancer, C, loss):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no ConvergenceWarning
         est = LinearSVMClassifier(C=C, loss=loss).fit(X, y)
-    P = _objective(X, y, est.coef_.ravel(), float(est.intercept_[0]), 1.0 / (C * X.shape[0]), loss)
+    P = objective(X, y, est.coef_.ravel(), float(est.intercept_[0]), 1.0 / (C * X.shape[0]), loss=loss)
     assert P <= 1.001 * _oracle(X, y, C, loss)
     stats = est._stats[0]
     assert stats["status"] == "converged"
@@ -64,7 +64,7 @@ def test_off_stops_on_the_cap_far_above(cancer, loss):
     stats = svm.train()
     assert stats["status"] == "max_iterations"
     assert stats["num_newton_iterations"] == 0
-    P = _objective(X, y, svm.get_model(), svm.get_bias(), 1.0 / (C * X.shape[0]), loss)
+    P = objective(X, y, svm.get_model(), svm.get_bias(), 1.0 / (C * X.shape[0]), loss=loss)
     assert P > 1.05 * _oracle(X, y, C, loss)
 
     on = _svm(X, y, C, loss, True)
@@ -73,7 +73,7 @@ def test_off_stops_on_the_cap_far_above(cancer, loss):
     assert stats["status"] == "converged"
     assert stats["duality_gap"] <= 1e-3 * stats["objective"]
     assert stats["num_newton_iterations"] > 0
-    P = _objective(X, y, on.get_model(), on.get_bias(), 1.0 / (C * X.shape[0]), loss)
+    P = objective(X, y, on.get_model(), on.get_bias(), 1.0 / (C * X.shape[0]), loss=loss)
     assert P == pytest.approx(stats["objective"], rel=1e-9)
     assert P <= 1.001 * _oracle(X, y, C, loss)
 
@@ -126,7 +126,7 @@ def test_near_separable_digits_are_certified():
         assert 0 < stats["num_newton_iterations"] < 200
         yk = np.where(y == k, 1.0, -1.0)
         lam = 1.0 / (C * X.shape[0])
-        P = _objective(X, yk, est.coef_[k], float(est.intercept_[k]), lam, "hinge2")
+        P = objective(X, yk, est.coef_[k], float(est.intercept_[k]), lam, loss="hinge2")
         # LIBLINEAR at eps 1e-9 ends above the certified optimum on most of
         # these problems: the oracle is an upper bound on P* here
         assert P <= 1.001 * _oracle_on(X, yk, C, "hinge2")

@@ -17,11 +17,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_wine
 
 from stochsvm import SVM, LinearSVMClassifier
-
-
-def _hinge_objective(X, y, w, b, lam, c=None):
-    c = np.ones(len(y)) if c is None else c
-    return 0.5 * lam * (w @ w + b * b) + float(np.mean(c * np.maximum(0.0, 1.0 - y * (X @ w + b))))
+from _helpers import liblinear_optimum, objective
 
 
 def _hinge_dual(X, y, alpha, lam, c=None):
@@ -43,16 +39,7 @@ def _raw(name):
 
 def _oracle(X, yb, C):
     """P* of LIBLINEAR's dual coordinate descent (-s 3) at eps 1e-9."""
-    liblinear = pytest.importorskip("liblinear.liblinearutil")
-    import scipy.sparse as sp
-
-    prob = liblinear.problem(yb.copy(), sp.csr_matrix(X))
-    model = liblinear.train(prob, liblinear.parameter(f"-s 3 -c {C!r} -B 1 -e 1e-9 -q"))
-    w, b = model.get_decfun()
-    w, b = np.asarray(w), float(b)
-    if model.get_labels()[0] != 1:
-        w, b = -w, -b
-    return _hinge_objective(X, yb, w, b, 1.0 / (C * X.shape[0]))
+    return liblinear_optimum(X, yb, C, "hinge")
 
 
 @pytest.mark.parametrize("name", ["wine", "breast_cancer"])
@@ -71,7 +58,7 @@ def test_defaults_reach_the_optimum(name, C):
     lam = 1.0 / (C * X.shape[0])
     for k, (yb, stats) in enumerate(zip(targets, est._stats)):
         assert stats["status"] == "converged"
-        P = _hinge_objective(X, yb, est.coef_[k], float(est.intercept_[k]), lam)
+        P = objective(X, yb, est.coef_[k], float(est.intercept_[k]), lam)
         assert P == pytest.approx(stats["objective"], rel=1e-9)
         assert P <= 1.001 * _oracle(X, yb, C)
     assert max(s["num_newton_iterations"] for s in est._stats) > 0
@@ -96,13 +83,13 @@ def test_off_is_the_old_path_and_on_is_certified():
     stats = off.train()
     assert stats["status"] == "max_iterations"
     assert stats["num_newton_iterations"] == 0
-    P_off = _hinge_objective(X, yb, off.get_model(), off.get_bias(), lam)
+    P_off = objective(X, yb, off.get_model(), off.get_bias(), lam)
 
     on = _svm(X, yb, C, True)
     stats = on.train()
     assert stats["status"] == "converged"
     assert stats["num_newton_iterations"] > 0
-    P = _hinge_objective(X, yb, on.get_model(), on.get_bias(), lam)
+    P = objective(X, yb, on.get_model(), on.get_bias(), lam)
     D = _hinge_dual(X, yb, on.get_dual_variables(), lam)
     assert P == pytest.approx(stats["objective"], rel=1e-9)
     assert D == pytest.approx(stats["dual_objective"], rel=1e-6)
@@ -124,11 +111,11 @@ def test_weights_and_warm_start():
     svm = _svm(X, yb, C, True, weights=c)
     first = svm.train()
     assert first["status"] == "converged" and first["num_newton_iterations"] > 0
-    P = _hinge_objective(X, yb, svm.get_model(), svm.get_bias(), lam, c)
+    P = objective(X, yb, svm.get_model(), svm.get_bias(), lam, weights=c)
     D = _hinge_dual(X, yb, svm.get_dual_variables(), lam, c)
     assert P - D <= 1e-3 * P * (1 + 1e-9)
     second = svm.train()
     assert second["status"] == "converged"
     assert second["objective"] <= first["objective"] * (1 + 1e-3)
-    P2 = _hinge_objective(X, yb, svm.get_model(), svm.get_bias(), lam, c)
+    P2 = objective(X, yb, svm.get_model(), svm.get_bias(), lam, weights=c)
     assert P2 - _hinge_dual(X, yb, svm.get_dual_variables(), lam, c) <= 1e-3 * P2 * (1 + 1e-9)

@@ -67,6 +67,7 @@ def test_no_false_convergence_when_steps_are_tiny():
 
     svm = SVM(X, y, lam, solver="sgd", seed=0)
     svm.set_t0(1e5 / lam)
+    svm.set_newton_fallback(False)  # (the stochastic run alone)
     seen = []
     svm.set_diagnostic_function(lambda stats: seen.append(dict(stats)))
     stats = svm.train()
@@ -76,6 +77,13 @@ def test_no_false_convergence_when_steps_are_tiny():
     # and the default rule does not call it converged.
     assert stats["status"] == "max_iterations", (stats, P_star)
     assert stats["objective"] > 1.05 * P_star
+    # With the hinge's Newton finish (the default) the same run ends certified.
+    svm = SVM(X, y, lam, solver="sgd", seed=0)
+    svm.set_t0(1e5 / lam)
+    stats = svm.train()
+    assert stats["status"] == "converged" and stats["num_newton_iterations"] > 0
+    assert stats["duality_gap"] <= svm.get_epsilon() * stats["objective"]
+    assert stats["dual_objective"] <= P_star * (1 + 1e-9) <= stats["objective"] * (1 + 1e-9)
 
 
 def test_sgd_at_defaults_stops_near_the_optimum():

@@ -92,9 +92,9 @@ typedef enum SsSvmStatus {
   SS_SVM_STATUS_UNTRAINED = 0,      /**< ss_svm_train was never called */
   SS_SVM_STATUS_TRAINING = 1,       /**< seen by the diagnostic callback during a run */
   SS_SVM_STATUS_CONVERGED = 2,      /**< the stopping rule fired */
-  SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done (linear SDCA with a smooth
-                                         loss: or its stall rule handed over to the Newton
-                                         fallback, which stopped short of epsilon; sdca.h) */
+  SS_SVM_STATUS_MAX_ITERATIONS = 3, /**< max_num_iterations were done, or the run handed over to
+                                         its Newton finish (ss_svm_set_newton_fallback), which
+                                         stopped short of epsilon */
   SS_SVM_STATUS_INTERRUPTED = 4,    /**< a callback asked to stop */
   SS_SVM_STATUS_ERROR = 5,          /**< training stopped on an error (see the returned SsStatus) */
   SS_SVM_STATUS_DIVERGED = 6,       /**< the objective rose above 1e4 times its value at w = 0,
@@ -127,8 +127,8 @@ typedef struct SsSvmStatistics {
                                   from w = 0 with shorter steps after its objective rose above that
                                   of w = 0 or became non-finite (docs/stopping.rst); 0 otherwise */
   int64_t num_newton_iterations; /**< Newton iterations of the last train call's finish
-                                      (ss_svm_set_newton_fallback: a smooth loss, or SDCA's
-                                      hinge, newton_hinge.c); 0 otherwise */
+                                      (ss_svm_set_newton_fallback: a smooth loss, the hinge
+                                      or, for the SGD family, l1: newton_hinge.c); 0 otherwise */
 } SsSvmStatistics;
 
 /** @brief Diagnostic callback, called every diagnostic_frequency iterations and
@@ -465,16 +465,19 @@ enum {
   SS_SVM_NEWTON_FALLBACK_OFF = 0,  /**< never: a run ends where its own rule or cap ends it */
   SS_SVM_NEWTON_FALLBACK_ON = 1,   /**< whenever a run would end uncertified, whoever set the cap */
   SS_SVM_NEWTON_FALLBACK_AUTO = 2  /**< the default: ON for SDCA's smooth losses; for the primal
-                                        solvers and SDCA's hinge ON under the object's default
-                                        cap, OFF once set_max_num_iterations set one (a cheap,
-                                        rough run the caller asked for) */
+                                        solvers (every loss they finish: smooth, hinge, l1) and
+                                        SDCA's hinge ON under the object's default cap, OFF once
+                                        set_max_num_iterations set one (a cheap, rough run the
+                                        caller asked for) */
 };
 
 /** @brief The Newton finish of the smooth losses (hinge2, logistic, l2):
- *  SDCA, SGD, SVMSGD2, SGD-QN, RES and LRES; and of SDCA's hinge (Newton on
- *  the smoothed hinge with continuation, certified by the hinge's own
- *  duality gap: src/core/linear/newton_hinge.c, docs/sdca.rst). @p mode: SS_SVM_NEWTON_FALLBACK_OFF,
- *  _ON, or _AUTO (the default); any other non-zero value means ON.
+ *  SDCA, SGD, SVMSGD2, SGD-QN, RES and LRES; and of the hinge (SDCA, SGD,
+ *  SVMSGD2, SGD-QN) and l1 (SGD, SVMSGD2, SGD-QN): Newton on the smoothed
+ *  loss with continuation, certified by the loss's own duality gap
+ *  (src/core/linear/newton_hinge.c, docs/sdca.rst, docs/stopping.rst).
+ *  @p mode: SS_SVM_NEWTON_FALLBACK_OFF, _ON, or _AUTO (the default); any
+ *  other non-zero value means ON.
  *
  *  A run that would end without meeting its tolerance (on its iteration cap,
  *  or earlier by a stall rule: SDCA's gap falling too slowly, docs/sdca.rst;
@@ -490,9 +493,11 @@ enum {
  *  them); the primal solvers keep their schedule's iteration, SGD-QN's
  *  diagonal and RES's curvature (src/core/linear/primal_finish.c). The
  *  statistics count the Newton iterations (num_newton_iterations) and report
- *  the map's duality gap. Runs that converge, the l1 and custom losses (and
- *  the primal solvers' hinge), the scores-variation rule and epsilon = 0 are
- *  not affected.
+ *  the map's duality gap. With the hinge and l1 the SGD family also hands
+ *  over where its objective window fires (the window alone, uncertified for
+ *  these losses, would read "converged"). Runs that converge certified, the
+ *  custom loss, SDCA's l1, the scores-variation rule and epsilon = 0 are not
+ *  affected.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (solver none). */
 SS_API SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode);
 /** @brief The mode in force: SS_SVM_NEWTON_FALLBACK_OFF (also for solver

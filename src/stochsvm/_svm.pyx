@@ -1528,7 +1528,7 @@ cdef class SVM(_Trainer):
         return bool(ss_svm_get_shrinking(self._reader()))
 
     def set_newton_fallback(self, enabled):
-        """The Newton finish of the smooth losses: on, off or ``"auto"`` (``ss_svm_set_newton_fallback``).
+        """The certified Newton finish: on, off or ``"auto"`` (``ss_svm_set_newton_fallback``).
 
         With a smooth loss (``hinge2``, ``logistic``, ``l2``), a run of
         SDCA, SGD, SVMSGD2, SGD-QN, RES or LRES that would end without meeting
@@ -1541,10 +1541,11 @@ cdef class SVM(_Trainer):
         next :meth:`train` continues SDCA from there; the primal solvers keep
         their schedule's iteration, SGD-QN's scaling and RES's curvature
         (docs/stopping.rst). The statistics' ``num_newton_iterations`` counts
-        its iterations. SDCA with the hinge loss finishes the same way by
-        Newton's method on the smoothed hinge, certified by the hinge's own
-        duality gap (docs/sdca.rst); the primal solvers' hinge runs and l1
-        runs are not affected.
+        its iterations. With the hinge loss (SDCA, SGD, SVMSGD2, SGD-QN) and
+        the l1 loss (SGD, SVMSGD2, SGD-QN) the finish is Newton's method on
+        the smoothed loss, certified by the loss's own duality gap; the SGD
+        family then also hands over where its objective window fires, which
+        these losses cannot certify (docs/stopping.rst).
 
         Parameters
         ----------

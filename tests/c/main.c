@@ -143,6 +143,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_respects_an_explicit_cap)                     \
   X(primal_finish_warm_start)                                   \
   X(primal_finish_interrupted)                                  \
+  X(primal_finish_hinge_certified)                              \
+  X(primal_finish_hinge_weights_and_offset)                     \
   /* test_sdca_newton_hinge.c */                                \
   X(sdca_newton_hinge_certified)                                \
   X(sdca_newton_hinge_stall_rule)                               \

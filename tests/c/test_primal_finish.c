@@ -5,8 +5,17 @@
  * from the returned model with the conjugates written out by hand. Also:
  * the mode off (the run ends on its own, no Newton), a cap set by the
  * caller (auto: no Newton; on: Newton), a warm start after the finish, and
- * an interrupt during the Newton iterations. */
+ * an interrupt during the Newton iterations.
+ *
+ * The hinge and l1 losses (SGD, SVMSGD2, SGD-QN; newton_hinge.c) finish by
+ * Newton's method on the smoothed loss, certified by the loss's own gap.
+ * Their certificate is recomputed here from the returned model: every
+ * smoothing width mu maps the scores to a feasible dual point alpha_i =
+ * -c_i h_mu'(s_i), and the best of their D over all widths (found exactly)
+ * bounds P* from below. Also with example weights and a fixed offset. */
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "minitest.h"
@@ -63,6 +72,75 @@ static void certificate(const SsSvm *svm, const double *X, const double *y, SsLo
   *D = -0.5 * F_LAMBDA * v2 - conjugates / FN;
 }
 
+static int by_value(const void *a, const void *b) {
+  const double x = *(const double *)a, z = *(const double *)b;
+  return (x > z) - (x < z);
+}
+
+/* P of the model (hinge or l1), and the best D over every smoothing width
+ * mu of the maps alpha_i = -c_i h_mu'(s_i) = -c_i dir_i min(1, q_i / mu),
+ * with q_i the distance past the kink (1 - y_i s_i for the hinge, where
+ * q_i <= 0 gives alpha_i = 0; |s_i - y_i| for l1) and dir_i the loss's
+ * slope beyond it (-y_i; sign(s_i - y_i)):
+ *
+ *     D = 1/n sum_i alpha_i (y_i - b0) - lambda/2 ||v||^2,
+ *     v = 1/(lambda n) sum_i alpha_i (x_i, B),
+ *
+ * b0 the fixed offset (B = 0) or 0. Between two consecutive q_i the band
+ * {q_i < mu} is fixed and alpha is affine in t = 1/mu, so D is a concave
+ * quadratic in t, maximised exactly on each interval. */
+static void hinge_certificate(const SsSvm *svm, const double *X, const double *y, const double *c, SsLoss loss,
+                              double B, double *P, double *D) {
+  const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm), b0 = B > 0 ? 0 : b;
+  const bool hinge = loss == SS_LOSS_HINGE;
+  double q[FN], dir[FN], cuts[FN + 2], losses = 0;
+  int num_cuts = 0;
+  cuts[num_cuts++] = 0;
+  for (int i = 0; i < FN; ++i) {
+    double s = b;
+    for (int j = 0; j < FD; ++j) s += w[j] * X[i * FD + j];
+    q[i] = hinge ? 1 - y[i] * s : fabs(s - y[i]);
+    dir[i] = hinge ? -y[i] : (s < y[i] ? -1.0 : 1.0);
+    losses += (c ? c[i] : 1.0) * fmax(0.0, q[i]);
+    if (q[i] > 0) cuts[num_cuts++] = q[i];
+  }
+  cuts[num_cuts++] = INFINITY;
+  qsort(cuts, (size_t)num_cuts, sizeof *cuts, by_value);
+  double w2 = B > 0 ? (b / B) * (b / B) : 0;
+  for (int j = 0; j < FD; ++j) w2 += w[j] * w[j];
+  *P = 0.5 * F_LAMBDA * w2 + losses / FN;
+  *D = -INFINITY;
+  const double scale = 1.0 / (F_LAMBDA * FN);
+  for (int k = 0; k + 1 < num_cuts; ++k) {
+    const double lo = cuts[k], hi = cuts[k + 1];
+    if (!(hi > lo)) continue;
+    const double mid = isfinite(hi) ? 0.5 * (lo + hi) : 2 * lo + 1;
+    double L0 = 0, L1 = 0, v0[FD + 1] = {0}, v1[FD + 1] = {0};
+    for (int i = 0; i < FN; ++i) {
+      if (hinge && q[i] <= 0) continue;
+      const double ci = c ? c[i] : 1.0;
+      const bool band = q[i] < mid; /* alpha_i = a t in the band, a beyond it */
+      const double a = band ? -ci * dir[i] * q[i] : -ci * dir[i];
+      double *v = band ? v1 : v0;
+      *(band ? &L1 : &L0) += a * (y[i] - b0) / FN;
+      for (int j = 0; j < FD; ++j) v[j] += a * X[i * FD + j] * scale;
+      v[FD] += a * B * scale;
+    }
+    double v11 = 0, v01 = 0;
+    for (int j = 0; j <= FD; ++j) {
+      v11 += v1[j] * v1[j];
+      v01 += v0[j] * v1[j];
+    }
+    const double t_lo = isfinite(hi) ? 1 / hi : 0, t_hi = lo > 0 ? 1 / lo : 1e15;
+    const double slope = L1 - F_LAMBDA * v01, curvature = F_LAMBDA * v11;
+    double t = curvature > 0 ? slope / curvature : (slope > 0 ? t_hi : t_lo);
+    t = fmin(t_hi, fmax(t_lo, t));
+    double v2 = 0;
+    for (int j = 0; j <= FD; ++j) v2 += (v0[j] + t * v1[j]) * (v0[j] + t * v1[j]);
+    *D = fmax(*D, L0 + t * L1 - 0.5 * F_LAMBDA * v2);
+  }
+}
+
 static SsSvm *new_run(SsData *data, const double *X, const double *y, SsSolver solver, SsLoss loss, int mode) {
   SsSvm *svm = tu_new_dense(solver, data, X, y, FN, FD, F_LAMBDA);
   if (!svm) return NULL;
@@ -77,6 +155,9 @@ static SsSvm *new_run(SsData *data, const double *X, const double *y, SsSolver s
 static const SsSolver primal_solvers[] = {SS_SOLVER_SGD, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN, SS_SOLVER_RES,
                                           SS_SOLVER_LRES};
 static const SsLoss smooth_losses[] = {SS_LOSS_HINGE2, SS_LOSS_LOGISTIC, SS_LOSS_L2};
+/* (the solvers that take the hinge and l1: the first three above) */
+static const SsSolver sgd_family[] = {SS_SOLVER_SGD, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN};
+static const SsLoss kinked_losses[] = {SS_LOSS_HINGE, SS_LOSS_L1};
 
 /* Every solver and smooth loss at the defaults (mode auto, default cap):
  * certified by the hand-made certificate; with the mode off, no Newton and
@@ -122,53 +203,133 @@ void test_primal_finish_certified(void) {
   }
 }
 
-/* A cap set by the caller: auto ends on it (no Newton: the cheap run asked
+/* A cap set by the caller (squared hinge, hinge): auto ends on it (no Newton: the cheap run asked
  * for), on finishes anyway. */
 void test_primal_finish_respects_an_explicit_cap(void) {
   static double X[FN * FD], y[FN];
   make_raw(X, y);
   SsData data;
-  SsSvm *capped = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_HINGE2, -1);
-  SsSvm *forced = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_HINGE2, SS_SVM_NEWTON_FALLBACK_ON);
-  CHECK(capped && forced);
-  if (capped && forced) {
-    CHECK_EQ_INT(ss_svm_set_max_num_iterations(capped, 5 * FN), SS_OK);
-    CHECK_EQ_INT(ss_svm_set_max_num_iterations(forced, 5 * FN), SS_OK);
-    CHECK_EQ_INT(ss_svm_train(capped), SS_OK);
-    CHECK_EQ_INT(ss_svm_get_statistics(capped)->status, SS_SVM_STATUS_MAX_ITERATIONS);
-    CHECK_EQ_INT(ss_svm_get_statistics(capped)->num_newton_iterations, 0);
-    CHECK_EQ_INT(ss_svm_get_statistics(capped)->iteration, 5 * FN);
-    CHECK_EQ_INT(ss_svm_train(forced), SS_OK);
-    CHECK_EQ_INT(ss_svm_get_statistics(forced)->status, SS_SVM_STATUS_CONVERGED);
-    CHECK(ss_svm_get_statistics(forced)->num_newton_iterations > 0);
-    CHECK_EQ_INT(ss_svm_get_newton_fallback(forced), SS_SVM_NEWTON_FALLBACK_ON);
+  for (int hinge = 0; hinge <= 1; ++hinge) {
+    const SsLoss loss = hinge ? SS_LOSS_HINGE : SS_LOSS_HINGE2;
+    SsSvm *capped = new_run(&data, X, y, SS_SOLVER_SGD, loss, -1);
+    SsSvm *forced = new_run(&data, X, y, SS_SOLVER_SGD, loss, SS_SVM_NEWTON_FALLBACK_ON);
+    CHECK(capped && forced);
+    if (capped && forced) {
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(capped, 5 * FN), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(forced, 5 * FN), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(capped), SS_OK);
+      CHECK_EQ_INT(ss_svm_get_statistics(capped)->status, SS_SVM_STATUS_MAX_ITERATIONS);
+      CHECK_EQ_INT(ss_svm_get_statistics(capped)->num_newton_iterations, 0);
+      CHECK_EQ_INT(ss_svm_get_statistics(capped)->iteration, 5 * FN);
+      CHECK_EQ_INT(ss_svm_train(forced), SS_OK);
+      CHECK_EQ_INT(ss_svm_get_statistics(forced)->status, SS_SVM_STATUS_CONVERGED);
+      CHECK(ss_svm_get_statistics(forced)->num_newton_iterations > 0);
+      CHECK_EQ_INT(ss_svm_get_newton_fallback(forced), SS_SVM_NEWTON_FALLBACK_ON);
+    }
+    ss_svm_delete(capped);
+    ss_svm_delete(forced);
   }
-  ss_svm_delete(capped);
-  ss_svm_delete(forced);
 }
 
 /* A warm start after a certified finish: the schedule's t, SGD-QN's
  * diagonal and RES's curvature kept; the run neither fails nor diverges,
- * and ends certified again (by its window or another finish). */
+ * and ends certified again (by its window or another finish). The logistic
+ * loss for every solver, the hinge for SGD, SVMSGD2 and SGD-QN (whose
+ * certificate is checked by hand). */
 void test_primal_finish_warm_start(void) {
   static double X[FN * FD], y[FN];
   make_raw(X, y);
   SsData data;
-  for (size_t a = 0; a < sizeof primal_solvers / sizeof *primal_solvers; ++a) {
-    SsSvm *svm = new_run(&data, X, y, primal_solvers[a], SS_LOSS_LOGISTIC, -1);
+  for (int hinge = 0; hinge <= 1; ++hinge) {
+    const SsLoss loss = hinge ? SS_LOSS_HINGE : SS_LOSS_LOGISTIC;
+    const size_t num_solvers = hinge ? sizeof sgd_family / sizeof *sgd_family
+                                     : sizeof primal_solvers / sizeof *primal_solvers;
+    for (size_t a = 0; a < num_solvers; ++a) {
+      SsSvm *svm = new_run(&data, X, y, hinge ? sgd_family[a] : primal_solvers[a], loss, -1);
+      CHECK(svm != NULL);
+      if (!svm) continue;
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const double first = ss_svm_get_statistics(svm)->objective;
+      const int64_t t = ss_svm_get_iteration_number(svm);
+      CHECK(ss_svm_get_statistics(svm)->num_newton_iterations > 0);
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+      CHECK(ss_svm_get_iteration_number(svm) > t);
+      CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+      double P, D;
+      if (hinge) {
+        hinge_certificate(svm, X, y, NULL, loss, 1.0, &P, &D);
+        CHECK(P - D <= F_EPSILON * fmax(P, D) * (1 + 1e-6));
+      } else {
+        certificate(svm, X, y, loss, &P, &D);
+      }
+      CHECK(isfinite(P) && P <= first * (1 + 1e-2));
+      ss_svm_delete(svm);
+    }
+  }
+}
+
+/* Every solver of the family with the hinge and l1 at the defaults (mode
+ * auto, default cap): certified by the hand-made certificate; with the
+ * mode off, no Newton iteration and a model further from the optimum. */
+void test_primal_finish_hinge_certified(void) {
+  static double X[FN * FD], y[FN];
+  make_raw(X, y);
+  SsData data;
+  for (size_t a = 0; a < sizeof sgd_family / sizeof *sgd_family; ++a) {
+    for (size_t b = 0; b < sizeof kinked_losses / sizeof *kinked_losses; ++b) {
+      const SsLoss loss = kinked_losses[b];
+      SsSvm *svm = new_run(&data, X, y, sgd_family[a], loss, -1);
+      CHECK(svm != NULL);
+      if (!svm) continue;
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+      CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+      CHECK(st->num_newton_iterations > 0);
+      double P, D;
+      hinge_certificate(svm, X, y, NULL, loss, 1.0, &P, &D);
+      CHECK(fabs(P - st->objective) <= 1e-9 * P);
+      CHECK(P - D <= F_EPSILON * fmax(P, D) * (1 + 1e-6));
+      CHECK(st->duality_gap <= F_EPSILON * st->objective * (1 + 1e-9));
+      ss_svm_delete(svm);
+
+      SsSvm *off = new_run(&data, X, y, sgd_family[a], loss, SS_SVM_NEWTON_FALLBACK_OFF);
+      CHECK(off != NULL);
+      if (!off) continue;
+      CHECK_EQ_INT(ss_svm_set_max_num_iterations(off, 100 * FN), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(off), SS_OK);
+      CHECK_EQ_INT(ss_svm_get_statistics(off)->num_newton_iterations, 0);
+      double P_off, D_off;
+      hinge_certificate(off, X, y, NULL, loss, 1.0, &P_off, &D_off);
+      CHECK(P_off > P * (1 + 1e-4));
+      ss_svm_delete(off);
+    }
+  }
+}
+
+/* Example weights and a fixed offset (B = 0, b = 0.25) enter the problem
+ * and its certificate. */
+void test_primal_finish_hinge_weights_and_offset(void) {
+  static double X[FN * FD], y[FN], c[FN];
+  make_raw(X, y);
+  for (int i = 0; i < FN; ++i) c[i] = 0.5 + i % 3;
+  SsData data;
+  for (size_t b = 0; b < sizeof kinked_losses / sizeof *kinked_losses; ++b) {
+    SsSvm *svm = new_run(&data, X, y, SS_SOLVER_SGD, kinked_losses[b], -1);
     CHECK(svm != NULL);
     if (!svm) continue;
-    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
-    const double first = ss_svm_get_statistics(svm)->objective;
-    const int64_t t = ss_svm_get_iteration_number(svm);
-    CHECK(ss_svm_get_statistics(svm)->num_newton_iterations > 0);
+    CHECK_EQ_INT(ss_svm_set_weights(svm, c), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_bias_multiplier(svm, 0.0), SS_OK);
+    CHECK_EQ_INT(ss_svm_set_bias(svm, 0.25), SS_OK);
     CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
     const SsSvmStatistics *st = ss_svm_get_statistics(svm);
-    CHECK(ss_svm_get_iteration_number(svm) > t);
     CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+    CHECK(st->num_newton_iterations > 0);
+    CHECK(ss_svm_get_bias(svm) == 0.25);
     double P, D;
-    certificate(svm, X, y, SS_LOSS_LOGISTIC, &P, &D);
-    CHECK(isfinite(P) && P <= first * (1 + 1e-2));
+    hinge_certificate(svm, X, y, c, kinked_losses[b], 0.0, &P, &D);
+    CHECK(fabs(P - st->objective) <= 1e-9 * P);
+    CHECK(P - D <= F_EPSILON * fmax(P, D) * (1 + 1e-6));
     ss_svm_delete(svm);
   }
 }
@@ -182,32 +343,35 @@ static int interrupt_at(void *user) {
   return ++it->calls == it->stop_at;
 }
 
-/* The interrupt callback is polled at every Newton iteration: a stop there
+/* The interrupt callback is polled at every Newton iteration (logistic, hinge): a stop there
  * returns SS_ERR_INTERRUPTED, status interrupted, with the iterations done. */
 void test_primal_finish_interrupted(void) {
   static double X[FN * FD], y[FN];
   make_raw(X, y);
   SsData data;
-  Interrupt count = {0, -1};
-  SsSvm *svm = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_LOGISTIC, -1);
-  CHECK(svm != NULL);
-  if (!svm) return;
-  CHECK_EQ_INT(ss_svm_set_interrupt_function(svm, interrupt_at, &count), SS_OK);
-  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
-  const int64_t newton = ss_svm_get_statistics(svm)->num_newton_iterations;
-  CHECK(newton > 2);
-  ss_svm_delete(svm);
+  for (int hinge = 0; hinge <= 1; ++hinge) {
+    const SsLoss loss = hinge ? SS_LOSS_HINGE : SS_LOSS_LOGISTIC;
+    Interrupt count = {0, -1};
+    SsSvm *svm = new_run(&data, X, y, SS_SOLVER_SGD, loss, -1);
+    CHECK(svm != NULL);
+    if (!svm) continue;
+    CHECK_EQ_INT(ss_svm_set_interrupt_function(svm, interrupt_at, &count), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+    const int64_t newton = ss_svm_get_statistics(svm)->num_newton_iterations;
+    CHECK(newton > 2);
+    ss_svm_delete(svm);
 
-  /* The same run, stopped at the poll of its last Newton iteration. */
-  Interrupt stop = {0, count.calls - 1};
-  svm = new_run(&data, X, y, SS_SOLVER_SGD, SS_LOSS_LOGISTIC, -1);
-  CHECK(svm != NULL);
-  if (!svm) return;
-  CHECK_EQ_INT(ss_svm_set_interrupt_function(svm, interrupt_at, &stop), SS_OK);
-  CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_INTERRUPTED);
-  const SsSvmStatistics *st = ss_svm_get_statistics(svm);
-  CHECK_EQ_INT(st->status, SS_SVM_STATUS_INTERRUPTED);
-  CHECK(st->num_newton_iterations > 0 && st->num_newton_iterations < newton);
-  CHECK(isfinite(st->objective));
-  ss_svm_delete(svm);
+    /* The same run, stopped at the poll of its last Newton iteration. */
+    Interrupt stop = {0, count.calls - 1};
+    svm = new_run(&data, X, y, SS_SOLVER_SGD, loss, -1);
+    CHECK(svm != NULL);
+    if (!svm) continue;
+    CHECK_EQ_INT(ss_svm_set_interrupt_function(svm, interrupt_at, &stop), SS_OK);
+    CHECK_EQ_INT(ss_svm_train(svm), SS_ERR_INTERRUPTED);
+    const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_INTERRUPTED);
+    CHECK(st->num_newton_iterations > 0 && st->num_newton_iterations < newton);
+    CHECK(isfinite(st->objective));
+    ss_svm_delete(svm);
+  }
 }

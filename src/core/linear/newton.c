@@ -76,7 +76,10 @@
  * The solve itself (ss_newton_solve: from the model w = factor u, writing
  * back the model, its scores and statistics) also finishes the primal
  * solvers' runs (primal_finish.c); SDCA's dual write-back is apart
- * (ss_sdca_newton_fallback).
+ * (ss_sdca_newton_fallback). The set-up (the problem, its buffers and the
+ * starting model: ss_newton_begin), the passes, the CG solve and the
+ * write-back are shared with the hinge and l1 losses' smoothing method
+ * (newton_hinge.c; newton.h).
  */
 #include "newton.h"
 #include "../common/loss.h"
@@ -122,11 +125,43 @@ static double loss_second_derivative(SsLoss loss, double s, double y)
   }
 }
 
-static double dot(const double *a, const double *b, int64_t m)
+double ss_newton_dot(const double *a, const double *b, int64_t m)
 {
   double sum = 0;
   for (int64_t k = 0; k < m; ++k) sum += a[k] * b[k];
   return sum;
+}
+
+SsStatus ss_newton_begin(SsSvm *self, Newton *nt, int64_t num_vectors, int64_t num_rows)
+{
+  const int64_t n = self->source.num_data, d = self->dimension;
+  const double B = self->bias_multiplier;
+  *nt = (Newton){.svm = self, .n = n, .d = d, .m = B > 0 ? d + 1 : d, .B = B, .offset = B > 0 ? 0 : self->bias};
+  nt->vectors = malloc((size_t)(num_vectors * nt->m) * sizeof(double));
+  nt->rows = malloc((size_t)((num_rows + 2) * n) * sizeof(double));
+  if (!nt->vectors || !nt->rows) {
+    ss_newton_end(nt);
+    return SS_ERR_ALLOC;
+  }
+  nt->curvature = nt->rows + num_rows * n;
+  nt->z = nt->curvature + n;
+  /* The model the solver returned (w = factor u; SDCA's ray included). */
+  double *w = nt->vectors;
+  for (int64_t k = 0; k < d; ++k) w[k] = self->factor * self->u[k];
+  if (nt->m > d) w[d] = self->bias / B;
+  return SS_OK;
+}
+
+void ss_newton_end(Newton *nt)
+{
+  free(nt->vectors);
+  free(nt->rows);
+  nt->vectors = nt->rows = NULL;
+}
+
+bool ss_newton_interrupted(const SsSvm *self)
+{
+  return self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0;
 }
 
 void ss_newton_scores(const Newton *nt, const double *v, bool with_offset, double *scores)
@@ -144,11 +179,6 @@ void ss_newton_accumulate(const Newton *nt, const double *a, double *out)
   }
 }
 
-static double example_weight(const SsSvm *self, int64_t i)
-{
-  return self->weights ? self->weights[i] : 1.0;
-}
-
 /* P at w~ with scores s (computed here). */
 static double newton_objective(const Newton *nt, const double *w, double *s)
 {
@@ -156,10 +186,10 @@ static double newton_objective(const Newton *nt, const double *w, double *s)
   ss_newton_scores(nt, w, true, s);
   double loss = 0;
   for (int64_t i = 0; i < nt->n; ++i) {
-    const double c = example_weight(self, i);
+    const double c = ss_newton_weight(self, i);
     if (c > 0) loss += c * ss_loss_value(self->loss, &self->custom_loss, s[i], self->labels[i]);
   }
-  return 0.5 * self->lambda * dot(w, w, nt->m) + loss / (double)nt->n;
+  return 0.5 * self->lambda * ss_newton_dot(w, w, nt->m) + loss / (double)nt->n;
 }
 
 /* g = grad P at w~ with scores s; the curvatures c_i loss''(s_i)/n; and
@@ -171,7 +201,7 @@ static double newton_gradient(Newton *nt, const double *w, const double *s, doub
   double *a = nt->z; /* c_i loss'(s_i) / n, then reused as scratch */
   double linear = 0;
   for (int64_t i = 0; i < nt->n; ++i) {
-    const double c = example_weight(self, i), y = self->labels[i];
+    const double c = ss_newton_weight(self, i), y = self->labels[i];
     a[i] = 0;
     nt->curvature[i] = 0;
     if (!(c > 0)) continue;
@@ -210,20 +240,20 @@ void ss_newton_cg(Newton *nt, const double *g, double delta, double forcing, dou
     r[k] = -g[k];
     p[k] = r[k];
   }
-  const double tolerance = forcing * sqrt(dot(g, g, m));
+  const double tolerance = forcing * sqrt(ss_newton_dot(g, g, m));
   int64_t max_steps = 2 * (m + 1);
   if (max_steps > SS_NEWTON_MAX_CG_STEPS) max_steps = SS_NEWTON_MAX_CG_STEPS;
-  double rr = dot(r, r, m);
+  double rr = ss_newton_dot(r, r, m);
   for (int64_t step = 0; step < max_steps && sqrt(rr) > tolerance; ++step) {
     newton_hessian_product(nt, p, Hp);
-    const double pHp = dot(p, Hp, m);
+    const double pHp = ss_newton_dot(p, Hp, m);
     if (!(pHp > 0)) break;
     const double a = rr / pHp;
     double ss = 0;
     for (int64_t k = 0; k < m; ++k) ss += (s[k] + a * p[k]) * (s[k] + a * p[k]);
     if (ss > delta * delta) {
       /* tau >= 0 with ||s + tau p|| = delta */
-      const double sp = dot(s, p, m), pp = dot(p, p, m), s2 = dot(s, s, m);
+      const double sp = ss_newton_dot(s, p, m), pp = ss_newton_dot(p, p, m), s2 = ss_newton_dot(s, s, m);
       const double room = delta * delta - s2;
       const double root = sqrt(sp * sp + pp * room);
       const double tau = sp >= 0 ? room / (sp + root) : (root - sp) / pp;
@@ -237,7 +267,7 @@ void ss_newton_cg(Newton *nt, const double *g, double delta, double forcing, dou
       s[k] += a * p[k];
       r[k] -= a * Hp[k];
     }
-    const double rr_next = dot(r, r, m);
+    const double rr_next = ss_newton_dot(r, r, m);
     const double beta = rr_next / rr;
     for (int64_t k = 0; k < m; ++k) p[k] = r[k] + beta * p[k];
     rr = rr_next;
@@ -268,12 +298,12 @@ static double newton_line_search(Newton *nt, const double *w, const double *v, c
   const SsSvm *self = nt->svm;
   double *z = nt->z;
   ss_newton_scores(nt, v, false, z);
-  const double wv = dot(w, v, nt->m), vv = dot(v, v, nt->m), inv_n = 1.0 / (double)nt->n;
+  const double wv = ss_newton_dot(w, v, nt->m), vv = ss_newton_dot(v, v, nt->m), inv_n = 1.0 / (double)nt->n;
   double lo = 0, hi = INFINITY, t = 1;
   for (int step = 0; step < 100; ++step) {
     double slope = self->lambda * (wv + t * vv), curvature = self->lambda * vv;
     for (int64_t i = 0; i < nt->n; ++i) {
-      const double c = example_weight(self, i), y = self->labels[i];
+      const double c = ss_newton_weight(self, i), y = self->labels[i];
       const double margin = 1 - y * (s[i] + t * z[i]);
       if (!(c > 0) || margin <= 0) continue;
       slope -= 2 * c * y * z[i] * margin * inv_n;
@@ -299,16 +329,11 @@ bool ss_sdca_newton_wanted(const SsSvm *self)
          (ss_svm_primal_certificate_kind(self) == SS_RUN_BOUND_TIGHT || self->loss == SS_LOSS_HINGE);
 }
 
-static bool newton_interrupted(const SsSvm *self)
-{
-  return self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0;
-}
-
 /* Write the result back as the solver's model (the header comment): w~,
  * its scores and the statistics; SDCA adds its dual variables
  * (ss_sdca_newton_fallback). */
-static void newton_write_back(Newton *nt, const double *w, const double *s, double primal, double dual,
-                              SsSvmStatus status)
+void ss_newton_write_back(Newton *nt, const double *w, const double *s, double primal, double dual,
+                          SsSvmStatus status)
 {
   SsSvm *self = nt->svm;
   const int64_t n = nt->n, d = nt->d;
@@ -316,11 +341,11 @@ static void newton_write_back(Newton *nt, const double *w, const double *s, doub
   self->factor = 1.0;
   if (nt->m > d) self->bias = nt->B * w[d];
   ss_svm_realise_model(self);
-  memcpy(self->scores, s, (size_t)n * sizeof(double));
+  if (s != self->scores) memcpy(self->scores, s, (size_t)n * sizeof(double));
   self->has_scores = true;
 
   SsSvmStatistics *st = &self->statistics;
-  st->regularizer = 0.5 * self->lambda * dot(w, w, nt->m);
+  st->regularizer = 0.5 * self->lambda * ss_newton_dot(w, w, nt->m);
   st->loss = primal - st->regularizer;
   st->objective = primal;
   st->dual_objective = dual;
@@ -332,28 +357,14 @@ static void newton_write_back(Newton *nt, const double *w, const double *s, doub
 
 SsStatus ss_newton_solve(SsSvm *self)
 {
-  const int64_t n = self->source.num_data, d = self->dimension;
-  const double B = self->bias_multiplier;
-  Newton nt = {.svm = self, .n = n, .d = d, .m = B > 0 ? d + 1 : d, .B = B, .offset = B > 0 ? 0 : self->bias};
-  const int64_t m = nt.m;
-  double *vectors = malloc((size_t)(6 * m) * sizeof(double));
-  double *rows = malloc((size_t)(4 * n) * sizeof(double));
-  if (!vectors || !rows) {
-    free(vectors);
-    free(rows);
-    return SS_ERR_ALLOC;
-  }
-  double *w = vectors, *g = w + m, *step = g + m, *r = step + m, *work = r + m; /* work: 2 m */
-  double *s = rows, *s_trial = s + n;
-  nt.curvature = s_trial + n;
-  nt.z = nt.curvature + n;
-
-  /* The model the solver returned (w = factor u; SDCA's ray included). */
-  for (int64_t k = 0; k < d; ++k) w[k] = self->factor * self->u[k];
-  if (m > d) w[d] = self->bias / B;
+  Newton nt;
+  if (ss_newton_begin(self, &nt, 6, 2) != SS_OK) return SS_ERR_ALLOC;
+  const int64_t n = nt.n, m = nt.m;
+  double *w = nt.vectors, *g = w + m, *step = g + m, *r = step + m, *work = r + m; /* work: 2 m */
+  double *s = nt.rows, *s_trial = s + n;
   double primal = newton_objective(&nt, w, s);
   double dual = newton_gradient(&nt, w, s, g);
-  const double g0 = sqrt(dot(g, g, m));
+  const double g0 = sqrt(ss_newton_dot(g, g, m));
   double delta = g0;
   SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
   for (int64_t k = 0;; ++k) {
@@ -362,11 +373,11 @@ SsStatus ss_newton_solve(SsSvm *self)
       break;
     }
     if (k == SS_NEWTON_MAX_ITERATIONS || !isfinite(primal)) break;
-    if (newton_interrupted(self)) {
+    if (ss_newton_interrupted(self)) {
       status = SS_SVM_STATUS_INTERRUPTED;
       break;
     }
-    const double forcing = sqrt(sqrt(dot(g, g, m)) / g0);
+    const double forcing = sqrt(sqrt(ss_newton_dot(g, g, m)) / g0);
     if (self->loss == SS_LOSS_HINGE2) {
       /* Newton's step with the exact line search (the header comment). */
       ss_newton_cg(&nt, g, INFINITY, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing), step, r, work);
@@ -383,12 +394,12 @@ SsStatus ss_newton_solve(SsSvm *self)
     }
     ss_newton_cg(&nt, g, delta, fmin(SS_NEWTON_CG_TOLERANCE, forcing), step, r, work);
     self->newton.iterations++;
-    const double gs = dot(g, step, m);
-    const double predicted = -0.5 * (gs - dot(step, r, m));
+    const double gs = ss_newton_dot(g, step, m);
+    const double predicted = -0.5 * (gs - ss_newton_dot(step, r, m));
     for (int64_t j = 0; j < m; ++j) work[j] = w[j] + step[j];
     const double trial = newton_objective(&nt, work, s_trial);
     const double actual = isfinite(trial) ? primal - trial : -INFINITY;
-    const double snorm = sqrt(dot(step, step, m));
+    const double snorm = sqrt(ss_newton_dot(step, step, m));
     if (k == 0) delta = fmin(delta, snorm);
     const double rise = trial - primal - gs; /* the quadratic fit along s */
     const double fit = rise <= 0 ? sigma3 : fmax(sigma1, -0.5 * gs / rise);
@@ -402,9 +413,8 @@ SsStatus ss_newton_solve(SsSvm *self)
     /* No descent left in floating point (g rounds to 0, or the region to a point). */
     if (!(predicted > 0) || !(delta > 0)) break;
   }
-  newton_write_back(&nt, w, s, primal, dual, status);
-  free(vectors);
-  free(rows);
+  ss_newton_write_back(&nt, w, s, primal, dual, status);
+  ss_newton_end(&nt);
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
 }
 
@@ -415,7 +425,7 @@ SsStatus ss_sdca_newton_fallback(SsSvm *self)
   self->ray.applied = false;
   self->ray.scores_fresh = false;
   for (int64_t i = 0; i < self->source.num_data; ++i) {
-    const double c = example_weight(self, i);
+    const double c = ss_newton_weight(self, i);
     self->alpha[i] = c > 0 ? -c * ss_loss_derivative(self->loss, &self->custom_loss, self->scores[i],
                                                       self->labels[i]) : 0;
   }

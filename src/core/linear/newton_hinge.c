@@ -1,61 +1,77 @@
-/* newton_hinge.c -- a certified Newton finish for the hinge loss by
- * smoothing with continuation: linear SDCA's fallback where its coordinate
- * steps stall on the hinge (raw features, large C), as newton.c is for the
+/* newton_hinge.c -- a certified Newton finish for the hinge and l1 losses
+ * by smoothing with continuation: linear SDCA's fallback where its
+ * coordinate steps stall on the hinge (raw features, large C), and the SGD
+ * family's finish for both (primal_finish.c), as newton.c is for the
  * smooth losses.
  *
- * The problem is SDCA's (sdca.c), x~_i = (x_i, B), w~ = (w, w_b), margins
- * u_i = y_i s_i, s_i = <w~, x~_i> (+ the fixed offset b when B = 0):
+ * The problem is SDCA's (sdca.c), x~_i = (x_i, B), w~ = (w, w_b), scores
+ * s_i = <w~, x~_i> (+ the fixed offset b when B = 0):
  *
- *     P(w~)    = lambda/2 ||w~||^2 + 1/n sum_i c_i max(0, 1 - u_i),
- *     D(alpha) = -lambda/2 ||v(alpha)||^2 + 1/n sum_i (c_i beta_i - alpha_i b),
- *     v(alpha) = 1/(lambda n) sum_i alpha_i x~_i,  beta_i = y_i alpha_i / c_i in [0, 1].
+ *     P(w~)    = lambda/2 ||w~||^2 + 1/n sum_i c_i loss(y_i, s_i),
+ *     D(alpha) = -lambda/2 ||v(alpha)||^2 + 1/n sum_i alpha_i (y_i - b),
+ *     v(alpha) = 1/(lambda n) sum_i alpha_i x~_i,
  *
- * The hinge has no second derivative, so Newton's method runs on the
- * smoothed hinge of width mu (Shalev-Shwartz and Zhang 2013, section 5,
- * "smooth hinge"), a Huber function of the margin:
+ * with the hinge, loss = max(0, 1 - y s) (dual box y_i alpha_i in [0, c_i]),
+ * or l1, loss = |y - s| (box alpha_i in [-c_i, c_i]); in both D's linear
+ * term is -c_i loss*(a_i) = alpha_i y_i for a slope a_i = -alpha_i / c_i of
+ * the loss.
  *
- *     h_mu(u) = 0                     u >= 1
- *               (1 - u)^2 / (2 mu)    1 - mu < u < 1
- *               1 - u - mu/2          u <= 1 - mu,
+ * Neither loss has a second derivative, so Newton's method runs on the
+ * loss smoothed over width mu (Shalev-Shwartz and Zhang 2013, section 5,
+ * "smooth hinge"), a Huber function of the distance q past the kink
+ * (q = 1 - y s for the hinge, |s - y| for l1):
  *
- * convex, with h_mu <= hinge <= h_mu + mu/2, derivative -beta(u),
- * beta(u) = min(1, max(0, (1 - u)/mu)) in [0, 1], and generalised second
- * derivative 1/mu on the band 1 - mu < u < 1, else 0. Its primal P_mu (P with
- * h_mu) is minimised by the finite Newton method newton.c takes for the
- * squared hinge: CG on H s = -g (H = lambda I + 1/(n mu) sum_{band} c_i
- * x~_i x~_i', ss_newton_cg) to a residual of 0.01 ||g||, then the exact line
- * search along s (P_mu along s is a convex piecewise quadratic: its slope,
- * piecewise linear and increasing, is solved by bracketed Newton steps).
+ *     h_mu = 0                   q <= 0 (the hinge only)
+ *            q^2 / (2 mu)        0 <= q < mu   (the band)
+ *            q - mu/2            q >= mu,
  *
- * The certificate is the hinge's own duality gap. The map alpha_i = c_i y_i
- * beta(u_i) gives beta_i in [0, 1]: a feasible point of the *hinge* dual,
- * and grad P_mu = lambda (w~ - v(alpha)), so v(alpha) = w~ - g/lambda comes
- * with the gradient. Every iteration computes P(w~) and D(alpha) and the
- * method stops when (P - D) / max(P, D) <= epsilon, SDCA's relative gap,
- * which bounds the primal suboptimality as SDCA's stop does. How small mu
- * must be: the smoothed dual is D_mu = D - mu/(2n) sum_i c_i beta_i^2, and
- * at the minimiser of P_mu (where P_mu = D_mu)
+ * convex, with h_mu <= loss <= h_mu + mu/2, slope h_mu' in [-1, 1] (a
+ * slope of the loss clipped by the band), generalised second derivative
+ * 1/mu on the band, else 0. Its primal P_mu (P with h_mu) is minimised by
+ * the finite Newton method newton.c takes for the squared hinge: CG on
+ * H s = -g (H = lambda I + 1/(n mu) sum_{band} c_i x~_i x~_i', ss_newton_cg)
+ * to a residual of min(0.1, sqrt(||g|| / ||g_0||)) ||g|| (g_0 the
+ * gradient at the width's first step: loose while far, tight near the
+ * width's minimiser), then the exact line search along s (P_mu along s is
+ * a convex piecewise quadratic: its slope, piecewise linear and
+ * increasing, is solved by bracketed Newton steps).
  *
- *     P - D = 1/n sum_i c_i [hinge - h_mu](u_i) - mu/(2n) sum_i c_i beta_i^2
- *           = mu/n sum_{band} c_i beta_i (1 - beta_i)  <=  mu/(4n) sum_{band} c_i,
+ * The certificate is the loss's own duality gap. The map alpha_i = -c_i
+ * h_mu'(s_i) is a feasible point of the *loss's* dual (the slope lies in
+ * the box), and grad P_mu = lambda (w~ - v(alpha)), so v(alpha) = w~ -
+ * g/lambda comes with the gradient. Every iteration computes P(w~) and
+ * D(alpha) and the method stops when (P - D) / max(P, D) <= epsilon,
+ * SDCA's relative gap, which bounds the primal suboptimality as SDCA's
+ * stop does. How small mu must be: the smoothed dual is D_mu = D - mu/(2n)
+ * sum_i c_i a_i^2, and
  *
- * only the examples in the band count. Continuation: mu starts at 1 and a
- * stage ends when the smoothed gap P_mu - D_mu is at most half the target
- * epsilon max(P, D) (or the line search finds no decrease); then mu <- mu/10,
- * warm-started. The run also stops uncertified after 1000 Newton
- * iterations (all stages), when mu would fall below 1e-12, or on the
- * caller's interrupt.
+ *     P - D = (P_mu - D_mu) + mu/n sum_{band} c_i |a_i| (1 - |a_i|),
+ *
+ * the smoothed gap (0 at the width's minimiser) plus the smoothing's share,
+ * at most mu/(4n) sum_{band} c_i. Continuation: mu starts at 1; a stage
+ * ends when its smoothed gap is at most the larger of half the target
+ * epsilon max(P, D) and the smoothing's share (solving the width further
+ * could not bring the loss's gap below that share), or when the line
+ * search finds no decrease; the next width is mu times target / share
+ * (the share falls about as mu), kept within [0.1, 0.5]: from an SGD
+ * model near the optimum, a fixed factor 10 overshot (a9a, C = 1: mu =
+ * 0.01 took 30 Newton iterations where 0.029 took 15). The run also stops
+ * uncertified after 1000 Newton iterations (all stages), when mu would
+ * fall below 1e-12, or on the caller's interrupt.
  *
  * Cost per iteration: one gradient pass (scores and one accumulation), the
- * CG's Hessian products (two passes over the band rows each) and the line
- * search's O(n) slopes; memory 6 (d + 1) + 3 n doubles.
+ * CG's Hessian products (a score pass and an accumulation over the band
+ * rows each) and the line search's O(n) slopes; memory 7 (d + 1) + 3 n
+ * doubles (4 n when the dual point is not kept).
  *
- * SDCA's fallback (ss_sdca_newton_hinge_fallback) starts from the model
- * the stalled run returned and writes back as newton.c does: w~, scores,
- * statistics (converged only when certified) and the certificate's alpha,
- * the model marked stale so that a next train continues SDCA from alpha.
+ * The write-back is newton.c's (ss_newton_write_back): w~, scores,
+ * statistics (converged only when certified). SDCA's fallback
+ * (ss_sdca_newton_hinge_fallback) also keeps the certificate's alpha as
+ * its dual variables, the model marked stale so that a next train
+ * continues SDCA from alpha; the primal solvers keep only the model.
  */
 #include "newton.h"
+#include "../common/loss.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -64,42 +80,37 @@
 /** Newton iterations of one solve, over all stages (newton.c's cap). */
 #define SS_HINGE_MAX_ITERATIONS 1000
 /** CG stops at residual <= this ||g|| (newton.c's, for the squared hinge). */
-#define SS_HINGE_CG_TOLERANCE 0.01
+#define SS_HINGE_CG_TOLERANCE 0.1
 /** The continuation: the first width, its factor per stage, the least. */
 #define SS_HINGE_MU_FIRST 1.0
 #define SS_HINGE_MU_FACTOR 0.1
+#define SS_HINGE_MU_FACTOR_MOST 0.5
 #define SS_HINGE_MU_LEAST 1e-12
 /** A stage ends when its smoothed gap is at most this share of epsilon max(P, D). */
 #define SS_HINGE_STAGE_SHARE 0.5
 
-static double example_weight(const SsSvm *self, int64_t i)
+/* The smoothed loss h_mu at score s, label y (the header comment), with
+ * *derivative = h_mu'(s) (in [-1, 1]) and *band: s lies where h_mu is
+ * quadratic (second derivative 1/mu; elsewhere 0). q is how far s lies
+ * past the kink: 1 - y s for the hinge, |s - y| for l1. */
+static double smoothed_loss(SsLoss loss, double s, double y, double mu, double *derivative, bool *band)
 {
-  return self->weights ? self->weights[i] : 1.0;
-}
-
-static double dot(const double *a, const double *b, int64_t m)
-{
-  double sum = 0;
-  for (int64_t k = 0; k < m; ++k) sum += a[k] * b[k];
-  return sum;
-}
-
-/* h_mu(u), with *beta = -h_mu'(u) in [0, 1]. */
-static double smoothed_hinge(double u, double mu, double *beta)
-{
-  if (u >= 1) {
-    *beta = 0;
-    return 0;
+  const bool hinge = loss == SS_LOSS_HINGE;
+  const double q = hinge ? 1 - y * s : fabs(s - y);
+  const double direction = hinge ? -y : (s < y ? -1.0 : 1.0);
+  *band = false;
+  *derivative = 0;
+  if (hinge && q <= 0) return 0;
+  if (q >= mu) {
+    *derivative = direction;
+    return q - 0.5 * mu;
   }
-  if (u <= 1 - mu) {
-    *beta = 1;
-    return 1 - u - 0.5 * mu;
-  }
-  *beta = (1 - u) / mu;
-  return 0.5 * (1 - u) * *beta;
+  *band = true;
+  *derivative = direction * (q / mu);
+  return 0.5 * q * (q / mu);
 }
 
-/* The values at a point: the hinge's P and D, the smoothed P_mu and D_mu. */
+/* The values at a point: the loss's P and D, the smoothed P_mu and D_mu. */
 typedef struct {
   double primal, dual, smooth_primal, smooth_dual;
 } HingeValues;
@@ -112,20 +123,20 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
   const SsSvm *self = nt->svm;
   const double lambda = self->lambda, inv_n = 1.0 / (double)nt->n;
   double *a = nt->z; /* -alpha_i / n */
-  double hinge = 0, smooth = 0, linear = 0, squares = 0;
+  double loss = 0, smooth = 0, linear = 0, squares = 0;
   for (int64_t i = 0; i < nt->n; ++i) {
-    const double c = example_weight(self, i), y = self->labels[i];
+    const double c = ss_newton_weight(self, i), y = self->labels[i];
     a[i] = alpha[i] = nt->curvature[i] = 0;
     if (!(c > 0)) continue;
-    const double u = y * s[i];
-    double beta;
-    smooth += c * smoothed_hinge(u, mu, &beta);
-    hinge += c * fmax(0.0, 1 - u);
-    alpha[i] = c * y * beta;
-    linear += c * beta - alpha[i] * nt->offset;
-    squares += c * beta * beta;
+    double derivative;
+    bool band;
+    smooth += c * smoothed_loss(self->loss, s[i], y, mu, &derivative, &band);
+    loss += c * ss_loss_value(self->loss, NULL, s[i], y);
+    alpha[i] = -c * derivative;
+    linear -= c * derivative * y - c * derivative * nt->offset; /* -c_i loss*(a_i) - alpha_i b */
+    squares += c * derivative * derivative;
     a[i] = -alpha[i] * inv_n;
-    if (beta > 0 && beta < 1) nt->curvature[i] = c * inv_n / mu;
+    if (band) nt->curvature[i] = c * inv_n / mu;
   }
   for (int64_t k = 0; k < nt->m; ++k) g[k] = lambda * w[k];
   ss_newton_accumulate(nt, a, g);
@@ -134,8 +145,8 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
     const double v = w[k] - g[k] / lambda;
     v2 += v * v;
   }
-  const double regularizer = 0.5 * lambda * dot(w, w, nt->m);
-  HingeValues values = {.primal = regularizer + hinge * inv_n, .smooth_primal = regularizer + smooth * inv_n};
+  const double regularizer = 0.5 * lambda * ss_newton_dot(w, w, nt->m);
+  HingeValues values = {.primal = regularizer + loss * inv_n, .smooth_primal = regularizer + smooth * inv_n};
   values.dual = linear * inv_n - 0.5 * lambda * v2;
   values.smooth_dual = values.dual - 0.5 * mu * squares * inv_n;
   return values;
@@ -145,17 +156,18 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
 static double smoothed_objective(const Newton *nt, double mu, const double *w, const double *s)
 {
   const SsSvm *self = nt->svm;
-  double loss = 0, beta;
+  double loss = 0, derivative;
+  bool band;
   for (int64_t i = 0; i < nt->n; ++i) {
-    const double c = example_weight(self, i);
-    if (c > 0) loss += c * smoothed_hinge(self->labels[i] * s[i], mu, &beta);
+    const double c = ss_newton_weight(self, i);
+    if (c > 0) loss += c * smoothed_loss(self->loss, s[i], self->labels[i], mu, &derivative, &band);
   }
-  return 0.5 * self->lambda * dot(w, w, nt->m) + loss / (double)nt->n;
+  return 0.5 * self->lambda * ss_newton_dot(w, w, nt->m) + loss / (double)nt->n;
 }
 
 /* The exact line search: the t > 0 minimising phi(t) = P_mu(w~ + t p),
  *
- *     phi'(t)  = lambda <w~ + t p, p> - 1/n sum_i c_i y_i z_i beta(y_i (s_i + t z_i)),
+ *     phi'(t)  = lambda <w~ + t p, p> + 1/n sum_i c_i z_i h_mu'(s_i + t z_i),
  *     phi''(t) = lambda ||p||^2 + 1/(n mu) sum_{band} c_i z_i^2,   z_i = <x~_i, p>,
  *
  * by Newton steps on phi' from t = 1 kept inside a bracket of its root. */
@@ -164,17 +176,18 @@ static double hinge_line_search(Newton *nt, double mu, const double *w, const do
   const SsSvm *self = nt->svm;
   double *z = nt->z;
   ss_newton_scores(nt, p, false, z);
-  const double wp = dot(w, p, nt->m), pp = dot(p, p, nt->m), inv_n = 1.0 / (double)nt->n;
+  const double wp = ss_newton_dot(w, p, nt->m), pp = ss_newton_dot(p, p, nt->m), inv_n = 1.0 / (double)nt->n;
   double lo = 0, hi = INFINITY, t = 1;
   for (int step = 0; step < 100; ++step) {
     double slope = self->lambda * (wp + t * pp), curvature = self->lambda * pp;
     for (int64_t i = 0; i < nt->n; ++i) {
-      const double c = example_weight(self, i), y = self->labels[i];
+      const double c = ss_newton_weight(self, i);
       if (!(c > 0)) continue;
-      double beta;
-      smoothed_hinge(y * (s[i] + t * z[i]), mu, &beta);
-      slope -= c * y * z[i] * beta * inv_n;
-      if (beta > 0 && beta < 1) curvature += c * z[i] * z[i] * inv_n / mu;
+      double derivative;
+      bool band;
+      smoothed_loss(self->loss, s[i] + t * z[i], self->labels[i], mu, &derivative, &band);
+      slope += c * z[i] * derivative * inv_n;
+      if (band) curvature += c * z[i] * z[i] * inv_n / mu;
     }
     if (slope == 0) break;
     if (slope < 0) lo = t; else hi = t;
@@ -186,30 +199,16 @@ static double hinge_line_search(Newton *nt, double mu, const double *w, const do
   return t;
 }
 
-static bool hinge_interrupted(const SsSvm *self)
+SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
 {
-  return self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0;
-}
+  Newton nt; /* vectors: w~, g, step, r, trial, work (2); rows: s_trial, alpha if not kept */
+  if (ss_newton_begin(self, &nt, 7, alpha ? 1 : 2) != SS_OK) return SS_ERR_ALLOC;
+  const int64_t n = nt.n, m = nt.m;
+  double *w = nt.vectors, *g = w + m, *step = g + m, *r = step + m, *trial = r + m, *work = trial + m;
+  double *s_trial = nt.rows, *scores = self->scores;
+  if (!alpha) alpha = s_trial + n;
 
-SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *alpha, SsNewtonHingeResult *result)
-{
-  const int64_t n = self->source.num_data, d = self->dimension;
-  const double B = self->bias_multiplier;
-  Newton nt = {.svm = self, .n = n, .d = d, .m = B > 0 ? d + 1 : d, .B = B, .offset = B > 0 ? 0 : self->bias};
-  const int64_t m = nt.m;
-  double *vectors = malloc((size_t)(6 * m) * sizeof(double));
-  double *rows = malloc((size_t)(3 * n) * sizeof(double));
-  if (!vectors || !rows) {
-    free(vectors);
-    free(rows);
-    return SS_ERR_ALLOC;
-  }
-  double *g = vectors, *step = g + m, *r = step + m, *trial = r + m, *work = trial + m; /* work: 2 m */
-  double *s_trial = rows;
-  nt.curvature = s_trial + n;
-  nt.z = nt.curvature + n;
-
-  double mu = SS_HINGE_MU_FIRST;
+  double mu = SS_HINGE_MU_FIRST, stage_g0 = 0; /* ||g|| at the stage's first step */
   int64_t iterations = 0;
   ss_newton_scores(&nt, w, true, scores);
   HingeValues at = hinge_measure(&nt, mu, w, scores, g, alpha);
@@ -221,13 +220,22 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *a
       break;
     }
     if (iterations == SS_HINGE_MAX_ITERATIONS || !isfinite(at.primal)) break;
-    if (hinge_interrupted(self)) {
+    if (ss_newton_interrupted(self)) {
       status = SS_SVM_STATUS_INTERRUPTED;
       break;
     }
-    bool stage_done = at.smooth_primal - at.smooth_dual <= SS_HINGE_STAGE_SHARE * self->epsilon * scale;
+    /* The loss's gap is the smoothed gap plus the smoothing's share
+     * mu/n sum_band c_i beta_i (1 - beta_i): a stage ends when its own
+     * gap no longer dominates (a tighter solve at this width would not
+     * bring the loss's gap under that share), or meets half the target. */
+    const double smoothing = (at.primal - at.dual) - (at.smooth_primal - at.smooth_dual);
+    bool stage_done = at.smooth_primal - at.smooth_dual <=
+                      fmax(SS_HINGE_STAGE_SHARE * self->epsilon * scale, smoothing);
     if (!stage_done) {
-      ss_newton_cg(&nt, g, INFINITY, SS_HINGE_CG_TOLERANCE, step, r, work);
+      const double gnorm = sqrt(ss_newton_dot(g, g, m));
+      if (!(stage_g0 > 0)) stage_g0 = gnorm;
+      const double forcing = fmin(SS_HINGE_CG_TOLERANCE, sqrt(gnorm / stage_g0));
+      ss_newton_cg(&nt, g, INFINITY, forcing, step, r, work);
       iterations++;
       const double t = hinge_line_search(&nt, mu, w, step, scores);
       for (int64_t k = 0; k < m; ++k) trial[k] = w[k] + t * step[k];
@@ -240,52 +248,28 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *a
       }
     }
     if (stage_done) {
-      if (mu * SS_HINGE_MU_FACTOR < SS_HINGE_MU_LEAST) break;
-      mu *= SS_HINGE_MU_FACTOR;
+      /* The share falls about as mu: the next width brings it to the
+       * target, by at least a factor 2 and at most 10. */
+      const double target = SS_HINGE_STAGE_SHARE * self->epsilon * scale;
+      const double factor = fmin(SS_HINGE_MU_FACTOR_MOST, fmax(SS_HINGE_MU_FACTOR, target / smoothing));
+      if (mu * factor < SS_HINGE_MU_LEAST) break;
+      mu *= factor;
+      stage_g0 = 0;
     }
     at = hinge_measure(&nt, mu, w, scores, g, alpha);
   }
   self->newton.iterations += iterations;
-  *result = (SsNewtonHingeResult){.primal = at.primal, .dual = at.dual, .mu = mu, .status = status};
-  free(vectors);
-  free(rows);
+  ss_newton_write_back(&nt, w, scores, at.primal, at.dual, status);
+  ss_newton_end(&nt);
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
 }
 
 SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self)
 {
-  const int64_t d = self->dimension;
-  const double B = self->bias_multiplier;
-  const int64_t m = B > 0 ? d + 1 : d;
-  double *w = malloc((size_t)m * sizeof(double));
-  if (!w) return SS_ERR_ALLOC;
-  /* The model SDCA returned (w = factor u, the ray's included). */
-  for (int64_t k = 0; k < d; ++k) w[k] = self->factor * self->u[k];
-  if (m > d) w[d] = self->bias / B;
-  SsNewtonHingeResult result;
-  const SsStatus status = ss_newton_hinge_solve(self, w, self->scores, self->alpha, &result);
-  if (status == SS_ERR_ALLOC) {
-    free(w);
-    return status;
-  }
-  memcpy(self->u, w, (size_t)d * sizeof(double));
-  self->factor = 1.0;
-  if (m > d) self->bias = B * w[d];
-  ss_svm_realise_model(self);
+  const SsStatus status = ss_newton_hinge_solve(self, self->alpha);
+  if (status == SS_ERR_ALLOC) return status;
   self->ray.applied = false;
   self->ray.scores_fresh = false;
-  self->has_scores = true;
   self->model_stale = true;
-
-  SsSvmStatistics *st = &self->statistics;
-  st->regularizer = 0.5 * self->lambda * dot(w, w, m);
-  st->loss = result.primal - st->regularizer;
-  st->objective = result.primal;
-  st->dual_objective = result.dual;
-  st->duality_gap = result.primal - result.dual;
-  st->status = result.status;
-  st->num_newton_iterations = self->newton.iterations;
-  st->elapsed_time = ss_clock_seconds() - self->train_start_time;
-  free(w);
   return status;
 }

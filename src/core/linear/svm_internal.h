@@ -315,33 +315,29 @@ SsStatus ss_sdca_newton_fallback(SsSvm *self);
  *  SS_ERR_ALLOC (nothing changed) or SS_ERR_INTERRUPTED. */
 SsStatus ss_newton_solve(SsSvm *self);
 /** The primal solvers' certified finish (primal_finish.c): run @p train
- *  (the solver's own run), then, where it ended uncertified with a smooth
- *  loss, continue with ss_newton_solve. */
+ *  (the solver's own run), then, where it ended uncertified, continue with
+ *  ss_newton_solve (the smooth losses) or ss_newton_hinge_solve (the hinge
+ *  and l1 losses). */
 SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
-/** The hinge loss's Newton finish (newton_hinge.c): minimise the smoothed
- *  hinge's primal by Newton steps for widths mu = 1, 0.1, ..., until the
- *  *hinge* duality gap of (w~, alpha) meets the relative gap epsilon.
+/** The hinge and l1 losses' Newton finish (newton_hinge.c): minimise the
+ *  smoothed loss's primal by Newton steps for widths mu = 1, 0.1, ...,
+ *  until the duality gap of the loss itself at (w~, alpha) meets the
+ *  relative gap epsilon.
  *
  *  Contract of ss_newton_hinge_solve, for any linear solver with the hinge
- *  loss: the problem is @p self's (data, labels, weights c_i, lambda,
- *  epsilon, bias multiplier B; the fixed offset self->bias when B = 0;
- *  interrupt function). @p w [d + 1 if B > 0, else d] is w~ = (w, b/B): the
- *  start on entry, the final model on return. @p scores [n] receives its
- *  scores (offset included), @p alpha [n] the dual point certifying it
- *  (y_i alpha_i in [0, c_i]; w~(alpha) = w~ at the optimum). @p result gets
- *  the hinge's P(w~) and D(alpha), the last width and the status: converged
- *  exactly when (P - D) / max(P, D) <= epsilon, max_iterations when the
- *  1000 Newton iterations (or the widths) ran out first, interrupted.
- *  The iterations are added to self->newton.iterations; nothing else of
- *  @p self changes. Returns SS_OK, SS_ERR_INTERRUPTED, or SS_ERR_ALLOC
- *  (then w, scores and alpha are untouched). */
-typedef struct SsNewtonHingeResult {
-  double primal, dual;  /**< the hinge's P(w~) and D(alpha) */
-  double mu;            /**< the smoothing width of the last stage */
-  SsSvmStatus status;
-} SsNewtonHingeResult;
-SsStatus ss_newton_hinge_solve(SsSvm *self, double *w, double *scores, double *alpha,
-                               SsNewtonHingeResult *result);
+ *  or the l1 loss: the problem is @p self's (data, labels, weights c_i,
+ *  lambda, epsilon, bias multiplier B; the fixed offset self->bias when
+ *  B = 0; interrupt function), from the model w~ = (factor u, b / B) it
+ *  holds. As ss_newton_solve, it writes back the model (u, factor 1, the
+ *  bias), its scores and the statistics: the loss's P(w~) and D(alpha),
+ *  status converged exactly when (P - D) / max(P, D) <= epsilon,
+ *  max_iterations when the 1000 Newton iterations (or the widths) ran out
+ *  first, interrupted; the iterations are added to self->newton.iterations.
+ *  @p alpha [n] (NULL: not kept) receives the dual point certifying the
+ *  model, alpha_i = -c_i h_mu'(s_i) (hinge: y_i alpha_i in [0, c_i]; l1:
+ *  alpha_i in [-c_i, c_i]; w~(alpha) = w~ at the optimum). Returns SS_OK,
+ *  SS_ERR_INTERRUPTED, or SS_ERR_ALLOC (then nothing changed). */
+SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha);
 /** SDCA's fallback for the hinge (newton_hinge.c), where
  *  ss_sdca_newton_fallback serves the smooth losses: the solve from SDCA's
  *  model, written back as SDCA's state as newton.c's is. */
