@@ -385,7 +385,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         max_iter = self._param("max_iter")
         if max_iter is not None:
             return int(max_iter)
-        return _solvers.get("linear", self.solver).default_epochs_on(X)
+        return _solvers.get("linear", self.solver).default_epochs_on(X, self._loss())
 
     def _cap_text(self):
         """The cap as the warnings name it: the value given, or None and the
