@@ -111,12 +111,14 @@ def test_small_sets_get_a_work_based_cap():
 
 def test_large_sets_keep_100_epochs_bit_for_bit():
     """Where n d >= 4e5 the default is 100 epochs: the same fit, bit for bit,
-    as max_iter=100 (tol=0 runs the whole cap)."""
+    as max_iter=100 (tol=0 runs the whole cap). (The hinge's is 1000 epochs
+    everywhere: tests/test_sdca_hinge_cap.py.)"""
     rng = np.random.default_rng(0)
     X = rng.standard_normal((2000, 200))
     y = np.where(X[:, 0] + 0.5 * rng.standard_normal(2000) > 0, 1, -1)
-    default = LinearSVMClassifier(C=1.0, tol=0.0)
+    assert LinearSVMClassifier(C=1.0)._max_iter(X) == 1000
+    default = LinearSVMClassifier(C=1.0, tol=0.0, loss="hinge2")
     assert default._max_iter(X) == 100
-    explicit = LinearSVMClassifier(C=1.0, tol=0.0, max_iter=100)
+    explicit = LinearSVMClassifier(C=1.0, tol=0.0, loss="hinge2", max_iter=100)
     assert np.array_equal(default.fit(X, y).coef_, explicit.fit(X, y).coef_)
     assert default.n_iter_ == explicit.n_iter_ == 100

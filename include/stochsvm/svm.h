@@ -306,10 +306,14 @@ SS_API SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self);
 
 /** Epochs of the default iteration cap. */
 #define SS_SVM_DEFAULT_EPOCHS 100
+/** Epochs of SDCA's default cap with the hinge loss (shrunk epochs are
+ *  cheap; the Newton finish at the cap is not). */
+#define SS_SDCA_HINGE_DEFAULT_EPOCHS 1000
 
 /** @brief Iterations per ss_svm_train call, >= 1. Default
  *  max(SS_SVM_DEFAULT_EPOCHS n, ceil(10/lambda)) (100 epochs, or VLFeat's
- *  10/lambda when that is more), computed at train time while not set: enough
+ *  10/lambda when that is more; SS_SDCA_HINGE_DEFAULT_EPOCHS, 1000, for
+ *  SDCA with the hinge loss), computed at train time while not set: enough
  *  for the default epsilon on ordinary problems, the rule stopping the run
  *  earlier. A run that reaches the cap ends with status
  *  SS_SVM_STATUS_MAX_ITERATIONS (unless the final diagnostic meets the rule). */

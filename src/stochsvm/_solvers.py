@@ -37,6 +37,11 @@ class Solver:
     #: kernel solver, n^2 kernel evaluations (n steps against at most n
     #: support vectors).
     min_work: float = 0
+    #: The least epochs of the default cap with the hinge loss (0: as any
+    #: loss). SDCA's: its hinge epochs shrink to the examples off their
+    #: bounds, and the Newton finish that takes over at the cap costs
+    #: hundreds of passes (the C object's SS_SDCA_HINGE_DEFAULT_EPOCHS).
+    hinge_max_iter: int = 0
     #: What ``tol`` bounds; None: the solver has no stopping test.
     stopping_rule: str = "objective window"
     #: It takes per-example weights (any; False: equal weights only).
@@ -70,14 +75,18 @@ class Solver:
         no such bias, ``unregularized_bias`` does not apply)."""
         return True if self.bias == "unregularized" else None
 
-    def default_epochs_on(self, X):
+    def default_epochs_on(self, X, loss=None):
         """The default epoch cap on the training set ``X`` (an array or a
-        scipy sparse matrix): a linear epoch's work is the stored values of
-        X plus one per row, a kernel epoch's n^2 kernel evaluations."""
+        scipy sparse matrix) with ``loss`` (None: the default loss): a
+        linear epoch's work is the stored values of X plus one per row, a
+        kernel epoch's n^2 kernel evaluations."""
         n = X.shape[0]
         if self.kind == "kernel":
             return self.default_epochs(float(n) ** 2)
-        return self.default_epochs((X.nnz if hasattr(X, "nnz") else X.size) + n)
+        epochs = self.default_epochs((X.nnz if hasattr(X, "nnz") else X.size) + n)
+        if (loss or self.default_loss) == "hinge":
+            epochs = max(epochs, self.hinge_max_iter)
+        return epochs
 
     @property
     def default_tol(self):
@@ -111,7 +120,7 @@ _KERNEL_MIN_WORK = 2e7
 SOLVERS = (
     Solver("sgd", "linear", _LINEAR_ALL, 1e-3, 100, min_work=_LINEAR_MIN_WORK, dask=True,
            summary="Pegasos-style stochastic gradient descent"),
-    Solver("sdca", "linear", _LINEAR_ALL, 1e-3, 100, min_work=_SDCA_MIN_WORK,
+    Solver("sdca", "linear", _LINEAR_ALL, 1e-3, 100, min_work=_SDCA_MIN_WORK, hinge_max_iter=1000,
            stopping_rule="relative duality gap", dask=True,
            summary="stochastic dual coordinate ascent (duality-gap certificate)"),
     Solver("svmsgd2", "linear", _LINEAR_ALL, 1e-3, 100, min_work=_LINEAR_MIN_WORK,

@@ -815,7 +815,7 @@ def resolve_run_defaults(args, X):
     solver = _solvers.get("linear" if args.kernel is None else "kernel", args.solver)
     args.epochs_default = args.epochs is None  # (the primal solvers' Newton finish: _set_run)
     if args.epochs is None:
-        args.epochs = solver.default_epochs_on(X)
+        args.epochs = solver.default_epochs_on(X, getattr(args, "loss", None))
     if args.tol is None:
         args.tol = solver.default_tol
 

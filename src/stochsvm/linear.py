@@ -385,7 +385,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         max_iter = self._param("max_iter")
         if max_iter is not None:
             return int(max_iter)
-        return _solvers.get("linear", self.solver).default_epochs_on(X)
+        return _solvers.get("linear", self.solver).default_epochs_on(X, self._loss())
 
     def _cap_text(self):
         """The cap as the warnings name it: the value given, or None and the
@@ -670,9 +670,11 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         100, and for ``solver`` ``"sgd"``, ``"svmsgd2"`` and ``"sgdqn"`` at
         least the epochs that make 3e7 units of work (stored values of ``X``
         plus one per row, per epoch; every set of 3e5 stored values or more
-        keeps 100), for ``"sdca"`` 4e7 (4e5): small, badly scaled sets, and the
-        step-size solvers at large C, need thousands of epochs (see
-        :doc:`stopping`).
+        keeps 100), for ``"sdca"`` 4e7 (4e5), and for ``"sdca"`` with the
+        hinge loss at least 1000: small, badly scaled sets, and the
+        step-size solvers at large C, need thousands of epochs, and SDCA's
+        shrunk hinge epochs are cheap next to the Newton finish that takes
+        over at the cap (see :doc:`stopping`).
     tol : float >= 0, default=1e-3
         Stopping tolerance checked after every epoch (see ``solver``); 0 runs
         ``max_iter`` epochs. A ``ConvergenceWarning`` says when ``fit``

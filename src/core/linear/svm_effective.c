@@ -92,7 +92,14 @@ int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
   int64_t cap = INT64_MAX / 4;
   int64_t m = by_lambda >= (double)cap ? cap : (int64_t)by_lambda;
   int64_t n = self->source.num_data;
-  int64_t by_epochs = n > cap / SS_SVM_DEFAULT_EPOCHS ? cap : SS_SVM_DEFAULT_EPOCHS * n;
+  /* SDCA with the hinge: its epochs shrink to the examples off their bounds,
+   * and the Newton finish that takes over at the cap costs hundreds of
+   * passes (a9a, lambda = 1/n, epsilon 1e-3: 100 epochs + 46 Newton
+   * iterations, 2.2 s, against 151 epochs, 0.2 s; docs/stopping.rst). */
+  const int64_t epochs = self->solver == SS_SOLVER_SDCA && self->loss == SS_LOSS_HINGE
+                             ? SS_SDCA_HINGE_DEFAULT_EPOCHS
+                             : SS_SVM_DEFAULT_EPOCHS;
+  int64_t by_epochs = n > cap / epochs ? cap : epochs * n;
   return m > by_epochs ? m : by_epochs;
 }
 
