@@ -529,6 +529,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self._last_data = data
 
         self._share_kernel_rows()
+        finish = not partial and self._param("max_iter") is None
 
         def run(svm):
             # (a warm start keeps its cached rows unless the size changed)
@@ -536,6 +537,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                 svm.set_cache_size(float(self.cache_size))
             svm.set_shrinking(bool(self.shrinking))
             svm.set_max_num_iterations(epochs_to_iterations(epochs, n))
+            # The kernel SDCA finish (docs/stopping.rst): on under the default
+            # cap, which fit passes as a number; "auto" (off under a cap the
+            # object was given) when the user chose max_iter or in partial_fit.
+            svm.set_sdca_finish(True if finish else "auto")
             svm.set_epsilon(tol)
             start = svm.get_iteration_number()
             stats = svm.train()

@@ -398,6 +398,18 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
                           f"(raise lambda) or raise {tol_name}", _convergence_warning(),
                           stacklevel=3)
             return
+        finish = stats.get("finish_epochs", 0)
+        if capped and finish > 0:
+            # The kernel run handed over to exact kernel SDCA on its cap, and
+            # the SDCA ended on its own cap (1000 epochs) uncertified.
+            warnings.warn(f"{name} stopped before its relative duality gap fell below "
+                          f"min({tol_name}, 1e-3){gap_text}: the run reached its cap "
+                          f"{cap_name}={cap_value}, handed over to exact kernel SDCA, and the "
+                          f"SDCA ended after {finish:.0f} epochs without meeting its "
+                          f"certificate; scale the features (e.g. "
+                          f"sklearn.preprocessing.StandardScaler), lower C or raise {tol_name}",
+                          _convergence_warning(), stacklevel=3)
+            return
         if capped and (stopping_rule is not None or far):
             note = scale_note() if scale_note is not None else ""
             if stopping_rule is not None:

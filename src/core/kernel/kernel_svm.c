@@ -104,6 +104,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->nu_warmup = ss_kernel_svm_nu_warmup;
   self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
+  self->finish_mode = SS_KERNEL_SDCA_FINISH_AUTO;
   self->perm_epoch = -1;
   self->model.dimension = dimension;
   self->statistics.status = SS_SVM_STATUS_UNTRAINED;
@@ -561,7 +562,8 @@ static SsStatus run_solver(SsKernelSvm *self)
    * of another C, not converged (run_dual_bound let the stop stand). */
   if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && ss_sbp_nu_is_off(self))
     self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
-  return status;
+  /* A run on the default cap hands over to exact kernel SDCA (kernel_finish.c). */
+  return status == SS_OK ? ss_kernel_finish(self) : status;
 }
 
 /* Say why a run ended with @p status (the solvers return a bare status). */
