@@ -142,6 +142,12 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_respects_an_explicit_cap)                     \
   X(primal_finish_warm_start)                                   \
   X(primal_finish_interrupted)                                  \
+  /* test_kernel_finish.c */                                    \
+  X(kernel_finish_certified)                                    \
+  X(kernel_finish_modes_and_caps)                               \
+  X(kernel_finish_not_applicable)                               \
+  X(kernel_finish_bias_free_mode)                               \
+  X(kernel_finish_interrupted)                                  \
   /* test_sdca_newton_hinge.c */                                \
   X(sdca_newton_hinge_certified)                                \
   X(sdca_newton_hinge_stall_rule)                               \
