@@ -295,6 +295,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_nu_matches_the_optimum_and_is_monotone)                 \
   X(sbp_nu_bias_free_starts_from_the_bias_solution)             \
   X(sbp_nu_sampled_is_near_the_optimum)                         \
+  X(sbp_nu_sample_is_stratified)                                \
   X(sbp_nu_rejects)                                             \
   X(sbp_stop_is_certified)                                      \
   X(sbp_bound_cost_bounds_the_bound)                            \

@@ -1016,8 +1016,38 @@ const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *sel
 /** Above this many rows the warm-up trains on a sample of this many. */
 #define SS_SBP_NU_WARMUP_ROWS 4096
 
-/* Rows first .. first + m - 1 of a seeded permutation of the object's rows
- * (copies of their values, labels and weights), for the warm-up on large n.
+/* Reorder the first @p m rows of @p perm, a seeded permutation of the n
+ * rows, so that each half of them holds the two classes in their proportion
+ * in the data (rounded), with at least one row of a class wherever enough
+ * of its rows remain, each class's rows taken in perm's order. A plain
+ * prefix of perm missed a class of a few rows in n, and the warm-up then
+ * solved the whole data. @p scratch holds n entries. */
+static void stratify(const SsKernelSvm *self, int64_t *perm, int64_t m, int64_t *scratch)
+{
+  const int64_t n = self->num_data;
+  int64_t positives = 0;
+  for (int64_t k = 0; k < n; ++k) positives += self->labels[perm[k]] > 0;
+  /* scratch: the positive rows, then the negative ones, both in perm's order */
+  int64_t p = 0, q = positives;
+  for (int64_t k = 0; k < n; ++k) scratch[self->labels[perm[k]] > 0 ? p++ : q++] = perm[k];
+  int64_t used_pos = 0, used_neg = 0, at = 0;
+  for (int half = 0; half < 2; ++half) {
+    const int64_t length = half == 0 ? m / 2 : m - m / 2;
+    const int64_t left_pos = positives - used_pos, left_neg = (n - positives) - used_neg;
+    int64_t want = (int64_t)llround((double)length * (double)positives / (double)n);
+    if (want < 1 && left_pos > 0) want = 1;
+    if (want > length - 1 && left_neg > 0) want = length - 1;
+    if (want > left_pos) want = left_pos;
+    if (length - want > left_neg) want = length - left_neg;
+    for (int64_t k = 0; k < want; ++k) perm[at++] = scratch[used_pos++];
+    for (int64_t k = 0; k < length - want; ++k) perm[at++] = scratch[positives + used_neg++];
+  }
+}
+
+/* Rows first .. first + m - 1 of a seeded permutation of the object's rows,
+ * stratified by class (stratify; copies of their values, labels and
+ * weights), for the warm-up on large n. The sample is rows 0 .. m - 1 and
+ * its halves rows 0 .. m/2 - 1 and m/2 .. m - 1.
  * A precomputed kernel's sample is the m x m block of its (dense) Gram
  * matrix at those rows and columns. */
 typedef struct RowSample {
@@ -1047,15 +1077,19 @@ static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, Ro
   const int64_t n = self->num_data, d = gram ? m : x->dimension;
   *r = (RowSample){0};
   int64_t *perm = malloc((size_t)n * sizeof(int64_t));
+  int64_t *scratch = malloc((size_t)n * sizeof(int64_t));
   r->labels = malloc((size_t)m * sizeof(double));
   r->weights = self->weights ? malloc((size_t)m * sizeof(double)) : NULL;
   r->indptr = csr ? malloc((size_t)(m + 1) * sizeof(int64_t)) : NULL;
-  if (!perm || !r->labels || (self->weights && !r->weights) || (csr && !r->indptr)) {
+  if (!perm || !scratch || !r->labels || (self->weights && !r->weights) || (csr && !r->indptr)) {
     free(perm);
+    free(scratch);
     row_sample_free(r);
     return SS_ERR_ALLOC;
   }
   ss_rng_permutation(perm, n, self->seed, UINT64_C(0x5b9));
+  stratify(self, perm, SS_SBP_NU_WARMUP_ROWS, scratch); /* (n > the sample: the caller's test) */
+  free(scratch);
   if (csr) r->indptr[0] = 0;
   int64_t nnz = 0;
   for (int64_t k = 0; k < m; ++k) {
@@ -1192,9 +1226,10 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
   int64_t evaluations = 0;
   /* On large n, a sample of m rows and its two halves, solved at the same
-   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). A half that
-   * misses a class leaves the sample's nu as it is; a sample that misses
-   * one, the whole data. Each half is copied, solved and freed in turn. A
+   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). The sample
+   * is stratified by class (stratify), so it misses a class only when the
+   * data has a single one (then the whole data is solved), and a half only
+   * when its class has a single row (then the sample's nu stays as it is). Each half is copied, solved and freed in turn. A
    * precomputed kernel is sampled as blocks of its Gram matrix (m x m
    * doubles: 128 MB, then m/2 x m/2) where it is dense; a sparse one is
    * solved whole. */
