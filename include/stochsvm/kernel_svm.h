@@ -346,10 +346,11 @@ enum {
  *  lambda) and, when their budget is at least n, BSGD and BSCA: a train
  *  call that ends on its iteration cap (status SS_SVM_STATUS_MAX_ITERATIONS)
  *  continues on exact kernel SDCA, on the same problem (lambda, weights, the
- *  bias form in force), bias-free from the run's model (alpha_i = y_i beta_i
- *  clipped to the box), with the bias from alpha = 0, until its relative
+ *  bias form in force), from alpha = 0 (bias-free: the exact pair solver's
+ *  bias-free mode, greedy single steps with the kernel-row cache), until its relative
  *  duality gap meets min(epsilon, 1e-3) (status SS_SVM_STATUS_CONVERGED:
- *  P - P* <= epsilon D) or 1000 epochs ran (SS_SVM_STATUS_MAX_ITERATIONS).
+ *  P - P* <= epsilon D) or its cap ran (1000 epochs,
+ *  more on small sets: SS_KERNEL_FINISH_WORK; status SS_SVM_STATUS_MAX_ITERATIONS).
  *  The model and statistics become the SDCA's (its P, D and gap); the
  *  statistics' finish_epochs counts its epochs; the solver's own state is
  *  kept (src/core/kernel/kernel_finish.c, docs/stopping.rst). @p mode:

@@ -739,10 +739,10 @@ cdef class KernelSVM(_Trainer):
         Kernel Pegasos, the SBP (``nu`` derived from ``lambda_``) and, when
         their budget is at least ``n``, BSGD and BSCA: a ``train`` that ends on
         its iteration cap continues on exact kernel SDCA on the same problem
-        (``lambda_``, weights, the bias form in force), from the run's model
-        without the bias, until its relative duality gap meets
-        ``min(epsilon, 1e-3)`` (status ``'converged'``, within that factor of
-        the optimum) or 1000 epochs ran. The model and the statistics become
+        (``lambda_``, weights, the bias form in force), until its relative
+        duality gap meets ``min(epsilon, 1e-3)`` (status ``'converged'``,
+        within that factor of the optimum) or its cap ran (1000 epochs, more
+        on small sets). The model and the statistics become
         the SDCA's; ``statistics["finish_epochs"]`` counts its epochs
         (docs/stopping.rst).
 
