@@ -754,20 +754,14 @@ cdef class KernelSVM(_Trainer):
             :meth:`set_max_num_iterations` a run ends on the cap it was
             given, a cheap rough model as asked).
         """
-        if isinstance(enabled, str) and enabled == "auto":
-            mode = 2
-        elif isinstance(enabled, (bool, np.bool_)):
-            mode = 1 if enabled else 0
-        else:
-            raise TypeError(f"enabled must be a bool or 'auto', got {enabled!r}")
+        mode = _finish_mode(enabled)
         cdef SsKernelSvm *p = self._writer("set_sdca_finish")
         _check(ss_kernel_svm_set_sdca_finish(p, mode), "sdca_finish", enabled)
 
     def get_sdca_finish(self):
         """The finish's mode: True, False or ``"auto"`` (the default;
         :meth:`set_sdca_finish`)."""
-        mode = ss_kernel_svm_get_sdca_finish(self._reader())
-        return "auto" if mode == 2 else bool(mode)
+        return _finish_mode_name(ss_kernel_svm_get_sdca_finish(self._reader()))
 
     def set_row_copy(self, enabled):
         """SBP on CSR data: keep a copy of X's rows laid out for fast kernel
