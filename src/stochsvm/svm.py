@@ -392,13 +392,14 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
             # Newton finish on a stall or the cap; the kernel SDCA finish on
             # the cap) and the finish ended uncertified: more epochs would not
             # help.
-            finisher, rule, length = (
-                ("its Newton finish", stopping_rule or "stopping test", f"{newton} iterations")
+            finisher, method, rule, length = (
+                ("its Newton finish", "Newton", stopping_rule or "stopping test",
+                 f"{newton} iterations")
                 if newton > 0 else
-                ("exact kernel SDCA", "relative duality gap", f"{finish:.0f} epochs"))
+                ("exact kernel SDCA", "the SDCA", "relative duality gap", f"{finish:.0f} epochs"))
             warnings.warn(f"{name} stopped before its {rule} fell below {tol_name}={tol}"
                           f"{gap_text}: the run handed over to {finisher} after "
-                          f"{stats['epoch']} epochs, which ended after {length} without meeting "
+                          f"{stats['epoch']} epochs, and {method} ended after {length} without meeting "
                           f"its certificate (a nearly separable or badly scaled problem); "
                           f"raising {cap_name} rarely helps here: scale the features (e.g. "
                           f"sklearn.preprocessing.StandardScaler), lower C (raise lambda) or "
