@@ -105,7 +105,7 @@ static bool finishes(const SsKernelSvm *self)
   }
 }
 
-static bool finish_wanted(const SsKernelSvm *self)
+bool ss_kernel_finish_wanted(const SsKernelSvm *self)
 {
   if (self->finish_mode == SS_KERNEL_SDCA_FINISH_OFF || !(self->epsilon > 0) || !finishes(self))
     return false;
@@ -113,40 +113,19 @@ static bool finish_wanted(const SsKernelSvm *self)
   return self->statistics.status == SS_SVM_STATUS_MAX_ITERATIONS;
 }
 
-/* The SDCA object of the finish, set up as the header says; NULL on failure
- * (*status says why). */
-static SsKernelSvm *finish_solver(SsKernelSvm *self, SsStatus *status)
+int64_t ss_kernel_finish_cap(int64_t n)
 {
-  SsKernelSvm *sdca = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &self->kernel, self->dimension,
-                                                     self->lambda);
-  *status = sdca ? SS_OK : SS_ERR_ALLOC;
-  const int64_t n = self->num_data;
   const double cap = fmax((double)SS_KERNEL_FINISH_EPOCHS * (double)n, SS_KERNEL_FINISH_WORK / (double)n);
-  const int64_t iterations = cap < 0.5 * (double)INT64_MAX ? (int64_t)cap : INT64_MAX / 2;
-  if (*status == SS_OK) *status = ss_kernel_svm_set_kernel_precision(sdca, self->kernel_precision);
-  if (*status == SS_OK) *status = ss_kernel_svm_set_data(sdca, &self->data, self->labels);
-  if (*status == SS_OK) *status = ss_kernel_svm_set_seed(sdca, self->seed);
-  if (*status == SS_OK)
-    *status = ss_kernel_svm_set_epsilon(sdca, fmin(self->epsilon, SS_KERNEL_FINISH_GAP));
-  if (*status == SS_OK) *status = ss_kernel_svm_set_max_num_iterations(sdca, iterations);
-  if (*status == SS_OK) *status = ss_kernel_svm_set_num_threads(sdca, ss_kernel_svm_get_num_threads(self));
-  if (*status == SS_OK && self->weights) *status = ss_kernel_svm_set_weights(sdca, self->weights);
-  if (*status == SS_OK) *status = ss_kernel_svm_set_unregularized_bias(sdca, self->bias_enabled);
-  if (*status == SS_OK && !self->bias_enabled) *status = ss_kernel_sdca_bias_free_pairs(sdca);
-  if (*status == SS_OK && self->cache_size > 0) *status = ss_kernel_svm_set_cache_size(sdca, self->cache_size);
-  if (*status == SS_OK) *status = ss_kernel_svm_set_shrinking(sdca, !self->no_shrinking);
-  if (*status == SS_OK && self->row_store) *status = ss_kernel_svm_share_kernel_rows(sdca, self);
-  if (*status == SS_OK && self->interrupt_fn)
-    *status = ss_kernel_svm_set_interrupt_function(sdca, self->interrupt_fn, self->interrupt_user);
-  if (*status != SS_OK) {
-    ss_kernel_svm_delete(sdca);
-    return NULL;
-  }
-  return sdca;
+  return cap < 0.5 * (double)INT64_MAX ? (int64_t)cap : INT64_MAX / 2;
+}
+
+double ss_kernel_finish_epsilon(const SsKernelSvm *self)
+{
+  return fmin(self->epsilon, SS_KERNEL_FINISH_GAP);
 }
 
 /* The run's model and statistics become the finish's (the header comment). */
-static SsStatus write_back(SsKernelSvm *self, SsKernelSvm *sdca)
+SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca)
 {
   const int64_t n = self->num_data;
   if (sdca->scores) {
@@ -171,17 +150,4 @@ static SsStatus write_back(SsKernelSvm *self, SsKernelSvm *sdca)
   self->num_kernel_evaluations += sdca->num_kernel_evaluations;
   ss_run_history_clear(&self->history);
   return SS_OK;
-}
-
-SsStatus ss_kernel_finish(SsKernelSvm *self)
-{
-  self->statistics.finish_epochs = 0;
-  if (!finish_wanted(self)) return SS_OK;
-  SsStatus status;
-  SsKernelSvm *sdca = finish_solver(self, &status);
-  if (sdca) status = ss_kernel_svm_train(sdca);
-  if (status == SS_OK) status = write_back(self, sdca);
-  if (status == SS_ERR_INTERRUPTED) self->statistics.status = SS_SVM_STATUS_INTERRUPTED;
-  ss_kernel_svm_delete(sdca);
-  return status;
 }

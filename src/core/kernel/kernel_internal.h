@@ -428,10 +428,18 @@ SsStatus ss_kernel_sdca_start_from(SsKernelSvm *self, const double *alpha);
  *  solver of kernel_sdca_pair.c with the bias fixed at 0: greedy single
  *  steps, the kernel-row cache and shrinking (its bias-free mode). */
 SsStatus ss_kernel_sdca_bias_free_pairs(SsKernelSvm *self);
-/** The certified finish of a run that ended on its cap: exact kernel SDCA
- *  from the run's model (kernel_finish.c). Called once at the end of every
- *  train; SS_OK and nothing done when it does not apply. */
-SsStatus ss_kernel_finish(SsKernelSvm *self);
+/* The certified finish of a run that ended on its cap: exact kernel SDCA on
+ * the same problem (kernel_finish.c says when and why; kernel_svm.c builds,
+ * trains and deletes the SDCA object at the end of every train). */
+/** Does the run that just ended hand over (mode, solver, status, cap)? */
+bool ss_kernel_finish_wanted(const SsKernelSvm *self);
+/** The finish's cap in iterations for @p n rows. */
+int64_t ss_kernel_finish_cap(int64_t n);
+/** The finish's relative gap: min(the object's epsilon, 1e-3). */
+double ss_kernel_finish_epsilon(const SsKernelSvm *self);
+/** The run's model and statistics become those of the trained finish
+ *  @p sdca (its model is swapped out of it). */
+SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca);
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
 extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */

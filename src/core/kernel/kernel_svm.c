@@ -495,6 +495,52 @@ static double best_constant_objective(const SsKernelSvm *self)
   return 2 * (positive < negative ? positive : negative) / (double)self->num_data;
 }
 
+/* The SDCA object of the certified finish (kernel_finish.c's header says what
+ * it inherits); NULL on failure (*status says why). It is built here, as the
+ * nu warm-up's solver is, so that kernel_finish.c calls none of the object's
+ * functions. */
+static SsKernelSvm *finish_solver(SsKernelSvm *self, SsStatus *status)
+{
+  SsKernelSvm *sdca = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &self->kernel, self->dimension,
+                                                     self->lambda);
+  *status = sdca ? SS_OK : SS_ERR_ALLOC;
+  const int64_t iterations = ss_kernel_finish_cap(self->num_data);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_kernel_precision(sdca, self->kernel_precision);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_data(sdca, &self->data, self->labels);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_seed(sdca, self->seed);
+  if (*status == SS_OK)
+    *status = ss_kernel_svm_set_epsilon(sdca, ss_kernel_finish_epsilon(self));
+  if (*status == SS_OK) *status = ss_kernel_svm_set_max_num_iterations(sdca, iterations);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_num_threads(sdca, ss_kernel_svm_get_num_threads(self));
+  if (*status == SS_OK && self->weights) *status = ss_kernel_svm_set_weights(sdca, self->weights);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_unregularized_bias(sdca, self->bias_enabled);
+  if (*status == SS_OK && !self->bias_enabled) *status = ss_kernel_sdca_bias_free_pairs(sdca);
+  if (*status == SS_OK && self->cache_size > 0) *status = ss_kernel_svm_set_cache_size(sdca, self->cache_size);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_shrinking(sdca, !self->no_shrinking);
+  if (*status == SS_OK && self->row_store) *status = ss_kernel_svm_share_kernel_rows(sdca, self);
+  if (*status == SS_OK && self->interrupt_fn)
+    *status = ss_kernel_svm_set_interrupt_function(sdca, self->interrupt_fn, self->interrupt_user);
+  if (*status != SS_OK) {
+    ss_kernel_svm_delete(sdca);
+    return NULL;
+  }
+  return sdca;
+}
+
+/* A run on the default cap hands over to exact kernel SDCA (kernel_finish.c). */
+static SsStatus finish(SsKernelSvm *self)
+{
+  self->statistics.finish_epochs = 0;
+  if (!ss_kernel_finish_wanted(self)) return SS_OK;
+  SsStatus status;
+  SsKernelSvm *sdca = finish_solver(self, &status);
+  if (sdca) status = ss_kernel_svm_train(sdca);
+  if (status == SS_OK) status = ss_kernel_finish_write_back(self, sdca);
+  if (status == SS_ERR_INTERRUPTED) self->statistics.status = SS_SVM_STATUS_INTERRUPTED;
+  ss_kernel_svm_delete(sdca);
+  return status;
+}
+
 /* The unit of the default diagnostic schedule (0: an epoch). */
 static int64_t schedule_unit(const SsKernelSvm *self)
 {
@@ -563,7 +609,7 @@ static SsStatus run_solver(SsKernelSvm *self)
   if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && ss_sbp_nu_is_off(self))
     self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
   /* A run on the default cap hands over to exact kernel SDCA (kernel_finish.c). */
-  return status == SS_OK ? ss_kernel_finish(self) : status;
+  return status == SS_OK ? finish(self) : status;
 }
 
 /* Say why a run ended with @p status (the solvers return a bare status). */
