@@ -87,7 +87,10 @@ def test_kernel_warning_names_the_epochs_of_none():
     X = rng.standard_normal((60, 3))
     y = np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, 1, -1)
     epochs = math.ceil(2e7 / 60 ** 2)
-    est = KernelSVMClassifier(solver="pegasos", C=1e3, tol=1e-9)
+    # (BSGD with a budget below n: Pegasos, or BSGD with B >= n, hand over to
+    # kernel SDCA on the cap under max_iter=None and end certified)
+    est = KernelSVMClassifier(solver="bsgd", C=1e3, tol=1e-9, budget=30)
     with pytest.warns(ConvergenceWarning, match=rf"max_iter=None \({epochs} epochs\)"):
         est.fit(X, y)
     assert est.n_iter_ == epochs
+    assert est._stats[0]["finish_epochs"] == 0

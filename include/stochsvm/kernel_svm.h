@@ -82,6 +82,9 @@ typedef struct SsKernelSvmStatistics {
                                     included; diagnostics excluded) */
   int64_t num_support_vectors; /**< entries of the model's expansion */
   double elapsed_time;         /**< wall-clock seconds since the start of this train call */
+  double finish_epochs;        /**< epochs (iterations / n; pair steps with the bias) of the
+                                    kernel SDCA finish in this train call, 0 if none ran
+                                    (ss_kernel_svm_set_sdca_finish) */
 } SsKernelSvmStatistics;
 
 /** @brief Diagnostic callback (as SsSvmDiagnosticFunction): called every
@@ -329,6 +332,35 @@ SS_API SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self,
  *  iterations) and its user pointer (NULL to remove). */
 SS_API SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptFunction f,
                                                      void *user);
+/** Modes of the kernel SDCA finish (ss_kernel_svm_set_sdca_finish): the
+ *  semantics of the linear Newton finish's (SS_SVM_NEWTON_FALLBACK_*). */
+enum {
+  SS_KERNEL_SDCA_FINISH_OFF = 0,  /**< never: a run ends where its own rule or cap ends it */
+  SS_KERNEL_SDCA_FINISH_ON = 1,   /**< whenever a run ends on its cap, whoever set the cap */
+  SS_KERNEL_SDCA_FINISH_AUTO = 2  /**< the default: ON under the object's default cap, OFF once
+                                       set_max_num_iterations set one (a cheap, rough run the
+                                       caller asked for) */
+};
+
+/** @brief The certified finish of kernel Pegasos, the SBP (nu derived from
+ *  lambda) and, when their budget is at least n, BSGD and BSCA: a train
+ *  call that ends on its iteration cap (status SS_SVM_STATUS_MAX_ITERATIONS)
+ *  continues on exact kernel SDCA, on the same problem (lambda, weights, the
+ *  bias form in force), from alpha = 0 (bias-free: the exact pair solver's
+ *  bias-free mode, greedy single steps with the kernel-row cache), until its relative
+ *  duality gap meets min(epsilon, 1e-3) (status SS_SVM_STATUS_CONVERGED:
+ *  P - P* <= epsilon D) or its cap ran (1000 epochs,
+ *  more on small sets: SS_KERNEL_FINISH_WORK; status SS_SVM_STATUS_MAX_ITERATIONS).
+ *  The model and statistics become the SDCA's (its P, D and gap); the
+ *  statistics' finish_epochs counts its epochs; the solver's own state is
+ *  kept (src/core/kernel/kernel_finish.c, docs/stopping.rst). @p mode:
+ *  SS_KERNEL_SDCA_FINISH_OFF, _ON, or _AUTO (the default); any other value
+ *  means ON. Runs that converge, the SDCA and the Perceptron, epsilon = 0
+ *  and an SBP on a nu set by the caller are not affected.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL). */
+SS_API SsStatus ss_kernel_svm_set_sdca_finish(SsKernelSvm *self, int mode);
+/** @brief The mode in force (SS_KERNEL_SDCA_FINISH_AUTO by default). */
+SS_API int ss_kernel_svm_get_sdca_finish(const SsKernelSvm *self);
 /** @brief Copy a model: @p m support vectors, their coefficients and the bias
  *  (to restore a saved model; the solver state is not changed, the next
  *  train rebuilds the model from it).

@@ -373,6 +373,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
         int64_t num_kernel_evaluations
         int64_t num_support_vectors
         double elapsed_time
+        double finish_epochs
 
     ctypedef int (*SsKernelSvmDiagnosticFunction)(const SsKernelSvm *svm, void *user)
 
@@ -405,6 +406,8 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     SsStatus ss_kernel_svm_set_kernel_precision(SsKernelSvm *self, SsKernelPrecision precision)
     SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
+    SsStatus ss_kernel_svm_set_sdca_finish(SsKernelSvm *self, int mode)
+    int ss_kernel_svm_get_sdca_finish(const SsKernelSvm *self)
     int ss_kernel_svm_get_shrinking(const SsKernelSvm *self)
     SsStatus ss_kernel_svm_set_row_copy(SsKernelSvm *self, int enabled)
     int ss_kernel_svm_get_row_copy(const SsKernelSvm *self)

@@ -267,6 +267,7 @@ cdef dict _statistics_dict(const SsKernelSvmStatistics *st):
         "num_kernel_evaluations": st.num_kernel_evaluations,
         "num_support_vectors": st.num_support_vectors,
         "elapsed_time": st.elapsed_time,
+        "finish_epochs": st.finish_epochs,
     }
 
 
@@ -282,7 +283,7 @@ def _restore_kernel_svm(state):
     svm.set_unregularized_bias(state["unregularized_bias"])  # BSCA's default is True
     for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
                 "budget_maintenance", "cache_size", "shrinking", "kernel_precision",
-                "row_copy"):
+                "row_copy", "sdca_finish"):
         if state.get(key) is not None:
             getattr(svm, "set_" + key)(state[key])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
@@ -464,6 +465,7 @@ cdef class KernelSVM(_Trainer):
             "budget_maintenance": self.get_budget_maintenance(),
             "cache_size": ss_kernel_svm_get_cache_size(p),
             "shrinking": bool(ss_kernel_svm_get_shrinking(p)),
+            "sdca_finish": self.get_sdca_finish(),
             "row_copy": bool(ss_kernel_svm_get_row_copy(p)),
             "kernel_precision": self.get_kernel_precision(),
             "support_vectors": self.get_support_vectors(),
@@ -729,6 +731,37 @@ cdef class KernelSVM(_Trainer):
 
     def get_shrinking(self):
         return bool(ss_kernel_svm_get_shrinking(self._reader()))
+
+    def set_sdca_finish(self, enabled):
+        """The certified finish on exact kernel SDCA: on, off or ``"auto"``
+        (``ss_kernel_svm_set_sdca_finish``).
+
+        Kernel Pegasos, the SBP (``nu`` derived from ``lambda_``) and, when
+        their budget is at least ``n``, BSGD and BSCA: a ``train`` that ends on
+        its iteration cap continues on exact kernel SDCA on the same problem
+        (``lambda_``, weights, the bias form in force), until its relative
+        duality gap meets ``min(epsilon, 1e-3)`` (status ``'converged'``,
+        within that factor of the optimum) or its cap ran (1000 epochs, more
+        on small sets). The model and the statistics become
+        the SDCA's; ``statistics["finish_epochs"]`` counts its epochs
+        (docs/stopping.rst).
+
+        Parameters
+        ----------
+        enabled : bool or "auto"
+            True: whenever a run ends on its cap; False: never; ``"auto"``
+            (the default): only while the cap is the object's default (after
+            :meth:`set_max_num_iterations` a run ends on the cap it was
+            given, a cheap rough model as asked).
+        """
+        mode = _finish_mode(enabled)
+        cdef SsKernelSvm *p = self._writer("set_sdca_finish")
+        _check(ss_kernel_svm_set_sdca_finish(p, mode), "sdca_finish", enabled)
+
+    def get_sdca_finish(self):
+        """The finish's mode: True, False or ``"auto"`` (the default;
+        :meth:`set_sdca_finish`)."""
+        return _finish_mode_name(ss_kernel_svm_get_sdca_finish(self._reader()))
 
     def set_row_copy(self, enabled):
         """SBP on CSR data: keep a copy of X's rows laid out for fast kernel

@@ -1556,12 +1556,7 @@ cdef class SVM(_Trainer):
             :meth:`set_max_num_iterations` a run ends on the cap it was
             given, a cheap rough model as asked).
         """
-        if isinstance(enabled, str) and enabled == "auto":
-            mode = 2
-        elif isinstance(enabled, (bool, np.bool_)):
-            mode = 1 if enabled else 0
-        else:
-            raise TypeError(f"enabled must be a bool or 'auto', got {enabled!r}")
+        mode = _finish_mode(enabled)
         cdef SsSvm *p = self._writer("set_newton_fallback")
         self._check_knob(ss_svm_set_newton_fallback(p, mode), "enabled", enabled)
 
@@ -1573,8 +1568,7 @@ cdef class SVM(_Trainer):
         -------
         bool or "auto"
         """
-        mode = ss_svm_get_newton_fallback(self._reader())
-        return "auto" if mode == 2 else bool(mode)
+        return _finish_mode_name(ss_svm_get_newton_fallback(self._reader()))
 
     def get_num_shrunk(self):
         """SDCA: the number of examples shrinking skips at present (0 otherwise).

@@ -17,6 +17,20 @@
 # A reader that needs no consistency with the run (a progress counter) may
 # skip `_reader_check`.
 
+# The modes of a certified finish (the linear Newton finish, the kernel SDCA
+# finish): True, False or "auto" in Python, ON = 1, OFF = 0, AUTO = 2 in C.
+def _finish_mode(enabled):
+    if isinstance(enabled, str) and enabled == "auto":
+        return 2
+    if isinstance(enabled, (bool, np.bool_)):
+        return 1 if enabled else 0
+    raise TypeError(f"enabled must be a bool or 'auto', got {enabled!r}")
+
+
+def _finish_mode_name(int mode):
+    return "auto" if mode == 2 else bool(mode)
+
+
 # The exception type of each failed C status (documented in the classes' train()).
 _STATUS_EXCEPTIONS = {
     int(SS_ERR_ALLOC): MemoryError,

@@ -561,6 +561,10 @@ def _set_run(svm, n, args, whole_run):
             # max_iter=None ("auto": off for the primal solvers and SDCA's
             # hinge once --epochs is given: docs/stopping.rst).
             svm.set_newton_fallback(True)
+        if hasattr(svm, "set_sdca_finish") and getattr(args, "epochs_default", False):
+            # The kernel SDCA finish under the default cap, as the estimators'
+            # with max_iter=None (kernel_finish.c, docs/stopping.rst).
+            svm.set_sdca_finish(True)
         if getattr(args, "diagnostic_frequency", None):
             svm.set_diagnostic_frequency(args.diagnostic_frequency)
     else:
@@ -916,14 +920,18 @@ def _run_train(args):
     limited = [s for s in stats if s["status"] == "budget_limited"]
     uncertified = [s for s in stats
                    if s["status"] == "max_iterations" and s.get("num_newton_iterations", 0)]
+    unfinished = [s for s in stats
+                  if s["status"] == "max_iterations" and s.get("finish_epochs", 0)]
     status = "converged" if all(s["status"] == "converged" for s in stats) else (
-        "not converged" if uncertified else
+        "not converged" if uncertified or unfinished else
         "budget limited" if limited and all(s["status"] in _DONE for s in stats) else
         "early stop" if best is not None and epoch < args.epochs else "epoch limit")
     newton = max(s.get("num_newton_iterations", 0) for s in stats)
-    certified = " (certified)" if newton and status == "converged" else ""
+    finish = max(s.get("finish_epochs", 0) for s in stats)
+    certified = " (certified)" if (newton or finish) and status == "converged" else ""
     print(f"{status} after {epoch} epochs"
           + (f" and {newton} Newton iteration{'s' if newton > 1 else ''}{certified}" if newton else "")
+          + (f" and {finish:.0f} epochs of the kernel SDCA finish{certified}" if finish else "")
           + f", objective {objective:.6f}, training time {train_time:.3f} s")
     if uncertified and args.tol > 0:
         # The run handed over to its Newton finish, which ended short of tol:
@@ -933,6 +941,12 @@ def _run_train(args):
               f"without its relative duality gap falling below --tol {args.tol:g} (a nearly "
               f"separable or badly scaled problem); raising --epochs rarely helps: add --scale "
               f"standard, lower -C or raise --tol", file=sys.stderr)
+    elif unfinished and args.tol > 0:
+        # The run handed over to the kernel SDCA finish, which hit its cap.
+        print(f"stochsvm train: notice: {args.solver} handed over to exact kernel SDCA on the "
+              f"epoch cap, which ended after {max(s['finish_epochs'] for s in unfinished):.0f} "
+              f"epochs without its relative duality gap falling below min(--tol {args.tol:g}, "
+              f"1e-3); add --scale standard, lower -C or raise --tol", file=sys.stderr)
     elif status == "epoch limit" and args.tol > 0 and _tests_tol(args):
         from stochsvm.svm import _scale_note
 

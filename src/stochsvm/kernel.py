@@ -152,7 +152,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         SBP's slack budget per example. None: derived from ``C`` (or
         ``lambda_``), ``nu = L(w*) / ||w*||`` with ``w*`` the SVM of that
         ``C``, solved exactly by kernel SDCA on up to 4096 rows (on larger
-        data: a sample of 4096 rows and its halves at the same ``C``, their
+        data: a sample of 4096 rows stratified by class and its halves at the same ``C``, their
         nu extrapolated to all rows; 0.9-1.7x SVC's on a9a and ijcnn1), so
         that the SBP solves the SVM of ``C``; when the SBP's own model shows
         that estimate off by more than 10x, it is refined and training goes
@@ -177,6 +177,12 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         t)`` steps need many on small sets at large C: over 100 up to 447
         rows; docs: "Stopping and defaults"). A fit that stops on this cap
         before its test on ``tol`` passes raises a ConvergenceWarning.
+        Under None, ``"pegasos"``, ``"sbp"`` (``nu`` derived from ``C``), and
+        ``"bsgd"`` and ``"bsca"`` with ``budget >= n``, stopped on the cap,
+        hand over to exact kernel SDCA on the same problem and end certified
+        within ``min(tol, 1e-3)`` of the optimum (``_stats[k]["finish_epochs"]``;
+        docs: "The kernel SDCA finish"); a ``max_iter`` given is a cap as
+        asked, without it.
     tol : float >= 0, default=None
         The stopping threshold (docs: "Stopping and defaults"). For ``"sdca"``
         and ``"bsca"`` the relative duality gap, ``P - D <= tol * D``; for
@@ -529,6 +535,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self._last_data = data
 
         self._share_kernel_rows()
+        finish = not partial and self._param("max_iter") is None
 
         def run(svm):
             # (a warm start keeps its cached rows unless the size changed)
@@ -536,6 +543,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                 svm.set_cache_size(float(self.cache_size))
             svm.set_shrinking(bool(self.shrinking))
             svm.set_max_num_iterations(epochs_to_iterations(epochs, n))
+            # The kernel SDCA finish (docs/stopping.rst): on under the default
+            # cap, which fit passes as a number; "auto" (off under a cap the
+            # object was given) when the user chose max_iter or in partial_fit.
+            svm.set_sdca_finish(True if finish else "auto")
             svm.set_epsilon(tol)
             start = svm.get_iteration_number()
             stats = svm.train()

@@ -386,17 +386,24 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
             return
         capped = stats["status"] == "max_iterations"
         newton = stats.get("num_newton_iterations", 0)
-        if capped and newton > 0:
-            # The solver handed over to its Newton finish (a stall or the
-            # cap) and Newton ended uncertified: more epochs would not help.
-            warnings.warn(f"{name} stopped before its {stopping_rule or 'stopping test'} fell "
-                          f"below {tol_name}={tol}{gap_text}: the run handed over to its Newton "
-                          f"finish after {stats['epoch']} epochs, and Newton ended after "
-                          f"{newton} iterations without meeting its certificate (a nearly separable or "
-                          f"badly scaled problem); raising {cap_name} rarely helps here: scale "
-                          f"the features (e.g. sklearn.preprocessing.StandardScaler), lower C "
-                          f"(raise lambda) or raise {tol_name}", _convergence_warning(),
-                          stacklevel=3)
+        finish = stats.get("finish_epochs", 0)
+        if capped and (newton > 0 or finish > 0):
+            # The solver handed over to its certified finish (the linear
+            # Newton finish on a stall or the cap; the kernel SDCA finish on
+            # the cap) and the finish ended uncertified: more epochs would not
+            # help.
+            finisher, method, rule, length = (
+                ("its Newton finish", "Newton", stopping_rule or "stopping test",
+                 f"{newton} iterations")
+                if newton > 0 else
+                ("exact kernel SDCA", "the SDCA", "relative duality gap", f"{finish:.0f} epochs"))
+            warnings.warn(f"{name} stopped before its {rule} fell below {tol_name}={tol}"
+                          f"{gap_text}: the run handed over to {finisher} after "
+                          f"{stats['epoch']} epochs, and {method} ended after {length} without meeting "
+                          f"its certificate (a nearly separable or badly scaled problem); "
+                          f"raising {cap_name} rarely helps here: scale the features (e.g. "
+                          f"sklearn.preprocessing.StandardScaler), lower C (raise lambda) or "
+                          f"raise {tol_name}", _convergence_warning(), stacklevel=3)
             return
         if capped and (stopping_rule is not None or far):
             note = scale_note() if scale_note is not None else ""

@@ -145,6 +145,12 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_interrupted)                                  \
   X(primal_finish_hinge_certified)                              \
   X(primal_finish_hinge_weights_and_offset)                     \
+  /* test_kernel_finish.c */                                    \
+  X(kernel_finish_certified)                                    \
+  X(kernel_finish_modes_and_caps)                               \
+  X(kernel_finish_not_applicable)                               \
+  X(kernel_finish_bias_free_mode)                               \
+  X(kernel_finish_interrupted)                                  \
   /* test_sdca_newton_hinge.c */                                \
   X(sdca_newton_hinge_certified)                                \
   X(sdca_newton_hinge_stall_rule)                               \
@@ -292,6 +298,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_nu_matches_the_optimum_and_is_monotone)                 \
   X(sbp_nu_bias_free_starts_from_the_bias_solution)             \
   X(sbp_nu_sampled_is_near_the_optimum)                         \
+  X(sbp_nu_sample_is_stratified)                                \
   X(sbp_nu_rejects)                                             \
   X(sbp_stop_is_certified)                                      \
   X(sbp_bound_cost_bounds_the_bound)                            \

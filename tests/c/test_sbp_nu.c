@@ -185,6 +185,50 @@ void test_sbp_nu_sampled_is_near_the_optimum(void)
   free(indices);
 }
 
+/* A rare class: two positive rows among 12000, placed where the seeded
+ * permutation puts them last, so that a plain prefix of it (the sample
+ * before stratification) misses them and the warm-up solved all 12000 rows.
+ * The stratified sample holds them, one per half: the warm-up's kernel
+ * evaluations are well below those of the whole data's solve, made here the
+ * way the warm-up made it (exact SDCA with the bias, gap 1e-3). */
+void test_sbp_nu_sample_is_stratified(void)
+{
+  enum { RN = 12000, RD = 2 };
+  double *X = malloc(sizeof(double) * RN * RD), *y = malloc(sizeof(double) * RN);
+  int64_t *perm = malloc(sizeof(int64_t) * RN);
+  REQUIRE(X && y && perm);
+  tu_make_blobs(X, y, RN, RD, 0.5, 9);
+  const uint64_t seed = 3;
+  ss_rng_permutation(perm, RN, seed, UINT64_C(0x5b9)); /* the warm-up's (kernel_svm.c) */
+  for (int64_t i = 0; i < RN; ++i) y[i] = -1.0;
+  y[perm[RN - 1]] = y[perm[RN - 2]] = 1.0;
+  SsData data;
+  CHECK_EQ_INT(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, RN, RD, RD), SS_OK);
+  SsKernel kernel;
+  ss_kernel_init(&kernel, SS_KERNEL_RBF, 1.0, 0, 1);
+  const double lambda = 1.0 / (10.0 * RN);
+  SsKernelSvm *sbp = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, lambda);
+  SsKernelSvm *whole = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, lambda);
+  REQUIRE(sbp && whole);
+  CHECK_EQ_INT(ss_kernel_svm_set_seed(sbp, seed), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(sbp, 1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(whole, 1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_seed(whole, seed), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(whole, 1e-3), SS_OK);
+  double nu = 0;
+  int64_t evaluations = 0;
+  CHECK_EQ_INT(ss_kernel_svm_nu_warmup(sbp, 0, &nu, &evaluations), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(whole), SS_OK);
+  CHECK(nu > 0);
+  CHECK(evaluations > 0);
+  CHECK(2 * evaluations < ss_kernel_svm_get_num_kernel_evaluations(whole));
+  ss_kernel_svm_delete(sbp);
+  ss_kernel_svm_delete(whole);
+  free(X);
+  free(y);
+  free(perm);
+}
+
 void test_sbp_nu_rejects(void)
 {
   nu_fixture();

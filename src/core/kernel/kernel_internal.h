@@ -230,6 +230,11 @@ struct SsKernelSvm_ {
   /* Exact SDCA with a bias (kernel_sdca_pair.c). */
   double cache_size;           /**< kernel-row cache in MB; 0: the default (kernel_svm.h) */
   bool no_shrinking;           /**< shrinking is on unless set off */
+  bool sdca_bias_free;         /**< SDCA without a bias on the pair solver's machinery (single
+                                    steps, cache, shrinking): the finish's, kernel_finish.c */
+
+  /* The kernel SDCA finish (kernel_finish.c). */
+  int finish_mode;             /**< SS_KERNEL_SDCA_FINISH_OFF, _ON or _AUTO (the default) */
   struct SsKernelRowStore *row_store; /**< kernel rows shared with other objects
                                     (ss_kernel_svm_share_kernel_rows, kernel_cache.c), or NULL */
 
@@ -419,6 +424,22 @@ extern const SsKernelSolverOps ss_kernel_sdca_pair_ops; /* SDCA with a bias (ker
  *  same problem with a bias, which is feasible here. SS_ERR_BAD_STATE for
  *  another solver or a started one. */
 SsStatus ss_kernel_sdca_start_from(SsKernelSvm *self, const double *alpha);
+/** A bias-free SDCA object (no state yet) solves its dual by the exact
+ *  solver of kernel_sdca_pair.c with the bias fixed at 0: greedy single
+ *  steps, the kernel-row cache and shrinking (its bias-free mode). */
+SsStatus ss_kernel_sdca_bias_free_pairs(SsKernelSvm *self);
+/* The certified finish of a run that ended on its cap: exact kernel SDCA on
+ * the same problem (kernel_finish.c says when and why; kernel_svm.c builds,
+ * trains and deletes the SDCA object at the end of every train). */
+/** Does the run that just ended hand over (mode, solver, status, cap)? */
+bool ss_kernel_finish_wanted(const SsKernelSvm *self);
+/** The finish's cap in iterations for @p n rows. */
+int64_t ss_kernel_finish_cap(int64_t n);
+/** The finish's relative gap: min(the object's epsilon, 1e-3). */
+double ss_kernel_finish_epsilon(const SsKernelSvm *self);
+/** The run's model and statistics become those of the trained finish
+ *  @p sdca (its model is swapped out of it). */
+SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca);
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
 extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */

@@ -65,6 +65,15 @@
  * bias b = mean of v over the free examples, else (m + M) / 2). If the gap
  * test fails, tol is divided by 10 and the steps resume. One iteration is one
  * pair step.
+ *
+ * The bias-free mode (ss_kernel_sdca_bias_free_pairs: the kernel SDCA finish
+ * of the bias-free solvers, kernel_finish.c) solves the same F without
+ * y^T a = 0, whose KKT conditions are the ones above with the bias fixed at
+ * 0, m <= 0 <= M. A step moves the one example whose exact step lowers F
+ * most (single_step), with the same cache, gbar and shrinking (with 0 for m
+ * and M); when max(m, -M) <= tol on all n, the relative gap, which v gives
+ * exactly without a bias, decides at once, and tol tightens until it holds.
+ * The model's bias is 0.
  */
 #include "../common/atomics.h"
 #include "../common/vexp.h"
@@ -102,6 +111,7 @@ typedef struct PairState {
   int64_t choice;          /**< the maximiser of v over I_up (-1: none) */
   double choice_v;         /**< its v (-inf: none) */
   double tol;
+  bool bias_free;          /**< b fixed at 0 (the bias-free mode: single steps) */
 } PairState;
 
 static bool in_up(double y, double a, double C) { return y > 0 ? a < C : a > 0; }
@@ -186,6 +196,7 @@ static SsStatus start(SsKernelSvm *self)
   st->num_active = n;
   st->until_shrink = shrink_period(self);
   st->tol = self->epsilon;
+  st->bias_free = self->sdca_bias_free;
   self->iteration = 0;
   return SS_OK;
 }
@@ -269,12 +280,14 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
 {
   double m, M;
   violation_bounds(self, st, &m, &M);
-  if (!st->unshrunk_once && m - M <= 10 * st->tol) {
+  /* (bias-free: the KKT bias is 0, the violation max(m, -M)) */
+  if (!st->unshrunk_once && (st->bias_free ? fmax(m, -M) : m - M) <= 10 * st->tol) {
     SsStatus status = unshrink(self, st);
     if (status != SS_OK) return status;
     st->unshrunk_once = true;
     violation_bounds(self, st, &m, &M);
   }
+  if (st->bias_free) m = M = 0;
   int64_t kept = 0, left = 0;
   for (int64_t k = 0; k < st->num_active; ++k) {
     const int64_t t = st->active[k];
@@ -592,6 +605,96 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   return SS_OK;
 }
 
+/* The bias-free mode's duality gap, relative to the dual, from the
+ * gradient g_t = -y_t v_t of all n (exact: no example shrunk): with b = 0,
+ * 1 - y_t f(x_t) = -g_t, so in the units of F
+ *
+ *     P - D = sum_t (a_t g_t + C_t max(0, -g_t)),  D = sum_t a_t (1 - g_t) / 2. */
+static double relative_gap(const SsKernelSvm *self, const PairState *st)
+{
+  double gap = 0, dual = 0;
+  for (int64_t t = 0; t < self->num_data; ++t) {
+    const double g = -self->labels[t] * st->v[t], a = self->dual[t];
+    gap += a * g + (g < 0 ? -st->box[t] * g : 0.0);
+    dual += 0.5 * a * (1 - g);
+  }
+  return dual > 0 ? gap / dual : INFINITY;
+}
+
+/* The bias-free mode: F over the box alone (no y'a = 0), whose KKT
+ * conditions are those above with the bias fixed at 0: m <= 0 <= M. A step
+ * moves one example t, up (t in I_up with v_t > 0: a_t += y_t s) or down
+ * (t in I_low with v_t < 0: a_t -= y_t s), F changing by
+ * -s |v_t| + s^2/2 K_tt: s = |v_t| / K_tt clipped to t's room. The example
+ * is the one whose step lowers F most (one pass over the active set), and
+ * v_k -= y_t da_t K_tk: one kernel row per step. None when
+ * max(m, -M) <= tol (*done). */
+static SsStatus single_step(SsKernelSvm *self, PairState *st, bool *done)
+{
+  const double *y = self->labels, *K_diag = self->diagonal;
+  double *a = self->dual, *v = st->v;
+  const int64_t *act = st->active, na = st->num_active;
+  int64_t t = -1;
+  double best = 0, worst = 0, step = 0, room_t = 0, up_t = 0;
+  for (int64_t k = 0; k < na; ++k) {
+    const int64_t q = act[k];
+    const double vq = v[q];
+    double g, room, up;
+    if ((st->side[q] & PAIR_UP) && vq > 0) {
+      g = vq;
+      room = y[q] > 0 ? st->box[q] - a[q] : a[q];
+      up = 1;
+    } else if ((st->side[q] & PAIR_LOW) && vq < 0) {
+      g = -vq;
+      room = y[q] > 0 ? a[q] : st->box[q] - a[q];
+      up = -1;
+    } else {
+      continue;
+    }
+    if (g > worst) worst = g;
+    double s = K_diag[q] > 0 ? g / K_diag[q] : room;
+    if (s > room) s = room;
+    const double gain = s * g - 0.5 * s * s * K_diag[q];
+    if (gain > best) {
+      best = gain;
+      t = q;
+      step = s;
+      room_t = room;
+      up_t = up;
+    }
+  }
+  *done = true;
+  if (t < 0) return SS_OK;
+  if (worst <= st->tol) {
+    /* On all n, the relative gap decides (a tol on the violations alone
+     * bounds the gap by 2 tol sum_i C_i, far above epsilon D at a large C):
+     * if it does not hold, tol tightens at once. */
+    if (na < self->num_data || relative_gap(self, st) <= self->epsilon) return SS_OK;
+    while (worst <= st->tol && st->tol > 1e-300) st->tol /= 10;
+    if (worst <= st->tol) return SS_OK;
+  }
+  if (isnan(step)) return SS_ERR_NUMERIC;
+  const double C = st->box[t], at = a[t];
+  const double direction = up_t * y[t]; /* the sign of a_t's change */
+  const double at_new = step == room_t ? (direction > 0 ? C : 0.0) : fmin(fmax(at + direction * step, 0), C);
+  if (at_new == at) return SS_OK; /* optimal to rounding */
+  *done = false;
+  SsStatus status = SS_OK;
+  const double *Kt = ss_kernel_cache_row(&st->cache, self, t, act, na, &status);
+  const int64_t *rest = act + na, nr = self->num_data - na;
+  if (Kt && (at == C) != (at_new == C))
+    Kt = ss_kernel_cache_row_cover(&st->cache, self, t, act, na, rest, nr, &status);
+  if (!Kt) return status;
+  a[t] = at_new;
+  st->side[t] = side_of(y[t], at_new, C);
+  follow_upper_bound(self, st, t, at, at_new, Kt);
+  st->inactive_fresh = false;
+  const double ct = y[t] * (at_new - at);
+  if (na == self->num_data && !self->scalar_pair_passes) update_v_all(st, Kt, Kt, ct, 0.0, na);
+  else update_v(st, Kt, Kt, ct, 0.0, act, na);
+  return SS_OK;
+}
+
 static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 {
   PairState *st = self->state;
@@ -609,12 +712,13 @@ static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       if (status != SS_OK) break;
     }
     bool done;
-    status = pair_step(self, st, &done);
+    SsStatus (*step)(SsKernelSvm *, PairState *, bool *) = st->bias_free ? single_step : pair_step;
+    status = step(self, st, &done);
     if (status == SS_OK && done && st->num_active < self->num_data) {
       /* Optimal on the active set: check all n before declaring it. */
       status = unshrink(self, st);
       st->until_shrink = shrink_period(self);
-      if (status == SS_OK) status = pair_step(self, st, &done);
+      if (status == SS_OK) status = step(self, st, &done);
     }
     if (status != SS_OK) break;
     if (done) {
@@ -630,6 +734,7 @@ static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
  * [m, M] (one end when the other is infinite: one class only). */
 static double kkt_bias(const SsKernelSvm *self, const PairState *st)
 {
+  if (st->bias_free) return 0;
   double sum = 0;
   int64_t free_count = 0;
   for (int64_t t = 0; t < self->num_data; ++t) {
@@ -721,6 +826,16 @@ SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
 }
 
 int ss_kernel_svm_get_shrinking(const SsKernelSvm *self) { return !self->no_shrinking; }
+
+SsStatus ss_kernel_sdca_bias_free_pairs(SsKernelSvm *self)
+{
+  if (self->solver != SS_KSOLVER_SDCA || self->bias_enabled) return SS_ERR_BAD_STATE;
+  self->ops->free_state(self);
+  self->iteration = 0;
+  self->ops = &ss_kernel_sdca_pair_ops;
+  self->sdca_bias_free = true;
+  return SS_OK;
+}
 
 SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
 {

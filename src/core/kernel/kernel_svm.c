@@ -104,6 +104,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->nu_warmup = ss_kernel_svm_nu_warmup;
   self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
+  self->finish_mode = SS_KERNEL_SDCA_FINISH_AUTO;
   self->perm_epoch = -1;
   self->model.dimension = dimension;
   self->statistics.status = SS_SVM_STATUS_UNTRAINED;
@@ -494,6 +495,52 @@ static double best_constant_objective(const SsKernelSvm *self)
   return 2 * (positive < negative ? positive : negative) / (double)self->num_data;
 }
 
+/* The SDCA object of the certified finish (kernel_finish.c's header says what
+ * it inherits); NULL on failure (*status says why). It is built here, as the
+ * nu warm-up's solver is, so that kernel_finish.c calls none of the object's
+ * functions. */
+static SsKernelSvm *finish_solver(SsKernelSvm *self, SsStatus *status)
+{
+  SsKernelSvm *sdca = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &self->kernel, self->dimension,
+                                                     self->lambda);
+  *status = sdca ? SS_OK : SS_ERR_ALLOC;
+  const int64_t iterations = ss_kernel_finish_cap(self->num_data);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_kernel_precision(sdca, self->kernel_precision);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_data(sdca, &self->data, self->labels);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_seed(sdca, self->seed);
+  if (*status == SS_OK)
+    *status = ss_kernel_svm_set_epsilon(sdca, ss_kernel_finish_epsilon(self));
+  if (*status == SS_OK) *status = ss_kernel_svm_set_max_num_iterations(sdca, iterations);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_num_threads(sdca, ss_kernel_svm_get_num_threads(self));
+  if (*status == SS_OK && self->weights) *status = ss_kernel_svm_set_weights(sdca, self->weights);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_unregularized_bias(sdca, self->bias_enabled);
+  if (*status == SS_OK && !self->bias_enabled) *status = ss_kernel_sdca_bias_free_pairs(sdca);
+  if (*status == SS_OK && self->cache_size > 0) *status = ss_kernel_svm_set_cache_size(sdca, self->cache_size);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_shrinking(sdca, !self->no_shrinking);
+  if (*status == SS_OK && self->row_store) *status = ss_kernel_svm_share_kernel_rows(sdca, self);
+  if (*status == SS_OK && self->interrupt_fn)
+    *status = ss_kernel_svm_set_interrupt_function(sdca, self->interrupt_fn, self->interrupt_user);
+  if (*status != SS_OK) {
+    ss_kernel_svm_delete(sdca);
+    return NULL;
+  }
+  return sdca;
+}
+
+/* A run on the default cap hands over to exact kernel SDCA (kernel_finish.c). */
+static SsStatus finish(SsKernelSvm *self)
+{
+  self->statistics.finish_epochs = 0;
+  if (!ss_kernel_finish_wanted(self)) return SS_OK;
+  SsStatus status;
+  SsKernelSvm *sdca = finish_solver(self, &status);
+  if (sdca) status = ss_kernel_svm_train(sdca);
+  if (status == SS_OK) status = ss_kernel_finish_write_back(self, sdca);
+  if (status == SS_ERR_INTERRUPTED) self->statistics.status = SS_SVM_STATUS_INTERRUPTED;
+  ss_kernel_svm_delete(sdca);
+  return status;
+}
+
 /* The unit of the default diagnostic schedule (0: an epoch). */
 static int64_t schedule_unit(const SsKernelSvm *self)
 {
@@ -561,7 +608,8 @@ static SsStatus run_solver(SsKernelSvm *self)
    * of another C, not converged (run_dual_bound let the stop stand). */
   if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && ss_sbp_nu_is_off(self))
     self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
-  return status;
+  /* A run on the default cap hands over to exact kernel SDCA (kernel_finish.c). */
+  return status == SS_OK ? finish(self) : status;
 }
 
 /* Say why a run ended with @p status (the solvers return a bare status). */
@@ -1014,8 +1062,38 @@ const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *sel
 /** Above this many rows the warm-up trains on a sample of this many. */
 #define SS_SBP_NU_WARMUP_ROWS 4096
 
-/* Rows first .. first + m - 1 of a seeded permutation of the object's rows
- * (copies of their values, labels and weights), for the warm-up on large n.
+/* Reorder the first @p m rows of @p perm, a seeded permutation of the n
+ * rows, so that each half of them holds the two classes in their proportion
+ * in the data (rounded), with at least one row of a class wherever enough
+ * of its rows remain, each class's rows taken in perm's order. A plain
+ * prefix of perm missed a class of a few rows in n, and the warm-up then
+ * solved the whole data. @p scratch holds n entries. */
+static void stratify(const SsKernelSvm *self, int64_t *perm, int64_t m, int64_t *scratch)
+{
+  const int64_t n = self->num_data;
+  int64_t positives = 0;
+  for (int64_t k = 0; k < n; ++k) positives += self->labels[perm[k]] > 0;
+  /* scratch: the positive rows, then the negative ones, both in perm's order */
+  int64_t p = 0, q = positives;
+  for (int64_t k = 0; k < n; ++k) scratch[self->labels[perm[k]] > 0 ? p++ : q++] = perm[k];
+  int64_t used_pos = 0, used_neg = 0, at = 0;
+  for (int half = 0; half < 2; ++half) {
+    const int64_t length = half == 0 ? m / 2 : m - m / 2;
+    const int64_t left_pos = positives - used_pos, left_neg = (n - positives) - used_neg;
+    int64_t want = (int64_t)llround((double)length * (double)positives / (double)n);
+    if (want < 1 && left_pos > 0) want = 1;
+    if (want > length - 1 && left_neg > 0) want = length - 1;
+    if (want > left_pos) want = left_pos;
+    if (length - want > left_neg) want = length - left_neg;
+    for (int64_t k = 0; k < want; ++k) perm[at++] = scratch[used_pos++];
+    for (int64_t k = 0; k < length - want; ++k) perm[at++] = scratch[positives + used_neg++];
+  }
+}
+
+/* Rows first .. first + m - 1 of a seeded permutation of the object's rows,
+ * stratified by class (stratify; copies of their values, labels and
+ * weights), for the warm-up on large n. The sample is rows 0 .. m - 1 and
+ * its halves rows 0 .. m/2 - 1 and m/2 .. m - 1.
  * A precomputed kernel's sample is the m x m block of its (dense) Gram
  * matrix at those rows and columns. */
 typedef struct RowSample {
@@ -1045,15 +1123,19 @@ static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, Ro
   const int64_t n = self->num_data, d = gram ? m : x->dimension;
   *r = (RowSample){0};
   int64_t *perm = malloc((size_t)n * sizeof(int64_t));
+  int64_t *scratch = malloc((size_t)n * sizeof(int64_t));
   r->labels = malloc((size_t)m * sizeof(double));
   r->weights = self->weights ? malloc((size_t)m * sizeof(double)) : NULL;
   r->indptr = csr ? malloc((size_t)(m + 1) * sizeof(int64_t)) : NULL;
-  if (!perm || !r->labels || (self->weights && !r->weights) || (csr && !r->indptr)) {
+  if (!perm || !scratch || !r->labels || (self->weights && !r->weights) || (csr && !r->indptr)) {
     free(perm);
+    free(scratch);
     row_sample_free(r);
     return SS_ERR_ALLOC;
   }
   ss_rng_permutation(perm, n, self->seed, UINT64_C(0x5b9));
+  stratify(self, perm, SS_SBP_NU_WARMUP_ROWS, scratch); /* (n > the sample: the caller's test) */
+  free(scratch);
   if (csr) r->indptr[0] = 0;
   int64_t nnz = 0;
   for (int64_t k = 0; k < m; ++k) {
@@ -1190,9 +1272,10 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
   int64_t evaluations = 0;
   /* On large n, a sample of m rows and its two halves, solved at the same
-   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). A half that
-   * misses a class leaves the sample's nu as it is; a sample that misses
-   * one, the whole data. Each half is copied, solved and freed in turn. A
+   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). The sample
+   * is stratified by class (stratify), so it misses a class only when the
+   * data has a single one (then the whole data is solved), and a half only
+   * when its class has a single row (then the sample's nu stays as it is). Each half is copied, solved and freed in turn. A
    * precomputed kernel is sampled as blocks of its Gram matrix (m x m
    * doubles: 128 MB, then m/2 x m/2) where it is dense; a sparse one is
    * solved whole. */

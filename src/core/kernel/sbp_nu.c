@@ -22,7 +22,10 @@
  * error was up to 9 %).
  *
  * Large n: a sample, at the same C. On more rows, the warm-up solves
- * samples of m = 4096 rows. Which lambda? At the same lambda = 1/(C n)
+ * samples of m = 4096 rows, stratified by class (each half of the sample
+ * holds the classes in their proportion in the data, one row of a class at
+ * least: a plain random sample missed a rare class and the warm-up then
+ * solved all n rows). Which lambda? At the same lambda = 1/(C n)
  * each sampled row stands for n/m rows: the sample's optimum fits its rows
  * as the full optimum would fit n/m times fewer, its loss is small and its
  * norm large (a9a at C = 32, gamma = 2^-7: ||w|| = 343, 270, 164 on 1024,

@@ -1,0 +1,266 @@
+/* test_kernel_finish.c -- the kernel SDCA finish (kernel_finish.c): kernel
+ * Pegasos, the SBP and the budgeted solvers with B >= n, stopped on their
+ * default cap at a large C, hand over to exact kernel SDCA and end with a
+ * certified relative duality gap, which this file recomputes by hand from
+ * the returned model (P from its scores, D from alpha_i = y_i beta_i); with
+ * weights; with the bias (the SBP, BSCA). Also: the mode off gives the run
+ * without the finish bit for bit, a cap set by the caller (auto: no finish;
+ * on: finish), the SBP on a nu set by the caller and BSGD with B < n keep
+ * their own model, the bias-free mode of the pair solver reaches the
+ * optimum of the bias-free SDCA, an interrupt during the finish. */
+#include <math.h>
+#include <string.h>
+
+#include "minitest.h"
+#include "stochsvm/kernel_budget.h"
+#include "stochsvm/kernel_svm.h"
+#include "testutil.h"
+
+enum { KN = 60, KD = 3 };
+
+static const double K_C = 1000.0;  /* C = 1 / (lambda n) */
+static const double K_EPSILON = 1e-3;
+
+typedef struct FinishFixture {
+  double X[KN * KD], y[KN], w[KN];
+  SsData data;
+  SsKernel kernel;
+  double lambda;
+} FinishFixture;
+
+static void fixture(FinishFixture *f)
+{
+  tu_make_blobs(f->X, f->y, KN, KD, 0.4, 47); /* overlapping classes */
+  for (int i = 0; i < KN; ++i) f->w[i] = 0.5 + (i % 4) * 0.5;
+  ss_data_init_dense(&f->data, SS_DTYPE_FLOAT64, f->X, KN, KD, KD);
+  ss_kernel_init(&f->kernel, SS_KERNEL_RBF, 0.8, 0, 1);
+  f->lambda = 1.0 / (K_C * KN);
+}
+
+static SsKernelSvm *new_run(FinishFixture *f, SsKernelSolver solver, int mode, const double *weights)
+{
+  SsKernelSvm *svm = ss_kernel_svm_new(solver, &f->kernel, &f->data, f->y, f->lambda);
+  if (!svm) return NULL;
+  if (ss_kernel_svm_set_epsilon(svm, K_EPSILON) != SS_OK ||
+      (mode >= 0 && ss_kernel_svm_set_sdca_finish(svm, mode) != SS_OK) ||
+      (weights && ss_kernel_svm_set_weights(svm, weights) != SS_OK)) {
+    ss_kernel_svm_delete(svm);
+    return NULL;
+  }
+  return svm;
+}
+
+/* P and D of the model by hand: f from the model's scores, alpha_i =
+ * y_i beta_i on each support vector's row, ||w||^2 = sum_j beta_j f~(z_j)
+ * (f~ without the bias); *box_ok: alpha in [0, c_i C]; *balance: y'alpha / C. */
+static void certificate(const SsKernelSvm *svm, FinishFixture *f, const double *weights, double *P,
+                        double *D, int *box_ok, double *balance)
+{
+  double scores[KN], alpha[KN] = {0};
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &f->data, scores), SS_OK);
+  const int64_t m = ss_kernel_svm_get_num_support_vectors(svm);
+  const int64_t *rows = ss_kernel_svm_get_support_indices(svm);
+  const double *beta = ss_kernel_svm_get_coefficients(svm), b = ss_kernel_svm_get_bias(svm);
+  double norm2 = 0, loss = 0, sum = 0, y_alpha = 0;
+  for (int64_t j = 0; j < m; ++j) {
+    REQUIRE(rows[j] >= 0 && rows[j] < KN);
+    alpha[rows[j]] += f->y[rows[j]] * beta[j];
+    norm2 += beta[j] * (scores[rows[j]] - b);
+  }
+  *box_ok = 1;
+  for (int i = 0; i < KN; ++i) {
+    const double c = weights ? weights[i] : 1.0;
+    loss += c * fmax(0.0, 1 - f->y[i] * scores[i]);
+    if (alpha[i] < -1e-12 * K_C || alpha[i] > c * K_C * (1 + 1e-12)) *box_ok = 0;
+    sum += alpha[i];
+    y_alpha += f->y[i] * alpha[i];
+  }
+  *P = 0.5 * f->lambda * norm2 + loss / KN;
+  *D = f->lambda * (sum - 0.5 * norm2);
+  *balance = y_alpha / K_C;
+}
+
+static void check_certified(const SsKernelSvm *svm, FinishFixture *f, const double *weights, int bias)
+{
+  const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+  CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+  CHECK(st->finish_epochs > 0);
+  double P, D, balance;
+  int box_ok;
+  certificate(svm, f, weights, &P, &D, &box_ok, &balance);
+  CHECK(box_ok);
+  if (bias) CHECK(fabs(balance) <= 1e-9 * KN);
+  CHECK(fabs(P - st->primal_objective) <= 1e-9 * P);
+  CHECK(P - D <= K_EPSILON * D * (1 + 1e-6));
+  CHECK(fabs(st->duality_gap - (P - D)) <= 1e-6 * P);
+}
+
+/* Pegasos (with and without weights), BSGD and BSCA with B >= n, and the
+ * SBP, at their defaults (mode auto, default cap): certified; with the mode
+ * off, the run ends on its cap well above the certified objective. */
+void test_kernel_finish_certified(void)
+{
+  static FinishFixture f;
+  fixture(&f);
+  const SsKernelSolver solvers[] = {SS_KSOLVER_PEGASOS, SS_KSOLVER_PEGASOS, SS_KSOLVER_BSGD, SS_KSOLVER_BSCA,
+                                    SS_KSOLVER_SBP};
+  const int weighted[] = {0, 1, 1, 1, 0};
+  for (size_t a = 0; a < sizeof solvers / sizeof *solvers; ++a) {
+    const double *weights = weighted[a] ? f.w : NULL;
+    SsKernelSvm *svm = new_run(&f, solvers[a], -1, weights);
+    SsKernelSvm *off = new_run(&f, solvers[a], SS_KERNEL_SDCA_FINISH_OFF, weights);
+    REQUIRE(svm && off);
+    if (solvers[a] == SS_KSOLVER_SBP) {
+      CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(off, 1), SS_OK);
+    }
+    CHECK_EQ_INT(ss_kernel_svm_get_sdca_finish(svm), SS_KERNEL_SDCA_FINISH_AUTO);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    check_certified(svm, &f, weights, ss_kernel_svm_get_unregularized_bias(svm));
+    CHECK_EQ_INT(ss_kernel_svm_train(off), SS_OK);
+    const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(off);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_MAX_ITERATIONS);
+    CHECK(st->finish_epochs == 0);
+    CHECK(st->primal_objective > (1 + K_EPSILON) * ss_kernel_svm_get_statistics(svm)->primal_objective);
+    ss_kernel_svm_delete(svm);
+    ss_kernel_svm_delete(off);
+  }
+}
+
+/* Off is the old run bit for bit (the same as auto under a cap set by the
+ * caller, which never finishes); on finishes under the caller's cap. */
+void test_kernel_finish_modes_and_caps(void)
+{
+  static FinishFixture f;
+  fixture(&f);
+  const int64_t cap = SS_KERNEL_SVM_DEFAULT_EPOCHS * KN;
+  SsKernelSvm *off = new_run(&f, SS_KSOLVER_PEGASOS, SS_KERNEL_SDCA_FINISH_OFF, NULL);
+  SsKernelSvm *capped = new_run(&f, SS_KSOLVER_PEGASOS, -1, NULL);
+  SsKernelSvm *forced = new_run(&f, SS_KSOLVER_PEGASOS, SS_KERNEL_SDCA_FINISH_ON, NULL);
+  REQUIRE(off && capped && forced);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(capped, cap), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(forced, cap), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(off), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(capped), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(forced), SS_OK);
+  CHECK(tu_same_kernel_run(off, capped, KN));
+  const int64_t m = ss_kernel_svm_get_num_support_vectors(off);
+  CHECK_EQ_INT(m, ss_kernel_svm_get_num_support_vectors(capped));
+  if (m == ss_kernel_svm_get_num_support_vectors(capped) && m > 0) {
+    CHECK(tu_same_bits(ss_kernel_svm_get_coefficients(off), ss_kernel_svm_get_coefficients(capped), m));
+  }
+  CHECK_EQ_INT(ss_kernel_svm_get_statistics(capped)->status, SS_SVM_STATUS_MAX_ITERATIONS);
+  CHECK_EQ_INT(ss_kernel_svm_get_statistics(capped)->iteration, cap);
+  CHECK(ss_kernel_svm_get_statistics(capped)->finish_epochs == 0);
+  check_certified(forced, &f, NULL, 0);
+  CHECK_EQ_INT(ss_kernel_svm_get_statistics(forced)->iteration, cap); /* the run's own count */
+  /* A warm-started train continues Pegasos and finishes again. */
+  CHECK_EQ_INT(ss_kernel_svm_train(forced), SS_OK);
+  check_certified(forced, &f, NULL, 0);
+  CHECK_EQ_INT(ss_kernel_svm_get_statistics(forced)->iteration, 2 * cap);
+  CHECK_EQ_INT(ss_kernel_svm_set_sdca_finish(NULL, 1), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_kernel_svm_set_sdca_finish(off, 7), SS_OK); /* any other value: on */
+  CHECK_EQ_INT(ss_kernel_svm_get_sdca_finish(off), SS_KERNEL_SDCA_FINISH_ON);
+  ss_kernel_svm_delete(off);
+  ss_kernel_svm_delete(capped);
+  ss_kernel_svm_delete(forced);
+}
+
+/* Who does not hand over: the SBP on the caller's nu (another problem),
+ * BSGD with B < n (the budget would not hold the optimum), the Perceptron. */
+void test_kernel_finish_not_applicable(void)
+{
+  static FinishFixture f;
+  fixture(&f);
+  SsKernelSvm *sbp = new_run(&f, SS_KSOLVER_SBP, SS_KERNEL_SDCA_FINISH_ON, NULL);
+  SsKernelSvm *bsgd = new_run(&f, SS_KSOLVER_BSGD, SS_KERNEL_SDCA_FINISH_ON, NULL);
+  SsKernelSvm *perceptron = new_run(&f, SS_KSOLVER_PERCEPTRON, SS_KERNEL_SDCA_FINISH_ON, NULL);
+  REQUIRE(sbp && bsgd && perceptron);
+  CHECK_EQ_INT(ss_kernel_svm_set_nu(sbp, 0.05), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(sbp, 3 * KN), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_budget(bsgd, KN / 2), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(bsgd, 20 * KN), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(perceptron, 5 * KN), SS_OK);
+  SsKernelSvm *all[] = {sbp, bsgd, perceptron};
+  for (int k = 0; k < 3; ++k) {
+    CHECK_EQ_INT(ss_kernel_svm_train(all[k]), SS_OK);
+    CHECK(ss_kernel_svm_get_statistics(all[k])->finish_epochs == 0);
+    CHECK(ss_kernel_svm_get_statistics(all[k])->status != SS_SVM_STATUS_CONVERGED);
+  }
+  CHECK(ss_kernel_svm_get_num_support_vectors(bsgd) <= KN / 2);
+  ss_kernel_svm_delete(sbp);
+  ss_kernel_svm_delete(bsgd);
+  ss_kernel_svm_delete(perceptron);
+}
+
+/* The pair solver's bias-free mode (the finish's solver) and the bias-free
+ * coordinate SDCA reach the same optimum, and the SDCA with the bias sits
+ * below it (one more free variable). */
+void test_kernel_finish_bias_free_mode(void)
+{
+  static FinishFixture f;
+  fixture(&f);
+  f.lambda = 1.0 / (10.0 * KN); /* C = 10: the coordinate SDCA converges quickly here */
+  SsKernelSvm *pegasos = new_run(&f, SS_KSOLVER_PEGASOS, SS_KERNEL_SDCA_FINISH_ON, NULL);
+  SsKernelSvm *sdca = new_run(&f, SS_KSOLVER_SDCA, -1, NULL);
+  SsKernelSvm *bias = new_run(&f, SS_KSOLVER_SDCA, -1, NULL);
+  REQUIRE(pegasos && sdca && bias);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(pegasos, KN), SS_OK); /* ends on it: finish */
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(sdca, 1e-8), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(sdca, 100000 * KN), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(bias, 1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_epsilon(bias, 1e-8), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(pegasos), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(sdca), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(bias), SS_OK);
+  const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(pegasos);
+  const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(sdca);
+  CHECK_EQ_INT(a->status, SS_SVM_STATUS_CONVERGED);
+  CHECK_EQ_INT(b->status, SS_SVM_STATUS_CONVERGED);
+  CHECK(fabs(a->primal_objective - b->primal_objective) <= 2e-3 * b->primal_objective);
+  CHECK(ss_kernel_svm_get_bias(pegasos) == 0);
+  CHECK(ss_kernel_svm_get_statistics(bias)->primal_objective <= b->primal_objective * (1 + 1e-6));
+  ss_kernel_svm_delete(pegasos);
+  ss_kernel_svm_delete(sdca);
+  ss_kernel_svm_delete(bias);
+}
+
+typedef struct Polls {
+  int calls, stop_at; /* stop_at 0: never */
+} Polls;
+
+static int count_polls(void *user)
+{
+  Polls *p = user;
+  return ++p->calls == p->stop_at;
+}
+
+static SsStatus polled_run(FinishFixture *f, int mode, Polls *polls, SsSvmStatus *status)
+{
+  SsKernelSvm *svm = new_run(f, SS_KSOLVER_PEGASOS, mode, NULL);
+  *status = SS_SVM_STATUS_ERROR;
+  if (!svm) return SS_ERR_ALLOC;
+  SsStatus result = ss_kernel_svm_set_max_num_iterations(svm, 10 * KN);
+  if (result == SS_OK) result = ss_kernel_svm_set_interrupt_function(svm, count_polls, polls);
+  if (result == SS_OK) result = ss_kernel_svm_train(svm);
+  *status = ss_kernel_svm_get_statistics(svm)->status;
+  ss_kernel_svm_delete(svm);
+  return result;
+}
+
+/* An interrupt during the finish (the first poll after the run's own):
+ * status interrupted. */
+void test_kernel_finish_interrupted(void)
+{
+  static FinishFixture f;
+  fixture(&f);
+  Polls run = {0, 0}, whole = {0, 0};
+  SsSvmStatus status = SS_SVM_STATUS_ERROR;
+  CHECK_EQ_INT(polled_run(&f, SS_KERNEL_SDCA_FINISH_OFF, &run, &status), SS_OK);
+  CHECK_EQ_INT(polled_run(&f, SS_KERNEL_SDCA_FINISH_ON, &whole, &status), SS_OK);
+  CHECK_EQ_INT(status, SS_SVM_STATUS_CONVERGED);
+  REQUIRE(whole.calls > run.calls); /* the finish polls too */
+  Polls stopped = {0, run.calls + 1};
+  CHECK_EQ_INT(polled_run(&f, SS_KERNEL_SDCA_FINISH_ON, &stopped, &status), SS_ERR_INTERRUPTED);
+  CHECK_EQ_INT(status, SS_SVM_STATUS_INTERRUPTED);
+}

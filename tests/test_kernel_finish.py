@@ -1,0 +1,139 @@
+"""The kernel SDCA finish (src/core/kernel/kernel_finish.c): at large C on
+raw (unscaled) data, kernel Pegasos and the SBP stop on their default caps
+well above the optimum (wine at C = 1000: 1.14x and 1.28x, with a
+ConvergenceWarning); at their defaults they now hand over to exact kernel
+SDCA and reach the optimum, certified, without a warning.
+
+Oracles: SVC at tol 1e-8 for the problem with LIBSVM's unregularized bias
+(the SBP's and BSCA's default), the bias-free dual solved by scipy's
+L-BFGS-B for the bias-free one (Pegasos, BSGD: SVC has no bias-free form).
+Both in C units: P_C(f) = 1/2 ||w||^2 + C sum_i c_i hinge_i, our P over
+lambda."""
+import warnings
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.datasets import load_breast_cancer, load_wine
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import rbf_kernel
+from sklearn.svm import SVC
+
+import stochsvm
+from stochsvm import KernelSVMClassifier
+
+
+def _data(name):
+    X, y = (load_wine if name == "wine" else load_breast_cancer)(return_X_y=True)
+    return X, np.where(y == y[0], 1.0, -1.0)
+
+
+def _gamma(X):
+    return 1.0 / (X.shape[1] * X.var())  # the estimators' gamma="scale"
+
+
+def _svc_dual(X, y, C, weights=None):
+    """D* of LIBSVM's problem (with the bias), from SVC at tol 1e-8."""
+    g = _gamma(X)
+    svc = SVC(C=C, gamma=g, tol=1e-8).fit(X, y, sample_weight=weights)
+    c = svc.dual_coef_[0]
+    K = rbf_kernel(svc.support_vectors_, gamma=g)
+    return np.abs(c).sum() - 0.5 * c @ K @ c
+
+
+def _bias_free_dual(X, y, C, weights=None):
+    """D* of the bias-free problem: max 1'a - 1/2 a'Qa, 0 <= a_i <= c_i C."""
+    Q = rbf_kernel(X, gamma=_gamma(X)) * np.outer(y, y)
+    box = C * (np.ones(len(y)) if weights is None else weights)
+    r = minimize(lambda a: (0.5 * a @ Q @ a - a.sum(), Q @ a - 1), np.zeros(len(y)), jac=True,
+                 method="L-BFGS-B", bounds=list(zip(np.zeros(len(y)), box)),
+                 options=dict(ftol=1e-15, gtol=1e-12, maxiter=100000, maxfun=100000))
+    return -r.fun
+
+
+def _fit(solver, X, y, C, **kw):
+    fit = kw.pop("fit", {})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est = KernelSVMClassifier(solver=solver, C=C, **kw).fit(X, y, **fit)
+    return est, [w for w in caught if issubclass(w.category, ConvergenceWarning)]
+
+
+def _objective_C(est, n, C):
+    return est._stats[0]["primal_objective"] * C * n  # P / lambda
+
+
+@pytest.mark.parametrize("name,C", [("wine", 1000.0), ("breast_cancer", 100.0)])
+@pytest.mark.parametrize("solver", ["pegasos", "sbp"])
+def test_defaults_reach_the_oracle_certified(name, C, solver):
+    X, y = _data(name)
+    est, caught = _fit(solver, X, y, C)
+    st = est._stats[0]
+    assert st["status"] == "converged" and st["finish_epochs"] > 0, st
+    assert not caught, [str(w.message) for w in caught]
+    bias = solver == "sbp"  # the estimator's defaults: the SBP with the bias, Pegasos without
+    assert est._svms[0].get_unregularized_bias() == bias
+    optimum = _svc_dual(X, y, C) if bias else _bias_free_dual(X, y, C)
+    ratio = _objective_C(est, len(y), C) / optimum
+    assert 1 - 1e-6 <= ratio <= 1 + 1e-3, ratio
+    if not bias:
+        assert est._svms[0].get_bias() == 0
+
+
+def test_off_and_an_explicit_cap_end_on_the_cap():
+    """max_iter given: the cheap run asked for (no finish, a warning); the
+    object API with the finish off: the run as before, far from the optimum."""
+    X, y = _data("wine")
+    C = 1000.0
+    est, caught = _fit("pegasos", X, y, C, max_iter=632)
+    assert est._stats[0]["finish_epochs"] == 0
+    assert est._stats[0]["status"] == "max_iterations" and caught
+    svm = stochsvm.KernelSVM(X, y, 1 / (C * len(y)), solver="pegasos", gamma=_gamma(X))
+    assert svm.get_sdca_finish() == "auto"
+    svm.set_sdca_finish(False)
+    svm.set_epsilon(1e-2)
+    st = svm.train()
+    assert st["finish_epochs"] == 0 and st["status"] == "max_iterations"
+    assert st["primal_objective"] * C * len(y) > 1.05 * _bias_free_dual(X, y, C)
+
+
+def test_weights_are_the_finishs_problem():
+    """sample_weight: Pegasos (bias-free) and BSCA with B >= n (the bias)
+    reach the weighted optimum (box c_i C)."""
+    X, y = _data("wine")
+    C = 1000.0
+    w = np.where(y > 0, 3.0, 0.5) * (1 + (np.arange(len(y)) % 3))
+    for solver, optimum in [("pegasos", _bias_free_dual(X, y, C, w)), ("bsca", _svc_dual(X, y, C, w))]:
+        est, caught = _fit(solver, X, y, C, fit={"sample_weight": w})
+        st = est._stats[0]
+        assert st["status"] == "converged" and not caught, (solver, st)
+        ratio = _objective_C(est, len(y), C) / optimum
+        assert 1 - 1e-6 <= ratio <= 1 + 1e-3, (solver, ratio)
+
+
+def test_one_vs_rest_each_problem_certified():
+    """Multiclass wine: every one-vs-rest problem of the SBP (shared kernel
+    rows) reaches its own optimum."""
+    X, y3 = load_wine(return_X_y=True)
+    C = 1000.0
+    est, caught = _fit("sbp", X, y3, C, n_jobs=2)
+    assert not caught
+    for k, cls in enumerate(est.classes_):
+        yb = np.where(y3 == cls, 1.0, -1.0)
+        st = est._stats[k]
+        assert st["status"] == "converged", (k, st)
+        ratio = st["primal_objective"] * C * len(yb) / _svc_dual(X, yb, C)
+        assert 1 - 1e-6 <= ratio <= 1 + 1e-3, (k, ratio)
+
+
+def test_mode_round_trips_and_pickles():
+    import pickle
+
+    X, y = _data("wine")
+    svm = stochsvm.KernelSVM(X, y, 1e-3, solver="sbp", gamma=_gamma(X))
+    for mode in (True, False, "auto"):
+        svm.set_sdca_finish(mode)
+        assert svm.get_sdca_finish() == mode
+        assert pickle.loads(pickle.dumps(svm)).get_sdca_finish() == mode
+    with pytest.raises(TypeError):
+        svm.set_sdca_finish("sometimes")
