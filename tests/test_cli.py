@@ -445,8 +445,9 @@ def test_errors(files, capsys, tmp_path):
     assert "need --solver bsca or bsgd" in _error(["train", train, "--kernel", "rbf",
                                                    "--solver", "sdca", "--budget", "5"], capsys)
     assert "need --kernel" in _error(["train", train, "--maintenance", "remove"], capsys)
-    err = _error(["train", train, str(tmp_path / "no-dir" / "m.ssvm"), "-q"], capsys, status=1)
-    assert "no-dir" in err
+    # A missing folder is found before training (it was status 1, after it).
+    err = _error(["train", train, str(tmp_path / "no-dir" / "m.ssvm"), "-q"], capsys)
+    assert "no-dir does not exist" in err
 
 
 def test_divergence_exits_1(tmp_path, capsys):
@@ -545,3 +546,34 @@ def test_train_reports_newton_iterations_and_an_uncertified_newton_end(tmp_path,
     assert re.search(r"^not converged after \d+ epochs and 1000 Newton iterations", out.out, re.M), out.out
     assert "notice: sdca handed over to its Newton finish" in out.err
     assert "raising --epochs rarely helps" in out.err and "raise --epochs;" not in out.err
+
+
+@pytest.mark.parametrize("where", ["model", "test"])
+def test_missing_output_folder_or_test_file_exits_2_before_training(files, capsys, tmp_path, where):
+    # A model path in a missing folder, or a missing --test file, failed only
+    # after training (exit 1, "cannot create a temporary file beside it").
+    train, _, _, _, _ = files
+    model = tmp_path / "m.ssvm"
+    if where == "model":
+        model = tmp_path / "no_such_folder" / "m.ssvm"
+    argv = ["train", train, str(model), "-q"]
+    if where == "test":
+        argv += ["--test", str(tmp_path / "no_such.svm")]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    expected = "the folder .*no_such_folder does not exist" if where == "model" else "no such file: .*no_such.svm"
+    assert re.search(expected, captured.err), captured.err
+    assert "converged" not in captured.out and "train accuracy" not in captured.out  # nothing was trained
+    assert not model.exists()
+
+
+@pytest.mark.parametrize("kind", ["missing folder", "folder"])
+def test_predict_output_in_missing_folder_or_a_folder_exits_2(files, capsys, tmp_path, kind):
+    # Was exit 1 after predicting ("cannot write (No such file or directory)").
+    train, test, _, _, _ = files
+    model = str(tmp_path / "m.ssvm")
+    assert main(["train", train, model, "--epochs", "1", "-q"]) == 0
+    out = tmp_path / "nowhere" / "p.txt" if kind == "missing folder" else tmp_path
+    assert main(["predict", model, test, str(out)]) == 2
+    err = capsys.readouterr().err
+    assert ("does not exist" if kind == "missing folder" else "is a folder, not a file") in err, err

@@ -386,3 +386,12 @@ def test_a_nul_byte_is_refused_with_its_line(tmp_path):
     path.write_bytes(b"1 1:0.5 2:1\n-1 1:0.5\x00 2:1\n")
     with pytest.raises(ValueError, match="line 2: a NUL byte"):
         load_libsvm(str(path))
+
+
+def test_a_byte_order_mark_is_named(tmp_path):
+    """A file saved with a UTF-8 BOM (Notepad's habit) was refused with
+    "the label '\\ufeff1' is not a number"; the message now names the BOM."""
+    path = tmp_path / "bom.svm"
+    path.write_bytes("1 1:0.5 2:1\n-1 1:0.5\n".encode("utf-8-sig"))
+    with pytest.raises(ValueError, match="line 1: the file starts with a UTF-8 byte-order mark"):
+        load_libsvm(str(path))

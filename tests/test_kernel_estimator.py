@@ -152,6 +152,24 @@ def test_errors():
         KernelSVMClassifier().partial_fit(X, y)
 
 
+def test_partial_fit_refuses_other_classes_and_warm_start_names_them():
+    # A later partial_fit's classes were ignored when y stayed inside the first
+    # call's classes (LinearSVMClassifier refuses them, as scikit-learn's
+    # SGDClassifier does); warm_start's refusal did not name the classes.
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 3))
+    y = (X[:, 0] > 0).astype(int)
+    clf = KernelSVMClassifier().partial_fit(X, y, classes=[0, 1])
+    with pytest.raises(ValueError, match=r"classes \[0, 1, 2\] differ from those of the first "
+                                         r"partial_fit call \[0, 1\]"):
+        clf.partial_fit(X, y, classes=[0, 1, 2])
+    clf.partial_fit(X, y, classes=[1, 0])          # the same classes, in another order: accepted
+    warm = KernelSVMClassifier(warm_start=True).fit(X, y)
+    with pytest.raises(ValueError, match=r"classes \[0, 1, 2\] differ from those of the "
+                                         r"previous fit \[0, 1\]"):
+        warm.fit(X, np.where(X[:, 1] > 1, 2, y))
+
+
 def _bundled(name):
     """A bundled scikit-learn set, 70/30 stratified split, standardised for
     breast_cancer; digits as even vs odd."""

@@ -204,6 +204,14 @@ def test_partial_fit_errors():
         clf.partial_fit(X[:, :2], y)
 
 
+def test_warm_start_refusal_names_the_classes_plainly():
+    # The previous fit's classes printed as [np.int64(0), np.int64(1)].
+    X, y = _blobs(60, 3, 2, 9)
+    clf = LinearSVMClassifier(warm_start=True).fit(X, y)
+    with pytest.raises(ValueError, match=r"differ from those of the previous fit \[0, 1\]$"):
+        clf.fit(X, np.where(X[:, 0] > 1, 2, y))
+
+
 # ---------------------------------------------------------------------------
 #                        weights, classes and threads
 # ---------------------------------------------------------------------------

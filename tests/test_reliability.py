@@ -88,6 +88,60 @@ def test_values_mutated_to_nan_after_construction_are_named(cls, solver, sparse)
         svm.train()
 
 
+@pytest.mark.parametrize("solver", ["sdca", "sbp", "pegasos", "perceptron", "bsca", "bsgd"])
+def test_kernel_values_changed_during_training_fail_the_run(solver):
+    """X written to from the diagnostic callback (or from another thread while
+    train() runs without the GIL): the run ended "converged" or on its cap
+    with a model of neither the old nor the new data (chance accuracy, no
+    warning); it is now a ValueError saying X changed during training."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 5))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    svm = KernelSVM(X, y, 0.01, solver=solver, sigma2=1.0)
+    svm.set_diagnostic_frequency(50)
+
+    def scribble(statistics):
+        X[:] = np.nan if solver in ("bsca", "bsgd") else 3 * X   # finite values too
+        return False
+
+    svm.set_diagnostic_function(scribble)
+    with pytest.raises(ValueError, match=r"row \d+ of the data X changed during training"):
+        svm.train()
+
+
+@pytest.mark.skipif(not POSIX, reason="np.memmap's close on POSIX")
+@pytest.mark.parametrize("cls", ["SVM", "KernelSVM"])
+@pytest.mark.parametrize("owner", ["memmap", "bytearray"])
+def test_buffer_under_borrowed_data_cannot_be_released(cls, owner, tmp_path):
+    """An array over another object's buffer holds no export of it: closing
+    the memmap's mmap, or resizing the bytearray, freed the memory the object
+    reads, and train() crashed (SIGSEGV). The object now pins that buffer:
+    the close or resize raises BufferError and training is unaffected."""
+    code = f"""
+        import numpy as np, stochsvm
+        rng = np.random.default_rng(0)
+        X0 = rng.normal(size=(200, 5)); y = np.where(X0[:, 0] > 0, 1.0, -1.0)
+        if "{owner}" == "memmap":
+            X = np.memmap(r"{tmp_path / 'x.dat'}", dtype=np.float64, mode="w+", shape=(200, 5))
+            release = lambda: X._mmap.close()
+        else:
+            buf = bytearray(X0.nbytes)
+            X = np.ndarray((200, 5), buffer=buf)
+            release = lambda: buf.extend(bytes(1 << 24))
+        X[:] = X0
+        s = stochsvm.{cls}(X, y, 0.1)
+        try:
+            release()
+            print("released")
+        except BufferError:
+            print("pinned")
+        s.train()
+        print("trained", np.array_equal(np.sign(s.decision_function(X0)), np.sign(s.decision_function(X0))))
+    """
+    status, out = _run_child(code)
+    assert status == 0 and "pinned" in out and "trained True" in out, out
+
+
 def test_kernel_object_refuses_a_sign_flipped_in_0_1_data():
     """0/1 CSR data take a path of the kernel rows that never reads the
     values; a 1 written to -1 after construction keeps every squared norm, and

@@ -161,7 +161,9 @@ SS_API const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self);
  *          exceeds INT64_MAX minus the cap, so the run could not do its
  *          max_num_iterations iterations; nothing is trained); SS_ERR_BAD_DATA (SBP with a
  *          bias needs both classes, or a row's squared norm is not finite: values
- *          above about 1e154 overflow when squared; nothing is trained); SS_ERR_NUMERIC (a non-finite model:
+ *          above about 1e154 overflow when squared; nothing is trained; or a row
+ *          of the borrowed data changed since set_data, found before the run,
+ *          or during it, found when it ends: the model is not reliable); SS_ERR_NUMERIC (a non-finite model:
  *          status SS_SVM_STATUS_ERROR); SS_ERR_DIVERGED (Pegasos, BSGD: the
  *          primal rose above 1e4 P(0), P(0) = 1/n sum_i c_i being its value at
  *          w = 0: status SS_SVM_STATUS_DIVERGED; lower eta0 or raise lambda);

@@ -22,8 +22,10 @@ import inspect
 import json
 import sys
 import time
+import warnings
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 #: Default --blocksize: bytes of a plain training file per partition.
 DEFAULT_BLOCKSIZE = "64MiB"
@@ -210,7 +212,9 @@ def run_train(args):
 
         t = time.perf_counter()
         try:
-            est.fit(X, y, callback=show)
+            with warnings.catch_warnings():  # the notice below says it, with the CLI's names
+                warnings.filterwarnings("ignore", "DaskLinearSVM", ConvergenceWarning)
+                est.fit(X, y, callback=show)
         except ValueError as exc:
             raise _fail(f"{args.file}: {exc}") from None
         except RuntimeError as exc:

@@ -4,6 +4,27 @@
 # finite), as the C data descriptor SsData that the objects borrow.
 
 
+cdef tuple _pin_buffers(object values):
+    """Buffer exports that keep the memory under ``values`` in place.
+
+    An array made over another object's buffer (``np.memmap`` over an
+    ``mmap``, ``np.ndarray(buffer=bytearray)``) keeps a reference to that
+    object but no export of its buffer, so the object can still be closed or
+    resized (``memmap._mmap.close()``, ``bytearray.extend``), leaving the
+    array, and an SVM reading it, pointing at freed memory. A memoryview of
+    the first object under the chain of arrays is such an export: while the
+    view is alive, closing or resizing that object raises BufferError."""
+    base = values.base
+    while isinstance(base, np.ndarray):
+        base = base.base
+    if base is None:
+        return ()
+    try:
+        return (memoryview(base),)
+    except (TypeError, ValueError, BufferError):   # no buffer protocol, or already closed
+        return ()
+
+
 cdef class _DataView:
     """A validated ``SsData`` and strong references to the arrays it points to."""
     cdef SsData data
@@ -31,13 +52,13 @@ cdef class _DataView:
         cdef const int32_t *j = NULL
         cdef int64_t c_n = n, c_d = d, c_stride = row_stride
         if layout == SS_LAYOUT_DENSE:
-            view.refs = (values,)
+            view.refs = (values,) + _pin_buffers(values)
             with nogil:
                 status = ss_data_init_dense(&view.data, dtype, v, c_n, c_d, c_stride)
         else:
             indptr = indptr_obj
             indices = indices_obj
-            view.refs = (values, indptr, indices)
+            view.refs = (values, indptr, indices) + _pin_buffers(values)
             p = <const int64_t *>cnp.PyArray_DATA(indptr)
             j = <const int32_t *>cnp.PyArray_DATA(indices)
             with nogil:

@@ -507,6 +507,13 @@ cdef class KernelSVM(_Trainer):
         -------
         dict
             The statistics (see :meth:`get_statistics`).
+
+        Raises
+        ------
+        ValueError
+            X changed since :meth:`set_data` (found before the run), or while
+            it ran (from the diagnostic function or another thread; found when
+            it ends, and the model is then not reliable): give the data again.
         """
         cdef SsKernelSvm *p = self._ptr()
         status, message = self._run_training()

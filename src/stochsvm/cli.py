@@ -705,7 +705,20 @@ def _check_output_file(path, inputs=()):
     if path is not None and os.path.exists(path) and not os.path.isfile(path):
         raise _Fail(f"{path}: not a regular file; the model is only written to a regular file "
                     f"(or a new name)")
+    _check_output_folder(path)
     _check_not_an_input(path, inputs)
+
+
+def _check_output_folder(path):
+    """Exit 2 before the work if ``path`` is a folder or lies in a missing one
+    (else the write fails only after training or predicting)."""
+    if path is None:
+        return
+    if os.path.isdir(path):
+        raise _Fail(f"{path} is a folder, not a file")
+    folder = os.path.dirname(path)
+    if folder and not os.path.isdir(folder):
+        raise _Fail(f"{path}: the folder {folder} does not exist (create it first)")
 
 
 def _check_not_an_input(path, inputs):
@@ -843,6 +856,8 @@ def _run_train(args):
     task, labels, _ = _problem(y, args.file, regression)
     _check_model_size(X, 1 if labels is None or len(labels) == 2 else len(labels), args.file)
     _check_output_file(args.model, inputs=(args.file, getattr(args, "test", None)))
+    if getattr(args, "test", None):
+        _check_file(args.test)   # before training, not after it
     n_all, d = X.shape
     print(f"stochsvm {_version()} train: {args.file}: {n_all} examples, {d} features, "
           f"{X.nnz} nonzeros (read in {load_time:.2f} s); "
@@ -1047,6 +1062,7 @@ def _run_predict(args):
     from stochsvm import _model_file
 
     if args.out:
+        _check_output_folder(args.out)
         _check_not_an_input(args.out, (args.model, args.file))
     try:
         d = _read_model(args.model)

@@ -70,6 +70,7 @@ values, float32 kept, non-negative weights, not all zero, two classes).
 """
 
 import time
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -613,7 +614,25 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
             self.duality_gap_ = history[-1]["duality_gap"]
             self.relative_gap_ = history[-1]["relative_gap"]
             self.bytes_sent_ = int(sum(h["bytes_sent"] for h in history))
+        self._warn_on_the_cap()
         return self
+
+    def _warn_on_the_cap(self):
+        """A ConvergenceWarning when the rounds ended on max_iter before the
+        test on tol passed (tol = 0 asks for max_iter rounds: no warning), as
+        the in-memory estimators warn on their cap."""
+        cap = self._param("max_iter")
+        if self.converged_ or self.tol <= 0 or self.n_iter_ < cap:
+            return
+        from sklearn.exceptions import ConvergenceWarning
+
+        if self.solver == "sdca":
+            unmet = f"the relative duality gap is {self.relative_gap_:.3g} > tol={self.tol:g}"
+        else:
+            unmet = f"the objective still changed by more than tol={self.tol:g} (relatively)"
+        warnings.warn(f"{type(self).__name__} stopped on its round cap max_iter={cap}: {unmet}; "
+                      f"the model is not the optimum; raise max_iter (or local_epochs)",
+                      ConvergenceWarning, stacklevel=3)
 
     def _round_end(self, stats, history, callback):
         """Record a round's statistics, print them, run the callback (True: stop)."""

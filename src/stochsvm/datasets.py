@@ -293,6 +293,9 @@ def _parse(text: bytes, n_features, dtype, first_index=1):
     if nul >= 0:  # a binary file, or a corrupt one: C's readers would stop there
         line = text.count(b"\n", 0, nul) + 1
         raise ValueError(f"line {line}: a NUL byte (not a LIBSVM text file, or a corrupt one)")
+    if text.startswith(b"\xef\xbb\xbf"):  # what some editors write first: LIBSVM rejects it too
+        raise ValueError("line 1: the file starts with a UTF-8 byte-order mark (BOM); save it "
+                         "without one (as plain UTF-8 or ASCII)")
     # Comments and query ids are rare: drop them first so the fast path applies.
     if b"#" in text:
         text = re.sub(rb"#[^\n]*", b"", text)

@@ -643,7 +643,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             raise ValueError(f"the training data need samples of at least 2 classes; got "
                              f"{len(classes)} class")
         if warm and not np.array_equal(classes, previous):
-            raise ValueError("warm_start: the classes differ from those of the previous fit")
+            raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
+                             f"the previous fit {np.asarray(previous).tolist()}")
         self.classes_ = classes
         weights = self._checked_weights(self._fit_weights(X, y, sample_weight))
         self._class_counts = None
@@ -679,6 +680,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             self.classes_ = np.unique(np.asarray(classes))
             if len(self.classes_) < 2:
                 raise ValueError("classes must hold at least 2 classes")
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(f"classes {np.unique(classes).tolist()} differ from those of the "
+                             f"first partial_fit call {self.classes_.tolist()}")
         unknown = np.setdiff1d(np.unique(y), self.classes_)
         if unknown.size:
             raise ValueError(f"y holds classes {unknown.tolist()} not in classes "

@@ -797,7 +797,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
                              f"class ({classes[0]!r})" if len(classes) else "y is empty")
         if warm and not np.array_equal(classes, previous_classes):
             raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
-                             f"the previous fit {list(previous_classes)}")
+                             f"the previous fit {np.asarray(previous_classes).tolist()}")
         self.classes_ = classes
         weights = self._fit_weights(X, y, sample_weight)
         self._class_counts = None

@@ -668,7 +668,18 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
                               (long long)self->overflow_row, self->norms2[self->overflow_row]);
   ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
   self->train_start_time = ss_clock_seconds();
-  return explain_train(self, run_solver(self));
+  const SsStatus status = run_solver(self);
+  /* The arrays may also change while the run reads them (a diagnostic
+   * callback, another thread of the caller): the model then answers
+   * neither the old data nor the new one, so the run fails rather than
+   * reporting the statistics it computed. */
+  const int64_t changed_during = first_changed_row(self);
+  if (changed_during >= 0)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_DATA,
+                              "row %lld of the data X changed during training (the object reads the caller's "
+                              "arrays, it does not copy them): the model is not reliable; give the data "
+                              "again (set_data) and train again", (long long)changed_during);
+  return explain_train(self, status);
 }
 
 SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
