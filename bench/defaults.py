@@ -327,7 +327,15 @@ def newton_model(X, y, lam, loss):
             # number to the data's correlations, not their units
             scale = 1.0 / np.sqrt(np.diag(H))
             Hs = H * scale[:, None] * scale[None, :]
-            step = scale * np.linalg.lstsq(Hs, -g * scale, rcond=None)[0]
+            try:  # Hs is symmetric positive definite (lambda I + a PSD part)
+                step = scale * np.linalg.solve(Hs, -g * scale)
+            except np.linalg.LinAlgError:
+                try:
+                    step = scale * np.linalg.lstsq(Hs, -g * scale, rcond=None)[0]
+                except np.linalg.LinAlgError:  # LAPACK's SVD gave up (w8a, tiny delta)
+                    break
+            if not np.all(np.isfinite(step)):
+                break
             if -(g @ step) <= 1e-15 * max(1.0, abs(P)):  # the Newton decrement
                 converged = True
                 break

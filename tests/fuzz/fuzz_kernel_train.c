@@ -188,6 +188,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   ss_kernel_svm_set_seed(svm, fz_bits(&in, 8));
   FZ_ASSERT(ss_kernel_svm_set_max_num_iterations(svm, 1 + fz_range(&in, 0, 3 * p.n + 30)) == SS_OK);
   FZ_ASSERT(ss_kernel_svm_set_diagnostic_frequency(svm, 1 + fz_range(&in, 0, 2 * p.n)) == SS_OK);
+  /* The certified finish on kernel SDCA (kernel_finish.c): off, on (it runs
+   * under the cap set above), auto (it does not), or any other value (on). */
+  const int finish = (int)fz_range(&in, -1, 3);
+  FZ_ASSERT(ss_kernel_svm_set_sdca_finish(svm, finish) == SS_OK);
+  FZ_ASSERT(ss_kernel_svm_get_sdca_finish(svm) ==
+            (finish == SS_KERNEL_SDCA_FINISH_OFF || finish == SS_KERNEL_SDCA_FINISH_AUTO ? finish
+                                                                                        : SS_KERNEL_SDCA_FINISH_ON));
 
   const int64_t B = is_budgeted(solver) ? ss_kernel_svm_get_budget(svm) : 0;
   for (int round = 0; round < 2; ++round) {
