@@ -352,7 +352,7 @@ enum {
  *  bias-free mode, greedy single steps with the kernel-row cache), until its relative
  *  duality gap meets min(epsilon, 1e-3) (status SS_SVM_STATUS_CONVERGED:
  *  P - P* <= epsilon D) or its cap ran (1000 epochs,
- *  more on small sets: SS_KERNEL_FINISH_WORK; status SS_SVM_STATUS_MAX_ITERATIONS).
+ *  up to 10,000 on small sets; status SS_SVM_STATUS_MAX_ITERATIONS).
  *  The model and statistics become the SDCA's (its P, D and gap); the
  *  statistics' finish_epochs counts its epochs; the solver's own state is
  *  kept (src/core/kernel/kernel_finish.c, docs/stopping.rst). @p mode:

@@ -48,8 +48,8 @@
  * The finish's tolerance is min(epsilon, SS_KERNEL_FINISH_GAP): the primal
  * solvers' default tol is 1e-2, a window's flatness; the certificate costs
  * little more at the dual solvers' 1e-3. Its cap is SS_KERNEL_FINISH_EPOCHS
- * epochs of SDCA, or SS_KERNEL_FINISH_WORK / n iterations where that is
- * more (small sets). It inherits the object's kernel, data, labels, weights,
+ * epochs of SDCA, or on small sets up to SS_KERNEL_FINISH_MAX_EPOCHS epochs
+ * while their steps read at most SS_KERNEL_FINISH_WORK kernel-row entries. It inherits the object's kernel, data, labels, weights,
  * lambda, bias form, seed, threads, kernel precision, cache size, shrinking,
  * interrupt callback and shared kernel rows (one-vs-rest: the estimator's
  * store, kernel_cache.c).
@@ -73,11 +73,17 @@
 #define SS_KERNEL_FINISH_GAP 1e-3
 /** The finish's cap in epochs (the estimators' cap for SDCA)... */
 #define SS_KERNEL_FINISH_EPOCHS 1000
-/** ... or, if that is more, this many entries of kernel rows (a step of the
- *  pair solver reads one or two rows of n: this work / n steps): small, raw
- *  sets at a large C need thousands of epochs of single steps (wine at
- *  C = 9000: 5,400, 0.17 s) and get them. */
+/** ... or, if that is more, as many epochs as read this many entries of
+ *  kernel rows (a step of the pair solver reads one or two rows of n: this
+ *  work / n^2 epochs): small, raw sets at a large C need thousands of epochs
+ *  of single steps (wine at C = 9000: 5,400, 0.17 s) and get them... */
 #define SS_KERNEL_FINISH_WORK 2e9
+/** ... but never more than this many epochs: on a handful of rows a step's
+ *  fixed cost outweighs its row reads, and a problem the finish cannot
+ *  certify (a kernel that is not positive semi-definite, e.g. the sigmoid)
+ *  would otherwise run 2e9 / n steps (10 rows: 2e8 steps, tens of seconds;
+ *  the fuzz harness's timeout). */
+#define SS_KERNEL_FINISH_MAX_EPOCHS 10000
 
 SsStatus ss_kernel_svm_set_sdca_finish(SsKernelSvm *self, int mode)
 {
@@ -115,7 +121,9 @@ bool ss_kernel_finish_wanted(const SsKernelSvm *self)
 
 int64_t ss_kernel_finish_cap(int64_t n)
 {
-  const double cap = fmax((double)SS_KERNEL_FINISH_EPOCHS * (double)n, SS_KERNEL_FINISH_WORK / (double)n);
+  const double m = (double)n;
+  const double epochs = fmax(SS_KERNEL_FINISH_EPOCHS, fmin(SS_KERNEL_FINISH_WORK / (m * m), SS_KERNEL_FINISH_MAX_EPOCHS));
+  const double cap = epochs * m;
   return cap < 0.5 * (double)INT64_MAX ? (int64_t)cap : INT64_MAX / 2;
 }
 
