@@ -32,8 +32,17 @@ mapfile -t CORE < <(sed -n "/^core_sources = files(/,/^)/p" meson.build | grep -
 FLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Iinclude)
 
+# The core once, instrumented for coverage (fuzzer-no-link), one clang per
+# core of the machine; then each harness links those objects.
+OBJ="$OUT/obj"
+rm -rf "$OBJ"
+mkdir -p "$OBJ"
+CORE_FLAGS=("${FLAGS[@]/-fsanitize=fuzzer,address,undefined/-fsanitize=fuzzer-no-link,address,undefined}")
+export CLANG OBJ
+printf '%s\n' "${CORE[@]}" |
+  xargs -P "$(nproc)" -I{} bash -c '"$CLANG" "$@" -c {} -o "$OBJ/$(echo {} | tr / _).o"' _ "${CORE_FLAGS[@]}"
 for h in "${HARNESSES[@]}"; do
-  "$CLANG" "${FLAGS[@]}" -o "$OUT/$h" "tests/fuzz/$h.c" "${CORE[@]}" -lm
+  "$CLANG" "${FLAGS[@]}" -o "$OUT/$h" "tests/fuzz/$h.c" "$OBJ"/*.o -lm
 done
 
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
