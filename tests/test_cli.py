@@ -577,3 +577,18 @@ def test_predict_output_in_missing_folder_or_a_folder_exits_2(files, capsys, tmp
     assert main(["predict", model, test, str(out)]) == 2
     err = capsys.readouterr().err
     assert ("does not exist" if kind == "missing folder" else "is a folder, not a file") in err, err
+
+
+@pytest.mark.parametrize("where", ["data", "model out", "predictions out"])
+def test_a_dash_is_refused_as_a_file_name(files, capsys, tmp_path, where, monkeypatch):
+    # Was: predict wrote a file named '-', and a later `predict m - out` read
+    # that file back as data and printed an accuracy of a meaningless run.
+    monkeypatch.chdir(tmp_path)
+    train, test, _, _, _ = files
+    model = str(tmp_path / "m.ssvm")
+    assert main(["train", train, model, "--epochs", "1", "-q"]) == 0
+    argv = {"data": ["predict", model, "-"], "model out": ["train", train, "-", "-q"],
+            "predictions out": ["predict", model, test, "-"]}[where]
+    assert main(argv) == 2
+    assert "'-' is not standard input or output here" in capsys.readouterr().err
+    assert not (tmp_path / "-").exists()

@@ -388,9 +388,15 @@ class _Fail(Exception):
         self.status = status
 
 
+_DASH = ("'-' is not standard input or output here: the command line reads and writes "
+         "named files only (name a file)")
+
+
 def _check_file(path):
     """Exit 2 unless ``path`` is a regular file (a FIFO or device could block
     the reader or never end)."""
+    if path == "-":
+        raise _Fail(_DASH)
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -714,6 +720,8 @@ def _check_output_folder(path):
     (else the write fails only after training or predicting)."""
     if path is None:
         return
+    if path == "-":
+        raise _Fail(_DASH)
     if os.path.isdir(path):
         raise _Fail(f"{path} is a folder, not a file")
     folder = os.path.dirname(path)
