@@ -346,8 +346,10 @@ enum {
 
 /** @brief The certified finish of kernel Pegasos, the SBP (nu derived from
  *  lambda) and, when their budget is at least n, BSGD and BSCA: a train
- *  call that ends on its iteration cap (status SS_SVM_STATUS_MAX_ITERATIONS)
- *  continues on exact kernel SDCA, on the same problem (lambda, weights, the
+ *  call that ends on its iteration cap (status SS_SVM_STATUS_MAX_ITERATIONS),
+ *  or on its objective window without a dual bound certifying
+ *  min(epsilon, 1e-3) where the cache holds the whole kernel matrix
+ *  (8 n^2 bytes <= cache size), continues on exact kernel SDCA, on the same problem (lambda, weights, the
  *  bias form in force), from alpha = 0 (bias-free: the exact pair solver's
  *  bias-free mode, greedy single steps with the kernel-row cache), until its relative
  *  duality gap meets min(epsilon, 1e-3) (status SS_SVM_STATUS_CONVERGED:

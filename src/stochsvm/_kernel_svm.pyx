@@ -745,7 +745,9 @@ cdef class KernelSVM(_Trainer):
 
         Kernel Pegasos, the SBP (``nu`` derived from ``lambda_``) and, when
         their budget is at least ``n``, BSGD and BSCA: a ``train`` that ends on
-        its iteration cap continues on exact kernel SDCA on the same problem
+        its iteration cap, or on its objective window without a dual bound
+        certifying ``min(epsilon, 1e-3)`` where the cache holds the whole
+        kernel matrix (``8 n**2`` bytes), continues on exact kernel SDCA on the same problem
         (``lambda_``, weights, the bias form in force), until its relative
         duality gap meets ``min(epsilon, 1e-3)`` (status ``'converged'``,
         within that factor of the optimum) or its cap ran (1000 epochs, more
