@@ -592,3 +592,42 @@ def test_a_dash_is_refused_as_a_file_name(files, capsys, tmp_path, where, monkey
     assert main(argv) == 2
     assert "'-' is not standard input or output here" in capsys.readouterr().err
     assert not (tmp_path / "-").exists()
+
+
+def _unwritable_folder(tmp_path):
+    """A folder that exists but where no file can be created: a mode-0500
+    folder for a user without root's override, else a read-only system
+    folder (None if this machine has neither)."""
+    import tempfile
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    candidates = [str(folder), "/sys", "/proc"]
+    for candidate in candidates:
+        try:
+            with tempfile.NamedTemporaryFile(dir=candidate):
+                pass
+        except OSError:
+            return candidate
+    return None
+
+
+@pytest.mark.parametrize("command", ["train", "predict"])
+def test_unwritable_output_folder_exits_2_before_the_work(files, capsys, tmp_path, command):
+    # Was: train ran to its end, then failed (exit 1) on the model's write.
+    train, test, _, _, _ = files
+    folder = _unwritable_folder(tmp_path)
+    if folder is None:
+        pytest.skip("no folder on this machine refuses a new file")
+    model = str(tmp_path / "m.ssvm")
+    if command == "train":
+        argv = ["train", train, os.path.join(folder, "m.ssvm")]
+    else:
+        assert main(["train", train, model, "--epochs", "1", "-q"]) == 0
+        capsys.readouterr()
+        argv = ["predict", model, test, os.path.join(folder, "p.txt")]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert "cannot create a file in the folder" in captured.err, captured.err
+    assert "converged" not in captured.out and "accuracy" not in captured.out  # no work was done
+    (tmp_path / "locked").chmod(0o700)

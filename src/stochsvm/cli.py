@@ -36,6 +36,7 @@ import math
 import os
 import stat
 import sys
+import tempfile
 import threading
 import time
 
@@ -711,13 +712,18 @@ def _check_output_file(path, inputs=()):
     if path is not None and os.path.exists(path) and not os.path.isfile(path):
         raise _Fail(f"{path}: not a regular file; the model is only written to a regular file "
                     f"(or a new name)")
-    _check_output_folder(path)
+    _check_output_folder(path, replaced_by_rename=True)
     _check_not_an_input(path, inputs)
 
 
-def _check_output_folder(path):
-    """Exit 2 before the work if ``path`` is a folder or lies in a missing one
-    (else the write fails only after training or predicting)."""
+def _check_output_folder(path, replaced_by_rename=False):
+    """Exit 2 before the work if ``path`` is a folder, lies in a missing one,
+    or cannot be written (else the write fails only after training or
+    predicting). A model is written to a temporary file beside ``path`` and
+    renamed over it (ss_model_save: ``replaced_by_rename``), so its folder
+    must take a new file: the test creates, then removes, one there. The
+    predictions are written to ``path`` itself: an existing file (or device,
+    such as ``/dev/stdout``) must be writable, a new one needs the folder."""
     if path is None:
         return
     if path == "-":
@@ -727,6 +733,16 @@ def _check_output_folder(path):
     folder = os.path.dirname(path)
     if folder and not os.path.isdir(folder):
         raise _Fail(f"{path}: the folder {folder} does not exist (create it first)")
+    if os.path.exists(path) and not replaced_by_rename:
+        if not os.access(path, os.W_OK):
+            raise _Fail(f"{path}: not writable; write the output elsewhere")
+        return
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder or ".", prefix=".stochsvm-write-test-"):
+            pass
+    except OSError as exc:
+        raise _Fail(f"{path}: cannot create a file in the folder {folder or '.'} "
+                    f"({exc.strerror or exc}); write the output elsewhere") from None
 
 
 def _check_not_an_input(path, inputs):
