@@ -564,9 +564,10 @@ def test_bad_input_as_the_in_memory_estimators(client, dense_problem):
             clf.predict(Xbad)
         with pytest.raises(ValueError, match=expected[:20]):
             clf.decision_function(da.from_array(Xbad, chunks=(3000, 20))).compute()
-        with pytest.raises(ValueError, match=expected[:20]):
+        with pytest.raises(ValueError, match=expected[:20]) as info:
             in_thread(lambda: DaskLinearSVMClassifier(round_timeout=60).fit(
                 da.from_array(Xbad, chunks=(3000, 20)), yd))
+        assert "(partition 1)" in str(info.value), str(info.value)  # row 4321: the second chunk
     zero = np.zeros(len(y))
     expected = _in_memory_error(lambda: LinearSVMClassifier().fit(X, y, sample_weight=zero))
     with pytest.raises(ValueError, match=expected):

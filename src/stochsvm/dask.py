@@ -192,7 +192,10 @@ def _make_partition(X, y, weights, index):
     X = _to_block(X)
     if X.ndim != 2:
         raise ValueError(f"X chunks must be 2-D, got a chunk of shape {X.shape}")
-    X = _check_block(X)
+    try:
+        X = _check_block(X)
+    except ValueError as exc:  # e.g. "Input X contains NaN.": say which chunk
+        raise ValueError(f"{exc} (partition {index})") from None
     y = np.asarray(_to_block(y)).ravel()
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X and y chunks have {X.shape[0]} and {y.shape[0]} rows: "
