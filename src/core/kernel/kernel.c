@@ -282,14 +282,16 @@ static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
     goto done;
   }
   /* one cache line an entry (8 doubles), zeroed (the absent entries): the
-   * first 64-byte boundary of an allocation 7 doubles longer */
-  values_memory = calloc((size_t)(total * L + 7), sizeof(double));
+   * first 64-byte boundary of an allocation 7 doubles longer; each array
+   * SS_ROW_PREFETCH entries longer, where the dots' prefetches may point */
+  const int64_t room = total + SS_ROW_PREFETCH;
+  values_memory = calloc((size_t)(room * L + 7), sizeof(double));
   if (values_memory) {
     const uintptr_t address = (uintptr_t)values_memory;
     values = values_memory + ((64 - address % 64) % 64) / sizeof(double);
   }
-  columns = malloc((size_t)total * sizeof(uint16_t));
-  even = calloc((size_t)total, 1);
+  columns = calloc((size_t)room, sizeof(uint16_t));
+  even = calloc((size_t)room, 1);
   if (!values || !columns || !even) goto done;
   for (int64_t s = 0; s < slices; ++s) {
     const int64_t lo = s / (B / L) * B + s % (B / L) * L;
@@ -329,7 +331,7 @@ static SsStatus sliced_copy(SsRowCopy *copy, const SsData *X)
   *copy = (SsRowCopy){.num_rows = n, .slice_start = start, .lane = lane, .values = values,
                       .values_memory = values_memory, .num_entries = total,
                       .columns = columns, .even = even,
-                      .bytes = (size_t)total * (L * sizeof(double) + sizeof(uint16_t) + 1) +
+                      .bytes = (size_t)room * (L * sizeof(double) + sizeof(uint16_t) + 1) +
                                7 * sizeof(double) + (size_t)(slices + 1) * sizeof(int64_t) +
                                (size_t)(slices * L)};
   start = NULL;
@@ -404,18 +406,26 @@ SS_VECTOR_CLONES static void bit_dots(const SsRowCopy *copy, int64_t z, int64_t 
  * and a byte each); the hardware prefetcher follows the streams but runs too
  * few lines ahead of them (ijcnn1, AMD EPYC with AVX2: 60% of the SBP's
  * time was sliced_dots, most of its samples on the loads of the values),
- * so each entry asks for the entry SS_ROW_PREFETCH on (the last one near
- * the end: the addresses stay inside the arrays). */
+ * so each entry asks for the values of the entry SS_ROW_PREFETCH on, and
+ * each slice (starting at entry a) for the columns and bytes there (a line
+ * of them serves 32 and 64 entries). The arrays have room for those
+ * addresses past their last entry. */
 static inline void prefetch_entry(const SsRowCopy *copy, int64_t q)
 {
 #if defined(__GNUC__)
-  const int64_t ahead = q + SS_ROW_PREFETCH < copy->num_entries ? q + SS_ROW_PREFETCH
-                                                                 : copy->num_entries - 1;
-  __builtin_prefetch(copy->values + ahead * SS_ROW_SLICE);
-  __builtin_prefetch(copy->columns + ahead); /* a line in 32 entries: the rest hit in L1 */
-  __builtin_prefetch(copy->even + ahead);
+  __builtin_prefetch(copy->values + (q + SS_ROW_PREFETCH) * SS_ROW_SLICE);
 #else
   (void)copy, (void)q;
+#endif
+}
+
+static inline void prefetch_slice(const SsRowCopy *copy, int64_t a)
+{
+#if defined(__GNUC__)
+  __builtin_prefetch(copy->columns + a + SS_ROW_PREFETCH);
+  __builtin_prefetch(copy->even + a + SS_ROW_PREFETCH);
+#else
+  (void)copy, (void)a;
 #endif
 }
 
@@ -431,6 +441,7 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
   for (int64_t row = first; row < first + len; row += L) {
     const int64_t s = row / B * (B / L) + row % B / L;
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
+    prefetch_slice(copy, a);
     SsSliceLanes s0 = {0}, s1 = {0};
     for (int64_t q = a; q < a + width; ++q) {
       SsSliceLanes v;
@@ -473,6 +484,7 @@ __attribute__((target("avx2"))) static void sliced_dots_avx2(const SsRowCopy *co
   for (int64_t row = first; row < first + len; row += L) {
     const int64_t s = row / B * (B / L) + row % B / L;
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
+    prefetch_slice(copy, a);
     /* separate variables, not arrays: GCC keeps these in registers */
     SsSliceHalf s0l = {0}, s0h = {0}, s1l = {0}, s1h = {0};
     for (int64_t q = a; q < a + width; ++q) {
@@ -515,6 +527,7 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
   for (int64_t row = first; row < first + len; row += L) {
     const int64_t s = row / B * (B / L) + row % B / L;
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
+    prefetch_slice(copy, a);
     double s0[L] = {0}, s1[L] = {0};
     for (int64_t q = a; q < a + width; ++q) {
       prefetch_entry(copy, q);

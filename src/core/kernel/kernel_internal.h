@@ -106,7 +106,9 @@ typedef struct SsRowCopy {
   double *values;              /**< sliced: SS_ROW_SLICE values a column entry (0: absent),
                                     64-byte aligned: an entry is one cache line */
   double *values_memory;       /**< sliced: the allocation values lies in */
-  int64_t num_entries;         /**< sliced: the column entries of all the slices */
+  int64_t num_entries;         /**< sliced: the column entries of all the slices (values,
+                                    columns and even have SS_ROW_PREFETCH more: the
+                                    prefetches' room) */
   uint8_t *even;               /**< sliced: bit l: row l holds the column at an even position
                                     (or lacks it, and every row that holds it does so) */
   uint8_t *lane;               /**< sliced: [slices SS_ROW_SLICE] each lane's row, as an
