@@ -60,6 +60,8 @@
  * update on the same values (the others would add 0 to 0), so the iterates
  * are the same to the bit: the pass streams c and c_sum, not alpha and
  * alpha_sum (a9a, 3000 rows: 2,900 of 32,561 drawn). */
+_Static_assert(SS_KERNEL_ROW_BLOCK <= INT16_MAX, "support_slot holds a position in a block");
+
 typedef struct SbpState {
   double *alpha;     /**< [n] alpha^(t) of the drawn examples, by blocks (above) */
   double *c;         /**< [n] responses c^(t) */
