@@ -55,11 +55,11 @@
  * two are kept for those alone, by row blocks: block b's k-th drawn
  * example j (B = SS_KERNEL_ROW_BLOCK, k < support_count[b], support_slot[j]
  * = k; -1: never drawn) has its alpha_j at alpha[b B + k] and its sum at
- * alpha_sum[b B + k]. The row
- * pass updates a block's drawn entries only, the operations of the dense
- * update on the same values (the others would add 0 to 0), so the iterates
- * are the same to the bit: the pass streams c and c_sum, not alpha and
- * alpha_sum (a9a, 3000 rows: 2,900 of 32,561 drawn). */
+ * alpha_sum[b B + k]. The row pass updates a block's drawn entries only,
+ * with the dense update's operations on the same values (the others would
+ * add 0 to 0), so the iterates are the same to the bit, and the pass
+ * streams c and c_sum but not alpha and alpha_sum (a9a, 3000 rows: 2,900
+ * of 32,561 examples drawn). */
 _Static_assert(SS_KERNEL_ROW_BLOCK <= INT16_MAX, "support_slot holds a position in a block");
 
 typedef struct SbpState {
