@@ -302,3 +302,85 @@ void test_kernel_row_copy_mixed_parity(void)
     ss_row_copy_free(&copy);
   }
 }
+
+/* The sliced copy's values start on a cache line (one line a column entry,
+ * which the dots prefetch ahead), and num_entries counts the entries. */
+void test_kernel_row_copy_aligned(void)
+{
+  static CsrRows m;
+  for (int c = 0; c < 3; ++c) {
+    make_rows(&m, 40, 5 + 4 * c, 10, false, 43 + (uint64_t)c);
+    SsData data;
+    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
+            SS_OK);
+    SsRowCopy copy = {0};
+    CHECK_EQ_INT(ss_row_copy_update(&copy, &data, 0u), SS_OK);
+    REQUIRE(copy.num_rows == RN && copy.values);
+    CHECK((uintptr_t)copy.values % 64 == 0);
+    const int64_t slices = ss_kernel_row_num_blocks(RN) * (SS_KERNEL_ROW_BLOCK / SS_ROW_SLICE);
+    CHECK(copy.num_entries == copy.slice_start[slices] && copy.num_entries > 0);
+    check_rows_match(&data, 0u, &copy);
+    ss_row_copy_free(&copy);
+    CHECK(!copy.values && !copy.values_memory);
+  }
+}
+
+/* The SBP's averaged alpha (kept for the drawn examples only) against its
+ * averaged responses c_bar, which it keeps for all: the model built from
+ * the duals must give back what the diagnostics computed from c_bar, the
+ * loss (1/n sum of hinge(y_j f(x_j)), f from the model) and the
+ * regularizer (lambda / 2 sum_j dual_j y_j (f(x_j) - b)), to rounding; a
+ * projection or average missed on an alpha shows as a relative gap of
+ * 1e-3 or more. No bias and bias, sliced rows and 0/1 rows, 1 and 2
+ * threads, warm start included. */
+void test_kernel_sbp_drawn_alpha(void)
+{
+  static CsrRows m;
+  static double y[RN], f[RN];
+  const double lambda = 1e-3;
+  for (int unit = 0; unit < 2; ++unit) {
+    make_rows(&m, 30, 9, unit ? 0 : 8, unit, 47);
+    for (int64_t i = 0; i < RN; ++i) {
+      double s = 0;
+      for (int64_t k = m.indptr[i]; k < m.indptr[i + 1]; ++k) s += m.values[k] * (m.indices[k] % 3 - 1);
+      y[i] = s > 0 || (s == 0 && i % 2) ? 1.0 : -1.0;
+    }
+    SsData data;
+    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
+            SS_OK);
+    SsKernel kernel;
+    REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 2.0, 0, 1) == SS_OK);
+    for (int bias = 0; bias < 2; ++bias) {
+      for (int threads = 1; threads <= 2; ++threads) {
+        SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, lambda);
+        REQUIRE(svm);
+        CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, threads), SS_OK);
+        svm->threads.min_length = 16;
+        CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0.1), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_seed(svm, 5), SS_OK);
+        if (bias) CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1), SS_OK);
+        for (int64_t iterations = 300; iterations <= 600; iterations += 300) { /* then warm */
+          CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, iterations), SS_OK);
+          CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, iterations), SS_OK);
+          CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+          const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+          const double *dual = ss_kernel_svm_get_dual_variables(svm);
+          const double b = ss_kernel_svm_get_bias(svm);
+          REQUIRE(dual);
+          CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &data, f), SS_OK);
+          double loss = 0, w2 = 0;
+          int64_t drawn = 0;
+          for (int64_t j = 0; j < RN; ++j) {
+            loss += fmax(0.0, 1.0 - y[j] * f[j]);
+            w2 += dual[j] * y[j] * (f[j] - b);
+            drawn += dual[j] != 0;
+          }
+          CHECK(drawn > 50 && drawn < RN);
+          CHECK_REL(st->loss, loss / RN, 1e-9);
+          CHECK_REL(st->regularizer, 0.5 * lambda * w2, 1e-9);
+        }
+        ss_kernel_svm_delete(svm);
+      }
+    }
+  }
+}

@@ -103,7 +103,12 @@ typedef struct SsRowCopy {
   uint64_t *bits;              /**< bits: [n words] */
   int64_t *slice_start;        /**< sliced: [slices + 1] each slice's first column entry */
   uint16_t *columns;           /**< sliced: the columns of each slice, increasing */
-  double *values;              /**< sliced: SS_ROW_SLICE values a column entry (0: absent) */
+  double *values;              /**< sliced: SS_ROW_SLICE values a column entry (0: absent),
+                                    64-byte aligned: an entry is one cache line */
+  double *values_memory;       /**< sliced: the allocation values lies in */
+  int64_t num_entries;         /**< sliced: the column entries of all the slices (values,
+                                    columns and even have SS_ROW_PREFETCH more: the
+                                    prefetches' room) */
   uint8_t *even;               /**< sliced: bit l: row l holds the column at an even position
                                     (or lacks it, and every row that holds it does so) */
   uint8_t *lane;               /**< sliced: [slices SS_ROW_SLICE] each lane's row, as an
@@ -114,6 +119,8 @@ typedef struct SsRowCopy {
 #define SS_ROW_BITS_MAX_DIMENSION 256
 #define SS_ROW_SLICE 8
 #define SS_ROW_SLICE_MAX_PAD 0.5
+/** How many column entries (cache lines) ahead the sliced dots prefetch. */
+#define SS_ROW_PREFETCH 96
 
 /** Make or refresh @p copy (zeroed, or from an earlier update) for X's rows,
  *  as @p flags (SsKernelRowFlags) will compute them: a bit copy, a sliced
