@@ -29,13 +29,19 @@
  * sweep).
  *
  * The stop is the loss's relative duality gap, the certificate of every
- * finish: after each sweep one score pass gives P(v(alpha)) and D(alpha),
- * and the ascent ends converged when (P - D) / max(P, D) <= epsilon. The
- * same pass gives every coordinate's gradient, so a coordinate taken out
- * whose gradient no longer points out of the box by the last sweep's
- * violation is put back. Before the stop is declared the model is
- * rebuilt from alpha (one accumulation pass), so that the certificate is
- * that of v(alpha) itself, not of a model carrying the sweeps' rounding.
+ * finish. Any primal point bounds P* from above and any feasible alpha
+ * from below, so the gap is read between D(alpha) and the best model seen:
+ * the caller's (Newton's, whose value it passes) or a point v(alpha) of
+ * the ascent, whose P is noisy from sweep to sweep (w8a, C = 1: it rose at
+ * 2 of the first 8 checks, while D rose at every one). The certificate costs one
+ * score pass: after every sweep at first, then every 1 + sweeps/4 sweeps,
+ * at most 8; the ascent ends converged when P - D <= epsilon max(P, D).
+ * The same pass gives every coordinate's gradient, so a coordinate taken
+ * out whose gradient no longer points out of the box by the last sweep's
+ * violation is put back. Before the stop is declared D is read again with
+ * v(alpha) rebuilt from alpha (one accumulation pass), so that the
+ * certificate is that of alpha itself, not of a model carrying the sweeps'
+ * rounding.
  *
  * Why a last stage and not the whole finish: on raw features or at large C
  * (where SDCA's own steps stall and hand over to newton_hinge.c) the
@@ -44,10 +50,11 @@
  * Hessian's band becomes small and ill-conditioned as the width falls, and
  * the last widths' Newton steps cost most of the finish, while from a
  * smoothed optimum most of the dual variables are already at their
- * bounds, and a few shrunk sweeps certify (docs/stopping.rst). The ascent
+ * bounds, and shrunk sweeps certify (docs/stopping.rst). The ascent
  * therefore runs under a budget of sweeps and gives up when its gap's rate
- * of fall, continued, would not meet epsilon within that budget; the caller
- * then continues its widths from its own point.
+ * of fall over the last doubling of the sweeps, continued geometrically,
+ * would not meet epsilon within that budget; the caller then continues its
+ * widths from its own point.
  *
  * Cost: a sweep reads the rows still in twice (a score and, when alpha_i
  * moves, an accumulation); the certificate one pass over all rows. Memory:
@@ -183,6 +190,12 @@ static void dual_check(Newton *nt, const double *alpha, const double *v, double 
   }
 }
 
+/* The stop of every finish: P - D <= epsilon max(P, D). */
+static bool certified(const SsHingeDual *out, double epsilon)
+{
+  return out->primal - out->dual <= epsilon * fmax(out->primal, out->dual);
+}
+
 SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best, double *scores, double bound,
                               int64_t max_sweeps, SsHingeDual *out)
 {
@@ -209,16 +222,15 @@ SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best
   int64_t next_check = 1, checkpoint = 0;
   SsStatus status = SS_OK;
   for (;;) {
-    double gap = (out->primal - out->dual) / fmax(out->primal, out->dual);
-    if (gap <= self->epsilon) {
+    if (certified(out, self->epsilon)) {
       /* the dual value of alpha itself, not of v carrying the sweeps' rounding */
       dual_model(nt, alpha, v);
       dual_check(nt, alpha, v, scores, best, out);
-      gap = (out->primal - out->dual) / fmax(out->primal, out->dual);
-      out->converged = gap <= self->epsilon;
+      out->converged = certified(out, self->epsilon);
       if (out->converged) break;
     }
-    if (out->sweeps >= max_sweeps || !isfinite(gap)) break;
+    const double gap = (out->primal - out->dual) / fmax(out->primal, out->dual);
+    if (out->sweeps >= max_sweeps || !(gap > 0) || !isfinite(gap)) break;
     /* The stall rule, at each doubling of the sweeps: the last doubling's
      * rate of fall of the gap (of the best model: it does not rise),
      * continued geometrically, must meet epsilon within the budget. */
