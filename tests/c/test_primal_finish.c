@@ -334,6 +334,48 @@ void test_primal_finish_hinge_weights_and_offset(void) {
   }
 }
 
+/* Well-scaled overlapping classes at C = 1 (lambda = 1/n), where the
+ * finish reaches width 0.1 and ends on coordinate ascent on the loss's own
+ * dual (hinge_dual.c), with example weights (every 7th zero) and the
+ * learned bias: certified, and within epsilon of SDCA's objective at
+ * epsilon 1e-10 (the oracle: an exact dual method, run to its own gap). */
+void test_primal_finish_hinge_dual_stage(void) {
+  enum { DN = 600, DD = 5 };
+  static double X[DN * DD], y[DN], c[DN];
+  TuRng rng;
+  tu_rng_init(&rng, 7);
+  for (int i = 0; i < DN; ++i) {
+    y[i] = (i % 2) ? 1.0 : -1.0;
+    for (int j = 0; j < DD; ++j) X[i * DD + j] = tu_rng_uniform(&rng) - 0.5 + (j == 0 ? 0.2 * y[i] : 0.0);
+    c[i] = i % 7 == 0 ? 0.0 : 0.5 + i % 3;
+  }
+  for (size_t b = 0; b < sizeof kinked_losses / sizeof *kinked_losses; ++b) {
+    const SsLoss loss = kinked_losses[b];
+    double objective[2] = {0, 0};
+    for (int reference = 0; reference < 2; ++reference) {
+      SsData data;
+      SsSvm *svm = tu_new_dense(reference ? SS_SOLVER_SDCA : SS_SOLVER_SGD, &data, X, y, DN, DD, 1.0 / DN);
+      CHECK(svm != NULL);
+      if (!svm) continue;
+      CHECK_EQ_INT(ss_svm_set_loss(svm, loss), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_weights(svm, c), SS_OK);
+      CHECK_EQ_INT(ss_svm_set_epsilon(svm, reference ? 1e-10 : F_EPSILON), SS_OK);
+      if (reference) CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 100000 * (int64_t)DN), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+      CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+      if (!reference) {
+        CHECK(st->num_newton_iterations > 0);
+        CHECK(st->duality_gap <= F_EPSILON * st->objective * (1 + 1e-9));
+      }
+      objective[reference] = st->objective;
+      ss_svm_delete(svm);
+    }
+    CHECK(objective[0] <= objective[1] * (1 + F_EPSILON) * (1 + 1e-9));
+    CHECK(objective[0] >= objective[1] * (1 - 1e-9));
+  }
+}
+
 typedef struct {
   int calls, stop_at;
 } Interrupt;

@@ -148,6 +148,21 @@ void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double 
     src->accumulate(src->user, i, w, a);
 }
 
+bool ss_source_accumulate_squares(const SsDataSource *src, int64_t i, double *w, double a)
+{
+  const SsData *data = &src->descriptor;
+  if (src->kind != SS_DATA_DESCRIPTOR || data->homkermap) return false;
+  const bool dense = data->layout == SS_LAYOUT_DENSE;
+  const int64_t begin = dense ? i * data->row_stride : data->indptr[i];
+  const int64_t nnz = dense ? data->dimension : data->indptr[i + 1] - begin;
+  for (int64_t k = 0; k < nnz; ++k) {
+    const double x = data->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)data->values)[begin + k]
+                                                     : ((const double *)data->values)[begin + k];
+    w[dense ? k : data->indices[begin + k]] += a * x * x;
+  }
+  return true;
+}
+
 void ss_source_accumulate_diagonal(const SsDataSource *src, int64_t i, int64_t dimension, double *w,
                                    double a, const double *diag, double *scratch)
 {

@@ -102,6 +102,9 @@ int64_t ss_data_first_nonfinite_row(const SsData *data);
 /** <w, x_i> and w += a x_i, whatever the source. */
 double ss_source_inner_product(const SsDataSource *src, int64_t i, const double *w);
 void ss_source_accumulate(const SsDataSource *src, int64_t i, double *w, double a);
+/** w += a x_i .* x_i (the squares of row i's values), for a descriptor
+ *  without a kernel map; false (w unchanged) for the other sources. */
+bool ss_source_accumulate_squares(const SsDataSource *src, int64_t i, double *w, double a);
 /** scores[i] = <w, x_i> + b for every row of @p data (mapped rows with a
  *  homogeneous kernel map), in one pass whose rows are split over
  *  @p threads: the result does not depend on the thread count (data.c). */

@@ -230,25 +230,26 @@ static void newton_hessian_product(Newton *nt, const double *v, double *out)
   ss_newton_accumulate(nt, nt->z, out);
 }
 
-void ss_newton_cg(Newton *nt, const double *g, double delta, double forcing, double *s, double *r,
-                      double *work)
+void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
+                  double *s, double *r, double *work)
 {
   const int64_t m = nt->m;
-  double *p = work, *Hp = work + m;
+  double *p = work, *Hp = work + m, *z = preconditioner ? work + 2 * m : r; /* z = M^-1 r */
   for (int64_t k = 0; k < m; ++k) {
     s[k] = 0;
     r[k] = -g[k];
-    p[k] = r[k];
+    if (preconditioner) z[k] = r[k] / preconditioner[k];
+    p[k] = z[k];
   }
   const double tolerance = forcing * sqrt(ss_newton_dot(g, g, m));
   int64_t max_steps = 2 * (m + 1);
   if (max_steps > SS_NEWTON_MAX_CG_STEPS) max_steps = SS_NEWTON_MAX_CG_STEPS;
-  double rr = ss_newton_dot(r, r, m);
+  double rz = ss_newton_dot(r, z, m), rr = ss_newton_dot(r, r, m);
   for (int64_t step = 0; step < max_steps && sqrt(rr) > tolerance; ++step) {
     newton_hessian_product(nt, p, Hp);
     const double pHp = ss_newton_dot(p, Hp, m);
     if (!(pHp > 0)) break;
-    const double a = rr / pHp;
+    const double a = rz / pHp;
     double ss = 0;
     for (int64_t k = 0; k < m; ++k) ss += (s[k] + a * p[k]) * (s[k] + a * p[k]);
     if (ss > delta * delta) {
@@ -266,11 +267,13 @@ void ss_newton_cg(Newton *nt, const double *g, double delta, double forcing, dou
     for (int64_t k = 0; k < m; ++k) {
       s[k] += a * p[k];
       r[k] -= a * Hp[k];
+      if (preconditioner) z[k] = r[k] / preconditioner[k];
     }
-    const double rr_next = ss_newton_dot(r, r, m);
-    const double beta = rr_next / rr;
-    for (int64_t k = 0; k < m; ++k) p[k] = r[k] + beta * p[k];
-    rr = rr_next;
+    const double rz_next = ss_newton_dot(r, z, m);
+    const double beta = rz_next / rz;
+    for (int64_t k = 0; k < m; ++k) p[k] = z[k] + beta * p[k];
+    rz = rz_next;
+    rr = preconditioner ? ss_newton_dot(r, r, m) : rz;
   }
 }
 
@@ -380,7 +383,7 @@ SsStatus ss_newton_solve(SsSvm *self)
     const double forcing = sqrt(sqrt(ss_newton_dot(g, g, m)) / g0);
     if (self->loss == SS_LOSS_HINGE2) {
       /* Newton's step with the exact line search (the header comment). */
-      ss_newton_cg(&nt, g, INFINITY, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing), step, r, work);
+      ss_newton_cg(&nt, g, INFINITY, NULL, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing), step, r, work);
       self->newton.iterations++;
       const double t = newton_line_search(&nt, w, step, s);
       for (int64_t j = 0; j < m; ++j) work[j] = w[j] + t * step[j];
@@ -392,7 +395,7 @@ SsStatus ss_newton_solve(SsSvm *self)
       dual = newton_gradient(&nt, w, s, g);
       continue;
     }
-    ss_newton_cg(&nt, g, delta, fmin(SS_NEWTON_CG_TOLERANCE, forcing), step, r, work);
+    ss_newton_cg(&nt, g, delta, NULL, fmin(SS_NEWTON_CG_TOLERANCE, forcing), step, r, work);
     self->newton.iterations++;
     const double gs = ss_newton_dot(g, step, m);
     const double predicted = -0.5 * (gs - ss_newton_dot(step, r, m));

@@ -44,15 +44,37 @@ void ss_newton_scores(const Newton *nt, const double *v, bool with_offset, doubl
 void ss_newton_accumulate(const Newton *nt, const double *a, double *out);
 /** The CG solve of H s = -g within ||s|| <= delta (INFINITY: none), H v =
  *  lambda v + sum_i curvature_i <x~_i, v> x~_i with nt->curvature as set,
- *  to a residual of @p forcing ||g||; r ends as -g - H s. nt->z is
- *  overwritten; work: [2 m]. */
-void ss_newton_cg(Newton *nt, const double *g, double delta, double forcing, double *s, double *r,
-                  double *work);
+ *  to a residual of @p forcing ||g||; r ends as -g - H s. With a
+ *  @p preconditioner (the m positive entries of a diagonal M ~ H; NULL:
+ *  none, and only with delta = INFINITY, the region being Euclidean) the
+ *  steps are those of CG on M^-1/2 H M^-1/2. nt->z is overwritten; work:
+ *  [2 m], [3 m] with a preconditioner. */
+void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
+                  double *s, double *r, double *work);
 /** The result as the solver's model: u = w, factor 1, the bias B w_b, the
  *  @p scores s (copied unless they are self->scores) and the statistics
  *  (objective @p primal, dual objective and gap, @p status, the Newton
  *  iterations, the elapsed time). */
 void ss_newton_write_back(Newton *nt, const double *w, const double *s, double primal, double dual,
                           SsSvmStatus status);
+
+/** The end of a dual ascent (hinge_dual.c). */
+typedef struct {
+  double primal, dual; /**< P of the best model, D(alpha) at the last point */
+  bool converged;      /**< (P - D) / max(P, D) <= epsilon, D of alpha itself */
+  int64_t sweeps;      /**< the sweeps made */
+} SsHingeDual;
+
+/** Coordinate ascent on the hinge's or l1's own dual (hinge_dual.c) from
+ *  @p alpha [n], which must lie in the loss's box: at most @p max_sweeps
+ *  sweeps, fewer when the gap's rate of fall would not meet epsilon within
+ *  them. @p best [m] holds a model whose primal value is @p bound and
+ *  ends as the model of least P among it and the points v(alpha) checked,
+ *  @p scores [n] as its scores; @p v [m] is work (v(alpha)); none may be
+ *  nt->z, which is overwritten. alpha ends as the last point. SS_OK,
+ *  SS_ERR_ALLOC (n indices) with everything unchanged, or
+ *  SS_ERR_INTERRUPTED. */
+SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best, double *scores, double bound,
+                              int64_t max_sweeps, SsHingeDual *out);
 
 #endif /* STOCHSVM_NEWTON_H */
