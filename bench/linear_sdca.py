@@ -663,22 +663,34 @@ def tol_table(datasets, losses, repeat, output, tols):
                 ratios[k].append(t_round[k] / t_round["liblinear"])
         t_ll = statistics.median(times["liblinear"])
         P_ll = statistics.median(ll_P)
-        cells, reach = [], None
+        cells, reach, near = [], None, None
         for k, tol in enumerate(tols):
             P, st = runs[k]
             ratio = statistics.median(ratios[k])
             hit = P <= P_ll
+            # LIBLINEAR is not seeded: its default objective moves from run
+            # to run. Within its spread: at or below the highest of its runs.
+            within = P <= max(ll_P)
+            setting = "default" if tol is None else f"{tol:g}"
             if hit and (reach is None or ratio < reach[1]):
-                reach = ("default" if tol is None else f"{tol:g}", ratio)
+                reach = (setting, ratio)
+            if within and (near is None or ratio < near[1]):
+                near = (setting, ratio)
             newton = st.get("num_newton_iterations", 0)
             cells.append(f"{statistics.median(times[k]) * 1e3:.0f} ms, {ratio:.2f}x, "
                          f"{(P - P_ll) / P_ll:+.1e}, {st['epoch']} ep"
                          f"{f' + {newton} Nt' if newton else ''}"
                          f"{'' if st['status'] == 'converged' else ', ' + st['status']}"
-                         f"{' **reached**' if hit else ''}")
+                         f"{' **reached**' if hit else ' *within spread*' if within else ''}")
+        if reach is not None:
+            verdict = f"{reach[1]:.2f}x at {reach[0]}"
+        elif near is not None:
+            verdict = f"within spread: {near[1]:.2f}x at {near[0]}"
+        else:
+            verdict = "never"
         rows.append(f"| {name} | {loss} | {t_ll * 1e3:.0f} ms | {P_ll:.7f} "
                     f"({(max(ll_P) - min(ll_P)) / P_ll:.0e}) | " + " | ".join(cells)
-                    + f" | {'never' if reach is None else f'{reach[1]:.2f}x at {reach[0]}'} |")
+                    + f" | {verdict} |")
         print(rows[-1], flush=True)
     with open(output, "a") as f:
         f.write("\n".join(rows) + "\n")
@@ -748,8 +760,10 @@ def tols_report(args, out):
                 f"per round. A cell: median time, median of the rounds' SDCA / LIBLINEAR ratios, "
                 f"(P - P_LIBLINEAR) / P_LIBLINEAR (P_LIBLINEAR: the median over rounds; its "
                 f"relative spread in brackets, LIBLINEAR is not seeded), SDCA epochs (+ Newton "
-                f"iterations), the status if not converged, **reached** when P <= P_LIBLINEAR. "
-                f"*time to reach*: the fastest tolerance that reached it.\n\n"
+                f"iterations), the status if not converged, **reached** when P <= P_LIBLINEAR, "
+                f"*within spread* when P is above it but at or below the highest of LIBLINEAR's "
+                f"runs (LIBLINEAR's own run-to-run spread). *time to reach*: the fastest "
+                f"tolerance that reached it (else that came within the spread).\n\n"
                 f"| data | loss | LIBLINEAR | its P | {head} | time to reach |\n"
                 f"|---|---|---|---|" + "---|" * len(tols) + "---|\n")
     tol_table(args.datasets.split(","), args.losses.split(","), args.repeat, out, tols)

@@ -23,7 +23,8 @@ def data():
 
 
 def test_defaults_are_the_real_ones(data):
-    """solver sdca, loss hinge, epsilon 1e-2, max iterations max(1000 n, ceil(10/lambda))
+    """solver sdca, loss hinge, epsilon 5e-4 (SDCA's with the hinge; 1e-2 for the other
+    solvers), max iterations max(1000 n, ceil(10/lambda))
     (SDCA's hinge cap; 100 n for the other losses),
     bias multiplier 1, diagnostic frequency n, seed 0 -- read back from the verbose block."""
     X, y = data
@@ -33,7 +34,7 @@ def test_defaults_are_the_real_ones(data):
         w, b, info, scores = svmtrain(X, y, 1e-3, verbose=1, file=out)
     text = out.getvalue()
     assert "solver sdca, loss hinge" in text
-    assert "epsilon 0.01, max iterations 400000, diagnostic frequency 400" in text
+    assert "epsilon 0.0005, max iterations 400000, diagnostic frequency 400" in text
     assert "bias multiplier 1\n" in text and "seed 0" in text
     assert "C = 1/(lambda n) = 2.5" in text
     assert info["solver"] == "sdca" and info["lambda"] == 1e-3 and info["bias_multiplier"] == 1

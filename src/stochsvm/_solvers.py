@@ -31,6 +31,12 @@ class Solver:
     #: The estimators' defaults: the stopping threshold and the epoch cap.
     tol: float
     max_iter: int
+    #: The stopping threshold with a loss whose gap falls linearly (squared
+    #: hinge, logistic, l2), where it differs from ``tol`` (0: ``tol``).
+    #: Linear SDCA's: SS_SDCA_DEFAULT_EPSILON_SMOOTH of the C object, whose
+    #: default epsilon these thresholds are (``tol`` its
+    #: SS_SDCA_DEFAULT_EPSILON_NONSMOOTH, for the hinge and l1 losses).
+    smooth_tol: float = 0
     #: The estimators' default cap is at least the epochs that make this much
     #: work (0: max_iter epochs, whatever the size). An epoch's work is, for
     #: a linear solver, the stored values of X plus one per row; for a
@@ -90,8 +96,18 @@ class Solver:
 
     @property
     def default_tol(self):
-        """The default tol; 0 for a solver with no stopping test."""
-        return self.tol if self.stopping_rule is not None else 0.0
+        """The default tol with the default loss; 0 for a solver with no
+        stopping test."""
+        return self.default_tol_for(None)
+
+    def default_tol_for(self, loss):
+        """The default tol with ``loss`` (None: the default loss); 0 for a
+        solver with no stopping test."""
+        if self.stopping_rule is None:
+            return 0.0
+        if self.smooth_tol > 0 and (loss or self.default_loss) in SMOOTH_LOSSES:
+            return self.smooth_tol
+        return self.tol
 
 
 _LINEAR_ALL = CLASSIFICATION_LOSSES + REGRESSION_LOSSES
@@ -120,7 +136,8 @@ _KERNEL_MIN_WORK = 2e7
 SOLVERS = (
     Solver("sgd", "linear", _LINEAR_ALL, 1e-3, 100, min_work=_LINEAR_MIN_WORK, dask=True,
            summary="Pegasos-style stochastic gradient descent"),
-    Solver("sdca", "linear", _LINEAR_ALL, 1e-3, 100, min_work=_SDCA_MIN_WORK, hinge_max_iter=1000,
+    Solver("sdca", "linear", _LINEAR_ALL, 5e-4, 100, smooth_tol=1e-8, min_work=_SDCA_MIN_WORK,
+           hinge_max_iter=1000,
            stopping_rule="relative duality gap", dask=True,
            summary="stochastic dual coordinate ascent (duality-gap certificate)"),
     Solver("svmsgd2", "linear", _LINEAR_ALL, 1e-3, 100, min_work=_LINEAR_MIN_WORK,

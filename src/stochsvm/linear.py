@@ -235,11 +235,12 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         "max_iter": [integer(1), None],
         "max_epochs": [integer(1), deprecated_alias()],
         "shrinking": ["boolean"],
+        "tol": [real(0, closed="left"), None],
     }
 
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
                  bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=None,
-                 tol=1e-3, random_state=0, warm_start=False, shrinking=True, verbose=0,
+                 tol=None, random_state=0, warm_start=False, shrinking=True, verbose=0,
                  seed=DEPRECATED, max_epochs=DEPRECATED):
         self.solver = solver
         self.loss = loss
@@ -276,6 +277,15 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if self._losses[0] == "hinge":
             return _solvers.get("linear", self.solver).default_loss
         return self._losses[0]
+
+    def _tol(self):
+        """The stopping threshold in force: ``tol``, or for None the solver's
+        default with the loss in force (SDCA's depends on it: 5e-4 for the
+        hinge and l1 losses, 1e-8 for the others; 1e-3 for the other
+        solvers; docs/stopping.rst)."""
+        if self.tol is not None:
+            return float(self.tol)
+        return _solvers.get("linear", self.solver).default_tol_for(self._loss())
 
     def _lambda_for(self, n):
         return lambda_of(self.lambda_, self.C, n)
@@ -374,7 +384,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                         f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
             alternative = _scale_alternative(self.solver)
-            _report_training(type(self).__name__, list(zip(stats, zeros)), tol=float(self.tol),
+            _report_training(type(self).__name__, list(zip(stats, zeros)), tol=self._tol(),
                              cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
                              stopping_rule=_solvers.get("linear", self.solver).stopping_rule,
                              scale_note=lambda: _scale_note(X, alternative))
@@ -456,7 +466,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if self.solver == "sdca":  # (named by its warnings)
             self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
                                              self._svms[0].get_lambda())
-        stats = self._train_all([(svm, epochs_to_iterations(self._cap, n), float(self.tol))
+        stats = self._train_all([(svm, epochs_to_iterations(self._cap, n), self._tol())
                                  for svm in self._svms], getattr(self, "n_jobs", None))
         self._after_training(stats, X, problems, weights)
         return self
@@ -520,7 +530,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if len(iterations) == len(d["biases"]) and d["lambda"] > 0:
             est._svms = [_svm._restore_svm({
                 "solver": est.solver, "dimension": d["dimension"], "lambda": d["lambda"],
-                "epsilon": est.tol, "bias_multiplier": d["bias_multiplier"],
+                "epsilon": est._tol(), "bias_multiplier": d["bias_multiplier"],
                 "bias_learning_rate": est.bias_learning_rate or 1.0, "t0": est.t0,
                 "loss": model_file._LOSS_NAMES[d["loss"]], "seed": est._param("random_state") or 0,
                 "shrinking": est.shrinking, "model": w, "bias": b, "iteration_number": t})
@@ -675,10 +685,15 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         step-size solvers at large C, need thousands of epochs, and SDCA's
         shrunk hinge epochs are cheap next to the Newton finish that takes
         over at the cap (see :doc:`stopping`).
-    tol : float >= 0, default=1e-3
+    tol : float >= 0 or None, default=None
         Stopping tolerance checked after every epoch (see ``solver``); 0 runs
         ``max_iter`` epochs. A ``ConvergenceWarning`` says when ``fit``
-        stopped at ``max_iter`` first.
+        stopped at ``max_iter`` first. None: the solver's default, for
+        ``"sdca"`` one per loss, the relative duality gap 5e-4 with the
+        hinge loss and 1e-8 with the squared hinge and logistic losses (the
+        C object's default epsilon: a hinge gap falls slowly, a smooth
+        loss's a decade in a few epochs; see :doc:`stopping`), 1e-3 for the
+        other solvers.
     random_state : int >= 0, None, numpy RandomState or Generator, default=0
         Seed of the visiting order (each class's SVM uses it). None is seed
         0; a ``RandomState`` or ``Generator`` gives a seed drawn from it at
@@ -743,7 +758,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
 
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
                  bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=None,
-                 tol=1e-3, random_state=0, warm_start=False, shrinking=True, class_weight=None,
+                 tol=None, random_state=0, warm_start=False, shrinking=True, class_weight=None,
                  n_jobs=None, verbose=0, probability=False, seed=DEPRECATED, max_epochs=DEPRECATED):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
@@ -918,7 +933,9 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     t0 : float > 1, default=None
     max_iter : int >= 1 or None, default=None
         As for :class:`LinearSVMClassifier`.
-    tol : float >= 0, default=1e-3
+    tol : float >= 0 or None, default=None
+        None: the solver's default, for ``"sdca"`` 5e-4 with ``"l1"`` and
+        1e-8 with ``"l2"``, 1e-3 for the other solvers.
     random_state : int >= 0, None, numpy RandomState or Generator, default=0
     warm_start : bool, default=False
     shrinking : bool, default=True
@@ -952,7 +969,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         "loss": [options(*REGRESSION_LOSSES)]}
 
     def __init__(self, *, solver="sdca", loss="l2", C=None, lambda_=None, bias_multiplier=1.0,
-                 bias_learning_rate=None, t0=None, max_iter=None, tol=1e-3, random_state=0,
+                 bias_learning_rate=None, t0=None, max_iter=None, tol=None, random_state=0,
                  warm_start=False, shrinking=True, verbose=0, seed=DEPRECATED,
                  max_epochs=DEPRECATED):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,

@@ -82,7 +82,6 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->solver = solver;
   self->dimension = dimension;
   self->lambda = lambda;
-  self->epsilon = 1e-2;
   self->max_num_iterations = 0;   /* default, resolved at train time */
   self->diagnostic_frequency = 0; /* default: n */
   self->bias_multiplier = 1.0;
@@ -90,6 +89,7 @@ SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double lambda
   self->t0 = 0;                   /* default, resolved at train time */
   self->loss = SS_LOSS_HINGE;
   if (solver == SS_SOLVER_RES || solver == SS_SOLVER_LRES) self->loss = SS_LOSS_HINGE2; /* differentiable */
+  self->epsilon = ss_svm_default_epsilon(solver, self->loss);
   ss_res_init(&self->res);
   self->seed = 0;
   self->visit_order = SS_VISIT_PERMUTATION;
@@ -301,6 +301,7 @@ SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon)
   if (!(epsilon >= 0) || !isfinite(epsilon))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_epsilon: epsilon must be finite and >= 0, got %g", epsilon);
   self->epsilon = epsilon;
+  self->epsilon_set = true;
   return ss_svm_succeed(self);
 }
 
@@ -388,6 +389,7 @@ SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
   ss_svm_settle_final(self);
   if (loss != self->loss) reset_dual(self);
   self->loss = loss;
+  if (!self->epsilon_set) self->epsilon = ss_svm_default_epsilon(self->solver, loss);
   return ss_svm_succeed(self);
 }
 
@@ -403,6 +405,7 @@ SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions
   reset_dual(self);
   self->custom_loss = *functions;
   self->loss = SS_LOSS_CUSTOM;
+  if (!self->epsilon_set) self->epsilon = ss_svm_default_epsilon(self->solver, SS_LOSS_CUSTOM);
   return ss_svm_succeed(self);
 }
 

@@ -84,7 +84,8 @@ struct SsSvm_ {
 
   /* Parameters. */
   double lambda;
-  double epsilon;
+  double epsilon;              /**< the caller's, or while epsilon_set is false the default (svm_effective.c) */
+  bool epsilon_set;            /**< ss_svm_set_epsilon was called: the loss no longer picks it */
   SsSvmStoppingRule stopping_rule;
   int64_t max_num_iterations;  /**< 0: default max(SS_SVM_DEFAULT_EPOCHS n, ceil(10/lambda)) */
   int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
@@ -194,6 +195,8 @@ double ss_svm_effective_t0(const SsSvm *self);
  *  epochs.c). */
 double ss_svm_step_t0(const SsSvm *self);
 int64_t ss_svm_effective_max_num_iterations(const SsSvm *self);
+/** The default epsilon of a @p solver with @p loss (svm.h): SDCA's depends on the loss. */
+double ss_svm_default_epsilon(SsSolver solver, SsLoss loss);
 int64_t ss_svm_effective_diagnostic_frequency(const SsSvm *self);
 
 /** w = factor * u (realise the model for the caller). */
