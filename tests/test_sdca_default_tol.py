@@ -83,3 +83,26 @@ def test_estimators_tol_none_is_the_solvers_default():
     assert LinearSVMClassifier(tol=1e-2, loss="logistic")._tol() == 1e-2
     assert LinearSVMRegressor()._tol() == 1e-8   # l2
     assert LinearSVMRegressor(loss="l1")._tol() == 5e-4
+
+
+@pytest.mark.parametrize("case", ["tol 1e-4", "a diagnostic every epoch"])
+def test_the_stall_rule_waits_while_the_hinge_gap_falls(case):
+    """w8a, lambda = 1/n, the hinge: SDCA's gap falls like a power of the
+    epochs and plain epochs reach tol 1e-4 at about 970 (0.75 s). The stall
+    rule handed the run to the Newton finish at epoch 195 (16 s), and with a
+    diagnostic function installed (a gap read every epoch) it handed the
+    default run over at epochs 4-9 on the early gap's noise (newton.c,
+    ss_sdca_stalled: the power law is now judged from 16 epochs on, against
+    twice the cap)."""
+    from liblinear_reference import benchmark
+
+    X, y = benchmark("w8a")
+    svm = SVM(X, y, 1.0 / X.shape[0], solver="sdca", loss="hinge")
+    if case == "tol 1e-4":
+        svm.set_epsilon(1e-4)
+    else:
+        svm.set_diagnostic_function(lambda s: None)
+    stats = svm.train()
+    assert stats["status"] == "converged", stats
+    assert stats["num_newton_iterations"] == 0, stats
+    assert stats["duality_gap"] <= svm.get_epsilon() * stats["dual_objective"] * (1 + 1e-12), stats
