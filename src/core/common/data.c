@@ -155,10 +155,13 @@ bool ss_source_accumulate_squares(const SsDataSource *src, int64_t i, double *w,
   const bool dense = data->layout == SS_LAYOUT_DENSE;
   const int64_t begin = dense ? i * data->row_stride : data->indptr[i];
   const int64_t nnz = dense ? data->dimension : data->indptr[i + 1] - begin;
-  for (int64_t k = 0; k < nnz; ++k) {
-    const double x = data->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)data->values)[begin + k]
-                                                     : ((const double *)data->values)[begin + k];
-    w[dense ? k : data->indices[begin + k]] += a * x * x;
+  const int32_t *index = dense ? NULL : data->indices + begin;
+  if (data->dtype == SS_DTYPE_FLOAT32) {
+    const float *x = (const float *)data->values + begin;
+    for (int64_t k = 0; k < nnz; ++k) w[index ? index[k] : k] += a * (double)x[k] * (double)x[k];
+  } else {
+    const double *x = (const double *)data->values + begin;
+    for (int64_t k = 0; k < nnz; ++k) w[index ? index[k] : k] += a * x[k] * x[k];
   }
   return true;
 }

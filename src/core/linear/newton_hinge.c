@@ -258,7 +258,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
   ss_newton_scores(&nt, w, true, scores);
   HingeValues at = hinge_measure(&nt, mu, w, scores, g, alpha);
   SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
-  bool dual_tried = false;
+  bool dual_tried = false, preconditioned = true;
   for (;;) {
     const double scale = fmax(at.primal, at.dual);
     if (at.primal - at.dual <= self->epsilon * scale) {
@@ -281,7 +281,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       const double gnorm = sqrt(ss_newton_dot(g, g, m));
       if (!(stage_g0 > 0)) stage_g0 = gnorm;
       const double forcing = fmin(SS_HINGE_CG_TOLERANCE, sqrt(gnorm / stage_g0));
-      const bool preconditioned = hinge_diagonal(&nt, diagonal);
+      if (preconditioned) preconditioned = hinge_diagonal(&nt, diagonal); /* (a source without squares: once) */
       ss_newton_cg(&nt, g, INFINITY, preconditioned ? diagonal : NULL, forcing, step, r, work);
       iterations++;
       const double t = hinge_line_search(&nt, mu, w, step, scores);
