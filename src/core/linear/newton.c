@@ -41,7 +41,7 @@
  * takes the finite Newton method's step instead (Keerthi and DeCoste 2005,
  * "A modified finite Newton method for fast solution of large scale linear
  * SVMs"): CG on H s = -g with no region, to a residual of at most 0.01 of
- * ||g||, then the exact line search along s (newton_line_search: P along s
+ * ||g||, then the exact line search along s (ss_newton_line_search: P along s
  * is a convex piecewise quadratic), which all 10 certify within 81. It
  * stops, besides the rules below, when that search finds no decrease.
  *
@@ -293,30 +293,28 @@ static double newton_radius(double delta, double snorm, double actual, double pr
   return fmax(delta, fmin(fit * snorm, sigma3 * delta));
 }
 
-/* The exact line search of the squared hinge: the t > 0 minimising
- * phi(t) = P(w~ + t v), a convex piecewise quadratic whose derivative
+/* The exact line search along v: the t > 0 minimising phi(t) = P(w~ + t v)
+ * for a convex P whose loss part is piecewise smooth along the line,
  *
- *     phi'(t) = lambda <w~ + t v, v> - 2/n sum_i c_i y_i z_i max(0, 1 - y_i (s_i + t z_i)),
+ *     phi'(t)  = lambda <w~ + t v, v> + [the loss's share at t],
+ *     phi''(t) = lambda ||v||^2      + [the loss's share at t],
  *
- * z_i = <x~_i, v>, is piecewise linear and increasing: Newton steps on
- * phi' from t = 1 (the Newton step's own length), kept inside a bracket
- * of its root, end on the root once t's piece is the root's. O(n) each. */
-static double newton_line_search(Newton *nt, const double *w, const double *v, const double *s)
+ * by Newton steps on phi' from t = 1 (the Newton step's own length), kept
+ * inside a bracket of its root: a step that leaves the bracket bisects it
+ * (doubles t while no upper end is known). phi' is increasing, so the
+ * bracket only shrinks; on a piecewise quadratic phi the steps end on the
+ * root once t's piece is the root's. O(n) per step, at most 100 steps.
+ * z = nt->z holds <x~_i, v>; the loss's shares are added by @p share. */
+double ss_newton_line_search(Newton *nt, const double *w, const double *v, const double *s,
+                             SsNewtonLineShare share, const void *context)
 {
-  const SsSvm *self = nt->svm;
   double *z = nt->z;
   ss_newton_scores(nt, v, false, z);
-  const double wv = ss_newton_dot(w, v, nt->m), vv = ss_newton_dot(v, v, nt->m), inv_n = 1.0 / (double)nt->n;
+  const double lambda = nt->svm->lambda, wv = ss_newton_dot(w, v, nt->m), vv = ss_newton_dot(v, v, nt->m);
   double lo = 0, hi = INFINITY, t = 1;
   for (int step = 0; step < 100; ++step) {
-    double slope = self->lambda * (wv + t * vv), curvature = self->lambda * vv;
-    for (int64_t i = 0; i < nt->n; ++i) {
-      const double c = ss_newton_weight(self, i), y = self->labels[i];
-      const double margin = 1 - y * (s[i] + t * z[i]);
-      if (!(c > 0) || margin <= 0) continue;
-      slope -= 2 * c * y * z[i] * margin * inv_n;
-      curvature += 2 * c * z[i] * z[i] * inv_n;
-    }
+    double slope = lambda * (wv + t * vv), curvature = lambda * vv;
+    share(nt, s, t, context, &slope, &curvature);
     if (slope == 0) break;
     if (slope < 0) lo = t; else hi = t;
     double next = t - slope / curvature;
@@ -325,6 +323,25 @@ static double newton_line_search(Newton *nt, const double *w, const double *v, c
     t = next;
   }
   return t;
+}
+
+/* The squared hinge's share of phi' and phi'' at t: P along v is a convex
+ * piecewise quadratic,
+ *
+ *     phi'(t) = lambda <w~ + t v, v> - 2/n sum_i c_i y_i z_i max(0, 1 - y_i (s_i + t z_i)). */
+static void squared_hinge_line_share(const Newton *nt, const double *s, double t, const void *context,
+                                     double *slope, double *curvature)
+{
+  (void)context;
+  const SsSvm *self = nt->svm;
+  const double *z = nt->z, inv_n = 1.0 / (double)nt->n;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double c = ss_newton_weight(self, i), y = self->labels[i];
+    const double margin = 1 - y * (s[i] + t * z[i]);
+    if (!(c > 0) || margin <= 0) continue;
+    *slope -= 2 * c * y * z[i] * margin * inv_n;
+    *curvature += 2 * c * z[i] * z[i] * inv_n;
+  }
 }
 
 bool ss_sdca_newton_wanted(const SsSvm *self)
@@ -390,7 +407,7 @@ SsStatus ss_newton_solve(SsSvm *self)
       /* Newton's step with the exact line search (the header comment). */
       ss_newton_cg(&nt, g, INFINITY, NULL, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing), step, r, work);
       self->newton.iterations++;
-      const double t = newton_line_search(&nt, w, step, s);
+      const double t = ss_newton_line_search(&nt, w, step, s, squared_hinge_line_share, NULL);
       for (int64_t j = 0; j < m; ++j) work[j] = w[j] + t * step[j];
       const double trial = newton_objective(&nt, work, s_trial);
       if (!(trial < primal)) break;

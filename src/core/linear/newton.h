@@ -2,7 +2,7 @@
  * smoothing method of the hinge and l1 losses (newton_hinge.c) shares: the
  * problem seen in the augmented space x~_i = (x_i, B) with its buffers
  * (ss_newton_begin), its score and accumulation passes, the
- * conjugate-gradient solve of the Newton system, and the write-back of the
+ * conjugate-gradient solve of the Newton system, the exact line search, and the write-back of the
  * result as the solver's model. Private to the linear layer.
  */
 #ifndef STOCHSVM_NEWTON_H
@@ -51,6 +51,15 @@ void ss_newton_accumulate(const Newton *nt, const double *a, double *out);
  *  [2 m], [3 m] with a preconditioner. */
 void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
                   double *s, double *r, double *work);
+/** A loss's share of phi'(t) and phi''(t), phi(t) = P(w~ + t v): added to
+ *  *slope and *curvature, with s the scores at w~, nt->z = <x~_i, v>. */
+typedef void (*SsNewtonLineShare)(const Newton *nt, const double *s, double t, const void *context, double *slope,
+                                  double *curvature);
+/** The exact line search along @p v from w~ = @p w with scores @p s: the
+ *  root of the increasing phi'(t) by bracketed Newton steps from t = 1, the
+ *  loss's part given by @p share with @p context. nt->z is overwritten. */
+double ss_newton_line_search(Newton *nt, const double *w, const double *v, const double *s,
+                             SsNewtonLineShare share, const void *context);
 /** The result as the solver's model: u = w, factor 1, the bias B w_b, the
  *  @p scores s (copied unless they are self->scores) and the statistics
  *  (objective @p primal, dual objective and gap, @p status, the Newton

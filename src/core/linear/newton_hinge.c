@@ -209,38 +209,27 @@ static double smoothed_objective(const Newton *nt, double mu, const double *w, c
   return 0.5 * self->lambda * ss_newton_dot(w, w, nt->m) + loss / (double)nt->n;
 }
 
-/* The exact line search: the t > 0 minimising phi(t) = P_mu(w~ + t p),
+/* The smoothed loss's share of phi' and phi'' at t, for the exact line
+ * search of phi(t) = P_mu(w~ + t p) (ss_newton_line_search):
  *
  *     phi'(t)  = lambda <w~ + t p, p> + 1/n sum_i c_i z_i h_mu'(s_i + t z_i),
- *     phi''(t) = lambda ||p||^2 + 1/(n mu) sum_{band} c_i z_i^2,   z_i = <x~_i, p>,
+ *     phi''(t) = lambda ||p||^2 + 1/(n mu) sum_{band} c_i z_i^2,   z_i = <x~_i, p>;
  *
- * by Newton steps on phi' from t = 1 kept inside a bracket of its root. */
-static double hinge_line_search(Newton *nt, double mu, const double *w, const double *p, const double *s)
+ * @p context is the width mu. */
+static void smoothed_line_share(const Newton *nt, const double *s, double t, const void *context, double *slope,
+                                double *curvature)
 {
   const SsSvm *self = nt->svm;
-  double *z = nt->z;
-  ss_newton_scores(nt, p, false, z);
-  const double wp = ss_newton_dot(w, p, nt->m), pp = ss_newton_dot(p, p, nt->m), inv_n = 1.0 / (double)nt->n;
-  double lo = 0, hi = INFINITY, t = 1;
-  for (int step = 0; step < 100; ++step) {
-    double slope = self->lambda * (wp + t * pp), curvature = self->lambda * pp;
-    for (int64_t i = 0; i < nt->n; ++i) {
-      const double c = ss_newton_weight(self, i);
-      if (!(c > 0)) continue;
-      double derivative;
-      bool band;
-      smoothed_loss(self->loss, s[i] + t * z[i], self->labels[i], mu, &derivative, &band);
-      slope += c * z[i] * derivative * inv_n;
-      if (band) curvature += c * z[i] * z[i] * inv_n / mu;
-    }
-    if (slope == 0) break;
-    if (slope < 0) lo = t; else hi = t;
-    double next = t - slope / curvature;
-    if (!(next > lo && next < hi)) next = isfinite(hi) ? 0.5 * (lo + hi) : 2 * t;
-    if (next == t || (isfinite(hi) && hi - lo <= 1e-12 * hi)) break;
-    t = next;
+  const double mu = *(const double *)context, *z = nt->z, inv_n = 1.0 / (double)nt->n;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double c = ss_newton_weight(self, i);
+    if (!(c > 0)) continue;
+    double derivative;
+    bool band;
+    smoothed_loss(self->loss, s[i] + t * z[i], self->labels[i], mu, &derivative, &band);
+    *slope += c * z[i] * derivative * inv_n;
+    if (band) *curvature += c * z[i] * z[i] * inv_n / mu;
   }
-  return t;
 }
 
 SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
@@ -284,7 +273,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       if (preconditioned) preconditioned = hinge_diagonal(&nt, diagonal); /* (a source without squares: once) */
       ss_newton_cg(&nt, g, INFINITY, preconditioned ? diagonal : NULL, forcing, step, r, work);
       iterations++;
-      const double t = hinge_line_search(&nt, mu, w, step, scores);
+      const double t = ss_newton_line_search(&nt, w, step, scores, smoothed_line_share, &mu);
       for (int64_t k = 0; k < m; ++k) trial[k] = w[k] + t * step[k];
       ss_newton_scores(&nt, trial, true, s_trial);
       if (smoothed_objective(&nt, mu, trial, s_trial) < at.smooth_primal) {
