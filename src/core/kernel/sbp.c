@@ -72,9 +72,11 @@ _Static_assert(SS_KERNEL_ROW_BLOCK <= INT16_MAX, "support_slot holds a position 
  * running counts and sums over the buckets (sort_into_buckets, on the
  * threads, in the row pass); the
  * level's bucket is then found from the blocks' sums at a few boundaries,
- * and the filling runs on that bucket's heights alone (level_windowed). On
- * a9a the window held 2,570 heights on average, the level's bucket 89. */
-enum { SS_SBP_BUCKETS = 32 };
+ * and the filling runs on that bucket's heights alone (level_windowed).
+ * On a9a (3000 rows) the window held 2,570 heights on average, the level's
+ * bucket of 32 held 89; 16 buckets took the fewest instructions on the
+ * threads' longest path (8: the filling, 32: the blocks' running sums). */
+enum { SS_SBP_BUCKETS = 16 };
 
 typedef struct SbpBuckets {
   double t[SS_SBP_BUCKETS + 1]; /**< t[0] = low, t[1..H-1] the boundaries, t[H] = high */
