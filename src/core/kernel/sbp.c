@@ -46,8 +46,8 @@
  */
 #include "kernel_internal.h"
 #include "../common/vexp.h" /* SS_VECTOR_CLONES */
+#include "sbp_buckets.h"
 
-#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,26 +62,7 @@
  * streams c and c_sum but not alpha and alpha_sum (a9a, 3000 rows: 2,900
  * of 32,561 examples drawn). */
 _Static_assert(SS_KERNEL_ROW_BLOCK <= INT16_MAX, "support_slot holds a position in a block");
-
-/* No bias: the window [low, high) of a scan cut into SS_SBP_BUCKETS buckets
- * at the boundaries t_1 <= ... <= t_{H-1} (H = SS_SBP_BUCKETS; equal widths,
- * or one bucket when the width is too narrow: cut_window): x is in bucket
- * h = #{j >= 1 : t_j <= x}, so the window's heights below t_h are exactly
- * those of buckets < h, and W(t_h) of the filling is a count and a sum of
- * them. Each block sorts its window entries by bucket and keeps their
- * running counts and sums over the buckets (sort_into_buckets, on the
- * threads, in the row pass); the
- * level's bucket is then found from the blocks' sums at a few boundaries,
- * and the filling runs on that bucket's heights alone (level_windowed).
- * On a9a (3000 rows) the window held 2,570 heights on average, the level's
- * bucket of 32 held 89; 16 buckets took the fewest instructions on the
- * threads' longest path (8: the filling, 32: the blocks' running sums). */
-enum { SS_SBP_BUCKETS = 16 };
-
-typedef struct SbpBuckets {
-  double t[SS_SBP_BUCKETS + 1]; /**< t[0] = low, t[1..H-1] the boundaries, t[H] = high */
-  double scale;                 /**< H / (high - low): x's first guess is (x - low) scale */
-} SbpBuckets;
+_Static_assert(SS_KERNEL_ROW_BLOCK <= 256, "ss_sbp_buckets_sort sorts a block's window");
 
 typedef struct SbpState {
   double *alpha;     /**< [n] alpha^(t) of the drawn examples, by blocks (above) */
@@ -106,10 +87,10 @@ typedef struct SbpState {
   int64_t *block_covered; /**< those below the level (level_windowed, levels_windowed), */
   double *block_sum;      /**< the sum below the window */
   double *block_min;      /**< and the lowest response above it */
-  /* No bias, per row block b, entry b (H + 1) + h: */
+  /* No bias, per row block b, entry b (H + 1) + h (H = SS_SBP_BUCKETS, sbp_buckets.h): */
   int64_t *bucket_count;  /**< the block's window entries in buckets < h (from h = 0 to H), */
   double *bucket_sum;     /**< and their sum */
-  SbpBuckets buckets;     /**< the buckets of the last scan's window */
+  SsSbpBuckets buckets;   /**< the buckets of the last scan's window (sbp_buckets.h) */
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
   double band;       /**< no bias: the window's half width around last_u */
   int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
@@ -368,22 +349,20 @@ static void below_boundary(const SbpState *s, int64_t num_blocks, int h, int64_t
 
 /* No bias: the level gamma of c from the window scan the previous row's
  * pass made (update_block, gather_scan): the responses below the window
- * (count and sum), those in it (the blocks' slices of s->window, sorted
- * by bucket, with their running counts and sums) and the lowest above it. The level's
- * bucket q is the last h with W(t_h) < V (h = 0 if none), found by
- * bisection on the boundaries, each a sum over the blocks: the responses
- * below t_q are below the level and those at or above t_{q+1} at or above
- * it, as after a step of the filling with the pivots t_q and t_{q+1}. The
- * filling of bucket q's heights (packed into s->work in block order) on
- * top of the responses below t_q (ss_sbp_water_level_near, from the last
- * level) is the level of all of c when it lies at or above the window's
- * lower end (every response below is covered) and at or below the lowest
- * response above (none above is). Then *strict is the number of responses
- * below gamma, and s->block_covered each block's window entries below it
- * (those below bucket q and the ones of bucket q below gamma, when gamma
- * lies in the bucket's span, as it does but for rounding; else counted
- * one by one). Returns false when there is no scan or the level is
- * outside. */
+ * (count and sum), those in it (the blocks' slices of s->window, sorted by
+ * bucket, with their running counts and sums: sbp_buckets.h) and the
+ * lowest above it. The level's bucket q is the last h with W(t_h) < V
+ * (h = 0 if none), found by bisection on the boundaries, each W a sum over
+ * the blocks (below_boundary). The filling of bucket q's heights (packed
+ * into s->work in block order) on top of the responses below t_q
+ * (ss_sbp_water_level_near, from the last level) is the level of all of c
+ * when it lies at or above the window's lower end (every response below is
+ * covered) and at or below the lowest response above (none above is).
+ * Then *strict is the number of responses below gamma, and
+ * s->block_covered each block's window entries below it (those below
+ * bucket q and the ones of bucket q below gamma, when gamma lies in the
+ * bucket's span, as it does but for rounding; else counted one by one).
+ * Returns false when there is no scan or the level is outside. */
 static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_t *strict)
 {
   const bool scanned = s->scanned;
@@ -692,63 +671,6 @@ static void update_support(int64_t m, bool project, double inv_r, double *restri
   }
 }
 
-/* No bias: the buckets of the window [low, high) (SbpBuckets), for the
- * next scan. Equal widths when the width is a positive finite number and
- * at least 64 ulps of the ends: then rounding moves a boundary and a
- * height's guess (bucket_of) by a tenth of a width at most, and the guess
- * is at most one bucket off. Otherwise one bucket. */
-static void cut_window(SbpState *s, double low, double high)
-{
-  SbpBuckets *bk = &s->buckets;
-  const double width = (high - low) / SS_SBP_BUCKETS;
-  const bool even = width > 0 && isfinite(width) &&
-                    width >= 64 * DBL_EPSILON * fmax(fabs(low), fabs(high));
-  bk->t[0] = low;
-  for (int h = 1; h < SS_SBP_BUCKETS; ++h) bk->t[h] = even ? low + h * width : INFINITY;
-  bk->t[SS_SBP_BUCKETS] = high;
-  bk->scale = even ? 1.0 / width : 0.0;
-}
-
-/* The bucket of a height x of the window, low <= x < high: #{j >= 1 :
- * t_j <= x}, from its guess (x - low) scale (cut_window: at most one
- * bucket off; t[0] = low and t[H] = high end the moves). */
-static inline int bucket_of(const SbpBuckets *bk, double x)
-{
-  const double guess = (x - bk->t[0]) * bk->scale;
-  int h = guess >= 1 ? (guess < SS_SBP_BUCKETS ? (int)guess : SS_SBP_BUCKETS - 1) : 0;
-  h -= x < bk->t[h];
-  h += x >= bk->t[h + 1];
-  return h;
-}
-
-/* A block's m window entries (found, in index order) into its slice of
- * s->window sorted by bucket (stable), and their running counts and sums
- * over the buckets: count[h] of them lie in buckets < h (h = 0..H), sum[h]
- * is their sum (each bucket summed in index order, the buckets in order:
- * nothing depends on the threads). */
-static void sort_into_buckets(const SbpBuckets *bk, const double *found, int64_t m,
-                              double *window, int64_t *count, double *sum)
-{
-  unsigned char which[SS_KERNEL_ROW_BLOCK];
-  int64_t size[SS_SBP_BUCKETS] = {0};
-  double part[SS_SBP_BUCKETS] = {0};
-  for (int64_t k = 0; k < m; ++k) {
-    const int h = bucket_of(bk, found[k]);
-    which[k] = (unsigned char)h;
-    size[h]++;
-    part[h] += found[k];
-  }
-  count[0] = 0;
-  sum[0] = 0.0;
-  for (int h = 0; h < SS_SBP_BUCKETS; ++h) {
-    count[h + 1] = count[h] + size[h];
-    sum[h + 1] = sum[h] + part[h];
-  }
-  int64_t next[SS_SBP_BUCKETS];
-  memcpy(next, count, sizeof next);
-  for (int64_t k = 0; k < m; ++k) window[next[which[k]]++] = found[k];
-}
-
 /* The window scan of block @p block = [lo, hi) of c into its own entries:
  * the responses in the window of s->buckets to its slice of s->window,
  * sorted by bucket, with their running counts and sums over the buckets;
@@ -757,15 +679,15 @@ static void sort_into_buckets(const SbpBuckets *bk, const double *found, int64_t
 SS_VECTOR_CLONES static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi)
 {
   double found[SS_KERNEL_ROW_BLOCK];
-  const SbpBuckets *bk = &s->buckets;
+  const SsSbpBuckets *bk = &s->buckets;
   const WindowScan scan = scan_block(s->c + lo, hi - lo, bk->t[0], bk->t[SS_SBP_BUCKETS], found);
   s->block_below[block_entry(block, 0)] = scan.below;
   s->block_length[block_entry(block, 0)] = scan.length;
   s->block_sum[block_entry(block, 0)] = scan.sum;
   s->block_min[block_entry(block, 0)] = scan.lowest_above;
   const int64_t at = block * (SS_SBP_BUCKETS + 1);
-  sort_into_buckets(bk, found, scan.length, s->window + lo, s->bucket_count + at,
-                    s->bucket_sum + at);
+  ss_sbp_buckets_sort(bk, found, scan.length, s->window + lo, s->bucket_count + at,
+                      s->bucket_sum + at);
 }
 
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
@@ -857,7 +779,7 @@ static bool level_rescanned(SsKernelSvm *self, SbpState *s, double *gamma, int64
     const double wider = 2 * s->band;
     s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
     SbpRescan job = {0};
-    cut_window(s, s->last_u - s->band, s->last_u + s->band);
+    ss_sbp_buckets_cut(&s->buckets, s->last_u - s->band, s->last_u + s->band);
     rescan(self, &job);
     gather_scan(s, n);
     if (level_windowed(self, s, gamma, strict)) return true;
@@ -1052,7 +974,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     ss_data_scatter_row(&self->data, i, self->zd);
     if (!s->bias) {
       pass.scan = true;
-      cut_window(s, s->last_u - s->band, s->last_u + s->band);
+      ss_sbp_buckets_cut(&s->buckets, s->last_u - s->band, s->last_u + s->band);
     } else {
       pass.scan = s->floor_index[0] >= 0 && s->floor_index[1] >= 0 && !self->sbp_full_levels;
       if (pass.scan) floor_windows(self, s, i, &pass);
