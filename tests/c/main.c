@@ -215,10 +215,6 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_rescan_matches_full_filling)                            \
   X(sbp_bias_rescan_matches_full_filling)                       \
   X(sbp_water_level_near_matches)                              \
-  /* test_sbp_buckets.c */                                       \
-  X(sbp_bucket_of_counts_boundaries)                            \
-  X(sbp_buckets_sort_is_stable_with_running_sums)               \
-  X(sbp_buckets_with_ties_match_full_filling)                   \
   /* test_kernel_f32.c */                                         \
   X(vexpf_matches_libm)                                         \
   X(kernel_rows_f32_within_bound)                               \

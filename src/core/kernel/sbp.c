@@ -46,7 +46,6 @@
  */
 #include "kernel_internal.h"
 #include "../common/vexp.h" /* SS_VECTOR_CLONES */
-#include "sbp_buckets.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +61,6 @@
  * streams c and c_sum but not alpha and alpha_sum (a9a, 3000 rows: 2,900
  * of 32,561 examples drawn). */
 _Static_assert(SS_KERNEL_ROW_BLOCK <= INT16_MAX, "support_slot holds a position in a block");
-_Static_assert(SS_KERNEL_ROW_BLOCK <= 256, "ss_sbp_buckets_sort sorts a block's window");
 
 typedef struct SbpState {
   double *alpha;     /**< [n] alpha^(t) of the drawn examples, by blocks (above) */
@@ -87,10 +85,6 @@ typedef struct SbpState {
   int64_t *block_covered; /**< those below the level (level_windowed, levels_windowed), */
   double *block_sum;      /**< the sum below the window */
   double *block_min;      /**< and the lowest response above it */
-  /* No bias, per row block b, entry b (H + 1) + h (H = SS_SBP_BUCKETS, sbp_buckets.h): */
-  int64_t *bucket_count;  /**< the block's window entries in buckets < h (from h = 0 to H), */
-  double *bucket_sum;     /**< and their sum */
-  SsSbpBuckets buckets;   /**< the buckets of the last scan's window (sbp_buckets.h) */
   double last_u;     /**< no bias: the level of the previous iteration (NaN: none) */
   double band;       /**< no bias: the window's half width around last_u */
   int64_t *by_class; /**< [n] bias: the positives' indices, then the negatives' */
@@ -133,8 +127,6 @@ static void sbp_free_state(SsKernelSvm *self)
   free(s->block_covered);
   free(s->block_sum);
   free(s->block_min);
-  free(s->bucket_count);
-  free(s->bucket_sum);
   free(s->by_class);
   free(s->window);
   free(s->window_neg);
@@ -250,9 +242,6 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->block_covered = malloc(blocks * sizeof(int64_t));
   s->block_sum = malloc(blocks * sizeof(double));
   s->block_min = malloc(blocks * sizeof(double));
-  const size_t cuts = (SS_SBP_BUCKETS + 1) * ((size_t)ss_kernel_row_num_blocks((int64_t)n) + 1);
-  s->bucket_count = malloc(cuts * sizeof(int64_t));
-  s->bucket_sum = malloc(cuts * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
   s->window = malloc(n * sizeof(double));
   s->window_neg = self->bias_enabled ? malloc(n * sizeof(double)) : NULL;
@@ -261,7 +250,7 @@ static SsStatus sbp_start(SsKernelSvm *self)
   if (!s->alpha || !s->c || !s->alpha_sum || !s->support_slot ||
       !s->support_count || !s->c_sum || !s->work || !s->by_class ||
       !s->window || (self->bias_enabled && !s->window_neg) || !s->block_below || !s->block_length || !s->block_covered || !s->block_sum ||
-      !s->block_min || !s->bucket_count || !s->bucket_sum || !self->dual) {
+      !s->block_min || !self->dual) {
     sbp_free_state(self);
     return SS_ERR_ALLOC;
   }
@@ -331,77 +320,35 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
                            s->work + n, out);
 }
 
-/* No bias: the count and sum of the responses below the boundary t_h of
- * the last scan's buckets: those below the window and those of the blocks'
- * buckets < h, joined in block order. */
-static void below_boundary(const SbpState *s, int64_t num_blocks, int h, int64_t *count,
-                           double *sum)
-{
-  int64_t below = s->num_below;
-  double total = s->sum_below;
-  for (int64_t b = 0; b < num_blocks; ++b) {
-    below += s->bucket_count[b * (SS_SBP_BUCKETS + 1) + h];
-    total += s->bucket_sum[b * (SS_SBP_BUCKETS + 1) + h];
-  }
-  *count = below;
-  *sum = total;
-}
-
 /* No bias: the level gamma of c from the window scan the previous row's
  * pass made (update_block, gather_scan): the responses below the window
- * (count and sum), those in it (the blocks' slices of s->window, sorted by
- * bucket, with their running counts and sums: sbp_buckets.h) and the
- * lowest above it. The level's bucket q is the last h with W(t_h) < V
- * (h = 0 if none), found by bisection on the boundaries, each W a sum over
- * the blocks (below_boundary). The filling of bucket q's heights (packed
- * into s->work in block order) on top of the responses below t_q
- * (ss_sbp_water_level_near, from the last level) is the level of all of c
- * when it lies at or above the window's lower end (every response below is
- * covered) and at or below the lowest response above (none above is).
- * Then *strict is the number of responses below gamma, and
- * s->block_covered each block's window entries below it (those below
- * bucket q and the ones of bucket q below gamma, when gamma lies in the
- * bucket's span, as it does but for rounding; else counted one by one).
- * Returns false when there is no scan or the level is outside. */
+ * (count and sum), those in it (the blocks' slices of s->window, packed
+ * into s->work in block order) and the lowest above it. The
+ * filling of the window on top of the lower set (ss_sbp_water_level_near,
+ * from the last level) is the level of all of c when it lies at or above the window's lower end
+ * (every response below is covered) and at or below the lowest response
+ * above (none above is). Then *strict is the number of responses below
+ * gamma. Returns false when there is no scan or the level is outside. */
 static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_t *strict)
 {
   const bool scanned = s->scanned;
   s->scanned = false;
-  const int64_t m = s->window_length;
-  if (!scanned || (m == 0 && s->num_below == 0) || self->sbp_full_levels) return false;
+  const int64_t m = s->window_length, below = s->num_below;
+  if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
   const int64_t num_blocks = ss_kernel_row_num_blocks(self->num_data);
-  const double volume = (double)self->num_data * s->nu;
-  const double *t = s->buckets.t;
-  int q = 0, top = SS_SBP_BUCKETS - 1; /* W(t_q) < V (or q = 0), W(t_{top+1}) >= V (or top = H - 1) */
-  while (q < top) {
-    const int h = (q + top + 1) / 2;
-    int64_t count;
-    double sum;
-    below_boundary(s, num_blocks, h, &count, &sum);
-    if ((double)count * t[h] - sum < volume) q = h;
-    else top = h - 1;
+  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[block_entry(b++, 0)]) {
+    memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK,
+           (size_t)s->block_length[block_entry(b, 0)] * sizeof(double));
   }
-  /* bucket q's span [from, to): t_q <= x < t_{q+1}, open at the window's ends */
-  const double from = q > 0 ? t[q] : -INFINITY;
-  const double to = q < SS_SBP_BUCKETS - 1 ? t[q + 1] : INFINITY;
-  int64_t count, in_bucket = 0;
-  double sum;
-  below_boundary(s, num_blocks, q, &count, &sum);
+  const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
+                                               s->sum_below, s->last_u);
+  const double low_end = s->last_u - s->band;
+  if (!((below == 0 || level >= low_end) && level <= s->min_above)) return false;
+  int64_t count = below;
   for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t *cut = s->bucket_count + b * (SS_SBP_BUCKETS + 1);
     const double *window = s->window + b * SS_KERNEL_ROW_BLOCK;
-    for (int64_t k = cut[q]; k < cut[q + 1]; ++k) s->work[in_bucket++] = window[k];
-  }
-  const double level = ss_sbp_water_level_near(s->work, in_bucket, volume, count, sum, s->last_u);
-  if (!((s->num_below == 0 || level >= t[0]) && level <= s->min_above)) return false;
-  const bool in_span = level >= from && level <= to;
-  count = s->num_below;
-  for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t *cut = s->bucket_count + b * (SS_SBP_BUCKETS + 1);
-    const double *window = s->window + b * SS_KERNEL_ROW_BLOCK;
-    const int64_t first = in_span ? cut[q] : 0, last = in_span ? cut[q + 1] : cut[SS_SBP_BUCKETS];
-    int64_t covered = first;
-    for (int64_t k = first; k < last; ++k) covered += window[k] < level;
+    int64_t covered = 0;
+    for (int64_t k = 0; k < s->block_length[block_entry(b, 0)]; ++k) covered += window[k] < level;
     s->block_covered[block_entry(b, 0)] = covered;
     count += covered;
   }
@@ -618,11 +565,9 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, in
  *
  * (r = 1 without projection: the division is skipped) and the next
  * iteration's window scan of the new c: no bias (level_windowed), a
- * block's responses in the window of s->buckets go to its own slice of
- * s->window, sorted by bucket, with their running counts and sums over the
- * buckets, and the count and sum of those below and the lowest above to
- * the block's entries (scan_into_block); bias (levels_windowed), the
- * same, without buckets, per class in [low[cl], high[cl]) around its floor
+ * block's responses in [low[0], high[0]) go to its own slice of s->window,
+ * the count and sum of those below and the lowest above to the block's
+ * entries; bias (levels_windowed), the same per class around its floor
  * (scan_classes_into_block). Every write is to the block's own entries, so
  * blocks run on any thread. */
 typedef struct SbpPass {
@@ -672,22 +617,16 @@ static void update_support(int64_t m, bool project, double inv_r, double *restri
 }
 
 /* The window scan of block @p block = [lo, hi) of c into its own entries:
- * the responses in the window of s->buckets to its slice of s->window,
- * sorted by bucket, with their running counts and sums over the buckets;
- * the count and sum of those below and the lowest above to
- * s->block_*[block]. */
-SS_VECTOR_CLONES static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi)
+ * the responses in [low, high) to its slice of s->window, the count and sum
+ * of those below and the lowest above to s->block_*[block]. */
+SS_VECTOR_CLONES static void scan_into_block(SbpState *s, int64_t block, int64_t lo, int64_t hi, double low,
+                            double high)
 {
-  double found[SS_KERNEL_ROW_BLOCK];
-  const SsSbpBuckets *bk = &s->buckets;
-  const WindowScan scan = scan_block(s->c + lo, hi - lo, bk->t[0], bk->t[SS_SBP_BUCKETS], found);
+  const WindowScan scan = scan_block(s->c + lo, hi - lo, low, high, s->window + lo);
   s->block_below[block_entry(block, 0)] = scan.below;
   s->block_length[block_entry(block, 0)] = scan.length;
   s->block_sum[block_entry(block, 0)] = scan.sum;
   s->block_min[block_entry(block, 0)] = scan.lowest_above;
-  const int64_t at = block * (SS_SBP_BUCKETS + 1);
-  ss_sbp_buckets_sort(bk, found, scan.length, s->window + lo, s->bucket_count + at,
-                      s->bucket_sum + at);
 }
 
 static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
@@ -705,7 +644,7 @@ static void update_block(void *context, int64_t block, int64_t lo, int64_t hi, c
                  s->alpha_sum + lo);
   if (!p->scan) return;
   if (s->bias) scan_classes_into_block(s, p->y, block, lo, hi, p->low, p->high);
-  else scan_into_block(s, block, lo, hi);
+  else scan_into_block(s, block, lo, hi, p->low[0], p->high[0]);
 }
 
 /* The blocks' scans joined in block order (so the sums do not depend on
@@ -729,8 +668,7 @@ static void gather_scan(SbpState *s, int64_t n)
 }
 
 /* A window scan of c as it stands, blocks [begin, end) of it (rescan),
- * the row pass's (update_block) without the update: no bias, in the window
- * of s->buckets; bias, in [low[cl], high[cl]). */
+ * the row pass's (update_block) without the update. */
 typedef struct SbpRescan {
   SbpState *s;
   const double *y;
@@ -746,7 +684,7 @@ static void rescan_chunks(void *context, int64_t begin, int64_t end, int slot)
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
     const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < r->n ? lo + SS_KERNEL_ROW_BLOCK : r->n;
     if (r->s->bias) scan_classes_into_block(r->s, r->y, b, lo, hi, r->low, r->high);
-    else scan_into_block(r->s, b, lo, hi);
+    else scan_into_block(r->s, b, lo, hi, r->low[0], r->high[0]);
   }
 }
 
@@ -778,8 +716,7 @@ static bool level_rescanned(SsKernelSvm *self, SbpState *s, double *gamma, int64
   for (int k = 0; k < SS_SBP_RESCANS; ++k) {
     const double wider = 2 * s->band;
     s->band = wider > 0 && isfinite(wider) ? wider : s->eta0;
-    SbpRescan job = {0};
-    ss_sbp_buckets_cut(&s->buckets, s->last_u - s->band, s->last_u + s->band);
+    SbpRescan job = {.low = {s->last_u - s->band}, .high = {s->last_u + s->band}};
     rescan(self, &job);
     gather_scan(s, n);
     if (level_windowed(self, s, gamma, strict)) return true;
@@ -974,7 +911,8 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
     ss_data_scatter_row(&self->data, i, self->zd);
     if (!s->bias) {
       pass.scan = true;
-      ss_sbp_buckets_cut(&s->buckets, s->last_u - s->band, s->last_u + s->band);
+      pass.low[0] = s->last_u - s->band;
+      pass.high[0] = s->last_u + s->band;
     } else {
       pass.scan = s->floor_index[0] >= 0 && s->floor_index[1] >= 0 && !self->sbp_full_levels;
       if (pass.scan) floor_windows(self, s, i, &pass);
