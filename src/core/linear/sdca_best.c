@@ -1,0 +1,128 @@
+/* sdca_best.c -- SDCA's best model: a run that converges returns the model
+ * of least primal objective among its diagnostics, certified by the dual
+ * value of the last.
+ *
+ * Weak duality bounds the optimum from both sides with any pair of points:
+ * for every model w~ and every feasible alpha,
+ *
+ *     D(alpha) <= P* <= P(w~).
+ *
+ * Coordinate ascent raises D(alpha_t) at every step, but the primal value
+ * of its model, P(w~(alpha_t)), is not monotone: with the hinge loss it
+ * rises and falls from epoch to epoch (shrinking puts every example back at
+ * once, and the epoch's last steps move w~ along a few rows; on covtype,
+ * lambda = 1/n, with a diagnostic every epoch the relative gap 5e-4 held at
+ * epoch 86 below LIBLINEAR's objective, and the default run's budgeted
+ * checks, fewer, stopped at epoch 92 on an epoch 1.3e-4 above it:
+ * docs/stopping.rst). So the run keeps, at each diagnostic k of a train
+ * call, the model w~_best of least P among the diagnostics so far, and its
+ * stopping rule reads the gap between that model and the present dual
+ * point:
+ *
+ *     G_k = P(w~_best) - D(alpha_k),   P(w~_best) = min_{j <= k} P(w~(alpha_j)).
+ *
+ * G_k >= P(w~_best) - P* >= 0 is a certificate of w~_best as the gap
+ * P - D is of w~(alpha_k), and it only gets tighter: G_k <= P(w~(alpha_k))
+ * - D(alpha_k) (the best includes the present model) and G_k <= P(w~_best)
+ * - D(alpha_j) for the diagnostic j that measured the best (D rises). The
+ * relative-gap rule (run.c) stops on G_k <= epsilon max(D, 0), and the
+ * guarantee P <= (1 + epsilon) P* holds for the model returned, w~_best.
+ *
+ * What the caller sees after a converged run: the model and bias w~_best,
+ * its scores (one pass over the data, made only when w~_best is not the
+ * present model), statistics whose objective, regularizer and loss are
+ * w~_best's and whose dual objective is D(alpha_k), with the gap G_k;
+ * iteration and epoch stay the run's (those of alpha_k). The dual
+ * variables are alpha_k: the state goes on, the model returned is the
+ * certified one. The next train puts w~(alpha_k) back first (the two
+ * models swap places, bit for bit, as the closing ray's factor is undone:
+ * sdca_ray.c) and continues exactly as if no best had been returned; so
+ * does a rebuild from alpha (a change of lambda, B, data, weights or loss).
+ * A run stopped otherwise (on its cap: the closing ray; interrupted; the
+ * Newton fallback) returns its present model, as before.
+ *
+ * With the smooth losses P(w~(alpha_t)) falls at almost every diagnostic:
+ * the best is then the present model, nothing is swapped, and the run's
+ * iterates, stop and result are those of the rule on P - D. Where an
+ * earlier model is lower, the rule can only fire earlier, on a certificate
+ * at least as tight. A model shifted for CoCoA's local subproblem
+ * (sdca_shift.c) keeps no best: its caller reads w~ - shift as the dual
+ * variables' model.
+ *
+ * Cost: one copy of w~ (d + 1 values) at each diagnostic whose P is the
+ * lowest so far, next to the diagnostic's pass over all the non-zeros; one
+ * pass when the best is returned; d doubles of memory.
+ */
+#include "svm_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The object's model and the kept one trade places (u is w~ with factor 1). */
+static void swap_models(SsSvm *self)
+{
+  SsSdcaBest *best = &self->best;
+  double *u = self->u;
+  self->u = best->u;
+  best->u = u;
+  const double bias = self->bias;
+  self->bias = best->bias;
+  best->bias = bias;
+  ss_svm_realise_model(self);
+}
+
+SsStatus ss_sdca_best_begin(SsSvm *self)
+{
+  SsSdcaBest *best = &self->best;
+  ss_sdca_undo_best(self);
+  if (!best->u) {
+    best->u = malloc((size_t)(self->dimension > 0 ? self->dimension : 1) * sizeof(double));
+    if (!best->u) return SS_ERR_ALLOC;
+  }
+  best->primal = INFINITY;
+  return SS_OK;
+}
+
+void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
+{
+  SsSdcaBest *best = &self->best;
+  const SsSvmStatistics *st = &self->statistics;
+  if (!best->u || best->applied || self->ray.shifted || self->factor != 1.0 || !m->finite ||
+      !isfinite(st->objective) || (status != SS_SVM_STATUS_TRAINING && status != SS_SVM_STATUS_MAX_ITERATIONS))
+    return;
+  if (st->objective < best->primal) {
+    memcpy(best->u, self->model, (size_t)self->dimension * sizeof(double));
+    best->bias = self->bias;
+    best->primal = st->objective;
+    best->regularizer = st->regularizer;
+    best->loss = st->loss;
+  }
+  m->primal = best->primal;
+}
+
+void ss_sdca_best_return(SsSvm *self)
+{
+  SsSdcaBest *best = &self->best;
+  SsSvmStatistics *st = &self->statistics;
+  if (!self->alpha || !best->u || best->applied || self->ray.shifted || self->factor != 1.0 ||
+      !(best->primal < st->objective))
+    return;
+  swap_models(self);
+  best->applied = true;
+  /* The scores of the model returned, as a diagnostic computes them. */
+  ss_source_scores(&self->source, self->model, self->bias, self->scores, self->threads);
+  st->objective = best->primal;
+  st->regularizer = best->regularizer;
+  st->loss = best->loss;
+  st->duality_gap = st->objective - st->dual_objective;
+}
+
+void ss_sdca_undo_best(SsSvm *self)
+{
+  SsSdcaBest *best = &self->best;
+  if (!best->applied) return;
+  swap_models(self);
+  best->applied = false;
+  self->ray.scores_fresh = false;
+}
