@@ -66,7 +66,7 @@ def test_the_best_model_is_returned_and_certified(problem):
     assert P_a > (1 + TOL) * P_star
     assert P <= (1 + TOL) * P_star
     assert P < P_a
-    assert P == pytest.approx(min(seen[:-1] + [P_a]), rel=1e-12)
+    assert P <= min(seen[:-1] + [P_a]) * (1 + 1e-12)  # (or the tail average, lower still)
     assert seen[-1] == stats["objective"]
     # The statistics are the returned model's, with the dual of alpha.
     assert stats["objective"] == pytest.approx(P, rel=1e-12)

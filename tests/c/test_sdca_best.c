@@ -97,7 +97,7 @@ void test_sdca_best_is_returned_and_certified(void) {
   CHECK(P < Pa * (1 - 1e-4));
   double least = Pa;
   for (int k = 0; k + 1 < seen.count; ++k) least = fmin(least, seen.objective[k]);
-  CHECK_CLOSE(P, least, 1e-12 * P);
+  CHECK(P <= least * (1 + 1e-12)); /* (or the tail average of the hinge: lower still) */
   CHECK(tu_same_bits(&seen.objective[seen.count - 1], &st->objective, 1));
 
   /* The certificate: D(alpha) of the last diagnostic, the gap P_best - D

@@ -139,7 +139,9 @@ static SsStatus steps(void *object, int64_t t, int64_t t_end)
 
 static void end_epoch(void *object)
 {
-  ss_svm_fold_factor(((SsEpochRun *)object)->svm);
+  SsSvm *self = ((SsEpochRun *)object)->svm;
+  ss_svm_fold_factor(self);
+  if (self->alpha) ss_sdca_best_average(self);
 }
 
 static double start_objective(void *object)

@@ -54,6 +54,7 @@
  * pass when the best is returned; d doubles of memory.
  */
 #include "svm_internal.h"
+#include "../common/loss.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -72,16 +73,77 @@ static void swap_models(SsSvm *self)
   ss_svm_realise_model(self);
 }
 
+/** The tail average: a uniform mean of the first epochs' models, then an
+ *  exponential one with this weight's inverse as its memory. */
+#define SS_SDCA_MEAN_EPOCHS 8
+
+/* The losses whose primal value at w~(alpha) swings: a tail average. */
+static bool averages(const SsSvm *self)
+{
+  return self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1;
+}
+
+/* A buffer of `count` doubles, kept if it has that size already. */
+static bool ensure(double **buffer, int64_t *size, int64_t count)
+{
+  if (*buffer && *size == count) return true;
+  free(*buffer);
+  *buffer = malloc((size_t)(count > 0 ? count : 1) * sizeof(double));
+  *size = *buffer ? count : 0;
+  return *buffer != NULL;
+}
+
 SsStatus ss_sdca_best_begin(SsSvm *self)
 {
   SsSdcaBest *best = &self->best;
   ss_sdca_undo_best(self);
-  if (!best->u) {
-    best->u = malloc((size_t)(self->dimension > 0 ? self->dimension : 1) * sizeof(double));
-    if (!best->u) return SS_ERR_ALLOC;
+  int64_t d = self->dimension, d_mean = self->dimension;
+  if (!best->u && !ensure(&best->u, &d, self->dimension)) return SS_ERR_ALLOC;
+  if (averages(self)) {
+    if (!best->mean && !ensure(&best->mean, &d_mean, self->dimension)) return SS_ERR_ALLOC;
+    if (!ensure(&best->mean_scores, &best->mean_size, self->source.num_data)) return SS_ERR_ALLOC;
   }
   best->primal = INFINITY;
+  best->mean_epochs = 0;
   return SS_OK;
+}
+
+void ss_sdca_best_average(SsSvm *self)
+{
+  SsSdcaBest *best = &self->best;
+  const int64_t n = self->source.num_data, d = self->dimension;
+  if (!averages(self) || !best->mean || best->mean_size != n || self->ray.shifted) return;
+  /* O(d) per epoch: skipped where that would cost more than the epoch's
+   * visits (shrunk epochs of a high-dimensional set); the mean then waits. */
+  const int64_t visits = ss_sdca_shrinks(self) && self->shrinking.num_candidates >= 0
+                             ? self->shrinking.num_candidates
+                             : n;
+  if (d > visits) return;
+  const int64_t k = best->mean_epochs < SS_SDCA_MEAN_EPOCHS ? best->mean_epochs + 1 : SS_SDCA_MEAN_EPOCHS;
+  const double weight = 1.0 / (double)k; /* (1 at the first epoch: the mean is the model) */
+  for (int64_t j = 0; j < d; ++j) best->mean[j] = k == 1 ? self->u[j] : best->mean[j] + weight * (self->u[j] - best->mean[j]);
+  best->mean_bias = k == 1 ? self->bias : best->mean_bias + weight * (self->bias - best->mean_bias);
+  best->mean_epochs++;
+}
+
+/* P of the tail average, from its scores (one pass over the data). */
+static double mean_primal(SsSvm *self, double *regularizer, double *loss)
+{
+  SsSdcaBest *best = &self->best;
+  const int64_t n = self->source.num_data;
+  const double B = self->bias_multiplier;
+  ss_source_scores(&self->source, best->mean, best->mean_bias, best->mean_scores, self->threads);
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double c = self->weights ? self->weights[i] : 1.0;
+    if (c > 0) sum += c * ss_loss_value(self->loss, &self->custom_loss, best->mean_scores[i], self->labels[i]);
+  }
+  double norm2 = 0;
+  for (int64_t j = 0; j < self->dimension; ++j) norm2 += best->mean[j] * best->mean[j];
+  const double wb = B > 0 ? best->mean_bias / B : 0;
+  *regularizer = 0.5 * self->lambda * (norm2 + wb * wb);
+  *loss = sum / (double)n;
+  return *regularizer + *loss;
 }
 
 void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
@@ -97,6 +159,17 @@ void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
     best->primal = st->objective;
     best->regularizer = st->regularizer;
     best->loss = st->loss;
+  }
+  if (best->mean_epochs > 1 && best->mean_size == self->source.num_data) {
+    double regularizer, loss;
+    const double primal = mean_primal(self, &regularizer, &loss);
+    if (primal < best->primal) {
+      memcpy(best->u, best->mean, (size_t)self->dimension * sizeof(double));
+      best->bias = best->mean_bias;
+      best->primal = primal;
+      best->regularizer = regularizer;
+      best->loss = loss;
+    }
   }
   m->primal = best->primal;
 }

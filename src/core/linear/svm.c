@@ -262,6 +262,8 @@ void ss_svm_delete(SsSvm *self)
   free(self->model);
   free(self->u);
   free(self->best.u);
+  free(self->best.mean);
+  free(self->best.mean_scores);
   free(self->scores);
   free(self->previous_scores);
   free(self->row_norms2);

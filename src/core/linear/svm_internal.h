@@ -60,6 +60,13 @@ typedef struct SsSdcaBest {
   double primal;               /**< its P; +inf: none yet in this train call */
   double regularizer, loss;    /**< the two terms of P */
   bool applied;                /**< the object returns it: u and bias swapped with the object's */
+  /* The hinge and l1 losses: the average of the models at the ends of the
+   * train call's epochs, a candidate at every diagnostic. */
+  double *mean;                /**< [dimension] its w; NULL until needed */
+  double mean_bias;            /**< its b */
+  double *mean_scores;         /**< [num_data] its scores at a diagnostic; NULL until needed */
+  int64_t mean_epochs;         /**< epochs averaged (0: none yet in this train call) */
+  int64_t mean_size;           /**< mean_scores holds this many (the data's n when allocated) */
 } SsSdcaBest;
 
 /** The Newton finish of the smooth losses: SDCA's fallback (newton.c) and
@@ -315,6 +322,9 @@ SsStatus ss_sdca_best_begin(SsSvm *self);
  *  (statistics and @p m): keep it if its P is the lowest of the train call,
  *  and give the run that lowest P as m->primal, the P its gap rule reads. */
 void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m);
+/** At the end of an epoch (the hinge and l1 losses): take the model into
+ *  the tail average. */
+void ss_sdca_best_average(SsSvm *self);
 /** The run converged: return the best model if it is below the present one
  *  (model, bias, scores, statistics), the dual variables unchanged. */
 void ss_sdca_best_return(SsSvm *self);
