@@ -1,6 +1,7 @@
 /* sdca_best.c -- SDCA's best model: a run that converges returns the model
- * of least primal objective among its diagnostics, certified by the dual
- * value of the last.
+ * of least primal objective among its diagnostics (with the hinge and l1
+ * losses, also among the tail averages of its epochs' models), certified
+ * by the dual value of the last.
  *
  * Weak duality bounds the optimum from both sides with any pair of points:
  * for every model w~ and every feasible alpha,
@@ -20,6 +21,22 @@
  * point:
  *
  *     G_k = P(w~_best) - D(alpha_k),   P(w~_best) = min_{j <= k} P(w~(alpha_j)).
+ *
+ * The candidates at diagnostic k are the present model w~(alpha_k) and,
+ * with the hinge and l1 losses, the tail average of the models at the ends
+ * of the call's epochs e = 1, 2, ...,
+ *
+ *     m_e = m_{e-1} + (w~(alpha_e) - m_{e-1}) / min(e, 8),   m_1 = w~(alpha_1),
+ *
+ * (the uniform mean of the first 8, then an exponential one whose memory is
+ * about 8 epochs): P is convex, so the mean of models that swing about the
+ * optimum lies below most of them, and the swings do not reach it. On
+ * covtype (lambda = 1/n) at the checks of the default run (epochs 45 and
+ * 92) the present models were 6.1e-4 and 1.3e-4 above LIBLINEAR's default
+ * objective, the average 4.4e-5 above and 6.4e-5 below it. Any model
+ * certifies against any dual point, so the average needs no dual of its
+ * own (it is w~ of the same mean of the alphas, a feasible point, but
+ * nothing uses that).
  *
  * G_k >= P(w~_best) - P* >= 0 is a certificate of w~_best as the gap
  * P - D is of w~(alpha_k), and it only gets tighter: G_k <= P(w~(alpha_k))
@@ -51,7 +68,10 @@
  *
  * Cost: one copy of w~ (d + 1 values) at each diagnostic whose P is the
  * lowest so far, next to the diagnostic's pass over all the non-zeros; one
- * pass when the best is returned; d doubles of memory.
+ * pass when the best is returned; d doubles of memory. The average adds
+ * O(d) per epoch (skipped at an epoch that visits fewer than d examples:
+ * shrunk epochs of a high-dimensional set, whose steps cost less), one
+ * more pass at each diagnostic (its scores), and d + n doubles.
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
