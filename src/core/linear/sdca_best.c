@@ -117,11 +117,13 @@ SsStatus ss_sdca_best_begin(SsSvm *self)
 {
   SsSdcaBest *best = &self->best;
   ss_sdca_undo_best(self);
-  int64_t d = self->dimension, d_mean = self->dimension;
-  if (!best->u && !ensure(&best->u, &d, self->dimension)) return SS_ERR_ALLOC;
+  const size_t bytes = (size_t)self->dimension * sizeof(double);
+  if (!best->u) best->u = malloc(bytes);
+  if (!best->u) return SS_ERR_ALLOC;
   if (averages(self)) {
-    if (!best->mean && !ensure(&best->mean, &d_mean, self->dimension)) return SS_ERR_ALLOC;
-    if (!ensure(&best->mean_scores, &best->mean_size, self->source.num_data)) return SS_ERR_ALLOC;
+    if (!best->mean) best->mean = malloc(bytes);
+    if (!best->mean || !ensure(&best->mean_scores, &best->mean_size, self->source.num_data))
+      return SS_ERR_ALLOC;
   }
   best->primal = INFINITY;
   best->mean_epochs = 0;
