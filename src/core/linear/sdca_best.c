@@ -16,11 +16,11 @@
  * epoch 86 below LIBLINEAR's objective, and the default run's budgeted
  * checks, fewer, stopped at epoch 92 on an epoch 1.3e-4 above it:
  * docs/stopping.rst). So the run keeps, at each diagnostic k of a train
- * call, the model w~_best of least P among the diagnostics so far, and its
- * stopping rule reads the gap between that model and the present dual
- * point:
+ * call, the model w~_best of least P among the candidates of the
+ * diagnostics so far (below), and its stopping rule reads the gap between
+ * that model and the present dual point:
  *
- *     G_k = P(w~_best) - D(alpha_k),   P(w~_best) = min_{j <= k} P(w~(alpha_j)).
+ *     G_k = P(w~_best) - D(alpha_k),   P(w~_best) = min over j <= k of the candidates' P.
  *
  * The candidates at diagnostic k are the present model w~(alpha_k) and,
  * with the hinge and l1 losses, the tail average of the models at the ends
@@ -143,7 +143,8 @@ void ss_sdca_best_average(SsSvm *self)
   if (d > visits) return;
   const int64_t k = best->mean_epochs < SS_SDCA_MEAN_EPOCHS ? best->mean_epochs + 1 : SS_SDCA_MEAN_EPOCHS;
   const double weight = 1.0 / (double)k; /* (1 at the first epoch: the mean is the model) */
-  for (int64_t j = 0; j < d; ++j) best->mean[j] = k == 1 ? self->u[j] : best->mean[j] + weight * (self->u[j] - best->mean[j]);
+  for (int64_t j = 0; j < d; ++j)
+    best->mean[j] = k == 1 ? self->u[j] : best->mean[j] + weight * (self->u[j] - best->mean[j]);
   best->mean_bias = k == 1 ? self->bias : best->mean_bias + weight * (self->bias - best->mean_bias);
   best->mean_epochs++;
 }
