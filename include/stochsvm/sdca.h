@@ -64,7 +64,12 @@ SS_API SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SDCA). */
 SS_API SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled);
 /** @brief SDCA's dual variables (n values, owned by the object), or NULL for
- *  other solvers and objects without data. */
+ *  other solvers and objects without data. The model is w~(alpha), except
+ *  after a run stopped on its cap (the best point of the ray through it)
+ *  and after a converged run whose diagnostics measured a lower model (an
+ *  earlier one, or with the hinge and l1 losses the tail average of the
+ *  epochs' models), which it returns with the gap P(model) - D(alpha); a
+ *  further train continues from alpha and w~(alpha) (docs/sdca.rst). */
 SS_API const double *ss_svm_get_dual_variables(const SsSvm *self);
 /** @brief 1 if SDCA shrinking is on (the default), else 0. */
 SS_API int ss_svm_get_shrinking(const SsSvm *self);

@@ -1586,6 +1586,14 @@ cdef class SVM(_Trainer):
     def get_dual_variables(self):
         """SDCA: a float64 copy of the dual variables alpha, or None for other solvers.
 
+        The model is ``w~(alpha)``, except after a run stopped on its cap
+        (the best point on the ray through it) and after a converged run
+        whose diagnostics measured a lower model (an earlier one, or with the
+        hinge and l1 losses the tail average of the epochs' models): that
+        model is returned, with the gap ``P(model) - D(alpha)``, and the next
+        :meth:`train` continues from ``alpha`` and ``w~(alpha)``
+        (docs/sdca.rst, "The best model").
+
         Returns
         -------
         ndarray of shape (n,) or None

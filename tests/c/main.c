@@ -130,6 +130,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sdca_ray_whatever_is_read_first)                            \
   X(sdca_ray_split_equals_whole)                                \
   X(sdca_ray_not_taken)                                         \
+  /* test_sdca_best.c */                                        \
+  X(sdca_best_is_returned_and_certified)                        \
+  X(sdca_best_warm_start_continues_from_alpha)                  \
   /* test_sdca_newton.c */                                      \
   X(sdca_newton_reaches_a_certified_optimum)                    \
   X(sdca_newton_stall_rule)                                     \

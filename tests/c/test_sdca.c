@@ -279,7 +279,8 @@ void test_sdca_converges_all_losses(void) {
     double ref = ref_objective(X, N, D, y, ss_svm_get_model(svm), ss_svm_get_bias(svm), lambda,
                                loss);
     CHECK_CLOSE(st->objective, ref, 1e-12 * (1 + ref));
-    /* The model is w~(alpha) = 1/(lambda n) sum alpha_i (x_i, 1). */
+    /* The model is w~(alpha) = 1/(lambda n) sum alpha_i (x_i, 1), or a
+     * model of lower objective an earlier diagnostic measured (sdca_best.c). */
     const double *alpha = ss_svm_get_dual_variables(svm);
     REQUIRE(alpha);
     double w[D] = {0}, b = 0;
@@ -287,8 +288,9 @@ void test_sdca_converges_all_losses(void) {
       for (int j = 0; j < D; ++j) w[j] += alpha[i] * X[i * D + j] / (lambda * N);
       b += alpha[i] / (lambda * N);
     }
-    for (int j = 0; j < D; ++j) CHECK_CLOSE(ss_svm_get_model(svm)[j], w[j], 1e-9);
-    CHECK_CLOSE(ss_svm_get_bias(svm), b, 1e-9);
+    int same = fabs(ss_svm_get_bias(svm) - b) <= 1e-9;
+    for (int j = 0; j < D; ++j) same &= fabs(ss_svm_get_model(svm)[j] - w[j]) <= 1e-9;
+    if (!same) CHECK(ref < ref_objective(X, N, D, y, w, b, lambda, loss));
     ss_svm_delete(svm);
   }
 }

@@ -59,7 +59,8 @@ typedef enum SsRunBound {
 
 /** What a diagnostic measured of the present model. */
 typedef struct SsRunMeasure {
-  double primal;     /**< P(w) of the model */
+  double primal;     /**< P(w) of the model (linear SDCA: the least of its train call's
+                          candidates, the model it returns if the rule fires: sdca_best.c) */
   double dual;       /**< D(alpha) <= P*, where the solver has one; NaN otherwise */
   double variation;  /**< scores variation (SS_RUN_SCORES_VARIATION only) */
   bool finite;       /**< model and scores finite */

@@ -139,7 +139,9 @@ static SsStatus steps(void *object, int64_t t, int64_t t_end)
 
 static void end_epoch(void *object)
 {
-  ss_svm_fold_factor(((SsEpochRun *)object)->svm);
+  SsSvm *self = ((SsEpochRun *)object)->svm;
+  ss_svm_fold_factor(self);
+  if (self->alpha) ss_sdca_best_average(self);
 }
 
 static double start_objective(void *object)
@@ -157,6 +159,8 @@ static SsStatus measure(void *object, SsSvmStatus status, SsRunMeasure *m)
   SsSvm *self = ((SsEpochRun *)object)->svm;
   const SsStatus s = ss_svm_measure(self, status, m);
   self->ray.scores_fresh = true;
+  /* SDCA's rule reads the gap of the best model so far (sdca_best.c) */
+  if (self->alpha) ss_sdca_best_record(self, status, m);
   return s;
 }
 
@@ -166,6 +170,8 @@ static void set_status(void *object, SsSvmStatus status)
   self->statistics.status = status;
   self->statistics.iteration = self->iteration;
   self->statistics.epoch = self->iteration / self->source.num_data;
+  /* A converged SDCA run returns the model its gap certified (sdca_best.c). */
+  if (status == SS_SVM_STATUS_CONVERGED && self->alpha) ss_sdca_best_return(self);
 }
 
 static int notify(void *object)

@@ -52,6 +52,7 @@ void ss_sdca_rebuild_model(SsSvm *self)
   const int64_t n = self->source.num_data;
   const double B = self->bias_multiplier, scale = 1.0 / (self->lambda * (double)n);
   ss_sdca_undo_ray(self);
+  ss_sdca_undo_best(self);
   self->ray.shifted = false;
   memset(self->u, 0, (size_t)self->dimension * sizeof(double));
   self->factor = 1.0;
@@ -214,6 +215,8 @@ int64_t ss_sdca_visit_position(const SsSvm *self, int64_t j)
 SsStatus ss_sdca_train(SsSvm *self)
 {
   ss_sdca_undo_ray(self);
+  const SsStatus begun = ss_sdca_best_begin(self);
+  if (begun != SS_OK) return begun;
   if (self->model_stale) ss_sdca_rebuild_model(self);
   self->newton.iterations = 0;
   ss_sdca_stall_begin(self);

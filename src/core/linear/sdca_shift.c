@@ -41,6 +41,7 @@ SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_s
                          (long long)k, shift[k]);
   }
   ss_sdca_undo_ray(self);
+  ss_sdca_undo_best(self);
   if (self->model_stale) ss_sdca_rebuild_model(self);
   ss_svm_fold_factor(self);
   for (int64_t k = 0; k < self->dimension; ++k) self->u[k] += shift[k];

@@ -136,6 +136,7 @@ static void reset_dual(SsSvm *self)
 {
   ss_svm_forget_history(self);
   if (!self->alpha) return;
+  ss_sdca_undo_best(self);
   memset(self->alpha, 0, (size_t)self->source.num_data * sizeof(double));
   memset(self->u, 0, (size_t)self->dimension * sizeof(double));
   memset(self->model, 0, (size_t)self->dimension * sizeof(double));
@@ -260,6 +261,9 @@ void ss_svm_delete(SsSvm *self)
   free(self->weights);
   free(self->model);
   free(self->u);
+  free(self->best.u);
+  free(self->best.mean);
+  free(self->best.mean_scores);
   free(self->scores);
   free(self->previous_scores);
   free(self->row_norms2);

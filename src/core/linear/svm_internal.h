@@ -50,6 +50,25 @@ typedef struct SsSdcaRay {
   bool shifted;                /**< the model carries a shift (sdca_shift.c): no ray */
 } SsSdcaRay;
 
+/** SDCA's best model (sdca_best.c): the model of least primal objective
+ *  among the diagnostics of the train call in progress, returned by a run
+ *  that converges; the next train puts w~(alpha) back. */
+typedef struct SsSdcaBest {
+  double *u;                   /**< [dimension] its w (factor folded); while applied, w~(alpha)'s;
+                                    NULL until SDCA's first train */
+  double bias;                 /**< its b; while applied, w~(alpha)'s */
+  double primal;               /**< its P; +inf: none yet in this train call */
+  double regularizer, loss;    /**< the two terms of P */
+  bool applied;                /**< the object returns it: u and bias swapped with the object's */
+  /* The hinge and l1 losses: the average of the models at the ends of the
+   * train call's epochs, a candidate at every diagnostic. */
+  double *mean;                /**< [dimension] its w; NULL until needed */
+  double mean_bias;            /**< its b */
+  double *mean_scores;         /**< [num_data] its scores at a diagnostic; NULL until needed */
+  int64_t mean_epochs;         /**< epochs averaged (0: none yet in this train call) */
+  int64_t mean_size;           /**< mean_scores holds this many (the data's n when allocated) */
+} SsSdcaBest;
+
 /** The Newton finish of the smooth losses: SDCA's fallback (newton.c) and
  *  the primal solvers' hand-over (primal_finish.c). */
 typedef struct SsSdcaNewton {
@@ -117,6 +136,7 @@ struct SsSvm_ {
   bool model_stale;            /**< SDCA: rebuild w~ from alpha before training */
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
   SsSdcaRay ray;               /**< SDCA: the closing ray (sdca_ray.c) */
+  SsSdcaBest best;             /**< SDCA: the best model of the run (sdca_best.c) */
   SsSdcaNewton newton;         /**< SDCA: the Newton fallback (newton.c) */
   SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
   int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
@@ -295,6 +315,22 @@ void ss_sdca_rebuild_model(SsSvm *self);
  *  the ray t >= 0, if below P(1); and w~(alpha) back before the dual moves. */
 void ss_sdca_close_on_ray(SsSvm *self);
 void ss_sdca_undo_ray(SsSvm *self);
+/** SDCA's best model (sdca_best.c). At the start of a train call: put
+ *  w~(alpha) back, forget the best; SS_OK or SS_ERR_ALLOC (its buffer). */
+SsStatus ss_sdca_best_begin(SsSvm *self);
+/** At a diagnostic with status @p status that measured the present model
+ *  (statistics and @p m): keep it if its P is the lowest of the train call,
+ *  and give the run that lowest P as m->primal, the P its gap rule reads. */
+void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m);
+/** At the end of an epoch (the hinge and l1 losses): take the model into
+ *  the tail average. */
+void ss_sdca_best_average(SsSvm *self);
+/** The run converged: return the best model if it is below the present one
+ *  (model, bias, scores, statistics), the dual variables unchanged. */
+void ss_sdca_best_return(SsSvm *self);
+/** Put w~(alpha) back if the best model was returned (before the dual
+ *  moves or the model is rebuilt). */
+void ss_sdca_undo_best(SsSvm *self);
 /** SDCA's Newton fallback (newton.c): it would apply to a run that stops
  *  short (on, a smooth loss, epsilon > 0, no shift); continue from the
  *  model with the trust-region Newton method to the relative gap epsilon,
