@@ -265,3 +265,20 @@ def test_a_changed_problem_starts_cold_or_scaled():
             svm.set_lambda(1 / (C_new * n))
             optimum = _svc_dual(X, y, C_new, w) if solver == "bsca" else _bias_free_dual(X, y, C_new, w)
             _check_certified(svm.train(), optimum, n, C_new)
+
+
+def test_a_warm_started_fit_finishes_from_the_last_state():
+    """The estimator with warm_start: a second fit on the same data continues
+    the run and its finish starts from the first fit's state (one epoch of
+    steps at most, against the first finish's many), at the same certified
+    optimum."""
+    X, y = _data("wine")
+    C = 1000.0
+    est, caught = _fit("pegasos", X, y, C, warm_start=True)
+    first = est._stats[0]
+    est.fit(X, y)
+    second = est._stats[0]
+    optimum = _bias_free_dual(X, y, C)
+    for st in (first, second):
+        _check_certified(st, optimum, len(y), C)
+    assert first["finish_epochs"] > 4 and second["finish_epochs"] <= 1, (first, second)
