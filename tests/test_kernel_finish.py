@@ -164,3 +164,121 @@ def test_a_window_stop_on_a_small_set_is_finished(name, C):
     assert 1 - 1e-6 <= ratio <= 1 + 1e-3, ratio
     st, ratio = train(cache_size=8.0 * n * n / 2**20 / 2)  # half the kernel matrix
     assert st["status"] == "converged" and st["finish_epochs"] == 0 and ratio > 1.002, (st, ratio)
+
+
+def _twins(solver, X, y, C, weights=None, **settings):
+    """The object (finish on, a cap of one epoch per call: a user who
+    retrains step by step) and its twin with the finish off: the same run,
+    so a call's kernel evaluations less the twin's are the finish's."""
+    out = []
+    for mode in (True, False):
+        svm = stochsvm.KernelSVM(X, y, 1 / (C * len(y)), solver=solver, gamma=_gamma(X))
+        if solver == "bsca":
+            svm.set_budget(len(y))  # B >= n: the finish applies
+        svm.set_unregularized_bias(solver == "bsca")
+        svm.set_sdca_finish(mode)
+        svm.set_max_num_iterations(len(y))
+        if weights is not None:
+            svm.set_weights(weights)
+        for name, value in settings.items():
+            getattr(svm, "set_" + name)(value)
+        out.append(svm)
+    return out
+
+
+def _finish_evaluations(svm, twin):
+    before = svm.get_num_kernel_evaluations(), twin.get_num_kernel_evaluations()
+    st = svm.train()
+    twin.train()
+    return (svm.get_num_kernel_evaluations() - before[0]) - (twin.get_num_kernel_evaluations() - before[1]), st
+
+
+def _check_certified(st, optimum, n, C):
+    assert st["status"] == "converged" and st["finish_epochs"] > 0, st
+    assert st["duality_gap"] <= 1e-3 * st["dual_objective"], st
+    ratio = st["primal_objective"] * C * n / optimum
+    assert 1 - 1e-6 <= ratio <= 1 + 1e-3, ratio
+
+
+@pytest.mark.parametrize("name,C,solver", [("wine", 1000.0, "pegasos"), ("wine", 1000.0, "bsca"),
+                                           ("breast_cancer", 32.0, "bsca")])
+def test_a_further_call_finishes_from_the_last_state(name, C, solver):
+    """A further train call continues the run and hands over again; that
+    finish starts from the last one's dual state (kernel_finish.c, "The
+    start"): a kernel row at most where the first finish, from alpha = 0,
+    reads hundreds; the same certified optimum (SVC's, or the bias-free
+    dual's for Pegasos)."""
+    X, y = _data(name)
+    n = len(y)
+    optimum = _svc_dual(X, y, C) if solver == "bsca" else _bias_free_dual(X, y, C)
+    svm, twin = _twins(solver, X, y, C)
+    first, st = _finish_evaluations(svm, twin)
+    _check_certified(st, optimum, n, C)
+    assert first > 20 * n, first
+    for _ in range(2):
+        further, st = _finish_evaluations(svm, twin)
+        _check_certified(st, optimum, n, C)
+        assert 0 <= further and 4 * further <= first, (first, further)
+
+
+def test_a_changed_problem_starts_cold_or_scaled():
+    """New weights, the other bias form or the other kernel precision forget
+    the kept state: the call is a fresh object's, to the bit. A new lambda
+    starts from the state scaled to the new box and still reaches the new
+    optimum, certified (C down and up)."""
+    X, y = _data("wine")
+    n = len(y)
+    C = 32.0
+    w = np.where(y > 0, 2.0, 0.5)
+
+    def same_call(svm, fresh):
+        before = svm.get_num_kernel_evaluations()
+        st = svm.train()
+        st_fresh = fresh.train()
+        assert svm.get_num_kernel_evaluations() - before == fresh.get_num_kernel_evaluations()
+        assert st["primal_objective"] == st_fresh["primal_objective"]
+        np.testing.assert_array_equal(svm.decision_function(X), fresh.decision_function(X))
+        return st
+
+    svm, _ = _twins("pegasos", X, y, C)
+    svm.train()
+    svm.set_weights(w)
+    _check_certified(same_call(svm, _twins("pegasos", X, y, C, w)[0]), _bias_free_dual(X, y, C, w), n, C)
+
+    svm, _ = _twins("bsca", X, y, C)
+    svm.train()
+    svm.set_unregularized_bias(False)
+    fresh = _twins("bsca", X, y, C)[0]
+    fresh.set_unregularized_bias(False)
+    _check_certified(same_call(svm, fresh), _bias_free_dual(X, y, C), n, C)
+
+    X32 = X.astype(np.float32)
+    svm, _ = _twins("pegasos", X32, y, C)
+    svm.train()
+    svm.set_kernel_precision("float32")
+    same_call(svm, _twins("pegasos", X32, y, C, kernel_precision="float32")[0])
+
+    for solver in ("pegasos", "bsca"):
+        svm, twin = _twins(solver, X, y, C, w)
+        svm.train()
+        for C_new in (1.0, 1000.0):
+            svm.set_lambda(1 / (C_new * n))
+            optimum = _svc_dual(X, y, C_new, w) if solver == "bsca" else _bias_free_dual(X, y, C_new, w)
+            _check_certified(svm.train(), optimum, n, C_new)
+
+
+def test_a_warm_started_fit_finishes_from_the_last_state():
+    """The estimator with warm_start: a second fit on the same data continues
+    the run and its finish starts from the first fit's state (one epoch of
+    steps at most, against the first finish's many), at the same certified
+    optimum."""
+    X, y = _data("wine")
+    C = 1000.0
+    est, caught = _fit("pegasos", X, y, C, warm_start=True)
+    first = est._stats[0]
+    est.fit(X, y)
+    second = est._stats[0]
+    optimum = _bias_free_dual(X, y, C)
+    for st in (first, second):
+        _check_certified(st, optimum, len(y), C)
+    assert first["finish_epochs"] > 4 and second["finish_epochs"] <= 1, (first, second)

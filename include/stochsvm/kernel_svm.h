@@ -349,9 +349,13 @@ enum {
  *  call that ends on its iteration cap (status SS_SVM_STATUS_MAX_ITERATIONS),
  *  or on its objective window without a dual bound certifying
  *  min(epsilon, 1e-3) where the cache holds the whole kernel matrix
- *  (8 n^2 bytes <= cache size), continues on exact kernel SDCA, on the same problem (lambda, weights, the
- *  bias form in force), from alpha = 0 (bias-free: the exact pair solver's
- *  bias-free mode, greedy single steps with the kernel-row cache), until its relative
+ *  (8 n^2 bytes <= cache size), continues on exact kernel SDCA (bias-free:
+ *  the exact pair solver's bias-free mode, greedy single steps with the
+ *  kernel-row cache), on the same problem (lambda, weights, the bias form in
+ *  force), from alpha = 0 the first time, then from the last finish's dual
+ *  state, kept on the object (3 n doubles; scaled to the new box after
+ *  set_lambda; forgotten by set_data, set_weights and a change of the bias
+ *  form or kernel precision), until its relative
  *  duality gap meets min(epsilon, 1e-3) (status SS_SVM_STATUS_CONVERGED:
  *  P - P* <= epsilon D) or its cap ran (1000 epochs,
  *  up to 10,000 on small sets; status SS_SVM_STATUS_MAX_ITERATIONS).

@@ -753,7 +753,13 @@ cdef class KernelSVM(_Trainer):
         within that factor of the optimum) or its cap ran (1000 epochs, more
         on small sets). The model and the statistics become
         the SDCA's; ``statistics["finish_epochs"]`` counts its epochs
-        (docs/stopping.rst).
+        (docs/stopping.rst). A further ``train`` continues the run and
+        finishes again, from the last finish's dual state (kept on the
+        object, 24 bytes per example): on the same problem a kernel row or a
+        few instead of a solve. After :meth:`set_lambda` it starts from that
+        state scaled to the new box; :meth:`set_data`, :meth:`set_weights`
+        and a change of the bias form or the kernel precision start it from
+        zero.
 
         Parameters
         ----------

@@ -155,6 +155,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_finish_not_applicable)                               \
   X(kernel_finish_bias_free_mode)                               \
   X(kernel_finish_interrupted)                                  \
+  X(kernel_finish_warm_start)                                   \
+  X(kernel_finish_problem_changes)                              \
   /* test_sdca_newton_hinge.c */                                \
   X(sdca_newton_hinge_certified)                                \
   X(sdca_newton_hinge_stall_rule)                               \

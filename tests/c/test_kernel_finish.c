@@ -7,7 +7,10 @@
  * without the finish bit for bit, a cap set by the caller (auto: no finish;
  * on: finish), the SBP on a nu set by the caller and BSGD with B < n keep
  * their own model, the bias-free mode of the pair solver reaches the
- * optimum of the bias-free SDCA, an interrupt during the finish. */
+ * optimum of the bias-free SDCA, an interrupt during the finish; a further
+ * train call's finish starts from the last one's dual state (a kernel row,
+ * not a solve), a new lambda from that state scaled, and new weights or a
+ * new bias form from zero. */
 #include <math.h>
 #include <string.h>
 
@@ -62,6 +65,7 @@ static void certificate(const SsKernelSvm *svm, FinishFixture *f, const double *
   const int64_t *rows = ss_kernel_svm_get_support_indices(svm);
   const double *beta = ss_kernel_svm_get_coefficients(svm), b = ss_kernel_svm_get_bias(svm);
   double norm2 = 0, loss = 0, sum = 0, y_alpha = 0;
+  const double C = 1.0 / (f->lambda * KN);
   for (int64_t j = 0; j < m; ++j) {
     REQUIRE(rows[j] >= 0 && rows[j] < KN);
     alpha[rows[j]] += f->y[rows[j]] * beta[j];
@@ -71,20 +75,20 @@ static void certificate(const SsKernelSvm *svm, FinishFixture *f, const double *
   for (int i = 0; i < KN; ++i) {
     const double c = weights ? weights[i] : 1.0;
     loss += c * fmax(0.0, 1 - f->y[i] * scores[i]);
-    if (alpha[i] < -1e-12 * K_C || alpha[i] > c * K_C * (1 + 1e-12)) *box_ok = 0;
+    if (alpha[i] < -1e-12 * C || alpha[i] > c * C * (1 + 1e-12)) *box_ok = 0;
     sum += alpha[i];
     y_alpha += f->y[i] * alpha[i];
   }
   *P = 0.5 * f->lambda * norm2 + loss / KN;
   *D = f->lambda * (sum - 0.5 * norm2);
-  *balance = y_alpha / K_C;
+  *balance = y_alpha / C;
 }
 
-static void check_certified(const SsKernelSvm *svm, FinishFixture *f, const double *weights, int bias)
+/* The model is within the gap of the optimum, recomputed by hand. */
+static void check_gap(const SsKernelSvm *svm, FinishFixture *f, const double *weights, int bias)
 {
   const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
   CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
-  CHECK(st->finish_epochs > 0);
   double P, D, balance;
   int box_ok;
   certificate(svm, f, weights, &P, &D, &box_ok, &balance);
@@ -93,6 +97,13 @@ static void check_certified(const SsKernelSvm *svm, FinishFixture *f, const doub
   CHECK(fabs(P - st->primal_objective) <= 1e-9 * P);
   CHECK(P - D <= K_EPSILON * D * (1 + 1e-6));
   CHECK(fabs(st->duality_gap - (P - D)) <= 1e-6 * P);
+}
+
+/* ... by the finish. */
+static void check_certified(const SsKernelSvm *svm, FinishFixture *f, const double *weights, int bias)
+{
+  CHECK(ss_kernel_svm_get_statistics(svm)->finish_epochs > 0);
+  check_gap(svm, f, weights, bias);
 }
 
 /* Pegasos (with and without weights), BSGD and BSCA with B >= n, and the
@@ -263,4 +274,108 @@ void test_kernel_finish_interrupted(void)
   Polls stopped = {0, run.calls + 1};
   CHECK_EQ_INT(polled_run(&f, SS_KERNEL_SDCA_FINISH_ON, &stopped, &status), SS_ERR_INTERRUPTED);
   CHECK_EQ_INT(status, SS_SVM_STATUS_INTERRUPTED);
+}
+
+/* The kernel evaluations of one train call. */
+static int64_t call_evaluations(SsKernelSvm *svm)
+{
+  const int64_t before = ss_kernel_svm_get_num_kernel_evaluations(svm);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  return ss_kernel_svm_get_num_kernel_evaluations(svm) - before;
+}
+
+/* A warm-started train call continues the run and hands over again; that
+ * finish starts from the last one's dual state: the same certified optimum
+ * for about one kernel row (the first call's finish: a solve). The finish's
+ * share of a call's evaluations is the call's less its twin's with the
+ * finish off (the same run: test_kernel_finish_modes_and_caps). */
+void test_kernel_finish_warm_start(void)
+{
+  static FinishFixture f;
+  fixture(&f);
+  const SsKernelSolver solvers[] = {SS_KSOLVER_PEGASOS, SS_KSOLVER_BSCA, SS_KSOLVER_SBP};
+  for (size_t a = 0; a < sizeof solvers / sizeof *solvers; ++a) {
+    SsKernelSvm *svm = new_run(&f, solvers[a], -1, NULL);
+    SsKernelSvm *off = new_run(&f, solvers[a], SS_KERNEL_SDCA_FINISH_OFF, NULL);
+    REQUIRE(svm && off);
+    const int bias = solvers[a] != SS_KSOLVER_PEGASOS;
+    CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, bias), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(off, bias), SS_OK);
+    const int64_t first = call_evaluations(svm) - call_evaluations(off);
+    check_certified(svm, &f, NULL, bias);
+    const double P1 = ss_kernel_svm_get_statistics(svm)->primal_objective;
+    const int64_t second = call_evaluations(svm) - call_evaluations(off);
+    check_certified(svm, &f, NULL, bias);
+    const double P2 = ss_kernel_svm_get_statistics(svm)->primal_objective;
+    CHECK(first > 10 * KN);            /* a solve from zero reads many rows */
+    CHECK(second >= 0 && second <= 2 * KN); /* from the optimum: a row or two */
+    CHECK(fabs(P2 - P1) <= K_EPSILON * fmin(P1, P2));
+    ss_kernel_svm_delete(svm);
+    ss_kernel_svm_delete(off);
+  }
+}
+
+/* What changes the problem: new weights (the state is forgotten: the call
+ * is the fresh object's, bit for bit), the bias form (likewise), lambda
+ * (the finish starts from the scaled state, and reaches the new optimum,
+ * certified, as a fresh object's finish does). */
+void test_kernel_finish_problem_changes(void)
+{
+  static FinishFixture f;
+  fixture(&f);
+  /* Weights: Pegasos restarts, the finish from zero. */
+  SsKernelSvm *svm = new_run(&f, SS_KSOLVER_PEGASOS, -1, NULL);
+  SsKernelSvm *fresh = new_run(&f, SS_KSOLVER_PEGASOS, -1, f.w);
+  REQUIRE(svm && fresh);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_weights(svm, f.w), SS_OK);
+  const int64_t changed = call_evaluations(svm);
+  CHECK_EQ_INT(changed, call_evaluations(fresh));
+  CHECK(tu_same_kernel_run(svm, fresh, KN));
+  check_certified(svm, &f, f.w, 0);
+  ss_kernel_svm_delete(svm);
+  ss_kernel_svm_delete(fresh);
+
+  /* The bias form: BSCA restarts (its budget), the finish from zero. */
+  svm = new_run(&f, SS_KSOLVER_BSCA, -1, NULL);
+  fresh = new_run(&f, SS_KSOLVER_BSCA, -1, NULL);
+  REQUIRE(svm && fresh);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(fresh, 0), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 0), SS_OK);
+  CHECK_EQ_INT(call_evaluations(svm), call_evaluations(fresh));
+  CHECK(tu_same_kernel_run(svm, fresh, KN));
+  check_certified(svm, &f, NULL, 0);
+  CHECK(ss_kernel_svm_get_bias(svm) == 0);
+  ss_kernel_svm_delete(svm);
+  ss_kernel_svm_delete(fresh);
+
+  /* Lambda, down and up (C = 1000 -> 30 -> 1000), with and without the
+   * bias: certified at the new lambda, within the tolerance of a fresh
+   * object's optimum there. */
+  const double Cs[] = {30.0, 1000.0};
+  for (int bias = 0; bias <= 1; ++bias) {
+    const SsKernelSolver solver = bias ? SS_KSOLVER_BSCA : SS_KSOLVER_PEGASOS;
+    fixture(&f);
+    svm = new_run(&f, solver, -1, f.w);
+    REQUIRE(svm);
+    CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, bias), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    for (size_t c = 0; c < sizeof Cs / sizeof *Cs; ++c) {
+      f.lambda = 1.0 / (Cs[c] * KN);
+      fresh = new_run(&f, solver, -1, f.w);
+      REQUIRE(fresh);
+      CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(fresh, bias), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_train(fresh), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_set_lambda(svm, f.lambda), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+      check_gap(svm, &f, f.w, bias); /* (at C = 30, BSCA's own certified stop) */
+      const double P = ss_kernel_svm_get_statistics(svm)->primal_objective;
+      const double P_fresh = ss_kernel_svm_get_statistics(fresh)->primal_objective;
+      CHECK(fabs(P - P_fresh) <= K_EPSILON * fmin(P, P_fresh));
+      ss_kernel_svm_delete(fresh);
+    }
+    ss_kernel_svm_delete(svm);
+  }
 }

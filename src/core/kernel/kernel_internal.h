@@ -181,6 +181,18 @@ SsStatus ss_kernel_model_scores(const SsKernelModel *model, const SsKernel *kern
 
 typedef struct SsKernelSolverOps SsKernelSolverOps;
 
+/** The dual state an exact kernel SDCA solve ended with (kernel_sdca_pair.c's
+ *  alpha, v and gbar): the kernel SDCA finish keeps it on the object and
+ *  starts the next finish of the same problem from it (kernel_finish.c,
+ *  "The start"). All three arrays or none. */
+typedef struct SsKernelDualState {
+  double *alpha;               /**< [n] the dual variables, or NULL: none kept */
+  double *v;                   /**< [n] -y_t g_t, g = Q alpha - e, exact for all n */
+  double *gbar;                /**< [n] sum over alpha_j = C_j of C_j Q_kj */
+  double box;                  /**< the C = 1/(lambda n) of their boxes C_i = c_i C */
+  bool bias_free;              /**< solved without y'alpha = 0 */
+} SsKernelDualState;
+
 struct SsKernelSvm_ {
   SsKernelSolver solver;
   const SsKernelSolverOps *ops;
@@ -244,6 +256,11 @@ struct SsKernelSvm_ {
   int finish_mode;             /**< SS_KERNEL_SDCA_FINISH_OFF, _ON or _AUTO (the default) */
   struct SsKernelRowStore *row_store; /**< kernel rows shared with other objects
                                     (ss_kernel_svm_share_kernel_rows, kernel_cache.c), or NULL */
+  SsKernelDualState finish_state; /**< the last finish's dual state (kernel_finish.c); forgotten
+                                    by set_data, set_weights, a change of the bias form or
+                                    of the kernel precision */
+  const SsKernelDualState *start_state; /**< the pair solver's next start (borrowed until its
+                                    start: ss_kernel_sdca_pair_start_from), or NULL: alpha = 0 */
 
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
@@ -445,8 +462,23 @@ int64_t ss_kernel_finish_cap(int64_t n);
 /** The finish's relative gap: min(the object's epsilon, 1e-3). */
 double ss_kernel_finish_epsilon(const SsKernelSvm *self);
 /** The run's model and statistics become those of the trained finish
- *  @p sdca (its model is swapped out of it). */
+ *  @p sdca (its model and its dual state are swapped out of it: the state
+ *  into self->finish_state). */
 SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca);
+/** The finish @p sdca (built, not trained) starts from self->finish_state
+ *  when that belongs to the same problem (kernel_finish.c, "The start"). */
+void ss_kernel_finish_warm_start(const SsKernelSvm *self, SsKernelSvm *sdca);
+/** Forget self->finish_state (free its arrays): the problem changed. */
+void ss_kernel_finish_forget(SsKernelSvm *self);
+/** The pair solver @p self, not started, starts from @p from (borrowed
+ *  until then) instead of alpha = 0: its alpha, v and gbar, scaled by
+ *  C / from->box when lambda changed (kernel_sdca_pair.c, "Warm start").
+ *  SS_ERR_BAD_STATE for another solver, a started one or another bias form. */
+SsStatus ss_kernel_sdca_pair_start_from(SsKernelSvm *self, const SsKernelDualState *from);
+/** Swap the solved dual state of the pair solver @p self into @p kept (the
+ *  old arrays go to @p self, which is deleted next); false, and nothing
+ *  swapped, when its v is not exact on all n. */
+bool ss_kernel_sdca_pair_keep(SsKernelSvm *self, SsKernelDualState *kept);
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
 extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */

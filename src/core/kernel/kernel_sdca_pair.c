@@ -74,6 +74,21 @@
  * and M); when max(m, -M) <= tol on all n, the relative gap, which v gives
  * exactly without a bias, decides at once, and tol tightens until it holds.
  * The model's bias is 0.
+ *
+ * Warm start (ss_kernel_sdca_pair_start_from: the kernel SDCA finish of a
+ * further train call, kernel_finish.c). The solver may start from the
+ * state (a, v, gbar) a solve of the same problem ended with, instead of
+ * a = 0: v and gbar are then exact without a kernel evaluation, and an
+ * optimal a needs one row (the first step's i) to be found optimal again.
+ * After a change of lambda alone, C becomes r C (r = C / C_old) and so
+ * does every box; the start is r a, still feasible (y^T r a = r y^T a = 0,
+ * 0 <= r a_i <= r C_old,i = C_i), whose state follows without a kernel
+ * row: Q (r a) - e = r (Q a - e) + (r - 1) e, so
+ *
+ *     v' = r v + (1 - r) y,   gbar' = r gbar,
+ *
+ * the examples at their upper bound staying there (set to C_i exactly,
+ * and every other r a_i kept below it, so that gbar keeps its meaning).
  */
 #include "../common/atomics.h"
 #include "../common/vexp.h"
@@ -153,6 +168,27 @@ static void use_shared_rows(const SsKernelSvm *self, PairState *st)
                             store && ss_kernel_row_store_fits(store, self) ? store : NULL);
 }
 
+/* The state (a, v, gbar) of @p from, scaled to this box (the head of the
+ * file, "Warm start"): at r = 1 the same bits. */
+static void warm_start(SsKernelSvm *self, PairState *st, const SsKernelDualState *from)
+{
+  const double r = ss_kernel_svm_box(self) / from->box;
+  for (int64_t k = 0; k < self->num_data; ++k) {
+    const double a = from->alpha[k], C = st->box[k], y = self->labels[k];
+    double a_new = a;
+    if (r != 1 && a == from->box * ss_kernel_svm_weight(self, k)) {
+      a_new = C; /* at its upper bound (counted in gbar), as a was */
+    } else if (r != 1) {
+      a_new = r * a;
+      if (a_new >= C) a_new = nextafter(C, 0.0); /* below the box, as a was */
+    }
+    self->dual[k] = a_new;
+    st->v[k] = r != 1 ? r * from->v[k] + (1 - r) * y : from->v[k];
+    st->gbar[k] = r != 1 ? r * from->gbar[k] : from->gbar[k];
+    st->side[k] = side_of(y, a_new, C);
+  }
+}
+
 static SsStatus start(SsKernelSvm *self)
 {
   const int64_t n = self->num_data;
@@ -197,8 +233,35 @@ static SsStatus start(SsKernelSvm *self)
   st->until_shrink = shrink_period(self);
   st->tol = self->epsilon;
   st->bias_free = self->sdca_bias_free;
+  if (self->start_state) warm_start(self, st, self->start_state);
+  self->start_state = NULL;
   self->iteration = 0;
   return SS_OK;
+}
+
+SsStatus ss_kernel_sdca_pair_start_from(SsKernelSvm *self, const SsKernelDualState *from)
+{
+  if (self->ops != &ss_kernel_sdca_pair_ops || self->state || !from || !from->alpha ||
+      from->bias_free != self->sdca_bias_free || !(from->box > 0))
+    return SS_ERR_BAD_STATE;
+  self->start_state = from;
+  return SS_OK;
+}
+
+bool ss_kernel_sdca_pair_keep(SsKernelSvm *self, SsKernelDualState *kept)
+{
+  PairState *st = self->ops == &ss_kernel_sdca_pair_ops ? self->state : NULL;
+  if (!st || !self->dual || !(st->num_active == self->num_data || st->inactive_fresh)) return false;
+  double *alpha = kept->alpha, *v = kept->v, *gbar = kept->gbar;
+  kept->alpha = self->dual;
+  kept->v = st->v;
+  kept->gbar = st->gbar;
+  kept->box = ss_kernel_svm_box(self);
+  kept->bias_free = st->bias_free;
+  self->dual = alpha;
+  st->v = v;
+  st->gbar = gbar;
+  return true;
 }
 
 /* m = max_{I_up} v and M = min_{I_low} v over the active set (-inf, +inf

@@ -116,6 +116,7 @@ static void free_data_state(SsKernelSvm *self)
   if (self->ops && self->ops->free_state) self->ops->free_state(self);
   ss_kernel_row_store_release(self->row_store); /* its rows belong to the old data */
   self->row_store = NULL;
+  ss_kernel_finish_forget(self);                /* the last finish solved the old data's problem */
   free(self->labels);
   free(self->weights);
   free(self->norms2);
@@ -534,6 +535,7 @@ static SsStatus finish(SsKernelSvm *self)
   if (!ss_kernel_finish_wanted(self)) return SS_OK;
   SsStatus status;
   SsKernelSvm *sdca = finish_solver(self, &status);
+  if (sdca) ss_kernel_finish_warm_start(self, sdca);
   if (sdca) status = ss_kernel_svm_train(sdca);
   if (status == SS_OK) status = ss_kernel_finish_write_back(self, sdca);
   if (status == SS_ERR_INTERRUPTED) self->statistics.status = SS_SVM_STATUS_INTERRUPTED;
@@ -758,7 +760,9 @@ SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
     free(self->weights);
     self->weights = NULL;
   }
-  /* The solvers' state (boxes, counts) belongs to the old weights: restart. */
+  /* The solvers' state (boxes, counts) and the finish's belong to the old
+   * weights: restart. */
+  ss_kernel_finish_forget(self);
   if (self->ops && self->state) {
     self->ops->free_state(self);
     self->iteration = 0;
@@ -792,6 +796,7 @@ SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
                               ss_kernel_svm_solver_name(self->solver));
   if ((enabled != 0) != self->bias_enabled) {
     ss_kernel_budget_restart(self);
+    ss_kernel_finish_forget(self); /* the other problem's dual */
     if (self->solver == SS_KSOLVER_SDCA) {
       /* SDCA with a bias is the exact pairwise solver (kernel_sdca_pair.c). */
       self->ops->free_state(self);
@@ -873,6 +878,7 @@ SsStatus ss_kernel_svm_set_kernel_precision(SsKernelSvm *self, SsKernelPrecision
                                 "set_kernel_precision: float32 kernel rows need float32 data, this object's "
                                 "data is float64");
   }
+  if (precision != self->kernel_precision) ss_kernel_finish_forget(self); /* v, gbar: the other rows */
   if (precision != self->kernel_precision && self->ops && self->ops->free_state) {
     /* The state (responses, cached rows) was made from the other rows. */
     self->ops->free_state(self);
