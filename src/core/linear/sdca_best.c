@@ -149,26 +149,6 @@ void ss_sdca_best_average(SsSvm *self)
   best->mean_epochs++;
 }
 
-/* P of the tail average, from its scores (one pass over the data). */
-static double mean_primal(SsSvm *self, double *regularizer, double *loss)
-{
-  SsSdcaBest *best = &self->best;
-  const int64_t n = self->source.num_data;
-  const double B = self->bias_multiplier;
-  ss_source_scores(&self->source, best->mean, best->mean_bias, best->mean_scores, self->threads);
-  double sum = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    const double c = self->weights ? self->weights[i] : 1.0;
-    if (c > 0) sum += c * ss_loss_value(self->loss, &self->custom_loss, best->mean_scores[i], self->labels[i]);
-  }
-  double norm2 = 0;
-  for (int64_t j = 0; j < self->dimension; ++j) norm2 += best->mean[j] * best->mean[j];
-  const double wb = B > 0 ? best->mean_bias / B : 0;
-  *regularizer = 0.5 * self->lambda * (norm2 + wb * wb);
-  *loss = sum / (double)n;
-  return *regularizer + *loss;
-}
-
 void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
 {
   SsSdcaBest *best = &self->best;
@@ -185,7 +165,7 @@ void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
   }
   if (best->mean_epochs > 1 && best->mean_size == self->source.num_data) {
     double regularizer, loss;
-    const double primal = mean_primal(self, &regularizer, &loss);
+    const double primal = ss_svm_objective_of(self, best->mean, best->mean_bias, best->mean_scores, &regularizer, &loss);
     if (primal < best->primal) {
       memcpy(best->u, best->mean, (size_t)self->dimension * sizeof(double));
       best->bias = best->mean_bias;

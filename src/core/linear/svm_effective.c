@@ -216,6 +216,24 @@ double ss_svm_zero_objective(const SsSvm *self)
   return loss / (double)n;
 }
 
+double ss_svm_objective_of(const SsSvm *self, const double *w, double bias, double *scores, double *regularizer,
+                           double *loss)
+{
+  const int64_t n = self->source.num_data;
+  ss_source_scores(&self->source, w, bias, scores, self->threads);
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double c = self->weights ? self->weights[i] : 1.0;
+    if (c > 0) sum += c * ss_loss_value(self->loss, &self->custom_loss, scores[i], self->labels[i]);
+  }
+  double norm2 = 0;
+  for (int64_t k = 0; k < self->dimension; ++k) norm2 += w[k] * w[k];
+  const double B = self->bias_multiplier, wb = B > 0 ? bias / B : 0;
+  *regularizer = 0.5 * self->lambda * (norm2 + wb * wb);
+  *loss = sum / (double)n;
+  return *regularizer + *loss;
+}
+
 double ss_svm_start_objective(SsSvm *self)
 {
   const int64_t n = self->source.num_data;
@@ -225,15 +243,10 @@ double ss_svm_start_objective(SsSvm *self)
   if (norm2 == 0 && self->bias == 0) return ss_svm_zero_objective(self);
   double *scores = malloc((size_t)n * sizeof(double));
   if (!scores) return NAN;
-  ss_source_scores(&self->source, self->model, self->bias, scores, self->threads);
-  double loss = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    double c = self->weights ? self->weights[i] : 1.0;
-    if (c > 0) loss += c * ss_loss_value(self->loss, &self->custom_loss, scores[i], self->labels[i]);
-  }
+  double regularizer, loss;
+  const double objective = ss_svm_objective_of(self, self->model, self->bias, scores, &regularizer, &loss);
   free(scores);
-  const double B = self->bias_multiplier, wb = B > 0 ? self->bias / B : 0;
-  return 0.5 * self->lambda * (norm2 + wb * wb) + loss / (double)n;
+  return objective;
 }
 
 int64_t ss_svm_first_bad_label(const SsSvm *self)

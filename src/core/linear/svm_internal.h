@@ -204,6 +204,11 @@ double ss_svm_zero_objective(const SsSvm *self);
 /** P of the present model (one pass over the data unless w = 0 and b = 0;
  *  NaN if out of memory): the divergence reference of a warm start. */
 double ss_svm_start_objective(SsSvm *self);
+/** P(w, bias) = lambda/2 (||w||^2 + (bias/B)^2) + 1/n sum_i c_i loss(s_i, y_i),
+ *  with the scores s = <w, x_i> + bias written into @p scores [n] and the
+ *  two terms into @p regularizer and @p loss. */
+double ss_svm_objective_of(const SsSvm *self, const double *w, double bias, double *scores, double *regularizer,
+                           double *loss);
 /** The model, statistics and history no longer belong together: forget the
  *  recorded objectives (called by the setters that change the problem or the model). */
 void ss_svm_forget_history(SsSvm *self);
