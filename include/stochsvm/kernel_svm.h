@@ -85,6 +85,10 @@ typedef struct SsKernelSvmStatistics {
   double finish_epochs;        /**< epochs (iterations / n; pair steps with the bias) of the
                                     kernel SDCA finish in this train call, 0 if none ran
                                     (ss_kernel_svm_set_sdca_finish) */
+  double exact_cost;           /**< the SBP with nu derived from lambda on more rows than its
+                                    warm-up's sample: the predicted kernel evaluations of an
+                                    exact kernel SDCA solve, against which its run races
+                                    (src/core/kernel/sbp_race.c); 0 otherwise */
 } SsKernelSvmStatistics;
 
 /** @brief Diagnostic callback (as SsSvmDiagnosticFunction): called every

@@ -374,6 +374,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
         int64_t num_support_vectors
         double elapsed_time
         double finish_epochs
+        double exact_cost
 
     ctypedef int (*SsKernelSvmDiagnosticFunction)(const SsKernelSvm *svm, void *user)
 

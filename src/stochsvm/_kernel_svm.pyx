@@ -268,6 +268,7 @@ cdef dict _statistics_dict(const SsKernelSvmStatistics *st):
         "num_support_vectors": st.num_support_vectors,
         "elapsed_time": st.elapsed_time,
         "finish_epochs": st.finish_epochs,
+        "exact_cost": st.exact_cost,
     }
 
 

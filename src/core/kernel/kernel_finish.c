@@ -149,11 +149,16 @@ static bool certified_to_finish_gap(const SsKernelSvm *self)
   return isfinite(st->duality_gap) && st->duality_gap <= ss_kernel_finish_epsilon(self) * fmax(st->dual_objective, 0.0);
 }
 
-bool ss_kernel_finish_wanted(const SsKernelSvm *self)
+bool ss_kernel_finish_allowed(const SsKernelSvm *self)
 {
   if (self->finish_mode == SS_KERNEL_SDCA_FINISH_OFF || !(self->epsilon > 0) || !finishes(self))
     return false;
-  if (self->finish_mode == SS_KERNEL_SDCA_FINISH_AUTO && self->max_num_iterations > 0) return false;
+  return !(self->finish_mode == SS_KERNEL_SDCA_FINISH_AUTO && self->max_num_iterations > 0);
+}
+
+bool ss_kernel_finish_wanted(const SsKernelSvm *self)
+{
+  if (!ss_kernel_finish_allowed(self)) return false;
   const SsSvmStatus status = self->statistics.status;
   if (status == SS_SVM_STATUS_MAX_ITERATIONS) return true;
   return status == SS_SVM_STATUS_CONVERGED && kernel_matrix_cached(self) && !certified_to_finish_gap(self);
@@ -187,9 +192,11 @@ SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca)
   SsKernelSvmStatistics *st = &self->statistics;
   const SsKernelSvmStatistics *fin = &sdca->statistics;
   const int64_t iteration = st->iteration, epoch = st->epoch, evaluations = st->num_kernel_evaluations;
+  const double predicted = st->exact_cost;
   *st = *fin;
   st->iteration = iteration;
   st->epoch = epoch;
+  st->exact_cost = predicted;
   st->objective = fin->primal_objective;
   st->margin = NAN;
   st->num_kernel_evaluations = evaluations + sdca->num_kernel_evaluations;

@@ -221,7 +221,7 @@ struct SsKernelSvm_ {
    *  objects through SsRunOps: the warm-up trains a second object, so a call
    *  by name would make the solver call its object back. */
   SsStatus (*nu_warmup)(const SsKernelSvm *self, int64_t epochs, double *nu,
-                        int64_t *kernel_evaluations);
+                        int64_t *kernel_evaluations, double *exact_cost);
   bool bias_enabled;
   double eta0;                 /**< 0: default 1/sqrt(max K_ii) */
   double epsilon;
@@ -272,6 +272,8 @@ struct SsKernelSvm_ {
   int64_t certificate_at;      /**< num_kernel_evaluations after the last dual bound (0: none yet) */
   int64_t certificate_cost;    /**< and the kernel evaluations that bound cost */
   double constant_objective;   /**< P of the best constant model of this run's data (run_solver) */
+  int64_t race_start;          /**< num_kernel_evaluations when this run's steps began (sbp_race.c) */
+  bool race_lost;              /**< this run handed over to the exact finish on the race (sbp_race.c) */
 
   /* Work shared by the solvers: a scattered row (dimension, zero between
    * uses for CSR), a kernel row (n) and the permutation of the epoch. */
@@ -432,9 +434,24 @@ double ss_sbp_scaled_nu(double *z, int64_t n, double lambda, double norm2);
  *  of the exact optimum (kernel SDCA, at most @p epochs epochs, 0: the
  *  default) on the object's data, or on large n of a sample and its halves
  *  at the same C, extrapolated to n; the warm-up's kernel evaluations into
- *  *kernel_evaluations (if non-NULL). */
+ *  *kernel_evaluations, and on large n the predicted kernel evaluations of
+ *  an exact solve of all n rows (ss_sbp_race_exact_cost; 0 when the whole
+ *  data was solved) into *exact_cost (each if non-NULL). */
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
-                                 int64_t *kernel_evaluations);
+                                 int64_t *kernel_evaluations, double *exact_cost);
+/** The race of the SBP against the exact finish (sbp_race.c): the kernel
+ *  evaluations an exact kernel SDCA solve of @p n rows is predicted to cost,
+ *  from the warm-up's solves of a sample of @p m rows (@p sample_evaluations)
+ *  and of its halves (@p half_evaluations, their mean; 0: none). */
+double ss_sbp_race_exact_cost(int64_t n, int64_t m, double sample_evaluations, double half_evaluations);
+/** True when the SBP's run, at a diagnostic that did not stop it, should
+ *  hand over to the exact finish: its work since the run began has reached
+ *  the predicted cost of the exact solve (sbp_race.c). */
+bool ss_sbp_race_lost(const SsKernelSvm *self);
+/** The derived nu's warm-up prediction of an exact solve's kernel
+ *  evaluations (0: none, e.g. a nu set by the caller or a whole-data
+ *  warm-up) (sbp.c). */
+double ss_sbp_exact_cost(const SsKernelSvm *self);
 /** The SBP's nu in force: the one set, else the derived one (0 before the
  *  first train derives it) (sbp.c). */
 double ss_sbp_nu_in_force(const SsKernelSvm *self);
@@ -457,6 +474,9 @@ SsStatus ss_kernel_sdca_bias_free_pairs(SsKernelSvm *self);
  * trains and deletes the SDCA object at the end of every train). */
 /** Does the run that just ended hand over (mode, solver, status, cap)? */
 bool ss_kernel_finish_wanted(const SsKernelSvm *self);
+/** Would a run of this object on its cap hand over (mode, epsilon, solver,
+ *  cap: ss_kernel_finish_wanted without the status)? */
+bool ss_kernel_finish_allowed(const SsKernelSvm *self);
 /** The finish's cap in iterations for @p n rows. */
 int64_t ss_kernel_finish_cap(int64_t n);
 /** The finish's relative gap: min(the object's epsilon, 1e-3). */

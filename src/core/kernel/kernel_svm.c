@@ -323,6 +323,7 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   st->epoch = self->iteration / n;
   st->objective = st->dual_objective = st->duality_gap = st->margin = NAN;
   st->num_kernel_evaluations = self->num_kernel_evaluations;
+  st->exact_cost = ss_sbp_exact_cost(self);
 
   /* The scores stay for a dual bound (run_dual_bound) of this model. */
   if (!self->scores) self->scores = malloc((size_t)n * sizeof(double));
@@ -462,6 +463,16 @@ static bool run_budget_full(const void *object)
   return ss_kernel_budget_full(object);
 }
 
+/* The SBP's race against the exact finish (sbp_race.c): its run ends here,
+ * as on its cap, and the finish takes over. */
+static bool run_stalled(void *object, const SsRunMeasure *m)
+{
+  (void)m;
+  SsKernelSvm *self = object;
+  self->race_lost = ss_sbp_race_lost(self);
+  return self->race_lost;
+}
+
 static const SsRunOps kernel_run_ops = {
   .begin_epoch = run_begin_epoch,
   .steps = run_steps,
@@ -471,6 +482,7 @@ static const SsRunOps kernel_run_ops = {
   .notify = run_notify,
   .dual_bound = run_dual_bound,
   .budget_full = run_budget_full,
+  .stalled = run_stalled,
 };
 
 /* P(w = 0, b = 0) = 1/n sum_i c_i (the hinge loss at 0 is 1). */
@@ -588,18 +600,22 @@ static SsStatus run_solver(SsKernelSvm *self)
                               (long long)self->iteration, (long long)run.settings.max_num_iterations);
   self->certificate_at = self->certificate_cost = 0;
   self->constant_objective = best_constant_objective(self);
+  self->race_lost = false;
   SsStatus status = self->ops->start(self);
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;
     return status;
   }
+  self->race_start = self->num_kernel_evaluations; /* after the nu warm-up (sbp_race.c) */
   const int64_t t_end = self->iteration + run.settings.max_num_iterations;
   status = ss_run_train(&run);
   /* The SBP with a nu derived from lambda: a run that ends on a model whose
    * own nu (at its best scale for lambda) is far from the nu in force solved
    * another C's problem; it goes on with the refined nu for the rest of the
    * cap, its history restarted (sbp_nu.c, "Refinement"). */
-  for (int round = 0; status == SS_OK && round < SS_SBP_NU_MAX_REFINEMENTS &&
+  /* A run that lost the race (sbp_race.c) hands over instead: the exact
+   * finish solves lambda's problem whatever the nu. */
+  for (int round = 0; status == SS_OK && round < SS_SBP_NU_MAX_REFINEMENTS && !self->race_lost &&
                       self->iteration < t_end && ss_sbp_refine_nu(self);
        ++round) {
     ss_run_history_clear(run.history);
@@ -1280,7 +1296,7 @@ static SsStatus sample_nu(const SsKernelSvm *self, const SsData *rows, const dou
 }
 
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
-                                 int64_t *kernel_evaluations)
+                                 int64_t *kernel_evaluations, double *exact_cost)
 {
   if (!self || !nu || epochs < 0) return SS_ERR_BAD_ARG;
   if (!self->has_data) return SS_ERR_BAD_STATE;
@@ -1301,7 +1317,7 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   bool sampled = n > m && !(self->kernel.type == SS_KERNEL_PRECOMPUTED && self->data.layout == SS_LAYOUT_CSR);
   SsStatus status = sampled ? row_sample(self, 0, m, &sample) : SS_OK;
   sampled = sampled && status == SS_OK && has_both_classes(sample.labels, m);
-  double estimate = 0;
+  double estimate = 0, cost = 0;
   if (status == SS_OK && sampled) {
     double half[2] = {0, 0};
     bool halved = true;
@@ -1313,10 +1329,16 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
                            &half[k], &evaluations);
       row_sample_free(&half_rows);
     }
+    /* The halves' solves cost evaluations_h, the sample's the rest: the
+     * race's prediction of an exact solve of all n rows (sbp_race.c). */
+    const int64_t evaluations_h = evaluations;
     if (status == SS_OK)
       status = sample_nu(self, &sample.data, sample.labels, sample.weights, epochs, &estimate,
                          &evaluations);
     const double halfway = 0.5 * (half[0] + half[1]);
+    if (status == SS_OK)
+      cost = ss_sbp_race_exact_cost(n, m, (double)(evaluations - evaluations_h),
+                                    halved ? 0.5 * (double)evaluations_h : 0);
     if (status == SS_OK && halved && halfway > 0 && estimate > 0) {
       const double factor = fmin(1, fmax(estimate / halfway, SS_SBP_NU_MIN_FACTOR));
       estimate *= pow(factor, log2((double)n / (double)m));
@@ -1327,6 +1349,7 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   }
   if (status == SS_OK) *nu = estimate > SS_SBP_NU_FLOOR ? estimate : SS_SBP_NU_FLOOR;
   if (kernel_evaluations) *kernel_evaluations = evaluations;
+  if (exact_cost) *exact_cost = status == SS_OK ? cost : 0;
   row_sample_free(&sample);
   return status;
 }

@@ -100,6 +100,8 @@ typedef struct SbpState {
   double nu;         /**< the slack per example in force (set, or derived: sbp_nu.c) */
   double nu_lambda;  /**< derived nu: the lambda it was derived for (0: nu was set) */
   double nu_scaled;  /**< derived nu: the nu of the last diagnosed model at its best scale */
+  double exact_cost; /**< derived nu: the warm-up's prediction of an exact solve's kernel
+                          evaluations (0: none; sbp_race.c) */
   int64_t average_from; /**< the iteration the averages alpha_sum, c_sum start at */
   bool bias;         /**< the bias setting the sums were made with */
   SsRowCopy rows;    /**< X laid out for the kernel rows' dots, made again at every train */
@@ -142,6 +144,12 @@ double ss_sbp_nu_in_force(const SsKernelSvm *self)
   return s && s->nu_lambda > 0 ? s->nu : 0;
 }
 
+double ss_sbp_exact_cost(const SsKernelSvm *self)
+{
+  const SbpState *s = self->solver == SS_KSOLVER_SBP && !(self->nu > 0) ? self->state : NULL;
+  return s && s->nu_lambda > 0 ? s->exact_cost : 0;
+}
+
 /* The nu of this run: the one set, or the one derived from lambda by the
  * warm-up of sbp_nu.c, once per state and lambda (its kernel evaluations are
  * counted as the solver's). */
@@ -150,11 +158,12 @@ static SsStatus choose_nu(SsKernelSvm *self, SbpState *s)
   if (self->nu > 0) {
     s->nu = self->nu;
     s->nu_lambda = 0;
+    s->exact_cost = 0;
     return SS_OK;
   }
   if (s->nu_lambda == self->lambda) return SS_OK;
   int64_t evaluations = 0;
-  SsStatus status = self->nu_warmup(self, 0, &s->nu, &evaluations);
+  SsStatus status = self->nu_warmup(self, 0, &s->nu, &evaluations, &s->exact_cost);
   self->num_kernel_evaluations += evaluations;
   if (status == SS_OK) s->nu_lambda = self->lambda;
   return status;

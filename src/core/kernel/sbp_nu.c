@@ -105,7 +105,7 @@
 
 SsStatus ss_kernel_svm_estimate_nu(const SsKernelSvm *self, int64_t epochs, double *nu)
 {
-  return ss_kernel_svm_nu_warmup(self, epochs, nu, NULL);
+  return ss_kernel_svm_nu_warmup(self, epochs, nu, NULL, NULL);
 }
 
 SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self)

@@ -1,0 +1,84 @@
+/* sbp_race.c -- the SBP at its defaults races the exact kernel SDCA finish.
+ *
+ * The problem. With nu derived from lambda (sbp_nu.c) the SBP solves the SVM
+ *
+ *     P(f) = lambda/2 ||w||^2 + 1/n sum_i max(0, 1 - y_i (f(x_i) + b)),
+ *
+ * by its averaged iterate, at the sublinear rate of a stochastic method, at
+ * n kernel evaluations per step: an epoch costs n^2. The exact kernel SDCA
+ * of kernel_finish.c solves the same problem to a certified relative gap
+ * (1e-3) at a cost E that depends on the data: about the kernel rows of its
+ * support vectors and of its cache misses, n evaluations each. Neither wins
+ * everywhere (bench/results/kernel_speed.md, C = 32):
+ *
+ *     a9a    (32,561 rows, gamma 2^-7): the SBP's window stops after 0.12
+ *            epoch, 1.3e8 evaluations; the exact solve costs 5.3e8;
+ *     ijcnn1 (49,990 rows, gamma 2):    the exact solve costs 3.8e8 (0.15
+ *            epoch of SBP steps); the SBP's objective still falls 2-3 % per
+ *            doubling at 4 epochs (1e10), and its window waits for tens of
+ *            epochs: over an hour where the exact solve takes 11 s.
+ *
+ * When the SBP's window will fire cannot be known in advance (it depends on
+ * the rate of its averaged iterate on the data). E can be predicted.
+ *
+ * The prediction. On more than its m = 4096 rows the nu warm-up (sbp_nu.c,
+ * "Large n") has already solved a stratified sample of m rows exactly, at
+ * the same C, by the same solver with the same cache, at a cost E_m. At a
+ * fixed C the exact solver's cost per squared row, E / n^2 (the fraction of
+ * the rows whose kernel rows it computes), changes little with n
+ * (bench/results/kernel_exact.md: a9a 0.41 on 5,000 rows and 0.50 on all
+ * 32,561; ijcnn1 0.135 and 0.152), so
+ *
+ *     E^ = E_m (n / m)^2.
+ *
+ * The halves' solves (m/2 rows each) give an exponent of their own, E_m /
+ * E_(m/2) = 2^p; it is used only to raise the prediction, p kept in [2, 3]:
+ * a run whose sample costs grow faster than n^2 (more of the rows become
+ * support vectors, or the cache holds fewer of them) is predicted dearer;
+ * one whose costs grow slower keeps the square (the cache's share of the
+ * rows shrinks as n grows: on the sample it holds the whole kernel matrix,
+ * 8 m^2 bytes = 128 MB, and on n rows a fraction of it).
+ *
+ * The rule (a race, as in renting or buying skis). At each diagnostic of
+ * the run that stopped nothing, the run hands over to the exact finish (it
+ * ends as on its cap, the driver's stall, run.c) once its own work, the
+ * kernel evaluations W since its steps began (the warm-up's excluded; dual
+ * bounds included), has reached E^. Let S be the SBP's work to its own
+ * stop and E the finish's real cost. If S <= E^, the run ends by itself
+ * at cost S; otherwise it costs W + E, W between E^ and the next
+ * diagnostic (the schedule's units grow by at most half, run.c: W <= 1.5
+ * E^ + a unit). With E^ = E, the total is at most 2.5 times the better of
+ * S and E, and within a factor 1 + 1.5 max(k, 1/k) when E^ is k times
+ * E. On a9a the window (1.3e8) comes before E^ (the figures are in
+ * bench/results/kernel_speed.md, last section), so its stop stays as it
+ * was; on ijcnn1 the run hands over after about E^ and the exact solve
+ * ends it, certified.
+ *
+ * When. The SBP on a nu derived from lambda (a caller's nu is another C's
+ * problem, which the finish does not solve), where the finish may run on the
+ * cap (ss_kernel_finish_allowed: the mode not OFF, epsilon > 0, and in mode
+ * AUTO no cap set by the caller), and only on more rows than the warm-up's
+ * sample: on fewer, the warm-up solved the whole problem, the run is cheap,
+ * and the small-set rules stand (a window stop on n <= 5,120 rows hands over
+ * too, kernel_finish.c). The statistics report E^ (exact_cost).
+ */
+#include "kernel_internal.h"
+
+/** The halves' exponent is used only between these (the opening comment). */
+#define SS_SBP_RACE_MIN_EXPONENT 2.0
+#define SS_SBP_RACE_MAX_EXPONENT 3.0
+
+double ss_sbp_race_exact_cost(int64_t n, int64_t m, double sample_evaluations, double half_evaluations)
+{
+  if (!(sample_evaluations > 0) || m <= 0 || n <= m) return 0;
+  double p = SS_SBP_RACE_MIN_EXPONENT;
+  if (half_evaluations > 0) p = fmax(p, fmin(log2(sample_evaluations / half_evaluations), SS_SBP_RACE_MAX_EXPONENT));
+  return sample_evaluations * pow((double)n / (double)m, p);
+}
+
+bool ss_sbp_race_lost(const SsKernelSvm *self)
+{
+  const double predicted = ss_sbp_exact_cost(self);
+  if (!(predicted > 0) || !ss_kernel_finish_allowed(self)) return false;
+  return (double)(self->num_kernel_evaluations - self->race_start) >= predicted;
+}
