@@ -90,7 +90,6 @@
 #include <string.h>
 
 /** The finish's relative gap at most this (the dual solvers' default tol). */
-#define SS_FINISH_FROM_MODEL 1 /* measured against the cold start: see the next commit */
 #define SS_KERNEL_FINISH_GAP 1e-3
 /** The finish's cap in epochs (the estimators' cap for SDCA)... */
 #define SS_KERNEL_FINISH_EPOCHS 1000
@@ -210,56 +209,10 @@ SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca)
   return SS_OK;
 }
 
-/* alpha_i = y_i beta_i of the run's expansion over the training rows,
- * clipped to the box [0, C_i]; with the bias, the class whose alphas sum
- * to more is scaled down to the other's sum (y'alpha = 0, in the box).
- * NULL when out of memory (the finish then starts from zero). */
-static double *model_alpha(const SsKernelSvm *self)
-{
-  const int64_t n = self->num_data;
-  double *alpha = calloc((size_t)n, sizeof(double));
-  if (!alpha) return NULL;
-  const double C = ss_kernel_svm_box(self);
-  const SsKernelModel *model = &self->model;
-  for (int64_t j = 0; j < model->num_support_vectors; ++j) {
-    const int64_t i = model->source[j];
-    if (i < 0 || i >= n) continue;
-    const double a = self->labels[i] * model->coefficients[j];
-    alpha[i] = fmin(fmax(a, 0.0), C * ss_kernel_svm_weight(self, i));
-  }
-  if (self->bias_enabled) {
-    double positive = 0, negative = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (self->labels[i] > 0) positive += alpha[i];
-      else negative += alpha[i];
-    }
-    const bool shrink_positive = positive > negative;
-    const double r = shrink_positive ? negative / positive : (negative > 0 ? positive / negative : 1);
-    for (int64_t i = 0; i < n; ++i)
-      if ((self->labels[i] > 0) == shrink_positive) alpha[i] *= r;
-  }
-  return alpha;
-}
-
-double *ss_kernel_finish_warm_start(const SsKernelSvm *self, SsKernelSvm *sdca)
+void ss_kernel_finish_warm_start(const SsKernelSvm *self, SsKernelSvm *sdca)
 {
   const SsKernelDualState *kept = &self->finish_state;
-  if (kept->alpha && kept->bias_free == !self->bias_enabled) {
-    (void)ss_kernel_sdca_pair_start_from(sdca, kept);
-    return NULL;
-  }
-#if SS_FINISH_FROM_MODEL
-  if (!self->race_lost) return NULL;
-  double *alpha = model_alpha(self);
-  if (alpha && ss_kernel_sdca_pair_start_from_alpha(sdca, alpha) != SS_OK) {
-    free(alpha);
-    alpha = NULL;
-  }
-  return alpha;
-#else
-  (void)model_alpha;
-  return NULL;
-#endif
+  if (kept->alpha && kept->bias_free == !self->bias_enabled) (void)ss_kernel_sdca_pair_start_from(sdca, kept);
 }
 
 void ss_kernel_finish_forget(SsKernelSvm *self)

@@ -261,9 +261,6 @@ struct SsKernelSvm_ {
                                     of the kernel precision */
   const SsKernelDualState *start_state; /**< the pair solver's next start (borrowed until its
                                     start: ss_kernel_sdca_pair_start_from), or NULL: alpha = 0 */
-  const double *start_alpha;   /**< or a feasible alpha to start from, its v and gbar made from
-                                    kernel rows (borrowed until its start:
-                                    ss_kernel_sdca_pair_start_from_alpha), or NULL */
 
   /* Solver state, kept between train calls. */
   void *state;                 /**< owned by the solver (ops->free_state), NULL until train */
@@ -490,7 +487,7 @@ double ss_kernel_finish_epsilon(const SsKernelSvm *self);
 SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca);
 /** The finish @p sdca (built, not trained) starts from self->finish_state
  *  when that belongs to the same problem (kernel_finish.c, "The start"). */
-double *ss_kernel_finish_warm_start(const SsKernelSvm *self, SsKernelSvm *sdca);
+void ss_kernel_finish_warm_start(const SsKernelSvm *self, SsKernelSvm *sdca);
 /** Forget self->finish_state (free its arrays): the problem changed. */
 void ss_kernel_finish_forget(SsKernelSvm *self);
 /** The pair solver @p self, not started, starts from @p from (borrowed
@@ -498,12 +495,6 @@ void ss_kernel_finish_forget(SsKernelSvm *self);
  *  C / from->box when lambda changed (kernel_sdca_pair.c, "Warm start").
  *  SS_ERR_BAD_STATE for another solver, a started one or another bias form. */
 SsStatus ss_kernel_sdca_pair_start_from(SsKernelSvm *self, const SsKernelDualState *from);
-/** The pair solver @p self, not started, starts from @p alpha (n entries,
- *  borrowed until then): in its box and, with the bias, y'alpha = 0; v and
- *  gbar are made from the kernel rows of its nonzero entries, n
- *  evaluations each (kernel_sdca_pair.c, "Warm start").
- *  SS_ERR_BAD_STATE for another solver or a started one. */
-SsStatus ss_kernel_sdca_pair_start_from_alpha(SsKernelSvm *self, const double *alpha);
 /** Swap the solved dual state of the pair solver @p self into @p kept (the
  *  old arrays go to @p self, which is deleted next); false, and nothing
  *  swapped, when its v is not exact on all n. */

@@ -189,28 +189,6 @@ static void warm_start(SsKernelSvm *self, PairState *st, const SsKernelDualState
   }
 }
 
-/* The start from a feasible alpha (the file, "Warm start"): v = y - sum_j
- * alpha_j y_j K_j and gbar from the rows of its nonzero entries, through
- * the cache (all n rows active). An entry at or above its box is set to
- * the box exactly (counted in gbar). */
-static SsStatus alpha_start(SsKernelSvm *self, PairState *st, const double *alpha)
-{
-  const int64_t n = self->num_data;
-  for (int64_t j = 0; j < n; ++j) {
-    if (!(alpha[j] > 0)) continue;
-    SsStatus status = SS_OK;
-    const double *Kj = ss_kernel_cache_row(&st->cache, self, j, st->active, n, &status);
-    if (!Kj) return status;
-    const double C = st->box[j], a = alpha[j] < C ? alpha[j] : C, yj = self->labels[j];
-    self->dual[j] = a;
-    for (int64_t k = 0; k < n; ++k) st->v[k] -= a * yj * Kj[k];
-    if (a == C)
-      for (int64_t k = 0; k < n; ++k) st->gbar[k] += C * yj * self->labels[k] * Kj[k];
-  }
-  for (int64_t k = 0; k < n; ++k) st->side[k] = side_of(self->labels[k], self->dual[k], st->box[k]);
-  return SS_OK;
-}
-
 static SsStatus start(SsKernelSvm *self)
 {
   const int64_t n = self->num_data;
@@ -256,11 +234,9 @@ static SsStatus start(SsKernelSvm *self)
   st->tol = self->epsilon;
   st->bias_free = self->sdca_bias_free;
   if (self->start_state) warm_start(self, st, self->start_state);
-  const double *alpha = self->start_state ? NULL : self->start_alpha;
   self->start_state = NULL;
-  self->start_alpha = NULL;
   self->iteration = 0;
-  return alpha ? alpha_start(self, st, alpha) : SS_OK;
+  return SS_OK;
 }
 
 SsStatus ss_kernel_sdca_pair_start_from(SsKernelSvm *self, const SsKernelDualState *from)
@@ -269,13 +245,6 @@ SsStatus ss_kernel_sdca_pair_start_from(SsKernelSvm *self, const SsKernelDualSta
       from->bias_free != self->sdca_bias_free || !(from->box > 0))
     return SS_ERR_BAD_STATE;
   self->start_state = from;
-  return SS_OK;
-}
-
-SsStatus ss_kernel_sdca_pair_start_from_alpha(SsKernelSvm *self, const double *alpha)
-{
-  if (self->ops != &ss_kernel_sdca_pair_ops || self->state || !alpha) return SS_ERR_BAD_STATE;
-  self->start_alpha = alpha;
   return SS_OK;
 }
 

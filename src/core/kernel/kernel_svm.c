@@ -547,9 +547,8 @@ static SsStatus finish(SsKernelSvm *self)
   if (!ss_kernel_finish_wanted(self)) return SS_OK;
   SsStatus status;
   SsKernelSvm *sdca = finish_solver(self, &status);
-  double *start = sdca ? ss_kernel_finish_warm_start(self, sdca) : NULL;
+  if (sdca) ss_kernel_finish_warm_start(self, sdca);
   if (sdca) status = ss_kernel_svm_train(sdca);
-  free(start);
   if (status == SS_OK) status = ss_kernel_finish_write_back(self, sdca);
   if (status == SS_ERR_INTERRUPTED) self->statistics.status = SS_SVM_STATUS_INTERRUPTED;
   ss_kernel_svm_delete(sdca);
