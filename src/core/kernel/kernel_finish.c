@@ -44,15 +44,25 @@
  * kernel evaluations, and the window alone stopped the SBP at 1.01-1.03x on
  * small sets (wine, iris, the separable worst case at C = 1: the unseen
  * suite). On larger sets the window's stop stands, with its documented
- * meaning (docs/stopping.rst).
+ * meaning (docs/stopping.rst). And the SBP at its defaults on more rows
+ * than its nu warm-up's sample races the finish (sbp_race.c): its run ends
+ * as on its cap, and hands over, once its kernel evaluations reach the
+ * exact solve's cost predicted from the warm-up (same conditions).
  *
  * The start. The first finish on the object starts from alpha = 0: with the
  * bias, a start must be feasible (y'alpha = 0), which the run's model is
  * not, and the exact solver reaches the gap from zero in a fraction of the
  * run's time (the suite's kernel SDCA runs: median 0.002 s; wine at
  * C = 1000, Pegasos's 632 epochs 0.13 s, the finish 0.02 s). A start from
- * the run's expansion (alpha_i = y_i beta_i, clipped to the box) was not
- * measured against it. Every finish then keeps its dual state on the object
+ * the run's expansion was measured against it for the SBP's race
+ * (alpha_i = y_i beta_i clipped to the box, the class with the larger sum
+ * scaled down to y'alpha = 0; v and gbar made from the kernel rows of its
+ * nonzero entries): it cost more kernel evaluations in all, 1.15e9 against
+ * 8.65e8 on ijcnn1 (C = 32, gamma 2, the SBP's support 4,349 rows: 2.2e8
+ * evaluations before the first step, then rows the solve drives back to
+ * zero), 1.01e8 against 7.7e7 on 16,000 of its rows, equal within 1 % on
+ * 6,000 noisy generated rows; so the first finish starts from zero
+ * (bench/results/kernel_speed.md, last section). Every finish then keeps its dual state on the object
  * (self->finish_state: alpha, the gradient v and gbar of kernel_sdca_pair.c,
  * 3 n doubles, swapped out of the SDCA object rather than copied), and the
  * next one, in a warm-started train call, starts from it: a stored optimum
