@@ -1053,7 +1053,10 @@ cdef class KernelSVM(_Trainer):
         """Statistics of the last diagnostic: status, iteration, epoch, objective,
         primal_objective, regularizer, loss, dual_objective, duality_gap,
         margin, training_error, num_kernel_evaluations, num_support_vectors,
-        elapsed_time. Before the first train (status ``'untrained'``) every
+        elapsed_time, finish_epochs (the kernel SDCA finish's epochs) and
+        exact_cost (the SBP at a derived ``nu`` on more than 4096 rows: the
+        predicted kernel evaluations of an exact solve, which its run races;
+        0 otherwise). Before the first train (status ``'untrained'``) every
         figure but the counts and ``elapsed_time`` is NaN, as for SVM."""
         cdef SsKernelSvm *p = self._reader()
         if self._saved_statistics is not None:
