@@ -53,6 +53,77 @@ static inline double ss_loss_derivative(SsLoss loss, const SsLossFunctions *cust
   return custom->derivative(s, y, custom->context);
 }
 
+/* sigmoid(z) = 1 / (1 + exp(-z)). exp(-|z|) <= 1 never overflows; the
+ * select is branch-free (z's sign is unpredictable in SDCA's coordinate
+ * steps: a9a, 30 epochs, 1.38M mispredicted branches in the step with ifs,
+ * 0.54M with selects). */
+static inline double ss_sigmoid(double z)
+{
+  const double e = exp(-fabs(z));
+  return (z >= 0 ? 1.0 : e) / (1 + e);
+}
+
+/** The Halley step that ends the logistic coordinate step's search. */
+#define SS_LOGISTIC_LAST_STEP 1e-2
+
+/* sigmoid(r - d) to second order from sig = sigmoid(r), with sigmoid' = d1
+ * = sig (1 - sig) and sigmoid'' = d1 (1 - 2 sig). */
+static inline double ss_logistic_taylor(double sig, double d1, double d)
+{
+  return sig - d1 * d * (1 - 0.5 * (1 - 2 * sig) * d);
+}
+
+/* The safeguarded Halley search of the logistic step, from r inside the
+ * root's bracket [lo, hi] (loss.c). */
+double ss_logistic_dual_search(double alpha, double s, double A, double y, double r, double lo, double hi);
+
+/* SDCA's logistic step: the unweighted delta (alpha' = alpha + delta) that
+ * maximises the one-dimensional dual (loss.c), with beta = y alpha' =
+ * sigmoid(r) the root of
+ *
+ *     h(r) = A (sigmoid(r) - beta0) + y s + r = 0,     beta0 = y alpha in [0, 1].
+ *
+ * h' = A sigmoid(r)(1 - sigmoid(r)) + 1 >= 1: h increases, with a unique
+ * root in [-y s - A (1 - beta0), -y s + A beta0]. The search starts at
+ * r0 = -y s, the root once the run has converged (beta0 = sigmoid(-y s)
+ * there), where h(r0) = A (sigmoid(r0) - beta0) costs the one exponential
+ * of sigmoid(r0). Its first Halley step d is inlined here: when |d| <=
+ * SS_LOGISTIC_LAST_STEP (late in a run, almost every visit) it is the last,
+ * and beta = sigmoid(r0 - d) comes from the second-order Taylor expansion
+ * around r0 instead of one more exponential. Halley's error after the step
+ * is at most about |d|^3 / 2 (its constant |h''^2 / (4 h'^2) - h''' / (6
+ * h')| is <= 1/2 here, as v / (1 + v) < 1 for v = A sigmoid'), the Taylor
+ * remainder at most sigmoid' |d|^3 / 6 (|sigmoid'''| <= sigmoid'), so beta
+ * is within about sigmoid' |d|^3 of the coordinate maximiser: an error of
+ * d^2 <= 1e-4 relative to the move (about sigmoid' |d|), which shrinks to 0
+ * as the run converges. The error is relative to sigmoid' = sigmoid (1 -
+ * sigmoid), so beta stays in (0, 1) and accurate near 0 and 1. Otherwise
+ * the safeguarded search goes on (loss.c) from r0 - d, or from the
+ * bracket's midpoint when r0 - d leaves it.
+ *
+ * *gap gets the example's share of the duality gap at the visit, from the
+ * same sigmoid: that share is the Bernoulli divergence KL(beta0 || sigma),
+ * sigma = sigmoid(-y s) (it is loss(y s) + loss*(-beta0) + beta0 y s, with
+ * log(1 + exp(-y s)) = -log(1 - sigma) and y s = log((1 - sigma) / sigma)),
+ * and its second-order expansion about sigma, (beta0 - sigma)^2 / (2 sigma
+ * (1 - sigma)), needs no logarithm (+inf where sigma (1 - sigma) rounds to
+ * 0 while beta0 differs from sigma). */
+static inline double ss_logistic_dual_update(double alpha, double s, double A, double y, double *gap)
+{
+  const double beta0 = y * alpha, r = -y * s;
+  const double sig = ss_sigmoid(r);
+  const double g = sig - beta0, d1 = sig * (1 - sig);
+  *gap = d1 > 0 ? 0.5 * g * g / d1 : (g == 0 ? 0 : INFINITY);
+  if (g == 0) return y * sig - alpha;
+  const double v = A * d1, h = A * g, h1 = v + 1, h2 = v * (1 - 2 * sig);
+  const double step = 2 * h * h1 / (2 * h1 * h1 - h * h2), next = r - step;
+  /* the bracket after h(r0): [r0, hi] where h < 0, [lo, r0] where h > 0 */
+  const double lo = h < 0 ? r : r - A * (1 - beta0), hi = h > 0 ? r : r + A * beta0;
+  const bool inside = next > lo && next < hi;
+  if (inside && fabs(step) <= SS_LOGISTIC_LAST_STEP) return y * ss_logistic_taylor(sig, d1, step) - alpha;
+  return ss_logistic_dual_search(alpha, s, A, y, inside ? next : 0.5 * (lo + hi), lo, hi);
+}
+
 /* SDCA's hinge step (loss.c): y a' = y (alpha + (y - s)/A) clipped to [0, 1]. */
 static inline double ss_hinge_dual_update(double alpha, double s, double A, double y)
 {

@@ -98,6 +98,7 @@ void ss_sdca_end_epoch(SsSvm *self)
   SsSdcaShrinking *sh = &self->shrinking;
   sh->gap_estimate = sh->epoch_gap / (double)self->source.num_data;
   sh->epoch_gap = 0;
+  if (!ss_sdca_shrinks(self)) return; /* (the logistic loss: the estimate only) */
   const double spread = sh->epoch_pg_max - sh->epoch_pg_min;
   if (spread <= sh->tolerance) {
     if (sh->num_shrunk > 0) {
