@@ -119,12 +119,16 @@ SsStatus ss_sdca_best_begin(SsSvm *self)
   ss_sdca_undo_best(self);
   const size_t bytes = (size_t)self->dimension * sizeof(double);
   if (!best->u) best->u = malloc(bytes);
-  if (!best->u) return SS_ERR_ALLOC;
+  if (!best->u)
+    return ss_svm_fail(self, SS_ERR_ALLOC, "train: out of memory for SDCA's best model (%lld values)",
+                       (long long)self->dimension);
   if (averages(self)) {
     if (!best->mean) best->mean = malloc(bytes);
     if (!best->mean || !ensure(&best->mean_scores, &best->mean_size, self->source.num_data))
-      return SS_ERR_ALLOC;
+      return ss_svm_fail(self, SS_ERR_ALLOC, "train: out of memory for SDCA's tail average (%lld values "
+                         "and %lld scores)", (long long)self->dimension, (long long)self->source.num_data);
   }
+  best->trained = true;
   best->primal = INFINITY;
   best->mean_epochs = 0;
   return SS_OK;
@@ -149,6 +153,19 @@ void ss_sdca_best_average(SsSvm *self)
   best->mean_epochs++;
 }
 
+/* The tail average is scored at the diagnostic (ss_sdca_best_record). */
+static bool scores_mean(const SsSvm *self)
+{
+  const SsSdcaBest *best = &self->best;
+  return averages(self) && best->mean && best->mean_epochs > 1 && best->mean_size == self->source.num_data &&
+         !self->ray.shifted;
+}
+
+double ss_sdca_best_diagnostic_passes(const SsSvm *self)
+{
+  return scores_mean(self) ? 2.0 : 1.0;
+}
+
 void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
 {
   SsSdcaBest *best = &self->best;
@@ -162,8 +179,9 @@ void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
     best->primal = st->objective;
     best->regularizer = st->regularizer;
     best->loss = st->loss;
+    best->is_mean = false;
   }
-  if (best->mean_epochs > 1 && best->mean_size == self->source.num_data) {
+  if (scores_mean(self)) {
     double regularizer, loss;
     const double primal = ss_svm_objective_of(self, best->mean, best->mean_bias, best->mean_scores, &regularizer, &loss);
     if (primal < best->primal) {
@@ -172,6 +190,7 @@ void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m)
       best->primal = primal;
       best->regularizer = regularizer;
       best->loss = loss;
+      best->is_mean = true;
     }
   }
   m->primal = best->primal;
@@ -201,4 +220,13 @@ void ss_sdca_undo_best(SsSvm *self)
   swap_models(self);
   best->applied = false;
   self->ray.scores_fresh = false;
+}
+
+SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self)
+{
+  if (!self || !self->alpha || !self->best.trained) return SS_SDCA_MODEL_NONE;
+  (void)ss_svm_get_statistics(self); /* the closing diagnostic, if pending (its ray) */
+  if (self->best.applied) return self->best.is_mean ? SS_SDCA_MODEL_AVERAGE : SS_SDCA_MODEL_EARLIER;
+  if (self->ray.applied && self->factor == self->ray.t) return SS_SDCA_MODEL_RAY;
+  return SS_SDCA_MODEL_DUAL;
 }
