@@ -39,7 +39,8 @@
  * for them (ss_sdca_active): it costs O(active), not O(n). The gap is
  * computed over all examples; the steps also estimate it, which lets the
  * run check it as soon as it may be small enough (ss_sdca_diagnostic_wanted,
- * svm_internal.h).
+ * svm_internal.h). So do the logistic loss's steps, which do not shrink
+ * (their estimate comes from the step's own terms: loss.h).
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
