@@ -98,10 +98,7 @@ double ss_loss_dual_update(SsLoss loss, const SsLossFunctions *custom, double al
     }
     case SS_LOSS_L1: return clip(alpha + (y - s) / A, -1, 1) - alpha;
     case SS_LOSS_L2: return (y - s - 0.5 * alpha) / (A + 0.5);
-    case SS_LOSS_LOGISTIC: {
-      double gap;
-      return ss_logistic_dual_update(alpha, s, A, y, &gap);
-    }
+    case SS_LOSS_LOGISTIC: return ss_logistic_dual_update(alpha, s, A, y);
     case SS_LOSS_CUSTOM: break;
   }
   return custom->dual_update(alpha, s, A, y, custom->context);

@@ -99,21 +99,12 @@ double ss_logistic_dual_search(double alpha, double s, double A, double y, doubl
  * as the run converges. The error is relative to sigmoid' = sigmoid (1 -
  * sigmoid), so beta stays in (0, 1) and accurate near 0 and 1. Otherwise
  * the safeguarded search goes on (loss.c) from r0 - d, or from the
- * bracket's midpoint when r0 - d leaves it.
- *
- * *gap gets the example's share of the duality gap at the visit, from the
- * same sigmoid: that share is the Bernoulli divergence KL(beta0 || sigma),
- * sigma = sigmoid(-y s) (it is loss(y s) + loss*(-beta0) + beta0 y s, with
- * log(1 + exp(-y s)) = -log(1 - sigma) and y s = log((1 - sigma) / sigma)),
- * and its second-order expansion about sigma, (beta0 - sigma)^2 / (2 sigma
- * (1 - sigma)), needs no logarithm (+inf where sigma (1 - sigma) rounds to
- * 0 while beta0 differs from sigma). */
-static inline double ss_logistic_dual_update_at_score(double alpha, double s, double A, double y, double *gap)
+ * bracket's midpoint when r0 - d leaves it. */
+static inline double ss_logistic_dual_update_at_score(double alpha, double s, double A, double y)
 {
   const double beta0 = y * alpha, r = -y * s;
   const double sig = ss_sigmoid(r);
   const double g = sig - beta0, d1 = sig * (1 - sig);
-  *gap = d1 > 0 ? 0.5 * g * g / d1 : (g == 0 ? 0 : INFINITY);
   if (g == 0) return y * sig - alpha;
   const double v = A * d1, h = A * g, h1 = v + 1, h2 = v * (1 - 2 * sig);
   const double step = 2 * h * h1 / (2 * h1 * h1 - h * h2), next = r - step;
@@ -151,11 +142,10 @@ static inline double ss_logistic_dual_update_at_score(double alpha, double s, do
  * ss_logistic_dual_update_at_score (1e-4), with five times its step; that
  * search takes over otherwise. (On a9a, lambda = 1/n, 39 epochs: the step
  * ended here ... of the visits.) beta stays in (0, 1): |d0 d (1 + ...)| <
- * min(beta0, 1 - beta0). The gap's share KL(beta0 || sigmoid(-y s)) is, to
- * second order in the logit, d0 h(r0)^2 / 2. */
+ * min(beta0, 1 - beta0). */
 #define SS_LOGISTIC_CHAIN_STEP 5e-2
 
-static inline double ss_logistic_dual_update(double alpha, double s, double A, double y, double *gap)
+static inline double ss_logistic_dual_update(double alpha, double s, double A, double y)
 {
   const double beta0 = y * alpha;
   if (beta0 > 0 && beta0 < 1) {
@@ -164,10 +154,9 @@ static inline double ss_logistic_dual_update(double alpha, double s, double A, d
     const double c3 = v * (1 - 6 * d0) * inverse / 6, c2c3 = 2 * c2 * c2 - c3;
     const double s2 = 0.5 * (1 - 2 * beta0), s3 = (1 - 6 * d0) / 6; /* sigmoid's Taylor terms / d0 */
     const double h = y * s + r0, q = h * inverse, d = -q * (1 + q * (c2 + q * c2c3));
-    *gap = 0.5 * d0 * h * h;
     if (fabs(d) <= SS_LOGISTIC_CHAIN_STEP) return y * (beta0 + d0 * d * (1 + d * (s2 + d * s3))) - alpha;
   }
-  return ss_logistic_dual_update_at_score(alpha, s, A, y, gap);
+  return ss_logistic_dual_update_at_score(alpha, s, A, y);
 }
 
 /* SDCA's hinge step (loss.c): y a' = y (alpha + (y - s)/A) clipped to [0, 1]. */

@@ -210,7 +210,7 @@ static double epoch_cost(const void *object)
 static bool diagnostic_wanted(void *object)
 {
   SsSvm *self = ((SsEpochRun *)object)->svm;
-  return ss_sdca_estimates_gap(self) && ss_sdca_diagnostic_wanted(self);
+  return ss_sdca_shrinks(self) && ss_sdca_diagnostic_wanted(self);
 }
 
 /* The primal solvers' certificate of the model just measured (its scores

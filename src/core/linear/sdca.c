@@ -39,8 +39,7 @@
  * for them (ss_sdca_active): it costs O(active), not O(n). The gap is
  * computed over all examples; the steps also estimate it, which lets the
  * run check it as soon as it may be small enough (ss_sdca_diagnostic_wanted,
- * svm_internal.h). So do the logistic loss's steps, which do not shrink
- * (their estimate comes from the step's own terms: loss.h).
+ * svm_internal.h).
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
@@ -99,7 +98,6 @@ void ss_sdca_end_epoch(SsSvm *self)
   SsSdcaShrinking *sh = &self->shrinking;
   sh->gap_estimate = sh->epoch_gap / (double)self->source.num_data;
   sh->epoch_gap = 0;
-  if (!ss_sdca_shrinks(self)) return; /* (the logistic loss: the estimate only) */
   const double spread = sh->epoch_pg_max - sh->epoch_pg_min;
   if (spread <= sh->tolerance) {
     if (sh->num_shrunk > 0) {
@@ -130,7 +128,9 @@ void ss_sdca_end_epoch(SsSvm *self)
 
 /* The coordinate step: the new alpha_i. The hinge loss's closed form is
  * inlined (the common case) and lands exactly on the bounds 0 and y_i c_i,
- * which shrinking tests; the other losses go through loss.c. */
+ * which shrinking tests; so is the logistic loss's step (loss.h: most of
+ * its work overlaps the score's dot product only when it is inlined); the
+ * other losses go through loss.c. */
 static inline double ss_sdca_step(SsLoss loss, const SsLossFunctions *custom, double alpha,
                                   double c, double s, double A, double y)
 {
@@ -139,6 +139,7 @@ static inline double ss_sdca_step(SsLoss loss, const SsLossFunctions *custom, do
     beta = beta < 0 ? 0 : (beta > 1 ? 1 : beta);
     return y * c * beta;
   }
+  if (loss == SS_LOSS_LOGISTIC) return alpha + c * ss_logistic_dual_update(alpha / c, s, A, y);
   return alpha + c * ss_loss_dual_update(loss, custom, alpha / c, s, A, y);
 }
 

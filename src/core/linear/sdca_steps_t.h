@@ -77,15 +77,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
       epoch_pg_max = PG > epoch_pg_max ? PG : epoch_pg_max;
       epoch_pg_min = PG < epoch_pg_min ? PG : epoch_pg_min;
     }
-    double alpha_new;
-    if (loss == SS_LOSS_LOGISTIC) {
-      /* inlined, with the example's share of the gap (loss.h) */
-      double gap;
-      alpha_new = alpha[i] + ci * ss_logistic_dual_update(alpha[i] / ci, s, A, y[i], &gap);
-      epoch_gap += ci * gap;
-    } else {
-      alpha_new = ss_sdca_step(loss, custom, alpha[i], ci, s, A, y[i]);
-    }
+    const double alpha_new = ss_sdca_step(loss, custom, alpha[i], ci, s, A, y[i]);
     const double delta = alpha_new - alpha[i];
     if (!isfinite(delta) || !isfinite(s)) {
       status = SS_ERR_NUMERIC;
@@ -106,6 +98,6 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
   sh->num_shrunk = num_shrunk;
   sh->epoch_gap = epoch_gap;
   /* (t - epoch_start, not epoch_start + n: that overflows near INT64_MAX) */
-  if (status == SS_OK && t - run->epoch_start == n && ss_sdca_estimates_gap(self)) ss_sdca_end_epoch(self);
+  if (shrunk && status == SS_OK && t - run->epoch_start == n) ss_sdca_end_epoch(self);
   return status;
 }

@@ -399,19 +399,13 @@ static inline bool ss_sdca_shrinks(const SsSvm *self)
   return self->shrinking.enabled && self->shrinking.shrunk &&
          (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_HINGE2);
 }
-/** SDCA: the steps estimate the duality gap (the shrinking losses, and
- *  the logistic loss from its step's sigmoid: loss.h). */
-static inline bool ss_sdca_estimates_gap(const SsSvm *self)
-{
-  return ss_sdca_shrinks(self) || self->loss == SS_LOSS_LOGISTIC;
-}
 /** SDCA with shrinking orders the active examples itself (sdca.c): the
  *  epoch's permutation of all n is not drawn. */
 static inline bool ss_sdca_draws_order(const SsSvm *self)
 {
   return ss_sdca_shrinks(self) && self->visit_order == SS_VISIT_PERMUTATION;
 }
-/* SDCA with shrinking or the logistic loss, at the end of an epoch under the diagnostic budget:
+/* SDCA with shrinking, at the end of an epoch under the diagnostic budget:
  * true when the epoch's estimate of the duality gap says the stopping rule
  * may fire, for a diagnostic at once (inline: epochs.c asks, and sdca.c
  * runs epochs.c's loop). The duality gap is a sum over the examples,
@@ -420,10 +414,9 @@ static inline bool ss_sdca_draws_order(const SsSvm *self)
  *
  * of terms >= 0 (Fenchel-Young; with beta_i = y_i alpha_i and g_i = y_i s_i - 1,
  * c_i max(0, -g_i) + beta_i g_i for the hinge, c_i max(0, -g_i)^2 + beta_i g_i
- * + beta_i^2 / (4 c_i) for the squared hinge, c_i KL(beta_i / c_i ||
- * sigmoid(-y_i s_i)) for the logistic loss, to second order: loss.h), zero
- * for an example at a bound on the right side of the margin: the examples
- * shrinking skips add almost nothing. The steps sum the terms of the examples they visit, with the
+ * + beta_i^2 / (4 c_i) for the squared hinge), zero for an example at a bound
+ * on the right side of the margin: the examples shrinking skips add almost
+ * nothing. The steps sum the terms of the examples they visit, with the
  * score each visit computes anyway. Over an epoch this estimates the gap at
  * no cost, but it is not a bound: the model moves during the epoch, and
  * the primal objective of the model at an epoch's end is noisy (on a9a the
