@@ -228,10 +228,9 @@ void ss_sdca_undo_best(SsSvm *self)
   self->ray.scores_fresh = false;
 }
 
-SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self)
+SsSdcaModel ss_sdca_best_model(const SsSvm *self)
 {
-  if (!self || !self->alpha || !self->best.trained) return SS_SDCA_MODEL_NONE;
-  (void)ss_svm_get_statistics(self); /* the closing diagnostic, if pending (its ray) */
+  if (!self->alpha || !self->best.trained) return SS_SDCA_MODEL_NONE;
   if (self->best.applied) return self->best.is_mean ? SS_SDCA_MODEL_AVERAGE : SS_SDCA_MODEL_EARLIER;
   if (self->ray.applied && self->factor == self->ray.t) return SS_SDCA_MODEL_RAY;
   return SS_SDCA_MODEL_DUAL;

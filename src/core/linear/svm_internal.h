@@ -332,6 +332,9 @@ void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m);
 /** The passes over the data a diagnostic makes (the present model's, and
  *  with the tail average its scores too: 2), for the diagnostic budget. */
 double ss_sdca_best_diagnostic_passes(const SsSvm *self);
+/** Which model the object holds (ss_svm_get_sdca_model, after the
+ *  closing diagnostic a run left pending). */
+SsSdcaModel ss_sdca_best_model(const SsSvm *self);
 /** At the end of an epoch (the hinge and l1 losses): take the model into
  *  the tail average. */
 void ss_sdca_best_average(SsSvm *self);
