@@ -12,7 +12,8 @@
  *   l2        delta = (y - s - alpha/2)/(A + 1/2)
  *   logistic  with beta = y a' in (0, 1): the root of
  *             A (beta - y alpha) + y s + log(beta / (1 - beta)) = 0,
- *             found by a safeguarded Halley method on the logit of beta.
+ *             found on the logit of beta by a series step from logit(y alpha)
+ *             or a safeguarded Halley search (loss.h, ss_logistic_dual_update).
  */
 #include "internal.h"
 #include "loss.h"
