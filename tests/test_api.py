@@ -256,7 +256,7 @@ def test_init_twice_is_refused(small_problem):
 
 STAT_KEYS = {"status", "iteration", "epoch", "objective", "regularizer", "loss",
              "dual_objective", "duality_gap", "scores_variation", "elapsed_time",
-             "num_step_backoffs", "num_newton_iterations"}
+             "num_step_backoffs", "num_newton_iterations", "sdca_model"}
 
 
 @pytest.mark.parametrize("loss", ["hinge", "hinge2", "logistic"])

@@ -101,3 +101,45 @@ def test_a_warm_start_continues_from_the_dual_variables(problem):
     plain.train()
     np.testing.assert_array_equal(svm.get_dual_variables(), plain.get_dual_variables())
     assert second["iteration"] > first["iteration"] >= n
+
+
+def test_the_statistics_name_the_model_returned(problem):
+    X, y, lam, P_star = problem
+    seen = []
+    svm = new_svm(X, y, lam, seen)
+    stats = svm.train()
+    w, b = svm.get_model(), svm.get_bias()
+    w_a, b_a, _ = dual_model(X, y, lam, svm.get_dual_variables())
+    # (the fixture's run returns a model below w~(alpha): test above)
+    earlier = [P for P in seen[:-1] if P == pytest.approx(stats["objective"], rel=1e-12)]
+    assert stats["sdca_model"] == ("earlier" if earlier else "average")
+    assert svm.get_statistics()["sdca_model"] == stats["sdca_model"]
+    assert not np.allclose(np.append(w, b), np.append(w_a, b_a), rtol=1e-9, atol=1e-12)
+    # A warm start puts w~(alpha) back: a run of one more epoch at tolerance 0
+    # stops on its cap and returns w~(alpha) or the best point t w~(alpha) of its ray.
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(X.shape[0])
+    capped = svm.train()
+    assert capped["status"] == "max_iterations"
+    w, b = svm.get_model(), svm.get_bias()
+    w_a, b_a, _ = dual_model(X, y, lam, svm.get_dual_variables())
+    t = (np.append(w, b) @ np.append(w_a, b_a)) / (np.append(w_a, b_a) @ np.append(w_a, b_a))
+    np.testing.assert_allclose(np.append(w, b), t * np.append(w_a, b_a), rtol=1e-9, atol=1e-12)
+    assert capped["sdca_model"] == ("dual" if t == pytest.approx(1, abs=1e-12) else "ray")
+
+
+@pytest.mark.parametrize("loss", ["logistic", "hinge2"])
+def test_a_smooth_loss_returns_its_dual_model_and_other_solvers_none(problem, loss):
+    X, y, lam, _ = problem
+    svm = SVM(X, y, lam, solver="sdca", loss=loss)
+    assert svm.get_statistics()["sdca_model"] is None  # not trained yet
+    stats = svm.train()
+    assert stats["status"] == "converged"
+    w_a, b_a, _ = dual_model(X, y, lam, svm.get_dual_variables())
+    if stats["sdca_model"] == "dual":
+        np.testing.assert_allclose(svm.get_model(), w_a, rtol=1e-9, atol=1e-12)
+    else:  # (an earlier diagnostic's model, below the present one)
+        assert stats["sdca_model"] == "earlier"
+    other = SVM(X, y, lam, solver="sgd")
+    other.train()
+    assert other.get_statistics()["sdca_model"] is None

@@ -63,6 +63,27 @@ SS_API SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double
  *  Calling this setter also resets the state.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL); SS_ERR_BAD_STATE (not SDCA). */
 SS_API SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled);
+/** @brief Which model an SDCA object holds (ss_svm_get_sdca_model). */
+typedef enum SsSdcaModel {
+  SS_SDCA_MODEL_NONE = -1,    /**< not an SDCA object, or never trained */
+  SS_SDCA_MODEL_DUAL = 0,     /**< w~(alpha), the dual variables' own model */
+  SS_SDCA_MODEL_EARLIER = 1,  /**< a converged run's: w~(alpha_j) of an earlier diagnostic of the
+                                   train call, of lower primal objective */
+  SS_SDCA_MODEL_AVERAGE = 2,  /**< a converged run's (hinge and l1 losses): the tail average of
+                                   the call's epoch models, of lower primal objective */
+  SS_SDCA_MODEL_RAY = 3       /**< a run stopped on its cap: t* w~(alpha), the best point of the
+                                   ray through w~(alpha) */
+} SsSdcaModel;
+
+/** @brief The model SDCA returned: w~(alpha), or after a converged run the
+ *  certified model of least primal objective (an earlier diagnostic's, or
+ *  the tail average), or after a run stopped on its cap the best point of
+ *  the ray (docs/sdca.rst, "The best model"). Reading it makes the closing
+ *  diagnostic a run left pending, as the statistics do.
+ *  @return an SsSdcaModel; SS_SDCA_MODEL_NONE for NULL, other solvers and
+ *          untrained objects. */
+SS_API SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self);
+
 /** @brief SDCA's dual variables (n values, owned by the object), or NULL for
  *  other solvers and objects without data. The model is w~(alpha), except
  *  after a run stopped on its cap (the best point of the ray through it)

@@ -177,6 +177,13 @@ cdef extern from "stochsvm/svm.h" nogil:
     SsStatus ss_svm_set_newton_fallback(SsSvm *self, int enabled)
     int ss_svm_get_newton_fallback(const SsSvm *self)
     int64_t ss_svm_get_num_shrunk(const SsSvm *self)
+    ctypedef enum SsSdcaModel:
+        SS_SDCA_MODEL_NONE
+        SS_SDCA_MODEL_DUAL
+        SS_SDCA_MODEL_EARLIER
+        SS_SDCA_MODEL_AVERAGE
+        SS_SDCA_MODEL_RAY
+    SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self)
     SsStatus ss_svm_set_bias(SsSvm *self, double bias)
     SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
     SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)

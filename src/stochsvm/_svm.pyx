@@ -421,7 +421,15 @@ cdef int _diagnostic_trampoline(const SsSvm *svm, void *user) noexcept nogil:
         return (<SVM>user)._on_diagnostic()
 
 
-cdef dict _statistics_dict(const SsSvmStatistics *st):
+_SDCA_MODEL_NAMES = {
+    <int>SS_SDCA_MODEL_DUAL: "dual",
+    <int>SS_SDCA_MODEL_EARLIER: "earlier",
+    <int>SS_SDCA_MODEL_AVERAGE: "average",
+    <int>SS_SDCA_MODEL_RAY: "ray",
+}
+
+
+cdef dict _statistics_dict(const SsSvmStatistics *st, const SsSvm *svm):
     return {
         "status": _STATUS_NAMES.get(<int>st.status, "error"),
         "iteration": st.iteration,
@@ -435,6 +443,7 @@ cdef dict _statistics_dict(const SsSvmStatistics *st):
         "elapsed_time": st.elapsed_time,
         "num_step_backoffs": st.num_step_backoffs,
         "num_newton_iterations": st.num_newton_iterations,
+        "sdca_model": _SDCA_MODEL_NAMES.get(<int>ss_svm_get_sdca_model(svm)),
     }
 
 
@@ -695,7 +704,7 @@ cdef class SVM(_Trainer):
         return ss_svm_get_num_data(self._svm)
 
     cdef dict _c_statistics(self):
-        return _statistics_dict(ss_svm_get_statistics(self._svm))
+        return _statistics_dict(ss_svm_get_statistics(self._svm), self._svm)
 
     # -- pickling ----------------------------------------------------------
 
@@ -856,7 +865,7 @@ cdef class SVM(_Trainer):
         cdef SsSvm *p = self._ptr()
         status, message = self._run_training()
         if status == SS_OK or status == SS_ERR_INTERRUPTED:
-            return _statistics_dict(ss_svm_get_statistics(p))
+            return _statistics_dict(ss_svm_get_statistics(p), p)
         advice = ""
         kind = None
         if status == SS_ERR_NUMERIC or status == SS_ERR_DIVERGED:
@@ -1910,7 +1919,12 @@ cdef class SVM(_Trainer):
             (a smooth loss: iterations of the Newton finish in the last
             train call, :meth:`set_newton_fallback`; with status
             ``'converged'`` the finish was certified, with
-            ``'max_iterations'`` it was not).
+            ``'max_iterations'`` it was not) and ``sdca_model`` (SDCA: the
+            model returned, ``'dual'`` for w~(alpha), ``'earlier'`` for an
+            earlier diagnostic's of lower objective and ``'average'`` for the
+            tail average (a converged run, docs/sdca.rst "The best model"),
+            ``'ray'`` for the best point of the ray through w~(alpha) (a run
+            stopped on its cap); None for other solvers and before training).
             Before the first train (status ``'untrained'``) every figure but
             ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it
@@ -1920,7 +1934,7 @@ cdef class SVM(_Trainer):
         cdef const SsSvmStatistics *st = ss_svm_get_statistics(p)
         if st.status == SS_SVM_STATUS_UNTRAINED and self._saved_statistics is not None:
             return dict(self._saved_statistics)
-        return _statistics_dict(st)
+        return _statistics_dict(st, p)
 
     # -- RES and LRES (include/stochsvm/res.h) -------------------------------
 

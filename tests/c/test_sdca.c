@@ -189,10 +189,11 @@ static double logistic_reference(double alpha, double s, double A, double y, lon
   return (double)((long double)y * sigmoid_l(r) - alpha);
 }
 
-/* loss.c's step ends on a Halley step |d| <= 1e-2 and takes beta to second
- * order there: beta is within about sigmoid'(r*) |d|^3 <= sigmoid'(r*) 1e-6
- * of the maximiser (relative to sigmoid', so accurate near 0 and 1), plus
- * rounding. */
+/* The step (loss.h) ends on a series step |d| <= 5e-2 from logit(beta0),
+ * beta within about 1.2 sigmoid'(r*) |d|^4 <= 7.5e-6 sigmoid'(r*) of the
+ * maximiser, or on a Halley step |d| <= 1e-2 with beta to second order,
+ * within about sigmoid'(r*) |d|^3 <= 1e-6 sigmoid'(r*) (relative to
+ * sigmoid', so accurate near 0 and 1), plus rounding. */
 void test_logistic_update_accuracy(void) {
   SsLossFunctions f;
   REQUIRE(ss_loss_functions(SS_LOSS_LOGISTIC, &f) == SS_OK);
@@ -210,7 +211,7 @@ void test_logistic_update_accuracy(void) {
           long double root;
           double ref = logistic_reference(alpha, s, A, y, &root);
           double slope = (double)(sigmoid_l(root) * (1 - sigmoid_l(root)));
-          double bound = 1e-14 + 1e-6 * slope, err = fabs(delta - ref) / bound;
+          double bound = 1e-14 + 1e-5 * slope, err = fabs(delta - ref) / bound;
           worst = err > worst ? err : worst;
           if (!(err <= 1)) {
             if (bad++ < 10)
@@ -221,7 +222,7 @@ void test_logistic_update_accuracy(void) {
         }
   }
   /* and it is not loose: the grid starts far from many roots, so some
-   * steps end near |d| = 1e-2 (the worst comes within 7x of the bound). */
+   * steps end near the longest final steps. */
   CHECK(worst > 0.01);
   /* VLFeat's update returned 0 for s >= 6: ours moves a little. */
   double d = f.dual_update(0, 10, 1, 1, NULL);

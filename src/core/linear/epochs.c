@@ -188,7 +188,9 @@ static int notify(void *object)
  * 1.8-3 passes for the hinge losses and 2.7-4.8 for the logistic loss. The
  * weights sit below that range, so the budget errs toward fewer diagnostics
  * (shrunk hinge epochs with another visit order than the default also pay
- * that order for all n). */
+ * that order for all n). A diagnostic that also scores the tail average of
+ * the hinge and l1 losses (sdca_best.c) makes two passes, and the epoch is
+ * worth half as many of them. */
 #define SS_SDCA_DIAGNOSTIC_BUDGET 0.1
 #define SS_SDCA_VISIT_COST_HINGE 1.5
 #define SS_SDCA_VISIT_COST_SMOOTH 3.0
@@ -198,8 +200,11 @@ static double epoch_cost(const void *object)
   const SsSvm *self = ((const SsEpochRun *)object)->svm;
   const int64_t n = self->source.num_data;
   const bool hinge = self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_HINGE2;
-  const double visits = ss_sdca_shrinks(self) ? (double)self->shrinking.num_candidates : (double)n;
-  return (hinge ? SS_SDCA_VISIT_COST_HINGE : SS_SDCA_VISIT_COST_SMOOTH) * visits / (double)n;
+  /* (num_candidates < 0: every example, after an unshrinking at the epoch's end) */
+  const int64_t m = self->shrinking.num_candidates;
+  const double visits = ss_sdca_shrinks(self) && m >= 0 ? (double)m : (double)n;
+  const double passes = (hinge ? SS_SDCA_VISIT_COST_HINGE : SS_SDCA_VISIT_COST_SMOOTH) * visits / (double)n;
+  return passes / ss_sdca_best_diagnostic_passes(self);
 }
 
 static bool diagnostic_wanted(void *object)

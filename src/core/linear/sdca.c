@@ -128,7 +128,9 @@ void ss_sdca_end_epoch(SsSvm *self)
 
 /* The coordinate step: the new alpha_i. The hinge loss's closed form is
  * inlined (the common case) and lands exactly on the bounds 0 and y_i c_i,
- * which shrinking tests; the other losses go through loss.c. */
+ * which shrinking tests; so is the logistic loss's step (loss.h: most of
+ * its work overlaps the score's dot product only when it is inlined); the
+ * other losses go through loss.c. */
 static inline double ss_sdca_step(SsLoss loss, const SsLossFunctions *custom, double alpha,
                                   double c, double s, double A, double y)
 {
@@ -137,6 +139,7 @@ static inline double ss_sdca_step(SsLoss loss, const SsLossFunctions *custom, do
     beta = beta < 0 ? 0 : (beta > 1 ? 1 : beta);
     return y * c * beta;
   }
+  if (loss == SS_LOSS_LOGISTIC) return alpha + c * ss_logistic_dual_update(alpha / c, s, A, y);
   return alpha + c * ss_loss_dual_update(loss, custom, alpha / c, s, A, y);
 }
 

@@ -632,6 +632,13 @@ const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
   return &self->statistics;
 }
 
+SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self)
+{
+  if (!self) return SS_SDCA_MODEL_NONE;
+  settle_for_reader(self, false); /* (its closing ray) */
+  return ss_sdca_best_model(self);
+}
+
 /* ------------------------------------------------------------------------ */
 /*                                Diagnostics                               */
 /* ------------------------------------------------------------------------ */

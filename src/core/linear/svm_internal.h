@@ -60,6 +60,8 @@ typedef struct SsSdcaBest {
   double primal;               /**< its P; +inf: none yet in this train call */
   double regularizer, loss;    /**< the two terms of P */
   bool applied;                /**< the object returns it: u and bias swapped with the object's */
+  bool is_mean;                /**< it is the tail average (else a diagnostic's w~(alpha)) */
+  bool trained;                /**< an SDCA train call began (ss_svm_get_sdca_model) */
   /* The hinge and l1 losses: the average of the models at the ends of the
    * train call's epochs, a candidate at every diagnostic. */
   double *mean;                /**< [dimension] its w; NULL until needed */
@@ -327,6 +329,12 @@ SsStatus ss_sdca_best_begin(SsSvm *self);
  *  (statistics and @p m): keep it if its P is the lowest of the train call,
  *  and give the run that lowest P as m->primal, the P its gap rule reads. */
 void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m);
+/** The passes over the data a diagnostic makes (the present model's, and
+ *  with the tail average its scores too: 2), for the diagnostic budget. */
+double ss_sdca_best_diagnostic_passes(const SsSvm *self);
+/** Which model the object holds (ss_svm_get_sdca_model, after the
+ *  closing diagnostic a run left pending). */
+SsSdcaModel ss_sdca_best_model(const SsSvm *self);
 /** At the end of an epoch (the hinge and l1 losses): take the model into
  *  the tail average. */
 void ss_sdca_best_average(SsSvm *self);
