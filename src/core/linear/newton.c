@@ -145,7 +145,8 @@ SsStatus ss_newton_begin(SsSvm *self, Newton *nt, int64_t num_vectors, int64_t n
   *nt = (Newton){.svm = self, .n = n, .d = d, .m = B > 0 ? d + 1 : d, .B = B, .offset = B > 0 ? 0 : self->bias};
   nt->vectors = malloc((size_t)(num_vectors * nt->m) * sizeof(double));
   nt->rows = malloc((size_t)((num_rows + 2) * n) * sizeof(double));
-  if (!nt->vectors || !nt->rows) {
+  nt->curved = malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
+  if (!nt->vectors || !nt->rows || !nt->curved) {
     ss_newton_end(nt);
     return SS_ERR_ALLOC;
   }
@@ -162,7 +163,16 @@ void ss_newton_end(Newton *nt)
 {
   free(nt->vectors);
   free(nt->rows);
+  free(nt->curved);
   nt->vectors = nt->rows = NULL;
+  nt->curved = NULL;
+}
+
+void ss_newton_list_curved(Newton *nt)
+{
+  nt->num_curved = 0;
+  for (int64_t i = 0; i < nt->n; ++i)
+    if (nt->curvature[i] != 0) nt->curved[nt->num_curved++] = i;
 }
 
 bool ss_newton_interrupted(const SsSvm *self)
@@ -216,6 +226,7 @@ static double newton_gradient(Newton *nt, const double *w, const double *s, doub
     a[i] = c * derivative * inv_n;
     nt->curvature[i] = c * loss_second_derivative(self->loss, s[i], y) * inv_n;
   }
+  ss_newton_list_curved(nt);
   for (int64_t k = 0; k < nt->m; ++k) g[k] = lambda * w[k];
   ss_newton_accumulate(nt, a, g);
   /* ||v(alpha)||^2 with v = w~ - g / lambda */
@@ -227,13 +238,30 @@ static double newton_gradient(Newton *nt, const double *w, const double *s, doub
   return linear * inv_n - 0.5 * lambda * v2;
 }
 
-/* out = H v at the point whose curvatures newton_gradient stored. */
+/* out = H v at the point whose curvatures (and their list) the caller
+ * stored. Where at most half the rows are curved (the hinge's band, the
+ * squared hinge's margin set) only those are read, row by row: on w8a at
+ * C = 1e3 the smoothed hinge's last band held 634 of 49,749 rows, and a
+ * pass of scores over all rows made the finish's CG products 80 times
+ * dearer than they need be. */
 static void newton_hessian_product(Newton *nt, const double *v, double *out)
 {
-  ss_newton_scores(nt, v, false, nt->z);
-  for (int64_t i = 0; i < nt->n; ++i) nt->z[i] *= nt->curvature[i];
+  const SsDataSource *source = &nt->svm->source;
   for (int64_t k = 0; k < nt->m; ++k) out[k] = nt->svm->lambda * v[k];
-  ss_newton_accumulate(nt, nt->z, out);
+  if (2 * nt->num_curved > nt->n) {
+    ss_newton_scores(nt, v, false, nt->z);
+    for (int64_t i = 0; i < nt->n; ++i) nt->z[i] *= nt->curvature[i];
+    ss_newton_accumulate(nt, nt->z, out);
+    return;
+  }
+  const bool biased = nt->m > nt->d;
+  const double b = biased ? nt->B * v[nt->d] : 0.0;
+  for (int64_t j = 0; j < nt->num_curved; ++j) {
+    const int64_t i = nt->curved[j];
+    const double a = nt->curvature[i] * (ss_source_inner_product(source, i, v) + b);
+    ss_source_accumulate(source, i, out, a);
+    if (biased) out[nt->d] += a * nt->B;
+  }
 }
 
 void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,

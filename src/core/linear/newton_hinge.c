@@ -166,6 +166,7 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
     a[i] = -alpha[i] * inv_n;
     if (band) nt->curvature[i] = c * inv_n / mu;
   }
+  ss_newton_list_curved(nt);
   for (int64_t k = 0; k < nt->m; ++k) g[k] = lambda * w[k];
   ss_newton_accumulate(nt, a, g);
   double v2 = 0; /* ||v(alpha)||^2, v = w~ - g / lambda */
