@@ -62,9 +62,9 @@
  * ||g||^2 / (2 lambda), still 1.6 % of P when P no longer moved in its 12th
  * digit, tests/c/test_sdca_newton.c.)
  *
- * The fallback (ss_sdca_newton_fallback; with the hinge and l1 losses it
- * is newton_hinge.c's): after a linear SDCA run that stopped on its cap
- * without meeting its tolerance, or
+ * The fallback (ss_sdca_newton_fallback, sdca_newton.c; with the hinge
+ * and l1 losses it is newton_hinge.c's): after a linear SDCA run that
+ * stopped on its cap without meeting its tolerance, or
  * that its stall rule (ss_sdca_stalled, below) ended earlier, the
  * method continues from the model the run returned (the closing ray's,
  * sdca_ray.c, if it took one). The result is written back as SDCA's state:
@@ -477,22 +477,6 @@ SsStatus ss_newton_solve(SsSvm *self)
   ss_newton_write_back(&nt, w, s, primal, dual, status);
   ss_newton_end(&nt);
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
-}
-
-SsStatus ss_sdca_newton_fallback(SsSvm *self)
-{
-  if (piecewise_linear(self)) return ss_sdca_newton_hinge_fallback(self);
-  const SsStatus status = ss_newton_solve(self);
-  if (status == SS_ERR_ALLOC) return status;
-  self->ray.applied = false;
-  self->ray.scores_fresh = false;
-  for (int64_t i = 0; i < self->source.num_data; ++i) {
-    const double c = ss_newton_weight(self, i);
-    self->alpha[i] = c > 0 ? -c * ss_loss_derivative(self->loss, &self->custom_loss, self->scores[i],
-                                                      self->labels[i]) : 0;
-  }
-  self->model_stale = true;
-  return status;
 }
 
 void ss_sdca_stall_begin(SsSvm *self)

@@ -95,7 +95,7 @@
  *
  * The write-back is newton.c's (ss_newton_write_back): w~, scores,
  * statistics (converged only when certified). SDCA's fallback
- * (ss_sdca_newton_hinge_fallback) also keeps the certificate's alpha (the
+ * (ss_sdca_newton_hinge_fallback, sdca_newton.c) also keeps the certificate's alpha (the
  * map's, or the dual ascent's) as its dual variables, the model marked
  * stale so that a next train continues SDCA from alpha; the primal solvers
  * keep only the model.
@@ -326,14 +326,4 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
   ss_newton_write_back(&nt, w, scores, at.primal, at.dual, status);
   ss_newton_end(&nt);
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;
-}
-
-SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self)
-{
-  const SsStatus status = ss_newton_hinge_solve(self, self->alpha);
-  if (status == SS_ERR_ALLOC) return status;
-  self->ray.applied = false;
-  self->ray.scores_fresh = false;
-  self->model_stale = true;
-  return status;
 }
