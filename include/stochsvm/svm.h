@@ -485,14 +485,14 @@ enum {
   SS_SVM_NEWTON_FALLBACK_ON = 1,   /**< whenever a run would end uncertified, whoever set the cap */
   SS_SVM_NEWTON_FALLBACK_AUTO = 2  /**< the default: ON for SDCA's smooth losses; for the primal
                                         solvers (every loss they finish: smooth, hinge, l1) and
-                                        SDCA's hinge ON under the object's default cap, OFF once
+                                        SDCA's hinge and l1 ON under the object's default cap, OFF once
                                         set_max_num_iterations set one (a cheap, rough run the
                                         caller asked for) */
 };
 
 /** @brief The Newton finish of the smooth losses (hinge2, logistic, l2):
  *  SDCA, SGD, SVMSGD2, SGD-QN, RES and LRES; and of the hinge (SDCA, SGD,
- *  SVMSGD2, SGD-QN) and l1 (SGD, SVMSGD2, SGD-QN): Newton on the smoothed
+ *  SVMSGD2, SGD-QN) and l1 (SDCA, SGD, SVMSGD2, SGD-QN): Newton on the smoothed
  *  loss with continuation, certified by the loss's own duality gap
  *  (src/core/linear/newton_hinge.c, docs/sdca.rst, docs/stopping.rst).
  *  @p mode: SS_SVM_NEWTON_FALLBACK_OFF, _ON, or _AUTO (the default); any

@@ -1554,18 +1554,19 @@ cdef class SVM(_Trainer):
         next :meth:`train` continues SDCA from there; the primal solvers keep
         their schedule's iteration, SGD-QN's scaling and RES's curvature
         (docs/stopping.rst). The statistics' ``num_newton_iterations`` counts
-        its iterations. With the hinge loss (SDCA, SGD, SVMSGD2, SGD-QN) and
-        the l1 loss (SGD, SVMSGD2, SGD-QN) the finish is Newton's method on
-        the smoothed loss, certified by the loss's own duality gap; the SGD
-        family then also hands over where its objective window fires, which
-        these losses cannot certify (docs/stopping.rst).
+        its iterations. With the hinge and l1 losses (SDCA, SGD, SVMSGD2,
+        SGD-QN) the finish is Newton's method on the smoothed loss,
+        certified by the loss's own duality gap; the SGD family then also
+        hands over where its objective window fires, which these losses
+        cannot certify (docs/stopping.rst).
 
         Parameters
         ----------
         enabled : bool or "auto"
             True: whenever a run ends uncertified; False: never; ``"auto"``
-            (the default): as True for SDCA, and for the primal solvers only
-            while the iteration cap is the object's default (after
+            (the default): as True for SDCA's smooth losses, and for its
+            hinge and l1 and the primal solvers only while the iteration
+            cap is the object's default (after
             :meth:`set_max_num_iterations` a run ends on the cap it was
             given, a cheap rough model as asked).
         """

@@ -160,6 +160,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_sdca_newton_hinge.c */                                \
   X(sdca_newton_hinge_certified)                                \
   X(sdca_newton_hinge_stall_rule)                               \
+  X(sdca_newton_hinge_band_products)                            \
   X(sdca_newton_hinge_interrupt)                                \
   /* test_homkermap.c */                                        \
   X(homkermap_rejects_bad_arguments)                            \

@@ -266,17 +266,40 @@ void test_sdca_newton_refusals(void) {
     CHECK_EQ_INT(ss_svm_get_newton_fallback(none), 0);
     ss_svm_delete(none);
   }
-  /* l1 has no Newton finish: the cap status (the hinge's: test_sdca_newton_hinge.c) */
-  SsSvm *hinge = new_run(&data, target, SS_LOSS_L1, 20, 1, NULL);
-  CHECK(hinge != NULL);
-  if (hinge) {
-    CHECK_EQ_INT(ss_svm_get_newton_fallback(hinge), 1);
-    CHECK(ss_svm_train(hinge) == SS_OK);
-    CHECK_EQ_INT(ss_svm_get_statistics(hinge)->status, SS_SVM_STATUS_MAX_ITERATIONS);
-    CHECK_EQ_INT(ss_svm_get_statistics(hinge)->num_newton_iterations, 0);
-    CHECK_EQ_INT(ss_svm_set_newton_fallback(hinge, 0), SS_OK);
-    CHECK_EQ_INT(ss_svm_get_newton_fallback(hinge), 0);
-    ss_svm_delete(hinge);
+  /* l1 finishes as the hinge does (newton_hinge.c; test_sdca_newton_hinge.c):
+   * under AUTO not after a cap the caller set, under ON certified, with
+   * dual variables in the box [-1, 1] whose gap, recomputed here, meets it. */
+  for (int mode = 0; mode < 2; ++mode) {
+    SsSvm *l1 = new_run(&data, target, SS_LOSS_L1, 20, mode ? SS_SVM_NEWTON_FALLBACK_ON : SS_SVM_NEWTON_FALLBACK_AUTO,
+                        NULL);
+    CHECK(l1 != NULL);
+    if (!l1) continue;
+    CHECK_EQ_INT(ss_svm_get_newton_fallback(l1), mode ? SS_SVM_NEWTON_FALLBACK_ON : SS_SVM_NEWTON_FALLBACK_AUTO);
+    CHECK(ss_svm_train(l1) == SS_OK);
+    const SsSvmStatistics *st = ss_svm_get_statistics(l1);
+    if (!mode) {
+      CHECK_EQ_INT(st->status, SS_SVM_STATUS_MAX_ITERATIONS);
+      CHECK_EQ_INT(st->num_newton_iterations, 0);
+    } else {
+      CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+      CHECK(st->num_newton_iterations > 0);
+      const double *alpha = ss_svm_get_dual_variables(l1);
+      double v[ND + 1] = {0}, linear = 0, v2 = 0, most = 0;
+      for (int i = 0; i < NN; ++i) {
+        for (int j = 0; j < ND; ++j) v[j] += alpha[i] * X[i * ND + j] / (LAMBDA * NN);
+        v[ND] += alpha[i] / (LAMBDA * NN);
+        linear += alpha[i] * target[i] / NN;
+        most = fmax(most, fabs(alpha[i]));
+      }
+      for (int j = 0; j <= ND; ++j) v2 += v[j] * v[j];
+      const double D = linear - 0.5 * LAMBDA * v2, P = primal_of(l1, X, target, SS_LOSS_L1, NULL);
+      CHECK(most <= 1.0);
+      CHECK(fabs(P - st->objective) <= 1e-9 * P);
+      CHECK(P - D <= 1e-6 * fmax(P, D) * (1 + 1e-9));
+    }
+    CHECK_EQ_INT(ss_svm_set_newton_fallback(l1, 0), SS_OK);
+    CHECK_EQ_INT(ss_svm_get_newton_fallback(l1), 0);
+    ss_svm_delete(l1);
   }
 }
 

@@ -19,6 +19,8 @@ typedef struct {
   double *rows;      /**< owned: the method's [n] vectors, then curvature and z */
   double *curvature; /**< [n] c_i loss''(s_i) / n at the present point */
   double *z;         /**< [n] scratch: <x~_i, v> */
+  int64_t *curved;   /**< owned: [n] the rows whose curvature is not 0 (ss_newton_list_curved) */
+  int64_t num_curved;
 } Newton;
 
 /** c_i, the weight of example i (1 without weights). */
@@ -30,10 +32,14 @@ static inline double ss_newton_weight(const SsSvm *self, int64_t i)
 /** The set-up of both methods: @p nt describes @p self's problem, owns
  *  @p num_vectors vectors of m doubles (nt->vectors, the first one w~ =
  *  (factor u, b / B) of the model the solver returned) and @p num_rows
- *  vectors of n doubles (nt->rows) followed by nt->curvature and nt->z.
+ *  vectors of n doubles (nt->rows) followed by nt->curvature and nt->z,
+ *  and the list nt->curved (n indices).
  *  SS_OK, or SS_ERR_ALLOC with nothing allocated. Free with ss_newton_end. */
 SsStatus ss_newton_begin(SsSvm *self, Newton *nt, int64_t num_vectors, int64_t num_rows);
 void ss_newton_end(Newton *nt);
+/** nt->curved: the rows whose nt->curvature is not 0, in order; the
+ *  Hessian products of ss_newton_cg read only these when they are few. */
+void ss_newton_list_curved(Newton *nt);
 /** <a, b> over m entries. */
 double ss_newton_dot(const double *a, const double *b, int64_t m);
 /** The caller's interrupt function asks to stop. */

@@ -89,6 +89,7 @@ typedef struct SsSdcaNewton {
   double checkpoint_epochs;    /**< epochs into the run at the last check (0: none yet) */
   double checkpoint_gap;       /**< best_gap then */
   double checkpoint_rate;      /**< the per-epoch rate of the doubling that ended there (0: none) */
+  double checkpoint_power;     /**< its power p, gap ~ epochs^-p (0: none) */
 } SsSdcaNewton;
 
 struct SsSvm_ {
@@ -344,8 +345,9 @@ void ss_sdca_best_return(SsSvm *self);
 /** Put w~(alpha) back if the best model was returned (before the dual
  *  moves or the model is rebuilt). */
 void ss_sdca_undo_best(SsSvm *self);
-/** SDCA's Newton fallback (newton.c): it would apply to a run that stops
- *  short (on, a smooth loss, epsilon > 0, no shift); continue from the
+/** SDCA's Newton fallback (newton.c; sdca_newton.c): it would apply to a run that stops
+ *  short (on, a smooth loss, or under "auto" the object's own cap with the
+ *  hinge or l1, epsilon > 0, no shift); continue from the
  *  model with the trust-region Newton method to the relative gap epsilon,
  *  and write the result back as SDCA's state. SS_OK, SS_ERR_ALLOC or
  *  SS_ERR_INTERRUPTED. */
@@ -390,8 +392,9 @@ SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
  *  alpha_i in [-c_i, c_i]; w~(alpha) = w~ at the optimum). Returns SS_OK,
  *  SS_ERR_INTERRUPTED, or SS_ERR_ALLOC (then nothing changed). */
 SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha);
-/** SDCA's fallback for the hinge (newton_hinge.c), where
- *  ss_sdca_newton_fallback serves the smooth losses: the solve from SDCA's
+/** SDCA's fallback for the hinge and l1 (sdca_newton.c: newton_hinge.c's
+ *  method), to which
+ *  ss_sdca_newton_fallback hands these losses: the solve from SDCA's
  *  model, written back as SDCA's state as newton.c's is. */
 SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */

@@ -1,0 +1,49 @@
+/* sdca_newton.c -- linear SDCA's Newton fallback: the method that continues
+ * a run which ended short of its tolerance (when: ss_sdca_newton_wanted and
+ * the stall rule, newton.c), chosen by the loss, and its result written
+ * back as SDCA's state.
+ *
+ * The smooth losses (squared hinge, logistic, l2) continue with newton.c's
+ * truncated Newton method, and SDCA's dual variables become the primal-dual
+ * map alpha_i = -c_i loss'(s_i) of its model. The hinge and l1 losses
+ * continue with newton_hinge.c's smoothing method, whose certificate comes
+ * with its own dual point (the smoothed loss's map, or the dual ascent's),
+ * kept as alpha. Either way the model is marked stale, so that the next
+ * train rebuilds w~(alpha) and continues SDCA from the certified dual
+ * point, and the closing ray (sdca_ray.c) is forgotten.
+ *
+ * (A file apart from the two methods because newton_hinge.c calls
+ * newton.c's pieces: the choice made here keeps the calls one way.)
+ */
+#include "newton.h"
+#include "../common/loss.h"
+
+/* SDCA's state after a Newton run: the model is Newton's, alpha is set. */
+static SsStatus handed_back(SsSvm *self, SsStatus status)
+{
+  if (status == SS_ERR_ALLOC) return status;
+  self->ray.applied = false;
+  self->ray.scores_fresh = false;
+  self->model_stale = true;
+  return status;
+}
+
+SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self)
+{
+  return handed_back(self, ss_newton_hinge_solve(self, self->alpha));
+}
+
+SsStatus ss_sdca_newton_fallback(SsSvm *self)
+{
+  if (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1) return ss_sdca_newton_hinge_fallback(self);
+  const SsStatus status = ss_newton_solve(self);
+  if (status != SS_ERR_ALLOC) {
+    for (int64_t i = 0; i < self->source.num_data; ++i) {
+      const double c = ss_newton_weight(self, i);
+      self->alpha[i] = c > 0 ? -c * ss_loss_derivative(self->loss, &self->custom_loss, self->scores[i],
+                                                        self->labels[i])
+                             : 0;
+    }
+  }
+  return handed_back(self, status);
+}
