@@ -95,7 +95,7 @@
  *
  * The write-back is newton.c's (ss_newton_write_back): w~, scores,
  * statistics (converged only when certified). SDCA's fallback
- * (ss_sdca_newton_hinge_fallback, sdca_newton.c) also keeps the certificate's alpha (the
+ * (ss_sdca_newton_fallback, sdca_newton.c) also keeps the certificate's alpha (the
  * map's, or the dual ascent's) as its dual variables, the model marked
  * stale so that a next train continues SDCA from alpha; the primal solvers
  * keep only the model.

@@ -229,5 +229,5 @@ SsStatus ss_sdca_train(SsSvm *self)
    * left pending (it costs one pass; the Newton run many). */
   const SsStatus settled = ss_svm_settle_final(self);
   if (settled != SS_OK || self->statistics.status != SS_SVM_STATUS_MAX_ITERATIONS) return settled;
-  return self->loss == SS_LOSS_HINGE ? ss_sdca_newton_hinge_fallback(self) : ss_sdca_newton_fallback(self);
+  return ss_sdca_newton_fallback(self);
 }

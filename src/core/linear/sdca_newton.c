@@ -28,14 +28,10 @@ static SsStatus handed_back(SsSvm *self, SsStatus status)
   return status;
 }
 
-SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self)
-{
-  return handed_back(self, ss_newton_hinge_solve(self, self->alpha));
-}
-
 SsStatus ss_sdca_newton_fallback(SsSvm *self)
 {
-  if (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1) return ss_sdca_newton_hinge_fallback(self);
+  if (self->loss == SS_LOSS_HINGE || self->loss == SS_LOSS_L1)
+    return handed_back(self, ss_newton_hinge_solve(self, self->alpha));
   const SsStatus status = ss_newton_solve(self);
   if (status != SS_ERR_ALLOC) {
     for (int64_t i = 0; i < self->source.num_data; ++i) {

@@ -345,12 +345,9 @@ void ss_sdca_best_return(SsSvm *self);
 /** Put w~(alpha) back if the best model was returned (before the dual
  *  moves or the model is rebuilt). */
 void ss_sdca_undo_best(SsSvm *self);
-/** SDCA's Newton fallback (newton.c; sdca_newton.c): it would apply to a run that stops
- *  short (on, a smooth loss, or under "auto" the object's own cap with the
- *  hinge or l1, epsilon > 0, no shift); continue from the
- *  model with the trust-region Newton method to the relative gap epsilon,
- *  and write the result back as SDCA's state. SS_OK, SS_ERR_ALLOC or
- *  SS_ERR_INTERRUPTED. */
+/** SDCA's Newton fallback would apply to a run that stops short (newton.c):
+ *  on, a smooth loss, or under "auto" the object's own cap with the hinge
+ *  or l1; epsilon > 0, no shift. */
 bool ss_sdca_newton_wanted(const SsSvm *self);
 /** The stall rule (newton.c), at each training diagnostic @p m of a linear
  *  SDCA run whose Newton fallback applies: true when the run's gap, as it
@@ -361,6 +358,11 @@ bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m);
  *  true when the run's @p epochs doubled since the last checkpoint, which
  *  then moves here, with the checkpoint's best gap and epochs before it. */
 bool ss_stall_doubled(SsSdcaNewton *nt, double epochs, double gap, double *before, double *before_epochs);
+/** SDCA's Newton fallback (sdca_newton.c): continue from the model to the
+ *  relative gap epsilon, by the trust-region Newton method (the smooth
+ *  losses) or the smoothing method of newton_hinge.c (the hinge and l1),
+ *  and write the result back as SDCA's state. SS_OK, SS_ERR_ALLOC or
+ *  SS_ERR_INTERRUPTED. */
 SsStatus ss_sdca_newton_fallback(SsSvm *self);
 /** The Newton method itself (newton.c): from the model w = factor u (and
  *  the bias), to the relative gap epsilon of the map alpha_i = -c_i
@@ -392,11 +394,6 @@ SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
  *  alpha_i in [-c_i, c_i]; w~(alpha) = w~ at the optimum). Returns SS_OK,
  *  SS_ERR_INTERRUPTED, or SS_ERR_ALLOC (then nothing changed). */
 SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha);
-/** SDCA's fallback for the hinge and l1 (sdca_newton.c: newton_hinge.c's
- *  method), to which
- *  ss_sdca_newton_fallback hands these losses: the solve from SDCA's
- *  model, written back as SDCA's state as newton.c's is. */
-SsStatus ss_sdca_newton_hinge_fallback(SsSvm *self);
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
