@@ -1,6 +1,7 @@
 """Training releases the GIL; each object has a lock; Ctrl+C stops training."""
 
 import _thread
+import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -118,12 +119,17 @@ def test_keyboard_interrupt_stops_training_and_keeps_the_object():
     svm.set_epsilon(0)
     svm.set_max_num_iterations(cap)
     timer = threading.Timer(0.3, _thread.interrupt_main)
+    # A runner started in the background (nohup, `cmd &`) hands the tests
+    # SIGINT ignored, and interrupt_main() then does nothing (the fit would
+    # run its whole cap): install Python's handler for this test.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             svm.train()
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     t = svm.get_iteration_number()
     assert 0 < t < cap
     stats = svm.get_statistics()
