@@ -144,3 +144,32 @@ def test_the_estimator_at_its_defaults_hands_over():
     assert st["status"] == "converged" and st["finish_epochs"] > 0
     assert st["duality_gap"] <= 1e-3 * st["dual_objective"]
     assert st["exact_cost"] <= st["iteration"] * N <= 2 * st["exact_cost"]
+
+
+def test_a_continued_train_after_a_hand_over_goes_straight_to_the_finish():
+    """A second train() on the object that handed over (the estimators'
+    warm_start): the finish kept the optimum of this very problem, so the
+    call makes no SBP step (it would pay about the predicted cost again)
+    and the warm finish continues from that optimum, certified; a third
+    call costs one kernel row. After set_lambda the kept state is only a
+    scaled start: the race runs its course against the new prediction."""
+    X, y = _noisy()
+    C, gamma = 10.0, 0.5
+    svm = _sbp(X, y, C, gamma, epochs=4)
+    first = svm.train()
+    assert first["finish_epochs"] > 0 and first["status"] == "converged"
+    calls = [first]
+    for _ in range(2):
+        st = svm.train()
+        assert st["iteration"] == first["iteration"]  # no SBP step
+        assert st["status"] == "converged" and st["finish_epochs"] > 0
+        assert st["duality_gap"] <= 1e-3 * st["dual_objective"]
+        assert abs(st["primal_objective"] - first["primal_objective"]) <= 1e-3 * first["primal_objective"]
+        calls.append(st)
+    assert calls[2]["num_kernel_evaluations"] - calls[1]["num_kernel_evaluations"] <= 2 * N
+    # another C: the kept state does not belong to the problem, the race
+    # runs (set_lambda restarts the SBP's state and its iteration count)
+    svm.set_lambda(1.0 / (2 * C * N))
+    other = svm.train()
+    assert other["iteration"] * N >= other["exact_cost"] > 0
+    assert other["status"] == "converged" and other["finish_epochs"] > 0

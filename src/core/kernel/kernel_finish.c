@@ -47,7 +47,10 @@
  * meaning (docs/stopping.rst). And the SBP at its defaults on more rows
  * than its nu warm-up's sample races the finish (sbp_race.c): its run ends
  * as on its cap, and hands over, once its kernel evaluations reach the
- * exact solve's cost predicted from the warm-up (same conditions).
+ * exact solve's cost predicted from the warm-up (same conditions); a
+ * train call that continues a run which handed over goes straight to the
+ * finish when the kept state belongs to the problem (sbp_race.c, "A warm
+ * start").
  *
  * The start. The first finish on the object starts from alpha = 0: with the
  * bias, a start must be feasible (y'alpha = 0), which the run's model is
@@ -223,6 +226,12 @@ void ss_kernel_finish_warm_start(const SsKernelSvm *self, SsKernelSvm *sdca)
 {
   const SsKernelDualState *kept = &self->finish_state;
   if (kept->alpha && kept->bias_free == !self->bias_enabled) (void)ss_kernel_sdca_pair_start_from(sdca, kept);
+}
+
+bool ss_kernel_finish_kept_for_this_C(const SsKernelSvm *self)
+{
+  const SsKernelDualState *kept = &self->finish_state;
+  return kept->alpha && kept->bias_free == !self->bias_enabled && kept->box == ss_kernel_svm_box(self);
 }
 
 void ss_kernel_finish_forget(SsKernelSvm *self)

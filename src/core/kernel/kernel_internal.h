@@ -448,6 +448,10 @@ double ss_sbp_race_exact_cost(int64_t n, int64_t m, double sample_evaluations, d
  *  hand over to the exact finish: its work since the run began has reached
  *  the predicted cost of the exact solve (sbp_race.c). */
 bool ss_sbp_race_lost(const SsKernelSvm *self);
+/** True when a train call should hand over before its first SBP step: the
+ *  race applies and the finish's kept dual state belongs to this very
+ *  problem (sbp_race.c, "A warm start"). */
+bool ss_sbp_race_lost_at_start(const SsKernelSvm *self);
 /** The derived nu's warm-up prediction of an exact solve's kernel
  *  evaluations (0: none, e.g. a nu set by the caller or a whole-data
  *  warm-up) (sbp.c). */
@@ -488,6 +492,9 @@ SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca);
 /** The finish @p sdca (built, not trained) starts from self->finish_state
  *  when that belongs to the same problem (kernel_finish.c, "The start"). */
 void ss_kernel_finish_warm_start(const SsKernelSvm *self, SsKernelSvm *sdca);
+/** The kept finish state belongs to this very problem: the same C (its box)
+ *  and bias form (kernel_finish.c, "The start"). */
+bool ss_kernel_finish_kept_for_this_C(const SsKernelSvm *self);
 /** Forget self->finish_state (free its arrays): the problem changed. */
 void ss_kernel_finish_forget(SsKernelSvm *self);
 /** The pair solver @p self, not started, starts from @p from (borrowed

@@ -607,6 +607,13 @@ static SsStatus run_solver(SsKernelSvm *self)
     return status;
   }
   self->race_start = self->num_kernel_evaluations; /* after the nu warm-up (sbp_race.c) */
+  /* The finish kept the optimum of this very problem: no SBP step would pay
+   * (sbp_race.c, "A warm start"); the finish continues from it. */
+  if (ss_sbp_race_lost_at_start(self)) {
+    self->race_lost = true;
+    self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
+    return finish(self);
+  }
   const int64_t t_end = self->iteration + run.settings.max_num_iterations;
   status = ss_run_train(&run);
   /* The SBP with a nu derived from lambda: a run that ends on a model whose

@@ -61,6 +61,19 @@
  * sample: on fewer, the warm-up solved the whole problem, the run is cheap,
  * and the small-set rules stand (a window stop on n <= 5,120 rows hands over
  * too, kernel_finish.c). The statistics report E^ (exact_cost).
+ *
+ * A warm start. After a hand-over the object keeps the finish's dual state
+ * (kernel_finish.c, "The start"), and the next finish of the same problem
+ * (the same C and bias form; set_data, set_weights and the other changes
+ * of the problem forget the state) starts from that optimum. A train call
+ * that continues such an object (a second train(), the estimators'
+ * warm_start) would otherwise pay about E^ of SBP steps again, and a
+ * continued run's first diagnostic, where the race is judged, comes later
+ * with every call (the schedule spaces them by the object's iteration
+ * count). The race is then lost before the first step: the call goes
+ * straight to the finish. (After set_lambda the kept state is only a
+ * scaled start, whose cost is not known: the race runs against the new
+ * warm-up's E^.)
  */
 #include "kernel_internal.h"
 
@@ -81,4 +94,9 @@ bool ss_sbp_race_lost(const SsKernelSvm *self)
   const double predicted = ss_sbp_exact_cost(self);
   if (!(predicted > 0) || !ss_kernel_finish_allowed(self)) return false;
   return (double)(self->num_kernel_evaluations - self->race_start) >= predicted;
+}
+
+bool ss_sbp_race_lost_at_start(const SsKernelSvm *self)
+{
+  return ss_sbp_exact_cost(self) > 0 && ss_kernel_finish_allowed(self) && ss_kernel_finish_kept_for_this_C(self);
 }
