@@ -82,8 +82,9 @@ typedef enum SsSdcaModel {
  *  certified model of least primal objective (an earlier diagnostic's, or
  *  the tail average), or after a run stopped on its cap the best point of
  *  the ray (docs/sdca.rst, "The best model"), or after a run that handed
- *  over to the Newton fallback Newton's model (ss_svm_set_newton_fallback). Reading it makes the closing
- *  diagnostic a run left pending, as the statistics do.
+ *  over to the Newton fallback Newton's model (ss_svm_set_newton_fallback).
+ *  Reading it makes the closing diagnostic a run left pending, as the
+ *  statistics do.
  *  @return an SsSdcaModel; SS_SDCA_MODEL_NONE for NULL, other solvers and
  *          untrained objects. */
 SS_API SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self);

@@ -101,7 +101,8 @@ void test_sdca_newton_reaches_a_certified_optimum(void) {
       /* the model is Newton's (the dual variables its certificate's point);
        * SDCA alone returned its own, on the cap */
       CHECK_EQ_INT(ss_svm_get_sdca_model(on), SS_SDCA_MODEL_NEWTON);
-      CHECK(ss_svm_get_sdca_model(off) == SS_SDCA_MODEL_DUAL || ss_svm_get_sdca_model(off) == SS_SDCA_MODEL_RAY);
+      const SsSdcaModel own = ss_svm_get_sdca_model(off);
+      CHECK(own == SS_SDCA_MODEL_DUAL || own == SS_SDCA_MODEL_RAY);
       /* Newton adds no SDCA iteration; the stall rule may end SDCA earlier */
       CHECK(st_on->iteration <= st_off->iteration);
 

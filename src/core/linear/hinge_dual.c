@@ -9,8 +9,8 @@
  *     v(alpha) = 1/(lambda n) sum_i alpha_i x~_i,
  *
  * over the box alpha_i in [min(0, c_i y_i), max(0, c_i y_i)] (the hinge)
- * or [-c_i, c_i] (l1; both ss_dual_box, loss.h), and the primal model is w~ = v(alpha). Along one
- * coordinate D is a concave quadratic,
+ * or [-c_i, c_i] (l1; both ss_dual_box, loss.h), and the primal model is
+ * w~ = v(alpha). Along one coordinate D is a concave quadratic,
  *
  *     dD/dalpha_i   = (y_i - s_i) / n,          s_i = <v(alpha), x~_i> + b,
  *     d2D/dalpha_i2 = -Q_i / (lambda n^2),      Q_i = ||x~_i||^2,
