@@ -154,6 +154,21 @@ def test_registry_lists_every_solver_of_the_objects():
         assert s.bias in ("regularized", "unregularized", "optional", "none")
 
 
+def test_registry_tolerances_are_the_objects_defaults():
+    """SDCA's default tol per loss, written in the C object
+    (SS_SDCA_DEFAULT_EPSILON_*, ss_svm_default_epsilon) and in the registry
+    (which stays free of the compiled module, so that ``stochsvm --help``
+    stays light): they must agree for every loss the registry lists. The
+    other linear solvers' estimators default to their own tol (1e-3), not the
+    object's 1e-2."""
+    X, y = _data()
+    y = np.where(y == 1, 1.0, -1.0)
+    sdca = _solvers.get("linear", "sdca")
+    for loss in sdca.losses:
+        fresh = _svm.SVM(X, y, 0.1, solver="sdca", loss=loss)
+        assert sdca.default_tol_for(loss) == fresh.get_epsilon(), loss
+
+
 def _c_table(path, array):
     """The enumerators listed in the C array ``array`` of ``path``."""
     text = (ROOT / path).read_text(encoding="utf-8")

@@ -339,3 +339,18 @@ def test_c_example_scores_python_kernel_model(tmp_path, score_model_binary):
     np.testing.assert_allclose(table[:, 1:], clf.decision_function(X), rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(table[:, 0], clf.predict(X))
     assert out[-1] == f"# accuracy {clf.score(X, y + 1):.6f} (90 rows)"
+
+
+@pytest.mark.parametrize("loss", ["hinge", "l1"])
+def test_a_loaded_sdca_svm_has_the_default_finish(tmp_path, loss):
+    # A model file keeps no Newton finish mode: the loaded SVM has the
+    # default, "auto" (it read True, forced on under any cap, before).
+    from stochsvm import SVM
+
+    X, y = _blobs(60, 3, 2, 5)
+    y = np.where(y == 1, 1.0, -1.0)
+    svm = SVM(X, y, 0.1, solver="sdca", loss=loss)
+    svm.train()
+    save_model(svm, tmp_path / "s.ssvm")
+    back = load_model(tmp_path / "s.ssvm")
+    assert back.get_solver() == "sdca" and back.get_newton_fallback() == "auto"

@@ -195,3 +195,59 @@ def test_sdca_pickles_its_model_and_restarts_its_duals_on_new_data(problem):
     scale, B = 1.0 / (1e-2 * len(y)), svm.get_bias_multiplier()
     assert np.allclose(clone.get_model(), scale * (X.T @ alpha), rtol=0, atol=1e-12)
     assert clone.get_bias() == pytest.approx(scale * B * B * alpha.sum(), abs=1e-12)
+
+
+def _old_state(svm, mode):
+    """The state a format-1 pickle held: the getter's reading of the mode."""
+    fn, args = svm.__reduce__()
+    state = dict(args[0])
+    state["format"] = 1
+    if mode is None:
+        del state["newton_fallback"]  # pickles from before the knob
+    else:
+        state["newton_fallback"] = mode
+    return fn, state
+
+
+@pytest.mark.parametrize("loss", ["l1", "hinge", "logistic"])
+@pytest.mark.parametrize("old", [True, None])
+def test_old_sdca_pickles_restore_the_default_finish(problem, loss, old):
+    # Before the hinge's (and then the l1's) Newton finish became "auto",
+    # get_newton_fallback() read True for SDCA's default: a format-1 state
+    # with True, or without the key, restores as the default "auto", not
+    # forced on (which would hand over under a cap the caller set).
+    X, y = problem
+    y = y if loss != "l1" else X[:, 0] + 0.1 * y
+    svm = SVM(X, y, 1e-2, solver="sdca", loss=loss)
+    fn, state = _old_state(svm, old)
+    clone = fn(state)
+    assert clone.get_newton_fallback() == ("auto" if loss in ("l1", "hinge") else True)
+    # Under a cap the caller set, the hinge and l1 end on it as asked.
+    clone.set_data(X, y)
+    clone.set_epsilon(1e-12)
+    clone.set_max_num_iterations(X.shape[0])
+    stats = clone.train()
+    if loss in ("l1", "hinge"):
+        assert stats["status"] == "max_iterations" and stats["num_newton_iterations"] == 0
+    # The mode travels with the loss, as on a fresh object.
+    clone.set_loss("hinge")
+    assert clone.get_newton_fallback() == "auto"
+
+
+def test_pickles_keep_the_finish_mode_as_set(problem):
+    X, y = problem
+    for mode in (True, False, "auto"):
+        svm = SVM(X, y, 1e-2, solver="sdca", loss="hinge")
+        svm.set_newton_fallback(mode)
+        clone = pickle.loads(pickle.dumps(svm))
+        assert clone.get_newton_fallback() == mode
+    # The default with a smooth loss reads True (auto is on for it) but is
+    # pickled as the default: after set_loss("hinge") it is "auto" again.
+    smooth = SVM(X, y, 1e-2, solver="sdca", loss="logistic")
+    assert smooth.get_newton_fallback() is True
+    clone = pickle.loads(pickle.dumps(smooth))
+    clone.set_loss("hinge")
+    assert clone.get_newton_fallback() == "auto"
+    # A format-1 state with an explicit False keeps it.
+    fn, state = _old_state(SVM(X, y, 1e-2, solver="sdca", loss="l1"), False)
+    assert fn(state).get_newton_fallback() is False

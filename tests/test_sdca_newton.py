@@ -147,3 +147,39 @@ def test_an_uncertified_newton_end_warns_without_asking_for_more_epochs(cancer):
     text = " ".join(str(w.message) for w in record)
     assert "Newton ended after" in text and "rarely helps" in text
     assert "StandardScaler" in text and "increase max_iter" not in text
+
+
+def test_the_statistics_name_newtons_model(cancer):
+    """After a hand-over the object holds Newton's model, whose map gave the
+    dual variables: ``sdca_model`` says "newton" until w~(alpha) is rebuilt
+    (set_dual_variables, or the next train); a run that does not hand over
+    keeps SDCA's own names."""
+    X, y = cancer
+    n, C = X.shape[0], 1000.0
+    lam = 1.0 / (C * n)
+    on = _svm(X, y, C, "hinge2", True)
+    first = on.train()
+    assert first["num_newton_iterations"] > 0
+    assert first["sdca_model"] == "newton"
+    assert on.get_statistics()["sdca_model"] == "newton"
+    # setting the dual variables rebuilds w~(alpha): SDCA's model again
+    alpha = on.get_dual_variables()
+    on.set_dual_variables(alpha)
+    assert on.get_statistics()["sdca_model"] == "dual"
+    B = on.get_bias_multiplier()
+    w_alpha = X.T @ alpha / (lam * n)  # (raw features up to 4e3 and C = 1e3: rounding)
+    np.testing.assert_allclose(on.get_model(), w_alpha, rtol=1e-6, atol=1e-9 * np.abs(w_alpha).max())
+    assert on.get_bias() == pytest.approx(B * B * alpha.sum() / (lam * n), rel=1e-6)
+    # the next train continues SDCA from alpha; its model is SDCA's unless
+    # it hands over again
+    second = on.train()
+    assert second["status"] == "converged"
+    if second["num_newton_iterations"] > 0:
+        assert second["sdca_model"] == "newton"
+    else:
+        assert second["sdca_model"] in ("dual", "earlier")
+    # the same run without the fallback: its own model, on the cap
+    off = _svm(X, y, C, "hinge2", False)
+    capped = off.train()
+    assert capped["status"] == "max_iterations"
+    assert capped["sdca_model"] in ("dual", "ray")

@@ -152,10 +152,13 @@ def test_a_cap_the_caller_set_is_kept(cancer):
     capped.train()
     st = capped.get_statistics()
     assert st["status"] == "max_iterations" and st["num_newton_iterations"] == 0
+    assert st["sdca_model"] in ("dual", "ray")  # SDCA's own model
     capped.set_newton_fallback(True)
     capped.train()
     st = capped.get_statistics()
     assert st["status"] == "converged" and st["num_newton_iterations"] > 0
+    # The model is the finish's, the dual variables its certificate's point.
+    assert st["sdca_model"] == "newton"
 
 
 @pytest.mark.parametrize("name", ["a9a", "w8a"])
@@ -179,3 +182,4 @@ def test_runs_that_converge_are_not_handed_over(name):
     st = svm.get_statistics()
     assert st["status"] == "converged"
     assert st["num_newton_iterations"] == 0
+    assert st["sdca_model"] in ("dual", "earlier", "average")

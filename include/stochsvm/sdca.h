@@ -71,15 +71,20 @@ typedef enum SsSdcaModel {
                                    train call, of lower primal objective */
   SS_SDCA_MODEL_AVERAGE = 2,  /**< a converged run's (hinge and l1 losses): the tail average of
                                    the call's epoch models, of lower primal objective */
-  SS_SDCA_MODEL_RAY = 3       /**< a run stopped on its cap: t* w~(alpha), the best point of the
+  SS_SDCA_MODEL_RAY = 3,      /**< a run stopped on its cap: t* w~(alpha), the best point of the
                                    ray through w~(alpha) */
+  SS_SDCA_MODEL_NEWTON = 4    /**< a run that handed over to the Newton fallback: Newton's w~,
+                                   the dual variables its certificate's point (the next train
+                                   rebuilds w~(alpha) from them) */
 } SsSdcaModel;
 
 /** @brief The model SDCA returned: w~(alpha), or after a converged run the
  *  certified model of least primal objective (an earlier diagnostic's, or
  *  the tail average), or after a run stopped on its cap the best point of
- *  the ray (docs/sdca.rst, "The best model"). Reading it makes the closing
- *  diagnostic a run left pending, as the statistics do.
+ *  the ray (docs/sdca.rst, "The best model"), or after a run that handed
+ *  over to the Newton fallback Newton's model (ss_svm_set_newton_fallback).
+ *  Reading it makes the closing diagnostic a run left pending, as the
+ *  statistics do.
  *  @return an SsSdcaModel; SS_SDCA_MODEL_NONE for NULL, other solvers and
  *          untrained objects. */
 SS_API SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self);

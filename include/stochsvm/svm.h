@@ -322,7 +322,8 @@ SS_API SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self);
 /** Epochs of the default iteration cap. */
 #define SS_SVM_DEFAULT_EPOCHS 100
 /** Epochs of SDCA's default cap with the hinge loss (shrunk epochs are
- *  cheap; the Newton finish at the cap is not). */
+ *  cheap; the Newton finish at the cap is not). Not with l1, whose epochs
+ *  are full passes (docs/stopping.rst, "Why l1 keeps the 100-epoch cap"). */
 #define SS_SDCA_HINGE_DEFAULT_EPOCHS 1000
 
 /** @brief Iterations per ss_svm_train call, >= 1. Default

@@ -183,6 +183,7 @@ cdef extern from "stochsvm/svm.h" nogil:
         SS_SDCA_MODEL_EARLIER
         SS_SDCA_MODEL_AVERAGE
         SS_SDCA_MODEL_RAY
+        SS_SDCA_MODEL_NEWTON
     SsSdcaModel ss_svm_get_sdca_model(const SsSvm *self)
     SsStatus ss_svm_set_bias(SsSvm *self, double bias)
     SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)

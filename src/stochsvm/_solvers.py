@@ -46,7 +46,9 @@ class Solver:
     #: The least epochs of the default cap with the hinge loss (0: as any
     #: loss). SDCA's: its hinge epochs shrink to the examples off their
     #: bounds, and the Newton finish that takes over at the cap costs
-    #: hundreds of passes (the C object's SS_SDCA_HINGE_DEFAULT_EPOCHS).
+    #: hundreds of passes (the C object's SS_SDCA_HINGE_DEFAULT_EPOCHS). Not
+    #: the l1 loss, whose epochs SDCA does not shrink (docs/stopping.rst,
+    #: "Why l1 keeps the 100-epoch cap").
     hinge_max_iter: int = 0
     #: What ``tol`` bounds; None: the solver has no stopping test.
     stopping_rule: str = "objective window"

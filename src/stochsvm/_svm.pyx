@@ -426,6 +426,7 @@ _SDCA_MODEL_NAMES = {
     <int>SS_SDCA_MODEL_EARLIER: "earlier",
     <int>SS_SDCA_MODEL_AVERAGE: "average",
     <int>SS_SDCA_MODEL_RAY: "ray",
+    <int>SS_SDCA_MODEL_NEWTON: "newton",
 }
 
 
@@ -445,6 +446,26 @@ cdef dict _statistics_dict(const SsSvmStatistics *st, const SsSvm *svm):
         "num_newton_iterations": st.num_newton_iterations,
         "sdca_model": _SDCA_MODEL_NAMES.get(<int>ss_svm_get_sdca_model(svm)),
     }
+
+
+def _pickled_newton_fallback(state):
+    """The Newton finish's mode a pickled state restores.
+
+    Format 2 stores the mode as set (``"auto"`` when never set). Format 1
+    stored what ``get_newton_fallback()`` read, which for SDCA is True under
+    the default ``"auto"`` wherever "auto" meant on: every loss before the
+    hinge's finish became "auto" only under the object's own cap
+    (2026-11-26), the l1 loss until it did the same (2026-11-27), the smooth
+    losses still. Restored as True, such a state would force the finish
+    under any cap with the hinge and l1 (and after a later ``set_loss``), so
+    a format-1 SDCA True restores as the default, "auto" (an explicit True
+    of those versions cannot be told from it). States from before the knob
+    have none: "auto".
+    """
+    mode = state.get("newton_fallback", "auto")
+    if state.get("format", 1) < 2 and state["solver"] == "sdca" and mode is True:
+        return "auto"
+    return mode
 
 
 def _restore_svm(state, cls=None):
@@ -476,7 +497,7 @@ def _restore_svm(state, cls=None):
     if solver == "sdca":
         svm.set_shrinking(state.get("shrinking", True))
     if solver != "none":
-        svm.set_newton_fallback(state.get("newton_fallback", True if solver == "sdca" else "auto"))
+        svm.set_newton_fallback(_pickled_newton_fallback(state))
     svm.set_model(state["model"])
     svm.set_bias(state["bias"])
     svm.set_iteration_number(state["iteration_number"])
@@ -608,6 +629,7 @@ cdef class SVM(_Trainer):
     cdef bint _diagnostic_frequency_set
     cdef bint _t0_set
     cdef bint _skip_set
+    cdef object _newton_fallback_set  # the mode set_newton_fallback was given; None: never
     cdef object _res_explicit      # RES parameters whose default follows the data, once set
     cdef object _homkermap
 
@@ -718,7 +740,7 @@ cdef class SVM(_Trainer):
         """
         cdef SsSvm *p = self._reader()
         state = {
-            "format": 1,
+            "format": 2,  # 2: newton_fallback is the mode as set (_pickled_newton_fallback)
             "solver": self.get_solver(),
             "dimension": ss_svm_get_dimension(p),
             "lambda": ss_svm_get_lambda(p),
@@ -739,7 +761,8 @@ cdef class SVM(_Trainer):
             "shuffle": bool(ss_svm_get_shuffle(p)),
             "visit_order": _VISIT_ORDERS[ss_svm_get_visit_order(p)],
             "shrinking": bool(ss_svm_get_shrinking(p)),
-            "newton_fallback": self.get_newton_fallback(),
+            "newton_fallback": ("auto" if self._newton_fallback_set is None
+                                else self._newton_fallback_set),
             "scaling": self.get_scaling(),
             "scaling_updates": ss_svm_get_scaling_updates(p),
             "statistics": self.get_statistics(),
@@ -1573,6 +1596,7 @@ cdef class SVM(_Trainer):
         mode = _finish_mode(enabled)
         cdef SsSvm *p = self._writer("set_newton_fallback")
         self._check_knob(ss_svm_set_newton_fallback(p, mode), "enabled", enabled)
+        self._newton_fallback_set = _finish_mode_name(mode)
 
     def get_newton_fallback(self):
         """The Newton finish's mode: True (SDCA's default), False, or
@@ -1925,7 +1949,10 @@ cdef class SVM(_Trainer):
             earlier diagnostic's of lower objective and ``'average'`` for the
             tail average (a converged run, docs/sdca.rst "The best model"),
             ``'ray'`` for the best point of the ray through w~(alpha) (a run
-            stopped on its cap); None for other solvers and before training).
+            stopped on its cap), ``'newton'`` for the Newton fallback's model
+            (a run that handed over, :meth:`set_newton_fallback`, until the
+            next train rebuilds w~(alpha)); None for other solvers and before
+            training).
             Before the first train (status ``'untrained'``) every figure but
             ``iteration``, ``epoch`` and ``elapsed_time`` is NaN.
             An unpickled SVM reports the statistics saved with it until it

@@ -132,36 +132,16 @@ void test_lifecycle_loops(void) {
   CHECK(ok);
 }
 
-/* Abstract data: a dense row-major double matrix seen only through callbacks. */
-typedef struct MyMatrix {
-  const double *x;
-  int64_t d;
-  int64_t calls;
-} MyMatrix;
-
-static double my_inner(const void *data, int64_t i, const double *w) {
-  MyMatrix *m = (MyMatrix *)data; /* the test owns it; counting calls */
-  m->calls++;
-  double s = 0;
-  for (int64_t j = 0; j < m->d; ++j) s += m->x[i * m->d + j] * w[j];
-  return s;
-}
-
-static void my_accumulate(const void *data, int64_t i, double *w, double multiplier) {
-  MyMatrix *m = (MyMatrix *)data;
-  m->calls++;
-  for (int64_t j = 0; j < m->d; ++j) w[j] += multiplier * m->x[i * m->d + j];
-}
-
+/* Abstract data: a dense row-major double matrix seen only through callbacks (TuRows). */
 void test_abstract_data_matches_dense(void) {
   enum { N = 40, D = 3 };
   double X[N * D], y[N];
   tu_make_blobs(X, y, N, D, 0.7, 11);
-  MyMatrix mm = {X, D, 0};
+  TuRows mm = {X, D, 0, 0};
   SsData data;
   SsSvm *ref = tu_new_dense(SS_SOLVER_SGD, &data, X, y, N, D, 0.02);
-  SsSvm *abs = ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, D, N, y, 0.02, my_inner,
-                                             my_accumulate);
+  SsSvm *abs = ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, D, N, y, 0.02, tu_rows_inner_product,
+                                             tu_rows_accumulate);
   REQUIRE(ref != NULL);
   REQUIRE(abs != NULL);
   CHECK_EQ_INT(ss_svm_get_num_data(abs), N);
@@ -174,7 +154,7 @@ void test_abstract_data_matches_dense(void) {
     ss_svm_set_bias_multiplier(both[k], 1.5);
     CHECK_EQ_INT(ss_svm_train(both[k]), SS_OK);
   }
-  CHECK(mm.calls > 0);
+  CHECK(mm.inner_products > 0 && mm.accumulates > 0);
   /* The data-dependent default t0 (squared hinge) sees the same radius. */
   for (int k = 0; k < 2; ++k) ss_svm_set_loss(both[k], SS_LOSS_HINGE2);
   CHECK_CLOSE(ss_svm_get_t0(abs), ss_svm_get_t0(ref), 1e-12 * ss_svm_get_t0(ref));
@@ -196,16 +176,18 @@ void test_abstract_data_matches_dense(void) {
 void test_abstract_data_rejects(void) {
   double X[4] = {1, -1, 2, -2};
   double y[4] = {1, -1, 1, -1};
-  MyMatrix mm = {X, 1, 0};
-  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, 0.1, NULL, my_accumulate) == NULL);
-  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, 0.1, my_inner, NULL) == NULL);
-  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 0, 4, y, 0.1, my_inner, my_accumulate) == NULL);
-  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 0, y, 0.1, my_inner, my_accumulate) == NULL);
-  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, NULL, 0.1, my_inner, my_accumulate) == NULL);
-  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, 0.0, my_inner, my_accumulate) == NULL);
-  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, NAN, my_inner, my_accumulate) == NULL);
-  CHECK(ss_svm_new_with_abstract_data((SsSolver)9, &mm, 1, 4, y, 0.1, my_inner, my_accumulate) == NULL);
-  CHECK_EQ_INT(mm.calls, 0);
+  TuRows mm = {X, 1, 0, 0};
+  SsInnerProductFunction dot = tu_rows_inner_product;
+  SsAccumulateFunction axpy = tu_rows_accumulate;
+  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, 0.1, NULL, axpy) == NULL);
+  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, 0.1, dot, NULL) == NULL);
+  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 0, 4, y, 0.1, dot, axpy) == NULL);
+  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 0, y, 0.1, dot, axpy) == NULL);
+  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, NULL, 0.1, dot, axpy) == NULL);
+  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, 0.0, dot, axpy) == NULL);
+  CHECK(ss_svm_new_with_abstract_data(SS_SOLVER_SGD, &mm, 1, 4, y, NAN, dot, axpy) == NULL);
+  CHECK(ss_svm_new_with_abstract_data((SsSolver)9, &mm, 1, 4, y, 0.1, dot, axpy) == NULL);
+  CHECK_EQ_INT(mm.inner_products + mm.accumulates, 0);
 }
 
 void test_without_data(void) {

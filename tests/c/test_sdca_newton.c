@@ -98,6 +98,11 @@ void test_sdca_newton_reaches_a_certified_optimum(void) {
       CHECK_EQ_INT(st_off->num_newton_iterations, 0);
       CHECK_EQ_INT(st_on->status, SS_SVM_STATUS_CONVERGED);
       CHECK(st_on->num_newton_iterations > 0);
+      /* the model is Newton's (the dual variables its certificate's point);
+       * SDCA alone returned its own, on the cap */
+      CHECK_EQ_INT(ss_svm_get_sdca_model(on), SS_SDCA_MODEL_NEWTON);
+      const SsSdcaModel own = ss_svm_get_sdca_model(off);
+      CHECK(own == SS_SDCA_MODEL_DUAL || own == SS_SDCA_MODEL_RAY);
       /* Newton adds no SDCA iteration; the stall rule may end SDCA earlier */
       CHECK(st_on->iteration <= st_off->iteration);
 

@@ -130,25 +130,6 @@ void test_sdca_newton_hinge_stall_rule(void) {
   ss_svm_delete(svm);
 }
 
-/* The data through callbacks that count the rows read by inner products. */
-typedef struct {
-  const double *X;
-  int64_t d, reads;
-} CountedRows;
-
-static double counted_inner_product(const void *data, int64_t i, const double *w) {
-  CountedRows *rows = (CountedRows *)data;
-  rows->reads++;
-  double sum = 0;
-  for (int64_t j = 0; j < rows->d; ++j) sum += rows->X[i * rows->d + j] * w[j];
-  return sum;
-}
-
-static void counted_accumulate(const void *data, int64_t i, double *w, double multiplier) {
-  const CountedRows *rows = data;
-  for (int64_t j = 0; j < rows->d; ++j) w[j] += multiplier * rows->X[i * rows->d + j];
-}
-
 /* The CG's Hessian products read the band's rows only (newton.c): at
  * C = 1e3 on 4000 rows of 48 columns (scales 1/2 to 64) with 5 % of the
  * labels flipped, the two SDCA epochs and the finish (its score passes and
@@ -170,10 +151,10 @@ void test_sdca_newton_hinge_band_products(void) {
     }
     y[i] = (score > 0) == (i % 20 != 0) ? 1.0 : -1.0;
   }
-  CountedRows rows = {X, BD, 0};
+  TuRows rows = {X, BD, 0, 0};
   const double lambda = 1.0 / (1e3 * BN);
-  SsSvm *svm = ss_svm_new_with_abstract_data(SS_SOLVER_SDCA, &rows, BD, BN, y, lambda, counted_inner_product,
-                                             counted_accumulate);
+  SsSvm *svm = ss_svm_new_with_abstract_data(SS_SOLVER_SDCA, &rows, BD, BN, y, lambda, tu_rows_inner_product,
+                                             tu_rows_accumulate);
   CHECK(svm != NULL);
   if (!svm) return;
   CHECK(ss_svm_set_loss(svm, SS_LOSS_HINGE) == SS_OK && ss_svm_set_epsilon(svm, 1e-3) == SS_OK &&
@@ -185,7 +166,7 @@ void test_sdca_newton_hinge_band_products(void) {
   CHECK(st->num_newton_iterations > 0);
   CHECK(st->duality_gap <= 1e-3 * st->objective);
   /* 175 passes in 30 Newton iterations; 1,026 when every product read all rows */
-  CHECK(rows.reads <= 8 * (int64_t)BN * (st->num_newton_iterations + 2));
+  CHECK(rows.inner_products <= 8 * (int64_t)BN * (st->num_newton_iterations + 2));
   ss_svm_delete(svm);
 }
 

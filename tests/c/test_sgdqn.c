@@ -530,35 +530,18 @@ void test_sgdqn_fresh_object_continues(void) {
 
 /* Abstract data (two callbacks over a dense matrix): the generic loop, with
  * SGD-QN's diagonal step through the scratch vector. */
-typedef struct QnRows {
-  const double *x;
-  int64_t d;
-} QnRows;
-
-static double qn_rows_dot(const void *data, int64_t i, const double *w) {
-  const QnRows *m = data;
-  double s = 0;
-  for (int64_t j = 0; j < m->d; ++j) s += m->x[i * m->d + j] * w[j];
-  return s;
-}
-
-static void qn_rows_axpy(const void *data, int64_t i, double *w, double a) {
-  const QnRows *m = data;
-  for (int64_t j = 0; j < m->d; ++j) w[j] += a * m->x[i * m->d + j];
-}
-
 void test_sgdqn_abstract_data_matches_dense(void) {
   enum { N = 50, D = 6 };
   static double X[N * D], y[N];
   tu_make_blobs(X, y, N, D, 0.5, 14);
   for (int k = 0; k < N * D; k += 2) X[k] = 0; /* absent features */
-  QnRows rows = {X, D};
+  TuRows rows = {X, D, 0, 0};
   const SsSolver solvers[2] = {SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN};
   for (int s = 0; s < 2; ++s) {
     SsData data;
     SsSvm *ref = tu_new_dense(solvers[s], &data, X, y, N, D, 0.02);
-    SsSvm *abs = ss_svm_new_with_abstract_data(solvers[s], &rows, D, N, y, 0.02, qn_rows_dot,
-                                               qn_rows_axpy);
+    SsSvm *abs = ss_svm_new_with_abstract_data(solvers[s], &rows, D, N, y, 0.02, tu_rows_inner_product,
+                                               tu_rows_accumulate);
     REQUIRE(ref && abs);
     CHECK(ss_svm_get_density(abs) == 1.0);
     CHECK(ss_svm_get_density(ref) < 0.6);

@@ -89,3 +89,19 @@ int tu_same_kernel_run(const SsKernelSvm *a, const SsKernelSvm *b, int64_t n) {
   return tu_same_bits(ss_kernel_svm_get_dual_variables(a), ss_kernel_svm_get_dual_variables(b), n) &&
          tu_same_bits(&sa->objective, &sb->objective, 1);
 }
+
+double tu_rows_inner_product(const void *rows, int64_t i, const double *w)
+{
+  TuRows *m = (TuRows *)rows; /* the test owns it: counting calls */
+  m->inner_products++;
+  double s = 0;
+  for (int64_t j = 0; j < m->d; ++j) s += m->x[i * m->d + j] * w[j];
+  return s;
+}
+
+void tu_rows_accumulate(const void *rows, int64_t i, double *w, double multiplier)
+{
+  TuRows *m = (TuRows *)rows;
+  m->accumulates++;
+  for (int64_t j = 0; j < m->d; ++j) w[j] += multiplier * m->x[i * m->d + j];
+}

@@ -45,6 +45,19 @@ const double *tu_four_points(SsData *data, SsKernel *kernel);
  *  dual variables and objectives. */
 int tu_same_kernel_run(const SsKernelSvm *a, const SsKernelSvm *b, int64_t n);
 
+/** Abstract data (ss_svm_new_with_abstract_data) over a dense row-major
+ *  double matrix @p x of @p d columns: pass a TuRows as the user pointer and
+ *  tu_rows_inner_product / tu_rows_accumulate as the callbacks. The
+ *  callbacks count their calls (the test owns the struct). */
+typedef struct TuRows {
+  const double *x;
+  int64_t d;
+  int64_t inner_products; /**< calls of tu_rows_inner_product (rows read by it) */
+  int64_t accumulates;    /**< calls of tu_rows_accumulate */
+} TuRows;
+double tu_rows_inner_product(const void *rows, int64_t i, const double *w);
+void tu_rows_accumulate(const void *rows, int64_t i, double *w, double multiplier);
+
 /** 1 if two model vectors are bitwise identical. */
 int tu_same_bits(const double *a, const double *b, int64_t d);
 

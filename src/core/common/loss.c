@@ -64,7 +64,11 @@ double ss_loss_dual_update(SsLoss loss, const SsLossFunctions *custom, double al
       double a = alpha + (y - s - 0.5 * alpha) / (A + 0.5);
       return y * fmax(0, y * a) - alpha;
     }
-    case SS_LOSS_L1: return clip(alpha + (y - s) / A, -1, 1) - alpha;
+    case SS_LOSS_L1: {
+      double lo, hi; /* [-1, 1] */
+      ss_dual_box(SS_LOSS_L1, 1.0, y, &lo, &hi);
+      return clip(alpha + (y - s) / A, lo, hi) - alpha;
+    }
     case SS_LOSS_L2: return (y - s - 0.5 * alpha) / (A + 0.5);
     case SS_LOSS_LOGISTIC: return ss_logistic_dual_update(alpha, s, A, y);
     case SS_LOSS_CUSTOM: break;

@@ -191,11 +191,35 @@ static inline double ss_logistic_dual_update(double alpha, double s, double A, d
   return ss_logistic_dual_update_at_score(alpha, s, A, y);
 }
 
-/* SDCA's hinge step (loss.c): y a' = y (alpha + (y - s)/A) clipped to [0, 1]. */
+/* The dual box of the hinge and l1 losses, written once, for an example of
+ * weight c and label y: the hinge's beta = y alpha lies in [0, c]
+ * (ss_hinge_beta_max; SDCA's step below, with c = 1, and its shrinking,
+ * sdca_steps_t.h, work in beta), so alpha in [min(0, c y), max(0, c y)];
+ * the l1's alpha in [-c, c] (loss.c's l1 step, c = 1). ss_dual_box gives
+ * the box of alpha (the finish's dual ascent, hinge_dual.c). */
+static inline double ss_hinge_beta_max(double c)
+{
+  return c;
+}
+
+static inline void ss_dual_box(SsLoss loss, double c, double y, double *lo, double *hi)
+{
+  if (loss == SS_LOSS_HINGE) {
+    const double end = y * ss_hinge_beta_max(c);
+    *lo = fmin(0.0, end);
+    *hi = fmax(0.0, end);
+  } else {
+    *lo = -c;
+    *hi = c;
+  }
+}
+
+/* SDCA's hinge step (loss.c): y a' = y (alpha + (y - s)/A) clipped to the
+ * box [0, 1] of unit weight. */
 static inline double ss_hinge_dual_update(double alpha, double s, double A, double y)
 {
   double beta = y * (alpha + (y - s) / A);
-  beta = beta < 0 ? 0 : (beta > 1 ? 1 : beta);
+  beta = beta < 0 ? 0 : (beta > ss_hinge_beta_max(1) ? ss_hinge_beta_max(1) : beta);
   return y * beta - alpha;
 }
 

@@ -608,7 +608,14 @@ static SsStatus run_solver(SsKernelSvm *self)
   }
   self->race_start = self->num_kernel_evaluations; /* after the nu warm-up (sbp_race.c) */
   /* The finish kept the optimum of this very problem: no SBP step would pay
-   * (sbp_race.c, "A warm start"); the finish continues from it. */
+   * (sbp_race.c, "A warm start"); the finish continues from it. Not through
+   * the driver's stall path (run.c), where a race hand-over ends: that path
+   * is a training diagnostic, which comes only after steps, costs a pass
+   * of the n rows against the support vectors that the finish's write-back
+   * replaces, and would call the caller's diagnostic function for a run of
+   * no step. The status is the one that path sets (the cap's, which
+   * ss_kernel_finish_wanted reads as a run ended short), and the finish
+   * writes the statistics (model, certificate, elapsed time) either way. */
   if (ss_sbp_race_lost_at_start(self)) {
     self->race_lost = true;
     self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;

@@ -9,8 +9,8 @@
  *     v(alpha) = 1/(lambda n) sum_i alpha_i x~_i,
  *
  * over the box alpha_i in [min(0, c_i y_i), max(0, c_i y_i)] (the hinge)
- * or [-c_i, c_i] (l1), and the primal model is w~ = v(alpha). Along one
- * coordinate D is a concave quadratic,
+ * or [-c_i, c_i] (l1; both ss_dual_box, loss.h), and the primal model is
+ * w~ = v(alpha). Along one coordinate D is a concave quadratic,
  *
  *     dD/dalpha_i   = (y_i - s_i) / n,          s_i = <v(alpha), x~_i> + b,
  *     d2D/dalpha_i2 = -Q_i / (lambda n^2),      Q_i = ||x~_i||^2,
@@ -75,18 +75,6 @@
  *  1 + sweeps/4, at most every this many. */
 #define SS_HINGE_DUAL_CHECK_MOST 8
 
-/* The box of alpha_i. */
-static void dual_box(SsLoss loss, double c, double y, double *lo, double *hi)
-{
-  if (loss == SS_LOSS_HINGE) {
-    *lo = fmin(0.0, c * y);
-    *hi = fmax(0.0, c * y);
-  } else {
-    *lo = -c;
-    *hi = c;
-  }
-}
-
 /* w~ = v(alpha), exactly (one accumulation pass). */
 static void dual_model(Newton *nt, const double *alpha, double *w)
 {
@@ -134,7 +122,7 @@ static void dual_sweep(Newton *nt, double *alpha, double *w, int64_t *list, int6
     const int64_t i = list[k];
     const double c = ss_newton_weight(self, i), y = self->labels[i];
     double lo, hi;
-    dual_box(self->loss, c, y, &lo, &hi);
+    ss_dual_box(self->loss, c, y, &lo, &hi);
     const double bias = nt->m > nt->d ? B * w[nt->d] : nt->offset;
     const double g = y - ss_source_inner_product(&self->source, i, w) - bias;
     if (stays_out(alpha[i], lo, hi, g, *low, *high)) {
@@ -170,7 +158,7 @@ static void dual_restore(const Newton *nt, const double *alpha, const double *s,
   for (int64_t k = *count; k < weighted; ++k) {
     const int64_t i = list[k];
     double lo, hi;
-    dual_box(self->loss, ss_newton_weight(self, i), self->labels[i], &lo, &hi);
+    ss_dual_box(self->loss, ss_newton_weight(self, i), self->labels[i], &lo, &hi);
     if (stays_out(alpha[i], lo, hi, self->labels[i] - s[i], low, high)) continue;
     list[k] = list[*count];
     list[(*count)++] = i;

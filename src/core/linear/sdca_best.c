@@ -76,8 +76,9 @@
  * the run's instructions uncounted, 8.5 % counted), and d + n doubles.
  *
  * Which model the object holds is a statistic (ss_svm_get_sdca_model):
- * w~(alpha), an earlier diagnostic's, the tail average, or after a run
- * stopped on its cap the closing ray's t* w~(alpha) (sdca_ray.c).
+ * w~(alpha), an earlier diagnostic's, the tail average, after a run
+ * stopped on its cap the closing ray's t* w~(alpha) (sdca_ray.c), or
+ * after a hand-over the Newton fallback's model (sdca_newton.c).
  */
 #include "svm_internal.h"
 #include "../common/loss.h"
@@ -123,6 +124,7 @@ SsStatus ss_sdca_best_begin(SsSvm *self)
 {
   SsSdcaBest *best = &self->best;
   ss_sdca_undo_best(self);
+  self->newton.applied = false; /* (this call's fallback, if any, sets it) */
   const size_t bytes = (size_t)self->dimension * sizeof(double);
   if (!best->u) best->u = malloc(bytes);
   if (!best->u)
@@ -231,6 +233,9 @@ void ss_sdca_undo_best(SsSvm *self)
 SsSdcaModel ss_sdca_best_model(const SsSvm *self)
 {
   if (!self->alpha || !self->best.trained) return SS_SDCA_MODEL_NONE;
+  /* (the fallback's model: a rebuild from alpha, which clears model_stale,
+   * replaces it) */
+  if (self->newton.applied && self->model_stale) return SS_SDCA_MODEL_NEWTON;
   if (self->best.applied) return self->best.is_mean ? SS_SDCA_MODEL_AVERAGE : SS_SDCA_MODEL_EARLIER;
   if (self->ray.applied && self->factor == self->ray.t) return SS_SDCA_MODEL_RAY;
   return SS_SDCA_MODEL_DUAL;

@@ -10,7 +10,8 @@
  * with its own dual point (the smoothed loss's map, or the dual ascent's),
  * kept as alpha. Either way the model is marked stale, so that the next
  * train rebuilds w~(alpha) and continues SDCA from the certified dual
- * point, and the closing ray (sdca_ray.c) is forgotten.
+ * point, and the closing ray (sdca_ray.c) is forgotten. Until then the
+ * object holds Newton's model (ss_svm_get_sdca_model: SS_SDCA_MODEL_NEWTON).
  *
  * (A file apart from the two methods because newton_hinge.c calls
  * newton.c's pieces: the choice made here keeps the calls one way.)
@@ -25,6 +26,7 @@ static SsStatus handed_back(SsSvm *self, SsStatus status)
   self->ray.applied = false;
   self->ray.scores_fresh = false;
   self->model_stale = true;
+  self->newton.applied = true;
   return status;
 }
 

@@ -66,7 +66,7 @@ static SsStatus STEPS_NAME(SsEpochRun *run, int64_t t, int64_t t_end)
           continue;
         }
         PG = G < 0 ? G : 0;
-      } else if (box && beta >= ci) {
+      } else if (box && beta >= ss_hinge_beta_max(ci)) {
         if (G < pg_min) {
           shrunk[i] = 1;
           ++num_shrunk;

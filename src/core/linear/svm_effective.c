@@ -121,7 +121,11 @@ int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
   /* SDCA with the hinge: its epochs shrink to the examples off their bounds,
    * and the Newton finish that takes over at the cap costs hundreds of
    * passes (a9a, lambda = 1/n, epsilon 1e-3: 100 epochs + 46 Newton
-   * iterations, 2.2 s, against 151 epochs, 0.2 s; docs/stopping.rst). */
+   * iterations, 2.2 s, against 151 epochs, 0.2 s; docs/stopping.rst).
+   * Not the l1 loss, which SDCA does not shrink: its epochs are full
+   * passes, and the finish at 100 epochs was the faster way to tol in four
+   * of the five runs it changed (docs/stopping.rst, "Why l1 keeps the
+   * 100-epoch cap"). */
   const int64_t epochs = self->solver == SS_SOLVER_SDCA && self->loss == SS_LOSS_HINGE
                              ? SS_SDCA_HINGE_DEFAULT_EPOCHS
                              : SS_SVM_DEFAULT_EPOCHS;

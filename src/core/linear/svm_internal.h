@@ -77,6 +77,8 @@ typedef struct SsSdcaNewton {
   bool disabled;               /**< ss_svm_set_newton_fallback(OFF) */
   bool forced;                 /**< ...(ON): also under a cap set by the caller; neither: AUTO */
   int64_t iterations;          /**< Newton iterations of the last train call */
+  bool applied;                /**< SDCA: the model is the fallback's until w~(alpha) is rebuilt
+                                    (model_stale; ss_svm_get_sdca_model) */
   /** The primal solvers' stall rule (primal_finish.c), set by ss_primal_train
    *  for epochs.c's ops->stalled, which cannot call that file (it calls
    *  epochs.c); NULL: none. */
