@@ -32,7 +32,8 @@ Part ``bars``: the first ``--n-train`` rows of a fixed permutation
 (``default_rng(0)``) of the training file and ``--n-test`` of the test file;
 ``SVC(C=32, gamma)`` against ``KernelSVMClassifier`` with solver ``sbp`` and
 ``bsca`` (budget 500), nu and the stopping rule at their defaults (no
-oracle), ``n_jobs`` 1 and 2 (2: threads inside the one binary model).
+oracle), ``n_jobs`` 1 and 2 (2: threads inside the one binary model); ``--early-stopping on``
+(or ``auto``) passes ``early_stopping`` to the estimators (docs/stopping.rst).
 Accuracy in pp against SVC; process CPU time of ``fit`` for one thread, wall
 time for two, each as a fraction of SVC's CPU time.
 
@@ -227,11 +228,15 @@ def subset(name, n_train, n_test):
 
 
 def stop_text(est):
-    """How the (first) binary model's run ended: status, epochs, certified gap."""
-    st = est._svms[0].get_statistics()
+    """How the (first) binary model's run ended: status (the estimator's:
+    "validation" where early stopping ended it), epochs, certified gap,
+    held-out accuracy."""
+    st = est._stats[0]
     text = f"{st['status']}, {st['iteration'] / est._svms[0].get_num_data():.2f} epochs"
     if st["dual_objective"] > 0:
         text += f", gap {st['duality_gap'] / st['dual_objective']:.3f}"
+    if "validation_score" in st:
+        text += f", held-out best {100 * st['validation_score']:.2f} %"
     return text
 
 
@@ -246,7 +251,7 @@ def part_bars(args, lines):
               "Times: `fit` only; 1 thread process CPU time, 2 threads wall time; "
               "ratios to SVC's CPU time. Goals: SBP >= SVC - 0.5 pp in <= 1/8 (0.125); "
               "BSCA (B = 500) >= SVC - 1 pp in <= 1/20 (0.05).", "",
-              f"{load_average()} before the runs.", "",
+              f"early_stopping={args.early_stopping!r}; {load_average()} before the runs.", "",
               "Stop: the status, the epochs run and, where a bound was computed, the "
               "relative gap (P - D) / D it certified (SBP: docs/stopping.rst).", "",
               "| data | SVC % | SVC s | solver | threads | ours % | pp | ours s | ratio | stop |",
@@ -262,7 +267,8 @@ def part_bars(args, lines):
                 continue
             for threads in args.threads:
                 est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, random_state=0,
-                                          n_jobs=threads, **extra)
+                                          n_jobs=threads, early_stopping=args.early_stopping,
+                                          **extra)
                 w0, c0 = time.perf_counter(), time.process_time()
                 est.fit(X, y)
                 seconds = (time.process_time() - c0) if threads == 1 else time.perf_counter() - w0
@@ -270,7 +276,7 @@ def part_bars(args, lines):
                 lines.append(f"| {name} | {svc_acc:.2f} | {svc_s:.2f} | {solver} | {threads} | "
                              f"{acc:.2f} | {acc - svc_acc:+.2f} | {seconds:.2f} | "
                              f"{seconds / svc_s:.3f} | {stop_text(est)} |")
-                print(lines[-1], flush=True)
+                print(lines[-1], f"({load_average()})", flush=True)
     lines += ["", f"{load_average()} after the runs.", ""]
 
 
@@ -290,6 +296,9 @@ def main():
                    help="bars: thread counts, comma-separated (default 1,2)")
     p.add_argument("--solvers", type=lambda s: s.split(","), default=["sbp", "bsca"],
                    help="bars: the solvers, comma-separated (default sbp,bsca)")
+    p.add_argument("--early-stopping", default=False,
+                   type=lambda s: s if s == "auto" else {"on": True, "off": False}[s],
+                   help="bars: the estimators' early_stopping, on, off or auto (default off)")
     p.add_argument("--out", default=os.path.join(HERE, "results", "kernel_speed.md"))
     args = p.parse_args()
     lines = ["# Kernel speed: evaluations, threads, bars (issue 21)", "",
