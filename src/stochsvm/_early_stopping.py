@@ -14,8 +14,10 @@ diagnostics in a row that did not improve, the monitor ends the run (the
 diagnostic function's true return value) and the estimator reports the
 stop as status ``"validation"``. The monitor keeps a copy of the model at
 the best score (the budget's B points for BSCA and BSGD, the support vectors
-otherwise), which the estimator puts back into the object when the run
-ends: the model returned is the best one seen, not the last.
+otherwise; a tie keeps the later model), which the estimator puts back into
+the object when the monitor ended the run: the model returned is then the
+best one seen, not the last. A run that ends otherwise (its own stopping
+rule, its cap) keeps its last model.
 
 This is scikit-learn's rule for SGDClassifier's ``early_stopping`` with the
 score read at the solver's diagnostics instead of after every epoch. It
