@@ -97,6 +97,16 @@ def test_rule_ends_a_run_that_stopped_improving(data):
     assert without.n_iter_ == 200
 
 
+@pytest.mark.parametrize("solver, params", [("bsgd", {"budget": 20}), ("pegasos", {}),
+                                            ("perceptron", {})])
+def test_rule_ends_other_solvers_runs(data, solver, params):
+    X, y = data
+    est = KernelSVMClassifier(solver=solver, C=C, gamma=GAMMA, tol=0, max_iter=200,
+                              early_stopping=True, **params).fit(X, y)
+    assert est._stats[0]["status"] == "validation"
+    assert est.n_iter_ < 50
+
+
 def test_the_model_kept_is_the_best_one(data):
     X, y = data
     est = _bsca(early_stopping=True, max_iter=200, n_iter_no_change=5).fit(X, y)
