@@ -32,7 +32,9 @@ Part ``bars``: the first ``--n-train`` rows of a fixed permutation
 (``default_rng(0)``) of the training file and ``--n-test`` of the test file;
 ``SVC(C=32, gamma)`` against ``KernelSVMClassifier`` with solver ``sbp`` and
 ``bsca`` (budget 500), nu and the stopping rule at their defaults (no
-oracle), ``n_jobs`` 1 and 2 (2: threads inside the one binary model).
+oracle), ``n_jobs`` 1 and 2 (2: threads inside the one binary model); ``--early-stopping
+off,on`` runs each estimator with each of those ``early_stopping`` values (``on``,
+``off``, ``auto``; ``--n-iter-no-change``: docs/stopping.rst).
 Accuracy in pp against SVC; process CPU time of ``fit`` for one thread, wall
 time for two, each as a fraction of SVC's CPU time.
 
@@ -43,6 +45,7 @@ Usage (one command; the tables go to bench/results/kernel_speed.md)::
 """
 
 import argparse
+import itertools
 import os
 import platform
 import statistics
@@ -227,11 +230,15 @@ def subset(name, n_train, n_test):
 
 
 def stop_text(est):
-    """How the (first) binary model's run ended: status, epochs, certified gap."""
-    st = est._svms[0].get_statistics()
+    """How the (first) binary model's run ended: status (the estimator's:
+    "validation" where early stopping ended it), epochs, certified gap,
+    held-out accuracy."""
+    st = est._stats[0]
     text = f"{st['status']}, {st['iteration'] / est._svms[0].get_num_data():.2f} epochs"
     if st["dual_objective"] > 0:
         text += f", gap {st['duality_gap'] / st['dual_objective']:.3f}"
+    if "validation_score" in st:
+        text += f", held-out best {100 * st['validation_score']:.2f} %"
     return text
 
 
@@ -260,17 +267,23 @@ def part_bars(args, lines):
         for solver, extra in (("sbp", {}), ("bsca", {"budget": 500})):
             if solver not in args.solvers:
                 continue
-            for threads in args.threads:
+            variants = [(False, 3)] if False in args.early_stopping else []
+            variants += [(early, patience) for early in args.early_stopping if early is not False
+                         for patience in args.n_iter_no_change]
+            for threads, (early, patience) in itertools.product(args.threads, variants):
                 est = KernelSVMClassifier(solver=solver, C=C, gamma=gamma, random_state=0,
-                                          n_jobs=threads, **extra)
+                                          n_jobs=threads, early_stopping=early,
+                                          n_iter_no_change=patience, **extra)
                 w0, c0 = time.perf_counter(), time.process_time()
                 est.fit(X, y)
                 seconds = (time.process_time() - c0) if threads == 1 else time.perf_counter() - w0
                 acc = 100 * est.score(Xt, yt)
-                lines.append(f"| {name} | {svc_acc:.2f} | {svc_s:.2f} | {solver} | {threads} | "
+                label = (f"{solver}, early_stopping={early}, n_iter_no_change={patience}"
+                         if early is not False else solver)
+                lines.append(f"| {name} | {svc_acc:.2f} | {svc_s:.2f} | {label} | {threads} | "
                              f"{acc:.2f} | {acc - svc_acc:+.2f} | {seconds:.2f} | "
                              f"{seconds / svc_s:.3f} | {stop_text(est)} |")
-                print(lines[-1], flush=True)
+                print(lines[-1], f"({load_average()})", flush=True)
     lines += ["", f"{load_average()} after the runs.", ""]
 
 
@@ -290,6 +303,14 @@ def main():
                    help="bars: thread counts, comma-separated (default 1,2)")
     p.add_argument("--solvers", type=lambda s: s.split(","), default=["sbp", "bsca"],
                    help="bars: the solvers, comma-separated (default sbp,bsca)")
+    p.add_argument("--early-stopping", default=[False],
+                   type=lambda s: [v if v == "auto" else {"on": True, "off": False}[v]
+                                   for v in s.split(",")],
+                   help="bars: the estimators' early_stopping, comma-separated values of on, "
+                        "off and auto, each a run (default off)")
+    p.add_argument("--n-iter-no-change", type=lambda s: [int(v) for v in s.split(",")],
+                   default=[3], help="bars: the estimators' n_iter_no_change under early "
+                                     "stopping, comma-separated, each a run (default 3)")
     p.add_argument("--out", default=os.path.join(HERE, "results", "kernel_speed.md"))
     args = p.parse_args()
     lines = ["# Kernel speed: evaluations, threads, bars (issue 21)", "",

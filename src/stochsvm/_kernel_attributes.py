@@ -43,8 +43,13 @@ class KernelAttributes:
     @property
     def support_(self):
         """Training index of each support vector (-1 for a vector that is not
-        a training row, such as one a budgeted solver merged)."""
-        return self._expansion()[2]
+        a training row, such as one a budgeted solver merged): a row of the X
+        given to fit, also under early stopping, which trains on a part of it."""
+        indices = self._expansion()[2]
+        rows = getattr(self, "_train_rows", None)
+        if rows is None:
+            return indices
+        return np.where(indices >= 0, rows[np.maximum(indices, 0)], -1)
 
     @property
     def dual_coef_(self):

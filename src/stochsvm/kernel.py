@@ -37,6 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from stochsvm import _kernel_svm, _solvers, model_file
 from stochsvm._kernel_attributes import KernelAttributes
+from stochsvm._early_stopping import ValidationMonitor, validation_split
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
@@ -62,6 +63,8 @@ _BIAS_SOLVERS = _solvers.names("kernel", bias="unregularized")
 #: objective) and the SBP while its nu is not derived from C. Their fits are
 #: not compared with the objective of the zero model.
 _OWN_OBJECTIVE = ("perceptron", "sbp")
+#: early_stopping="auto" holds out data for the budgeted solvers above this many rows.
+_AUTO_EARLY_STOPPING_ROWS = 10_000
 
 
 def _variance(X):
@@ -243,6 +246,32 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         cross-validation (stratified, seeded by ``random_state``; five more
         fits) for :meth:`predict_proba`, as ``SVC(probability=True)``;
         multiclass by normalised one-vs-rest (docs: "Probabilities").
+    early_stopping : bool or "auto", default=False
+        Stop each binary problem's run on held-out data (docs/stopping.rst,
+        "Early stopping on held-out data"): ``fit`` holds out a stratified
+        ``validation_fraction`` of the rows (drawn once per fit from
+        ``random_state``; one split for all one-vs-rest classes), trains on
+        the rest, scores the held-out rows with the current model at every
+        diagnostic (every epoch, except for ``"sbp"``, which keeps its
+        finer schedule) and ends the run after ``n_iter_no_change``
+        diagnostics in a row without an accuracy gain of more than
+        ``validation_tol``; such a run keeps the model of its best
+        held-out score and its statistics read status ``"validation"``,
+        without a ConvergenceWarning (a run that hits ``max_iter`` first
+        warns as without early stopping). The stop certifies nothing about
+        the objective. ``"auto"``: on for ``"bsca"`` and ``"bsgd"`` when
+        ``fit`` gets more than 10,000 rows, off otherwise. Only ``fit``
+        (not ``partial_fit``); not with ``kernel="precomputed"``. The
+        training part is a copy of those rows of X.
+    validation_fraction : float in (0, 1), default=0.1
+        The share of the rows held out under early stopping (rounded up;
+        every class needs a held-out and a training row, ValueError
+        otherwise). Sample and class weights weigh the held-out accuracy.
+    n_iter_no_change : int >= 1, default=3
+        Diagnostics without an improvement before early stopping ends a run.
+    validation_tol : float >= 0, default=1e-4
+        The held-out accuracy gain (a fraction, not points) that counts as
+        an improvement.
     verbose : int, default=0
         Show the progress of fit (a tqdm bar, redrawn during the epochs), or
         without tqdm print a line per trained SVM (its last epoch, objective
@@ -268,6 +297,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         outputs' support vectors: ``decision_function(X)[:, c] ==
         K(X, support_vectors_) @ dual_coef_[c] + intercept_[c]``
         (:class:`stochsvm._kernel_attributes.KernelAttributes`).
+    validation_scores_ : list of ndarray
+        Only after a fit with early stopping: for each binary problem, its
+        held-out accuracy at each diagnostic (the last is the run's end;
+        ``_stats[k]["status"]`` reads ``"validation"`` where early stopping
+        ended problem k's run).
     probA_, probB_ : ndarray of shape (n_outputs,)
         ``probability=True``: the Platt sigmoid ``1 / (1 + exp(A f + B))`` of
         each output.
@@ -295,13 +329,19 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         "cache_size": [real(0)],
         "shrinking": ["boolean"],
         "probability": ["boolean"],
+        "early_stopping": ["boolean", options("auto")],
+        "validation_fraction": [real(0, 1)],
+        "n_iter_no_change": [integer(1)],
+        "validation_tol": [real(0, closed="left")],
     }
 
     def __init__(self, *, solver="sdca", kernel="rbf", gamma="scale", degree=3, coef0=0.0, C=None,
                  lambda_=None, nu=None, unregularized_bias=None, eta0=None, max_iter=None,
                  tol=None, random_state=0, warm_start=False, n_jobs=None, class_weight=None,
                  budget=None, budget_maintenance=None, kernel_precision="float64",
-                 cache_size=200, shrinking=True, probability=False, verbose=0, seed=DEPRECATED, max_epochs=DEPRECATED):
+                 cache_size=200, shrinking=True, probability=False, early_stopping=False,
+                 validation_fraction=0.1, n_iter_no_change=3, validation_tol=1e-4, verbose=0,
+                 seed=DEPRECATED, max_epochs=DEPRECATED):
         self.solver = solver
         self.kernel = kernel
         self.gamma = gamma
@@ -324,6 +364,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self.cache_size = cache_size
         self.shrinking = shrinking
         self.probability = probability
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.validation_tol = validation_tol
         self.verbose = verbose
         self.seed = seed
         self.max_epochs = max_epochs
@@ -503,7 +547,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             return [np.where(y == self.classes_[1], 1.0, -1.0)]
         return [np.where(y == c, 1.0, -1.0) for c in self.classes_]
 
-    def _train(self, X, y, weights, first, epochs, tol, partial):
+    def _train(self, X, y, weights, first, epochs, tol, partial, validation=None):
         self._forget_probability()
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
@@ -536,6 +580,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
 
         self._share_kernel_rows()
         finish = not partial and self._param("max_iter") is None
+        monitors = self._monitors(validation)
 
         def run(svm):
             # (a warm start keeps its cached rows unless the size changed)
@@ -549,7 +594,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             svm.set_sdca_finish(True if finish else "auto")
             svm.set_epsilon(tol)
             start = svm.get_iteration_number()
-            stats = svm.train()
+            monitor = monitors.get(id(svm))
+            if monitor is None:
+                stats = svm.train()
+            else:
+                stats = self._train_watched(svm, monitor, n)
             if self.verbose:
                 print_training(self, stats)
             return stats, svm.get_iteration_number() - start
@@ -562,6 +611,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
             results = map_in_threads(progress.track(run), self._svms, self.n_jobs)
         self._stats = [r[0] for r in results]
+        if monitors:
+            self.validation_scores_ = [np.array(monitors[id(svm)].scores) for svm in self._svms]
+        else:
+            self.__dict__.pop("validation_scores_", None)
         self.n_iter_ = int(max(-(-r[1] // n) for r in results))
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])
         self.n_kernel_evaluations_ = int(sum(svm.get_num_kernel_evaluations()
@@ -569,6 +622,33 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         if not partial:
             self._report(X, y, weights, tol)
         return self
+
+    def _monitors(self, validation):
+        """One ValidationMonitor per binary problem (by ``id`` of its SVM),
+        none without early stopping."""
+        if validation is None:
+            return {}
+        X_held, y_held, w_held = validation
+        return {id(svm): ValidationMonitor(svm, X_held, y_pm, w_held, self.n_iter_no_change,
+                                           self.validation_tol)
+                for svm, y_pm in zip(self._svms, self._problems(y_held))}
+
+    def _train_watched(self, svm, monitor, n):
+        """One run under early stopping: a diagnostic every epoch (the SBP
+        keeps its finer default schedule), the monitor as the diagnostic
+        function; a run the monitor ended gets its best model back and
+        status "validation"."""
+        if self.solver != "sbp":
+            svm.set_diagnostic_frequency(n)
+        svm.set_diagnostic_function(monitor)
+        try:
+            stats = svm.train()
+        finally:
+            svm.set_diagnostic_function(None)
+        if monitor.stopped:
+            monitor.restore_best()
+            stats = dict(stats, status="validation", validation_score=monitor.best_score)
+        return stats
 
     def _share_kernel_rows(self):
         """One-vs-rest with the exact SDCA (the bias on): the binary problems
@@ -648,8 +728,41 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         self.classes_ = classes
         weights = self._checked_weights(self._fit_weights(X, y, sample_weight))
         self._class_counts = None
-        self._train(X, y, weights, not warm, self._max_iter(X.shape[0]), self._tol(), partial=False)
+        X_fit, y_fit, w_fit, validation = self._hold_out(X, y, weights)
+        self._train(X_fit, y_fit, w_fit, not warm, self._max_iter(X_fit.shape[0]), self._tol(),
+                    partial=False, validation=validation)
         return self._fit_probability(X, y, sample_weight)
+
+    def _early_stopping_on(self, n):
+        """Whether fit on ``n`` rows stops on held-out data (``"auto"``: for
+        the budgeted solvers on more than 10,000 rows)."""
+        if self.early_stopping == "auto":
+            return self.solver in BUDGET_SOLVERS and n > _AUTO_EARLY_STOPPING_ROWS
+        return bool(self.early_stopping)
+
+    def _hold_out(self, X, y, weights):
+        """``(X, y, weights, validation)`` to train on: all of them and None
+        without early stopping; else the training part of a stratified split
+        and the held-out ``(X, y, weights)`` (``_early_stopping``). The
+        training rows' indices are kept (``support_`` maps through them)."""
+        self.__dict__.pop("_train_rows", None)
+        if not self._early_stopping_on(X.shape[0]):
+            return X, y, weights, None
+        if self._precomputed():
+            raise ValueError("early_stopping is not supported with kernel='precomputed' (the "
+                             "held-out rows' kernel values against the training part would be a "
+                             "different matrix); hold out rows yourself, or set "
+                             "early_stopping=False")
+        seed = seed_of(self._param("random_state"))
+        train, held = validation_split(y, float(self.validation_fraction), seed)
+        w_held = None if weights is None else weights[held]
+        if w_held is not None and not np.sum(w_held) > 0:
+            raise ValueError("early stopping: every held-out row has weight 0 (sample_weight "
+                             "times class_weight), so the held-out accuracy is undefined; give "
+                             "positive weights or set early_stopping=False")
+        self._train_rows = train
+        return (X[train], y[train], None if weights is None else weights[train],
+                (X[held], y[held], w_held))
 
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Run one more epoch on (X, y), continuing the solvers' state.
@@ -688,6 +801,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             raise ValueError(f"y holds classes {unknown.tolist()} not in classes "
                              f"{self.classes_.tolist()}")
         weights = self._checked_weights(self._partial_fit_weights(X, y, sample_weight))
+        self.__dict__.pop("_train_rows", None)  # support_ indexes this X now
         return self._train(X, y, weights, first, 1, 0.0, partial=True)
 
     def decision_function(self, X):

@@ -356,7 +356,10 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
       optimum at large C); gaps below 1e-3 of the objective do not warn.
 
     ``tol = 0`` asks for the whole cap: only the first two checks apply
-    then.
+    then. A run that early stopping ended (status ``validation``, the kernel
+    estimator's: docs/stopping.rst) gets only the first two checks too: it
+    stopped on purpose where its held-out accuracy stopped improving, and
+    its gap says nothing about that stop.
     """
     for stats, zero in runs:
         objective = stats.get("primal_objective", stats["objective"])
@@ -372,6 +375,8 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
         return
     cap_name, cap_value = cap
     for stats, _ in runs:
+        if stats["status"] == "validation":
+            continue
         gap, dual = stats.get("duality_gap", math.nan), stats.get("dual_objective", math.nan)
         objective = stats.get("primal_objective", stats["objective"])
         scale = max(abs(objective), abs(dual)) if math.isfinite(dual) else abs(objective)

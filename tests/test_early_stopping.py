@@ -1,0 +1,263 @@
+"""Early stopping on held-out data in KernelSVMClassifier (docs/stopping.rst,
+"Early stopping on held-out data"; src/stochsvm/_early_stopping.py): the
+stratified seeded split, the rule that ends a run whose held-out accuracy
+stopped improving (and not one that keeps improving), the best model kept,
+the "validation" status without a warning, the cap's warning kept, bad
+parameters, and early_stopping=False leaving fits unchanged."""
+
+import warnings
+
+import numpy as np
+import pytest
+from _helpers import blobs
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
+
+from stochsvm import KernelSVM, KernelSVMClassifier
+from stochsvm._early_stopping import ValidationMonitor, validation_split
+
+N, C, GAMMA = 400, 1.0, 0.1
+
+
+@pytest.fixture(scope="module")
+def data():
+    """Overlapping classes (about 80 % separable): the held-out accuracy
+    of BSCA with a budget of 20 levels off within the first epochs."""
+    return blobs(N, 4, seed=11, sep=1.0)
+
+
+def _bsca(**params):
+    """BSCA; tol=0 unless given: no stopping rule of its own, no warnings."""
+    base = dict(solver="bsca", C=C, gamma=GAMMA, budget=20, random_state=0, tol=0)
+    return KernelSVMClassifier(**{**base, **params})
+
+
+# -- the split ------------------------------------------------------------------
+
+
+def test_split_is_stratified_and_seeded():
+    y = np.repeat([0, 1, 2], [700, 200, 100])
+    train, held = validation_split(y, 0.1, 3)
+    assert np.intersect1d(train, held).size == 0
+    assert np.union1d(train, held).size == y.size
+    assert held.size == 100
+    counts = np.bincount(y[held])
+    assert np.all(np.abs(counts - np.array([70, 20, 10])) <= 1)
+    again, _ = validation_split(y, 0.1, 3)
+    other, _ = validation_split(y, 0.1, 4)
+    assert np.array_equal(train, again)
+    assert not np.array_equal(train, other)
+
+
+def test_estimator_split_follows_random_state(data):
+    X, y = data
+    a = _bsca(early_stopping=True, max_iter=5).fit(X, y)
+    b = _bsca(early_stopping=True, max_iter=5).fit(X, y)
+    c = _bsca(early_stopping=True, max_iter=5, random_state=1).fit(X, y)
+    assert np.array_equal(a._train_rows, b._train_rows)
+    assert not np.array_equal(a._train_rows, c._train_rows)
+    assert a._train_rows.size == N - 40
+    assert np.array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_one_split_for_all_one_vs_rest_classes():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    y = np.argmax(X, axis=1)
+    est = _bsca(early_stopping=True, max_iter=30, budget=30).fit(X, y)
+    assert len(est.validation_scores_) == 3
+    held = np.setdiff1d(np.arange(300), est._train_rows)
+    assert held.size == 30
+    assert set(np.unique(y[held])) == {0, 1, 2}
+
+
+# -- the rule -------------------------------------------------------------------
+
+
+def test_rule_ends_a_run_that_stopped_improving(data):
+    X, y = data
+    # tol=0: no stopping rule of the solver's own; only early stopping can end
+    # the run before its 200 epochs. With the default tol (the gap test in
+    # force, here far from met), a validation stop gives no ConvergenceWarning.
+    est = _bsca(early_stopping=True, max_iter=200).fit(X, y)
+    stats = est._stats[0]
+    assert stats["status"] == "validation"
+    assert stats["iteration"] <= 20 * (N - 40)
+    scores = est.validation_scores_[0]
+    assert scores.size == est.n_iter_ and scores.size >= 4
+    # the last three diagnostics did not beat the best before them by 1e-4
+    assert np.max(scores[-3:]) <= np.max(scores[:-3]) + 1e-4
+    assert stats["validation_score"] == scores.max()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        quiet = _bsca(early_stopping=True, max_iter=200, tol=None, budget=None).fit(X, y)
+    assert quiet._stats[0]["status"] == "validation"
+    without = _bsca(max_iter=200).fit(X, y)
+    assert without._stats[0]["status"] == "max_iterations"
+    assert without.n_iter_ == 200
+
+
+@pytest.mark.parametrize("solver, params", [("bsgd", {"budget": 20}), ("pegasos", {}),
+                                            ("perceptron", {})])
+def test_rule_ends_other_solvers_runs(data, solver, params):
+    X, y = data
+    est = KernelSVMClassifier(solver=solver, C=C, gamma=GAMMA, tol=0, max_iter=200,
+                              early_stopping=True, **params).fit(X, y)
+    assert est._stats[0]["status"] == "validation"
+    assert est.n_iter_ < 50
+
+
+def test_the_model_kept_is_the_best_one(data):
+    X, y = data
+    est = _bsca(early_stopping=True, max_iter=200, n_iter_no_change=5).fit(X, y)
+    held = np.setdiff1d(np.arange(N), est._train_rows)
+    accuracy = np.mean(est.predict(X[held]) == y[held])
+    assert accuracy == est.validation_scores_[0].max()
+
+
+class _Scripted:
+    """A stand-in for a KernelSVM whose model classifies the i-th row right
+    from the k-th call of decision_function on for k >= i."""
+
+    def __init__(self, n):
+        self.calls = 0
+        self.n = n
+
+    def decision_function(self, X):
+        self.calls += 1
+        return np.where(np.arange(self.n) < self.calls, 1.0, -1.0)
+
+    def get_support_vectors(self):
+        return None
+
+    def get_coefficients(self):
+        return np.zeros(0)
+
+    def get_bias(self):
+        return 0.0
+
+    def get_support_indices(self):
+        return None
+
+
+def test_rule_does_not_end_a_run_that_keeps_improving():
+    svm = _Scripted(50)
+    monitor = ValidationMonitor(svm, np.zeros((50, 1)), np.ones(50), None, 1, 1e-4)
+    assert not any(monitor({}) for _ in range(50))
+    assert monitor.scores[-1] == 1.0
+    # then flat: the first diagnostic without a gain ends it (n_iter_no_change=1)
+    assert monitor({})
+    assert monitor.stopped
+
+
+def test_held_out_rows_are_scored_with_their_weights():
+    svm = _Scripted(4)
+    weights = np.array([3.0, 1.0, 0.0, 0.0])
+    monitor = ValidationMonitor(svm, np.zeros((4, 1)), np.ones(4), weights, 2, 0.0)
+    monitor({})  # row 0 right
+    assert monitor.scores == [0.75]
+    unweighted = ValidationMonitor(_Scripted(4), np.zeros((4, 1)), np.ones(4), None, 2, 0.0)
+    unweighted({})
+    assert unweighted.scores == [0.25]
+
+
+def test_cap_before_the_rule_still_warns(data):
+    X, y = data
+    with pytest.warns(ConvergenceWarning, match="max_iter"):
+        est = _bsca(early_stopping=True, max_iter=3, n_iter_no_change=10, budget=None,
+                    tol=None).fit(X, y)
+    assert est._stats[0]["status"] == "max_iterations"
+
+
+# -- unchanged without it ------------------------------------------------------------
+
+
+def test_off_is_the_model_without_early_stopping(data):
+    """early_stopping=False (and "auto" on 10,000 rows or fewer) trains the
+    very object the estimator trained before early stopping existed: the
+    same iterates as the object API run by hand."""
+    X, y = data
+    models = [_bsca(max_iter=10, **p).fit(X, y) for p in ({}, {"early_stopping": "auto"})]
+    svm = KernelSVM(X, np.where(y == 1.0, 1.0, -1.0), 1.0 / (C * N), solver="bsca", gamma=GAMMA,
+                    seed=0)
+    svm.set_unregularized_bias(True)
+    svm.set_budget(20)
+    svm.set_max_num_iterations(10 * N)
+    svm.set_epsilon(0.0)
+    svm.set_sdca_finish("auto")
+    svm.train()
+    for est in models:
+        assert not hasattr(est, "validation_scores_")
+        assert np.array_equal(est._svms[0].get_coefficients(), svm.get_coefficients())
+        assert est._svms[0].get_bias() == svm.get_bias()
+
+
+def test_auto_holds_out_only_for_budgeted_solvers_on_large_sets():
+    est = KernelSVMClassifier(solver="bsca", early_stopping="auto")
+    assert est._early_stopping_on(10_001) and not est._early_stopping_on(10_000)
+    assert KernelSVMClassifier(solver="bsgd", early_stopping="auto")._early_stopping_on(20_000)
+    for solver in ("sdca", "sbp", "pegasos", "perceptron"):
+        assert not KernelSVMClassifier(solver=solver,
+                                       early_stopping="auto")._early_stopping_on(10 ** 6)
+
+
+def test_support_indexes_the_rows_given_to_fit(data):
+    X, y = data
+    est = KernelSVMClassifier(solver="sdca", C=C, gamma=GAMMA, early_stopping=True).fit(X, y)
+    assert np.array_equal(X[est.support_], est.support_vectors_)
+
+
+# -- parameters -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fraction", [0.0, 1.0, -0.1, 1.5])
+def test_bad_validation_fraction(data, fraction):
+    X, y = data
+    with pytest.raises(ValueError, match="validation_fraction"):
+        _bsca(early_stopping=True, validation_fraction=fraction).fit(X, y)
+
+
+@pytest.mark.parametrize("params", [{"n_iter_no_change": 0}, {"validation_tol": -1e-3},
+                                    {"early_stopping": "yes"}])
+def test_bad_parameters(data, params):
+    X, y = data
+    with pytest.raises(ValueError, match=list(params)[0]):
+        _bsca(**{"early_stopping": True, **params}).fit(X, y)
+
+
+def test_a_class_without_held_out_or_training_rows(data):
+    X, y = data
+    y = y.copy()
+    y[0] = 5.0  # a class of one row
+    with pytest.raises(ValueError, match="smallest class"):
+        _bsca(early_stopping=True).fit(X, y)
+    with pytest.raises(ValueError, match="smallest class"):
+        _bsca(early_stopping=True, validation_fraction=0.001).fit(X[:100], y[:100] != 1.0)
+
+
+def test_held_out_weights_all_zero(data):
+    X, y = data
+    est = _bsca(early_stopping=True, max_iter=3)
+    train, held = validation_split(y, 0.1, 0)
+    weights = np.ones(N)
+    weights[held] = 0.0
+    with pytest.raises(ValueError, match="weight 0"):
+        est.fit(X, y, sample_weight=weights)
+
+
+def test_precomputed_refused(data):
+    X, y = data
+    K = np.exp(-GAMMA * ((X[:, None] - X[None]) ** 2).sum(-1))
+    with pytest.raises(ValueError, match="precomputed"):
+        KernelSVMClassifier(kernel="precomputed", early_stopping=True).fit(K, y)
+
+
+def test_get_params_and_clone():
+    est = _bsca(early_stopping="auto", validation_fraction=0.2, n_iter_no_change=4,
+                validation_tol=1e-3)
+    params = clone(est).get_params()
+    assert params["early_stopping"] == "auto"
+    assert params["validation_fraction"] == 0.2
+    assert params["n_iter_no_change"] == 4
+    assert params["validation_tol"] == 1e-3
+    assert clone(est.set_params(early_stopping=True)).early_stopping is True
