@@ -75,13 +75,27 @@ void test_unit_rows_detected(void)
   CHECK(!ss_data_unit_values(&zero));
   SsSvm *a = ss_svm_new(SS_SOLVER_SDCA, &ones, r->y, 1e-2), *b = ss_svm_new(SS_SOLVER_SDCA, &zero, r->y, 1e-2);
   REQUIRE(a != NULL && b != NULL);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(a, UN), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(b, UN), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(a), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(b), SS_OK);
   CHECK(a->source.unit_values);
   CHECK(!b->source.unit_values);
-  /* new data: detected again */
+  /* new data: found again */
   CHECK_EQ_INT(ss_svm_set_data(a, &zero, r->y), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(a), SS_OK);
   CHECK(!a->source.unit_values);
   CHECK_EQ_INT(ss_svm_set_data(b, &ones_f32, r->y), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(b), SS_OK);
   CHECK(b->source.unit_values);
+  /* a value of the borrowed array changed before train: trained on as
+   * given, by the typed path (its model moves off the 0/1 one) */
+  const double before = ss_svm_get_model(b)[r->indices[0]];
+  CHECK_EQ_INT(ss_svm_set_data(a, &ones, r->y), SS_OK);
+  r->values[0] = 2.0;
+  CHECK_EQ_INT(ss_svm_train(a), SS_OK);
+  CHECK(!a->source.unit_values);
+  CHECK(ss_svm_get_model(a)[r->indices[0]] != before);
   ss_svm_delete(a);
   ss_svm_delete(b);
   free(r);

@@ -92,7 +92,8 @@ typedef struct SsDataSource {
   SsInnerProductFunction inner_product;
   SsAccumulateFunction accumulate;
   int64_t num_data;
-  bool unit_values;                    /* the descriptor's stored values are all 1 (ss_data_unit_values) */
+  bool unit_values;                    /* the descriptor's stored values are all 1 (ss_data_unit_values),
+                                          as last found (the linear object: ss_svm_find_unit_values) */
 } SsDataSource;
 
 /** The first row of @p data holding a value that is not finite, or -1. The

@@ -222,10 +222,7 @@ SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
   if (ss_data_get_dimension(data) != self->dimension)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_data: the data has dimension %lld, the object %lld",
                        (long long)ss_data_get_dimension(data), (long long)self->dimension);
-  /* 0/1 features: the steps skip loading the values (steps_kinds.h). The
-   * arrays are read here once, as the row norms are: they must not change. */
-  SsDataSource source = {.kind = SS_DATA_DESCRIPTOR, .descriptor = *data, .num_data = data->num_data,
-                         .unit_values = ss_data_unit_values(data)};
+  SsDataSource source = {.kind = SS_DATA_DESCRIPTOR, .descriptor = *data, .num_data = data->num_data};
   return install_source(self, &source, labels);
 }
 
@@ -768,6 +765,7 @@ SsStatus ss_svm_train(SsSvm *self)
    * schedule has one (its record belongs to this run's stopping rule and
    * divergence test), else dropped, as by a single longer run. */
   ss_svm_resume_final(self);
+  ss_svm_find_unit_values(self);
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));
 }

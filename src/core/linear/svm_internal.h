@@ -414,6 +414,17 @@ SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
  *  alpha_i in [-c_i, c_i]; w~(alpha) = w~ at the optimum). Returns SS_OK,
  *  SS_ERR_INTERRUPTED, or SS_ERR_ALLOC (then nothing changed). */
 SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha);
+/** Before steps are run (train, calibrate_t0): whether the data's stored
+ *  values are all 1, for the steps that skip loading them (steps_kinds.h).
+ *  Found at every call, not once at set_data: the values are borrowed, and
+ *  a linear object trains on values changed since as given. O(stored
+ *  values) for 0/1 data, a few reads for other data (the first value that
+ *  is not 1 ends the scan). */
+static inline void ss_svm_find_unit_values(SsSvm *self)
+{
+  self->source.unit_values =
+      self->source.kind == SS_DATA_DESCRIPTOR && ss_data_unit_values(&self->source.descriptor);
+}
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
