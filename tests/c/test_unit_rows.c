@@ -51,6 +51,15 @@ static void unit_rows(UnitRows *r, uint64_t seed)
   }
 }
 
+/* The rows of seed @p seed as float64 and float32 ones, and with the explicit zeros. */
+static bool unit_data(UnitRows *r, uint64_t seed, SsData *ones, SsData *ones_f32, SsData *zero)
+{
+  unit_rows(r, seed);
+  return ss_data_init_csr(ones, SS_DTYPE_FLOAT64, r->values, r->indptr, r->indices, UN, UD) == SS_OK &&
+         ss_data_init_csr(ones_f32, SS_DTYPE_FLOAT32, r->values_f32, r->indptr, r->indices, UN, UD) == SS_OK &&
+         ss_data_init_csr(zero, SS_DTYPE_FLOAT64, r->values0, r->indptr0, r->indices0, UN, UD) == SS_OK;
+}
+
 static SsSvm *train(SsSolver solver, SsLoss loss, const SsData *data, const double *y)
 {
   SsSvm *svm = ss_svm_new(solver, data, y, 1e-2);
@@ -65,11 +74,8 @@ void test_unit_rows_detected(void)
 {
   UnitRows *r = malloc(sizeof *r);
   REQUIRE(r != NULL);
-  unit_rows(r, 3);
   SsData ones, ones_f32, zero;
-  REQUIRE(ss_data_init_csr(&ones, SS_DTYPE_FLOAT64, r->values, r->indptr, r->indices, UN, UD) == SS_OK);
-  REQUIRE(ss_data_init_csr(&ones_f32, SS_DTYPE_FLOAT32, r->values_f32, r->indptr, r->indices, UN, UD) == SS_OK);
-  REQUIRE(ss_data_init_csr(&zero, SS_DTYPE_FLOAT64, r->values0, r->indptr0, r->indices0, UN, UD) == SS_OK);
+  REQUIRE(unit_data(r, 3, &ones, &ones_f32, &zero));
   CHECK(ss_data_unit_values(&ones));
   CHECK(ss_data_unit_values(&ones_f32));
   CHECK(!ss_data_unit_values(&zero));
@@ -105,11 +111,8 @@ void test_unit_rows_bitwise(void)
 {
   UnitRows *r = malloc(sizeof *r);
   REQUIRE(r != NULL);
-  unit_rows(r, 5);
   SsData ones, ones_f32, zero;
-  REQUIRE(ss_data_init_csr(&ones, SS_DTYPE_FLOAT64, r->values, r->indptr, r->indices, UN, UD) == SS_OK);
-  REQUIRE(ss_data_init_csr(&ones_f32, SS_DTYPE_FLOAT32, r->values_f32, r->indptr, r->indices, UN, UD) == SS_OK);
-  REQUIRE(ss_data_init_csr(&zero, SS_DTYPE_FLOAT64, r->values0, r->indptr0, r->indices0, UN, UD) == SS_OK);
+  REQUIRE(unit_data(r, 5, &ones, &ones_f32, &zero));
   const struct { SsSolver solver; SsLoss loss; } runs[] = {
     {SS_SOLVER_SDCA, SS_LOSS_LOGISTIC}, {SS_SOLVER_SDCA, SS_LOSS_HINGE}, {SS_SOLVER_SDCA, SS_LOSS_HINGE2},
     {SS_SOLVER_SGD, SS_LOSS_HINGE},     {SS_SOLVER_SVMSGD2, SS_LOSS_LOGISTIC},
