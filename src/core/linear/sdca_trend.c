@@ -30,9 +30,9 @@
  * margin leaves two decades for the rate to speed up between two checks:
  * on the trajectories of a9a, w8a, ijcnn1 and covtype (a check every
  * epoch, lambda = 1/n) no skipped check would have met epsilon, and the
- * default runs make 9 checks instead of 12 (a9a: those at epochs 14, 17
- * and 24 skipped), 13 instead of 19 (w8a), 6 instead of 7 (covtype), at
- * the same stops. Only the logistic loss: the hinge losses'
+ * default runs make 8 checks instead of 12 (a9a: those at epochs 14, 17,
+ * 24 and 27 skipped), 13 instead of 19 (w8a), 6 instead of 7 (covtype),
+ * all 4 (ijcnn1), at the same stops. Only the logistic loss: the hinge losses'
  * gaps follow a power law (and shrinking asks for checks of its own,
  * ss_sdca_diagnostic_wanted), and the other smooth losses are left as they
  * were.
