@@ -56,6 +56,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(data_row_kernels_agree)                                     \
   X(status_strings)                                             \
   X(version)                                                    \
+  /* test_unit_rows.c */                                         \
+  X(unit_rows_detected)                                         \
+  X(unit_rows_bitwise)                                          \
   /* test_last_error.c */                                       \
   X(last_error_svm_setters)                                     \
   X(last_error_svm_train)                                       \
@@ -375,7 +378,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(run_split_equals_whole)                                     \
   X(run_kernel_relative_gap)                                    \
   X(run_poll_iteration_number)                                  \
-  X(run_diagnostic_budget)
+  X(run_diagnostic_budget)                                      \
+  X(run_diagnostic_futile)                                      \
+  X(sdca_trend_futile)
 
 #define DECLARE(name) void test_##name(void);
 TESTS(DECLARE)

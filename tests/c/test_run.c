@@ -394,6 +394,8 @@ typedef struct FakeObject {
   double epoch_cost;  /* in diagnostics */
   int num_measured;
   int64_t measured_at[128];
+  int64_t futile_before; /* diagnostic_futile: true before this t (fake_futile_ops) */
+  int num_futile;        /* ... and how often it was asked with true */
 } FakeObject;
 
 static SsStatus fake_steps(void *object, int64_t t, int64_t t_end)
@@ -424,18 +426,37 @@ static const SsRunOps fake_ops = {
   .epoch_cost = fake_epoch_cost,
 };
 
+static bool fake_futile(void *object)
+{
+  FakeObject *f = object;
+  const bool futile = f->t < f->futile_before;
+  f->num_futile += futile;
+  return futile;
+}
+
+static const SsRunOps fake_futile_ops = {
+  .steps = fake_steps,
+  .iteration = fake_iteration,
+  .measure = fake_measure,
+  .set_status = fake_set_status,
+  .epoch_cost = fake_epoch_cost,
+  .diagnostic_futile = fake_futile,
+};
+
 /* 100 epochs of n = 10; returns the diagnostics made (their t in f). */
-static int fake_run(FakeObject *f, double budget)
+static int fake_run_ops(FakeObject *f, double budget, const SsRunOps *ops)
 {
   SsRunHistory history = {.reference = NAN};
   SsRunSettings settings = {.num_data = 10, .max_num_iterations = 1000, .diagnostic_budget = budget,
                             .epsilon = 1e-3, .criterion = SS_RUN_RELATIVE_GAP, .zero_objective = 1,
                             .interrupt_period = 1000000};
-  SsRun run = {.history = &history, .settings = settings, .ops = &fake_ops, .object = f};
+  SsRun run = {.history = &history, .settings = settings, .ops = ops, .object = f};
   CHECK_EQ_INT(ss_run_train(&run), SS_OK);
   ss_run_history_free(&history);
   return f->num_measured;
 }
+
+static int fake_run(FakeObject *f, double budget) { return fake_run_ops(f, budget, &fake_ops); }
 
 void test_run_diagnostic_budget(void)
 {
@@ -456,6 +477,100 @@ void test_run_diagnostic_budget(void)
   const int64_t epochs[13] = {1, 2, 3, 4, 6, 9, 13, 19, 28, 42, 63, 94, 100};
   CHECK_EQ_INT(fake_run(&f, 0), 13);
   for (int k = 0; k < 13; ++k) CHECK_EQ_INT(f.measured_at[k], 10 * epochs[k]);
+}
+
+/* The budget's diagnostics the object calls futile are skipped but counted
+ * as made: the ones made stay at the budget's iterations (not caught up
+ * later), and the final one on the cap is made regardless. */
+void test_run_diagnostic_futile(void)
+{
+  /* An epoch worth 2.5 diagnostics at 10 %: due every 4 epochs (t = 40 k);
+   * futile before t = 500: the 12 due at 40 .. 480 skipped. */
+  FakeObject f = {.epoch_cost = 2.5, .futile_before = 500};
+  CHECK_EQ_INT(fake_run_ops(&f, 0.1, &fake_futile_ops), 13);
+  CHECK_EQ_INT(f.num_futile, 12);
+  for (int k = 0; k < 12; ++k) CHECK_EQ_INT(f.measured_at[k], 40 * (k + 13));
+  CHECK_EQ_INT(f.measured_at[12], 1000);
+  /* Futile to the end: only the final diagnostic, on the cap. */
+  f = (FakeObject){.epoch_cost = 2.5, .futile_before = 2000};
+  CHECK_EQ_INT(fake_run_ops(&f, 0.1, &fake_futile_ops), 1);
+  CHECK_EQ_INT(f.measured_at[0], 1000);
+  CHECK_EQ_INT(f.num_futile, 24);
+}
+
+/* SDCA's trend (sdca_trend.c): from the last two checks' relative gaps, a
+ * check is futile while the geometric trend through them predicts a gap
+ * above 100 epsilon; the logistic loss only, only on a falling gap, and not
+ * where the Newton fallback's stall rule would judge a doubling. */
+void test_sdca_trend_futile(void)
+{
+  double X[RN * RD], y[RN];
+  blobs(X, y, 0.5, 13);
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SDCA, &data, X, y, RN, RD, 1e-2);
+  REQUIRE(svm != NULL);
+  CHECK_EQ_INT(ss_svm_set_loss(svm, SS_LOSS_LOGISTIC), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-8), SS_OK);
+  /* the stall rule apart (below) */
+  CHECK_EQ_INT(ss_svm_set_newton_fallback(svm, SS_SVM_NEWTON_FALLBACK_OFF), SS_OK);
+  ss_sdca_trend_begin(svm);
+  /* gaps 1e-2 at epoch 4, 1e-3 at epoch 7: a decade per 3 epochs */
+  SsRunMeasure m = {.primal = 1.01, .dual = 1.0, .finite = true};
+  svm->iteration = 4 * RN;
+  CHECK(!ss_sdca_diagnostic_futile(svm)); /* no trend yet */
+  ss_sdca_trend_record(svm, &m);
+  svm->iteration = 7 * RN;
+  CHECK(!ss_sdca_diagnostic_futile(svm));
+  m.primal = 1.001;
+  ss_sdca_trend_record(svm, &m);
+  /* predicted: 1e-4 at 10, 1e-5 at 13, 1e-6 at 16, 1e-7 at 19 */
+  svm->iteration = 10 * RN;
+  CHECK(ss_sdca_diagnostic_futile(svm));
+  svm->iteration = 16 * RN - 10;
+  CHECK(ss_sdca_diagnostic_futile(svm)); /* just above 1e-6 */
+  svm->iteration = 16 * RN + 10;
+  CHECK(!ss_sdca_diagnostic_futile(svm)); /* just below */
+  /* the same trend with a tolerance 100 times looser: due already at 10 */
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-6), SS_OK);
+  svm->iteration = 10 * RN;
+  CHECK(!ss_sdca_diagnostic_futile(svm));
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-8), SS_OK);
+  CHECK(ss_sdca_diagnostic_futile(svm));
+  /* epsilon 0 (no rule): never */
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 0), SS_OK);
+  CHECK(!ss_sdca_diagnostic_futile(svm));
+  CHECK_EQ_INT(ss_svm_set_epsilon(svm, 1e-8), SS_OK);
+  /* a gap that rose: no prediction */
+  m.primal = 1.002;
+  svm->iteration = 11 * RN;
+  ss_sdca_trend_record(svm, &m);
+  CHECK(!ss_sdca_diagnostic_futile(svm));
+  /* other losses: never */
+  CHECK_EQ_INT(ss_svm_set_loss(svm, SS_LOSS_HINGE2), SS_OK);
+  ss_sdca_trend_begin(svm);
+  m.primal = 1.01;
+  svm->iteration = 4 * RN;
+  ss_sdca_trend_record(svm, &m);
+  m.primal = 1.001;
+  svm->iteration = 7 * RN;
+  ss_sdca_trend_record(svm, &m);
+  svm->iteration = 10 * RN;
+  CHECK(!ss_sdca_diagnostic_futile(svm));
+  /* a non-positive dual: the trend starts again */
+  CHECK_EQ_INT(ss_svm_set_loss(svm, SS_LOSS_LOGISTIC), SS_OK);
+  CHECK(ss_sdca_diagnostic_futile(svm));
+  /* With the Newton fallback, a check that completes a doubling of the
+   * stall rule's is made: at epoch 10 after a checkpoint at 4, not at 7. */
+  CHECK_EQ_INT(ss_svm_set_newton_fallback(svm, SS_SVM_NEWTON_FALLBACK_AUTO), SS_OK);
+  svm->newton.run_start = 0;
+  svm->newton.checkpoint_epochs = 4;
+  CHECK(!ss_sdca_diagnostic_futile(svm));
+  svm->newton.checkpoint_epochs = 7;
+  CHECK(ss_sdca_diagnostic_futile(svm));
+  m.dual = -1;
+  ss_sdca_trend_record(svm, &m);
+  CHECK(!ss_sdca_diagnostic_futile(svm));
+  ss_svm_delete(svm);
 }
 
 /* The primal solvers' dual bound (primal_certificate.c): below the optimum

@@ -92,12 +92,21 @@ typedef struct SsDataSource {
   SsInnerProductFunction inner_product;
   SsAccumulateFunction accumulate;
   int64_t num_data;
+  bool unit_values;                    /* the descriptor's stored values are all 1 (ss_data_unit_values),
+                                          as last found (the linear object: ss_svm_find_unit_values) */
 } SsDataSource;
 
 /** The first row of @p data holding a value that is not finite, or -1. The
  *  descriptor was checked when made; a value can only have changed since in
  *  the caller's borrowed arrays. O(stored values): for error paths only. */
 int64_t ss_data_first_nonfinite_row(const SsData *data);
+/** Whether @p data is CSR (no map) with at least one stored value and
+ *  every stored value 1 (0/1 features, as a9a's): its rows' dot products
+ *  and updates need not load the values, with the same results (the
+ *  kernel rows, kernel.c; the linear solvers' steps, steps_kinds.h). O(nnz). */
+bool ss_data_unit_values(const SsData *data);
+/** The first row of CSR @p data holding a stored value other than 1, or -1. */
+int64_t ss_data_first_non_unit_row(const SsData *data);
 
 /** <w, x_i> and w += a x_i, whatever the source. */
 double ss_source_inner_product(const SsDataSource *src, int64_t i, const double *w);

@@ -450,6 +450,11 @@ SsStatus ss_run_train(SsRun *run)
       due = k <= s->diagnostic_budget * work ||
             (k <= 1.5 * s->diagnostic_budget * work && ops->diagnostic_wanted &&
              ops->diagnostic_wanted(run->object));
+      /* One the object predicts to fail: skipped, counted as made. */
+      if (due && t < t_end && ops->diagnostic_futile && ops->diagnostic_futile(run->object)) {
+        ++num_diagnosed;
+        due = false;
+      }
     }
 
     if (due && t < t_end) {

@@ -109,6 +109,11 @@ typedef struct SsRunOps {
    *  diagnostic before the budget's, when a cheap estimate of the object's
    *  says the stopping rule may fire (NULL: never). */
   bool (*diagnostic_wanted)(void *object);
+  /** Under a diagnostic budget, when the budget's diagnostic is due: true
+   *  when the object predicts that the stopping rule would fail there by a
+   *  wide margin; the diagnostic is then skipped but counted as made, so
+   *  the ones made stay at the budget's iterations (NULL: never). */
+  bool (*diagnostic_futile)(void *object);
   /** A lower bound D <= P* of the model just measured, from that
    *  diagnostic's scores, and its kind (NULL, or kind none: no bound the
    *  rule can use). Read by the window rule

@@ -116,24 +116,6 @@ void ss_data_scatter_row(const SsData *data, int64_t i, double *zd)
   }
 }
 
-int64_t ss_data_first_non_unit_row(const SsData *data)
-{
-  for (int64_t i = 0; i < data->num_data; ++i) {
-    for (int64_t k = data->indptr[i]; k < data->indptr[i + 1]; ++k) {
-      const double v = data->dtype == SS_DTYPE_FLOAT32 ? (double)((const float *)data->values)[k]
-                                                       : ((const double *)data->values)[k];
-      if (v != 1.0) return i;
-    }
-  }
-  return -1;
-}
-
-bool ss_data_unit_values(const SsData *data)
-{
-  if (data->layout != SS_LAYOUT_CSR || data->homkermap) return false;
-  return data->indptr[data->num_data] > 0 && ss_data_first_non_unit_row(data) < 0;
-}
-
 void ss_data_clear_row(const SsData *data, int64_t i, double *zd)
 {
   if (data->layout == SS_LAYOUT_DENSE) return; /* the next scatter overwrites every entry */

@@ -25,12 +25,6 @@
 void ss_data_scatter_row(const SsData *data, int64_t i, double *zd);
 void ss_data_clear_row(const SsData *data, int64_t i, double *zd);
 double ss_data_row_squared_norm(const SsData *data, int64_t i);
-/** Whether @p data is CSR (no map) with at least one stored value and
- *  every stored value 1 (0/1 features, as a9a's): its kernel rows need not
- *  load the values (ss_kernel_row_blocks), with the same results. O(nnz). */
-bool ss_data_unit_values(const SsData *data);
-/** The first row of CSR @p data holding a stored value other than 1, or -1. */
-int64_t ss_data_first_non_unit_row(const SsData *data);
 
 /** How the rows of ss_kernel_row_threads and ss_kernel_row_blocks are
  *  computed: an OR of these (0: the float64 path over the values). Every

@@ -93,6 +93,7 @@ SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_
       return ss_svm_fail(self, SS_ERR_BAD_ARG, "calibrate_t0: candidates[%lld] must be finite and > 1, got %g",
                          (long long)k, candidates[k]);
   }
+  ss_svm_find_unit_values(self);
   SsStepsFunction steps;
   switch (self->solver) {
     case SS_SOLVER_SGD: steps = ss_sgd_steps(&self->source); break;

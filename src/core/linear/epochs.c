@@ -160,7 +160,10 @@ static SsStatus measure(void *object, SsSvmStatus status, SsRunMeasure *m)
   const SsStatus s = ss_svm_measure(self, status, m);
   self->ray.scores_fresh = true;
   /* SDCA's rule reads the gap of the best model so far (sdca_best.c) */
-  if (self->alpha) ss_sdca_best_record(self, status, m);
+  if (self->alpha) {
+    ss_sdca_best_record(self, status, m);
+    if (status == SS_SVM_STATUS_TRAINING) ss_sdca_trend_record(self, m);
+  }
   return s;
 }
 
@@ -211,6 +214,12 @@ static bool diagnostic_wanted(void *object)
 {
   SsSvm *self = ((SsEpochRun *)object)->svm;
   return ss_sdca_shrinks(self) && ss_sdca_diagnostic_wanted(self);
+}
+
+static bool diagnostic_futile(void *object)
+{
+  const SsSvm *self = ((SsEpochRun *)object)->svm;
+  return self->alpha && ss_sdca_diagnostic_futile(self);
 }
 
 /* The primal solvers' certificate of the model just measured (its scores
@@ -314,6 +323,7 @@ static const SsRunOps linear_run_ops = {
   .notify = notify,
   .epoch_cost = epoch_cost,
   .diagnostic_wanted = diagnostic_wanted,
+  .diagnostic_futile = diagnostic_futile,
   .dual_bound = dual_bound,
   .back_off = back_off,
   .stalled = stalled,

@@ -546,6 +546,14 @@ bool ss_stall_doubled(SsSdcaNewton *nt, double epochs, double gap, double *befor
  * 1 (standardized breast_cancer at C = 1, which SDCA alone takes 2,457
  * epochs to certify: p = 1.13, 1.33, 1.28, handed over at epoch 40; a9a
  * at C = 100: 1.10, 1.09, at epoch 20). */
+bool ss_sdca_stall_check_due(const SsSvm *self)
+{
+  const SsSdcaNewton *nt = &self->newton;
+  if (!ss_sdca_newton_wanted(self)) return false;
+  const double epochs = (double)(self->iteration - nt->run_start) / (double)self->source.num_data;
+  return !(nt->checkpoint_epochs > 0) || epochs >= 2 * nt->checkpoint_epochs;
+}
+
 bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m)
 {
   SsSdcaNewton *nt = &self->newton;

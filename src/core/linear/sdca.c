@@ -223,6 +223,7 @@ SsStatus ss_sdca_train(SsSvm *self)
   if (self->model_stale) ss_sdca_rebuild_model(self);
   self->newton.iterations = 0;
   ss_sdca_stall_begin(self);
+  ss_sdca_trend_begin(self);
   const SsStatus status = ss_run_epochs(self, sdca_steps_select(&self->source));
   if (status != SS_OK || !ss_sdca_newton_wanted(self)) return status;
   /* The fallback needs the closing diagnostic's status: made now, not

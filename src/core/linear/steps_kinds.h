@@ -5,7 +5,8 @@
  *   SS_STEPS_TEMPLATE  the template's file name, a string ("sgd_steps_t.h")
  *   SS_STEPS_PREFIX    an identifier (sgd_steps)
  * It defines static SsStatus <prefix>_<kind>(SsEpochRun *, int64_t, int64_t)
- * for kind in dense_f32, dense_f64, csr_f32, csr_f64 and generic (abstract
+ * for kind in dense_f32, dense_f64, csr_f32, csr_f64, csr_unit (CSR rows of
+ * ones, either type) and generic (abstract
  * data, or data with a homogeneous kernel map: through ss_source_*), and
  * static SsStepsFunction <prefix>_select(const SsDataSource *).
  *
@@ -40,6 +41,13 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
 {
   const char *v = values, *j = (const char *)indices;
   for (int64_t offset = 0; offset < nnz * (int64_t)value_size; offset += 64) SS_PREFETCH(v + offset);
+  for (int64_t offset = 0; offset < nnz * (int64_t)sizeof(int32_t); offset += 64) SS_PREFETCH(j + offset);
+}
+
+/* Prefetch every cache line of a sparse row's indices (a row of ones). */
+static inline void ss_prefetch_csr_indices(const int32_t *indices, int64_t nnz)
+{
+  const char *j = (const char *)indices;
   for (int64_t offset = 0; offset < nnz * (int64_t)sizeof(int32_t); offset += 64) SS_PREFETCH(j + offset);
 }
 
@@ -113,6 +121,19 @@ static inline void ss_prefetch_csr_row(const void *values, const int32_t *indice
 #include SS_STEPS_TEMPLATE
 #include "steps_kinds_end.h"
 
+/* CSR rows of ones (0/1 features, SsDataSource.unit_values), whatever the
+ * value type: the values are never loaded (half the bytes of an f64 row). */
+#define STEPS_NAME SS_STEPS_CAT(SS_STEPS_PREFIX, csr_unit)
+#define STEPS_SETUP const int32_t *J = run->svm->source.descriptor.indices; \
+                    const int64_t *P = run->svm->source.descriptor.indptr;
+#define ROW_DOT(i, w) ss_csr_dot_unit(J + P[i], P[(i) + 1] - P[i], w)
+#define ROW_AXPY(i, a, w) ss_csr_axpy_unit(J + P[i], P[(i) + 1] - P[i], w, a)
+#define ROW_AXPY_DIAG(i, a, diag, w) ss_csr_axpy_diag_unit(J + P[i], P[(i) + 1] - P[i], diag, w, a)
+#define ROW_PREFETCH(i) ss_prefetch_csr_indices(J + P[i], P[(i) + 1] - P[i])
+#define INDEX_PREFETCH(i) SS_PREFETCH(P + (i))
+#include SS_STEPS_TEMPLATE
+#include "steps_kinds_end.h"
+
 #define STEPS_NAME SS_STEPS_CAT(SS_STEPS_PREFIX, generic)
 #define STEPS_SETUP const SsDataSource *src = &run->svm->source;
 #define ROW_DOT(i, w) ss_source_inner_product(src, i, w)
@@ -132,5 +153,6 @@ static SsStepsFunction SS_STEPS_CAT(SS_STEPS_PREFIX, select)(const SsDataSource 
   bool f32 = data->dtype == SS_DTYPE_FLOAT32;
   if (data->layout == SS_LAYOUT_DENSE)
     return f32 ? SS_STEPS_CAT(SS_STEPS_PREFIX, dense_f32) : SS_STEPS_CAT(SS_STEPS_PREFIX, dense_f64);
+  if (source->unit_values) return SS_STEPS_CAT(SS_STEPS_PREFIX, csr_unit);
   return f32 ? SS_STEPS_CAT(SS_STEPS_PREFIX, csr_f32) : SS_STEPS_CAT(SS_STEPS_PREFIX, csr_f64);
 }

@@ -765,6 +765,7 @@ SsStatus ss_svm_train(SsSvm *self)
    * schedule has one (its record belongs to this run's stopping rule and
    * divergence test), else dropped, as by a single longer run. */
   ss_svm_resume_final(self);
+  ss_svm_find_unit_values(self);
   self->train_start_time = ss_clock_seconds();
   return explain_train(self, run_solver(self));
 }

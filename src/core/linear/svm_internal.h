@@ -50,6 +50,14 @@ typedef struct SsSdcaRay {
   bool shifted;                /**< the model carries a shift (sdca_shift.c): no ray */
 } SsSdcaRay;
 
+/** SDCA's gap trend (sdca_trend.c): the last two checks of the train call
+ *  with a relative gap (P - D) / D, oldest first. */
+typedef struct SsSdcaTrend {
+  int count;                   /**< 0, 1 or 2 recorded */
+  int64_t iteration[2];        /**< where they were made */
+  double gap[2];               /**< their relative gaps */
+} SsSdcaTrend;
+
 /** SDCA's best model (sdca_best.c): the model of least primal objective
  *  among the diagnostics of the train call in progress, returned by a run
  *  that converges; the next train puts w~(alpha) back. */
@@ -142,6 +150,7 @@ struct SsSvm_ {
   SsSdcaShrinking shrinking;   /**< SDCA: active-set state */
   SsSdcaRay ray;               /**< SDCA: the closing ray (sdca_ray.c) */
   SsSdcaBest best;             /**< SDCA: the best model of the run (sdca_best.c) */
+  SsSdcaTrend trend;           /**< SDCA: its gap's trend, for the checks it skips (sdca_trend.c) */
   SsSdcaNewton newton;         /**< SDCA: the Newton fallback (newton.c) */
   SsResState res;              /**< RES and LRES: parameters and curvature (res_state.h) */
   int64_t skip;                /**< SVMSGD2, SGD-QN: 0 = default round(16 / density) */
@@ -332,6 +341,13 @@ SsStatus ss_sdca_best_begin(SsSvm *self);
  *  (statistics and @p m): keep it if its P is the lowest of the train call,
  *  and give the run that lowest P as m->primal, the P its gap rule reads. */
 void ss_sdca_best_record(SsSvm *self, SsSvmStatus status, SsRunMeasure *m);
+/** SDCA's gap trend (sdca_trend.c): forgotten at the start of a train
+ *  call; a training diagnostic's relative gap recorded; and, under the
+ *  diagnostic budget, whether the check due now is predicted to fail by a
+ *  wide margin (the logistic loss only), to be skipped. */
+void ss_sdca_trend_begin(SsSvm *self);
+void ss_sdca_trend_record(SsSvm *self, const SsRunMeasure *m);
+bool ss_sdca_diagnostic_futile(const SsSvm *self);
 /** The passes over the data a diagnostic makes (the present model's, and
  *  with the tail average its scores too: 2), for the diagnostic budget. */
 double ss_sdca_best_diagnostic_passes(const SsSvm *self);
@@ -356,6 +372,10 @@ bool ss_sdca_newton_wanted(const SsSvm *self);
  *  falls, would not meet epsilon within the run's cap. */
 void ss_sdca_stall_begin(SsSvm *self);
 bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m);
+/** Whether a training diagnostic now would complete a doubling of the
+ *  stall rule's (newton.c), which it judges only then: such a check is
+ *  made even when the gap's trend calls it futile (sdca_trend.c). */
+bool ss_sdca_stall_check_due(const SsSvm *self);
 /** The stall rules' record (newton.c): take @p gap into the best gap so far;
  *  true when the run's @p epochs doubled since the last checkpoint, which
  *  then moves here, with the checkpoint's best gap and epochs before it. */
@@ -396,6 +416,17 @@ SsStatus ss_primal_train(SsSvm *self, SsStatus (*train)(SsSvm *self));
  *  alpha_i in [-c_i, c_i]; w~(alpha) = w~ at the optimum). Returns SS_OK,
  *  SS_ERR_INTERRUPTED, or SS_ERR_ALLOC (then nothing changed). */
 SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha);
+/** Before steps are run (train, calibrate_t0): whether the data's stored
+ *  values are all 1, for the steps that skip loading them (steps_kinds.h).
+ *  Found at every call, not once at set_data: the values are borrowed, and
+ *  a linear object trains on values changed since as given. O(stored
+ *  values) for 0/1 data, a few reads for other data (the first value that
+ *  is not 1 ends the scan). */
+static inline void ss_svm_find_unit_values(SsSvm *self)
+{
+  self->source.unit_values =
+      self->source.kind == SS_DATA_DESCRIPTOR && ss_data_unit_values(&self->source.descriptor);
+}
 /** SDCA: every example active again, the shrinking bounds forgotten. */
 void ss_sdca_reset_shrinking(SsSvm *self);
 /** SDCA: the shrinking heuristic applies to this object's loss. */
