@@ -314,9 +314,10 @@ SS_API SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon);
 /** @brief Iterations per train call, >= 1; default SS_KERNEL_SVM_DEFAULT_EPOCHS n
  *  (the stopping rule usually ends the run earlier). */
 SS_API SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n);
-/** @brief Iterations between diagnostics, >= 1. Default (never set): the ends
- *  of epochs 1, 2, 3, 4, 6, 9, 13, 19, ... (each a half more than the last;
- *  the getter returns n). A diagnostic costs SBP O(n) and the other solvers
+/** @brief Iterations between diagnostics, >= 1, or 0 for the default. Default
+ *  (never set, or set to 0): the ends of epochs 1, 2, 3, 4, 6, 9, 13, 19, ...
+ *  (each a half more than the last; the getter returns n). Negative:
+ *  SS_ERR_BAD_ARG. A diagnostic costs SBP O(n) and the other solvers
  *  n * (support vectors) kernel evaluations (not counted in the statistics). */
 SS_API SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f);
 /** @brief Seed of the object's random generator; default 0. */

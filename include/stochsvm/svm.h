@@ -334,10 +334,11 @@ SS_API SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self);
  *  earlier. A run that reaches the cap ends with status
  *  SS_SVM_STATUS_MAX_ITERATIONS (unless the final diagnostic meets the rule). */
 SS_API SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n);
-/** @brief Iterations between diagnostics, >= 1. Default (never set): the
- *  ends of epochs 1, 2, 3, 4, 6, 9, 13, 19, 28, ... (each a half more than the
- *  last), so the full pass a diagnostic costs stays a small part of a long
- *  run; ss_svm_get_diagnostic_frequency then returns n, the first interval. */
+/** @brief Iterations between diagnostics, >= 1, or 0 for the default. Default
+ *  (never set, or set to 0): the ends of epochs 1, 2, 3, 4, 6, 9, 13, 19, 28,
+ *  ... (each a half more than the last), so the full pass a diagnostic costs
+ *  stays a small part of a long run; ss_svm_get_diagnostic_frequency then
+ *  returns n, the first interval. Negative: SS_ERR_BAD_ARG. */
 SS_API SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f);
 /** @brief Bias multiplier B >= 0, finite; default 1. The bias b is kept as is
  *  (order-independent with ss_svm_set_bias). */

@@ -1,27 +1,31 @@
-"""Early stopping on held-out rows for the kernel estimators (docs/stopping.rst,
+"""Early stopping on held-out rows: the one rule of the kernel estimators'
+``early_stopping`` and of ``stochsvm train --validation`` (docs/stopping.rst,
 "Early stopping on held-out data").
 
-A fit with ``early_stopping`` on holds out a stratified ``validation_fraction``
-of the training rows, drawn once per fit from ``random_state``
-(:func:`validation_split`), and trains on the rest. At each diagnostic of a
-binary problem's :class:`~stochsvm.KernelSVM` (its diagnostic function), a
-:class:`ValidationMonitor` scores the held-out rows with the current model:
-the accuracy of the model's sign against the problem's +-1 labels, weighted
-by the rows' weights when the fit has any. Writing ``s_k`` for the score at
-the k-th diagnostic and ``s*`` for the best score before it, the diagnostic
-improves when ``s_k > s* + validation_tol``; after ``n_iter_no_change``
-diagnostics in a row that did not improve, the monitor ends the run (the
-diagnostic function's true return value) and the estimator reports the
-stop as status ``"validation"``. The monitor keeps a copy of the model at
-the best score (the budget's B points for BSCA and BSGD, the support vectors
-otherwise; a tie keeps the later model), which the estimator puts back into
-the object when the monitor ended the run: the model returned is then the
-best one seen, not the last. A run that ends otherwise (its own stopping
-rule, its cap) keeps its last model.
+The caller holds out a stratified fraction of the training rows
+(:func:`validation_split`; the command line's regression targets, which have
+no classes, a plain random draw), drawn once from its seed, and trains on the
+rest. At each diagnostic of a binary problem's object (a :class:`~stochsvm.SVM`
+or a :class:`~stochsvm.KernelSVM`, one train() call with a diagnostic every
+epoch: :func:`train_watched`), a :class:`ValidationMonitor` scores the
+held-out rows with the current model: the accuracy of the model's sign
+against the problem's +-1 labels, weighted by the rows' weights when there
+are any (a regression: minus the weighted mean squared error). Writing
+``s_k`` for the score at the k-th diagnostic and ``s*`` for the best score
+before it, the diagnostic improves when ``s_k > s* + tol``; after
+``n_iter_no_change`` diagnostics in a row that did not improve, the monitor
+ends the run (the diagnostic function's true return value) and the run
+reports status ``"validation"``. The monitor keeps a copy of the model at
+the best score (a kernel object's support vectors, the budget's B points
+for BSCA and BSGD; a linear object's ``w`` and bias, SDCA's dual variables;
+a tie keeps the later model), which is put back into the object when the
+monitor ended the run: the model returned is then the best one seen, not
+the last. A run that ends otherwise (its own stopping rule, its cap) keeps
+its last model.
 
 This is scikit-learn's rule for SGDClassifier's ``early_stopping`` with the
 score read at the solver's diagnostics instead of after every epoch. It
-certifies nothing about the objective: it stops a run whose held-out accuracy
+certifies nothing about the objective: it stops a run whose held-out score
 stopped paying for its epochs.
 """
 
@@ -30,7 +34,7 @@ import math
 import numpy as np
 from sklearn.model_selection import StratifiedShuffleSplit
 
-__all__ = ["validation_split", "ValidationMonitor"]
+__all__ = ["validation_split", "ValidationMonitor", "train_watched"]
 
 
 def validation_split(y, fraction, seed):
@@ -61,34 +65,43 @@ def validation_split(y, fraction, seed):
 
 class ValidationMonitor:
     """The diagnostic function of one binary problem: scores the held-out
-    rows ``X`` (labels ``y`` in {-1, +1}, weights ``weights`` or None) with
-    the current model of ``svm``, keeps the best model, and ends the run
-    after ``n_iter_no_change`` diagnostics without an improvement of more
-    than ``tol`` (see the module's docstring).
+    rows ``X`` (labels ``y`` in {-1, +1}, or targets with ``regression``;
+    weights ``weights`` or None) with the current model of ``svm``, keeps the
+    best model, and ends the run after ``n_iter_no_change`` diagnostics
+    without an improvement of more than ``tol`` (see the module's docstring).
 
     Attributes after a run: ``scores`` (one per diagnostic), ``best_score``,
+    ``best_iteration`` (the object's iteration number at the best score),
     ``stopped`` (True when this monitor ended the run)."""
 
-    def __init__(self, svm, X, y, weights, n_iter_no_change, tol):
+    def __init__(self, svm, X, y, weights, n_iter_no_change, tol, regression=False):
         self.svm = svm
         self.X = X
-        self.positive = np.asarray(y) > 0
+        self.y = np.asarray(y, dtype=np.float64)
+        self.regression = bool(regression)
         self.weights = weights
         self.n_iter_no_change = int(n_iter_no_change)
         self.tol = float(tol)
         self.scores = []
         self.best_score = -math.inf
+        self.best_iteration = None
         self.best_model = None
         self.best_is_current = False
         self.no_change = 0
         self.stopped = False
 
     def score(self):
-        """The held-out accuracy of the object's current model."""
-        right = (self.svm.decision_function(self.X) > 0) == self.positive
+        """The held-out score of the object's current model: the accuracy
+        (a regression: minus the mean squared error), weighted when there
+        are weights."""
+        scores = self.svm.decision_function(self.X)
+        if self.regression:
+            value = -(scores - self.y) ** 2
+        else:
+            value = (scores > 0) == (self.y > 0)
         if self.weights is None:
-            return float(np.mean(right))
-        return float(np.dot(self.weights, right) / np.sum(self.weights))
+            return float(np.mean(value))
+        return float(np.dot(self.weights, value) / np.sum(self.weights))
 
     def __call__(self, statistics):
         score = self.score()
@@ -97,6 +110,7 @@ class ValidationMonitor:
         self.best_is_current = score >= self.best_score  # a tie keeps the later model
         if self.best_is_current:
             self.best_score = score
+            self.best_iteration = int(statistics["iteration"])
             self.best_model = self._copy_model()
         self.no_change = 0 if improved else self.no_change + 1
         self.stopped = self.no_change >= self.n_iter_no_change
@@ -104,8 +118,12 @@ class ValidationMonitor:
 
     def _copy_model(self):
         svm = self.svm
-        return (svm.get_support_vectors(), svm.get_coefficients().copy(), svm.get_bias(),
-                svm.get_support_indices())
+        if hasattr(svm, "get_support_vectors"):  # a KernelSVM
+            return (svm.get_support_vectors(), svm.get_coefficients().copy(), svm.get_bias(),
+                    svm.get_support_indices())
+        if svm.get_solver() == "sdca":  # its model follows from its dual variables
+            return (svm.get_dual_variables().copy(),)
+        return (svm.get_model().copy(), svm.get_bias())
 
     def restore_best(self):
         """After a run this monitor ended, put the best model back into the
@@ -114,6 +132,43 @@ class ValidationMonitor:
         last diagnostic) keeps its last model."""
         if not self.stopped or self.best_model is None or self.best_is_current:
             return
-        support_vectors, coefficients, bias, indices = self.best_model
-        self.svm.set_model(support_vectors, coefficients, bias, indices=indices)
+        svm, model = self.svm, self.best_model
+        if hasattr(svm, "get_support_vectors"):
+            support_vectors, coefficients, bias, indices = model
+            svm.set_model(support_vectors, coefficients, bias, indices=indices)
+        elif len(model) == 1:
+            svm.set_dual_variables(model[0])
+        else:
+            svm.set_model(model[0])
+            svm.set_bias(model[1])
         self.best_is_current = True
+
+
+def train_watched(svm, monitor, frequency, observer=None):
+    """One train() call of ``svm`` under early stopping: a diagnostic every
+    ``frequency`` iterations (None: the object's own schedule), ``monitor``
+    as the diagnostic function (after ``observer(statistics)``, a progress
+    display, when given). A run the monitor ended gets its best model back
+    and its statistics read status ``"validation"`` with
+    ``validation_score``. The object leaves with its diagnostic frequency
+    as it came (a setting, or the default schedule) and no diagnostic
+    function, so a later run is not watched."""
+    previous = svm.get_diagnostic_frequency_setting()
+    if frequency is not None:
+        svm.set_diagnostic_frequency(frequency)
+    if observer is None:
+        watch = monitor
+    else:
+        def watch(statistics):
+            observer(statistics)
+            return monitor(statistics)
+    svm.set_diagnostic_function(watch)
+    try:
+        stats = svm.train()
+    finally:
+        svm.set_diagnostic_function(None)
+        svm.set_diagnostic_frequency(previous)
+    if monitor.stopped:
+        monitor.restore_best()
+        stats = dict(stats, status="validation", validation_score=monitor.best_score)
+    return stats

@@ -60,7 +60,7 @@ _RANGES = {
     "eta0": "a finite number > 0",
     "epsilon": "a finite number >= 0 (0 disables the stopping rule)",
     "max_num_iterations": "an integer >= 1",
-    "diagnostic_frequency": "an integer >= 1",
+    "diagnostic_frequency": "an integer >= 1 (or None: the default schedule)",
     "gamma": "a finite number > 0",
     "sigma2": "a finite number > 0",
     "coef0": "a finite number",
@@ -833,12 +833,22 @@ cdef class KernelSVM(_Trainer):
         self._max_num_iterations_set = True
 
     def set_diagnostic_frequency(self, f):
-        """Iterations between diagnostics, >= 1 (default: a geometric schedule
-        of epochs, as the linear object's; the SBP's unit is smaller)."""
+        """Iterations between diagnostics, >= 1, or None for the default: a
+        geometric schedule of epochs, as the linear object's (the SBP's unit
+        is smaller)."""
         cdef SsKernelSvm *p = self._writer("set_diagnostic_frequency")
-        v = _as_int64(f, "diagnostic_frequency")
+        v = 0 if f is None else _as_int64(f, "diagnostic_frequency")
+        if f is not None and v < 1:  # (0 is C's default; Python says None)
+            raise ValueError(f"diagnostic_frequency must be {_RANGES['diagnostic_frequency']}, "
+                             f"got {f!r}")
         self._check(ss_kernel_svm_set_diagnostic_frequency(p, v), "diagnostic_frequency", f)
-        self._diagnostic_frequency_set = True
+        self._diagnostic_frequency_set = v > 0
+
+    def get_diagnostic_frequency_setting(self):
+        """The diagnostic frequency as set: an int, or None on the default
+        schedule (as :meth:`stochsvm.SVM.get_diagnostic_frequency_setting`)."""
+        return (ss_kernel_svm_get_diagnostic_frequency(self._reader())
+                if self._diagnostic_frequency_set else None)
 
     def set_seed(self, seed):
         """Seed of the object's random generator, an integer in [0, 2**64)."""

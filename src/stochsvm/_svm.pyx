@@ -79,7 +79,7 @@ _RANGES = {
     "lambda": "a number in [1e-150, 1e150]",
     "epsilon": "a finite number >= 0 (0 disables the stopping rule)",
     "max_num_iterations": "an integer >= 1",
-    "diagnostic_frequency": "an integer >= 1",
+    "diagnostic_frequency": "an integer >= 1 (or None: the default schedule)",
     "bias_multiplier": "a finite number >= 0 (0: the bias is not learned)",
     "bias_learning_rate": "a finite number > 0",
     "t0": "a finite number > 1",
@@ -1051,11 +1051,12 @@ cdef class SVM(_Trainer):
 
         Parameters
         ----------
-        f : int
-            >= 1. Default (never set): the ends of epochs 1, 2, 3, 4, 6, 9,
-            13, ... (each a half more than the last), so that the full pass
-            a diagnostic costs stays a small part of a long run; SDCA without
-            a diagnostic function follows its work instead (docs/stopping).
+        f : int or None
+            >= 1, or None for the default. Default (never set, or set
+            to None): the ends of epochs 1, 2, 3, 4, 6, 9, 13, ... (each
+            a half more than the last), so that the full pass a diagnostic
+            costs stays a small part of a long run; SDCA without a
+            diagnostic function follows its work instead (docs/stopping).
 
         Raises
         ------
@@ -1063,9 +1064,23 @@ cdef class SVM(_Trainer):
             Less than 1 (the value is left unchanged).
         """
         cdef SsSvm *p = self._writer("set_diagnostic_frequency")
-        v = _as_int64(f, "diagnostic_frequency")
+        v = 0 if f is None else _as_int64(f, "diagnostic_frequency")
+        if f is not None and v < 1:  # (0 is C's default; Python says None)
+            raise ValueError(f"diagnostic_frequency must be {_RANGES['diagnostic_frequency']}, "
+                             f"got {f!r}")
         self._check(ss_svm_set_diagnostic_frequency(p, <int64_t>v), "diagnostic_frequency", f)
-        self._diagnostic_frequency_set = True
+        self._diagnostic_frequency_set = v > 0
+
+    def get_diagnostic_frequency_setting(self):
+        """The diagnostic frequency as set: an int, or None on the default
+        schedule; ``set_diagnostic_frequency(get_diagnostic_frequency_setting())``
+        puts it back after a change.
+
+        Returns
+        -------
+        int or None
+        """
+        return ss_svm_get_diagnostic_frequency(self._reader()) if self._diagnostic_frequency_set else None
 
     def get_diagnostic_frequency(self):
         """The diagnostic frequency in force (num_data, the first interval of

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pickle
 import math
 import os
 import stat
@@ -306,10 +305,16 @@ def _build_parser():
                             "auto: merge for rbf, remove otherwise)")
     train.add_argument("--validation", type=_fraction("--validation"), default=None,
                        metavar="F", help="hold out a fraction F in (0, 1) of the training rows "
-                                         "and keep the model of the best epoch on them")
+                                         "(stratified), stop each SVM when its score on them "
+                                         "stops improving and keep its best model (the "
+                                         "estimators' early_stopping)")
     train.add_argument("--patience", type=_count("--patience"), default=5, metavar="P",
-                       help="with --validation: stop after P epochs without improvement "
-                            "(default 5)")
+                       help="with --validation: stop after P epochs (diagnostics) without an "
+                            "improvement (the estimators' n_iter_no_change; default 5)")
+    train.add_argument("--validation-tol", dest="validation_tol",
+                       type=_nonnegative("--validation-tol"), default=1e-4, metavar="T",
+                       help="with --validation: the score gain that counts as an improvement "
+                            "(accuracy as a fraction, or mse; default 1e-4, the estimators')")
     train.add_argument("--jobs", type=_count("--jobs"), default=1, metavar="J",
                        help="threads training the one-vs-rest SVMs at once (default 1; the "
                             "model does not depend on it)")
@@ -475,10 +480,13 @@ class _Progress:
     epoch cap; for one-vs-rest, the classes training and done) and at every
     diagnostic (stochsvm._progress); without tqdm, the lines."""
 
-    def __init__(self, total, enabled, bar, svms=(), n=1, labels=None, whole_run=False):
+    def __init__(self, total, enabled, bar, svms=(), n=1, labels=None, whole_run=False,
+                 monitors=None):
         from stochsvm import _progress
 
         self.total, self.enabled, self.whole_run = total, enabled, whole_run
+        # --validation: the ValidationMonitors whose last scores the lines show
+        self.monitors = monitors
         self.start = time.perf_counter()
         self.n = n
         self.iterations = [0] * len(svms)
@@ -520,8 +528,22 @@ class _Progress:
                 return None
             epoch = sum(self.iterations) / (len(self.iterations) * self.n)
             live = [v for v in self.objectives if not math.isnan(v)]
-            self._draw(epoch, f"objective {sum(live) / len(live):.6f}")
+            text = f"objective {sum(live) / len(live):.6f}"
+            if self.monitors:
+                # a diagnostic every epoch: thin the lines as the rounds of one epoch do
+                if (stats["status"] == "training" and float(epoch).is_integer()
+                        and not (self.bar or _shown_epoch(int(epoch)))):
+                    return None
+                scored = [m.scores[-1] for m in self.monitors if m.scores]
+                if scored:
+                    name, value = _validation_score(self.monitors[0], np.mean(scored))
+                    text += f"  validation {name} {value:.4f}"
+            self._draw(epoch, text)
         return None
+
+    def observer(self, k):
+        """The progress's part of SVM k's diagnostic function, or None."""
+        return (lambda stats: self.diagnostic(k, stats)) if self.enabled else None
 
     def close(self):
         self.live.stop()
@@ -672,19 +694,63 @@ def _check_kernel_args(args, solvers, kernel_solvers):
 _DONE = ("converged", "budget_limited")
 
 
-def _train_epoch(svms, pool=None, progress=None, last=False):
+def _train_epoch(svms, pool=None, progress=None, last=False, run=None):
     """One more train() call of every SVM, one epoch or the whole run
     (_set_run; ``last``: the whole run), in the thread pool if any (training
     releases the GIL), tracked by ``progress`` (a _Progress); the statistics
-    of each."""
-    train = (lambda svm: svm.train()) if progress is None else progress.live.track(
-        lambda svm: svm.train(), last=last)
+    of each. ``run(svm)`` trains one SVM (default ``svm.train()``)."""
+    run = run or (lambda svm: svm.train())
+    train = run if progress is None else progress.live.track(run, last=last)
     try:
         if pool is None:
             return [train(svm) for svm in svms]
         return list(pool.map(train, svms))
     except FloatingPointError as exc:  # the message says what to change
         raise _Fail(str(exc), 1) from None
+
+
+def _hold_out(args, X, y, task):
+    """``(X, y, X_held, y_held)``: the rows to train on and the held-out
+    fraction ``--validation`` of them, drawn from ``--seed``: stratified, as
+    the estimators' ``early_stopping`` (stochsvm._early_stopping), or for a
+    regression a plain random draw of as many rows."""
+    from stochsvm._early_stopping import validation_split
+
+    n = X.shape[0]
+    try:
+        if task == "regression":
+            held = math.ceil(args.validation * n)
+            if held >= n:
+                raise ValueError(f"validation_fraction={args.validation:g} of {n} rows holds "
+                                 f"out {held}: no training row is left")
+            order = np.random.default_rng(args.seed).permutation(n)
+            train, held = np.sort(order[held:]), np.sort(order[:held])
+        else:
+            train, held = validation_split(y, args.validation, args.seed)
+    except ValueError as exc:
+        raise _Fail(f"--validation {args.validation:g}: "
+                    + str(exc).replace("validation_fraction=", "--validation ")
+                    .replace("set early_stopping=False", "drop --validation")) from None
+    return X[train], y[train], X[held], y[held]
+
+
+def _monitors(args, svms, Xv, yv, task, labels):
+    """One ValidationMonitor per SVM on the held-out rows (--patience,
+    --validation-tol; the held-out rows weighted by --class-weight)."""
+    from stochsvm import _cli_select
+    from stochsvm._early_stopping import ValidationMonitor
+
+    problems = _label_vectors(yv, labels)
+    weights = _cli_select.example_weights(args, yv, labels)
+    return [ValidationMonitor(svm, Xv, yb, weights, args.patience, args.validation_tol,
+                              regression=task == "regression")
+            for svm, yb in zip(svms, problems)]
+
+
+def _validation_score(monitor, score):
+    """(name, value) of a monitor's score as the lines show it: an accuracy,
+    or the mean squared error (the monitor's score is minus it)."""
+    return ("mse", -score) if monitor.regression else ("accuracy", score)
 
 
 def _scores(svms, X):
@@ -774,9 +840,17 @@ def _problem(y, path, regression):
                     f"classes for the rows (fewer than 2 examples per class; one-vs-rest would "
                     f"train {classes.size} SVMs); if the labels are real-valued targets, "
                     f"train a regressor with --loss l2 (or l1)")
-    if classes.size == 2:
-        return "binary", classes, [np.where(y == classes[1], 1.0, -1.0)]
-    return "one_vs_rest", classes, [np.where(y == c, 1.0, -1.0) for c in classes]
+    return "binary" if classes.size == 2 else "one_vs_rest", classes, _label_vectors(y, classes)
+
+
+def _label_vectors(y, labels):
+    """The targets of the SVMs: y itself for a regression (``labels`` None),
+    +-1 for the larger of two labels, one +-1 vector per label otherwise."""
+    if labels is None:
+        return [np.asarray(y, dtype=np.float64)]
+    if len(labels) == 2:
+        return [np.where(y == labels[1], 1.0, -1.0)]
+    return [np.where(y == c, 1.0, -1.0) for c in labels]
 
 
 def _predict(task, labels, scores):
@@ -895,21 +969,12 @@ def _run_train(args):
         return _cli_select.run_train_cv(args, X, y, task, labels)
     Xv = yv = None
     if args.validation is not None:
-        rng = np.random.default_rng(args.seed)
-        order = rng.permutation(n_all)
-        n_val = int(round(args.validation * n_all))
-        if n_val < 1 or n_val >= n_all:
-            raise _Fail(f"--validation {args.validation:g} leaves no validation or no training "
-                        f"rows out of {n_all}")
-        val, keep = np.sort(order[:n_val]), np.sort(order[n_val:])
-        Xv, yv, X, y = X[val], y[val], X[keep], y[keep]
-        print(f"validation: {n_val} rows held out, patience {args.patience} epochs")
+        X, y, Xv, yv = _hold_out(args, X, y, task)
+        print(f"validation: {Xv.shape[0]} rows held out, patience {args.patience} epochs")
     _, _, problems = _problem(y, args.file, regression)
     n = X.shape[0]
     lam = _lambda(args, n)
-    # One train() call per SVM, as the estimators; epoch by epoch only to
-    # keep the best epoch on the validation rows.
-    whole_run = Xv is None
+    whole_run = True  # one train() call per SVM, as the estimators
     if args.kernel is None:
         print(f"{args.solver}, {args.loss} loss, lambda {lam:g}, at most {args.epochs} epochs, "
               f"bias multiplier {args.bias_multiplier:g}, seed {args.seed}"
@@ -922,10 +987,22 @@ def _run_train(args):
         print(f"kernel {args.solver}, {kern['kernel']} kernel (gamma {kern['gamma']:g}), lambda "
               f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
     _cli_select.set_example_weights(svms, _cli_select.example_weights(args, y, labels))
+    monitors = None if Xv is None else _monitors(args, svms, Xv, yv, task, labels)
     bar = args.progress or sys.stderr.isatty()
     progress = _Progress(args.epochs, not args.quiet, bar, svms, n,
-                         None if labels is None else [f"{v:g}" for v in labels], whole_run)
-    best = None  # (quality, epoch, models, biases)
+                         None if labels is None else [f"{v:g}" for v in labels], whole_run,
+                         monitors)
+    run = None
+    if monitors is not None:
+        from stochsvm._early_stopping import train_watched
+
+        # a diagnostic every epoch (the SBP keeps its finer default schedule)
+        frequency = getattr(args, "diagnostic_frequency", None) or (
+            None if args.kernel is not None and args.solver == "sbp" else n)
+        watched = {id(svm): (monitor, progress.observer(k))
+                   for k, (svm, monitor) in enumerate(zip(svms, monitors))}
+        run = lambda svm: train_watched(svm, watched[id(svm)][0], frequency,  # noqa: E731
+                                        watched[id(svm)][1])
     t = time.perf_counter()
     epoch = 0
     pool = None
@@ -934,25 +1011,9 @@ def _run_train(args):
 
         pool = ThreadPoolExecutor(max_workers=min(args.jobs, len(svms)))
     try:
-        if whole_run:
-            stats = _train_epoch(svms, pool, progress, last=True)
-            epoch = max(-(-int(s["iteration"]) // n) for s in stats)  # epochs begun
-            objective = float(np.mean([s["objective"] for s in stats]))
-        for epoch in range(1, 0 if whole_run else args.epochs + 1):
-            stats = _train_epoch(svms, pool, progress)
-            objective = float(np.mean([s["objective"] for s in stats]))
-            text = f"objective {objective:.6f}"
-            if Xv is not None:
-                name, value, higher = _quality(task, _predict(task, labels, _scores(svms, Xv)), yv)
-                text += f"  validation {name} {value:.4f}"
-                if best is None or (value > best[0] if higher else value < best[0]):
-                    # a copy without data keeps the model (pickling drops the data)
-                    best = (value, epoch, [pickle.loads(pickle.dumps(s)) for s in svms])
-            progress.update(epoch, text)
-            if all(s["status"] in _DONE for s in stats):
-                break
-            if best is not None and epoch - best[1] >= args.patience:
-                break
+        stats = _train_epoch(svms, pool, progress, last=True, run=run)
+        epoch = max(-(-int(s["iteration"]) // n) for s in stats)  # epochs begun
+        objective = float(np.mean([s["objective"] for s in stats]))
     finally:
         progress.close()
         if pool is not None:
@@ -963,10 +1024,12 @@ def _run_train(args):
                    if s["status"] == "max_iterations" and s.get("num_newton_iterations", 0)]
     unfinished = [s for s in stats
                   if s["status"] == "max_iterations" and s.get("finish_epochs", 0)]
+    stopped = [s for s in stats if s["status"] == "validation"]
     status = "converged" if all(s["status"] == "converged" for s in stats) else (
         "not converged" if uncertified or unfinished else
         "budget limited" if limited and all(s["status"] in _DONE for s in stats) else
-        "early stop" if best is not None and epoch < args.epochs else "epoch limit")
+        "early stop" if stopped and all(s["status"] in _DONE + ("validation",) for s in stats)
+        else "epoch limit")
     newton = max(s.get("num_newton_iterations", 0) for s in stats)
     finish = max(s.get("finish_epochs", 0) for s in stats)
     certified = " (certified)" if (newton or finish) and status == "converged" else ""
@@ -1008,11 +1071,16 @@ def _run_train(args):
               f"{svms[0].get_budget()}): the relative duality gap stopped shrinking at {gap:.3g}, "
               f"above --tol {args.tol:g}; raise --budget", file=sys.stderr)
     extra = {}
-    if best is not None:
-        # Keep the best epoch's model.
-        svms = best[2]
-        extra = {"best_epoch": best[1], "validation": best[0]}
-        print(f"best epoch {best[1]}: validation {_quality(task, yv, yv)[0]} {best[0]:.4f}")
+    if monitors is not None:
+        # Each SVM keeps its best model where the rule ended its run, its last otherwise.
+        kept = [(m.best_iteration if m.stopped else int(s["iteration"])) for m, s in
+                zip(monitors, stats)]
+        kept = [-(-int(i) // n) for i in kept]
+        name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xv)), yv)
+        extra = {"best_epochs": kept, "validation": value}
+        which = (f"best epoch {kept[0]}" if len(kept) == 1 else
+                 f"best epochs {', '.join(map(str, kept))} (one per class)")
+        print(f"{which}: validation {name} {value:.4f}")
     name, value, _ = _quality(task, _predict(task, labels, _scores(svms, X)), y)
     line = f"train {name} {value:.4f}"
     if args.test:

@@ -37,7 +37,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from stochsvm import _kernel_svm, _solvers, model_file
 from stochsvm._kernel_attributes import KernelAttributes
-from stochsvm._early_stopping import ValidationMonitor, validation_split
+from stochsvm._early_stopping import ValidationMonitor, train_watched, validation_split
 from stochsvm._kernel_svm import KernelSVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
@@ -598,7 +598,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             if monitor is None:
                 stats = svm.train()
             else:
-                stats = self._train_watched(svm, monitor, n)
+                # a diagnostic every epoch (the SBP keeps its finer default
+                # schedule); the object's own schedule comes back afterwards
+                stats = train_watched(svm, monitor, None if self.solver == "sbp" else n)
             if self.verbose:
                 print_training(self, stats)
             return stats, svm.get_iteration_number() - start
@@ -632,23 +634,6 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         return {id(svm): ValidationMonitor(svm, X_held, y_pm, w_held, self.n_iter_no_change,
                                            self.validation_tol)
                 for svm, y_pm in zip(self._svms, self._problems(y_held))}
-
-    def _train_watched(self, svm, monitor, n):
-        """One run under early stopping: a diagnostic every epoch (the SBP
-        keeps its finer default schedule), the monitor as the diagnostic
-        function; a run the monitor ended gets its best model back and
-        status "validation"."""
-        if self.solver != "sbp":
-            svm.set_diagnostic_frequency(n)
-        svm.set_diagnostic_function(monitor)
-        try:
-            stats = svm.train()
-        finally:
-            svm.set_diagnostic_function(None)
-        if monitor.stopped:
-            monitor.restore_best()
-            stats = dict(stats, status="validation", validation_score=monitor.best_score)
-        return stats
 
     def _share_kernel_rows(self):
         """One-vs-rest with the exact SDCA (the bias on): the binary problems

@@ -364,7 +364,10 @@ void test_kernel_svm_lifecycle_and_rejects(void)
     CHECK_EQ_INT(ss_kernel_svm_set_eta0(svm, NAN), SS_ERR_BAD_ARG);
     CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, -1), SS_ERR_BAD_ARG);
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 0), SS_ERR_BAD_ARG);
-    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 0), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, -1), SS_ERR_BAD_ARG);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 7), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 0), SS_OK); /* the default again */
+    CHECK_EQ_INT(ss_kernel_svm_get_diagnostic_frequency(svm), KN);
     CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1),
                  solver == SS_KSOLVER_SBP || solver == SS_KSOLVER_SDCA ? SS_OK : SS_ERR_BAD_STATE);
     if (solver == SS_KSOLVER_SDCA) ss_kernel_svm_set_unregularized_bias(svm, 0); /* test_kernel_exact.c */

@@ -125,6 +125,8 @@ void test_valid_setters_roundtrip(void) {
   CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 1);
   CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(s, 1), SS_OK);
   CHECK_EQ_INT(ss_svm_get_diagnostic_frequency(s), 1);
+  CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(s, 0), SS_OK); /* back to the default schedule */
+  CHECK_EQ_INT(ss_svm_get_diagnostic_frequency(s), SN);
   CHECK_EQ_INT(ss_svm_set_bias_multiplier(s, 0.0), SS_OK);
   CHECK_CLOSE(ss_svm_get_bias_multiplier(s), 0.0, 0.0);
   CHECK_EQ_INT(ss_svm_set_bias_multiplier(s, 10.0), SS_OK);
@@ -196,6 +198,7 @@ void test_setters_reject_bad_values(void) {
   for (size_t k = 0; k < sizeof it_bad / sizeof it_bad[0]; ++k) {
     CHECK_EQ_INT(ss_svm_set_max_num_iterations(s, it_bad[k]), SS_ERR_BAD_ARG);
     CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 77);
+    if (it_bad[k] == 0) continue; /* 0 is the frequency's default (below) */
     CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(s, it_bad[k]), SS_ERR_BAD_ARG);
     CHECK_EQ_INT(ss_svm_get_diagnostic_frequency(s), 3);
   }

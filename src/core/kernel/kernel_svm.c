@@ -872,10 +872,11 @@ SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)
 SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (f < 1)
+  if (f < 0)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
-                              "set_diagnostic_frequency: the frequency must be >= 1, got %lld", (long long)f);
-  self->diagnostic_frequency = f;
+                              "set_diagnostic_frequency: the frequency must be >= 1 (or 0: the default schedule), got %lld",
+                              (long long)f);
+  self->diagnostic_frequency = f; /* 0: back to the default schedule */
   return ss_kernel_svm_succeed(self);
 }
 

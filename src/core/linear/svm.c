@@ -333,10 +333,11 @@ SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
 SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (f < 1)
-    return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_diagnostic_frequency: the frequency must be >= 1, got %lld",
+  if (f < 0)
+    return ss_svm_fail(self, SS_ERR_BAD_ARG,
+                       "set_diagnostic_frequency: the frequency must be >= 1 (or 0: the default schedule), got %lld",
                        (long long)f);
-  self->diagnostic_frequency = f;
+  self->diagnostic_frequency = f; /* 0: back to the default schedule */
   return ss_svm_succeed(self);
 }
 
