@@ -47,7 +47,8 @@ from stochsvm._progress import estimator_progress
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
                              _TrainingData, epochs_to_iterations, map_in_threads, print_training,
                              validate_data)
-from stochsvm.svm import _convergence_warning, _report_training, _scale_note, _zero_objective
+from stochsvm.svm import (_convergence_warning, _report_training, _scale_note, _stop_reasons,
+                          _zero_objective)
 
 __all__ = ["KernelSVMClassifier", "KERNEL_SOLVERS"]
 
@@ -183,8 +184,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         Under None, ``"pegasos"``, ``"sbp"`` (``nu`` derived from ``C``), and
         ``"bsgd"`` and ``"bsca"`` with ``budget >= n``, stopped on the cap,
         hand over to exact kernel SDCA on the same problem and end certified
-        within ``min(tol, 1e-3)`` of the optimum (``_stats[k]["finish_epochs"]``;
-        docs: "The kernel SDCA finish"); a ``max_iter`` given is a cap as
+        within ``min(tol, 1e-3)`` of the optimum (``stop_reasons_`` then
+        reads ``"converged"``; docs: "The kernel SDCA finish"); a ``max_iter`` given is a cap as
         asked, without it.
     tol : float >= 0, default=None
         The stopping threshold (docs: "Stopping and defaults"). For ``"sdca"``
@@ -297,10 +298,18 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         outputs' support vectors: ``decision_function(X)[:, c] ==
         K(X, support_vectors_) @ dual_coef_[c] + intercept_[c]``
         (:class:`stochsvm._kernel_attributes.KernelAttributes`).
+    stop_reasons_ : ndarray of str, shape (n_outputs,)
+        How the last call's run of each binary problem ended (in
+        ``classes_`` order for one-vs-rest; one entry for two classes), a
+        status of :meth:`stochsvm.KernelSVM.get_statistics`: ``"converged"``
+        (the solver's stopping rule), ``"max_iterations"`` (the
+        ``max_iter`` cap), ``"budget_limited"`` (BSCA's budget rule),
+        ``"validation"`` (early stopping ended it), ``"diverged"``,
+        ``"interrupted"`` (docs: "What every layer reports").
     validation_scores_ : list of ndarray
         Only after a fit with early stopping: for each binary problem, its
         held-out accuracy at each diagnostic (the last is the run's end;
-        ``_stats[k]["status"]`` reads ``"validation"`` where early stopping
+        ``stop_reasons_[k]`` reads ``"validation"`` where early stopping
         ended problem k's run).
     probA_, probB_ : ndarray of shape (n_outputs,)
         ``probability=True``: the Platt sigmoid ``1 / (1 + exp(A f + B))`` of
@@ -613,6 +622,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
             results = map_in_threads(progress.track(run), self._svms, self.n_jobs)
         self._stats = [r[0] for r in results]
+        self.stop_reasons_ = _stop_reasons(self._stats)
         if monitors:
             self.validation_scores_ = [np.array(monitors[id(svm)].scores) for svm in self._svms]
         else:

@@ -62,7 +62,8 @@ from stochsvm._svm import _T0_SOLVERS, SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
                                   seed_of)
-from stochsvm.svm import _report_training, _scale_alternative, _scale_note, _zero_objective
+from stochsvm.svm import (_report_training, _scale_alternative, _scale_note, _stop_reasons,
+                          _zero_objective)
 
 __all__ = ["LinearSVMClassifier", "LinearSVMRegressor", "LINEAR_SOLVERS"]
 
@@ -354,6 +355,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         whole report, or for a ``partial`` call (one epoch, no stopping
         test) its divergence checks only."""
         self._stats = stats
+        self.stop_reasons_ = _stop_reasons(stats)
         # Epochs of this call (the iteration number itself runs on across
         # partial_fit and warm-started fit calls), as scikit-learn's n_iter_.
         n = max(svm.get_num_data() for svm in self._svms)
@@ -732,6 +734,13 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     classes_ : ndarray of shape (n_classes,)
     n_iter_ : int
         Epochs run by the longest-running class in the last call.
+    stop_reasons_ : ndarray of str, shape (n_outputs,)
+        How the last call's run of each binary problem ended (in
+        ``classes_`` order for one-vs-rest; one entry for two classes), a
+        status of :meth:`stochsvm.SVM.get_statistics`: ``"converged"``
+        (the stopping test on ``tol`` passed), ``"max_iterations"`` (the
+        ``max_iter`` cap), ``"diverged"``, ``"interrupted"`` (docs:
+        "What every layer reports").
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` had string column names.
@@ -949,6 +958,8 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     coef_ : ndarray of shape (n_features,)
     intercept_ : float
     n_iter_ : int
+    stop_reasons_ : ndarray of str, shape (1,)
+        How the last call's run ended (as :class:`LinearSVMClassifier`'s).
     n_features_in_ : int
 
     Examples

@@ -320,6 +320,12 @@ _GAP_SLACK = 10.0
 _GAP_FLOOR = 1e-3
 
 
+def _stop_reasons(stats):
+    """The estimators' ``stop_reasons_``: the status of each binary problem's
+    run (its statistics' ``"status"``), a str array in the problems' order."""
+    return np.array([str(st["status"]) for st in stats])
+
+
 def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol", cap_fix=None,
                      budget=None, scale_note=None):
     """Warn, or raise, about how a fit's training runs ended.
