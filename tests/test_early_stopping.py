@@ -5,6 +5,7 @@ stopped improving (and not one that keeps improving), the best model kept,
 the "validation" status without a warning, the cap's warning kept, bad
 parameters, and early_stopping=False leaving fits unchanged."""
 
+import re
 import warnings
 
 import numpy as np
@@ -261,3 +262,75 @@ def test_get_params_and_clone():
     assert params["n_iter_no_change"] == 4
     assert params["validation_tol"] == 1e-3
     assert clone(est.set_params(early_stopping=True)).early_stopping is True
+
+
+# -- one rule: the command line's --validation ------------------------------------
+
+
+def test_command_line_stops_where_the_estimator_stops(data, tmp_path, capsys):
+    """`stochsvm train --validation F --patience P --validation-tol T` and the
+    estimator's early_stopping with the same fraction, n_iter_no_change,
+    validation_tol and seed hold out the same rows, score the same
+    diagnostics and stop at the same one, with the same model."""
+    from _helpers import write_libsvm
+
+    from stochsvm.cli import main
+    from stochsvm.datasets import load_libsvm
+    from stochsvm.model_file import read_model
+
+    path = write_libsvm(tmp_path / "blobs.svm", *data)
+    X, y = load_libsvm(path, n_features=4)
+    est = _bsca(early_stopping=True, max_iter=200, n_iter_no_change=4,
+                validation_fraction=0.2, validation_tol=0.002, random_state=5).fit(X, y)
+    assert est.stop_reasons_[0] == "validation"  # the rule fired, not the cap
+    assert main(["train", path, str(tmp_path / "m.ssvm"), "--kernel", "rbf", "--solver", "bsca",
+                 "-C", str(C), "--gamma", str(GAMMA), "--budget", "20", "--tol", "0",
+                 "--epochs", "200", "--validation", "0.2", "--patience", "4",
+                 "--validation-tol", "0.002", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert f"validation: {N - est._train_rows.size} rows held out" in out
+    assert f"early stop after {est.n_iter_} epochs" in out
+    scores = est.validation_scores_[0]
+    best = int(np.flatnonzero(scores == scores.max())[-1]) + 1  # a tie keeps the later
+    assert f"best epoch {best}: validation accuracy {scores.max():.4f}" in out
+    shown = [float(v) for v in re.findall(r"^epoch +\d+ .*validation accuracy (\S+)", out, re.M)]
+    np.testing.assert_allclose(shown, np.round(scores[:len(shown)], 4))
+    model = read_model(tmp_path / "m.ssvm")
+    assert model["metadata_json"]["best_epochs"] == [best]
+    from stochsvm import _model_file
+
+    np.testing.assert_allclose(np.ravel(_model_file.decision_function(model, X)),
+                               est.decision_function(X), rtol=1e-12, atol=1e-12)
+
+
+def test_a_watched_run_leaves_the_diagnostic_schedule_as_it_was(data):
+    """Early stopping sets a diagnostic every epoch for its run only: the
+    objects then return to the default schedule (a later warm_start fit
+    without early stopping runs on it), or to a frequency set before."""
+    X, y = data
+    est = _bsca(early_stopping=True, max_iter=200, warm_start=True).fit(X, y)
+    svm = est._svms[0]
+    assert est.stop_reasons_[0] == "validation"
+    assert svm.get_diagnostic_frequency_setting() is None
+    assert svm.__reduce__()[1][0]["diagnostic_frequency"] is None  # (pickled: the default)
+    svm.set_diagnostic_frequency(7)
+    est.set_params(max_iter=3).fit(X, y)
+    assert est._svms[0] is svm and svm.get_diagnostic_frequency_setting() == 7
+
+
+@pytest.mark.parametrize("make", [
+    lambda X, y: KernelSVM(X, y, 0.1),
+    lambda X, y: __import__("stochsvm").SVM(X, y, 0.1)])
+def test_diagnostic_frequency_back_to_the_default(data, make):
+    X, y = data
+    svm = make(X, y)
+    assert svm.get_diagnostic_frequency_setting() is None
+    svm.set_diagnostic_frequency(7)
+    assert svm.get_diagnostic_frequency_setting() == 7
+    assert svm.get_diagnostic_frequency() == 7
+    svm.set_diagnostic_frequency(None)
+    assert svm.get_diagnostic_frequency_setting() is None
+    assert svm.get_diagnostic_frequency() == X.shape[0]
+    with pytest.raises(ValueError, match="diagnostic_frequency must be an integer >= 1"):
+        svm.set_diagnostic_frequency(0)
+    assert svm.get_diagnostic_frequency_setting() is None

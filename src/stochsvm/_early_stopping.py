@@ -110,7 +110,7 @@ class ValidationMonitor:
         self.best_is_current = score >= self.best_score  # a tie keeps the later model
         if self.best_is_current:
             self.best_score = score
-            self.best_iteration = int(statistics["iteration"])
+            self.best_iteration = statistics.get("iteration")
             self.best_model = self._copy_model()
         self.no_change = 0 if improved else self.no_change + 1
         self.stopped = self.no_change >= self.n_iter_no_change

@@ -1073,9 +1073,8 @@ def _run_train(args):
     extra = {}
     if monitors is not None:
         # Each SVM keeps its best model where the rule ended its run, its last otherwise.
-        kept = [(m.best_iteration if m.stopped else int(s["iteration"])) for m, s in
-                zip(monitors, stats)]
-        kept = [-(-int(i) // n) for i in kept]
+        kept = [-(-int(m.best_iteration if m.stopped else s["iteration"]) // n)
+                for m, s in zip(monitors, stats)]
         name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xv)), yv)
         extra = {"best_epochs": kept, "validation": value}
         which = (f"best epoch {kept[0]}" if len(kept) == 1 else
