@@ -147,7 +147,7 @@ class ValidationMonitor:
 def train_watched(svm, monitor, frequency, observer=None):
     """One train() call of ``svm`` under early stopping: a diagnostic every
     ``frequency`` iterations (None: the object's own schedule), ``monitor``
-    as the diagnostic function (after ``observer(statistics)``, a progress
+    as the diagnostic function (then ``observer(statistics)``, a progress
     display, when given). A run the monitor ended gets its best model back
     and its statistics read status ``"validation"`` with
     ``validation_score``. The object leaves with its diagnostic frequency
@@ -160,8 +160,9 @@ def train_watched(svm, monitor, frequency, observer=None):
         watch = monitor
     else:
         def watch(statistics):
-            observer(statistics)
-            return monitor(statistics)
+            stop = monitor(statistics)
+            observer(statistics)  # (it may show the score just made)
+            return stop
     svm.set_diagnostic_function(watch)
     try:
         stats = svm.train()
