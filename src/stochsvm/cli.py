@@ -470,21 +470,20 @@ def _shown_epoch(epoch):
 
 
 class _Progress:
-    """One line per diagnostic (``whole_run``: one train() call per SVM; on
-    the default schedule, the ends of epochs 1, 2, 3, 4, 6, 9, ...), or per
-    epoch in rounds of one epoch (from epoch 10 on, the round epochs:
-    _shown_epoch), and inside an epoch a line at every diagnostic of
-    the SVMs with their live objective (:meth:`diagnostic`, the SVMs'
-    diagnostic callback). With ``bar`` and tqdm installed, a tqdm bar instead,
+    """One line per diagnostic of the SVMs (one train() call each) with
+    their live objective (:meth:`diagnostic`, the SVMs' diagnostic
+    callback): on the default schedule, the ends of epochs 1, 2, 3, 4, 6,
+    9, ...; under ``--validation`` (``monitors``), a diagnostic every epoch,
+    from epoch 10 on only the round epochs (_shown_epoch), with the
+    held-out score. With ``bar`` and tqdm installed, a tqdm bar instead,
     redrawn every half second from the SVMs' iteration counters (ETA from the
     epoch cap; for one-vs-rest, the classes training and done) and at every
     diagnostic (stochsvm._progress); without tqdm, the lines."""
 
-    def __init__(self, total, enabled, bar, svms=(), n=1, labels=None, whole_run=False,
-                 monitors=None):
+    def __init__(self, total, enabled, bar, svms=(), n=1, labels=None, monitors=None):
         from stochsvm import _progress
 
-        self.total, self.enabled, self.whole_run = total, enabled, whole_run
+        self.total, self.enabled = total, enabled
         # --validation: the ValidationMonitors whose last scores the lines show
         self.monitors = monitors
         self.start = time.perf_counter()
@@ -510,27 +509,16 @@ class _Progress:
         else:
             print(f"  epoch {epoch:7.2f}  {text}  elapsed {elapsed:.3f} s", flush=True)
 
-    def update(self, epoch, text):
-        if not self.enabled or not (self.bar or _shown_epoch(epoch)):
-            return
-        with self.lock:
-            self._draw(epoch, text)
-
     def diagnostic(self, k, stats):
-        """A diagnostic of SVM k (on its training thread): redraw inside an
-        epoch (the epoch's end is drawn by :meth:`update`)."""
+        """A diagnostic of SVM k (on its training thread): redraw."""
         with self.lock:
             self.iterations[k] = int(stats["iteration"])
             self.objectives[k] = float(stats["objective"])
-            # in rounds of one epoch, each epoch's end is drawn by the caller
-            if not self.whole_run and (stats["status"] != "training"
-                                       or self.iterations[k] % self.n == 0):
-                return None
             epoch = sum(self.iterations) / (len(self.iterations) * self.n)
             live = [v for v in self.objectives if not math.isnan(v)]
             text = f"objective {sum(live) / len(live):.6f}"
             if self.monitors:
-                # a diagnostic every epoch: thin the lines as the rounds of one epoch do
+                # a diagnostic every epoch: from epoch 10 on, the round ones
                 if (stats["status"] == "training" and float(epoch).is_integer()
                         and not (self.bar or _shown_epoch(int(epoch)))):
                     return None
@@ -580,8 +568,7 @@ def _set_run(svm, n, args, whole_run):
     rules judge what they judge in the estimators (the objective window reads
     the spread of the objectives it records: one per epoch records more of
     SGD's noise, and at the default tol it may never close). Otherwise one
-    epoch, with a diagnostic at its end (``--validation`` keeps the best
-    epoch; the demo's curves)."""
+    epoch, with a diagnostic at its end (the demo's curves)."""
     from stochsvm.linear import epochs_to_iterations
 
     if whole_run:
@@ -974,15 +961,14 @@ def _run_train(args):
     _, _, problems = _problem(y, args.file, regression)
     n = X.shape[0]
     lam = _lambda(args, n)
-    whole_run = True  # one train() call per SVM, as the estimators
     if args.kernel is None:
         print(f"{args.solver}, {args.loss} loss, lambda {lam:g}, at most {args.epochs} epochs, "
               f"bias multiplier {args.bias_multiplier:g}, seed {args.seed}"
               + (f", {hkm.kernel} kernel map of order {hkm.order}" if hkm is not None else ""))
-        svms = [_new_svm(X, yb, lam, args, args.solver, hkm, whole_run=whole_run)
+        svms = [_new_svm(X, yb, lam, args, args.solver, hkm, whole_run=True)
                 for yb in problems]
     else:
-        svms = [_new_kernel_svm(X, yb, lam, args, whole_run=whole_run) for yb in problems]
+        svms = [_new_kernel_svm(X, yb, lam, args, whole_run=True) for yb in problems]
         kern = svms[0].get_kernel()
         print(f"kernel {args.solver}, {kern['kernel']} kernel (gamma {kern['gamma']:g}), lambda "
               f"{lam:g}, at most {args.epochs} epochs, seed {args.seed}")
@@ -990,8 +976,7 @@ def _run_train(args):
     monitors = None if Xv is None else _monitors(args, svms, Xv, yv, task, labels)
     bar = args.progress or sys.stderr.isatty()
     progress = _Progress(args.epochs, not args.quiet, bar, svms, n,
-                         None if labels is None else [f"{v:g}" for v in labels], whole_run,
-                         monitors)
+                         None if labels is None else [f"{v:g}" for v in labels], monitors)
     run = None
     if monitors is not None:
         from stochsvm._early_stopping import train_watched
