@@ -420,6 +420,10 @@ def test_errors(files, capsys, tmp_path):
     assert "--t0 must be > 1" in _error(["train", train, "--t0", "1"], capsys)
     assert "--seed must be >= 0" in _error(["train", train, "--seed", "-1"], capsys)
     assert "--validation must be < 1" in _error(["train", train, "--validation", "1"], capsys)
+    assert "--validation cannot split the training data" in _error(
+        ["train", train, "--validation", "1e-4"], capsys)  # (no held-out row of one class)
+    assert "--validation-tol must be >= 0" in _error(
+        ["train", train, "--validation", "0.2", "--validation-tol", "-1"], capsys)
     assert "no such file" in _error(["train", train, "--test", "missing.svm"], capsys)
     assert "is a folder" in _error(["train", str(tmp_path)], capsys)
     assert "--noise must be in [0, 0.5)" in _error(["demo", "--noise", "0.5"], capsys)

@@ -47,7 +47,7 @@ def validation_split(y, fraction, seed):
     classes, counts = np.unique(y, return_counts=True)
     n = y.shape[0]
     held_out = math.ceil(fraction * n)  # scikit-learn's rounding of a fractional test_size
-    smallest = classes[np.argmin(counts)]
+    smallest = classes[np.argmin(counts)].tolist()  # (a Python scalar: its repr reads plainly)
     advice = (f"validation_fraction={fraction} of {n} rows holds out {held_out}, and the "
               f"smallest class ({smallest!r}) has {counts.min()} rows; a stratified split "
               f"needs a held-out row and a training row of every class: raise "

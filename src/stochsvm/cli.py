@@ -704,20 +704,21 @@ def _hold_out(args, X, y, task):
     from stochsvm._early_stopping import validation_split
 
     n = X.shape[0]
-    try:
-        if task == "regression":
-            held = math.ceil(args.validation * n)
-            if held >= n:
-                raise ValueError(f"validation_fraction={args.validation:g} of {n} rows holds "
-                                 f"out {held}: no training row is left")
-            order = np.random.default_rng(args.seed).permutation(n)
-            train, held = np.sort(order[held:]), np.sort(order[:held])
-        else:
+    if task == "regression":
+        held = math.ceil(args.validation * n)
+        if held >= n:
+            raise _Fail(f"--validation {args.validation:g} of {n} rows holds out {held}: no "
+                        f"training row is left")
+        order = np.random.default_rng(args.seed).permutation(n)
+        train, held = np.sort(order[held:]), np.sort(order[:held])
+    else:
+        try:
             train, held = validation_split(y, args.validation, args.seed)
-    except ValueError as exc:
-        raise _Fail(f"--validation {args.validation:g}: "
-                    + str(exc).replace("validation_fraction=", "--validation ")
-                    .replace("set early_stopping=False", "drop --validation")) from None
+        except ValueError as exc:  # (in the estimators' words)
+            raise _Fail(str(exc).replace("early stopping", "--validation")
+                        .replace("validation_fraction=", "--validation ")
+                        .replace("raise validation_fraction", "raise --validation")
+                        .replace("set early_stopping=False", "drop --validation")) from None
     return X[train], y[train], X[held], y[held]
 
 
