@@ -206,7 +206,8 @@ SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best
   out->sweeps = 0;
   dual_model(nt, alpha, v);
   dual_check(nt, alpha, v, scores, best, out);
-  double low = -INFINITY, high = INFINITY, checkpoint_gap = INFINITY;
+  double low = -INFINITY, high = INFINITY, checkpoint_gap = INFINITY, checkpoint_dual = -INFINITY;
+  double checkpoint_violation = INFINITY;
   int64_t next_check = 1, checkpoint = 0;
   SsStatus status = SS_OK;
   for (;;) {
@@ -221,14 +222,23 @@ SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best
     if (out->sweeps >= max_sweeps || !(gap > 0) || !isfinite(gap)) break;
     /* The stall rule, at each doubling of the sweeps: the last doubling's
      * rate of fall of the gap (of the best model: it does not rise),
-     * continued geometrically, must meet epsilon within the budget. */
+     * continued geometrically, must meet epsilon within the budget; or,
+     * as the best primal can lag far behind, alpha must still converge:
+     * D rose over the doubling by more than epsilon |D|, or the last
+     * sweep's violation (the spread of its projected gradients, the
+     * optimality condition LIBLINEAR stops on) fell by at least half. */
     if (out->sweeps >= 2 * checkpoint && out->sweeps >= SS_HINGE_DUAL_FIRST_JUDGEMENT) {
       if (checkpoint > 0) {
         const double rate = log(checkpoint_gap / gap) / (double)(out->sweeps - checkpoint);
-        if (!(rate > 0) || (double)out->sweeps + log(gap / self->epsilon) / rate > (double)max_sweeps) break;
+        const bool falling = rate > 0 && (double)out->sweeps + log(gap / self->epsilon) / rate <= (double)max_sweeps;
+        const bool rising = out->dual - checkpoint_dual > self->epsilon * fabs(out->dual);
+        const bool settling = isfinite(high - low) && high - low <= 0.5 * checkpoint_violation;
+        if (!falling && !rising && !settling) break;
       }
       checkpoint = out->sweeps;
       checkpoint_gap = gap;
+      checkpoint_dual = out->dual;
+      checkpoint_violation = high - low;
     }
     if (ss_newton_interrupted(self)) {
       status = SS_ERR_INTERRUPTED;

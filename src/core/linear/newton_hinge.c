@@ -122,6 +122,12 @@
  *  whose width is at most this, within at most this many sweeps. */
 #define SS_HINGE_DUAL_MU 0.1
 #define SS_HINGE_DUAL_SWEEPS 200
+/** A stage has stalled when P_mu fell by less than this share over its
+ *  last this many Newton steps; the ascent is then tried once, within a
+ *  larger budget of sweeps. */
+#define SS_HINGE_STALL_STEPS 50
+#define SS_HINGE_STALL_FALL 0.1
+#define SS_HINGE_STALL_SWEEPS 5000
 
 /* The smoothed loss h_mu at score s, label y (the header comment), with
  * *derivative = h_mu'(s) (in [-1, 1]) and *band: s lies where h_mu is
@@ -254,7 +260,10 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
   ss_newton_scores(&nt, w, true, scores);
   HingeValues at = hinge_measure(&nt, mu, w, scores, g, alpha);
   SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
-  bool dual_tried = false, preconditioned = true;
+  bool dual_tried = false, stall_tried = false, preconditioned = true;
+  int64_t stage_steps = 0; /* the stage's Newton steps */
+  double stage_checkpoint = 0; /* P_mu SS_HINGE_STALL_STEPS of them ago */
+  bool stalled = false;
   for (;;) {
     const double scale = fmax(at.primal, at.dual);
     if (at.primal - at.dual <= self->epsilon * scale) {
@@ -276,6 +285,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
     if (!stage_done) {
       const double gnorm = sqrt(ss_newton_dot(g, g, m));
       if (!(stage_g0 > 0)) stage_g0 = gnorm;
+      if (stage_steps == 0) stage_checkpoint = at.smooth_primal;
       const double forcing = fmin(SS_HINGE_CG_TOLERANCE, sqrt(gnorm / stage_g0));
       if (preconditioned) preconditioned = hinge_diagonal(&nt, diagonal); /* (a source without squares: once) */
       ss_newton_cg(&nt, g, INFINITY, preconditioned ? diagonal : NULL, forcing, step, r, work);
@@ -283,20 +293,30 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       const double t = ss_newton_line_search(&nt, w, step, scores, smoothed_line_share, &mu);
       for (int64_t k = 0; k < m; ++k) trial[k] = w[k] + t * step[k];
       ss_newton_scores(&nt, trial, true, s_trial);
-      if (smoothed_objective(&nt, mu, trial, s_trial) < at.smooth_primal) {
+      const double smooth_primal = smoothed_objective(&nt, mu, trial, s_trial);
+      if (smooth_primal < at.smooth_primal) {
         memcpy(w, trial, (size_t)m * sizeof(double));
         memcpy(scores, s_trial, (size_t)n * sizeof(double));
       } else {
         stage_done = true; /* no decrease left at this width */
       }
+      if (++stage_steps % SS_HINGE_STALL_STEPS == 0) {
+        stalled = smooth_primal > (1 - SS_HINGE_STALL_FALL) * stage_checkpoint;
+        stage_checkpoint = smooth_primal;
+      }
     }
-    if (stage_done && !dual_tried && mu <= SS_HINGE_DUAL_MU) {
-      dual_tried = true;
+    const bool stall_handover = stalled && !stall_tried;
+    if ((stage_done && !dual_tried && mu <= SS_HINGE_DUAL_MU) || stall_handover) {
+      if (stall_handover) stall_tried = true;
+      else dual_tried = true;
+      /* alpha of the map and P at the model handed over (w~ may have moved) */
+      at = hinge_measure(&nt, mu, w, scores, g, alpha);
       SsHingeDual ascent;
       memcpy(nt.curvature, alpha, (size_t)n * sizeof(double));
       memcpy(trial, w, (size_t)m * sizeof(double));
       const SsStatus tried =
-          ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal, SS_HINGE_DUAL_SWEEPS, &ascent);
+          ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal,
+                               stall_handover ? SS_HINGE_STALL_SWEEPS : SS_HINGE_DUAL_SWEEPS, &ascent);
       if (tried == SS_OK && ascent.converged) {
         memcpy(alpha, nt.curvature, (size_t)n * sizeof(double));
         memcpy(w, trial, (size_t)m * sizeof(double));
@@ -319,6 +339,8 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       if (mu * factor < SS_HINGE_MU_LEAST) break;
       mu *= factor;
       stage_g0 = 0;
+      stage_steps = 0;
+      stalled = false;
     }
     at = hinge_measure(&nt, mu, w, scores, g, alpha);
   }
