@@ -74,6 +74,9 @@
 /** The certificate is read after every sweep at first, then every
  *  1 + sweeps/4, at most every this many. */
 #define SS_HINGE_DUAL_CHECK_MOST 8
+/** The gap's rate of fall must meet epsilon within this many sweeps (or
+ *  the budget, if smaller); only a settling alpha runs the ascent longer. */
+#define SS_HINGE_DUAL_HORIZON 200
 
 /* w~ = v(alpha), exactly (one accumulation pass). */
 static void dual_model(Newton *nt, const double *alpha, double *w)
@@ -206,9 +209,9 @@ SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best
   out->sweeps = 0;
   dual_model(nt, alpha, v);
   dual_check(nt, alpha, v, scores, best, out);
-  double low = -INFINITY, high = INFINITY, checkpoint_gap = INFINITY, checkpoint_dual = -INFINITY;
-  double checkpoint_violation = INFINITY;
+  double low = -INFINITY, high = INFINITY, checkpoint_gap = INFINITY, checkpoint_violation = INFINITY;
   int64_t next_check = 1, checkpoint = 0;
+  const double horizon = (double)(max_sweeps < SS_HINGE_DUAL_HORIZON ? max_sweeps : SS_HINGE_DUAL_HORIZON);
   SsStatus status = SS_OK;
   for (;;) {
     if (certified(out, self->epsilon)) {
@@ -222,22 +225,20 @@ SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best
     if (out->sweeps >= max_sweeps || !(gap > 0) || !isfinite(gap)) break;
     /* The stall rule, at each doubling of the sweeps: the last doubling's
      * rate of fall of the gap (of the best model: it does not rise),
-     * continued geometrically, must meet epsilon within the budget; or,
-     * as the best primal can lag far behind, alpha must still converge:
-     * D rose over the doubling by more than epsilon |D|, or the last
-     * sweep's violation (the spread of its projected gradients, the
-     * optimality condition LIBLINEAR stops on) fell by at least half. */
+     * continued geometrically, must meet epsilon within the budget (at
+     * most SS_HINGE_DUAL_HORIZON sweeps); or, as the best primal can lag
+     * far behind alpha, alpha must still settle: the last sweep's
+     * violation (the spread of its projected gradients, the optimality
+     * condition LIBLINEAR stops on) fell by at least half over it. */
     if (out->sweeps >= 2 * checkpoint && out->sweeps >= SS_HINGE_DUAL_FIRST_JUDGEMENT) {
       if (checkpoint > 0) {
         const double rate = log(checkpoint_gap / gap) / (double)(out->sweeps - checkpoint);
-        const bool falling = rate > 0 && (double)out->sweeps + log(gap / self->epsilon) / rate <= (double)max_sweeps;
-        const bool rising = out->dual - checkpoint_dual > self->epsilon * fabs(out->dual);
+        const bool falling = rate > 0 && (double)out->sweeps + log(gap / self->epsilon) / rate <= horizon;
         const bool settling = isfinite(high - low) && high - low <= 0.5 * checkpoint_violation;
-        if (!falling && !rising && !settling) break;
+        if (!falling && !settling) break;
       }
       checkpoint = out->sweeps;
       checkpoint_gap = gap;
-      checkpoint_dual = out->dual;
       checkpoint_violation = high - low;
     }
     if (ss_newton_interrupted(self)) {
