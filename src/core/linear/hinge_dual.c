@@ -53,8 +53,13 @@
  * bounds, and shrunk sweeps certify (docs/stopping.rst). The ascent
  * therefore runs under a budget of sweeps and gives up when its gap's rate
  * of fall over the last doubling of the sweeps, continued geometrically,
- * would not meet epsilon within that budget; the caller then continues its
- * widths from its own point.
+ * would not meet epsilon within that budget (at most 200 sweeps), unless
+ * alpha still settles: the spread of the last sweep's projected gradients
+ * fell by at least half over the doubling. (From a stalled width the best
+ * primal can lag far behind a D already at its optimum: raw digits,
+ * class 0 at C = 1e3, D was there after about 800 sweeps and the primal
+ * of v(alpha) fell below Newton's only after 950, to D after 3045.) The
+ * caller then continues its widths from its own point.
  *
  * Cost: a sweep reads the rows still in twice (a score and, when alpha_i
  * moves, an accumulation); the certificate one pass over all rows. Memory:

@@ -83,7 +83,7 @@ typedef struct {
 /** Coordinate ascent on the hinge's or l1's own dual (hinge_dual.c) from
  *  @p alpha [n], which must lie in the loss's box: at most @p max_sweeps
  *  sweeps, fewer when the gap's rate of fall would not meet epsilon within
- *  them. @p best [m] holds a model whose primal value is @p bound and
+ *  them (at most 200) and alpha no longer settles (hinge_dual.c). @p best [m] holds a model whose primal value is @p bound and
  *  ends as the model of least P among it and the points v(alpha) checked,
  *  @p scores [n] as its scores; @p v [m] is work (v(alpha)); none may be
  *  nt->z, which is overwritten. alpha ends as the last point. SS_OK,
