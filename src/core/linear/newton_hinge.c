@@ -315,8 +315,9 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
     if ((stage_done && !dual_tried && mu <= SS_HINGE_DUAL_MU) || stall_handover) {
       if (stall_handover) stall_tried = true;
       else dual_tried = true;
-      /* alpha of the map and P at the model handed over (w~ may have moved) */
-      at = hinge_measure(&nt, mu, w, scores, g, alpha);
+      /* alpha of the map and P at the model handed over: a stalled
+       * width's last step moved w~ (a finished width's did not) */
+      if (stall_handover) at = hinge_measure(&nt, mu, w, scores, g, alpha);
       SsHingeDual ascent;
       memcpy(nt.curvature, alpha, (size_t)n * sizeof(double));
       memcpy(trial, w, (size_t)m * sizeof(double));
