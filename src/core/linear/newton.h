@@ -90,14 +90,14 @@ typedef struct {
  *  @p alpha [n], which must lie in the loss's box: at most @p max_sweeps
  *  sweeps and about @p max_reads rows read (INT64_MAX: no bound; a sweep
  *  may pass it by its own rows), fewer when the gap's rate of fall would
- *  not meet epsilon within them (and 200 sweeps) and alpha no longer
- *  settles (hinge_dual.c). @p best [m] holds a model whose primal value is
+ *  not meet epsilon within them (and 200 sweeps), unless @p settle and
+ *  alpha still settles (hinge_dual.c). @p best [m] holds a model whose primal value is
  *  @p bound and ends as the model of least P among it and the points v(alpha) checked,
  *  @p scores [n] as its scores; @p v [m] is work (v(alpha)); none may be
  *  nt->z, which is overwritten. alpha ends as the last point. SS_OK,
  *  SS_ERR_ALLOC (n indices) with everything unchanged, or
  *  SS_ERR_INTERRUPTED. */
 SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best, double *scores, double bound,
-                              int64_t max_sweeps, int64_t max_reads, SsHingeDual *out);
+                              int64_t max_sweeps, int64_t max_reads, bool settle, SsHingeDual *out);
 
 #endif /* STOCHSVM_NEWTON_H */

@@ -102,7 +102,7 @@
  * Budgets, in rows read (a score or an accumulation of one row: the
  * passes, the CG products over the band, the ascent's visits and its
  * certificate passes are all made of them): from a finished width the
- * ascent has its 200 sweeps, as it had before the stall rule; from a
+ * ascent has its 200 sweeps, as before the stall hand-over; from a
  * stalled width it may read as many rows as the finish has read so far.
  * That is the rent-or-buy rule: the width left alone would go on at the
  * stalled pace up to the iteration cap, and an ascent that fails within
@@ -112,6 +112,9 @@
  * its sweeps over 28 active coordinates cost little, its certificate
  * passes half of it. A row read in a sweep costs more time than one in a
  * score pass or a CG product: 7 times on w8a, visited in random order.)
+ * Only from a stalled width may the ascent run on past its gap's
+ * prediction while alpha settles (hinge_dual.c): there the best primal is
+ * a stalled one and lags; from a finished width the gap's rate judges.
  *
  * Cost per iteration: one gradient pass (scores and one accumulation), the
  * preconditioner's pass over the band rows, the CG's Hessian products (an
@@ -353,9 +356,10 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       memcpy(nt.curvature, alpha, (size_t)n * sizeof(double));
       memcpy(trial, w, (size_t)m * sizeof(double));
       const SsStatus tried =
-          stall_handover ? ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal, INT64_MAX, reads, &ascent)
-                         : ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal,
-                                                SS_HINGE_DUAL_SWEEPS, INT64_MAX, &ascent);
+          stall_handover
+              ? ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal, INT64_MAX, reads, true, &ascent)
+              : ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal, SS_HINGE_DUAL_SWEEPS,
+                                     INT64_MAX, false, &ascent);
       reads += ascent.reads;
       if (tried == SS_OK && ascent.converged) {
         memcpy(alpha, nt.curvature, (size_t)n * sizeof(double));
