@@ -122,3 +122,39 @@ def test_kernel_capped_run_is_not_above_the_zero_model(unscaled, solver):
     assert stats["status"] == "max_iterations"
     assert P <= 1.0 + 1e-12
     assert stats["objective"] == pytest.approx(P, rel=1e-9)
+
+
+def test_sdca_ray_that_certifies_reports_converged():
+    """A capped run whose ray meets the stop reports converged (issue 17).
+
+    Raw digits, class 0 against the rest at C = 1e3 (bench/defaults.py's
+    split), epsilon 1e-10, no Newton fallback: neither w(alpha) nor the tail
+    average meets the stop within the cap, the ray through w(alpha) does.
+    The certificate is recomputed here: P of the returned model and D of the
+    returned dual variables, both in numpy."""
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import train_test_split
+
+    X, y = load_digits(return_X_y=True)
+    X, _, y, _ = train_test_split(X, y, test_size=0.25, random_state=0, stratify=y)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.where(y == 0, 1.0, -1.0)
+    n, eps = X.shape[0], 1e-10
+    lam = 1.0 / (1e3 * n)
+    svm = stochsvm.SVM(X, y, lam, solver="sdca", loss="hinge")
+    svm.set_newton_fallback(False)
+    svm.set_epsilon(eps)
+    svm.set_max_num_iterations(10**7)
+    stats = svm.train()
+    assert stats["iteration"] == 10**7  # it ran to its cap
+    assert stats["sdca_model"] == "ray"
+    assert stats["status"] == "converged"
+    P = _objective(X, y, svm.get_model(), svm.get_bias(), lam, "hinge")
+    assert stats["objective"] == pytest.approx(P, rel=1e-9)
+    alpha = svm.get_dual_variables()
+    assert np.all(alpha * y >= 0) and np.all(alpha * y <= 1)  # the hinge's box
+    wa, ba = X.T @ alpha / (lam * n), alpha.sum() / (lam * n)
+    D = float(np.mean(alpha * y)) - 0.5 * lam * (wa @ wa + ba * ba)
+    assert P - D <= 2 * eps * D  # (the slack: rounding of the two sums)
+    # w(alpha) alone does not certify: the ray made the difference
+    assert _objective(X, y, wa, ba, lam, "hinge") - D > 10 * eps * D

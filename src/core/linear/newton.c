@@ -264,8 +264,13 @@ static void newton_hessian_product(Newton *nt, const double *v, double *out)
   }
 }
 
-void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
-                  double *s, double *r, double *work)
+int64_t ss_newton_product_rows(const Newton *nt)
+{
+  return 2 * (2 * nt->num_curved > nt->n ? nt->n : nt->num_curved);
+}
+
+int64_t ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
+                     double *s, double *r, double *work)
 {
   const int64_t m = nt->m;
   double *p = work, *Hp = work + m, *z = preconditioner ? work + 2 * m : r; /* z = M^-1 r */
@@ -279,7 +284,8 @@ void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preco
   int64_t max_steps = 2 * (m + 1);
   if (max_steps > SS_NEWTON_MAX_CG_STEPS) max_steps = SS_NEWTON_MAX_CG_STEPS;
   double rz = ss_newton_dot(r, z, m), rr = ss_newton_dot(r, r, m);
-  for (int64_t step = 0; step < max_steps && sqrt(rr) > tolerance; ++step) {
+  int64_t step = 0;
+  for (; step < max_steps && sqrt(rr) > tolerance; ++step) {
     newton_hessian_product(nt, p, Hp);
     const double pHp = ss_newton_dot(p, Hp, m);
     if (!(pHp > 0)) break;
@@ -296,7 +302,7 @@ void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preco
         s[k] += tau * p[k];
         r[k] -= tau * Hp[k];
       }
-      return;
+      return step + 1;
     }
     for (int64_t k = 0; k < m; ++k) {
       s[k] += a * p[k];
@@ -309,6 +315,7 @@ void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preco
     rz = rz_next;
     rr = preconditioner ? ss_newton_dot(r, r, m) : rz;
   }
+  return step;
 }
 
 /* The new trust-region radius after a trial step of length @p snorm with

@@ -54,9 +54,14 @@ void ss_newton_accumulate(const Newton *nt, const double *a, double *out);
  *  @p preconditioner (the m positive entries of a diagonal M ~ H; NULL:
  *  none, and only with delta = INFINITY, the region being Euclidean) the
  *  steps are those of CG on M^-1/2 H M^-1/2. nt->z is overwritten; work:
- *  [2 m], [3 m] with a preconditioner. */
-void ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
-                  double *s, double *r, double *work);
+ *  [2 m], [3 m] with a preconditioner. Returns the Hessian products made
+ *  (each reads ss_newton_product_rows rows). */
+int64_t ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
+                     double *s, double *r, double *work);
+/** The rows a Hessian product of ss_newton_cg reads (twice the curved
+ *  rows, or all rows twice when over half are curved): the unit in which
+ *  the hinge finish weighs its dual ascent against its Newton steps. */
+int64_t ss_newton_product_rows(const Newton *nt);
 /** A loss's share of phi'(t) and phi''(t), phi(t) = P(w~ + t v): added to
  *  *slope and *curvature, with s the scores at w~, nt->z = <x~_i, v>. */
 typedef void (*SsNewtonLineShare)(const Newton *nt, const double *s, double t, const void *context, double *slope,
@@ -78,18 +83,21 @@ typedef struct {
   double primal, dual; /**< P of the best model, D(alpha) at the last point */
   bool converged;      /**< (P - D) / max(P, D) <= epsilon, D of alpha itself */
   int64_t sweeps;      /**< the sweeps made */
+  int64_t reads;       /**< the rows read: the sweeps' scores and accumulations, the checks' passes */
 } SsHingeDual;
 
 /** Coordinate ascent on the hinge's or l1's own dual (hinge_dual.c) from
  *  @p alpha [n], which must lie in the loss's box: at most @p max_sweeps
- *  sweeps, fewer when the gap's rate of fall would not meet epsilon within
- *  them. @p best [m] holds a model whose primal value is @p bound and
- *  ends as the model of least P among it and the points v(alpha) checked,
+ *  sweeps and about @p max_reads rows read (INT64_MAX: no bound; a sweep
+ *  may pass it by its own rows), fewer when the gap's rate of fall would
+ *  not meet epsilon within them (and 200 sweeps), unless @p settle and
+ *  alpha still settles (hinge_dual.c). @p best [m] holds a model whose primal value is
+ *  @p bound and ends as the model of least P among it and the points v(alpha) checked,
  *  @p scores [n] as its scores; @p v [m] is work (v(alpha)); none may be
  *  nt->z, which is overwritten. alpha ends as the last point. SS_OK,
  *  SS_ERR_ALLOC (n indices) with everything unchanged, or
  *  SS_ERR_INTERRUPTED. */
 SsStatus ss_hinge_dual_ascent(Newton *nt, double *alpha, double *v, double *best, double *scores, double bound,
-                              int64_t max_sweeps, SsHingeDual *out);
+                              int64_t max_sweeps, int64_t max_reads, bool settle, SsHingeDual *out);
 
 #endif /* STOCHSVM_NEWTON_H */

@@ -84,6 +84,37 @@
  * (raw features, large C: where SDCA hands its hinge over to this method)
  * the ascent's own stall rule gives up within its budget of 200 sweeps,
  * and the widths continue from Newton's point as before, tried once.
+ * A width that stalls hands over too: where P_mu fell by less than a
+ * tenth over the width's last 50 Newton steps (raw digits, class 0 at
+ * C = 1e3, nearly separable: at mu = 1 the line search cut the huge
+ * directions to t ~ 1e-4 and the 1000 iterations ended uncertified) the
+ * map's alpha at the current model goes to the ascent, which there
+ * certified after 150 Newton steps and 3,065 sweeps.
+ *
+ * The ascent is tried once per solve, at whichever comes first: a stalled
+ * width or the end of the first width <= 0.1. (A second try would start
+ * from a point no better than the first one's: a stalled width's map is
+ * farther from the optimum than a finished width's, and the first try's
+ * stall rule already judged the coordinate steps slow there. On w8a at
+ * C = 1e3 a width 0.01 "stalled" after the ascent had failed from the
+ * width 0.1; tried again with a budget of 5000 sweeps the ascent tripled
+ * the finish's time and Newton then certified from its own point.)
+ * Budgets, in rows read (a score or an accumulation of one row: the
+ * passes, the CG products over the band, the ascent's visits and its
+ * certificate passes are all made of them): from a finished width the
+ * ascent has its 200 sweeps, as before the stall hand-over; from a
+ * stalled width it may read as many rows as the finish has read so far.
+ * That is the rent-or-buy rule: the width left alone would go on at the
+ * stalled pace up to the iteration cap, and an ascent that fails within
+ * its budget costs at most what the finish had spent, so that the try
+ * at most doubles the cost to that point. (Digits, class 0: the finish
+ * had read 419 thousand rows, the ascent certified within 389 thousand;
+ * its sweeps over 28 active coordinates cost little, its certificate
+ * passes half of it. A row read in a sweep costs more time than one in a
+ * score pass or a CG product: 7 times on w8a, visited in random order.)
+ * Only from a stalled width may the ascent run on past its gap's
+ * prediction while alpha settles (hinge_dual.c): there the best primal is
+ * a stalled one and lags; from a finished width the gap's rate judges.
  *
  * Cost per iteration: one gradient pass (scores and one accumulation), the
  * preconditioner's pass over the band rows, the CG's Hessian products (an
@@ -122,6 +153,11 @@
  *  whose width is at most this, within at most this many sweeps. */
 #define SS_HINGE_DUAL_MU 0.1
 #define SS_HINGE_DUAL_SWEEPS 200
+/** A stage has stalled when P_mu fell by less than this share over its
+ *  last this many Newton steps; the ascent is then tried (if it was not
+ *  yet), within the rows the finish has read so far. */
+#define SS_HINGE_STALL_STEPS 50
+#define SS_HINGE_STALL_FALL 0.1
 
 /* The smoothed loss h_mu at score s, label y (the header comment), with
  * *derivative = h_mu'(s) (in [-1, 1]) and *band: s lies where h_mu is
@@ -144,9 +180,11 @@ static double smoothed_loss(SsLoss loss, double s, double y, double mu, double *
   return 0.5 * q * (q / mu);
 }
 
-/* The values at a point: the loss's P and D, the smoothed P_mu and D_mu. */
+/* The values at a point: the loss's P and D, the smoothed P_mu and D_mu;
+ * and the rows the gradient's accumulation read (alpha_i != 0). */
 typedef struct {
   double primal, dual, smooth_primal, smooth_dual;
+  int64_t support;
 } HingeValues;
 
 /* At w~ with scores s: g = grad P_mu, the band's curvatures, alpha of the
@@ -158,6 +196,7 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
   const double lambda = self->lambda, inv_n = 1.0 / (double)nt->n;
   double *a = nt->z; /* -alpha_i / n */
   double loss = 0, smooth = 0, linear = 0, squares = 0;
+  int64_t support = 0;
   for (int64_t i = 0; i < nt->n; ++i) {
     const double c = ss_newton_weight(self, i), y = self->labels[i];
     a[i] = alpha[i] = nt->curvature[i] = 0;
@@ -170,6 +209,7 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
     linear -= c * derivative * y - c * derivative * nt->offset; /* -c_i loss*(a_i) - alpha_i b */
     squares += c * derivative * derivative;
     a[i] = -alpha[i] * inv_n;
+    support += a[i] != 0;
     if (band) nt->curvature[i] = c * inv_n / mu;
   }
   ss_newton_list_curved(nt);
@@ -181,7 +221,8 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
     v2 += v * v;
   }
   const double regularizer = 0.5 * lambda * ss_newton_dot(w, w, nt->m);
-  HingeValues values = {.primal = regularizer + loss * inv_n, .smooth_primal = regularizer + smooth * inv_n};
+  HingeValues values = {.primal = regularizer + loss * inv_n, .smooth_primal = regularizer + smooth * inv_n,
+                        .support = support};
   values.dual = linear * inv_n - 0.5 * lambda * v2;
   values.smooth_dual = values.dual - 0.5 * mu * squares * inv_n;
   return values;
@@ -253,8 +294,12 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
   int64_t iterations = 0;
   ss_newton_scores(&nt, w, true, scores);
   HingeValues at = hinge_measure(&nt, mu, w, scores, g, alpha);
+  int64_t reads = n + at.support; /* the rows read so far: the finish's work */
   SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
   bool dual_tried = false, preconditioned = true;
+  int64_t stage_steps = 0; /* the stage's Newton steps */
+  double stage_checkpoint = 0; /* P_mu SS_HINGE_STALL_STEPS of them ago */
+  bool stalled = false;
   for (;;) {
     const double scale = fmax(at.primal, at.dual);
     if (at.primal - at.dual <= self->epsilon * scale) {
@@ -276,27 +321,46 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
     if (!stage_done) {
       const double gnorm = sqrt(ss_newton_dot(g, g, m));
       if (!(stage_g0 > 0)) stage_g0 = gnorm;
+      if (stage_steps == 0) stage_checkpoint = at.smooth_primal;
       const double forcing = fmin(SS_HINGE_CG_TOLERANCE, sqrt(gnorm / stage_g0));
       if (preconditioned) preconditioned = hinge_diagonal(&nt, diagonal); /* (a source without squares: once) */
-      ss_newton_cg(&nt, g, INFINITY, preconditioned ? diagonal : NULL, forcing, step, r, work);
+      if (preconditioned) reads += nt.num_curved;
+      const int64_t products = ss_newton_cg(&nt, g, INFINITY, preconditioned ? diagonal : NULL, forcing, step, r, work);
+      reads += products * ss_newton_product_rows(&nt) + 2 * n; /* and the line search's pass, the trial's */
       iterations++;
       const double t = ss_newton_line_search(&nt, w, step, scores, smoothed_line_share, &mu);
       for (int64_t k = 0; k < m; ++k) trial[k] = w[k] + t * step[k];
       ss_newton_scores(&nt, trial, true, s_trial);
-      if (smoothed_objective(&nt, mu, trial, s_trial) < at.smooth_primal) {
+      const double smooth_primal = smoothed_objective(&nt, mu, trial, s_trial);
+      if (smooth_primal < at.smooth_primal) {
         memcpy(w, trial, (size_t)m * sizeof(double));
         memcpy(scores, s_trial, (size_t)n * sizeof(double));
       } else {
         stage_done = true; /* no decrease left at this width */
       }
+      if (++stage_steps % SS_HINGE_STALL_STEPS == 0) {
+        stalled = smooth_primal > (1 - SS_HINGE_STALL_FALL) * stage_checkpoint;
+        stage_checkpoint = smooth_primal;
+      }
     }
-    if (stage_done && !dual_tried && mu <= SS_HINGE_DUAL_MU) {
+    const bool stall_handover = stalled && !dual_tried;
+    if (!dual_tried && ((stage_done && mu <= SS_HINGE_DUAL_MU) || stall_handover)) {
       dual_tried = true;
+      /* alpha of the map and P at the model handed over: a stalled
+       * width's last step moved w~ (a finished width's did not) */
+      if (stall_handover) {
+        at = hinge_measure(&nt, mu, w, scores, g, alpha);
+        reads += at.support;
+      }
       SsHingeDual ascent;
       memcpy(nt.curvature, alpha, (size_t)n * sizeof(double));
       memcpy(trial, w, (size_t)m * sizeof(double));
       const SsStatus tried =
-          ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal, SS_HINGE_DUAL_SWEEPS, &ascent);
+          stall_handover
+              ? ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal, INT64_MAX, reads, true, &ascent)
+              : ss_hinge_dual_ascent(&nt, nt.curvature, step, trial, s_trial, at.primal, SS_HINGE_DUAL_SWEEPS,
+                                     INT64_MAX, false, &ascent);
+      reads += ascent.reads;
       if (tried == SS_OK && ascent.converged) {
         memcpy(alpha, nt.curvature, (size_t)n * sizeof(double));
         memcpy(w, trial, (size_t)m * sizeof(double));
@@ -319,8 +383,11 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       if (mu * factor < SS_HINGE_MU_LEAST) break;
       mu *= factor;
       stage_g0 = 0;
+      stage_steps = 0;
+      stalled = false;
     }
     at = hinge_measure(&nt, mu, w, scores, g, alpha);
+    reads += at.support;
   }
   self->newton.iterations += iterations;
   ss_newton_write_back(&nt, w, scores, at.primal, at.dual, status);
