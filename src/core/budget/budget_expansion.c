@@ -36,8 +36,10 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.origin = malloc(cap * sizeof(int64_t));
   b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
   b.block_best = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
+  b.partners = malloc(cap * sizeof(int64_t));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
   if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch || !b.block_best ||
+      !b.partners ||
       (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
@@ -59,6 +61,7 @@ void ss_budget_free(SsBudget *budget)
   ss_budget_cholesky_free(budget);
   free(budget->scratch);
   free(budget->block_best);
+  free(budget->partners);
   free(budget->merge_table);
   memset(budget, 0, sizeof(*budget));
 }
@@ -147,6 +150,7 @@ static void smallest_chunks(void *context, int64_t begin, int64_t end, int slot)
 int64_t ss_budget_smallest(const SsBudget *budget)
 {
   if (budget->size == 0) return -1;
+  /* a few instructions a term: split only at the kernel rows' length */
   SsThreadPool *pool = ss_threads_pool(budget->threads, budget->size);
   if (!pool) return first_smallest(budget, 0, budget->size);
   /* the blocks' first smallest, then the first of least key among them, in
