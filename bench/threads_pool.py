@@ -22,6 +22,9 @@ bit-identical to the others' (asserted):
     STOCHSVM_DATA=/work/shared/data nice python bench/threads_pool.py --budget \\
         [--old-build /tmp/main/build] --new-build build-c --n 20000 --budgets 500,5000
 
+(--budget-solver bsca-bias: BSCA with the bias, the estimators' default and
+the bars'; bsgd: BSGD.)
+
 --n takes the first N rows of a fixed permutation of each training set. For
 the busy-machine case start busy loops first, at the benchmark's niceness,
 and stop them afterwards:
@@ -54,9 +57,9 @@ def budget_runs(args, tmp):
     print(f"`python bench/threads_pool.py {' '.join(sys.argv[1:])}`; "
           f"{load_average()} before the runs; medians of {args.repeats}; seconds of one BSCA "
           f"epoch (train - diagnostic) and of the closing diagnostic, wall (process CPU).\n")
-    print("| data | n | B | merges |" + "".join(f" {b} {t}t epoch | {b} {t}t diagnostic |" for b, t in runs)
+    print("| data | n | solver | B | merges |" + "".join(f" {b} {t}t epoch | {b} {t}t diagnostic |" for b, t in runs)
           + " epoch speed-up 2t | diagnostic speed-up 2t |")
-    print("|---" * (4 + 2 * len(runs) + 2) + "|")
+    print("|---" * (5 + 2 * len(runs) + 2) + "|")
     for name in args.sets.split(","):
         files, n, d = dump(name, tmp, args.n)
         gamma, lam = SETS[name], 1.0 / (C * n)
@@ -66,7 +69,7 @@ def budget_runs(args, tmp):
             for _ in range(args.repeats):
                 for b, t in runs:
                     out = os.path.join(tmp, "model")
-                    line = subprocess.run([exe[b], *files, str(d), "bsca", repr(gamma), repr(lam), budget,
+                    line = subprocess.run([exe[b], *files, str(d), args.budget_solver, repr(gamma), repr(lam), budget,
                                            "1", str(t), out], check=True, capture_output=True,
                                           text=True).stdout.split()
                     wall, cpu, dwall, dcpu = map(float, line[:4])
@@ -78,7 +81,7 @@ def budget_runs(args, tmp):
             med = {k: [statistics.median(x[c] for x in v) for c in range(4)] for k, v in times.items()}
             cells = "".join(f" {m[0]:.2f} ({m[1]:.2f}) | {m[2]:.2f} ({m[3]:.2f}) |" for m in med.values())
             one, two = med["new", 1], med["new", 2]
-            print(f"| {name} | {n} | {budget} | {merges.pop()} |{cells} {one[0] / two[0]:.2f}x |"
+            print(f"| {name} | {n} | {args.budget_solver} | {budget} | {merges.pop()} |{cells} {one[0] / two[0]:.2f}x |"
                   f" {one[2] / two[2]:.2f}x |", flush=True)
     print(f"\n{load_average()} after the runs.")
 
@@ -95,6 +98,8 @@ def main():
     p.add_argument("--sdca-epochs", type=float, default=0.1)
     p.add_argument("--budget", action="store_true", help="BSCA epochs instead (bench/budget_eval.c)")
     p.add_argument("--budgets", default="500,5000", help="--budget: the budgets B")
+    p.add_argument("--budget-solver", default="bsca", choices=("bsca", "bsca-bias", "bsgd"),
+                   help="--budget: the solver (bsca: without the bias)")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="threads_pool_")
     if args.budget:
