@@ -58,7 +58,6 @@
  * searches when there are several.
  */
 #include "budget.h"
-#include "../common/vexp.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -71,14 +70,10 @@
 #define SS_MERGE_TABLE_M 100
 #define SS_MERGE_TABLE_K 100
 
-/* |beta_z(h)| for |a|, |b|, with L = log(kappa) <= 0. The exponentials
- * come from ss_vexp (common/vexp.h: no call, within 1e-15 relative of
- * exp): a search evaluates this about 50 times, and one search per merge
- * runs on the calling thread while the other threads wait, so its cost
- * bounds what threads can gain on a step. */
+/* |beta_z(h)| for |a|, |b|, with L = log(kappa) <= 0. */
 static inline double merged_abs(double aa, double ab, double L, double h)
 {
-  return aa * ss_vexp((1 - h) * (1 - h) * L) + ab * ss_vexp(h * h * L);
+  return aa * exp((1 - h) * (1 - h) * L) + ab * exp(h * h * L);
 }
 
 double ss_merge_golden_section(double a, double b, double kappa, double tol, double *beta_z)
