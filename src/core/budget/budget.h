@@ -47,11 +47,16 @@ void ss_budget_add_scaled(double *out, const double *column, int64_t len, double
  *  stack, and the chunk of those loops on the expansion's threads. */
 #define SS_BUDGET_BLOCK 128
 /** An expansion this long or longer splits a step's loops over its terms
- *  across the owner's threads (when it has them: SsBudget.threads; a
- *  lowered SsThreads.min_length, the tests', takes precedence). A measuring
- *  build may set it. */
+ *  (the score's and the merge screen's blocks) across the owner's threads
+ *  when it has them (SsBudget.threads; a lowered SsThreads.min_length, the
+ *  tests', takes precedence): two blocks, so that B = 500, the default,
+ *  splits. A block is about 1 us of work on a9a (128 Gaussian values of a
+ *  14-nonzero row, or of a merged point's 30-60 nonzeros), a job's hand-over
+ *  to a waiting worker a fraction of that; where the workers do not pay the
+ *  pool runs the jobs alone (thread_pool.c). docs/budget.rst gives the
+ *  measurements. A measuring build may set it. */
 #ifndef SS_BUDGET_PARALLEL_MIN_TERMS
-#define SS_BUDGET_PARALLEL_MIN_TERMS 1024
+#define SS_BUDGET_PARALLEL_MIN_TERMS 256
 #endif
 /** The pool a step's loop over @p size terms runs on (NULL: the caller). */
 static inline SsThreadPool *ss_budget_pool(SsThreads threads, int64_t size)
