@@ -22,6 +22,17 @@ bit-identical to the others' (asserted):
     STOCHSVM_DATA=/work/shared/data nice python bench/threads_pool.py --budget \\
         [--old-build /tmp/main/build] --new-build build-c --n 20000 --budgets 500,5000
 
+(--budget-solver bsca-bias: BSCA with the bias, the estimators' default and
+the bars'; bsgd: BSGD.)
+
+--budget-steps times every step of one epoch instead (bench/budget_steps.c,
+the steps alone through the private trainer, the pool offering every job
+to the worker), on 1 and 2 threads alternately; the least of each step's
+--repeats times, summed, is the epoch undisturbed by other programs:
+
+    STOCHSVM_DATA=/work/shared/data python bench/threads_pool.py --budget-steps \
+        --budget-solver bsca-bias --new-build build-c --budgets 500 [--min-terms 128]
+
 --n takes the first N rows of a fixed permutation of each training set. For
 the busy-machine case start busy loops first, at the benchmark's niceness,
 and stop them afterwards:
@@ -54,9 +65,9 @@ def budget_runs(args, tmp):
     print(f"`python bench/threads_pool.py {' '.join(sys.argv[1:])}`; "
           f"{load_average()} before the runs; medians of {args.repeats}; seconds of one BSCA "
           f"epoch (train - diagnostic) and of the closing diagnostic, wall (process CPU).\n")
-    print("| data | n | B | merges |" + "".join(f" {b} {t}t epoch | {b} {t}t diagnostic |" for b, t in runs)
+    print("| data | n | solver | B | merges |" + "".join(f" {b} {t}t epoch | {b} {t}t diagnostic |" for b, t in runs)
           + " epoch speed-up 2t | diagnostic speed-up 2t |")
-    print("|---" * (4 + 2 * len(runs) + 2) + "|")
+    print("|---" * (5 + 2 * len(runs) + 2) + "|")
     for name in args.sets.split(","):
         files, n, d = dump(name, tmp, args.n)
         gamma, lam = SETS[name], 1.0 / (C * n)
@@ -66,7 +77,7 @@ def budget_runs(args, tmp):
             for _ in range(args.repeats):
                 for b, t in runs:
                     out = os.path.join(tmp, "model")
-                    line = subprocess.run([exe[b], *files, str(d), "bsca", repr(gamma), repr(lam), budget,
+                    line = subprocess.run([exe[b], *files, str(d), args.budget_solver, repr(gamma), repr(lam), budget,
                                            "1", str(t), out], check=True, capture_output=True,
                                           text=True).stdout.split()
                     wall, cpu, dwall, dcpu = map(float, line[:4])
@@ -78,8 +89,31 @@ def budget_runs(args, tmp):
             med = {k: [statistics.median(x[c] for x in v) for c in range(4)] for k, v in times.items()}
             cells = "".join(f" {m[0]:.2f} ({m[1]:.2f}) | {m[2]:.2f} ({m[3]:.2f}) |" for m in med.values())
             one, two = med["new", 1], med["new", 2]
-            print(f"| {name} | {n} | {budget} | {merges.pop()} |{cells} {one[0] / two[0]:.2f}x |"
+            print(f"| {name} | {n} | {args.budget_solver} | {budget} | {merges.pop()} |{cells} {one[0] / two[0]:.2f}x |"
                   f" {one[2] / two[2]:.2f}x |", flush=True)
+    print(f"\n{load_average()} after the runs.")
+
+
+def budget_step_runs(args, tmp):
+    """Every step's least wall time over the repeats, 1 and 2 threads (bench/budget_steps.c)."""
+    exe = os.path.join(tmp, "steps")
+    subprocess.run(["gcc", "-O2", "-pthread", "-I", os.path.join(ROOT, "include"),
+                    os.path.join(HERE, "budget_steps.c"), os.path.join(args.new_build, "libstochsvm.a"),
+                    "-lm", "-o", exe], check=True)
+    print(f"`python bench/threads_pool.py {' '.join(sys.argv[1:])}`; {load_average()} before the runs; "
+          f"per thread count: the sum over one epoch's steps of each step's least wall time of "
+          f"{args.repeats} runs (us per step), and the median run's wall seconds.\n")
+    print("| data | n | solver | B | 1t us/step | 1t run s | 2t us/step | 2t run s | speed-up 2t |")
+    print("|---" * 9 + "|")
+    for name in args.sets.split(","):
+        files, n, d = dump(name, tmp, args.n)
+        for budget in args.budgets.split(","):
+            line = subprocess.run([exe, *files, str(d), args.budget_solver, repr(SETS[name]), repr(C),
+                                   budget, str(args.repeats), str(args.min_terms)], check=True,
+                                  capture_output=True, text=True).stdout.split()
+            _, us1, run1, _, us2, run2, speedup = map(float, line)
+            print(f"| {name} | {n} | {args.budget_solver} | {budget} | {us1:.1f} | {run1:.2f} | {us2:.1f} | "
+                  f"{run2:.2f} | {speedup:.2f}x |", flush=True)
     print(f"\n{load_average()} after the runs.")
 
 
@@ -95,8 +129,17 @@ def main():
     p.add_argument("--sdca-epochs", type=float, default=0.1)
     p.add_argument("--budget", action="store_true", help="BSCA epochs instead (bench/budget_eval.c)")
     p.add_argument("--budgets", default="500,5000", help="--budget: the budgets B")
+    p.add_argument("--budget-solver", default="bsca", choices=("bsca", "bsca-bias", "bsgd"),
+                   help="--budget, --budget-steps: the solver (bsca: without the bias)")
+    p.add_argument("--budget-steps", action="store_true",
+                   help="every BSCA step's wall time instead (bench/budget_steps.c)")
+    p.add_argument("--min-terms", type=int, default=0,
+                   help="--budget-steps: the split threshold (0: the library's)")
     args = p.parse_args()
     tmp = tempfile.mkdtemp(prefix="threads_pool_")
+    if args.budget_steps:
+        budget_step_runs(args, tmp)
+        return
     if args.budget:
         budget_runs(args, tmp)
         return

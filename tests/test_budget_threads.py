@@ -1,8 +1,9 @@
-"""BSCA on the kernel object's threads: with a budget longer than
-the core's split threshold (1024 terms, src/core/common/threads.h) and
-merges happening, 1 and 2 threads give the same duals, model, bias,
-objectives and predictions, bit for bit (tests/c/test_budget_threads.c
-splits every loop, BSGD too; here the library's own threshold)."""
+"""BSCA on the kernel object's threads: with budgets longer than the
+core's split threshold (256 terms, SS_BUDGET_PARALLEL_MIN_TERMS in
+src/core/budget/budget.h), the default B = 500 among them, and merges
+happening, 1 and 2 threads give the same duals, model, bias, objectives
+and predictions, bit for bit (tests/c/test_budget_threads.c splits every
+loop, BSGD too; here the library's own threshold)."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -10,7 +11,7 @@ import scipy.sparse as sp
 from _helpers import make_problem
 from stochsvm import KernelSVM
 
-N, BUDGET = 2600, 1100
+N = 2600
 
 
 def _problem(sparse):
@@ -18,9 +19,9 @@ def _problem(sparse):
     return (sp.csr_matrix(X) if sparse else X), y
 
 
-def _fit(X, y, bias, threads):
+def _fit(X, y, bias, threads, budget):
     svm = KernelSVM(X, y, 1e-4, solver="bsca", gamma=0.5, seed=4)
-    svm.set_budget(BUDGET)
+    svm.set_budget(budget)
     if bias:
         svm.set_unregularized_bias(True)
     svm.set_num_threads(threads)
@@ -33,12 +34,14 @@ def _fit(X, y, bias, threads):
             "primal": stats["primal_objective"], "budget": svm.get_budget_statistics()}
 
 
-@pytest.mark.parametrize("bias,sparse", [(False, False), (False, True), (True, False)])
-def test_bsca_threads_bitwise(bias, sparse):
+@pytest.mark.parametrize("bias,sparse,budget", [(False, False, 1100), (False, True, 1100),
+                                                (True, False, 1100), (True, True, 500),
+                                                (False, False, 500)])
+def test_bsca_threads_bitwise(bias, sparse, budget):
     X, y = _problem(sparse)
-    one, two = (_fit(X, y, bias, threads) for threads in (1, 2))
+    one, two = (_fit(X, y, bias, threads, budget) for threads in (1, 2))
     assert one["budget"]["num_merges"] > 0
-    assert one["budget"]["num_points"] >= BUDGET - 1
+    assert one["budget"]["num_points"] >= budget - 1
     for key in ("duals", "scores", "coefficients"):
         assert one[key].tobytes() == two[key].tobytes(), key
     for key in ("bias", "primal"):

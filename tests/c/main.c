@@ -331,6 +331,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_huge_budget_small_problem)                           \
   /* test_budget_threads.c */                                   \
   X(budget_threads_bitwise)                                     \
+  X(budget_merge_threads_ties)                                  \
+  X(budget_threads_threshold)                                   \
   /* test_bsca_bias.c */                                        \
   X(bsca_bias_reaches_kkt_optimum)                              \
   X(bsca_bias_primal_bias_minimises_hinge)                      \

@@ -1,12 +1,15 @@
 /* test_budget_threads.c -- BSCA (with and without the bias) and BSGD on the
  * kernel object's threads: 1, 2 and 3 threads give bit-identical dual
  * variables, models, biases, objectives and maintenance counts, on dense
- * and CSR data, with merges happening: a budget of 1500 of 3000 points at
- * the library's split threshold, and a budget of 150 with the threshold
- * lowered so that every loop over the terms is split. The pools run every
+ * and CSR data, with merges happening: budgets of 500 (the default) and
+ * 1500 of 3000 points at the library's split threshold, and a budget of 150
+ * with the threshold lowered so that every loop over the terms is split;
+ * then a merge whose choice among tied partners depends on the order of
+ * the terms, and the threshold itself. The pools run every
  * job of two chunks or more on the workers (no solo periods). */
 #include <stdlib.h>
 
+#include "../../src/core/budget/budget.h"
 #include "../../src/core/kernel/kernel_internal.h"
 #include "minitest.h"
 #include "stochsvm/kernel_budget.h"
@@ -130,7 +133,79 @@ void test_budget_threads_bitwise(void)
   check_threads(p, SS_KSOLVER_BSCA, 0, 150, 16);
   check_threads(p, SS_KSOLVER_BSCA, 1, 150, 16);
   check_threads(p, SS_KSOLVER_BSGD, 0, 150, 16);
-  /* a large budget at the library's threshold (0: SS_PARALLEL_MIN_LENGTH) */
+  /* the default budget and a large one at the library's threshold (0:
+   * SS_BUDGET_PARALLEL_MIN_TERMS; both split) */
+  check_threads(p, SS_KSOLVER_BSCA, 1, 500, 0);
   check_threads(p, SS_KSOLVER_BSCA, 0, 1500, 0);
   free(p);
+}
+
+/* A merge on 1 and 2 threads, bit for bit, where the choice depends on the
+ * order of the terms: 600 terms (5 blocks), the smallest term m, and four
+ * copies of its nearest partner (the same point and coefficient) in
+ * blocks 0, 1, 2 and 4. The four tie in the screen and in the exact
+ * search, so they are searched as four chunks on the threads, and the
+ * merge must take the first of them in the order of the terms (slot 10),
+ * as the serial merge does. */
+void test_budget_merge_threads_ties(void)
+{
+  enum { N = 600, D = 4 };
+  static const int64_t copies[4] = {10, 200, 330, 590};
+  const int64_t m = 450;
+  SsBudgetKernel kern = {SS_BUDGET_KERNEL_GAUSSIAN, 2.0, 0, 0};
+  SsBudget bud[2];
+  SsBudgetCounts counts[2] = {{0}, {0}};
+  for (int k = 0; k < 2; ++k) {
+    REQUIRE(ss_budget_init(&bud[k], N - 1, D, N) == SS_OK);
+    TuRng rng;
+    tu_rng_init(&rng, 17);
+    for (int64_t t = 0; t < N; ++t) {
+      double z[D], beta = 0.5 + tu_rng_uniform(&rng);
+      for (int i = 0; i < D; ++i) z[i] = 6 * tu_rng_uniform(&rng) - 3;
+      if (t == m) {
+        for (int i = 0; i < D; ++i) z[i] = 0.25;
+        beta = 0.01;
+      }
+      for (int c = 0; c < 4; ++c)
+        if (t == copies[c]) {
+          for (int i = 0; i < D; ++i) z[i] = 0.25 + 0.05 * i;
+          beta = 0.75;
+        }
+      ss_budget_append_dense(&bud[k], z, beta, t);
+    }
+  }
+  CHECK_EQ_INT(ss_budget_smallest(&bud[0]), m);
+  REQUIRE(ss_threads_set_count(&bud[1].threads, 2) == SS_OK);
+  bud[1].threads.min_length = 16;
+  ss_thread_pool_set_adaptive(bud[1].threads.pool, false);
+  for (int k = 0; k < 2; ++k) ss_budget_maintain(&bud[k], SS_BUDGET_MERGE, &kern, &counts[k]);
+  for (int k = 0; k < 2; ++k) {
+    CHECK_EQ_INT(bud[k].size, N - 1);
+    CHECK_EQ_INT(counts[k].num_merges, 1);
+    CHECK_EQ_INT(bud[k].origin[copies[0]], -1); /* the first copy took the merge */
+    for (int c = 1; c < 4; ++c) CHECK_EQ_INT(bud[k].slot_of[copies[c]], copies[c]);
+  }
+  CHECK(tu_same_bits(bud[0].points, bud[1].points, (N - 1) * D));
+  CHECK(tu_same_bits(bud[0].beta, bud[1].beta, N - 1));
+  CHECK(tu_same_bits(bud[0].norms2, bud[1].norms2, N - 1));
+  CHECK(tu_same_bits(&counts[0].weight_degradation, &counts[1].weight_degradation, 1));
+  ss_threads_free(&bud[1].threads);
+  for (int k = 0; k < 2; ++k) ss_budget_free(&bud[k]);
+}
+
+/* The library's threshold: B = 500 (the default budget) splits a step's
+ * loops over the terms, one block does not; a lowered min_length (the
+ * tests') takes precedence; one thread never splits. */
+void test_budget_threads_threshold(void)
+{
+  SsThreadPool *sentinel = (SsThreadPool *)&sentinel; /* compared, never used */
+  const SsThreads two = {.count = 2, .min_length = 0, .pool = sentinel};
+  CHECK(ss_budget_pool(two, 500) == sentinel);
+  CHECK(ss_budget_pool(two, SS_BUDGET_PARALLEL_MIN_TERMS) == sentinel);
+  CHECK(ss_budget_pool(two, SS_BUDGET_BLOCK) == NULL);
+  CHECK(ss_budget_pool(two, SS_BUDGET_PARALLEL_MIN_TERMS - 1) == NULL);
+  const SsThreads lowered = {.count = 2, .min_length = 16, .pool = sentinel};
+  CHECK(ss_budget_pool(lowered, 16) == sentinel);
+  const SsThreads one = {.count = 1, .min_length = 0, .pool = sentinel};
+  CHECK(ss_budget_pool(one, 5000) == NULL);
 }

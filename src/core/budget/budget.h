@@ -46,6 +46,24 @@ void ss_budget_add_scaled(double *out, const double *column, int64_t len, double
 /** The block length of the loops over the terms that keep their dots on the
  *  stack, and the chunk of those loops on the expansion's threads. */
 #define SS_BUDGET_BLOCK 128
+/** An expansion this long or longer splits a step's loops over its terms
+ *  (the score's and the merge screen's blocks) across the owner's threads
+ *  when it has them (SsBudget.threads; a lowered SsThreads.min_length, the
+ *  tests', takes precedence): two blocks, so that B = 500, the default,
+ *  splits. A block is about 1 us of work on a9a (128 Gaussian values of a
+ *  14-nonzero row, or of a merged point's 30-60 nonzeros), a job's hand-over
+ *  to a waiting worker a fraction of that; where the workers do not pay the
+ *  pool runs the jobs alone (thread_pool.c). docs/budget.rst gives the
+ *  measurements. A measuring build may set it. */
+#ifndef SS_BUDGET_PARALLEL_MIN_TERMS
+#define SS_BUDGET_PARALLEL_MIN_TERMS 256
+#endif
+/** The pool a step's loop over @p size terms runs on (NULL: the caller). */
+static inline SsThreadPool *ss_budget_pool(SsThreads threads, int64_t size)
+{
+  if (threads.min_length <= 0) threads.min_length = SS_BUDGET_PARALLEL_MIN_TERMS;
+  return ss_threads_pool(threads, size);
+}
 /** The number of SS_BUDGET_BLOCK blocks of @p size terms. */
 static inline int64_t ss_budget_num_blocks(int64_t size)
 {
@@ -108,8 +126,11 @@ typedef struct SsBudget {
   SsBudgetCholesky *chol;   /**< projection's factor, allocated on first use, or NULL */
   double *scratch;          /**< [6 capacity] merge's kappa_j, bounds and searches; the
                                  threaded scores' kernel values */
-  int64_t *block_best;      /**< [capacity / SS_BUDGET_BLOCK + 1] the threaded searches' best
-                                 term of each block */
+  int64_t *block_best;      /**< [capacity / SS_BUDGET_BLOCK + 1] per block: the threaded
+                                 smallest-|beta| search's first smallest term, the merge
+                                 screen's count of partners listed */
+  int64_t *partners;        /**< [capacity] the merge screen's partners, listed by block, then
+                                 those within the bound gathered in order */
   SsThreads threads;        /**< the owner's threads (borrowed; zeroed: serial): a Gaussian
                                  expansion's scores and merges split their loops over the
                                  terms into SS_BUDGET_BLOCK blocks across them, the

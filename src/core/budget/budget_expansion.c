@@ -5,6 +5,7 @@
  * terms, and scoring (the maintenance policy is budget_maintain.c, the
  * kernel budget_kernel.c). */
 #include "budget.h"
+#include "../common/vexp.h" /* SS_VECTOR_CLONES */
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,8 +37,10 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.origin = malloc(cap * sizeof(int64_t));
   b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
   b.block_best = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
+  b.partners = malloc(cap * sizeof(int64_t));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
   if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch || !b.block_best ||
+      !b.partners ||
       (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
@@ -59,6 +62,7 @@ void ss_budget_free(SsBudget *budget)
   ss_budget_cholesky_free(budget);
   free(budget->scratch);
   free(budget->block_best);
+  free(budget->partners);
   free(budget->merge_table);
   memset(budget, 0, sizeof(*budget));
 }
@@ -111,26 +115,39 @@ void ss_budget_remove_term(SsBudget *budget, int64_t j)
   budget->size = last;
 }
 
-/* |beta| as the smallest-term search ranks it: a NaN coefficient counts as
- * the smallest (the term is garbage). */
-static inline double smallest_key(double beta) { return isnan(beta) ? -1.0 : fabs(beta); }
+/* |beta| as the smallest-term search ranks it, as an integer of the same
+ * order: a non-negative double orders as its bits, so the bits of |beta|,
+ * and -1 for a NaN coefficient, which counts as the smallest (the term is
+ * garbage). An integer minimum vectorises; a double one does not (the
+ * compiler may not reorder its comparisons). */
+static inline int64_t smallest_key(double beta)
+{
+  uint64_t bits;
+  memcpy(&bits, &beta, sizeof bits);
+  bits &= ~(UINT64_C(1) << 63);
+  return bits > UINT64_C(0x7FF0000000000000) ? -1 : (int64_t)bits;
+}
 
-/* The first term of least key among j0 .. j1 - 1 (j0 < j1): the first term
- * is always taken, so a non-empty range always yields an index (with every
- * |beta| infinite or NaN, "a < best" alone never held and the callers read
- * beta[-1]). */
+/* The least key of terms j0 .. j1 - 1 (j0 < j1). */
+SS_VECTOR_CLONES static int64_t least_key(const double *beta, int64_t j0, int64_t j1)
+{
+  int64_t least = smallest_key(beta[j0]);
+  for (int64_t j = j0 + 1; j < j1; ++j) {
+    const int64_t key = smallest_key(beta[j]);
+    least = key < least ? key : least;
+  }
+  return least;
+}
+
+/* The first term of least key among j0 .. j1 - 1 (j0 < j1): the least key,
+ * then the first term that has it, so a non-empty range always yields an
+ * index, whatever its coefficients (infinite, NaN). */
 static int64_t first_smallest(const SsBudget *budget, int64_t j0, int64_t j1)
 {
-  int64_t best = j0;
-  double best_abs = smallest_key(budget->beta[j0]);
-  for (int64_t j = j0 + 1; j < j1; ++j) {
-    const double a = smallest_key(budget->beta[j]);
-    if (a < best_abs) {
-      best_abs = a;
-      best = j;
-    }
-  }
-  return best;
+  const int64_t least = least_key(budget->beta, j0, j1);
+  int64_t j = j0;
+  while (smallest_key(budget->beta[j]) != least) ++j;
+  return j;
 }
 
 /* Blocks [begin, end) of ss_budget_smallest: each block's first smallest. */
@@ -147,6 +164,7 @@ static void smallest_chunks(void *context, int64_t begin, int64_t end, int slot)
 int64_t ss_budget_smallest(const SsBudget *budget)
 {
   if (budget->size == 0) return -1;
+  /* a few instructions a term: split only at the kernel rows' length */
   SsThreadPool *pool = ss_threads_pool(budget->threads, budget->size);
   if (!pool) return first_smallest(budget, 0, budget->size);
   /* the blocks' first smallest, then the first of least key among them, in

@@ -147,7 +147,7 @@ static double score_row(const SsBudget *budget, const SsBudgetKernel *kernel, co
 double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
                            const SsData *data, int64_t i, double norm2_i)
 {
-  return score_row(budget, kernel, data, i, norm2_i, ss_threads_pool(budget->threads, budget->size));
+  return score_row(budget, kernel, data, i, norm2_i, ss_budget_pool(budget->threads, budget->size));
 }
 
 /* All rows' scores: their arguments, for the pool's chunks. */
