@@ -59,6 +59,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_unit_rows.c */                                         \
   X(unit_rows_detected)                                         \
   X(unit_rows_bitwise)                                          \
+  /* test_steps_prefetch.c */                                    \
+  X(steps_prefetch_bitwise)                                     \
   /* test_last_error.c */                                       \
   X(last_error_svm_setters)                                     \
   X(last_error_svm_train)                                       \

@@ -26,8 +26,22 @@
 #define STOCHSVM_STEPS_KINDS_ONCE
 
 /** How many examples ahead the inner loops prefetch: the row's index entry
- *  (and label, weight) first, then, half as far ahead, the row itself. */
-#define SS_STEPS_PREFETCH 16
+ *  (and label, weight) first, then, half as far ahead, the row itself.
+ *
+ *  Far enough to hide a memory access behind the visits in between (a visit
+ *  of a short row takes 50-200 ns), and no farther: the visits touch pages
+ *  at random, and a prefetch whose page entry is evicted from the first-level
+ *  TLB before its visit comes pays the page walk again (on this project's
+ *  virtual machine, a nested one): the likely cause of what was measured
+ *  below (the machine has no hardware counters to confirm it). With 16 examples ahead (rows 8 ahead) a
+ *  visit kept about 80 pages of the label, dual-variable, norm, offset and
+ *  row arrays in flight, more than a 64-entry TLB holds; with 8, about 40.
+ *  Measured (CPU time, builds alternating, load 8-20): 14 logistic SDCA
+ *  epochs on ijcnn1 (13 of 22 features per row) took 160 ms at 16, 108 ms
+ *  at 8 and 107 ms at 6; 20 epochs on a9a 158 -> 122 ms, on w8a 139 -> 127
+ *  ms; 10 SGD hinge epochs on ijcnn1 57 -> 41 ms (docs/sdca.rst). The
+ *  iterates do not depend on it. */
+#define SS_STEPS_PREFETCH 8
 
 #if defined(__GNUC__)
 #define SS_PREFETCH(address) __builtin_prefetch(address)
