@@ -422,6 +422,8 @@ def test_errors(files, capsys, tmp_path):
     assert "--validation must be < 1" in _error(["train", train, "--validation", "1"], capsys)
     assert "--validation cannot split the training data" in _error(
         ["train", train, "--validation", "1e-4"], capsys)  # (no held-out row of one class)
+    assert "lower --validation" in _error(
+        ["train", train, "--validation", "0.9999"], capsys)  # (no training row of one class)
     assert "--validation-tol must be >= 0" in _error(
         ["train", train, "--validation", "0.2", "--validation-tol", "-1"], capsys)
     assert "no such file" in _error(["train", train, "--test", "missing.svm"], capsys)

@@ -236,6 +236,17 @@ def test_a_class_without_held_out_or_training_rows(data):
         _bsca(early_stopping=True, validation_fraction=0.001).fit(X[:100], y[:100] != 1.0)
 
 
+@pytest.mark.parametrize("fraction, remedy", [(0.001, "raise validation_fraction"),
+                                              (0.99, "lower validation_fraction")])
+def test_the_split_error_says_which_way_to_move_the_fraction(fraction, remedy):
+    y = np.repeat([0.0, 1.0], 50)  # too small: no held-out row; too large: no training row
+    with pytest.raises(ValueError, match=remedy):
+        validation_split(y, fraction, 0)
+    y = np.r_[y, 2.0]  # a class of one row: no fraction helps
+    with pytest.raises(ValueError, match=r"every class: give more rows"):
+        validation_split(y, 0.1, 0)
+
+
 def test_held_out_weights_all_zero(data):
     X, y = data
     est = _bsca(early_stopping=True, max_iter=3)

@@ -48,18 +48,30 @@ def validation_split(y, fraction, seed):
     n = y.shape[0]
     held_out = math.ceil(fraction * n)  # scikit-learn's rounding of a fractional test_size
     smallest = classes[np.argmin(counts)].tolist()  # (a Python scalar: its repr reads plainly)
-    advice = (f"validation_fraction={fraction} of {n} rows holds out {held_out}, and the "
-              f"smallest class ({smallest!r}) has {counts.min()} rows; a stratified split "
-              f"needs a held-out row and a training row of every class: raise "
-              f"validation_fraction, give more rows of that class, or set "
-              f"early_stopping=False")
-    if counts.min() < 2 or held_out < len(classes) or n - held_out < len(classes):
-        raise ValueError(f"early stopping cannot split the training data: {advice}")
+
+    def fail(direction):
+        # direction: what to do with the fraction ("raise" when a class has
+        # no held-out row, "lower" when it has no training row), or None
+        # when no fraction helps (a class of one row)
+        remedy = f"{direction} validation_fraction, give" if direction else "give"
+        raise ValueError(
+            f"early stopping cannot split the training data: validation_fraction={fraction} "
+            f"of {n} rows holds out {held_out}, and the smallest class ({smallest!r}) has "
+            f"{counts.min()} rows; a stratified split needs a held-out row and a training "
+            f"row of every class: {remedy} more rows of that class, or set "
+            f"early_stopping=False")
+    if counts.min() < 2:
+        fail(None)
+    if held_out < len(classes):
+        fail("raise")
+    if n - held_out < len(classes):
+        fail("lower")
     splitter = StratifiedShuffleSplit(n_splits=1, test_size=held_out, random_state=seed)
     train, test = next(splitter.split(np.zeros((n, 1)), y))
-    if (np.unique(y[train]).size < len(classes)
-            or np.unique(y[test]).size < len(classes)):
-        raise ValueError(f"early stopping cannot split the training data: {advice}")
+    if np.unique(y[test]).size < len(classes):
+        fail("raise")
+    if np.unique(y[train]).size < len(classes):
+        fail("lower")
     return np.sort(train), np.sort(test)
 
 

@@ -718,6 +718,7 @@ def _hold_out(args, X, y, task):
             raise _Fail(str(exc).replace("early stopping", "--validation")
                         .replace("validation_fraction=", "--validation ")
                         .replace("raise validation_fraction", "raise --validation")
+                        .replace("lower validation_fraction", "lower --validation")
                         .replace("set early_stopping=False", "drop --validation")) from None
     return X[train], y[train], X[held], y[held]
 
