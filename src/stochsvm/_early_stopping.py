@@ -37,12 +37,15 @@ from sklearn.model_selection import StratifiedShuffleSplit
 __all__ = ["validation_split", "ValidationMonitor", "train_watched"]
 
 
-def validation_split(y, fraction, seed):
+def validation_split(y, fraction, seed, *, words=("early stopping", "validation_fraction=",
+                                                   "set early_stopping=False")):
     """Indices ``(train, held_out)`` of a stratified split of the rows of
     ``y``: about ``fraction`` of each class held out, drawn from ``seed``.
     A ValueError when a class would have no held-out row or no training
     row (a class of one row, or a fraction too small or too large for the
-    smallest class)."""
+    smallest class), in the caller's ``words``: what is splitting, the
+    fraction's option (with its separator), and how to turn the split off."""
+    what, option, off = words
     y = np.asarray(y)
     classes, counts = np.unique(y, return_counts=True)
     n = y.shape[0]
@@ -53,13 +56,13 @@ def validation_split(y, fraction, seed):
         # direction: what to do with the fraction ("raise" when a class has
         # no held-out row, "lower" when it has no training row), or None
         # when no fraction helps (a class of one row)
-        remedy = f"{direction} validation_fraction, give" if direction else "give"
+        name = option.rstrip("= ")
+        remedy = f"{direction} {name}, give" if direction else "give"
         raise ValueError(
-            f"early stopping cannot split the training data: validation_fraction={fraction} "
+            f"{what} cannot split the training data: {option}{fraction} "
             f"of {n} rows holds out {held_out}, and the smallest class ({smallest!r}) has "
             f"{counts.min()} rows; a stratified split needs a held-out row and a training "
-            f"row of every class: {remedy} more rows of that class, or set "
-            f"early_stopping=False")
+            f"row of every class: {remedy} more rows of that class, or {off}")
     if counts.min() < 2:
         fail(None)
     if held_out < len(classes):

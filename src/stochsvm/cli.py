@@ -713,13 +713,11 @@ def _hold_out(args, X, y, task):
         train, held = np.sort(order[held:]), np.sort(order[:held])
     else:
         try:
-            train, held = validation_split(y, args.validation, args.seed)
-        except ValueError as exc:  # (in the estimators' words)
-            raise _Fail(str(exc).replace("early stopping", "--validation")
-                        .replace("validation_fraction=", "--validation ")
-                        .replace("raise validation_fraction", "raise --validation")
-                        .replace("lower validation_fraction", "lower --validation")
-                        .replace("set early_stopping=False", "drop --validation")) from None
+            train, held = validation_split(y, args.validation, args.seed,
+                                           words=("--validation", "--validation ",
+                                                  "drop --validation"))
+        except ValueError as exc:
+            raise _Fail(str(exc)) from None
     return X[train], y[train], X[held], y[held]
 
 
