@@ -126,7 +126,8 @@ typedef struct SsBudget {
   SsBudgetCholesky *chol;   /**< projection's factor, allocated on first use, or NULL */
   double *scratch;          /**< [6 capacity] merge's kappa_j, bounds and searches; the
                                  threaded scores' kernel values */
-  int64_t *block_best;      /**< [capacity / SS_BUDGET_BLOCK + 1] per block: the threaded
+  int64_t *block_scratch;   /**< [capacity / SS_BUDGET_BLOCK + 1] one integer per block, scratch
+                                 shared by two loops that never overlap: the threaded
                                  smallest-|beta| search's first smallest term, the merge
                                  screen's count of partners listed */
   int64_t *partners;        /**< [capacity] the merge screen's partners, listed by block, then

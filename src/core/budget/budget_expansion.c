@@ -36,12 +36,11 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.beta = malloc(cap * sizeof(double));
   b.origin = malloc(cap * sizeof(int64_t));
   b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
-  b.block_best = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
+  b.block_scratch = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
   b.partners = malloc(cap * sizeof(int64_t));
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
-  if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch || !b.block_best ||
-      !b.partners ||
-      (num_data > 0 && !b.slot_of)) {
+  if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch ||
+      !b.block_scratch || !b.partners || (num_data > 0 && !b.slot_of)) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
   }
@@ -61,7 +60,7 @@ void ss_budget_free(SsBudget *budget)
   free(budget->slot_of);
   ss_budget_cholesky_free(budget);
   free(budget->scratch);
-  free(budget->block_best);
+  free(budget->block_scratch);
   free(budget->partners);
   free(budget->merge_table);
   memset(budget, 0, sizeof(*budget));
@@ -156,7 +155,7 @@ static void smallest_chunks(void *context, int64_t begin, int64_t end, int slot)
   (void)slot; /* each block writes its own entry */
   const SsBudget *budget = context;
   for (int64_t b = begin; b < end; ++b) {
-    budget->block_best[b] =
+    budget->block_scratch[b] =
         first_smallest(budget, b * SS_BUDGET_BLOCK, ss_budget_block_end(b, budget->size));
   }
 }
@@ -171,10 +170,10 @@ int64_t ss_budget_smallest(const SsBudget *budget)
    * block order: the first smallest of all */
   const int64_t num_blocks = ss_budget_num_blocks(budget->size);
   ss_parallel_for(pool, num_blocks, smallest_chunks, (void *)budget);
-  int64_t best = budget->block_best[0];
+  int64_t best = budget->block_scratch[0];
   for (int64_t b = 1; b < num_blocks; ++b)
-    if (smallest_key(budget->beta[budget->block_best[b]]) < smallest_key(budget->beta[best]))
-      best = budget->block_best[b];
+    if (smallest_key(budget->beta[budget->block_scratch[b]]) < smallest_key(budget->beta[best]))
+      best = budget->block_scratch[b];
   return best;
 }
 

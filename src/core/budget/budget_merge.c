@@ -299,7 +299,7 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
                      .screened = screened, .kappa = scratch, .lower = scratch + size,
                      .wd = scratch + 2 * size, .h = scratch + 3 * size, .bz = scratch + 4 * size,
                      .block_bound = scratch + 5 * size, .partners = budget->partners,
-                     .block_count = budget->block_best};
+                     .block_count = budget->block_scratch};
   int64_t best_j = -1;
   double best_wd = INFINITY, best_h = 0, best_bz = 0;
   if (a != 0) {
