@@ -345,3 +345,34 @@ def test_diagnostic_frequency_back_to_the_default(data, make):
     with pytest.raises(ValueError, match="diagnostic_frequency must be an integer >= 1"):
         svm.set_diagnostic_frequency(0)
     assert svm.get_diagnostic_frequency_setting() is None
+
+
+@pytest.mark.parametrize("solver", ["sdca", "sgd"])
+def test_linear_best_model_put_back_is_the_one_scored(solver):
+    """A linear run the monitor ends puts back the model it scored best:
+    SDCA's from its dual variables (w(alpha), which its running w equals up
+    to rounding), the SGD family's as copied. Checked where the best
+    diagnostic is not the last, so the model is really put back."""
+    from sklearn.datasets import make_classification
+
+    from stochsvm import SVM
+    from stochsvm._early_stopping import train_watched
+
+    X, y = make_classification(4000, 20, flip_y=0.1, random_state=1)
+    y = np.where(y == 1, 1.0, -1.0)
+    svm = SVM(X[:3000], y[:3000], 1e-5, solver=solver)
+    monitor = ValidationMonitor(svm, X[3000:], y[3000:], None, 2, 1e-4)
+    scored = []
+    copy_model = monitor._copy_model
+
+    def copy_and_keep():
+        scored.append(svm.get_model().copy())
+        return copy_model()
+
+    monitor._copy_model = copy_and_keep
+    stats = train_watched(svm, monitor, None)
+    assert stats["status"] == "validation"
+    assert monitor.scores[-1] < monitor.best_score  # the last model was not the best
+    w = svm.get_model()
+    np.testing.assert_allclose(w, scored[-1], rtol=0, atol=1e-12 * np.max(np.abs(w)))
+    assert monitor.score() == monitor.best_score
