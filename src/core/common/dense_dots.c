@@ -33,12 +33,14 @@ typedef double SsLanes4 __attribute__((vector_size(4 * sizeof(double))));
 #define LOAD4(v, p) memcpy(&(v), (p), sizeof(SsLanes4))
 
 /* A row's dot from its four lanes over the first d4 columns: the tail
- * into lane 0, then (s0 + s1) + (s2 + s3). */
-static inline double finish(SsLanes4 s, const double *x, const double *z, int64_t d4, int64_t d)
+ * into lane 0, then (s0 + s1) + (s2 + s3). (The lanes by address: a vector
+ * argument would change the ABI of the baseline build, GCC warns.) */
+static inline double finish(const SsLanes4 *s, const double *x, const double *z, int64_t d4,
+                            int64_t d)
 {
-  double s0 = s[0];
+  double s0 = (*s)[0];
   for (int64_t c = d4; c < d; ++c) s0 += x[c] * z[c];
-  return (s0 + s[1]) + (s[2] + s[3]);
+  return (s0 + (*s)[1]) + ((*s)[2] + (*s)[3]);
 }
 
 SS_VECTOR_CLONES void ss_dense_dots_f64(const double *base, int64_t stride, int64_t d,
@@ -65,10 +67,10 @@ SS_VECTOR_CLONES void ss_dense_dots_f64(const double *base, int64_t stride, int6
       s2 += v2 * zc;
       s3 += v3 * zc;
     }
-    out[k] = finish(s0, x0, z, d4, d);
-    out[k + 1] = finish(s1, x1, z, d4, d);
-    out[k + 2] = finish(s2, x2, z, d4, d);
-    out[k + 3] = finish(s3, x3, z, d4, d);
+    out[k] = finish(&s0, x0, z, d4, d);
+    out[k + 1] = finish(&s1, x1, z, d4, d);
+    out[k + 2] = finish(&s2, x2, z, d4, d);
+    out[k + 3] = finish(&s3, x3, z, d4, d);
   }
   for (; k < len; ++k) {
     const double *x = base + (rows ? rows[k] : first + k) * stride;
@@ -79,7 +81,7 @@ SS_VECTOR_CLONES void ss_dense_dots_f64(const double *base, int64_t stride, int6
       LOAD4(v, x + c);
       s += v * zc;
     }
-    out[k] = finish(s, x, z, d4, d);
+    out[k] = finish(&s, x, z, d4, d);
   }
 }
 #else
