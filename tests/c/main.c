@@ -232,6 +232,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_precision_setter_refuses)                            \
   X(kernel_f32_rows_train_close)                                \
   X(kernel_f32_cache_stores_floats)                             \
+  /* test_dense_dots.c */                                         \
+  X(dense_dots_match_reference)                                 \
+  X(dense_dots_rows_threads)                                    \
   /* test_kernel_row_copy.c */                                    \
   X(kernel_row_copy_sliced)                                     \
   X(kernel_row_copy_bits)                                       \

@@ -17,6 +17,7 @@
  * rows in slices of 8 summed as one vector, the dots the same bits.
  */
 #include "kernel_internal.h"
+#include "../common/dense_dots.h"
 #include "../common/row_kernels.h"
 #include "../common/vexp.h"
 #include "../common/vexp_f32.h"
@@ -620,11 +621,7 @@ static void dots(const SsData *X, const SsRowCopy *copy, int64_t z, const int64_
         out[k] = ss_dense_dot_f32(base + r * stride, d, zd);
       }
     } else {
-      const double *base = X->values;
-      for (int64_t k = 0; k < len; ++k) {
-        int64_t r = rows ? rows[k] : first + k;
-        out[k] = ss_dense_dot_f64(base + r * stride, d, zd);
-      }
+      ss_dense_dots_f64(X->values, stride, d, rows, first, len, zd, out);
     }
   } else if (unit) {
     const int64_t *p = X->indptr;

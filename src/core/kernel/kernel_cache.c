@@ -200,9 +200,13 @@ static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
 {
   if (m == 0) return;
   const SsData *X = &svm->data;
+  /* A whole row of doubles is computed in its buffer (on the threads that
+   * compute it: the first writes to a fresh buffer, page faults, are
+   * split too); the others through krow. */
+  const bool direct = !rows && !cache->single;
   ss_data_scatter_row(X, i, svm->zd);
   ss_kernel_row_threads(&svm->kernel, X, svm->norms2, rows, m, svm->zd, svm->norms2[i],
-                        svm->row_flags, svm->krow, svm->threads);
+                        svm->row_flags, direct ? row : svm->krow, svm->threads);
   ss_data_clear_row(X, i, svm->zd);
   if (cache->single) {
     float *f = row; /* each value is a float widened (kernel.c): exact */
@@ -214,8 +218,6 @@ static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   } else if (rows) {
     double *d = row;
     for (int64_t k = 0; k < m; ++k) d[rows[k]] = svm->krow[k];
-  } else {
-    memcpy(row, svm->krow, (size_t)m * sizeof(double));
   }
   svm->num_kernel_evaluations += m;
   cache->misses++;
