@@ -3,7 +3,9 @@
  * predictions; kernel rows, whole or by blocks, against entry-by-entry
  * values; the SBP's windowed water level against the full filling. */
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../src/core/common/row_kernels.h"
 #include "../../src/core/common/vexp.h"
@@ -154,6 +156,117 @@ void test_kernel_threads_bitwise(void)
   check_threads_bitwise(SS_KSOLVER_SDCA, 300, 0, 0);
   check_threads_bitwise(SS_KSOLVER_PEGASOS, 300, 0, 0);
   check_threads_bitwise(SS_KSOLVER_PERCEPTRON, 300, 1, 0);
+}
+
+/* Kernel SDCA with the support vectors' rows split into blocks on the
+ * threads during the steps (m > 3 blocks: the partial sums one per cache
+ * line, kernel_solver_helpers.c) and the final pass's scores by slots,
+ * on 0/1-valued CSR rows (a9a's path) and on dense rows: 1 and 2 threads
+ * (the pool not adaptive, so every split job is offered to the worker)
+ * give the same duals, statistics and predictions, bit for bit. */
+enum { SN = 1500, SD = 9 };
+
+void test_kernel_sdca_threads_split_rows(void)
+{
+  double *X = malloc(sizeof(double) * SN * SD), *y = malloc(sizeof(double) * SN);
+  double *s1 = malloc(sizeof(double) * SN), *s2 = malloc(sizeof(double) * SN);
+  int64_t *indptr = malloc(sizeof(int64_t) * (SN + 1));
+  int32_t *indices = malloc(sizeof(int32_t) * SN * SD);
+  double *ones = malloc(sizeof(double) * SN * SD);
+  REQUIRE(X && y && s1 && s2 && indptr && indices && ones);
+  tu_make_blobs(X, y, SN, SD, 0.3, 17);
+  /* the 0/1 rows: feature j is on where the blob's coordinate is above
+   * the feature's threshold */
+  int64_t nnz = 0;
+  indptr[0] = 0;
+  for (int64_t i = 0; i < SN; ++i) {
+    for (int64_t j = 0; j < SD; ++j) {
+      if (X[i * SD + j] > 0.2 * (double)(j % 3) - 0.2) {
+        indices[nnz] = (int32_t)j;
+        ones[nnz++] = 1.0;
+      }
+    }
+    indptr[i + 1] = nnz;
+  }
+  for (int sparse = 0; sparse < 2; ++sparse) {
+    SsData data;
+    if (sparse) {
+      REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, ones, indptr, indices, SN, SD) == SS_OK);
+    } else {
+      REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, SN, SD, SD) == SS_OK);
+    }
+    SsKernel kernel;
+    REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.3, 0, 1) == SS_OK);
+    SsKernelSvm *svm[2];
+    for (int k = 0; k < 2; ++k) {
+      svm[k] = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1e-4);
+      REQUIRE(svm[k]);
+      CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k + 1), SS_OK);
+      svm[k]->threads.min_length = 16;
+      ss_thread_pool_set_adaptive(svm[k]->threads.pool, false);
+      CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 1200), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], 1200), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_set_seed(svm[k], 3), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+    }
+    CHECK(tu_same_kernel_run(svm[0], svm[1], SN));
+    const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(svm[0]);
+    const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(svm[1]);
+    CHECK(tu_same_bits(&a->primal_objective, &b->primal_objective, 1));
+    CHECK(tu_same_bits(&a->dual_objective, &b->dual_objective, 1));
+    CHECK_EQ_INT(a->num_kernel_evaluations, b->num_kernel_evaluations);
+    CHECK(a->num_support_vectors > 3 * SS_KERNEL_ROW_BLOCK);
+    CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[0], &data, s1), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[1], &data, s2), SS_OK);
+    CHECK(tu_same_bits(s1, s2, SN));
+    ss_kernel_svm_delete(svm[0]);
+    ss_kernel_svm_delete(svm[1]);
+  }
+  free(X), free(y), free(s1), free(s2), free(indptr), free(indices), free(ones);
+}
+
+/* The check that X did not change since set_data runs on the threads in
+ * chunks of 1024 rows (kernel_svm.c): it names the first changed row, as
+ * the serial pass does, wherever the changes lie among the chunks. */
+void test_kernel_changed_rows_on_threads(void)
+{
+  enum { CN = 3000, CD = 2 };
+  double *X = malloc(sizeof(double) * CN * CD), *y = malloc(sizeof(double) * CN);
+  REQUIRE(X && y);
+  tu_make_blobs(X, y, CN, CD, 0.5, 5);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, CN, CD, CD) == SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  /* rows changed, and the row each case must name */
+  const int64_t changed[][2] = {{2999, 1500}, {2999, -1}, {1023, 1024}, {0, 2048}};
+  const int64_t named[] = {1500, 2999, 1023, 0};
+  for (int threads = 1; threads <= 2; ++threads) {
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1e-2);
+    REQUIRE(svm);
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, threads), SS_OK);
+    ss_thread_pool_set_adaptive(svm->threads.pool, false);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 10), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    for (size_t c = 0; c < sizeof named / sizeof named[0]; ++c) {
+      double saved[2];
+      for (int k = 0; k < 2; ++k) {
+        if (changed[c][k] < 0) continue;
+        saved[k] = X[changed[c][k] * CD];
+        X[changed[c][k] * CD] += 1.0;
+      }
+      char text[64];
+      snprintf(text, sizeof text, "row %lld of the data X has other values", (long long)named[c]);
+      CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
+      CHECK(strstr(ss_kernel_svm_get_last_error(svm), text) != NULL);
+      for (int k = 0; k < 2; ++k) {
+        if (changed[c][k] >= 0) X[changed[c][k] * CD] = saved[k];
+      }
+    }
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK); /* the values restored */
+    ss_kernel_svm_delete(svm);
+  }
+  free(X), free(y);
 }
 
 /* Collects the blocks of ss_kernel_row_blocks into a row, and counts them. */
