@@ -3,11 +3,11 @@
  * (kernel_eval.c) with -Wl,--wrap=ss_parallel_for.
  *
  * Every job the library hands to ss_parallel_for runs here on the calling
- * thread, whole, and passes through one of two functions that are never
- * inlined nor folded into one (noipa): pooled_job, for a job the real ss_parallel_for would offer to
- * the workers (a pool, two chunks or more), and serial_job for the rest
- * (no pool: the loop was shorter than the threads' threshold, or the
- * object has one thread). Who runs a chunk never changes what it computes,
+ * thread, whole, and passes through one of two functions that are neither
+ * inlined nor folded into one (noipa, -fno-ipa-icf): pooled_job, for a
+ * job the real ss_parallel_for would offer to the workers (a pool, two
+ * chunks or more), and serial_job for the rest (no pool: the loop was
+ * shorter than the threads' threshold, or the object has one thread). Who runs a chunk never changes what it computes,
  * so the program computes what it computes with threads, and callgrind's
  * inclusive count of pooled_job is the work two threads can split; the
  * rest of the run is serial. Amdahl's bound for k threads with serial
@@ -20,7 +20,7 @@
  *   valgrind --tool=callgrind --toggle-collect=ss_kernel_svm_train ./a.out ... 2 out
  *   callgrind_annotate --inclusive=yes callgrind.out.PID | grep -E 'PROGRAM|pooled_job'
  *
- * (bench/kernel_amdahl.py does all three and prints the table.)
+ * (bench/results/kernel_speed.md, "Round ten (ksdca2t)", for kernel SDCA.)
  */
 #include <stdint.h>
 
