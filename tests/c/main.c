@@ -219,6 +219,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(vexp_matches_libm)                                          \
   X(kernel_svm_num_threads_setter)                              \
   X(kernel_threads_bitwise)                                     \
+  X(kernel_sdca_threads_split_rows)                             \
+  X(kernel_changed_rows_on_threads)                             \
   X(kernel_row_blocks_match_entries)                            \
   X(kernel_rbf_row_matches_scalar)                              \
   X(sbp_window_level_matches_full_filling)                      \

@@ -3,7 +3,9 @@
  * predictions; kernel rows, whole or by blocks, against entry-by-entry
  * values; the SBP's windowed water level against the full filling. */
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../src/core/common/row_kernels.h"
 #include "../../src/core/common/vexp.h"
@@ -81,68 +83,100 @@ void test_kernel_svm_num_threads_setter(void)
   ss_kernel_svm_delete(svm);
 }
 
-/* A small problem with the threshold of a threaded loop (threads.h) lowered,
- * so every kernel row is split: the test stays fast on a loaded machine
- * (each parallel region waits for both threads). TN is not a multiple of
- * the row block (kernel.c), so the blocks are uneven. */
-enum { TN = 700, TD = 7 };
+/* One run of check_threads_bitwise_on: the problem and how long to train. */
+typedef struct BitwiseRun {
+  SsKernelSolver solver;
+  const SsData *data;
+  const double *y;
+  double gamma, lambda;
+  int64_t iterations;
+  int bias;
+  int64_t min_support_vectors; /* the model must have more */
+} BitwiseRun;
 
-/* Train @p solver on 1 and on 2 threads; iterates, statistics and the
+/* Train on 1 and on 2 threads, the threshold of a threaded loop (threads.h)
+ * lowered to 16 and the pool not adaptive (thread_pool.c), so that every
+ * split job is offered to the worker; iterates, statistics and the
  * predictions must agree bit for bit. */
-static void check_threads_bitwise(SsKernelSolver solver, int64_t iterations, int sparse, int bias)
+static void check_threads_bitwise_on(const BitwiseRun *run)
 {
-  double *X = malloc(sizeof(double) * TN * TD), *y = malloc(sizeof(double) * TN);
-  double *s1 = malloc(sizeof(double) * TN), *s2 = malloc(sizeof(double) * TN);
-  int64_t *indptr = malloc(sizeof(int64_t) * (TN + 1));
-  int32_t *indices = malloc(sizeof(int32_t) * TN * TD);
-  double *values = malloc(sizeof(double) * TN * TD);
-  REQUIRE(X && y && s1 && s2 && indptr && indices && values);
-  tu_make_blobs(X, y, TN, TD, 0.3, 11);
+  const int64_t n = run->data->num_data;
+  double *s1 = malloc(sizeof(double) * n), *s2 = malloc(sizeof(double) * n);
+  REQUIRE(s1 && s2);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, run->gamma, 0, 1) == SS_OK);
+  SsKernelSvm *svm[2];
+  for (int k = 0; k < 2; ++k) {
+    svm[k] = ss_kernel_svm_new(run->solver, &kernel, run->data, run->y, run->lambda);
+    REQUIRE(svm[k]);
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k + 1), SS_OK);
+    svm[k]->threads.min_length = 16;
+    ss_thread_pool_set_adaptive(svm[k]->threads.pool, false);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], run->iterations), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], run->iterations), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_seed(svm[k], 5), SS_OK);
+    if (run->bias) CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm[k], 1), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+  }
+  CHECK(tu_same_kernel_run(svm[0], svm[1], n));
+  const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(svm[0]);
+  const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(svm[1]);
+  CHECK(tu_same_bits(&a->primal_objective, &b->primal_objective, 1));
+  CHECK(tu_same_bits(&a->dual_objective, &b->dual_objective, 1));
+  CHECK_EQ_INT(a->num_kernel_evaluations, b->num_kernel_evaluations);
+  CHECK_EQ_INT(a->num_support_vectors, b->num_support_vectors);
+  CHECK(a->num_support_vectors > run->min_support_vectors);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[0], run->data, s1), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[1], run->data, s2), SS_OK);
+  CHECK(tu_same_bits(s1, s2, n));
+  ss_kernel_svm_delete(svm[0]);
+  ss_kernel_svm_delete(svm[1]);
+  free(s1), free(s2);
+}
+
+/* The non-zeros of the dense n x d matrix X as CSR arrays. */
+static void csr_of_nonzeros(const double *X, int64_t n, int64_t d, int64_t *indptr,
+                            int32_t *indices, double *values)
+{
   int64_t nnz = 0;
   indptr[0] = 0;
-  for (int64_t i = 0; i < TN; ++i) {
-    for (int64_t j = 0; j < TD; ++j) {
-      if ((i + j) % 3 == 0) X[i * TD + j] = 0;
-      if (X[i * TD + j] != 0) {
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < d; ++j) {
+      if (X[i * d + j] != 0) {
         indices[nnz] = (int32_t)j;
-        values[nnz++] = X[i * TD + j];
+        values[nnz++] = X[i * d + j];
       }
     }
     indptr[i + 1] = nnz;
   }
+}
+
+/* A small problem, so every kernel row is split and the test stays fast on
+ * a loaded machine. TN is not a multiple of the row block (kernel.c), so
+ * the blocks are uneven. */
+enum { TN = 700, TD = 7 };
+
+static void check_threads_bitwise(SsKernelSolver solver, int64_t iterations, int sparse, int bias)
+{
+  double *X = malloc(sizeof(double) * TN * TD), *y = malloc(sizeof(double) * TN);
+  int64_t *indptr = malloc(sizeof(int64_t) * (TN + 1));
+  int32_t *indices = malloc(sizeof(int32_t) * TN * TD);
+  double *values = malloc(sizeof(double) * TN * TD);
+  REQUIRE(X && y && indptr && indices && values);
+  tu_make_blobs(X, y, TN, TD, 0.3, 11);
+  for (int64_t k = 0; k < TN * TD; ++k) {
+    if ((k / TD + k % TD) % 3 == 0) X[k] = 0;
+  }
+  csr_of_nonzeros(X, TN, TD, indptr, indices, values);
   SsData data;
   if (sparse) {
     REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, values, indptr, indices, TN, TD) == SS_OK);
   } else {
     REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, TN, TD, TD) == SS_OK);
   }
-  SsKernel kernel;
-  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
-  SsKernelSvm *svm[2];
-  for (int k = 0; k < 2; ++k) {
-    svm[k] = ss_kernel_svm_new(solver, &kernel, &data, y, 1e-3);
-    REQUIRE(svm[k]);
-    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k + 1), SS_OK);
-    svm[k]->threads.min_length = 16;
-    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], iterations), SS_OK);
-    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm[k], iterations), SS_OK);
-    CHECK_EQ_INT(ss_kernel_svm_set_seed(svm[k], 5), SS_OK);
-    if (bias) CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm[k], 1), SS_OK);
-    CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
-  }
-  CHECK(tu_same_kernel_run(svm[0], svm[1], TN));
-  const SsKernelSvmStatistics *a = ss_kernel_svm_get_statistics(svm[0]);
-  const SsKernelSvmStatistics *b = ss_kernel_svm_get_statistics(svm[1]);
-  CHECK(tu_same_bits(&a->primal_objective, &b->primal_objective, 1));
-  CHECK_EQ_INT(a->num_kernel_evaluations, b->num_kernel_evaluations);
-  CHECK_EQ_INT(a->num_support_vectors, b->num_support_vectors);
-  CHECK(a->num_support_vectors > 16);
-  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[0], &data, s1), SS_OK);
-  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm[1], &data, s2), SS_OK);
-  CHECK(tu_same_bits(s1, s2, TN));
-  ss_kernel_svm_delete(svm[0]);
-  ss_kernel_svm_delete(svm[1]);
-  free(X), free(y), free(s1), free(s2), free(indptr), free(indices), free(values);
+  const BitwiseRun run = {solver, &data, y, 0.5, 1e-3, iterations, bias, 16};
+  check_threads_bitwise_on(&run);
+  free(X), free(y), free(indptr), free(indices), free(values);
 }
 
 void test_kernel_threads_bitwise(void)
@@ -154,6 +188,79 @@ void test_kernel_threads_bitwise(void)
   check_threads_bitwise(SS_KSOLVER_SDCA, 300, 0, 0);
   check_threads_bitwise(SS_KSOLVER_PEGASOS, 300, 0, 0);
   check_threads_bitwise(SS_KSOLVER_PERCEPTRON, 300, 1, 0);
+}
+
+/* Kernel SDCA with the support vectors' rows split into blocks on the
+ * threads during the steps (m > 3 blocks: the partial sums one per cache
+ * line, kernel_solver_helpers.c) and the final pass's scores by slots,
+ * on 0/1-valued CSR rows (a9a's path) and on dense rows. */
+enum { SN = 1500, SD = 9 };
+
+void test_kernel_sdca_threads_split_rows(void)
+{
+  double *X = malloc(sizeof(double) * SN * SD), *y = malloc(sizeof(double) * SN);
+  int64_t *indptr = malloc(sizeof(int64_t) * (SN + 1));
+  int32_t *indices = malloc(sizeof(int32_t) * SN * SD);
+  double *ones = malloc(sizeof(double) * SN * SD), *bits = malloc(sizeof(double) * SN * SD);
+  REQUIRE(X && y && indptr && indices && ones && bits);
+  tu_make_blobs(X, y, SN, SD, 0.3, 17);
+  /* the 0/1 rows: feature j is on where the blob's coordinate is above
+   * the feature's threshold */
+  for (int64_t k = 0; k < SN * SD; ++k) bits[k] = X[k] > 0.2 * (double)(k % SD % 3) - 0.2;
+  csr_of_nonzeros(bits, SN, SD, indptr, indices, ones);
+  SsData csr, dense;
+  REQUIRE(ss_data_init_csr(&csr, SS_DTYPE_FLOAT64, ones, indptr, indices, SN, SD) == SS_OK);
+  REQUIRE(ss_data_init_dense(&dense, SS_DTYPE_FLOAT64, X, SN, SD, SD) == SS_OK);
+  const int64_t blocks3 = 3 * SS_KERNEL_ROW_BLOCK;
+  const BitwiseRun on_csr = {SS_KSOLVER_SDCA, &csr, y, 0.3, 1e-4, 1200, 0, blocks3};
+  const BitwiseRun on_dense = {SS_KSOLVER_SDCA, &dense, y, 0.3, 1e-4, 1200, 0, blocks3};
+  check_threads_bitwise_on(&on_csr);
+  check_threads_bitwise_on(&on_dense);
+  free(X), free(y), free(indptr), free(indices), free(ones), free(bits);
+}
+
+/* The check that X did not change since set_data runs on the threads in
+ * chunks of 1024 rows (kernel_svm.c): it names the first changed row, as
+ * the serial pass does, wherever the changes lie among the chunks. */
+void test_kernel_changed_rows_on_threads(void)
+{
+  enum { CN = 3000, CD = 2 };
+  double *X = malloc(sizeof(double) * CN * CD), *y = malloc(sizeof(double) * CN);
+  REQUIRE(X && y);
+  tu_make_blobs(X, y, CN, CD, 0.5, 5);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, CN, CD, CD) == SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  /* rows changed, and the row each case must name */
+  const int64_t changed[][2] = {{2999, 1500}, {2999, -1}, {1023, 1024}, {0, 2048}};
+  const int64_t named[] = {1500, 2999, 1023, 0};
+  for (int threads = 1; threads <= 2; ++threads) {
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1e-2);
+    REQUIRE(svm);
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, threads), SS_OK);
+    ss_thread_pool_set_adaptive(svm->threads.pool, false);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 10), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    for (size_t c = 0; c < sizeof named / sizeof named[0]; ++c) {
+      double saved[2];
+      for (int k = 0; k < 2; ++k) {
+        if (changed[c][k] < 0) continue;
+        saved[k] = X[changed[c][k] * CD];
+        X[changed[c][k] * CD] += 1.0;
+      }
+      char text[64];
+      snprintf(text, sizeof text, "row %lld of the data X has other values", (long long)named[c]);
+      CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_BAD_DATA);
+      CHECK(strstr(ss_kernel_svm_get_last_error(svm), text) != NULL);
+      for (int k = 0; k < 2; ++k) {
+        if (changed[c][k] >= 0) X[changed[c][k] * CD] = saved[k];
+      }
+    }
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK); /* the values restored */
+    ss_kernel_svm_delete(svm);
+  }
+  free(X), free(y);
 }
 
 /* Collects the blocks of ss_kernel_row_blocks into a row, and counts them. */

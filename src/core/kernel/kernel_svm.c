@@ -139,19 +139,72 @@ static void row_caches(const SsKernelSvm *self, int64_t i, double *norm2, double
   *diagonal = ss_kernel_diagonal(&self->kernel, &self->data, i, *norm2);
 }
 
+/* Whether row i's squared norm or K(x_i, x_i) differs from set_data's (or
+ * the row holds a value that is not finite: set_data's checks exclude one). */
+static bool row_changed(const SsKernelSvm *self, int64_t i)
+{
+  double norm2, diagonal;
+  row_caches(self, i, &norm2, &diagonal);
+  const bool same_norm = norm2 == self->norms2[i] || (isinf(norm2) && isinf(self->norms2[i]));
+  return !same_norm || diagonal != self->diagonal[i];
+}
+
+/* Rows per chunk of the norms' pass on the threads. */
+#define CHANGED_ROWS_CHUNK 1024
+
+typedef struct ChangedJob {
+  const SsKernelSvm *self;
+  int64_t *first; /* per chunk: its first changed row, -1: none */
+} ChangedJob;
+
+static void changed_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot; /* one output per chunk */
+  const ChangedJob *job = context;
+  const int64_t n = job->self->num_data;
+  for (int64_t c = begin; c < end; ++c) {
+    const int64_t lo = c * CHANGED_ROWS_CHUNK;
+    const int64_t hi = n - lo > CHANGED_ROWS_CHUNK ? lo + CHANGED_ROWS_CHUNK : n;
+    int64_t first = -1;
+    for (int64_t i = lo; i < hi && first < 0; ++i) {
+      if (row_changed(job->self, i)) first = i;
+    }
+    job->first[c] = first;
+  }
+}
+
+/* The first row whose norm or diagonal changed, else -1: on the object's
+ * threads, fixed chunks of rows each find their own first, and the first
+ * chunk in order that has one names the row a serial pass finds. */
+static int64_t first_changed_norm(const SsKernelSvm *self)
+{
+  const int64_t n = self->num_data, chunks = (n + CHANGED_ROWS_CHUNK - 1) / CHANGED_ROWS_CHUNK;
+  SsThreadPool *pool = ss_threads_pool(self->threads, n);
+  int64_t *first = pool && chunks > 1 ? malloc((size_t)chunks * sizeof(int64_t)) : NULL;
+  if (!first) { /* one thread (or no memory for the chunks' answers) */
+    for (int64_t i = 0; i < n; ++i) {
+      if (row_changed(self, i)) return i;
+    }
+    return -1;
+  }
+  ChangedJob job = {self, first};
+  ss_parallel_for(pool, chunks, changed_chunks, &job);
+  int64_t row = -1;
+  for (int64_t c = 0; c < chunks && row < 0; ++c) row = first[c];
+  free(first);
+  return row;
+}
+
 /* The object borrows X's values, and its norms, kernel cache and solver
  * state were made from the values set_data saw. The first row whose squared
  * norm or K(x_i, x_i) differs now (or that holds a value that is not finite:
  * set_data's checks exclude one), else -1. Bitwise equal to set_data's for
- * unchanged data; one kernel row's work (a precomputed matrix is read whole). */
+ * unchanged data; one kernel row's work (a precomputed matrix is read whole),
+ * on the object's threads. */
 static int64_t first_changed_row(const SsKernelSvm *self)
 {
-  for (int64_t i = 0; i < self->num_data; ++i) {
-    double norm2, diagonal;
-    row_caches(self, i, &norm2, &diagonal);
-    const bool same_norm = norm2 == self->norms2[i] || (isinf(norm2) && isinf(self->norms2[i]));
-    if (!same_norm || diagonal != self->diagonal[i]) return i;
-  }
+  const int64_t changed = first_changed_norm(self);
+  if (changed >= 0) return changed;
   /* The 0/1 path of the kernel rows never reads the values (kernel.c): a
    * sign flipped since set_data keeps every norm and would go unseen. */
   if (self->row_flags & SS_ROWS_UNIT_VALUES) {
