@@ -77,7 +77,7 @@ double ss_kernel_value(const SsKernel *kernel, double dot, double norm2_x, doubl
   switch (kernel->type) {
   case SS_KERNEL_RBF: {
     double distance2 = norm2_x + norm2_z - 2.0 * dot;
-    return ss_vexp(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
+    return ss_vexp_kernel(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
   }
   case SS_KERNEL_POLYNOMIAL:
     return int_pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
@@ -683,7 +683,7 @@ static void dots(const SsData *X, const SsRowCopy *copy, int64_t z, const int64_
  * any CPU. */
 SS_VECTOR_CLONES static void rbf_of_distances(double *out, int64_t len, double g)
 {
-  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
+  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp_kernel(-g * (out[k] > 0 ? out[k] : 0.0));
 }
 
 SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int64_t len,
@@ -691,7 +691,7 @@ SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int6
 {
   for (int64_t k = 0; k < len; ++k) {
     const double distance2 = z_norm2 + norms2[k] - 2.0 * out[k];
-    out[k] = ss_vexp(-g * (distance2 > 0 ? distance2 : 0.0));
+    out[k] = ss_vexp_kernel(-g * (distance2 > 0 ? distance2 : 0.0));
   }
 }
 
