@@ -411,6 +411,22 @@ static inline void prefetch_slice(const SsRowCopy *copy, int64_t a)
 #endif
 }
 
+/* Slice s's sums (its rows from @p row on, in a call for rows first ..
+ * first + len - 1) to their rows' places in out: a whole slice with its 8
+ * stores spelled out, the row's last slice lane by lane. */
+static inline void store_slice(const SsRowCopy *copy, int64_t s, int64_t first, int64_t len,
+                               int64_t row, const double *sum, double *out)
+{
+  enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
+  const uint8_t *lane = copy->lane + s * L;
+  double *block = out + (uint64_t)(row - first) / B * B; /* first: a block's first row */
+  if (first + len - row >= L) {
+    for (int l = 0; l < L; ++l) block[lane[l]] = sum[l];
+  } else {
+    for (int64_t l = 0; l < first + len - row; ++l) block[lane[l]] = sum[l];
+  }
+}
+
 #if defined(__GNUC__)
 typedef double SsSliceLanes __attribute__((vector_size(SS_ROW_SLICE * sizeof(double))));
 typedef int64_t SsSliceMask __attribute__((vector_size(SS_ROW_SLICE * sizeof(int64_t))));
@@ -420,8 +436,7 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
   const SsSliceMask bit = {1, 2, 4, 8, 16, 32, 64, 128}, none = {0};
-  for (int64_t row = first; row < first + len; row += L) {
-    const int64_t s = row / B * (B / L) + row % B / L;
+  for (int64_t row = first, s = first / L; row < first + len; row += L, ++s) {
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
     prefetch_slice(copy, a);
     SsSliceLanes s0 = {0}, s1 = {0};
@@ -440,10 +455,10 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
         s1 += (SsSliceLanes)((SsSliceMask)t & ~even);
       }
     }
-    const SsSliceLanes sum = s0 + s1;
-    const int64_t rows = first + len - row < L ? first + len - row : L;
-    double *block = out + (row - row % B - first);
-    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = sum[l];
+    double sum[L];
+    const SsSliceLanes sums = s0 + s1;
+    memcpy(sum, &sums, sizeof sum);
+    store_slice(copy, s, first, len, row, sum, out);
   }
 }
 
@@ -463,8 +478,7 @@ __attribute__((target("avx2"))) static void sliced_dots_avx2(const SsRowCopy *co
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK, H = SS_ROW_SLICE / 2 };
   const SsSliceHalfMask low = {1, 2, 4, 8}, high = {16, 32, 64, 128}, none = {0};
-  for (int64_t row = first; row < first + len; row += L) {
-    const int64_t s = row / B * (B / L) + row % B / L;
+  for (int64_t row = first, s = first / L; row < first + len; row += L, ++s) {
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
     prefetch_slice(copy, a);
     /* separate variables, not arrays: GCC keeps these in registers */
@@ -495,9 +509,7 @@ __attribute__((target("avx2"))) static void sliced_dots_avx2(const SsRowCopy *co
     const SsSliceHalf sum_low = s0l + s1l, sum_high = s0h + s1h;
     memcpy(sum, &sum_low, sizeof sum_low);
     memcpy(sum + H, &sum_high, sizeof sum_high);
-    const int64_t rows = first + len - row < L ? first + len - row : L;
-    double *block = out + (row - row % B - first);
-    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = sum[l];
+    store_slice(copy, s, first, len, row, sum, out);
   }
 }
 #endif
@@ -506,8 +518,7 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
                         double *out)
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
-  for (int64_t row = first; row < first + len; row += L) {
-    const int64_t s = row / B * (B / L) + row % B / L;
+  for (int64_t row = first, s = first / L; row < first + len; row += L, ++s) {
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
     prefetch_slice(copy, a);
     double s0[L] = {0}, s1[L] = {0};
@@ -520,9 +531,9 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
         else s1[l] += t;
       }
     }
-    const int64_t rows = first + len - row < L ? first + len - row : L;
-    double *block = out + (row - row % B - first);
-    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = s0[l] + s1[l];
+    double sum[L];
+    for (int l = 0; l < L; ++l) sum[l] = s0[l] + s1[l];
+    store_slice(copy, s, first, len, row, sum, out);
   }
 }
 #endif
