@@ -544,6 +544,10 @@ SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, 
  *  the scalar code's order, to the bit. */
 typedef double SsLanePair __attribute__((vector_size(16)));
 typedef int64_t SsLaneMask __attribute__((vector_size(16)));
+/** Four doubles and their mask: the SBP's window scan compares four
+ *  responses at once (sbp.c scan_lanes) and adds them as two pairs. */
+typedef double SsLaneQuad __attribute__((vector_size(32)));
+typedef int64_t SsLaneQuadMask __attribute__((vector_size(32)));
 #endif
 
 #endif /* STOCHSVM_KERNEL_INTERNAL_H */
