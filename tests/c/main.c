@@ -217,6 +217,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_scaling_section_rejects)                              \
   /* test_threads.c */                                           \
   X(vexp_matches_libm)                                          \
+  X(vexp_kernel_matches_vexp)                                   \
   X(kernel_svm_num_threads_setter)                              \
   X(kernel_threads_bitwise)                                     \
   X(kernel_row_blocks_match_entries)                            \
