@@ -7,7 +7,7 @@
  *      squared norms) to K in a second, branch-free loop.
  * The switch on layout, element type and kernel type sits outside the loops,
  * so the per-evaluation cost is the dot product and one exp/pow/tanh. The
- * rbf's exp is ss_vexp (vexp.h), which the compiler vectorises (with AVX2
+ * rbf's exp is ss_vexp_kernel (vexp.h), which the compiler vectorises (with AVX2
  * and AVX-512 copies where the CPU has them); CSR data whose values are
  * all 1 skip the values in the dots (ss_data_unit_values); a long row
  * is split into fixed blocks over the object's threads (threads.h): every

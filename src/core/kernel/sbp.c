@@ -525,6 +525,17 @@ static WindowScan scan_block_class(const double *c, const double *y, double cls,
 }
 #endif
 
+SS_VECTOR_CLONES void ss_sbp_window_scan(const double *c, const double *y, double cls, int64_t m,
+                                         double lo, double hi, bool reference, double *window,
+                                         int64_t counts[2], double values[2])
+{
+  const WindowScan r = reference ? scan_window(c, y, cls, m, lo, hi, window)
+                       : y       ? scan_block_class(c, y, cls, m, lo, hi, window)
+                                 : scan_block(c, m, lo, hi, window);
+  counts[0] = r.below, counts[1] = r.length;
+  values[0] = r.sum, values[1] = r.lowest_above;
+}
+
 /* Bias: the two classes' window scan of block [lo, hi) of c into the
  * block's own entries (the bias's counterpart of scan_into_block, in the
  * same row pass): class cl's responses in [low[cl], high[cl]) to the
