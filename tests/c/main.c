@@ -217,6 +217,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_scaling_section_rejects)                              \
   /* test_threads.c */                                           \
   X(vexp_matches_libm)                                          \
+  X(vexp_kernel_matches_vexp)                                   \
   X(kernel_svm_num_threads_setter)                              \
   X(kernel_threads_bitwise)                                     \
   X(kernel_sdca_threads_split_rows)                             \
@@ -228,6 +229,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_rescan_matches_full_filling)                            \
   X(sbp_bias_rescan_matches_full_filling)                       \
   X(sbp_water_level_near_matches)                              \
+  X(sbp_window_scan_matches_scalar)                             \
   /* test_kernel_f32.c */                                         \
   X(vexpf_matches_libm)                                         \
   X(kernel_rows_f32_within_bound)                               \

@@ -128,3 +128,43 @@ void test_sbp_water_level_near_matches(void)
   }
   free(h), free(a);
 }
+
+/* The row pass's window scan (sbp.c, four responses a step, then pairs)
+ * against its scalar two-lane loop, to the bit: every length to 41 (each
+ * tail), with and without classes, heights that tie the bounds, signed
+ * zeros and infinities. */
+void test_sbp_window_scan_matches_scalar(void)
+{
+  enum { M = 41 };
+  const double pool[] = {-2.0, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, INFINITY, -INFINITY,
+                         0.1, 0.3, 0.7, -0.3, 1e-300, 3.0};
+  const int pool_size = (int)(sizeof pool / sizeof pool[0]);
+  uint64_t state = 12345;
+  int64_t mismatches = 0, checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    double c[M], y[M], window[2][M];
+    for (int k = 0; k < M; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      /* half the heights from the pool (ties), half uniform in [-2, 2) */
+      c[k] = (state >> 63) ? pool[(state >> 33) % (uint64_t)pool_size]
+                           : (double)((state >> 11) & ((1ULL << 40) - 1)) * 0x1p-38 - 2.0;
+      y[k] = (state >> 20) & 1 ? 1.0 : -1.0;
+    }
+    for (int64_t m = 0; m <= M; ++m) {
+      for (int classes = 0; classes < 2; ++classes) {
+        int64_t counts[2][2];
+        double values[2][2];
+        for (int ref = 0; ref < 2; ++ref) {
+          ss_sbp_window_scan(c, classes ? y : NULL, -1.0, m, -0.0, 0.5, ref == 1, window[ref],
+                             counts[ref], values[ref]);
+        }
+        ++checked;
+        mismatches += counts[0][0] != counts[1][0] || counts[0][1] != counts[1][1] ||
+                      memcmp(values[0], values[1], sizeof values[0]) != 0 ||
+                      memcmp(window[0], window[1], (size_t)counts[0][1] * sizeof(double)) != 0;
+      }
+    }
+  }
+  CHECK(checked == 300 * (M + 1) * 2);
+  CHECK_EQ_INT(mismatches, 0);
+}

@@ -65,6 +65,53 @@ void test_vexp_matches_libm(void)
   CHECK(isnan(ss_vexp(NAN)));
 }
 
+/* The kernel's exp: ss_vexp's bits from SS_VEXP_KERNEL_CUT to 0 (so its
+ * libm comparison above carries over), +0 below the cut, and the bound
+ * against libm checked again on the kernel's range. */
+void test_vexp_kernel_matches_vexp(void)
+{
+  int64_t differ = 0;
+  double worst = 0;
+  const int64_t steps = 2000000;
+  for (int64_t s = 0; s <= steps; ++s) {
+    /* -709 to 0, a step that is no multiple of ln 2, and close to 0 finer */
+    const double grid[2] = {-709.0 + 709.0 * (double)s / (double)steps, -1e-6 * (double)s};
+    for (int g = 0; g < 2; ++g) {
+      const double x = grid[g], got = ss_vexp_kernel(x);
+      if (x >= SS_VEXP_KERNEL_CUT) {
+        differ += memcmp(&got, &(double){ss_vexp(x)}, sizeof got) != 0;
+        const double want = exp(x);
+        if (want >= DBL_MIN) {
+          const double e = fabs(got - want) / want;
+          if (e > worst) worst = e;
+        }
+      } else {
+        CHECK(got == 0.0 && !signbit(got));
+      }
+    }
+  }
+  CHECK(differ == 0);
+  CHECK(worst < 1e-15);
+  CHECK(worst > 0);
+  /* edges: +-0, tiny, the cut and the subnormal results above it, the
+   * normal range's end, below the cut, -inf, NaN */
+  CHECK(ss_vexp_kernel(0.0) == 1.0);
+  CHECK(ss_vexp_kernel(-0.0) == 1.0);
+  CHECK(ss_vexp_kernel(-0x1p-1074) == 1.0);
+  const double edges[] = {-1e-17, -0.5 * 0.6931471805599453, -708.3964185322641, -708.4,
+                          -708.45, SS_VEXP_KERNEL_CUT, nextafter(SS_VEXP_KERNEL_CUT, 0.0)};
+  for (size_t k = 0; k < sizeof edges / sizeof edges[0]; ++k) {
+    const double got = ss_vexp_kernel(edges[k]), want = ss_vexp(edges[k]);
+    CHECK(memcmp(&got, &want, sizeof got) == 0);
+  }
+  CHECK(ss_vexp_kernel(-708.45) > 0 && ss_vexp_kernel(-708.45) < DBL_MIN); /* subnormal */
+  CHECK(ss_vexp_kernel(nextafter(SS_VEXP_KERNEL_CUT, -INFINITY)) == 0.0);
+  CHECK(ss_vexp_kernel(-745.0) == 0.0);
+  CHECK(ss_vexp_kernel(-1e300) == 0.0);
+  CHECK(ss_vexp_kernel(-INFINITY) == 0.0);
+  CHECK(isnan(ss_vexp_kernel(NAN)));
+}
+
 void test_kernel_svm_num_threads_setter(void)
 {
   SsData data;

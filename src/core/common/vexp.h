@@ -58,17 +58,16 @@ static inline double ss_vexp_pow2_(double t)
   return p;
 }
 
-/** exp(x) to < 1e-15 relative error for normal results (see above). */
-static inline double ss_vexp(double x)
+/* Steps 2-4 for a clamped x: exp(r), and in *t the sum k + 1.5 * 2^52
+ * that holds k = round(x / ln2) in its low bits (exp(x) = exp(r) 2^k). */
+static inline double ss_vexp_reduced_(double x, double *t)
 {
   const double shifter = 0x1.8p52;            /* 1.5 * 2^52 */
   const double log2e = 0x1.71547652b82fep0;   /* 1 / ln2 */
   const double ln2_hi = 0x1.62e42feep-1;      /* ln2 to 32 significant bits */
   const double ln2_lo = 0x1.a39ef35793c76p-33;/* ln2 - ln2_hi */
-  x = x < -746.0 ? -746.0 : x;
-  x = x > 710.0 ? 710.0 : x;
-  const double t = x * log2e + shifter;
-  const double k = t - shifter;               /* round(x / ln2), exact */
+  *t = x * log2e + shifter;
+  const double k = *t - shifter;              /* round(x / ln2), exact */
   const double r = (x - k * ln2_hi) - k * ln2_lo;
   /* exp(r) = 1 + (r + r^2 g(r)), g the Taylor tail 1/2! + r/3! + ... + r^11/13!
    * evaluated by Estrin's scheme: pairs, then pairs of pairs, so the
@@ -80,9 +79,50 @@ static inline double ss_vexp(double x)
   const double a5 = 1.0 / 479001600 + r * (1.0 / 6227020800.0);
   const double b0 = a0 + r2 * a1, b1 = a2 + r2 * a3, b2 = a4 + r2 * a5;
   const double g = b0 + r4 * (b1 + r4 * b2);
-  const double p = 1.0 + (r + r2 * g);
+  return 1.0 + (r + r2 * g);
+}
+
+/** exp(x) to < 1e-15 relative error for normal results (see above). */
+static inline double ss_vexp(double x)
+{
+  const double shifter = 0x1.8p52;            /* 1.5 * 2^52 */
+  x = x < -746.0 ? -746.0 : x;
+  x = x > 710.0 ? 710.0 : x;
+  double t;
+  const double p = ss_vexp_reduced_(x, &t);
+  const double k = t - shifter;
   const double k1 = (k * 0.5 + shifter) - shifter; /* round(k / 2), exact */
   return p * ss_vexp_pow2_(k1 + shifter) * ss_vexp_pow2_((k - k1) + shifter);
+}
+
+/* The Gaussian kernel's exp. Its argument is -gamma max(0, d2) <= 0 (or
+ * -inf), where ss_vexp's upper clamp never acts and its lower one matters
+ * only below ln(DBL_MIN) = -708.3964: the kernel's values are 0 there to
+ * within 2^-1022. ss_vexp_kernel(x) is ss_vexp(x) bit for bit for x in
+ * [SS_VEXP_KERNEL_CUT, 0] and +0 below the cut (ss_vexp gives 0 or a
+ * subnormal number there, so the difference is below DBL_MIN), for fewer
+ * operations:
+ *  - no clamps: x < SS_VEXP_KERNEL_CUT selects +0 after the arithmetic (a
+ *    compare and a mask: no branch), which also covers -inf, whose
+ *    intermediate values are NaN; NaN passes the select and propagates;
+ *  - one power of two: for x >= -708.5, x / ln2 >= -1022.2 and k >= -1022,
+ *    so 2^k is a normal number built from its exponent bits, and p 2^k
+ *    rounds once, as ss_vexp's (p 2^k1) 2^k2 does (its first product is
+ *    exact): the same value, exact when normal, rounded alike when
+ *    subnormal (x in [-708.5, -708.3964)).
+ * The reduction and the polynomial are ss_vexp's, so the error bound above
+ * holds unchanged on [ln(DBL_MIN), 0]. For positive x it stays exact up to
+ * x < 709.08 (k <= 1023); beyond that it is not meant to be called.
+ * tests/c/test_threads.c compares it with ss_vexp bitwise and with libm. */
+#define SS_VEXP_KERNEL_CUT (-708.5)
+
+/** exp(x) for x <= 0: ss_vexp(x) bit for bit from SS_VEXP_KERNEL_CUT to 0,
+ *  +0 below it (see above). */
+static inline double ss_vexp_kernel(double x)
+{
+  double t;
+  const double value = ss_vexp_reduced_(x, &t) * ss_vexp_pow2_(t);
+  return x < SS_VEXP_KERNEL_CUT ? 0.0 : value;
 }
 
 /** Put before a static function whose loop over ss_vexp should also be

@@ -7,7 +7,7 @@
  *      squared norms) to K in a second, branch-free loop.
  * The switch on layout, element type and kernel type sits outside the loops,
  * so the per-evaluation cost is the dot product and one exp/pow/tanh. The
- * rbf's exp is ss_vexp (vexp.h), which the compiler vectorises (with AVX2
+ * rbf's exp is ss_vexp_kernel (vexp.h), which the compiler vectorises (with AVX2
  * and AVX-512 copies where the CPU has them); CSR data whose values are
  * all 1 skip the values in the dots (ss_data_unit_values); a long row
  * is split into fixed blocks over the object's threads (threads.h): every
@@ -78,7 +78,7 @@ double ss_kernel_value(const SsKernel *kernel, double dot, double norm2_x, doubl
   switch (kernel->type) {
   case SS_KERNEL_RBF: {
     double distance2 = norm2_x + norm2_z - 2.0 * dot;
-    return ss_vexp(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
+    return ss_vexp_kernel(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
   }
   case SS_KERNEL_POLYNOMIAL:
     return int_pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
@@ -412,6 +412,22 @@ static inline void prefetch_slice(const SsRowCopy *copy, int64_t a)
 #endif
 }
 
+/* Slice s's sums (its rows from @p row on, in a call for rows first ..
+ * first + len - 1) to their rows' places in out: a whole slice with its 8
+ * stores spelled out, the row's last slice lane by lane. */
+static inline void store_slice(const SsRowCopy *copy, int64_t s, int64_t first, int64_t len,
+                               int64_t row, const double *sum, double *out)
+{
+  enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
+  const uint8_t *lane = copy->lane + s * L;
+  double *block = out + (uint64_t)(row - first) / B * B; /* first: a block's first row */
+  if (first + len - row >= L) {
+    for (int l = 0; l < L; ++l) block[lane[l]] = sum[l];
+  } else {
+    for (int64_t l = 0; l < first + len - row; ++l) block[lane[l]] = sum[l];
+  }
+}
+
 #if defined(__GNUC__)
 typedef double SsSliceLanes __attribute__((vector_size(SS_ROW_SLICE * sizeof(double))));
 typedef int64_t SsSliceMask __attribute__((vector_size(SS_ROW_SLICE * sizeof(int64_t))));
@@ -421,8 +437,7 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
   const SsSliceMask bit = {1, 2, 4, 8, 16, 32, 64, 128}, none = {0};
-  for (int64_t row = first; row < first + len; row += L) {
-    const int64_t s = row / B * (B / L) + row % B / L;
+  for (int64_t row = first, s = first / L; row < first + len; row += L, ++s) {
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
     prefetch_slice(copy, a);
     SsSliceLanes s0 = {0}, s1 = {0};
@@ -441,10 +456,10 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
         s1 += (SsSliceLanes)((SsSliceMask)t & ~even);
       }
     }
-    const SsSliceLanes sum = s0 + s1;
-    const int64_t rows = first + len - row < L ? first + len - row : L;
-    double *block = out + (row - row % B - first);
-    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = sum[l];
+    double sum[L];
+    const SsSliceLanes sums = s0 + s1;
+    memcpy(sum, &sums, sizeof sum);
+    store_slice(copy, s, first, len, row, sum, out);
   }
 }
 
@@ -464,8 +479,7 @@ __attribute__((target("avx2"))) static void sliced_dots_avx2(const SsRowCopy *co
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK, H = SS_ROW_SLICE / 2 };
   const SsSliceHalfMask low = {1, 2, 4, 8}, high = {16, 32, 64, 128}, none = {0};
-  for (int64_t row = first; row < first + len; row += L) {
-    const int64_t s = row / B * (B / L) + row % B / L;
+  for (int64_t row = first, s = first / L; row < first + len; row += L, ++s) {
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
     prefetch_slice(copy, a);
     /* separate variables, not arrays: GCC keeps these in registers */
@@ -496,9 +510,7 @@ __attribute__((target("avx2"))) static void sliced_dots_avx2(const SsRowCopy *co
     const SsSliceHalf sum_low = s0l + s1l, sum_high = s0h + s1h;
     memcpy(sum, &sum_low, sizeof sum_low);
     memcpy(sum + H, &sum_high, sizeof sum_high);
-    const int64_t rows = first + len - row < L ? first + len - row : L;
-    double *block = out + (row - row % B - first);
-    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = sum[l];
+    store_slice(copy, s, first, len, row, sum, out);
   }
 }
 #endif
@@ -507,8 +519,7 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
                         double *out)
 {
   enum { L = SS_ROW_SLICE, B = SS_KERNEL_ROW_BLOCK };
-  for (int64_t row = first; row < first + len; row += L) {
-    const int64_t s = row / B * (B / L) + row % B / L;
+  for (int64_t row = first, s = first / L; row < first + len; row += L, ++s) {
     const int64_t a = copy->slice_start[s], width = copy->slice_start[s + 1] - a;
     prefetch_slice(copy, a);
     double s0[L] = {0}, s1[L] = {0};
@@ -521,9 +532,9 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
         else s1[l] += t;
       }
     }
-    const int64_t rows = first + len - row < L ? first + len - row : L;
-    double *block = out + (row - row % B - first);
-    for (int64_t l = 0; l < rows; ++l) block[copy->lane[s * L + l]] = s0[l] + s1[l];
+    double sum[L];
+    for (int l = 0; l < L; ++l) sum[l] = s0[l] + s1[l];
+    store_slice(copy, s, first, len, row, sum, out);
   }
 }
 #endif
@@ -680,7 +691,7 @@ static void dots(const SsData *X, const SsRowCopy *copy, int64_t z, const int64_
  * any CPU. */
 SS_VECTOR_CLONES static void rbf_of_distances(double *out, int64_t len, double g)
 {
-  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp(-g * (out[k] > 0 ? out[k] : 0.0));
+  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp_kernel(-g * (out[k] > 0 ? out[k] : 0.0));
 }
 
 SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int64_t len,
@@ -688,7 +699,7 @@ SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int6
 {
   for (int64_t k = 0; k < len; ++k) {
     const double distance2 = z_norm2 + norms2[k] - 2.0 * out[k];
-    out[k] = ss_vexp(-g * (distance2 > 0 ? distance2 : 0.0));
+    out[k] = ss_vexp_kernel(-g * (distance2 > 0 ? distance2 : 0.0));
   }
 }
 

@@ -379,6 +379,15 @@ double ss_sbp_water_level(double *a, int64_t n, double volume);
 /** The same with a lower set of @p count heights summing to @p sum, all
  *  below every a[k], already known to be covered (count >= 1 or m >= 1). */
 double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum);
+/** Tests only: the SBP's window scan of c[0..m) (sbp.c; y NULL: every
+ *  response, else those with y_k = cls), the row pass's vector code or
+ *  (reference) its scalar two-lane loop: counts = {below lo, in [lo, hi),
+ *  written to window in order}, values = {sum of those below, lowest at
+ *  or above hi}. The two agree to the bit. */
+void ss_sbp_window_scan(const double *c, const double *y, double cls, int64_t m, double lo,
+                        double hi, bool reference, double *window, int64_t counts[2],
+                        double values[2]);
+
 /** ss_sbp_water_level_from with a guess of the level (e.g. the last one;
  *  not finite: none): the first passes bracket the level between the guess
  *  and the Newton step from it, so a close guess leaves few heights to
@@ -544,6 +553,10 @@ SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, 
  *  the scalar code's order, to the bit. */
 typedef double SsLanePair __attribute__((vector_size(16)));
 typedef int64_t SsLaneMask __attribute__((vector_size(16)));
+/** Four doubles and their mask: the SBP's window scan compares four
+ *  responses at once (sbp.c scan_lanes) and adds them as two pairs. */
+typedef double SsLaneQuad __attribute__((vector_size(32)));
+typedef int64_t SsLaneQuadMask __attribute__((vector_size(32)));
 #endif
 
 #endif /* STOCHSVM_KERNEL_INTERNAL_H */

@@ -433,6 +433,42 @@ scan_lanes(const double *c, const double *y, double cls, int64_t m, double lo, d
   SsLanePair sum = {0.0, 0.0}, lowest = none;
   SsLaneMask below = {0, 0};
   int64_t length = 0, k = 0;
+  /* Four responses a step: the comparisons on all four at once (one AVX
+   * vector in the AVX2 clones), the sums and minima still pair by pair
+   * (k, k + 1 first, then k + 2, k + 3): the two-lane loop's order. */
+  const SsLaneQuad low4 = {lo, lo, lo, lo}, high4 = {hi, hi, hi, hi};
+  const SsLaneQuad none4 = {INFINITY, INFINITY, INFINITY, INFINITY}, wanted4 = {cls, cls, cls, cls};
+  SsLaneQuadMask below4 = {0, 0, 0, 0};
+  for (; k + 4 <= m; k += 4) {
+    SsLaneQuad x;
+    memcpy(&x, c + k, sizeof x);
+    SsLaneQuadMask in = {-1, -1, -1, -1};
+    if (y) {
+      SsLaneQuad yy;
+      memcpy(&yy, y + k, sizeof yy);
+      in = yy == wanted4;
+    }
+    const SsLaneQuadMask is_below = (x < low4) & in, is_above = (x >= high4) & in;
+    const SsLaneQuadMask inside = (x >= low4) & (x < high4) & in;
+    below4 -= is_below;
+    const SsLaneQuad part = (SsLaneQuad)((SsLaneQuadMask)x & is_below);
+    const SsLaneQuad a = (SsLaneQuad)(((SsLaneQuadMask)x & is_above) |
+                                      ((SsLaneQuadMask)none4 & ~is_above));
+    SsLanePair half[2], above[2];
+    memcpy(half, &part, sizeof half);
+    memcpy(above, &a, sizeof above);
+    for (int h = 0; h < 2; ++h) {
+      sum += half[h];
+      const SsLaneMask is_lower = above[h] < lowest;
+      lowest = (SsLanePair)(((SsLaneMask)above[h] & is_lower) | ((SsLaneMask)lowest & ~is_lower));
+    }
+    for (int e = 0; e < 4; ++e) {
+      window[length] = c[k + e];
+      length -= inside[e];
+    }
+  }
+  below[0] += below4[0] + below4[2];
+  below[1] += below4[1] + below4[3];
   for (; k + 2 <= m; k += 2) {
     SsLanePair x;
     memcpy(&x, c + k, sizeof x);
@@ -488,6 +524,17 @@ static WindowScan scan_block_class(const double *c, const double *y, double cls,
   return scan_window(c, y, cls, m, lo, hi, window);
 }
 #endif
+
+SS_VECTOR_CLONES void ss_sbp_window_scan(const double *c, const double *y, double cls, int64_t m,
+                                         double lo, double hi, bool reference, double *window,
+                                         int64_t counts[2], double values[2])
+{
+  const WindowScan r = reference ? scan_window(c, y, cls, m, lo, hi, window)
+                       : y       ? scan_block_class(c, y, cls, m, lo, hi, window)
+                                 : scan_block(c, m, lo, hi, window);
+  counts[0] = r.below, counts[1] = r.length;
+  values[0] = r.sum, values[1] = r.lowest_above;
+}
 
 /* Bias: the two classes' window scan of block [lo, hi) of c into the
  * block's own entries (the bias's counterpart of scan_into_block, in the
