@@ -7,8 +7,9 @@
  * inlined nor folded into one (noipa, -fno-ipa-icf): pooled_job, for a
  * job the real ss_parallel_for would offer to the workers (a pool, two
  * chunks or more), and serial_job for the rest (no pool: the loop was
- * shorter than the threads' threshold, or the object has one thread). Who runs a chunk never changes what it computes,
- * so the program computes what it computes with threads, and callgrind's
+ * shorter than the threads' threshold, or the object has one thread).
+ * Who runs a chunk never changes what it computes, so the program
+ * computes what it computes with threads, and callgrind's
  * inclusive count of pooled_job is the work two threads can split; the
  * rest of the run is serial. Amdahl's bound for k threads with serial
  * share s is 1 / (s + (1 - s) / k). The pool's hand-off and a worker's

@@ -407,8 +407,8 @@ void test_kernel_row_blocks_match_entries(void)
         CHECK(tu_same_bits(got, want, N));
         Collect c = {got, 0};
         for (int64_t k = 0; k < N; ++k) got[k] = -1;
-        ss_kernel_row_blocks(&kernel, &data, unit ? SS_ROWS_UNIT_VALUES : 0u, norms2, list, N, zd, z_norm2, t,
-                             collect_block, &c);
+        ss_kernel_row_blocks(&kernel, &data, unit ? SS_ROWS_UNIT_VALUES : 0u, norms2, list, N, zd,
+                             z_norm2, t, collect_block, &c);
         CHECK(tu_same_bits(got, want, N));
         CHECK_EQ_INT(c.calls, ss_kernel_row_num_blocks(N));
       }

@@ -100,7 +100,6 @@ double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, con
  * (Packed, they shared lines: on a9a at 0.1 epoch the six partial sums
  * of a row on one thread shared a line with two of the other's, written
  * at every block, and the two rows zd a line too.) */
-
 typedef struct ScoresJob {
   SsKernelSvm *self;
   const int64_t *rows;

@@ -19,13 +19,14 @@
  * finish's 1000 iterations ended at width 1, uncertified, the map's dual
  * value negative (D = -4.1e-5: its v = w~ - g/lambda is far from w~ where
  * the smoothed problem is far from solved, ||g|| / lambda = 10.5 at the last
- * iterate against ||w~(alpha)|| = 0.74). From w~(alpha) (P 200 times higher, but the support
- * vectors' margins inside the band) it certified in 114 iterations, and
- * the ten digits classes took 1,455 Newton iterations where they had taken
- * 2,835. Either way the model is marked stale, so that the next
- * train rebuilds w~(alpha) and continues SDCA from the certified dual
- * point, and the closing ray (sdca_ray.c) is forgotten. Until then the
- * object holds Newton's model (ss_svm_get_sdca_model: SS_SDCA_MODEL_NEWTON).
+ * iterate against ||w~(alpha)|| = 0.74). From w~(alpha) (P 200 times
+ * higher, but the support vectors' margins inside the band) it certified
+ * in 114 iterations, and the ten digits classes took 1,455 Newton
+ * iterations where they had taken 2,835. Either way the model is marked
+ * stale, so that the next train rebuilds w~(alpha) and continues SDCA
+ * from the certified dual point, and the closing ray (sdca_ray.c) is
+ * forgotten. Until then the object holds Newton's model
+ * (ss_svm_get_sdca_model: SS_SDCA_MODEL_NEWTON).
  *
  * (A file apart from the two methods because newton_hinge.c calls
  * newton.c's pieces: the choice made here keeps the calls one way.)
