@@ -8,7 +8,7 @@ wine, breast_cancer and the ``unscaled`` worst case (features spanning
 and a regularized bias of multiplier 1 (lambda = 1/(C n)):
 
 * the exact optimum P*: the lower objective of the Jacobi-scaled Newton
-  method of bench/defaults.py (`newton_model`, with its certified lower
+  method of stochsvm/_reference.py (`newton_model`, with its certified lower
   bound: ``cert`` = (P* - bound) / P*), LIBLINEAR at eps 1e-9 and every
   SDCA iterate measured below;
 * LIBLINEAR's dual coordinate descent (``-s 3 -B 1``, the same algorithm) at

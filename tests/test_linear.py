@@ -92,9 +92,9 @@ def test_optimum_matches_liblinear(loss, solver_id):
     wl, bl = liblinear(sp.csr_matrix(X), y_pm, solver_id, lam, 1e-10)
     ours = _c_objective(X, y_pm, clf.coef_[0], clf.intercept_[0], C, loss)
     ref = _c_objective(X, y_pm, wl, bl, C, loss)
-    # No worse than LIBLINEAR's, and within our certified gap of the optimum
-    # (LIBLINEAR's dual hinge solver stops at its iteration cap here: ours is
-    # lower by 2e-4 relative).
+    # At the reference's optimum (for the hinge the certified Newton oracle:
+    # LIBLINEAR's own -s 3 stops on its iteration cap here, 2e-4 above), and
+    # within our certified gap of it.
     gap = clf._stats[0]["duality_gap"] * C * len(y)
     assert -1e-12 * ours <= gap <= 1e-8 * ours  # rounding can make it -1e-15
     assert ours <= ref * (1 + 1e-9)

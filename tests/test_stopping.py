@@ -4,22 +4,9 @@ exact optima (LIBLINEAR at eps 1e-9, or SDCA run to a 1e-12 relative gap)."""
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
-from liblinear_reference import benchmark, liblinear, objective
+from liblinear_reference import benchmark, liblinear, objective, one_hot as _one_hot
 from stochsvm import SVM, KernelSVM
-
-
-def _one_hot(n, features=8, levels=5, seed=0):
-    """A one-hot data set (CSR, 0/1 values) with labels from a noisy linear rule."""
-    rng = np.random.default_rng(seed)
-    codes = rng.integers(0, levels, size=(n, features))
-    cols = (codes + levels * np.arange(features)).ravel()
-    rows = np.repeat(np.arange(n), features)
-    X = sp.csr_matrix((np.ones(n * features), (rows, cols)), shape=(n, features * levels))
-    score = X @ rng.normal(size=features * levels) + 0.3 * rng.normal(size=n)
-    y = np.where(score > np.median(score), 1.0, -1.0)
-    return X, y
 
 
 @pytest.mark.parametrize("C", [1.0, 128.0])
