@@ -10,16 +10,17 @@ LIBLINEAR's dual coordinate-descent solvers (-s 1, 3, 7) stop after 1000
 passes whatever eps asks, and liblinear-official has no option to raise that
 cap. At eps 1e-9 -s 3 ends on it on every problem the tests ask it about
 (breast cancer, a9a, w8a, one-hot rows: there at 2.1-2.5x the optimum for
-C = 128; raw wine at C = 100: 25x even after a million passes), and where it
-ends depends on the process's rand() state, which the tests that ran before
-in the same worker leave behind. So for an optimum (eps <= 1e-6)
-:func:`liblinear` runs these solvers elsewhere: the hinge (-s 3) on up to
-5,000 rows by Newton's method on the primal with a certified dual bound
-(stochsvm._reference, numpy only; it fails unless the bound is within 1e-5:
-raw breast cancer at C = 1000 is at 1.4e-6), on more rows (the LIBSVM sets,
-scaled) and the other two by scikit-learn's copy of LIBLINEAR, which takes
-max_iter: to eps with no cap, failing if it reports it did not converge. At
-a looser eps the tests ask what LIBLINEAR itself does, and get it.
+C = 128; raw wine at C = 100: 25x even after a million passes of the same
+solver without the cap), and where it ends depends on the process's rand()
+state, which the tests that ran before in the same worker leave behind. So
+for an optimum (eps <= 1e-6) :func:`liblinear` runs these solvers elsewhere:
+the hinge (-s 3) on up to 5,000 rows by Newton's method on the primal with a
+certified dual bound (stochsvm._reference, numpy only; it fails unless the
+bound is within 1e-5: raw breast cancer at C = 1000 is at 1.4e-6), on more
+rows (the LIBSVM sets, scaled) and the other two by scikit-learn's copy of
+LIBLINEAR, which takes max_iter: to eps with no cap, failing if it reports
+it did not converge. At a looser eps the tests ask what LIBLINEAR itself
+does, and get it.
 
 Missing data or liblinear-official skips the test, unless
 STOCHSVM_REQUIRE_DATA=1, when it fails.
@@ -57,7 +58,9 @@ def benchmark(name):
 
 
 def liblinear(X, y, solver, lam, eps):
-    """(w, b) of LIBLINEAR ``-s solver -B 1 -c 1/(lam n) -e eps``."""
+    """(w, b) of LIBLINEAR ``-s solver -B 1 -c 1/(lam n) -e eps``; for
+    -s 1, 3, 7 at eps <= 1e-6 the same optimum reached without LIBLINEAR's
+    iteration cap (the module's docstring)."""
     C = 1.0 / (lam * X.shape[0])
     if solver == 3 and eps <= 1e-6 and X.shape[0] <= 5000:
         return _hinge_by_newton(X, y, lam)
