@@ -21,6 +21,10 @@
  * float32 and trains on float32 data with float64 kernel rows; "f32rows"
  * the same data with float32 kernel rows (ss_kernel_svm_set_kernel_precision);
  * a suffix "-dense" trains on the data made dense (n d values).
+ *
+ * Compiled with -DKERNEL_EVAL_THREADS for a build that has
+ * ss_kernel_svm_set_num_threads and float32 kernel rows; without it, for an
+ * older build (one thread, "f32rows" refused), such as the issue's baseline.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -96,11 +100,18 @@ int main(int argc, char **argv)
   SsKernelSvm *svm = ss_kernel_svm_new(solver, &kernel, &data, labels, lambda);
   if (!svm) return 1;
   if (solver == SS_KSOLVER_SBP) ss_kernel_svm_set_nu(svm, nu);
+#ifdef KERNEL_EVAL_THREADS
   if (strncmp(precision, "f32rows", 7) == 0 &&
       ss_kernel_svm_set_kernel_precision(svm, SS_KERNEL_ROWS_FLOAT32) != SS_OK) {
     fprintf(stderr, "set_kernel_precision: %s\n", ss_kernel_svm_get_last_error(svm));
     return 1;
   }
+#else
+  if (strncmp(precision, "f32rows", 7) == 0) {
+    fprintf(stderr, "this build has no float32 kernel rows\n");
+    return 1;
+  }
+#endif
   ss_kernel_svm_set_max_num_iterations(svm, iterations);
   if (exact) {
     ss_kernel_svm_set_unregularized_bias(svm, 1);

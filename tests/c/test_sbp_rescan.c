@@ -129,10 +129,10 @@ void test_sbp_water_level_near_matches(void)
   free(h), free(a);
 }
 
-/* The row pass's window scan (sbp.c, four responses a step, then pairs)
- * against its scalar two-lane loop, to the bit: every length to 41 (each
- * tail), with and without classes, heights that tie the bounds, signed
- * zeros and infinities. */
+/* The row pass's window scan (sbp.c, four responses a step, the last one
+ * to three as a step of four) against its scalar two-lane loop, to the
+ * bit: every length to 41 (each tail), with and without classes, heights
+ * that tie the bounds, signed zeros and infinities. */
 void test_sbp_window_scan_matches_scalar(void)
 {
   enum { M = 41 };

@@ -415,89 +415,84 @@ static inline WindowScan scan_window(const double *c, const double *y, double cl
   return r;
 }
 
-/* scan_window with the two lanes as one vector of two doubles (GCC and
- * Clang vector extensions): lane 0 takes the even k, lane 1 the odd k, as
- * in scan_window, so the sums and the minima are its values to the bit;
- * the selections are masks (x & (x < lo) is x or +0.0, as x < lo ? x :
- * 0.0). The window entries are still copied one by one, in order. Inlined
- * into its two callers, so that the no-bias scan (y NULL) carries no class
- * test. Other compilers use scan_window. */
+/* scan_window in GCC and Clang vector extensions (scan_lanes): the two
+ * lanes of its sums and minima are one vector of two doubles, lane 0 the
+ * even k and lane 1 the odd k as in scan_window, so they are its values to
+ * the bit (test_sbp_rescan.c); the selections are masks (x & (x < lo) is x
+ * or +0.0, as x < lo ? x : 0.0). The window entries are still copied one
+ * by one, in order. Inlined into its two callers, so that the no-bias scan
+ * (y NULL) carries no class test. Other compilers use scan_window. */
 #if defined(__GNUC__)
 
+/* Four heights of scan_lanes, x (read from src, the first @p lanes real;
+ * the lanes marked in take part): the comparisons on all four at once (one
+ * AVX vector in the AVX2 clones), the sums and minima pair by pair (the
+ * first two heights, then the last two), as the two lanes take them. */
+static inline __attribute__((always_inline)) void
+scan_quad(const double *src, int lanes, SsLaneQuadMask in, double lo, double hi, SsLanePair *sum,
+          SsLanePair *lowest, SsLaneQuadMask *below, double *window, int64_t *length)
+{
+  const SsLaneQuad low = {lo, lo, lo, lo}, high = {hi, hi, hi, hi};
+  const SsLaneQuad none = {INFINITY, INFINITY, INFINITY, INFINITY};
+  SsLaneQuad x;
+  memcpy(&x, src, sizeof x);
+  const SsLaneQuadMask is_below = (x < low) & in, is_above = (x >= high) & in;
+  const SsLaneQuadMask inside = (x >= low) & (x < high) & in;
+  *below -= is_below; /* a true comparison is -1 */
+  const SsLaneQuad part = (SsLaneQuad)((SsLaneQuadMask)x & is_below);
+  const SsLaneQuad a = (SsLaneQuad)(((SsLaneQuadMask)x & is_above) |
+                                    ((SsLaneQuadMask)none & ~is_above));
+  SsLanePair half[2], above[2];
+  memcpy(half, &part, sizeof half);
+  memcpy(above, &a, sizeof above);
+  for (int h = 0; h < 2; ++h) {
+    *sum += half[h];
+    const SsLaneMask is_lower = above[h] < *lowest;
+    *lowest = (SsLanePair)(((SsLaneMask)above[h] & is_lower) | ((SsLaneMask)*lowest & ~is_lower));
+  }
+  for (int e = 0; e < lanes; ++e) { /* within the window's room: no write past the real ones */
+    window[*length] = src[e]; /* not x[e]: that would keep x in memory */
+    *length -= inside[e];
+  }
+}
+
+/* scan_window four heights a step (scan_quad); the last one to three
+ * heights as a step of four whose missing lanes take no part, so that each
+ * lane's terms are scan_window's in its order (lane 0 the even k, lane 1
+ * the odd k; the sums start at +0 and never turn -0, so the missing
+ * lanes' +0 changes neither). */
 static inline __attribute__((always_inline)) WindowScan
 scan_lanes(const double *c, const double *y, double cls, int64_t m, double lo, double hi,
            double *window)
 {
-  const SsLanePair low = {lo, lo}, high = {hi, hi}, none = {INFINITY, INFINITY};
-  const SsLanePair wanted = {cls, cls};
-  SsLanePair sum = {0.0, 0.0}, lowest = none;
-  SsLaneMask below = {0, 0};
+  const SsLaneQuad wanted = {cls, cls, cls, cls};
+  SsLanePair sum = {0.0, 0.0}, lowest = {INFINITY, INFINITY};
+  SsLaneQuadMask below = {0, 0, 0, 0};
   int64_t length = 0, k = 0;
-  /* Four responses a step: the comparisons on all four at once (one AVX
-   * vector in the AVX2 clones), the sums and minima still pair by pair
-   * (k, k + 1 first, then k + 2, k + 3): the two-lane loop's order. */
-  const SsLaneQuad low4 = {lo, lo, lo, lo}, high4 = {hi, hi, hi, hi};
-  const SsLaneQuad none4 = {INFINITY, INFINITY, INFINITY, INFINITY}, wanted4 = {cls, cls, cls, cls};
-  SsLaneQuadMask below4 = {0, 0, 0, 0};
   for (; k + 4 <= m; k += 4) {
-    SsLaneQuad x;
-    memcpy(&x, c + k, sizeof x);
     SsLaneQuadMask in = {-1, -1, -1, -1};
     if (y) {
       SsLaneQuad yy;
       memcpy(&yy, y + k, sizeof yy);
-      in = yy == wanted4;
-    }
-    const SsLaneQuadMask is_below = (x < low4) & in, is_above = (x >= high4) & in;
-    const SsLaneQuadMask inside = (x >= low4) & (x < high4) & in;
-    below4 -= is_below;
-    const SsLaneQuad part = (SsLaneQuad)((SsLaneQuadMask)x & is_below);
-    const SsLaneQuad a = (SsLaneQuad)(((SsLaneQuadMask)x & is_above) |
-                                      ((SsLaneQuadMask)none4 & ~is_above));
-    SsLanePair half[2], above[2];
-    memcpy(half, &part, sizeof half);
-    memcpy(above, &a, sizeof above);
-    for (int h = 0; h < 2; ++h) {
-      sum += half[h];
-      const SsLaneMask is_lower = above[h] < lowest;
-      lowest = (SsLanePair)(((SsLaneMask)above[h] & is_lower) | ((SsLaneMask)lowest & ~is_lower));
-    }
-    for (int e = 0; e < 4; ++e) {
-      window[length] = c[k + e];
-      length -= inside[e];
-    }
-  }
-  below[0] += below4[0] + below4[2];
-  below[1] += below4[1] + below4[3];
-  for (; k + 2 <= m; k += 2) {
-    SsLanePair x;
-    memcpy(&x, c + k, sizeof x);
-    SsLaneMask in = {-1, -1};
-    if (y) {
-      SsLanePair yy;
-      memcpy(&yy, y + k, sizeof yy);
       in = yy == wanted;
     }
-    const SsLaneMask is_below = (x < low) & in, is_above = (x >= high) & in;
-    const SsLaneMask inside = (x >= low) & (x < high) & in;
-    below -= is_below; /* a true comparison is -1 */
-    sum += (SsLanePair)((SsLaneMask)x & is_below);
-    const SsLanePair a = (SsLanePair)(((SsLaneMask)x & is_above) | ((SsLaneMask)none & ~is_above));
-    const SsLaneMask is_lower = a < lowest;
-    lowest = (SsLanePair)(((SsLaneMask)a & is_lower) | ((SsLaneMask)lowest & ~is_lower));
-    window[length] = c[k]; /* not x[0]: that would keep x in memory */
-    length -= inside[0];
-    window[length] = c[k + 1];
-    length -= inside[1];
+    scan_quad(c + k, 4, in, lo, hi, &sum, &lowest, &below, window, &length);
   }
-  WindowScan r = scan_window(c + k, y ? y + k : NULL, cls, m - k, lo, hi, window + length);
-  r.below += below[0] + below[1];
-  r.length += length;
-  /* the tail (odd m) ends lane 0; r.sum is its term alone (0 + x = x, +0 for -0) */
-  r.sum = (sum[0] + r.sum) + sum[1];
-  r.lowest_above = r.lowest_above < lowest[0] ? r.lowest_above : lowest[0];
-  r.lowest_above = lowest[1] < r.lowest_above ? lowest[1] : r.lowest_above;
-  return r;
+  if (k < m) {
+    double tail[4] = {0.0, 0.0, 0.0, 0.0}, tail_y[4] = {cls, cls, cls, cls};
+    memcpy(tail, c + k, (size_t)(m - k) * sizeof(double));
+    if (y) memcpy(tail_y, y + k, (size_t)(m - k) * sizeof(double));
+    const SsLaneQuadMask lane = {0, 1, 2, 3}, rest = {m - k, m - k, m - k, m - k};
+    SsLaneQuad yy;
+    memcpy(&yy, tail_y, sizeof yy);
+    scan_quad(tail, (int)(m - k), (lane < rest) & (yy == wanted), lo, hi, &sum, &lowest, &below,
+              window, &length);
+  }
+  const double lowest_above = lowest[1] < lowest[0] ? lowest[1] : lowest[0];
+  return (WindowScan){.below = (below[0] + below[1]) + (below[2] + below[3]),
+                      .length = length,
+                      .sum = sum[0] + sum[1],
+                      .lowest_above = lowest_above};
 }
 
 static inline __attribute__((always_inline)) WindowScan
