@@ -257,6 +257,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(thread_pool_many_tiny_jobs)                                 \
   X(thread_pool_nested_job_runs_serially)                       \
   X(thread_pool_two_callers)                                    \
+  X(thread_pool_workers_pay_rule)                               \
   X(thread_pool_long_job_run_alone)                             \
   X(thread_pool_delete_untrained)                               \
   X(thread_pool_count_changed_between_trains)                   \

@@ -208,6 +208,26 @@ static void slow_chunks(void *context, int64_t begin, int64_t end, int slot)
   }
 }
 
+/* The adaptive pool's rule: to stay, the workers must make the jobs 15 %
+ * faster per chunk; once they do not pay, a probe no slower brings them
+ * back; either way the gaps between jobs may not grow the total by more
+ * than 2 %. The same in builds without threads (the rule is pure). */
+void test_thread_pool_workers_pay_rule(void)
+{
+  /* paying: clearly faster stays, a 10 % gain is not enough */
+  CHECK(ss_thread_pool_workers_pay(true, 500, 1000, 600, 1100));
+  CHECK(!ss_thread_pool_workers_pay(true, 900, 1000, 950, 1100));
+  /* not paying: any gain per chunk brings them back, a loss does not */
+  CHECK(ss_thread_pool_workers_pay(false, 900, 1000, 950, 1100));
+  CHECK(!ss_thread_pool_workers_pay(false, 1000, 1000, 1050, 1100));
+  CHECK(!ss_thread_pool_workers_pay(false, 1100, 1000, 1150, 1100));
+  /* the totals with the gaps: at most 2 % above solo's, in both states */
+  for (int paying = 0; paying < 2; ++paying) {
+    CHECK(ss_thread_pool_workers_pay(paying, 500, 1000, 1120, 1100));
+    CHECK(!ss_thread_pool_workers_pay(paying, 500, 1000, 1130, 1100));
+  }
+}
+
 void test_thread_pool_long_job_run_alone(void)
 {
   /* An adaptive pool measures its first four jobs with the workers, then

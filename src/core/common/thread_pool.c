@@ -38,15 +38,28 @@
  * caller's core only slows it down. So the caller measures: it alternates
  * periods where the workers take part with periods where it runs every job
  * alone, and compares the wall time per chunk of the two. The workers pay
- * while they make the jobs clearly faster (PAR_GAIN) and the jobs with the
- * gaps before them no slower (GAP_SLACK): a worker waiting awake may slow
- * the caller's serial work between jobs on a busy machine, which the jobs'
- * own time does not show. While they pay, the parallel periods double in length
- * up to PERIOD_MAX_NS and the solo ones, probes of the serial speed, stay at
- * PERIOD_MIN_NS; otherwise the other way round. Once the periods have grown,
- * the probes take about 1% of the time (2 ms in 256 ms); on a busy machine
- * two threads stayed within 0.5-1.1x of one thread's wall time where OpenMP
- * took 2.4-23x (bench/results/threads_pool.md). The periods judge the jobs
+ * while they make the jobs clearly faster (SS_POOL_PAR_GAIN) and the jobs
+ * with the gaps before them no slower (SS_POOL_GAP_SLACK): a worker waiting
+ * awake may slow the caller's serial work between jobs on a busy machine,
+ * which the jobs' own time does not show. While they pay, the parallel
+ * periods double in length up to PERIOD_MAX_NS and the solo ones, probes of
+ * the serial speed, stay at PERIOD_MIN_NS; otherwise the other way round.
+ * A probe of the workers follows a solo period in which they slept, and a
+ * worker that has just woken runs slowly for a while (its caches are cold;
+ * on a VM its CPU may take milliseconds to come back), so a probe reads
+ * worse than the workers will do. So the first WARMUP_JOBS jobs of every
+ * period are not measured, nor is the pool's first period (the solver's
+ * own warm-up, the first touches of its arrays); and once the workers do
+ * not pay, a probe no slower per chunk than the caller alone brings them
+ * back (SS_POOL_PAR_GAIN is the bar for staying:
+ * ss_thread_pool_workers_pay). With one bar for both, on an idle 2-core VM
+ * some two-thread runs of a9a's SBP ran nearly all alone: cold probes read
+ * 0.9-1.1x the solo time per chunk, and each failed one doubled the next
+ * solo period (bench/results/kernel_speed.md, "The pool's probes"). Once
+ * the periods have grown, the probes take about 1% of the time (2 ms in
+ * 256 ms); on a busy machine two threads stayed within 0.5-1.1x of one
+ * thread's wall time where OpenMP took 2.4-23x
+ * (bench/results/threads_pool.md). The periods judge the jobs
  * that come often (a kernel row each); a job that runs alone for longer than
  * LONG_JOB_NS (kernel SDCA's final pass, n scores) is not one of them: the
  * caller runs its chunks in batches of 1, 2, 4, ... and, past that time,
@@ -97,8 +110,7 @@ enum {
 #define PERIOD_MIN_NS INT64_C(2000000)   /* the shortest period of one mode */
 #define PERIOD_MAX_NS INT64_C(256000000) /* the longest */
 #define PERIOD_MIN_JOBS 4                /* jobs a period needs to be judged */
-#define PAR_GAIN 0.85                    /* the workers pay: at most this x solo's time per chunk */
-#define GAP_SLACK 1.02                   /* ... and, gaps included, at most this x solo's */
+#define WARMUP_JOBS 2                    /* a period's first jobs, not measured */
 #define LONG_JOB_NS INT64_C(4000000)     /* a job run alone this long takes the workers on */
 
 /* -DSS_POOL_STATS counts what the pool does and prints it to stderr when the
@@ -135,7 +147,9 @@ struct SsThreadPool {
   /* The caller's, under busy: the present period, its totals, and what the
    * last period of each mode measured (ns per chunk, 0: not yet). */
   bool adaptive, solo, pays;
+  bool warm; /* the pool's first period is over */
   int64_t period_end, period_jobs, period_ns, period_gap_ns, period_chunks;
+  int64_t period_skip; /* jobs of the period still to run unmeasured */
   int64_t last_close; /* when the last job ended (0: none yet) */
   double gap_ns;      /* the recent gap between jobs, capped, averaged */
   double rate[2], total[2]; /* [solo]: ns per chunk, without and with the gaps */
@@ -299,7 +313,7 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   atomic_init(&pool->quit, false);
   atomic_init(&pool->busy, false);
   pool->adaptive = true;
-  pool->solo = pool->pays = false;
+  pool->solo = pool->pays = pool->warm = false;
   pool->last_close = 0;
   pool->gap_ns = 0;
 #ifdef SS_POOL_STATS
@@ -307,7 +321,7 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   if (getenv("SS_POOL_ALWAYS_PARALLEL")) pool->adaptive = false;
 #endif
   pool->period_end = pool->period_jobs = pool->period_ns = pool->period_gap_ns = 0;
-  pool->period_chunks = 0;
+  pool->period_chunks = pool->period_skip = 0;
   pool->rate[0] = pool->rate[1] = pool->total[0] = pool->total[1] = 0;
   pool->length[0] = pool->length[1] = PERIOD_MIN_NS;
   pool->num_workers = 0;
@@ -372,18 +386,22 @@ void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive)
 }
 
 /* Whether the job starting at @p now runs alone: at the end of a period
- * (long enough and with enough jobs), record its time per chunk, set the
- * lengths of both modes from the two latest measurements, switch modes. */
+ * (long enough and with enough measured jobs), record its time per chunk
+ * (not the pool's first period's), set the lengths of both modes from the
+ * two latest measurements, switch modes. */
 static bool run_alone(SsThreadPool *pool, int64_t now)
 {
   if (!pool->adaptive) return false;
   if (now >= pool->period_end && pool->period_jobs >= PERIOD_MIN_JOBS) {
     const double chunks = (double)pool->period_chunks;
-    pool->rate[pool->solo] = (double)pool->period_ns / chunks;
-    pool->total[pool->solo] = (double)(pool->period_ns + pool->period_gap_ns) / chunks;
+    if (pool->warm) {
+      pool->rate[pool->solo] = (double)pool->period_ns / chunks;
+      pool->total[pool->solo] = (double)(pool->period_ns + pool->period_gap_ns) / chunks;
+    }
+    pool->warm = true;
     if (pool->rate[0] > 0 && pool->rate[1] > 0) {
-      const bool pays = pool->rate[0] < PAR_GAIN * pool->rate[1] &&
-                        pool->total[0] <= GAP_SLACK * pool->total[1];
+      const bool pays = ss_thread_pool_workers_pay(pool->pays, pool->rate[0], pool->rate[1],
+                                                   pool->total[0], pool->total[1]);
       pool->pays = pays;
       int64_t *longer = &pool->length[!pays], *shorter = &pool->length[pays];
       *longer = *longer < PERIOD_MAX_NS / 2 ? 2 * *longer : PERIOD_MAX_NS;
@@ -392,6 +410,7 @@ static bool run_alone(SsThreadPool *pool, int64_t now)
     pool->solo = !pool->solo;
     pool->period_end = now + pool->length[pool->solo];
     pool->period_jobs = pool->period_ns = pool->period_gap_ns = pool->period_chunks = 0;
+    pool->period_skip = WARMUP_JOBS;
   }
   return pool->solo;
 }
@@ -422,14 +441,19 @@ static void set_spin(SsThreadPool *pool)
 }
 
 /* Add a job of @p n chunks that ran from @p start to @p end, after a gap of
- * @p gap, to the present period, and note when it closed. */
+ * @p gap, to the present period (unless it is one of the period's first
+ * WARMUP_JOBS), and note when it closed. */
 static void count_job(SsThreadPool *pool, int64_t n, int64_t gap, int64_t start, int64_t end)
 {
+  pool->last_close = end;
+  if (pool->period_skip > 0) {
+    pool->period_skip--;
+    return;
+  }
   pool->period_jobs++;
   pool->period_ns += end - start;
   pool->period_gap_ns += gap;
   pool->period_chunks += n;
-  pool->last_close = end;
 }
 
 /* A job of @p n chunks that the caller runs alone from @p start: its chunks
@@ -535,6 +559,13 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
 }
 
 #endif
+
+bool ss_thread_pool_workers_pay(bool paying, double parallel_rate, double solo_rate,
+                                double parallel_total, double solo_total)
+{
+  const double gain = paying ? SS_POOL_PAR_GAIN : 1.0;
+  return parallel_rate < gain * solo_rate && parallel_total <= SS_POOL_GAP_SLACK * solo_total;
+}
 
 SsStatus ss_threads_set_count(SsThreads *threads, int num_threads)
 {

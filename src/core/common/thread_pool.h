@@ -48,6 +48,22 @@ int ss_thread_pool_num_slots(const SsThreadPool *pool);
  *  two or more chunks is offered to the workers. */
 void ss_thread_pool_set_adaptive(SsThreadPool *pool, bool adaptive);
 
+/** The workers pay at most this times the caller's time per chunk alone
+ *  (once they pay; coming back, 1) ... */
+#define SS_POOL_PAR_GAIN 0.85
+/** ... and, the gaps between jobs included, at most this times it. */
+#define SS_POOL_GAP_SLACK 1.02
+
+/** An adaptive pool's rule (thread_pool.c): whether the workers pay, from
+ *  the wall time per chunk of the latest parallel and solo periods
+ *  (@p parallel_rate, @p solo_rate) and the same with the gaps before the
+ *  jobs (@p parallel_total, @p solo_total). While @p paying, the workers
+ *  must make the jobs clearly faster (SS_POOL_PAR_GAIN); once they do not
+ *  pay, a probe no slower per chunk brings them back. Both: the totals at
+ *  most SS_POOL_GAP_SLACK times solo's. */
+bool ss_thread_pool_workers_pay(bool paying, double parallel_rate, double solo_rate,
+                                double parallel_total, double solo_total);
+
 /** Runs chunks 0..num_chunks-1 of fn, on the pool's threads and the caller,
  *  and returns when all have run. Serial (one call fn(context, 0,
  *  num_chunks, 0)) for a NULL pool, fewer than two chunks, or a pool
