@@ -16,10 +16,13 @@ main built in /tmp, optional) and trains on a9a (gamma = 2^-7) and ijcnn1
   unregularized bias;
 * the dual variables of old and new, largest difference relative to the
   largest variable (the same iterates to 1e-12 is the goal);
-* a second table, float32 kernel rows (``part_f32``): float32 data with
+* a second table (not with ``--no-f32``), float32 kernel rows (``part_f32``): float32 data with
   float64 and float32 rows, CSR and dense, and the rows' largest errors;
 * wall time of SBP (same run) and of kernel SDCA (``--sdca-epochs`` of an
-  epoch, the final diagnostic pass included) on 1 and 2 threads. At 0.1
+  epoch, the final diagnostic pass included) on 1 and 2 threads, with the
+  lowest, median and highest ratio of the rounds' own pairs (on a VM whose
+  speed drifts by 10-15 % within minutes, the pairs' ratios are steadier
+  than the ratio of two medians, and their spread says how far to trust it). At 0.1
   epoch SDCA's steps score against a few hundred support vectors (rows
   shorter than the 2048 entries worth threading); most of its time (about
   95% on a9a) is the final pass scoring all n examples against the m support
@@ -150,12 +153,24 @@ def part_evals(args, lines):
             sdca_old = f"{wall['sdca_old']:.2f} s, {sdca_diff:.1e}"
         else:
             old_cols, sdca_old = f"- | {ns['new1']:.1f} | - | -", "-"
-        lines.append(f"| {name} | {n} | {old_cols} | {wall['new1']:.2f} / {wall['new2']:.2f} s = "
-                     f"{wall['new1'] / wall['new2']:.2f}x | {wall['sdca1']:.2f} / "
-                     f"{wall['sdca2']:.2f} s = {wall['sdca1'] / wall['sdca2']:.2f}x | {sdca_old} |")
+        lines.append(f"| {name} | {n} | {old_cols} | {speedup(rec['new1'], rec['new2'])} | "
+                     f"{speedup(rec['sdca1'], rec['sdca2'])} | {sdca_old} |")
         print(lines[-1], flush=True)
-    lines += ["", f"{load_average()} after the runs.", ""]
-    part_f32(args, lines, new, tmp)
+    lines += ["", "Threads: median wall time on 1 / 2 threads = their ratio; in brackets the "
+              "ratios of the rounds' own pairs (1 and 2 threads run one after the other in each "
+              "round), lowest, median and highest: the spread a busy or noisy machine gives.",
+              "", f"{load_average()} after the runs.", ""]
+    if not args.no_f32:
+        part_f32(args, lines, new, tmp)
+
+
+def speedup(one, two):
+    """'w1 / w2 s = r x (per-round ratios lo, median, hi)' from the (wall, cpu,
+    evaluations) records of the same rounds on one and two threads."""
+    w1, w2 = statistics.median(w for w, _, _ in one), statistics.median(w for w, _, _ in two)
+    rounds = sorted(a[0] / b[0] for a, b in zip(one, two))
+    return (f"{w1:.2f} / {w2:.2f} s = {w1 / w2:.2f}x ({rounds[0]:.2f}, "
+            f"{statistics.median(rounds):.2f}, {rounds[-1]:.2f})")
 
 
 # kernel_eval.c's modes of the float32 table: float64 data; float32 data
@@ -297,6 +312,8 @@ def main():
     p.add_argument("--sbp-bias", action="store_true",
                    help="part evals: the SBP with the unregularized bias")
     p.add_argument("--sdca-epochs", type=float, default=0.25)
+    p.add_argument("--no-f32", action="store_true",
+                   help="part evals: without the float32 table")
     p.add_argument("--n-train", type=int, default=8000)
     p.add_argument("--n-test", type=int, default=5000)
     p.add_argument("--threads", type=lambda s: [int(t) for t in s.split(",")], default=[1, 2],
