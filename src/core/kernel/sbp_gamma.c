@@ -74,11 +74,21 @@ static int64_t random_below(uint64_t *state, int64_t bound)
 }
 
 /* The parts of a[0..m) below and at the pivot: *less and *equal count
- * them, the return value is the sum of those below. The sum runs in two
- * lanes, s0 over the even k (and the tail of an odd m) and s1 over the odd
- * k, joined as s0 + s1; each term is b * v with b = (v < pivot) in {0, 1},
- * so 0 * v (which is NaN for an infinite v) is added, not skipped.
- * With GCC and Clang the two lanes are one vector of two doubles (GCC does
+ * them, the return value is the sum of those below. The sum runs in eight
+ * lanes, lane j over the k = j mod 8 of the whole groups of eight; the pairs
+ * after them go to lanes 0 (even k) and 1 (odd k), and the lanes are joined
+ * as ((l0 + l2) + (l4 + l6)) + ((l1 + l3) + (l5 + l7)), the tail of an odd m
+ * added to the even half before the last addition. Each term is b * v with
+ * b = (v < pivot) in {0, 1}, so 0 * v (which is NaN for an infinite v) is
+ * added, not skipped. Eight lanes, not two: each lane's additions are a
+ * chain, and the level search (ss_sbp_water_level_near) makes two to four
+ * of these passes over the SBP's window of about 2,500 heights between two
+ * kernel rows, serial work that the row's threads wait for (two threads on
+ * a9a, 3000 iterations: 4-9 % less wall time than with two lanes). A level
+ * may differ from the two-lane sum's in its last bits: the SBP's draws were
+ * the same on a9a and ijcnn1, its final duals equal on a9a and within
+ * 4e-16 relative on ijcnn1 (the averaged margin's last bit).
+ * With GCC and Clang the lanes are four vectors of two doubles (GCC does
  * not vectorise the scalar loop); b is the comparison's mask and 1.0, so
  * 1.0 or +0.0, and the sum is the scalar loop's to the bit. */
 #if defined(__GNUC__)
@@ -86,51 +96,72 @@ static int64_t random_below(uint64_t *state, int64_t bound)
 static double sizes(const double *a, int64_t m, double pivot, int64_t *less, int64_t *equal)
 {
   const SsLanePair p = {pivot, pivot}, one = {1.0, 1.0};
-  SsLanePair s = {0.0, 0.0};
+  SsLanePair s[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
   SsLaneMask nl = {0, 0}, ne = {0, 0};
   int64_t k = 0;
+  for (; k + 8 <= m; k += 8) {
+    for (int q = 0; q < 4; ++q) {
+      SsLanePair v;
+      memcpy(&v, a + k + 2 * q, sizeof v);
+      const SsLaneMask is_less = v < p;
+      nl -= is_less; /* a true comparison is -1 */
+      ne -= v == p;
+      s[q] += (SsLanePair)((SsLaneMask)one & is_less) * v;
+    }
+  }
   for (; k + 2 <= m; k += 2) {
     SsLanePair v;
     memcpy(&v, a + k, sizeof v);
     const SsLaneMask is_less = v < p;
-    nl -= is_less; /* a true comparison is -1 */
+    nl -= is_less;
     ne -= v == p;
-    s += (SsLanePair)((SsLaneMask)one & is_less) * v;
+    s[0] += (SsLanePair)((SsLaneMask)one & is_less) * v;
   }
-  double s0 = s[0];
+  const SsLanePair halves = (s[0] + s[1]) + (s[2] + s[3]); /* the even lanes', the odd lanes' */
+  double even = halves[0];
   if (k < m) {
     const double v = a[k];
     nl[0] += v < pivot;
     ne[0] += v == pivot;
-    s0 += (v < pivot) * v;
+    even += (v < pivot) * v;
   }
   *less = nl[0] + nl[1];
   *equal = ne[0] + ne[1];
-  return s0 + s[1];
+  return even + halves[1];
 }
 #else
 static double sizes(const double *a, int64_t m, double pivot, int64_t *less, int64_t *equal)
 {
   int64_t nl = 0, ne = 0;
-  double s0 = 0, s1 = 0;
+  double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   int64_t k = 0;
-  for (; k + 2 <= m; k += 2) {
-    const double v0 = a[k], v1 = a[k + 1];
-    const int b0 = v0 < pivot, b1 = v1 < pivot;
-    nl += b0 + b1;
-    ne += (v0 == pivot) + (v1 == pivot);
-    s0 += b0 * v0;
-    s1 += b1 * v1;
+  for (; k + 8 <= m; k += 8) {
+    for (int j = 0; j < 8; ++j) {
+      const double v = a[k + j];
+      nl += v < pivot;
+      ne += v == pivot;
+      l[j] += (v < pivot) * v;
+    }
   }
+  for (; k + 2 <= m; k += 2) {
+    for (int j = 0; j < 2; ++j) {
+      const double v = a[k + j];
+      nl += v < pivot;
+      ne += v == pivot;
+      l[j] += (v < pivot) * v;
+    }
+  }
+  double even = (l[0] + l[2]) + (l[4] + l[6]);
+  const double odd = (l[1] + l[3]) + (l[5] + l[7]);
   if (k < m) {
     const double v = a[k];
     nl += v < pivot;
     ne += v == pivot;
-    s0 += (v < pivot) * v;
+    even += (v < pivot) * v;
   }
   *less = nl;
   *equal = ne;
-  return s0 + s1;
+  return even + odd;
 }
 #endif
 
