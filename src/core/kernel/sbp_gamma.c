@@ -134,27 +134,17 @@ static double sizes(const double *a, int64_t m, double pivot, int64_t *less, int
 {
   int64_t nl = 0, ne = 0;
   double l[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  int64_t k = 0;
-  for (; k + 8 <= m; k += 8) {
-    for (int j = 0; j < 8; ++j) {
-      const double v = a[k + j];
-      nl += v < pivot;
-      ne += v == pivot;
-      l[j] += (v < pivot) * v;
-    }
-  }
-  for (; k + 2 <= m; k += 2) {
-    for (int j = 0; j < 2; ++j) {
-      const double v = a[k + j];
-      nl += v < pivot;
-      ne += v == pivot;
-      l[j] += (v < pivot) * v;
-    }
+  const int64_t whole = m / 8 * 8, pairs = m / 2 * 2;
+  for (int64_t k = 0; k < pairs; ++k) {
+    const double v = a[k];
+    nl += v < pivot;
+    ne += v == pivot;
+    l[k < whole ? k % 8 : k % 2] += (v < pivot) * v;
   }
   double even = (l[0] + l[2]) + (l[4] + l[6]);
   const double odd = (l[1] + l[3]) + (l[5] + l[7]);
-  if (k < m) {
-    const double v = a[k];
+  if (pairs < m) {
+    const double v = a[pairs];
     nl += v < pivot;
     ne += v == pivot;
     even += (v < pivot) * v;
