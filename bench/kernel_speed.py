@@ -16,14 +16,15 @@ main built in /tmp, optional) and trains on a9a (gamma = 2^-7) and ijcnn1
   unregularized bias;
 * the dual variables of old and new, largest difference relative to the
   largest variable (the same iterates to 1e-12 is the goal);
-* a second table (not with ``--no-f32``), float32 kernel rows (``part_f32``): float32 data with
-  float64 and float32 rows, CSR and dense, and the rows' largest errors;
+* a second table (not with ``--no-f32``), float32 kernel rows
+  (``part_f32``): float32 data with float64 and float32 rows, CSR and
+  dense, and the rows' largest errors;
 * wall time of SBP (same run) and of kernel SDCA (``--sdca-epochs`` of an
   epoch, the final diagnostic pass included) on 1 and 2 threads, with the
   lowest, median and highest ratio of the rounds' own pairs (on a VM whose
   speed drifts by 10-15 % within minutes, the pairs' ratios are steadier
-  than the ratio of two medians, and their spread says how far to trust it). At 0.1
-  epoch SDCA's steps score against a few hundred support vectors (rows
+  than the ratio of two medians, and their spread says how far to trust
+  it). At 0.1 epoch SDCA's steps score against a few hundred support vectors (rows
   shorter than the 2048 entries worth threading); most of its time (about
   95% on a9a) is the final pass scoring all n examples against the m support
   vectors, n m evaluations not counted in ``num_kernel_evaluations``, which

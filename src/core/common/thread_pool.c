@@ -54,7 +54,7 @@
  * back (SS_POOL_PAR_GAIN is the bar for staying:
  * ss_thread_pool_workers_pay). With one bar for both, on an idle 2-core VM
  * some two-thread runs of a9a's SBP ran nearly all alone: cold probes read
- * 0.9-1.1x the solo time per chunk, and each failed one doubled the next
+ * 0.87-1.14x the solo time per chunk, and each failed one doubled the next
  * solo period (bench/results/kernel_speed.md, "The pool's probes"). Once
  * the periods have grown, the probes take about 1% of the time (2 ms in
  * 256 ms); on a busy machine two threads stayed within 0.5-1.1x of one

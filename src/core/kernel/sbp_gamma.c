@@ -93,30 +93,29 @@ static int64_t random_below(uint64_t *state, int64_t bound)
  * 1.0 or +0.0, and the sum is the scalar loop's to the bit. */
 #if defined(__GNUC__)
 
+/* One pair a[0], a[1] of sizes into the lanes of *s and the counts. */
+static inline __attribute__((always_inline)) void
+size_pair(const double *a, SsLanePair p, SsLanePair *s, SsLaneMask *nl, SsLaneMask *ne)
+{
+  const SsLanePair one = {1.0, 1.0};
+  SsLanePair v;
+  memcpy(&v, a, sizeof v);
+  const SsLaneMask is_less = v < p;
+  *nl -= is_less; /* a true comparison is -1 */
+  *ne -= v == p;
+  *s += (SsLanePair)((SsLaneMask)one & is_less) * v;
+}
+
 static double sizes(const double *a, int64_t m, double pivot, int64_t *less, int64_t *equal)
 {
-  const SsLanePair p = {pivot, pivot}, one = {1.0, 1.0};
+  const SsLanePair p = {pivot, pivot};
   SsLanePair s[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
   SsLaneMask nl = {0, 0}, ne = {0, 0};
   int64_t k = 0;
   for (; k + 8 <= m; k += 8) {
-    for (int q = 0; q < 4; ++q) {
-      SsLanePair v;
-      memcpy(&v, a + k + 2 * q, sizeof v);
-      const SsLaneMask is_less = v < p;
-      nl -= is_less; /* a true comparison is -1 */
-      ne -= v == p;
-      s[q] += (SsLanePair)((SsLaneMask)one & is_less) * v;
-    }
+    for (int q = 0; q < 4; ++q) size_pair(a + k + 2 * q, p, &s[q], &nl, &ne);
   }
-  for (; k + 2 <= m; k += 2) {
-    SsLanePair v;
-    memcpy(&v, a + k, sizeof v);
-    const SsLaneMask is_less = v < p;
-    nl -= is_less;
-    ne -= v == p;
-    s[0] += (SsLanePair)((SsLaneMask)one & is_less) * v;
-  }
+  for (; k + 2 <= m; k += 2) size_pair(a + k, p, &s[0], &nl, &ne);
   const SsLanePair halves = (s[0] + s[1]) + (s[2] + s[3]); /* the even lanes', the odd lanes' */
   double even = halves[0];
   if (k < m) {
