@@ -168,3 +168,58 @@ void test_sbp_window_scan_matches_scalar(void)
   CHECK(checked == 300 * (M + 1) * 2);
   CHECK_EQ_INT(mismatches, 0);
 }
+
+/* The level search's passes (sbp_gamma.c): the sizes at a pivot (eight
+ * fixed summation lanes) and the compaction to the heights strictly
+ * between two bounds, on every path this build and CPU have (the
+ * vector-extension sizes, the AVX2 sizes and compaction) against the
+ * scalar definitions, to the bit: every length to 41 (each tail of the
+ * groups of eight and four), pivots drawn from the heights and from a pool
+ * with ties, signed zeros, infinities and NaN. A sum must be the same bits
+ * (a NaN one: NaN). */
+void test_sbp_level_passes_match_scalar(void)
+{
+  enum { M = 41 };
+  const double pool[] = {-2.0, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, INFINITY, -INFINITY,
+                         NAN, 0.3, 1e-300, 3.0};
+  const int pool_size = (int)(sizeof pool / sizeof pool[0]);
+  uint64_t state = 7;
+  int64_t mismatches = 0, compared = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    double h[M];
+    for (int k = 0; k < M; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      h[k] = (state >> 63) ? pool[(state >> 33) % (uint64_t)pool_size]
+                           : (double)((state >> 11) & ((1ULL << 40) - 1)) * 0x1p-38 - 2.0;
+    }
+    const double pivot = trial % 3 == 0 ? h[trial % M] : pool[trial % pool_size];
+    const double hi = trial % 11 == 0 ? INFINITY : pool[(trial / pool_size) % pool_size];
+    for (int64_t m = 0; m <= M; ++m) {
+      for (int keep = 0; keep < 2; ++keep) {
+        double ref[M], a[M], ref_sum = 0, sum = 0;
+        int64_t ref_counts[2] = {0, 0}, counts[2] = {0, 0};
+        memcpy(ref, h, sizeof h);
+        REQUIRE(ss_sbp_level_pass(0, keep, ref, m, pivot, hi, ref_counts, &ref_sum));
+        for (int path = 1; path <= 2; ++path) {
+          memcpy(a, h, sizeof h);
+          if (!ss_sbp_level_pass(path, keep, a, m, pivot, hi, counts, &sum)) continue;
+          ++compared;
+          if (keep) {
+            mismatches += counts[0] != ref_counts[0] ||
+                          memcmp(a, ref, (size_t)ref_counts[0] * sizeof(double)) != 0;
+          } else {
+            /* a NaN height makes the sum NaN on every path, its sign
+             * bit not always the same */
+            const bool same_sum = isnan(ref_sum) ? isnan(sum)
+                                                 : memcmp(&sum, &ref_sum, sizeof sum) == 0;
+            mismatches += counts[0] != ref_counts[0] || counts[1] != ref_counts[1] || !same_sum;
+          }
+        }
+      }
+    }
+  }
+  CHECK_EQ_INT(mismatches, 0);
+#if defined(__GNUC__)
+  CHECK(compared >= 3000 * (M + 1)); /* at least the vector-extension sizes ran */
+#endif
+}

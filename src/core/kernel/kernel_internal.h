@@ -379,6 +379,16 @@ double ss_sbp_water_level(double *a, int64_t n, double volume);
 /** The same with a lower set of @p count heights summing to @p sum, all
  *  below every a[k], already known to be covered (count >= 1 or m >= 1). */
 double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t count, double sum);
+/** Tests only: one of the SBP's level search passes over heights a[0..m)
+ *  (sbp_gamma.c) on one path: 0 the scalar definitions, 1 the code in
+ *  vector extensions (GCC, Clang), 2 the AVX2 code (GCC on x86-64, CPUs
+ *  with AVX2). keep false: the sizes at pivot, counts = {below, at} it,
+ *  *sum = the sum of those below; keep true: a compacted in order to its
+ *  heights strictly between pivot and hi, counts[0] = their number. Every
+ *  path gives the same bits. Returns false, doing nothing, where this build
+ *  or CPU has no such path. */
+bool ss_sbp_level_pass(int path, bool keep, double *a, int64_t m, double pivot, double hi,
+                       int64_t counts[2], double *sum);
 /** Tests only: the SBP's window scan of c[0..m) (sbp.c; y NULL: every
  *  response, else those with y_k = cls), the row pass's vector code or
  *  (reference) its scalar two-lane loop: counts = {below lo, in [lo, hi),

@@ -252,8 +252,11 @@ static SsStatus sbp_start(SsKernelSvm *self)
   s->block_sum = malloc(blocks * sizeof(double));
   s->block_min = malloc(blocks * sizeof(double));
   s->by_class = malloc(n * sizeof(int64_t));
-  s->window = malloc(n * sizeof(double));
-  s->window_neg = self->bias_enabled ? malloc(n * sizeof(double)) : NULL;
+  /* whole slices, zeroed: copy_windows and count_windows read a short
+   * slice's SBP_SHORT entries */
+  const size_t slices = (size_t)ss_kernel_row_num_blocks((int64_t)n) * SS_KERNEL_ROW_BLOCK;
+  s->window = calloc(slices ? slices : 1, sizeof(double));
+  s->window_neg = self->bias_enabled ? calloc(slices ? slices : 1, sizeof(double)) : NULL;
   if (!self->dual) self->dual = calloc(n, sizeof(double));
   self->state = s;
   if (!s->alpha || !s->c || !s->alpha_sum || !s->support_slot ||
@@ -329,6 +332,54 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
                            s->work + n, out);
 }
 
+/* The blocks' window slices (class cl's entries in s->block_*), copied one
+ * after the other to dest (room for @p room heights), and counted below a
+ * level into block_covered. A slice holds about 20 heights on a9a: loops
+ * of that length, one per block with its own trip count, cost more in
+ * branches and calls than in work (count: 1.9 us a row for 2,500 heights,
+ * serial work that a row's threads wait for). So a slice of at most
+ * SBP_SHORT heights is copied and counted as SBP_SHORT, a fixed trip count
+ * with no branch on its length (the entries past it are masked out of the
+ * count, and the copy's are overwritten by the next slice); the slices
+ * are allocated whole and zeroed (sbp_start), so those entries exist and
+ * are initialised. */
+enum { SBP_SHORT = 32 };
+
+SS_VECTOR_CLONES static void copy_windows(const double *window, const int64_t *block_length,
+                                          int cl, int64_t num_blocks, double *dest, int64_t room)
+{
+  for (int64_t b = 0, w = 0; b < num_blocks; ++b) {
+    const int64_t length = block_length[block_entry(b, cl)];
+    const double *slice = window + b * SS_KERNEL_ROW_BLOCK;
+    if (length <= SBP_SHORT && w + SBP_SHORT <= room) {
+      memcpy(dest + w, slice, SBP_SHORT * sizeof(double));
+    } else {
+      memcpy(dest + w, slice, (size_t)length * sizeof(double));
+    }
+    w += length;
+  }
+}
+
+SS_VECTOR_CLONES static int64_t count_windows(const double *window, const int64_t *block_length,
+                                              int cl, int64_t num_blocks, double level,
+                                              int64_t *block_covered)
+{
+  int64_t total = 0;
+  for (int64_t b = 0; b < num_blocks; ++b) {
+    const int64_t length = block_length[block_entry(b, cl)];
+    const double *slice = window + b * SS_KERNEL_ROW_BLOCK;
+    int64_t covered = 0;
+    if (length <= SBP_SHORT) {
+      for (int64_t k = 0; k < SBP_SHORT; ++k) covered += (k < length) & (slice[k] < level);
+    } else {
+      for (int64_t k = 0; k < length; ++k) covered += slice[k] < level;
+    }
+    block_covered[block_entry(b, cl)] = covered;
+    total += covered;
+  }
+  return total;
+}
+
 /* No bias: the level gamma of c from the window scan the previous row's
  * pass made (update_block, gather_scan): the responses below the window
  * (count and sum), those in it (the blocks' slices of s->window, packed
@@ -345,24 +396,14 @@ static bool level_windowed(SsKernelSvm *self, SbpState *s, double *gamma, int64_
   const int64_t m = s->window_length, below = s->num_below;
   if (!scanned || (m == 0 && below == 0) || self->sbp_full_levels) return false;
   const int64_t num_blocks = ss_kernel_row_num_blocks(self->num_data);
-  for (int64_t b = 0, w = 0; b < num_blocks; w += s->block_length[block_entry(b++, 0)]) {
-    memcpy(s->work + w, s->window + b * SS_KERNEL_ROW_BLOCK,
-           (size_t)s->block_length[block_entry(b, 0)] * sizeof(double));
-  }
+  copy_windows(s->window, s->block_length, 0, num_blocks, s->work, 2 * self->num_data);
   const double level = ss_sbp_water_level_near(s->work, m, (double)self->num_data * s->nu, below,
                                                s->sum_below, s->last_u);
   const double low_end = s->last_u - s->band;
   if (!((below == 0 || level >= low_end) && level <= s->min_above)) return false;
-  int64_t count = below;
-  for (int64_t b = 0; b < num_blocks; ++b) {
-    const double *window = s->window + b * SS_KERNEL_ROW_BLOCK;
-    int64_t covered = 0;
-    for (int64_t k = 0; k < s->block_length[block_entry(b, 0)]; ++k) covered += window[k] < level;
-    s->block_covered[block_entry(b, 0)] = covered;
-    count += covered;
-  }
   *gamma = level;
-  *strict = count;
+  *strict = below + count_windows(s->window, s->block_length, 0, num_blocks, level,
+                                  s->block_covered);
   if (m > 512) s->band *= 0.9;
   return true;
 }
@@ -579,31 +620,16 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, in
     }
   }
   double *a = s->work, *d = s->work + length[0];
-  for (int64_t b = 0, wa = 0, wd = 0; b < num_blocks; ++b) {
-    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
-    const int64_t la = s->block_length[block_entry(b, 0)], ld = s->block_length[block_entry(b, 1)];
-    memcpy(a + wa, s->window + lo, (size_t)la * sizeof(double));
-    memcpy(d + wd, s->window_neg + lo, (size_t)ld * sizeof(double));
-    wa += la;
-    wd += ld;
-  }
+  copy_windows(s->window, s->block_length, 0, num_blocks, a, 2 * n); /* past its end: d's room */
+  copy_windows(s->window_neg, s->block_length, 1, num_blocks, d, 2 * n - length[0]);
   if (!ss_sbp_two_levels_window(a, length[0], below[0], sum[0], above[0], d, length[1], below[1],
                                 sum[1], above[1], (double)n * s->nu, s->last_covered - 1,
                                 s->work + n, out))
     return false;
   const double level[2] = {out->u, out->v};
-  strict[0] = below[0];
-  strict[1] = below[1];
-  for (int64_t b = 0; b < num_blocks; ++b) {
-    const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
-    for (int cl = 0; cl < 2; ++cl) {
-      const int64_t m = s->block_length[block_entry(b, cl)];
-      const double *window = (cl ? s->window_neg : s->window) + lo;
-      int64_t covered = 0;
-      for (int64_t k = 0; k < m; ++k) covered += window[k] < level[cl];
-      s->block_covered[block_entry(b, cl)] = covered;
-      strict[cl] += covered;
-    }
+  for (int cl = 0; cl < 2; ++cl) {
+    strict[cl] = below[cl] + count_windows(cl ? s->window_neg : s->window, s->block_length, cl,
+                                           num_blocks, level[cl], s->block_covered);
   }
   if (length[0] + length[1] > 512) s->half_width *= 0.9;
   return true;
@@ -815,7 +841,16 @@ static int64_t nth_covered_by_blocks(const SbpState *s, const double *y, int64_t
     }
     const int64_t lo = b * SS_KERNEL_ROW_BLOCK;
     const int64_t hi = lo + SS_KERNEL_ROW_BLOCK < n ? lo + SS_KERNEL_ROW_BLOCK : n;
-    for (int64_t j = lo; j < hi; ++j) {
+    /* eight responses a step, counted without a branch, to the step that
+     * holds the r-th; then one by one */
+    int64_t j = lo;
+    for (; j + 8 <= hi; j += 8) {
+      int64_t step = 0;
+      for (int k = 0; k < 8; ++k) step += (cls == 0 || y[j + k] == cls) & (s->c[j + k] < level);
+      if (step > r) break;
+      r -= step;
+    }
+    for (; j < hi; ++j) {
       if ((cls == 0 || y[j] == cls) && s->c[j] < level) {
         if (r == 0) return j;
         --r;
