@@ -169,31 +169,43 @@ void test_sbp_window_scan_matches_scalar(void)
   CHECK_EQ_INT(mismatches, 0);
 }
 
-/* The level search's passes (sbp_gamma.c): the sizes at a pivot (eight
- * fixed summation lanes) and the compaction to the heights strictly
- * between two bounds, on every path this build and CPU have (the
- * vector-extension sizes, the AVX2 sizes and compaction) against the
- * scalar definitions, to the bit: every length to 41 (each tail of the
- * groups of eight and four), pivots drawn from the heights and from a pool
- * with ties, signed zeros, infinities and NaN. A sum must be the same bits
- * (a NaN one: NaN). */
+/* Heights for the passes' tests: half from POOL (ties, signed zeros,
+ * infinities, NaN), half uniform in [-2, 2); returns a pivot, drawn from
+ * the heights every third trial, else from the pool. */
+static const double POOL[] = {-2.0, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, INFINITY, -INFINITY,
+                              NAN, 0.3, 1e-300, 3.0};
+enum { POOL_SIZE = sizeof POOL / sizeof POOL[0], PASS_M = 41 };
+
+static double pass_heights(double h[PASS_M], int trial, uint64_t *state)
+{
+  for (int k = 0; k < PASS_M; ++k) {
+    *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+    h[k] = (*state >> 63) ? POOL[(*state >> 33) % POOL_SIZE]
+                          : (double)((*state >> 11) & ((1ULL << 40) - 1)) * 0x1p-38 - 2.0;
+  }
+  return trial % 3 == 0 ? h[trial % PASS_M] : POOL[trial % POOL_SIZE];
+}
+
+/* The level searches' passes (sbp_gamma.c): the sizes at a pivot (eight
+ * fixed summation lanes), the compaction to the heights strictly between
+ * two bounds, and the bias search's three-way partition around a pivot
+ * (select_rank), on every path this build and CPU have (the
+ * vector-extension sizes; the AVX2 sizes, compaction and partition)
+ * against the scalar definitions, to the bit: every length to 41 (each tail
+ * of the groups of eight and four, and the end of the partition's output,
+ * where a step's heights are stored one by one), pivots drawn from the
+ * heights and from a pool with ties, signed zeros (equal to each other:
+ * the partition must keep their order), infinities and NaN. A sum must be
+ * the same bits (a NaN one: NaN). */
 void test_sbp_level_passes_match_scalar(void)
 {
-  enum { M = 41 };
-  const double pool[] = {-2.0, -1.0, -0.5, -0.0, 0.0, 0.25, 0.5, 1.0, 1.5, INFINITY, -INFINITY,
-                         NAN, 0.3, 1e-300, 3.0};
-  const int pool_size = (int)(sizeof pool / sizeof pool[0]);
+  enum { M = PASS_M };
   uint64_t state = 7;
   int64_t mismatches = 0, compared = 0;
   for (int trial = 0; trial < 3000; ++trial) {
     double h[M];
-    for (int k = 0; k < M; ++k) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      h[k] = (state >> 63) ? pool[(state >> 33) % (uint64_t)pool_size]
-                           : (double)((state >> 11) & ((1ULL << 40) - 1)) * 0x1p-38 - 2.0;
-    }
-    const double pivot = trial % 3 == 0 ? h[trial % M] : pool[trial % pool_size];
-    const double hi = trial % 11 == 0 ? INFINITY : pool[(trial / pool_size) % pool_size];
+    const double pivot = pass_heights(h, trial, &state);
+    const double hi = trial % 11 == 0 ? INFINITY : POOL[(trial / POOL_SIZE) % POOL_SIZE];
     for (int64_t m = 0; m <= M; ++m) {
       for (int keep = 0; keep < 2; ++keep) {
         double ref[M], a[M], ref_sum = 0, sum = 0;
@@ -216,6 +228,13 @@ void test_sbp_level_passes_match_scalar(void)
           }
         }
       }
+      double ref[M], out[M];
+      int64_t ref_counts[2], counts[2];
+      REQUIRE(ss_sbp_partition_pass(0, h, m, pivot, ref, ref_counts));
+      if (!ss_sbp_partition_pass(2, h, m, pivot, out, counts)) continue;
+      ++compared;
+      mismatches += counts[0] != ref_counts[0] || counts[1] != ref_counts[1] ||
+                    memcmp(out, ref, (size_t)m * sizeof(double)) != 0;
     }
   }
   CHECK_EQ_INT(mismatches, 0);

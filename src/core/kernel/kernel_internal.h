@@ -389,6 +389,13 @@ double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t coun
  *  or CPU has no such path. */
 bool ss_sbp_level_pass(int path, bool keep, double *a, int64_t m, double pivot, double hi,
                        int64_t counts[2], double *sum);
+/** Tests only: the three-way partition of the bias SBP's rank search
+ *  (sbp_gamma.c, select_rank) of a[0..n) around pivot into out (the heights
+ *  below, at and above it, each part in its order in a; counts = {below,
+ *  at}) on one path: 0 the scalar loops, 2 the AVX2 code. The same output
+ *  on every path; false, doing nothing, where there is no such path. */
+bool ss_sbp_partition_pass(int path, const double *a, int64_t n, double pivot, double *out,
+                           int64_t counts[2]);
 /** Tests only: the SBP's window scan of c[0..m) (sbp.c; y NULL: every
  *  response, else those with y_k = cls), the row pass's vector code or
  *  (reference) its scalar two-lane loop: counts = {below lo, in [lo, hi),
