@@ -138,16 +138,13 @@ size_pair(const double *a, SsLanePair p, SsLanePair *s, SsLaneMask *nl, SsLaneMa
   *s += (SsLanePair)((SsLaneMask)one & is_less) * v;
 }
 
-static double sizes_pairs(const double *a, int64_t m, double pivot, int64_t *less,
-                          int64_t *equal)
+/* The end of sizes after the whole groups of eight, a[k, m) with the lanes
+ * s and the counts nl, ne so far: the pairs to lanes 0 and 1, the lanes
+ * joined, an odd m's last height added to the even half. */
+static double sizes_tail(const double *a, int64_t k, int64_t m, double pivot, SsLanePair s[4],
+                         SsLaneMask nl, SsLaneMask ne, int64_t *less, int64_t *equal)
 {
   const SsLanePair p = {pivot, pivot};
-  SsLanePair s[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
-  SsLaneMask nl = {0, 0}, ne = {0, 0};
-  int64_t k = 0;
-  for (; k + 8 <= m; k += 8) {
-    for (int q = 0; q < 4; ++q) size_pair(a + k + 2 * q, p, &s[q], &nl, &ne);
-  }
   for (; k + 2 <= m; k += 2) size_pair(a + k, p, &s[0], &nl, &ne);
   const SsLanePair halves = (s[0] + s[1]) + (s[2] + s[3]); /* the even lanes', the odd lanes' */
   double even = halves[0];
@@ -160,6 +157,19 @@ static double sizes_pairs(const double *a, int64_t m, double pivot, int64_t *les
   *less = nl[0] + nl[1];
   *equal = ne[0] + ne[1];
   return even + halves[1];
+}
+
+static double sizes_pairs(const double *a, int64_t m, double pivot, int64_t *less,
+                          int64_t *equal)
+{
+  const SsLanePair p = {pivot, pivot};
+  SsLanePair s[4] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+  SsLaneMask nl = {0, 0}, ne = {0, 0};
+  int64_t k = 0;
+  for (; k + 8 <= m; k += 8) {
+    for (int q = 0; q < 4; ++q) size_pair(a + k + 2 * q, p, &s[q], &nl, &ne);
+  }
+  return sizes_tail(a, k, m, pivot, s, nl, ne, less, equal);
 }
 
 #if defined(SS_X86_CPU_DISPATCH)
@@ -186,28 +196,12 @@ __attribute__((target("avx2"))) static double sizes_avx2(const double *a, int64_
     low += (SsLaneQuad)((SsLaneQuadMask)one & v_less) * v;
     high += (SsLaneQuad)((SsLaneQuadMask)one & w_less) * w;
   }
-  double l[8];
-  memcpy(l, &low, sizeof low);
-  memcpy(l + 4, &high, sizeof high);
-  int64_t nless = nl[0] + nl[1] + nl[2] + nl[3], nequal = ne[0] + ne[1] + ne[2] + ne[3];
-  for (; k + 2 <= m; k += 2) { /* the pairs after the groups: lanes 0 and 1 */
-    for (int j = 0; j < 2; ++j) {
-      const double v = a[k + j];
-      nless += v < pivot;
-      nequal += v == pivot;
-      l[j] += (v < pivot) * v;
-    }
-  }
-  double even = (l[0] + l[2]) + (l[4] + l[6]);
-  if (k < m) {
-    const double v = a[k];
-    nless += v < pivot;
-    nequal += v == pivot;
-    even += (v < pivot) * v;
-  }
-  *less = nless;
-  *equal = nequal;
-  return even + ((l[1] + l[3]) + (l[5] + l[7]));
+  /* lane j of sizes_pairs' pair q is lane 2 q + j here */
+  SsLanePair pairs[4] = {{low[0], low[1]}, {low[2], low[3]}, {high[0], high[1]},
+                         {high[2], high[3]}};
+  const SsLaneMask counted_less = {nl[0] + nl[1] + nl[2] + nl[3], 0};
+  const SsLaneMask counted_equal = {ne[0] + ne[1] + ne[2] + ne[3], 0};
+  return sizes_tail(a, k, m, pivot, pairs, counted_less, counted_equal, less, equal);
 }
 #endif
 
@@ -256,17 +250,23 @@ double ss_sbp_water_level_from(double *a, int64_t m, double volume, int64_t coun
   return (volume + sum) / (double)count;
 }
 
-/* Keep the heights of a[0, m) strictly between lo and hi, in order;
- * returns how many. */
-static int64_t keep_between_scalar(double *a, int64_t m, double lo, double hi)
+/* Keep the heights of a[k, m) strictly between lo and hi, in order, after
+ * the kept ones of a[0, k), which are a[0, kept); returns how many are kept
+ * in all. */
+static int64_t keep_between_from(double *a, int64_t k, int64_t kept, int64_t m, double lo,
+                                 double hi)
 {
-  int64_t kept = 0;
-  for (int64_t k = 0; k < m; ++k) {
+  for (; k < m; ++k) {
     const double v = a[k];
     a[kept] = v;
     kept += (v > lo) & (v < hi);
   }
   return kept;
+}
+
+static int64_t keep_between_scalar(double *a, int64_t m, double lo, double hi)
+{
+  return keep_between_from(a, 0, 0, m, lo, hi);
 }
 
 #if defined(SS_X86_CPU_DISPATCH)
@@ -304,12 +304,7 @@ __attribute__((target("avx2"))) static int64_t keep_between_avx2(double *a, int6
                      _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), front)));
     kept += __builtin_popcount((unsigned)mask);
   }
-  for (; k < m; ++k) {
-    const double v = a[k];
-    a[kept] = v;
-    kept += (v > lo) & (v < hi);
-  }
-  return kept;
+  return keep_between_from(a, k, kept, m, lo, hi);
 }
 #endif
 
@@ -461,8 +456,8 @@ __attribute__((target("avx2"))) static void partition3_avx2(const double *a, int
   int64_t count[3] = {0, 0, 0}, k = 0;
   for (; k + 4 <= n; k += 4) {
     const __m256d v = _mm256_loadu_pd(a + k);
-    count[0] += __builtin_popcount((unsigned)part_mask(v, p, 0));
-    count[2] += __builtin_popcount((unsigned)part_mask(v, p, 2));
+    count[0] += __builtin_popcount((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(v, p, _CMP_LT_OQ)));
+    count[2] += __builtin_popcount((unsigned)_mm256_movemask_pd(_mm256_cmp_pd(v, p, _CMP_GT_OQ)));
   }
   for (; k < n; ++k) {
     count[0] += a[k] < pivot;
