@@ -5,7 +5,7 @@
  * again. The same iterates as the filling of the whole basin every
  * iteration (to rounding: the lower sets are summed by blocks), bit for bit
  * the same on one, two and three threads, the levels mostly from the row
- * pass's scan.
+ * pass's scan and the whole basin rarely filled.
  * The filling from a guess of the level (sbp_gamma.c,
  * ss_sbp_water_level_near): the level of the filling without one. */
 #include <math.h>
@@ -68,6 +68,13 @@ static void check_rescan_matches_full_filling(bool bias)
   CHECK_EQ_INT(svm[1]->sbp_pass_levels, svm[0]->sbp_pass_levels);
   CHECK_EQ_INT(svm[3]->sbp_pass_levels, svm[0]->sbp_pass_levels);
   CHECK_EQ_INT(svm[2]->sbp_pass_levels, 0);
+  /* the whole basin filled only where no rescan held the level: the first
+   * iteration here (without the bias too); one rescan instead of
+   * SS_SBP_RESCANS with the bias filled 13 times */
+  CHECK(svm[0]->sbp_filled_levels <= RITERATIONS / 200);
+  CHECK_EQ_INT(svm[1]->sbp_filled_levels, svm[0]->sbp_filled_levels);
+  CHECK_EQ_INT(svm[3]->sbp_filled_levels, svm[0]->sbp_filled_levels);
+  CHECK_EQ_INT(svm[2]->sbp_filled_levels, RITERATIONS);
   const double *a = ss_kernel_svm_get_dual_variables(svm[0]);
   const double *b = ss_kernel_svm_get_dual_variables(svm[2]);
   double scale = 0, diff = 0;

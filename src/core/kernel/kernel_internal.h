@@ -227,6 +227,8 @@ struct SsKernelSvm_ {
                                     iteration instead of its window (sbp.c) */
   int64_t sbp_pass_levels;     /**< tests only: SBP iterations whose levels came from the
                                     window scan of the previous row pass (sbp.c) */
+  int64_t sbp_filled_levels;   /**< tests only: SBP iterations that filled the whole basin
+                                    (no window held the level, sbp.c) */
   bool no_row_copy;            /**< ss_kernel_svm_set_row_copy(0): the SBP's rows go without a
                                     row copy (SsRowCopy) */
   bool scalar_pair_passes;     /**< tests only: the exact SDCA's passes without vectors

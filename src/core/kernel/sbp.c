@@ -956,6 +956,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       self->sbp_pass_levels += windowed;
       if (!windowed) windowed = levels_rescanned(self, s, scanned, &lv, strict);
       if (!windowed) levels(self, s, c, &lv);
+      self->sbp_filled_levels += !windowed;
       remember_floors(s, y, n, &lv, windowed);
       s->last_covered = lv.covered;
     } else {
@@ -967,6 +968,7 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       if (!windowed && scanned && !self->sbp_full_levels)
         windowed = level_rescanned(self, s, &lv.u, &strict[0]);
       if (!windowed) levels(self, s, c, &lv);
+      self->sbp_filled_levels += !windowed;
       lv.v = lv.u;
       s->last_u = lv.u;
     }
