@@ -231,6 +231,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_water_level_near_matches)                              \
   X(sbp_window_scan_matches_scalar)                             \
   X(sbp_level_passes_match_scalar)                              \
+  X(sbp_sample_of_rank_matches_sorting)                         \
   /* test_kernel_f32.c */                                         \
   X(vexpf_matches_libm)                                         \
   X(kernel_rows_f32_within_bound)                               \

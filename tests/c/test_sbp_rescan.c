@@ -199,7 +199,7 @@ static double pass_heights(double h[PASS_M], int trial, uint64_t *state)
  * (select_rank), on every path this build and CPU have (the
  * vector-extension sizes; the AVX2 sizes, compaction and partition)
  * against the scalar definitions, to the bit: every length to 41 (each tail
- * of the groups of eight and four, and the end of the partition's output,
+ * of the groups of eight and four, and the ends of the partition's parts,
  * where a step's heights are stored one by one), pivots drawn from the
  * heights and from a pool with ties, signed zeros (equal to each other:
  * the partition must keep their order), infinities and NaN. A sum must be
@@ -248,4 +248,37 @@ void test_sbp_level_passes_match_scalar(void)
 #if defined(__GNUC__)
   CHECK(compared >= 3000 * (M + 1)); /* at least the vector-extension sizes ran */
 #endif
+}
+
+static int by_value(const void *x, const void *y)
+{
+  const double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+/* The sampled pivots' rank (sbp_gamma.c, sample_of_rank): the value a sort
+ * puts at each rank of 64 samples, with ties, signed zeros and infinities
+ * (no NaN: the windows' heights are finite), for every rank. */
+void test_sbp_sample_of_rank_matches_sorting(void)
+{
+  enum { S = 64 };
+  uint64_t state = 11;
+  int64_t mismatches = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    double s[S], sorted[S];
+    for (int k = 0; k < S; ++k) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double v = POOL[(state >> 33) % POOL_SIZE];
+      s[k] = trial % 4 == 0 ? (double)((state >> 40) % 5) /* many ties */
+             : (state >> 63) && !isnan(v) ? v
+                                          : (double)((state >> 11) & ((1ULL << 40) - 1)) * 0x1p-38 - 2.0;
+    }
+    memcpy(sorted, s, sizeof s);
+    qsort(sorted, S, sizeof(double), by_value);
+    for (int at = 0; at < S; ++at) mismatches += ss_sbp_sample_of_rank(s, S, at) != sorted[at];
+  }
+  CHECK_EQ_INT(mismatches, 0);
+  double s[S] = {0};
+  CHECK(isnan(ss_sbp_sample_of_rank(s, S - 1, 0)));
+  CHECK(isnan(ss_sbp_sample_of_rank(s, S, S)));
 }

@@ -398,6 +398,11 @@ bool ss_sbp_level_pass(int path, bool keep, double *a, int64_t m, double pivot, 
  *  on every path; false, doing nothing, where there is no such path. */
 bool ss_sbp_partition_pass(int path, const double *a, int64_t n, double pivot, double *out,
                            int64_t counts[2]);
+/** Tests only: the value of rank @p at (from 0) among the 64 values of
+ *  @p s (no NaN), as the bias SBP's rank search picks its sampled pivots
+ *  (sbp_gamma.c, sample_of_rank): a sort's s[at], up to the sign of a zero.
+ *  @p num_samples must be 64; else NaN. */
+double ss_sbp_sample_of_rank(const double *s, int num_samples, int at);
 /** Tests only: the SBP's window scan of c[0..m) (sbp.c; y NULL: every
  *  response, else those with y_k = cls), the row pass's vector code or
  *  (reference) its scalar two-lane loop: counts = {below lo, in [lo, hi),

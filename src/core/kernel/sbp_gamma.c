@@ -432,20 +432,29 @@ static void partition3_scalar(const double *a, int64_t n, double pivot, double *
 
 #if defined(SS_X86_CPU_DISPATCH)
 /* partition3_scalar four heights a step, for CPUs with AVX2: a counting
- * pass, then one pass per part, each moving a step's heights of its part
- * to the step's front (KEEP_FRONT) and storing the four at the part's next
- * place. A store's last entries fall on places of the same part still to
- * be written, or of the parts after it, written by the later passes; near
- * the end of out, where they would fall past it, the step's heights of the
- * part are stored one by one. The same output as the scalar loops. The
- * scalar scatter was most of the bias SBP's rank search on ijcnn1, whose
- * negatives' window holds about 5,300 heights: its index is a chain of
- * dependent selects through three counters. */
-__attribute__((target("avx2"))) static int part_mask(__m256d v, __m256d pivot, int part)
+ * pass, then one pass that moves a step's heights of each part to the
+ * step's front (KEEP_FRONT) and stores the four at the part's next place.
+ * A store's last entries fall on places of the same part still to be
+ * written; near the end of a part, where they would fall on the next
+ * part's, the step's heights of the part are stored one by one. The same
+ * output as the scalar loops. The scalar scatter was most of the bias
+ * SBP's rank search on ijcnn1, whose negatives' window holds about 5,300
+ * heights: its index is a chain of dependent selects through three
+ * counters; one pass per part read the heights three times. */
+__attribute__((target("avx2"))) static void store_part(double *out, int64_t *at, int64_t end,
+                                                       __m256d v, int mask)
 {
-  const int below = _mm256_movemask_pd(_mm256_cmp_pd(v, pivot, _CMP_LT_OQ));
-  const int above = _mm256_movemask_pd(_mm256_cmp_pd(v, pivot, _CMP_GT_OQ));
-  return part == 0 ? below : part == 2 ? above : ~(below | above) & 0xF;
+  const __m256i front = _mm256_loadu_si256((const __m256i *)KEEP_FRONT[mask]);
+  const __m256d moved = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), front));
+  const int taken = __builtin_popcount((unsigned)mask);
+  if (*at + 4 <= end) {
+    _mm256_storeu_pd(out + *at, moved);
+  } else {
+    double step[4];
+    _mm256_storeu_pd(step, moved);
+    for (int j = 0; j < taken; ++j) out[*at + j] = step[j];
+  }
+  *at += taken;
 }
 
 __attribute__((target("avx2"))) static void partition3_avx2(const double *a, int64_t n,
@@ -464,29 +473,20 @@ __attribute__((target("avx2"))) static void partition3_avx2(const double *a, int
     count[2] += a[k] > pivot;
   }
   count[1] = n - count[0] - count[2];
-  int64_t at = 0;
-  for (int part = 0; part < 3; ++part) {
-    for (k = 0; k + 4 <= n; k += 4) {
-      const __m256d v = _mm256_loadu_pd(a + k);
-      const int mask = part_mask(v, p, part);
-      const __m256i front = _mm256_loadu_si256((const __m256i *)KEEP_FRONT[mask]);
-      const __m256d moved =
-          _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), front));
-      const int taken = __builtin_popcount((unsigned)mask);
-      if (at + 4 <= n) {
-        _mm256_storeu_pd(out + at, moved);
-      } else {
-        double step[4];
-        _mm256_storeu_pd(step, moved);
-        for (int j = 0; j < taken; ++j) out[at + j] = step[j];
-      }
-      at += taken;
-    }
-    for (; k < n; ++k) {
-      const double v = a[k];
-      const bool in = part == 0 ? v < pivot : part == 2 ? v > pivot : !(v < pivot) & !(v > pivot);
-      if (in) out[at++] = v;
-    }
+  int64_t at[3] = {0, count[0], count[0] + count[1]};
+  const int64_t end[3] = {count[0], count[0] + count[1], n};
+  for (k = 0; k + 4 <= n; k += 4) {
+    const __m256d v = _mm256_loadu_pd(a + k);
+    const int below = _mm256_movemask_pd(_mm256_cmp_pd(v, p, _CMP_LT_OQ));
+    const int above = _mm256_movemask_pd(_mm256_cmp_pd(v, p, _CMP_GT_OQ));
+    store_part(out, &at[0], end[0], v, below);
+    store_part(out, &at[1], end[1], v, ~(below | above) & 0xF);
+    store_part(out, &at[2], end[2], v, above);
+  }
+  for (; k < n; ++k) {
+    const double v = a[k];
+    const int part = v < pivot ? 0 : v > pivot ? 2 : 1;
+    out[at[part]++] = v;
   }
   *less = count[0];
   *equal = count[1];
@@ -522,27 +522,49 @@ bool ss_sbp_partition_pass(int path, const double *a, int64_t n, double pivot, d
 }
 
 /* A pivot for rank m of a[lo, hi), hi - lo >= SELECT_SAMPLE: the heights at
- * SELECT_SAMPLE random places, sorted, and the one at m's quantile moved
- * by SELECT_MARGIN ranks of the sample towards the middle of the range, so
- * that the part that keeps rank m is, with high probability, the one
- * between the nearer end and just past m (a random pivot keeps three
- * quarters of the range on average). */
+ * SELECT_SAMPLE random places, and the one of them that sorting would put
+ * at m's quantile moved by SELECT_MARGIN ranks of the sample towards the
+ * middle of the range, so that the part that keeps rank m is, with high
+ * probability, the one between the nearer end and just past m (a random
+ * pivot keeps three quarters of the range on average). */
 enum { SELECT_SAMPLE = 64, SELECT_MARGIN = 8 };
+
+/* The value of rank @p at (from 0) among the SELECT_SAMPLE values of s, as
+ * a sort would place it: the value with fewer than at + 1 values below it
+ * and at least at + 1 at or below it. Counted for each value in turn, in
+ * branch-free passes over s, until it is found: a few hundred vector
+ * comparisons where sorting the sample took a thousand dependent steps
+ * (the SBP with the bias spent a tenth of its time there on a9a at its
+ * derived nu). The value is the sort's (the same pivot, so the same
+ * partitions and sums), but for the sign of a zero, which no comparison
+ * sees. s holds no NaN (the heights are finite). */
+SS_VECTOR_CLONES static double sample_of_rank(const double *s, int at)
+{
+  for (int i = 0; i < SELECT_SAMPLE; ++i) {
+    int below = 0, equal = 0;
+    for (int j = 0; j < SELECT_SAMPLE; ++j) {
+      below += s[j] < s[i];
+      equal += s[j] == s[i];
+    }
+    if (below <= at && at < below + equal) return s[i];
+  }
+  return s[at]; /* not reached without NaN */
+}
+
+double ss_sbp_sample_of_rank(const double *s, int num_samples, int at)
+{
+  return num_samples == SELECT_SAMPLE && at >= 0 && at < SELECT_SAMPLE ? sample_of_rank(s, at) : NAN;
+}
 
 static double sampled_pivot(const double *a, int64_t lo, int64_t hi, int64_t m, uint64_t *rng)
 {
   double sample[SELECT_SAMPLE];
-  for (int j = 0; j < SELECT_SAMPLE; ++j) {
-    const double v = a[lo + random_below(rng, hi - lo)];
-    int i = j;
-    for (; i > 0 && sample[i - 1] > v; --i) sample[i] = sample[i - 1];
-    sample[i] = v;
-  }
+  for (int j = 0; j < SELECT_SAMPLE; ++j) sample[j] = a[lo + random_below(rng, hi - lo)];
   const int64_t n = hi - lo;
   int64_t at = (int64_t)((double)(m - lo) / (double)n * SELECT_SAMPLE);
   at += 2 * (m - lo) < n ? SELECT_MARGIN : -SELECT_MARGIN;
   at = at < 0 ? 0 : at >= SELECT_SAMPLE ? SELECT_SAMPLE - 1 : at;
-  return sample[at];
+  return sample_of_rank(sample, (int)at);
 }
 
 /* Rearrange a[lo, hi) so that a[m] holds the value of rank m: a[lo, m) <= a[m] <= a[m+1, hi).
