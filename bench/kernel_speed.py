@@ -106,6 +106,21 @@ def run_eval(exe, files, d, solver, gamma, lam, iterations, threads, out, precis
     return float(line[0]), float(line[1]), int(line[2]), np.fromfile(out)
 
 
+def run_pair(exe, files, d, solver, gamma, lam, iterations, out):
+    """Two independent one-thread runs at once, pinned to CPUs 0 and 1: their
+    wall times. What the two threads of one run can at best expect from
+    the machine: on this project's 2-vCPU VM the pair ran 0-30 % slower
+    than one run alone, varying within minutes (bench/results/kernel_speed.md,
+    stops 41 and 42)."""
+    procs = []
+    for cpu in (0, 1):
+        cmd = [exe, *files, str(d), solver, repr(gamma), repr(lam), "0.1", str(iterations), "1",
+               f"{out}.{cpu}", "f64"]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True,
+                                      preexec_fn=lambda cpu=cpu: os.sched_setaffinity(0, {cpu})))
+    return [float(p.communicate()[0].split()[0]) for p in procs]
+
+
 def part_evals(args, lines):
     tmp = tempfile.mkdtemp(prefix="kernel_speed_")
     new = compile_eval(args.new_build, os.path.join(tmp, "new"), True)
@@ -115,13 +130,16 @@ def part_evals(args, lines):
               + (", SBP with the unregularized bias)" if args.sbp_bias else ")"), "",
               f"{load_average()} before the runs; medians of {args.repeats}.", "",
               "| data | n | SBP ns/eval old | SBP ns/eval new | old/new | duals max rel diff "
-              "| SBP wall 1t / 2t | SDCA wall 1t / 2t | SDCA old 1t, duals max rel diff |",
-              "|---|---|---|---|---|---|---|---|---|"]
+              "| SBP wall 1t / 2t | SDCA wall 1t / 2t | SDCA old 1t, duals max rel diff "
+              "| SBP 1t pair / alone |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    pairs = hasattr(os, "sched_getaffinity") and {0, 1} <= os.sched_getaffinity(0)
     for name, gamma in SETS.items():
         files, n, d = dump(name, tmp)
         lam = 1.0 / (C * n)
         out = os.path.join(tmp, "alpha")
         rec = {k: [] for k in ("old", "new1", "new2", "sdca1", "sdca2", "sdca_old")}
+        slowdowns = []
         duals = {}
         for _ in range(args.repeats):
             if old:
@@ -132,6 +150,9 @@ def part_evals(args, lines):
                 w, c, k, a = run_eval(new, files, d, sbp, gamma, lam, args.sbp_iterations, t, out)
                 rec[f"new{t}"].append((w, c, k))
                 duals[f"new{t}"] = a
+            if pairs:
+                pair = run_pair(new, files, d, sbp, gamma, lam, args.sbp_iterations, out)
+                slowdowns.append(statistics.mean(pair) / rec["new1"][-1][0])
             if old:
                 w, c, k, a = run_eval(old, files, d, "sdca", gamma, lam,
                                       int(args.sdca_epochs * n), 1, out)
@@ -154,12 +175,18 @@ def part_evals(args, lines):
             sdca_old = f"{wall['sdca_old']:.2f} s, {sdca_diff:.1e}"
         else:
             old_cols, sdca_old = f"- | {ns['new1']:.1f} | - | -", "-"
+        pair_col = (f"{statistics.median(slowdowns):.2f} ({min(slowdowns):.2f}, "
+                    f"{max(slowdowns):.2f})" if slowdowns else "-")
         lines.append(f"| {name} | {n} | {old_cols} | {speedup(rec['new1'], rec['new2'])} | "
-                     f"{speedup(rec['sdca1'], rec['sdca2'])} | {sdca_old} |")
+                     f"{speedup(rec['sdca1'], rec['sdca2'])} | {sdca_old} | {pair_col} |")
         print(lines[-1], flush=True)
     lines += ["", "Threads: median wall time on 1 / 2 threads = their ratio; in brackets the "
               "ratios of the rounds' own pairs (1 and 2 threads run one after the other in each "
               "round), lowest, median and highest: the spread a busy or noisy machine gives.",
+              "", "SBP 1t pair / alone: in each round two independent one-thread SBP runs at "
+              "once, pinned to CPUs 0 and 1, their mean wall time over the round's one-thread "
+              "run alone (median, lowest, highest): 1.00 where the two CPUs do not slow each "
+              "other; two threads cannot beat 2 / that.",
               "", f"{load_average()} after the runs.", ""]
     if not args.no_f32:
         part_f32(args, lines, new, tmp)
