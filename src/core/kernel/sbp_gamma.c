@@ -289,6 +289,13 @@ static const int32_t KEEP_FRONT[16][8] = {
     {4, 5, 6, 7, 0, 0, 0, 0}, {0, 1, 4, 5, 6, 7, 0, 0},
     {2, 3, 4, 5, 6, 7, 0, 0}, {0, 1, 2, 3, 4, 5, 6, 7}};
 
+/* The lanes of v set in mask (bit j: lane j) moved to its front, in order. */
+__attribute__((target("avx2"))) static inline __m256d kept_to_front(__m256d v, int mask)
+{
+  const __m256i front = _mm256_loadu_si256((const __m256i *)KEEP_FRONT[mask]);
+  return _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), front));
+}
+
 __attribute__((target("avx2"))) static int64_t keep_between_avx2(double *a, int64_t m, double lo,
                                                                  double hi)
 {
@@ -299,9 +306,7 @@ __attribute__((target("avx2"))) static int64_t keep_between_avx2(double *a, int6
     const __m256d in = _mm256_and_pd(_mm256_cmp_pd(v, low, _CMP_GT_OQ),
                                      _mm256_cmp_pd(v, high, _CMP_LT_OQ));
     const int mask = _mm256_movemask_pd(in);
-    const __m256i front = _mm256_loadu_si256((const __m256i *)KEEP_FRONT[mask]);
-    _mm256_storeu_pd(a + kept,
-                     _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), front)));
+    _mm256_storeu_pd(a + kept, kept_to_front(v, mask));
     kept += __builtin_popcount((unsigned)mask);
   }
   return keep_between_from(a, k, kept, m, lo, hi);
@@ -444,8 +449,7 @@ static void partition3_scalar(const double *a, int64_t n, double pivot, double *
 __attribute__((target("avx2"))) static void store_part(double *out, int64_t *at, int64_t end,
                                                        __m256d v, int mask)
 {
-  const __m256i front = _mm256_loadu_si256((const __m256i *)KEEP_FRONT[mask]);
-  const __m256d moved = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), front));
+  const __m256d moved = kept_to_front(v, mask);
   const int taken = __builtin_popcount((unsigned)mask);
   if (*at + 4 <= end) {
     _mm256_storeu_pd(out + *at, moved);
