@@ -232,6 +232,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(sbp_window_scan_matches_scalar)                             \
   X(sbp_level_passes_match_scalar)                              \
   X(sbp_sample_of_rank_matches_sorting)                         \
+  /* test_sbp_sort.c */                                          \
+  X(sbp_sort_heights_matches_qsort)                             \
+  X(sbp_two_levels_window_pool_matches_serial)                  \
   /* test_kernel_f32.c */                                         \
   X(vexpf_matches_libm)                                         \
   X(kernel_rows_f32_within_bound)                               \

@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void tu_rng_init(TuRng *rng, uint64_t seed) {
@@ -104,4 +105,49 @@ void tu_rows_accumulate(const void *rows, int64_t i, double *w, double multiplie
   TuRows *m = (TuRows *)rows;
   m->accumulates++;
   for (int64_t j = 0; j < m->d; ++j) w[j] += multiplier * m->x[i * m->d + j];
+}
+
+int tu_compare_doubles(const void *p, const void *q)
+{
+  const double a = *(const double *)p, b = *(const double *)q;
+  return (a > b) - (a < b);
+}
+
+/* Brute force: for every k, V_k from the sorted classes; the largest k
+ * with V_k <= V, then u + v and the midpoint split (sbp_gamma.c). */
+void tu_sbp_reference_levels(const double *y, const double *c, int64_t n, double volume,
+                             double *gamma, double *bias, int64_t *covered)
+{
+  double *a = malloc((size_t)n * sizeof(double)), *d = malloc((size_t)n * sizeof(double));
+  int64_t np = 0, nn = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (y[i] > 0) a[np++] = c[i];
+    else d[nn++] = c[i];
+  }
+  qsort(a, (size_t)np, sizeof(double), tu_compare_doubles);
+  qsort(d, (size_t)nn, sizeof(double), tu_compare_doubles);
+  int64_t K = np < nn ? np : nn, best = 0;
+  double sa = 0, sd = 0, best_sa = 0, best_sd = 0;
+  for (int64_t k = 0; k < K; ++k) {
+    double needed = (double)k * (a[k] + d[k]) - sa - sd;
+    if (needed <= volume) {
+      best = k;
+      best_sa = sa;
+      best_sd = sd;
+    }
+    sa += a[k];
+    sd += d[k];
+  }
+  double needed = (double)best * (a[best] + d[best]) - best_sa - best_sd;
+  double D = (volume - needed) / (double)(best + 1);
+  double ga = best + 1 < np ? a[best + 1] - a[best] : INFINITY;
+  double gd = best + 1 < nn ? d[best + 1] - d[best] : INFINITY;
+  double low = fmax(0, D - gd), high = fmin(ga, D);
+  double du = 0.5 * (low + high);
+  double u = a[best] + du, v = d[best] + D - du;
+  *gamma = 0.5 * (u + v);
+  *bias = 0.5 * (v - u);
+  *covered = best + 1;
+  free(a);
+  free(d);
 }

@@ -430,13 +430,19 @@ void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, doubl
 /** The same on windows of the heights (sbp_gamma.c, "Windowed search"):
  *  a[0, na) the positives' heights in a value window, ca of them below it
  *  summing to sa, a_above the lowest above it (INFINITY: none); d, nd, cd,
- *  sd, d_above the same for the negatives; guess: a likely covered - 1
- *  (e.g. the previous one's; -1: none), probed first. The arrays are
- *  reordered; scratch holds na + nd doubles. Returns false, and leaves
- *  @p out undefined, when the answer is not provably inside both windows. */
+ *  sd, d_above the same for the negatives. The two classes' windows are
+ *  sorted on the pool's threads (NULL: on the caller), with the same result
+ *  for any number of threads. The arrays are reordered; scratch holds
+ *  na + nd doubles. Returns false, and leaves @p out undefined, when the
+ *  answer is not provably inside both windows. */
 bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, double a_above,
                               double *d, int64_t nd, int64_t cd, double sd, double d_above,
-                              double volume, int64_t guess, double *scratch, SsSbpLevels *out);
+                              double volume, SsThreadPool *pool, double *scratch,
+                              SsSbpLevels *out);
+/** Tests only: sort_heights, the sort of the windows (sbp_gamma.c):
+ *  a[0, n) ascending, finite heights; scratch holds n doubles. False on bad
+ *  arguments. */
+bool ss_sbp_sort_heights(double *a, int64_t n, double *scratch);
 
 /** The smallest nu the map from lambda returns (a hard margin in all but name). */
 #define SS_SBP_NU_FLOOR 1e-6

@@ -93,7 +93,6 @@ typedef struct SbpState {
   int64_t floor_index[2]; /**< bias: the examples at the floors a_k, d_k (-1: none); the
                                windows are centred on their responses */
   double half_width; /**< bias: the windows' half width around the floors */
-  int64_t last_covered; /**< bias: k of the previous iteration (0: none) */
   int64_t n_pos;     /**< positives in the data */
   double r2;         /**< ||w^(t)||^2 */
   double eta0;
@@ -196,7 +195,6 @@ bool ss_sbp_refine_nu(SsKernelSvm *self)
   memset(s->c_sum, 0, n * sizeof(double));
   s->average_from = self->iteration;
   s->last_u = NAN; /* the prefilter's level belongs to the former nu */
-  s->last_covered = 0;
   s->floor_index[0] = s->floor_index[1] = -1;
   return true;
 }
@@ -326,10 +324,10 @@ static void levels(SsKernelSvm *self, SbpState *s, const double *c, SsSbpLevels 
     return;
   }
   for (int64_t k = 0; k < n; ++k) s->work[k] = c[s->by_class[k]];
-  /* The whole classes as windows: always exact; the previous k is probed first. */
+  /* The whole classes as windows: always exact. */
   ss_sbp_two_levels_window(s->work, s->n_pos, 0, 0.0, INFINITY, s->work + s->n_pos,
-                           n - s->n_pos, 0, 0.0, INFINITY, volume, s->last_covered - 1,
-                           s->work + n, out);
+                           n - s->n_pos, 0, 0.0, INFINITY, volume,
+                           ss_threads_pool(self->threads, n), s->work + n, out);
 }
 
 /* The blocks' window slices (class cl's entries in s->block_*), copied one
@@ -623,8 +621,8 @@ static bool levels_windowed(SsKernelSvm *self, SbpState *s, SsSbpLevels *out, in
   copy_windows(s->window, s->block_length, 0, num_blocks, a, 2 * n); /* past its end: d's room */
   copy_windows(s->window_neg, s->block_length, 1, num_blocks, d, 2 * n - length[0]);
   if (!ss_sbp_two_levels_window(a, length[0], below[0], sum[0], above[0], d, length[1], below[1],
-                                sum[1], above[1], (double)n * s->nu, s->last_covered - 1,
-                                s->work + n, out))
+                                sum[1], above[1], (double)n * s->nu,
+                                ss_threads_pool(self->threads, n), s->work + n, out))
     return false;
   const double level[2] = {out->u, out->v};
   for (int cl = 0; cl < 2; ++cl) {
@@ -958,7 +956,6 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       if (!windowed) levels(self, s, c, &lv);
       self->sbp_filled_levels += !windowed;
       remember_floors(s, y, n, &lv, windowed);
-      s->last_covered = lv.covered;
     } else {
       const bool scanned = s->scanned && !isnan(s->last_u); /* a window to widen, around a level */
       windowed = level_windowed(self, s, &lv.u, &strict[0]);

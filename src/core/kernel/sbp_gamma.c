@@ -37,21 +37,27 @@
  *
  * nondecreasing in k, and between (a_k, d_k) and (a_{k+1}, d_{k+1}) the
  * volume grows with slope k in u + v. So k is the largest k <= min(n+, n-)
- * with V_k <= V, found by a randomized search over ranks that selects the
- * k-th smallest of both classes at once (the paper's Algorithm 3 does the
- * same search with one partition per class and step); then
+ * with V_k <= V. Each class's K = min(n+, n-) lowest heights are cut out
+ * (a selection of the longer class) and sorted, the two classes on two
+ * threads where the object has them; then one scan up the ranks with
+ * running sums finds k (the paper's Algorithm 3 searches the ranks instead,
+ * one partition per class and step; a randomized version of that search,
+ * selecting both classes at every probed rank, was serial and took 22 % of
+ * the bias SBP's time on a9a at its derived nu). Then
  * u + v = a_k + d_k + (V - V_k) / k, split so that u - a_k lies in its
  * feasible interval [max(0, D - (d_{k+1} - d_k)), min(a_{k+1} - a_k, D)],
  * D = (V - V_k) / k, at the midpoint (the paper's choice).
- * Expected O(n).
+ * O(n) expected for the selections, O(K) for the bucket sort unless the
+ * heights cluster (sort_heights).
  *
  * Windowed search (ss_sbp_two_levels_window): when the heights of each class
  * are split by value into a lower set (count, sum only), a window and the
  * rest above it (its minimum only), the same search runs on the windows
- * alone, from rank k0 = max of the lower counts. The answer is exact when it
- * falls inside both windows, which the search verifies (V_{k0} <= V, and
- * V > V at the rank after the windows' end); otherwise it reports failure
- * and the caller fills the whole basin.
+ * alone, from rank k0 = max of the lower counts (the class with fewer below
+ * its window first moves its lowest k0 - c into its lower set). The answer
+ * is exact when it falls inside both windows, which the search verifies
+ * (V_{k0} <= V, and V > V at the rank after the windows' end); otherwise it
+ * reports failure and the caller fills the whole basin.
  */
 #include "kernel_internal.h"
 #include "../common/vexp.h" /* SS_X86_CPU_DISPATCH */
@@ -443,9 +449,10 @@ static void partition3_scalar(const double *a, int64_t n, double pivot, double *
  * written; near the end of a part, where they would fall on the next
  * part's, the step's heights of the part are stored one by one. The same
  * output as the scalar loops. The scalar scatter was most of the bias
- * SBP's rank search on ijcnn1, whose negatives' window holds about 5,300
- * heights: its index is a chain of dependent selects through three
- * counters; one pass per part read the heights three times. */
+ * SBP's level search on ijcnn1, where the negatives' window is cut from a
+ * median of 6,500 heights to the positives' 1,900: its index is a chain of
+ * dependent selects through three counters; one pass per part read the
+ * heights three times. */
 __attribute__((target("avx2"))) static void store_part(double *out, int64_t *at, int64_t end,
                                                        __m256d v, int mask)
 {
@@ -611,77 +618,226 @@ static double range_sum(const double *a, int64_t lo, int64_t hi)
   return s;
 }
 
-static double range_min(const double *a, int64_t lo, int64_t hi)
+/* Sorting a class's window (sort_heights). A window holds heights of one
+ * magnitude (a9a: about 720 of each class once cut to the shorter one's
+ * length; ijcnn1: a median of 1,900), so a bucket sort by value does most
+ * of the work: bucket_of spreads [lowest, highest] over 2 n buckets (at most
+ * SORT_BUCKETS), one pass counts, one places the heights by bucket, and one
+ * insertion pass orders them within their buckets. A bucket of more than
+ * SORT_BY_INSERTION heights is first sorted the same way over its own span,
+ * and below SORT_DEPTH such levels by radix_sort, so the insertion pass
+ * stays O(n) whatever the values. On a9a (bias SBP, derived nu, one
+ * thread) the sorts and selections took 15 % of the time, the rank search
+ * they replace 22 % (perf); the bucket count (2 n or 4 n) and the crowding
+ * bar (8 to 32) made no measurable difference. */
+enum { SORT_BY_INSERTION = 32, SORT_BUCKETS = 4096 };
+
+/* The order-preserving 64-bit key of a finite height, and back. */
+static inline uint64_t height_key(double v)
 {
-  double m = INFINITY;
-  for (int64_t k = lo; k < hi; ++k) if (a[k] < m) m = a[k];
-  return m;
+  uint64_t u;
+  v += 0.0; /* -0 -> +0: the zeros compare equal, so they get one key */
+  memcpy(&u, &v, sizeof u);
+  return u >> 63 ? ~u : u | (UINT64_C(1) << 63);
 }
 
-/* The rank search of ss_sbp_two_levels started at rank k0: a[0, na) and
- * d[0, nd) hold heights of ranks k0, k0 + 1, ... of each class, sa and sd the
- * sums of the k0 lowest of each class (all below every a[k], d[k]), a_above
- * and d_above the lowest heights of each class left out of a and d
- * (INFINITY: none). Returns false when the answer is not provably inside
- * the given ranks (V_{k0} > volume, or V at the rank after the last one
- * given is <= volume). The first two ranks probed are guess (a rank
- * relative to k0, e.g. the previous answer's) and its neighbour on the side
- * the answer lies, when they are in range; then random ranks. */
-static bool two_levels_from(double *a, int64_t na, double a_above, double *d, int64_t nd,
-                            double d_above, int64_t k0, double sa, double sd, double volume,
-                            int64_t guess, double *scratch, SsSbpLevels *out)
+static inline double key_height(uint64_t k)
 {
-  if (na < 1 || nd < 1) return false;
-  uint64_t rng = 0xD1B54A32D192ED03ULL ^ (uint64_t)(na * 31 + nd);
-  const int64_t K = na < nd ? na : nd;
-  /* Only the K lowest of each class take part, and the lowest above them:
-   * the longer array is cut to its K lowest by one selection, its rank K
-   * becoming its lowest left out. Without the cut every probe selected in
-   * all of it: on ijcnn1 with the bias the negatives' window holds about
-   * 5,300 heights, the positives' about 23. */
-  if (na > K) {
-    select_rank(a, 0, na, K, &rng, scratch);
-    a_above = a[K];
-    na = K;
+  const uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+  double v;
+  memcpy(&v, &u, sizeof v);
+  return v;
+}
+
+/* from[0, n) sorted into to[0, n) by insertion (from == to: in place). */
+static void insertion_sort(const double *from, double *to, int64_t n)
+{
+  if (n > 0) to[0] = from[0];
+  for (int64_t i = 1; i < n; ++i) {
+    const double v = from[i];
+    int64_t j = i;
+    for (; j > 0 && to[j - 1] > v; --j) to[j] = to[j - 1];
+    to[j] = v;
   }
-  if (nd > K) {
-    select_rank(d, 0, nd, K, &rng, scratch);
-    d_above = d[K];
-    nd = K;
+}
+
+/* LSD radix sort of the keys, a byte a pass, skipping the bytes all keys
+ * share; @p scratch holds n doubles. */
+static void radix_sort(double *a, int64_t n, double *scratch)
+{
+  uint64_t *keys = (uint64_t *)(void *)a, *other = (uint64_t *)(void *)scratch;
+  uint32_t count[8][256];
+  memset(count, 0, sizeof count);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint64_t k = height_key(a[i]);
+    keys[i] = k;
+    for (int b = 0; b < 8; ++b) count[b][(k >> (8 * b)) & 0xFF]++;
   }
-  int64_t lo = 0, hi = K - 1, top_a = na, top_d = nd;
-  double sum_a = sa, sum_d = sd; /* sums of ranks < k0 + lo */
-  if (k0 > 0 && (double)k0 * (range_min(a, 0, na) + range_min(d, 0, nd)) - sa - sd > volume)
-    return false;
-  int guesses = 2;
-  bool placed = false; /* a[lo], d[lo] hold ranks lo, the rest of [lo, top) lies above */
-  while (lo < hi) {
-    const bool use_guess = guesses-- > 0 && guess > lo && guess <= hi;
-    int64_t m = use_guess ? guess : lo + 1 + random_below(&rng, hi - lo);
-    select_rank(a, placed ? lo + 1 : lo, top_a, m, &rng, scratch);
-    select_rank(d, placed ? lo + 1 : lo, top_d, m, &rng, scratch);
-    double s_a = sum_a + range_sum(a, lo, m), s_d = sum_d + range_sum(d, lo, m);
-    double needed = (double)(k0 + m) * (a[m] + d[m]) - s_a - s_d;
-    if (needed <= volume) {
-      lo = m;
-      placed = true;
-      sum_a = s_a;
-      sum_d = s_d;
-      guess = m + 1;
-    } else {
-      hi = m - 1;
-      top_a = m;
-      top_d = m;
-      guess = m - 1;
+  const uint64_t first = keys[0];
+  for (int b = 0; b < 8; ++b) {
+    if (count[b][(first >> (8 * b)) & 0xFF] == (uint32_t)n) continue; /* one byte value: no move */
+    uint32_t at = 0;
+    for (int v = 0; v < 256; ++v) {
+      const uint32_t c = count[b][v];
+      count[b][v] = at;
+      at += c;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t k = keys[i];
+      other[count[b][(k >> (8 * b)) & 0xFF]++] = k;
+    }
+    uint64_t *t = keys;
+    keys = other;
+    other = t;
+  }
+  if (keys != (uint64_t *)(void *)a) memcpy(a, keys, (size_t)n * sizeof(double));
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t k;
+    memcpy(&k, &a[i], sizeof k);
+    a[i] = key_height(k);
+  }
+}
+
+/* The bucket of height v: (v - lowest) * scale, a nondecreasing function of v
+ * (each operation rounds monotonically), so a bucket's heights are at or
+ * below every later bucket's. */
+static inline int64_t bucket_of(double v, double lowest, double scale, int64_t nb)
+{
+  const double t = (v - lowest) * scale;
+  return t < (double)nb ? (int64_t)t : nb - 1;
+}
+
+/* Sort a[0, n) ascending (finite heights); @p scratch holds n doubles. A
+ * crowded bucket is sorted the same way (its own span over 2 m buckets)
+ * down to SORT_DEPTH levels, then by radix_sort: ties are common (a9a's
+ * duplicate rows have equal responses), and so are clusters of near-equal
+ * heights. */
+enum { SORT_DEPTH = 2 };
+
+static void sort_heights_at(double *a, int64_t n, double *scratch, int depth)
+{
+  if (n < SORT_BY_INSERTION) {
+    insertion_sort(a, a, n);
+    return;
+  }
+  double lowest = a[0], highest = a[0];
+  for (int64_t i = 1; i < n; ++i) {
+    lowest = a[i] < lowest ? a[i] : lowest;
+    highest = a[i] > highest ? a[i] : highest;
+  }
+  if (!(lowest < highest)) return; /* all equal */
+  const int64_t nb = 2 * n < SORT_BUCKETS ? 2 * n : SORT_BUCKETS;
+  const double scale = (double)nb / (highest - lowest);
+  if (!(scale > 0 && scale < INFINITY) || depth >= SORT_DEPTH) {
+    radix_sort(a, n, scratch); /* deep, or a span that over- or underflows */
+    return;
+  }
+  uint32_t start[SORT_BUCKETS + 1];
+  memset(start, 0, (size_t)(nb + 1) * sizeof start[0]);
+  for (int64_t i = 0; i < n; ++i) start[bucket_of(a[i], lowest, scale, nb) + 1]++;
+  bool crowded = false;
+  for (int64_t b = 0; b < nb; ++b) {
+    crowded = crowded || start[b + 1] > SORT_BY_INSERTION;
+    start[b + 1] += start[b];
+  }
+  for (int64_t i = 0; i < n; ++i) scratch[start[bucket_of(a[i], lowest, scale, nb)]++] = a[i];
+  if (crowded) { /* start[b] is now bucket b's end */
+    int64_t begin = 0;
+    for (int64_t b = 0; b < nb; ++b) {
+      if (start[b] - begin > SORT_BY_INSERTION)
+        sort_heights_at(scratch + begin, start[b] - begin, a + begin, depth + 1);
+      begin = start[b];
     }
   }
-  if (!placed) {
-    select_rank(a, lo, top_a, lo, &rng, scratch);
-    select_rank(d, lo, top_d, lo, &rng, scratch);
+  insertion_sort(scratch, a, n); /* a height moves only within its bucket */
+}
+
+static void sort_heights(double *a, int64_t n, double *scratch)
+{
+  sort_heights_at(a, n, scratch, 0);
+}
+
+bool ss_sbp_sort_heights(double *a, int64_t n, double *scratch)
+{
+  if (n < 0 || (n > 0 && (!a || !scratch))) return false;
+  if (n > 0) sort_heights(a, n, scratch);
+  return true;
+}
+
+/* One class in the rank search: the heights h[0, n) of a window, `sum` the
+ * sum of those below it, `above` the lowest above it (INFINITY: none);
+ * `drop` more of the lowest in h to join those below; scratch for n. */
+typedef struct ClassWindow {
+  double *h, *scratch;
+  int64_t n, drop;
+  double sum, above;
+  uint64_t rng;
+} ClassWindow;
+
+/* Ranks k0 .. k0 + K - 1 of the class sorted at h[0, K): the `drop` lowest
+ * added to the sum, the K lowest of the rest sorted, the lowest after them
+ * in `above` (two selections, a sort). */
+static void sort_class(ClassWindow *w, int64_t K)
+{
+  if (w->drop > 0) {
+    select_rank(w->h, 0, w->n, w->drop, &w->rng, w->scratch);
+    w->sum += range_sum(w->h, 0, w->drop);
+    w->h += w->drop;
+    w->n -= w->drop;
+  }
+  if (w->n > K) {
+    select_rank(w->h, 0, w->n, K, &w->rng, w->scratch);
+    w->above = w->h[K];
+    w->n = K;
+  }
+  sort_heights(w->h, K, w->scratch);
+}
+
+typedef struct SortClasses {
+  ClassWindow *w;
+  int64_t K;
+} SortClasses;
+
+static void sort_class_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  (void)slot;
+  const SortClasses *job = context;
+  for (int64_t c = begin; c < end; ++c) sort_class(&job->w[c], job->K);
+}
+
+/* The classes' work runs on two threads where both windows together hold
+ * at least this many heights: below it the hand-over to the pool's worker
+ * (about a microsecond) costs more than the shorter class's sort. */
+enum { SORT_CLASSES_IN_PARALLEL = 512 };
+
+/* The rank search of ss_sbp_two_levels from rank k0 = the lower sets'
+ * common count, after w[c].drop more heights of each class joined its lower
+ * set: each class's next K heights (K the shorter remainder) sorted, on
+ * their own thread (the results do not depend on which), then one scan of
+ * the ranks with running sums, up to the last rank k with V_k <= volume.
+ * Returns false when the answer is not provably inside the windows
+ * (V_{k0} > volume, or V at the rank after the last one given is <= volume). */
+static bool two_levels_from(ClassWindow w[2], int64_t k0, double volume, SsThreadPool *pool,
+                            SsSbpLevels *out)
+{
+  if (w[0].n <= w[0].drop || w[1].n <= w[1].drop) return false;
+  const int64_t na = w[0].n - w[0].drop, nd = w[1].n - w[1].drop;
+  const int64_t K = na < nd ? na : nd;
+  SortClasses job = {w, K};
+  ss_parallel_for(na + nd >= SORT_CLASSES_IN_PARALLEL ? pool : NULL, 2, sort_class_chunks, &job);
+  const double *a = w[0].h, *d = w[1].h;
+  if (k0 > 0 && (double)k0 * (a[0] + d[0]) - w[0].sum - w[1].sum > volume) return false;
+  int64_t lo = 0; /* the last rank tested (relative to k0) with V <= volume */
+  double sum_a = w[0].sum, sum_d = w[1].sum; /* sums of ranks < k0 + lo */
+  for (; lo + 1 < K; ++lo) {
+    const double s_a = sum_a + a[lo], s_d = sum_d + d[lo];
+    if ((double)(k0 + lo + 1) * (a[lo + 1] + d[lo + 1]) - s_a - s_d > volume) break;
+    sum_a = s_a;
+    sum_d = s_d;
   }
   const double ak = a[lo], dk = d[lo];
-  const double next_a = lo + 1 < na ? range_min(a, lo + 1, na) : a_above;
-  const double next_d = lo + 1 < nd ? range_min(d, lo + 1, nd) : d_above;
+  const double next_a = lo + 1 < K ? a[lo + 1] : w[0].above;
+  const double next_d = lo + 1 < K ? d[lo + 1] : w[1].above;
   const int64_t k = k0 + lo + 1; /* covered in each class */
   /* lo = K - 1 was never tested against rank k: it may be covered too. */
   if (lo == K - 1 && isfinite(next_a) && isfinite(next_d) &&
@@ -701,36 +857,23 @@ static bool two_levels_from(double *a, int64_t na, double a_above, double *d, in
   return true;
 }
 
+bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, double a_above,
+                              double *d, int64_t nd, int64_t cd, double sd, double d_above,
+                              double volume, SsThreadPool *pool, double *scratch,
+                              SsSbpLevels *out)
+{
+  const int64_t k0 = ca > cd ? ca : cd;
+  const uint64_t seed = 0xD1B54A32D192ED03ULL ^ (uint64_t)(na * 31 + nd);
+  ClassWindow w[2] = {{a, scratch, na, k0 - ca, sa, a_above, seed},
+                      {d, scratch + na, nd, k0 - cd, sd, d_above, ~seed}};
+  return two_levels_from(w, k0, volume, pool, out);
+}
+
 void ss_sbp_two_levels(double *a, int64_t n_pos, double *d, int64_t n_neg, double volume,
                        double *scratch, SsSbpLevels *out)
 {
-  two_levels_from(a, n_pos, INFINITY, d, n_neg, INFINITY, 0, 0.0, 0.0, volume, -1, scratch, out);
-}
-
-/* Move the r lowest of a[0, *na) into the lower set: *a and *na skip them,
- * *sum grows by their sum. False when fewer than r + 1 remain. */
-static bool drop_lowest(double **a, int64_t *na, int64_t r, double *sum, uint64_t *rng,
-                        double *scratch)
-{
-  if (r == 0) return true;
-  if (*na <= r) return false;
-  select_rank(*a, 0, *na, r, rng, scratch);
-  *sum += range_sum(*a, 0, r);
-  *a += r;
-  *na -= r;
-  return true;
-}
-
-bool ss_sbp_two_levels_window(double *a, int64_t na, int64_t ca, double sa, double a_above,
-                              double *d, int64_t nd, int64_t cd, double sd, double d_above,
-                              double volume, int64_t guess, double *scratch, SsSbpLevels *out)
-{
-  uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(ca * 31 + cd);
-  const int64_t k0 = ca > cd ? ca : cd;
-  if (!drop_lowest(&a, &na, k0 - ca, &sa, &rng, scratch)) return false;
-  if (!drop_lowest(&d, &nd, k0 - cd, &sd, &rng, scratch)) return false;
-  return two_levels_from(a, na, a_above, d, nd, d_above, k0, sa, sd, volume,
-                         guess >= 0 ? guess - k0 : -1, scratch, out);
+  ss_sbp_two_levels_window(a, n_pos, 0, 0.0, INFINITY, d, n_neg, 0, 0.0, INFINITY, volume, NULL,
+                           scratch, out);
 }
 
 SsStatus ss_sbp_find_gamma_and_bias(const double *y, const double *c, int64_t n, double volume,
