@@ -439,3 +439,56 @@ void test_kernel_exact_vector_passes_equal_scalar(void)
   }
   CHECK_EQ_INT(compared, 8 * SHARE_PROBLEMS * 4);
 }
+
+/* The passes in chunks (kernel_sdca_pair.c, pair_pass): each chunk's best
+ * joined in order, ties to the earlier chunk, on one thread or two, must
+ * make the one scan's choices -- the same duals, bias and steps bit for bit
+ * with chunks of 4 to 64 visits (every chunk boundary: ties across chunks,
+ * chunks with no candidate) as in one chunk, the vector and scalar passes,
+ * shrinking on and off. */
+void test_kernel_exact_chunked_passes_equal_one_scan(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  double y[SHARE_PROBLEMS][EN];
+  share_labels(&f, y);
+  SsData data;
+  ss_data_init_dense(&data, SS_DTYPE_FLOAT64, f.X, EN, ED, ED);
+  const int64_t chunks[] = {4, 8, 12, 64};
+  int compared = 0;
+  for (int p = 0; p < SHARE_PROBLEMS; ++p)
+    for (int scalar = 0; scalar < 2; ++scalar)
+      for (int shrinking = 0; shrinking < 2; ++shrinking) {
+        SsKernelSvm *one = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &data, y[p], 1.0 / (5.0 * EN));
+        REQUIRE(one);
+        one->scalar_pair_passes = scalar;
+        ss_kernel_svm_set_unregularized_bias(one, 1);
+        ss_kernel_svm_set_shrinking(one, shrinking);
+        ss_kernel_svm_set_epsilon(one, 1e-8);
+        REQUIRE(ss_kernel_svm_train(one) == SS_OK);
+        for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; ++c)
+          for (int threads = 1; threads <= 2; ++threads) {
+            SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &data, y[p], 1.0 / (5.0 * EN));
+            REQUIRE(svm);
+            svm->scalar_pair_passes = scalar;
+            svm->pair_chunk = chunks[c];
+            ss_kernel_svm_set_unregularized_bias(svm, 1);
+            ss_kernel_svm_set_shrinking(svm, shrinking);
+            ss_kernel_svm_set_epsilon(svm, 1e-8);
+            if (threads == 2) {
+              REQUIRE(ss_kernel_svm_set_num_threads(svm, 2) == SS_OK);
+              svm->threads.min_length = 4;
+              if (svm->threads.pool) ss_thread_pool_set_adaptive(svm->threads.pool, false);
+            }
+            REQUIRE(ss_kernel_svm_train(svm) == SS_OK);
+            CHECK(memcmp(ss_kernel_svm_get_dual_variables(one), ss_kernel_svm_get_dual_variables(svm),
+                         EN * sizeof(double)) == 0);
+            CHECK(ss_kernel_svm_get_bias(one) == ss_kernel_svm_get_bias(svm));
+            CHECK(ss_kernel_svm_get_iteration_number(one) == ss_kernel_svm_get_iteration_number(svm));
+            ss_kernel_svm_delete(svm);
+            ++compared;
+          }
+        ss_kernel_svm_delete(one);
+      }
+  CHECK_EQ_INT(compared, SHARE_PROBLEMS * 2 * 2 * 4 * 2);
+}
