@@ -109,7 +109,7 @@ enum { PAIR_UP = 1, PAIR_LOW = 2 };
 /* The pair passes on the object's threads (pair_pass): chunks of
  * PAIR_CHUNK visits, a multiple of PAIR_VEC, each chunk's best written
  * once into an entry of a cache line's size. */
-enum { PAIR_CHUNK = 8192 };
+enum { PAIR_CHUNK = 2048 };
 typedef struct PairBest {
   double key;  /**< the chunk's best score (choose_j) or v (update_v) */
   double M;    /**< choose_j: min v over the chunk's I_low */
@@ -643,11 +643,14 @@ static void update_v_all(PairState *st, const double *Ki, const double *Kj, doub
  * division skip never changes a scan's choice). M is a minimum and v is
  * updated entry by entry by the same operations. So a step's choice, M and
  * v are the same bits for any number of threads and chunks. Under two
- * chunks (16,384 active examples) a pass runs on the caller: a worker joins
- * a job 1-4 us after it opens. On 20,000 rows of ijcnn1 (C = 32, gamma = 2,
- * the exact solve from zero) two threads took 0.90 s against 1.02 s with
- * every pass on the caller (8 rounds, medians), and one thread ran 0.1 %
- * more instructions (callgrind: each chunk's division skip starts afresh). */
+ * chunks (4,096 active examples) a pass runs on the caller: a worker joins
+ * a job 1-4 us after it opens. On ijcnn1 (C = 32, gamma = 2, the exact
+ * solve from zero, two threads): 20,000 rows took 1.02 s with every pass on
+ * the caller and 0.90 s in chunks of 8192 (8 rounds, medians); all 49,990
+ * rows 5.69-5.91 s in chunks of 8192 and 5.20-5.32 s in chunks of 2048
+ * (medians of two sets of 3 rounds: after shrinking the active set is often
+ * under 16,384). One thread runs 0.1 % more instructions with either
+ * (callgrind: each chunk's division skip starts afresh). */
 typedef struct PairPass {
   PairState *st;
   const double *K_diag, *Ki, *Kj;
