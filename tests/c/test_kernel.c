@@ -112,7 +112,7 @@ static double reference_gamma(const double *c, int64_t n, double volume)
 {
   double *a = malloc((size_t)n * sizeof(double));
   memcpy(a, c, (size_t)n * sizeof(double));
-  qsort(a, (size_t)n, sizeof(double), tu_compare_doubles);
+  qsort(a, (size_t)n, sizeof(double), ss_compare_doubles);
   double sum = 0, gamma = 0;
   for (int64_t k = 0; k < n; ++k) {
     sum += a[k];
@@ -216,7 +216,7 @@ void test_sbp_two_levels_window_matches_sorting(void)
       for (int64_t i = 0; i < n; ++i) {
         if ((y[i] < 0) == cl) scratch[m++] = c[i];
       }
-      qsort(scratch, (size_t)m, sizeof(double), tu_compare_doubles);
+      qsort(scratch, (size_t)m, sizeof(double), ss_compare_doubles);
       floor_ref[cl] = scratch[rk - 1];
     }
     /* mode 0: everything in the windows; 1: random cuts; 2: cuts around the

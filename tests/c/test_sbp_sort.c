@@ -48,7 +48,7 @@ void test_sbp_sort_heights_matches_qsort(void)
       const int64_t n = lengths[l];
       make_heights(&rng, h, n, kind);
       memcpy(ref, h, (size_t)n * sizeof(double));
-      qsort(ref, (size_t)n, sizeof(double), tu_compare_doubles);
+      qsort(ref, (size_t)n, sizeof(double), ss_compare_doubles);
       REQUIRE(ss_sbp_sort_heights(h, n, scratch));
       for (int64_t i = 0; i < n; ++i) mismatches += !(h[i] == ref[i]); /* +0 == -0 */
       ++trials;

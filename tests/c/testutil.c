@@ -1,5 +1,6 @@
 /* testutil.c -- see testutil.h. */
 #include "testutil.h"
+#include "../../src/core/common/internal.h" /* ss_compare_doubles */
 
 #include <math.h>
 #include <stdlib.h>
@@ -107,12 +108,6 @@ void tu_rows_accumulate(const void *rows, int64_t i, double *w, double multiplie
   for (int64_t j = 0; j < m->d; ++j) w[j] += multiplier * m->x[i * m->d + j];
 }
 
-int tu_compare_doubles(const void *p, const void *q)
-{
-  const double a = *(const double *)p, b = *(const double *)q;
-  return (a > b) - (a < b);
-}
-
 /* Brute force: for every k, V_k from the sorted classes; the largest k
  * with V_k <= V, then u + v and the midpoint split (sbp_gamma.c). */
 void tu_sbp_reference_levels(const double *y, const double *c, int64_t n, double volume,
@@ -124,8 +119,8 @@ void tu_sbp_reference_levels(const double *y, const double *c, int64_t n, double
     if (y[i] > 0) a[np++] = c[i];
     else d[nn++] = c[i];
   }
-  qsort(a, (size_t)np, sizeof(double), tu_compare_doubles);
-  qsort(d, (size_t)nn, sizeof(double), tu_compare_doubles);
+  qsort(a, (size_t)np, sizeof(double), ss_compare_doubles);
+  qsort(d, (size_t)nn, sizeof(double), ss_compare_doubles);
   int64_t K = np < nn ? np : nn, best = 0;
   double sa = 0, sd = 0, best_sa = 0, best_sd = 0;
   for (int64_t k = 0; k < K; ++k) {

@@ -60,8 +60,6 @@ void tu_rows_accumulate(const void *rows, int64_t i, double *w, double multiplie
 
 /** 1 if two model vectors are bitwise identical. */
 int tu_same_bits(const double *a, const double *b, int64_t d);
-/** qsort's comparison of doubles, ascending. */
-int tu_compare_doubles(const void *p, const void *q);
 /** The SBP's levels with the bias by sorting both classes (the largest k
  *  with V_k <= volume; gamma = (u + v) / 2, bias = (v - u) / 2). */
 void tu_sbp_reference_levels(const double *y, const double *c, int64_t n, double volume,

@@ -15,6 +15,13 @@
 #include <math.h>
 #include <stdbool.h>
 
+/** qsort's comparison of doubles, ascending (the sorted values hold no NaN). */
+static inline int ss_compare_doubles(const void *p, const void *q)
+{
+  const double a = *(const double *)p, b = *(const double *)q;
+  return (a > b) - (a < b);
+}
+
 /* ------------------------------------------------------------------------ */
 /*                           Random numbers (rng.c)                         */
 /* ------------------------------------------------------------------------ */

@@ -754,17 +754,11 @@ static void sort_heights_at(double *a, int64_t n, double *scratch, int depth)
   insertion_sort(scratch, a, n); /* a height moves only within its bucket */
 }
 
-static int compare_heights(const void *p, const void *q)
-{
-  const double a = *(const double *)p, b = *(const double *)q;
-  return (a > b) - (a < b);
-}
-
 /* The counts are 32-bit: longer arrays (a window of over 4e9 heights) go
  * to qsort. */
 static void sort_heights(double *a, int64_t n, double *scratch)
 {
-  if (n > (int64_t)UINT32_MAX) qsort(a, (size_t)n, sizeof(double), compare_heights);
+  if (n > (int64_t)UINT32_MAX) qsort(a, (size_t)n, sizeof(double), ss_compare_doubles);
   else sort_heights_at(a, n, scratch, 0);
 }
 

@@ -22,12 +22,6 @@
 /** The quantile of ||x_i||^2 SVMSGD2 and SGD-QN size their default t0 by. */
 #define SS_T0_NORM_QUANTILE 0.99
 
-static int compare_doubles(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* The squared row norm R^2 of the default t0: the largest for SGD; for
  * SVMSGD2 and SGD-QN the 99 % quantile of ||x_i||^2, over all rows or over
  * SS_T0_NORM_SAMPLE evenly spaced ones, so that a few outlier rows (under
@@ -43,7 +37,7 @@ static double t0_squared_norm(const SsSvm *self)
     const int64_t i = k * (n / m) + (k * (n % m)) / m;
     sample[k] = self->row_norms2[i];
   }
-  qsort(sample, (size_t)m, sizeof(double), compare_doubles);
+  qsort(sample, (size_t)m, sizeof(double), ss_compare_doubles);
   const int64_t rank = (int64_t)ceil(SS_T0_NORM_QUANTILE * (double)m) - 1;
   return sample[rank < 0 ? 0 : rank];
 }
