@@ -234,7 +234,7 @@ struct SsKernelSvm_ {
   bool scalar_pair_passes;     /**< tests only: the exact SDCA's passes without vectors
                                     (kernel_sdca_pair.c), to compare with them */
   int64_t pair_chunk;          /**< tests only: the exact SDCA's passes in chunks of this many
-                                    visits, a multiple of 4 (0: PAIR_CHUNK), set before train */
+                                    visits, a multiple of 4 (0: PAIR_CHUNK), read by the first train */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;

@@ -138,7 +138,8 @@ typedef struct PairState {
   double choice_v;         /**< its v (-inf: none) */
   double tol;
   bool bias_free;          /**< b fixed at 0 (the bias-free mode: single steps) */
-  PairBest *chunk_best;     /**< [ceil(n / PAIR_CHUNK)] the chunks' bests (pair_pass) */
+  int64_t chunk;           /**< visits a chunk of the passes (PAIR_CHUNK; tests: pair_chunk) */
+  PairBest *chunk_best;    /**< [ceil(n / chunk)] the chunks' bests (pair_pass) */
 } PairState;
 
 static bool in_up(double y, double a, double C) { return y > 0 ? a < C : a > 0; }
@@ -202,11 +203,6 @@ static void warm_start(SsKernelSvm *self, PairState *st, const SsKernelDualState
   }
 }
 
-static int64_t pair_chunk(const SsKernelSvm *self)
-{
-  return self->pair_chunk > 0 ? self->pair_chunk : PAIR_CHUNK;
-}
-
 static SsStatus start(SsKernelSvm *self)
 {
   const int64_t n = self->num_data;
@@ -228,7 +224,8 @@ static SsStatus start(SsKernelSvm *self)
   st->inactive = calloc((size_t)n, 1);
   st->sv = malloc((size_t)n * sizeof(int64_t));
   st->sv_coef = malloc((size_t)n * sizeof(double));
-  st->chunk_best = malloc((size_t)((n + pair_chunk(self) - 1) / pair_chunk(self)) * sizeof(PairBest));
+  st->chunk = self->pair_chunk > 0 ? self->pair_chunk : PAIR_CHUNK; /* fixed with its room */
+  st->chunk_best = malloc((size_t)((n + st->chunk - 1) / st->chunk) * sizeof(PairBest));
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
   const bool allocated = st->v && st->side && st->gbar && st->box && st->active && st->inactive && st->sv &&
                          st->sv_coef && st->chunk_best && self->dual;
@@ -658,7 +655,6 @@ typedef struct PairPass {
   double vi, ci, cj;
   const int64_t *act; /* NULL: all n, the vector passes */
   bool choose;        /* choose_j; else update_v */
-  int64_t chunk;      /* visits a chunk (pair_pass sets it) */
 } PairPass;
 
 static void pass_chunks(void *context, int64_t begin, int64_t end, int slot)
@@ -666,7 +662,8 @@ static void pass_chunks(void *context, int64_t begin, int64_t end, int slot)
   (void)slot;
   const PairPass *p = context;
   for (int64_t c = begin; c < end; ++c) {
-    const int64_t lo = c * p->chunk, hi = lo + p->chunk < p->na ? lo + p->chunk : p->na;
+    const int64_t chunk = p->st->chunk;
+    const int64_t lo = c * chunk, hi = lo + chunk < p->na ? lo + chunk : p->na;
     PairBest *out = &p->st->chunk_best[c];
     if (p->choose) {
       out->pos = p->act ? choose_j(p->st, p->K_diag, p->Ki, p->i, p->vi, p->act, lo, hi, &out->M, &out->key)
@@ -684,8 +681,7 @@ static void pass_chunks(void *context, int64_t begin, int64_t end, int slot)
  * update_v: the largest v), ties to the earlier chunk. */
 static PairBest pair_pass(const SsKernelSvm *self, PairPass *p)
 {
-  p->chunk = pair_chunk(self);
-  const int64_t chunks = (p->na + p->chunk - 1) / p->chunk;
+  const int64_t chunks = (p->na + p->st->chunk - 1) / p->st->chunk;
   ss_parallel_for(ss_threads_pool(self->threads, p->na), chunks, pass_chunks, p);
   PairBest best = {.key = p->choose ? INFINITY : -INFINITY, .M = INFINITY, .pos = -1};
   for (int64_t c = 0; c < chunks; ++c) {
