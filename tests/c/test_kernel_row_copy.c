@@ -82,8 +82,8 @@ static void check_rows_match(const SsData *data, unsigned flags, const SsRowCopy
     for (int threads = 1; threads <= 2; ++threads) {
       const SsThreads t = {.count = threads, .min_length = 16};
       for (int64_t k = 0; k < RN; ++k) got[k] = -1;
-      ss_kernel_training_row_blocks(&kernel, data, flags, copy, norms2, z, zd, norms2[z], t,
-                                    collect, got);
+      ss_kernel_training_row_blocks(&kernel, data, flags, copy, norms2, z, NULL, RN, zd,
+                                    norms2[z], t, collect, got);
       CHECK(tu_same_bits(got, want, RN));
     }
     ss_data_clear_row(data, z, zd);

@@ -84,6 +84,85 @@ struct SsKernelRowStore {
 };
 #endif
 
+/* ------------------------------------------------------------------------ */
+/*                       The active rows, compacted                           */
+/* ------------------------------------------------------------------------ */
+
+/* Once shrinking has left a few of the n examples active, their rows lie
+ * scattered over X, and the dots of a row over the active list fetch each
+ * listed row's offsets, columns and values from memory: on ijcnn1, 47 ns a
+ * listed row (perf: the loads of the columns and of zd), a third of the
+ * kernel values of the exact solve and most of its time. So the cache
+ * copies the active rows one after the other, as CSR (and the row copy of
+ * those: kernel_internal.h, SsRowCopy), at the first row over a new active
+ * list, and computes rows over the list as consecutive rows of the copy:
+ * the same dots of the same rows, so the same values to the bit. The copy
+ * costs a pass over the active rows' entries, paid once for every change of
+ * the list (at most one a shrinking check, PAIR_SHRINK_PERIOD steps), and
+ * memory up to the active rows' share of X, twice (CSR and row copy). Only
+ * CSR data is compacted (a dense row is already one run of memory); where
+ * most examples are active, rows are computed whole instead (compute). */
+
+static void free_active_rows(SsActiveRows *a)
+{
+  if (a->source) { /* their positions */
+    for (int64_t q = 0; q < a->data.num_data; ++q) a->position[a->source[q]] = -1;
+  }
+  free(a->source);
+  free(a->indptr);
+  free(a->indices);
+  free(a->values);
+  free(a->norms2);
+  ss_row_copy_free(&a->copy);
+  a->source = a->indptr = NULL;
+  a->indices = NULL;
+  a->values = NULL;
+  a->norms2 = NULL;
+}
+
+/* Copy X's rows a->list[0..m) into a's arrays; false (nothing kept) when
+ * out of memory, or for data it does not compact (dense, a map). */
+static bool make_active_rows(SsActiveRows *a, const SsData *X, const double *norms2,
+                             unsigned flags)
+{
+  const int64_t m = a->m, n = X->num_data, *p = X->indptr;
+  const size_t size = X->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
+  free_active_rows(a);
+  if (X->layout != SS_LAYOUT_CSR || X->homkermap || m < 1) return false;
+  if (!a->position) {
+    a->position = malloc((size_t)n * sizeof(int64_t));
+    if (!a->position) return false;
+    for (int64_t k = 0; k < n; ++k) a->position[k] = -1;
+  }
+  int64_t nnz = 0;
+  for (int64_t q = 0; q < m; ++q) nnz += p[a->list[q] + 1] - p[a->list[q]];
+  a->source = malloc((size_t)m * sizeof(int64_t));
+  a->indptr = malloc((size_t)(m + 1) * sizeof(int64_t));
+  a->indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
+  a->values = malloc((size_t)(nnz > 0 ? nnz : 1) * size);
+  a->norms2 = malloc((size_t)m * sizeof(double));
+  if (!a->source || !a->indptr || !a->indices || !a->values || !a->norms2) {
+    free_active_rows(a);
+    return false;
+  }
+  a->indptr[0] = 0;
+  for (int64_t q = 0; q < m; ++q) {
+    const int64_t r = a->list[q], first = p[r], count = p[r + 1] - first, at = a->indptr[q];
+    memcpy(a->indices + at, X->indices + first, (size_t)count * sizeof(int32_t));
+    memcpy((char *)a->values + (size_t)at * size, (const char *)X->values + (size_t)first * size,
+           (size_t)count * size);
+    a->indptr[q + 1] = at + count;
+    a->source[q] = r;
+    a->norms2[q] = norms2[r];
+    a->position[r] = q;
+  }
+  a->data = (SsData){.layout = SS_LAYOUT_CSR, .dtype = X->dtype, .num_data = m,
+                     .dimension = X->dimension, .values = a->values, .indptr = a->indptr,
+                     .indices = a->indices};
+  (void)ss_row_copy_update(&a->copy, &a->data, flags); /* none: the CSR dots of the copy */
+  return true;
+}
+
 SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes, bool float_rows)
 {
   *cache = (SsKernelCache){0};
@@ -143,7 +222,23 @@ void ss_kernel_cache_free(SsKernelCache *cache)
   free(cache->complete);
   free(cache->widened[0]);
   free(cache->widened[1]);
+  ss_row_copy_free(&cache->copy);
+  free_active_rows(&cache->active);
+  free(cache->active.position);
   *cache = (SsKernelCache){0};
+}
+
+void ss_kernel_cache_start_train(SsKernelCache *cache)
+{
+  cache->copy_current = false;
+  cache->active.tried = cache->active.made = false;
+}
+
+void ss_kernel_cache_set_active(SsKernelCache *cache, const int64_t *active, int64_t num_active)
+{
+  cache->active.list = active;
+  cache->active.m = num_active;
+  cache->active.tried = cache->active.made = false;
 }
 
 void ss_kernel_cache_grow_active(SsKernelCache *cache)
@@ -215,30 +310,74 @@ static void store_block(void *context, int64_t block, int64_t lo, int64_t hi, co
   }
 }
 
+/* Above this share of the n examples in a list, a row is computed whole
+ * over X's row copy rather than over the list (compute). */
+#define SS_CACHE_WHOLE_ROW_SHARE 0.75
+
 /* row[rows[k]] = K(x_i, x_rows[k]) for k < m (rows NULL: row[k] = K(x_i, x_k)),
- * counted; row holds doubles, or floats when the cache is single. A whole
- * row of doubles is computed in its buffer (on the threads that compute it:
- * the first writes to a fresh buffer, page faults, are split too); the
- * others block by block, each block stored by the thread that computed it
- * (the scatter over a shrunk active set was 6 % of the calling thread's
- * samples on ijcnn1 with two threads, when it followed the row serially). */
-static void compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int64_t *rows,
+ * counted; row holds doubles, or floats when the cache is single. Returns
+ * whether all n values were computed (the row is complete). The dots run
+ * over a row copy (kernel_internal.h, SsRowCopy), the CSR dots' values to
+ * the bit:
+ * - the active list (ss_kernel_cache_set_active), where at most
+ *   SS_CACHE_WHOLE_ROW_SHARE of the examples are active: as consecutive
+ *   rows of the active rows compacted (above);
+ * - a longer list, where X has a row copy: the whole row, consecutive rows
+ *   of that copy, about 5 ns a row on ijcnn1 against 8-13 ns a listed row
+ *   over it or over the CSR rows (the rows then stay complete);
+ * - else the list over X's row copy, made at the first row of each train
+ *   call (kernel.c, copied_listed_dots), or over the CSR rows.
+ * Each block of the row is stored by the thread that computed it (the
+ * first writes to a fresh buffer, page faults, are split too; the scatter
+ * over a shrunk active set was 6 % of the calling thread's samples on
+ * ijcnn1 with two threads, when it followed the row serially). */
+static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int64_t *rows,
                     int64_t m, void *row)
 {
-  if (m == 0) return;
   const SsData *X = &svm->data;
-  ss_data_scatter_row(X, i, svm->zd);
-  if (!rows && !cache->single) {
-    ss_kernel_row_threads(&svm->kernel, X, svm->norms2, NULL, m, svm->zd, svm->norms2[i],
-                          svm->row_flags, row, svm->threads);
-  } else {
-    StoreRow store = {rows, row, cache->single};
-    ss_kernel_row_blocks(&svm->kernel, X, svm->row_flags, svm->norms2, rows, m, svm->zd,
-                         svm->norms2[i], svm->threads, store_block, &store);
+  const int64_t n = X->num_data;
+  if (m == 0) return false;
+  SsActiveRows *a = &cache->active;
+  /* set_row_copy(0), and a precomputed kernel (its row is read by X's row
+   * numbers): no copy of any kind, the listed rows as asked */
+  const bool copies = !svm->no_row_copy && svm->kernel.type != SS_KERNEL_PRECOMPUTED;
+  if (!cache->copy_current) {
+    if (copies) {
+      (void)ss_row_copy_update(&cache->copy, X, svm->row_flags); /* out of memory: none */
+    } else {
+      ss_row_copy_free(&cache->copy);
+      free_active_rows(a);
+    }
+    cache->copy_current = true;
   }
+  const bool few = (double)m <= SS_CACHE_WHOLE_ROW_SHARE * (double)n;
+  const bool on_list = copies && few && rows && rows == a->list && m == a->m;
+  if (on_list && !a->tried) {
+    a->made = make_active_rows(a, X, svm->norms2, svm->row_flags);
+    a->tried = true;
+  }
+  const SsData *over = X;
+  const SsRowCopy *copy = &cache->copy;
+  const double *norms2 = svm->norms2;
+  int64_t z = i;
+  if (on_list && a->made && (!a->copy.bits || a->position[i] >= 0)) {
+    over = &a->data; /* row q of the compacted rows is X's row rows[q] */
+    copy = &a->copy;
+    norms2 = a->norms2;
+    z = a->position[i]; /* a bit copy's own row (-1: none, for the other copies) */
+  } else if (rows && copies && !few && cache->copy.num_rows > 0) {
+    rows = NULL; /* the whole row */
+    m = n;
+  }
+  ss_data_scatter_row(X, i, svm->zd);
+  StoreRow store = {rows, row, cache->single};
+  ss_kernel_training_row_blocks(&svm->kernel, over, svm->row_flags, copy, norms2, z,
+                                over == X ? rows : NULL, m, svm->zd, svm->norms2[i],
+                                svm->threads, store_block, &store);
   ss_data_clear_row(X, i, svm->zd);
   svm->num_kernel_evaluations += m;
   cache->misses++;
+  return m == n;
 }
 
 /* Row i's slot, moved to the front; *current: it holds a valid row. -1:
@@ -326,11 +465,9 @@ const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_
   }
   if (cache->capacity == cache->n) {
     /* Every row fits: compute it whole, once for all. */
-    compute(cache, svm, i, NULL, cache->n, cache->rows[s]);
-    cache->complete[s] = true;
+    cache->complete[s] = compute(cache, svm, i, NULL, cache->n, cache->rows[s]);
   } else {
-    compute(cache, svm, i, active, num_active, cache->rows[s]);
-    cache->complete[s] = num_active == cache->n;
+    cache->complete[s] = compute(cache, svm, i, active, num_active, cache->rows[s]);
   }
   cache->made_in[s] = cache->generation;
   return row_of(cache, s, active, num_active, false);
@@ -348,7 +485,7 @@ const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, 
     *status = SS_ERR_ALLOC;
     return NULL;
   }
-  if (!current) compute(cache, svm, i, active, num_active, cache->rows[s]);
+  if (!current) cache->complete[s] = compute(cache, svm, i, active, num_active, cache->rows[s]);
   if (!cache->complete[s]) compute(cache, svm, i, rest, num_rest, cache->rows[s]);
   cache->made_in[s] = cache->generation;
   cache->complete[s] = true;

@@ -10,6 +10,23 @@
  *  rows"): each row computed once, by the first object that needs it. */
 typedef struct SsKernelRowStore SsKernelRowStore;
 
+/** X's rows of the solver's active set, one after the other
+ *  (kernel_cache.c, "The active rows, compacted"). */
+typedef struct SsActiveRows {
+  const int64_t *list;  /**< borrowed: the active list (ss_kernel_cache_set_active), or NULL */
+  int64_t m;            /**< its length */
+  bool tried;           /**< they were made for this list, or could not be */
+  bool made;            /**< the arrays below hold X's rows list[0..m) */
+  SsData data;          /**< CSR over indptr, indices and values: row q is X's row source[q] */
+  int64_t *source;      /**< [m] */
+  int64_t *indptr;      /**< [m + 1] */
+  int32_t *indices;     /**< [their stored values] */
+  void *values;         /**< [their stored values], X's dtype */
+  double *norms2;       /**< [m] their squared norms */
+  int64_t *position;    /**< [n] q for X's row source[q], -1 for the others */
+  SsRowCopy copy;       /**< data laid out for the dots (kernel_internal.h) */
+} SsActiveRows;
+
 typedef struct SsKernelCache {
   int64_t n;            /**< row length */
   int64_t capacity;     /**< rows the budget holds, in [2, n] (2 even for n = 1: never reached) */
@@ -29,6 +46,10 @@ typedef struct SsKernelCache {
   uint64_t generation;  /**< steps whenever the active set grows */
   int64_t hits, misses;
   SsKernelRowStore *store; /**< borrowed: the rows come from here first when all n fit, or NULL */
+  SsRowCopy copy;       /**< X laid out for the rows' dots (kernel_internal.h), made at the
+                             first row a train call computes */
+  bool copy_current;    /**< copy was made in this train call */
+  SsActiveRows active;  /**< the active rows, compacted where few are active */
 } SsKernelCache;
 
 /** A cache for rows of length @p n within @p megabytes (> 0); SS_ERR_ALLOC.
@@ -41,6 +62,13 @@ SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes,
 void ss_kernel_cache_use_store(SsKernelCache *cache, SsKernelRowStore *store);
 /** Free every buffer (safe on a zeroed or failed cache). */
 void ss_kernel_cache_free(SsKernelCache *cache);
+/** A train call begins: the row copy is made again before its first row
+ *  (X's values may have changed since the last call). */
+void ss_kernel_cache_start_train(SsKernelCache *cache);
+/** The solver's active set is now active[0, num_active): rows asked over
+ *  that list are computed over X's rows compacted (made at the first such
+ *  row); call again whenever the list changes. */
+void ss_kernel_cache_set_active(SsKernelCache *cache, const int64_t *active, int64_t num_active);
 /** The active set is about to grow: every cached row becomes stale. */
 void ss_kernel_cache_grow_active(SsKernelCache *cache);
 /** Row i of the kernel matrix, valid at the k in active[0, num_active) (and

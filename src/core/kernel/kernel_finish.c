@@ -84,7 +84,7 @@
  * epochs of SDCA, or on small sets up to SS_KERNEL_FINISH_MAX_EPOCHS epochs
  * while their steps read at most SS_KERNEL_FINISH_WORK kernel-row entries. It inherits the object's kernel, data, labels, weights,
  * lambda, bias form, seed, threads, kernel precision, cache size, shrinking,
- * interrupt callback and shared kernel rows (one-vs-rest: the estimator's
+ * row copy setting, interrupt callback and shared kernel rows (one-vs-rest: the estimator's
  * store, kernel_cache.c).
  *
  * The write-back. A finish that ran (status converged or max_iterations)

@@ -211,6 +211,7 @@ static SsStatus start(SsKernelSvm *self)
     /* A further train call: re-establish optimality at the object's tol. */
     st->optimal = st->measured = false;
     st->tol = self->epsilon;
+    ss_kernel_cache_start_train(&st->cache);
     return SS_OK;
   }
   st = calloc(1, sizeof(PairState));
@@ -246,6 +247,7 @@ static SsStatus start(SsKernelSvm *self)
     st->active[k] = k;
   }
   st->num_active = n;
+  ss_kernel_cache_set_active(&st->cache, st->active, n);
   st->until_shrink = shrink_period(self);
   st->tol = self->epsilon;
   st->bias_free = self->sdca_bias_free;
@@ -351,6 +353,7 @@ static SsStatus unshrink(SsKernelSvm *self, PairState *st)
   st->num_active = n;
   st->have_choice = false;
   ss_kernel_cache_grow_active(&st->cache);
+  ss_kernel_cache_set_active(&st->cache, st->active, n);
   return SS_OK;
 }
 
@@ -384,6 +387,7 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
   memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
   st->num_active = kept;
   st->have_choice = false;
+  if (left > 0) ss_kernel_cache_set_active(&st->cache, st->active, kept);
   return SS_OK;
 }
 
@@ -968,6 +972,7 @@ SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
       return status;
     }
     use_shared_rows(self, st);
+    ss_kernel_cache_set_active(&st->cache, st->active, st->num_active);
   }
   return SS_OK;
 }

@@ -583,6 +583,7 @@ static SsKernelSvm *finish_solver(SsKernelSvm *self, SsStatus *status)
   if (*status == SS_OK && !self->bias_enabled) *status = ss_kernel_sdca_bias_free_pairs(sdca);
   if (*status == SS_OK && self->cache_size > 0) *status = ss_kernel_svm_set_cache_size(sdca, self->cache_size);
   if (*status == SS_OK) *status = ss_kernel_svm_set_shrinking(sdca, !self->no_shrinking);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_row_copy(sdca, !self->no_row_copy);
   if (*status == SS_OK && self->row_store) *status = ss_kernel_svm_share_kernel_rows(sdca, self);
   if (*status == SS_OK && self->interrupt_fn)
     *status = ss_kernel_svm_set_interrupt_function(sdca, self->interrupt_fn, self->interrupt_user);
@@ -1320,6 +1321,7 @@ static SsKernelSvm *warmup_solver(const SsKernelSvm *self, const SsData *rows, c
   if (*status == SS_OK) *status = ss_kernel_svm_set_num_threads(warm, ss_kernel_svm_get_num_threads(self));
   if (*status == SS_OK && weights) *status = ss_kernel_svm_set_weights(warm, weights);
   if (*status == SS_OK) *status = ss_kernel_svm_set_unregularized_bias(warm, bias);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_row_copy(warm, !self->no_row_copy);
   if (*status == SS_OK && self->interrupt_fn)
     *status = ss_kernel_svm_set_interrupt_function(warm, self->interrupt_fn, self->interrupt_user);
   if (*status != SS_OK) {
