@@ -1,6 +1,7 @@
-"""The SBP's row copy of CSR training data (KernelSVM.set_row_copy,
-ss_kernel_svm_set_row_copy; docs/memory.rst): on by default, the same
-iterates bit for bit with it and without it, refusals, pickling."""
+"""The row copies of CSR training data of the SBP and of exact SDCA
+(KernelSVM.set_row_copy, ss_kernel_svm_set_row_copy; docs/memory.rst,
+docs/kernel.rst "Rows over copies of X"): on by default, the same iterates
+bit for bit with them and without them, refusals, pickling."""
 import pickle
 
 import numpy as np
@@ -41,6 +42,38 @@ def test_on_and_off_give_the_same_iterates(unit, bias):
     assert on.get_dual_variables().tobytes() == off.get_dual_variables().tobytes()
     assert on.get_bias() == off.get_bias()
     assert np.array_equal(on.decision_function(X), off.decision_function(X))
+
+
+def exact(X, y, row_copy, cache_mb=0.02):
+    """Exact SDCA with the bias on a cache of a few rows, so that its rows
+    are computed over shrunk active sets (compacted with the copies on:
+    gamma 0.05 leaves about half of the 400 examples support vectors, and
+    shrinking sets the others aside)."""
+    svm = KernelSVM(X, y, 1.0 / (10 * X.shape[0]), solver="sdca", kernel="rbf", gamma=0.05,
+                    seed=3)
+    svm.set_unregularized_bias(True)
+    svm.set_cache_size(cache_mb)
+    svm.set_epsilon(1e-6)
+    if row_copy is not None:
+        svm.set_row_copy(row_copy)
+    svm.train()
+    return svm
+
+
+@pytest.mark.parametrize("unit", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_exact_sdca_on_and_off_give_the_same_iterates(unit, dtype):
+    X, y = csr_problem(unit)
+    X = X.astype(dtype)
+    on, off = exact(X, y, None), exact(X, y, False)
+    assert on.get_row_copy() is True and off.get_row_copy() is False
+    assert on.get_statistics()["status"] == "converged"
+    assert on.get_dual_variables().tobytes() == off.get_dual_variables().tobytes()
+    assert on.get_bias() == off.get_bias()
+    assert on.get_iteration_number() == off.get_iteration_number()
+    # and against a cache that holds every row (rows computed whole, once)
+    whole = exact(X, y, None, cache_mb=200)
+    assert whole.get_dual_variables().tobytes() == on.get_dual_variables().tobytes()
 
 
 def test_turned_off_between_train_calls():

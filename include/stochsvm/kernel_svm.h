@@ -285,17 +285,21 @@ SS_API SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *s
 SS_API SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled);
 /** @brief 1 if SDCA with a bias shrinks, else 0. */
 SS_API int ss_kernel_svm_get_shrinking(const SsKernelSvm *self);
-/** @brief The SBP's row copy of CSR training data (non-zero, the default)
- *  or none (0). The copy (0/1 rows as bits, other rows in slices summed as
+/** @brief The row copies of CSR training data of the SBP and of exact
+ *  SDCA (SS_KSOLVER_SDCA with the bias, and the kernel SDCA finishes and nu
+ *  warm-ups, which inherit the setting): on (non-zero, the default) or
+ *  none (0). The copy (0/1 rows as bits, other rows in slices summed as
  *  vectors) makes each kernel evaluation cheaper and gives the same values
  *  bit for bit, so the iterates do not depend on it; it is a second copy of
  *  X's stored values (8.7 bytes per stored entry on ijcnn1, at most 12.6;
  *  0/1 data with d <= 256: 8 ceil(d / 64) bytes a row), made at every train
- *  and freed with the solver's state; off, the next train frees it (docs:
+ *  (exact SDCA: at its first kernel row) and freed with the solver's state;
+ *  exact SDCA also copies its active rows, compacted, once shrinking leaves
+ *  at most 3/4 of them active. Off, the next train frees them (docs:
  *  memory.rst). Other solvers and dense data have no copy.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, @p enabled neither 0 nor 1). */
 SS_API SsStatus ss_kernel_svm_set_row_copy(SsKernelSvm *self, int enabled);
-/** @brief 1 if the SBP copies CSR training rows (the default), else 0. */
+/** @brief 1 if the SBP and exact SDCA copy CSR training rows (the default), else 0. */
 SS_API int ss_kernel_svm_get_row_copy(const SsKernelSvm *self);
 /** @brief Relative stopping tolerance, finite and >= 0; default 1e-3; 0
  *  disables the rule. The rules are the linear object's (svm.h,

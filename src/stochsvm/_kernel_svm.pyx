@@ -780,11 +780,14 @@ cdef class KernelSVM(_Trainer):
         return _finish_mode_name(ss_kernel_svm_get_sdca_finish(self._reader()))
 
     def set_row_copy(self, enabled):
-        """SBP on CSR data: keep a copy of X's rows laid out for fast kernel
-        rows (True, the default) or not (False). The copy gives the same
-        kernel values bit for bit, so both give the same iterates; off saves
-        its memory (about 9 bytes per stored value; docs/memory.rst) and the
-        time to make it at every ``train``, at the price of slower rows."""
+        """SBP and exact SDCA (``solver="sdca"`` with the bias, and the
+        kernel SDCA finishes) on CSR data: keep copies of X's rows laid out
+        for fast kernel rows (True, the default) or not (False). The copies
+        give the same kernel values bit for bit, so both give the same
+        iterates; off saves their memory (about 9 bytes per stored value,
+        and for exact SDCA its shrunk active rows compacted;
+        docs/memory.rst) and the time to make them, at the price of slower
+        rows."""
         cdef SsKernelSvm *p = self._writer("set_row_copy")
         if not isinstance(enabled, (bool, np.bool_)):
             raise TypeError(f"row_copy must be True or False, got {enabled!r}")

@@ -232,8 +232,8 @@ struct SsKernelSvm_ {
                                     window scan of the previous row pass (sbp.c) */
   int64_t sbp_filled_levels;   /**< tests only: SBP iterations that filled the whole basin
                                     (no window held the level, sbp.c) */
-  bool no_row_copy;            /**< ss_kernel_svm_set_row_copy(0): the SBP's rows go without a
-                                    row copy (SsRowCopy) */
+  bool no_row_copy;            /**< ss_kernel_svm_set_row_copy(0): the SBP's and exact SDCA's
+                                    rows go without row copies (SsRowCopy, kernel_cache.c) */
   bool scalar_pair_passes;     /**< tests only: the exact SDCA's passes without vectors
                                     (kernel_sdca_pair.c), to compare with them */
   int64_t pair_chunk;          /**< tests only: the exact SDCA's passes in chunks of this many
