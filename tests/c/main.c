@@ -252,7 +252,6 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_row_copy_setter)                                     \
   X(kernel_row_copy_mixed_parity)                               \
   X(kernel_row_copy_aligned)                                    \
-  X(kernel_row_copy_listed_rows)                                \
   X(kernel_row_copy_cache_rows)                                 \
   X(kernel_row_copy_exact_same_iterates)                        \
   X(kernel_sbp_drawn_alpha)                                     \

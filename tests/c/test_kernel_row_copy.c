@@ -1,10 +1,10 @@
 /* test_kernel_row_copy.c -- row copies of CSR training data (SsRowCopy,
  * kernel.c "Row copies"): which copy is made, that the kernel rows over it
  * equal the rows over CSR bit for bit (values, float32 values, 0/1 values;
- * every block size, lane and parity; consecutive and listed rows; 1 and 2
- * threads), that the exact solver's cache computes its rows over it and
- * over its active rows compacted with the same values, and that the SBP's
- * and the exact solver's iterates are the same with and without it. */
+ * every block size, lane and parity; 1 and 2 threads), that the exact
+ * solver's cache computes its rows over it and over its active rows
+ * compacted with the same values, and that the SBP's and the exact
+ * solver's iterates are the same with and without it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,8 +86,8 @@ static void check_rows_match(const SsData *data, unsigned flags, const SsRowCopy
     for (int threads = 1; threads <= 2; ++threads) {
       const SsThreads t = {.count = threads, .min_length = 16};
       for (int64_t k = 0; k < RN; ++k) got[k] = -1;
-      ss_kernel_training_row_blocks(&kernel, data, flags, copy, norms2, z, NULL, RN, zd,
-                                    norms2[z], t, collect, got);
+      ss_kernel_training_row_blocks(&kernel, data, flags, copy, norms2, z, zd, norms2[z], t,
+                                    collect, got);
       CHECK(tu_same_bits(got, want, RN));
     }
     ss_data_clear_row(data, z, zd);
@@ -389,76 +389,18 @@ void test_kernel_sbp_drawn_alpha(void)
   }
 }
 
-/* Listed rows over a copy (kernel.c, copied_listed_dots) against the CSR
- * dots of the same list (ss_kernel_row_blocks), on 1 and 2 threads, bit for
- * bit: lists dense enough for the copy (increasing; the same reversed; the
- * rows of the partial last block) and too sparse for it (the CSR dots). */
-static void check_listed_rows_match(const SsData *data, unsigned flags, const SsRowCopy *copy)
-{
-  static double norms2[RN], want[RN], got[RN];
-  static int64_t list[RN];
-  double *zd = calloc((size_t)data->dimension, sizeof(double));
-  REQUIRE(zd);
-  SsKernel kernel;
-  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.9, 0, 1) == SS_OK);
-  for (int64_t i = 0; i < RN; ++i) norms2[i] = ss_data_row_squared_norm(data, i);
-  for (int kind = 0; kind < 5; ++kind) {
-    int64_t m = 0;
-    for (int64_t k = 0; k < RN; ++k) {
-      const bool in = kind == 0 || kind == 1 ? k % 5 != 0
-                      : kind == 2            ? k % 9 == 0
-                      : kind == 3            ? k >= RN - 300
-                                             : k == 700;
-      if (in) list[m++] = kind == 1 ? RN - 1 - k : k; /* 1: the same rows, decreasing */
-    }
-    for (int64_t z = 1; z < RN; z += 301) {
-      ss_data_scatter_row(data, z, zd);
-      const SsThreads serial = {.count = 1};
-      ss_kernel_row_blocks(&kernel, data, flags, norms2, list, m, zd, norms2[z], serial, collect,
-                           want);
-      for (int threads = 1; threads <= 2; ++threads) {
-        const SsThreads t = {.count = threads, .min_length = 16};
-        for (int64_t k = 0; k < m; ++k) got[k] = -1;
-        ss_kernel_training_row_blocks(&kernel, data, flags, copy, norms2, z, list, m, zd,
-                                      norms2[z], t, collect, got);
-        CHECK(tu_same_bits(got, want, m));
-      }
-      ss_data_clear_row(data, z, zd);
-    }
-  }
-  free(zd);
-}
-
-void test_kernel_row_copy_listed_rows(void)
-{
-  static CsrRows m;
-  for (int unit = 0; unit < 2; ++unit)
-    for (int f32 = 0; f32 < 2 - unit; ++f32) {
-      make_rows(&m, unit ? 130 : 60, unit ? 30 : 13, unit ? 0 : 12, unit, 43 + (uint64_t)unit);
-      SsData data;
-      REQUIRE(ss_data_init_csr(&data, f32 ? SS_DTYPE_FLOAT32 : SS_DTYPE_FLOAT64,
-                               f32 ? (const void *)m.values32 : (const void *)m.values, m.indptr,
-                               m.indices, RN, m.d) == SS_OK);
-      const unsigned flags = unit ? SS_ROWS_UNIT_VALUES : f32 ? SS_ROWS_FLOAT32 : 0u;
-      SsRowCopy copy = {0};
-      CHECK_EQ_INT(ss_row_copy_update(&copy, &data, flags), SS_OK);
-      CHECK(unit ? copy.bits != NULL : copy.values != NULL);
-      check_listed_rows_match(&data, flags, &copy);
-      ss_row_copy_free(&copy);
-    }
-}
-
 /* The exact solver's row cache (kernel_cache.c) over CSR rows, bit for bit
- * the CSR rows, with its copies and without (set_row_copy(0)): a row over
- * a list of all but one example (computed whole: a cover of the one left
- * then computes nothing), over an active list of three quarters and then of
- * a quarter of the examples (their rows compacted, made again when the list
- * changes), and a row of an example outside the active list. */
+ * the CSR rows, with its copies and without (set_row_copy(0)): rows over an
+ * active list of all but one example and of 8/9 of them (computed whole:
+ * a cover of the others then computes nothing), of three quarters and of a
+ * quarter of the examples (their rows compacted, made again when the list
+ * changes; the cover computes the rest whole), of examples in the list and
+ * outside it. */
 void test_kernel_row_copy_cache_rows(void)
 {
   static CsrRows m;
   static double y[RN], want[RN];
-  static int64_t active[RN];
+  static int64_t active[RN], others[RN];
   SsKernel kernel;
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.9, 0, 1) == SS_OK);
   for (int unit = 0; unit < 2; ++unit) {
@@ -476,20 +418,23 @@ void test_kernel_row_copy_cache_rows(void)
               SS_OK);
       CHECK_EQ_INT(cache.capacity, 4);
       ss_kernel_cache_start_train(&cache);
-      for (int l = 0; l < 3; ++l) {
-        int64_t na = 0, rest = -1;
+      for (int l = 0; l < 4; ++l) {
+        int64_t na = 0, nr = 0;
         for (int64_t k = 0; k < RN; ++k) {
-          const bool in = l == 0 ? k != 4 : l == 1 ? k % 4 != 0 : k % 4 == 1;
+          const bool in = l == 0 ? k != 4 : l == 1 ? k % 4 != 0 : l == 2 ? k % 4 == 1 : k % 9 != 0;
           if (in) active[na++] = k;
-          else rest = k; /* the last one outside */
+          else others[nr++] = k;
         }
-        /* the whole row above 3/4 of the examples (SS_CACHE_WHOLE_ROW_SHARE); the second
-           list is the largest compacted one */
-        CHECK(l == 0 ? na > 0.75 * RN : na <= 0.75 * RN && (l == 2 || na + 1 > 0.75 * RN));
+        /* the whole row above 3/4 of the examples (SS_CACHE_WHOLE_ROW_ACTIVE), the second
+           list the longest compacted one; the others' rows whole above 1/8
+           (SS_CACHE_WHOLE_ROW_OTHER): the compacted lists' */
+        const bool whole = l == 0 || l == 3;
+        CHECK(whole ? na > 0.75 * RN : na <= 0.75 * RN && (l != 1 || na + 1 > 0.75 * RN));
+        CHECK(whole != (nr > 0.125 * RN));
         ss_kernel_cache_grow_active(&cache); /* nothing cached serves the new list */
         ss_kernel_cache_set_active(&cache, active, na);
         /* one in the list, one outside; neither cached yet (a complete row would serve) */
-        const int64_t zs[2] = {active[na * (l + 1) / 5], rest};
+        const int64_t zs[2] = {active[na * (l + 1) / 5], others[nr - 1 - l % 2]};
         CHECK(cache.slot_of[zs[0]] < 0 && cache.slot_of[zs[1]] < 0);
         for (int q = 0; q < 2; ++q) {
           const int64_t z = zs[q];
@@ -505,17 +450,15 @@ void test_kernel_row_copy_cache_rows(void)
             same = same && memcmp(&row[active[k]], &want[active[k]], sizeof(double)) == 0;
           }
           CHECK(same);
-          if (l == 0) {
-            /* computed whole (with the copies): complete, the cover computes nothing */
-            const int64_t misses = cache.misses;
-            row = ss_kernel_cache_row_cover(&cache, svm, z, active, na, &rest, 1, &status);
-            REQUIRE(row);
-            CHECK_EQ_INT(cache.misses, misses + off);
-            CHECK(memcmp(&row[rest], &want[rest], sizeof(double)) == 0);
-          }
+          /* the row made complete: nothing more to compute where it was computed whole */
+          const int64_t misses = cache.misses;
+          row = ss_kernel_cache_row_cover(&cache, svm, z, active, na, others, nr, &status);
+          REQUIRE(row);
+          CHECK_EQ_INT(cache.misses, misses + (whole ? off : 1));
+          CHECK(memcmp(row, want, RN * sizeof(double)) == 0);
         }
         /* the compacted rows (not on the whole list, not with the copies off) */
-        CHECK(cache.active.made == (l > 0 && !off));
+        CHECK(cache.active.made == (!whole && !off));
         CHECK(cache.active.made ? cache.active.position[zs[0]] >= 0 : true);
       }
       ss_kernel_cache_free(&cache);

@@ -562,40 +562,6 @@ static bool copied_dots(const SsRowCopy *copy, int64_t z, int64_t first, int64_t
   return false;
 }
 
-/* Listed rows over a copy are summed a whole block of X at a time, so a
- * copy serves a list only while its blocks hold at most this many rows
- * for every row listed. A block's sums over a sliced copy cost about
- * 2 ns a row on ijcnn1 (sliced_dots_avx2's comment), the CSR dot of one
- * listed row about 17 ns there (callgrind and perf of the exact solver on
- * ijcnn1 over its shrunk active sets); 4 keeps a margin for shorter CSR
- * rows. */
-#define SS_LISTED_ROWS_PER_BLOCK_ROW 4
-
-/* dots() of the listed rows rows[0..len) of X over a copy: each run of
- * rows in one block of X is served by the dots of the whole block
- * (copied_dots, into a block's room of sums), from which the run's own are
- * picked: the same sums, so the same bits as over the CSR rows. Any order
- * is correct; an increasing list (an active set) is fast. False (nothing
- * written) when the blocks would cost more than SS_LISTED_ROWS_PER_BLOCK_ROW
- * rows for every row listed: a sparse list, for which the CSR dots of its
- * own rows are cheaper. */
-static bool copied_listed_dots(const SsRowCopy *copy, int64_t z, const int64_t *rows,
-                               int64_t len, const double *zd, double *out)
-{
-  enum { B = SS_KERNEL_ROW_BLOCK };
-  int64_t runs = 0;
-  for (int64_t k = 0; k < len; ++k) runs += k == 0 || rows[k] / B != rows[k - 1] / B;
-  if (runs * B > SS_LISTED_ROWS_PER_BLOCK_ROW * len) return false;
-  double sums[B];
-  for (int64_t k = 0; k < len;) {
-    const int64_t block = rows[k] / B, first = block * B;
-    const int64_t length = copy->num_rows - first < B ? copy->num_rows - first : B;
-    if (!copied_dots(copy, z, first, length, zd, sums)) return false; /* not reached: whole blocks */
-    for (; k < len && rows[k] / B == block; ++k) out[k] = sums[rows[k] - first];
-  }
-  return true;
-}
-
 /* A CSR product term: v[k] x, or x where every stored value is 1 (unit:
  * 1 * x is x exactly, so the sums below are the same bits without loading
  * the values). */
@@ -650,17 +616,13 @@ static inline double csr_unit_dot(const int32_t *j, int64_t a, int64_t e, const 
 
 /* out[k] = <x_r, zd> for k < len, r = rows[k] (rows NULL: r = first + k),
  * one loop per layout x type; unit: X is CSR and its stored values are
- * all 1 (ss_data_unit_values). Rows against X's own row z (zd its
- * scatter) are summed over @p copy when it has one (NULL: none):
- * consecutive rows always, listed ones where copied_listed_dots serves. */
+ * all 1 (ss_data_unit_values). Consecutive rows against X's own row z
+ * (zd its scatter) are summed over @p copy when it has one (NULL: none). */
 static void dots(const SsData *X, const SsRowCopy *copy, int64_t z, const int64_t *rows,
                  int64_t first, int64_t len, const double *zd, bool unit, double *out)
 {
   const int64_t d = X->dimension;
-  if (copy && copy->num_rows > 0 && len > 0) {
-    if (!rows && copied_dots(copy, z, first, len, zd, out)) return;
-    if (rows && copied_listed_dots(copy, z, rows, len, zd, out)) return;
-  }
+  if (!rows && copy && copy->num_rows > 0 && copied_dots(copy, z, first, len, zd, out)) return;
   if (X->layout == SS_LAYOUT_DENSE) {
     const int64_t stride = X->row_stride;
     if (X->dtype == SS_DTYPE_FLOAT32) {
@@ -949,13 +911,12 @@ void ss_kernel_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flag
 
 void ss_kernel_training_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flags,
                                    const SsRowCopy *copy, const double *norms2, int64_t z,
-                                   const int64_t *rows, int64_t m, const double *zd,
-                                   double z_norm2, SsThreads threads, SsKernelBlockFn consume,
-                                   void *context)
+                                   const double *zd, double z_norm2, SsThreads threads,
+                                   SsKernelBlockFn consume, void *context)
 {
-  RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
-                .z_norm2 = z_norm2, .consume = consume, .context = context, .flags = flags,
-                .copy = copy, .z = z};
+  const int64_t m = X->num_data;
+  RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .m = m, .zd = zd, .z_norm2 = z_norm2,
+                .consume = consume, .context = context, .flags = flags, .copy = copy, .z = z};
   ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), consume_chunks, &job);
 }
 

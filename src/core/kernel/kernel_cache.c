@@ -310,23 +310,28 @@ static void store_block(void *context, int64_t block, int64_t lo, int64_t hi, co
   }
 }
 
-/* Above this share of the n examples in a list, a row is computed whole
- * over X's row copy rather than over the list (compute). */
-#define SS_CACHE_WHOLE_ROW_SHARE 0.75
+/* Where X has a row copy (kernel_internal.h, SsRowCopy) the cache computes
+ * a row whole, n values, in place of a list longer than these shares of n
+ * (compute): the active list, above which it is not compacted, and any
+ * other (the inactive examples of a cover). On ijcnn1 a whole row costs
+ * about 5 ns a value over the copy, against 8-13 ns a listed row when most
+ * rows are listed and 47 ns when few are (each listed row a fetch from
+ * memory). */
+#define SS_CACHE_WHOLE_ROW_ACTIVE 0.75
+#define SS_CACHE_WHOLE_ROW_OTHER 0.125
 
 /* row[rows[k]] = K(x_i, x_rows[k]) for k < m (rows NULL: row[k] = K(x_i, x_k)),
  * counted; row holds doubles, or floats when the cache is single. Returns
- * whether all n values were computed (the row is complete). The dots run
- * over a row copy (kernel_internal.h, SsRowCopy), the CSR dots' values to
- * the bit:
- * - the active list (ss_kernel_cache_set_active), where at most
- *   SS_CACHE_WHOLE_ROW_SHARE of the examples are active: as consecutive
- *   rows of the active rows compacted (above);
- * - a longer list, where X has a row copy: the whole row, consecutive rows
- *   of that copy, about 5 ns a row on ijcnn1 against 8-13 ns a listed row
- *   over it or over the CSR rows (the rows then stay complete);
- * - else the list over X's row copy, made at the first row of each train
- *   call (kernel.c, copied_listed_dots), or over the CSR rows.
+ * whether all n values were computed (the row is then complete). With the
+ * row copies (set_row_copy, on by default; never for a precomputed kernel,
+ * whose row is read by X's row numbers), the dots run over a copy, the CSR
+ * dots' values to the bit:
+ * - a list longer than its share above: the whole row, consecutive rows of
+ *   X's row copy, made at the first row of each train call;
+ * - the active list (ss_kernel_cache_set_active) up to its share: the
+ *   consecutive rows of the active rows compacted (above);
+ * - any other list, and every list without the copies: the CSR dots of its
+ *   rows.
  * Each block of the row is stored by the thread that computed it (the
  * first writes to a fresh buffer, page faults, are split too; the scatter
  * over a shrunk active set was 6 % of the calling thread's samples on
@@ -338,8 +343,6 @@ static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   const int64_t n = X->num_data;
   if (m == 0) return false;
   SsActiveRows *a = &cache->active;
-  /* set_row_copy(0), and a precomputed kernel (its row is read by X's row
-   * numbers): no copy of any kind, the listed rows as asked */
   const bool copies = !svm->no_row_copy && svm->kernel.type != SS_KERNEL_PRECOMPUTED;
   if (!cache->copy_current) {
     if (copies) {
@@ -350,30 +353,31 @@ static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
     }
     cache->copy_current = true;
   }
-  const bool few = (double)m <= SS_CACHE_WHOLE_ROW_SHARE * (double)n;
-  const bool on_list = copies && few && rows && rows == a->list && m == a->m;
-  if (on_list && !a->tried) {
-    a->made = make_active_rows(a, X, svm->norms2, svm->row_flags);
-    a->tried = true;
-  }
-  const SsData *over = X;
-  const SsRowCopy *copy = &cache->copy;
-  const double *norms2 = svm->norms2;
-  int64_t z = i;
-  if (on_list && a->made && (!a->copy.bits || a->position[i] >= 0)) {
-    over = &a->data; /* row q of the compacted rows is X's row rows[q] */
-    copy = &a->copy;
-    norms2 = a->norms2;
-    z = a->position[i]; /* a bit copy's own row (-1: none, for the other copies) */
-  } else if (rows && copies && !few && cache->copy.num_rows > 0) {
+  const bool active = rows && rows == a->list && m == a->m;
+  const double share = active ? SS_CACHE_WHOLE_ROW_ACTIVE : SS_CACHE_WHOLE_ROW_OTHER;
+  if (copies && rows && (double)m > share * (double)n && cache->copy.num_rows > 0) {
     rows = NULL; /* the whole row */
     m = n;
   }
+  if (copies && active && rows && !a->tried) {
+    a->made = make_active_rows(a, X, svm->norms2, svm->row_flags);
+    a->tried = true;
+  }
   ss_data_scatter_row(X, i, svm->zd);
   StoreRow store = {rows, row, cache->single};
-  ss_kernel_training_row_blocks(&svm->kernel, over, svm->row_flags, copy, norms2, z,
-                                over == X ? rows : NULL, m, svm->zd, svm->norms2[i],
-                                svm->threads, store_block, &store);
+  if (!rows) {
+    ss_kernel_training_row_blocks(&svm->kernel, X, svm->row_flags, &cache->copy, svm->norms2, i,
+                                  svm->zd, svm->norms2[i], svm->threads, store_block, &store);
+  } else if (copies && active && a->made && (!a->copy.bits || a->position[i] >= 0)) {
+    /* row q of the compacted rows is X's row rows[q]; a bit copy needs
+     * X's row i among them (the other copies read it from zd) */
+    ss_kernel_training_row_blocks(&svm->kernel, &a->data, svm->row_flags, &a->copy, a->norms2,
+                                  a->position[i], svm->zd, svm->norms2[i], svm->threads,
+                                  store_block, &store);
+  } else {
+    ss_kernel_row_blocks(&svm->kernel, X, svm->row_flags, svm->norms2, rows, m, svm->zd,
+                         svm->norms2[i], svm->threads, store_block, &store);
+  }
   ss_data_clear_row(X, i, svm->zd);
   svm->num_kernel_evaluations += m;
   cache->misses++;

@@ -123,17 +123,14 @@ typedef struct SsRowCopy {
 SsStatus ss_row_copy_update(SsRowCopy *copy, const SsData *X, unsigned flags);
 void ss_row_copy_free(SsRowCopy *copy);
 
-/** ss_kernel_row_blocks of X's rows rows[0..m) (rows NULL: all, m = n)
- *  against X's own row @p z (scattered in zd, squared norm z_norm2), the
- *  dots over @p copy when it has one (NULL or num_rows 0: the CSR dots;
- *  listed rows over it where their blocks are dense enough, kernel.c): the
- *  same values, blocks and threads. A list in increasing order, as an
- *  active set is kept, is what the copy serves best. */
+/** ss_kernel_row_blocks of all of X's rows (rows NULL, m = n) against X's
+ *  own row @p z (scattered in zd, squared norm z_norm2), the dots over
+ *  @p copy when it has one (NULL or num_rows 0: the CSR dots): the same
+ *  values, blocks and threads. */
 void ss_kernel_training_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flags,
                                    const SsRowCopy *copy, const double *norms2, int64_t z,
-                                   const int64_t *rows, int64_t m, const double *zd,
-                                   double z_norm2, SsThreads threads, SsKernelBlockFn consume,
-                                   void *context);
+                                   const double *zd, double z_norm2, SsThreads threads,
+                                   SsKernelBlockFn consume, void *context);
 
 /** K(x_i, x_i) given ||x_i||^2 (precomputed: the diagonal entry). */
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2);

@@ -1009,8 +1009,8 @@ static SsStatus sbp_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
       if (pass.scan) floor_windows(self, s, i, &pass);
     }
     ss_kernel_training_row_blocks(&self->kernel, &self->data, self->row_flags, &s->rows,
-                                  self->norms2, i, NULL, n, self->zd, self->norms2[i],
-                                  self->threads, update_block, &pass);
+                                  self->norms2, i, self->zd, self->norms2[i], self->threads,
+                                  update_block, &pass);
     ss_data_clear_row(&self->data, i, self->zd);
     if (pass.scan && !s->bias) gather_scan(s, n);
     s->scanned = pass.scan;
