@@ -882,6 +882,17 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
   ss_parallel_for(pool, ss_kernel_row_num_blocks(m), row_chunks, &job);
 }
 
+void ss_kernel_training_row_threads(const SsKernel *kernel, const SsData *X, unsigned flags,
+                                    const SsRowCopy *copy, const double *norms2, int64_t z,
+                                    const double *zd, double z_norm2, SsThreads threads,
+                                    double *out)
+{
+  const int64_t m = X->num_data;
+  RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .m = m, .zd = zd, .z_norm2 = z_norm2,
+                .out = out, .flags = flags, .copy = copy, .z = z};
+  ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), row_chunks, &job);
+}
+
 /* Blocks [begin, end) of ss_kernel_row_blocks: each computed into the
  * thread's k, then consumed. */
 static void consume_chunks(void *job, int64_t begin, int64_t end, int slot)

@@ -365,7 +365,10 @@ static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   }
   ss_data_scatter_row(X, i, svm->zd);
   StoreRow store = {rows, row, cache->single};
-  if (!rows) {
+  if (!rows && !cache->single) { /* into its buffer, with no store pass */
+    ss_kernel_training_row_threads(&svm->kernel, X, svm->row_flags, &cache->copy, svm->norms2, i,
+                                   svm->zd, svm->norms2[i], svm->threads, row);
+  } else if (!rows) {
     ss_kernel_training_row_blocks(&svm->kernel, X, svm->row_flags, &cache->copy, svm->norms2, i,
                                   svm->zd, svm->norms2[i], svm->threads, store_block, &store);
   } else if (copies && active && a->made && (!a->copy.bits || a->position[i] >= 0)) {

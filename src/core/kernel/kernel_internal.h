@@ -132,6 +132,13 @@ void ss_kernel_training_row_blocks(const SsKernel *kernel, const SsData *X, unsi
                                    const double *zd, double z_norm2, SsThreads threads,
                                    SsKernelBlockFn consume, void *context);
 
+/** The same row written whole into out[0..n), as ss_kernel_row_threads
+ *  writes it (the same values, blocks and threads). */
+void ss_kernel_training_row_threads(const SsKernel *kernel, const SsData *X, unsigned flags,
+                                    const SsRowCopy *copy, const double *norms2, int64_t z,
+                                    const double *zd, double z_norm2, SsThreads threads,
+                                    double *out);
+
 /** K(x_i, x_i) given ||x_i||^2 (precomputed: the diagonal entry). */
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2);
 
