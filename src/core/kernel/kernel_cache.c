@@ -36,6 +36,13 @@
  * that last held i, else the one not returned last, so the two rows of a
  * pair step stay valid together.
  *
+ * Rows over copies of X (CSR data, unless set_row_copy(0)): a row is
+ * computed whole over X's row copy (kernel_internal.h, SsRowCopy) where the
+ * list it is asked over is long, and over a compacted copy of the active
+ * rows where the active set is short (compute(); "The active rows,
+ * compacted"). The dots over either are the CSR dots to the bit, so the
+ * copies too change the time and never the iterates.
+ *
  * Shared rows (SsKernelRowStore): the kernel rows do not depend on the
  * labels, so the binary problems of a one-vs-rest fit, trained on one data
  * set with one kernel, can share them (ss_kernel_svm_share_kernel_rows).
