@@ -349,6 +349,56 @@ SsStatus ss_row_copy_update(SsRowCopy *copy, const SsData *X, unsigned flags)
   return status;
 }
 
+/* Row subsets. Rows listed out of X (an active set, a support list) lie
+ * scattered over it, and the dots of a row over the list fetch each listed
+ * row's offsets, columns and values from memory: on ijcnn1, 47 ns a listed
+ * row. Copied one after the other, with a row copy of their own, they are
+ * summed as consecutive rows, about 5 ns a row there. The copy costs a pass
+ * over the rows' entries and memory up to their share of X, twice (CSR and
+ * row copy). */
+void ss_row_subset_free(SsRowSubset *subset)
+{
+  free(subset->indptr);
+  free(subset->indices);
+  free(subset->values);
+  free(subset->norms2);
+  ss_row_copy_free(&subset->copy);
+  *subset = (SsRowSubset){0};
+}
+
+bool ss_row_subset_make(SsRowSubset *subset, const SsData *X, const int64_t *list, int64_t m,
+                        const double *norms2, unsigned flags)
+{
+  ss_row_subset_free(subset);
+  if (X->layout != SS_LAYOUT_CSR || X->homkermap || m < 1) return false;
+  const int64_t *p = X->indptr;
+  const size_t size = X->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
+  int64_t nnz = 0;
+  for (int64_t q = 0; q < m; ++q) nnz += p[list[q] + 1] - p[list[q]];
+  subset->indptr = malloc((size_t)(m + 1) * sizeof(int64_t));
+  subset->indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
+  subset->values = malloc((size_t)(nnz > 0 ? nnz : 1) * size);
+  subset->norms2 = malloc((size_t)m * sizeof(double));
+  if (!subset->indptr || !subset->indices || !subset->values || !subset->norms2) {
+    ss_row_subset_free(subset);
+    return false;
+  }
+  subset->indptr[0] = 0;
+  for (int64_t q = 0; q < m; ++q) {
+    const int64_t r = list[q], first = p[r], count = p[r + 1] - first, at = subset->indptr[q];
+    memcpy(subset->indices + at, X->indices + first, (size_t)count * sizeof(int32_t));
+    memcpy((char *)subset->values + (size_t)at * size,
+           (const char *)X->values + (size_t)first * size, (size_t)count * size);
+    subset->indptr[q + 1] = at + count;
+    subset->norms2[q] = norms2[r];
+  }
+  subset->data = (SsData){.layout = SS_LAYOUT_CSR, .dtype = X->dtype, .num_data = m,
+                          .dimension = X->dimension, .values = subset->values,
+                          .indptr = subset->indptr, .indices = subset->indices};
+  (void)ss_row_copy_update(&subset->copy, &subset->data, flags); /* none: the CSR dots */
+  return true;
+}
+
 /* out[k] = popcount(b_{first + k} AND b_z) for k < len, W words a row:
  * one copy of the loop per W, the word loop unrolled. */
 static inline void bit_dots_of_width(const uint64_t *bits, int64_t W, int64_t z, int64_t first,

@@ -100,40 +100,32 @@ struct SsKernelRowStore {
  * listed row's offsets, columns and values from memory: on ijcnn1, 47 ns a
  * listed row (perf: the loads of the columns and of zd), a third of the
  * kernel values of the exact solve and most of its time. So the cache
- * copies the active rows one after the other, as CSR (and the row copy of
- * those: kernel_internal.h, SsRowCopy), at the first row over a new active
- * list, and computes rows over the list as consecutive rows of the copy:
- * the same dots of the same rows, so the same values to the bit. The copy
- * costs a pass over the active rows' entries, paid once for every change of
- * the list (at most one a shrinking check, PAIR_SHRINK_PERIOD steps), and
- * memory up to the active rows' share of X, twice (CSR and row copy). Only
- * CSR data is compacted (a dense row is already one run of memory); where
- * most examples are active, rows are computed whole instead (compute). */
+ * copies the active rows one after the other (a row subset,
+ * kernel_internal.h) at the first row over a new active list, and computes
+ * rows over the list as consecutive rows of the copy: the same dots of the
+ * same rows, so the same values to the bit. The copy costs a pass over the
+ * active rows' entries, paid once for every change of the list (at most
+ * one a shrinking check, PAIR_SHRINK_PERIOD steps), and memory up to the
+ * active rows' share of X, twice (CSR and row copy). Only CSR data is
+ * compacted (a dense row is already one run of memory); where most
+ * examples are active, rows are computed whole instead (compute). */
 
 static void free_active_rows(SsActiveRows *a)
 {
   if (a->source) { /* their positions */
-    for (int64_t q = 0; q < a->data.num_data; ++q) a->position[a->source[q]] = -1;
+    for (int64_t q = 0; q < a->rows.data.num_data; ++q) a->position[a->source[q]] = -1;
   }
   free(a->source);
-  free(a->indptr);
-  free(a->indices);
-  free(a->values);
-  free(a->norms2);
-  ss_row_copy_free(&a->copy);
-  a->source = a->indptr = NULL;
-  a->indices = NULL;
-  a->values = NULL;
-  a->norms2 = NULL;
+  a->source = NULL;
+  ss_row_subset_free(&a->rows);
 }
 
-/* Copy X's rows a->list[0..m) into a's arrays; false (nothing kept) when
- * out of memory, or for data it does not compact (dense, a map). */
+/* Copy X's rows a->list[0..m) into a->rows; false (nothing kept) when out
+ * of memory, or for data it does not compact (dense, a map). */
 static bool make_active_rows(SsActiveRows *a, const SsData *X, const double *norms2,
                              unsigned flags)
 {
-  const int64_t m = a->m, n = X->num_data, *p = X->indptr;
-  const size_t size = X->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
+  const int64_t m = a->m, n = X->num_data;
   free_active_rows(a);
   if (X->layout != SS_LAYOUT_CSR || X->homkermap || m < 1) return false;
   if (!a->position) {
@@ -141,32 +133,16 @@ static bool make_active_rows(SsActiveRows *a, const SsData *X, const double *nor
     if (!a->position) return false;
     for (int64_t k = 0; k < n; ++k) a->position[k] = -1;
   }
-  int64_t nnz = 0;
-  for (int64_t q = 0; q < m; ++q) nnz += p[a->list[q] + 1] - p[a->list[q]];
   a->source = malloc((size_t)m * sizeof(int64_t));
-  a->indptr = malloc((size_t)(m + 1) * sizeof(int64_t));
-  a->indices = malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof(int32_t));
-  a->values = malloc((size_t)(nnz > 0 ? nnz : 1) * size);
-  a->norms2 = malloc((size_t)m * sizeof(double));
-  if (!a->source || !a->indptr || !a->indices || !a->values || !a->norms2) {
-    free_active_rows(a);
+  if (!a->source || !ss_row_subset_make(&a->rows, X, a->list, m, norms2, flags)) {
+    free(a->source);
+    a->source = NULL;
     return false;
   }
-  a->indptr[0] = 0;
   for (int64_t q = 0; q < m; ++q) {
-    const int64_t r = a->list[q], first = p[r], count = p[r + 1] - first, at = a->indptr[q];
-    memcpy(a->indices + at, X->indices + first, (size_t)count * sizeof(int32_t));
-    memcpy((char *)a->values + (size_t)at * size, (const char *)X->values + (size_t)first * size,
-           (size_t)count * size);
-    a->indptr[q + 1] = at + count;
-    a->source[q] = r;
-    a->norms2[q] = norms2[r];
-    a->position[r] = q;
+    a->source[q] = a->list[q];
+    a->position[a->list[q]] = q;
   }
-  a->data = (SsData){.layout = SS_LAYOUT_CSR, .dtype = X->dtype, .num_data = m,
-                     .dimension = X->dimension, .values = a->values, .indptr = a->indptr,
-                     .indices = a->indices};
-  (void)ss_row_copy_update(&a->copy, &a->data, flags); /* none: the CSR dots of the copy */
   return true;
 }
 
@@ -378,12 +354,12 @@ static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   } else if (!rows) {
     ss_kernel_training_row_blocks(&svm->kernel, X, svm->row_flags, &cache->copy, svm->norms2, i,
                                   svm->zd, svm->norms2[i], svm->threads, store_block, &store);
-  } else if (copies && active && a->made && (!a->copy.bits || a->position[i] >= 0)) {
+  } else if (copies && active && a->made && (!a->rows.copy.bits || a->position[i] >= 0)) {
     /* row q of the compacted rows is X's row rows[q]; a bit copy needs
      * X's row i among them (the other copies read it from zd) */
-    ss_kernel_training_row_blocks(&svm->kernel, &a->data, svm->row_flags, &a->copy, a->norms2,
-                                  a->position[i], svm->zd, svm->norms2[i], svm->threads,
-                                  store_block, &store);
+    ss_kernel_training_row_blocks(&svm->kernel, &a->rows.data, svm->row_flags, &a->rows.copy,
+                                  a->rows.norms2, a->position[i], svm->zd, svm->norms2[i],
+                                  svm->threads, store_block, &store);
   } else {
     ss_kernel_row_blocks(&svm->kernel, X, svm->row_flags, svm->norms2, rows, m, svm->zd,
                          svm->norms2[i], svm->threads, store_block, &store);

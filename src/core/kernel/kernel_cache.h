@@ -16,15 +16,10 @@ typedef struct SsActiveRows {
   const int64_t *list;  /**< borrowed: the active list (ss_kernel_cache_set_active), or NULL */
   int64_t m;            /**< its length */
   bool tried;           /**< they were made for this list, or could not be */
-  bool made;            /**< the arrays below hold X's rows list[0..m) */
-  SsData data;          /**< CSR over indptr, indices and values: row q is X's row source[q] */
-  int64_t *source;      /**< [m] */
-  int64_t *indptr;      /**< [m + 1] */
-  int32_t *indices;     /**< [their stored values] */
-  void *values;         /**< [their stored values], X's dtype */
-  double *norms2;       /**< [m] their squared norms */
+  bool made;            /**< rows holds X's rows list[0..m) */
+  SsRowSubset rows;     /**< those rows (kernel_internal.h) */
+  int64_t *source;      /**< [m] X's row of each */
   int64_t *position;    /**< [n] q for X's row source[q], -1 for the others */
-  SsRowCopy copy;       /**< data laid out for the dots (kernel_internal.h) */
 } SsActiveRows;
 
 typedef struct SsKernelCache {

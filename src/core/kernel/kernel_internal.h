@@ -123,6 +123,28 @@ typedef struct SsRowCopy {
 SsStatus ss_row_copy_update(SsRowCopy *copy, const SsData *X, unsigned flags);
 void ss_row_copy_free(SsRowCopy *copy);
 
+/** Some of X's CSR rows, list[0..m), copied one after the other (row q of
+ *  data is X's row list[q]) with their squared norms and their own row
+ *  copy, so that a kernel row over the list is a row over consecutive rows
+ *  (ss_kernel_training_row_blocks over data): the same dots of the same
+ *  rows, so the same values to the bit (kernel.c, "Row subsets"). */
+typedef struct SsRowSubset {
+  SsData data;      /**< CSR over the arrays below (num_data = m) */
+  int64_t *indptr;  /**< [m + 1] */
+  int32_t *indices; /**< [their stored values] */
+  void *values;     /**< [their stored values], X's dtype */
+  double *norms2;   /**< [m] their squared norms */
+  SsRowCopy copy;   /**< data laid out for the dots, as @p flags said (none: the CSR dots) */
+} SsRowSubset;
+
+/** Make @p subset (zeroed, or made before: remade) of X's rows list[0..m),
+ *  m >= 1, norms2 X's squared norms, its row copy as @p flags say. False,
+ *  with nothing kept, for data it does not copy (dense, a kernel map) or
+ *  out of memory. */
+bool ss_row_subset_make(SsRowSubset *subset, const SsData *X, const int64_t *list, int64_t m,
+                        const double *norms2, unsigned flags);
+void ss_row_subset_free(SsRowSubset *subset);
+
 /** ss_kernel_row_blocks of all of X's rows (rows NULL, m = n) against X's
  *  own row @p z (scattered in zd, squared norm z_norm2), the dots over
  *  @p copy when it has one (NULL or num_rows 0: the CSR dots): the same
