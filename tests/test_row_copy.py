@@ -76,6 +76,32 @@ def test_exact_sdca_on_and_off_give_the_same_iterates(unit, dtype):
     assert whole.get_dual_variables().tobytes() == on.get_dual_variables().tobytes()
 
 
+@pytest.mark.parametrize("solver", ["sdca", "pegasos", "perceptron"])
+@pytest.mark.parametrize("unit", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_support_scores_on_and_off_give_the_same_bits(solver, unit, dtype):
+    """The scores pass of the support-list solvers (their diagnostics: the
+    primal objective, the gap, the model) runs over a copy of the support
+    rows with the copies on: the same bits as over the CSR rows."""
+    X, y = csr_problem(unit)
+    X = X.astype(dtype)
+    runs = []
+    for row_copy in (True, False):
+        svm = KernelSVM(X, y, 1e-3, solver=solver, kernel="rbf", gamma=0.05, seed=3)
+        svm.set_row_copy(row_copy)
+        svm.set_max_num_iterations(1200)
+        svm.set_diagnostic_frequency(400)
+        svm.train()
+        runs.append(svm)
+    on, off = runs
+    assert on.get_dual_variables().tobytes() == off.get_dual_variables().tobytes()
+    for key in ("objective", "dual_objective", "duality_gap"):
+        a, b = on.get_statistics()[key], off.get_statistics()[key]
+        assert np.array_equal(np.float64(a), np.float64(b), equal_nan=True), key
+    assert np.isfinite(on.get_statistics()["objective"])
+    assert np.array_equal(on.decision_function(X), off.decision_function(X))
+
+
 def test_turned_off_between_train_calls():
     X, y = csr_problem(False)
     a, b = sbp(X, y, True, False), sbp(X, y, False, False)

@@ -296,7 +296,10 @@ SS_API int ss_kernel_svm_get_shrinking(const SsKernelSvm *self);
  *  (exact SDCA: at its first kernel row) and freed with the solver's state;
  *  exact SDCA also copies its active rows, compacted, once shrinking leaves
  *  at most 3/4 of them active. Off, the next train frees them (docs:
- *  memory.rst). Other solvers and dense data have no copy.
+ *  memory.rst). Kernel SDCA without the bias, kernel Pegasos and the
+ *  Perceptron copy their support vectors' rows for the length of each
+ *  scores pass (their diagnostics), unless it is off. Dense data has no
+ *  copy.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, @p enabled neither 0 nor 1). */
 SS_API SsStatus ss_kernel_svm_set_row_copy(SsKernelSvm *self, int enabled);
 /** @brief 1 if the SBP and exact SDCA copy CSR training rows (the default), else 0. */

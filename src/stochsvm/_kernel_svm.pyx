@@ -785,7 +785,9 @@ cdef class KernelSVM(_Trainer):
         for fast kernel rows (True, the default) or not (False). The copies
         give the same kernel values bit for bit, so both give the same
         iterates; off saves their memory (about 9 bytes per stored value,
-        and for exact SDCA its shrunk active rows compacted;
+        for exact SDCA its shrunk active rows compacted, and for kernel SDCA
+        without the bias, Pegasos and the Perceptron their support rows
+        during each diagnostic's scores pass;
         docs/memory.rst) and the time to make them, at the price of slower
         rows."""
         cdef SsKernelSvm *p = self._writer("set_row_copy")

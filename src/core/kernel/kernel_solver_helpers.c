@@ -66,18 +66,27 @@ static void score_block(void *context, int64_t block, int64_t lo, int64_t hi, co
 /* f(x_i) with the scattered-row buffer zd (zero for CSR) and scratch for
  * the partial sums in partial: ss_kernel_row_num_blocks(m) doubles on one
  * thread; (blocks - 1) * SCRATCH_LINE / 8 + 1 doubles where the blocks
- * (two or more: m > SS_KERNEL_ROW_BLOCK) are split among threads. */
+ * (two or more: m > SS_KERNEL_ROW_BLOCK) are split among threads. With
+ * @p subset (NULL: none) the row runs over its copy of rows[0..m), as
+ * consecutive rows: the same blocks of the same values. */
 static double expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
                               int64_t m, int64_t i, double *zd, double *partial,
-                              SsThreads threads)
+                              SsThreads threads, const SsRowSubset *subset)
 {
   const SsData *X = &self->data;
   const int64_t num_blocks = ss_kernel_row_num_blocks(m);
   const bool split = num_blocks >= 2 && ss_threads_pool(threads, m);
   ScoreBlocks sb = {coef, partial, split ? SCRATCH_LINE / (int64_t)sizeof(double) : 1};
   ss_data_scatter_row(X, i, zd);
-  ss_kernel_row_blocks(&self->kernel, X, self->row_flags, self->norms2, rows, m, zd,
-                       self->norms2[i], threads, score_block, &sb);
+  if (subset) {
+    /* (its row copy is no bit copy: the z of the dots, -1, is never read) */
+    ss_kernel_training_row_blocks(&self->kernel, &subset->data, self->row_flags, &subset->copy,
+                                  subset->norms2, -1, zd, self->norms2[i], threads, score_block,
+                                  &sb);
+  } else {
+    ss_kernel_row_blocks(&self->kernel, X, self->row_flags, self->norms2, rows, m, zd,
+                         self->norms2[i], threads, score_block, &sb);
+  }
   ss_data_clear_row(X, i, zd);
   double s = 0;
   for (int64_t b = 0; b < num_blocks; ++b) s += partial[b * sb.stride];
@@ -90,7 +99,7 @@ double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, con
   if (m == 0) return 0.0;
   /* krow (n doubles) holds the partial sums: blocks <= m / SS_KERNEL_ROW_BLOCK + 1
    * doubles, or, split, 8 (blocks - 1) + 1 <= m / 32 + 1 <= n */
-  return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads);
+  return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads, NULL);
 }
 
 /* The scores of chunks of examples, each thread with its own scattered
@@ -106,6 +115,7 @@ typedef struct ScoresJob {
   const double *coef;
   int64_t m, chunk, stride, partial_at;
   double *scratch, *scores;
+  const SsRowSubset *subset; /* the listed rows' copy, or NULL */
 } ScoresJob;
 
 static void scores_chunks(void *context, int64_t begin, int64_t end, int slot)
@@ -116,7 +126,7 @@ static void scores_chunks(void *context, int64_t begin, int64_t end, int slot)
   double *zd = job->scratch + slot * job->stride;
   for (int64_t i = begin * job->chunk; i < hi; ++i) {
     job->scores[i] = expansion_score(job->self, job->rows, job->coef, job->m, i, zd,
-                                     zd + job->partial_at, serial);
+                                     zd + job->partial_at, serial, job->subset);
   }
 }
 
@@ -127,6 +137,21 @@ static int64_t whole_lines(int64_t count)
   return (count + per_line - 1) / per_line * per_line;
 }
 
+/* The n scores' rows run over a copy of the listed rows (a row subset,
+ * kernel_internal.h: on ijcnn1 a listed CSR row, scattered over X, cost a
+ * fetch from memory each), made once for the pass, with the same values;
+ * not with set_row_copy(0), dense data, a kernel map or a precomputed
+ * kernel (its row is read by X's row numbers), nor out of memory. Its row
+ * copy is never a bit copy, which would need x_i among its rows: 0/1 rows
+ * are sliced instead, 1 x_c being x_c, the CSR dot's term. */
+static bool make_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
+                        SsRowSubset *subset)
+{
+  if (self->no_row_copy || self->kernel.type == SS_KERNEL_PRECOMPUTED) return false;
+  return ss_row_subset_make(subset, &self->data, rows, m, self->norms2,
+                            self->row_flags & ~(unsigned)SS_ROWS_UNIT_VALUES);
+}
+
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                     int64_t m, double *scores)
 {
@@ -135,6 +160,8 @@ void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, cons
     for (int64_t i = 0; i < n; ++i) scores[i] = 0.0;
     return;
   }
+  SsRowSubset copy = {0};
+  const SsRowSubset *subset = make_subset(self, rows, m, &copy) ? &copy : NULL;
   /* The examples are cut into fixed chunks of about SS_PARALLEL_MIN_LENGTH
    * kernel values; each score is computed serially, exactly as
    * ss_kernel_svm_expansion_score computes it. Without the memory for the
@@ -147,7 +174,11 @@ void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, cons
   const size_t bytes = (size_t)(slots * stride) * sizeof(double);
   unsigned char *raw = pool ? malloc(bytes + SCRATCH_LINE) : NULL;
   if (!raw) {
-    for (int64_t i = 0; i < n; ++i) scores[i] = ss_kernel_svm_expansion_score(self, rows, coef, m, i);
+    for (int64_t i = 0; i < n; ++i) {
+      scores[i] = expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads,
+                                  subset);
+    }
+    ss_row_subset_free(&copy);
     return;
   }
   /* the first line boundary in raw (malloc aligns less on some systems) */
@@ -156,7 +187,8 @@ void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, cons
   const int64_t chunk = m < SS_PARALLEL_MIN_LENGTH ? SS_PARALLEL_MIN_LENGTH / m : 1;
   ScoresJob job = {.self = self, .rows = rows, .coef = coef, .m = m, .chunk = chunk,
                    .stride = stride, .partial_at = partial_at, .scratch = scratch,
-                   .scores = scores};
+                   .scores = scores, .subset = subset};
   ss_parallel_for(pool, (n + chunk - 1) / chunk, scores_chunks, &job);
   free(raw);
+  ss_row_subset_free(&copy);
 }
