@@ -62,6 +62,19 @@ static void make_rows(CsrRows *m, int64_t d, int64_t longest, int patterns, bool
   }
 }
 
+/* y[i] = +-1 by the sign of a fixed linear function of row i (ties by
+ * parity): a label that depends on the row, so the problem is not trivial. */
+static void label_rows(const CsrRows *m, double *y)
+{
+  for (int64_t i = 0; i < RN; ++i) {
+    double s = 0;
+    for (int64_t k = m->indptr[i]; k < m->indptr[i + 1]; ++k) {
+      s += m->values[k] * (m->indices[k] % 3 - 1);
+    }
+    y[i] = s > 0 || (s == 0 && i % 2) ? 1.0 : -1.0;
+  }
+}
+
 static void collect(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
 {
   (void)block;
@@ -179,14 +192,7 @@ void test_kernel_row_copy_sbp_same_iterates(void)
   static double y[RN];
   for (int unit = 0; unit < 2; ++unit) {
     make_rows(&m, 30, 9, unit ? 0 : 8, unit, 29);
-    for (int64_t i = 0; i < RN; ++i) {
-      /* a label that depends on the row, so the problem is not trivial */
-      double s = 0;
-      for (int64_t k = m.indptr[i]; k < m.indptr[i + 1]; ++k) {
-        s += m.values[k] * (m.indices[k] % 3 - 1);
-      }
-      y[i] = s > 0 || (s == 0 && i % 2) ? 1.0 : -1.0;
-    }
+    label_rows(&m, y);
     SsData data;
     REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
             SS_OK);
@@ -344,11 +350,7 @@ void test_kernel_sbp_drawn_alpha(void)
   const double lambda = 1e-3;
   for (int unit = 0; unit < 2; ++unit) {
     make_rows(&m, 30, 9, unit ? 0 : 8, unit, 47);
-    for (int64_t i = 0; i < RN; ++i) {
-      double s = 0;
-      for (int64_t k = m.indptr[i]; k < m.indptr[i + 1]; ++k) s += m.values[k] * (m.indices[k] % 3 - 1);
-      y[i] = s > 0 || (s == 0 && i % 2) ? 1.0 : -1.0;
-    }
+    label_rows(&m, y);
     SsData data;
     REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
             SS_OK);
@@ -478,11 +480,7 @@ void test_kernel_row_copy_exact_same_iterates(void)
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 2.0, 0, 1) == SS_OK);
   for (int unit = 0; unit < 2; ++unit) {
     make_rows(&m, 30, 9, unit ? 0 : 8, unit, 53);
-    for (int64_t i = 0; i < RN; ++i) {
-      double s = 0;
-      for (int64_t k = m.indptr[i]; k < m.indptr[i + 1]; ++k) s += m.values[k] * (m.indices[k] % 3 - 1);
-      y[i] = s > 0 || (s == 0 && i % 2) ? 1.0 : -1.0;
-    }
+    label_rows(&m, y);
     SsData data;
     REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
             SS_OK);
