@@ -127,16 +127,16 @@ static bool make_active_rows(SsActiveRows *a, const SsData *X, const double *nor
 {
   const int64_t m = a->m, n = X->num_data;
   free_active_rows(a);
-  if (X->layout != SS_LAYOUT_CSR || X->homkermap || m < 1) return false;
+  if (!ss_row_subset_make(&a->rows, X, a->list, m, norms2, flags)) return false;
   if (!a->position) {
     a->position = malloc((size_t)n * sizeof(int64_t));
-    if (!a->position) return false;
-    for (int64_t k = 0; k < n; ++k) a->position[k] = -1;
+    if (a->position) {
+      for (int64_t k = 0; k < n; ++k) a->position[k] = -1;
+    }
   }
-  a->source = malloc((size_t)m * sizeof(int64_t));
-  if (!a->source || !ss_row_subset_make(&a->rows, X, a->list, m, norms2, flags)) {
-    free(a->source);
-    a->source = NULL;
+  a->source = a->position ? malloc((size_t)m * sizeof(int64_t)) : NULL;
+  if (!a->source) {
+    ss_row_subset_free(&a->rows);
     return false;
   }
   for (int64_t q = 0; q < m; ++q) {
@@ -326,7 +326,7 @@ static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   const int64_t n = X->num_data;
   if (m == 0) return false;
   SsActiveRows *a = &cache->active;
-  const bool copies = !svm->no_row_copy && svm->kernel.type != SS_KERNEL_PRECOMPUTED;
+  const bool copies = ss_kernel_svm_copies_rows(svm);
   if (!cache->copy_current) {
     if (copies) {
       (void)ss_row_copy_update(&cache->copy, X, svm->row_flags); /* out of memory: none */

@@ -316,6 +316,14 @@ struct SsKernelSvm_ {
   SsLastError last_error;      /**< ss_kernel_svm_get_last_error */
 };
 
+/** Whether @p self computes its rows over copies of X (SsRowCopy, row
+ *  subsets): set_row_copy on (the default) and a kernel of X's rows (a
+ *  precomputed kernel reads its row by X's row numbers). */
+static inline bool ss_kernel_svm_copies_rows(const SsKernelSvm *self)
+{
+  return !self->no_row_copy && self->kernel.type != SS_KERNEL_PRECOMPUTED;
+}
+
 /** Record why a call on @p self failed and return @p status (as ss_svm_fail). */
 SsStatus ss_kernel_svm_fail(SsKernelSvm *self, SsStatus status, const char *format, ...) SS_PRINTF_LIKE(3, 4);
 /** Clear the last error and return SS_OK. */

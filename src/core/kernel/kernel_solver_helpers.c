@@ -147,7 +147,7 @@ static int64_t whole_lines(int64_t count)
 static bool make_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
                         SsRowSubset *subset)
 {
-  if (self->no_row_copy || self->kernel.type == SS_KERNEL_PRECOMPUTED) return false;
+  if (!ss_kernel_svm_copies_rows(self)) return false;
   return ss_row_subset_make(subset, &self->data, rows, m, self->norms2,
                             self->row_flags & ~(unsigned)SS_ROWS_UNIT_VALUES);
 }

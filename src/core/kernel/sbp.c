@@ -204,7 +204,7 @@ bool ss_sbp_refine_nu(SsKernelSvm *self)
  * memory for it, the rows go without (the same values, the CSR dots). */
 static void copy_rows(const SsKernelSvm *self, SbpState *s)
 {
-  if (self->kernel.type == SS_KERNEL_PRECOMPUTED || self->no_row_copy) {
+  if (!ss_kernel_svm_copies_rows(self)) {
     ss_row_copy_free(&s->rows);
     return;
   }
