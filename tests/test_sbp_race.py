@@ -3,7 +3,7 @@
 On more rows than the nu warm-up's sample (4096) the warm-up's exact solve
 of the sample predicts what an exact solve of all n rows costs in kernel
 evaluations (statistics["exact_cost"]); the SBP's run hands over to the
-finish once its own kernel evaluations reach that prediction (issue 21
+finish before its own kernel evaluations would pass that prediction (issue 21
 item 4: ijcnn1 at C = 32 ran over an hour where the exact solve takes
 seconds). A run whose window stops it sooner (a9a at C = 32, here blobs)
 keeps its stop. Everything is judged by evaluation counts, never by time."""
@@ -48,12 +48,14 @@ def _sbp(X, y, C, gamma, epochs, finish=True):
 
 
 def test_a_slow_run_hands_over_at_the_predicted_cost_certified():
-    """The race fires: the run ends well before its cap, once its own
-    kernel evaluations (n per SBP step) reach the predicted exact cost (up
-    to the diagnostic schedule's step), and the finish certifies the gap;
-    its objective is LIBSVM's optimum within the gap. Without the race the
-    run goes to its cap of 4 epochs (2 * 4 = 8x the prediction here) and
-    the finish runs there."""
+    """The race fires: the run ends well before its cap, at the last
+    diagnostic before its own kernel evaluations (n per SBP step) would
+    pass the predicted exact cost (the schedule's next diagnostic comes at
+    most half the run later, so the hand-over comes past half the
+    prediction), and the finish certifies the gap; its objective is
+    LIBSVM's optimum within the gap. Without the race the run goes to its
+    cap of 4 epochs (2 * 4 = 8x the prediction here) and the finish runs
+    there."""
     X, y = _noisy()
     C, gamma = 10.0, 0.5
     svm = _sbp(X, y, C, gamma, epochs=4)
@@ -62,7 +64,7 @@ def test_a_slow_run_hands_over_at_the_predicted_cost_certified():
     assert predicted > 0
     sbp_work = st["iteration"] * N  # n kernel evaluations per SBP step
     assert st["iteration"] < 4 * N
-    assert predicted <= sbp_work <= 2 * predicted
+    assert predicted / 2 <= sbp_work <= predicted
     assert st["finish_epochs"] > 0
     assert st["status"] == "converged"
     assert st["duality_gap"] <= 1e-3 * st["dual_objective"]
@@ -133,7 +135,7 @@ def test_no_race_where_it_does_not_apply(setting):
 def test_the_estimator_at_its_defaults_hands_over():
     """KernelSVMClassifier(solver="sbp", C=C) at its defaults on the slow
     set: the statistics show the handover (finish epochs, a certified gap,
-    SBP work at the predicted cost) and no ConvergenceWarning is due."""
+    SBP work within the predicted cost) and no ConvergenceWarning is due."""
     import warnings
 
     X, y = _noisy()
@@ -143,7 +145,7 @@ def test_the_estimator_at_its_defaults_hands_over():
     st = est._svms[0].get_statistics()
     assert st["status"] == "converged" and st["finish_epochs"] > 0
     assert st["duality_gap"] <= 1e-3 * st["dual_objective"]
-    assert st["exact_cost"] <= st["iteration"] * N <= 2 * st["exact_cost"]
+    assert st["exact_cost"] / 2 <= st["iteration"] * N <= st["exact_cost"]
 
 
 def test_a_continued_train_after_a_hand_over_goes_straight_to_the_finish():
@@ -171,5 +173,5 @@ def test_a_continued_train_after_a_hand_over_goes_straight_to_the_finish():
     # runs (set_lambda restarts the SBP's state and its iteration count)
     svm.set_lambda(1.0 / (2 * C * N))
     other = svm.train()
-    assert other["iteration"] * N >= other["exact_cost"] > 0
+    assert other["exact_cost"] / 2 <= other["iteration"] * N <= other["exact_cost"]
     assert other["status"] == "converged" and other["finish_epochs"] > 0

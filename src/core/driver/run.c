@@ -363,7 +363,8 @@ static bool back_off(SsRun *run)
 SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
 {
   const SsRunOps *ops = run->ops;
-  SsRunMeasure m = {.primal = NAN, .dual = NAN, .variation = INFINITY, .finite = true};
+  SsRunMeasure m = {.primal = NAN, .dual = NAN, .variation = INFINITY, .finite = true,
+                    .next_check = run->next_check};
   SsStatus s = ops->measure(run->object, status, &m);
   if (s != SS_OK) return s;
   const bool training = status == SS_SVM_STATUS_TRAINING;
@@ -418,6 +419,7 @@ SsStatus ss_run_train(SsRun *run)
   bool settled = false; /* the statistics already tell how the run ended */
   run->converged = run->budget_limited = run->stalled = false;
   run->final_deferred = false;
+  run->next_check = t_end;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
     const double start = ops->start_objective ? ops->start_objective(run->object) : NAN;
@@ -459,6 +461,8 @@ SsStatus ss_run_train(SsRun *run)
 
     if (due && t < t_end) {
       ++num_diagnosed;
+      /* Under a diagnostic budget the next one comes an epoch later at the earliest. */
+      run->next_check = min64(budgeted ? saturating_add(epoch_end, n) : next_diagnostic(s, t), t_end);
       status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
       settled = status != SS_OK;
       stopped = settled || run->converged || run->budget_limited || run->stalled;

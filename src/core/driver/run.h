@@ -64,6 +64,9 @@ typedef struct SsRunMeasure {
   double dual;       /**< D(alpha) <= P*, where the solver has one; NaN otherwise */
   double variation;  /**< scores variation (SS_RUN_SCORES_VARIATION only) */
   bool finite;       /**< model and scores finite */
+  int64_t next_check; /**< set by the driver at a training diagnostic, for ops->stalled:
+                           the iteration of the run's next diagnostic if it goes on (its
+                           next scheduled one, or the cap's end if that comes first) */
 } SsRunMeasure;
 
 /** The primal objectives recorded at past diagnostics (for the window rule)
@@ -168,6 +171,7 @@ typedef struct SsRun {
                             not make its closing diagnostic: the object makes it later with
                             ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, false) */
   SsRunProgress *progress; /**< NULL, or where the loop publishes t after every piece of steps */
+  int64_t next_check;  /**< set by the loop before each of its diagnostics: SsRunMeasure.next_check */
 } SsRun;
 
 /** A run: from the object's iteration number for at most

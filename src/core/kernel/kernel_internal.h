@@ -300,6 +300,7 @@ struct SsKernelSvm_ {
   int64_t certificate_cost;    /**< and the kernel evaluations that bound cost */
   double constant_objective;   /**< P of the best constant model of this run's data (run_solver) */
   int64_t race_start;          /**< num_kernel_evaluations when this run's steps began (sbp_race.c) */
+  int64_t race_start_iteration; /**< the iteration number when they began (sbp_race.c) */
   bool race_lost;              /**< this run handed over to the exact finish on the race (sbp_race.c) */
 
   /* Work shared by the solvers: a scattered row (dimension, zero between
@@ -517,9 +518,10 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
  *  and of its halves (@p half_evaluations, their mean; 0: none). */
 double ss_sbp_race_exact_cost(int64_t n, int64_t m, double sample_evaluations, double half_evaluations);
 /** True when the SBP's run, at a diagnostic that did not stop it, should
- *  hand over to the exact finish: its work since the run began has reached
- *  the predicted cost of the exact solve (sbp_race.c). */
-bool ss_sbp_race_lost(const SsKernelSvm *self);
+ *  hand over to the exact finish: its work since the run began, at its rate
+ *  so far, would pass the predicted cost of the exact solve before its next
+ *  diagnostic, at iteration @p next_check (sbp_race.c). */
+bool ss_sbp_race_lost(const SsKernelSvm *self, int64_t next_check);
 /** True when a train call should hand over before its first SBP step: the
  *  race applies and the finish's kept dual state belongs to this very
  *  problem (sbp_race.c, "A warm start"). */

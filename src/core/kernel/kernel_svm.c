@@ -520,9 +520,8 @@ static bool run_budget_full(const void *object)
  * as on its cap, and the finish takes over. */
 static bool run_stalled(void *object, const SsRunMeasure *m)
 {
-  (void)m;
   SsKernelSvm *self = object;
-  self->race_lost = ss_sbp_race_lost(self);
+  self->race_lost = ss_sbp_race_lost(self, m->next_check);
   return self->race_lost;
 }
 
@@ -661,6 +660,7 @@ static SsStatus run_solver(SsKernelSvm *self)
     return status;
   }
   self->race_start = self->num_kernel_evaluations; /* after the nu warm-up (sbp_race.c) */
+  self->race_start_iteration = self->iteration;
   /* The finish kept the optimum of this very problem: no SBP step would pay
    * (sbp_race.c, "A warm start"); the finish continues from it. Not through
    * the driver's stall path (run.c), where a race hand-over ends: that path
