@@ -401,7 +401,7 @@ void test_kernel_exact_shared_rows_csr(void)
   ss_kernel_svm_delete(alone);
 }
 
-/* The vector passes over all n (kernel_sdca_pair.c) make the scalar scans'
+/* The vector passes over all n and over the active list (kernel_sdca_pair.c) make the scalar scans'
  * choices: the same duals and bias bit for bit, for n with every remainder
  * mod 4 (the lanes' tail), three labelings, two C and shrinking on/off. */
 void test_kernel_exact_vector_passes_equal_scalar(void)
