@@ -127,7 +127,7 @@ typedef struct PairState {
   int64_t num_active;
   unsigned char *inactive; /**< [n] 1: shrunk */
   int64_t *sv;             /**< [n] scratch: the examples with a > 0 */
-  double *sv_coef;         /**< [n] scratch: their a_j y_j */
+  double *sv_coef;         /**< [n] scratch: their a_j y_j; refresh_inactive's sums */
   int64_t until_shrink;    /**< steps left before the next shrinking check */
   bool unshrunk_once;      /**< the reconstruction at m - M <= 10 tol was done */
   bool optimal;            /**< m - M <= tol on all n */
@@ -297,6 +297,13 @@ static void violation_bounds(const SsKernelSvm *self, const PairState *st, doubl
   *M = lo;
 }
 
+/* sum[r] += c K[rows[r]] for r < m. */
+SS_VECTOR_CLONES static void add_gathered(double *restrict sum, double c, const double *restrict K,
+                                          const int64_t *restrict rows, int64_t m)
+{
+  for (int64_t r = 0; r < m; ++r) sum[r] += c * K[rows[r]];
+}
+
 /* The gradient of the inactive examples afresh (they stay inactive):
  * g_k = gbar_k - 1 + y_k sum_{j free} a_j y_j K_jk, the free examples being
  * active, through their rows made complete (ss_kernel_cache_row_cover). */
@@ -305,8 +312,8 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
   const int64_t n = self->num_data, na = st->num_active;
   if (na == n || st->inactive_fresh) return SS_OK;
   const int64_t *rest = st->active + na, nr = n - na;
-  double *sum = st->v; /* the inactive entries of v hold the sums first */
-  for (int64_t r = 0; r < nr; ++r) sum[rest[r]] = 0;
+  double *sum = st->sv_coef; /* [nr] the sums, in rest's order (consecutive: the adds vectorise) */
+  for (int64_t r = 0; r < nr; ++r) sum[r] = 0;
   for (int64_t q = 0; q < na; ++q) {
     const int64_t j = st->active[q];
     const double a = self->dual[j];
@@ -315,13 +322,12 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
     const double *Kj = ss_kernel_cache_row_cover(&st->cache, self, j, st->active, na, rest, nr,
                                                  &status);
     if (!Kj) return status;
-    const double c = a * self->labels[j];
-    for (int64_t r = 0; r < nr; ++r) sum[rest[r]] += c * Kj[rest[r]];
+    add_gathered(sum, a * self->labels[j], Kj, rest, nr);
   }
   for (int64_t r = 0; r < nr; ++r) {
     const int64_t k = rest[r];
     const double y = self->labels[k];
-    st->v[k] = -y * (st->gbar[k] - 1.0 + y * sum[k]);
+    st->v[k] = -y * (st->gbar[k] - 1.0 + y * sum[r]);
   }
   st->inactive_fresh = true;
   return SS_OK;
