@@ -72,6 +72,25 @@ def test_a_slow_run_hands_over_at_the_predicted_cost_certified():
     assert abs(st["primal_objective"] - optimum) <= 2e-3 * optimum
 
 
+@pytest.mark.parametrize("frequency", [100, 500])
+def test_the_hand_over_comes_at_the_last_diagnostic_within_the_prediction(frequency):
+    """With a diagnostic every `frequency` steps the SBP can stop by itself
+    only at those; the run hands over at the last one before its work
+    would pass the prediction (its rate so far extrapolated to the next
+    one), not at the first one past it: the hand-over is at a multiple of
+    the frequency, its work within the prediction and within two intervals
+    of it (the rate also counts the diagnostics' dual bounds)."""
+    X, y = _noisy()
+    svm = _sbp(X, y, 10.0, 0.5, epochs=4)
+    svm.set_diagnostic_frequency(frequency)
+    st = svm.train()
+    predicted, steps = st["exact_cost"], st["iteration"]
+    assert predicted > 0 and steps % frequency == 0
+    assert steps * N <= predicted < (steps + 2 * frequency) * N
+    assert st["finish_epochs"] > 0 and st["status"] == "converged"
+    assert st["duality_gap"] <= 1e-3 * st["dual_objective"]
+
+
 def test_the_prediction_is_near_the_exact_solves_cost():
     """The prediction (the 4096-row sample's cost, times (n / 4096)^2 at
     least) is within a factor 2 of what exact kernel SDCA costs on all n
