@@ -75,6 +75,15 @@ static void label_rows(const CsrRows *m, double *y)
   }
 }
 
+/* The solver tests' problem: 30 columns, rows of at most 9 entries (8
+ * repeated patterns, or 0/1 values with @p unit), labelled, as CSR data. */
+static SsStatus labelled_problem(CsrRows *m, bool unit, uint64_t seed, double *y, SsData *data)
+{
+  make_rows(m, 30, 9, unit ? 0 : 8, unit, seed);
+  label_rows(m, y);
+  return ss_data_init_csr(data, SS_DTYPE_FLOAT64, m->values, m->indptr, m->indices, RN, m->d);
+}
+
 static void collect(void *context, int64_t block, int64_t lo, int64_t hi, const double *k)
 {
   (void)block;
@@ -191,11 +200,8 @@ void test_kernel_row_copy_sbp_same_iterates(void)
   static CsrRows m;
   static double y[RN];
   for (int unit = 0; unit < 2; ++unit) {
-    make_rows(&m, 30, 9, unit ? 0 : 8, unit, 29);
-    label_rows(&m, y);
     SsData data;
-    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
-            SS_OK);
+    REQUIRE(labelled_problem(&m, unit, 29, y, &data) == SS_OK);
     SsRowCopy copy = {0}; /* the copy the SBP makes of these rows */
     CHECK_EQ_INT(ss_row_copy_update(&copy, &data, unit ? SS_ROWS_UNIT_VALUES : 0u), SS_OK);
     CHECK(unit ? copy.bits != NULL : copy.values != NULL);
@@ -349,11 +355,8 @@ void test_kernel_sbp_drawn_alpha(void)
   static double y[RN], f[RN];
   const double lambda = 1e-3;
   for (int unit = 0; unit < 2; ++unit) {
-    make_rows(&m, 30, 9, unit ? 0 : 8, unit, 47);
-    label_rows(&m, y);
     SsData data;
-    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
-            SS_OK);
+    REQUIRE(labelled_problem(&m, unit, 47, y, &data) == SS_OK);
     SsKernel kernel;
     REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 2.0, 0, 1) == SS_OK);
     for (int bias = 0; bias < 2; ++bias) {
@@ -479,11 +482,8 @@ void test_kernel_row_copy_exact_same_iterates(void)
   SsKernel kernel;
   REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 2.0, 0, 1) == SS_OK);
   for (int unit = 0; unit < 2; ++unit) {
-    make_rows(&m, 30, 9, unit ? 0 : 8, unit, 53);
-    label_rows(&m, y);
     SsData data;
-    REQUIRE(ss_data_init_csr(&data, SS_DTYPE_FLOAT64, m.values, m.indptr, m.indices, RN, m.d) ==
-            SS_OK);
+    REQUIRE(labelled_problem(&m, unit, 53, y, &data) == SS_OK);
     SsKernelSvm *svm[3];
     for (int k = 0; k < 3; ++k) {
       svm[k] = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1.0 / (10.0 * RN));
