@@ -53,10 +53,11 @@ void test_kernel_cache_rows_lru_and_growth(void)
     if (k % 3 == 0) rest[nr++] = k;
     else active[na++] = k;
   }
+  REQUIRE(ss_kernel_cache_set_active(&cache, active, na) == SS_OK);
   SsStatus status = SS_OK;
   const double *r5 = ss_kernel_cache_row(&cache, svm, 5, active, na, &status);
   REQUIRE(r5);
-  for (int64_t k = 0; k < na; ++k) CHECK_CLOSE(r5[active[k]], f.K[5 * EN + active[k]], 1e-14);
+  for (int64_t k = 0; k < na; ++k) CHECK_CLOSE(r5[k], f.K[5 * EN + active[k]], 1e-14);
   const double *r7 = ss_kernel_cache_row(&cache, svm, 7, active, na, &status);
   REQUIRE(r7);
   CHECK(ss_kernel_cache_row(&cache, svm, 5, active, na, &status) == r5); /* a hit */
@@ -65,9 +66,13 @@ void test_kernel_cache_rows_lru_and_growth(void)
   REQUIRE(ss_kernel_cache_row(&cache, svm, 8, active, na, &status));
   CHECK_EQ_INT(cache.slot_of[7], -1);
   CHECK(cache.slot_of[5] >= 0);
-  /* Row 5 made complete; row 8 not: after the growth 8 is computed afresh. */
-  REQUIRE(ss_kernel_cache_row_cover(&cache, svm, 5, active, na, rest, nr, &status));
+  /* Row 5 made complete (by example); row 8 not: after the growth 8 is
+   * computed afresh. */
+  r5 = ss_kernel_cache_row_cover(&cache, svm, 5, active, na, rest, nr, &status);
+  REQUIRE(r5);
+  for (int64_t k = 0; k < EN; ++k) CHECK_CLOSE(r5[k], f.K[5 * EN + k], 1e-14);
   ss_kernel_cache_grow_active(&cache);
+  REQUIRE(ss_kernel_cache_set_active(&cache, all, EN) == SS_OK);
   const int64_t misses = cache.misses;
   const double *r8 = ss_kernel_cache_row(&cache, svm, 8, all, EN, &status);
   REQUIRE(r8);
@@ -79,6 +84,112 @@ void test_kernel_cache_rows_lru_and_growth(void)
   for (int64_t k = 0; k < EN; ++k) CHECK_CLOSE(r5[k], f.K[5 * EN + k], 1e-14);
   ss_kernel_cache_free(&cache);
   ss_kernel_svm_delete(svm);
+}
+
+/* Rows by position follow nested lists (kernel_cache.c, "Compact rows"): a
+ * row computed over one list serves every later list of the generation,
+ * moved to its positions without a kernel evaluation; a complete row is
+ * gathered over the list; the older lists go when they pass 2 n entries,
+ * and the rows laid out over them are computed again. Doubles and float
+ * rows, the same values to the bit. */
+void test_kernel_cache_rows_follow_nested_lists(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  for (int single = 0; single < 2; ++single) {
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &f.data, f.y, 0.01);
+    REQUIRE(svm);
+    SsKernelCache cache; /* four rows; floats: eight */
+    REQUIRE(ss_kernel_cache_init(&cache, EN, 4.0 * EN * sizeof(double) / 1048576.0, single) ==
+            SS_OK);
+    CHECK_EQ_INT(cache.single, single);
+    int64_t list[EN], m = EN;
+    for (int64_t k = 0; k < EN; ++k) list[k] = k;
+    REQUIRE(ss_kernel_cache_set_active(&cache, list, m) == SS_OK);
+    SsStatus status = SS_OK;
+    /* Row 3 computed over all n (complete), row 10 over the first shrunk list. */
+    REQUIRE(ss_kernel_cache_row(&cache, svm, 3, list, m, &status));
+    double want3[EN], want10[EN];
+    const double *row;
+    int64_t levels = 0;
+    for (int shrink = 0; shrink < 4; ++shrink) {
+      /* the next list: every second of the current one leaves (the lists
+       * kept: 120 + 60 + 30 + 15 + 8 <= 2 n entries) */
+      int64_t kept = 0;
+      for (int64_t k = 0; k < m; ++k) {
+        if (k % 2 == 0) list[kept++] = list[k];
+      }
+      m = kept;
+      REQUIRE(ss_kernel_cache_set_active(&cache, list, m) == SS_OK);
+      ++levels;
+      if (shrink == 0) REQUIRE(ss_kernel_cache_row(&cache, svm, 10, list, m, &status));
+      const int64_t misses = cache.misses;
+      for (int64_t k = 0; k < m; ++k) {
+        want3[k] = f.K[3 * EN + list[k]];
+        want10[k] = f.K[10 * EN + list[k]];
+      }
+      row = ss_kernel_cache_row(&cache, svm, 10, list, m, &status);
+      REQUIRE(row);
+      bool same = true;
+      for (int64_t k = 0; k < m; ++k) same = same && fabs(row[k] - want10[k]) <= 1e-6;
+      CHECK(same);
+      row = ss_kernel_cache_row(&cache, svm, 3, list, m, &status);
+      REQUIRE(row);
+      same = true;
+      for (int64_t k = 0; k < m; ++k) same = same && fabs(row[k] - want3[k]) <= 1e-6;
+      CHECK(same);
+      CHECK_EQ_INT(cache.misses, misses); /* no row computed again */
+    }
+    CHECK_EQ_INT(levels, 4);
+    /* The same values as a row computed afresh over the last list, to the bit. */
+    SsKernelCache fresh;
+    REQUIRE(ss_kernel_cache_init(&fresh, EN, 1e-9, single) == SS_OK);
+    REQUIRE(ss_kernel_cache_set_active(&fresh, list, m) == SS_OK);
+    const double *a = ss_kernel_cache_row(&fresh, svm, 10, list, m, &status);
+    REQUIRE(a);
+    double copy[EN];
+    memcpy(copy, a, (size_t)m * sizeof(double));
+    row = ss_kernel_cache_row(&cache, svm, 10, list, m, &status);
+    CHECK(memcmp(row, copy, (size_t)m * sizeof(double)) == 0);
+    /* Spread to all n: the cover computes only the examples off the list. */
+    int64_t others[EN], no = 0;
+    for (int64_t k = 0, q = 0; k < EN; ++k) {
+      if (q < m && list[q] == k) ++q;
+      else others[no++] = k;
+    }
+    const int64_t misses = cache.misses, evaluations = svm->num_kernel_evaluations;
+    row = ss_kernel_cache_row_cover(&cache, svm, 10, list, m, others, no, &status);
+    REQUIRE(row);
+    CHECK_EQ_INT(cache.misses, misses + 1);
+    CHECK_EQ_INT(svm->num_kernel_evaluations, evaluations + no);
+    bool same = true;
+    for (int64_t k = 0; k < EN; ++k) same = same && fabs(row[k] - f.K[10 * EN + k]) <= 1e-6;
+    CHECK(same);
+    /* ... and row 10 is then served over the list from its complete row. */
+    row = ss_kernel_cache_row(&cache, svm, 10, list, m, &status);
+    CHECK(memcmp(row, copy, (size_t)m * sizeof(double)) == 0);
+    ss_kernel_cache_free(&fresh);
+    /* Lists passing 2 n entries: the older ones go, and row 4, laid out
+     * over one of them, is computed again. */
+    REQUIRE(ss_kernel_cache_row(&cache, svm, 4, list, m, &status));
+    const int64_t first = cache.first_level;
+    int64_t rounds = 0;
+    while (cache.first_level == first) {
+      REQUIRE(ss_kernel_cache_set_active(&cache, list, m - 1 - rounds % 2) == SS_OK);
+      m = m - 1 - rounds % 2;
+      ++rounds;
+    }
+    CHECK(rounds >= 1);
+    const int64_t before = cache.misses;
+    row = ss_kernel_cache_row(&cache, svm, 4, list, m, &status);
+    REQUIRE(row);
+    CHECK_EQ_INT(cache.misses, before + 1);
+    same = true;
+    for (int64_t k = 0; k < m; ++k) same = same && fabs(row[k] - f.K[4 * EN + list[k]]) <= 1e-6;
+    CHECK(same);
+    ss_kernel_cache_free(&cache);
+    ss_kernel_svm_delete(svm);
+  }
 }
 
 static SsKernelSvm *exact_solver(ExactFixture *f, double C, double cache_mb, int shrinking,

@@ -247,7 +247,11 @@ static SsStatus start(SsKernelSvm *self)
     st->active[k] = k;
   }
   st->num_active = n;
-  ss_kernel_cache_set_active(&st->cache, st->active, n);
+  status = ss_kernel_cache_set_active(&st->cache, st->active, n);
+  if (status != SS_OK) {
+    free_state(self);
+    return status;
+  }
   st->until_shrink = shrink_period(self);
   st->tol = self->epsilon;
   st->bias_free = self->sdca_bias_free;
@@ -344,6 +348,27 @@ static void follow_upper_bound(const SsKernelSvm *self, PairState *st, int64_t t
   for (int64_t k = 0; k < self->num_data; ++k) st->gbar[k] += c * self->labels[k] * Kt[k];
 }
 
+/* gbar after the step moved a_i from ai to ai_new and a_j from aj to
+ * aj_new (j -1: one example moved), through their complete rows (the
+ * rows by position over the active list are then spread, kernel_cache.c). */
+static SsStatus follow_rows(SsKernelSvm *self, PairState *st, int64_t i, double ai, double ai_new,
+                            int64_t j, double aj, double aj_new)
+{
+  const int64_t na = st->num_active, *rest = st->active + na, nr = self->num_data - na;
+  const int64_t t[2] = {i, j};
+  const double before[2] = {ai, aj}, after[2] = {ai_new, aj_new};
+  for (int e = 0; e < 2 && t[e] >= 0; ++e) {
+    const double C = st->box[t[e]];
+    if ((before[e] == C) == (after[e] == C)) continue;
+    SsStatus status = SS_OK;
+    const double *K = ss_kernel_cache_row_cover(&st->cache, self, t[e], st->active, na, rest, nr,
+                                                &status);
+    if (!K) return status;
+    follow_upper_bound(self, st, t[e], before[e], after[e], K);
+  }
+  return SS_OK;
+}
+
 /* Bring every example back (their gradient refreshed); the cached rows that
  * are not complete become stale. */
 static SsStatus unshrink(SsKernelSvm *self, PairState *st)
@@ -359,8 +384,7 @@ static SsStatus unshrink(SsKernelSvm *self, PairState *st)
   st->num_active = n;
   st->have_choice = false;
   ss_kernel_cache_grow_active(&st->cache);
-  ss_kernel_cache_set_active(&st->cache, st->active, n);
-  return SS_OK;
+  return ss_kernel_cache_set_active(&st->cache, st->active, n);
 }
 
 /* The shrinking check (see the head of the file). */
@@ -393,8 +417,7 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
   memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
   st->num_active = kept;
   st->have_choice = false;
-  if (left > 0) ss_kernel_cache_set_active(&st->cache, st->active, kept);
-  return SS_OK;
+  return left > 0 ? ss_kernel_cache_set_active(&st->cache, st->active, kept) : SS_OK;
 }
 
 /* The first-order choice of i: the first maximiser of v over I_up in the
@@ -443,7 +466,7 @@ static int64_t choose_j(const PairState *st, const double *K_diag, const double 
     if (v[t] < M) M = v[t];
     const double b = vi - v[t];
     if (b > 0) {
-      double eta = K_diag[i] + K_diag[t] - 2 * Ki[t];
+      double eta = K_diag[i] + K_diag[t] - 2 * Ki[k];
       if (eta <= 0) eta = PAIR_TAU;
       const double b2 = b * b, cut = bound * eta;
       if (b2 < cut && cut >= DBL_MIN) continue;
@@ -472,7 +495,7 @@ static void update_v(PairState *st, const double *Ki, const double *Kj, double c
   double v_next = -INFINITY;
   for (int64_t k = lo; k < hi; ++k) {
     const int64_t t = ACTIVE(act, k);
-    v[t] -= ci * Ki[t] + cj * Kj[t];
+    v[t] -= ci * Ki[k] + cj * Kj[k];
     if (v[t] > v_next && (side[t] & PAIR_UP)) {
       v_next = v[t];
       next = t;
@@ -572,7 +595,7 @@ choose_j_lanes(const PairState *st, const double *K_diag, const double *Ki, int6
     const PairVi candidate = low & (b > zero);
     if (!VEC_ANY(candidate)) continue;
     VEC_AT(kd, K_diag, act, at, k);
-    VEC_AT(ki, Ki, act, at, k);
+    VEC_LOAD(ki, Ki + k);
     PairVd eta = kii + kd - two * ki;
     eta = VEC_PICK(eta <= zero, tau, eta);
     const PairVd b2 = b * b, cut = bound * eta;
@@ -595,7 +618,7 @@ choose_j_lanes(const PairState *st, const double *K_diag, const double *Ki, int6
     if (v[t] < low_min[l]) low_min[l] = v[t];
     const double b = vi - v[t];
     if (b > 0) {
-      double eta = K_diag[i] + K_diag[t] - 2 * Ki[t];
+      double eta = K_diag[i] + K_diag[t] - 2 * Ki[k];
       if (eta <= 0) eta = PAIR_TAU;
       const double score = -(b * b) / eta;
       if (score < best[l]) {
@@ -632,8 +655,8 @@ update_v_lanes(PairState *st, const double *Ki, const double *Kj, double ci, dou
     const PairVi at = VEC_POSITIONS(act, k);
     PairVd vk, ki, kj;
     VEC_AT(vk, v, act, at, k);
-    VEC_AT(ki, Ki, act, at, k);
-    VEC_AT(kj, Kj, act, at, k);
+    VEC_LOAD(ki, Ki + k);
+    VEC_LOAD(kj, Kj + k);
     const PairVd x = vk - (vci * ki + vcj * kj);
     if (act) {
       for (int l = 0; l < PAIR_VEC; ++l) v[at[l]] = x[l];
@@ -647,7 +670,7 @@ update_v_lanes(PairState *st, const double *Ki, const double *Kj, double ci, dou
   for (int64_t k = whole; k < hi; ++k) {
     const int l = (int)(k - whole);
     const int64_t t = ACTIVE(act, k);
-    v[t] -= ci * Ki[t] + cj * Kj[t];
+    v[t] -= ci * Ki[k] + cj * Kj[k];
     if (v[t] > top[l] && (side[t] & PAIR_UP)) {
       top[l] = v[t];
       pos[l] = t;
@@ -810,7 +833,8 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   const double room_i = y[i] > 0 ? Ci - a[i] : a[i];
   const double room_j = y[j] > 0 ? a[j] : Cj - a[j];
   const double room = room_i < room_j ? room_i : room_j;
-  const double eta = K_diag[i] + K_diag[j] - 2 * Ki[j];
+  const double K_ij = Ki[list ? ss_kernel_cache_position(&st->cache, j) : j];
+  const double eta = K_diag[i] + K_diag[j] - 2 * K_ij;
   double s = eta > 0 ? (vi - v[j]) / eta : room;
   if (s > room) s = room;
   if (isnan(s)) return SS_ERR_NUMERIC;
@@ -822,19 +846,10 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
     *done = true; /* optimal to rounding: the step moves nothing */
     return SS_OK;
   }
-  /* Rows i and j whole where gbar needs them (both are cached: no allocation). */
-  const int64_t *rest = act + na, nr = self->num_data - na;
-  if ((ai == Ci) != (ai_new == Ci))
-    Ki = ss_kernel_cache_row_cover(&st->cache, self, i, act, na, rest, nr, &status);
-  if (Ki && (aj == Cj) != (aj_new == Cj))
-    Kj = ss_kernel_cache_row_cover(&st->cache, self, j, act, na, rest, nr, &status);
-  if (!Ki || !Kj) return status;
   a[i] = ai_new;
   a[j] = aj_new;
   st->side[i] = side_of(y[i], ai_new, Ci);
   st->side[j] = side_of(y[j], aj_new, Cj);
-  follow_upper_bound(self, st, i, ai, ai_new, Ki);
-  follow_upper_bound(self, st, j, aj, aj_new, Kj);
   st->inactive_fresh = false;
   /* v_t -= y_t (g_t's change), and the next step's i on the way. */
   const double ci = y[i] * (ai_new - ai), cj = y[j] * (aj_new - aj);
@@ -843,7 +858,10 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   const PairBest next = pair_pass(self, &pass);
   st->choice = next.pos;
   st->choice_v = next.key;
-  return SS_OK;
+  /* gbar, through rows i and j complete where it needs them (both were the
+   * last two rows asked for: no allocation, so the step is never left half
+   * done). */
+  return follow_rows(self, st, i, ai, ai_new, j, aj, aj_new);
 }
 
 /* The bias-free mode's duality gap, relative to the dual, from the
@@ -922,13 +940,9 @@ static SsStatus single_step(SsKernelSvm *self, PairState *st, bool *done)
   *done = false;
   SsStatus status = SS_OK;
   const double *Kt = ss_kernel_cache_row(&st->cache, self, t, act, na, &status);
-  const int64_t *rest = act + na, nr = self->num_data - na;
-  if (Kt && (at == C) != (at_new == C))
-    Kt = ss_kernel_cache_row_cover(&st->cache, self, t, act, na, rest, nr, &status);
   if (!Kt) return status;
   a[t] = at_new;
   st->side[t] = side_of(y[t], at_new, C);
-  follow_upper_bound(self, st, t, at, at_new, Kt);
   st->inactive_fresh = false;
   const double ct = y[t] * (at_new - at);
   PairPass pass = {.st = st, .Ki = Kt, .Kj = Kt, .na = na, .ci = ct,
@@ -936,7 +950,7 @@ static SsStatus single_step(SsKernelSvm *self, PairState *st, bool *done)
   const PairBest next = pair_pass(self, &pass);
   st->choice = next.pos;
   st->choice_v = next.key;
-  return SS_OK;
+  return follow_rows(self, st, t, at, at_new, -1, 0, 0); /* row t was the last asked for */
 }
 
 static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
@@ -1053,7 +1067,12 @@ SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
       return status;
     }
     use_shared_rows(self, st);
-    ss_kernel_cache_set_active(&st->cache, st->active, st->num_active);
+    status = ss_kernel_cache_set_active(&st->cache, st->active, st->num_active);
+    if (status != SS_OK) {
+      free_state(self);
+      self->iteration = 0;
+      return status;
+    }
   }
   return SS_OK;
 }
