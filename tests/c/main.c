@@ -359,6 +359,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_kernel_exact.c */                                     \
   X(kernel_cache_rows_lru_and_growth)                           \
   X(kernel_cache_rows_follow_nested_lists)                      \
+  X(kernel_exact_packed_passes_follow_the_examples)             \
   X(kernel_exact_reaches_kkt)                                   \
   X(kernel_exact_settings)                                      \
   X(kernel_exact_tiny_problems)                                 \

@@ -192,6 +192,73 @@ void test_kernel_cache_rows_follow_nested_lists(void)
   }
 }
 
+/* What the passes read over a shrunk active list is packed in its order
+ * (kernel_sdca_pair.c, "Packing"): after every stop of a run cut into
+ * short train calls, visit k's v, side and K_tt are those of example
+ * active[k], checked against the Gram matrix: v_t = -y_t g_t = y_t -
+ * sum_j y_j K_tj a_j, the side from a_t and its box. Checked after every
+ * step, on overlapping classes at a large C, so that examples reach and
+ * leave their bounds while the list is shrunk (hundreds of times); an rbf
+ * kernel (K_tt = 1) and a polynomial one (K_tt differs between examples). */
+#define PN 300
+void test_kernel_exact_packed_passes_follow_the_examples(void)
+{
+  static double X[PN * ED], y[PN], K[PN * PN];
+  tu_make_blobs(X, y, PN, ED, 0.3, 83);
+  SsData data;
+  ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, PN, ED, ED);
+  const double C = 50;
+  int shrunk = 0, moved = 0;
+  for (int poly = 0; poly < 2; ++poly) {
+    SsKernel kernel;
+    REQUIRE(ss_kernel_init(&kernel, poly ? SS_KERNEL_POLYNOMIAL : SS_KERNEL_RBF, poly ? 0.5 : 1.0,
+                           poly ? 1.0 : 0.0, 3) == SS_OK);
+    for (int i = 0; i < PN; ++i)
+      for (int j = 0; j < PN; ++j) {
+        double dot = 0, d2 = 0;
+        for (int k = 0; k < ED; ++k) {
+          dot += X[i * ED + k] * X[j * ED + k];
+          d2 += pow(X[i * ED + k] - X[j * ED + k], 2);
+        }
+        K[i * PN + j] = poly ? pow(0.5 * dot + 1.0, 3) : exp(-d2);
+      }
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &data, y, 1.0 / (C * PN));
+    REQUIRE(svm);
+    REQUIRE(ss_kernel_svm_set_unregularized_bias(svm, 1) == SS_OK);
+    REQUIRE(ss_kernel_svm_set_epsilon(svm, 1e-9) == SS_OK);
+    REQUIRE(ss_kernel_svm_set_max_num_iterations(svm, 1) == SS_OK);
+    unsigned char before[PN] = {0};
+    for (int call = 0; call < 1500; ++call) {
+      REQUIRE(ss_kernel_svm_train(svm) == SS_OK);
+      const int64_t *active;
+      int64_t na;
+      const double *v, *K_diag;
+      const unsigned char *side;
+      REQUIRE(ss_kernel_sdca_pair_view(svm, &active, &na, &v, &side, &K_diag));
+      const double *a = ss_kernel_svm_get_dual_variables(svm);
+      bool same = true;
+      for (int64_t k = 0; k < na; ++k) {
+        const int64_t t = active ? active[k] : k;
+        double sum = 0;
+        for (int j = 0; j < PN; ++j) sum += y[j] * K[t * PN + j] * a[j];
+        const double v_t = y[t] - sum;
+        const unsigned char side_t = (unsigned char)(((y[t] > 0 ? a[t] < C : a[t] > 0) ? 1 : 0) |
+                                                     ((y[t] > 0 ? a[t] > 0 : a[t] < C) ? 2 : 0));
+        same = same && fabs(v[k] - v_t) <= 1e-9 * (1 + fabs(v_t)) && side[k] == side_t &&
+               fabs(K_diag[k] - K[t * PN + t]) <= 1e-12 * K[t * PN + t];
+        moved += na < PN && before[t] != 0 && before[t] != side_t; /* a side changed while shrunk */
+        before[t] = side_t;
+      }
+      CHECK(same);
+      shrunk += na < PN;
+    }
+    ss_kernel_svm_delete(svm);
+  }
+  CHECK(shrunk >= 1000); /* most checks over a shrunk list */
+  CHECK(moved >= 100);
+}
+#undef PN
+
 static SsKernelSvm *exact_solver(ExactFixture *f, double C, double cache_mb, int shrinking,
                                  double epsilon)
 {

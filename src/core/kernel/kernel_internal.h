@@ -580,6 +580,12 @@ SsStatus ss_kernel_sdca_pair_start_from(SsKernelSvm *self, const SsKernelDualSta
  *  old arrays go to @p self, which is deleted next); false, and nothing
  *  swapped, when its v is not exact on all n. */
 bool ss_kernel_sdca_pair_keep(SsKernelSvm *self, SsKernelDualState *kept);
+/** Tests: what the exact solver's passes read (kernel_sdca_pair.c,
+ *  PairView): v, the side bits (1: I_up, 2: I_low) and K_tt of each visit
+ *  k < *num_active, whose example is active[k] (*active NULL: example k);
+ *  false when it has no state. */
+bool ss_kernel_sdca_pair_view(const SsKernelSvm *self, const int64_t **active, int64_t *num_active,
+                              const double **v, const unsigned char **side, const double **K_diag);
 extern const SsKernelSolverOps ss_kernel_pegasos_ops;
 extern const SsKernelSolverOps ss_perceptron_ops;
 extern const SsKernelSolverOps ss_bsca_ops; /* bsca.c */

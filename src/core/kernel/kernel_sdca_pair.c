@@ -119,7 +119,11 @@ typedef struct PairBest {
 
 typedef struct PairState {
   SsKernelCache cache;
-  double *v;               /**< [n] -y_t g_t, g the gradient of F; exact on the active set */
+  double *v;               /**< [n] -y_t g_t, g the gradient of F; exact on the active set
+                                (while it is shrunk: in vp, see pack) */
+  double *vp;              /**< [n] a shrunk active list's v, packed in its order (pack) */
+  unsigned char *sp;       /**< [n] its side, packed */
+  double *kdp;             /**< [n] its K_tt, packed */
   unsigned char *side;     /**< [n] PAIR_UP: t in I_up; PAIR_LOW: t in I_low */
   double *gbar;            /**< [n] sum over a_j = C_j of C_j Q_kj, exact for all n */
   double *box;             /**< [n] C_i = c_i C */
@@ -135,6 +139,7 @@ typedef struct PairState {
   bool inactive_fresh;     /**< the inactive examples' gradient is exact (no step since) */
   bool have_choice;        /**< choice is i for the active set as it stands */
   int64_t choice;          /**< the maximiser of v over I_up (-1: none) */
+  int64_t choice_visit;    /**< its visit in the passes (PairView) */
   double choice_v;         /**< its v (-inf: none) */
   double tol;
   bool bias_free;          /**< b fixed at 0 (the bias-free mode: single steps) */
@@ -149,12 +154,39 @@ static unsigned char side_of(double y, double a, double C)
   return (unsigned char)((in_up(y, a, C) ? PAIR_UP : 0) | (in_low(y, a, C) ? PAIR_LOW : 0));
 }
 
+/* Packing: while the active list is shrunk, the passes read its examples'
+ * v, side and K_tt packed in the list's order (vp, sp, kdp: PairView), so
+ * they stream them rather than gather them; vp is then their v, and st->v's
+ * entries for them are stale until unpack. pack follows every change of
+ * the list (a shrinking check); unpack comes before anything reads v by
+ * example (a shrinking check, the gradient's reconstruction, a diagnostic,
+ * the state kept for a warm start): O(active) each, against O(active) per
+ * step for the passes. */
+static void pack(const SsKernelSvm *self, PairState *st)
+{
+  for (int64_t k = 0; k < st->num_active; ++k) {
+    const int64_t t = st->active[k];
+    st->vp[k] = st->v[t];
+    st->sp[k] = st->side[t];
+    st->kdp[k] = self->diagonal[t];
+  }
+}
+
+static void unpack(const SsKernelSvm *self, PairState *st)
+{
+  if (st->num_active == self->num_data) return;
+  for (int64_t k = 0; k < st->num_active; ++k) st->v[st->active[k]] = st->vp[k];
+}
+
 static void free_state(SsKernelSvm *self)
 {
   PairState *st = self->state;
   if (st) {
     ss_kernel_cache_free(&st->cache);
     free(st->v);
+    free(st->vp);
+    free(st->sp);
+    free(st->kdp);
     free(st->side);
     free(st->gbar);
     free(st->box);
@@ -218,6 +250,9 @@ static SsStatus start(SsKernelSvm *self)
   if (!st) return SS_ERR_ALLOC;
   self->state = st;
   st->v = malloc((size_t)n * sizeof(double));
+  st->vp = malloc((size_t)n * sizeof(double));
+  st->sp = malloc((size_t)n);
+  st->kdp = malloc((size_t)n * sizeof(double));
   st->side = malloc((size_t)n);
   st->gbar = calloc((size_t)n, sizeof(double));
   st->box = malloc((size_t)n * sizeof(double));
@@ -228,7 +263,7 @@ static SsStatus start(SsKernelSvm *self)
   st->chunk = self->pair_chunk > 0 ? self->pair_chunk : PAIR_CHUNK; /* fixed with its room */
   st->chunk_best = malloc((size_t)((n + st->chunk - 1) / st->chunk) * sizeof(PairBest));
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
-  const bool allocated = st->v && st->side && st->gbar && st->box && st->active && st->inactive && st->sv &&
+  const bool allocated = st->v && st->vp && st->sp && st->kdp && st->side && st->gbar && st->box && st->active && st->inactive && st->sv &&
                          st->sv_coef && st->chunk_best && self->dual;
   SsStatus status = allocated
                         ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self),
@@ -274,6 +309,7 @@ bool ss_kernel_sdca_pair_keep(SsKernelSvm *self, SsKernelDualState *kept)
 {
   PairState *st = self->ops == &ss_kernel_sdca_pair_ops ? self->state : NULL;
   if (!st || !self->dual || !(st->num_active == self->num_data || st->inactive_fresh)) return false;
+  unpack(self, st);
   double *alpha = kept->alpha, *v = kept->v, *gbar = kept->gbar;
   kept->alpha = self->dual;
   kept->v = st->v;
@@ -287,7 +323,7 @@ bool ss_kernel_sdca_pair_keep(SsKernelSvm *self, SsKernelDualState *kept)
 }
 
 /* m = max_{I_up} v and M = min_{I_low} v over the active set (-inf, +inf
- * when empty). */
+ * when empty; v unpacked). */
 static void violation_bounds(const SsKernelSvm *self, const PairState *st, double *m, double *M)
 {
   double hi = -INFINITY, lo = INFINITY;
@@ -375,6 +411,7 @@ static SsStatus unshrink(SsKernelSvm *self, PairState *st)
 {
   const int64_t n = self->num_data;
   if (st->num_active == n) return SS_OK;
+  unpack(self, st);
   SsStatus status = refresh_inactive(self, st);
   if (status != SS_OK) return status;
   for (int64_t k = 0; k < n; ++k) {
@@ -390,6 +427,7 @@ static SsStatus unshrink(SsKernelSvm *self, PairState *st)
 /* The shrinking check (see the head of the file). */
 static SsStatus shrink(SsKernelSvm *self, PairState *st)
 {
+  unpack(self, st);
   double m, M;
   violation_bounds(self, st, &m, &M);
   /* (bias-free: the KKT bias is 0, the violation max(m, -M)) */
@@ -417,42 +455,70 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
   memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
   st->num_active = kept;
   st->have_choice = false;
+  if (kept < self->num_data) pack(self, st);
   return left > 0 ? ss_kernel_cache_set_active(&st->cache, st->active, kept) : SS_OK;
+}
+
+/* The arrays the passes read, one entry per visit: by example over all n,
+ * or packed by position over a shrunk active list (PairState.vp, sp,
+ * kdp: the passes then stream them instead of gathering them, the example
+ * of visit k being act[k]). */
+typedef struct PairView {
+  double *v;
+  const unsigned char *side;
+  const double *K_diag;
+  const int64_t *act; /**< the example of each visit; NULL: visit k is example k */
+} PairView;
+
+static PairView pair_view(const SsKernelSvm *self, PairState *st)
+{
+  if (st->num_active == self->num_data)
+    return (PairView){.v = st->v, .side = st->side, .K_diag = self->diagonal, .act = NULL};
+  return (PairView){.v = st->vp, .side = st->sp, .K_diag = st->kdp, .act = st->active};
+}
+
+bool ss_kernel_sdca_pair_view(const SsKernelSvm *self, const int64_t **active, int64_t *num_active,
+                              const double **v, const unsigned char **side, const double **K_diag)
+{
+  PairState *st = self->ops == &ss_kernel_sdca_pair_ops ? self->state : NULL;
+  if (!st) return false;
+  const PairView w = pair_view(self, st);
+  *active = w.act;
+  *num_active = st->num_active;
+  *v = w.v;
+  *side = w.side;
+  *K_diag = w.K_diag;
+  return true;
 }
 
 /* The first-order choice of i: the first maximiser of v over I_up in the
  * active order (-1 and -inf when I_up is empty). */
-static void choose_i(PairState *st)
+static void choose_i(const SsKernelSvm *self, PairState *st)
 {
-  const int64_t *act = st->active, na = st->num_active;
+  const PairView w = pair_view(self, st);
   int64_t i = -1;
   double vi = -INFINITY;
-  for (int64_t k = 0; k < na; ++k) {
-    const int64_t t = act[k];
-    if (st->v[t] > vi && (st->side[t] & PAIR_UP)) {
-      vi = st->v[t];
-      i = t;
+  for (int64_t k = 0; k < st->num_active; ++k) {
+    if (w.v[k] > vi && (w.side[k] & PAIR_UP)) {
+      vi = w.v[k];
+      i = k;
     }
   }
-  st->choice = i;
+  st->choice_visit = i;
+  st->choice = i >= 0 && w.act ? w.act[i] : i;
   st->choice_v = vi;
   st->have_choice = true;
 }
 
-/* The two passes of a step over the active examples act[0, na), or over
- * 0..na-1 when act is NULL (all n active: the index array is not read;
- * the same visits in the same order, so the same results). */
-#define ACTIVE(act, k) ((act) ? (act)[k] : (k))
-
 /* j: the second-order choice over I_low with v_t < v_i among the visits
- * [lo, hi) (-1: none), its score in *best_out, and M = min_{I_low} v on the
- * way in *M_out. */
-static int64_t choose_j(const PairState *st, const double *K_diag, const double *Ki, int64_t i,
-                        double vi, const int64_t *act, int64_t lo, int64_t hi, double *M_out,
-                        double *best_out)
+ * [lo, hi) of @p w (-1: none; a visit, not an example), its score in
+ * *best_out, and M = min_{I_low} v on the way in *M_out; K_ii is i's
+ * diagonal entry. */
+static int64_t choose_j(const PairView *w, double K_ii, const double *Ki, double vi, int64_t lo,
+                        int64_t hi, double *M_out, double *best_out)
 {
-  const double *v = st->v;
-  const unsigned char *side = st->side;
+  const double *v = w->v, *K_diag = w->K_diag;
+  const unsigned char *side = w->side;
   int64_t j = -1;
   double best = INFINITY, M = INFINITY;
   /* A candidate whose b^2 < (-best) (1 - 1e-12) eta (an upper bound below
@@ -461,12 +527,11 @@ static int64_t choose_j(const PairState *st, const double *K_diag, const double 
    * scan makes, costs a multiplication for them instead of a division. */
   double bound = -INFINITY; /* (-best) (1 - 1e-12): -inf while best is +inf */
   for (int64_t k = lo; k < hi; ++k) {
-    const int64_t t = ACTIVE(act, k);
-    if (!(side[t] & PAIR_LOW)) continue;
-    if (v[t] < M) M = v[t];
-    const double b = vi - v[t];
+    if (!(side[k] & PAIR_LOW)) continue;
+    if (v[k] < M) M = v[k];
+    const double b = vi - v[k];
     if (b > 0) {
-      double eta = K_diag[i] + K_diag[t] - 2 * Ki[k];
+      double eta = K_ii + K_diag[k] - 2 * Ki[k];
       if (eta <= 0) eta = PAIR_TAU;
       const double b2 = b * b, cut = bound * eta;
       if (b2 < cut && cut >= DBL_MIN) continue;
@@ -474,7 +539,7 @@ static int64_t choose_j(const PairState *st, const double *K_diag, const double 
       if (score < best) {
         best = score;
         bound = -best * (1 - 1e-12);
-        j = t;
+        j = k;
       }
     }
   }
@@ -483,22 +548,21 @@ static int64_t choose_j(const PairState *st, const double *K_diag, const double 
   return j;
 }
 
-/* v_t -= y_t (g_t's change) = ci K_it + cj K_jt over the visits [lo, hi),
- * and the next step's i on the way (the first maximiser of v over I_up, as
- * choose_i) into *out (pos -1, key -inf: none). */
-static void update_v(PairState *st, const double *Ki, const double *Kj, double ci, double cj,
-                     const int64_t *act, int64_t lo, int64_t hi, PairBest *out)
+/* v_k -= y_k (g_k's change) = ci K_ik + cj K_jk over the visits [lo, hi)
+ * of @p w, and the next step's i on the way (the first maximiser of v over
+ * I_up, as choose_i) into *out (pos: its visit, -1 and key -inf: none). */
+static void update_v(const PairView *w, const double *Ki, const double *Kj, double ci, double cj,
+                     int64_t lo, int64_t hi, PairBest *out)
 {
-  double *v = st->v;
-  const unsigned char *side = st->side;
+  double *v = w->v;
+  const unsigned char *side = w->side;
   int64_t next = -1;
   double v_next = -INFINITY;
   for (int64_t k = lo; k < hi; ++k) {
-    const int64_t t = ACTIVE(act, k);
-    v[t] -= ci * Ki[k] + cj * Kj[k];
-    if (v[t] > v_next && (side[t] & PAIR_UP)) {
-      v_next = v[t];
-      next = t;
+    v[k] -= ci * Ki[k] + cj * Kj[k];
+    if (v[k] > v_next && (side[k] & PAIR_UP)) {
+      v_next = v[k];
+      next = k;
     }
   }
   out->pos = next;
@@ -508,17 +572,13 @@ static void update_v(PairState *st, const double *Ki, const double *Kj, double c
 #if defined(__GNUC__)
 /* The two passes in vectors of PAIR_VEC lanes (GCC's and Clang's vector
  * extensions: AVX registers in the SS_VECTOR_CLONES copies, two SSE2 halves
- * elsewhere), over all n (no shrunk example: loads of consecutive entries)
- * or over the active list (each lane's entries gathered by its position).
- * Visit k goes to lane k % PAIR_VEC; each lane keeps its best value and the
- * first position reaching it (strict comparisons, as the scans above), and
- * the lanes are combined by value, ties to the smaller position: the first
- * position reaching the overall best (the list is increasing), the choice
- * of the scalar scan. Every value is computed by the same operations in the
- * same order as there, so the results are the same bits. Over the list, on
- * the exact solve of ijcnn1 (C = 32, gamma = 2, one thread), the passes
- * took 27 % of the samples against 36 % as scalar scans, the solve 3.1-3.3 s
- * against 3.6-3.7 s. */
+ * elsewhere): visit k goes to lane k % PAIR_VEC; each lane keeps its best
+ * value and the first visit reaching it (strict comparisons, as the scans
+ * above), and the lanes are combined by value, ties to the earlier visit:
+ * the choice of the scalar scan. Every value is computed by the same
+ * operations in the same order as there, so the results are the same bits.
+ * Over a shrunk list the entries are packed (PairView), so every load is
+ * of consecutive entries. */
 #define PAIR_VEC 4 /* the helpers below spell out 4 lanes */
 typedef double PairVd __attribute__((vector_size(PAIR_VEC * sizeof(double))));
 typedef int64_t PairVi __attribute__((vector_size(PAIR_VEC * sizeof(int64_t))));
@@ -527,14 +587,14 @@ typedef int64_t PairVi __attribute__((vector_size(PAIR_VEC * sizeof(int64_t))));
  * 32-byte vector arguments change the calling convention with AVX). */
 #define VEC_LOAD(x, p) memcpy(&(x), (p), sizeof(x))
 #define VEC_SPLAT(a) ((PairVd){(a), (a), (a), (a)})
-/* -1 in the lanes of positions t..t+3 whose side has the bit, else 0. */
+/* -1 in the lanes of visits k..k+3 whose side has the bit, else 0. */
 #define VEC_SIDE(s, bit) ((PairVi){(s)[0] & (bit), (s)[1] & (bit), (s)[2] & (bit), (s)[3] & (bit)} != 0)
 #define VEC_PICK(m, a, b) ((PairVd)(((PairVi)(a) & (m)) | ((PairVi)(b) & ~(m))))
 #define VEC_PICK_INT(m, a, b) (((a) & (m)) | ((b) & ~(m)))
 #define VEC_ANY(m) (((m)[0] | (m)[1] | (m)[2] | (m)[3]) != 0)
 
 /* The lane with the best key (the smallest, or the largest with @p largest),
- * ties to the smaller position; -1 when no lane has a position.
+ * ties to the earlier visit; -1 when no lane has a visit.
  * Inline on purpose: called out of line from the AVX clones, GCC 12 left the
  * upper halves of the vector registers dirty (no vzeroupper before the
  * call) and the SSE code after the pass (the kernel rows) ran 2.5x slower. */
@@ -550,51 +610,30 @@ static inline int64_t lanes_best(const double key[PAIR_VEC], const int64_t pos[P
   return best;
 }
 
-/* The positions of visits k..k+3: act[k..k+3], or k..k+3 over all n. */
-#define VEC_POSITIONS(act, k)                                                                     \
-  ((act) ? (PairVi){(act)[k], (act)[(k) + 1], (act)[(k) + 2], (act)[(k) + 3]}                  \
-         : (PairVi){(k), (k) + 1, (k) + 2, (k) + 3})
-/* p's entries at those positions: one load over all n, gathered over a list. */
-#define VEC_AT(x, p, act, at, k)                                                                  \
-  do {                                                                                            \
-    if (act)                                                                                      \
-      (x) = (PairVd){(p)[(at)[0]], (p)[(at)[1]], (p)[(at)[2]], (p)[(at)[3]]};                     \
-    else                                                                                          \
-      VEC_LOAD(x, (p) + (k));                                                                     \
-  } while (0)
-#define VEC_SIDE_AT(s, act, at, k, bit)                                                           \
-  ((act) ? (PairVi){(s)[(at)[0]] & (bit), (s)[(at)[1]] & (bit), (s)[(at)[2]] & (bit),            \
-                    (s)[(at)[3]] & (bit)} != 0                                                    \
-         : VEC_SIDE((s) + (k), bit))
-
-/* choose_j over the visits [lo, hi) (lo a multiple of PAIR_VEC) of the
- * active list @p act, or of all n (act NULL): visit k goes to lane k %
- * PAIR_VEC; the list is increasing, so the smaller position is the earlier
- * visit, as over all n. The division skip uses the best over all lanes so
- * far (earlier positions: a skipped candidate could at most tie with it).
- * Always inlined into its two callers, each with its act known. */
-static inline __attribute__((always_inline)) int64_t
-choose_j_lanes(const PairState *st, const double *K_diag, const double *Ki, int64_t i, double vi,
-               const int64_t *act, int64_t lo, int64_t hi, double *M_out, double *best_out)
+/* choose_j over the visits [lo, hi) (lo a multiple of PAIR_VEC). The
+ * division skip uses the best over all lanes so far (earlier visits: a
+ * skipped candidate could at most tie with it). */
+SS_VECTOR_CLONES static int64_t choose_j_lanes(const PairView *w, double K_ii, const double *Ki,
+                                               double vi, int64_t lo, int64_t hi, double *M_out,
+                                               double *best_out)
 {
-  const double *v = st->v;
-  const unsigned char *side = st->side;
-  const double K_ii = K_diag[i];
+  const double *v = w->v, *K_diag = w->K_diag;
+  const unsigned char *side = w->side;
   const PairVd vvi = VEC_SPLAT(vi), kii = VEC_SPLAT(K_ii), two = VEC_SPLAT(2.0),
                zero = VEC_SPLAT(0.0), tau = VEC_SPLAT(PAIR_TAU), tiny = VEC_SPLAT(DBL_MIN);
   PairVd best = VEC_SPLAT(INFINITY), low_min = VEC_SPLAT(INFINITY), bound = VEC_SPLAT(-INFINITY);
   PairVi pos = {-1, -1, -1, -1};
   const int64_t whole = hi - (hi - lo) % PAIR_VEC;
   for (int64_t k = lo; k < whole; k += PAIR_VEC) {
-    const PairVi at = VEC_POSITIONS(act, k);
-    const PairVi low = VEC_SIDE_AT(side, act, at, k, PAIR_LOW);
+    const PairVi at = {k, k + 1, k + 2, k + 3};
+    const PairVi low = VEC_SIDE(side + k, PAIR_LOW);
     PairVd vt, kd, ki;
-    VEC_AT(vt, v, act, at, k);
+    VEC_LOAD(vt, v + k);
     const PairVd b = vvi - vt;
     low_min = VEC_PICK(low & (vt < low_min), vt, low_min);
     const PairVi candidate = low & (b > zero);
     if (!VEC_ANY(candidate)) continue;
-    VEC_AT(kd, K_diag, act, at, k);
+    VEC_LOAD(kd, K_diag + k);
     VEC_LOAD(ki, Ki + k);
     PairVd eta = kii + kd - two * ki;
     eta = VEC_PICK(eta <= zero, tau, eta);
@@ -613,17 +652,16 @@ choose_j_lanes(const PairState *st, const double *K_diag, const double *Ki, int6
   }
   for (int64_t k = whole; k < hi; ++k) {
     const int l = (int)(k - whole);
-    const int64_t t = ACTIVE(act, k);
-    if (!(side[t] & PAIR_LOW)) continue;
-    if (v[t] < low_min[l]) low_min[l] = v[t];
-    const double b = vi - v[t];
+    if (!(side[k] & PAIR_LOW)) continue;
+    if (v[k] < low_min[l]) low_min[l] = v[k];
+    const double b = vi - v[k];
     if (b > 0) {
-      double eta = K_diag[i] + K_diag[t] - 2 * Ki[k];
+      double eta = K_ii + K_diag[k] - 2 * Ki[k];
       if (eta <= 0) eta = PAIR_TAU;
       const double score = -(b * b) / eta;
       if (score < best[l]) {
         best[l] = score;
-        pos[l] = t;
+        pos[l] = k;
       }
     }
   }
@@ -639,41 +677,36 @@ choose_j_lanes(const PairState *st, const double *K_diag, const double *Ki, int6
   return lane < 0 ? -1 : at_best[lane];
 }
 
-/* update_v over the visits [lo, hi) (lo a multiple of PAIR_VEC) of @p act
- * or of all n, lanes as in choose_j_lanes. */
-static inline __attribute__((always_inline)) void
-update_v_lanes(PairState *st, const double *Ki, const double *Kj, double ci, double cj,
-               const int64_t *act, int64_t lo, int64_t hi, PairBest *out)
+/* update_v over the visits [lo, hi) (lo a multiple of PAIR_VEC), lanes as
+ * in choose_j_lanes. */
+SS_VECTOR_CLONES static void update_v_lanes(const PairView *w, const double *Ki, const double *Kj,
+                                            double ci, double cj, int64_t lo, int64_t hi,
+                                            PairBest *out)
 {
-  double *v = st->v;
-  const unsigned char *side = st->side;
+  double *v = w->v;
+  const unsigned char *side = w->side;
   const PairVd vci = VEC_SPLAT(ci), vcj = VEC_SPLAT(cj);
   PairVd top = VEC_SPLAT(-INFINITY);
   PairVi pos = {-1, -1, -1, -1};
   const int64_t whole = hi - (hi - lo) % PAIR_VEC;
   for (int64_t k = lo; k < whole; k += PAIR_VEC) {
-    const PairVi at = VEC_POSITIONS(act, k);
+    const PairVi at = {k, k + 1, k + 2, k + 3};
     PairVd vk, ki, kj;
-    VEC_AT(vk, v, act, at, k);
+    VEC_LOAD(vk, v + k);
     VEC_LOAD(ki, Ki + k);
     VEC_LOAD(kj, Kj + k);
     const PairVd x = vk - (vci * ki + vcj * kj);
-    if (act) {
-      for (int l = 0; l < PAIR_VEC; ++l) v[at[l]] = x[l];
-    } else {
-      memcpy(v + k, &x, sizeof x);
-    }
-    const PairVi better = VEC_SIDE_AT(side, act, at, k, PAIR_UP) & (x > top);
+    memcpy(v + k, &x, sizeof x);
+    const PairVi better = VEC_SIDE(side + k, PAIR_UP) & (x > top);
     top = VEC_PICK(better, x, top);
     pos = VEC_PICK_INT(better, at, pos);
   }
   for (int64_t k = whole; k < hi; ++k) {
     const int l = (int)(k - whole);
-    const int64_t t = ACTIVE(act, k);
-    v[t] -= ci * Ki[k] + cj * Kj[k];
-    if (v[t] > top[l] && (side[t] & PAIR_UP)) {
-      top[l] = v[t];
-      pos[l] = t;
+    v[k] -= ci * Ki[k] + cj * Kj[k];
+    if (v[k] > top[l] && (side[k] & PAIR_UP)) {
+      top[l] = v[k];
+      pos[l] = k;
     }
   }
   double key[PAIR_VEC];
@@ -684,53 +717,16 @@ update_v_lanes(PairState *st, const double *Ki, const double *Kj, double ci, dou
   out->pos = lane < 0 ? -1 : at_best[lane];
   out->key = lane < 0 ? -INFINITY : v[out->pos];
 }
-
-SS_VECTOR_CLONES static int64_t choose_j_all(const PairState *st, const double *K_diag,
-                                             const double *Ki, int64_t i, double vi, int64_t lo,
-                                             int64_t hi, double *M_out, double *best_out)
-{
-  return choose_j_lanes(st, K_diag, Ki, i, vi, NULL, lo, hi, M_out, best_out);
-}
-SS_VECTOR_CLONES static int64_t choose_j_listed(const PairState *st, const double *K_diag,
-                                                const double *Ki, int64_t i, double vi,
-                                                const int64_t *act, int64_t lo, int64_t hi,
-                                                double *M_out, double *best_out)
-{
-  return choose_j_lanes(st, K_diag, Ki, i, vi, act, lo, hi, M_out, best_out);
-}
-SS_VECTOR_CLONES static void update_v_all(PairState *st, const double *Ki, const double *Kj,
-                                          double ci, double cj, int64_t lo, int64_t hi,
-                                          PairBest *out)
-{
-  update_v_lanes(st, Ki, Kj, ci, cj, NULL, lo, hi, out);
-}
-SS_VECTOR_CLONES static void update_v_listed(PairState *st, const double *Ki, const double *Kj,
-                                             double ci, double cj, const int64_t *act, int64_t lo,
-                                             int64_t hi, PairBest *out)
-{
-  update_v_lanes(st, Ki, Kj, ci, cj, act, lo, hi, out);
-}
 #else
-static int64_t choose_j_all(const PairState *st, const double *K_diag, const double *Ki, int64_t i,
-                            double vi, int64_t lo, int64_t hi, double *M_out, double *best_out)
+static int64_t choose_j_lanes(const PairView *w, double K_ii, const double *Ki, double vi,
+                              int64_t lo, int64_t hi, double *M_out, double *best_out)
 {
-  return choose_j(st, K_diag, Ki, i, vi, NULL, lo, hi, M_out, best_out);
+  return choose_j(w, K_ii, Ki, vi, lo, hi, M_out, best_out);
 }
-static void update_v_all(PairState *st, const double *Ki, const double *Kj, double ci, double cj,
-                         int64_t lo, int64_t hi, PairBest *out)
+static void update_v_lanes(const PairView *w, const double *Ki, const double *Kj, double ci,
+                           double cj, int64_t lo, int64_t hi, PairBest *out)
 {
-  update_v(st, Ki, Kj, ci, cj, NULL, lo, hi, out);
-}
-static int64_t choose_j_listed(const PairState *st, const double *K_diag, const double *Ki, int64_t i,
-                               double vi, const int64_t *act, int64_t lo, int64_t hi, double *M_out,
-                               double *best_out)
-{
-  return choose_j(st, K_diag, Ki, i, vi, act, lo, hi, M_out, best_out);
-}
-static void update_v_listed(PairState *st, const double *Ki, const double *Kj, double ci, double cj,
-                            const int64_t *act, int64_t lo, int64_t hi, PairBest *out)
-{
-  update_v(st, Ki, Kj, ci, cj, act, lo, hi, out);
+  update_v(w, Ki, Kj, ci, cj, lo, hi, out);
 }
 #endif
 
@@ -752,12 +748,12 @@ static void update_v_listed(PairState *st, const double *Ki, const double *Kj, d
  * (callgrind: each chunk's division skip starts afresh). */
 typedef struct PairPass {
   PairState *st;
-  const double *K_diag, *Ki, *Kj;
-  int64_t i, na;
-  double vi, ci, cj;
-  const int64_t *act; /* NULL: all n (the list is not read) */
-  bool choose;        /* choose_j; else update_v */
-  bool scalar;        /* the scalar scans (tests: scalar_pair_passes); else in vectors */
+  PairView w;
+  const double *Ki, *Kj; /* by visit */
+  int64_t na;
+  double K_ii, vi, ci, cj;
+  bool choose;           /* choose_j; else update_v */
+  bool scalar;           /* the scalar scans (tests: scalar_pair_passes); else in vectors */
 } PairPass;
 
 static void pass_chunks(void *context, int64_t begin, int64_t end, int slot)
@@ -769,23 +765,20 @@ static void pass_chunks(void *context, int64_t begin, int64_t end, int slot)
     const int64_t lo = c * chunk, hi = lo + chunk < p->na ? lo + chunk : p->na;
     PairBest *out = &p->st->chunk_best[c];
     if (p->choose && p->scalar) {
-      out->pos = choose_j(p->st, p->K_diag, p->Ki, p->i, p->vi, p->act, lo, hi, &out->M, &out->key);
+      out->pos = choose_j(&p->w, p->K_ii, p->Ki, p->vi, lo, hi, &out->M, &out->key);
     } else if (p->choose) {
-      out->pos = p->act ? choose_j_listed(p->st, p->K_diag, p->Ki, p->i, p->vi, p->act, lo, hi, &out->M, &out->key)
-                        : choose_j_all(p->st, p->K_diag, p->Ki, p->i, p->vi, lo, hi, &out->M, &out->key);
+      out->pos = choose_j_lanes(&p->w, p->K_ii, p->Ki, p->vi, lo, hi, &out->M, &out->key);
     } else if (p->scalar) {
-      update_v(p->st, p->Ki, p->Kj, p->ci, p->cj, p->act, lo, hi, out);
-    } else if (p->act) {
-      update_v_listed(p->st, p->Ki, p->Kj, p->ci, p->cj, p->act, lo, hi, out);
+      update_v(&p->w, p->Ki, p->Kj, p->ci, p->cj, lo, hi, out);
     } else {
-      update_v_all(p->st, p->Ki, p->Kj, p->ci, p->cj, lo, hi, out);
+      update_v_lanes(&p->w, p->Ki, p->Kj, p->ci, p->cj, lo, hi, out);
     }
   }
 }
 
 /* Runs @p p's pass over its na visits and joins the chunks: returns the
  * best (choose_j: the smallest score, with M the smallest of the chunks';
- * update_v: the largest v), ties to the earlier chunk. */
+ * update_v: the largest v), ties to the earlier chunk; pos is its visit. */
 static PairBest pair_pass(const SsKernelSvm *self, PairPass *p)
 {
   const int64_t chunks = (p->na + p->st->chunk - 1) / p->st->chunk;
@@ -802,15 +795,30 @@ static PairBest pair_pass(const SsKernelSvm *self, PairPass *p)
   return best;
 }
 
+/* Example t's side (at visit k of @p w) is now @p side. */
+static void set_side(PairState *st, PairView w, int64_t t, int64_t k, unsigned char side)
+{
+  st->side[t] = side;
+  if (w.act) st->sp[k] = side;
+}
+
+/* The next step's i: the best of an update pass (its visit). */
+static void set_choice(PairState *st, PairView w, PairBest next)
+{
+  st->choice_visit = next.pos;
+  st->choice = next.pos >= 0 && w.act ? w.act[next.pos] : next.pos;
+  st->choice_v = next.key;
+}
+
 /* One pair step, or none when m - M <= tol on the active set (*done).
  * SS_ERR_ALLOC when the cache cannot hold a row. */
 static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
 {
   const double *y = self->labels, *K_diag = self->diagonal;
-  double *a = self->dual, *v = st->v;
+  double *a = self->dual;
   const int64_t *act = st->active, na = st->num_active;
-  if (!st->have_choice) choose_i(st);
-  const int64_t i = st->choice;
+  if (!st->have_choice) choose_i(self, st);
+  const int64_t i = st->choice, i_visit = st->choice_visit;
   const double vi = st->choice_v;
   *done = true;
   if (i < 0) return SS_OK;
@@ -818,12 +826,12 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   const double *Ki = ss_kernel_cache_row(&st->cache, self, i, act, na, &status);
   if (!Ki) return status;
   /* j: the second-order choice over I_low with v_t < v_i; M on the way. */
-  const int64_t *list = na == self->num_data ? NULL : act;
+  const PairView w = pair_view(self, st);
   const bool scalar = self->scalar_pair_passes;
-  PairPass pass = {.st = st, .K_diag = K_diag, .Ki = Ki, .i = i, .na = na, .vi = vi,
-                   .act = list, .choose = true, .scalar = scalar};
+  PairPass pass = {.st = st, .w = w, .Ki = Ki, .na = na, .K_ii = K_diag[i], .vi = vi,
+                   .choose = true, .scalar = scalar};
   const PairBest chosen = pair_pass(self, &pass);
-  const int64_t j = chosen.pos;
+  const int64_t j_visit = chosen.pos, j = j_visit >= 0 && w.act ? w.act[j_visit] : j_visit;
   const double M = chosen.M;
   if (vi - M <= st->tol || j < 0) return SS_OK;
   *done = false;
@@ -833,9 +841,8 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   const double room_i = y[i] > 0 ? Ci - a[i] : a[i];
   const double room_j = y[j] > 0 ? a[j] : Cj - a[j];
   const double room = room_i < room_j ? room_i : room_j;
-  const double K_ij = Ki[list ? ss_kernel_cache_position(&st->cache, j) : j];
-  const double eta = K_diag[i] + K_diag[j] - 2 * K_ij;
-  double s = eta > 0 ? (vi - v[j]) / eta : room;
+  const double eta = K_diag[i] + K_diag[j] - 2 * Ki[j_visit];
+  double s = eta > 0 ? (vi - w.v[j_visit]) / eta : room;
   if (s > room) s = room;
   if (isnan(s)) return SS_ERR_NUMERIC;
   const double ai = a[i], aj = a[j];
@@ -848,16 +855,14 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   }
   a[i] = ai_new;
   a[j] = aj_new;
-  st->side[i] = side_of(y[i], ai_new, Ci);
-  st->side[j] = side_of(y[j], aj_new, Cj);
+  set_side(st, w, i, i_visit, side_of(y[i], ai_new, Ci));
+  set_side(st, w, j, j_visit, side_of(y[j], aj_new, Cj));
   st->inactive_fresh = false;
   /* v_t -= y_t (g_t's change), and the next step's i on the way. */
   const double ci = y[i] * (ai_new - ai), cj = y[j] * (aj_new - aj);
-  pass = (PairPass){.st = st, .Ki = Ki, .Kj = Kj, .na = na, .ci = ci, .cj = cj,
-                    .act = list, .scalar = scalar};
-  const PairBest next = pair_pass(self, &pass);
-  st->choice = next.pos;
-  st->choice_v = next.key;
+  pass = (PairPass){.st = st, .w = w, .Ki = Ki, .Kj = Kj, .na = na, .ci = ci, .cj = cj,
+                    .scalar = scalar};
+  set_choice(st, w, pair_pass(self, &pass));
   /* gbar, through rows i and j complete where it needs them (both were the
    * last two rows asked for: no allocation, so the step is never left half
    * done). */
@@ -891,19 +896,20 @@ static double relative_gap(const SsKernelSvm *self, const PairState *st)
 static SsStatus single_step(SsKernelSvm *self, PairState *st, bool *done)
 {
   const double *y = self->labels, *K_diag = self->diagonal;
-  double *a = self->dual, *v = st->v;
+  double *a = self->dual;
   const int64_t *act = st->active, na = st->num_active;
-  int64_t t = -1;
+  const PairView w = pair_view(self, st);
+  int64_t t = -1, t_visit = -1;
   double best = 0, worst = 0, step = 0, room_t = 0, up_t = 0;
   for (int64_t k = 0; k < na; ++k) {
-    const int64_t q = act[k];
-    const double vq = v[q];
+    const int64_t q = w.act ? w.act[k] : k;
+    const double vq = w.v[k];
     double g, room, up;
-    if ((st->side[q] & PAIR_UP) && vq > 0) {
+    if ((w.side[k] & PAIR_UP) && vq > 0) {
       g = vq;
       room = y[q] > 0 ? st->box[q] - a[q] : a[q];
       up = 1;
-    } else if ((st->side[q] & PAIR_LOW) && vq < 0) {
+    } else if ((w.side[k] & PAIR_LOW) && vq < 0) {
       g = -vq;
       room = y[q] > 0 ? a[q] : st->box[q] - a[q];
       up = -1;
@@ -917,6 +923,7 @@ static SsStatus single_step(SsKernelSvm *self, PairState *st, bool *done)
     if (gain > best) {
       best = gain;
       t = q;
+      t_visit = k;
       step = s;
       room_t = room;
       up_t = up;
@@ -942,14 +949,12 @@ static SsStatus single_step(SsKernelSvm *self, PairState *st, bool *done)
   const double *Kt = ss_kernel_cache_row(&st->cache, self, t, act, na, &status);
   if (!Kt) return status;
   a[t] = at_new;
-  st->side[t] = side_of(y[t], at_new, C);
+  set_side(st, w, t, t_visit, side_of(y[t], at_new, C));
   st->inactive_fresh = false;
   const double ct = y[t] * (at_new - at);
-  PairPass pass = {.st = st, .Ki = Kt, .Kj = Kt, .na = na, .ci = ct,
-                   .act = na == self->num_data ? NULL : act, .scalar = self->scalar_pair_passes};
-  const PairBest next = pair_pass(self, &pass);
-  st->choice = next.pos;
-  st->choice_v = next.key;
+  PairPass pass = {.st = st, .w = w, .Ki = Kt, .Kj = Kt, .na = na, .ci = ct,
+                   .scalar = self->scalar_pair_passes};
+  set_choice(st, w, pair_pass(self, &pass));
   return follow_rows(self, st, t, at, at_new, -1, 0, 0); /* row t was the last asked for */
 }
 
@@ -1013,6 +1018,7 @@ static SsStatus evaluate(SsKernelSvm *self, double *scores, double *norm2, bool 
 {
   PairState *st = self->state;
   const int64_t n = self->num_data;
+  unpack(self, st);
   SsStatus status = refresh_inactive(self, st);
   if (status != SS_OK) return status;
   if (st->optimal) st->measured = true;
