@@ -375,13 +375,20 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
 
 /* gbar after example t's a moved from @p before to @p after, given t's
  * complete row: C_t Q_kt joins (reaching the upper bound) or leaves it. */
+/* gbar[k] += c y[k] K[k] for k < n (in vectors: the same operations). */
+SS_VECTOR_CLONES static void add_labelled(double *restrict gbar, double c, const double *restrict y,
+                                          const double *restrict K, int64_t n)
+{
+  for (int64_t k = 0; k < n; ++k) gbar[k] += c * y[k] * K[k];
+}
+
 static void follow_upper_bound(const SsKernelSvm *self, PairState *st, int64_t t, double before,
                                double after, const double *Kt)
 {
   const double C = st->box[t];
   if ((before == C) == (after == C)) return;
   const double c = (after == C ? C : -C) * self->labels[t];
-  for (int64_t k = 0; k < self->num_data; ++k) st->gbar[k] += c * self->labels[k] * Kt[k];
+  add_labelled(st->gbar, c, self->labels, Kt, self->num_data);
 }
 
 /* gbar after the step moved a_i from ai to ai_new and a_j from aj to
