@@ -23,7 +23,7 @@ typedef struct SsActiveRows {
 } SsActiveRows;
 
 typedef struct SsKernelCache {
-  int64_t n;            /**< the longest row */
+  int64_t n;            /**< the examples: a complete row's length */
   int64_t capacity;     /**< rows the budget holds, in [2, n] (2 even for n = 1: never reached) */
   int64_t used;         /**< buffers allocated so far */
   int64_t *slot_of;     /**< [n] the slot holding row i, or -1 */
@@ -98,12 +98,6 @@ const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_
 const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, int64_t i,
                                         const int64_t *active, int64_t num_active,
                                         const int64_t *rest, int64_t num_rest, SsStatus *status);
-
-/** The position of example @p t in the current list (-1: not in it). */
-static inline int64_t ss_kernel_cache_position(const SsKernelCache *cache, int64_t t)
-{
-  return cache->pos_of[t];
-}
 
 /** A new store of the kernel rows of @p svm's data, kernel and row flags,
  *  holding one reference; NULL when out of memory. */

@@ -263,8 +263,9 @@ static SsStatus start(SsKernelSvm *self)
   st->chunk = self->pair_chunk > 0 ? self->pair_chunk : PAIR_CHUNK; /* fixed with its room */
   st->chunk_best = malloc((size_t)((n + st->chunk - 1) / st->chunk) * sizeof(PairBest));
   if (!self->dual) self->dual = malloc((size_t)n * sizeof(double));
-  const bool allocated = st->v && st->vp && st->sp && st->kdp && st->side && st->gbar && st->box && st->active && st->inactive && st->sv &&
-                         st->sv_coef && st->chunk_best && self->dual;
+  const bool allocated = st->v && st->vp && st->sp && st->kdp && st->side && st->gbar && st->box &&
+                         st->active && st->inactive && st->sv && st->sv_coef && st->chunk_best &&
+                         self->dual;
   SsStatus status = allocated
                         ? ss_kernel_cache_init(&st->cache, n, ss_kernel_svm_get_cache_size(self),
                                                self->row_flags & SS_ROWS_FLOAT32)
@@ -373,8 +374,6 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
   return SS_OK;
 }
 
-/* gbar after example t's a moved from @p before to @p after, given t's
- * complete row: C_t Q_kt joins (reaching the upper bound) or leaves it. */
 /* gbar[k] += c y[k] K[k] for k < n (in vectors: the same operations). */
 SS_VECTOR_CLONES static void add_labelled(double *restrict gbar, double c, const double *restrict y,
                                           const double *restrict K, int64_t n)
@@ -382,6 +381,8 @@ SS_VECTOR_CLONES static void add_labelled(double *restrict gbar, double c, const
   for (int64_t k = 0; k < n; ++k) gbar[k] += c * y[k] * K[k];
 }
 
+/* gbar after example t's a moved from @p before to @p after, given t's
+ * complete row: C_t Q_kt joins (reaching the upper bound) or leaves it. */
 static void follow_upper_bound(const SsKernelSvm *self, PairState *st, int64_t t, double before,
                                double after, const double *Kt)
 {
