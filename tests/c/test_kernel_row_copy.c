@@ -465,7 +465,7 @@ void test_kernel_row_copy_cache_rows(void)
         }
         /* the compacted rows (not on the whole list, not with the copies off) */
         CHECK(cache.active.made == (!whole && !off));
-        CHECK(cache.active.made ? cache.active.position[zs[0]] >= 0 : true);
+        CHECK(cache.active.made ? cache.pos_of[zs[0]] >= 0 : true);
       }
       ss_kernel_cache_free(&cache);
       ss_kernel_svm_delete(svm);

@@ -131,40 +131,14 @@ struct SsKernelRowStore {
  * compacted (a dense row is already one run of memory); where most
  * examples are active, rows are computed whole instead (compute). */
 
-static void free_active_rows(SsActiveRows *a)
-{
-  if (a->source) { /* their positions */
-    for (int64_t q = 0; q < a->rows.data.num_data; ++q) a->position[a->source[q]] = -1;
-  }
-  free(a->source);
-  a->source = NULL;
-  ss_row_subset_free(&a->rows);
-}
-
-/* Copy X's rows a->list[0..m) into a->rows; false (nothing kept) when out
- * of memory, or for data it does not compact (dense, a map). */
+/* Copy X's rows a->list[0..m) into a->rows (row q is X's row list[q]: the
+ * cache's pos_of maps back); false (nothing kept) when out of memory, or
+ * for data it does not compact (dense, a map). */
 static bool make_active_rows(SsActiveRows *a, const SsData *X, const double *norms2,
                              unsigned flags)
 {
-  const int64_t m = a->m, n = X->num_data;
-  free_active_rows(a);
-  if (!ss_row_subset_make(&a->rows, X, a->list, m, norms2, flags)) return false;
-  if (!a->position) {
-    a->position = malloc((size_t)n * sizeof(int64_t));
-    if (a->position) {
-      for (int64_t k = 0; k < n; ++k) a->position[k] = -1;
-    }
-  }
-  a->source = a->position ? malloc((size_t)m * sizeof(int64_t)) : NULL;
-  if (!a->source) {
-    ss_row_subset_free(&a->rows);
-    return false;
-  }
-  for (int64_t q = 0; q < m; ++q) {
-    a->source[q] = a->list[q];
-    a->position[a->list[q]] = q;
-  }
-  return true;
+  ss_row_subset_free(&a->rows);
+  return ss_row_subset_make(&a->rows, X, a->list, a->m, norms2, flags);
 }
 
 SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes, bool float_rows)
@@ -234,8 +208,7 @@ void ss_kernel_cache_free(SsKernelCache *cache)
   free(cache->widened[0]);
   free(cache->widened[1]);
   ss_row_copy_free(&cache->copy);
-  free_active_rows(&cache->active);
-  free(cache->active.position);
+  ss_row_subset_free(&cache->active.rows);
   *cache = (SsKernelCache){0};
 }
 
@@ -431,7 +404,7 @@ static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
       (void)ss_row_copy_update(&cache->copy, X, svm->row_flags); /* out of memory: none */
     } else {
       ss_row_copy_free(&cache->copy);
-      free_active_rows(a);
+      ss_row_subset_free(&a->rows);
     }
     cache->copy_current = true;
   }
@@ -454,16 +427,17 @@ static bool compute(SsKernelCache *cache, SsKernelSvm *svm, int64_t i, const int
   } else if (!rows) {
     ss_kernel_training_row_blocks(&svm->kernel, X, svm->row_flags, &cache->copy, svm->norms2, i,
                                   svm->zd, svm->norms2[i], svm->threads, store_block, &store);
-  } else if (copies && active && a->made && (!a->rows.copy.bits || a->position[i] >= 0)) {
-    /* row q of the compacted rows is X's row rows[q]; a bit copy needs
-     * X's row i among them (the other copies read it from zd) */
+  } else if (copies && active && a->made && (!a->rows.copy.bits || cache->pos_of[i] >= 0)) {
+    /* row q of the compacted rows is X's row rows[q] (the list's: pos_of
+     * is its inverse); a bit copy needs X's row i among them (the other
+     * copies read it from zd) */
     if (direct) {
       ss_kernel_training_row_threads(&svm->kernel, &a->rows.data, svm->row_flags, &a->rows.copy,
-                                     a->rows.norms2, a->position[i], svm->zd, svm->norms2[i],
+                                     a->rows.norms2, cache->pos_of[i], svm->zd, svm->norms2[i],
                                      svm->threads, row);
     } else {
       ss_kernel_training_row_blocks(&svm->kernel, &a->rows.data, svm->row_flags, &a->rows.copy,
-                                    a->rows.norms2, a->position[i], svm->zd, svm->norms2[i],
+                                    a->rows.norms2, cache->pos_of[i], svm->zd, svm->norms2[i],
                                     svm->threads, store_block, &store);
     }
   } else if (direct) {

@@ -18,8 +18,6 @@ typedef struct SsActiveRows {
   bool tried;           /**< they were made for this list, or could not be */
   bool made;            /**< rows holds X's rows list[0..m) */
   SsRowSubset rows;     /**< those rows (kernel_internal.h) */
-  int64_t *source;      /**< [m] X's row of each */
-  int64_t *position;    /**< [n] q for X's row source[q], -1 for the others */
 } SsActiveRows;
 
 typedef struct SsKernelCache {

@@ -463,8 +463,9 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
   memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
   st->num_active = kept;
   st->have_choice = false;
-  if (kept < self->num_data) pack(self, st);
-  return left > 0 ? ss_kernel_cache_set_active(&st->cache, st->active, kept) : SS_OK;
+  if (left == 0) return SS_OK; /* the list as it was (packed if shrunk) */
+  pack(self, st);
+  return ss_kernel_cache_set_active(&st->cache, st->active, kept);
 }
 
 /* The arrays the passes read, one entry per visit: by example over all n,
