@@ -145,6 +145,50 @@ def test_cache_size_between_train_calls_keeps_the_iterates():
     assert np.array_equal(a.get_dual_variables(), b.get_dual_variables())
 
 
+def train_in_calls(svm, per_call, max_calls):
+    """train() in a loop of calls of per_call iterations, until a call ends
+    on something else than its cap (or max_calls of them)."""
+    svm.set_max_num_iterations(per_call)
+    for _ in range(max_calls):
+        stats = svm.train()
+        if stats["status"] != "max_iterations":
+            break
+    return stats
+
+
+def relative_gap(stats):
+    return (stats["primal_objective"] - stats["dual_objective"]) / stats["dual_objective"]
+
+
+@pytest.mark.parametrize("C, per_call", [(100.0, None), (1000.0, 50)])
+def test_short_train_calls_reach_the_gap_like_one_call(C, per_call):
+    """A run made of short train calls stops "converged", within epsilon, as
+    one call does: each further call keeps the violation tolerance that the
+    gap tests tightened. (Restarted at epsilon, every call ended optimal at
+    epsilon with the gap test failed: these runs never converged.)"""
+    X, y, _, gamma = breast_cancer_scaled()
+    n = X.shape[0]
+    one = exact_sdca(X, y, C, gamma, epsilon=1e-3)
+    one_stats = one.get_statistics()
+    assert one_stats["status"] == "converged" and relative_gap(one_stats) <= 1e-3
+    svm = KernelSVM(X, y, 1.0 / (C * n), solver="sdca", kernel="rbf", gamma=gamma)
+    svm.set_unregularized_bias(True)
+    svm.set_epsilon(1e-3)
+    stats = train_in_calls(svm, per_call or n, max_calls=200)
+    assert stats["status"] == "converged"
+    assert relative_gap(stats) <= 1e-3
+    assert svm.get_iteration_number() <= 3 * one.get_iteration_number()
+    # A smaller epsilon set between calls is met as well; a larger one at once.
+    svm.set_epsilon(1e-5)
+    stats = train_in_calls(svm, per_call or n, max_calls=400)
+    assert stats["status"] == "converged" and relative_gap(stats) <= 1e-5
+    svm.set_epsilon(1e-2)
+    before = svm.get_dual_variables()
+    stats = svm.train()
+    assert stats["status"] == "converged" and relative_gap(stats) <= 1e-2
+    assert np.array_equal(svm.get_dual_variables(), before)
+
+
 @pytest.mark.parametrize("name", sorted(PROBLEMS))
 def test_shrinking_on_and_off_reach_the_same_optimum(name):
     X, y, C, gamma = PROBLEMS[name]()
