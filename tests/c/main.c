@@ -340,6 +340,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_budget_stop.c */                                      \
   X(budget_rule_fires_on_a_plateau)                             \
   X(budget_rule_waits_for_a_falling_gap)                        \
+  X(budget_rule_judges_two_epochs_at_least)                     \
   X(budget_rule_needs_a_full_budget_and_a_tolerance)            \
   X(budget_rule_stops_bsca_on_a_small_budget)                   \
   X(budget_rule_silent_when_budget_has_room)                    \

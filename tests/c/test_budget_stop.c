@@ -64,20 +64,31 @@ static const SsRunOps scripted_ops = {
   .budget_full = scripted_full,
 };
 
-/* A run of at most @p epochs epochs on the default schedule; its status, and
- * the epoch it ended at in @p end. */
-static SsSvmStatus scripted_run(double (*gap)(double), bool full, double epsilon, int64_t epochs,
-                                int64_t *end)
+/* A run of at most @p epochs epochs with a diagnostic every @p frequency
+ * iterations (0: the default schedule); its status, and the iteration it
+ * ended at in @p end. */
+static SsSvmStatus scripted_run_every(double (*gap)(double), bool full, double epsilon, int64_t epochs,
+                                      int64_t frequency, int64_t *end)
 {
   Scripted object = {.gap = gap, .full = full, .status = SS_SVM_STATUS_UNTRAINED};
   SsRunHistory history = {0};
   SsRun run = {.history = &history, .ops = &scripted_ops, .object = &object,
                .settings = {.num_data = SN, .max_num_iterations = epochs * SN, .epsilon = epsilon,
-                            .criterion = SS_RUN_RELATIVE_GAP, .interrupt_period = INT64_MAX}};
+                            .criterion = SS_RUN_RELATIVE_GAP, .interrupt_period = INT64_MAX,
+                            .diagnostic_frequency = frequency}};
   SsStatus status = ss_run_train(&run);
   ss_run_history_free(&history);
-  *end = object.t / SN;
+  *end = object.t;
   return status == SS_OK ? object.status : SS_SVM_STATUS_ERROR;
+}
+
+/* The same on the default schedule, the epoch it ended at in @p end. */
+static SsSvmStatus scripted_run(double (*gap)(double), bool full, double epsilon, int64_t epochs,
+                                int64_t *end)
+{
+  const SsSvmStatus status = scripted_run_every(gap, full, epsilon, epochs, 0, end);
+  *end /= SN;
+  return status;
 }
 
 /* Falls fast, then stays at 0.1: the budget's floor. */
@@ -120,6 +131,29 @@ void test_budget_rule_waits_for_a_falling_gap(void)
   CHECK_EQ_INT(end, 3000);
   CHECK_EQ_INT(scripted_run(slow_power, true, 1e-6, 3000, &end), SS_SVM_STATUS_MAX_ITERATIONS);
   CHECK_EQ_INT(end, 3000);
+}
+
+/* Flat for three epochs, then falling like 1/t^2 (a budgeted model's slow
+ * start): a gap that keeps halving per doubling of the run. */
+static double flat_start(double epoch)
+{
+  return epoch <= 3 ? 1.0 : 9.0 / (epoch * epoch);
+}
+
+void test_budget_rule_judges_two_epochs_at_least(void)
+{
+  int64_t end = 0;
+  /* Diagnostics every half epoch (train calls of n/2 iterations, or a
+   * frequency set): with one epoch since t_b the rule read 1.5 flat epochs
+   * (1.5 to 3) against the flat start and fired at epoch 3; with two it
+   * sees the fall. */
+  CHECK_EQ_INT(scripted_run_every(flat_start, true, 1e-6, 300, SN / 2, &end), SS_SVM_STATUS_MAX_ITERATIONS);
+  CHECK_EQ_INT(end, 300 * SN);
+  /* the default schedule (1, 2, 3, 4, 6, ...) never read it so */
+  CHECK_EQ_INT(scripted_run(flat_start, true, 1e-6, 300, &end), SS_SVM_STATUS_MAX_ITERATIONS);
+  /* and a plateau still stops a run with dense diagnostics */
+  CHECK_EQ_INT(scripted_run_every(plateau, true, 1e-3, 1000, SN / 2, &end), SS_SVM_STATUS_BUDGET_LIMITED);
+  CHECK(end <= 20 * SN);
 }
 
 void test_budget_rule_needs_a_full_budget_and_a_tolerance(void)

@@ -82,8 +82,14 @@
  *       counted from the first diagnostic of the history), the run stops,
  *       status BUDGET_LIMITED, when
  *           the budget was full at t_b (so at every diagnostic since),
- *           t - t_b is an epoch at least (diagnostics set every few steps
- *           would otherwise judge the noise of a few steps), and
+ *           t - t_b is two epochs at least (diagnostics set every few steps
+ *           would otherwise judge the noise of a few steps; with one, train
+ *           calls of n/2 iterations, each ending on a diagnostic, stopped
+ *           BSCA on the digits, B = 100, C = 100, at epoch 3, t_b = 1.5, at
+ *           2.5x the objective that one call reaches: the gap of a
+ *           maintained model dips and rises over an epoch or two early in
+ *           the run; the default schedule, 1, 2, 3, 4, 6, ... epochs, first
+ *           judges at epoch 4, t_b = 2, either way), and
  *           min of g over (t_b, t] > (1 - SS_RUN_BUDGET_MIN_GAIN) min of g up to t_b:
  *       the best gap of the run's last half improved on the best before it
  *       by less than a quarter. Guarantee: the rule never fires while the
@@ -315,7 +321,7 @@ static bool budget_limited(const SsRun *run)
   const int64_t origin = h->iteration[0];
   const int64_t b = recorded_at_or_before(h, origin + (h->iteration[k] - origin) / 2);
   if (b < 0 || b >= k || isnan(h->budget_gap[b]) ||
-      h->iteration[k] - h->iteration[b] < run->settings.num_data)
+      h->iteration[k] - h->iteration[b] < 2 * run->settings.num_data)
     return false;
   double before = INFINITY, since = INFINITY;
   for (int64_t j = 0; j <= b; ++j)
