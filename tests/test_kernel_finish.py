@@ -80,6 +80,37 @@ def test_defaults_reach_the_oracle_certified(name, C, solver):
         assert est._svms[0].get_bias() == 0
 
 
+@pytest.mark.parametrize("name,C", [("wine", 1000.0), ("breast_cancer", 100.0)])
+def test_bias_free_coordinate_sdca_hands_over_on_its_cap(name, C):
+    """The bias-free kernel SDCA object at its defaults (Hsieh et al.'s
+    random coordinate steps: the C object's default form) ends on its
+    default cap far from the optimum at a large C (1.30x on breast cancer at
+    C = 100); it hands over to the exact solver's
+    bias-free mode, and its dual variables become the finish's: the model's
+    scores are K (alpha y), and a further train call continues from them."""
+    X, y = _data(name)
+    n = len(y)
+    g = _gamma(X)
+    svm = stochsvm.KernelSVM(X, y, 1 / (C * n), solver="sdca", gamma=g)
+    assert not svm.get_unregularized_bias()
+    st = svm.train()
+    _check_certified(st, _bias_free_dual(X, y, C), n, C)
+    alpha = svm.get_dual_variables()
+    assert np.all(alpha >= 0) and np.all(alpha <= C)
+    scores = rbf_kernel(X, gamma=g) @ (alpha * y)
+    assert np.allclose(svm.decision_function(X), scores, rtol=1e-9, atol=1e-9 * np.abs(scores).max())
+    again = svm.train()  # from the optimum: converged by its own gap test
+    assert again["status"] == "converged"
+    assert again["duality_gap"] <= 1e-3 * again["dual_objective"], again
+    assert again["primal_objective"] <= st["primal_objective"] * (1 + 1e-3)
+    # the finish off (or a cap of the caller's): the coordinate run alone, short of the gap
+    off = stochsvm.KernelSVM(X, y, 1 / (C * n), solver="sdca", gamma=g)
+    off.set_sdca_finish(False)
+    st_off = off.train()
+    assert st_off["status"] == "max_iterations" and st_off["finish_epochs"] == 0
+    assert st_off["primal_objective"] > 1.05 * st["primal_objective"]
+
+
 def test_off_and_an_explicit_cap_end_on_the_cap():
     """max_iter given: the cheap run asked for (no finish, a warning); the
     object API with the finish off: the run as before, far from the optimum."""

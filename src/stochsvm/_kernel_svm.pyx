@@ -744,8 +744,10 @@ cdef class KernelSVM(_Trainer):
         """The certified finish on exact kernel SDCA: on, off or ``"auto"``
         (``ss_kernel_svm_set_sdca_finish``).
 
-        Kernel Pegasos, the SBP (``nu`` derived from ``lambda_``) and, when
-        their budget is at least ``n``, BSGD and BSCA: a ``train`` that ends on
+        Kernel Pegasos, the SBP (``nu`` derived from ``lambda_``), bias-free
+        kernel SDCA (its coordinate steps; its dual variables become the
+        finish's) and, when their budget is at least ``n``, BSGD and BSCA: a
+        ``train`` that ends on
         its iteration cap, or on its objective window without a dual bound
         certifying ``min(epsilon, 1e-3)`` where the cache holds the whole
         kernel matrix (``8 n**2`` bytes), continues on exact kernel SDCA on the same problem

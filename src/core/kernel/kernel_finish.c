@@ -36,7 +36,13 @@
  * (it can then never bind, and the finish's model, at most n support vectors,
  * fits it; with B < n the optimum may need more support vectors than the
  * budget allows: the run keeps its budgeted model and its warning,
- * docs/budget.rst). The Perceptron minimises no objective and is excluded.
+ * docs/budget.rst), and bias-free kernel SDCA (kernel_sdca.c: random
+ * coordinate steps without cache or shrinking, the C object's default
+ * form), whose dual variables then become the finish's (at its default cap
+ * of 100 epochs it stopped at 1.30x the optimum on the standardised breast
+ * cancer set at C = 100, gamma = 1/d; the finish certifies it in 13 epochs
+ * of pair steps, 0.10 s for the whole call). The Perceptron minimises no
+ * objective and is excluded.
  * A run that stopped as "converged" on its objective window hands over too
  * (same conditions) when no dual bound certified that stop to the finish's
  * gap and the finish's row cache holds the whole kernel matrix (8 n^2 bytes:
@@ -89,7 +95,8 @@
  *
  * The write-back. A finish that ran (status converged or max_iterations)
  * replaces the model and the statistics by the SDCA's (its P, D, gap, support
- * vectors; objective = P, margin NaN); iteration and epoch stay the run's, the
+ * vectors; objective = P, margin NaN; bias-free SDCA's dual variables,
+ * ss_kernel_sdca_adopt); iteration and epoch stay the run's, the
  * kernel evaluations add up and finish_epochs counts the SDCA's iterations /
  * n (its steps, up to the diagnostic that certified the gap: the driver's
  * schedule, run.c). The solver's own state is kept: a warm-started
@@ -140,6 +147,7 @@ static bool finishes(const SsKernelSvm *self)
     case SS_KSOLVER_SBP: return !(self->nu > 0); /* a caller's nu: another problem */
     case SS_KSOLVER_BSGD:
     case SS_KSOLVER_BSCA: return ss_kernel_svm_get_budget(self) >= self->num_data;
+    case SS_KSOLVER_SDCA: return self->ops == &ss_kernel_sdca_ops; /* not the exact solver itself */
     default: return false;
   }
 }
@@ -217,6 +225,13 @@ SsStatus ss_kernel_finish_write_back(SsKernelSvm *self, SsKernelSvm *sdca)
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
   self->num_kernel_evaluations += sdca->num_kernel_evaluations;
   ss_run_history_clear(&self->history);
+  /* Bias-free coordinate SDCA's dual variables are its model's: they
+   * become the finish's (an allocation failure leaves the object with no
+   * state, and its next train call starts from zero). */
+  if (self->ops == &ss_kernel_sdca_ops) {
+    const SsStatus status = ss_kernel_sdca_adopt(self, sdca->dual);
+    if (status != SS_OK) return status;
+  }
   /* The next finish starts here (the header comment, "The start"). */
   if (!ss_kernel_sdca_pair_keep(sdca, &self->finish_state)) ss_kernel_finish_forget(self);
   return SS_OK;

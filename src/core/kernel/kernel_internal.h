@@ -543,6 +543,11 @@ extern const SsKernelSolverOps ss_kernel_sdca_pair_ops; /* SDCA with a bias (ker
  *  same problem with a bias, which is feasible here. SS_ERR_BAD_STATE for
  *  another solver or a started one. */
 SsStatus ss_kernel_sdca_start_from(SsKernelSvm *self, const double *alpha);
+/** Bias-free kernel SDCA (kernel_sdca.c) takes @p alpha, the finish's dual
+ *  variables, as its own (kernel_finish.c, "The write-back"): its support
+ *  list is rebuilt from them and its iteration count kept, so that a
+ *  further train call continues from the finish's optimum. */
+SsStatus ss_kernel_sdca_adopt(SsKernelSvm *self, const double *alpha);
 /** A bias-free SDCA object (no state yet) solves its dual by the exact
  *  solver of kernel_sdca_pair.c with the bias fixed at 0: greedy single
  *  steps, the kernel-row cache and shrinking (its bias-free mode). */

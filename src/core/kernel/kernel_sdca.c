@@ -83,6 +83,16 @@ SsStatus ss_kernel_sdca_start_from(SsKernelSvm *self, const double *alpha)
   return SS_OK;
 }
 
+SsStatus ss_kernel_sdca_adopt(SsKernelSvm *self, const double *alpha)
+{
+  if (self->ops != &ss_kernel_sdca_ops || !alpha) return SS_ERR_BAD_STATE;
+  const int64_t iteration = self->iteration;
+  self->ops->free_state(self);
+  SsStatus status = ss_kernel_sdca_start_from(self, alpha);
+  self->iteration = iteration;
+  return status;
+}
+
 const SsKernelSolverOps ss_kernel_sdca_ops = {
   .uses_permutation = true,
   .criterion = SS_RUN_RELATIVE_GAP,
