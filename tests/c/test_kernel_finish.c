@@ -106,16 +106,31 @@ static void check_certified(const SsKernelSvm *svm, FinishFixture *f, const doub
   check_gap(svm, f, weights, bias);
 }
 
-/* Pegasos (with and without weights), BSGD and BSCA with B >= n, and the
- * SBP, at their defaults (mode auto, default cap): certified; with the mode
- * off, the run ends on its cap well above the certified objective. */
+/* Bias-free coordinate SDCA's dual variables are the finish's: alpha_j =
+ * y_j beta_j on the model's support vectors, 0 elsewhere. */
+static void check_duals_follow_the_model(const SsKernelSvm *svm, FinishFixture *f)
+{
+  const double *alpha = ss_kernel_svm_get_dual_variables(svm);
+  const int64_t *index = ss_kernel_svm_get_support_indices(svm);
+  const double *beta = ss_kernel_svm_get_coefficients(svm);
+  const int64_t m = ss_kernel_svm_get_num_support_vectors(svm);
+  REQUIRE(alpha && index && beta && m > 0);
+  double expected[KN] = {0};
+  for (int64_t j = 0; j < m; ++j) expected[index[j]] = f->y[index[j]] * beta[j];
+  for (int i = 0; i < KN; ++i) CHECK(fabs(alpha[i] - expected[i]) <= 1e-12 * K_C);
+}
+
+/* Pegasos (with and without weights), BSGD and BSCA with B >= n, the SBP,
+ * and bias-free (coordinate) SDCA, at their defaults (mode auto, default
+ * cap): certified; with the mode off, the run ends on its cap well above
+ * the certified objective. */
 void test_kernel_finish_certified(void)
 {
   static FinishFixture f;
   fixture(&f);
   const SsKernelSolver solvers[] = {SS_KSOLVER_PEGASOS, SS_KSOLVER_PEGASOS, SS_KSOLVER_BSGD, SS_KSOLVER_BSCA,
-                                    SS_KSOLVER_SBP};
-  const int weighted[] = {0, 1, 1, 1, 0};
+                                    SS_KSOLVER_SBP,     SS_KSOLVER_SDCA};
+  const int weighted[] = {0, 1, 1, 1, 0, 1};
   for (size_t a = 0; a < sizeof solvers / sizeof *solvers; ++a) {
     const double *weights = weighted[a] ? f.w : NULL;
     SsKernelSvm *svm = new_run(&f, solvers[a], -1, weights);
@@ -133,6 +148,13 @@ void test_kernel_finish_certified(void)
     CHECK_EQ_INT(st->status, SS_SVM_STATUS_MAX_ITERATIONS);
     CHECK(st->finish_epochs == 0);
     CHECK(st->primal_objective > (1 + K_EPSILON) * ss_kernel_svm_get_statistics(svm)->primal_objective);
+    if (solvers[a] == SS_KSOLVER_SDCA) {
+      check_duals_follow_the_model(svm, &f);
+      /* a further call continues from the finish's optimum: converged */
+      CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+      CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->status, SS_SVM_STATUS_CONVERGED);
+      check_gap(svm, &f, weights, 0);
+    }
     ss_kernel_svm_delete(svm);
     ss_kernel_svm_delete(off);
   }
