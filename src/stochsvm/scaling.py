@@ -105,12 +105,30 @@ def apply_scaler(X, scaler):
     return np.ascontiguousarray(out, dtype=dtype)
 
 
+def _occupied_column_ranges(X):
+    """max - min (zeros included) of the columns that hold a stored value,
+    in column order. For sparse X it reads only the stored entries: no
+    array of d values, so a file whose largest feature index is far beyond
+    its entries costs the hint nothing (10^8 columns and 4 entries took
+    7 GB through the per-column statistics of every column)."""
+    if not sp.issparse(X):
+        X = np.asarray(X, dtype=np.float64)
+        return X.max(axis=0) - X.min(axis=0)
+    X = sp.csr_matrix(X)
+    used, inverse = np.unique(X.indices, return_inverse=True)
+    if used.size == 0:
+        return np.zeros(0)
+    compact = sp.csr_matrix((X.data, inverse.ravel(), X.indptr), shape=(X.shape[0], used.size))
+    high = compact.max(axis=0).toarray().ravel().astype(np.float64)
+    low = compact.min(axis=0).toarray().ravel().astype(np.float64)
+    return high - low
+
+
 def scaling_hint(X, kernel=None, gamma=None):
     """A one-line hint when ``X`` looks badly scaled for training, else None:
     column ranges spanning more than three orders of magnitude, or (for an
     RBF kernel) ``gamma ||x||^2`` far from 1 for a typical row."""
-    low, high, _, _, _ = _column_stats(X)
-    ranges = high - low
+    ranges = _occupied_column_ranges(X)
     ranges = ranges[ranges > 0]
     if ranges.size >= 2 and ranges.max() > 1e3 * ranges.min():
         return (f"hint: the feature ranges span {ranges.min():.3g} to {ranges.max():.3g}; "
