@@ -49,8 +49,11 @@ def test_kernel_matrix_sigma2_and_default_gamma():
         kernel_matrix(X, gamma=1.0, sigma2=1.0)
     with pytest.raises(ValueError, match="kernel must be one of"):
         kernel_matrix(X, kernel="laplacian")
-    with pytest.raises(ValueError, match="gamma must be"):
-        kernel_matrix(X, gamma=-1.0)
+    for bad in (-1.0, 0.0, np.inf, np.nan):
+        with pytest.raises(ValueError, match="gamma must be"):  # (inf once named coef0)
+            kernel_matrix(X, gamma=bad)
+    with pytest.raises(ValueError, match="coef0 must be"):
+        kernel_matrix(X, kernel="poly", coef0=np.inf)
     with pytest.raises(ValueError, match="features"):
         kernel_matrix(X, X[:, :2])
 

@@ -113,7 +113,7 @@ cdef SsKernel _make_kernel(kernel, gamma, sigma2, coef0, degree, int64_t dimensi
         raise ValueError(f"degree must be {_RANGES['degree']}, got {degree!r}")
     status = ss_kernel_init(&k, <SsKernelType>_KERNELS[kernel], g, c0, <int>deg)
     if status != SS_OK:
-        if not (g > 0):
+        if not (0 < g < float("inf")):
             raise ValueError(f"gamma must be {_RANGES['gamma']}, got {gamma!r}")
         raise ValueError(f"coef0 must be {_RANGES['coef0']}, got {coef0!r}")
     return k
