@@ -243,21 +243,21 @@ static SsStatus start(SsKernelSvm *self)
   const int64_t n = self->num_data;
   PairState *st = self->state;
   if (st) {
-    /* A further train call: re-establish optimality. While the object's
-     * epsilon is the one tol was tightened from, at that tol, tightened
-     * once more if the last call ended where steps would have tightened
-     * it (optimal at tol, and the driver's gap test at its last diagnostic
-     * failed: the status is not "converged"). Reset to epsilon, each call
-     * would stop where the last one had, optimal at epsilon with the gap
-     * test failed: a run made of calls too short to pass a tightening never
-     * reached the gap (test_kernel_exact.py, short calls). */
-    const bool gap_failed = st->optimal && st->measured &&
+    /* A further train call. While the object's epsilon is the one tol was
+     * tightened from, tol stays; if the last call ended where steps
+     * tightens it (optimal at tol, the driver's gap test at its last
+     * diagnostic failed: the status is not "converged"), the flags stay
+     * too and the first steps call tightens it. Otherwise optimality is
+     * re-established at tol (a new epsilon: at epsilon). Reset to epsilon
+     * every call, each one stopped where the last one had, optimal at
+     * epsilon with the gap test failed: a run made of calls too short to
+     * pass a tightening never reached the gap (test_kernel_exact.py, short
+     * calls). */
+    const bool same_epsilon = self->epsilon == st->tol_epsilon;
+    const bool gap_failed = same_epsilon && st->optimal && st->measured &&
                             self->statistics.status != SS_SVM_STATUS_CONVERGED;
-    st->optimal = st->measured = false;
-    if (self->epsilon != st->tol_epsilon)
-      st->tol = st->tol_epsilon = self->epsilon;
-    else if (gap_failed)
-      st->tol /= 10;
+    st->optimal = st->measured = gap_failed;
+    if (!same_epsilon) st->tol = st->tol_epsilon = self->epsilon;
     ss_kernel_cache_start_train(&st->cache);
     return SS_OK;
   }
@@ -986,7 +986,8 @@ static SsStatus steps(SsKernelSvm *self, int64_t t, int64_t t_end)
 {
   PairState *st = self->state;
   if (st->optimal && st->measured) {
-    /* The driver's gap test failed at tol: tighten it. */
+    /* The driver's gap test failed at tol (in this call, or at the end of
+     * the last one: start): tighten it. */
     st->optimal = st->measured = false;
     st->tol /= 10;
   }
