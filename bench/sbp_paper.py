@@ -85,7 +85,8 @@ def run_fig2(args):
             per_seed = []
             for seed in range(args.seeds):
                 svm = KernelSVM(X, y, lam, solver=solver, sigma2=st["sigma2"], seed=seed)
-                svm.set_nu(st["nu"])
+                if solver == "sbp":  # the others have no nu (and refuse one)
+                    svm.set_nu(st["nu"])
                 svm.set_epsilon(0)
                 svm.set_diagnostic_frequency(10 ** 12)
                 done, points = 0, []

@@ -362,6 +362,15 @@ MATRIX = [
      "degree must be an integer in [1, 64], got 0"),
     ("kernel-svm-nu-zero", lambda: KernelSVM(X0, Y0, 0.1, solver="sbp").set_nu(0), ValueError,
      "nu must be a finite number > 0, got 0"),
+    ("kernel-svm-nu-not-sbp", lambda: KernelSVM(X0, Y0, 0.1, solver="sdca").set_nu(0.1),
+     ValueError, "nu applies to solver 'sbp' only; this KernelSVM's solver 'sdca' has no slack "
+     "budget"),
+    ("kernel-svm-eta0-not-sbp", lambda: KernelSVM(X0, Y0, 0.1, solver="pegasos").set_eta0(0.5),
+     ValueError, "eta0 applies to solver 'sbp' only; this KernelSVM's solver 'pegasos' has no "
+     "eta0"),
+    ("kernel-svm-budget-not-budgeted", lambda: KernelSVM(X0, Y0, 0.1, solver="sbp").set_budget(10),
+     ValueError, "budget applies to the solvers 'bsca' and 'bsgd' only; this KernelSVM's solver "
+     "'sbp' keeps every support vector"),
     ("kernel-svm-merge-without-rbf",
      lambda: KernelSVM(X0, Y0, 0.1, solver="bsgd", kernel="linear").set_budget_maintenance("merge"),
      ValueError, "budget_maintenance='merge' needs the rbf kernel; use 'remove' or 'project' with "
@@ -415,6 +424,9 @@ MATRIX = [
      lambda: KernelSVMClassifier(budget=10).fit(X0, Y0), ValueError,
      "budget applies to the budgeted solvers 'bsca', 'bsgd' only; solver='sdca' keeps every "
      "support vector (leave budget=None)"),
+    ("kernel-estimator-nu-not-sbp", lambda: KernelSVMClassifier(solver="sdca", nu=0.1).fit(X0, Y0),
+     ValueError, "nu is the SBP's setting; solver='sdca' has none and would ignore it (leave "
+     "nu=None)"),
     ("kernel-estimator-budget-maintenance-unknown",
      lambda: KernelSVMClassifier(solver="bsca", budget_maintenance="drop").fit(X0, Y0),
      InvalidParameterError, "The 'budget_maintenance' parameter of KernelSVMClassifier must be a "

@@ -80,3 +80,11 @@ def test_a_closed_output_pipe_ends_quietly(tmp_path):
         os.close(write_end)
     assert done.returncode == 1
     assert done.stderr == b""
+
+
+def test_nu_for_a_solver_without_one_is_refused(tmp_path, capsys):
+    # --nu with --solver sdca (or pegasos, ...) trained and ignored it.
+    train, _, _ = _problem(tmp_path)
+    assert main(["train", train, "--kernel", "rbf", "--solver", "sdca", "--nu", "0.1", "-q"]) == 2
+    assert "--nu is the SBP's slack: it needs --solver sbp, not sdca" in capsys.readouterr().err
+    assert main(["train", train, "--kernel", "rbf", "--solver", "sbp", "--nu", "0.1", "-q"]) == 0

@@ -409,3 +409,54 @@ def test_sbp_with_bias_matches_libsvm_accuracy_on_a9a():
     sbp.train()
     sbp_acc = np.mean(sbp.predict(Xt) == yt)
     assert abs(sbp_acc - svc_acc) <= 0.005, (sbp_acc, svc_acc)
+
+
+_OWN_SETTINGS = {"set_nu": ("sbp",), "set_eta0": ("sbp",), "set_budget": ("bsca", "bsgd"),
+                 "set_budget_maintenance": ("bsca", "bsgd")}
+_VALUES = {"set_nu": 0.2, "set_eta0": 0.5, "set_budget": 7, "set_budget_maintenance": "remove"}
+
+
+@pytest.mark.parametrize("solver", ["sbp", "pegasos", "sdca", "perceptron", "bsca", "bsgd"])
+def test_a_setting_of_another_solver_is_refused_not_ignored(solver):
+    # The kernel object took set_nu on SDCA, set_budget on the SBP and the like
+    # and ignored them; the linear object refuses its solvers' own settings.
+    X, y = _blobs(40, 3, seed=2)
+    svm = KernelSVM(X, y, 0.05, solver=solver, gamma=0.5)
+    getters = {"set_nu": svm.get_nu, "set_eta0": svm.get_eta0, "set_budget": svm.get_budget,
+               "set_budget_maintenance": svm.get_budget_maintenance}
+    for setter, solvers in _OWN_SETTINGS.items():
+        value = _VALUES[setter]
+        if solver in solvers:
+            getattr(svm, setter)(value)
+            assert getters[setter]() == value
+        else:
+            before = getters[setter]()
+            with pytest.raises(ValueError, match=f"applies to .*'{solver}'"):
+                getattr(svm, setter)(value)
+            assert getters[setter]() == before
+    if solver != "sbp":
+        svm.set_nu(None)  # forgetting a nu: nothing to do, so no error either
+    svm.set_max_num_iterations(40)
+    svm.train()
+    # a pickle restores the settings each solver has, and an old pickle's
+    # budget fields (written for every solver) do not break the others
+    state = svm.__reduce__()[1][0]
+    assert "budget" in state and "budget_maintenance" in state
+    again = pickle.loads(pickle.dumps(svm))
+    assert again.get_solver() == solver
+    if solver in ("bsca", "bsgd"):
+        assert (again.get_budget(), again.get_budget_maintenance()) == (7, "remove")
+    if solver == "sbp":
+        assert (again.get_nu(), again.get_eta0()) == (0.2, 0.5)
+    np.testing.assert_array_equal(again.decision_function(X), svm.decision_function(X))
+
+
+@pytest.mark.parametrize("setting", [{"nu": 0.1}, {"eta0": 0.5}])
+@pytest.mark.parametrize("solver", ["pegasos", "sdca", "perceptron", "bsca", "bsgd"])
+def test_the_estimator_refuses_the_sbps_settings_for_other_solvers(solver, setting):
+    from stochsvm import KernelSVMClassifier
+    X, y = _blobs(40, 3, seed=2)
+    name = next(iter(setting))
+    with pytest.raises(ValueError, match=f"{name} is the SBP's setting; solver='{solver}'"):
+        KernelSVMClassifier(solver=solver, **setting).fit(X, y)
+    KernelSVMClassifier(solver="sbp", **setting).fit(X, y)

@@ -22,10 +22,10 @@ def _train(X, y, lam, solver, weights=None, gamma=0.5):
     svm = stochsvm.KernelSVM(X, y, lam, solver=solver, gamma=gamma)
     if solver == "bsca":
         svm.set_unregularized_bias(False)  # the weighted box QP has no sum y alpha = 0
+        svm.set_budget(len(y) + 1)
     if weights is not None:
         svm.set_weights(weights)
     svm.set_epsilon(1e-12)
-    svm.set_budget(len(y) + 1)
     svm.set_max_num_iterations(2000 * len(y))
     svm.set_diagnostic_frequency(100 * len(y))
     return svm, svm.train()

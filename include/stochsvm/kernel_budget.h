@@ -63,8 +63,9 @@ typedef struct SsBudgetStatistics {
  *         and model state). Storage is min(budget, n) + 1 points, so a budget
  *         far above n (e.g. 10^9) costs no more than budget = n; training
  *         fails with SS_ERR_ALLOC only when those points do not fit in memory.
- *  @return SS_OK; SS_ERR_BAD_ARG (NULL, budget < 1). Accepted for any solver,
- *          used by the budgeted ones. */
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, budget < 1); SS_ERR_BAD_STATE (a
+ *          solver other than BSCA and BSGD, which keeps every support
+ *          vector: refused rather than ignored). */
 SS_API SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget);
 
 /** @brief The budget B in force (default 500). */
@@ -73,7 +74,8 @@ SS_API int64_t ss_kernel_svm_get_budget(const SsKernelSvm *self);
 /** @brief Set the budget maintenance strategy.
  *  @param maintenance one of SsBudgetMaintenance; default AUTO.
  *  @return SS_OK; SS_ERR_BAD_ARG (NULL, unknown value, MERGE with a kernel
- *          other than rbf). Restarts the solver. */
+ *          other than rbf); SS_ERR_BAD_STATE (a solver other than BSCA and
+ *          BSGD). Restarts the solver. */
 SS_API SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self,
                                                      SsBudgetMaintenance maintenance);
 

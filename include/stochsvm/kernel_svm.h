@@ -211,7 +211,10 @@ SS_API SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weigh
 /** @brief SBP's slack budget per example nu, finite and > 0. The total
  *  slack is n nu. Default: derived from lambda at the first train (see
  *  ss_kernel_svm_estimate_nu), so that the SBP solves the SVM of lambda;
- *  ss_kernel_svm_unset_nu restores that default. */
+ *  ss_kernel_svm_unset_nu restores that default.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, not finite, <= 0); SS_ERR_BAD_STATE
+ *          (a solver other than the SBP, which has no nu: refused rather
+ *          than ignored). */
 SS_API SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu);
 /** @brief Forget a nu set by ss_kernel_svm_set_nu: the SBP derives nu from
  *  lambda again (the default).
@@ -231,7 +234,9 @@ SS_API SsStatus ss_kernel_svm_unset_nu(SsKernelSvm *self);
  *  changing the setting restarts SDCA. */
 SS_API SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled);
 /** @brief SBP's eta_0 > 0, finite; default 1 / sqrt(max_i K(x_i, x_i)),
- *  computed at train time while unset. */
+ *  computed at train time while unset.
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, not finite, <= 0); SS_ERR_BAD_STATE
+ *          (a solver other than the SBP). */
 SS_API SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0);
 /** Default size of the kernel-row cache of SDCA with a bias, in MB (SVC's). */
 #define SS_KERNEL_SVM_DEFAULT_CACHE_SIZE 200.0

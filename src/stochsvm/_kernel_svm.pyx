@@ -77,6 +77,25 @@ def _valid(names):
     return ", ".join(repr(k) for k in names)
 
 
+#: The settings only some solvers have (the others refuse them rather than
+#: ignore them): the solvers, and what the others lack.
+_SOLVER_SETTINGS = {
+    "nu": (("sbp",), "has no slack budget"),
+    "eta0": (("sbp",), "has no eta0"),
+    "budget": (("bsca", "bsgd"), "keeps every support vector"),
+    "budget_maintenance": (("bsca", "bsgd"), "keeps every support vector"),
+}
+
+
+def _require_solver(solver, name):
+    """ValueError when setting ``name`` means nothing to ``solver``."""
+    solvers, lack = _SOLVER_SETTINGS[name]
+    if solver not in solvers:
+        raise ValueError(f"{name} applies to {'solver' if len(solvers) == 1 else 'the solvers'} "
+                         f"{' and '.join(map(repr, solvers))} only; "
+                         f"this KernelSVM's solver {solver!r} {lack}")
+
+
 cdef int _check(SsStatus status, str name, value) except -1:
     if status == SS_OK:
         return 0
@@ -277,15 +296,21 @@ def _restore_kernel_svm(state):
     cdef KernelSVM svm = KernelSVM.__new__(KernelSVM)
     kern = state["kernel"]
     svm._init_without_data(state["solver"], kern, state["dimension"], state["lambda"])
-    if state.get("nu"):  # None or 0: derived from lambda (the default)
+    solver = state["solver"]
+    if state.get("nu") and solver == "sbp":  # None or 0: derived from lambda (the default)
         svm.set_nu(state["nu"])
     svm.set_epsilon(state["epsilon"])
     svm.set_seed(state["seed"])
     svm.set_unregularized_bias(state["unregularized_bias"])  # BSCA's default is True
+    # The SBP's and the budget's settings are refused by the other solvers;
+    # pickles made before they were (and model files) carry them for every
+    # solver, at their defaults.
+    own = {"eta0": solver == "sbp", "budget": solver in ("bsca", "bsgd"),
+           "budget_maintenance": solver in ("bsca", "bsgd")}
     for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
                 "budget_maintenance", "cache_size", "shrinking", "kernel_precision",
                 "row_copy", "sdca_finish"):
-        if state.get(key) is not None:
+        if state.get(key) is not None and own.get(key, True):
             getattr(svm, "set_" + key)(state[key])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
                   indices=state["support_indices"])
@@ -677,12 +702,14 @@ cdef class KernelSVM(_Trainer):
     def set_nu(self, nu):
         """SBP's slack per example, > 0; None restores the default, nu derived
         from lambda at the first train (:meth:`estimate_nu`), with which the
-        SBP solves the SVM of lambda."""
+        SBP solves the SVM of lambda. Other solvers have no nu and raise
+        ValueError (None is accepted: there is nothing to forget)."""
         cdef SsKernelSvm *p = self._writer("set_nu")
-        if nu is None:
+        if nu is None:  # nothing to forget for the other solvers
             self._check(ss_kernel_svm_unset_nu(p), "nu", nu)
             self._nu_set = False
             return
+        _require_solver(self.get_solver(), "nu")
         self._check(ss_kernel_svm_set_nu(p, _as_float(nu, "nu")), "nu", nu)
         self._nu_set = True
 
@@ -822,8 +849,10 @@ cdef class KernelSVM(_Trainer):
                 == SS_KERNEL_ROWS_FLOAT32 else "float64")
 
     def set_eta0(self, eta0):
-        """SBP's initial step, > 0 (default 1 / sqrt(max_i K(x_i, x_i)))."""
+        """SBP's initial step, > 0 (default 1 / sqrt(max_i K(x_i, x_i))).
+        Other solvers raise ValueError."""
         cdef SsKernelSvm *p = self._writer("set_eta0")
+        _require_solver(self.get_solver(), "eta0")
         self._check(ss_kernel_svm_set_eta0(p, _as_float(eta0, "eta0")), "eta0", eta0)
         self._eta0_set = True
 
@@ -928,8 +957,10 @@ cdef class KernelSVM(_Trainer):
 
     def set_budget(self, budget):
         """BSCA/BSGD: the budget B >= 1, the most support vectors the model
-        keeps (default 500). Changing it restarts a budgeted solver."""
+        keeps (default 500). Changing it restarts a budgeted solver. The
+        other solvers keep every support vector and raise ValueError."""
         cdef SsKernelSvm *p = self._writer("set_budget")
+        _require_solver(self.get_solver(), "budget")
         v = _as_int64(budget, "budget")
         self._check(ss_kernel_svm_set_budget(p, v), "budget", budget)
 
@@ -939,8 +970,10 @@ cdef class KernelSVM(_Trainer):
     def set_budget_maintenance(self, maintenance):
         """BSCA/BSGD: how a model of B + 1 points is brought back to B:
         'merge' (rbf kernel only), 'remove', 'project', or 'auto' (the default:
-        merge for rbf, remove otherwise). Changing it restarts a budgeted solver."""
+        merge for rbf, remove otherwise). Changing it restarts a budgeted solver.
+        The other solvers raise ValueError."""
         cdef SsKernelSvm *p = self._writer("set_budget_maintenance")
+        _require_solver(self.get_solver(), "budget_maintenance")
         if not isinstance(maintenance, str) or maintenance not in _MAINTENANCE:
             raise ValueError(f"budget_maintenance must be one of {_valid(_MAINTENANCE)}, "
                              f"got {maintenance!r}")

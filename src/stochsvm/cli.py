@@ -670,6 +670,8 @@ def _check_kernel_args(args, solvers, kernel_solvers):
     bias_solvers = _kernel_solvers(bias="unregularized")
     if args.unregularized_bias and args.solver not in bias_solvers:
         raise _Fail(f"--unregularized-bias needs --solver {' or '.join(bias_solvers)}")
+    if args.nu is not None and args.solver != "sbp":
+        raise _Fail(f"--nu is the SBP's slack: it needs --solver sbp, not {args.solver}")
     budget_solvers = _kernel_solvers(budget=True)
     if (args.budget is not None or args.maintenance is not None) \
             and args.solver not in budget_solvers:

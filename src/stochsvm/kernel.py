@@ -153,7 +153,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         ``lambda = 1/(C n)``; neither ``C`` nor ``lambda_``: ``C = 1``.
     lambda_ : float > 0, default=None
     nu : float > 0, default=None
-        SBP's slack budget per example. None: derived from ``C`` (or
+        SBP's slack budget per example (other solvers refuse it). None: derived from ``C`` (or
         ``lambda_``), ``nu = L(w*) / ||w*||`` with ``w*`` the SVM of that
         ``C``, solved exactly by kernel SDCA on up to 4096 rows (on larger
         data: a sample of 4096 rows stratified by class and its halves at the same ``C``, their
@@ -171,7 +171,8 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         pair steps (the bias-free form of the paper oscillates,
         docs/budget.rst). False: the bias-free forms of the papers.
     eta0 : float > 0, default=None
-        SBP's step size scale (None: the object's default).
+        SBP's step size scale (None: the object's default; other solvers
+        refuse it).
     max_iter : int >= 1, default=None
         Epochs (``n`` iterations each) ``fit`` may run. None: 1000 for
         ``"sdca"`` (which stops earlier on ``tol``: the optimum, where the
@@ -456,6 +457,10 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             raise ValueError(f"unregularized_bias=True needs solver="
                              f"{' or '.join(map(repr, _BIAS_SOLVERS))} (the other kernel "
                              f"solvers have no bias)")
+        for name in ("nu", "eta0"):
+            if getattr(self, name) is not None and self.solver != "sbp":
+                raise ValueError(f"{name} is the SBP's setting; solver={self.solver!r} has "
+                                 f"none and would ignore it (leave {name}=None)")
         for name in ("budget", "budget_maintenance"):
             if getattr(self, name) is not None and self.solver not in BUDGET_SOLVERS:
                 raise ValueError(f"{name} applies to the budgeted solvers "

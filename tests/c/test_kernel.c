@@ -6,6 +6,7 @@
 
 #include "../../src/core/kernel/kernel_internal.h"
 #include "minitest.h"
+#include "stochsvm/kernel_budget.h"
 #include "stochsvm/kernel_svm.h"
 #include "testutil.h"
 
@@ -313,8 +314,19 @@ void test_kernel_svm_lifecycle_and_rejects(void)
     SsKernelSvm *svm = ss_kernel_svm_new((SsKernelSolver)solver, &f.kernel, &f.data, f.y, 0.1);
     REQUIRE(svm != NULL);
     CHECK_EQ_INT(ss_kernel_svm_set_lambda(svm, -1), SS_ERR_BAD_ARG);
-    CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0), SS_ERR_BAD_ARG);
-    CHECK_EQ_INT(ss_kernel_svm_set_eta0(svm, NAN), SS_ERR_BAD_ARG);
+    /* the SBP's own settings: a bad value, or another solver (which would ignore them) */
+    const SsStatus sbp_only = solver == SS_KSOLVER_SBP ? SS_ERR_BAD_ARG : SS_ERR_BAD_STATE;
+    CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0), sbp_only);
+    CHECK_EQ_INT(ss_kernel_svm_set_eta0(svm, NAN), sbp_only);
+    CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0.2), solver == SS_KSOLVER_SBP ? SS_OK : SS_ERR_BAD_STATE);
+    CHECK_EQ_INT(ss_kernel_svm_unset_nu(svm), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_eta0(svm, 0.5), solver == SS_KSOLVER_SBP ? SS_OK : SS_ERR_BAD_STATE);
+    CHECK(solver == SS_KSOLVER_SBP || ss_kernel_svm_get_eta0(svm) != 0.5);
+    /* the budget's, likewise (none of solvers 0-4 keeps a budget) */
+    CHECK_EQ_INT(ss_kernel_svm_set_budget(svm, 10), SS_ERR_BAD_STATE);
+    CHECK(strstr(ss_kernel_svm_get_last_error(svm), "set_budget applies to the budgeted solvers") != NULL);
+    CHECK_EQ_INT(ss_kernel_svm_set_budget_maintenance(svm, SS_BUDGET_MAINTENANCE_REMOVE), SS_ERR_BAD_STATE);
+    CHECK_EQ_INT(ss_kernel_svm_get_budget_maintenance(svm), SS_BUDGET_MAINTENANCE_AUTO);
     CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, -1), SS_ERR_BAD_ARG);
     CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 0), SS_ERR_BAD_ARG);
     CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, -1), SS_ERR_BAD_ARG);

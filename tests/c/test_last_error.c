@@ -152,13 +152,13 @@ void test_last_error_kernel_svm(void)
   CHECK(strcmp(ss_kernel_svm_get_last_error(svm), "") == 0);
   CHECK(strcmp(ss_kernel_svm_get_last_error(NULL), "") == 0);
 
-  CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0), SS_ERR_BAD_ARG);
-  CHECK(says(ss_kernel_svm_get_last_error(svm), "set_nu: nu must be finite and > 0", "got 0"));
+  CHECK_EQ_INT(ss_kernel_svm_set_nu(svm, 0.1), SS_ERR_BAD_STATE);
+  CHECK(says(ss_kernel_svm_get_last_error(svm), "set_nu applies to solver sbp", "solver is pegasos"));
   CHECK_EQ_INT(ss_kernel_svm_set_lambda(svm, INFINITY), SS_ERR_BAD_ARG);
   CHECK(says(ss_kernel_svm_get_last_error(svm), "set_lambda", "got inf"));
   CHECK_EQ_INT(ss_kernel_svm_set_unregularized_bias(svm, 1), SS_ERR_BAD_STATE);
   CHECK(says(ss_kernel_svm_get_last_error(svm), "set_unregularized_bias", "solver is pegasos"));
-  CHECK_EQ_INT(ss_kernel_svm_set_eta0(svm, 0.5), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, 1), SS_OK);
   CHECK(strcmp(ss_kernel_svm_get_last_error(svm), "") == 0);
 
   double bad_y[EN];

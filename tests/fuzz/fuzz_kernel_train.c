@@ -140,11 +140,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   const double nu = fz_positive(&in), eta0 = fz_positive(&in);
   double before = ss_kernel_svm_get_nu(svm);
   SsStatus s = ss_kernel_svm_set_nu(svm, nu);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_ARG);
+  /* nu and eta0 are the SBP's: other solvers refuse them (they would ignore them) */
+  FZ_ASSERT(solver == SS_KSOLVER_SBP ? s == SS_OK || s == SS_ERR_BAD_ARG : s == SS_ERR_BAD_STATE);
   FZ_ASSERT(s == SS_OK ? ss_kernel_svm_get_nu(svm) == nu : ss_kernel_svm_get_nu(svm) == before);
   before = ss_kernel_svm_get_eta0(svm);
   s = ss_kernel_svm_set_eta0(svm, eta0);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_ARG);
+  FZ_ASSERT(solver == SS_KSOLVER_SBP ? s == SS_OK || s == SS_ERR_BAD_ARG : s == SS_ERR_BAD_STATE);
   FZ_ASSERT(s == SS_OK ? ss_kernel_svm_get_eta0(svm) == eta0 : ss_kernel_svm_get_eta0(svm) == before);
   s = ss_kernel_svm_set_unregularized_bias(svm, flags & 2);
   FZ_ASSERT(s == SS_OK || (s == SS_ERR_BAD_STATE && solver != SS_KSOLVER_SBP));
@@ -156,15 +157,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *bytes, size_t size)
   if (budget > 4096 && budget < ((int64_t)1 << 62)) budget = 1 + budget % 4096;
   int64_t b0 = ss_kernel_svm_get_budget(svm);
   s = ss_kernel_svm_set_budget(svm, budget);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_ARG);
-  FZ_ASSERT((s == SS_OK) == (budget >= 1));
+  /* the budget's settings: the budgeted solvers' only */
+  FZ_ASSERT(is_budgeted(solver) ? (s == SS_OK) == (budget >= 1) && (s == SS_OK || s == SS_ERR_BAD_ARG)
+                                : s == SS_ERR_BAD_STATE);
   FZ_ASSERT(ss_kernel_svm_get_budget(svm) == (s == SS_OK ? budget : b0));
   const SsBudgetMaintenance maintenance = (SsBudgetMaintenance)fz_range(&in, -1, 4);
   SsBudgetMaintenance m0 = ss_kernel_svm_get_budget_maintenance(svm);
   s = ss_kernel_svm_set_budget_maintenance(svm, maintenance);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_BAD_ARG);
+  FZ_ASSERT(is_budgeted(solver) ? s == SS_OK || s == SS_ERR_BAD_ARG : s == SS_ERR_BAD_STATE);
   FZ_ASSERT(ss_kernel_svm_get_budget_maintenance(svm) == (s == SS_OK ? maintenance : m0));
-  if (maintenance == SS_BUDGET_MAINTENANCE_MERGE && kernel.type != SS_KERNEL_RBF) FZ_ASSERT(s == SS_ERR_BAD_ARG);
+  if (is_budgeted(solver) && maintenance == SS_BUDGET_MAINTENANCE_MERGE && kernel.type != SS_KERNEL_RBF)
+    FZ_ASSERT(s == SS_ERR_BAD_ARG);
   if (flags & 8) {
     double l2 = fz_positive(&in);
     s = ss_kernel_svm_set_lambda(svm, l2);

@@ -863,6 +863,9 @@ const double *ss_kernel_svm_get_weights(const SsKernelSvm *self)
 SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->solver != SS_KSOLVER_SBP)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "set_nu applies to solver sbp, this object's solver is %s",
+                              ss_kernel_svm_solver_name(self->solver));
   if (!valid_positive(nu))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_nu: nu must be finite and > 0, got %g", nu);
   self->nu = nu;
@@ -896,6 +899,9 @@ SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
 SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->solver != SS_KSOLVER_SBP)
+    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "set_eta0 applies to solver sbp, this object's solver is %s",
+                              ss_kernel_svm_solver_name(self->solver));
   if (!valid_positive(eta0))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_eta0: eta0 must be finite and > 0, got %g", eta0);
   self->eta0 = eta0;

@@ -79,9 +79,18 @@ void ss_kernel_budget_restart(SsKernelSvm *self)
   }
 }
 
+/* A budget setter called on a solver that keeps every support vector. */
+static SsStatus not_budgeted(SsKernelSvm *self, const char *setter)
+{
+  return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
+                            "%s applies to the budgeted solvers bsca and bsgd, this object's solver is %s",
+                            setter, ss_kernel_svm_solver_name(self->solver));
+}
+
 SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (!is_budgeted(self->solver)) return not_budgeted(self, "set_budget");
   if (budget < 1)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_budget: the budget must be >= 1, got %lld",
                               (long long)budget);
@@ -93,6 +102,7 @@ SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
 SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self, SsBudgetMaintenance maintenance)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (!is_budgeted(self->solver)) return not_budgeted(self, "set_budget_maintenance");
   if (maintenance != SS_BUDGET_MAINTENANCE_AUTO && maintenance != SS_BUDGET_MAINTENANCE_MERGE &&
       maintenance != SS_BUDGET_MAINTENANCE_REMOVE && maintenance != SS_BUDGET_MAINTENANCE_PROJECT)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_budget_maintenance: unknown maintenance %d",
