@@ -772,8 +772,9 @@ cdef class KernelSVM(_Trainer):
         (``ss_kernel_svm_set_sdca_finish``).
 
         Kernel Pegasos, the SBP (``nu`` derived from ``lambda_``), bias-free
-        kernel SDCA (its coordinate steps; its dual variables become the
-        finish's) and, when their budget is at least ``n``, BSGD and BSCA: a
+        kernel SDCA (its coordinate steps, which under the default cap hand
+        over at their first diagnostic short of the gap; its dual variables
+        become the finish's) and, when their budget is at least ``n``, BSGD and BSCA: a
         ``train`` that ends on
         its iteration cap, or on its objective window without a dual bound
         certifying ``min(epsilon, 1e-3)`` where the cache holds the whole

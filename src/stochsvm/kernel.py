@@ -166,8 +166,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         have none). None: True, so that they solve the problem of
         ``sklearn.svm.SVC``: ``"sdca"`` then solves LIBSVM's own dual exactly
         (pair steps, a kernel-row cache and shrinking; docs/kernel.rst,
-        "Exact kernel SDCA with a bias"; without the bias it has neither and
-        takes 20-250x longer on digits at C = 1 to 1e4), ``"bsca"`` takes
+        "Exact kernel SDCA with a bias"; without the bias, random coordinate
+        steps for an epoch, then the exact solver's bias-free mode: 2-7x
+        longer on digits at C = 1 to 1e4), ``"bsca"`` takes
         pair steps (the bias-free form of the paper oscillates,
         docs/budget.rst). False: the bias-free forms of the papers.
     eta0 : float > 0, default=None

@@ -149,6 +149,8 @@ void test_kernel_finish_certified(void)
     CHECK(st->finish_epochs == 0);
     CHECK(st->primal_objective > (1 + K_EPSILON) * ss_kernel_svm_get_statistics(svm)->primal_objective);
     if (solvers[a] == SS_KSOLVER_SDCA) {
+      /* handed over at its first diagnostic (one epoch), not on its cap */
+      CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->iteration, ss_kernel_svm_get_num_data(svm));
       check_duals_follow_the_model(svm, &f);
       /* a further call continues from the finish's optimum: converged */
       CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);

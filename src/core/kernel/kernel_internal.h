@@ -560,6 +560,9 @@ bool ss_kernel_finish_wanted(const SsKernelSvm *self);
 /** Would a run of this object on its cap hand over (mode, epsilon, solver,
  *  cap: ss_kernel_finish_wanted without the status)? */
 bool ss_kernel_finish_allowed(const SsKernelSvm *self);
+/** Does bias-free coordinate SDCA hand over now, at a training diagnostic
+ *  that did not certify its gap (kernel_finish.c, "When")? */
+bool ss_kernel_finish_early(const SsKernelSvm *self);
 /** The finish's cap in iterations for @p n rows. */
 int64_t ss_kernel_finish_cap(int64_t n);
 /** The finish's relative gap: min(the object's epsilon, 1e-3). */

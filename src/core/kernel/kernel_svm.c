@@ -516,12 +516,14 @@ static bool run_budget_full(const void *object)
   return ss_kernel_budget_full(object);
 }
 
-/* The SBP's race against the exact finish (sbp_race.c): its run ends here,
- * as on its cap, and the finish takes over. */
+/* The SBP's race against the exact finish (sbp_race.c), and bias-free
+ * coordinate SDCA's first training diagnostic short of the gap
+ * (kernel_finish.c, "When"): the run ends here, as on its cap, and the
+ * finish takes over. */
 static bool run_stalled(void *object, const SsRunMeasure *m)
 {
   SsKernelSvm *self = object;
-  self->race_lost = ss_sbp_race_lost(self, m->next_check);
+  self->race_lost = ss_sbp_race_lost(self, m->next_check) || ss_kernel_finish_early(self);
   return self->race_lost;
 }
 
