@@ -239,11 +239,11 @@ def _check_certified(st, optimum, n, C):
 @pytest.mark.parametrize("name,C,solver", [("wine", 1000.0, "pegasos"), ("wine", 1000.0, "bsca"),
                                            ("breast_cancer", 32.0, "bsca")])
 def test_a_further_call_finishes_from_the_last_state(name, C, solver):
-    """A further train call continues the run and hands over again; that
-    finish starts from the last one's dual state (kernel_finish.c, "The
-    start"): a kernel row at most where the first finish, from alpha = 0,
-    reads hundreds; the same certified optimum (SVC's, or the bias-free
-    dual's for Pegasos)."""
+    """A further train call goes straight to the finish (no step of its
+    own: kernel_finish.c, "When"), which starts from the last one's dual
+    state ("The start"): a kernel row at most where the first finish, from
+    alpha = 0, reads hundreds; the same certified optimum (SVC's, or the
+    bias-free dual's for Pegasos)."""
     X, y = _data(name)
     n = len(y)
     optimum = _svc_dual(X, y, C) if solver == "bsca" else _bias_free_dual(X, y, C)
@@ -252,8 +252,11 @@ def test_a_further_call_finishes_from_the_last_state(name, C, solver):
     _check_certified(st, optimum, n, C)
     assert first > 20 * n, first
     for _ in range(2):
-        further, st = _finish_evaluations(svm, twin)
+        before, iteration = svm.get_num_kernel_evaluations(), st["iteration"]
+        st = svm.train()
+        further = svm.get_num_kernel_evaluations() - before
         _check_certified(st, optimum, n, C)
+        assert st["iteration"] == iteration
         assert 0 <= further and 4 * further <= first, (first, further)
 
 
@@ -318,3 +321,29 @@ def test_a_warm_started_fit_finishes_from_the_last_state():
     for st in (first, second):
         _check_certified(st, optimum, len(y), C)
     assert first["finish_epochs"] > 4 and second["finish_epochs"] <= 1, (first, second)
+
+
+@pytest.mark.parametrize("solver", ["pegasos", "bsgd", "bsca"])
+@pytest.mark.parametrize("name,C", [("wine", 1000.0), ("breast_cancer", 100.0)])
+def test_the_run_hands_over_once_its_work_reaches_n_squared(solver, name, C):
+    """Pegasos, BSGD and BSCA with B >= n at their defaults ran to their
+    caps (100 epochs here) before the finish replaced their models; they now
+    hand over at the first diagnostic where their kernel evaluations reach
+    n^2, the most the exact solve costs when its cache holds the kernel
+    matrix (kernel_finish.c, "When"): certified, for a fraction of the
+    evaluations, and no later than the run without the finish stops."""
+    X, y = _data(name)
+    n = len(y)
+    bias = solver == "bsca"  # its default form
+    optimum = _svc_dual(X, y, C) if bias else _bias_free_dual(X, y, C)
+    runs = []
+    for finish in ("auto", False):
+        svm = stochsvm.KernelSVM(X, y, 1 / (C * n), solver=solver, gamma=_gamma(X))
+        if solver != "pegasos":
+            svm.set_budget(n)
+        svm.set_sdca_finish(finish)
+        runs.append(svm.train())
+    st, alone = runs
+    _check_certified(st, optimum, n, C)
+    assert st["iteration"] < alone["iteration"], (st, alone)
+    assert n * n <= st["num_kernel_evaluations"] < alone["num_kernel_evaluations"] / 3, (st, alone)

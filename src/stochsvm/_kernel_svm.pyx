@@ -772,9 +772,8 @@ cdef class KernelSVM(_Trainer):
         (``ss_kernel_svm_set_sdca_finish``).
 
         Kernel Pegasos, the SBP (``nu`` derived from ``lambda_``), bias-free
-        kernel SDCA (its coordinate steps, which under the default cap hand
-        over at their first diagnostic short of the gap; its dual variables
-        become the finish's) and, when their budget is at least ``n``, BSGD and BSCA: a
+        kernel SDCA (its coordinate steps; its dual variables become the
+        finish's) and, when their budget is at least ``n``, BSGD and BSCA: a
         ``train`` that ends on
         its iteration cap, or on its objective window without a dual bound
         certifying ``min(epsilon, 1e-3)`` where the cache holds the whole
@@ -782,13 +781,18 @@ cdef class KernelSVM(_Trainer):
         (``lambda_``, weights, the bias form in force), until its relative
         duality gap meets ``min(epsilon, 1e-3)`` (status ``'converged'``,
         within that factor of the optimum) or its cap ran (1000 epochs, more
-        on small sets). The model and the statistics become
+        on small sets). Such a run does not wait for its cap: Pegasos, BSGD
+        and BSCA hand over once their kernel evaluations since the run began
+        reach ``n**2`` (what the exact solve costs at most where its cache
+        holds the kernel matrix), bias-free SDCA at its first diagnostic
+        short of the gap. The model and the statistics become
         the SDCA's; ``statistics["finish_epochs"]`` counts its epochs
-        (docs/stopping.rst). A further ``train`` continues the run and
-        finishes again, from the last finish's dual state (kept on the
-        object, 24 bytes per example): on the same problem a kernel row or a
-        few instead of a solve. After :meth:`set_lambda` it starts from that
-        state scaled to the new box; :meth:`set_data`, :meth:`set_weights`
+        (docs/stopping.rst). A further ``train`` finishes again, from the
+        last finish's dual state (kept on the object, 24 bytes per example):
+        on the same problem a kernel row or a few instead of a solve
+        (Pegasos, BSGD, BSCA, bias-free SDCA, and the SBP after its race, go
+        straight to it, without steps of their own). After
+        :meth:`set_lambda` it starts from that state scaled to the new box; :meth:`set_data`, :meth:`set_weights`
         and a change of the bias form or the kernel precision start it from
         zero.
 

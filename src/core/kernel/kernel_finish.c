@@ -38,17 +38,39 @@
  * budget allows: the run keeps its budgeted model and its warning,
  * docs/budget.rst), and bias-free kernel SDCA (kernel_sdca.c: random
  * coordinate steps without cache or shrinking, the C object's default
- * form), whose dual variables then become the finish's. That one does not
- * wait for its cap: it hands over at its first training diagnostic that
- * does not certify the gap (ss_kernel_finish_early, through the driver's
- * stall, as the SBP's race; after one epoch on the default schedule). An
- * epoch of its steps reads the n rows against every support vector, and
- * the finish from zero costs about one to seven such epochs where the
- * steps need 19 to over 100 (8,000 rows of a9a and of ijcnn1, C = 1 and
- * 32: the default run 0.48-3.70 s instead of 6.7-40.7 s; at its 100-epoch
- * cap the steps had stopped at 1.30x the optimum on the standardised
- * breast cancer set at C = 100, gamma = 1/d). The Perceptron minimises no
- * objective and is excluded.
+ * form), whose dual variables then become the finish's. The Perceptron
+ * minimises no objective and is excluded.
+ * Where the finish will replace the model anyway, a run need not wait for
+ * its cap (a ski rental, as the SBP's race; ss_kernel_finish_early, called
+ * at each training diagnostic that stopped nothing, ends the run through
+ * the driver's stall, run.c, with the cap's status):
+ *   - bias-free kernel SDCA hands over at once (after one epoch on the
+ *     default schedule). An epoch of its steps reads the n rows against
+ *     every support vector; the finish from zero cost about one to seven
+ *     such epochs where the steps needed 19 to over 100 (8,000 rows of a9a
+ *     and of ijcnn1, C = 1 and 32: the default run 0.48-3.70 s instead of
+ *     6.7-40.7 s; at its 100-epoch cap the steps had stopped at 1.30x the
+ *     optimum on the standardised breast cancer set at C = 100,
+ *     gamma = 1/d);
+ *   - Pegasos, BSGD and BSCA (B >= n) hand over once their kernel
+ *     evaluations since the run began reach n^2: the most the exact solve
+ *     costs where its cache holds the kernel matrix (each value computed
+ *     once), and more than it cost on all of a9a and ijcnn1 with the bias
+ *     (0.15-0.5 n^2, bench/results/kernel_exact.md). A run whose own stop
+ *     costs S > n^2 then costs n^2 + E, at most 2 S where E <= n^2; one
+ *     that stops sooner is unchanged. On 4,000 rows of a9a and of ijcnn1
+ *     (C = 1 and 32) their default runs took 0.33-1.76 s instead of
+ *     1.98-11.6 s (Pegasos and BSGD had run their 100 epochs, BSCA 63-100),
+ *     at the same or a lower objective. On more rows the exact bias-free
+ *     solve itself costs more than n^2 (all of a9a at C = 32: 4.9e9
+ *     evaluations, 4.6 n^2, 90 s, where the coordinate steps' cap alone is
+ *     some 4e10); the hand-over still comes before the cap.
+ * And a train call on an object whose last finish kept the optimum of this
+ * very problem (the same C and bias form: "The start" below) goes straight
+ * to the finish, which confirms it for a kernel row or two
+ * (run_solver in kernel_svm.c; the SBP's own form of it is in sbp_race.c):
+ * a further call would otherwise pay n^2 of steps again, or an epoch of
+ * SDCA's, to be replaced by the same model.
  * A run that stopped as "converged" on its objective window hands over too
  * (same conditions) when no dual bound certified that stop to the finish's
  * gap and the finish's row cache holds the whole kernel matrix (8 n^2 bytes:
@@ -185,7 +207,10 @@ bool ss_kernel_finish_allowed(const SsKernelSvm *self)
 
 bool ss_kernel_finish_early(const SsKernelSvm *self)
 {
-  return self->solver == SS_KSOLVER_SDCA && ss_kernel_finish_allowed(self);
+  if (!ss_kernel_finish_allowed(self) || self->solver == SS_KSOLVER_SBP) return false; /* sbp_race.c */
+  if (self->solver == SS_KSOLVER_SDCA) return true;
+  const double n = (double)self->num_data, work = (double)(self->num_kernel_evaluations - self->race_start);
+  return work >= n * n;
 }
 
 bool ss_kernel_finish_wanted(const SsKernelSvm *self)

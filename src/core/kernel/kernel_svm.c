@@ -619,6 +619,14 @@ static int64_t schedule_unit(const SsKernelSvm *self)
   return n / divisor > least ? n / divisor : least;
 }
 
+/* Does the call go straight to the finish, which kept this very problem's
+ * optimum (kernel_finish.c, "When"; the SBP: sbp_race.c, "A warm start")? */
+static bool finish_at_start(const SsKernelSvm *self)
+{
+  if (self->solver == SS_KSOLVER_SBP) return ss_sbp_race_lost_at_start(self);
+  return ss_kernel_finish_allowed(self) && ss_kernel_finish_kept_for_this_C(self);
+}
+
 static SsRun kernel_run(SsKernelSvm *self)
 {
   SsRunSettings settings = {
@@ -663,8 +671,9 @@ static SsStatus run_solver(SsKernelSvm *self)
   }
   self->race_start = self->num_kernel_evaluations; /* after the nu warm-up (sbp_race.c) */
   self->race_start_iteration = self->iteration;
-  /* The finish kept the optimum of this very problem: no SBP step would pay
-   * (sbp_race.c, "A warm start"); the finish continues from it. Not through
+  /* The finish kept the optimum of this very problem: no step of a solver
+   * whose model it replaces would pay (sbp_race.c, "A warm start";
+   * kernel_finish.c, "When"); the finish continues from it. Not through
    * the driver's stall path (run.c), where a race hand-over ends: that path
    * is a training diagnostic, which comes only after steps, costs a pass
    * of the n rows against the support vectors that the finish's write-back
@@ -672,7 +681,7 @@ static SsStatus run_solver(SsKernelSvm *self)
    * no step. The status is the one that path sets (the cap's, which
    * ss_kernel_finish_wanted reads as a run ended short), and the finish
    * writes the statistics (model, certificate, elapsed time) either way. */
-  if (ss_sbp_race_lost_at_start(self)) {
+  if (finish_at_start(self)) {
     self->race_lost = true;
     self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
     return finish(self);
