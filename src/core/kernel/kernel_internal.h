@@ -301,7 +301,8 @@ struct SsKernelSvm_ {
   double constant_objective;   /**< P of the best constant model of this run's data (run_solver) */
   int64_t race_start;          /**< num_kernel_evaluations when this run's steps began (sbp_race.c) */
   int64_t race_start_iteration; /**< the iteration number when they began (sbp_race.c) */
-  bool race_lost;              /**< this run handed over to the exact finish on the race (sbp_race.c) */
+  bool race_lost;              /**< this run handed over to the exact finish before its cap: the race
+                                    (sbp_race.c), or early (kernel_finish.c, "When") */
 
   /* Work shared by the solvers: a scattered row (dimension, zero between
    * uses for CSR), a kernel row (n) and the permutation of the epoch. */
@@ -560,8 +561,9 @@ bool ss_kernel_finish_wanted(const SsKernelSvm *self);
 /** Would a run of this object on its cap hand over (mode, epsilon, solver,
  *  cap: ss_kernel_finish_wanted without the status)? */
 bool ss_kernel_finish_allowed(const SsKernelSvm *self);
-/** Does bias-free coordinate SDCA hand over now, at a training diagnostic
- *  that did not certify its gap (kernel_finish.c, "When")? */
+/** Does the run hand over now, at a training diagnostic that stopped
+ *  nothing (bias-free coordinate SDCA: at once; Pegasos, BSGD and BSCA:
+ *  once its kernel evaluations reached n^2; kernel_finish.c, "When")? */
 bool ss_kernel_finish_early(const SsKernelSvm *self);
 /** The finish's cap in iterations for @p n rows. */
 int64_t ss_kernel_finish_cap(int64_t n);

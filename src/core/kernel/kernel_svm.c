@@ -516,10 +516,11 @@ static bool run_budget_full(const void *object)
   return ss_kernel_budget_full(object);
 }
 
-/* The SBP's race against the exact finish (sbp_race.c), and bias-free
- * coordinate SDCA's first training diagnostic short of the gap
- * (kernel_finish.c, "When"): the run ends here, as on its cap, and the
- * finish takes over. */
+/* The SBP's race against the exact finish (sbp_race.c), and the other
+ * solvers whose model the finish replaces: bias-free coordinate SDCA at its
+ * first training diagnostic short of the gap, Pegasos, BSGD and BSCA once
+ * their work reached n^2 (kernel_finish.c, "When"). The run ends here, as
+ * on its cap, and the finish takes over. */
 static bool run_stalled(void *object, const SsRunMeasure *m)
 {
   SsKernelSvm *self = object;
