@@ -48,10 +48,10 @@
  *     default schedule). An epoch of its steps reads the n rows against
  *     every support vector; the finish from zero cost about one to seven
  *     such epochs where the steps needed 19 to over 100 (8,000 rows of a9a
- *     and of ijcnn1, C = 1 and 32: the default run 0.48-3.70 s instead of
- *     6.7-40.7 s; at its 100-epoch cap the steps had stopped at 1.30x the
- *     optimum on the standardised breast cancer set at C = 100,
- *     gamma = 1/d);
+ *     and of ijcnn1, C = 1 and 32: the default run 0.45-3.60 s where the
+ *     steps alone took 6.6-36.7 s; at its 100-epoch cap the steps had
+ *     stopped at 1.30x the optimum on the standardised breast cancer set at
+ *     C = 100, gamma = 1/d);
  *   - Pegasos, BSGD and BSCA (B >= n) hand over once their kernel
  *     evaluations since the run began reach n^2: the most the exact solve
  *     costs where its cache holds the kernel matrix (each value computed
@@ -59,9 +59,10 @@
  *     (0.15-0.5 n^2, bench/results/kernel_exact.md). A run whose own stop
  *     costs S > n^2 then costs n^2 + E, at most 2 S where E <= n^2; one
  *     that stops sooner is unchanged. On 4,000 rows of a9a and of ijcnn1
- *     (C = 1 and 32) their default runs took 0.33-1.76 s instead of
- *     1.98-11.6 s (Pegasos and BSGD had run their 100 epochs, BSCA 63-100),
- *     at the same or a lower objective. On more rows the exact bias-free
+ *     (C = 1 and 32) their default runs took 0.27-1.65 s where their steps
+ *     alone took 1.07-10.8 s (Pegasos and BSGD to their 100-epoch cap, BSCA
+ *     6-100 epochs to its own stop or the cap), at the same or a lower
+ *     objective (bench/results/kernel_handover.md). On more rows the exact bias-free
  *     solve itself costs more than n^2 (all of a9a at C = 32: 4.9e9
  *     evaluations, 4.6 n^2, 90 s, where the coordinate steps' cap alone is
  *     some 4e10); the hand-over still comes before the cap.
