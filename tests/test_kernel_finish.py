@@ -336,14 +336,19 @@ def test_the_run_hands_over_once_its_work_reaches_n_squared(solver, name, C):
     n = len(y)
     bias = solver == "bsca"  # its default form
     optimum = _svc_dual(X, y, C) if bias else _bias_free_dual(X, y, C)
-    runs = []
-    for finish in ("auto", False):
+    runs, scores = [], []
+    for finish, threads in (("auto", 1), (False, 1), ("auto", 2)):
         svm = stochsvm.KernelSVM(X, y, 1 / (C * n), solver=solver, gamma=_gamma(X))
         if solver != "pegasos":
             svm.set_budget(n)
         svm.set_sdca_finish(finish)
+        svm.set_num_threads(threads)
         runs.append(svm.train())
-    st, alone = runs
+        scores.append(svm.decision_function(X))
+    st, alone, two = runs
     _check_certified(st, optimum, n, C)
+    # the hand-over's moment is counted in kernel evaluations: the same on two threads
+    assert (two["iteration"], two["num_kernel_evaluations"]) == (st["iteration"], st["num_kernel_evaluations"])
+    np.testing.assert_array_equal(scores[2], scores[0])
     assert st["iteration"] < alone["iteration"], (st, alone)
     assert n * n <= st["num_kernel_evaluations"] < alone["num_kernel_evaluations"] / 3, (st, alone)
