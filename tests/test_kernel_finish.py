@@ -102,7 +102,7 @@ def test_bias_free_coordinate_sdca_hands_over_at_its_first_diagnostic(name, C):
     assert np.all(alpha >= 0) and np.all(alpha <= C)
     scores = rbf_kernel(X, gamma=g) @ (alpha * y)
     assert np.allclose(svm.decision_function(X), scores, rtol=1e-9, atol=1e-9 * np.abs(scores).max())
-    again = svm.train()  # from the optimum: converged by its own gap test
+    again = svm.train()  # straight to the finish, which kept this optimum
     assert again["status"] == "converged"
     assert again["duality_gap"] <= 1e-3 * again["dual_objective"], again
     assert again["primal_objective"] <= st["primal_objective"] * (1 + 1e-3)

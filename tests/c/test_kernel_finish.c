@@ -155,7 +155,7 @@ void test_kernel_finish_certified(void)
       /* handed over at its first diagnostic (one epoch), not on its cap */
       CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->iteration, ss_kernel_svm_get_num_data(svm));
       check_duals_follow_the_model(svm, &f);
-      /* a further call continues from the finish's optimum: converged */
+      /* a further call goes straight to the finish, which kept this optimum */
       CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
       CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->status, SS_SVM_STATUS_CONVERGED);
       check_gap(svm, &f, weights, 0);
