@@ -87,6 +87,12 @@ _SOLVER_SETTINGS = {
 }
 
 
+def _has_setting(solver, name):
+    """Does ``solver`` use the setting ``name`` (every solver uses those
+    outside _SOLVER_SETTINGS)?"""
+    return name not in _SOLVER_SETTINGS or solver in _SOLVER_SETTINGS[name][0]
+
+
 def _require_solver(solver, name):
     """ValueError when setting ``name`` means nothing to ``solver``."""
     solvers, lack = _SOLVER_SETTINGS[name]
@@ -297,7 +303,7 @@ def _restore_kernel_svm(state):
     kern = state["kernel"]
     svm._init_without_data(state["solver"], kern, state["dimension"], state["lambda"])
     solver = state["solver"]
-    if state.get("nu") and solver == "sbp":  # None or 0: derived from lambda (the default)
+    if state.get("nu") and _has_setting(solver, "nu"):  # None or 0: derived from lambda
         svm.set_nu(state["nu"])
     svm.set_epsilon(state["epsilon"])
     svm.set_seed(state["seed"])
@@ -305,12 +311,10 @@ def _restore_kernel_svm(state):
     # The SBP's and the budget's settings are refused by the other solvers;
     # pickles made before they were (and model files) carry them for every
     # solver, at their defaults.
-    own = {"eta0": solver == "sbp", "budget": solver in ("bsca", "bsgd"),
-           "budget_maintenance": solver in ("bsca", "bsgd")}
     for key in ("eta0", "max_num_iterations", "diagnostic_frequency", "budget",
                 "budget_maintenance", "cache_size", "shrinking", "kernel_precision",
                 "row_copy", "sdca_finish"):
-        if state.get(key) is not None and own.get(key, True):
+        if state.get(key) is not None and _has_setting(solver, key):
             getattr(svm, "set_" + key)(state[key])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
                   indices=state["support_indices"])

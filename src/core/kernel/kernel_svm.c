@@ -872,12 +872,17 @@ const double *ss_kernel_svm_get_weights(const SsKernelSvm *self)
   return self ? self->weights : NULL;
 }
 
+/* An SBP setter called on another solver (which would ignore it). */
+static SsStatus not_sbp(SsKernelSvm *self, const char *setter)
+{
+  return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "%s applies to solver sbp, this object's solver is %s",
+                            setter, ss_kernel_svm_solver_name(self->solver));
+}
+
 SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (self->solver != SS_KSOLVER_SBP)
-    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "set_nu applies to solver sbp, this object's solver is %s",
-                              ss_kernel_svm_solver_name(self->solver));
+  if (self->solver != SS_KSOLVER_SBP) return not_sbp(self, "set_nu");
   if (!valid_positive(nu))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_nu: nu must be finite and > 0, got %g", nu);
   self->nu = nu;
@@ -911,9 +916,7 @@ SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
 SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
 {
   if (!self) return SS_ERR_BAD_ARG;
-  if (self->solver != SS_KSOLVER_SBP)
-    return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "set_eta0 applies to solver sbp, this object's solver is %s",
-                              ss_kernel_svm_solver_name(self->solver));
+  if (self->solver != SS_KSOLVER_SBP) return not_sbp(self, "set_eta0");
   if (!valid_positive(eta0))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_eta0: eta0 must be finite and > 0, got %g", eta0);
   self->eta0 = eta0;
