@@ -262,6 +262,8 @@ struct SsKernelSvm_ {
                                     rows go without row copies (SsRowCopy, kernel_cache.c) */
   bool scalar_pair_passes;     /**< tests only: the exact SDCA's passes without vectors
                                     (kernel_sdca_pair.c), to compare with them */
+  bool single_coordinate_steps; /**< tests only: the exact SDCA's bias-free mode moves one
+                                    example a step, without its partner (kernel_sdca_pair.c) */
   int64_t pair_chunk;          /**< tests only: the exact SDCA's passes in chunks of this many
                                     visits, a multiple of 4 (0: PAIR_CHUNK), read by the first train */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
