@@ -61,10 +61,15 @@ def main():
     p.add_argument("--C", default="1,32", help="comma-separated values of C")
     p.add_argument("--sets", default="a9a,ijcnn1")
     p.add_argument("--solvers", default="pegasos,bsgd,bsca,sdca")
+    p.add_argument("--modes", default="default,alone,finish only",
+                   help="comma-separated runs of each object (default: all three)")
     p.add_argument("--out", default=None, help="markdown file (default: print only)")
     args = p.parse_args()
+    unknown = set(args.modes.split(",")) - {"default", "alone", "finish only"}
+    if unknown:
+        p.error(f"--modes: unknown {sorted(unknown)}; choose from default, alone, finish only")
     lines = [f"`python bench/kernel_handover.py --rows {args.rows} --C {args.C} --sets "
-             f"{args.sets} --solvers {args.solvers}` ({load_average()} before)", "",
+             f"{args.sets} --solvers {args.solvers} --modes '{args.modes}'` ({load_average()} before)", "",
              "| data | n | C | solver | run | CPU s | epochs | finish epochs | status | P | "
              "(P - D) / D |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     print("\n".join(lines), flush=True)
@@ -72,7 +77,7 @@ def main():
         X, y, _, _ = subset(name, args.rows, 1)
         for C in map(float, args.C.split(",")):
             for solver in args.solvers.split(","):
-                for mode in ("default", "alone", "finish only"):
+                for mode in args.modes.split(","):
                     lines.append(f"| {name} | {X.shape[0]} | {C:g} | {solver} | {mode} | "
                                  f"{run(X, y, C, SETS[name], solver, mode)} |")
                     print(lines[-1], flush=True)

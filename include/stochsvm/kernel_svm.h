@@ -367,8 +367,8 @@ enum {
  *  or on its objective window without a dual bound certifying
  *  min(epsilon, 1e-3) where the cache holds the whole kernel matrix
  *  (8 n^2 bytes <= cache size), continues on exact kernel SDCA (bias-free:
- *  the exact pair solver's bias-free mode, greedy single steps with the
- *  kernel-row cache), on the same problem (lambda, weights, the bias form in
+ *  the exact pair solver's bias-free mode, greedy steps of two examples
+ *  with the kernel-row cache), on the same problem (lambda, weights, the bias form in
  *  force), from alpha = 0 the first time, then from the last finish's dual
  *  state, kept on the object (3 n doubles; scaled to the new box after
  *  set_lambda; forgotten by set_data, set_weights and a change of the bias

@@ -14,7 +14,7 @@
  * kernel_sdca_pair.c (a kernel-row cache, shrinking, the relative gap
  * checked on all n): with the bias, LIBSVM's dual with y'alpha = 0 by pair
  * steps; bias-free, the box 0 <= alpha_i <= c_i C alone by that solver's
- * bias-free mode, greedy single steps. (The bias-free coordinate SDCA of
+ * bias-free mode, greedy steps of two examples. (The bias-free coordinate SDCA of
  * kernel_sdca.c, random single steps over the support vectors, took over
  * 10,000 epochs on raw breast_cancer at C = 1000 and did not reach the gap.)
  * Its stop is the relative duality gap of the pair
@@ -46,9 +46,9 @@
  * the driver's stall, run.c, with the cap's status):
  *   - bias-free kernel SDCA hands over at once (after one epoch on the
  *     default schedule). An epoch of its steps reads the n rows against
- *     every support vector; the finish from zero cost about one to seven
+ *     every support vector; the finish from zero cost about one or two
  *     such epochs where the steps needed 19 to over 100 (8,000 rows of a9a
- *     and of ijcnn1, C = 1 and 32: the default run 0.45-3.60 s where the
+ *     and of ijcnn1, C = 1 and 32: the default run 0.45-0.94 s where the
  *     steps alone took 6.6-36.7 s; at its 100-epoch cap the steps had
  *     stopped at 1.30x the optimum on the standardised breast cancer set at
  *     C = 100, gamma = 1/d);
@@ -59,13 +59,14 @@
  *     (0.15-0.5 n^2, bench/results/kernel_exact.md). A run whose own stop
  *     costs S > n^2 then costs n^2 + E, at most 2 S where E <= n^2; one
  *     that stops sooner is unchanged. On 4,000 rows of a9a and of ijcnn1
- *     (C = 1 and 32) their default runs took 0.27-1.65 s where their steps
+ *     (C = 1 and 32) their default runs took 0.26-1.05 s where their steps
  *     alone took 1.07-10.8 s (Pegasos and BSGD to their 100-epoch cap, BSCA
  *     6-100 epochs to its own stop or the cap), at the same or a lower
- *     objective (bench/results/kernel_handover.md). On more rows the exact bias-free
- *     solve itself costs more than n^2 (all of a9a at C = 32: 4.9e9
- *     evaluations, 4.6 n^2, 90 s, where the coordinate steps' cap alone is
- *     some 4e10); the hand-over still comes before the cap.
+ *     objective (bench/results/kernel_handover.md). The exact bias-free
+ *     solve, two examples a step, cost 0.66 n^2 on all of a9a and 0.21 n^2
+ *     on all of ijcnn1 at C = 32 (5.7 and 5.1 s); moving one example a
+ *     step it had cost 4.6 n^2 (90 s) on a9a. So there too the bound E <= n^2
+ *     held.
  * And a train call on an object whose last finish kept the optimum of this
  * very problem (the same C and bias form: "The start" below) goes straight
  * to the finish, which confirms it for a kernel row or two
@@ -144,8 +145,9 @@
 #define SS_KERNEL_FINISH_EPOCHS 1000
 /** ... or, if that is more, as many epochs as read this many entries of
  *  kernel rows (a step of the pair solver reads one or two rows of n: this
- *  work / n^2 epochs): small, raw sets at a large C need thousands of epochs
- *  of single steps (wine at C = 9000: 5,400, 0.17 s) and get them... */
+ *  work / n^2 epochs): small, raw sets at a large C may need thousands of
+ *  epochs (wine at C = 9000 took 5,400 while the bias-free mode moved one
+ *  example a step, 42 with two) and get them... */
 #define SS_KERNEL_FINISH_WORK 2e9
 /** ... but never more than this many epochs: on a handful of rows a step's
  *  fixed cost outweighs its row reads, and a problem the finish cannot
