@@ -370,6 +370,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_exact_vector_passes_equal_scalar)                    \
   X(kernel_exact_chunked_passes_equal_one_scan)                 \
   X(kernel_exact_bias_free_two_coordinates)                     \
+  X(kernel_exact_bias_free_indefinite_kernel)                   \
   /* test_kernel_weights.c */                                   \
   X(kernel_weights_rejects)                                     \
   X(kernel_weights_duplicate_and_zero)                          \

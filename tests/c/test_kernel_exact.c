@@ -743,3 +743,29 @@ void test_kernel_exact_bias_free_two_coordinates(void)
   ss_kernel_svm_delete(svm[0]);
   ss_kernel_svm_delete(svm[1]);
 }
+
+/* The bias-free mode on a kernel that is not positive semi-definite (the
+ * sigmoid with a negative coef0: K_tt < 0 on most rows, where a pair's
+ * 2x2 block can have two negative eigenvalues): the run ends without an
+ * error, with a finite dual objective >= 0, i.e. F at or below F(0) = 0. */
+void test_kernel_exact_bias_free_indefinite_kernel(void)
+{
+  ExactFixture f;
+  exact_fixture(&f);
+  SsKernel sigmoid;
+  ss_kernel_init(&sigmoid, SS_KERNEL_SIGMOID, 0.3, -2.0, 1);
+  for (int c = 0; c < 2; ++c) {
+    const double C = c ? 100.0 : 1.0;
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &sigmoid, &f.data, f.y, 1.0 / (C * EN));
+    REQUIRE(svm);
+    REQUIRE(ss_kernel_sdca_bias_free_pairs(svm) == SS_OK);
+    ss_kernel_svm_set_max_num_iterations(svm, 50 * EN);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    int negative = 0;
+    for (int t = 0; t < EN; ++t) negative += svm->diagonal[t] < 0;
+    CHECK(negative > EN / 2);
+    const double D = ss_kernel_svm_get_statistics(svm)->dual_objective;
+    CHECK(isfinite(D) && D >= 0);
+    ss_kernel_svm_delete(svm);
+  }
+}

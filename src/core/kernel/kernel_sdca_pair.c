@@ -623,8 +623,11 @@ static void update_v(const PairView *w, const double *Ki, const double *Kj, doub
  * The partner is the t in the visits [lo, hi) of @p w, not i's, whose such
  * step lowers F most among those that move both examples in directions
  * their boxes allow (up: the side PAIR_UP, beta may grow; down: PAIR_LOW);
- * a pair with det H <= PAIR_TAU K_ii K_tt (duplicate points) is no
- * candidate. Returns its visit (-1: none) and minus that doubled gain in
+ * only pairs whose H is positive definite are candidates: det H >
+ * PAIR_TAU K_ii K_tt makes H definite (not duplicate points), and a
+ * positive gain positive definite (a kernel that is not positive
+ * semi-definite, the sigmoid, may give H two negative eigenvalues, whose
+ * H^-1 g is a maximum of F: its gain is negative). Returns its visit (-1: none) and minus that doubled gain in
  * *key_out (pair_pass keeps the smallest key, ties to the earlier visit). */
 static int64_t choose_partner(const PairView *w, double K_ii, const double *Ki, double vi,
                               int64_t i_visit, unsigned char side_i, int64_t lo, int64_t hi,
