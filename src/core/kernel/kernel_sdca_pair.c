@@ -627,8 +627,9 @@ static void update_v(const PairView *w, const double *Ki, const double *Kj, doub
  * PAIR_TAU K_ii K_tt makes H definite (not duplicate points), and a
  * positive gain positive definite (a kernel that is not positive
  * semi-definite, the sigmoid, may give H two negative eigenvalues, whose
- * H^-1 g is a maximum of F: its gain is negative). Returns its visit (-1: none) and minus that doubled gain in
- * *key_out (pair_pass keeps the smallest key, ties to the earlier visit). */
+ * H^-1 g is a maximum of F: its gain is negative). Returns its visit (-1:
+ * none) and minus that doubled gain in *key_out (pair_pass keeps the
+ * smallest key, ties to the earlier visit). */
 static int64_t choose_partner(const PairView *w, double K_ii, const double *Ki, double vi,
                               int64_t i_visit, unsigned char side_i, int64_t lo, int64_t hi,
                               double *key_out)
@@ -1111,17 +1112,18 @@ static SsStatus bias_free_step(SsKernelSvm *self, PairState *st, bool *done)
   PairPass pass = {.st = st, .w = w, .Ki = Kt, .na = na, .K_ii = K_diag[t], .vi = w.v[t_visit],
                    .choose = true, .partner = true, .i_visit = t_visit, .side_i = w.side[t_visit]};
   const int64_t j_visit = self->single_coordinate_steps ? -1 : pair_pass(self, &pass).pos;
-  const int64_t j = j_visit >= 0 && w.act ? w.act[j_visit] : j_visit;
+  int64_t j = j_visit >= 0 && w.act ? w.act[j_visit] : j_visit;
   const double *Kj = Kt;
   double a_new[2] = {at_new, 0}, aj = 0;
   if (j >= 0) {
-    Kj = ss_kernel_cache_row(&st->cache, self, j, act, na, &status);
+    Kj = ss_kernel_cache_row(&st->cache, self, j, act, na, &status); /* Kt stays valid */
     if (!Kj) return status;
     aj = a[j];
     two_step(self, st, t, j, Kt[j_visit], (const double[2]){w.v[t_visit], w.v[j_visit]}, a_new);
-    if (a_new[0] == at && a_new[1] == aj) {
-      *done = true; /* optimal to rounding */
-      return SS_OK;
+    if (a_new[0] == at && a_new[1] == aj) { /* moved nothing, to rounding: t's own step */
+      j = -1;
+      a_new[0] = at_new;
+      Kj = Kt;
     }
   }
   a[t] = a_new[0];
