@@ -254,6 +254,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_row_copy_aligned)                                    \
   X(kernel_row_copy_cache_rows)                                 \
   X(kernel_row_copy_exact_same_iterates)                        \
+  X(kernel_row_copy_support_lists_same_iterates)                \
   X(kernel_sbp_drawn_alpha)                                     \
   /* test_threads_linear.c */                                   \
   X(svm_num_threads_setter)                                     \

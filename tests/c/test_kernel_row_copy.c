@@ -505,3 +505,45 @@ void test_kernel_row_copy_exact_same_iterates(void)
     for (int k = 0; k < 3; ++k) ss_kernel_svm_delete(svm[k]);
   }
 }
+
+/* The support lists' copy of their first rows (support_list.c): kernel
+ * Pegasos, bias-free kernel SDCA (whose coefficients may return to 0: the
+ * copy is dropped) and the Perceptron, with row copies and without, on 1
+ * and 2 threads, over three train calls (each starts without the copy):
+ * the same runs bit for bit, and the lists with row copies did copy rows
+ * (more than one block of support vectors). */
+void test_kernel_row_copy_support_lists_same_iterates(void)
+{
+  static CsrRows m;
+  static double y[RN];
+  const SsKernelSolver solvers[3] = {SS_KSOLVER_PEGASOS, SS_KSOLVER_SDCA, SS_KSOLVER_PERCEPTRON};
+  for (int unit = 0; unit < 2; ++unit) {
+    SsData data;
+    REQUIRE(labelled_problem(&m, unit, 31, y, &data) == SS_OK);
+    SsKernel kernel;
+    REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+    for (int s = 0; s < 3; ++s) {
+      SsKernelSvm *svm[3];
+      for (int k = 0; k < 3; ++k) {
+        svm[k] = ss_kernel_svm_new(solvers[s], &kernel, &data, y, 1.0 / (100.0 * RN));
+        REQUIRE(svm[k]);
+        CHECK_EQ_INT(ss_kernel_svm_set_row_copy(svm[k], k != 0), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm[k], k == 2 ? 2 : 1), SS_OK);
+        svm[k]->threads.min_length = 16;
+        CHECK_EQ_INT(ss_kernel_svm_set_sdca_finish(svm[k], SS_KERNEL_SDCA_FINISH_OFF), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], RN), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_seed(svm[k], 5), SS_OK);
+        for (int call = 0; call < 3; ++call) CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+      }
+      const SsSupportList *copying = svm[1]->state, *plain = svm[0]->state;
+      REQUIRE(copying && plain);
+      CHECK(copying->m > SS_KERNEL_ROW_BLOCK && copying->copied >= SS_KERNEL_ROW_BLOCK);
+      CHECK(plain->copied == 0);
+      CHECK(tu_same_kernel_run(svm[0], svm[1], RN));
+      CHECK(tu_same_kernel_run(svm[0], svm[2], RN));
+      CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[0]), ss_kernel_svm_get_dual_variables(svm[1]),
+                   RN * sizeof(double)) == 0);
+      for (int k = 0; k < 3; ++k) ss_kernel_svm_delete(svm[k]);
+    }
+  }
+}

@@ -413,6 +413,18 @@ double ss_kernel_svm_effective_eta0(const SsKernelSvm *self);
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                     int64_t m, double *scores);
 /** f(x_i) over the same expansion for one example i. */
+/** Make @p subset the copy of rows[0..m) that the object's scores read
+ *  (set_row_copy on, CSR data, a kernel of X's rows); false, with nothing
+ *  kept, otherwise or out of memory. */
+bool ss_kernel_svm_row_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
+                              SsRowSubset *subset);
+/** The same score with rows[0..copied) read from @p prefix, their copy
+ *  (SsRowSubset of exactly those rows; copied a multiple of
+ *  SS_KERNEL_ROW_BLOCK): the same blocks of the same values, so the same
+ *  bits. */
+double ss_kernel_svm_expansion_score_copied(SsKernelSvm *self, const int64_t *rows,
+                                            const double *coef, int64_t m, int64_t i,
+                                            const SsRowSubset *prefix, int64_t copied);
 double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                      int64_t m, int64_t i);
 
@@ -616,6 +628,8 @@ typedef struct SsSupportList {
   double *coef;
   int64_t *position;
   int64_t m;
+  SsRowSubset copy;            /**< a copy of the rows rows[0..copied) (support_list.c) */
+  int64_t copied;              /**< a multiple of SS_KERNEL_ROW_BLOCK; 0: no copy */
 } SsSupportList;
 
 SsStatus ss_support_list_init(SsSupportList *list, int64_t n);
@@ -628,7 +642,7 @@ SsStatus ss_support_solver_start(SsKernelSvm *self);
 void ss_support_solver_free_state(SsKernelSvm *self);
 /** The example i visited at iteration t (the epoch's permutation) and its
  *  response sum_k coef[k] K(x_rows[k], x_i); counts the m evaluations. */
-double ss_support_list_visit(SsKernelSvm *self, const SsSupportList *list, int64_t t, int64_t *i);
+double ss_support_list_visit(SsKernelSvm *self, SsSupportList *list, int64_t t, int64_t *i);
 /** The model scale * sum_k coef[k] K(x_rows[k], .), written to self->model,
  *  with its training scores (n m kernel evaluations, not counted) and
  *  ||w||^2 for the driver's statistics. */

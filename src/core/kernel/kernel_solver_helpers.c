@@ -78,7 +78,17 @@ static double expansion_score(SsKernelSvm *self, const int64_t *rows, const doub
   const bool split = num_blocks >= 2 && ss_threads_pool(threads, m);
   ScoreBlocks sb = {coef, partial, split ? SCRATCH_LINE / (int64_t)sizeof(double) : 1};
   ss_data_scatter_row(X, i, zd);
-  if (subset) {
+  if (subset && subset->data.num_data < m) {
+    /* the copy holds the first blocks (ss_kernel_svm_expansion_score_copied):
+     * the rest from X, as blocks numbered on from there */
+    const int64_t copied = subset->data.num_data;
+    ss_kernel_training_row_blocks(&self->kernel, &subset->data, self->row_flags, &subset->copy,
+                                  subset->norms2, -1, zd, self->norms2[i], threads, score_block,
+                                  &sb);
+    ScoreBlocks rest = {coef + copied, partial + copied / SS_KERNEL_ROW_BLOCK * sb.stride, sb.stride};
+    ss_kernel_row_blocks(&self->kernel, X, self->row_flags, self->norms2, rows + copied, m - copied,
+                         zd, self->norms2[i], threads, score_block, &rest);
+  } else if (subset) {
     /* (its row copy is no bit copy: the z of the dots, -1, is never read) */
     ss_kernel_training_row_blocks(&self->kernel, &subset->data, self->row_flags, &subset->copy,
                                   subset->norms2, -1, zd, self->norms2[i], threads, score_block,
@@ -91,6 +101,17 @@ static double expansion_score(SsKernelSvm *self, const int64_t *rows, const doub
   double s = 0;
   for (int64_t b = 0; b < num_blocks; ++b) s += partial[b * sb.stride];
   return s;
+}
+
+double ss_kernel_svm_expansion_score_copied(SsKernelSvm *self, const int64_t *rows,
+                                            const double *coef, int64_t m, int64_t i,
+                                            const SsRowSubset *prefix, int64_t copied)
+{
+  if (m == 0) return 0.0;
+  if (!prefix || !(copied > 0 && copied <= m && copied % SS_KERNEL_ROW_BLOCK == 0) ||
+      prefix->data.num_data != copied)
+    prefix = NULL;
+  return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads, prefix);
 }
 
 double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
@@ -150,6 +171,12 @@ static bool make_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
   if (!ss_kernel_svm_copies_rows(self)) return false;
   return ss_row_subset_make(subset, &self->data, rows, m, self->norms2,
                             self->row_flags & ~(unsigned)SS_ROWS_UNIT_VALUES);
+}
+
+bool ss_kernel_svm_row_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
+                              SsRowSubset *subset)
+{
+  return make_subset(self, rows, m, subset);
 }
 
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,

@@ -1,11 +1,34 @@
 /* support_list.c -- the support vectors of an expansion over training
  * examples, kept as a dense list (rows, coefficients) with a position map,
  * so a score f(x_i) is one kernel row over the m listed examples and adding
- * or removing an example costs O(1) (removal moves the last slot). */
+ * or removing an example costs O(1) (removal moves the last slot).
+ *
+ * The rows' copy. A listed CSR row is scattered over X, and reading it for
+ * a score cost a fetch from memory: kernel Pegasos's steps took 24-26 ns a
+ * kernel value on a9a and ijcnn1, where the SBP's rows over copies of X
+ * take 4-5 (bench/results/kernel_speed.md). So the list keeps a copy of
+ * its first rows, rows[0..copied) (a row subset, kernel_internal.h: the
+ * same values to the bit), copied a multiple of the row's block
+ * (SS_KERNEL_ROW_BLOCK), and a score reads those blocks from the copy and
+ * the rest from X: the same blocks of the same values, summed in the same
+ * order, so every score, and every iterate, is the same bits as without
+ * the copy. The copy is made again once the rows past it reach
+ * max(SS_KERNEL_ROW_BLOCK, copied / SUPPORT_COPY_LAG): at most about an
+ * eighth of the rows are read from X, and a list that grows to m rows has
+ * copied O(m log m) rows in all, against m per score. A removal within
+ * the copy (kernel SDCA's coefficients may return to 0; Pegasos and the
+ * Perceptron only add) drops it, and every train call starts without one
+ * (ss_support_solver_start), so it never outlives a change of the borrowed
+ * arrays. Memory: up to the listed rows' share of X, twice (CSR and row
+ * copy). Without row copies (set_row_copy(0), dense data, a precomputed
+ * kernel) or out of memory, the scores read X as before. */
 #include "kernel_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/** The copy is made again when the rows past it reach copied / this. */
+#define SUPPORT_COPY_LAG 8
 
 SsStatus ss_support_list_init(SsSupportList *list, int64_t n)
 {
@@ -13,6 +36,7 @@ SsStatus ss_support_list_init(SsSupportList *list, int64_t n)
   list->coef = malloc((size_t)n * sizeof(double));
   list->position = malloc((size_t)n * sizeof(int64_t));
   list->m = 0;
+  list->copied = 0;
   if (!list->rows || !list->coef || !list->position) {
     ss_support_list_free(list);
     return SS_ERR_ALLOC;
@@ -21,8 +45,13 @@ SsStatus ss_support_list_init(SsSupportList *list, int64_t n)
   return SS_OK;
 }
 
+/* Forget the rows' copy (kept allocated until remade or freed: made again
+ * on the next score). */
+static void drop_copy(SsSupportList *list) { list->copied = 0; }
+
 void ss_support_list_free(SsSupportList *list)
 {
+  ss_row_subset_free(&list->copy);
   free(list->rows);
   free(list->coef);
   free(list->position);
@@ -40,6 +69,7 @@ void ss_support_list_set(SsSupportList *list, int64_t i, double value)
     }
     list->coef[k] = value;
   } else if (k >= 0) {
+    if (k < list->copied) drop_copy(list); /* the last row moves into the copy's part */
     int64_t last = --list->m;
     list->rows[k] = list->rows[last];
     list->coef[k] = list->coef[last];
@@ -79,7 +109,10 @@ void ss_support_solver_free_state(SsKernelSvm *self)
 
 SsStatus ss_support_solver_start(SsKernelSvm *self)
 {
-  if (self->state) return SS_OK;
+  if (self->state) {
+    drop_copy(self->state); /* X as it is now: the copy is made again */
+    return SS_OK;
+  }
   const int64_t n = self->num_data;
   SsSupportList *list = calloc(1, sizeof(SsSupportList));
   if (!list) return SS_ERR_ALLOC;
@@ -99,9 +132,22 @@ SsStatus ss_support_solver_start(SsKernelSvm *self)
   return SS_OK;
 }
 
-double ss_support_list_visit(SsKernelSvm *self, const SsSupportList *list, int64_t t, int64_t *i)
+/* The copy of rows[0..copied), made again where the rows past it reach the
+ * lag (the opening comment); none where the object does not copy rows. */
+static void follow_copy(const SsKernelSvm *self, SsSupportList *list)
+{
+  const int64_t rest = list->m - list->copied;
+  const int64_t lag = list->copied / SUPPORT_COPY_LAG;
+  if (rest < (lag > SS_KERNEL_ROW_BLOCK ? lag : SS_KERNEL_ROW_BLOCK)) return;
+  const int64_t copied = list->m / SS_KERNEL_ROW_BLOCK * SS_KERNEL_ROW_BLOCK;
+  list->copied = ss_kernel_svm_row_subset(self, list->rows, copied, &list->copy) ? copied : 0;
+}
+
+double ss_support_list_visit(SsKernelSvm *self, SsSupportList *list, int64_t t, int64_t *i)
 {
   *i = self->perm[t % self->num_data];
   self->num_kernel_evaluations += list->m;
-  return ss_kernel_svm_expansion_score(self, list->rows, list->coef, list->m, *i);
+  follow_copy(self, list);
+  return ss_kernel_svm_expansion_score_copied(self, list->rows, list->coef, list->m, *i,
+                                              &list->copy, list->copied);
 }
