@@ -630,6 +630,7 @@ typedef struct SsSupportList {
   int64_t m;
   SsRowSubset copy;            /**< a copy of the rows rows[0..copied) (support_list.c) */
   int64_t copied;              /**< a multiple of SS_KERNEL_ROW_BLOCK; 0: no copy */
+  int64_t visits;              /**< scores since the copy was last made */
 } SsSupportList;
 
 SsStatus ss_support_list_init(SsSupportList *list, int64_t n);
