@@ -23,9 +23,8 @@
  * every step pays at most a fraction of its scores for copies (bias-free
  * kernel SDCA, 10 epochs on 8,000 rows of a9a and ijcnn1 at C = 1 and 32,
  * finish off: 1.7-5.3 s with the copy, 4.5-7.2 s without). Every train
- * call starts without one
- * (ss_support_solver_start), so it never outlives a change of the borrowed
- * arrays. Memory: up to the listed rows' share of X, twice (CSR and row
+ * call starts without one (ss_support_solver_start), so it never outlives
+ * a change of the borrowed arrays. Memory: up to the listed rows' share of X, twice (CSR and row
  * copy). Without row copies (set_row_copy(0), dense data, a precomputed
  * kernel) or out of memory, the scores read X as before. */
 #include "kernel_internal.h"
