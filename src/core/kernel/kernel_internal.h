@@ -412,21 +412,17 @@ double ss_kernel_svm_effective_eta0(const SsKernelSvm *self);
  *  (n m kernel evaluations through self->zd and self->krow). */
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                     int64_t m, double *scores);
-/** f(x_i) over the same expansion for one example i. */
 /** Make @p subset the copy of rows[0..m) that the object's scores read
  *  (set_row_copy on, CSR data, a kernel of X's rows); false, with nothing
  *  kept, otherwise or out of memory. */
 bool ss_kernel_svm_row_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
                               SsRowSubset *subset);
-/** The same score with rows[0..copied) read from @p prefix, their copy
- *  (SsRowSubset of exactly those rows; copied a multiple of
- *  SS_KERNEL_ROW_BLOCK): the same blocks of the same values, so the same
- *  bits. */
-double ss_kernel_svm_expansion_score_copied(SsKernelSvm *self, const int64_t *rows,
-                                            const double *coef, int64_t m, int64_t i,
-                                            const SsRowSubset *prefix, int64_t copied);
+/** f(x_i) over the same expansion for one example i. With @p prefix (NULL:
+ *  none), a row subset of rows[0..c) for c = m or a multiple of
+ *  SS_KERNEL_ROW_BLOCK, those rows are read from it: the same blocks of the
+ *  same values, so the same bits. */
 double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
-                                     int64_t m, int64_t i);
+                                     int64_t m, int64_t i, const SsRowSubset *prefix);
 
 /** SBP water filling on scratch arrays (sbp_gamma.c): the level of
  *  sum_i max(0, gamma - a_i) = volume (a is reordered), and the two levels

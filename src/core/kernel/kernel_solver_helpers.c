@@ -67,8 +67,10 @@ static void score_block(void *context, int64_t block, int64_t lo, int64_t hi, co
  * the partial sums in partial: ss_kernel_row_num_blocks(m) doubles on one
  * thread; (blocks - 1) * SCRATCH_LINE / 8 + 1 doubles where the blocks
  * (two or more: m > SS_KERNEL_ROW_BLOCK) are split among threads. With
- * @p subset (NULL: none) the row runs over its copy of rows[0..m), as
- * consecutive rows: the same blocks of the same values. */
+ * @p subset (NULL: none), a copy of rows[0..c) for a c that is m or a
+ * multiple of SS_KERNEL_ROW_BLOCK, those rows are read from it as
+ * consecutive rows and the rest from X, as blocks numbered on from there:
+ * the same blocks of the same values. */
 static double expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
                               int64_t m, int64_t i, double *zd, double *partial,
                               SsThreads threads, const SsRowSubset *subset)
@@ -76,51 +78,37 @@ static double expansion_score(SsKernelSvm *self, const int64_t *rows, const doub
   const SsData *X = &self->data;
   const int64_t num_blocks = ss_kernel_row_num_blocks(m);
   const bool split = num_blocks >= 2 && ss_threads_pool(threads, m);
-  ScoreBlocks sb = {coef, partial, split ? SCRATCH_LINE / (int64_t)sizeof(double) : 1};
+  const int64_t stride = split ? SCRATCH_LINE / (int64_t)sizeof(double) : 1;
+  const int64_t copied = subset ? subset->data.num_data : 0;
   ss_data_scatter_row(X, i, zd);
-  if (subset && subset->data.num_data < m) {
-    /* the copy holds the first blocks (ss_kernel_svm_expansion_score_copied):
-     * the rest from X, as blocks numbered on from there */
-    const int64_t copied = subset->data.num_data;
+  if (copied > 0) {
+    /* (its row copy is no bit copy: the z of the dots, -1, is never read) */
+    ScoreBlocks sb = {coef, partial, stride};
     ss_kernel_training_row_blocks(&self->kernel, &subset->data, self->row_flags, &subset->copy,
                                   subset->norms2, -1, zd, self->norms2[i], threads, score_block,
                                   &sb);
-    ScoreBlocks rest = {coef + copied, partial + copied / SS_KERNEL_ROW_BLOCK * sb.stride, sb.stride};
+  }
+  if (copied < m) {
+    ScoreBlocks rest = {coef + copied, partial + copied / SS_KERNEL_ROW_BLOCK * stride, stride};
     ss_kernel_row_blocks(&self->kernel, X, self->row_flags, self->norms2, rows + copied, m - copied,
                          zd, self->norms2[i], threads, score_block, &rest);
-  } else if (subset) {
-    /* (its row copy is no bit copy: the z of the dots, -1, is never read) */
-    ss_kernel_training_row_blocks(&self->kernel, &subset->data, self->row_flags, &subset->copy,
-                                  subset->norms2, -1, zd, self->norms2[i], threads, score_block,
-                                  &sb);
-  } else {
-    ss_kernel_row_blocks(&self->kernel, X, self->row_flags, self->norms2, rows, m, zd,
-                         self->norms2[i], threads, score_block, &sb);
   }
   ss_data_clear_row(X, i, zd);
   double s = 0;
-  for (int64_t b = 0; b < num_blocks; ++b) s += partial[b * sb.stride];
+  for (int64_t b = 0; b < num_blocks; ++b) s += partial[b * stride];
   return s;
 }
 
-double ss_kernel_svm_expansion_score_copied(SsKernelSvm *self, const int64_t *rows,
-                                            const double *coef, int64_t m, int64_t i,
-                                            const SsRowSubset *prefix, int64_t copied)
-{
-  if (m == 0) return 0.0;
-  if (!prefix || !(copied > 0 && copied <= m && copied % SS_KERNEL_ROW_BLOCK == 0) ||
-      prefix->data.num_data != copied)
-    prefix = NULL;
-  return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads, prefix);
-}
-
 double ss_kernel_svm_expansion_score(SsKernelSvm *self, const int64_t *rows, const double *coef,
-                                     int64_t m, int64_t i)
+                                     int64_t m, int64_t i, const SsRowSubset *prefix)
 {
   if (m == 0) return 0.0;
   /* krow (n doubles) holds the partial sums: blocks <= m / SS_KERNEL_ROW_BLOCK + 1
    * doubles, or, split, 8 (blocks - 1) + 1 <= m / 32 + 1 <= n */
-  return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads, NULL);
+  const int64_t copied = prefix ? prefix->data.num_data : 0;
+  if (!(copied > 0 && copied <= m && (copied == m || copied % SS_KERNEL_ROW_BLOCK == 0)))
+    prefix = NULL;
+  return expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads, prefix);
 }
 
 /* The scores of chunks of examples, each thread with its own scattered
@@ -165,18 +153,12 @@ static int64_t whole_lines(int64_t count)
  * kernel (its row is read by X's row numbers), nor out of memory. Its row
  * copy is never a bit copy, which would need x_i among its rows: 0/1 rows
  * are sliced instead, 1 x_c being x_c, the CSR dot's term. */
-static bool make_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
-                        SsRowSubset *subset)
+bool ss_kernel_svm_row_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
+                              SsRowSubset *subset)
 {
   if (!ss_kernel_svm_copies_rows(self)) return false;
   return ss_row_subset_make(subset, &self->data, rows, m, self->norms2,
                             self->row_flags & ~(unsigned)SS_ROWS_UNIT_VALUES);
-}
-
-bool ss_kernel_svm_row_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
-                              SsRowSubset *subset)
-{
-  return make_subset(self, rows, m, subset);
 }
 
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
@@ -188,7 +170,7 @@ void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, cons
     return;
   }
   SsRowSubset copy = {0};
-  const SsRowSubset *subset = make_subset(self, rows, m, &copy) ? &copy : NULL;
+  const SsRowSubset *subset = ss_kernel_svm_row_subset(self, rows, m, &copy) ? &copy : NULL;
   /* The examples are cut into fixed chunks of about SS_PARALLEL_MIN_LENGTH
    * kernel values; each score is computed serially, exactly as
    * ss_kernel_svm_expansion_score computes it. Without the memory for the

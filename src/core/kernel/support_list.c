@@ -157,6 +157,6 @@ double ss_support_list_visit(SsKernelSvm *self, SsSupportList *list, int64_t t, 
   *i = self->perm[t % self->num_data];
   self->num_kernel_evaluations += list->m;
   follow_copy(self, list);
-  return ss_kernel_svm_expansion_score_copied(self, list->rows, list->coef, list->m, *i,
-                                              &list->copy, list->copied);
+  return ss_kernel_svm_expansion_score(self, list->rows, list->coef, list->m, *i,
+                                       list->copied > 0 ? &list->copy : NULL);
 }
