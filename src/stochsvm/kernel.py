@@ -167,7 +167,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         ``sklearn.svm.SVC``: ``"sdca"`` then solves LIBSVM's own dual exactly
         (pair steps, a kernel-row cache and shrinking; docs/kernel.rst,
         "Exact kernel SDCA with a bias"; without the bias, random coordinate
-        steps for an epoch, then the exact solver's bias-free mode: 2.7-3.5x
+        steps for an epoch, then the exact solver's bias-free mode: 2.3-2.7x
         longer on digits at C = 1 to 1e4), ``"bsca"`` takes
         pair steps (the bias-free form of the paper oscillates,
         docs/budget.rst). False: the bias-free forms of the papers.

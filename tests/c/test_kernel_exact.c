@@ -577,7 +577,8 @@ void test_kernel_exact_shared_rows_csr(void)
 
 /* The vector passes over all n and over the active list (kernel_sdca_pair.c) make the scalar scans'
  * choices: the same duals and bias bit for bit, for n with every remainder
- * mod 4 (the lanes' tail), three labelings, two C and shrinking on/off. */
+ * mod 4 (the lanes' tail), three labelings, two C, shrinking on/off, with
+ * the bias and in the bias-free mode (choose_t and choose_partner). */
 void test_kernel_exact_vector_passes_equal_scalar(void)
 {
   ExactFixture f;
@@ -591,27 +592,29 @@ void test_kernel_exact_vector_passes_equal_scalar(void)
     ss_data_init_dense(&data, SS_DTYPE_FLOAT64, f.X, n, ED, ED);
     for (int p = 0; p < SHARE_PROBLEMS; ++p)
       for (int c = 0; c < 2; ++c)
-        for (int shrinking = 0; shrinking < 2; ++shrinking) {
-          SsKernelSvm *svm[2];
-          for (int scalar = 0; scalar < 2; ++scalar) {
-            svm[scalar] = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &data, y[p], 1.0 / (Cs[c] * n));
-            REQUIRE(svm[scalar]);
-            svm[scalar]->scalar_pair_passes = scalar;
-            ss_kernel_svm_set_unregularized_bias(svm[scalar], 1);
-            ss_kernel_svm_set_shrinking(svm[scalar], shrinking);
-            ss_kernel_svm_set_epsilon(svm[scalar], 1e-8);
-            REQUIRE(ss_kernel_svm_train(svm[scalar]) == SS_OK);
+        for (int shrinking = 0; shrinking < 2; ++shrinking)
+          for (int bias_free = 0; bias_free < 2; ++bias_free) {
+            SsKernelSvm *svm[2];
+            for (int scalar = 0; scalar < 2; ++scalar) {
+              svm[scalar] = ss_kernel_svm_new(SS_KSOLVER_SDCA, &f.kernel, &data, y[p], 1.0 / (Cs[c] * n));
+              REQUIRE(svm[scalar]);
+              svm[scalar]->scalar_pair_passes = scalar;
+              if (bias_free) REQUIRE(ss_kernel_sdca_bias_free_pairs(svm[scalar]) == SS_OK);
+              else ss_kernel_svm_set_unregularized_bias(svm[scalar], 1);
+              ss_kernel_svm_set_shrinking(svm[scalar], shrinking);
+              ss_kernel_svm_set_epsilon(svm[scalar], 1e-8);
+              REQUIRE(ss_kernel_svm_train(svm[scalar]) == SS_OK);
+            }
+            CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[0]),
+                         ss_kernel_svm_get_dual_variables(svm[1]), (size_t)n * sizeof(double)) == 0);
+            CHECK(ss_kernel_svm_get_bias(svm[0]) == ss_kernel_svm_get_bias(svm[1]));
+            CHECK(ss_kernel_svm_get_iteration_number(svm[0]) == ss_kernel_svm_get_iteration_number(svm[1]));
+            ss_kernel_svm_delete(svm[0]);
+            ss_kernel_svm_delete(svm[1]);
+            ++compared;
           }
-          CHECK(memcmp(ss_kernel_svm_get_dual_variables(svm[0]),
-                       ss_kernel_svm_get_dual_variables(svm[1]), (size_t)n * sizeof(double)) == 0);
-          CHECK(ss_kernel_svm_get_bias(svm[0]) == ss_kernel_svm_get_bias(svm[1]));
-          CHECK(ss_kernel_svm_get_iteration_number(svm[0]) == ss_kernel_svm_get_iteration_number(svm[1]));
-          ss_kernel_svm_delete(svm[0]);
-          ss_kernel_svm_delete(svm[1]);
-          ++compared;
-        }
   }
-  CHECK_EQ_INT(compared, 8 * SHARE_PROBLEMS * 4);
+  CHECK_EQ_INT(compared, 8 * SHARE_PROBLEMS * 4 * 2);
 }
 
 /* The passes in chunks (kernel_sdca_pair.c, pair_pass): each chunk's best

@@ -92,8 +92,9 @@
  * equal ones. Measured on 8,000 rows of a9a at C = 32: 3 epochs of steps,
  * 0.57 s, where single steps took 141 epochs, 3.34 s; on all of a9a,
  * 5.7 s and 0.66 n^2 kernel evaluations at C = 32, where single steps took
- * 90 s and 4.6 n^2. Each step reads two kernel rows (one when no
- * partner qualifies: t's step alone).
+ * 90 s and 4.6 n^2 (3.6 s once the choices of t and j ran in vectors and
+ * t's on the update pass; the bias form takes 2.3 s). Each step reads two
+ * kernel rows (one when no partner qualifies: t's step alone).
  *
  * Warm start (ss_kernel_sdca_pair_start_from: the kernel SDCA finish of a
  * further train call, kernel_finish.c). The solver may start from the
@@ -161,6 +162,9 @@ typedef struct PairState {
   int64_t choice;          /**< the maximiser of v over I_up (-1: none) */
   int64_t choice_visit;    /**< its visit in the passes (PairView) */
   double choice_v;         /**< its v (-inf: none) */
+  bool have_t;             /**< bias-free: t_best is the choice for the active set as it stands */
+  PairBest t_best;         /**< bias-free: the best own step (choose_t: pos its visit, -1 none;
+                                key its gain; M the largest violation) */
   double tol;              /**< the violation the steps stop at (the opening comment) */
   double tol_epsilon;      /**< the object's epsilon that tol was tightened from */
   bool bias_free;          /**< b fixed at 0 (the bias-free mode: bias_free_step) */
@@ -460,7 +464,7 @@ static SsStatus unshrink(SsKernelSvm *self, PairState *st)
     st->inactive[k] = 0;
   }
   st->num_active = n;
-  st->have_choice = false;
+  st->have_choice = st->have_t = false;
   ss_kernel_cache_grow_active(&st->cache);
   return ss_kernel_cache_set_active(&st->cache, st->active, n);
 }
@@ -495,7 +499,7 @@ static SsStatus shrink(SsKernelSvm *self, PairState *st)
   /* The leavers join the inactive examples after the active ones. */
   memcpy(st->active + kept, st->sv, (size_t)left * sizeof(int64_t));
   st->num_active = kept;
-  st->have_choice = false;
+  st->have_choice = st->have_t = false;
   if (left == 0) return SS_OK; /* the list as it was (packed if shrunk) */
   pack(self, st);
   return ss_kernel_cache_set_active(&st->cache, st->active, kept);
@@ -656,6 +660,60 @@ static int64_t choose_partner(const PairView *w, double K_ii, const double *Ki, 
   return j;
 }
 
+/* The bias-free mode's own step of an example with v @p vk, side @p side,
+ * label @p y, dual @p a and box @p C: whether it has one (up: in I_up with
+ * v > 0, beta may grow; else down: in I_low with v < 0), its violation
+ * *g = |v| and the room of its box in that direction *room. */
+static bool own_step(double vk, unsigned char side, double y, double a, double C, double *g,
+                     double *room)
+{
+  if ((side & PAIR_UP) && vk > 0) {
+    *g = vk;
+    *room = y > 0 ? C - a : a;
+    return true;
+  }
+  if ((side & PAIR_LOW) && vk < 0) {
+    *g = -vk;
+    *room = y > 0 ? a : C - a;
+    return true;
+  }
+  return false;
+}
+
+/* Its length s = g / K_tt clipped to the room (the room when K_tt <= 0);
+ * F falls by s g - s^2 K_tt / 2. */
+static double own_length(double g, double room, double K_tt)
+{
+  const double s = K_tt > 0 ? g / K_tt : room;
+  return s > room ? room : s;
+}
+
+/* The bias-free mode's t over the visits [lo, hi) of @p w (y, a and box by
+ * example): the first visit whose own step lowers F most, if by more than
+ * 0 (-1: none); that gain in *best_out and the largest violation g of an
+ * example with a step in *worst_out (0: none). */
+static int64_t choose_t(const PairView *w, const double *y, const double *a, const double *box,
+                        int64_t lo, int64_t hi, double *best_out, double *worst_out)
+{
+  int64_t t = -1;
+  double best = 0, worst = 0;
+  for (int64_t k = lo; k < hi; ++k) {
+    const int64_t q = w->act ? w->act[k] : k;
+    double g, room;
+    if (!own_step(w->v[k], w->side[k], y[q], a[q], box[q], &g, &room)) continue;
+    if (g > worst) worst = g;
+    const double K_tt = w->K_diag[k], s = own_length(g, room, K_tt);
+    const double gain = s * g - 0.5 * s * s * K_tt;
+    if (gain > best) {
+      best = gain;
+      t = k;
+    }
+  }
+  *best_out = best;
+  *worst_out = worst;
+  return t;
+}
+
 #if defined(__GNUC__)
 /* The two passes in vectors of PAIR_VEC lanes (GCC's and Clang's vector
  * extensions: AVX registers in the SS_VECTOR_CLONES copies, two SSE2 halves
@@ -804,6 +862,138 @@ SS_VECTOR_CLONES static void update_v_lanes(const PairView *w, const double *Ki,
   out->pos = lane < 0 ? -1 : at_best[lane];
   out->key = lane < 0 ? -INFINITY : v[out->pos];
 }
+
+#define VEC_SPLAT_INT(a) ((PairVi){(a), (a), (a), (a)})
+
+/* choose_t over the visits [lo, hi) (lo a multiple of PAIR_VEC), lanes as in
+ * choose_j_lanes; y, a and box gathered through the active list when it is
+ * shrunk. */
+SS_VECTOR_CLONES static int64_t choose_t_lanes(const PairView *w, const double *y, const double *a,
+                                               const double *box, int64_t lo, int64_t hi,
+                                               double *best_out, double *worst_out)
+{
+  const double *v = w->v, *K_diag = w->K_diag;
+  const unsigned char *side = w->side;
+  const int64_t *act = w->act;
+  const PairVd zero = VEC_SPLAT(0.0), half = VEC_SPLAT(0.5);
+  PairVd best = zero, worst = zero;
+  PairVi pos = VEC_SPLAT_INT(-1);
+  const int64_t whole = hi - (hi - lo) % PAIR_VEC;
+  for (int64_t k = lo; k < whole; k += PAIR_VEC) {
+    PairVd vk;
+    VEC_LOAD(vk, v + k);
+    const PairVi up = VEC_SIDE(side + k, PAIR_UP) & (vk > zero);
+    const PairVi step = up | (VEC_SIDE(side + k, PAIR_LOW) & (vk < zero));
+    if (!VEC_ANY(step)) continue;
+    PairVd yq, aq, Cq, kd;
+    if (act) {
+      const int64_t *q = act + k;
+      yq = (PairVd){y[q[0]], y[q[1]], y[q[2]], y[q[3]]};
+      aq = (PairVd){a[q[0]], a[q[1]], a[q[2]], a[q[3]]};
+      Cq = (PairVd){box[q[0]], box[q[1]], box[q[2]], box[q[3]]};
+    } else {
+      VEC_LOAD(yq, y + k);
+      VEC_LOAD(aq, a + k);
+      VEC_LOAD(Cq, box + k);
+    }
+    VEC_LOAD(kd, K_diag + k);
+    const PairVd g = VEC_PICK(up, vk, -vk);
+    /* own_step's room: C - a up with y > 0 and down with y < 0, else a */
+    const PairVd room = VEC_PICK(~(up ^ (yq > zero)), Cq - aq, aq);
+    worst = VEC_PICK(step & (g > worst), g, worst);
+    PairVd s = VEC_PICK(kd > zero, g / kd, room);
+    s = VEC_PICK(s > room, room, s);
+    const PairVd gain = s * g - half * s * s * kd;
+    const PairVi better = step & (gain > best);
+    if (!VEC_ANY(better)) continue;
+    best = VEC_PICK(better, gain, best);
+    pos = VEC_PICK_INT(better, ((PairVi){k, k + 1, k + 2, k + 3}), pos);
+  }
+  for (int64_t k = whole; k < hi; ++k) {
+    const int l = (int)(k - whole);
+    const int64_t q = act ? act[k] : k;
+    double g, room;
+    if (!own_step(v[k], side[k], y[q], a[q], box[q], &g, &room)) continue;
+    if (g > worst[l]) worst[l] = g;
+    const double s = own_length(g, room, K_diag[k]);
+    const double gain = s * g - 0.5 * s * s * K_diag[k];
+    if (gain > best[l]) {
+      best[l] = gain;
+      pos[l] = k;
+    }
+  }
+  double key[PAIR_VEC];
+  int64_t at_best[PAIR_VEC];
+  memcpy(key, &best, sizeof key);
+  memcpy(at_best, &pos, sizeof at_best);
+  double most = 0;
+  for (int l = 0; l < PAIR_VEC; ++l) most = worst[l] > most ? worst[l] : most;
+  *worst_out = most;
+  const int lane = lanes_best(key, at_best, true);
+  *best_out = lane < 0 ? 0.0 : key[lane];
+  return lane < 0 ? -1 : at_best[lane];
+}
+
+/* choose_partner over the visits [lo, hi) (lo a multiple of PAIR_VEC),
+ * lanes as in choose_j_lanes, with its division skip: a candidate whose
+ * numerator is below (best so far) (1 - 1e-12) det cannot score above the
+ * best (a skipped one could at most tie with an earlier visit). */
+SS_VECTOR_CLONES static int64_t choose_partner_lanes(const PairView *w, double K_ii, const double *Ki,
+                                                     double vi, int64_t i_visit, unsigned char side_i,
+                                                     int64_t lo, int64_t hi, double *key_out)
+{
+  const double *v = w->v, *K_diag = w->K_diag;
+  const unsigned char *side = w->side;
+  const PairVd vvi = VEC_SPLAT(vi), kii = VEC_SPLAT(K_ii), zero = VEC_SPLAT(0.0),
+               tau_ii = VEC_SPLAT(PAIR_TAU * K_ii), tiny = VEC_SPLAT(DBL_MIN);
+  const PairVi i_up = VEC_SPLAT_INT(side_i & PAIR_UP ? -1 : 0),
+               i_low = VEC_SPLAT_INT(side_i & PAIR_LOW ? -1 : 0), i_at = VEC_SPLAT_INT(i_visit);
+  PairVd best = zero, bound = zero;
+  PairVi pos = VEC_SPLAT_INT(-1);
+  const int64_t whole = hi - (hi - lo) % PAIR_VEC;
+  for (int64_t k = lo; k < whole; k += PAIR_VEC) {
+    const PairVi at = {k, k + 1, k + 2, k + 3};
+    const PairVi t_up = VEC_SIDE(side + k, PAIR_UP), t_low = VEC_SIDE(side + k, PAIR_LOW);
+    PairVi candidate = (t_up | t_low) & (at != i_at);
+    if (!VEC_ANY(candidate)) continue;
+    PairVd kd, ki, vt;
+    VEC_LOAD(kd, K_diag + k);
+    VEC_LOAD(ki, Ki + k);
+    VEC_LOAD(vt, v + k);
+    const PairVd det = kii * kd - ki * ki;
+    const PairVd ui = kd * vvi - ki * vt, ut = kii * vt - ki * vvi;
+    candidate &= (det > tau_ii * kd) & (((ui > zero) & i_up) | ((ui < zero) & i_low)) &
+                 (((ut > zero) & t_up) | ((ut < zero) & t_low));
+    if (!VEC_ANY(candidate)) continue;
+    const PairVd num = vvi * ui + vt * ut, cut = bound * det;
+    const PairVi need = candidate & ~((num < cut) & (cut >= tiny));
+    if (!VEC_ANY(need)) continue;
+    const PairVd gain = num / det;
+    const PairVi better = need & (gain > best);
+    if (!VEC_ANY(better)) continue;
+    best = VEC_PICK(better, gain, best);
+    pos = VEC_PICK_INT(better, at, pos);
+    double overall = best[0];
+    for (int l = 1; l < PAIR_VEC; ++l) overall = best[l] > overall ? best[l] : overall;
+    bound = VEC_SPLAT(overall * (1 - 1e-12));
+  }
+  double key[PAIR_VEC];
+  int64_t at_best[PAIR_VEC];
+  memcpy(key, &best, sizeof key);
+  memcpy(at_best, &pos, sizeof at_best);
+  for (int64_t k = whole; k < hi; ++k) {
+    double tail_key;
+    const int64_t found = choose_partner(w, K_ii, Ki, vi, i_visit, side_i, k, k + 1, &tail_key);
+    const int l = (int)(k - whole);
+    if (found >= 0 && -tail_key > key[l]) {
+      key[l] = -tail_key;
+      at_best[l] = found;
+    }
+  }
+  const int lane = lanes_best(key, at_best, true);
+  *key_out = lane < 0 ? -0.0 : -key[lane];
+  return lane < 0 ? -1 : at_best[lane];
+}
 #else
 static int64_t choose_j_lanes(const PairView *w, double K_ii, const double *Ki, double vi,
                               int64_t lo, int64_t hi, double *M_out, double *best_out)
@@ -814,6 +1004,17 @@ static void update_v_lanes(const PairView *w, const double *Ki, const double *Kj
                            double cj, int64_t lo, int64_t hi, PairBest *out)
 {
   update_v(w, Ki, Kj, ci, cj, lo, hi, out);
+}
+static int64_t choose_t_lanes(const PairView *w, const double *y, const double *a, const double *box,
+                              int64_t lo, int64_t hi, double *best_out, double *worst_out)
+{
+  return choose_t(w, y, a, box, lo, hi, best_out, worst_out);
+}
+static int64_t choose_partner_lanes(const PairView *w, double K_ii, const double *Ki, double vi,
+                                    int64_t i_visit, unsigned char side_i, int64_t lo, int64_t hi,
+                                    double *key_out)
+{
+  return choose_partner(w, K_ii, Ki, vi, i_visit, side_i, lo, hi, key_out);
 }
 #endif
 
@@ -833,14 +1034,24 @@ static void update_v_lanes(const PairView *w, const double *Ki, const double *Kj
  * (medians of two sets of 3 rounds: after shrinking the active set is often
  * under 16,384). One thread runs 0.1 % more instructions with either
  * (callgrind: each chunk's division skip starts afresh). */
+/* What a pass computes over each chunk (pass_chunks), and how pair_pass
+ * joins the chunks' bests. */
+typedef enum PairPassKind {
+  PASS_CHOOSE_J, /* choose_j: the smallest score, and M */
+  PASS_UPDATE,   /* update_v: the largest v over I_up, the next i */
+  PASS_PARTNER,  /* choose_partner: the smallest key (minus the gain) */
+  PASS_CHOOSE_T, /* choose_t: the largest gain, and the largest violation in M */
+  PASS_UPDATE_T  /* update_v, then choose_t over the chunk (the bias-free mode) */
+} PairPassKind;
+
 typedef struct PairPass {
   PairState *st;
   PairView w;
+  PairPassKind kind;
   const double *Ki, *Kj; /* by visit */
+  const double *y, *a;   /* choose_t: by example */
   int64_t na;
   double K_ii, vi, ci, cj;
-  bool choose;           /* choose_j (or choose_partner); else update_v */
-  bool partner;          /* choose_partner (the bias-free mode) */
   int64_t i_visit;       /* choose_partner: i's visit */
   unsigned char side_i;  /* choose_partner: i's side */
   bool scalar;           /* the scalar scans (tests: scalar_pair_passes); else in vectors */
@@ -850,37 +1061,53 @@ static void pass_chunks(void *context, int64_t begin, int64_t end, int slot)
 {
   (void)slot;
   const PairPass *p = context;
+  const PairView *w = &p->w;
+  const double *box = p->st->box;
   for (int64_t c = begin; c < end; ++c) {
     const int64_t chunk = p->st->chunk;
     const int64_t lo = c * chunk, hi = lo + chunk < p->na ? lo + chunk : p->na;
     PairBest *out = &p->st->chunk_best[c];
-    if (p->partner) {
-      out->M = INFINITY;
-      out->pos = choose_partner(&p->w, p->K_ii, p->Ki, p->vi, p->i_visit, p->side_i, lo, hi, &out->key);
-    } else if (p->choose && p->scalar) {
-      out->pos = choose_j(&p->w, p->K_ii, p->Ki, p->vi, lo, hi, &out->M, &out->key);
-    } else if (p->choose) {
-      out->pos = choose_j_lanes(&p->w, p->K_ii, p->Ki, p->vi, lo, hi, &out->M, &out->key);
-    } else if (p->scalar) {
-      update_v(&p->w, p->Ki, p->Kj, p->ci, p->cj, lo, hi, out);
-    } else {
-      update_v_lanes(&p->w, p->Ki, p->Kj, p->ci, p->cj, lo, hi, out);
+    switch (p->kind) {
+    case PASS_CHOOSE_J:
+      out->pos = p->scalar ? choose_j(w, p->K_ii, p->Ki, p->vi, lo, hi, &out->M, &out->key)
+                           : choose_j_lanes(w, p->K_ii, p->Ki, p->vi, lo, hi, &out->M, &out->key);
+      break;
+    case PASS_PARTNER:
+      out->pos = p->scalar ? choose_partner(w, p->K_ii, p->Ki, p->vi, p->i_visit, p->side_i, lo, hi, &out->key)
+                           : choose_partner_lanes(w, p->K_ii, p->Ki, p->vi, p->i_visit, p->side_i, lo, hi,
+                                                  &out->key);
+      break;
+    case PASS_UPDATE:
+    case PASS_UPDATE_T:
+      if (p->scalar) update_v(w, p->Ki, p->Kj, p->ci, p->cj, lo, hi, out);
+      else update_v_lanes(w, p->Ki, p->Kj, p->ci, p->cj, lo, hi, out);
+      break;
+    case PASS_CHOOSE_T:
+      break;
     }
+    /* choose_t, after update_v over the same chunk in PASS_UPDATE_T */
+    if (p->kind == PASS_CHOOSE_T || p->kind == PASS_UPDATE_T)
+      out->pos = p->scalar ? choose_t(w, p->y, p->a, box, lo, hi, &out->key, &out->M)
+                           : choose_t_lanes(w, p->y, p->a, box, lo, hi, &out->key, &out->M);
   }
 }
 
 /* Runs @p p's pass over its na visits and joins the chunks: returns the
- * best (choose_j: the smallest score, with M the smallest of the chunks';
- * update_v: the largest v), ties to the earlier chunk; pos is its visit. */
+ * best (the smallest key for choose_j and choose_partner, with M the
+ * smallest of choose_j's; the largest for update_v and choose_t, with M the
+ * largest of choose_t's), ties to the earlier chunk; pos is its visit. */
 static PairBest pair_pass(const SsKernelSvm *self, PairPass *p)
 {
   const int64_t chunks = (p->na + p->st->chunk - 1) / p->st->chunk;
   ss_parallel_for(ss_threads_pool(self->threads, p->na), chunks, pass_chunks, p);
-  PairBest best = {.key = p->choose ? INFINITY : -INFINITY, .M = INFINITY, .pos = -1};
+  const bool smallest = p->kind == PASS_CHOOSE_J || p->kind == PASS_PARTNER;
+  const bool own = p->kind == PASS_CHOOSE_T || p->kind == PASS_UPDATE_T;
+  PairBest best = {.key = smallest ? INFINITY : -INFINITY, .M = own ? 0.0 : INFINITY, .pos = -1};
   for (int64_t c = 0; c < chunks; ++c) {
     const PairBest *b = &p->st->chunk_best[c];
-    if (p->choose && b->M < best.M) best.M = b->M; /* update_v leaves M unset */
-    if (b->pos >= 0 && (best.pos < 0 || (p->choose ? b->key < best.key : b->key > best.key))) {
+    if (p->kind == PASS_CHOOSE_J && b->M < best.M) best.M = b->M;
+    if (own && b->M > best.M) best.M = b->M;
+    if (b->pos >= 0 && (best.pos < 0 || (smallest ? b->key < best.key : b->key > best.key))) {
       best.key = b->key;
       best.pos = b->pos;
     }
@@ -921,8 +1148,8 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   /* j: the second-order choice over I_low with v_t < v_i; M on the way. */
   const PairView w = pair_view(self, st);
   const bool scalar = self->scalar_pair_passes;
-  PairPass pass = {.st = st, .w = w, .Ki = Ki, .na = na, .K_ii = K_diag[i], .vi = vi,
-                   .choose = true, .scalar = scalar};
+  PairPass pass = {.st = st, .w = w, .kind = PASS_CHOOSE_J, .Ki = Ki, .na = na, .K_ii = K_diag[i],
+                   .vi = vi, .scalar = scalar};
   const PairBest chosen = pair_pass(self, &pass);
   const int64_t j_visit = chosen.pos, j = j_visit >= 0 && w.act ? w.act[j_visit] : j_visit;
   const double M = chosen.M;
@@ -953,7 +1180,7 @@ static SsStatus pair_step(SsKernelSvm *self, PairState *st, bool *done)
   st->inactive_fresh = false;
   /* v_t -= y_t (g_t's change), and the next step's i on the way. */
   const double ci = y[i] * (ai_new - ai), cj = y[j] * (aj_new - aj);
-  pass = (PairPass){.st = st, .w = w, .Ki = Ki, .Kj = Kj, .na = na, .ci = ci, .cj = cj,
+  pass = (PairPass){.st = st, .w = w, .kind = PASS_UPDATE, .Ki = Ki, .Kj = Kj, .na = na, .ci = ci, .cj = cj,
                     .scalar = scalar};
   set_choice(st, w, pair_pass(self, &pass));
   /* gbar, through rows i and j complete where it needs them (both were the
@@ -1047,7 +1274,9 @@ static void two_step(const SsKernelSvm *self, const PairState *st, int64_t t, in
  * step of one example t moves it up (t in I_up with v_t > 0: a_t += y_t s)
  * or down (t in I_low with v_t < 0: a_t -= y_t s), F changing by
  * -s |v_t| + s^2/2 K_tt: s = |v_t| / K_tt clipped to t's room. t is the
- * example whose own step lowers F most (one pass over the active set);
+ * example whose own step lowers F most (choose_t: made on the last step's
+ * update pass, chunk by chunk after its v, or in a pass of its own after
+ * shrinking and at the start: st->t_best);
  * then, with t's kernel row, its partner j (choose_partner, a second pass)
  * and the exact step of both (two_step): v_k -= y_t da_t K_tk + y_j da_j K_jk,
  * two kernel rows a step (t's own step, one row, where no partner
@@ -1059,36 +1288,14 @@ static SsStatus bias_free_step(SsKernelSvm *self, PairState *st, bool *done)
   double *a = self->dual;
   const int64_t *act = st->active, na = st->num_active;
   const PairView w = pair_view(self, st);
-  int64_t t = -1, t_visit = -1;
-  double best = 0, worst = 0, step = 0, room_t = 0, up_t = 0;
-  for (int64_t k = 0; k < na; ++k) {
-    const int64_t q = w.act ? w.act[k] : k;
-    const double vq = w.v[k];
-    double g, room, up;
-    if ((w.side[k] & PAIR_UP) && vq > 0) {
-      g = vq;
-      room = y[q] > 0 ? st->box[q] - a[q] : a[q];
-      up = 1;
-    } else if ((w.side[k] & PAIR_LOW) && vq < 0) {
-      g = -vq;
-      room = y[q] > 0 ? a[q] : st->box[q] - a[q];
-      up = -1;
-    } else {
-      continue;
-    }
-    if (g > worst) worst = g;
-    double s = K_diag[q] > 0 ? g / K_diag[q] : room;
-    if (s > room) s = room;
-    const double gain = s * g - 0.5 * s * s * K_diag[q];
-    if (gain > best) {
-      best = gain;
-      t = q;
-      t_visit = k;
-      step = s;
-      room_t = room;
-      up_t = up;
-    }
+  const bool scalar = self->scalar_pair_passes;
+  if (!st->have_t) {
+    PairPass pass = {.st = st, .w = w, .kind = PASS_CHOOSE_T, .y = y, .a = a, .na = na, .scalar = scalar};
+    st->t_best = pair_pass(self, &pass);
+    st->have_t = true;
   }
+  const int64_t t_visit = st->t_best.pos, t = t_visit >= 0 && w.act ? w.act[t_visit] : t_visit;
+  const double worst = st->t_best.M;
   *done = true;
   if (t < 0) return SS_OK;
   if (worst <= st->tol) {
@@ -1099,9 +1306,12 @@ static SsStatus bias_free_step(SsKernelSvm *self, PairState *st, bool *done)
     while (worst <= st->tol && st->tol > 1e-300) st->tol /= 10;
     if (worst <= st->tol) return SS_OK;
   }
+  double g_t = 0, room_t = 0;
+  (void)own_step(w.v[t_visit], w.side[t_visit], y[t], a[t], st->box[t], &g_t, &room_t);
+  const double step = own_length(g_t, room_t, K_diag[t]);
   if (isnan(step)) return SS_ERR_NUMERIC;
   const double C = st->box[t], at = a[t];
-  const double direction = up_t * y[t]; /* the sign of a_t's change */
+  const double direction = w.v[t_visit] > 0 ? y[t] : -y[t]; /* the sign of a_t's change */
   const double at_new = step == room_t ? (direction > 0 ? C : 0.0) : fmin(fmax(at + direction * step, 0), C);
   if (at_new == at) return SS_OK; /* optimal to rounding */
   *done = false;
@@ -1109,8 +1319,8 @@ static SsStatus bias_free_step(SsKernelSvm *self, PairState *st, bool *done)
   const double *Kt = ss_kernel_cache_row(&st->cache, self, t, act, na, &status);
   if (!Kt) return status;
   /* The partner j, and the step of both (two_step), or t's alone. */
-  PairPass pass = {.st = st, .w = w, .Ki = Kt, .na = na, .K_ii = K_diag[t], .vi = w.v[t_visit],
-                   .choose = true, .partner = true, .i_visit = t_visit, .side_i = w.side[t_visit]};
+  PairPass pass = {.st = st, .w = w, .kind = PASS_PARTNER, .Ki = Kt, .na = na, .K_ii = K_diag[t],
+                   .vi = w.v[t_visit], .i_visit = t_visit, .side_i = w.side[t_visit], .scalar = scalar};
   const int64_t j_visit = self->single_coordinate_steps ? -1 : pair_pass(self, &pass).pos;
   int64_t j = j_visit >= 0 && w.act ? w.act[j_visit] : j_visit;
   const double *Kj = Kt;
@@ -1134,9 +1344,10 @@ static SsStatus bias_free_step(SsKernelSvm *self, PairState *st, bool *done)
   }
   st->inactive_fresh = false;
   const double ct = y[t] * (a_new[0] - at), cj = j >= 0 ? y[j] * (a_new[1] - aj) : 0.0;
-  pass = (PairPass){.st = st, .w = w, .Ki = Kt, .Kj = Kj, .na = na, .ci = ct, .cj = cj,
-                    .scalar = self->scalar_pair_passes};
-  set_choice(st, w, pair_pass(self, &pass));
+  /* v, and the next step's t on the way */
+  pass = (PairPass){.st = st, .w = w, .kind = PASS_UPDATE_T, .Ki = Kt, .Kj = Kj, .y = y, .a = a,
+                    .na = na, .ci = ct, .cj = cj, .scalar = scalar};
+  st->t_best = pair_pass(self, &pass);
   /* rows t and j were the last two asked for */
   return follow_rows(self, st, t, at, a_new[0], j, aj, a_new[1]);
 }
