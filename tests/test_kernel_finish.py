@@ -356,3 +356,42 @@ def test_the_run_hands_over_once_its_work_reaches_n_squared(solver, name, C):
     np.testing.assert_array_equal(scores[2], scores[0])
     assert st["iteration"] < alone["iteration"], (st, alone)
     assert n * n <= st["num_kernel_evaluations"] < alone["num_kernel_evaluations"] / 3, (st, alone)
+
+
+@pytest.mark.parametrize("solver", ["pegasos", "bsca"])
+def test_on_large_n_the_run_hands_over_at_the_predicted_finish_cost(solver):
+    """On 16,384 rows or more, Pegasos, BSGD and BSCA (B >= n) predict the
+    finish's cost from exact solves of a 4,096-row sample and its halves
+    and hand over once their work reaches it, where it is below n^2
+    (kernel_finish.c, "When"). On 16,384 noisy generated rows in 2-D the
+    prediction is reported (exact_cost), positive and below n^2; the steps
+    and the samples' solves cost less than n^2 kernel evaluations (the n^2
+    rule alone hands over only once the steps' work reached n^2); the finish
+    certifies the gap, and its model is the one the finish makes from zero
+    after a single step, to the bit. Under a cap set by the caller (no
+    finish) no sample is solved."""
+    rng = np.random.default_rng(5)
+    n = 16384
+    y = np.where(rng.random(n) < 0.4, 1.0, -1.0)
+    X = rng.normal(size=(n, 2)) + 0.8 * y[:, None]
+    C = 1.0
+
+    def run(cap=None, finish="auto"):
+        svm = stochsvm.KernelSVM(X, y, 1 / (C * n), solver=solver, gamma=0.5, seed=3)
+        if solver == "bsca":
+            svm.set_budget(n)
+        svm.set_sdca_finish(finish)
+        if cap is not None:
+            svm.set_max_num_iterations(cap)
+        return svm, svm.train()
+
+    svm, st = run()
+    assert 0 < st["exact_cost"] < n * n, st
+    assert st["status"] == "converged" and st["finish_epochs"] > 0, st
+    assert st["duality_gap"] <= 1e-3 * st["dual_objective"], st
+    cold, from_zero = run(cap=1, finish=True)  # one step, then the finish from zero
+    assert st["num_kernel_evaluations"] - from_zero["num_kernel_evaluations"] < n * n, (st, from_zero)
+    np.testing.assert_array_equal(svm.get_coefficients(), cold.get_coefficients())
+    assert svm.get_bias() == cold.get_bias()
+    _, capped = run(cap=n)
+    assert capped["exact_cost"] == 0 and capped["finish_epochs"] == 0, capped

@@ -88,7 +88,11 @@ typedef struct SsKernelSvmStatistics {
   double exact_cost;           /**< the SBP with nu derived from lambda on more rows than its
                                     warm-up's sample: the predicted kernel evaluations of an
                                     exact kernel SDCA solve, against which its run races
-                                    (src/core/kernel/sbp_race.c); 0 otherwise */
+                                    (src/core/kernel/sbp_race.c); Pegasos, BSGD and BSCA
+                                    whose run may hand over to the finish, on 16,384 rows or
+                                    more: the finish's predicted kernel evaluations, at which
+                                    the run hands over if below n^2 (kernel_finish.c); 0
+                                    otherwise */
 } SsKernelSvmStatistics;
 
 /** @brief Diagnostic callback (as SsSvmDiagnosticFunction): called every

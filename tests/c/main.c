@@ -157,6 +157,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_kernel_finish.c */                                    \
   X(kernel_finish_certified)                                    \
   X(kernel_finish_modes_and_caps)                               \
+  X(kernel_finish_predicted_cost)                               \
   X(kernel_finish_not_applicable)                               \
   X(kernel_finish_bias_free_mode)                               \
   X(kernel_finish_interrupted)                                  \

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../../src/core/kernel/kernel_internal.h"
 #include "minitest.h"
 #include "stochsvm/kernel_budget.h"
 #include "stochsvm/kernel_svm.h"
@@ -206,6 +207,62 @@ void test_kernel_finish_modes_and_caps(void)
   ss_kernel_svm_delete(off);
   ss_kernel_svm_delete(capped);
   ss_kernel_svm_delete(forced);
+}
+
+/* The hand-over at a predicted finish cost (kernel_finish.c, "When";
+ * predict_finish_cost in kernel_svm.c), on 1,024 rows with the tests'
+ * sample of 128 (4 samples at least): Pegasos, BSGD and BSCA (B = n) whose
+ * finish costs less than n^2 hand over sooner than at n^2, and report the
+ * prediction, a positive cost below n^2; the finish from zero ends on the
+ * same model bit for bit, and the run costs fewer kernel evaluations in
+ * all, the samples' solves included. Under the caller's cap (no finish) no
+ * sample is solved: the run is the one without the prediction, to the bit. */
+void test_kernel_finish_predicted_cost(void)
+{
+  enum { PN = 1024, PD = 3 };
+  static double X[PN * PD], y[PN];
+  tu_make_blobs(X, y, PN, PD, 0.4, 61); /* overlapping classes */
+  SsData data;
+  SsKernel kernel;
+  ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, PN, PD, PD);
+  ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.8, 0, 1);
+  const SsKernelSolver solvers[] = {SS_KSOLVER_PEGASOS, SS_KSOLVER_BSGD, SS_KSOLVER_BSCA};
+  for (size_t a = 0; a < sizeof solvers / sizeof *solvers; ++a)
+    for (int capped = 0; capped < 2; ++capped) {
+      SsKernelSvm *svm[2]; /* [0]: predicted, [1]: the n^2 rule alone */
+      for (int k = 0; k < 2; ++k) {
+        svm[k] = ss_kernel_svm_new(solvers[a], &kernel, &data, y, 1.0 / (30.0 * PN));
+        REQUIRE(svm[k]);
+        svm[k]->finish_sample_rows = k == 0 ? 128 : -1;
+        if (solvers[a] != SS_KSOLVER_PEGASOS) CHECK_EQ_INT(ss_kernel_svm_set_budget(svm[k], PN), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm[k], K_EPSILON), SS_OK);
+        if (capped) CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm[k], 3 * PN), SS_OK);
+        CHECK_EQ_INT(ss_kernel_svm_train(svm[k]), SS_OK);
+      }
+      const SsKernelSvmStatistics *pred = ss_kernel_svm_get_statistics(svm[0]);
+      const SsKernelSvmStatistics *plain = ss_kernel_svm_get_statistics(svm[1]);
+      CHECK(plain->exact_cost == 0);
+      if (capped) {
+        CHECK(pred->exact_cost == 0);
+        CHECK(pred->finish_epochs == 0);
+        CHECK(tu_same_kernel_run(svm[0], svm[1], PN));
+      } else {
+        CHECK(pred->exact_cost > 0 && pred->exact_cost < (double)PN * PN);
+        CHECK_EQ_INT(pred->status, SS_SVM_STATUS_CONVERGED);
+        CHECK_EQ_INT(plain->status, SS_SVM_STATUS_CONVERGED);
+        CHECK(pred->iteration < plain->iteration);
+        CHECK(pred->num_kernel_evaluations < plain->num_kernel_evaluations);
+        /* the same model to the bit (the finish's; the dual variables are the run's own) */
+        const int64_t m = ss_kernel_svm_get_num_support_vectors(svm[0]);
+        CHECK_EQ_INT(m, ss_kernel_svm_get_num_support_vectors(svm[1]));
+        CHECK(m > 0 && m == ss_kernel_svm_get_num_support_vectors(svm[1]) &&
+              tu_same_bits(ss_kernel_svm_get_coefficients(svm[0]), ss_kernel_svm_get_coefficients(svm[1]), m));
+        CHECK(ss_kernel_svm_get_bias(svm[0]) == ss_kernel_svm_get_bias(svm[1]));
+        CHECK(pred->primal_objective == plain->primal_objective);
+      }
+      ss_kernel_svm_delete(svm[0]);
+      ss_kernel_svm_delete(svm[1]);
+    }
 }
 
 /* Who does not hand over: the SBP on the caller's nu (another problem),

@@ -266,6 +266,9 @@ struct SsKernelSvm_ {
                                     example a step, without its partner (kernel_sdca_pair.c) */
   int64_t pair_chunk;          /**< tests only: the exact SDCA's passes in chunks of this many
                                     visits, a multiple of 4 (0: PAIR_CHUNK), read by the first train */
+  int64_t finish_sample_rows;  /**< tests only: the rows of the finish's predicted cost's sample
+                                    (predict_finish_cost, kernel_svm.c; 0: SS_SBP_NU_WARMUP_ROWS,
+                                    < 0: no prediction) */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
   SsSvmInterruptFunction interrupt_fn;
@@ -305,6 +308,9 @@ struct SsKernelSvm_ {
   int64_t race_start_iteration; /**< the iteration number when they began (sbp_race.c) */
   bool race_lost;              /**< this run handed over to the exact finish before its cap: the race
                                     (sbp_race.c), or early (kernel_finish.c, "When") */
+  double finish_cost;          /**< Pegasos, BSGD, BSCA on large n: the finish's kernel evaluations
+                                    predicted from a sample at this run's start (kernel_finish.c,
+                                    "When"); 0: none */
 
   /* Work shared by the solvers: a scattered row (dimension, zero between
    * uses for CSR), a kernel row (n) and the permutation of the epoch. */
@@ -572,9 +578,15 @@ bool ss_kernel_finish_wanted(const SsKernelSvm *self);
  *  cap: ss_kernel_finish_wanted without the status)? */
 bool ss_kernel_finish_allowed(const SsKernelSvm *self);
 /** Does the run hand over now, at a training diagnostic that stopped
- *  nothing (bias-free coordinate SDCA: at once; Pegasos, BSGD and BSCA:
- *  once its kernel evaluations reached n^2; kernel_finish.c, "When")? */
-bool ss_kernel_finish_early(const SsKernelSvm *self);
+ *  nothing, the next one due at iteration @p next_check (bias-free
+ *  coordinate SDCA: at once; Pegasos, BSGD and BSCA: once its kernel
+ *  evaluations reached n^2 or the predicted finish_cost, below;
+ *  kernel_finish.c, "When")? */
+bool ss_kernel_finish_early(const SsKernelSvm *self, int64_t next_check);
+/** Has this run's work since its steps began (race_start) reached
+ *  @p predicted kernel evaluations, or would it pass them before the
+ *  diagnostic at @p next_check at its rate so far (sbp_race.c, "The rule")? */
+bool ss_kernel_race_lost(const SsKernelSvm *self, double predicted, int64_t next_check);
 /** The finish's cap in iterations for @p n rows. */
 int64_t ss_kernel_finish_cap(int64_t n);
 /** The finish's relative gap: min(the object's epsilon, 1e-3). */

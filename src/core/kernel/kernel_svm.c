@@ -376,7 +376,7 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   st->epoch = self->iteration / n;
   st->objective = st->dual_objective = st->duality_gap = st->margin = NAN;
   st->num_kernel_evaluations = self->num_kernel_evaluations;
-  st->exact_cost = ss_sbp_exact_cost(self);
+  st->exact_cost = self->solver == SS_KSOLVER_SBP ? ss_sbp_exact_cost(self) : self->finish_cost;
 
   /* The scores stay for a dual bound (run_dual_bound) of this model. */
   if (!self->scores) self->scores = malloc((size_t)n * sizeof(double));
@@ -524,7 +524,7 @@ static bool run_budget_full(const void *object)
 static bool run_stalled(void *object, const SsRunMeasure *m)
 {
   SsKernelSvm *self = object;
-  self->race_lost = ss_sbp_race_lost(self, m->next_check) || ss_kernel_finish_early(self);
+  self->race_lost = ss_sbp_race_lost(self, m->next_check) || ss_kernel_finish_early(self, m->next_check);
   return self->race_lost;
 }
 
@@ -564,29 +564,32 @@ static double best_constant_objective(const SsKernelSvm *self)
 }
 
 /* The SDCA object of the certified finish (kernel_finish.c's header says what
- * it inherits); NULL on failure (*status says why). It is built here, as the
+ * it inherits) on @p rows (the object's data, or the sample of
+ * predict_finish_cost) with @p labels, @p weights (NULL: none) and
+ * @p lambda; NULL on failure (*status says why). It is built here, as the
  * nu warm-up's solver is, so that kernel_finish.c calls none of the object's
  * functions. */
-static SsKernelSvm *finish_solver(SsKernelSvm *self, SsStatus *status)
+static SsKernelSvm *finish_solver(SsKernelSvm *self, const SsData *rows, const double *labels,
+                                  const double *weights, double lambda, SsStatus *status)
 {
-  SsKernelSvm *sdca = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &self->kernel, self->dimension,
-                                                     self->lambda);
+  SsKernelSvm *sdca = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &self->kernel, self->dimension, lambda);
   *status = sdca ? SS_OK : SS_ERR_ALLOC;
-  const int64_t iterations = ss_kernel_finish_cap(self->num_data);
+  const int64_t iterations = ss_kernel_finish_cap(rows->num_data);
   if (*status == SS_OK) *status = ss_kernel_svm_set_kernel_precision(sdca, self->kernel_precision);
-  if (*status == SS_OK) *status = ss_kernel_svm_set_data(sdca, &self->data, self->labels);
+  if (*status == SS_OK) *status = ss_kernel_svm_set_data(sdca, rows, labels);
   if (*status == SS_OK) *status = ss_kernel_svm_set_seed(sdca, self->seed);
   if (*status == SS_OK)
     *status = ss_kernel_svm_set_epsilon(sdca, ss_kernel_finish_epsilon(self));
   if (*status == SS_OK) *status = ss_kernel_svm_set_max_num_iterations(sdca, iterations);
   if (*status == SS_OK) *status = ss_kernel_svm_set_num_threads(sdca, ss_kernel_svm_get_num_threads(self));
-  if (*status == SS_OK && self->weights) *status = ss_kernel_svm_set_weights(sdca, self->weights);
+  if (*status == SS_OK && weights) *status = ss_kernel_svm_set_weights(sdca, weights);
   if (*status == SS_OK) *status = ss_kernel_svm_set_unregularized_bias(sdca, self->bias_enabled);
   if (*status == SS_OK && !self->bias_enabled) *status = ss_kernel_sdca_bias_free_pairs(sdca);
   if (*status == SS_OK && self->cache_size > 0) *status = ss_kernel_svm_set_cache_size(sdca, self->cache_size);
   if (*status == SS_OK) *status = ss_kernel_svm_set_shrinking(sdca, !self->no_shrinking);
   if (*status == SS_OK) *status = ss_kernel_svm_set_row_copy(sdca, !self->no_row_copy);
-  if (*status == SS_OK && self->row_store) *status = ss_kernel_svm_share_kernel_rows(sdca, self);
+  if (*status == SS_OK && self->row_store && rows == &self->data)
+    *status = ss_kernel_svm_share_kernel_rows(sdca, self);
   if (*status == SS_OK && self->interrupt_fn)
     *status = ss_kernel_svm_set_interrupt_function(sdca, self->interrupt_fn, self->interrupt_user);
   if (*status != SS_OK) {
@@ -596,13 +599,15 @@ static SsKernelSvm *finish_solver(SsKernelSvm *self, SsStatus *status)
   return sdca;
 }
 
+static SsStatus predict_finish_cost(SsKernelSvm *self);
+
 /* A run on the default cap hands over to exact kernel SDCA (kernel_finish.c). */
 static SsStatus finish(SsKernelSvm *self)
 {
   self->statistics.finish_epochs = 0;
   if (!ss_kernel_finish_wanted(self)) return SS_OK;
   SsStatus status;
-  SsKernelSvm *sdca = finish_solver(self, &status);
+  SsKernelSvm *sdca = finish_solver(self, &self->data, self->labels, self->weights, self->lambda, &status);
   if (sdca) ss_kernel_finish_warm_start(self, sdca);
   if (sdca) status = ss_kernel_svm_train(sdca);
   if (status == SS_OK) status = ss_kernel_finish_write_back(self, sdca);
@@ -665,13 +670,12 @@ static SsStatus run_solver(SsKernelSvm *self)
   self->certificate_at = self->certificate_cost = 0;
   self->constant_objective = best_constant_objective(self);
   self->race_lost = false;
+  self->finish_cost = 0;
   SsStatus status = self->ops->start(self);
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;
     return status;
   }
-  self->race_start = self->num_kernel_evaluations; /* after the nu warm-up (sbp_race.c) */
-  self->race_start_iteration = self->iteration;
   /* The finish kept the optimum of this very problem: no step of a solver
    * whose model it replaces would pay (sbp_race.c, "A warm start";
    * kernel_finish.c, "When"); the finish continues from it. Not through
@@ -687,6 +691,13 @@ static SsStatus run_solver(SsKernelSvm *self)
     self->statistics.status = SS_SVM_STATUS_MAX_ITERATIONS;
     return finish(self);
   }
+  status = predict_finish_cost(self);
+  if (status != SS_OK) {
+    self->statistics.status = status == SS_ERR_INTERRUPTED ? SS_SVM_STATUS_INTERRUPTED : SS_SVM_STATUS_ERROR;
+    return status;
+  }
+  self->race_start = self->num_kernel_evaluations; /* after the warm-ups (sbp_race.c) */
+  self->race_start_iteration = self->iteration;
   const int64_t t_end = self->iteration + run.settings.max_num_iterations;
   status = ss_run_train(&run);
   /* The SBP with a nu derived from lambda: a run that ends on a model whose
@@ -1214,9 +1225,9 @@ static void stratify(const SsKernelSvm *self, int64_t *perm, int64_t m, int64_t 
 }
 
 /* Rows first .. first + m - 1 of a seeded permutation of the object's rows,
- * stratified by class (stratify; copies of their values, labels and
- * weights), for the warm-up on large n. The sample is rows 0 .. m - 1 and
- * its halves rows 0 .. m/2 - 1 and m/2 .. m - 1.
+ * its first @p rows stratified by class (stratify; copies of their values,
+ * labels and weights), for the warm-up on large n. The sample is rows
+ * 0 .. rows - 1 and its halves rows 0 .. rows/2 - 1 and rows/2 .. rows - 1.
  * A precomputed kernel's sample is the m x m block of its (dense) Gram
  * matrix at those rows and columns. */
 typedef struct RowSample {
@@ -1237,7 +1248,7 @@ static void row_sample_free(RowSample *r)
   *r = (RowSample){0};
 }
 
-static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, RowSample *r)
+static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, int64_t rows, RowSample *r)
 {
   const SsData *x = &self->data;
   const size_t size = x->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
@@ -1257,7 +1268,7 @@ static SsStatus row_sample(const SsKernelSvm *self, int64_t first, int64_t m, Ro
     return SS_ERR_ALLOC;
   }
   ss_rng_permutation(perm, n, self->seed, UINT64_C(0x5b9));
-  stratify(self, perm, SS_SBP_NU_WARMUP_ROWS, scratch); /* (n > the sample: the caller's test) */
+  stratify(self, perm, rows, scratch); /* (n > the sample: the caller's test) */
   free(scratch);
   if (csr) r->indptr[0] = 0;
   int64_t nnz = 0;
@@ -1406,14 +1417,14 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   const int64_t m = SS_SBP_NU_WARMUP_ROWS;
   RowSample sample = {0}, half_rows = {0};
   bool sampled = n > m && !(self->kernel.type == SS_KERNEL_PRECOMPUTED && self->data.layout == SS_LAYOUT_CSR);
-  SsStatus status = sampled ? row_sample(self, 0, m, &sample) : SS_OK;
+  SsStatus status = sampled ? row_sample(self, 0, m, m, &sample) : SS_OK;
   sampled = sampled && status == SS_OK && has_both_classes(sample.labels, m);
   double estimate = 0, cost = 0;
   if (status == SS_OK && sampled) {
     double half[2] = {0, 0};
     bool halved = true;
     for (int k = 0; halved && k < 2 && status == SS_OK; ++k) {
-      status = row_sample(self, k * (m / 2), m / 2, &half_rows);
+      status = row_sample(self, k * (m / 2), m / 2, m, &half_rows);
       halved = status == SS_OK && has_both_classes(half_rows.labels, m / 2);
       if (halved)
         status = sample_nu(self, &half_rows.data, half_rows.labels, half_rows.weights, epochs,
@@ -1442,5 +1453,70 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (kernel_evaluations) *kernel_evaluations = evaluations;
   if (exact_cost) *exact_cost = status == SS_OK ? cost : 0;
   row_sample_free(&sample);
+  return status;
+}
+
+/* ------------------------------------------------------------------------ */
+/*     The finish's predicted cost for Pegasos, BSGD and BSCA (B >= n)       */
+/* ------------------------------------------------------------------------ */
+
+/** The prediction is made on at least this many samples' rows. */
+#define SS_FINISH_PREDICTION_SAMPLES 4
+
+/* The kernel evaluations of the finish's solver (finish_solver) on @p r,
+ * added to *evaluations; *converged says whether it reached the gap. */
+static SsStatus sample_finish(SsKernelSvm *self, const RowSample *r, int64_t m, int64_t *evaluations,
+                              bool *converged)
+{
+  const double lambda = fmin(self->lambda * ((double)self->num_data / (double)m), SS_LAMBDA_MAX);
+  SsStatus status;
+  SsKernelSvm *sdca = finish_solver(self, &r->data, r->labels, r->weights, lambda, &status);
+  if (sdca) status = ss_kernel_svm_train(sdca);
+  if (sdca) *evaluations += ss_kernel_svm_get_num_kernel_evaluations(sdca);
+  *converged = status == SS_OK && ss_kernel_svm_get_statistics(sdca)->status == SS_SVM_STATUS_CONVERGED;
+  ss_kernel_svm_delete(sdca);
+  return status;
+}
+
+/* The finish's cost on all n rows predicted as the SBP's race predicts it
+ * (sbp_race.c): the finish's own solver, at the same C, on a stratified
+ * sample of m = SS_SBP_NU_WARMUP_ROWS rows and on its two halves, their
+ * kernel evaluations extrapolated by ss_sbp_race_exact_cost. For Pegasos,
+ * BSGD and BSCA (B >= n) whose run may hand over (ss_kernel_finish_allowed),
+ * on at least SS_FINISH_PREDICTION_SAMPLES m rows: the three solves cost
+ * about 1.5 (m / n)^2 of the prediction, at most a tenth of it. The
+ * evaluations count in the run's (before its race starts). Into
+ * self->finish_cost, 0 where no prediction is made or a sample's solve
+ * ends short of its gap (the run then hands over at n^2, as without). */
+static SsStatus predict_finish_cost(SsKernelSvm *self)
+{
+  self->finish_cost = 0;
+  const int64_t n = self->num_data, m = self->finish_sample_rows ? self->finish_sample_rows : SS_SBP_NU_WARMUP_ROWS;
+  if (self->solver == SS_KSOLVER_SBP || self->solver == SS_KSOLVER_SDCA || m < 2 ||
+      n < SS_FINISH_PREDICTION_SAMPLES * m || !ss_kernel_finish_allowed(self) ||
+      (self->kernel.type == SS_KERNEL_PRECOMPUTED && self->data.layout == SS_LAYOUT_CSR))
+    return SS_OK;
+  RowSample sample = {0};
+  SsStatus status = row_sample(self, 0, m, m, &sample);
+  if (status != SS_OK || !has_both_classes(sample.labels, m)) {
+    row_sample_free(&sample);
+    return status;
+  }
+  int64_t evaluations = 0;
+  bool converged = true, halved = true;
+  for (int k = 0; k < 2 && halved && converged && status == SS_OK; ++k) {
+    RowSample half = {0};
+    status = row_sample(self, k * (m / 2), m / 2, m, &half);
+    halved = status == SS_OK && has_both_classes(half.labels, m / 2);
+    if (halved) status = sample_finish(self, &half, m / 2, &evaluations, &converged);
+    row_sample_free(&half);
+  }
+  const int64_t evaluations_h = evaluations;
+  if (status == SS_OK && converged) status = sample_finish(self, &sample, m, &evaluations, &converged);
+  row_sample_free(&sample);
+  self->num_kernel_evaluations += evaluations;
+  if (status == SS_OK && converged)
+    self->finish_cost = ss_sbp_race_exact_cost(n, m, (double)(evaluations - evaluations_h),
+                                               halved ? 0.5 * (double)evaluations_h : 0);
   return status;
 }

@@ -98,11 +98,7 @@ bool ss_sbp_race_lost(const SsKernelSvm *self, int64_t next_check)
 {
   const double predicted = ss_sbp_exact_cost(self);
   if (!(predicted > 0) || !ss_kernel_finish_allowed(self)) return false;
-  const double work = (double)(self->num_kernel_evaluations - self->race_start);
-  if (work >= predicted) return true;
-  const int64_t steps = self->iteration - self->race_start_iteration;
-  if (steps <= 0 || next_check <= self->iteration) return false;
-  return work + (double)(next_check - self->iteration) * (work / (double)steps) > predicted;
+  return ss_kernel_race_lost(self, predicted, next_check);
 }
 
 bool ss_sbp_race_lost_at_start(const SsKernelSvm *self)
