@@ -1364,12 +1364,13 @@ static SsKernelSvm *warmup_solver(const SsKernelSvm *self, const SsData *rows, c
 }
 
 /* The nu of the SVM with C = 1/(lambda n) on the m rows of @p rows:
- * exact kernel SDCA (the object's bias setting) at lambda n / m.
- * Without the bias, the bias-free dual (no row cache, no shrinking: tens of
- * epochs of n x #SV kernel values) starts from the solution with the bias,
- * which the exact pair solver finds at a small fraction of that cost and
- * which lies in the same box, so only the last stretch is bias-free steps
- * (the demo's 2000 rows: 141M kernel values from zero). */
+ * exact kernel SDCA (the object's bias setting) at lambda n / m, by the
+ * pair solver (kernel_sdca_pair.c), without the bias in its bias-free mode
+ * (two examples a step, the solver of the bias-free finish, so that the
+ * race's prediction is that solver's cost). Until stop 50 the bias-free
+ * dual was solved by random coordinate steps (no row cache, no shrinking)
+ * from the solution with the bias: 2.31 s on ijcnn1's sample (C = 32),
+ * against 0.08 s with the bias (bench/results/kernel_speed.md, "Stop 50"). */
 static SsStatus sample_nu(const SsKernelSvm *self, const SsData *rows, const double *labels,
                           const double *weights, int64_t epochs, double *nu,
                           int64_t *kernel_evaluations)
@@ -1377,19 +1378,8 @@ static SsStatus sample_nu(const SsKernelSvm *self, const SsData *rows, const dou
   const int64_t m = rows->num_data;
   const double lambda = fmin(self->lambda * ((double)self->num_data / (double)m), SS_LAMBDA_MAX);
   SsStatus status = SS_OK;
-  SsKernelSvm *start = NULL;
-  if (!self->bias_enabled) {
-    start = warmup_solver(self, rows, labels, weights, lambda, epochs, true, &status);
-    if (start) {
-      status = ss_kernel_svm_train(start);
-      *kernel_evaluations += ss_kernel_svm_get_num_kernel_evaluations(start);
-    }
-  }
-  SsKernelSvm *warm =
-      status == SS_OK ? warmup_solver(self, rows, labels, weights, lambda, epochs, self->bias_enabled, &status)
-                      : NULL;
-  if (warm && start) status = ss_kernel_sdca_start_from(warm, ss_kernel_svm_get_dual_variables(start));
-  ss_kernel_svm_delete(start);
+  SsKernelSvm *warm = warmup_solver(self, rows, labels, weights, lambda, epochs, self->bias_enabled, &status);
+  if (warm && !self->bias_enabled) status = ss_kernel_sdca_bias_free_pairs(warm);
   if (status == SS_OK) status = ss_kernel_svm_train(warm);
   if (status == SS_OK) status = model_nu(warm, nu);
   if (warm) *kernel_evaluations += ss_kernel_svm_get_num_kernel_evaluations(warm);
