@@ -399,12 +399,13 @@ bool ss_row_subset_make(SsRowSubset *subset, const SsData *X, const int64_t *lis
   return true;
 }
 
-/* out[k] = popcount(b_{first + k} AND b_z) for k < len, W words a row:
- * one copy of the loop per W, the word loop unrolled. */
-static inline void bit_dots_of_width(const uint64_t *bits, int64_t W, int64_t z, int64_t first,
+/* out[k] = popcount(b_{first + k} AND zb) for k < len, W words a row (zb:
+ * the scored row's bits): one copy of the loop per W, the word loop
+ * unrolled. */
+static inline void bit_dots_of_width(const uint64_t *bits, int64_t W, const uint64_t *zb, int64_t first,
                                      int64_t len, double *out)
 {
-  const uint64_t *zb = bits + z * W, *b = bits + first * W;
+  const uint64_t *b = bits + first * W;
   for (int64_t k = 0; k < len; ++k) {
     int64_t count = 0;
     for (int64_t w = 0; w < W; ++w) count += __builtin_popcountll(b[k * W + w] & zb[w]);
@@ -412,14 +413,14 @@ static inline void bit_dots_of_width(const uint64_t *bits, int64_t W, int64_t z,
   }
 }
 
-SS_VECTOR_CLONES static void bit_dots(const SsRowCopy *copy, int64_t z, int64_t first,
+SS_VECTOR_CLONES static void bit_dots(const SsRowCopy *copy, const uint64_t *zb, int64_t first,
                                       int64_t len, double *out)
 {
   switch (copy->words) {
-  case 1: bit_dots_of_width(copy->bits, 1, z, first, len, out); break;
-  case 2: bit_dots_of_width(copy->bits, 2, z, first, len, out); break;
-  case 3: bit_dots_of_width(copy->bits, 3, z, first, len, out); break;
-  default: bit_dots_of_width(copy->bits, 4, z, first, len, out); break;
+  case 1: bit_dots_of_width(copy->bits, 1, zb, first, len, out); break;
+  case 2: bit_dots_of_width(copy->bits, 2, zb, first, len, out); break;
+  case 3: bit_dots_of_width(copy->bits, 3, zb, first, len, out); break;
+  default: bit_dots_of_width(copy->bits, 4, zb, first, len, out); break;
   }
 }
 
@@ -589,12 +590,14 @@ static void sliced_dots(const SsRowCopy *copy, int64_t first, int64_t len, const
 }
 #endif
 
-/* dots() over a copy; false (nothing written) when it cannot serve. */
-static bool copied_dots(const SsRowCopy *copy, int64_t z, int64_t first, int64_t len,
+/* dots() over a copy; false (nothing written) when it cannot serve (a bit
+ * copy without the scored row's bits @p zb: the CSR dots then). */
+static bool copied_dots(const SsRowCopy *copy, const uint64_t *zb, int64_t first, int64_t len,
                         const double *zd, double *out)
 {
   if (copy->bits) {
-    bit_dots(copy, z, first, len, out);
+    if (!zb) return false;
+    bit_dots(copy, zb, first, len, out);
     return true;
   }
   /* whole blocks: a slice's rows are spread over its block */
@@ -666,13 +669,14 @@ static inline double csr_unit_dot(const int32_t *j, int64_t a, int64_t e, const 
 
 /* out[k] = <x_r, zd> for k < len, r = rows[k] (rows NULL: r = first + k),
  * one loop per layout x type; unit: X is CSR and its stored values are
- * all 1 (ss_data_unit_values). Consecutive rows against X's own row z
- * (zd its scatter) are summed over @p copy when it has one (NULL: none). */
-static void dots(const SsData *X, const SsRowCopy *copy, int64_t z, const int64_t *rows,
+ * all 1 (ss_data_unit_values). Consecutive rows against the row z (zd its
+ * scatter, zb its bits for a bit copy, else NULL) are summed over @p copy
+ * when it has one (NULL: none). */
+static void dots(const SsData *X, const SsRowCopy *copy, const uint64_t *zb, const int64_t *rows,
                  int64_t first, int64_t len, const double *zd, bool unit, double *out)
 {
   const int64_t d = X->dimension;
-  if (!rows && copy && copy->num_rows > 0 && copied_dots(copy, z, first, len, zd, out)) return;
+  if (!rows && copy && copy->num_rows > 0 && copied_dots(copy, zb, first, len, zd, out)) return;
   if (X->layout == SS_LAYOUT_DENSE) {
     const int64_t stride = X->row_stride;
     if (X->dtype == SS_DTYPE_FLOAT32) {
@@ -820,7 +824,7 @@ SS_VECTOR_CLONES static void rbf_block_f32(double *out, const double *norms2, co
 
 /* row_block's rbf entries lo..lo+len-1 on float32 data (rows already
  * offset by lo). */
-static void rbf_row_f32(const SsData *X, const SsRowCopy *copy, int64_t z, const double *norms2,
+static void rbf_row_f32(const SsData *X, const SsRowCopy *copy, const uint64_t *zb, const double *norms2,
                         const int64_t *rows, int64_t lo, int64_t len, const double *zd,
                         double z_norm2, double g, bool unit, double *out)
 {
@@ -830,7 +834,7 @@ static void rbf_row_f32(const SsData *X, const SsRowCopy *copy, int64_t z, const
     for (int64_t k = 0; k < d; ++k) zf[k] = (float)zd[k];
     dense_dots_f32(X, rows, lo, len, zf, out);
   } else {
-    dots(X, copy, z, rows, lo, len, zd, unit, out);
+    dots(X, copy, zb, rows, lo, len, zd, unit, out);
   }
   for (int64_t b = 0; b < len; b += SS_KERNEL_ROW_BLOCK) {
     const int64_t c = len - b < SS_KERNEL_ROW_BLOCK ? len - b : SS_KERNEL_ROW_BLOCK;
@@ -839,8 +843,8 @@ static void rbf_row_f32(const SsData *X, const SsRowCopy *copy, int64_t z, const
 }
 
 /* out[0..hi - lo) = the row's entries lo..hi-1 (ss_kernel_row_threads);
- * flags: SsKernelRowFlags; copy, z: as dots(). */
-static void row_block(const SsKernel *kernel, const SsData *X, const SsRowCopy *copy, int64_t z,
+ * flags: SsKernelRowFlags; copy, zb: as dots(). */
+static void row_block(const SsKernel *kernel, const SsData *X, const SsRowCopy *copy, const uint64_t *zb,
                       const double *norms2, const int64_t *rows, int64_t lo, int64_t hi,
                       const double *zd, double z_norm2, unsigned flags, double *out)
 {
@@ -848,7 +852,7 @@ static void row_block(const SsKernel *kernel, const SsData *X, const SsRowCopy *
   const bool unit = flags & SS_ROWS_UNIT_VALUES;
   if (rows) rows += lo;
   if ((flags & SS_ROWS_FLOAT32) && kernel->type == SS_KERNEL_RBF && X->dtype == SS_DTYPE_FLOAT32) {
-    rbf_row_f32(X, copy, z, norms2, rows, lo, len, zd, z_norm2, kernel->gamma, unit, out);
+    rbf_row_f32(X, copy, zb, norms2, rows, lo, len, zd, z_norm2, kernel->gamma, unit, out);
     return;
   }
   if (kernel->type == SS_KERNEL_PRECOMPUTED) {
@@ -856,7 +860,7 @@ static void row_block(const SsKernel *kernel, const SsData *X, const SsRowCopy *
     for (int64_t k = 0; k < len; ++k) out[k] = zd[rows ? rows[k] : lo + k];
     return;
   }
-  dots(X, copy, z, rows, lo, len, zd, unit, out);
+  dots(X, copy, zb, rows, lo, len, zd, unit, out);
   const double g = kernel->gamma, c0 = kernel->coef0;
   switch (kernel->type) {
   case SS_KERNEL_RBF:
@@ -902,8 +906,25 @@ typedef struct RowJob {
   void *context;
   unsigned flags;           /* SsKernelRowFlags */
   const SsRowCopy *copy;    /* ss_kernel_training_row_blocks: X's copy (NULL: none), */
-  int64_t z;                /* and the row of X that z is */
+  const uint64_t *zb;       /* and z's bits for a bit copy (NULL: none) */
 } RowJob;
+
+/* The bits of the copy's own row z (NULL: not a bit copy, or z < 0). */
+static const uint64_t *own_bits(const SsRowCopy *copy, int64_t z)
+{
+  return copy && copy->bits && z >= 0 ? copy->bits + z * copy->words : NULL;
+}
+
+bool ss_row_copy_bits_of(const SsRowCopy *copy, const SsData *X, int64_t i, uint64_t *bits)
+{
+  if (!copy || !copy->bits || X->layout != SS_LAYOUT_CSR) return false;
+  for (int64_t w = 0; w < copy->words; ++w) bits[w] = 0;
+  for (int64_t k = X->indptr[i]; k < X->indptr[i + 1]; ++k) {
+    const int32_t c = X->indices[k];
+    bits[c / 64] |= UINT64_C(1) << (c % 64);
+  }
+  return true;
+}
 
 /* Blocks [begin, end) of ss_kernel_row_threads, into the row. */
 static void row_chunks(void *job, int64_t begin, int64_t end, int slot)
@@ -913,7 +934,7 @@ static void row_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->copy, r->z, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2,
+    row_block(r->kernel, r->X, r->copy, r->zb, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2,
               r->flags, r->out + lo);
   }
 }
@@ -924,7 +945,7 @@ void ss_kernel_row_threads(const SsKernel *kernel, const SsData *X, const double
 {
   SsThreadPool *pool = ss_threads_pool(threads, m);
   if (!pool) {
-    row_block(kernel, X, NULL, -1, norms2, rows, 0, m, zd, z_norm2, flags, out);
+    row_block(kernel, X, NULL, NULL, norms2, rows, 0, m, zd, z_norm2, flags, out);
     return;
   }
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .rows = rows, .m = m, .zd = zd,
@@ -939,7 +960,7 @@ void ss_kernel_training_row_threads(const SsKernel *kernel, const SsData *X, uns
 {
   const int64_t m = X->num_data;
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .m = m, .zd = zd, .z_norm2 = z_norm2,
-                .out = out, .flags = flags, .copy = copy, .z = z};
+                .out = out, .flags = flags, .copy = copy, .zb = own_bits(copy, z)};
   ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), row_chunks, &job);
 }
 
@@ -953,7 +974,7 @@ static void consume_chunks(void *job, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     int64_t lo, hi;
     block_range(b, r->m, &lo, &hi);
-    row_block(r->kernel, r->X, r->copy, r->z, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2,
+    row_block(r->kernel, r->X, r->copy, r->zb, r->norms2, r->rows, lo, hi, r->zd, r->z_norm2,
               r->flags, k);
     r->consume(r->context, b, lo, hi, k);
   }
@@ -975,9 +996,18 @@ void ss_kernel_training_row_blocks(const SsKernel *kernel, const SsData *X, unsi
                                    const double *zd, double z_norm2, SsThreads threads,
                                    SsKernelBlockFn consume, void *context)
 {
+  ss_kernel_copy_row_blocks(kernel, X, flags, copy, norms2, own_bits(copy, z), zd, z_norm2, threads,
+                            consume, context);
+}
+
+void ss_kernel_copy_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flags,
+                               const SsRowCopy *copy, const double *norms2, const uint64_t *z_bits,
+                               const double *zd, double z_norm2, SsThreads threads,
+                               SsKernelBlockFn consume, void *context)
+{
   const int64_t m = X->num_data;
   RowJob job = {.kernel = kernel, .X = X, .norms2 = norms2, .m = m, .zd = zd, .z_norm2 = z_norm2,
-                .consume = consume, .context = context, .flags = flags, .copy = copy, .z = z};
+                .consume = consume, .context = context, .flags = flags, .copy = copy, .zb = z_bits};
   ss_parallel_for(ss_threads_pool(threads, m), ss_kernel_row_num_blocks(m), consume_chunks, &job);
 }
 
@@ -985,7 +1015,7 @@ void ss_kernel_row_from_scattered(const SsKernel *kernel, const SsData *X, const
                                   const int64_t *rows, int64_t m, const double *zd,
                                   double z_norm2, double *out)
 {
-  row_block(kernel, X, NULL, -1, norms2, rows, 0, m, zd, z_norm2, 0, out);
+  row_block(kernel, X, NULL, NULL, norms2, rows, 0, m, zd, z_norm2, 0, out);
 }
 
 double ss_kernel_diagonal(const SsKernel *kernel, const SsData *X, int64_t i, double norm2)

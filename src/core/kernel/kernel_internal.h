@@ -154,6 +154,20 @@ void ss_kernel_training_row_blocks(const SsKernel *kernel, const SsData *X, unsi
                                    const double *zd, double z_norm2, SsThreads threads,
                                    SsKernelBlockFn consume, void *context);
 
+/** The same against a row z that need not be one of X's (a row subset's
+ *  rows against any training row): its scatter zd and, where @p copy is a
+ *  bit copy, its bits @p z_bits (ss_row_copy_bits_of; NULL: the CSR dots
+ *  instead of the bits, the same values). */
+void ss_kernel_copy_row_blocks(const SsKernel *kernel, const SsData *X, unsigned flags,
+                               const SsRowCopy *copy, const double *norms2, const uint64_t *z_bits,
+                               const double *zd, double z_norm2, SsThreads threads,
+                               SsKernelBlockFn consume, void *context);
+
+/** The bits of row @p i of @p X (CSR, 0/1 values, the copy's dimension) as
+ *  @p copy's rows hold theirs, into bits[0..copy->words); false, writing
+ *  nothing, where the copy is no bit copy (or X not CSR). */
+bool ss_row_copy_bits_of(const SsRowCopy *copy, const SsData *X, int64_t i, uint64_t *bits);
+
 /** The same row written whole into out[0..n), as ss_kernel_row_threads
  *  writes it (the same values, blocks and threads). */
 void ss_kernel_training_row_threads(const SsKernel *kernel, const SsData *X, unsigned flags,

@@ -82,11 +82,13 @@ static double expansion_score(SsKernelSvm *self, const int64_t *rows, const doub
   const int64_t copied = subset ? subset->data.num_data : 0;
   ss_data_scatter_row(X, i, zd);
   if (copied > 0) {
-    /* (its row copy is no bit copy: the z of the dots, -1, is never read) */
+    /* a bit copy's dots read x_i's bits (0/1 rows: popcounts, the CSR sums) */
+    uint64_t z_bits[SS_ROW_BITS_MAX_DIMENSION / 64];
+    const bool bits = ss_row_copy_bits_of(&subset->copy, X, i, z_bits);
     ScoreBlocks sb = {coef, partial, stride};
-    ss_kernel_training_row_blocks(&self->kernel, &subset->data, self->row_flags, &subset->copy,
-                                  subset->norms2, -1, zd, self->norms2[i], threads, score_block,
-                                  &sb);
+    ss_kernel_copy_row_blocks(&self->kernel, &subset->data, self->row_flags, &subset->copy,
+                              subset->norms2, bits ? z_bits : NULL, zd, self->norms2[i], threads,
+                              score_block, &sb);
   }
   if (copied < m) {
     ScoreBlocks rest = {coef + copied, partial + copied / SS_KERNEL_ROW_BLOCK * stride, stride};
@@ -150,15 +152,16 @@ static int64_t whole_lines(int64_t count)
  * kernel_internal.h: on ijcnn1 a listed CSR row, scattered over X, cost a
  * fetch from memory each), made once for the pass, with the same values;
  * not with set_row_copy(0), dense data, a kernel map or a precomputed
- * kernel (its row is read by X's row numbers), nor out of memory. Its row
- * copy is never a bit copy, which would need x_i among its rows: 0/1 rows
- * are sliced instead, 1 x_c being x_c, the CSR dot's term. */
+ * kernel (its row is read by X's row numbers), nor out of memory. 0/1 rows
+ * of at most SS_ROW_BITS_MAX_DIMENSION features are copied as bits, their
+ * dots with x_i popcounts against x_i's own bits (expansion_score; until
+ * stop 50 they were sliced, as any other row: kernel Pegasos's steps on a9a
+ * 12.5-18 ns a kernel value, where the SBP's bit rows take 3.3). */
 bool ss_kernel_svm_row_subset(const SsKernelSvm *self, const int64_t *rows, int64_t m,
                               SsRowSubset *subset)
 {
   if (!ss_kernel_svm_copies_rows(self)) return false;
-  return ss_row_subset_make(subset, &self->data, rows, m, self->norms2,
-                            self->row_flags & ~(unsigned)SS_ROWS_UNIT_VALUES);
+  return ss_row_subset_make(subset, &self->data, rows, m, self->norms2, self->row_flags);
 }
 
 void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
