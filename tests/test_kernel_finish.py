@@ -359,19 +359,19 @@ def test_the_run_hands_over_once_its_work_reaches_n_squared(solver, name, C):
 
 
 @pytest.mark.parametrize("solver", ["pegasos", "bsca"])
-def test_on_large_n_the_run_hands_over_at_the_predicted_finish_cost(solver):
-    """On 16,384 rows or more, Pegasos, BSGD and BSCA (B >= n) predict the
-    finish's cost from exact solves of a 4,096-row sample and its halves
-    and hand over once their work reaches it, where it is below n^2
-    (kernel_finish.c, "When"). On 16,384 noisy generated rows in 2-D the
-    prediction is reported (exact_cost), positive and below n^2; the steps
-    and the samples' solves cost less than n^2 kernel evaluations (the n^2
-    rule alone hands over only once the steps' work reached n^2); the finish
-    certifies the gap, and its model is the one the finish makes from zero
-    after a single step, to the bit. Under a cap set by the caller (no
-    finish) no sample is solved."""
+@pytest.mark.parametrize("n", [4000, 16384])
+def test_on_large_n_the_run_hands_over_at_the_predicted_finish_cost(solver, n):
+    """On 2,048 rows or more, Pegasos, BSGD and BSCA (B >= n) predict the
+    finish's cost from exact solves of a sample of min(4096, n/4) rows and
+    its halves and hand over once their work reaches it, where it is below
+    n^2 (kernel_finish.c, "When"). On noisy generated rows in 2-D (a sample
+    of 1,000 and of 4,096 rows) the prediction is reported (exact_cost),
+    positive and below n^2; the steps and the samples' solves cost less than
+    n^2 kernel evaluations (the n^2 rule alone hands over only once the
+    steps' work reached n^2); the finish certifies the gap, and its model is
+    the one the finish makes from zero after a single step, to the bit.
+    Under a cap set by the caller (no finish) no sample is solved."""
     rng = np.random.default_rng(5)
-    n = 16384
     y = np.where(rng.random(n) < 0.4, 1.0, -1.0)
     X = rng.normal(size=(n, 2)) + 0.8 * y[:, None]
     C = 1.0
@@ -395,3 +395,15 @@ def test_on_large_n_the_run_hands_over_at_the_predicted_finish_cost(solver):
     assert svm.get_bias() == cold.get_bias()
     _, capped = run(cap=n)
     assert capped["exact_cost"] == 0 and capped["finish_epochs"] == 0, capped
+
+
+def test_below_2048_rows_no_sample_is_solved():
+    """Under 2,048 rows the sample would be under 512 rows: no prediction,
+    the hand-over at n^2 (exact_cost 0), as on every set of the unseen-data
+    suite (at most 2,000 rows)."""
+    X, y = _data("breast_cancer")
+    X = np.tile(X, (3, 1))[:2047]
+    y = np.tile(y, 3)[:2047]
+    svm = stochsvm.KernelSVM(X, y, 1 / (10.0 * len(y)), solver="pegasos", gamma=_gamma(X))
+    st = svm.train()
+    assert st["exact_cost"] == 0 and st["finish_epochs"] > 0, st

@@ -89,7 +89,7 @@ typedef struct SsKernelSvmStatistics {
                                     warm-up's sample: the predicted kernel evaluations of an
                                     exact kernel SDCA solve, against which its run races
                                     (src/core/kernel/sbp_race.c); Pegasos, BSGD and BSCA
-                                    whose run may hand over to the finish, on 16,384 rows or
+                                    whose run may hand over to the finish, on 2,048 rows or
                                     more: the finish's predicted kernel evaluations, at which
                                     the run hands over if below n^2 (kernel_finish.c); 0
                                     otherwise */

@@ -1116,7 +1116,7 @@ cdef class KernelSVM(_Trainer):
         exact_cost (the SBP at a derived ``nu`` on more than 4096 rows: the
         predicted kernel evaluations of an exact solve, which its run races;
         Pegasos, BSGD and BSCA whose run may hand over to the finish, on
-        16,384 rows or more: the finish's predicted kernel evaluations; 0
+        2,048 rows or more: the finish's predicted kernel evaluations; 0
         otherwise). Before the first train (status ``'untrained'``) every
         figure but the counts and ``elapsed_time`` is NaN, as for SVM."""
         cdef SsKernelSvm *p = self._reader()

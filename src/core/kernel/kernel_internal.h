@@ -322,7 +322,7 @@ struct SsKernelSvm_ {
   int64_t race_start_iteration; /**< the iteration number when they began (sbp_race.c) */
   bool race_lost;              /**< this run handed over to the exact finish before its cap: the race
                                     (sbp_race.c), or early (kernel_finish.c, "When") */
-  double finish_cost;          /**< Pegasos, BSGD, BSCA on large n: the finish's kernel evaluations
+  double finish_cost;          /**< Pegasos, BSGD, BSCA on n >= 2048: the finish's kernel evaluations
                                     predicted from a sample at this run's start (kernel_finish.c,
                                     "When"); 0: none */
 

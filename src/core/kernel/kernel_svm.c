@@ -1450,8 +1450,10 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
 /*     The finish's predicted cost for Pegasos, BSGD and BSCA (B >= n)       */
 /* ------------------------------------------------------------------------ */
 
-/** The prediction is made on at least this many samples' rows. */
+/** The prediction's sample is at most 1/this of the rows... */
 #define SS_FINISH_PREDICTION_SAMPLES 4
+/** ...and at least this many rows (else no prediction: the n^2 rule). */
+#define SS_FINISH_PREDICTION_MIN_ROWS 512
 
 /* The kernel evaluations of the finish's solver (finish_solver) on @p r,
  * added to *evaluations; *converged says whether it reached the gap. */
@@ -1470,19 +1472,23 @@ static SsStatus sample_finish(SsKernelSvm *self, const RowSample *r, int64_t m, 
 
 /* The finish's cost on all n rows predicted as the SBP's race predicts it
  * (sbp_race.c): the finish's own solver, at the same C, on a stratified
- * sample of m = SS_SBP_NU_WARMUP_ROWS rows and on its two halves, their
- * kernel evaluations extrapolated by ss_sbp_race_exact_cost. For Pegasos,
- * BSGD and BSCA (B >= n) whose run may hand over (ss_kernel_finish_allowed),
- * on at least SS_FINISH_PREDICTION_SAMPLES m rows: the three solves cost
- * about 1.5 (m / n)^2 of the prediction, at most a tenth of it. The
- * evaluations count in the run's (before its race starts). Into
- * self->finish_cost, 0 where no prediction is made or a sample's solve
- * ends short of its gap (the run then hands over at n^2, as without). */
+ * sample of m = min(SS_SBP_NU_WARMUP_ROWS, n / SS_FINISH_PREDICTION_SAMPLES)
+ * rows and on its two halves, their kernel evaluations extrapolated by
+ * ss_sbp_race_exact_cost. For Pegasos, BSGD and BSCA (B >= n) whose run
+ * may hand over (ss_kernel_finish_allowed), on rows enough for a sample of
+ * SS_FINISH_PREDICTION_MIN_ROWS (2,048): the three solves cost about
+ * 1.5 (m / n)^2 of the prediction, at most a tenth of it. The evaluations
+ * count in the run's (before its race starts). Into self->finish_cost, 0
+ * where no prediction is made or a sample's solve ends short of its gap
+ * (the run then hands over at n^2, as without). */
 static SsStatus predict_finish_cost(SsKernelSvm *self)
 {
   self->finish_cost = 0;
-  const int64_t n = self->num_data, m = self->finish_sample_rows ? self->finish_sample_rows : SS_SBP_NU_WARMUP_ROWS;
+  const int64_t n = self->num_data, share = n / SS_FINISH_PREDICTION_SAMPLES;
+  const int64_t m = self->finish_sample_rows ? self->finish_sample_rows
+                                             : (share < SS_SBP_NU_WARMUP_ROWS ? share : SS_SBP_NU_WARMUP_ROWS);
   if (self->solver == SS_KSOLVER_SBP || self->solver == SS_KSOLVER_SDCA || m < 2 ||
+      (!self->finish_sample_rows && m < SS_FINISH_PREDICTION_MIN_ROWS) ||
       n < SS_FINISH_PREDICTION_SAMPLES * m || !ss_kernel_finish_allowed(self) ||
       (self->kernel.type == SS_KERNEL_PRECOMPUTED && self->data.layout == SS_LAYOUT_CSR))
     return SS_OK;
