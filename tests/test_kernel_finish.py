@@ -407,3 +407,25 @@ def test_below_2048_rows_no_sample_is_solved():
     svm = stochsvm.KernelSVM(X, y, 1 / (10.0 * len(y)), solver="pegasos", gamma=_gamma(X))
     st = svm.train()
     assert st["exact_cost"] == 0 and st["finish_epochs"] > 0, st
+
+
+def test_the_prediction_on_a_precomputed_kernel():
+    """A precomputed Gram matrix's sample is its m x m block (m = 625 on
+    2,500 rows): the finish's solver on it takes the block's own dimension
+    (it took the full matrix's, and train() failed with "argument out of
+    range"). The run predicts, hands over and ends on the model of the
+    finish from zero, to the bit."""
+    rng = np.random.default_rng(7)
+    n = 2500
+    y = np.where(rng.random(n) < 0.3, 1.0, -1.0)
+    K = rbf_kernel(rng.normal(size=(n, 8)) + 0.5 * y[:, None], gamma=0.2)
+    runs = []
+    for cap in (None, 1):
+        svm = stochsvm.KernelSVM(K, y, 1 / (10.0 * n), solver="pegasos", kernel="precomputed", seed=1)
+        if cap:
+            svm.set_max_num_iterations(cap)
+            svm.set_sdca_finish(True)
+        runs.append((svm, svm.train()))
+    (svm, st), (cold, _) = runs
+    assert st["status"] == "converged" and 0 < st["exact_cost"] < n * n, st
+    np.testing.assert_array_equal(svm.get_coefficients(), cold.get_coefficients())

@@ -572,7 +572,8 @@ static double best_constant_objective(const SsKernelSvm *self)
 static SsKernelSvm *finish_solver(SsKernelSvm *self, const SsData *rows, const double *labels,
                                   const double *weights, double lambda, SsStatus *status)
 {
-  SsKernelSvm *sdca = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &self->kernel, self->dimension, lambda);
+  /* rows' own dimension: a precomputed kernel's sample is an m x m block */
+  SsKernelSvm *sdca = ss_kernel_svm_new_without_data(SS_KSOLVER_SDCA, &self->kernel, rows->dimension, lambda);
   *status = sdca ? SS_OK : SS_ERR_ALLOC;
   const int64_t iterations = ss_kernel_finish_cap(rows->num_data);
   if (*status == SS_OK) *status = ss_kernel_svm_set_kernel_precision(sdca, self->kernel_precision);
