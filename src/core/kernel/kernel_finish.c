@@ -235,9 +235,9 @@ bool ss_kernel_finish_early(const SsKernelSvm *self, int64_t next_check)
 {
   if (!ss_kernel_finish_allowed(self) || self->solver == SS_KSOLVER_SBP) return false; /* sbp_race.c */
   if (self->solver == SS_KSOLVER_SDCA) return true;
-  const double n = (double)self->num_data, work = (double)(self->num_kernel_evaluations - self->race_start);
+  const double n = (double)self->num_data;
   if (self->finish_cost > 0) return ss_kernel_race_lost(self, fmin(self->finish_cost, n * n), next_check);
-  return work >= n * n;
+  return (double)(self->num_kernel_evaluations - self->race_start) >= n * n;
 }
 
 bool ss_kernel_finish_wanted(const SsKernelSvm *self)

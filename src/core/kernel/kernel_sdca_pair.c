@@ -909,17 +909,14 @@ SS_VECTOR_CLONES static int64_t choose_t_lanes(const PairView *w, const double *
     best = VEC_PICK(better, gain, best);
     pos = VEC_PICK_INT(better, ((PairVi){k, k + 1, k + 2, k + 3}), pos);
   }
-  for (int64_t k = whole; k < hi; ++k) {
+  for (int64_t k = whole; k < hi; ++k) { /* the tail, visit by visit through the scalar scan */
     const int l = (int)(k - whole);
-    const int64_t q = act ? act[k] : k;
-    double g, room;
-    if (!own_step(v[k], side[k], y[q], a[q], box[q], &g, &room)) continue;
+    double gain, g;
+    const int64_t found = choose_t(w, y, a, box, k, k + 1, &gain, &g);
     if (g > worst[l]) worst[l] = g;
-    const double s = own_length(g, room, K_diag[k]);
-    const double gain = s * g - 0.5 * s * s * K_diag[k];
-    if (gain > best[l]) {
+    if (found >= 0 && gain > best[l]) {
       best[l] = gain;
-      pos[l] = k;
+      pos[l] = found;
     }
   }
   double key[PAIR_VEC];

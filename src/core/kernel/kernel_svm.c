@@ -1364,6 +1364,12 @@ static SsKernelSvm *warmup_solver(const SsKernelSvm *self, const SsData *rows, c
   return warm;
 }
 
+/* The lambda of the SVM with the object's C = 1/(lambda n) on m rows. */
+static double sample_lambda(const SsKernelSvm *self, int64_t m)
+{
+  return fmin(self->lambda * ((double)self->num_data / (double)m), SS_LAMBDA_MAX);
+}
+
 /* The nu of the SVM with C = 1/(lambda n) on the m rows of @p rows:
  * exact kernel SDCA (the object's bias setting) at lambda n / m, by the
  * pair solver (kernel_sdca_pair.c), without the bias in its bias-free mode
@@ -1376,8 +1382,7 @@ static SsStatus sample_nu(const SsKernelSvm *self, const SsData *rows, const dou
                           const double *weights, int64_t epochs, double *nu,
                           int64_t *kernel_evaluations)
 {
-  const int64_t m = rows->num_data;
-  const double lambda = fmin(self->lambda * ((double)self->num_data / (double)m), SS_LAMBDA_MAX);
+  const double lambda = sample_lambda(self, rows->num_data);
   SsStatus status = SS_OK;
   SsKernelSvm *warm = warmup_solver(self, rows, labels, weights, lambda, epochs, self->bias_enabled, &status);
   if (warm && !self->bias_enabled) status = ss_kernel_sdca_bias_free_pairs(warm);
@@ -1461,9 +1466,8 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
 static SsStatus sample_finish(SsKernelSvm *self, const RowSample *r, int64_t m, int64_t *evaluations,
                               bool *converged)
 {
-  const double lambda = fmin(self->lambda * ((double)self->num_data / (double)m), SS_LAMBDA_MAX);
   SsStatus status;
-  SsKernelSvm *sdca = finish_solver(self, &r->data, r->labels, r->weights, lambda, &status);
+  SsKernelSvm *sdca = finish_solver(self, &r->data, r->labels, r->weights, sample_lambda(self, m), &status);
   if (sdca) status = ss_kernel_svm_train(sdca);
   if (sdca) *evaluations += ss_kernel_svm_get_num_kernel_evaluations(sdca);
   *converged = status == SS_OK && ss_kernel_svm_get_statistics(sdca)->status == SS_SVM_STATUS_CONVERGED;
