@@ -246,6 +246,60 @@ void test_thread_pool_long_job_run_alone(void)
   ss_thread_pool_delete(pool);
 }
 
+#if SS_POOL_THREADS
+#include <stdatomic.h>
+
+/* A job whose caller stalls in its first chunk until a worker has run one
+ * of the caller's home chunks (thread_pool.c, "Home chunks"), or 5 s. */
+typedef struct StallJob {
+  int runs[64];
+  int slot_of[64];
+  _Atomic int home_by_worker; /* a worker ran a chunk of [1, 32) */
+  int waited_out;
+} StallJob;
+
+static void stall_chunks(void *context, int64_t begin, int64_t end, int slot)
+{
+  StallJob *job = context;
+  for (int64_t k = begin; k < end; ++k) {
+    if (k == 0 && slot == 0) {
+      const time_t start = time(NULL);
+      while (!atomic_load(&job->home_by_worker)) {
+        if (time(NULL) - start > 5) {
+          job->waited_out = 1;
+          break;
+        }
+      }
+    }
+    job->runs[k]++;
+    job->slot_of[k] = slot;
+    if (slot > 0 && k >= 1 && k < 32) atomic_store(&job->home_by_worker, 1);
+  }
+}
+#endif
+
+void test_thread_pool_home_chunks_taken_when_the_caller_stalls(void)
+{
+  /* Two threads: the caller's home is the first half of the 64 chunks. While
+   * it stalls in chunk 0, the worker runs its own half, then the caller's
+   * home chunks not yet claimed; each chunk runs once. (Without the
+   * stealing the caller would wait its 5 s out.) */
+  SsThreadPool *pool = eager_pool(2);
+  REQUIRE_POOL(pool);
+#if SS_POOL_THREADS
+  for (int repeat = 0; repeat < 3; ++repeat) {
+    StallJob job;
+    memset(&job, 0, sizeof job);
+    atomic_init(&job.home_by_worker, 0);
+    ss_parallel_for(pool, 64, stall_chunks, &job);
+    CHECK_EQ_INT(runs_not_once(job.runs, 64), 0);
+    CHECK_EQ_INT(job.waited_out, 0);
+    CHECK_EQ_INT(job.slot_of[0], 0);
+  }
+#endif
+  ss_thread_pool_delete(pool);
+}
+
 void test_thread_pool_delete_untrained(void)
 {
   SsData data;

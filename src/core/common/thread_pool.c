@@ -14,6 +14,23 @@
  * claimed, and only then rewrites the job for the next call: a worker whose
  * claim succeeds read the job of that claim's generation.
  *
+ * Home chunks. With dynamic claims, which thread runs a chunk changes from
+ * job to job, and a chunk's data (the SBP's responses and sums of one
+ * block of examples, written at every row) moves between the cores' caches
+ * with it. Where the two vCPUs of a VM do not share a cache, each move is a
+ * miss on the other side: the same 2-thread SBP ran 0.37 or 0.47-0.56 s on
+ * ijcnn1, by minutes-long phases of the VM, where two one-thread processes
+ * at once ran as fast as one alone throughout (they share nothing). So the
+ * caller's first 1/T of a parallel job's chunks are its home: it claims them
+ * first, through a word of their own (home), and the workers claim the rest
+ * (state), each then taking what is left of the other's (a caller
+ * descheduled on a busy machine holds no chunk up). With two threads each
+ * block then stays on one core, but for the last claims of a job: in the
+ * VM's slow phase the SBP took 0.40-0.44 s (ijcnn1) and 0.22-0.24 s (a9a)
+ * against 0.47-0.56 and 0.26-0.29 s before, and 2-4 % less in its fast
+ * phase (bench/results/kernel_speed.md, "Stop 51"). Both words carry the
+ * job's generation and are closed together.
+ *
  * A worker, between jobs, waits awake (a few pause instructions, then
  * sched_yield, which hands the core to any thread waiting for it, the caller
  * included), so a job that follows soon (the next kernel row) finds it
@@ -134,6 +151,8 @@ typedef struct Worker {
 
 struct SsThreadPool {
   _Alignas(LINE) _Atomic uint64_t state; /* generation | next chunk */
+  _Alignas(LINE) _Atomic uint64_t home;  /* the caller's home chunks: generation | next chunk */
+  _Atomic int64_t home_end;               /* they are [0, home_end) */
   _Alignas(LINE) _Atomic int64_t done;   /* chunks of the job the workers finished */
   _Alignas(LINE) _Atomic(SsParallelFn) fn;
   _Atomic int64_t spin_ns; /* how long a worker waits for a job before it sleeps */
@@ -184,28 +203,29 @@ static inline bool joinable(uint64_t s, uint64_t seen)
   return GENERATION(s) != seen && NEXT(s) != CLOSED;
 }
 
-/* Claims chunks of the job at state @p s and runs them; a worker (@p slot
- * > 0) counts them in done. A claim takes a share of what is left (half of
- * it divided among the threads, at least one chunk), so a long job costs a
- * few claims per thread and its last chunks are still claimed one by one.
- * Returns the number of chunks run. */
-static int64_t run_chunks(SsThreadPool *pool, uint64_t s, int slot)
+/* Claims chunks [NEXT(s), end) of the job through @p word (state or home),
+ * whose value was @p s, and runs them; a worker (@p slot > 0) counts them in
+ * done. A claim takes a share of what is left (half of it divided among
+ * the threads, at least one chunk), so a long job costs a few claims per
+ * thread and its last chunks are still claimed one by one. Returns the
+ * number of chunks run. */
+static int64_t run_chunks(SsThreadPool *pool, _Atomic uint64_t *word, uint64_t s, uint64_t end,
+                          int slot)
 {
   const uint64_t g = GENERATION(s);
   const SsParallelFn fn = atomic_load_explicit(&pool->fn, memory_order_relaxed);
   void *context = atomic_load_explicit(&pool->context, memory_order_relaxed);
-  const uint64_t n = (uint64_t)atomic_load_explicit(&pool->num_chunks, memory_order_relaxed);
   const uint64_t shares = 2 * (uint64_t)(1 + pool->num_workers);
   int64_t count = 0;
-  while (GENERATION(s) == g && NEXT(s) < n) {
-    const uint64_t left = n - NEXT(s), take = left > shares ? left / shares : 1;
-    if (!atomic_compare_exchange_weak_explicit(&pool->state, &s, s + take, memory_order_acq_rel,
+  while (GENERATION(s) == g && NEXT(s) < end) {
+    const uint64_t left = end - NEXT(s), take = left > shares ? left / shares : 1;
+    if (!atomic_compare_exchange_weak_explicit(word, &s, s + take, memory_order_acq_rel,
                                                memory_order_acquire))
-      continue; /* s now holds the current state */
+      continue; /* s now holds the word's value */
     fn(context, (int64_t)NEXT(s), (int64_t)(NEXT(s) + take), slot);
     count += (int64_t)take;
     if (slot > 0) atomic_fetch_add_explicit(&pool->done, (int64_t)take, memory_order_release);
-    s = atomic_load_explicit(&pool->state, memory_order_acquire);
+    s = atomic_load_explicit(word, memory_order_acquire);
   }
   return count;
 }
@@ -271,7 +291,13 @@ static void *worker_main(void *arg)
     STAT(pool, joins);
     atomic_fetch_add(&pool->stats.join_ns, now_ns() - atomic_load(&pool->stats.published));
 #endif
-    run_chunks(pool, s, w->slot);
+    const uint64_t n = (uint64_t)atomic_load_explicit(&pool->num_chunks, memory_order_relaxed);
+    run_chunks(pool, &pool->state, s, n, w->slot);
+    /* then what the caller has not claimed of its home chunks (a caller
+     * descheduled on a busy machine holds nothing up) */
+    const uint64_t h = atomic_load_explicit(&pool->home, memory_order_acquire);
+    const uint64_t end = (uint64_t)atomic_load_explicit(&pool->home_end, memory_order_relaxed);
+    if (GENERATION(h) == seen) run_chunks(pool, &pool->home, h, end, w->slot);
   }
   return NULL;
 }
@@ -304,6 +330,8 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
     return SS_ERR_ALLOC;
   }
   atomic_init(&pool->state, (UINT64_C(1) << 32) | CLOSED); /* workers start having seen 0 */
+  atomic_init(&pool->home, (UINT64_C(1) << 32) | CLOSED);
+  atomic_init(&pool->home_end, 0);
   atomic_init(&pool->done, 0);
   atomic_init(&pool->fn, NULL);
   atomic_init(&pool->spin_ns, SPIN_NS);
@@ -501,14 +529,22 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
 #ifdef SS_POOL_STATS
   atomic_store(&pool->stats.published, now_ns());
 #endif
-  const uint64_t open = (g << 32) | (uint64_t)first;
+  /* The caller's home chunks, [0, home): a parallel job's first 1/T
+   * ("Home chunks"); the shared ones start after them. */
+  const int64_t home = alone ? 0 : num_chunks / (1 + pool->num_workers);
+  atomic_store_explicit(&pool->home_end, home, memory_order_relaxed);
+  atomic_store_explicit(&pool->home, (g << 32) | (home > 0 ? 0 : CLOSED), memory_order_relaxed);
+  const uint64_t open = (g << 32) | (uint64_t)(first + home);
   atomic_store(&pool->state, open); /* publish (release), then look for sleepers */
   if (atomic_load(&pool->sleepers) > 0) {
     STAT(pool, wakes);
     wake_all(pool);
   }
 
-  const int64_t own = first + run_chunks(pool, open, 0);
+  int64_t own = first;
+  if (home > 0) own += run_chunks(pool, &pool->home, (g << 32), (uint64_t)home, 0);
+  own += run_chunks(pool, &pool->state, atomic_load_explicit(&pool->state, memory_order_acquire),
+                    (uint64_t)num_chunks, 0);
   /* Every chunk is claimed: wait for the ones the workers are running. */
   for (unsigned spins = 0; atomic_load_explicit(&pool->done, memory_order_acquire) < num_chunks - own;
        ++spins) {
@@ -521,6 +557,7 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
   /* Close: from here no claim of job g can succeed, so the job's fields and
    * the caller's context are free again. */
   atomic_exchange_explicit(&pool->state, ((g + 1) << 32) | CLOSED, memory_order_acq_rel);
+  atomic_exchange_explicit(&pool->home, ((g + 1) << 32) | CLOSED, memory_order_acq_rel);
   if (alone) { /* a long job, partly alone: neither mode's measure */
     pool->last_close = now_ns();
   } else {
