@@ -138,6 +138,8 @@ enum {
 typedef struct PoolStats {
   _Atomic int64_t parallel_jobs, solo_jobs, long_jobs, wakes, sleeps, yields;
   _Atomic int64_t published, joins, join_ns; /* when the job opened; a worker's lateness */
+  _Atomic int64_t taken_home, taken_shared; /* chunks run off their side: the caller's home
+                                                by a worker, the shared ones by the caller */
 } PoolStats;
 #else
 #define STAT(pool, name) ((void)0)
@@ -224,6 +226,11 @@ static int64_t run_chunks(SsThreadPool *pool, _Atomic uint64_t *word, uint64_t s
       continue; /* s now holds the word's value */
     fn(context, (int64_t)NEXT(s), (int64_t)(NEXT(s) + take), slot);
     count += (int64_t)take;
+#ifdef SS_POOL_STATS
+    if ((slot > 0) == (word == &pool->home))
+      atomic_fetch_add(word == &pool->home ? &pool->stats.taken_home : &pool->stats.taken_shared,
+                       (int64_t)take);
+#endif
     if (slot > 0) atomic_fetch_add_explicit(&pool->done, (int64_t)take, memory_order_release);
     s = atomic_load_explicit(word, memory_order_acquire);
   }
@@ -390,13 +397,15 @@ void ss_thread_pool_delete(SsThreadPool *pool)
   if (!pool) return;
 #ifdef SS_POOL_STATS
   fprintf(stderr, "pool: %lld parallel jobs, %lld solo (%lld of them long), %lld wake-ups, "
-          "%lld sleeps, %lld yields, %lld joins %.0f ns late, gap %.0f ns, spin %lld ns\n",
+          "%lld sleeps, %lld yields, %lld joins %.0f ns late, gap %.0f ns, spin %lld ns, "
+          "%lld home chunks run by workers, %lld shared by the caller\n",
           (long long)pool->stats.parallel_jobs, (long long)pool->stats.solo_jobs,
           (long long)pool->stats.long_jobs,
           (long long)pool->stats.wakes, (long long)pool->stats.sleeps, (long long)pool->stats.yields,
           (long long)pool->stats.joins,
           pool->stats.joins ? (double)pool->stats.join_ns / (double)pool->stats.joins : 0.0,
-          pool->gap_ns, (long long)pool->spin_ns);
+          pool->gap_ns, (long long)pool->spin_ns, (long long)pool->stats.taken_home,
+          (long long)pool->stats.taken_shared);
 #endif
   atomic_store(&pool->quit, true);
   wake_all(pool);
