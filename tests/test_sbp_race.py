@@ -72,23 +72,67 @@ def test_a_slow_run_hands_over_at_the_predicted_cost_certified():
     assert abs(st["primal_objective"] - optimum) <= 2e-3 * optimum
 
 
+def _window_cannot_fire_by(records, t_last, eps):
+    """run.c's ss_run_window_may_fire_by, negated: the records (iteration,
+    objective) kept so far in the band of every diagnostic up to t_last
+    spread wider than eps / (1 - eps) of their least."""
+    origin, k = records[0][0], len(records) - 1
+    if t_last <= records[k][0]:
+        return True
+    half = origin + (t_last - origin) // 2
+    b = max((j for j, (t, _) in enumerate(records) if t <= half), default=-1)
+    if b < 0 or b >= k:
+        return False
+    band = [P for _, P in records[b:]]
+    return max(band) - min(band) > eps / (1 - eps) * min(band)
+
+
 @pytest.mark.parametrize("frequency", [100, 500])
-def test_the_hand_over_comes_at_the_last_diagnostic_within_the_prediction(frequency):
+def test_the_hand_over_comes_at_the_first_diagnostic_that_cannot_stop_before_the_prediction(frequency):
     """With a diagnostic every `frequency` steps the SBP can stop by itself
-    only at those; the run hands over at the last one before its work
-    would pass the prediction (its rate so far extrapolated to the next
-    one), not at the first one past it: the hand-over is at a multiple of
-    the frequency, its work within the prediction and within two intervals
-    of it (the rate also counts the diagnostics' dual bounds)."""
+    only at those, on its objective window. The run hands over at the first
+    one after which no stop can come before its work (n evaluations a step)
+    reaches the prediction: either its work would pass the prediction by the
+    next diagnostic, or the objectives it has recorded already rule out the
+    window at every diagnostic up to the prediction (sbp_race.c, "The
+    window's proof"). Judged here from the recorded objectives, as the core
+    judges them, with the work counted as n per step (the core's count also
+    holds the diagnostics' dual bounds, which moves the prediction's
+    iteration by less than a diagnostic here)."""
     X, y = _noisy()
     svm = _sbp(X, y, 10.0, 0.5, epochs=4)
     svm.set_diagnostic_frequency(frequency)
+    records = []
+
+    def keep(st):
+        """The run's history as the core keeps it: a window stop whose nu
+        is refined restarts it (kernel_svm.c; here at 400 steps with a
+        diagnostic every 100)."""
+        if st["finish_epochs"] > 0:
+            return
+        if st["status"] == "converged":
+            records.clear()
+        else:
+            records.append((st["iteration"], st["primal_objective"]))
+
+    svm.set_diagnostic_function(keep)
     st = svm.train()
-    predicted, steps = st["exact_cost"], st["iteration"]
-    assert predicted > 0 and steps % frequency == 0
-    assert steps * N <= predicted < (steps + 2 * frequency) * N
+    predicted, steps, eps = st["exact_cost"], st["iteration"], svm.get_epsilon()
+    assert predicted > 0 and steps % frequency == 0 and records[-1][0] == steps
+    assert steps * N <= predicted
     assert st["finish_epochs"] > 0 and st["status"] == "converged"
     assert st["duality_gap"] <= 1e-3 * st["dual_objective"]
+
+    def lost(k):
+        t = records[k][0]
+        return ((t + frequency) * N > predicted
+                or _window_cannot_fire_by(records[:k + 1], int(predicted / N), eps))
+
+    assert lost(len(records) - 1)
+    assert not any(lost(k) for k in range(len(records) - 1))
+    # here the proof comes first: the hand-over is at least a diagnostic
+    # before the work rule's
+    assert (steps + 2 * frequency) * N <= predicted
 
 
 @pytest.mark.parametrize("bias", [True, False])

@@ -398,6 +398,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(run_relative_gap_certificate)                               \
   X(run_window_no_false_convergence)                            \
   X(run_window_converges)                                       \
+  X(run_window_may_fire_by)                                     \
   X(run_primal_certificate)                                     \
   X(run_divergence_status)                                      \
   X(run_step_backoff)                                           \

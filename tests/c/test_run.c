@@ -150,6 +150,43 @@ void test_run_window_converges(void)
   ss_svm_delete(exact);
 }
 
+/* The window's proof (ss_run_window_may_fire_by): records at 100, 200,
+ * 300, ... with the objectives below. The band of a diagnostic by t_last
+ * holds the records from the last at or before half of t_last - 100. */
+void test_run_window_may_fire_by(void)
+{
+  int64_t it[4] = {100, 200, 300, 400};
+  double P[4] = {0.30, 0.066, 0.048, 0.0479};
+  SsRunHistory h = {.iteration = it, .objective = P, .count = 3};
+  const double eps = 0.01;
+  /* by 700 the band starts at 400 or later: no record kept in it */
+  CHECK(ss_run_window_may_fire_by(&h, 700, eps));
+  /* by 500 it starts at 300 (the last record at or before 100 + 400 / 2),
+   * the last one: a single record, no proof */
+  CHECK(ss_run_window_may_fire_by(&h, 500, eps));
+  /* by 450 the band starts at or before 275, i.e. at 200: 0.066 and 0.048
+   * spread 0.018 > 0.01/0.99 * 0.048: it cannot fire */
+  CHECK(!ss_run_window_may_fire_by(&h, 450, eps));
+  /* nor by 400, the earliest diagnostic left (its band from 200 too) */
+  CHECK(!ss_run_window_may_fire_by(&h, 400, eps));
+  /* no diagnostic left at or before the last record */
+  CHECK(!ss_run_window_may_fire_by(&h, 300, eps));
+  /* a flat stretch: 0.048 and 0.0479 within the band's bound (ratio 1.002 <
+   * 1 / 0.99): it may fire by 650 (band from 300) */
+  h.count = 4;
+  CHECK(ss_run_window_may_fire_by(&h, 650, eps));
+  /* the bound is epsilon / (1 - epsilon) = 1.0101 % of the least record:
+   * 0.0485 against 0.048 spreads 1.042 %: cannot */
+  P[3] = 0.0485;
+  CHECK(!ss_run_window_may_fire_by(&h, 650, eps));
+  P[3] = 0.04848; /* 0.00048 / 0.048 = 1.0 % <= 1.0101 %: may */
+  CHECK(ss_run_window_may_fire_by(&h, 650, eps));
+  /* the window off (epsilon 0) never fires; an empty history may */
+  CHECK(!ss_run_window_may_fire_by(&h, 650, 0.0));
+  h.count = 0;
+  CHECK(ss_run_window_may_fire_by(&h, 650, eps));
+}
+
 /* Squared loss, lambda tiny, t0 just above 1: the first steps multiply the
  * error by about eta ||x||^2 each. */
 void test_run_divergence_status(void)

@@ -264,6 +264,41 @@ static bool window_flat(const SsRunHistory *h, double epsilon)
   return highest - lowest <= epsilon * P && late <= 0.5 * early;
 }
 
+/* Whether the window can fire at a diagnostic of this run at or before
+ * iteration @p t_last, given the records so far (k the last, at t_k). At
+ * such a t' the band spans the records from b' (the last at or before half
+ * of t' - origin) to t', and b' is at or before b, the one of t_last: so
+ * the band holds the records [b, k] already kept. If it fires, with
+ * highest and lowest its band's ends and P' <= highest the objective at t',
+ *
+ *     max[b,k] - min[b,k] <= highest - lowest <= epsilon P' <= epsilon highest,
+ *
+ * so highest <= lowest / (1 - epsilon) <= min[b,k] / (1 - epsilon), and
+ *
+ *     max[b,k] - min[b,k] <= epsilon / (1 - epsilon) min[b,k].
+ *
+ * False when the records kept break this (a proof, whatever the objective
+ * does next, as long as the history is not cleared), or when no diagnostic
+ * is left before t_last; true otherwise. */
+bool ss_run_window_may_fire_by(const SsRunHistory *h, int64_t t_last, double epsilon)
+{
+  if (!(epsilon > 0)) return false; /* the window is off */
+  const int64_t k = h->count - 1;
+  if (k < 0) return true;
+  if (t_last <= h->iteration[k]) return false;
+  if (!(epsilon < 1)) return true;
+  const int64_t origin = h->iteration[0];
+  const int64_t b = recorded_at_or_before(h, origin + (t_last - origin) / 2);
+  if (b < 0 || b >= k) return true; /* one record or none in its band: no proof */
+  double highest = h->objective[k], lowest = h->objective[k];
+  for (int64_t j = b; j < k; ++j) {
+    highest = fmax(highest, h->objective[j]);
+    lowest = fmin(lowest, h->objective[j]);
+  }
+  if (!(lowest > 0)) return true;
+  return highest - lowest <= epsilon / (1 - epsilon) * lowest;
+}
+
 /* The primal solvers' rule: when the window fires, the object's dual lower
  * bound D <= P* (ops->dual_bound, computed only then) must not contradict
  * it: P - D <= min(SS_RUN_WINDOW_GAP_SLACK epsilon, SS_RUN_WINDOW_GAP_LIMIT)

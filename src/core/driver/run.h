@@ -196,6 +196,9 @@ bool ss_run_diagnostic_scheduled(const SsRunSettings *s, int64_t t);
 
 /** Forget the recorded objectives and restart the default schedule. */
 void ss_run_history_clear(SsRunHistory *history);
+/** Whether the objective window can still fire at a diagnostic at or before
+ *  iteration @p t_last, given @p history (false: provably not; run.c). */
+bool ss_run_window_may_fire_by(const SsRunHistory *history, int64_t t_last, double epsilon);
 void ss_run_history_free(SsRunHistory *history);
 
 /** The primal solvers' window rule stops a run only if the object's dual
