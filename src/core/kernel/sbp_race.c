@@ -71,9 +71,10 @@
  * diagnostics (n/32 steps apart) rule out a stop before E^ at the third,
  * one diagnostic before the rule above hands over; on a9a E^ lies a dozen
  * diagnostics ahead, no record of the band that far is kept yet, and the
- * window's own stop (0.12 epoch) is unchanged. The history is cleared only
- * after a run ends (a nu refinement, kernel_svm.c), which a lost race
- * never reaches.
+ * window's own stop (0.12 epoch) is unchanged. The proof holds for the
+ * present run of the driver: the history is cleared only when a run ends
+ * (a window stop whose nu is then refined, kernel_svm.c), and the proof
+ * rules out exactly that end before E^.
  *
  * When. The SBP on a nu derived from lambda (a caller's nu is another C's
  * problem, which the finish does not solve), where the finish may run on the
