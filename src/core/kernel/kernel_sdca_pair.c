@@ -382,32 +382,30 @@ SS_VECTOR_CLONES static void add_gathered(double *restrict sum, double c, const 
   for (int64_t r = 0; r < m; ++r) sum[r] += c * K[rows[r]];
 }
 
-/* add_gathered over chunks of the rows, on the object's threads: each
- * entry's sum is its own (the same additions in the same order). */
+/* add_gathered over chunks of the rows (the passes' chunk, st->chunk
+ * entries), on the object's threads: each entry's sum is its own (the same
+ * additions in the same order). */
 typedef struct GatherJob {
   double *sum;
   double c;
   const double *K;
   const int64_t *rows;
-  int64_t m;
+  int64_t m, chunk;
 } GatherJob;
-
-enum { GATHER_CHUNK = 4096 };
 
 static void gather_chunks(void *context, int64_t begin, int64_t end, int slot)
 {
   (void)slot;
   const GatherJob *g = context;
-  const int64_t lo = begin * GATHER_CHUNK, hi = end * GATHER_CHUNK < g->m ? end * GATHER_CHUNK : g->m;
+  const int64_t lo = begin * g->chunk, hi = end * g->chunk < g->m ? end * g->chunk : g->m;
   add_gathered(g->sum + lo, g->c, g->K, g->rows + lo, hi - lo);
 }
 
-static void add_gathered_threads(const SsKernelSvm *self, double *sum, double c, const double *K,
-                                 const int64_t *rows, int64_t m)
+static void add_gathered_threads(const SsKernelSvm *self, const PairState *st, double *sum, double c,
+                                 const double *K, const int64_t *rows, int64_t m)
 {
-  GatherJob g = {sum, c, K, rows, m};
-  ss_parallel_for(ss_threads_pool(self->threads, m), (m + GATHER_CHUNK - 1) / GATHER_CHUNK,
-                  gather_chunks, &g);
+  GatherJob g = {sum, c, K, rows, m, st->chunk};
+  ss_parallel_for(ss_threads_pool(self->threads, m), (m + g.chunk - 1) / g.chunk, gather_chunks, &g);
 }
 
 /* The gradient of the inactive examples afresh (they stay inactive):
@@ -428,7 +426,7 @@ static SsStatus refresh_inactive(SsKernelSvm *self, PairState *st)
     const double *Kj = ss_kernel_cache_row_cover(&st->cache, self, j, st->active, na, rest, nr,
                                                  &status);
     if (!Kj) return status;
-    add_gathered_threads(self, sum, a * self->labels[j], Kj, rest, nr);
+    add_gathered_threads(self, st, sum, a * self->labels[j], Kj, rest, nr);
   }
   for (int64_t r = 0; r < nr; ++r) {
     const int64_t k = rest[r];
