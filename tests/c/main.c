@@ -357,6 +357,9 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   /* test_bsca_bias.c */                                        \
   X(bsca_bias_reaches_kkt_optimum)                              \
   X(bsca_bias_primal_bias_minimises_hinge)                      \
+  /* test_budget_kept.c */                                      \
+  X(budget_merge_takes_kept_values_bitwise)                     \
+  X(budget_kept_values_offered_only_while_valid)                \
   /* test_budget_cholesky.c */                                  \
   X(cholesky_updates_match_full_factor)                         \
   X(projection_kept_factor_equals_new_factor)                   \

@@ -35,7 +35,7 @@ void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
   for (int64_t k = k_begin; k < k_end; ++k) {
     const int64_t i = perm[k];
     const double y = tr->labels[i], n2 = tr->norms2[i];
-    const double f = ss_budget_score_row(model, &tr->kernel, tr->data, i, n2);
+    const double f = ss_budget_score_row_kept(model, &tr->kernel, tr->data, i, n2);
     tr->kernel_evaluations += model->size;
     const double Qii = ss_budget_kernel_value(&tr->kernel, n2, n2, n2);
     if (!(Qii > 0)) continue;

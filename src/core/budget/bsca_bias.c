@@ -89,7 +89,7 @@ void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begi
     const int64_t i = perm[k];
     const double yi = tr->labels[i], ni = tr->norms2[i];
     const double Ci = box_of(tr, i);
-    const double fi = ss_budget_score_row(model, &tr->kernel, tr->data, i, ni);
+    const double fi = ss_budget_score_row_kept(model, &tr->kernel, tr->data, i, ni);
     tr->kernel_evaluations += model->size;
     const double vi = yi - fi;
     /* The partner: the most violating pool entry by its stored value. */
@@ -111,7 +111,7 @@ void ss_bsca_pair_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begi
     if (best >= 0) {
       const int64_t j = tr->pool_index[best];
       const double yj = tr->labels[j], nj = tr->norms2[j], Cj = box_of(tr, j);
-      const double fj = ss_budget_score_row(model, &tr->kernel, tr->data, j, nj);
+      const double fj = ss_budget_score_row_kept(model, &tr->kernel, tr->data, j, nj);
       tr->kernel_evaluations += model->size + 1;
       const double kij = ss_budget_kernel_value(
           &tr->kernel, ss_budget_row_dot_row(tr->data, i, j, tr->row_scratch), ni, nj);

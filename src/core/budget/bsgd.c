@@ -34,7 +34,7 @@ void ss_bsgd_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
     const int64_t i = perm[k];
     const int64_t t = ++tr->iteration;
     const double y = tr->labels[i], n2 = tr->norms2[i];
-    const double f = ss_budget_score_row(model, &tr->kernel, tr->data, i, n2);
+    const double f = ss_budget_score_row_kept(model, &tr->kernel, tr->data, i, n2);
     tr->kernel_evaluations += model->size;
     const double shrink = 1.0 - 1.0 / (double)t;
     if (shrink == 0) { /* t = 1: w~ <- 0 */

@@ -75,6 +75,23 @@ static inline int64_t ss_budget_block_end(int64_t b, int64_t size)
   return size - b * SS_BUDGET_BLOCK < SS_BUDGET_BLOCK ? size : (b + 1) * SS_BUDGET_BLOCK;
 }
 
+/** A training row's kernel values with the terms, kept by a step's score
+ *  (ss_budget_score_row_kept) for the merge that may follow when the step
+ *  appends that row: a fresh row is nearly always the term of least |beta|
+ *  that the merge removes (13.9 of 14 nonzeros a merge on a9a, B = 500),
+ *  and the screen's kernel values k(z_m, z_l) are then these values, the
+ *  same numbers (budget_merge.c). */
+typedef struct SsBudgetKeptRow {
+  int64_t row;              /**< data row i, -1: none */
+  int64_t size;             /**< the terms the values cover: 0 .. size - 1 */
+  int64_t changes;          /**< SsBudget.changes when kept */
+  double gamma, norm2;      /**< the kernel's gamma and ||x_i||^2 they were computed with */
+  double *values;           /**< [capacity] k(z_l, x_i) */
+} SsBudgetKeptRow;
+/** The rows kept: two, for BSCA with the bias, which scores a pair before
+ *  it appends either. */
+#define SS_BUDGET_KEPT_ROWS 2
+
 /** Budget maintenance strategies (the public enum mirrors these values). */
 typedef enum SsBudgetStrategy {
   SS_BUDGET_MERGE = 0,      /**< merge two same-sign points (Gaussian kernel only) */
@@ -139,6 +156,10 @@ typedef struct SsBudget {
                                  budget_merge.c, budget_expansion.c) */
   double *merge_table;      /**< merge's table of r*(mu, kappa) and its per-cell error bounds,
                                  built on first use, or NULL */
+  int64_t changes;          /**< count of writes that moved, removed or rewrote a term (not
+                                 appends, not coefficients): a kept row is valid while it holds */
+  SsBudgetKeptRow kept[SS_BUDGET_KEPT_ROWS]; /**< the last rows scored with their values kept */
+  int next_kept;            /**< the entry of kept the next such score overwrites */
 } SsBudget;
 
 /** Allocate an empty expansion of min(B, num_data) + 1 rows (B + 1 when
@@ -154,8 +175,21 @@ void ss_budget_clear(SsBudget *budget);
 /** Append the term (beta, z) with z given dense; origin >= 0 is recorded in
  *  slot_of. Requires size <= B (there is always room for one more). */
 void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int64_t origin);
-/** Point j's row was written: copy it into the transposed points. */
+/** Point j's row was written: copy it into the transposed points (and
+ *  count a change: kept rows no longer cover the terms). */
 void ss_budget_point_changed(SsBudget *budget, int64_t j);
+/** Point j's row into the transposed points, nothing else (an append). */
+static inline void ss_budget_copy_to_columns(SsBudget *budget, int64_t j)
+{
+  const int64_t d = budget->dimension, cap = budget->capacity;
+  const double *row = budget->points + j * d;
+  for (int64_t k = 0; k < d; ++k) budget->columns[k * cap + j] = row[k];
+}
+/** The kept Gaussian values (@p gamma) of term m with the terms before it,
+ *  when m is the last term, appended from a row whose score kept them with
+ *  the same squared norm and no change of the other terms since; NULL
+ *  otherwise. */
+const double *ss_budget_kept_values(const SsBudget *budget, int64_t m, double gamma);
 /** Remove term j: the last term moves into its slot (slot_of follows). */
 void ss_budget_remove_term(SsBudget *budget, int64_t j);
 /** Index of the term of smallest |beta|, the first of them, a NaN beta
@@ -193,6 +227,11 @@ double ss_budget_norm2(const SsBudget *budget, const SsBudgetKernel *kernel);
  *  threads, into the scratch, then sums them in order (the same bits). */
 double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
                            const SsData *data, int64_t i, double norm2_i);
+/** ss_budget_score_row, keeping the kernel values with the terms (a
+ *  Gaussian kernel; other kernels keep nothing) for a merge of the term
+ *  that appends row i next (SsBudgetKeptRow): the same score, bit for bit. */
+double ss_budget_score_row_kept(SsBudget *budget, const SsBudgetKernel *kernel,
+                                const SsData *data, int64_t i, double norm2_i);
 /** scores[i] = f(x_i) for every row (norms2[i] = ||x_i||^2), each row alone
  *  as ss_budget_score_row computes it; on the expansion's threads, whole
  *  rows to a thread, when the n B kernel values are many. */

@@ -38,9 +38,14 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
   b.block_scratch = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
   b.partners = malloc(cap * sizeof(int64_t));
+  for (int r = 0; r < SS_BUDGET_KEPT_ROWS; ++r) {
+    b.kept[r].row = -1;
+    b.kept[r].values = malloc(cap * sizeof(double));
+  }
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
   if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch ||
-      !b.block_scratch || !b.partners || (num_data > 0 && !b.slot_of)) {
+      !b.block_scratch || !b.partners || (num_data > 0 && !b.slot_of) || !b.kept[0].values ||
+      !b.kept[1].values) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
   }
@@ -63,6 +68,7 @@ void ss_budget_free(SsBudget *budget)
   free(budget->block_scratch);
   free(budget->partners);
   free(budget->merge_table);
+  for (int r = 0; r < SS_BUDGET_KEPT_ROWS; ++r) free(budget->kept[r].values);
   memset(budget, 0, sizeof(*budget));
 }
 
@@ -72,6 +78,7 @@ void ss_budget_clear(SsBudget *budget)
   for (int64_t j = 0; j < budget->size; ++j)
     if (budget->origin[j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[j]] = -1;
   budget->size = 0;
+  budget->changes++;
 }
 
 void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int64_t origin)
@@ -86,15 +93,27 @@ void ss_budget_append_dense(SsBudget *budget, const double *z, double beta, int6
   budget->beta[j] = beta;
   budget->origin[j] = origin;
   if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
-  ss_budget_point_changed(budget, j);
+  ss_budget_copy_to_columns(budget, j);
   ss_budget_cholesky_append(budget, j);
 }
 
 void ss_budget_point_changed(SsBudget *budget, int64_t j)
 {
-  const int64_t d = budget->dimension, cap = budget->capacity;
-  const double *row = budget->points + j * d;
-  for (int64_t k = 0; k < d; ++k) budget->columns[k * cap + j] = row[k];
+  ss_budget_copy_to_columns(budget, j);
+  budget->changes++;
+}
+
+const double *ss_budget_kept_values(const SsBudget *budget, int64_t m, double gamma)
+{
+  const int64_t row = budget->origin[m];
+  if (row < 0 || m != budget->size - 1) return NULL;
+  for (int r = 0; r < SS_BUDGET_KEPT_ROWS; ++r) {
+    const SsBudgetKeptRow *kept = &budget->kept[r];
+    if (kept->row == row && kept->size == m && kept->changes == budget->changes &&
+        kept->gamma == gamma && kept->norm2 == budget->norms2[m])
+      return kept->values;
+  }
+  return NULL;
 }
 
 void ss_budget_remove_term(SsBudget *budget, int64_t j)
@@ -105,13 +124,14 @@ void ss_budget_remove_term(SsBudget *budget, int64_t j)
   if (j != last) {
     ss_budget_cholesky_move(budget, last, j);
     memcpy(budget->points + j * d, budget->points + last * d, (size_t)d * sizeof(double));
-    ss_budget_point_changed(budget, j);
+    ss_budget_copy_to_columns(budget, j);
     budget->norms2[j] = budget->norms2[last];
     budget->beta[j] = budget->beta[last];
     budget->origin[j] = budget->origin[last];
     if (budget->origin[j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[j]] = j;
   }
   budget->size = last;
+  budget->changes++;
 }
 
 /* |beta| as the smallest-term search ranks it, as an integer of the same

@@ -47,6 +47,14 @@
  * few searches. Without a same-sign partner the term is removed
  * (WD = beta_m^2).
  *
+ * The kernel values kappa_j are nearly always there already: m is then the
+ * term just appended from a training row (a new term's |beta| is one step's
+ * worth), which the step scored against the same terms a moment before, and
+ * that score kept its values (SsBudgetKeptRow, budget_rows.c). They are the
+ * numbers the screen would compute (the same inner products over the
+ * transposed points, in the same order, through the same exp), so the merge
+ * takes them, bit for bit the same merge.
+ *
  * On the expansion's threads (SsBudget.threads, a long expansion) the
  * kernel values and the estimates run by blocks of terms, each term's
  * results written to its own entries, and the exact searches one partner to
@@ -230,6 +238,7 @@ typedef struct PartnerSearch {
   int64_t m;
   double a, gamma;
   bool screened;
+  const double *kept; /* m's kernel values kept by its row's score (budget.h), or NULL */
   double *kappa, *lower, *wd, *h, *bz, *block_bound;
   int64_t *partners, *block_count;
 } PartnerSearch;
@@ -250,10 +259,14 @@ static void screen_chunks(void *context, int64_t begin, int64_t end, int slot)
   for (int64_t b = begin; b < end; ++b) {
     const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, budget->size);
     double *kappa = p->kappa + j0;
-    for (int64_t j = j0; j < j1; ++j) p->kappa[j] = 0;
-    for (int64_t k = 0; k < d; ++k)
-      if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap + j0, j1 - j0, zm[k]);
-    ss_budget_gaussian_of_dots(kappa, budget->norms2 + j0, j1 - j0, budget->norms2[p->m], p->gamma);
+    if (p->kept) { /* m's kernel values from its row's score; kappa[m] is set below */
+      for (int64_t j = j0; j < j1; ++j) p->kappa[j] = j < p->m ? p->kept[j] : 0;
+    } else {
+      for (int64_t j = j0; j < j1; ++j) p->kappa[j] = 0;
+      for (int64_t k = 0; k < d; ++k)
+        if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap + j0, j1 - j0, zm[k]);
+      ss_budget_gaussian_of_dots(kappa, budget->norms2 + j0, j1 - j0, budget->norms2[p->m], p->gamma);
+    }
     double bound = INFINITY;
     for (int64_t j = j0; j < j1; ++j) {
       const double bj = budget->beta[j];
@@ -296,7 +309,8 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
   const bool screened = ss_merge_table_build(budget);
   double *scratch = budget->scratch;
   PartnerSearch p = {.budget = budget, .m = m, .a = a, .gamma = kernel->gamma,
-                     .screened = screened, .kappa = scratch, .lower = scratch + size,
+                     .screened = screened, .kept = ss_budget_kept_values(budget, m, kernel->gamma),
+                     .kappa = scratch, .lower = scratch + size,
                      .wd = scratch + 2 * size, .h = scratch + 3 * size, .bz = scratch + 4 * size,
                      .block_bound = scratch + 5 * size, .partners = budget->partners,
                      .block_count = budget->block_scratch};

@@ -92,34 +92,37 @@ static void score_chunks(void *context, int64_t begin, int64_t end, int slot)
 
 /* The Gaussian score by blocks of terms: each block's values, then the sum
  * in the order of the terms. With threads (a long expansion) the blocks
- * are filled in parallel into the scratch and summed afterwards, in the
- * same order: the same bits. */
+ * are filled in parallel into @p values (NULL: the scratch) and summed
+ * afterwards, in the same order: the same bits. Alone, each block goes to
+ * its place in @p values, or to the stack without them. */
 static double gaussian_score_row(const SsBudget *budget, double gamma, const SsData *data,
-                                 int64_t i, double norm2_i, SsThreadPool *pool)
+                                 int64_t i, double norm2_i, SsThreadPool *pool, double *values)
 {
   double f = 0;
   if (pool) {
-    ScoreJob job = {budget, data, i, norm2_i, gamma, budget->scratch};
+    ScoreJob job = {budget, data, i, norm2_i, gamma, values ? values : budget->scratch};
     ss_parallel_for(pool, ss_budget_num_blocks(budget->size), score_chunks, &job);
     for (int64_t j = 0; j < budget->size; ++j) f += budget->beta[j] * job.values[j];
     return f;
   }
-  double block[SS_BUDGET_BLOCK];
+  double stack_block[SS_BUDGET_BLOCK];
   const int64_t num_blocks = ss_budget_num_blocks(budget->size);
   for (int64_t b = 0; b < num_blocks; ++b) {
     const int64_t j0 = b * SS_BUDGET_BLOCK, len = ss_budget_block_end(b, budget->size) - j0;
+    double *block = values ? values + j0 : stack_block;
     gaussian_block(budget, gamma, data, i, norm2_i, j0, len, block);
     for (int64_t l = 0; l < len; ++l) f += budget->beta[j0 + l] * block[l];
   }
   return f;
 }
 
-/* f(x_i), the Gaussian blocks on @p pool (NULL: the caller alone). */
+/* f(x_i), the Gaussian blocks on @p pool (NULL: the caller alone), their
+ * values into @p values when given (budget.h: SsBudgetKeptRow). */
 static double score_row(const SsBudget *budget, const SsBudgetKernel *kernel, const SsData *data,
-                        int64_t i, double norm2_i, SsThreadPool *pool)
+                        int64_t i, double norm2_i, SsThreadPool *pool, double *values)
 {
   if (kernel->kind == SS_BUDGET_KERNEL_GAUSSIAN)
-    return gaussian_score_row(budget, kernel->gamma, data, i, norm2_i, pool);
+    return gaussian_score_row(budget, kernel->gamma, data, i, norm2_i, pool, values);
   const int64_t dim = budget->dimension;
   double f = 0;
   if (data->layout == SS_LAYOUT_DENSE) {
@@ -147,7 +150,21 @@ static double score_row(const SsBudget *budget, const SsBudgetKernel *kernel, co
 double ss_budget_score_row(const SsBudget *budget, const SsBudgetKernel *kernel,
                            const SsData *data, int64_t i, double norm2_i)
 {
-  return score_row(budget, kernel, data, i, norm2_i, ss_budget_pool(budget->threads, budget->size));
+  return score_row(budget, kernel, data, i, norm2_i, ss_budget_pool(budget->threads, budget->size),
+                   NULL);
+}
+
+double ss_budget_score_row_kept(SsBudget *budget, const SsBudgetKernel *kernel,
+                                const SsData *data, int64_t i, double norm2_i)
+{
+  SsThreadPool *pool = ss_budget_pool(budget->threads, budget->size);
+  if (kernel->kind != SS_BUDGET_KERNEL_GAUSSIAN)
+    return score_row(budget, kernel, data, i, norm2_i, pool, NULL);
+  SsBudgetKeptRow *kept = &budget->kept[budget->next_kept];
+  budget->next_kept = (budget->next_kept + 1) % SS_BUDGET_KEPT_ROWS;
+  *kept = (SsBudgetKeptRow){.row = i, .size = budget->size, .changes = budget->changes,
+                            .gamma = kernel->gamma, .norm2 = norm2_i, .values = kept->values};
+  return score_row(budget, kernel, data, i, norm2_i, pool, kept->values);
 }
 
 /* All rows' scores: their arguments, for the pool's chunks. */
@@ -167,7 +184,7 @@ static void rows_chunks(void *context, int64_t begin, int64_t end, int slot)
   const RowsJob *job = context;
   const int64_t n = job->data->num_data, last = end * job->rows_per_chunk;
   for (int64_t i = begin * job->rows_per_chunk; i < last && i < n; ++i)
-    job->scores[i] = score_row(job->budget, job->kernel, job->data, i, job->norms2[i], NULL);
+    job->scores[i] = score_row(job->budget, job->kernel, job->data, i, job->norms2[i], NULL, NULL);
 }
 
 void ss_budget_score_rows(const SsBudget *budget, const SsBudgetKernel *kernel, const SsData *data,
@@ -212,7 +229,7 @@ void ss_budget_append_row(SsBudget *budget, const SsData *data, int64_t i, doubl
   budget->beta[j] = beta;
   budget->origin[j] = origin;
   if (origin >= 0 && budget->slot_of) budget->slot_of[origin] = j;
-  ss_budget_point_changed(budget, j);
+  ss_budget_copy_to_columns(budget, j);
   ss_budget_cholesky_append(budget, j);
 }
 

@@ -1,0 +1,220 @@
+/* test_budget_kept.c -- a step's score keeps its row's Gaussian values with
+ * the terms (ss_budget_score_row_kept) and the merge that follows the row's
+ * append takes them instead of computing them again (budget.h,
+ * SsBudgetKeptRow). The merges and the scores must be those of an expansion
+ * that keeps nothing, bit for bit, in every layout and on two threads; and
+ * the values are offered only while they describe the terms. */
+#include <string.h>
+
+#include "../../src/core/budget/budget.h"
+#include "minitest.h"
+#include "testutil.h"
+
+#define KN 600
+#define KD 7
+#define KB 150 /* above SS_BUDGET_BLOCK: the screen has two blocks */
+
+/* KN rows of KD features, a third of them 0, as dense and CSR float64. */
+typedef struct KeptData {
+  double X[KN * KD], Xcsr[KN * KD], norms2[KN];
+  int64_t indptr[KN + 1];
+  int32_t indices[KN * KD];
+  SsData dense, csr;
+} KeptData;
+
+static void kept_data(KeptData *kd, uint64_t seed)
+{
+  TuRng rng;
+  tu_rng_init(&rng, seed);
+  int64_t nnz = 0;
+  kd->indptr[0] = 0;
+  for (int i = 0; i < KN; ++i) {
+    kd->norms2[i] = 0;
+    for (int k = 0; k < KD; ++k) {
+      const double v = tu_rng_uniform(&rng) < 1.0 / 3 ? 0.0 : 2 * tu_rng_uniform(&rng) - 1;
+      kd->X[i * KD + k] = v;
+      kd->norms2[i] += v * v;
+      if (v != 0) {
+        kd->Xcsr[nnz] = v;
+        kd->indices[nnz++] = k;
+      }
+    }
+    kd->indptr[i + 1] = nnz;
+  }
+  REQUIRE(ss_data_init_dense(&kd->dense, SS_DTYPE_FLOAT64, kd->X, KN, KD, KD) == SS_OK);
+  REQUIRE(ss_data_init_csr(&kd->csr, SS_DTYPE_FLOAT64, kd->Xcsr, kd->indptr, kd->indices, KN, KD) ==
+          SS_OK);
+}
+
+/* Two expansions step by step, as BSCA with the bias steps: score row i
+ * and a second row, then append row i and merge, and every other step the
+ * second row and merge again; the first keeps its
+ * scores' values, the second does not. Every few steps a coefficient
+ * changes, a term is removed between the score and the append, or a third
+ * row is scored in between. Scores, terms and counts must agree bit for
+ * bit, and most merges must have taken the kept values. */
+static void run_pair(const SsData *data, const double *norms2, int threads)
+{
+  const SsBudgetKernel kernel = {SS_BUDGET_KERNEL_GAUSSIAN, 0.4, 0, 0};
+  SsBudget bud[2];
+  SsBudgetCounts counts[2] = {{0}, {0}};
+  for (int k = 0; k < 2; ++k) REQUIRE(ss_budget_init(&bud[k], KB, KD, KN) == SS_OK);
+  if (threads > 1) {
+    REQUIRE(ss_threads_set_count(&bud[0].threads, threads) == SS_OK);
+    bud[0].threads.min_length = 16; /* every loop over the terms split */
+    ss_thread_pool_set_adaptive(bud[0].threads.pool, false);
+  }
+  TuRng rng;
+  tu_rng_init(&rng, 5);
+  int reused = 0, merges_expected_fresh = 0;
+  for (int t = 0; t < KN; ++t) {
+    const int64_t i = t, other = (t * 7 + 3) % KN;
+    const double beta = (tu_rng_uniform(&rng) < 0.5 ? -1.0 : 1.0) * (0.05 + tu_rng_uniform(&rng));
+    const double f0 = ss_budget_score_row_kept(&bud[0], &kernel, data, i, norms2[i]);
+    const double f1 = ss_budget_score_row(&bud[1], &kernel, data, i, norms2[i]);
+    CHECK(tu_same_bits(&f0, &f1, 1));
+    const double g0 = ss_budget_score_row_kept(&bud[0], &kernel, data, other, norms2[other]);
+    const double g1 = ss_budget_score_row(&bud[1], &kernel, data, other, norms2[other]);
+    CHECK(tu_same_bits(&g0, &g1, 1));
+    bool fresh = false; /* a change between the score and the append */
+    if (t % 11 == 5 && bud[0].size > 2) {
+      const int64_t j = (int64_t)(tu_rng_uniform(&rng) * (double)bud[0].size);
+      for (int k = 0; k < 2; ++k) ss_budget_remove_term(&bud[k], j);
+      fresh = true;
+    } else if (t % 13 == 7) { /* a third row evicts i's values (two are kept) */
+      const int64_t third = (t * 5 + 1) % KN;
+      ss_budget_score_row_kept(&bud[0], &kernel, data, third, norms2[third]);
+      fresh = true;
+    } else if (t % 3 == 1 && bud[0].size > 0) { /* coefficients do not matter */
+      for (int k = 0; k < 2; ++k) bud[k].beta[0] *= 1.5;
+    }
+    for (int k = 0; k < 2; ++k) ss_budget_append_row(&bud[k], data, i, norms2[i], beta, i);
+    const bool offered = ss_budget_kept_values(&bud[0], bud[0].size - 1, kernel.gamma) != NULL;
+    CHECK(offered == !fresh);
+    CHECK(ss_budget_kept_values(&bud[1], bud[1].size - 1, kernel.gamma) == NULL);
+    if (bud[0].size > KB) {
+      if (offered && ss_budget_smallest(&bud[0]) == bud[0].size - 1) reused++;
+      if (fresh) merges_expected_fresh++;
+    }
+    for (int k = 0; k < 2; ++k) ss_budget_maintain(&bud[k], SS_BUDGET_MERGE, &kernel, &counts[k]);
+    /* the second row scored, appended after the first one's merge (BSCA
+     * with the bias): its values describe the terms before that merge */
+    if (t % 2 == 0 && bud[0].slot_of[other] < 0) {
+      for (int k = 0; k < 2; ++k) ss_budget_append_row(&bud[k], data, other, norms2[other], -beta, other);
+      CHECK(ss_budget_kept_values(&bud[0], bud[0].size - 1, kernel.gamma) == NULL);
+      for (int k = 0; k < 2; ++k) ss_budget_maintain(&bud[k], SS_BUDGET_MERGE, &kernel, &counts[k]);
+    }
+    REQUIRE(bud[0].size == bud[1].size);
+    CHECK(tu_same_bits(bud[0].points, bud[1].points, bud[0].size * KD));
+    CHECK(tu_same_bits(bud[0].beta, bud[1].beta, bud[0].size));
+    CHECK(tu_same_bits(bud[0].norms2, bud[1].norms2, bud[0].size));
+  }
+  CHECK_EQ_INT(counts[0].num_merges, counts[1].num_merges);
+  CHECK(tu_same_bits(&counts[0].weight_degradation, &counts[1].weight_degradation, 1));
+  CHECK(counts[0].num_merges > 300);
+  CHECK(reused > 100); /* the new row is the least term of most merges */
+  CHECK(merges_expected_fresh > 20);
+  if (threads > 1) ss_threads_free(&bud[0].threads);
+  for (int k = 0; k < 2; ++k) ss_budget_free(&bud[k]);
+}
+
+void test_budget_merge_takes_kept_values_bitwise(void)
+{
+  static KeptData kd;
+  kept_data(&kd, 21);
+  run_pair(&kd.dense, kd.norms2, 1);
+  run_pair(&kd.csr, kd.norms2, 1);
+  run_pair(&kd.csr, kd.norms2, 2);
+}
+
+/* The rules under which the kept values are offered, one at a time. */
+void test_budget_kept_values_offered_only_while_valid(void)
+{
+  static KeptData kd;
+  kept_data(&kd, 22);
+  const SsBudgetKernel kernel = {SS_BUDGET_KERNEL_GAUSSIAN, 0.4, 0, 0};
+  const SsBudgetKernel linear = {SS_BUDGET_KERNEL_LINEAR, 0, 0, 0};
+  const SsData *data = &kd.csr;
+  const double *n2 = kd.norms2;
+  SsBudget bud;
+  REQUIRE(ss_budget_init(&bud, 50, KD, KN) == SS_OK);
+  for (int i = 0; i < 10; ++i) ss_budget_append_row(&bud, data, i, n2[i], 0.5, i);
+  const int64_t last = 10;
+  /* scored, then appended: offered, with the values the score used */
+  ss_budget_score_row_kept(&bud, &kernel, data, 20, n2[20]);
+  ss_budget_append_row(&bud, data, 20, n2[20], 0.1, 20);
+  const double *values = ss_budget_kept_values(&bud, last, kernel.gamma);
+  CHECK(values != NULL);
+  for (int64_t j = 0; values && j < last; ++j) {
+    const double want = ss_budget_kernel_value(
+        &kernel, ss_budget_dot(bud.points + j * KD, bud.points + last * KD, KD), bud.norms2[j], n2[20]);
+    CHECK_CLOSE(values[j], want, 1e-13);
+  }
+  /* another gamma, or a term that is not the last: not offered */
+  CHECK(ss_budget_kept_values(&bud, last, 0.5) == NULL);
+  CHECK(ss_budget_kept_values(&bud, last - 1, kernel.gamma) == NULL);
+  /* a coefficient moved: still offered */
+  bud.beta[3] = -2;
+  CHECK(ss_budget_kept_values(&bud, last, kernel.gamma) != NULL);
+  ss_budget_remove_term(&bud, last);
+
+  /* a term removed between the score and the append */
+  ss_budget_score_row_kept(&bud, &kernel, data, 21, n2[21]);
+  ss_budget_remove_term(&bud, 2);
+  ss_budget_append_row(&bud, data, 21, n2[21], 0.1, 21);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, kernel.gamma) == NULL);
+  ss_budget_remove_term(&bud, bud.size - 1);
+
+  /* a point rewritten in between */
+  ss_budget_score_row_kept(&bud, &kernel, data, 22, n2[22]);
+  bud.points[0] += 1;
+  ss_budget_point_changed(&bud, 0);
+  ss_budget_append_row(&bud, data, 22, n2[22], 0.1, 22);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, kernel.gamma) == NULL);
+  ss_budget_remove_term(&bud, bud.size - 1);
+
+  /* another row appended than the one scored; then the one scored after it */
+  ss_budget_score_row_kept(&bud, &kernel, data, 23, n2[23]);
+  ss_budget_append_row(&bud, data, 24, n2[24], 0.1, 24);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, kernel.gamma) == NULL);
+  ss_budget_append_row(&bud, data, 23, n2[23], 0.1, 23);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, kernel.gamma) == NULL); /* covers one term less */
+  ss_budget_remove_term(&bud, bud.size - 1);
+  ss_budget_remove_term(&bud, bud.size - 1);
+
+  /* two rows kept: the older of two is offered, the oldest of three is not */
+  ss_budget_score_row_kept(&bud, &kernel, data, 25, n2[25]);
+  ss_budget_score_row_kept(&bud, &kernel, data, 26, n2[26]);
+  ss_budget_append_row(&bud, data, 25, n2[25], 0.1, 25);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, kernel.gamma) != NULL);
+  ss_budget_remove_term(&bud, bud.size - 1);
+  ss_budget_score_row_kept(&bud, &kernel, data, 27, n2[27]);
+  ss_budget_score_row_kept(&bud, &kernel, data, 28, n2[28]);
+  ss_budget_score_row_kept(&bud, &kernel, data, 29, n2[29]);
+  ss_budget_append_row(&bud, data, 27, n2[27], 0.1, 27);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, kernel.gamma) == NULL);
+  ss_budget_remove_term(&bud, bud.size - 1);
+
+  /* a squared norm other than the score's, and a kernel that keeps nothing */
+  ss_budget_score_row_kept(&bud, &kernel, data, 30, n2[30]);
+  ss_budget_append_row(&bud, data, 30, n2[30] + 1, 0.1, 30);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, kernel.gamma) == NULL);
+  ss_budget_remove_term(&bud, bud.size - 1);
+  const double f = ss_budget_score_row_kept(&bud, &linear, data, 31, n2[31]);
+  const double want = ss_budget_score_row(&bud, &linear, data, 31, n2[31]);
+  CHECK(tu_same_bits(&f, &want, 1));
+  ss_budget_append_row(&bud, data, 31, n2[31], 0.1, 31);
+  CHECK(ss_budget_kept_values(&bud, bud.size - 1, linear.gamma) == NULL);
+
+  /* scored against an empty expansion: offered, unless emptied again */
+  ss_budget_clear(&bud);
+  ss_budget_score_row_kept(&bud, &kernel, data, 32, n2[32]);
+  ss_budget_append_row(&bud, data, 32, n2[32], 0.1, 32);
+  CHECK(ss_budget_kept_values(&bud, 0, kernel.gamma) != NULL);
+  ss_budget_clear(&bud);
+  ss_budget_score_row_kept(&bud, &kernel, data, 33, n2[33]);
+  ss_budget_clear(&bud);
+  ss_budget_append_row(&bud, data, 33, n2[33], 0.1, 33);
+  CHECK(ss_budget_kept_values(&bud, 0, kernel.gamma) == NULL);
+  ss_budget_free(&bud);
+}
