@@ -160,6 +160,9 @@ typedef struct SsBudget {
                                  appends, not coefficients): a kept row is valid while it holds */
   SsBudgetKeptRow kept[SS_BUDGET_KEPT_ROWS]; /**< the last rows scored with their values kept */
   int next_kept;            /**< the entry of kept the next such score overwrites */
+  int64_t merged_term;      /**< the last merge that removed the last term: the term it
+                                 rewrote (-1: none yet), */
+  int64_t merged_from, merged_to; /**< and the changes count before and after it */
 } SsBudget;
 
 /** Allocate an empty expansion of min(B, num_data) + 1 rows (B + 1 when
@@ -187,9 +190,12 @@ static inline void ss_budget_copy_to_columns(SsBudget *budget, int64_t j)
 }
 /** The kept Gaussian values (@p gamma) of term m with the terms before it,
  *  when m is the last term, appended from a row whose score kept them with
- *  the same squared norm and no change of the other terms since; NULL
- *  otherwise. */
-const double *ss_budget_kept_values(const SsBudget *budget, int64_t m, double gamma);
+ *  the same squared norm, and the other terms have not changed since, or
+ *  only by one merge that removed the last term (appended after the score)
+ *  and rewrote one term: that term's value is then stale, its index written
+ *  to *stale (else -1). NULL otherwise. */
+const double *ss_budget_kept_values(const SsBudget *budget, int64_t m, double gamma,
+                                    int64_t *stale);
 /** Remove term j: the last term moves into its slot (slot_of follows). */
 void ss_budget_remove_term(SsBudget *budget, int64_t j);
 /** Index of the term of smallest |beta|, the first of them, a NaN beta

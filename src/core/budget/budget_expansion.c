@@ -38,6 +38,7 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
   b.block_scratch = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
   b.partners = malloc(cap * sizeof(int64_t));
+  b.merged_term = b.merged_from = b.merged_to = -1;
   for (int r = 0; r < SS_BUDGET_KEPT_ROWS; ++r) {
     b.kept[r].row = -1;
     b.kept[r].values = malloc(cap * sizeof(double));
@@ -103,15 +104,25 @@ void ss_budget_point_changed(SsBudget *budget, int64_t j)
   budget->changes++;
 }
 
-const double *ss_budget_kept_values(const SsBudget *budget, int64_t m, double gamma)
+const double *ss_budget_kept_values(const SsBudget *budget, int64_t m, double gamma,
+                                    int64_t *stale)
 {
+  *stale = -1;
   const int64_t row = budget->origin[m];
   if (row < 0 || m != budget->size - 1) return NULL;
   for (int r = 0; r < SS_BUDGET_KEPT_ROWS; ++r) {
     const SsBudgetKeptRow *kept = &budget->kept[r];
-    if (kept->row == row && kept->size == m && kept->changes == budget->changes &&
-        kept->gamma == gamma && kept->norm2 == budget->norms2[m])
+    if (kept->row != row || kept->size != m || kept->gamma != gamma ||
+        kept->norm2 != budget->norms2[m])
+      continue;
+    if (kept->changes == budget->changes) return kept->values;
+    /* one merge since, of a term appended after the score (the last,
+     * removed without a move) into term merged_term < m */
+    if (kept->changes == budget->merged_from && budget->changes == budget->merged_to &&
+        budget->merged_term < m) {
+      *stale = budget->merged_term;
       return kept->values;
+    }
   }
   return NULL;
 }

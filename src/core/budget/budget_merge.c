@@ -239,6 +239,7 @@ typedef struct PartnerSearch {
   double a, gamma;
   bool screened;
   const double *kept; /* m's kernel values kept by its row's score (budget.h), or NULL */
+  int64_t stale;      /* the one of them a merge has made stale since, or -1 */
   double *kappa, *lower, *wd, *h, *bz, *block_bound;
   int64_t *partners, *block_count;
 } PartnerSearch;
@@ -261,6 +262,13 @@ static void screen_chunks(void *context, int64_t begin, int64_t end, int slot)
     double *kappa = p->kappa + j0;
     if (p->kept) { /* m's kernel values from its row's score; kappa[m] is set below */
       for (int64_t j = j0; j < j1; ++j) p->kappa[j] = j < p->m ? p->kept[j] : 0;
+      if (p->stale >= j0 && p->stale < j1) { /* a merge rewrote it: as the block would */
+        double dot = 0;
+        for (int64_t k = 0; k < d; ++k)
+          if (zm[k] != 0) dot += zm[k] * budget->columns[k * cap + p->stale];
+        ss_budget_gaussian_of_dots(&dot, budget->norms2 + p->stale, 1, budget->norms2[p->m], p->gamma);
+        p->kappa[p->stale] = dot;
+      }
     } else {
       for (int64_t j = j0; j < j1; ++j) p->kappa[j] = 0;
       for (int64_t k = 0; k < d; ++k)
@@ -309,11 +317,11 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
   const bool screened = ss_merge_table_build(budget);
   double *scratch = budget->scratch;
   PartnerSearch p = {.budget = budget, .m = m, .a = a, .gamma = kernel->gamma,
-                     .screened = screened, .kept = ss_budget_kept_values(budget, m, kernel->gamma),
-                     .kappa = scratch, .lower = scratch + size,
+                     .screened = screened, .kappa = scratch, .lower = scratch + size,
                      .wd = scratch + 2 * size, .h = scratch + 3 * size, .bz = scratch + 4 * size,
                      .block_bound = scratch + 5 * size, .partners = budget->partners,
                      .block_count = budget->block_scratch};
+  p.kept = ss_budget_kept_values(budget, m, kernel->gamma, &p.stale);
   int64_t best_j = -1;
   double best_wd = INFINITY, best_h = 0, best_bz = 0;
   if (a != 0) {
@@ -358,11 +366,17 @@ void ss_budget_merge(SsBudget *budget, const SsBudgetKernel *kernel, SsBudgetCou
     n2 += zj[k] * zj[k];
   }
   budget->norms2[best_j] = n2;
+  const int64_t changes_before = budget->changes;
   ss_budget_point_changed(budget, best_j);
   budget->beta[best_j] = bz;
   if (budget->origin[best_j] >= 0 && budget->slot_of) budget->slot_of[budget->origin[best_j]] = -1;
   budget->origin[best_j] = -1;
   ss_budget_remove_term(budget, m);
+  if (m == size - 1) { /* no term moved: a row kept before the merge is stale at best_j only */
+    budget->merged_term = best_j;
+    budget->merged_from = changes_before;
+    budget->merged_to = budget->changes;
+  }
   counts->num_merges++;
   counts->weight_degradation += wd > 0 ? wd : 0.0;
 }
