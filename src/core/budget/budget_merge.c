@@ -53,7 +53,12 @@
  * that score kept its values (SsBudgetKeptRow, budget_rows.c). They are the
  * numbers the screen would compute (the same inner products over the
  * transposed points, in the same order, through the same exp), so the merge
- * takes them, bit for bit the same merge.
+ * takes them, bit for bit the same merge. BSCA with the bias appends a
+ * second scored row after the first one's merge, which removed the last
+ * term (no term moved) and rewrote one point: that point's value is stale
+ * and computed again, alone, as its block would compute it. The merges
+ * that remove the last term record which point they rewrote (merged_term)
+ * for that purpose.
  *
  * On the expansion's threads (SsBudget.threads, a long expansion) the
  * kernel values and the estimates run by blocks of terms, each term's
