@@ -34,8 +34,9 @@ static void kept_data(KeptData *kd, uint64_t seed)
     kd->norms2[i] = 0;
     for (int k = 0; k < KD; ++k) {
       const double fresh = tu_rng_uniform(&rng) < 1.0 / 3 ? 0.0 : 2 * tu_rng_uniform(&rng) - 1;
-      const double twin = kd->X[(i - 1) * KD + k], move = 0.05 * (2 * tu_rng_uniform(&rng) - 1);
-      const double v = i % 2 == 0 ? fresh : (twin == 0 ? 0.0 : twin + move);
+      const double move = 0.05 * (2 * tu_rng_uniform(&rng) - 1);
+      double v = fresh;
+      if (i % 2 == 1) v = kd->X[(i - 1) * KD + k] == 0 ? 0.0 : kd->X[(i - 1) * KD + k] + move;
       kd->X[i * KD + k] = v;
       kd->norms2[i] += v * v;
       if (v != 0) {
