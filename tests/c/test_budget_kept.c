@@ -287,4 +287,15 @@ void test_budget_kept_values_offered_only_while_valid(void)
   CHECK(ss_budget_kept_values(&bud, 12, kernel.gamma, &stale) == NULL);
   CHECK_EQ_INT(counts.num_merges, 6);
   ss_budget_free(&bud);
+
+  /* B >= n: no merge can run, and nothing is kept (no memory for it) */
+  REQUIRE(ss_budget_init(&bud, KN, KD, KN) == SS_OK);
+  CHECK(bud.kept[0].values == NULL && bud.kept[1].values == NULL);
+  for (int i = 0; i < 10; ++i) ss_budget_append_row(&bud, data, i, n2[i], 0.5, i);
+  const double g = ss_budget_score_row_kept(&bud, &kernel, data, 50, n2[50]);
+  const double g_plain = ss_budget_score_row(&bud, &kernel, data, 50, n2[50]);
+  CHECK(tu_same_bits(&g, &g_plain, 1));
+  ss_budget_append_row(&bud, data, 50, n2[50], 0.1, 50);
+  CHECK(ss_budget_kept_values(&bud, 10, kernel.gamma, &stale) == NULL);
+  ss_budget_free(&bud);
 }

@@ -86,7 +86,8 @@ typedef struct SsBudgetKeptRow {
   int64_t size;             /**< the terms the values cover: 0 .. size - 1 */
   int64_t changes;          /**< SsBudget.changes when kept */
   double gamma, norm2;      /**< the kernel's gamma and ||x_i||^2 they were computed with */
-  double *values;           /**< [capacity] k(z_l, x_i) */
+  double *values;           /**< [capacity] k(z_l, x_i); NULL where no merge can run
+                                 (B >= n): nothing is kept */
 } SsBudgetKeptRow;
 /** The rows kept: two, for BSCA with the bias, which scores a pair before
  *  it appends either. */

@@ -38,15 +38,17 @@ SsStatus ss_budget_init(SsBudget *budget, int64_t B, int64_t dimension, int64_t 
   b.scratch = malloc(cap * SCRATCH_ROWS * sizeof(double));
   b.block_scratch = malloc((cap / SS_BUDGET_BLOCK + 1) * sizeof(int64_t));
   b.partners = malloc(cap * sizeof(int64_t));
+  /* the kept rows serve merges, which only a budget below n needs */
+  const bool maintained = num_data == 0 || B < num_data;
+  bool kept_ok = true;
   b.merged_term = b.merged_from = b.merged_to = -1;
   for (int r = 0; r < SS_BUDGET_KEPT_ROWS; ++r) {
     b.kept[r].row = -1;
-    b.kept[r].values = malloc(cap * sizeof(double));
+    if (maintained) kept_ok = (b.kept[r].values = malloc(cap * sizeof(double))) != NULL && kept_ok;
   }
   if (num_data > 0) b.slot_of = malloc((size_t)num_data * sizeof(int64_t));
   if (!b.points || !b.columns || !b.norms2 || !b.beta || !b.origin || !b.scratch ||
-      !b.block_scratch || !b.partners || (num_data > 0 && !b.slot_of) || !b.kept[0].values ||
-      !b.kept[1].values) {
+      !b.block_scratch || !b.partners || (num_data > 0 && !b.slot_of) || !kept_ok) {
     ss_budget_free(&b);
     return SS_ERR_ALLOC;
   }

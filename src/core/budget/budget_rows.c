@@ -158,7 +158,7 @@ double ss_budget_score_row_kept(SsBudget *budget, const SsBudgetKernel *kernel,
                                 const SsData *data, int64_t i, double norm2_i)
 {
   SsThreadPool *pool = ss_budget_pool(budget->threads, budget->size);
-  if (kernel->kind != SS_BUDGET_KERNEL_GAUSSIAN)
+  if (kernel->kind != SS_BUDGET_KERNEL_GAUSSIAN || !budget->kept[0].values)
     return score_row(budget, kernel, data, i, norm2_i, pool, NULL);
   SsBudgetKeptRow *kept = &budget->kept[budget->next_kept];
   budget->next_kept = (budget->next_kept + 1) % SS_BUDGET_KEPT_ROWS;
