@@ -1338,6 +1338,42 @@ static bool has_both_classes(const double *labels, int64_t m)
   return positive && negative;
 }
 
+/* One solve of a sample's rows (the object's C): @p which is 0 or 1 for
+ * the halves, -1 for the whole sample; adds its kernel evaluations to
+ * *evaluations and may set *go_on false to end the protocol there. */
+typedef SsStatus (*SampleSolve)(void *context, const RowSample *r, int64_t rows, int which,
+                                int64_t *evaluations, bool *go_on);
+
+/* The protocol of the SBP's nu warm-up and of the finish's predicted cost
+ * on a stratified sample of m rows: its two halves first (each copied,
+ * solved and freed in turn; a half without both classes ends them, and
+ * *halved says so), then the sample, while the solves go on. *exact_cost
+ * is the solve of all n rows predicted from their kernel evaluations
+ * (ss_sbp_race_exact_cost: the sample's, and the halves' mean when both
+ * ran), 0 where the protocol ended short. */
+static SsStatus solve_halves_and_sample(const SsKernelSvm *self, const RowSample *sample, int64_t m,
+                                        SampleSolve solve, void *context, int64_t *evaluations,
+                                        bool *halved, double *exact_cost)
+{
+  SsStatus status = SS_OK;
+  bool go_on = true;
+  *halved = true;
+  *exact_cost = 0;
+  for (int k = 0; *halved && go_on && k < 2 && status == SS_OK; ++k) {
+    RowSample half = {0};
+    status = row_sample(self, k * (m / 2), m / 2, m, &half);
+    *halved = status == SS_OK && has_both_classes(half.labels, m / 2);
+    if (*halved) status = solve(context, &half, m / 2, k, evaluations, &go_on);
+    row_sample_free(&half);
+  }
+  const int64_t evaluations_h = *evaluations;
+  if (status == SS_OK && go_on) status = solve(context, sample, m, -1, evaluations, &go_on);
+  if (status == SS_OK && go_on)
+    *exact_cost = ss_sbp_race_exact_cost(self->num_data, m, (double)(*evaluations - evaluations_h),
+                                         *halved ? 0.5 * (double)evaluations_h : 0);
+  return status;
+}
+
 /* An exact kernel SDCA object for the warm-up on @p rows: with or without
  * the bias, the object's kernel, seed, threads, weights and interruption, at
  * @p lambda, to a relative gap of SS_SBP_NU_WARMUP_GAP or @p epochs epochs.
@@ -1393,6 +1429,23 @@ static SsStatus sample_nu(const SsKernelSvm *self, const SsData *rows, const dou
   return status;
 }
 
+/* The warm-up's solves of the sample and its halves: their nu. */
+typedef struct NuSolves {
+  const SsKernelSvm *self;
+  int64_t epochs;
+  double half[2], estimate;
+} NuSolves;
+
+static SsStatus nu_solve(void *context, const RowSample *r, int64_t rows, int which,
+                         int64_t *evaluations, bool *go_on)
+{
+  (void)rows;
+  (void)go_on;
+  NuSolves *c = context;
+  return sample_nu(c->self, &r->data, r->labels, r->weights, c->epochs,
+                   which < 0 ? &c->estimate : &c->half[which], evaluations);
+}
+
 SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double *nu,
                                  int64_t *kernel_evaluations, double *exact_cost)
 {
@@ -1403,49 +1456,33 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
   if (epochs > INT64_MAX / n) return SS_ERR_BAD_ARG;
   int64_t evaluations = 0;
   /* On large n, a sample of m rows and its two halves, solved at the same
-   * C; nu extrapolated from them to n (sbp_nu.c, "Large n"). The sample
-   * is stratified by class (stratify), so it misses a class only when the
-   * data has a single one (then the whole data is solved), and a half only
-   * when its class has a single row (then the sample's nu stays as it is). Each half is copied, solved and freed in turn. A
-   * precomputed kernel is sampled as blocks of its Gram matrix (m x m
-   * doubles: 128 MB, then m/2 x m/2) where it is dense; a sparse one is
-   * solved whole. */
+   * C (solve_halves_and_sample); nu extrapolated from them to n (sbp_nu.c,
+   * "Large n"). The sample is stratified by class (stratify), so it misses
+   * a class only when the data has a single one (then the whole data is
+   * solved), and a half only when its class has a single row (then the
+   * sample's nu stays as it is). A precomputed kernel is sampled as blocks
+   * of its Gram matrix (m x m doubles: 128 MB, then m/2 x m/2) where it is
+   * dense; a sparse one is solved whole. */
   const int64_t m = SS_SBP_NU_WARMUP_ROWS;
-  RowSample sample = {0}, half_rows = {0};
+  RowSample sample = {0};
   bool sampled = n > m && !(self->kernel.type == SS_KERNEL_PRECOMPUTED && self->data.layout == SS_LAYOUT_CSR);
   SsStatus status = sampled ? row_sample(self, 0, m, m, &sample) : SS_OK;
   sampled = sampled && status == SS_OK && has_both_classes(sample.labels, m);
-  double estimate = 0, cost = 0;
+  NuSolves solves = {.self = self, .epochs = epochs};
+  double cost = 0;
   if (status == SS_OK && sampled) {
-    double half[2] = {0, 0};
-    bool halved = true;
-    for (int k = 0; halved && k < 2 && status == SS_OK; ++k) {
-      status = row_sample(self, k * (m / 2), m / 2, m, &half_rows);
-      halved = status == SS_OK && has_both_classes(half_rows.labels, m / 2);
-      if (halved)
-        status = sample_nu(self, &half_rows.data, half_rows.labels, half_rows.weights, epochs,
-                           &half[k], &evaluations);
-      row_sample_free(&half_rows);
-    }
-    /* The halves' solves cost evaluations_h, the sample's the rest: the
-     * race's prediction of an exact solve of all n rows (sbp_race.c). */
-    const int64_t evaluations_h = evaluations;
-    if (status == SS_OK)
-      status = sample_nu(self, &sample.data, sample.labels, sample.weights, epochs, &estimate,
-                         &evaluations);
-    const double halfway = 0.5 * (half[0] + half[1]);
-    if (status == SS_OK)
-      cost = ss_sbp_race_exact_cost(n, m, (double)(evaluations - evaluations_h),
-                                    halved ? 0.5 * (double)evaluations_h : 0);
-    if (status == SS_OK && halved && halfway > 0 && estimate > 0) {
-      const double factor = fmin(1, fmax(estimate / halfway, SS_SBP_NU_MIN_FACTOR));
-      estimate *= pow(factor, log2((double)n / (double)m));
+    bool halved;
+    status = solve_halves_and_sample(self, &sample, m, nu_solve, &solves, &evaluations, &halved, &cost);
+    const double halfway = 0.5 * (solves.half[0] + solves.half[1]);
+    if (status == SS_OK && halved && halfway > 0 && solves.estimate > 0) {
+      const double factor = fmin(1, fmax(solves.estimate / halfway, SS_SBP_NU_MIN_FACTOR));
+      solves.estimate *= pow(factor, log2((double)n / (double)m));
     }
   } else if (status == SS_OK) {
-    status = sample_nu(self, &self->data, self->labels, self->weights, epochs, &estimate,
+    status = sample_nu(self, &self->data, self->labels, self->weights, epochs, &solves.estimate,
                        &evaluations);
   }
-  if (status == SS_OK) *nu = estimate > SS_SBP_NU_FLOOR ? estimate : SS_SBP_NU_FLOOR;
+  if (status == SS_OK) *nu = solves.estimate > SS_SBP_NU_FLOOR ? solves.estimate : SS_SBP_NU_FLOOR;
   if (kernel_evaluations) *kernel_evaluations = evaluations;
   if (exact_cost) *exact_cost = status == SS_OK ? cost : 0;
   row_sample_free(&sample);
@@ -1461,13 +1498,16 @@ SsStatus ss_kernel_svm_nu_warmup(const SsKernelSvm *self, int64_t epochs, double
 /** ...and at least this many rows (else no prediction: the n^2 rule). */
 #define SS_FINISH_PREDICTION_MIN_ROWS 512
 
-/* The kernel evaluations of the finish's solver (finish_solver) on @p r,
- * added to *evaluations; *converged says whether it reached the gap. */
-static SsStatus sample_finish(SsKernelSvm *self, const RowSample *r, int64_t m, int64_t *evaluations,
-                              bool *converged)
+/* The kernel evaluations of the finish's solver (finish_solver) on a
+ * sample's rows, added to *evaluations; the protocol goes on while it
+ * reaches the gap (a SampleSolve; the context is the object). */
+static SsStatus finish_solve(void *context, const RowSample *r, int64_t rows, int which,
+                             int64_t *evaluations, bool *converged)
 {
+  (void)which;
+  SsKernelSvm *self = context;
   SsStatus status;
-  SsKernelSvm *sdca = finish_solver(self, &r->data, r->labels, r->weights, sample_lambda(self, m), &status);
+  SsKernelSvm *sdca = finish_solver(self, &r->data, r->labels, r->weights, sample_lambda(self, rows), &status);
   if (sdca) status = ss_kernel_svm_train(sdca);
   if (sdca) *evaluations += ss_kernel_svm_get_num_kernel_evaluations(sdca);
   *converged = status == SS_OK && ss_kernel_svm_get_statistics(sdca)->status == SS_SVM_STATUS_CONVERGED;
@@ -1504,20 +1544,10 @@ static SsStatus predict_finish_cost(SsKernelSvm *self)
     return status;
   }
   int64_t evaluations = 0;
-  bool converged = true, halved = true;
-  for (int k = 0; k < 2 && halved && converged && status == SS_OK; ++k) {
-    RowSample half = {0};
-    status = row_sample(self, k * (m / 2), m / 2, m, &half);
-    halved = status == SS_OK && has_both_classes(half.labels, m / 2);
-    if (halved) status = sample_finish(self, &half, m / 2, &evaluations, &converged);
-    row_sample_free(&half);
-  }
-  const int64_t evaluations_h = evaluations;
-  if (status == SS_OK && converged) status = sample_finish(self, &sample, m, &evaluations, &converged);
+  bool halved;
+  status = solve_halves_and_sample(self, &sample, m, finish_solve, self, &evaluations, &halved,
+                                   &self->finish_cost);
   row_sample_free(&sample);
   self->num_kernel_evaluations += evaluations;
-  if (status == SS_OK && converged)
-    self->finish_cost = ss_sbp_race_exact_cost(n, m, (double)(evaluations - evaluations_h),
-                                               halved ? 0.5 * (double)evaluations_h : 0);
   return status;
 }
