@@ -56,7 +56,7 @@
  * takes them, bit for bit the same merge. BSCA with the bias appends a
  * second scored row after the first one's merge, which removed the last
  * term (no term moved) and rewrote one point: that point's value is stale
- * and computed again, alone, as its block would compute it. The merges
+ * and computed again, alone, by the blocks' own function (kernel_values). The merges
  * that remove the last term record which point they rewrote (merged_term)
  * for that purpose.
  *
@@ -255,30 +255,35 @@ typedef struct PartnerSearch {
  * row of a9a has 14 of 123, a merged point the union of its rows' -- then
  * the kernel values as a block, budget_kernel.c), with the table the
  * interval estimate of their degradation, and the block's list. */
+/* kappa[j] = k(z_m, z_j) for terms j0 .. j1 - 1: the inner products at
+ * once over the transposed points, one nonzero coordinate of z_m at a time,
+ * then the Gaussian values as a block (budget_kernel.c). Each value is
+ * computed alone, so one term's is the same whatever the range around it. */
+static void kernel_values(const PartnerSearch *p, int64_t j0, int64_t j1)
+{
+  const SsBudget *budget = p->budget;
+  const int64_t d = budget->dimension, cap = budget->capacity;
+  const double *zm = budget->points + p->m * d;
+  double *kappa = p->kappa + j0;
+  for (int64_t j = j0; j < j1; ++j) p->kappa[j] = 0;
+  for (int64_t k = 0; k < d; ++k)
+    if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap + j0, j1 - j0, zm[k]);
+  ss_budget_gaussian_of_dots(kappa, budget->norms2 + j0, j1 - j0, budget->norms2[p->m], p->gamma);
+}
+
 static void screen_chunks(void *context, int64_t begin, int64_t end, int slot)
 {
   (void)slot; /* each block writes its own terms' entries */
   const PartnerSearch *p = context;
   const SsBudget *budget = p->budget;
-  const int64_t d = budget->dimension, cap = budget->capacity;
-  const double *zm = budget->points + p->m * d, a = p->a;
+  const double a = p->a;
   for (int64_t b = begin; b < end; ++b) {
     const int64_t j0 = b * SS_BUDGET_BLOCK, j1 = ss_budget_block_end(b, budget->size);
-    double *kappa = p->kappa + j0;
     if (p->kept) { /* m's kernel values from its row's score; kappa[m] is set below */
       for (int64_t j = j0; j < j1; ++j) p->kappa[j] = j < p->m ? p->kept[j] : 0;
-      if (p->stale >= j0 && p->stale < j1) { /* a merge rewrote it: as the block would */
-        double dot = 0;
-        for (int64_t k = 0; k < d; ++k)
-          if (zm[k] != 0) dot += zm[k] * budget->columns[k * cap + p->stale];
-        ss_budget_gaussian_of_dots(&dot, budget->norms2 + p->stale, 1, budget->norms2[p->m], p->gamma);
-        p->kappa[p->stale] = dot;
-      }
+      if (p->stale >= j0 && p->stale < j1) kernel_values(p, p->stale, p->stale + 1);
     } else {
-      for (int64_t j = j0; j < j1; ++j) p->kappa[j] = 0;
-      for (int64_t k = 0; k < d; ++k)
-        if (zm[k] != 0) ss_budget_add_scaled(kappa, budget->columns + k * cap + j0, j1 - j0, zm[k]);
-      ss_budget_gaussian_of_dots(kappa, budget->norms2 + j0, j1 - j0, budget->norms2[p->m], p->gamma);
+      kernel_values(p, j0, j1);
     }
     double bound = INFINITY;
     for (int64_t j = j0; j < j1; ++j) {
