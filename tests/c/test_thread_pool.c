@@ -2,12 +2,17 @@
  * every chunk of every job runs exactly once, on a valid slot, whatever the
  * number of chunks and threads; many tiny jobs in a row; a pool busy with
  * one caller runs a second caller's job (or a nested one) serially; objects
- * whose thread count changes between trains, or that are deleted untrained.
- * Clean under ASan/UBSan, TSan (clang) and valgrind. */
+ * whose thread count changes between trains, or that are deleted untrained;
+ * a pool in a fork() of the process that made it. Clean under ASan/UBSan, TSan (clang) and valgrind. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "../../src/core/common/thread_pool.h"
 #include "../../src/core/kernel/kernel_internal.h"
@@ -296,6 +301,98 @@ void test_thread_pool_home_chunks_taken_when_the_caller_stalls(void)
     CHECK_EQ_INT(job.waited_out, 0);
     CHECK_EQ_INT(job.slot_of[0], 0);
   }
+#endif
+  ss_thread_pool_delete(pool);
+}
+
+/* fork() where the pool has threads, on POSIX systems */
+#if SS_POOL_THREADS && (defined(__unix__) || defined(__APPLE__))
+#define FORK_TEST 1
+#else
+#define FORK_TEST 0
+#endif
+
+/* ThreadSanitizer cannot start threads in a child of a threaded process
+ * (it dies): under it the child does not train. */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
+
+#if FORK_TEST
+/* The child's side of test_thread_pool_after_fork: the number of failed
+ * checks (its exit code). */
+static int forked_child_checks(SsThreadPool *pool, SsKernelSvm *ksvm)
+{
+  int failed = 0;
+  failed += !ss_thread_pool_forked(pool);
+  failed += !ss_thread_pool_forked(ksvm->threads.pool);
+  /* no worker here: the caller runs every chunk, once each */
+  failed += check_job(pool, 100) != 0;
+  failed += mt_current_failed != 0;
+  ss_thread_pool_delete(pool); /* joined the parent's worker: waited for ever */
+  if (!UNDER_TSAN) {
+    /* a train call gives the object a pool of this process, of the same size */
+    failed += ss_kernel_svm_train(ksvm) != SS_OK;
+    failed += ss_thread_pool_forked(ksvm->threads.pool);
+    failed += ss_thread_pool_num_slots(ksvm->threads.pool) != 3;
+    check_job(ksvm->threads.pool, 100); /* every chunk once, on any thread */
+    failed += mt_current_failed != 0;
+  }
+  ss_kernel_svm_delete(ksvm);
+  return failed;
+}
+#endif
+
+void test_thread_pool_after_fork(void)
+{
+  /* fork() copies the calling thread only: in the child the pool's workers
+   * do not exist (thread_pool.c, "After fork"). The child runs a job on the
+   * caller alone, deletes the pool without joining anybody, and trains the
+   * object on a new pool; a hang there ends at the alarm, a failure in the
+   * exit code. The parent's pool is the parent's still. */
+  SsThreadPool *pool = eager_pool(2);
+  REQUIRE_POOL(pool);
+#if FORK_TEST
+  SsData data;
+  SsKernel kernel;
+  const double *y = tu_four_points(&data, &kernel);
+  SsKernelSvm *ksvm = y ? ss_kernel_svm_new(SS_KSOLVER_SBP, &kernel, &data, y, 0.1) : NULL;
+  REQUIRE(ksvm);
+  CHECK_EQ_INT(ss_kernel_svm_set_num_threads(ksvm, 3), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(ksvm), SS_OK);
+  check_job(pool, 100); /* the workers have started and run */
+  CHECK(!ss_thread_pool_forked(pool));
+  CHECK(!ss_thread_pool_forked(NULL));
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    alarm(60);
+    _exit(forked_child_checks(pool, ksvm));
+  }
+  int status = 0;
+  const time_t start = time(NULL);
+  pid_t done = 0;
+  while ((done = waitpid(pid, &status, WNOHANG)) == 0 && time(NULL) - start < 90) {
+    struct timespec pause = {0, 10000000};
+    nanosleep(&pause, NULL);
+  }
+  if (done == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+  }
+  CHECK(done == pid);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  CHECK(!ss_thread_pool_forked(pool));
+  check_job(pool, 100);
+  ss_kernel_svm_delete(ksvm);
 #endif
   ss_thread_pool_delete(pool);
 }

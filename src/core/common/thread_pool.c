@@ -87,6 +87,18 @@
  * mode's measure. Who runs a chunk never changes what the chunk computes, so
  * results stay the same whatever the timing.
  *
+ * After fork(). A child process has the pool's memory but none of its
+ * workers (fork copies only the calling thread), and its mutex may have
+ * been held by one of them at the fork. So the pool notes the process that
+ * made it (owner), and in any other process never joins a worker, never
+ * locks the mutex and never wakes anybody: a job there runs on the caller
+ * (no worker claims a chunk, and the caller waits only for claimed ones),
+ * the same bits as ever, and deleting the pool frees its memory only
+ * (joining a worker of the parent waited forever). The objects' train
+ * calls replace such a pool by a new one of the same size
+ * (ss_threads_after_fork), so a child trains on its own threads; one
+ * getpid() a train call, and one a wake-up, which is a system call anyway.
+ *
  * Threads are POSIX threads with C11 atomics. Without them (Windows without
  * pthreads, a compiler without C11 atomics (atomics.h), or -DSS_NO_THREADS:
  * SS_POOL_THREADS, thread_pool.h) the pool is never created and every job
@@ -107,6 +119,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CLOSED UINT64_C(0xFFFFFFFF)
 #define GENERATION(s) ((s) >> 32)
@@ -177,6 +190,7 @@ struct SsThreadPool {
   int64_t length[2];
   int num_workers;
   Worker *workers;
+  pid_t owner; /* the process whose threads the workers are ("After fork") */
 #ifdef SS_POOL_STATS
   PoolStats stats;
 #endif
@@ -360,6 +374,7 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   pool->rate[0] = pool->rate[1] = pool->total[0] = pool->total[1] = 0;
   pool->length[0] = pool->length[1] = PERIOD_MIN_NS;
   pool->num_workers = 0;
+  pool->owner = getpid();
   if (pthread_mutex_init(&pool->mutex, NULL) != 0) {
     free_pool(pool);
     return SS_ERR_ALLOC;
@@ -392,9 +407,15 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
   return SS_OK;
 }
 
+bool ss_thread_pool_forked(const SsThreadPool *pool) { return pool && pool->owner != getpid(); }
+
 void ss_thread_pool_delete(SsThreadPool *pool)
 {
   if (!pool) return;
+  if (ss_thread_pool_forked(pool)) { /* the workers and the lock are the parent's */
+    free_pool(pool);
+    return;
+  }
 #ifdef SS_POOL_STATS
   fprintf(stderr, "pool: %lld parallel jobs, %lld solo (%lld of them long), %lld wake-ups, "
           "%lld sleeps, %lld yields, %lld joins %.0f ns late, gap %.0f ns, spin %lld ns, "
@@ -545,7 +566,7 @@ void ss_parallel_for(SsThreadPool *pool, int64_t num_chunks, SsParallelFn fn, vo
   atomic_store_explicit(&pool->home, (g << 32) | (home > 0 ? 0 : CLOSED), memory_order_relaxed);
   const uint64_t open = (g << 32) | (uint64_t)(first + home);
   atomic_store(&pool->state, open); /* publish (release), then look for sleepers */
-  if (atomic_load(&pool->sleepers) > 0) {
+  if (atomic_load(&pool->sleepers) > 0 && !ss_thread_pool_forked(pool)) {
     STAT(pool, wakes);
     wake_all(pool);
   }
@@ -587,6 +608,12 @@ SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **out)
 
 void ss_thread_pool_delete(SsThreadPool *pool) { (void)pool; }
 
+bool ss_thread_pool_forked(const SsThreadPool *pool)
+{
+  (void)pool;
+  return false;
+}
+
 int ss_thread_pool_num_slots(const SsThreadPool *pool)
 {
   (void)pool;
@@ -623,6 +650,14 @@ SsStatus ss_threads_set_count(SsThreads *threads, int num_threads)
   threads->pool = pool;
   threads->count = num_threads;
   return SS_OK;
+}
+
+SsStatus ss_threads_after_fork(SsThreads *threads)
+{
+  if (!ss_thread_pool_forked(threads->pool)) return SS_OK;
+  const int count = threads->count;
+  ss_threads_free(threads); /* the memory only (ss_thread_pool_delete) */
+  return ss_threads_set_count(threads, count);
 }
 
 void ss_threads_free(SsThreads *threads)

@@ -37,8 +37,14 @@ typedef void (*SsParallelFn)(void *context, int64_t begin, int64_t end, int slot
  *  @return SS_OK; SS_ERR_ALLOC when the pool's memory cannot be allocated. */
 SsStatus ss_thread_pool_new(int num_threads, SsThreadPool **pool);
 
-/** Stops and joins the workers, frees the pool. NULL-safe. */
+/** Stops and joins the workers, frees the pool. NULL-safe. In a process
+ *  forked from the one that made the pool, frees its memory only: the
+ *  workers are the parent's (thread_pool.c, "After fork"). */
 void ss_thread_pool_delete(SsThreadPool *pool);
+
+/** Whether @p pool was made by another process, of which this one is a
+ *  fork(): none of its workers runs here. False for NULL and without threads. */
+bool ss_thread_pool_forked(const SsThreadPool *pool);
 
 /** The number of slots fn may see: 1 + the workers (1 for NULL). */
 int ss_thread_pool_num_slots(const SsThreadPool *pool);

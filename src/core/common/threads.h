@@ -44,6 +44,12 @@ static inline SsThreadPool *ss_threads_pool(SsThreads threads, int64_t length)
  *  match. @return SS_OK; SS_ERR_ALLOC with @p threads unchanged. */
 SsStatus ss_threads_set_count(SsThreads *threads, int num_threads);
 
+/** In a process forked from the one that made the pool, replace it by a
+ *  new pool of the same count (the old one's workers are the parent's);
+ *  else nothing. Each train call begins with it. @return SS_OK;
+ *  SS_ERR_ALLOC, the object then serial (count 1). */
+SsStatus ss_threads_after_fork(SsThreads *threads);
+
 /** Join and free the pool; the count returns to 1. */
 void ss_threads_free(SsThreads *threads);
 

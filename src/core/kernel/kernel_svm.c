@@ -776,6 +776,10 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
                               "row %lld of the data X has a squared norm that is not finite (%g): its values "
                               "overflow when squared; scale the features (e.g. to unit variance)",
                               (long long)self->overflow_row, self->norms2[self->overflow_row]);
+  /* a fork() of the process that made the pool: new workers of this one's */
+  if (ss_threads_after_fork(&self->threads) != SS_OK)
+    return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "train: cannot start the threads of this process (a "
+                              "fork of the one that set num_threads); the object is now serial");
   ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
   self->train_start_time = ss_clock_seconds();
   const SsStatus status = run_solver(self);

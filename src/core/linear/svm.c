@@ -762,6 +762,10 @@ SsStatus ss_svm_train(SsSvm *self)
                        "iterations (the counter is a 64-bit integer): lower set_iteration_number or "
                        "set_max_num_iterations",
                        (long long)self->iteration, (long long)cap);
+  /* a fork() of the process that made the pool: new workers of this one's */
+  if (ss_threads_after_fork(&self->threads) != SS_OK)
+    return ss_svm_fail(self, SS_ERR_ALLOC, "train: cannot start the threads of this process (a fork of "
+                       "the one that set num_threads); the object is now serial");
   /* The last run's closing diagnostic, if still pending: made where the
    * schedule has one (its record belongs to this run's stopping rule and
    * divergence test), else dropped, as by a single longer run. */
