@@ -251,3 +251,22 @@ def test_pickles_keep_the_finish_mode_as_set(problem):
     # A format-1 state with an explicit False keeps it.
     fn, state = _old_state(SVM(X, y, 1e-2, solver="sdca", loss="l1"), False)
     assert fn(state).get_newton_fallback() is False
+
+
+@pytest.mark.parametrize("kind", ["linear", "kernel"])
+def test_pickles_keep_the_thread_count(problem, kind):
+    from stochsvm import KernelSVM
+
+    X, y = problem
+    svm = SVM(X, y, LAMBDA) if kind == "linear" else KernelSVM(X, y, LAMBDA, gamma=0.5, seed=0)
+    assert pickle.loads(pickle.dumps(svm)).get_num_threads() == 1
+    svm.set_num_threads(3)
+    svm.train()
+    clone = pickle.loads(pickle.dumps(svm))
+    assert clone.get_num_threads() == 3
+    assert copy.deepcopy(svm).get_num_threads() == 3
+    np.testing.assert_array_equal(clone.decision_function(X), svm.decision_function(X))
+    # a pickle made before the count was kept restores one thread
+    state = svm.__reduce__()[1][0]
+    del state["num_threads"]
+    assert svm.__reduce__()[0](state).get_num_threads() == 1

@@ -316,6 +316,8 @@ def _restore_kernel_svm(state):
                 "row_copy", "sdca_finish"):
         if state.get(key) is not None and _has_setting(solver, key):
             getattr(svm, "set_" + key)(state[key])
+    if state.get("num_threads", 1) > 1:  # pickles before stop 53 have none: 1
+        svm.set_num_threads(state["num_threads"])
     svm.set_model(state["support_vectors"], state["coefficients"], state["bias"],
                   indices=state["support_indices"])
     svm._saved_statistics = state.get("statistics")
@@ -497,6 +499,7 @@ cdef class KernelSVM(_Trainer):
             "shrinking": bool(ss_kernel_svm_get_shrinking(p)),
             "sdca_finish": self.get_sdca_finish(),
             "row_copy": bool(ss_kernel_svm_get_row_copy(p)),
+            "num_threads": ss_kernel_svm_get_num_threads(p),
             "kernel_precision": self.get_kernel_precision(),
             "support_vectors": self.get_support_vectors(),
             "support_indices": self.get_support_indices(),
@@ -907,9 +910,12 @@ cdef class KernelSVM(_Trainer):
         """Threads for this one model, an integer >= 1 (default 1).
 
         Kernel rows (SBP, SDCA, Pegasos, Perceptron), the diagnostic passes
-        and prediction are split over this many threads; the results are
-        bit-identical for any count. A core built without POSIX threads runs
-        serially whatever the count. BSCA and BSGD stay serial."""
+        and prediction are split over this many threads, and with a
+        Gaussian kernel BSCA's and BSGD's loops over 256 or more budget terms
+        (docs/budget.rst, "Threads"); the results are bit-identical for any
+        count. A core built without POSIX threads runs serially whatever the
+        count. A pickle keeps the count; a process forked from this one
+        trains on threads of its own (docs/embedding.rst)."""
         cdef SsKernelSvm *p = self._writer("set_num_threads")
         v = _as_int(num_threads, "num_threads")
         if not (1 <= v <= 1024):

@@ -506,6 +506,8 @@ def _restore_svm(state, cls=None):
         svm._set_res_parameters(res)
     if state.get("scaling") is not None:
         svm.set_scaling(state["scaling"], state["scaling_updates"])
+    if state.get("num_threads", 1) > 1:  # pickles before stop 53 have none: 1
+        svm.set_num_threads(state["num_threads"])
     stats = state.get("statistics")
     svm._saved_statistics = dict(stats) if stats is not None else None
     return svm
@@ -768,6 +770,7 @@ cdef class SVM(_Trainer):
             "statistics": self.get_statistics(),
             "homkermap": self._homkermap,
             "res": self._get_res_parameters(),
+            "num_threads": ss_svm_get_num_threads(p),
         }
         cls = type(self)
         return (_restore_svm, (state,) if cls is SVM else (state, cls))
@@ -1769,7 +1772,9 @@ cdef class SVM(_Trainer):
         duality gap) and :meth:`decision_function` -- split their rows over
         this many threads; the results are bit-identical for any count. The
         solvers' steps stay serial. A core built without POSIX threads runs
-        serially whatever the count."""
+        serially whatever the count. A pickle keeps the count; a process
+        forked from this one trains on threads of its own
+        (docs/embedding.rst)."""
         cdef SsSvm *p = self._writer("set_num_threads")
         v = _as_int(num_threads, "num_threads")
         if not (1 <= v <= 1024):
