@@ -82,6 +82,31 @@ def test_a_closed_output_pipe_ends_quietly(tmp_path):
     assert done.stderr == b""
 
 
+def test_a_full_standard_output_is_an_error_not_a_traceback(tmp_path):
+    """`stochsvm predict m t > /dev/full`: one line and status 1, where a
+    write that failed (no space left) raised a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("needs /dev/full")
+    train, _, _ = _problem(tmp_path)
+    model = str(tmp_path / "m.ssvm")
+    assert main(["train", train, model, "-q"]) == 0
+    for command in (["predict", model, train], ["info", model]):
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-m", "stochsvm", *command], stdout=full,
+                                  stderr=subprocess.PIPE, timeout=120)
+        err = done.stderr.decode()
+        assert done.returncode == 1, err
+        assert "Traceback" not in err
+        assert err.strip() == (f"stochsvm {command[0]}: error: cannot write the standard output "
+                               "(No space left on device)")
+
+
 def test_nu_for_a_solver_without_one_is_refused(tmp_path, capsys):
     # --nu with --solver sdca (or pegasos, ...) trained and ignored it.
     train, _, _ = _problem(tmp_path)

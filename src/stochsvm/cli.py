@@ -1505,6 +1505,15 @@ def main(argv=None):
     except _Fail as exc:
         print(f"stochsvm {args.command}: error: {exc}", file=sys.stderr)
         return exc.status
+    except OSError as exc:
+        # an output that fails (`stochsvm predict m t > /dev/full`: no space
+        # left on the device, an I/O error): a message, not a traceback; the
+        # files the commands name raise _Fail themselves
+        what = (f"{exc.filename}: {exc.strerror or exc}" if exc.filename is not None
+                else f"cannot write the standard output ({exc.strerror or exc})")
+        print(f"stochsvm {args.command}: error: {what}", file=sys.stderr)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure at exit
+        return 1
     except KeyboardInterrupt:
         print("stochsvm: interrupted", file=sys.stderr)
         return 130
