@@ -122,7 +122,12 @@ def test_child_predicts_before_it_trains():
     def body():
         # the parent's pool, never trained on here: the caller runs every chunk
         assert np.array_equal(svm.decision_function(X), expected)
-        svm.set_num_threads(3)  # replaces the inherited pool
+        before = _threads_of_this_process()
+        svm.set_num_threads(2)  # the same count: the inherited pool is replaced all the same
+        assert _threads_of_this_process() == before + 1
+        assert np.array_equal(svm.decision_function(X), expected)
+        svm.set_num_threads(3)
+        assert _threads_of_this_process() == before + 2
         assert np.array_equal(svm.decision_function(X), expected)
 
     assert _in_child(body) == 0

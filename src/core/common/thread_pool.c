@@ -642,7 +642,9 @@ bool ss_thread_pool_workers_pay(bool paying, double parallel_rate, double solo_r
 
 SsStatus ss_threads_set_count(SsThreads *threads, int num_threads)
 {
-  if (num_threads == threads->count && (num_threads <= 1 || threads->pool)) return SS_OK;
+  if (num_threads == threads->count && (num_threads <= 1 || threads->pool) &&
+      !ss_thread_pool_forked(threads->pool))
+    return SS_OK; /* (a forked pool is replaced: "After fork") */
   SsThreadPool *pool = NULL;
   const SsStatus status = ss_thread_pool_new(num_threads, &pool);
   if (status != SS_OK) return status;
