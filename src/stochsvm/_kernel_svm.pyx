@@ -739,7 +739,10 @@ cdef class KernelSVM(_Trainer):
     def set_cache_size(self, cache_size):
         """SDCA with a bias: the kernel-row cache in MB, finite and > 0
         (default 200, as SVC's ``cache_size``). It changes the running time,
-        never the iterates."""
+        never the iterates. The rows are allocated as they are needed, up to
+        this size; where the memory runs out first (an address-space limit),
+        the cache keeps seven eighths of the rows it got and goes on with
+        them, where the fit used to raise MemoryError."""
         cdef SsKernelSvm *p = self._writer("set_cache_size")
         v = _as_float(cache_size, "cache_size")
         if not (math.isfinite(v) and v > 0):

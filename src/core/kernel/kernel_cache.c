@@ -152,14 +152,14 @@ SsStatus ss_kernel_cache_init(SsKernelCache *cache, int64_t n, double megabytes,
   }
   int64_t capacity = rows >= (double)n ? n : (int64_t)rows;
   if (capacity < 2) capacity = 2;
+  /* The two buffers rows are widened or gathered into, from the start: a
+   * run whose rows took all the memory there was (take_slot) still has them. */
   cache->widened_row[0] = cache->widened_row[1] = -1;
-  if (cache->single) {
-    cache->widened[0] = malloc((size_t)n * sizeof(double));
-    cache->widened[1] = malloc((size_t)n * sizeof(double));
-    if (!cache->widened[0] || !cache->widened[1]) {
-      ss_kernel_cache_free(cache);
-      return SS_ERR_ALLOC;
-    }
+  cache->widened[0] = malloc((size_t)n * sizeof(double));
+  cache->widened[1] = malloc((size_t)n * sizeof(double));
+  if (!cache->widened[0] || !cache->widened[1]) {
+    ss_kernel_cache_free(cache);
+    return SS_ERR_ALLOC;
   }
   cache->n = n;
   cache->capacity = capacity;
@@ -317,14 +317,55 @@ static void push_front(SsKernelCache *cache, int64_t s)
   if (cache->tail < 0) cache->tail = s;
 }
 
+/* Frees slot s's buffer (its row leaves the cache) and moves the last slot
+ * into its place, so that the slots stay [0, used). */
+static void release_slot(SsKernelCache *cache, int64_t s)
+{
+  unlink_slot(cache, s);
+  cache->slot_of[cache->owner[s]] = -1;
+  free(cache->rows[s]);
+  const int64_t last = --cache->used;
+  if (s != last) {
+    cache->rows[s] = cache->rows[last];
+    cache->owner[s] = cache->owner[last];
+    cache->made_in[s] = cache->made_in[last];
+    cache->complete[s] = cache->complete[last];
+    cache->level_of[s] = cache->level_of[last];
+    cache->slot_of[cache->owner[s]] = s;
+    const int64_t p = cache->prev[last], q = cache->next[last];
+    cache->prev[s] = p;
+    cache->next[s] = q;
+    if (p >= 0) cache->next[p] = s;
+    else cache->head = s;
+    if (q >= 0) cache->prev[q] = s;
+    else cache->tail = s;
+  }
+  cache->rows[last] = NULL;
+}
+
 /* A buffer for row i: a fresh one while the budget lasts, else the least
- * recently used row's. -1 when a fresh buffer cannot be allocated. */
+ * recently used row's. Out of memory (an address-space limit, no
+ * overcommit), the cache makes do with less: it gives back the least
+ * recently used eighth of its rows, so that the run's own allocations to
+ * come (the model's rows at a diagnostic) find room, and the rows it keeps
+ * become its budget, two at least (a pair step reads two). A smaller cache
+ * gives the same values (the opening comment): on 20,000 rows at the default
+ * 200 MB under `ulimit -v 700000` the fit used to end out of memory. -1
+ * when fewer than two rows are held. */
 static int64_t take_slot(SsKernelCache *cache, int64_t i)
 {
   int64_t s;
+  void *buffer = NULL;
   if (cache->used < cache->capacity) {
-    void *buffer = malloc((size_t)cache->n * (cache->single ? sizeof(float) : sizeof(double)));
-    if (!buffer) return -1;
+    buffer = malloc((size_t)cache->n * (cache->single ? sizeof(float) : sizeof(double)));
+    if (!buffer && cache->used < 2) return -1;
+    if (!buffer) {
+      const int64_t keep = cache->used - cache->used / 8;
+      while (cache->used > (keep > 2 ? keep : 2)) release_slot(cache, cache->tail);
+      cache->capacity = cache->used; /* no row is then computed whole for all n */
+    }
+  }
+  if (buffer) {
     s = cache->used++;
     cache->rows[s] = buffer;
   } else {
@@ -518,8 +559,8 @@ static void spread(SsKernelCache *cache, int64_t s, const int64_t *active, int64
  * it is, and so is a complete one over all n; the others are written into
  * one of the two buffers (floats widened, a complete row gathered over a
  * shrunk list): the one that last held row i, else the one not returned
- * last, so the two rows of a pair step stay valid together. NULL when a
- * buffer cannot be allocated. */
+ * last, so the two rows of a pair step stay valid together (allocated
+ * with the cache). */
 static const double *view(SsKernelCache *cache, int64_t i, const void *row, bool complete,
                           const int64_t *active, int64_t num_active, bool whole)
 {
@@ -529,9 +570,7 @@ static const double *view(SsKernelCache *cache, int64_t i, const void *row, bool
   const int b = cache->widened_row[0] == i   ? 0
                 : cache->widened_row[1] == i ? 1
                                              : 1 - cache->last_widened;
-  if (!cache->widened[b]) cache->widened[b] = malloc((size_t)n * sizeof(double));
   double *out = cache->widened[b];
-  if (!out) return NULL;
   if (cache->single) {
     const float *f = row;
     if (by_example) {
@@ -609,7 +648,6 @@ const double *ss_kernel_cache_row(SsKernelCache *cache, SsKernelSvm *svm, int64_
     }
     out = view(cache, i, cache->rows[s], cache->complete[s], active, num_active, false);
   }
-  if (!out) *status = SS_ERR_ALLOC;
   return out;
 }
 
@@ -635,9 +673,7 @@ const double *ss_kernel_cache_row_cover(SsKernelCache *cache, SsKernelSvm *svm, 
   if (!cache->complete[s]) compute(cache, svm, i, rest, num_rest, row, false);
   cache->made_in[s] = cache->generation;
   cache->complete[s] = true;
-  const double *out = view(cache, i, row, true, active, num_active, true);
-  if (!out) *status = SS_ERR_ALLOC;
-  return out;
+  return view(cache, i, row, true, active, num_active, true);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -22,7 +22,8 @@ typedef struct SsActiveRows {
 
 typedef struct SsKernelCache {
   int64_t n;            /**< the examples: a complete row's length */
-  int64_t capacity;     /**< rows the budget holds, in [2, n] (2 even for n = 1: never reached) */
+  int64_t capacity;     /**< rows the budget holds, in [2, n] (2 even for n = 1: never reached);
+                             lowered to the rows held when a buffer cannot be allocated */
   int64_t used;         /**< buffers allocated so far */
   int64_t *slot_of;     /**< [n] the slot holding row i, or -1 */
   int64_t *owner;       /**< [capacity] the row a slot holds */

@@ -672,6 +672,15 @@ static SsStatus run_solver(SsKernelSvm *self)
   self->constant_objective = best_constant_objective(self);
   self->race_lost = false;
   self->finish_cost = 0;
+  /* The diagnostics' scores (measure), held before the solver's state and
+   * row cache take the memory there is: under an address-space limit the
+   * cache grows to what is left (kernel_cache.c, take_slot), and the
+   * closing diagnostic then found none. */
+  if (!self->scores) self->scores = malloc((size_t)self->num_data * sizeof(double));
+  if (!self->scores) {
+    self->statistics.status = SS_SVM_STATUS_ERROR;
+    return SS_ERR_ALLOC;
+  }
   SsStatus status = self->ops->start(self);
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;
