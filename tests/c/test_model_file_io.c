@@ -7,7 +7,8 @@
  * non-regular targets and leaves them alone, keeps the replaced file's mode,
  * follows a symbolic link (the link stays), rewrites a hard-linked file in
  * place, and replaces any other file atomically (a reader holding the old
- * file keeps reading it whole; no temporary file is left behind).
+ * file keeps reading it whole; no temporary file is left behind); a failed
+ * open or write says why (no such file, file too large).
  *
  * In C a path ends at its first NUL byte, so "a path holding NUL" cannot be
  * passed here; the Python layer refuses such paths (tests/test_reliability.py).
@@ -18,7 +19,10 @@
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #endif
 #include <stdio.h>
@@ -319,6 +323,45 @@ void test_model_save_replaces_atomically(void)
   remove_folder(dir);
 }
 
+/* The child's side of test_model_save_says_why_a_write_failed: files of
+ * at most 16 bytes (RLIMIT_FSIZE, SIGXFSZ ignored, so a write past it fails
+ * with EFBIG). Returns the number of failed checks (its exit code). */
+static int save_past_the_size_limit(const char *dir, const char *path)
+{
+  int failed = 0;
+  signal(SIGXFSZ, SIG_IGN);
+  const struct rlimit limit = {16, 16};
+  if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return 100;
+  SsModel m = small_model(W_NEW);
+  char message[512];
+  failed += ss_model_save(&m, path, message, sizeof message) != SS_ERR_IO;
+  failed += strstr(message, "m.ssvm: cannot write the file (file too large)") == NULL;
+  failed += first_weight(path) != W[0]; /* the old model, untouched */
+  failed += count_entries(dir) != 1;    /* and no temporary file left */
+  return failed;
+}
+
+void test_model_save_says_why_a_write_failed(void)
+{
+  char dir[PATH_SIZE], path[PATH_SIZE], message[512];
+  REQUIRE(make_folder(dir));
+  join(path, dir, "absent.ssvm");
+  SsModel back;
+  CHECK_EQ_INT(ss_model_load(&back, path, message, sizeof message), SS_ERR_IO);
+  CHECK(strstr(message, "absent.ssvm: cannot open for reading (no such file or folder)") != NULL);
+  join(path, dir, "m.ssvm");
+  SsModel m = small_model(W);
+  REQUIRE(ss_model_save(&m, path, NULL, 0) == SS_OK);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) _exit(save_past_the_size_limit(dir, path));
+  int status = 0;
+  CHECK(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  remove_folder(dir);
+}
+
 #else /* Windows: no FIFOs, links or POSIX modes; see the comment above. */
 
 void test_model_load_refuses_non_regular_files(void) {}
@@ -328,5 +371,6 @@ void test_model_save_keeps_the_mode(void) {}
 void test_model_save_follows_symbolic_links(void) {}
 void test_model_save_hard_links_stay_linked(void) {}
 void test_model_save_replaces_atomically(void) {}
+void test_model_save_says_why_a_write_failed(void) {}
 
 #endif

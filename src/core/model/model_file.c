@@ -536,6 +536,38 @@ SsStatus ss_model_decode(SsModel *model, const void *buffer, size_t size, char *
 /*                                   Files                                  */
 /* ------------------------------------------------------------------------ */
 
+/* Why a file operation failed, in words, for the common errno values (a
+ * table of our own: strerror may share one buffer between threads); NULL
+ * for the others. */
+static const char *io_reason(int err)
+{
+  switch (err) {
+  case ENOSPC: return "no space left on the device";
+  case EACCES: return "permission denied";
+  case ENOENT: return "no such file or folder";
+  case EIO: return "input/output error";
+  case EFBIG: return "file too large";
+#ifdef EDQUOT
+  case EDQUOT: return "disk quota exceeded";
+#endif
+#ifdef EROFS
+  case EROFS: return "read-only file system";
+#endif
+#ifdef EPERM
+  case EPERM: return "operation not permitted";
+#endif
+  default: return NULL;
+  }
+}
+
+/* "%s: cannot <what>", with the reason (io_reason(err)) where there is one. */
+static SsStatus io_failure(char *message, size_t message_size, const char *path, const char *what, int err)
+{
+  const char *reason = io_reason(err);
+  if (reason) return ss_message(SS_ERR_IO, message, message_size, "%s: cannot %s (%s)", path, what, reason);
+  return ss_message(SS_ERR_IO, message, message_size, "%s: cannot %s", path, what);
+}
+
 /* Read the whole of the regular file @p path into a new buffer: FIFOs,
  * devices and folders are refused before any read (opened without blocking,
  * so a FIFO with no writer cannot hang), and at most the size fstat reports is
@@ -545,7 +577,7 @@ static SsStatus read_regular_file(const char *path, unsigned char **out, size_t 
 {
 #if defined(_WIN32)
   FILE *f = fopen(path, "rb");
-  if (!f) return ss_message(SS_ERR_IO, message, message_size, "%s: cannot open for reading", path);
+  if (!f) return io_failure(message, message_size, path, "open for reading", errno);
   long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
   if (end < 0 || fseek(f, 0, SEEK_SET) != 0) {
     fclose(f);
@@ -558,7 +590,7 @@ static SsStatus read_regular_file(const char *path, unsigned char **out, size_t 
   fclose(f);
 #else
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return ss_message(SS_ERR_IO, message, message_size, "%s: cannot open for reading", path);
+  if (fd < 0) return io_failure(message, message_size, path, "open for reading", errno);
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
@@ -699,13 +731,19 @@ static void keep_attributes(FILE *f, const SaveTarget *t)
 #endif
 }
 
-static bool write_all(FILE *f, const unsigned char *buffer, size_t size)
+/* Writes, flushes, syncs and closes @p f; 0, or the errno of the first
+ * failure (EIO when a failure set none). */
+static int write_all(FILE *f, const unsigned char *buffer, size_t size)
 {
-  bool ok = fwrite(buffer, 1, size, f) == size && fflush(f) == 0;
+  int err = 0;
+  errno = 0;
+  if (fwrite(buffer, 1, size, f) != size || fflush(f) != 0) err = errno ? errno : EIO;
 #if !defined(_WIN32)
-  ok = ok && fsync(fileno(f)) == 0;
+  if (!err && fsync(fileno(f)) != 0) err = errno ? errno : EIO;
 #endif
-  return (fclose(f) == 0) && ok;
+  errno = 0;
+  if (fclose(f) != 0 && !err) err = errno ? errno : EIO;
+  return err;
 }
 
 SsStatus ss_model_save(const SsModel *model, const char *path, char *message, size_t message_size)
@@ -727,25 +765,30 @@ SsStatus ss_model_save(const SsModel *model, const char *path, char *message, si
   } else if (target.in_place) {
     ss_model_encode(model, buffer, size);
     FILE *f = fopen(target.path, "r+b");
-    bool ok = f && ftruncate(fileno(f), 0) == 0;
-    if (f) ok = write_all(f, buffer, size) && ok;
-    if (!ok) status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot write the file", path);
+    int err = f ? 0 : errno;
+    if (f && ftruncate(fileno(f), 0) != 0) err = errno;
+    if (f) {
+      const int written = write_all(f, buffer, size);
+      if (!err) err = written;
+    }
+    if (err || !f) status = io_failure(message, message_size, path, "write the file", err);
 #endif
   } else {
     ss_model_encode(model, buffer, size);
+    errno = 0;
     FILE *f = create_temporary(target.path, tmp, tmp_size);
     if (!f) {
-      status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot create a temporary file beside it", path);
+      status = io_failure(message, message_size, path, "create a temporary file beside it", errno);
     } else {
       keep_attributes(f, &target);
-      bool ok = write_all(f, buffer, size);
+      int err = write_all(f, buffer, size);
 #if defined(_WIN32)
-      if (ok) remove(target.path); /* rename does not replace on Windows */
+      if (!err) remove(target.path); /* rename does not replace on Windows */
 #endif
-      ok = ok && rename(tmp, target.path) == 0;
-      if (!ok) {
+      if (!err && rename(tmp, target.path) != 0) err = errno ? errno : EIO;
+      if (err) {
         remove(tmp);
-        status = ss_message(SS_ERR_IO, message, message_size, "%s: cannot write the file", path);
+        status = io_failure(message, message_size, path, "write the file", err);
       }
     }
   }
