@@ -17,6 +17,8 @@
 # A reader that needs no consistency with the run (a progress counter) may
 # skip `_reader_check`.
 
+from stochsvm._cancel import Cancelled as _Cancelled, current as _current_cancel_event
+
 # The modes of a certified finish (the linear Newton finish, the kernel SDCA
 # finish): True, False or "auto" in Python, ON = 1, OFF = 0, AUTO = 2 in C.
 def _finish_mode(enabled):
@@ -70,6 +72,7 @@ cdef class _Trainer:
     cdef object _callback           # the Python diagnostic function, or None
     cdef object _pending_exception  # raised by a callback, re-raised after the run
     cdef object _saved_statistics   # statistics restored by unpickling, until the next run
+    cdef object _cancel_event       # the run's thread's event (stochsvm._cancel), or None
     cdef str _kind                  # "SVM" or "KernelSVM", for messages
 
     def __cinit__(self, *args, **kwargs):
@@ -136,14 +139,17 @@ cdef class _Trainer:
                 raise RuntimeError(f"this {self._kind} has no data (it was unpickled or created "
                                    f"without data); call set_data(X, y) first")
             self._pending_exception = None
-            # Off the main thread PyErr_CheckSignals() is a no-op: no polling there.
-            self._c_set_interrupt(on_main)
+            # Off the main thread PyErr_CheckSignals() is a no-op: the poll
+            # there is for the event of a cancellable job (stochsvm._cancel).
+            self._cancel_event = _current_cancel_event()
+            self._c_set_interrupt(on_main or self._cancel_event is not None)
             with nogil:
                 status = self._c_train()
             message = self._last_error()  # before the next call on the object clears it
             self._c_set_interrupt(False)
             self._saved_statistics = None
         finally:
+            self._cancel_event = None
             self._leave_training()
         exc = self._pending_exception
         if exc is not None:
@@ -186,6 +192,9 @@ cdef class _Trainer:
 
     cdef int _on_interrupt_poll(self) noexcept:
         try:
+            if self._cancel_event is not None and self._cancel_event.is_set():
+                raise _Cancelled(f"this {self._kind}'s training stopped: another job of the "
+                                 f"same call stopped first")
             PyErr_CheckSignals()
         except BaseException as e:
             self._pending_exception = e

@@ -693,7 +693,10 @@ def _train_epoch(svms, pool=None, progress=None, last=False, run=None):
     try:
         if pool is None:
             return [train(svm) for svm in svms]
-        return list(pool.map(train, svms))
+        from stochsvm._cancel import map_cancellable
+
+        # Ctrl+C, or one model's error, stops the others (stochsvm._cancel)
+        return map_cancellable(train, svms, pool=pool)
     except FloatingPointError as exc:  # the message says what to change
         raise _Fail(str(exc), 1) from None
 

@@ -43,7 +43,6 @@ Renamed parameters: ``random_state`` and ``max_iter`` were ``seed`` and
 import json
 import os
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
@@ -55,6 +54,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 from sklearn.utils.validation import validate_data as _sklearn_validate_data
 
 from stochsvm import _solvers, _svm, model_file
+from stochsvm._cancel import map_cancellable
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
@@ -609,8 +609,8 @@ def map_in_threads(fn, items, n_jobs):
     workers = _effective_n_jobs(n_jobs, len(items))
     if workers == 1:
         return [fn(item) for item in items]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(fn, items))
+    # Ctrl+C, or a job's error, stops the trainings still running (stochsvm._cancel)
+    return map_cancellable(fn, items, workers=workers)
 
 
 def _effective_n_jobs(n_jobs, tasks):

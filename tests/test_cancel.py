@@ -1,0 +1,125 @@
+"""Ctrl+C and errors stop every training of a fit run on threads (stochsvm._cancel).
+
+One-vs-rest with ``n_jobs`` trains its models on worker threads; Ctrl+C
+reaches the main thread only. The trainings on the workers used to go on to
+their end (minutes or hours) before the KeyboardInterrupt was raised, and a
+model's error waited for all the others too.
+
+The trainings here have no end of their own (epsilon 0, a cap of 10**9
+iterations); each scenario runs in a subprocess that must end well within
+the deadline, which it cannot without the cancellation.
+"""
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from stochsvm import SVM
+from stochsvm._cancel import Cancelled, map_cancellable
+from stochsvm.linear import map_in_threads
+
+DEADLINE = 120.0  # seconds; the runs stop within a poll, well under a second
+
+ENDLESS = textwrap.dedent("""
+    import sys, time
+    import numpy as np
+    from stochsvm import KernelSVM, SVM
+    from stochsvm.linear import map_in_threads
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1500, 8))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=1500) > 0, 1.0, -1.0)
+
+    def endless(kind):
+        svm = (KernelSVM(X, y, 1e-4, solver="sbp", gamma=0.2, seed=0) if kind == "kernel"
+               else SVM(X, y, 1e-4, solver="sgd"))
+        svm.set_epsilon(0)
+        svm.set_max_num_iterations(10 ** 9)
+        return svm
+
+    svms = [endless(sys.argv[1]) for _ in range(3)]
+    print("ready", flush=True)
+    try:
+        map_in_threads(lambda svm: svm.train(), svms, 2)
+    except KeyboardInterrupt:
+        statuses = {svm.get_statistics()["status"] for svm in svms}
+        print("interrupted", sorted(statuses), flush=True)
+""")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+@pytest.mark.parametrize("kind", ["kernel", "linear"])
+def test_ctrl_c_stops_every_model_training_on_threads(kind):
+    child = subprocess.Popen([sys.executable, "-c", ENDLESS, kind], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)  # the three trainings are under way (two at a time)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=DEADLINE)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 0, err
+    # the two running models stopped at a poll; the third never began
+    # (a new object's statistics read "max_iterations" before any run)
+    assert out.startswith("interrupted"), (out, err)
+    assert "'interrupted'" in out, out
+
+
+ERROR = textwrap.dedent("""
+    import time
+    import numpy as np
+    from stochsvm import KernelSVM
+    from stochsvm._cancel import map_cancellable
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(1500, 8))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    svm = KernelSVM(X, y, 1e-4, solver="sbp", gamma=0.2, seed=0)
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(10 ** 9)
+
+    def job(item):
+        if item is None:
+            time.sleep(0.5)  # the endless one is under way
+            raise ValueError("this job failed")
+        return item.train()
+
+    try:
+        map_cancellable(job, [svm, None], workers=2)
+    except ValueError as exc:
+        print("raised", exc, svm.get_statistics()["status"], flush=True)
+""")
+
+
+def test_an_error_stops_the_other_jobs():
+    done = subprocess.run([sys.executable, "-c", ERROR], capture_output=True, text=True,
+                          timeout=DEADLINE)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "raised this job failed interrupted", (done.stdout, done.stderr)
+
+
+def test_results_keep_the_items_order_and_no_event_outlives_a_call():
+    from stochsvm import _cancel
+
+    out = map_cancellable(lambda k: (k, _cancel.current() is not None), range(7), workers=3)
+    assert out == [(k, True) for k in range(7)]
+    assert _cancel.current() is None  # the caller's thread has none
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    serial = [SVM(X, y, 1e-2, solver="sdca") for _ in range(3)]
+    threaded = [SVM(X, y, 1e-2, solver="sdca") for _ in range(3)]
+    for svm in serial:
+        svm.train()
+    map_in_threads(lambda svm: svm.train(), threaded, 3)
+    for a, b in zip(serial, threaded):
+        np.testing.assert_array_equal(a.get_model(), b.get_model())
+    assert issubclass(Cancelled, Exception)
