@@ -22,7 +22,6 @@
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #endif
 #include <stdio.h>
@@ -32,6 +31,7 @@
 #include "minitest.h"
 #include "stochsvm/model_file.h"
 #include "stochsvm/svm.h"
+#include "testutil.h"
 
 #if !defined(_WIN32)
 
@@ -326,8 +326,13 @@ void test_model_save_replaces_atomically(void)
 /* The child's side of test_model_save_says_why_a_write_failed: files of
  * at most 16 bytes (RLIMIT_FSIZE, SIGXFSZ ignored, so a write past it fails
  * with EFBIG). Returns the number of failed checks (its exit code). */
-static int save_past_the_size_limit(const char *dir, const char *path)
+typedef struct LimitedSave {
+  const char *dir, *path;
+} LimitedSave;
+
+static int save_past_the_size_limit(void *context)
 {
+  const char *dir = ((LimitedSave *)context)->dir, *path = ((LimitedSave *)context)->path;
   int failed = 0;
   signal(SIGXFSZ, SIG_IGN);
   const struct rlimit limit = {16, 16};
@@ -352,13 +357,8 @@ void test_model_save_says_why_a_write_failed(void)
   join(path, dir, "m.ssvm");
   SsModel m = small_model(W);
   REQUIRE(ss_model_save(&m, path, NULL, 0) == SS_OK);
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) _exit(save_past_the_size_limit(dir, path));
-  int status = 0;
-  CHECK(waitpid(pid, &status, 0) == pid);
-  CHECK(WIFEXITED(status));
-  CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  LimitedSave target = {dir, path};
+  CHECK_EQ_INT(tu_child_exit_code(save_past_the_size_limit, &target, 60), 0);
   remove_folder(dir);
 }
 

@@ -5,14 +5,9 @@
  * whose thread count changes between trains, or that are deleted untrained;
  * a pool in a fork() of the process that made it. Clean under ASan/UBSan, TSan (clang) and valgrind. */
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/wait.h>
-#include <unistd.h>
-#endif
 
 #include "../../src/core/common/thread_pool.h"
 #include "../../src/core/kernel/kernel_internal.h"
@@ -328,8 +323,15 @@ void test_thread_pool_home_chunks_taken_when_the_caller_stalls(void)
 #if FORK_TEST
 /* The child's side of test_thread_pool_after_fork: the number of failed
  * checks (its exit code). */
-static int forked_child_checks(SsThreadPool *pool, SsKernelSvm *ksvm)
+typedef struct ForkedPool {
+  SsThreadPool *pool;
+  SsKernelSvm *ksvm;
+} ForkedPool;
+
+static int forked_child_checks(void *context)
 {
+  SsThreadPool *pool = ((ForkedPool *)context)->pool;
+  SsKernelSvm *ksvm = ((ForkedPool *)context)->ksvm;
   int failed = 0;
   failed += !ss_thread_pool_forked(pool);
   failed += !ss_thread_pool_forked(ksvm->threads.pool);
@@ -370,26 +372,8 @@ void test_thread_pool_after_fork(void)
   check_job(pool, 100); /* the workers have started and run */
   CHECK(!ss_thread_pool_forked(pool));
   CHECK(!ss_thread_pool_forked(NULL));
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    alarm(60);
-    _exit(forked_child_checks(pool, ksvm));
-  }
-  int status = 0;
-  const time_t start = time(NULL);
-  pid_t done = 0;
-  while ((done = waitpid(pid, &status, WNOHANG)) == 0 && time(NULL) - start < 90) {
-    struct timespec pause = {0, 10000000};
-    nanosleep(&pause, NULL);
-  }
-  if (done == 0) {
-    kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
-  }
-  CHECK(done == pid);
-  CHECK(WIFEXITED(status));
-  CHECK_EQ_INT(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  ForkedPool forked = {pool, ksvm};
+  CHECK_EQ_INT(tu_child_exit_code(forked_child_checks, &forked, 60), 0);
   CHECK(!ss_thread_pool_forked(pool));
   check_job(pool, 100);
   ss_kernel_svm_delete(ksvm);

@@ -5,6 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#endif
 
 void tu_rng_init(TuRng *rng, uint64_t seed) {
   rng->state = seed * 0x9E3779B97F4A7C15ULL + 1442695040888963407ULL;
@@ -145,4 +151,32 @@ void tu_sbp_reference_levels(const double *y, const double *c, int64_t n, double
   *covered = best + 1;
   free(a);
   free(d);
+}
+
+int tu_child_exit_code(int (*body)(void *context), void *context, unsigned deadline)
+{
+#if defined(__unix__) || defined(__APPLE__)
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    alarm(deadline);
+    _exit(body(context));
+  }
+  int status = 0;
+  pid_t done = 0;
+  const time_t start = time(NULL);
+  while ((done = waitpid(pid, &status, WNOHANG)) == 0 && time(NULL) - start < 2 * (time_t)deadline) {
+    struct timespec pause = {0, 10000000};
+    nanosleep(&pause, NULL);
+  }
+  if (done == 0) {
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -1;
+  }
+  return done == pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+#else
+  (void)body, (void)context, (void)deadline;
+  return 0;
+#endif
 }

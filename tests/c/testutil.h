@@ -65,4 +65,11 @@ int tu_same_bits(const double *a, const double *b, int64_t d);
 void tu_sbp_reference_levels(const double *y, const double *c, int64_t n, double volume,
                              double *gamma, double *bias, int64_t *covered);
 
+/** POSIX: runs @p body(@p context) in a fork()ed child that exits with its
+ *  return value, under an alarm of @p deadline seconds, and waits for it as
+ *  long again; returns the exit code, -1 when the child died (a signal: the
+ *  alarm of a hung child) or could not be forked or waited for, killed if
+ *  still running. Elsewhere (no fork) returns 0 without running body. */
+int tu_child_exit_code(int (*body)(void *context), void *context, unsigned deadline);
+
 #endif /* STOCHSVM_TESTUTIL_H */

@@ -354,17 +354,15 @@ static void release_slot(SsKernelCache *cache, int64_t s)
  * when fewer than two rows are held. */
 static int64_t take_slot(SsKernelCache *cache, int64_t i)
 {
-  int64_t s;
-  void *buffer = NULL;
-  if (cache->used < cache->capacity) {
-    buffer = malloc((size_t)cache->n * (cache->single ? sizeof(float) : sizeof(double)));
-    if (!buffer && cache->used < 2) return -1;
-    if (!buffer) {
-      const int64_t keep = cache->used - cache->used / 8;
-      while (cache->used > (keep > 2 ? keep : 2)) release_slot(cache, cache->tail);
-      cache->capacity = cache->used; /* no row is then computed whole for all n */
-    }
+  const bool room = cache->used < cache->capacity;
+  void *buffer = room ? malloc((size_t)cache->n * (cache->single ? sizeof(float) : sizeof(double))) : NULL;
+  if (room && !buffer) { /* out of memory: make do with less */
+    if (cache->used < 2) return -1;
+    const int64_t keep = cache->used - cache->used / 8;
+    while (cache->used > (keep > 2 ? keep : 2)) release_slot(cache, cache->tail);
+    cache->capacity = cache->used; /* no row is then computed whole for all n */
   }
+  int64_t s;
   if (buffer) {
     s = cache->used++;
     cache->rows[s] = buffer;
