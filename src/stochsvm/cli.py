@@ -1499,23 +1499,20 @@ def main(argv=None):
         status = run[args.command](args)
         sys.stdout.flush()   # here, so that a closed pipe is caught below
         return status
-    except BrokenPipeError:
-        # the reader of our output went away (`stochsvm info m | head`): quiet
-        # exit, with stdout pointed at devnull so that the interpreter's own
-        # final flush does not raise again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
     except _Fail as exc:
         print(f"stochsvm {args.command}: error: {exc}", file=sys.stderr)
         return exc.status
     except OSError as exc:
-        # an output that fails (`stochsvm predict m t > /dev/full`: no space
-        # left on the device, an I/O error): a message, not a traceback; the
-        # files the commands name raise _Fail themselves
-        what = (f"{exc.filename}: {exc.strerror or exc}" if exc.filename is not None
-                else f"cannot write the standard output ({exc.strerror or exc})")
-        print(f"stochsvm {args.command}: error: {what}", file=sys.stderr)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure at exit
+        # The output failed: the reader went away (`stochsvm info m | head`,
+        # BrokenPipeError: a quiet exit), or a write did (`stochsvm predict m
+        # t > /dev/full`: a message, not a traceback; the files the commands
+        # name raise _Fail themselves). Either way stdout then points at
+        # devnull, so that the interpreter's own final flush does not fail again.
+        if not isinstance(exc, BrokenPipeError):
+            what = (f"{exc.filename}: {exc.strerror or exc}" if exc.filename is not None
+                    else f"cannot write the standard output ({exc.strerror or exc})")
+            print(f"stochsvm {args.command}: error: {what}", file=sys.stderr)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except KeyboardInterrupt:
         print("stochsvm: interrupted", file=sys.stderr)
