@@ -95,3 +95,20 @@ def test_multiclass_progress_averages(tmp_path):
     ends = re.findall(r"^epoch +(\d+)  objective", out.stdout, re.M)
     assert len(inside) + len(ends) == 6 and all(0 < float(e) < 1 for e in inside)
     assert ends == ["1"]
+
+
+@pytest.mark.parametrize("loss", ["hinge", "l2"])
+def test_printing_the_progress_does_not_change_the_model(train_file, tmp_path, loss):
+    """The progress lines watch the SVMs through their diagnostic function,
+    which used to put SDCA on the epoch schedule: without ``-q`` a9a
+    stopped at epoch 211, with it at 215 (the estimators' stop), and the
+    two model files differed."""
+    quiet, loud = tmp_path / "quiet.ssvm", tmp_path / "loud.ssvm"
+    q = _train("-q", "--loss", loss, train_file, quiet)
+    v = _train("--loss", loss, train_file, loud)
+    assert re.search(r"^epoch +\d+  objective", v.stdout, re.M)  # it printed progress
+    assert not re.search(r"^epoch +\d+  objective", q.stdout, re.M)
+    stop = [re.search(r"(converged|stopped).*? after (\d+) epochs", out.stdout).group(2)
+            for out in (q, v)]
+    assert stop[0] == stop[1]
+    assert quiet.read_bytes() == loud.read_bytes()

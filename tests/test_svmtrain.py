@@ -148,8 +148,11 @@ def test_diagnostic_function_and_verbose(data):
         return info["iteration"] >= 3 * n  # stop at the third diagnostic
 
     out = io.StringIO()
+    # VLFeat's habit, a diagnostic every epoch, is asked for (a diagnostic
+    # function alone watches the object's own schedule and never moves it)
     w, b, info, _ = svmtrain(X, y, LAMBDA, epsilon=0, max_num_iterations=10 * n,
-                             diagnostic_function=diagnostic, verbose=2, file=out)
+                             diagnostic_frequency=n, diagnostic_function=diagnostic, verbose=2,
+                             file=out)
     assert [s[1] for s in seen] == [n, 2 * n, 3 * n]
     assert all(s[0] == "training" and s[2] == "sdca" for s in seen)
     assert info["status"] == "interrupted" and info["iteration"] == 3 * n

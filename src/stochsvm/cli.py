@@ -18,10 +18,11 @@
     stochsvm info MODEL_FILE            what a model file holds
     stochsvm --version
 
-Training prints one line per epoch (a tqdm progress bar, redrawn every half
-second, with the ETA and the live objective when standard error is a
-terminal and tqdm is installed), and a line (or a redraw of the bar) at
-every diagnostic inside an epoch (``--diagnostic-frequency``). Usage errors, missing or malformed files
+Training prints one line per diagnostic (a tqdm progress bar, redrawn every
+half second, with the ETA and the live objective when standard error is a
+terminal and tqdm is installed): by default at the ends of epochs 1, 2, 3,
+4, 6, 9, ... (linear SDCA: on its work budget), or every
+``--diagnostic-frequency`` iterations. Printing never changes the model. Usage errors, missing or malformed files
 (named, with the line) and out-of-range values exit with status 2 and a
 one-line message; a training failure exits with status 1. Nothing here needs
 scikit-learn.
@@ -337,13 +338,14 @@ def _build_parser():
     train.add_argument("--progress", action="store_true",
                        help="draw the progress bar (tqdm; without it, lines) on standard error "
                             "even when it is not a terminal")
-    train.add_argument("--quiet", "-q", action="store_true", help="no per-epoch output")
+    train.add_argument("--quiet", "-q", action="store_true", help="no progress output (the same model)")
     train.add_argument("--diagnostic-frequency", type=_count("--diagnostic-frequency"),
                        default=None, metavar="F",
-                       help="iterations between diagnostics, each of which updates the progress "
-                            "with the live objective (default: once per epoch; a diagnostic costs "
-                            "a pass over the data, a kernel one n x support vectors kernel "
-                            "evaluations)")
+                       help="iterations between diagnostics, each of which tests the stopping "
+                            "rule and updates the progress with the live objective (default: the "
+                            "estimators' schedule, ends of epochs 1, 2, 3, 4, 6, 9, ..., linear "
+                            "SDCA's on its work budget; a diagnostic costs a pass over the data, "
+                            "a kernel one n x support vectors kernel evaluations)")
 
     # -- grid --------------------------------------------------------------------
     grid = sub.add_parser(
@@ -472,8 +474,8 @@ def _shown_epoch(epoch):
 class _Progress:
     """One line per diagnostic of the SVMs (one train() call each) with
     their live objective (:meth:`diagnostic`, the SVMs' diagnostic
-    callback): on the default schedule, the ends of epochs 1, 2, 3, 4, 6,
-    9, ...; under ``--validation`` (``monitors``), a diagnostic every epoch,
+    callback, which never moves a diagnostic): on the default schedule, the
+    ends of epochs 1, 2, 3, 4, 6, 9, ... (linear SDCA's on its work budget); under ``--validation`` (``monitors``), a diagnostic every epoch,
     from epoch 10 on only the round epochs (_shown_epoch), with the
     held-out score. With ``bar`` and tqdm installed, a tqdm bar instead,
     redrawn every half second from the SVMs' iteration counters (ETA from the

@@ -74,8 +74,12 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         Called as ``diagnostic_function(info)`` at every diagnostic with the
         ``info`` dict described below (``status == "training"`` during the
         run); a truthy return value stops training.
-    diagnostic_frequency : int, default n
-        Iterations between diagnostics.
+    diagnostic_frequency : int, optional
+        Iterations between diagnostics (VLFeat's default is n, one epoch).
+        By default the object's schedule: the ends of epochs 1, 2, 3, 4, 6,
+        9, ..., SDCA's on its work budget (``docs/solvers.rst``). A
+        ``diagnostic_function`` or ``verbose=2`` is called at those and never
+        moves them.
     model : array_like of shape (D,), optional
         Initial model (SGD) or the model to evaluate (``"none"``); D = d, or
         ``d * (2 * order + 1)`` with ``homkermap``. SDCA rejects it (its model

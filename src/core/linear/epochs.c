@@ -338,8 +338,11 @@ SsRun ss_svm_run(SsSvm *self, SsEpochRun *epoch_run)
     .num_data = self->source.num_data,
     .max_num_iterations = ss_svm_effective_max_num_iterations(self),
     .diagnostic_frequency = self->diagnostic_frequency,
-    /* A diagnostic function installed asks to watch: the epoch schedule. */
-    .diagnostic_budget = self->alpha && !self->diagnostic_fn ? SS_SDCA_DIAGNOSTIC_BUDGET : 0,
+    /* A diagnostic function watches the diagnostics the run makes anyway:
+     * installing one never moves them, so watching never changes the model
+     * (it used to put SDCA on the epoch schedule: the command line's
+     * progress lines made a9a stop at epoch 211 where -q stopped at 215). */
+    .diagnostic_budget = self->alpha ? SS_SDCA_DIAGNOSTIC_BUDGET : 0,
     .epsilon = self->epsilon,
     .criterion = criterion,
     /* (a pass over the labels, which the driver reads only to start a history) */
