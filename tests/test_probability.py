@@ -171,3 +171,52 @@ def test_the_deprecated_seed_seeds_the_folds():
     np.testing.assert_array_equal(folds_of(old, y), folds_of(LinearSVMClassifier(random_state=3), y))
     assert not np.array_equal(folds_of(LinearSVMClassifier(random_state=4), y),
                               folds_of(LinearSVMClassifier(random_state=3), y))
+
+
+@pytest.mark.parametrize("kind", ESTIMATORS)
+@pytest.mark.parametrize("classes", [2, 3])
+def test_model_files_keep_the_sigmoids(kind, classes, tmp_path):
+    """save_model wrote the model without its sigmoids: the loaded
+    estimator said probability=True and raised NotFittedError in
+    predict_proba, and ``stochsvm predict -b`` refused the file."""
+    import json
+    import subprocess
+    import sys
+
+    from stochsvm import load_model, save_model
+    from stochsvm.model_file import ModelFileError, model_dict, save
+
+    X, y = _data(classes=classes)
+    clf = ESTIMATORS[kind]().set_params(probability=True).fit(X, y)
+    path = tmp_path / "m.ssvm"
+    save_model(clf, path)
+    back = load_model(path)
+    np.testing.assert_array_equal(back.probA_, clf.probA_)
+    np.testing.assert_array_equal(back.probB_, clf.probB_)
+    np.testing.assert_allclose(back.predict_proba(X), clf.predict_proba(X), rtol=0, atol=1e-12)
+    # the command line reads the same sigmoids
+    data = tmp_path / "t.svm"
+    data.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(row))
+                            + "\n" for row, label in zip(X[:20], y[:20])))
+    out = subprocess.run([sys.executable, "-m", "stochsvm", "predict", "-b", str(path), str(data),
+                          str(tmp_path / "p.txt")], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = (tmp_path / "p.txt").read_text().splitlines()
+    assert lines[0] == "labels " + " ".join(str(c) for c in clf.classes_)
+    shown = np.array([[float(v) for v in line.split()[1:]] for line in lines[1:]])
+    np.testing.assert_allclose(shown, clf.predict_proba(X[:20]), atol=1e-6)
+    # a model without probability=True has none; a damaged entry is an error
+    plain = ESTIMATORS[kind]().fit(X, y)
+    assert "platt" not in json.loads(model_dict(plain)["metadata"])
+    d = model_dict(clf)
+    meta = json.loads(d["metadata"])
+    for bad in ("abc", [[1.0, 2.0]] * (classes + 1 if classes > 2 else 2), [[1.0, float("nan")]],
+                [[True, 0.0]] * (classes if classes > 2 else 1)):
+        d["metadata"] = json.dumps({**meta, "platt": bad})
+        save(d, tmp_path / "bad.ssvm")
+        with pytest.raises(ModelFileError, match="platt"):
+            load_model(tmp_path / "bad.ssvm")
+        out = subprocess.run([sys.executable, "-m", "stochsvm", "predict", "-b",
+                              str(tmp_path / "bad.ssvm"), str(data), str(tmp_path / "q.txt")],
+                             capture_output=True, text=True, timeout=300)
+        assert out.returncode == 2 and "platt" in out.stderr and "Traceback" not in out.stderr

@@ -1172,9 +1172,16 @@ def _run_predict(args):
     if args.probability:
         from stochsvm.calibration import class_probabilities
 
-        if not meta.get("platt"):
-            raise _Fail(f"{args.model} has no probability model (train it with --probability)")
-        probabilities = class_probabilities(scores, meta["platt"])
+        from stochsvm.model_file import ModelFileError, platt_sigmoids
+
+        try:
+            sigmoids = platt_sigmoids(meta, scores.shape[1], args.model)
+        except ModelFileError as exc:
+            raise _Fail(str(exc)) from None
+        if not sigmoids:
+            raise _Fail(f"{args.model} has no probability model (train it with --probability, "
+                        f"or fit the estimator with probability=True)")
+        probabilities = class_probabilities(scores, sigmoids)
         lines.append("labels " + " ".join(f"{v:g}" if isinstance(v, (float, np.floating))
                                           else str(v) for v in labels))
     for k in range(X.shape[0]):

@@ -162,7 +162,27 @@ def estimator_metadata(est, **extra):
             "n_features_in": int(est.n_features_in_), "n_iter": int(getattr(est, "n_iter_", 0))}
     if hasattr(est, "feature_names_in_"):
         meta["feature_names_in"] = [str(f) for f in est.feature_names_in_]
+    if hasattr(est, "probA_"):  # probability=True: the Platt sigmoids, as train --probability
+        meta["platt"] = [[float(a), float(b)] for a, b in zip(est.probA_, est.probB_)]
     return {**meta, **extra}
+
+
+def platt_sigmoids(meta, outputs, source):
+    """The Platt sigmoids ``[(A, B), ...]`` the metadata holds (``platt``:
+    written by ``probability=True`` estimators and ``stochsvm train
+    --probability``), one per output; None when it holds none. Anything else
+    there raises :class:`ModelFileError` naming ``source``."""
+    platt = meta.get("platt")
+    if platt is None:
+        return None
+    ok = (isinstance(platt, list) and len(platt) == outputs
+          and all(isinstance(p, list) and len(p) == 2
+                  and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                          and np.isfinite(v) for v in p) for p in platt))
+    if not ok:
+        raise ModelFileError(f"{source}: the metadata's platt is not {outputs} pair(s) of finite "
+                             f"numbers (A, B), one per output of the model")
+    return [(float(a), float(b)) for a, b in platt]
 
 
 def restore_estimator(cls, d, meta):
@@ -177,6 +197,10 @@ def restore_estimator(cls, d, meta):
     if "feature_names_in" in meta:
         est.feature_names_in_ = np.asarray(meta["feature_names_in"], dtype=object)
     est.n_iter_ = meta.get("n_iter", 0)
+    sigmoids = platt_sigmoids(meta, len(d["biases"]), "the model file")
+    if sigmoids is not None and getattr(est, "probability", False):
+        est.probA_ = np.array([a for a, _ in sigmoids])
+        est.probB_ = np.array([b for _, b in sigmoids])
     return est
 
 
