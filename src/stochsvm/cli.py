@@ -882,7 +882,7 @@ def _notice_steps(args, svms, problems, stats):
     model's (the steps diverged or made no progress: it is not reliable)."""
     from stochsvm import _svm
     from stochsvm.linear import _FIRST_EPOCH_SLACK
-    from stochsvm.svm import _zero_objective
+    from stochsvm.svm import _zero_model_slack, _zero_objective
 
     backoffs = max(s.get("num_step_backoffs", 0) for s in stats)
     if backoffs:
@@ -894,7 +894,8 @@ def _notice_steps(args, svms, problems, stats):
     for svm, yb, st in zip(svms, problems, stats):
         zero = _zero_objective(yb, args.loss, svm.get_weights())
         # (as partial_fit: the first epoch's large steps only warn far above it)
-        slack = 1 + 1e-9 if st["iteration"] > svm.get_num_data() else _FIRST_EPOCH_SLACK
+        slack = (1 + _zero_model_slack(st["status"], svm.get_epsilon())
+                 if st["iteration"] > svm.get_num_data() else _FIRST_EPOCH_SLACK)
         if st["objective"] > zero * slack:
             scale = "add --scale standard (or maxabs, which keeps sparse data sparse)"
             if args.solver == "sdca":  # no steps: its primal is poor until its dual converges
