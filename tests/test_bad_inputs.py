@@ -352,6 +352,11 @@ MATRIX = [
      lambda: KernelSVM(X0, Y0, 0.1, solver="pegasos").set_unregularized_bias(True), ValueError,
      "unregularized_bias=True needs the solver 'sbp', 'bsca' or 'sdca'; this KernelSVM's "
      "solver 'pegasos' has no bias"),
+    # (any value by its truth: "False", nan and [0] switched them on)
+    ("kernel-svm-bias-string", lambda: KernelSVM(X0, Y0, 0.1, solver="sbp").set_unregularized_bias(
+        "False"), TypeError, "unregularized_bias must be True or False, got 'False'"),
+    ("kernel-svm-shrinking-nan", lambda: KernelSVM(X0, Y0, 0.1).set_shrinking(float("nan")),
+     TypeError, "shrinking must be True or False, got nan"),
     ("kernel-svm-gamma-zero", lambda: KernelSVM(X0, Y0, 0.1, kernel="rbf", gamma=0), ValueError,
      "gamma must be a finite number > 0, got 0"),
     ("kernel-svm-gamma-negative", lambda: KernelSVM(X0, Y0, 0.1, kernel="rbf", gamma=-1), ValueError,

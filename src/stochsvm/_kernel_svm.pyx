@@ -729,6 +729,8 @@ cdef class KernelSVM(_Trainer):
         dual, with a kernel-row cache (:meth:`set_cache_size`) and shrinking
         (:meth:`set_shrinking`); docs/kernel.rst. Changing it restarts BSCA and SDCA."""
         cdef SsKernelSvm *p = self._writer("set_unregularized_bias")
+        if not isinstance(enabled, (bool, np.bool_)):  # "False" or nan would read as True
+            raise TypeError(f"unregularized_bias must be True or False, got {enabled!r}")
         solver = _KSOLVER_NAMES[<int>ss_kernel_svm_get_solver(p)]
         if enabled and solver not in ("sbp", "bsca", "sdca"):
             raise ValueError(f"unregularized_bias=True needs the solver 'sbp', 'bsca' or "
@@ -772,6 +774,8 @@ cdef class KernelSVM(_Trainer):
         """SDCA with a bias: shrink the active set (default True). On and off
         reach the same optimum."""
         cdef SsKernelSvm *p = self._writer("set_shrinking")
+        if not isinstance(enabled, (bool, np.bool_)):  # "False" or nan would read as True
+            raise TypeError(f"shrinking must be True or False, got {enabled!r}")
         _check(ss_kernel_svm_set_shrinking(p, 1 if enabled else 0), "shrinking", enabled)
 
     def get_shrinking(self):
