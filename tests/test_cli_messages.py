@@ -113,3 +113,56 @@ def test_nu_for_a_solver_without_one_is_refused(tmp_path, capsys):
     assert main(["train", train, "--kernel", "rbf", "--solver", "sdca", "--nu", "0.1", "-q"]) == 2
     assert "--nu is the SBP's slack: it needs --solver sbp, not sdca" in capsys.readouterr().err
     assert main(["train", train, "--kernel", "rbf", "--solver", "sbp", "--nu", "0.1", "-q"]) == 0
+
+
+def test_class_weights_that_leave_one_class_are_refused(tmp_path, capsys):
+    # -w1 0 trained a model that scores 0 everywhere, status 0 (the
+    # estimators refused it); a third class weighted 0 is warned about
+    train, X, y = _problem(tmp_path)
+    for weights in (["-w1", "0", "-w-1", "0"], ["-w1", "0"]):
+        assert main(["train", train, str(tmp_path / "m.ssvm"), "-q", *weights]) == 2
+        err = capsys.readouterr().err
+        assert "class weights (-wLABEL) leave positive weight on" in err
+        assert "the SVM needs examples of at least 2 classes with weight > 0" in err
+    assert not (tmp_path / "m.ssvm").exists()
+    three = _write(tmp_path / "three.svm", [f"{k % 3 + 1} 1:{x[0]:.5f} 2:{x[1]:.5f}\n"
+                                            for k, x in enumerate(X)])
+    assert main(["train", three, str(tmp_path / "m3.ssvm"), "-q", "-w3", "0"]) == 0
+    assert "class weights give the classes 3 a weight of 0: they are never predicted" in \
+        capsys.readouterr().err
+
+
+def test_usage_errors_come_before_the_work(tmp_path, capsys, monkeypatch):
+    # each used to train (or run the whole grid) and then fail
+    import stochsvm.cli as cli
+
+    train, _, _ = _problem(tmp_path)
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained before the usage error")
+
+    monkeypatch.setattr(cli, "_new_svm", no_training)
+    monkeypatch.setattr(cli, "_new_kernel_svm", no_training)
+    cases = [(["train", train, str(tmp_path / "r.ssvm"), "--loss", "l2", "--probability"],
+              "--probability needs a classifier (not the l1 or l2 loss)"),
+             (["grid", train, train, "--log2c", "0,4,1"], "the same file as the input"),
+             (["train", train, str(tmp_path / "b.ssvm"), "--blocksize", "1"],
+              "--blocksize splits the file among Dask workers: it needs --dask"),
+             (["grid", train, "--log2c", "1020,1030,5"],
+              "--log2c: 2^1030 is not a finite number > 0; the exponents must lie in "
+              "[-1074, 1023]"),
+             (["grid", train, "--kernel", "rbf", "--log2c", "0", "--log2g", "-1100,-1100,1"],
+              "--log2g: 2^-1100 is not a finite number > 0")]
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        assert message in capsys.readouterr().err, argv
+
+
+def test_a_long_model_name_is_written(tmp_path, capsys):
+    # a valid name of 250 bytes: its temporary name (13 bytes longer) was
+    # not, and the save failed after training (the C core's and --scale's)
+    train, _, _ = _problem(tmp_path)
+    for extra, name in ((), "m" * 250), (("--scale", "standard"), "s" * 250):
+        assert main(["train", train, str(tmp_path / name), "-q", *extra]) == 0
+        assert "model written to" in capsys.readouterr().out
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["train.svm", "m" * 250, "s" * 250])

@@ -39,7 +39,7 @@ def add_arguments(train):
                             "processes for the run); TRAIN_FILE may be a glob, read by the "
                             "workers in --blocksize blocks. --epochs caps the rounds, --tol is "
                             "the relative duality gap")
-    train.add_argument("--blocksize", default=DEFAULT_BLOCKSIZE, metavar="BYTES",
+    train.add_argument("--blocksize", default=None, metavar="BYTES",
                        help=f"with --dask: bytes of a plain training file per partition "
                             f"(default {DEFAULT_BLOCKSIZE}; e.g. 16MiB, 1000000)")
 
@@ -86,7 +86,7 @@ def _check_args(args):
     try:
         from dask.utils import parse_bytes
 
-        size = parse_bytes(args.blocksize)
+        size = parse_bytes(args.blocksize if args.blocksize is not None else DEFAULT_BLOCKSIZE)
     except (ValueError, TypeError):
         size = None
     if size is None or size < 1:

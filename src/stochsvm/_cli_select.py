@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 
 import numpy as np
 
@@ -94,6 +95,18 @@ def example_weights(args, y, labels):
             raise cli._Fail(f"-w{label:g}: no class {label:g} in the training file (labels "
                             f"{', '.join(f'{v:g}' for v in labels)})")
         weights[y == label] = weight
+    # as the estimators: one class with weight left, the SVM would learn
+    # nothing (it used to train and write a model scoring 0 everywhere)
+    weighted = [v for v in labels if weights[y == v].sum() > 0]
+    if len(weighted) < 2:
+        raise cli._Fail(f"class weights (-wLABEL) leave positive weight on {len(weighted)} "
+                        f"class{'' if len(weighted) == 1 else 'es'}"
+                        f"{' (' + ', '.join(f'{v:g}' for v in weighted) + ')' if weighted else ''}; "
+                        f"the SVM needs examples of at least 2 classes with weight > 0")
+    if len(weighted) < len(labels):
+        zero = ", ".join(f"{v:g}" for v in labels if v not in weighted)
+        print(f"stochsvm train: warning: class weights give the classes {zero} a weight of 0: "
+              f"they are never predicted", file=sys.stderr)
     return weights
 
 
@@ -238,6 +251,8 @@ def run_grid(args):
     cli._check_homkermap_input(X, args.file, cli._homkermap(args.homkermap, args.homkermap_order))
     task, labels, _ = cli._problem(y, args.file, args.loss in cli._REGRESSION_LOSSES)
     _check_cv_args(args, X.shape[0])
+    if args.model:  # the best parameters' model: refused before the grid, not after it
+        cli._check_output_file(args.model, inputs=(args.file,))
     name, _, higher = cli._quality(task, y[:1], y[:1])
     what = f"kernel {args.solver} ({args.kernel})" if args.kernel else args.solver
     print(f"stochsvm {cli._version()} grid: {args.file}, {X.shape[0]} examples; {what}, "

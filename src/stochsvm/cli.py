@@ -937,8 +937,12 @@ def _run_train(args):
         from stochsvm import _cli_dask
 
         return _cli_dask.run_train(args)
+    if getattr(args, "blocksize", None) is not None:
+        raise _Fail("--blocksize splits the file among Dask workers: it needs --dask")
     if args.loss is None:
         args.loss = _default_loss(args.solver)
+    if args.probability and args.loss in _REGRESSION_LOSSES:  # before training, not after it
+        raise _Fail("--probability needs a classifier (not the l1 or l2 loss)")
     dtype = np.float32 if args.float32 else np.float64
     t = time.perf_counter()
     X, y = _load(args.file, dtype)

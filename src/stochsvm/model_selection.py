@@ -73,4 +73,9 @@ def log2_range(spec, what="grid"):
     count = int(np.floor((end - begin) / step + 1e-9)) + 1
     if count > 1000:
         raise ValueError(f"{what}: {count} points; at most 1000")
-    return [begin + i * step for i in range(count)]
+    exponents = [begin + i * step for i in range(count)]
+    worst = max(exponents, key=abs)
+    if not -1074 <= worst <= 1023:  # 2 ** worst would overflow (an OverflowError) or be 0
+        raise ValueError(f"{what}: 2^{worst:g} is not a finite number > 0; the exponents must "
+                         f"lie in [-1074, 1023]")
+    return exponents

@@ -209,12 +209,12 @@ def split_section(data, source="model file"):
 def save_scaled(d, path):
     """Write the model dict ``d`` with its ``d["scaling"]`` as a SCAL section,
     atomically (a temporary file beside ``path``, flushed, synced, renamed)."""
+    import errno
     import os
+    import stat
     import tempfile
 
     from stochsvm._model_file import encode
-
-    import stat
 
     data = append_section(encode(d), d["scaling"])
     # The careful-save rules of ss_model_save (docs/model_file.rst): a symlink
@@ -231,7 +231,12 @@ def save_scaled(d, path):
             raise OSError(f"{path}: not a regular file; a model is saved to a regular file only")
         mode = stat.S_IMODE(st.st_mode)
     folder = os.path.dirname(path)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp-")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp-")
+    except OSError as exc:  # a valid name too long to take the suffix: a short one (as the C core)
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".ssvm-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -285,6 +285,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_save_hard_links_stay_linked)                          \
   X(model_save_replaces_atomically)                             \
   X(model_save_says_why_a_write_failed)                         \
+  X(model_save_a_long_name)                                     \
   /* test_final_diagnostic.c */                                  \
   X(final_diagnostic_waits_for_a_reader)                        \
   X(final_diagnostic_lazy_equals_eager)                         \

@@ -323,6 +323,27 @@ void test_model_save_replaces_atomically(void)
   remove_folder(dir);
 }
 
+/* A name of 250 bytes is valid (NAME_MAX is 255 here), but its temporary
+ * name, 13 bytes longer, is not: from 243 bytes on the save failed with
+ * "cannot create a temporary file beside it". The temporary file then has
+ * a short name in the same folder, and nothing is left behind. */
+void test_model_save_a_long_name(void)
+{
+  char dir[PATH_SIZE], name[256], path[PATH_SIZE];
+  REQUIRE(make_folder(dir));
+  memset(name, 'm', 250);
+  name[250] = '\0';
+  join(path, dir, name);
+  SsModel m = small_model(W);
+  CHECK_EQ_INT(ss_model_save(&m, path, NULL, 0), SS_OK);
+  CHECK(first_weight(path) == W[0]);
+  m = small_model(W_NEW); /* and a replacement */
+  CHECK_EQ_INT(ss_model_save(&m, path, NULL, 0), SS_OK);
+  CHECK(first_weight(path) == W_NEW[0]);
+  CHECK_EQ_INT(count_entries(dir), 1);
+  remove_folder(dir);
+}
+
 /* The child's side of test_model_save_says_why_a_write_failed: files of
  * at most 16 bytes (RLIMIT_FSIZE, SIGXFSZ ignored, so a write past it fails
  * with EFBIG). Returns the number of failed checks (its exit code). */
@@ -372,5 +393,6 @@ void test_model_save_follows_symbolic_links(void) {}
 void test_model_save_hard_links_stay_linked(void) {}
 void test_model_save_replaces_atomically(void) {}
 void test_model_save_says_why_a_write_failed(void) {}
+void test_model_save_a_long_name(void) {}
 
 #endif

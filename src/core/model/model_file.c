@@ -646,16 +646,31 @@ SsStatus ss_model_load(SsModel *model, const char *path, char *message, size_t m
 }
 
 /* Create a new file next to @p path for writing, named path.tmp-XXXXXXXX;
- * the name goes to tmp (size path length + 32). NULL if impossible. */
+ * where that name is too long for the file system (a name of 243 to 255
+ * bytes, valid itself, failed with ENAMETOOLONG), .ssvm-XXXXXXXX.tmp in the
+ * same folder. The name goes to tmp (size path length + 32). NULL if
+ * impossible. */
 static FILE *create_temporary(const char *path, char *tmp, size_t tmp_size)
 {
+  const char *slash = strrchr(path, '/');
+#if defined(_WIN32)
+  const char *backslash = strrchr(path, '\\');
+  if (backslash && (!slash || backslash > slash)) slash = backslash;
+#endif
+  const int folder = slash ? (int)(slash - path + 1) : 0; /* path's folder, with its separator */
+  bool short_name = false;
   uint64_t salt = (uint64_t)(uintptr_t)tmp ^ (uint64_t)time(NULL) ^ ((uint64_t)clock() << 20);
   for (int attempt = 0; attempt < 64; ++attempt) {
     salt = salt * 6364136223846793005ull + 1442695040888963407ull;
-    snprintf(tmp, tmp_size, "%s.tmp-%08lx", path, (unsigned long)(salt >> 32));
+    if (short_name) {
+      snprintf(tmp, tmp_size, "%.*s.ssvm-%08lx.tmp", folder, path, (unsigned long)(salt >> 32));
+    } else {
+      snprintf(tmp, tmp_size, "%s.tmp-%08lx", path, (unsigned long)(salt >> 32));
+    }
 #if defined(_WIN32)
     FILE *f = fopen(tmp, "wbx");
     if (f) return f;
+    if (errno == ENAMETOOLONG && !short_name) short_name = true;
 #else
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666); /* the umask applies, as for fopen */
     if (fd >= 0) {
@@ -664,6 +679,10 @@ static FILE *create_temporary(const char *path, char *tmp, size_t tmp_size)
       close(fd);
       remove(tmp);
       return NULL;
+    }
+    if (errno == ENAMETOOLONG && !short_name) {
+      short_name = true;
+      continue;
     }
     if (errno != EEXIST) return NULL;
 #endif
