@@ -43,6 +43,21 @@ def test_plot_without_matplotlib_fails_before_training(capsys, monkeypatch, tmp_
     assert not plot.exists()
 
 
+def test_a_plot_file_matplotlib_cannot_write_fails_before_training(capsys, tmp_path):
+    # --plot curves.txt trained for the whole demo, then ended in a traceback
+    # (matplotlib: "Format 'txt' is not supported"); a missing folder failed
+    # after the training too
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    for plot, message in ((tmp_path / "curves.txt", "matplotlib cannot write .txt files"),
+                          (tmp_path / "missing" / "c.png", "does not exist (create it first)")):
+        assert main(["demo", "--n", "4000", "--plot", str(plot)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err
+        assert not plot.exists()
+
+
 def test_curve_styles_are_distinct_for_every_demo_curve():
     curves = 2 * len(_solvers()) + len(_kernel_solvers())   # the non-linear panel
     styles = [style for style, _ in zip(_curve_styles(), range(max(curves, 40)))]

@@ -1382,6 +1382,20 @@ def _curve_styles():
         k += 1
 
 
+def _check_plot_file(path):
+    """Exit 2 unless matplotlib can write a plot to ``path``: installed, a
+    format it knows (the name's extension: .png, .pdf, .svg, ...; none: a
+    PNG, matplotlib's default), a folder that exists and takes the file."""
+    plt = _pyplot()
+    formats = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    extension = os.path.splitext(path)[1][1:].lower()
+    if extension and extension not in formats:
+        raise _Fail(f"--plot {path}: matplotlib cannot write .{extension} files; give a name "
+                    f"ending in one of {', '.join('.' + f for f in sorted(formats))}")
+    _check_output_folder(path)
+
+
 def _plot(path, problems):
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(problems), figsize=(8.5 * len(problems), 5), squeeze=False)
@@ -1417,8 +1431,8 @@ def _run_demo(args):
     if unknown:
         raise _Fail(f"--kernel-solvers: unknown solver {unknown[0]!r}; choose from "
                     f"{', '.join(known_kernel)}")
-    if args.plot:
-        _pyplot()  # before minutes of training, not after
+    if args.plot:  # matplotlib, the format and the folder: before minutes of training, not after
+        _check_plot_file(args.plot)
     args.tol, args.bias_multiplier = 0.0, 1.0
     dtype = np.float32 if args.float32 else np.float64
     print(f"stochsvm {_version()} demo: {', '.join(solvers)}"
