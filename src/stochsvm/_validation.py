@@ -102,7 +102,8 @@ class RenamedParams:
     """
 
     _renamed = {}
-    _renamed_in, _removed_in = "0.2.0", "0.3.0"
+    # (the package is 0.1.0: the names changed during its development)
+    _removed_in = "0.2.0"
 
     def _param(self, new):
         """The value in force of the parameter ``new`` (or of its old name)."""
@@ -120,9 +121,9 @@ class RenamedParams:
             if getattr(self, new) != defaults[new].default:
                 raise ValueError(f"give {new} only: {old} is its deprecated alias "
                                  f"(got {new}={getattr(self, new)!r} and {old}={value!r})")
-            warnings.warn(f"{type(self).__name__}: {old} was renamed {new} in "
-                          f"{self._renamed_in} and will be removed in {self._removed_in}; "
-                          f"use {new}={value!r}", FutureWarning, stacklevel=3)
+            warnings.warn(f"{type(self).__name__}: {old} was renamed {new} and will be "
+                          f"removed in {self._removed_in}; use {new}={value!r}", FutureWarning,
+                          stacklevel=3)
 
     @classmethod
     def _renamed_params(cls, params):

@@ -227,7 +227,7 @@ def _build_parser():
                            "the non-linear one)")
     demo.add_argument("--d", type=_count("--d"), default=50,
                       help="features of the linear problem (default 50; the non-linear one "
-                           "has 10)")
+                           "has 4)")
     demo.add_argument("--noise", type=_noise, default=0.05,
                       help="fraction of flipped labels, in [0, 0.5) (default 0.05)")
     demo.add_argument("--lambda", dest="lam", type=_positive("--lambda"), default=1e-4,

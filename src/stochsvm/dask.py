@@ -843,7 +843,7 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
         Print one line per round (objective; for CoCoA+ also the relative
         gap and the bytes sent).
     seed, max_rounds : deprecated
-        The former names of ``random_state`` and ``max_iter`` (until 0.3.0;
+        The former names of ``random_state`` and ``max_iter`` (until 0.2.0;
         a FutureWarning, and a ValueError next to the new name).
 
     Attributes

@@ -280,7 +280,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         without tqdm print a line per trained SVM (its last epoch, objective
         and status), as :class:`~stochsvm.LinearSVMClassifier` does.
     seed, max_epochs : deprecated
-        The former names of ``random_state`` and ``max_iter`` (until 0.3.0;
+        The former names of ``random_state`` and ``max_iter`` (until 0.2.0;
         a FutureWarning, and a ValueError next to the new name).
 
     Attributes

@@ -37,7 +37,7 @@ streaming method). ``k`` calls of ``partial_fit(X, y)`` equal
 
 Renamed parameters: ``random_state`` and ``max_iter`` were ``seed`` and
 ``max_epochs``; the old names are deprecated aliases (a FutureWarning) until
-0.3.0.
+0.2.0.
 """
 
 import json
@@ -724,7 +724,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         the logistic loss and ``probability=False``, ``predict_proba`` is the
         sigmoid of the scores.
     seed, max_epochs : deprecated
-        The former names of ``random_state`` and ``max_iter`` (until 0.3.0;
+        The former names of ``random_state`` and ``max_iter`` (until 0.2.0;
         a FutureWarning, and a ValueError next to the new name).
 
     Attributes
@@ -951,7 +951,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         Has no effect for the regression losses (kept for symmetry).
     verbose : int, default=0
     seed, max_epochs : deprecated
-        The former names of ``random_state`` and ``max_iter`` (until 0.3.0).
+        The former names of ``random_state`` and ``max_iter`` (until 0.2.0).
 
     Attributes
     ----------
