@@ -120,7 +120,7 @@ def test_cli_multiclass_probabilities_and_errors(tmp_path, capsys):
     plain = str(tmp_path / "plain.ssvm")
     assert main(["train", train, plain, "-q"]) == 0
     assert main(["predict", plain, train, "-b"]) == 2
-    assert "has no probability model (train it with --probability)" in capsys.readouterr().err
+    assert "has no probability model (train it with --probability" in capsys.readouterr().err
     assert main(["train", train, model, "--probability", "--loss", "l2", "-q"]) == 2
     assert re.search(r"--probability needs a classifier", capsys.readouterr().err)
 
