@@ -475,9 +475,10 @@ class _Progress:
     """One line per diagnostic of the SVMs (one train() call each) with
     their live objective (:meth:`diagnostic`, the SVMs' diagnostic
     callback, which never moves a diagnostic): on the default schedule, the
-    ends of epochs 1, 2, 3, 4, 6, 9, ... (linear SDCA's on its work budget); under ``--validation`` (``monitors``), a diagnostic every epoch,
-    from epoch 10 on only the round epochs (_shown_epoch), with the
-    held-out score. With ``bar`` and tqdm installed, a tqdm bar instead,
+    ends of epochs 1, 2, 3, 4, 6, 9, ... (linear SDCA's on its work budget);
+    under ``--validation`` (``monitors``), a diagnostic every epoch, from
+    epoch 10 on only the round epochs (_shown_epoch), with the held-out
+    score. With ``bar`` and tqdm installed, a tqdm bar instead,
     redrawn every half second from the SVMs' iteration counters (ETA from the
     epoch cap; for one-vs-rest, the classes training and done) and at every
     diagnostic (stochsvm._progress); without tqdm, the lines."""
