@@ -166,3 +166,18 @@ def test_a_long_model_name_is_written(tmp_path, capsys):
         assert main(["train", train, str(tmp_path / name), "-q", *extra]) == 0
         assert "model written to" in capsys.readouterr().out
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["train.svm", "m" * 250, "s" * 250])
+
+
+def test_predict_warns_of_negative_features_under_a_kernel_map(tmp_path, capsys):
+    # train refuses them with --homkermap; predict took them in silence
+    train = _write(tmp_path / "hk.svm", ["1 1:0.5 2:0.2\n", "-1 1:0.1 2:0.9\n",
+                                         "1 1:0.6 2:0.1\n", "-1 1:0.2 2:0.8\n"])
+    model = str(tmp_path / "hk.ssvm")
+    assert main(["train", train, model, "-q", "--homkermap", "chi2"]) == 0
+    negative = _write(tmp_path / "neg.svm", ["1 1:-0.5 2:0.2\n"])
+    capsys.readouterr()
+    assert main(["predict", model, negative, str(tmp_path / "p.txt")]) == 0
+    assert "has negative features; the model's kernel map was trained on non-negative" in \
+        capsys.readouterr().err
+    assert main(["predict", model, train, str(tmp_path / "q.txt")]) == 0
+    assert "warning" not in capsys.readouterr().err

@@ -1167,6 +1167,12 @@ def _run_predict(args):
         from stochsvm._cli_scale import scale
 
         X = scale(X, d["scaling"], args.file)
+    if d.get("homkermap") is not None and np.any((X.data if hasattr(X, "tocsr") else X) < 0):
+        # train refuses them (_check_homkermap_input); the map still takes
+        # them, by symmetry, so the scores exist but the kernel is not the one trained
+        print(f"stochsvm predict: warning: {args.file} has negative features; the model's "
+              f"kernel map was trained on non-negative ones (a negative value maps by "
+              f"symmetry, which is not the kernel)", file=sys.stderr)
     scores = _model_file.decision_function(d, X)
     labels = None if d["labels"] is None else np.asarray(d["labels"])
     meta = d["metadata_json"]
