@@ -378,3 +378,20 @@ def test_linear_best_model_put_back_is_the_one_scored(solver):
     w = svm.get_model()
     np.testing.assert_allclose(w, scored[-1], rtol=0, atol=1e-12 * np.max(np.abs(w)))
     assert monitor.score() == monitor.best_score
+
+
+def test_string_labels_of_dtype_object():
+    """Labels as Python strings in an object array (a pandas string column)
+    failed every early-stopping fit: the split named its smallest class with
+    ndarray.tolist, which a str has not."""
+    from sklearn.datasets import load_iris
+
+    X, k = load_iris(return_X_y=True)
+    names = np.array(["setosa", "versicolor", "virginica"], dtype=object)
+    fits = [KernelSVMClassifier(early_stopping=True).fit(X, labels)
+            for labels in (names[k], names[k].astype(str))]
+    assert list(fits[0].classes_) == list(fits[1].classes_) == list(names)
+    np.testing.assert_array_equal(fits[0].decision_function(X), fits[1].decision_function(X))
+    with pytest.raises(ValueError, match=r"the smallest class \('rare'\) has 1 rows"):
+        KernelSVMClassifier(early_stopping=True).fit(
+            X[:101], np.append(names[k[:100]], "rare").astype(object))

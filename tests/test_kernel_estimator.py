@@ -291,3 +291,36 @@ def test_gamma_scale_refuses_values_whose_squares_overflow_or_underflow():
     assert tiny.gamma_ == pytest.approx(base.gamma_ * 1e200, rel=1e-12)
     np.testing.assert_allclose(tiny.decision_function(1e-100 * X), base.decision_function(X),
                                rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("form", ["unsorted csr", "bsr", "duplicates"])
+def test_non_canonical_sparse_input_one_vs_rest(form):
+    """Three classes, the exact solver: the problems share one store of
+    kernel rows, which refused the per-problem sorted copies of an unsorted
+    CSR matrix (and of BSR, whose tocsr leaves the indices unsorted) with a
+    ValueError. One canonical copy now serves every class."""
+    import scipy.sparse as sp
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    X = np.where(np.abs(X - X.mean(0)) < 0.5, 0, X - X.mean(0))  # some zeros: sparse
+    csr = sp.csr_matrix(X)
+    if form == "unsorted csr":
+        for i in range(csr.shape[0]):  # reverse each row's entries
+            lo, hi = csr.indptr[i], csr.indptr[i + 1]
+            csr.indices[lo:hi] = csr.indices[lo:hi][::-1].copy()
+            csr.data[lo:hi] = csr.data[lo:hi][::-1].copy()
+        csr.has_sorted_indices = False
+        given = csr
+    elif form == "bsr":
+        given = sp.bsr_matrix(X, blocksize=(2, 2))
+    else:  # every stored value split into two entries of its column
+        counts = np.diff(csr.indptr)
+        given = sp.csr_matrix((np.repeat(csr.data / 2, 2), np.repeat(csr.indices, 2),
+                               np.concatenate([[0], np.cumsum(2 * counts)])), shape=X.shape)
+    before = given.copy()
+    dense = KernelSVMClassifier(gamma=0.5).fit(X, y)
+    sparse = KernelSVMClassifier(gamma=0.5).fit(given, y)
+    np.testing.assert_allclose(sparse.decision_function(given), dense.decision_function(X),
+                               rtol=0, atol=1e-9)
+    assert (abs(given - before)).nnz == 0 and np.array_equal(given.indices, before.indices)

@@ -50,7 +50,10 @@ def validation_split(y, fraction, seed, *, words=("early stopping", "validation_
     classes, counts = np.unique(y, return_counts=True)
     n = y.shape[0]
     held_out = math.ceil(fraction * n)  # scikit-learn's rounding of a fractional test_size
-    smallest = classes[np.argmin(counts)].tolist()  # (a Python scalar: its repr reads plainly)
+    smallest = classes[np.argmin(counts)]
+    # a Python scalar, whose repr reads plainly (object arrays hold them already:
+    # a str has no tolist, and string labels of dtype object failed every fit)
+    smallest = smallest.tolist() if isinstance(smallest, np.generic) else smallest
 
     def fail(direction):
         # direction: what to do with the fraction ("raise" when a class has

@@ -118,6 +118,18 @@ def resolve_gamma(gamma, X):
 
 
 @model_file.register("kernel", ("binary", "one_vs_rest"))
+
+def _canonical_csr(X):
+    """Sparse ``X`` in canonical CSR form (sorted indices, no duplicates),
+    copied once for all the one-vs-rest problems. Each KernelSVM sorts a
+    copy of its own otherwise: memory for X once per class, and the exact
+    solver's shared kernel rows refused the differing copies (a ValueError
+    for unsorted CSR and for BSR input, whose ``tocsr`` leaves them unsorted)."""
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()  # sorts the indices too
+    return X
+
 class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, _ScoresToClasses,
                           ClassifierMixin, _ClassWeights, BaseEstimator):
     """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).
@@ -564,6 +576,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
 
     def _train(self, X, y, weights, first, epochs, tol, partial, validation=None):
         self._forget_probability()
+        X = _canonical_csr(X)
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
         problems = self._problems(y)
