@@ -220,3 +220,56 @@ def test_model_files_keep_the_sigmoids(kind, classes, tmp_path):
                               str(tmp_path / "bad.ssvm"), str(data), str(tmp_path / "q.txt")],
                              capture_output=True, text=True, timeout=300)
         assert out.returncode == 2 and "platt" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("kind", ESTIMATORS)
+def test_rows_of_weight_zero_are_dropped_as_by_libsvm(kind):
+    """Rows of sample_weight 0 took part in the folds and in the Platt fit:
+    the probabilities moved by up to 0.13 against the fit without those rows,
+    where SVC's (LIBSVM drops them first) do not move at all."""
+    X, y = _data(n=300, classes=3)
+    w = (np.random.default_rng(1).random(len(y)) > 0.3).astype(float)
+    keep = w > 0
+    # (to a tight tol: the two runs take other paths to the same optimum)
+    make = lambda: ESTIMATORS[kind]().set_params(probability=True, tol=1e-8)  # noqa: E731
+    weighted = make().fit(X, y, sample_weight=w)
+    dropped = make().fit(X[keep], y[keep])
+    np.testing.assert_allclose(weighted.predict_proba(X), dropped.predict_proba(X), rtol=0,
+                               atol=1e-6)
+    # a weight that would leave a class without 2 rows keeps every row (the folds need them)
+    w = np.ones(len(y))
+    w[np.flatnonzero(y == 2)[1:]] = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("ignore", UserWarning)  # a fold fit without class 2's one row
+        P = ESTIMATORS[kind]().set_params(probability=True).fit(X, y, sample_weight=w).predict_proba(X)
+    assert np.all(np.isfinite(P)) and np.allclose(P.sum(axis=1), 1)
+
+
+@pytest.mark.parametrize("probability", [False, True])
+def test_far_out_rows_of_one_vs_rest_probabilities(probability):
+    """Every score of a row below about -745: the sigmoids underflowed to 0
+    and the normalisation gave NaN (the logistic loss) or a uniform row whose
+    argmax was class 0 whatever the scores (Platt). In logs they keep their
+    order."""
+    X, y = _data(n=300, classes=3)
+    clf = LinearSVMClassifier(loss="logistic", probability=probability).fit(X, y)
+    # along v every class's score falls: rows scored about -1000 and -3000
+    v = np.linalg.lstsq(clf.coef_, -np.ones(3), rcond=None)[0]
+    rows = np.outer([1e3, 3e3], v / np.abs(clf.coef_ @ v).min())
+    f = clf.decision_function(rows)
+    assert f.max() < -745
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # no 0 / 0
+        P, logP = clf.predict_proba(rows), clf.predict_log_proba(rows)
+    assert np.all(np.isfinite(P)) and np.allclose(P.sum(axis=1), 1)
+    assert np.all(np.isfinite(logP))
+    if not probability:  # the logistic loss's own probabilities follow the scores
+        np.testing.assert_array_equal(P.argmax(axis=1), clf.predict(rows))
+    # near the data the values are those of the plain normalisation
+    near = clf.predict_proba(X)
+    if not probability:
+        from scipy.special import expit
+
+        plain = expit(clf.decision_function(X))
+        np.testing.assert_allclose(near, plain / plain.sum(axis=1, keepdims=True), rtol=1e-12)

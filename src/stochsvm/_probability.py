@@ -21,7 +21,8 @@ Lin and Weng 2004) needs one-vs-one outputs, which these classifiers do not
 train.
 
 ``sample_weight`` and ``class_weight`` weigh the fold fits as they weigh the
-fit; the sigmoids themselves are fitted unweighted (as LIBSVM's).
+fit; rows of weight 0 are left out first, and the sigmoids are fitted
+unweighted (both as LIBSVM does).
 """
 
 from __future__ import annotations
@@ -85,6 +86,27 @@ def held_out_scores(estimator, X, y, sample_weight, folds):
     return scores
 
 
+def _weighted_rows(estimator, X, y, sample_weight):
+    """``(X, y, sample_weight)`` without the rows of ``sample_weight`` 0, as
+    LIBSVM drops them before its cross-validation: a row of weight 0 is not
+    in the model, and it should not move the folds or the sigmoids either
+    (kept, iris's probabilities moved by up to 0.13 against the same fit
+    without those rows). All rows are kept when dropping them would leave a
+    class with fewer than 2 rows (the folds need 2 of every class)."""
+    if sample_weight is None:
+        return X, y, None
+    keep = np.asarray(sample_weight) > 0
+    if keep.all():
+        return X, y, sample_weight
+    classes, counts = np.unique(np.asarray(y)[keep], return_counts=True)
+    if len(classes) < len(estimator.classes_) or counts.min() < 2:
+        return X, y, sample_weight
+    rows = np.flatnonzero(keep)
+    pairwise = get_tags(estimator).input_tags.pairwise  # X is K(X, X): its columns too
+    X = X[np.ix_(rows, rows)] if pairwise else X[rows]
+    return X, np.asarray(y)[rows], np.asarray(sample_weight)[rows]
+
+
 def _output_labels(classes, y):
     """The +-1 labels of each output: one for two classes (positive
     ``classes[1]``), one per class for one-vs-rest."""
@@ -118,6 +140,7 @@ class _PlattProbabilities:
         """fit's end: the sigmoids when ``probability`` (else none); self."""
         self._forget_probability()
         if self.probability:
+            X, y, sample_weight = _weighted_rows(self, X, y, sample_weight)
             scores = held_out_scores(self, X, y, sample_weight, folds_of(self, y))
             sigmoids = [fit_platt(scores[:, k], labels)
                         for k, labels in enumerate(_output_labels(self.classes_, y))]

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["fit_platt", "platt_probability", "class_probabilities"]
+__all__ = ["fit_platt", "platt_probability", "log_platt_probability", "normalise_logs",
+           "class_probabilities"]
 
 
 def _objective(A, B, f, t):
@@ -85,6 +86,22 @@ def platt_probability(scores, A, B):
     return np.where(z >= 0, e / (1 + e), 1 / (1 + e))
 
 
+def log_platt_probability(scores, A, B):
+    """``log(1 / (1 + exp(A f + B)))`` for every score ``f``: ``-softplus(A f
+    + B)``, finite where the probability itself underflows to 0."""
+    z = A * np.asarray(scores, dtype=np.float64) + B
+    return -(np.maximum(z, 0) + np.log1p(np.exp(-np.abs(z))))
+
+
+def normalise_logs(L):
+    """Rows proportional to ``exp(L)`` that sum to 1 (``L``: log values, one
+    row per example), taken relative to each row's largest: where every
+    value of a row lies below exp's range (scores below about -745) the row
+    keeps its order instead of 0 / 0."""
+    E = np.exp(L - L.max(axis=1, keepdims=True))
+    return E / E.sum(axis=1, keepdims=True)
+
+
 def class_probabilities(scores, sigmoids):
     """Class probabilities of a binary model (one column of scores, one
     sigmoid: columns P(negative class), P(positive class)) or of a
@@ -93,9 +110,11 @@ def class_probabilities(scores, sigmoids):
     scores = np.asarray(scores, dtype=np.float64)
     if scores.ndim != 2 or scores.shape[1] != len(sigmoids):
         raise ValueError(f"{len(sigmoids)} sigmoids for scores of shape {scores.shape}")
-    P = np.column_stack([platt_probability(scores[:, k], A, B)
-                         for k, (A, B) in enumerate(sigmoids)])
-    if P.shape[1] == 1:
-        return np.column_stack([1 - P[:, 0], P[:, 0]])
-    total = P.sum(axis=1, keepdims=True)
-    return np.where(total > 0, P / np.where(total > 0, total, 1), 1.0 / P.shape[1])
+    if len(sigmoids) == 1:
+        (A, B), = sigmoids
+        p = platt_probability(scores[:, 0], A, B)
+        return np.column_stack([1 - p, p])
+    # one-vs-rest: normalised in logs (far-out rows underflowed to 0 / 0, then to
+    # a uniform row whose argmax was class 0 whatever the scores)
+    return normalise_logs(np.column_stack([log_platt_probability(scores[:, k], A, B)
+                                           for k, (A, B) in enumerate(sigmoids)]))

@@ -117,8 +117,6 @@ def resolve_gamma(gamma, X):
     return float(gamma)
 
 
-@model_file.register("kernel", ("binary", "one_vs_rest"))
-
 def _canonical_csr(X):
     """Sparse ``X`` in canonical CSR form (sorted indices, no duplicates),
     copied once for all the one-vs-rest problems. Each KernelSVM sorts a
@@ -130,6 +128,8 @@ def _canonical_csr(X):
         X.sum_duplicates()  # sorts the indices too
     return X
 
+
+@model_file.register("kernel", ("binary", "one_vs_rest"))
 class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, _ScoresToClasses,
                           ClassifierMixin, _ClassWeights, BaseEstimator):
     """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).

@@ -62,6 +62,7 @@ from stochsvm._svm import _T0_SOLVERS, SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
                                   seed_of)
+from stochsvm.calibration import log_platt_probability, normalise_logs
 from stochsvm.svm import (_report_training, _scale_alternative, _scale_note, _stop_reasons,
                           _zero_objective)
 
@@ -915,10 +916,13 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     def _own_probabilities(self, X):
         """The logistic loss's probabilities (``probability=False``): the
         sigmoid of the scores, normalised over the classes for one-vs-rest."""
-        p = expit(self.decision_function(X))
-        if p.ndim == 1:
+        f = self.decision_function(X)
+        if f.ndim == 1:
+            p = expit(f)
             return np.column_stack([1 - p, p])
-        return p / p.sum(axis=1, keepdims=True)
+        # log expit(f) = log(1 / (1 + exp(-f))), normalised in logs: rows whose
+        # every score lies below about -745 underflowed to 0 / 0 (NaN)
+        return normalise_logs(log_platt_probability(f, -1.0, 0.0))
 
 
 @model_file.register("linear", ("regression",))
