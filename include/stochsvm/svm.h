@@ -134,7 +134,8 @@ typedef struct SsSvmStatistics {
 /** @brief Diagnostic callback, called every diagnostic_frequency iterations and
  *  at the end of a run, after the statistics are updated. Return non-zero to
  *  stop training (status SS_SVM_STATUS_INTERRUPTED, ss_svm_train returns
- *  SS_ERR_INTERRUPTED). It may call any getter on @p svm, no setter. */
+ *  SS_ERR_INTERRUPTED). It may call any getter on @p svm; a setter or
+ *  ss_svm_train called there (through @p user) returns SS_ERR_BAD_STATE. */
 typedef int (*SsSvmDiagnosticFunction)(const SsSvm *svm, void *user);
 
 /** @brief Interrupt callback, polled every SS_SVM_INTERRUPT_PERIOD iterations
@@ -267,8 +268,9 @@ SS_API SsStatus ss_svm_settle(SsSvm *self);
 /* ------------------------------------------------------------------------ */
 /*                                  Setters                                 */
 /* Each returns SS_ERR_BAD_ARG for a value out of range (NaN included) and  */
-/* then leaves the object unchanged. Setters must not be called from a      */
-/* callback during training.                                                */
+/* then leaves the object unchanged. Called from the object's own callback */
+/* during training (as ss_svm_train is), a setter returns SS_ERR_BAD_STATE  */
+/* and changes nothing.                                                     */
 /* ------------------------------------------------------------------------ */
 
 /** @brief lambda > 0, finite. */

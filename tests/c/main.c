@@ -65,6 +65,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(last_error_svm_setters)                                     \
   X(last_error_svm_train)                                       \
   X(last_error_kernel_svm)                                      \
+  X(last_error_callbacks_may_only_read)                         \
   /* test_lifecycle.c */                                        \
   X(delete_null)                                                \
   X(new_rejects)                                                \

@@ -2,6 +2,7 @@
  * the argument and its value (ss_svm_get_last_error,
  * ss_kernel_svm_get_last_error), and every successful call clears it. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "minitest.h"
@@ -182,4 +183,87 @@ void test_last_error_kernel_svm(void)
   CHECK_EQ_INT(ss_kernel_svm_train(empty), SS_ERR_BAD_STATE);
   CHECK(says(ss_kernel_svm_get_last_error(empty), "training needs data", NULL));
   ss_kernel_svm_delete(empty);
+}
+
+/* A diagnostic function that calls train, set_data and set_lambda on its own
+ * object (through user: the callback's pointer is const): each is refused
+ * with SS_ERR_BAD_STATE. A train there recursed until the stack overflowed,
+ * and a set_data freed the visit order the run was reading. */
+typedef struct Reentry {
+  SsSvm *svm;
+  SsKernelSvm *kernel_svm;
+  const SsData *data;
+  const double *labels;
+  SsStatus train, set_data, set_lambda;
+  char message[256];
+  int calls;
+} Reentry;
+
+static int reenter_linear(const SsSvm *svm, void *user)
+{
+  (void)svm;
+  Reentry *r = user;
+  if (r->calls++ > 0) return 0;
+  r->train = ss_svm_train(r->svm);
+  snprintf(r->message, sizeof r->message, "%s", ss_svm_get_last_error(r->svm));
+  r->set_data = ss_svm_set_data(r->svm, r->data, r->labels);
+  r->set_lambda = ss_svm_set_lambda(r->svm, 0.5);
+  return 0;
+}
+
+static int reenter_kernel(const SsKernelSvm *svm, void *user)
+{
+  (void)svm;
+  Reentry *r = user;
+  if (r->calls++ > 0) return 0;
+  r->train = ss_kernel_svm_train(r->kernel_svm);
+  snprintf(r->message, sizeof r->message, "%s", ss_kernel_svm_get_last_error(r->kernel_svm));
+  r->set_data = ss_kernel_svm_set_data(r->kernel_svm, r->data, r->labels);
+  r->set_lambda = ss_kernel_svm_set_lambda(r->kernel_svm, 0.5);
+  return 0;
+}
+
+void test_last_error_callbacks_may_only_read(void)
+{
+  double X[EN * ED], y[EN];
+  tu_make_blobs(X, y, EN, ED, 1.0, 5);
+  SsData data;
+  SsSvm *svm = tu_new_dense(SS_SOLVER_SGD, &data, X, y, EN, ED, 0.1);
+  REQUIRE(svm != NULL);
+  Reentry r = {.svm = svm, .data = &data, .labels = y};
+  CHECK_EQ_INT(ss_svm_set_diagnostic_function(svm, reenter_linear, &r), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_max_num_iterations(svm, 4 * EN), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_diagnostic_frequency(svm, EN), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  CHECK(r.calls >= 2);
+  CHECK_EQ_INT(r.train, SS_ERR_BAD_STATE);
+  CHECK(says(r.message, "train: this object is training", "getters only"));
+  CHECK_EQ_INT(r.set_data, SS_ERR_BAD_STATE);
+  CHECK_EQ_INT(r.set_lambda, SS_ERR_BAD_STATE);
+  CHECK(ss_svm_get_lambda(svm) == 0.1);
+  /* after the run the object takes setters and trains again */
+  CHECK_EQ_INT(ss_svm_set_diagnostic_function(svm, NULL, NULL), SS_OK);
+  CHECK_EQ_INT(ss_svm_set_lambda(svm, 0.5), SS_OK);
+  CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+  ss_svm_delete(svm);
+
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1) == SS_OK);
+  SsKernelSvm *ksvm = ss_kernel_svm_new(SS_KSOLVER_PEGASOS, &kernel, &data, y, 0.1);
+  REQUIRE(ksvm != NULL);
+  Reentry k = {.kernel_svm = ksvm, .data = &data, .labels = y};
+  CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_function(ksvm, reenter_kernel, &k), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(ksvm, 4 * EN), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(ksvm, EN), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(ksvm), SS_OK);
+  CHECK(k.calls >= 2);
+  CHECK_EQ_INT(k.train, SS_ERR_BAD_STATE);
+  CHECK(says(k.message, "train: this object is training", "getters and decision_function only"));
+  CHECK_EQ_INT(k.set_data, SS_ERR_BAD_STATE);
+  CHECK_EQ_INT(k.set_lambda, SS_ERR_BAD_STATE);
+  CHECK(ss_kernel_svm_get_lambda(ksvm) == 0.1);
+  CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_function(ksvm, NULL, NULL), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_set_lambda(ksvm, 0.5), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_train(ksvm), SS_OK);
+  ss_kernel_svm_delete(ksvm);
 }

@@ -171,6 +171,7 @@
 SsStatus ss_kernel_svm_set_sdca_finish(SsKernelSvm *self, int mode)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_sdca_finish");
   self->finish_mode = mode == SS_KERNEL_SDCA_FINISH_OFF  ? SS_KERNEL_SDCA_FINISH_OFF
                       : mode == SS_KERNEL_SDCA_FINISH_AUTO ? SS_KERNEL_SDCA_FINISH_AUTO
                                                            : SS_KERNEL_SDCA_FINISH_ON;

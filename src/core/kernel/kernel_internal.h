@@ -338,7 +338,11 @@ struct SsKernelSvm_ {
   SsRunHistory history;        /**< objectives of past diagnostics (run.h) */
   double train_start_time;
   SsLastError last_error;      /**< ss_kernel_svm_get_last_error */
+  bool training;               /**< inside ss_kernel_svm_train: setters and train refuse */
 };
+
+/** As ss_svm_refuse_while_training (svm_internal.h), for the kernel object. */
+SsStatus ss_kernel_svm_refuse_while_training(SsKernelSvm *self, const char *call);
 
 /** Whether @p self computes its rows over copies of X (SsRowCopy, row
  *  subsets): set_row_copy on (the default) and a kernel of X's rows (a

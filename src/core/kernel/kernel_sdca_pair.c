@@ -1478,6 +1478,7 @@ const SsKernelSolverOps ss_kernel_sdca_pair_ops = {
 SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
 {
   if (!self || !isfinite(megabytes) || !(megabytes > 0)) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_cache_size");
   self->cache_size = megabytes;
   PairState *st = self->ops == &ss_kernel_sdca_pair_ops ? self->state : NULL;
   if (st) {
@@ -1509,6 +1510,7 @@ double ss_kernel_svm_get_cache_size(const SsKernelSvm *self)
 SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_shrinking");
   self->no_shrinking = enabled == 0;
   return SS_OK;
 }
@@ -1528,6 +1530,7 @@ SsStatus ss_kernel_sdca_bias_free_pairs(SsKernelSvm *self)
 SsStatus ss_kernel_svm_share_kernel_rows(SsKernelSvm *self, SsKernelSvm *source)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "share_kernel_rows");
   SsKernelRowStore *store = NULL;
   if (source) {
     if (!self->has_data || !source->has_data)

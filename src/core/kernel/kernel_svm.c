@@ -217,6 +217,7 @@ static int64_t first_changed_row(const SsKernelSvm *self)
 SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_data");
   if (!valid_descriptor(data))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
                               "set_data: the data descriptor is NULL or malformed (a kernel map is not allowed)");
@@ -765,6 +766,7 @@ static SsStatus explain_train(SsKernelSvm *self, SsStatus status)
 SsStatus ss_kernel_svm_train(SsKernelSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "train");
   if (!self->has_data)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
   const int64_t changed = first_changed_row(self);
@@ -791,7 +793,9 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
                               "fork of the one that set num_threads); the object is now serial");
   ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
   self->train_start_time = ss_clock_seconds();
+  self->training = true;
   const SsStatus status = run_solver(self);
+  self->training = false;
   /* The arrays may also change while the run reads them (a diagnostic
    * callback, another thread of the caller): the model then answers
    * neither the old data nor the new one, so the run fails rather than
@@ -845,6 +849,7 @@ SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)
 SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_lambda");
   if (!valid_lambda(lambda))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_lambda: lambda must be in [%g, %g], got %g",
                               SS_LAMBDA_MIN, SS_LAMBDA_MAX, lambda);
@@ -862,6 +867,7 @@ SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda)
 SsStatus ss_kernel_svm_set_weights(SsKernelSvm *self, const double *weights)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_weights");
   if (weights) {
     /* SBP has no weighted formulation here (sbp.c): refused, never ignored. */
     if (!self->has_data)
@@ -907,6 +913,7 @@ static SsStatus not_sbp(SsKernelSvm *self, const char *setter)
 SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_nu");
   if (self->solver != SS_KSOLVER_SBP) return not_sbp(self, "set_nu");
   if (!valid_positive(nu))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_nu: nu must be finite and > 0, got %g", nu);
@@ -918,6 +925,7 @@ SsStatus ss_kernel_svm_set_nu(SsKernelSvm *self, double nu)
 SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_unregularized_bias");
   if (enabled && self->solver != SS_KSOLVER_SBP && self->solver != SS_KSOLVER_BSCA &&
       self->solver != SS_KSOLVER_SDCA)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
@@ -941,6 +949,7 @@ SsStatus ss_kernel_svm_set_unregularized_bias(SsKernelSvm *self, int enabled)
 SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_eta0");
   if (self->solver != SS_KSOLVER_SBP) return not_sbp(self, "set_eta0");
   if (!valid_positive(eta0))
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_eta0: eta0 must be finite and > 0, got %g", eta0);
@@ -952,6 +961,7 @@ SsStatus ss_kernel_svm_set_eta0(SsKernelSvm *self, double eta0)
 SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_epsilon");
   if (!isfinite(epsilon) || epsilon < 0)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_epsilon: epsilon must be finite and >= 0, got %g",
                               epsilon);
@@ -962,6 +972,7 @@ SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon)
 SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_max_num_iterations");
   if (n < 1)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_max_num_iterations: the cap must be >= 1, got %lld",
                               (long long)n);
@@ -972,6 +983,7 @@ SsStatus ss_kernel_svm_set_max_num_iterations(SsKernelSvm *self, int64_t n)
 SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_diagnostic_frequency");
   if (f < 0)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
                               "set_diagnostic_frequency: the frequency must be >= 1 (or 0: the default schedule), got %lld",
@@ -983,6 +995,7 @@ SsStatus ss_kernel_svm_set_diagnostic_frequency(SsKernelSvm *self, int64_t f)
 SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_seed");
   self->seed = seed;
   self->perm_epoch = -1;
   return ss_kernel_svm_succeed(self);
@@ -991,6 +1004,7 @@ SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed)
 SsStatus ss_kernel_svm_set_kernel_precision(SsKernelSvm *self, SsKernelPrecision precision)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_kernel_precision");
   if (precision != SS_KERNEL_ROWS_FLOAT64 && precision != SS_KERNEL_ROWS_FLOAT32)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG,
                               "set_kernel_precision: precision must be SS_KERNEL_ROWS_FLOAT64 or "
@@ -1030,6 +1044,7 @@ SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *self)
 SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_num_threads");
   if (num_threads < 1)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_num_threads: num_threads must be >= 1, got %d",
                               num_threads);
@@ -1042,6 +1057,7 @@ SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads)
 SsStatus ss_kernel_svm_set_row_copy(SsKernelSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_row_copy");
   if (enabled != 0 && enabled != 1)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_row_copy: enabled must be 0 or 1, got %d",
                               enabled);
@@ -1055,6 +1071,7 @@ SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self, SsKernelSvmDia
                                                void *user)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_diagnostic_function");
   self->diagnostic_fn = f;
   self->diagnostic_user = f ? user : NULL;
   return ss_kernel_svm_succeed(self);
@@ -1064,6 +1081,7 @@ SsStatus ss_kernel_svm_set_interrupt_function(SsKernelSvm *self, SsSvmInterruptF
                                               void *user)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_interrupt_function");
   self->interrupt_fn = f;
   self->interrupt_user = f ? user : NULL;
   return ss_kernel_svm_succeed(self);
@@ -1075,6 +1093,7 @@ SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vector
 {
   const SsStatus bad = SS_ERR_BAD_ARG;
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_model");
   if (m < 0) return ss_kernel_svm_fail(self, bad, "set_model: m must be >= 0, got %lld", (long long)m);
   if (!isfinite(bias)) return ss_kernel_svm_fail(self, bad, "set_model: the bias must be finite, got %g", bias);
   if (m > 0 && !coefficients) return ss_kernel_svm_fail(self, bad, "set_model: coefficients is NULL");

@@ -90,6 +90,7 @@ static SsStatus not_budgeted(SsKernelSvm *self, const char *setter)
 SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_budget");
   if (!is_budgeted(self->solver)) return not_budgeted(self, "set_budget");
   if (budget < 1)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_ARG, "set_budget: the budget must be >= 1, got %lld",
@@ -102,6 +103,7 @@ SsStatus ss_kernel_svm_set_budget(SsKernelSvm *self, int64_t budget)
 SsStatus ss_kernel_svm_set_budget_maintenance(SsKernelSvm *self, SsBudgetMaintenance maintenance)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_kernel_svm_refuse_while_training(self, "set_budget_maintenance");
   if (!is_budgeted(self->solver)) return not_budgeted(self, "set_budget_maintenance");
   if (maintenance != SS_BUDGET_MAINTENANCE_AUTO && maintenance != SS_BUDGET_MAINTENANCE_MERGE &&
       maintenance != SS_BUDGET_MAINTENANCE_REMOVE && maintenance != SS_BUDGET_MAINTENANCE_PROJECT)

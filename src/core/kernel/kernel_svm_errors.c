@@ -22,6 +22,14 @@ SsStatus ss_kernel_svm_fail(SsKernelSvm *self, SsStatus status, const char *form
 
 SsStatus ss_kernel_svm_succeed(SsKernelSvm *self) { return ss_last_error_clear(&self->last_error); }
 
+SsStatus ss_kernel_svm_refuse_while_training(SsKernelSvm *self, const char *call)
+{
+  return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE,
+                            "%s: this object is training (a call from its diagnostic or interrupt "
+                            "function): its callbacks may call getters and decision_function only",
+                            call);
+}
+
 const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self) { return self ? self->last_error.text : ""; }
 
 const char *ss_kernel_svm_solver_name(SsKernelSolver solver)

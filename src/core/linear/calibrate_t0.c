@@ -81,6 +81,7 @@ SsStatus ss_svm_calibrate_t0(SsSvm *self, const double *candidates, int64_t num_
   static const double grid[SS_SVM_CALIBRATION_GRID] = {1e1, 1e2, 1e3, 1e4, 1e5,
                                                        1e6, 1e7, 1e8, 1e9, 1e10};
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "calibrate_t0");
   if (!candidates) {
     candidates = grid;
     num_candidates = SS_SVM_CALIBRATION_GRID;

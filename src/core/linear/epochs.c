@@ -33,6 +33,7 @@
 SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_shuffle");
   self->visit_order = enabled ? SS_VISIT_PERMUTATION : SS_VISIT_DATA_ORDER;
   return ss_svm_succeed(self);
 }
@@ -42,6 +43,7 @@ int ss_svm_get_shuffle(const SsSvm *self) { return self->visit_order != SS_VISIT
 SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_visit_order");
   if (order != SS_VISIT_DATA_ORDER && order != SS_VISIT_PERMUTATION && order != SS_VISIT_BLOCKS &&
       order != SS_VISIT_INTERLEAVED)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_visit_order: order must be 0 (data), 1 (permutation), "

@@ -593,6 +593,7 @@ bool ss_sdca_stalled(SsSvm *self, const SsRunMeasure *m)
 SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_newton_fallback");
   const unsigned solvers = SS_SOLVER_BIT(SS_SOLVER_SDCA) | SS_SOLVER_BIT(SS_SOLVER_SGD) |
                            SS_SOLVER_BIT(SS_SOLVER_SVMSGD2) | SS_SOLVER_BIT(SS_SOLVER_SGDQN) |
                            SS_SOLVER_BIT(SS_SOLVER_RES) | SS_SOLVER_BIT(SS_SOLVER_LRES);

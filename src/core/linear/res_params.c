@@ -42,6 +42,7 @@ static void forget_curvature(SsSvm *self)
 SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_res_minibatch_size");
   if (ss_svm_require_solver(self, "set_res_minibatch_size", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   if (L < 1)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_minibatch_size: L must be >= 1, got %lld", (long long)L);
@@ -52,6 +53,7 @@ SsStatus ss_svm_set_res_minibatch_size(SsSvm *self, int64_t L)
 SsStatus ss_svm_set_res_delta(SsSvm *self, double delta)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_res_delta");
   if (ss_svm_require_solver(self, "set_res_delta", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   if (!(delta >= 0) || !isfinite(delta))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_delta: delta must be finite and >= 0, got %g", delta);
@@ -62,6 +64,7 @@ SsStatus ss_svm_set_res_delta(SsSvm *self, double delta)
 SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_res_gamma");
   if (ss_svm_require_solver(self, "set_res_gamma", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   if (!(gamma >= 0) || !isfinite(gamma))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_gamma: gamma must be finite and >= 0, got %g", gamma);
@@ -72,6 +75,7 @@ SsStatus ss_svm_set_res_gamma(SsSvm *self, double gamma)
 SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_res_eps0");
   if (ss_svm_require_solver(self, "set_res_eps0", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   if (!(eps0 > 0) || !isfinite(eps0))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_eps0: eps0 must be finite and > 0, got %g", eps0);
@@ -83,6 +87,7 @@ SsStatus ss_svm_set_res_eps0(SsSvm *self, double eps0)
 SsStatus ss_svm_set_res_tau(SsSvm *self, double tau)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_res_tau");
   if (ss_svm_require_solver(self, "set_res_tau", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   if (!(tau > 0)) /* +inf allowed: constant step */
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_tau: tau must be > 0, got %g", tau);
@@ -93,6 +98,7 @@ SsStatus ss_svm_set_res_tau(SsSvm *self, double tau)
 SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_res_initial_curvature");
   if (ss_svm_require_solver(self, "set_res_initial_curvature", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   if (!(b0 > 0) || !isfinite(b0))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_res_initial_curvature: b0 must be finite and > 0, got %g", b0);
@@ -103,6 +109,7 @@ SsStatus ss_svm_set_res_initial_curvature(SsSvm *self, double b0)
 SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_lres_memory");
   if (ss_svm_require_solver(self, "set_lres_memory", SS_SOLVER_BIT(SS_SOLVER_LRES)) != SS_OK) return SS_ERR_BAD_STATE;
   if (m < 1 || m > SS_LRES_MAX_MEMORY)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_lres_memory: m must be in [1, %d], got %lld", SS_LRES_MAX_MEMORY,
@@ -270,6 +277,7 @@ SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state)
 {
   const SsStatus bad = SS_ERR_BAD_ARG;
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_res_curvature_state");
   if (!state) return ss_svm_fail(self, bad, "set_res_curvature_state: state is NULL");
   if (!is_quasi_newton(self))
     return ss_svm_fail(self, SS_ERR_BAD_STATE,
@@ -334,6 +342,7 @@ SsStatus ss_svm_set_res_curvature_state(SsSvm *self, const double *state)
 SsStatus ss_svm_reset_res_curvature(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "reset_res_curvature");
   if (ss_svm_require_solver(self, "reset_res_curvature", SS_SOLVERS_QUASI_NEWTON) != SS_OK) return SS_ERR_BAD_STATE;
   forget_curvature(self);
   return ss_svm_succeed(self);

@@ -28,6 +28,7 @@
 SsStatus ss_svm_shift_sdca_model(SsSvm *self, const double *shift, double bias_shift)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "shift_sdca_model");
   if (!shift) return ss_svm_fail(self, SS_ERR_BAD_ARG, "shift_sdca_model: shift is NULL");
   if (!isfinite(bias_shift))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "shift_sdca_model: bias_shift must be finite, got %g", bias_shift);

@@ -66,6 +66,7 @@ void ss_sgdqn_reset_scaling(SsSvm *self)
 SsStatus ss_svm_reset_scaling(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "reset_scaling");
   if (!self->scaling)
     return ss_svm_fail(self, SS_ERR_BAD_STATE, "reset_scaling applies to solver sgdqn, this object's solver is %s",
                        ss_svm_solver_name(self->solver));
@@ -76,6 +77,7 @@ SsStatus ss_svm_reset_scaling(SsSvm *self)
 SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_scaling");
   if (!scaling) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_scaling: scaling is NULL");
   if (updates < 0)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_scaling: updates must be >= 0, got %lld", (long long)updates);

@@ -65,6 +65,7 @@ int64_t ss_svm_effective_skip(const SsSvm *self)
 SsStatus ss_svm_set_skip(SsSvm *self, int64_t skip)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_skip");
   if (ss_svm_require_solver(self, "set_skip", SS_SOLVERS_SKIP) != SS_OK) return SS_ERR_BAD_STATE;
   if (skip < 1) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_skip: skip must be >= 1, got %lld", (long long)skip);
   self->skip = skip;
@@ -74,6 +75,7 @@ SsStatus ss_svm_set_skip(SsSvm *self, int64_t skip)
 SsStatus ss_svm_unset_skip(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "unset_skip");
   if (ss_svm_require_solver(self, "unset_skip", SS_SOLVERS_SKIP) != SS_OK) return SS_ERR_BAD_STATE;
   self->skip = 0;
   return ss_svm_succeed(self);

@@ -217,6 +217,7 @@ static SsStatus install_source(SsSvm *self, const SsDataSource *source, const do
 SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_data");
   if (!valid_descriptor(data))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_data: the data descriptor is NULL or malformed");
   if (ss_data_get_dimension(data) != self->dimension)
@@ -288,6 +289,7 @@ void ss_svm_delete(SsSvm *self)
 SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_lambda");
   if (!valid_lambda(lambda))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_lambda: lambda must be in [%g, %g], got %g",
                        SS_LAMBDA_MIN, SS_LAMBDA_MAX, lambda);
@@ -302,6 +304,7 @@ SsStatus ss_svm_set_lambda(SsSvm *self, double lambda)
 SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_epsilon");
   if (!(epsilon >= 0) || !isfinite(epsilon))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_epsilon: epsilon must be finite and >= 0, got %g", epsilon);
   self->epsilon = epsilon;
@@ -312,6 +315,7 @@ SsStatus ss_svm_set_epsilon(SsSvm *self, double epsilon)
 SsStatus ss_svm_set_stopping_rule(SsSvm *self, SsSvmStoppingRule rule)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_stopping_rule");
   if (rule != SS_SVM_STOP_DEFAULT && rule != SS_SVM_STOP_SCORES_VARIATION)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_stopping_rule: unknown rule %d", (int)rule);
   self->stopping_rule = rule;
@@ -323,6 +327,7 @@ SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self) { return self->sto
 SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_max_num_iterations");
   if (n < 1)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_max_num_iterations: the cap must be >= 1, got %lld",
                        (long long)n);
@@ -333,6 +338,7 @@ SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
 SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_diagnostic_frequency");
   if (f < 0)
     return ss_svm_fail(self, SS_ERR_BAD_ARG,
                        "set_diagnostic_frequency: the frequency must be >= 1 (or 0: the default schedule), got %lld",
@@ -344,6 +350,7 @@ SsStatus ss_svm_set_diagnostic_frequency(SsSvm *self, int64_t f)
 SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_bias_multiplier");
   if (!(B >= 0) || !isfinite(B))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_bias_multiplier: B must be finite and >= 0, got %g", B);
   ss_svm_settle_final(self);
@@ -356,6 +363,7 @@ SsStatus ss_svm_set_bias_multiplier(SsSvm *self, double B)
 SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_bias_learning_rate");
   if (!(rate > 0) || !isfinite(rate))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_bias_learning_rate: the rate must be finite and > 0, got %g",
                        rate);
@@ -366,6 +374,7 @@ SsStatus ss_svm_set_bias_learning_rate(SsSvm *self, double rate)
 SsStatus ss_svm_set_t0(SsSvm *self, double t0)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_t0");
   if (ss_svm_require_solver(self, "set_t0", SS_SOLVERS_T0) != SS_OK) return SS_ERR_BAD_STATE;
   if (!(t0 > 1) || !isfinite(t0))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_t0: t0 must be finite and > 1, got %g", t0);
@@ -384,6 +393,7 @@ SsStatus ss_svm_unset_t0(SsSvm *self)
 SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_loss");
   if (!ss_loss_is_valid((int)loss))
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_loss: unknown loss %d", (int)loss);
   if ((self->solver == SS_SOLVER_RES || self->solver == SS_SOLVER_LRES) &&
@@ -401,6 +411,7 @@ SsStatus ss_svm_set_loss(SsSvm *self, SsLoss loss)
 SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_loss_functions");
   if (!functions || !functions->value || !functions->derivative || !functions->conjugate)
     return ss_svm_fail(self, SS_ERR_BAD_ARG,
                        "set_loss_functions: value, derivative and conjugate must not be NULL");
@@ -417,6 +428,7 @@ SsStatus ss_svm_set_loss_functions(SsSvm *self, const SsLossFunctions *functions
 SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_dual_variables");
   if (!alpha) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_dual_variables: alpha is NULL");
   if (!self->alpha)
     return ss_svm_fail(self, SS_ERR_BAD_STATE,
@@ -444,6 +456,7 @@ SsStatus ss_svm_set_dual_variables(SsSvm *self, const double *alpha)
 SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_shrinking");
   if (ss_svm_require_solver(self, "set_shrinking", SS_SOLVER_BIT(SS_SOLVER_SDCA)) != SS_OK)
     return SS_ERR_BAD_STATE;
   self->shrinking.enabled = enabled != 0;
@@ -454,6 +467,7 @@ SsStatus ss_svm_set_shrinking(SsSvm *self, int enabled)
 SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_weights");
   if (!weights) {
     ss_svm_settle_final(self);
     free(self->weights);
@@ -481,6 +495,7 @@ SsStatus ss_svm_set_weights(SsSvm *self, const double *weights)
 SsStatus ss_svm_set_model(SsSvm *self, const double *model)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_model");
   if (!model) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_model: model is NULL");
   if (self->alpha) /* SDCA with data: w follows alpha */
     return ss_svm_fail(self, SS_ERR_BAD_STATE,
@@ -502,6 +517,7 @@ SsStatus ss_svm_set_model(SsSvm *self, const double *model)
 SsStatus ss_svm_set_bias(SsSvm *self, double bias)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_bias");
   if (!isfinite(bias)) return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_bias: the bias must be finite, got %g", bias);
   if (self->alpha && self->bias_multiplier > 0)
     return ss_svm_fail(self, SS_ERR_BAD_STATE,
@@ -517,6 +533,7 @@ SsStatus ss_svm_set_bias(SsSvm *self, double bias)
 SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_iteration_number");
   if (t < 0)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_iteration_number: t must be >= 0, got %lld", (long long)t);
   ss_svm_settle_final(self);
@@ -528,6 +545,7 @@ SsStatus ss_svm_set_iteration_number(SsSvm *self, int64_t t)
 SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_seed");
   self->seed = seed;
   return ss_svm_succeed(self);
 }
@@ -535,6 +553,7 @@ SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed)
 SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_num_threads");
   if (num_threads < 1)
     return ss_svm_fail(self, SS_ERR_BAD_ARG, "set_num_threads: num_threads must be >= 1, got %d", num_threads);
   if (ss_threads_set_count(&self->threads, num_threads) != SS_OK)
@@ -545,6 +564,7 @@ SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads)
 SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, void *user)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_diagnostic_function");
   self->diagnostic_fn = f;
   self->diagnostic_user = f ? user : NULL;
   return ss_svm_succeed(self);
@@ -553,6 +573,7 @@ SsStatus ss_svm_set_diagnostic_function(SsSvm *self, SsSvmDiagnosticFunction f, 
 SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, void *user)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "set_interrupt_function");
   self->interrupt_fn = f;
   self->interrupt_user = f ? user : NULL;
   return ss_svm_succeed(self);
@@ -740,6 +761,7 @@ SsStatus ss_svm_settle(SsSvm *self)
 SsStatus ss_svm_train(SsSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
+  if (self->training) return ss_svm_refuse_while_training(self, "train");
   if (self->source.kind == SS_DATA_NONE)
     return ss_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
   int64_t bad = ss_svm_first_bad_label(self);
@@ -772,5 +794,8 @@ SsStatus ss_svm_train(SsSvm *self)
   ss_svm_resume_final(self);
   ss_svm_find_unit_values(self);
   self->train_start_time = ss_clock_seconds();
-  return explain_train(self, run_solver(self));
+  self->training = true;
+  const SsStatus status = run_solver(self);
+  self->training = false;
+  return explain_train(self, status);
 }

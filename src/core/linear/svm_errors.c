@@ -24,6 +24,13 @@ SsStatus ss_svm_fail(SsSvm *self, SsStatus status, const char *format, ...)
 
 SsStatus ss_svm_succeed(SsSvm *self) { return ss_last_error_clear(&self->last_error); }
 
+SsStatus ss_svm_refuse_while_training(SsSvm *self, const char *call)
+{
+  return ss_svm_fail(self, SS_ERR_BAD_STATE,
+                     "%s: this object is training (a call from its diagnostic or interrupt "
+                     "function): its callbacks may call getters only", call);
+}
+
 const char *ss_svm_get_last_error(const SsSvm *self) { return self ? self->last_error.text : ""; }
 
 const char *ss_svm_solver_name(SsSolver solver)

@@ -182,7 +182,13 @@ struct SsSvm_ {
   SsRunSettings final_settings; /**< the settings of that run */
   double final_end_time;        /**< when its steps ended (ss_clock_seconds) */
   SsLastError last_error;      /**< ss_svm_get_last_error */
+  bool training;               /**< inside ss_svm_train: setters and train refuse (its callbacks) */
 };
+
+/** The refusal of a setter (or train) called while @p self trains, from one
+ *  of its own callbacks: SS_ERR_BAD_STATE naming @p call. A train there
+ *  recursed until the stack overflowed, a set_data crashed the run. */
+SsStatus ss_svm_refuse_while_training(SsSvm *self, const char *call);
 
 /** Record why a call on @p self failed ("function: what, got value") and
  *  return @p status: every failing path of a public function that takes
