@@ -55,8 +55,11 @@ ENDLESS = textwrap.dedent("""
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
 @pytest.mark.parametrize("kind", ["kernel", "linear"])
 def test_ctrl_c_stops_every_model_training_on_threads(kind):
+    # (SIGINT at its default in the child, even under a runner that ignores it:
+    # a child started with SIGINT ignored keeps ignoring it, and ran to its end)
     child = subprocess.Popen([sys.executable, "-c", ENDLESS, kind], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
+                             stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout.readline().strip() == "ready"
         time.sleep(1.0)  # the three trainings are under way (two at a time)
