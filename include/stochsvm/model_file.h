@@ -111,7 +111,8 @@ typedef struct SsModel {
   int64_t *sv_indptr;   /**< m + 1 CSR row offsets, sv_indptr[0] = 0 (dense rows are CSR with every column) */
   int32_t *sv_indices;  /**< sv_indptr[m] columns in [0, d), strictly increasing per row */
   double *sv_values;    /**< sv_indptr[m] finite values */
-  double *coefficients; /**< k x m row-major expansion coefficients */
+  double *coefficients; /**< k x m row-major expansion coefficients (non-NULL even for m = 0,
+                             as sv_indptr: a model of biases alone points them at storage) */
 
   /* Both kinds: the feature scaling the model was trained after (SCAL). The
    * scoring functions apply it: score(x) is the model's score of x'. */
