@@ -171,7 +171,9 @@ def platt_sigmoids(meta, outputs, source):
     """The Platt sigmoids ``[(A, B), ...]`` the metadata holds (``platt``:
     written by ``probability=True`` estimators and ``stochsvm train
     --probability``), one per output; None when it holds none. Anything else
-    there raises :class:`ModelFileError` naming ``source``."""
+    there raises :class:`ModelFileError` naming ``source`` (None: a
+    ValueError, which :func:`load_model` reports as invalid saved parameters,
+    naming the file)."""
     platt = meta.get("platt")
     if platt is None:
         return None
@@ -180,8 +182,9 @@ def platt_sigmoids(meta, outputs, source):
                   and all(isinstance(v, (int, float)) and not isinstance(v, bool)
                           and np.isfinite(v) for v in p) for p in platt))
     if not ok:
-        raise ModelFileError(f"{source}: the metadata's platt is not {outputs} pair(s) of finite "
-                             f"numbers (A, B), one per output of the model")
+        what = (f"the metadata's platt is not {outputs} pair(s) of finite numbers (A, B), one "
+                f"per output of the model")
+        raise ModelFileError(f"{source}: {what}") if source is not None else ValueError(what)
     return [(float(a), float(b)) for a, b in platt]
 
 
@@ -197,7 +200,7 @@ def restore_estimator(cls, d, meta):
     if "feature_names_in" in meta:
         est.feature_names_in_ = np.asarray(meta["feature_names_in"], dtype=object)
     est.n_iter_ = meta.get("n_iter", 0)
-    sigmoids = platt_sigmoids(meta, len(d["biases"]), "the model file")
+    sigmoids = platt_sigmoids(meta, len(d["biases"]), None)
     if sigmoids is not None and getattr(est, "probability", False):
         est.probA_ = np.array([a for a, _ in sigmoids])
         est.probB_ = np.array([b for _, b in sigmoids])
