@@ -266,6 +266,13 @@ def test_far_out_rows_of_one_vs_rest_probabilities(probability):
     assert np.all(np.isfinite(logP))
     if not probability:  # the logistic loss's own probabilities follow the scores
         np.testing.assert_array_equal(P.argmax(axis=1), clf.predict(rows))
+    else:  # Platt's follow the sigmoids (a uniform row's argmax was class 0 whatever they said)
+        from stochsvm.calibration import log_platt_probability
+
+        logs = np.column_stack([log_platt_probability(f[:, k], a, b)
+                                for k, (a, b) in enumerate(zip(clf.probA_, clf.probB_))])
+        np.testing.assert_array_equal(P.argmax(axis=1), logs.argmax(axis=1))
+        assert np.ptp(P, axis=1).min() > 0.01  # not a uniform row
     # near the data the values are those of the plain normalisation
     near = clf.predict_proba(X)
     if not probability:
