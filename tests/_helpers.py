@@ -60,6 +60,20 @@ def blobs(n=120, d=4, seed=0, sep=0.8):
     return X, y
 
 
+def unsorted_csr(X):
+    """X as a CSR matrix whose rows hold their entries in reverse column
+    order (valid CSR, not canonical: has_sorted_indices is False)."""
+    import scipy.sparse as sp
+
+    M = sp.csr_matrix(X)
+    for i in range(M.shape[0]):
+        a, b = M.indptr[i], M.indptr[i + 1]
+        M.indices[a:b] = M.indices[a:b][::-1].copy()
+        M.data[a:b] = M.data[a:b][::-1].copy()
+    M.has_sorted_indices = False
+    return M
+
+
 def rbf(X, Z, gamma):
     """The RBF kernel matrix exp(-gamma |x - z|^2) of the rows of X and Z."""
     d2 = (X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :] - 2 * X @ Z.T

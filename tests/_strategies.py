@@ -9,6 +9,8 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from _helpers import unsorted_csr
+
 EXAMPLES = 120
 
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
@@ -76,13 +78,7 @@ def matrices(draw, max_n=10, max_d=5):
         X = X.tolist()
     elif X.dtype.kind in "biufc" and X.dtype != np.float16:
         if layout == "csr_unsorted" and n > 0:
-            M = sp.csr_matrix(X)
-            for i in range(n):   # reverse each row's indices
-                a, b = M.indptr[i], M.indptr[i + 1]
-                M.indices[a:b] = M.indices[a:b][::-1].copy()
-                M.data[a:b] = M.data[a:b][::-1].copy()
-            M.has_sorted_indices = False
-            X = M
+            X = unsorted_csr(X)
         elif layout == "csr_array":
             X = sp.csr_array(X)
         elif layout in ("csr", "csc", "coo", "lil"):

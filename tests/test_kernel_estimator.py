@@ -17,6 +17,7 @@ from sklearn.preprocessing import StandardScaler  # noqa: E402
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 
 import stochsvm  # noqa: E402
+from _helpers import unsorted_csr  # noqa: E402
 from stochsvm import KernelSVMClassifier, load_model, save_model  # noqa: E402
 from stochsvm.kernel import KERNEL_SOLVERS  # noqa: E402
 
@@ -299,19 +300,13 @@ def test_non_canonical_sparse_input_one_vs_rest(form):
     kernel rows, which refused the per-problem sorted copies of an unsorted
     CSR matrix (and of BSR, whose tocsr leaves the indices unsorted) with a
     ValueError. One canonical copy now serves every class."""
-    import scipy.sparse as sp
     from sklearn.datasets import load_iris
 
     X, y = load_iris(return_X_y=True)
     X = np.where(np.abs(X - X.mean(0)) < 0.5, 0, X - X.mean(0))  # some zeros: sparse
     csr = sp.csr_matrix(X)
     if form == "unsorted csr":
-        for i in range(csr.shape[0]):  # reverse each row's entries
-            lo, hi = csr.indptr[i], csr.indptr[i + 1]
-            csr.indices[lo:hi] = csr.indices[lo:hi][::-1].copy()
-            csr.data[lo:hi] = csr.data[lo:hi][::-1].copy()
-        csr.has_sorted_indices = False
-        given = csr
+        given = unsorted_csr(X)
     elif form == "bsr":
         given = sp.bsr_matrix(X, blocksize=(2, 2))
     else:  # every stored value split into two entries of its column

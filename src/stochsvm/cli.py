@@ -455,12 +455,16 @@ def _homkermap(kernel, order):
         raise _Fail(f"--homkermap-order: {exc}") from None
 
 
+def _has_negative_values(X):
+    """Whether X (CSR or dense) holds a value below 0."""
+    data = X.data if hasattr(X, "data") and not isinstance(X, np.ndarray) else X
+    return bool(np.any(np.asarray(data) < 0))
+
+
 def _check_homkermap_input(X, path, hkm):
-    if hkm is not None:
-        data = X.data if hasattr(X, "data") and not isinstance(X, np.ndarray) else X
-        if np.any(np.asarray(data) < 0):
-            raise _Fail(f"{path}: --homkermap needs non-negative features (the map of a "
-                        f"negative value is defined by symmetry, but the kernel is not)")
+    if hkm is not None and _has_negative_values(X):
+        raise _Fail(f"{path}: --homkermap needs non-negative features (the map of a "
+                    f"negative value is defined by symmetry, but the kernel is not)")
 
 
 def _shown_epoch(epoch):
@@ -1167,7 +1171,7 @@ def _run_predict(args):
         from stochsvm._cli_scale import scale
 
         X = scale(X, d["scaling"], args.file)
-    if d.get("homkermap") is not None and np.any((X.data if hasattr(X, "tocsr") else X) < 0):
+    if d.get("homkermap") is not None and _has_negative_values(X):
         # train refuses them (_check_homkermap_input); the map still takes
         # them, by symmetry, so the scores exist but the kernel is not the one trained
         print(f"stochsvm predict: warning: {args.file} has negative features; the model's "
