@@ -167,3 +167,16 @@ def test_docstring_examples_run(name):
     for test in tests:
         runner.run(test)
     assert runner.failures == 0
+
+
+def test_c_null_getter_test_names_every_getter():
+    """tests/c/test_lifecycle.c's getters_take_null calls every getter of the
+    headers with NULL (c_api.rst's promise), so a new getter must join it."""
+    sites = {}
+    names = public_declarations(sites)["function"]
+    getters = {n for n in names if re.search(r"_(get|poll)_", n) and "(const Ss" in sites[n][1]}
+    assert len(getters) > 70
+    test = (ROOT / "tests" / "c" / "test_lifecycle.c").read_text()
+    body = test[test.index("void test_getters_take_null"):]
+    body = body[:body.index("\n}\n")]
+    assert sorted(g for g in getters if g + "(NULL" not in body) == []

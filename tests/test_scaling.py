@@ -3,6 +3,7 @@ scikit-learn's, kept sparse where they can be, stored in the model file's
 SCAL section and applied by `predict`; a hint when the data is badly scaled."""
 
 import re
+import struct
 
 import numpy as np
 import pytest
@@ -126,6 +127,25 @@ def test_a_corrupted_scaling_section_is_refused(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(ModelFileError, match="checksum mismatch in the SCAL section"):
         read_model(path)
+
+
+def test_a_corrupted_section_is_named_alike_with_and_without_scaling(tmp_path):
+    """Python reads SCAL itself and hands the rest to the C decoder with one
+    section fewer: the message names the section by position and tag, the same
+    either way (it said "of 4" through Python and "of 5" through C)."""
+    path = _model(tmp_path, fit_scaler(_data(), "minmax"))
+    data = bytearray(path.read_bytes())
+    (first,) = struct.unpack_from("<q", data, 16 + 4)            # HEAD's payload length
+    second = 16 + 12 + first + 4                                  # where section 2 starts
+    assert bytes(data[second:second + 4]) == b"LABL"
+    data[second + 12] ^= 1                                        # inside its payload
+    path.write_bytes(bytes(data))
+    with pytest.raises(ModelFileError) as through_python:
+        read_model(path)
+    with pytest.raises(ValueError) as through_c:
+        _model_file.decode(bytes(data))
+    expected = "corrupted file: checksum mismatch in section 2 (LABL)"
+    assert expected in str(through_python.value) and expected in str(through_c.value)
 
 
 def _write(path, X, y):

@@ -408,6 +408,10 @@ SS_API SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support
 /*                                  Getters                                 */
 /* ------------------------------------------------------------------------ */
 
+/* Getters never fail. Given NULL for the object they read nothing and return
+ * 0, NaN (a double), NULL (a pointer), "" (the last error), or for an enum its
+ * "none" value or a new object's default (SS_KSOLVER_NONE, SS_KERNEL_ROWS_FLOAT64). */
+
 /** @brief The solver given at creation. */
 SS_API SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self);
 /** @brief The kernel (owned by the object). */

@@ -234,7 +234,11 @@ SS_API const char *ss_svm_get_last_error(const SsSvm *self);
  *          raise lambda or scale the data, and reset the model); SS_ERR_BAD_DATA
  *          (labels not -1/+1 for a classification loss, or a row's squared norm
  *          is not finite: values above about 1e154 overflow when squared;
- *          nothing is trained); SS_ERR_BAD_STATE (no
+ *          nothing is trained; or a value of the borrowed data turned
+ *          non-finite after set_data: the run stops where it met it, and the
+ *          model, bias and iteration number are not reliable -- the SGD
+ *          family's back-off has reset the model to 0, SDCA holds a partial
+ *          run's -- so give the data and the model again); SS_ERR_BAD_STATE (no
  *          data, or no room: the iteration number exceeds INT64_MAX minus the
  *          cap, so the run could not do its max_num_iterations iterations;
  *          nothing is trained and nothing changes); SS_ERR_ALLOC. The
@@ -430,6 +434,10 @@ SS_API SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunctio
 /* ------------------------------------------------------------------------ */
 /*                                  Getters                                 */
 /* ------------------------------------------------------------------------ */
+
+/* Getters never fail. Given NULL for the object they read nothing and return
+ * 0, NaN (a double), NULL (a pointer), "" (the last error), or for an enum its
+ * "none" value or a new object's default (SS_SOLVER_NONE, SS_LOSS_HINGE, SS_VISIT_PERMUTATION, SS_SVM_STOP_DEFAULT). */
 
 SS_API SsSolver ss_svm_get_solver(const SsSvm *self);
 SS_API double ss_svm_get_lambda(const SsSvm *self);

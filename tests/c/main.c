@@ -68,6 +68,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(last_error_callbacks_may_only_read)                         \
   /* test_lifecycle.c */                                        \
   X(delete_null)                                                \
+  X(getters_take_null)                                          \
   X(new_rejects)                                                \
   X(new_copies_labels_and_descriptor)                           \
   X(lifecycle_loops)                                            \

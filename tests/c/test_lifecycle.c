@@ -6,12 +6,108 @@
 #include <string.h>
 
 #include "minitest.h"
+#include "stochsvm/kernel_budget.h"
+#include "stochsvm/kernel_svm.h"
+#include "stochsvm/res.h"
+#include "stochsvm/sdca.h"
+#include "stochsvm/sgdqn.h"
 #include "stochsvm/svm.h"
 #include "testutil.h"
 
 void test_delete_null(void) {
   ss_svm_delete(NULL);
   CHECK(1); /* reaching here is the test */
+}
+
+/* Every getter of svm.h, sdca.h, sgdqn.h, res.h, kernel_svm.h and
+ * kernel_budget.h takes NULL without reading it, and answers 0, NaN (a
+ * double), NULL (a pointer), "" (a text) or the enum's value for "none" or its
+ * default (svm.h, "Getters"). Run under ASan/UBSan in CI; tests/test_docs.py
+ * checks that this list names every getter of the headers. */
+void test_getters_take_null(void) {
+  CHECK(ss_svm_get_loss(NULL) == SS_LOSS_HINGE);
+  CHECK(ss_svm_get_sdca_model(NULL) == SS_SDCA_MODEL_NONE);
+  CHECK(ss_svm_get_solver(NULL) == SS_SOLVER_NONE);
+  CHECK(ss_svm_get_stopping_rule(NULL) == SS_SVM_STOP_DEFAULT);
+  CHECK(ss_svm_get_visit_order(NULL) == SS_VISIT_PERMUTATION);
+  CHECK(ss_svm_get_statistics(NULL) == NULL);
+  CHECK(strcmp(ss_svm_get_last_error(NULL), "") == 0);
+  CHECK(ss_svm_get_dual_variables(NULL) == NULL);
+  CHECK(ss_svm_get_model(NULL) == NULL);
+  CHECK(ss_svm_get_scaling(NULL) == NULL);
+  CHECK(ss_svm_get_scores(NULL) == NULL);
+  CHECK(ss_svm_get_weights(NULL) == NULL);
+  CHECK(isnan(ss_svm_get_bias(NULL)));
+  CHECK(isnan(ss_svm_get_bias_learning_rate(NULL)));
+  CHECK(isnan(ss_svm_get_bias_multiplier(NULL)));
+  CHECK(isnan(ss_svm_get_density(NULL)));
+  CHECK(isnan(ss_svm_get_epsilon(NULL)));
+  CHECK(isnan(ss_svm_get_lambda(NULL)));
+  CHECK(isnan(ss_svm_get_res_delta(NULL)));
+  CHECK(isnan(ss_svm_get_res_eps0(NULL)));
+  CHECK(isnan(ss_svm_get_res_gamma(NULL)));
+  CHECK(isnan(ss_svm_get_res_initial_curvature(NULL)));
+  CHECK(isnan(ss_svm_get_res_tau(NULL)));
+  CHECK(isnan(ss_svm_get_t0(NULL)));
+  CHECK(ss_svm_get_newton_fallback(NULL) == 0);
+  CHECK(ss_svm_get_num_threads(NULL) == 0);
+  CHECK(ss_svm_get_shrinking(NULL) == 0);
+  CHECK(ss_svm_get_shuffle(NULL) == 0);
+  CHECK(ss_svm_get_diagnostic_frequency(NULL) == 0);
+  CHECK(ss_svm_get_dimension(NULL) == 0);
+  CHECK(ss_svm_get_iteration_number(NULL) == 0);
+  CHECK(ss_svm_get_lres_memory(NULL) == 0);
+  CHECK(ss_svm_get_max_num_iterations(NULL) == 0);
+  CHECK(ss_svm_get_num_data(NULL) == 0);
+  CHECK(ss_svm_get_num_shrunk(NULL) == 0);
+  CHECK(ss_svm_get_res_curvature_state_size(NULL) == 0);
+  CHECK(ss_svm_get_res_minibatch_size(NULL) == 0);
+  CHECK(ss_svm_get_res_num_curvature_restarts(NULL) == 0);
+  CHECK(ss_svm_get_res_num_curvature_skips(NULL) == 0);
+  CHECK(ss_svm_get_res_num_curvature_updates(NULL) == 0);
+  CHECK(ss_svm_get_res_num_rejected_steps(NULL) == 0);
+  CHECK(ss_svm_get_res_num_step_halvings(NULL) == 0);
+  CHECK(ss_svm_get_scaling_updates(NULL) == 0);
+  CHECK(ss_svm_get_skip(NULL) == 0);
+  CHECK(ss_svm_poll_iteration_number(NULL) == 0);
+  CHECK(ss_svm_get_seed(NULL) == 0);
+  CHECK(ss_kernel_svm_get_budget_maintenance(NULL) == SS_BUDGET_MAINTENANCE_AUTO);
+  CHECK(ss_kernel_svm_get_kernel_precision(NULL) == SS_KERNEL_ROWS_FLOAT64);
+  CHECK(ss_kernel_svm_get_solver(NULL) == SS_KSOLVER_NONE);
+  CHECK(ss_kernel_svm_get_support_vectors(NULL) == NULL);
+  CHECK(ss_kernel_svm_get_kernel(NULL) == NULL);
+  CHECK(ss_kernel_svm_get_statistics(NULL) == NULL);
+  CHECK(strcmp(ss_kernel_svm_get_last_error(NULL), "") == 0);
+  CHECK(ss_kernel_svm_get_coefficients(NULL) == NULL);
+  CHECK(ss_kernel_svm_get_dual_variables(NULL) == NULL);
+  CHECK(ss_kernel_svm_get_weights(NULL) == NULL);
+  CHECK(ss_kernel_svm_get_support_indices(NULL) == NULL);
+  CHECK(isnan(ss_kernel_svm_get_bias(NULL)));
+  CHECK(isnan(ss_kernel_svm_get_cache_size(NULL)));
+  CHECK(isnan(ss_kernel_svm_get_epsilon(NULL)));
+  CHECK(isnan(ss_kernel_svm_get_eta0(NULL)));
+  CHECK(isnan(ss_kernel_svm_get_lambda(NULL)));
+  CHECK(isnan(ss_kernel_svm_get_nu(NULL)));
+  CHECK(ss_kernel_svm_get_num_threads(NULL) == 0);
+  CHECK(ss_kernel_svm_get_row_copy(NULL) == 0);
+  CHECK(ss_kernel_svm_get_sdca_finish(NULL) == 0);
+  CHECK(ss_kernel_svm_get_shrinking(NULL) == 0);
+  CHECK(ss_kernel_svm_get_unregularized_bias(NULL) == 0);
+  CHECK(ss_kernel_svm_get_budget(NULL) == 0);
+  CHECK(ss_kernel_svm_get_diagnostic_frequency(NULL) == 0);
+  CHECK(ss_kernel_svm_get_dimension(NULL) == 0);
+  CHECK(ss_kernel_svm_get_iteration_number(NULL) == 0);
+  CHECK(ss_kernel_svm_get_max_num_iterations(NULL) == 0);
+  CHECK(ss_kernel_svm_get_num_data(NULL) == 0);
+  CHECK(ss_kernel_svm_get_num_kernel_evaluations(NULL) == 0);
+  CHECK(ss_kernel_svm_get_num_support_vectors(NULL) == 0);
+  CHECK(ss_kernel_svm_poll_iteration_number(NULL) == 0);
+  CHECK(ss_kernel_svm_get_seed(NULL) == 0);
+  CHECK(ss_data_get_dimension(NULL) == 0);
+  SsBudgetStatistics budget_statistics;
+  double state[1];
+  CHECK_EQ_INT(ss_kernel_svm_get_budget_statistics(NULL, &budget_statistics), SS_ERR_BAD_ARG);
+  CHECK_EQ_INT(ss_svm_get_res_curvature_state(NULL, state), SS_ERR_BAD_ARG);
 }
 
 void test_new_rejects(void) {

@@ -1504,6 +1504,7 @@ SsStatus ss_kernel_svm_set_cache_size(SsKernelSvm *self, double megabytes)
 
 double ss_kernel_svm_get_cache_size(const SsKernelSvm *self)
 {
+  if (!self) return NAN;
   return self->cache_size > 0 ? self->cache_size : SS_KERNEL_SVM_DEFAULT_CACHE_SIZE;
 }
 
@@ -1515,7 +1516,7 @@ SsStatus ss_kernel_svm_set_shrinking(SsKernelSvm *self, int enabled)
   return SS_OK;
 }
 
-int ss_kernel_svm_get_shrinking(const SsKernelSvm *self) { return !self->no_shrinking; }
+int ss_kernel_svm_get_shrinking(const SsKernelSvm *self) { return self ? !self->no_shrinking : 0; }
 
 SsStatus ss_kernel_sdca_bias_free_pairs(SsKernelSvm *self)
 {

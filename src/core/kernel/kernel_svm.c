@@ -1038,6 +1038,7 @@ SsStatus ss_kernel_svm_set_kernel_precision(SsKernelSvm *self, SsKernelPrecision
 
 SsKernelPrecision ss_kernel_svm_get_kernel_precision(const SsKernelSvm *self)
 {
+  if (!self) return SS_KERNEL_ROWS_FLOAT64;
   return self->kernel_precision;
 }
 
@@ -1065,7 +1066,7 @@ SsStatus ss_kernel_svm_set_row_copy(SsKernelSvm *self, int enabled)
   return ss_kernel_svm_succeed(self);
 }
 
-int ss_kernel_svm_get_row_copy(const SsKernelSvm *self) { return !self->no_row_copy; }
+int ss_kernel_svm_get_row_copy(const SsKernelSvm *self) { return self ? !self->no_row_copy : 0; }
 
 SsStatus ss_kernel_svm_set_diagnostic_function(SsKernelSvm *self, SsKernelSvmDiagnosticFunction f,
                                                void *user)
@@ -1143,16 +1144,17 @@ SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vector
 /*                                  Getters                                 */
 /* ------------------------------------------------------------------------ */
 
-SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self) { return self->solver; }
-const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self) { return &self->kernel; }
-double ss_kernel_svm_get_lambda(const SsKernelSvm *self) { return self->lambda; }
-double ss_kernel_svm_get_nu(const SsKernelSvm *self) { return ss_sbp_nu_in_force(self); }
-int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self) { return self->bias_enabled; }
-double ss_kernel_svm_get_eta0(const SsKernelSvm *self) { return ss_kernel_svm_effective_eta0(self); }
-double ss_kernel_svm_get_epsilon(const SsKernelSvm *self) { return self->epsilon; }
+SsKernelSolver ss_kernel_svm_get_solver(const SsKernelSvm *self) { return self ? self->solver : SS_KSOLVER_NONE; }
+const SsKernel *ss_kernel_svm_get_kernel(const SsKernelSvm *self) { return self ? &self->kernel : NULL; }
+double ss_kernel_svm_get_lambda(const SsKernelSvm *self) { return self ? self->lambda : NAN; }
+double ss_kernel_svm_get_nu(const SsKernelSvm *self) { return self ? ss_sbp_nu_in_force(self) : NAN; }
+int ss_kernel_svm_get_unregularized_bias(const SsKernelSvm *self) { return self ? self->bias_enabled : 0; }
+double ss_kernel_svm_get_eta0(const SsKernelSvm *self) { return self ? ss_kernel_svm_effective_eta0(self) : NAN; }
+double ss_kernel_svm_get_epsilon(const SsKernelSvm *self) { return self ? self->epsilon : NAN; }
 
 int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self)
 {
+  if (!self) return 0;
   if (self->max_num_iterations > 0) return self->max_num_iterations;
   const int64_t epochs = SS_KERNEL_SVM_DEFAULT_EPOCHS;
   return self->num_data > INT64_MAX / epochs ? INT64_MAX : epochs * self->num_data;
@@ -1160,34 +1162,40 @@ int64_t ss_kernel_svm_get_max_num_iterations(const SsKernelSvm *self)
 
 int64_t ss_kernel_svm_get_diagnostic_frequency(const SsKernelSvm *self)
 {
+  if (!self) return 0;
   return self->diagnostic_frequency > 0 ? self->diagnostic_frequency : self->num_data;
 }
 
-uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self) { return self->seed; }
+uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self) { return self ? self->seed : 0; }
 int ss_kernel_svm_get_num_threads(const SsKernelSvm *self)
 {
+  if (!self) return 0;
   return self->threads.count > 1 ? self->threads.count : 1;
 }
-int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self) { return self->iteration; }
+int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self) { return self ? self->iteration : 0; }
 int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self)
 {
+  if (!self) return 0;
   return ss_run_read_progress(&self->progress);
 }
-int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self) { return self->dimension; }
-int64_t ss_kernel_svm_get_num_data(const SsKernelSvm *self) { return self->num_data; }
+int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self) { return self ? self->dimension : 0; }
+int64_t ss_kernel_svm_get_num_data(const SsKernelSvm *self) { return self ? self->num_data : 0; }
 
 int64_t ss_kernel_svm_get_num_kernel_evaluations(const SsKernelSvm *self)
 {
+  if (!self) return 0;
   return self->num_kernel_evaluations;
 }
 
 int64_t ss_kernel_svm_get_num_support_vectors(const SsKernelSvm *self)
 {
+  if (!self) return 0;
   return self->model.num_support_vectors;
 }
 
 const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self)
 {
+  if (!self) return NULL;
   if (self->model.num_support_vectors == 0 || self->kernel.type == SS_KERNEL_PRECOMPUTED)
     return NULL;
   return &self->model.view;
@@ -1195,23 +1203,27 @@ const SsData *ss_kernel_svm_get_support_vectors(const SsKernelSvm *self)
 
 const int64_t *ss_kernel_svm_get_support_indices(const SsKernelSvm *self)
 {
+  if (!self) return NULL;
   return self->model.num_support_vectors > 0 ? self->model.source : NULL;
 }
 
 const double *ss_kernel_svm_get_coefficients(const SsKernelSvm *self)
 {
+  if (!self) return NULL;
   return self->model.num_support_vectors > 0 ? self->model.coefficients : NULL;
 }
 
-double ss_kernel_svm_get_bias(const SsKernelSvm *self) { return self->model.bias; }
+double ss_kernel_svm_get_bias(const SsKernelSvm *self) { return self ? self->model.bias : NAN; }
 
 const double *ss_kernel_svm_get_dual_variables(const SsKernelSvm *self)
 {
+  if (!self) return NULL;
   return self->has_data ? self->dual : NULL;
 }
 
 const SsKernelSvmStatistics *ss_kernel_svm_get_statistics(const SsKernelSvm *self)
 {
+  if (!self) return NULL;
   return &self->statistics;
 }
 

@@ -50,7 +50,8 @@ bool ss_kernel_budget_solver_rejects(SsKernelSolver solver, const SsKernel *kern
 
 int64_t ss_kernel_svm_get_budget(const SsKernelSvm *self)
 {
-  return self && self->budget > 0 ? self->budget : SS_DEFAULT_BUDGET;
+  if (!self) return 0;
+  return self->budget > 0 ? self->budget : SS_DEFAULT_BUDGET;
 }
 
 SsBudgetMaintenance ss_kernel_svm_get_budget_maintenance(const SsKernelSvm *self)

@@ -38,7 +38,7 @@ SsStatus ss_svm_set_shuffle(SsSvm *self, int enabled)
   return ss_svm_succeed(self);
 }
 
-int ss_svm_get_shuffle(const SsSvm *self) { return self->visit_order != SS_VISIT_DATA_ORDER; }
+int ss_svm_get_shuffle(const SsSvm *self) { return self ? self->visit_order != SS_VISIT_DATA_ORDER : 0; }
 
 SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
 {
@@ -52,7 +52,7 @@ SsStatus ss_svm_set_visit_order(SsSvm *self, SsVisitOrder order)
   return ss_svm_succeed(self);
 }
 
-SsVisitOrder ss_svm_get_visit_order(const SsSvm *self) { return self->visit_order; }
+SsVisitOrder ss_svm_get_visit_order(const SsSvm *self) { return self ? self->visit_order : SS_VISIT_PERMUTATION; }
 
 void ss_svm_fold_factor(SsSvm *self)
 {

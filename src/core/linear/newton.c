@@ -605,6 +605,7 @@ SsStatus ss_svm_set_newton_fallback(SsSvm *self, int mode)
 
 int ss_svm_get_newton_fallback(const SsSvm *self)
 {
+  if (!self) return 0;
   if (self->solver == SS_SOLVER_NONE || self->newton.disabled) return SS_SVM_NEWTON_FALLBACK_OFF;
   /* (SDCA's AUTO is ON for its smooth losses: primal_finish.c) */
   if (self->newton.forced || (self->solver == SS_SOLVER_SDCA && !piecewise_linear(self)))

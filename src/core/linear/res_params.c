@@ -119,26 +119,28 @@ SsStatus ss_svm_set_lres_memory(SsSvm *self, int64_t m)
   return ss_svm_succeed(self);
 }
 
-int64_t ss_svm_get_res_minibatch_size(const SsSvm *self) { return self->res.minibatch_size; }
-double ss_svm_get_res_delta(const SsSvm *self) { return self->res.delta; }
+int64_t ss_svm_get_res_minibatch_size(const SsSvm *self) { return self ? self->res.minibatch_size : 0; }
+double ss_svm_get_res_delta(const SsSvm *self) { return self ? self->res.delta : NAN; }
 double ss_svm_get_res_gamma(const SsSvm *self)
 {
+  if (!self) return NAN;
   return self->res.gamma >= 0 ? self->res.gamma : SS_RES_DEFAULT_GAMMA_RATIO / ss_svm_get_res_initial_curvature(self);
 }
-double ss_svm_get_res_eps0(const SsSvm *self) { return self->res.eps0; }
-double ss_svm_get_res_tau(const SsSvm *self) { return self->res.tau; }
-int64_t ss_svm_get_lres_memory(const SsSvm *self) { return self->res.memory; }
-int64_t ss_svm_get_res_num_curvature_updates(const SsSvm *self) { return self->res.num_updates; }
-int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self) { return self->res.num_skips; }
-int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self) { return self->res.num_restarts; }
-int64_t ss_svm_get_res_num_step_halvings(const SsSvm *self) { return self->res.num_halvings; }
-int64_t ss_svm_get_res_num_rejected_steps(const SsSvm *self) { return self->res.num_rejected; }
+double ss_svm_get_res_eps0(const SsSvm *self) { return self ? self->res.eps0 : NAN; }
+double ss_svm_get_res_tau(const SsSvm *self) { return self ? self->res.tau : NAN; }
+int64_t ss_svm_get_lres_memory(const SsSvm *self) { return self ? self->res.memory : 0; }
+int64_t ss_svm_get_res_num_curvature_updates(const SsSvm *self) { return self ? self->res.num_updates : 0; }
+int64_t ss_svm_get_res_num_curvature_skips(const SsSvm *self) { return self ? self->res.num_skips : 0; }
+int64_t ss_svm_get_res_num_curvature_restarts(const SsSvm *self) { return self ? self->res.num_restarts : 0; }
+int64_t ss_svm_get_res_num_step_halvings(const SsSvm *self) { return self ? self->res.num_halvings : 0; }
+int64_t ss_svm_get_res_num_rejected_steps(const SsSvm *self) { return self ? self->res.num_rejected : 0; }
 
 /* The scalar b0 in force (res.h): the set one, or the mean of the default
  * diagonal, delta + lambda + kappa mean_i c_i ||x~_i||^2 / D; 1 + delta
  * without data or for a custom loss. */
 double ss_svm_get_res_initial_curvature(const SsSvm *self)
 {
+  if (!self) return NAN;
   const SsResState *res = &self->res;
   if (res->initial_curvature > 0) return res->initial_curvature;
   const int64_t n = self->source.num_data;
@@ -228,6 +230,7 @@ SsStatus ss_res_ensure_curvature(SsSvm *self)
 
 int64_t ss_svm_get_res_curvature_state_size(const SsSvm *self)
 {
+  if (!self) return 0;
   const int64_t D = self->dimension + 1;
   if (self->solver == SS_SOLVER_RES) return D * D;
   if (self->solver == SS_SOLVER_LRES) return 1 + 2 * self->res.memory * D;

@@ -94,8 +94,8 @@ SsStatus ss_svm_set_scaling(SsSvm *self, const double *scaling, int64_t updates)
   return ss_svm_succeed(self);
 }
 
-const double *ss_svm_get_scaling(const SsSvm *self) { return self->scaling; }
-int64_t ss_svm_get_scaling_updates(const SsSvm *self) { return self->scaling ? self->scaling_updates : 0; }
+const double *ss_svm_get_scaling(const SsSvm *self) { return self ? self->scaling : NULL; }
+int64_t ss_svm_get_scaling_updates(const SsSvm *self) { return self && self->scaling ? self->scaling_updates : 0; }
 
 /* B_j <- max(B_j + 2/r (ratio - B_j), floor) for the ratio dw / p, or
  * 1/lambda where that is 0/0. */

@@ -81,5 +81,5 @@ SsStatus ss_svm_unset_skip(SsSvm *self)
   return ss_svm_succeed(self);
 }
 
-int64_t ss_svm_get_skip(const SsSvm *self) { return ss_svm_effective_skip(self); }
-double ss_svm_get_density(const SsSvm *self) { return self->density; }
+int64_t ss_svm_get_skip(const SsSvm *self) { return self ? ss_svm_effective_skip(self) : 0; }
+double ss_svm_get_density(const SsSvm *self) { return self ? self->density : NAN; }

@@ -322,7 +322,10 @@ SsStatus ss_svm_set_stopping_rule(SsSvm *self, SsSvmStoppingRule rule)
   return ss_svm_succeed(self);
 }
 
-SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self) { return self->stopping_rule; }
+SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self)
+{
+  return self ? self->stopping_rule : SS_SVM_STOP_DEFAULT;
+}
 
 SsStatus ss_svm_set_max_num_iterations(SsSvm *self, int64_t n)
 {
@@ -583,28 +586,41 @@ SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunction f, vo
 /*                                  Getters                                 */
 /* ------------------------------------------------------------------------ */
 
-SsSolver ss_svm_get_solver(const SsSvm *self) { return self->solver; }
-double ss_svm_get_lambda(const SsSvm *self) { return self->lambda; }
-double ss_svm_get_epsilon(const SsSvm *self) { return self->epsilon; }
-int64_t ss_svm_get_max_num_iterations(const SsSvm *self) { return ss_svm_effective_max_num_iterations(self); }
-int64_t ss_svm_get_diagnostic_frequency(const SsSvm *self) { return ss_svm_effective_diagnostic_frequency(self); }
-double ss_svm_get_bias_multiplier(const SsSvm *self) { return self->bias_multiplier; }
-double ss_svm_get_bias_learning_rate(const SsSvm *self) { return self->bias_learning_rate; }
-double ss_svm_get_t0(const SsSvm *self) { return ss_svm_effective_t0(self); }
-SsLoss ss_svm_get_loss(const SsSvm *self) { return self->loss; }
-const double *ss_svm_get_weights(const SsSvm *self) { return self->weights; }
-int64_t ss_svm_get_iteration_number(const SsSvm *self) { return self->iteration; }
+SsSolver ss_svm_get_solver(const SsSvm *self) { return self ? self->solver : SS_SOLVER_NONE; }
+double ss_svm_get_lambda(const SsSvm *self) { return self ? self->lambda : NAN; }
+double ss_svm_get_epsilon(const SsSvm *self) { return self ? self->epsilon : NAN; }
+int64_t ss_svm_get_max_num_iterations(const SsSvm *self)
+{
+  return self ? ss_svm_effective_max_num_iterations(self) : 0;
+}
+int64_t ss_svm_get_diagnostic_frequency(const SsSvm *self)
+{
+  return self ? ss_svm_effective_diagnostic_frequency(self) : 0;
+}
+double ss_svm_get_bias_multiplier(const SsSvm *self) { return self ? self->bias_multiplier : NAN; }
+double ss_svm_get_bias_learning_rate(const SsSvm *self) { return self ? self->bias_learning_rate : NAN; }
+double ss_svm_get_t0(const SsSvm *self) { return self ? ss_svm_effective_t0(self) : NAN; }
+SsLoss ss_svm_get_loss(const SsSvm *self) { return self ? self->loss : SS_LOSS_HINGE; }
+const double *ss_svm_get_weights(const SsSvm *self) { return self ? self->weights : NULL; }
+int64_t ss_svm_get_iteration_number(const SsSvm *self) { return self ? self->iteration : 0; }
 int64_t ss_svm_poll_iteration_number(const SsSvm *self)
 {
+  if (!self) return 0;
   return ss_run_read_progress(&self->progress);
 }
-uint64_t ss_svm_get_seed(const SsSvm *self) { return self->seed; }
-int ss_svm_get_num_threads(const SsSvm *self) { return self->threads.count > 1 ? self->threads.count : 1; }
-int64_t ss_svm_get_dimension(const SsSvm *self) { return self->dimension; }
-int64_t ss_svm_get_num_data(const SsSvm *self) { return self->source.num_data; }
-const double *ss_svm_get_dual_variables(const SsSvm *self) { return self->alpha; }
-int ss_svm_get_shrinking(const SsSvm *self) { return self->shrinking.enabled; }
-int64_t ss_svm_get_num_shrunk(const SsSvm *self) { return self->shrinking.shrunk ? self->shrinking.num_shrunk : 0; }
+uint64_t ss_svm_get_seed(const SsSvm *self) { return self ? self->seed : 0; }
+int ss_svm_get_num_threads(const SsSvm *self)
+{
+  return self ? (self->threads.count > 1 ? self->threads.count : 1) : 0;
+}
+int64_t ss_svm_get_dimension(const SsSvm *self) { return self ? self->dimension : 0; }
+int64_t ss_svm_get_num_data(const SsSvm *self) { return self ? self->source.num_data : 0; }
+const double *ss_svm_get_dual_variables(const SsSvm *self) { return self ? self->alpha : NULL; }
+int ss_svm_get_shrinking(const SsSvm *self) { return self ? self->shrinking.enabled : 0; }
+int64_t ss_svm_get_num_shrunk(const SsSvm *self)
+{
+  return self && self->shrinking.shrunk ? self->shrinking.num_shrunk : 0;
+}
 
 /* The getters make the closing diagnostic the last train left pending
  * (epochs.c): the object is logically unchanged (they return what train
@@ -621,12 +637,14 @@ static void settle_for_reader(const SsSvm *self, bool model_reader)
 
 const double *ss_svm_get_model(const SsSvm *self)
 {
+  if (!self) return NULL;
   settle_for_reader(self, true);
   return self->model;
 }
 
 double ss_svm_get_bias(const SsSvm *self)
 {
+  if (!self) return NAN;
   settle_for_reader(self, true);
   return self->bias;
 }
@@ -644,12 +662,14 @@ SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double 
 
 const double *ss_svm_get_scores(const SsSvm *self)
 {
+  if (!self) return NULL;
   settle_for_reader(self, false);
   return self->has_scores ? self->scores : NULL;
 }
 
 const SsSvmStatistics *ss_svm_get_statistics(const SsSvm *self)
 {
+  if (!self) return NULL;
   settle_for_reader(self, false);
   return &self->statistics;
 }

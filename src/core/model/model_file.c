@@ -455,12 +455,14 @@ static SsStatus read_sections(const unsigned char *p, size_t size, Section known
     r.p += length;
     r.left -= (size_t)length;
     uint32_t stored = get_u32(&r);
-    if (crc32_of(start, (size_t)length + 12) != stored)
-      return ss_message(SS_ERR_FORMAT, msg, msg_size, "corrupted file: checksum mismatch in section %lu of %lu",
-                  (unsigned long)s + 1, (unsigned long)count);
     int which = -1;
     for (int q = 0; q < NUM_KNOWN; ++q)
       if (memcmp(tag, KNOWN[q], 4) == 0) which = q;
+    /* Named by its position and its tag, not "of count": Python reads the
+     * SCAL section itself and hands the rest on with the count lowered. */
+    if (crc32_of(start, (size_t)length + 12) != stored)
+      return ss_message(SS_ERR_FORMAT, msg, msg_size, "corrupted file: checksum mismatch in section %lu (%s)",
+                  (unsigned long)s + 1, which >= 0 ? KNOWN[which] : "unknown tag");
     if (s == 0 && which != SEC_HEAD)
       return ss_message(SS_ERR_FORMAT, msg, msg_size, "the first section is not HEAD");
     if (which < 0) {
