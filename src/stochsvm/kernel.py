@@ -43,10 +43,10 @@ from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, 
                                   integer, lambda_of, options, random_states, real,
                                   seed_of)
 from stochsvm._probability import _PlattProbabilities
+from stochsvm._warm import SvmParams, TrainingData
 from stochsvm._progress import estimator_progress
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
-                             _TrainingData, epochs_to_iterations, map_in_threads, print_training,
-                             validate_data)
+                             epochs_to_iterations, map_in_threads, print_training, validate_data)
 from stochsvm.svm import (_convergence_warning, _report_training, _scale_note, _stop_reasons,
                           _zero_objective)
 
@@ -130,8 +130,8 @@ def _canonical_csr(X):
 
 
 @model_file.register("kernel", ("binary", "one_vs_rest"))
-class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, _ScoresToClasses,
-                          ClassifierMixin, _ClassWeights, BaseEstimator):
+class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelAttributes,
+                          _ScoresToClasses, ClassifierMixin, _ClassWeights, BaseEstimator):
     """Kernel SVM classifier trained by a stochastic solver (scikit-learn API).
 
     Parameters
@@ -215,7 +215,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         is seed 0; a ``RandomState`` or ``Generator`` gives a seed drawn from
         it at each ``fit`` (as scikit-learn's estimators do).
     warm_start : bool, default=False
-        ``fit`` continues from the previous fit's state on the same data.
+        ``fit`` continues from the previous fit's state on the same data; a
+        new ``C`` applies, a change of the solver, kernel or another parameter
+        the SVMs are made with starts afresh (docs/estimators.rst).
     n_jobs : int, default=None
         Threads (None: 1; -1: all CPUs): one per one-vs-rest class first,
         the rest split evenly inside each model (``KernelSVM.set_num_threads``;
@@ -331,6 +333,9 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
     """
 
     _renamed = {"random_state": "seed", "max_iter": "max_epochs"}
+    # What _new_svm makes the SVMs with (stochsvm._warm: a warm fit after a change starts afresh).
+    _SVM_PARAMS = ("solver", "kernel", "gamma", "degree", "coef0", "nu", "unregularized_bias",
+                   "eta0", "budget", "budget_maintenance", "kernel_precision", "random_state")
     _parameter_constraints = {
         **COMMON_CONSTRAINTS,
         "solver": [options(*KERNEL_SOLVERS)],
@@ -457,6 +462,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
                 "coefficients": d["coefficients"][c][keep], "bias": d["biases"][c],
                 "support_indices": None}))
         est._svms = svms
+        est._remember_svm_params()
         est.gamma_ = float(d["gamma"])
         est.n_support_ = np.array([s.get_num_support_vectors() for s in svms])
         est.n_kernel_evaluations_ = 0
@@ -580,15 +586,23 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
         n = X.shape[0]
         last = getattr(self, "_last_data", None)
         problems = self._problems(y)
-        data = _TrainingData(X, problems, weights)
+        data = TrainingData(X, problems, weights)
         same = last is not None and data.same_examples(last)
         same_weights = same and data == last
-        if not first and self._svms[0].get_kernel_precision() != self.kernel_precision:
-            first = True  # kernel_precision changed since the last fit: start afresh
+        if partial and not first:
+            changed = self._changed_svm_params(self._SVM_PARAMS + self._LAMBDA_PARAMS)
+            if changed:
+                self._refuse_changed_params(changed)
+        elif not first:
+            # A warm fit after a change of kernel, solver, ... starts afresh
+            # (gamma="scale" keeps the gamma_ of the fit that made the SVMs).
+            first = (bool(self._changed_svm_params())
+                     or self._svms[0].get_kernel_precision() != self.kernel_precision)
         if first:
             self.gamma_ = resolve_gamma(self.gamma, X)
             seed = seed_of(self._param("random_state"))
             self._svms = [self._new_svm(X, yb, n, seed) for yb in problems]
+            self._remember_svm_params()
         elif not same:
             if partial:
                 warnings.warn("partial_fit on new data restarts the kernel solvers' state "
@@ -596,7 +610,7 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             for svm, yb in zip(self._svms, problems):
                 svm.set_data(X, yb)
         elif not same_weights:   # keep the arrays the SVMs borrow
-            data = _TrainingData(last.X, last.problems, weights)
+            data = last.with_weights(weights)
         if first or not same_weights:
             # new weights restart the solvers' state (set_data cleared the old ones)
             if partial and same and not first:
@@ -605,6 +619,11 @@ class KernelSVMClassifier(_PlattProbabilities, RenamedParams, KernelAttributes, 
             for svm in self._svms:
                 svm.set_weights(weights)
             self._last_data = data
+        if not (first or partial):     # a warm fit: a new C (or another n) applies
+            lam = lambda_of(self.lambda_, self.C, n)
+            for svm in self._svms:
+                if svm.get_lambda() != lam:
+                    svm.set_lambda(lam)
 
         self._share_kernel_rows()
         finish = not partial and self._param("max_iter") is None

@@ -59,6 +59,7 @@ from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import _T0_SOLVERS, SVM
+from stochsvm._warm import SvmParams, TrainingData
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
                                   seed_of)
@@ -222,12 +223,15 @@ def _steps_scale(X, weights, B, lam):
     return float(np.max(norms2)) / (lam * n)
 
 
-class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
+class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
     """What the classifier and the regressor share: parameters, validation,
     the SVM objects and their training."""
 
     _losses = ()
     _renamed = {"random_state": "seed", "max_iter": "max_epochs"}
+    # What _new_svm makes the SVMs with (stochsvm._warm: a warm fit after a change starts afresh).
+    _SVM_PARAMS = ("solver", "loss", "bias_multiplier", "bias_learning_rate", "t0", "shrinking",
+                   "random_state")
     _parameter_constraints = {
         **COMMON_CONSTRAINTS,
         "solver": [options(*LINEAR_SOLVERS)],
@@ -440,6 +444,7 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         if not continue_state:
             seed = seed_of(self._param("random_state"))
             self._svms = [self._new_svm(X, yb, lam, seed) for yb in problems]
+            self._remember_svm_params()
         else:
             for svm, yb in zip(self._svms, problems):
                 svm.set_data(X, yb)
@@ -453,10 +458,17 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
         """fit's training: max_iter epochs (or until tol), from the previous
         state when warm."""
         n = X.shape[0]
-        data = _TrainingData(X, problems, weights)
+        data = TrainingData(X, problems, weights)
+        if warm and self._changed_svm_params():
+            warm = False   # the SVMs were made for another solver, loss, ...: start afresh
         if not (warm and data == getattr(self, "_last_data", None)):
             self._install(X, problems, weights, self._lambda_for(n), continue_state=warm)
             self._last_data = data   # (kept when equal: the arrays the SVMs borrow)
+        else:
+            lam = self._lambda_for(n)    # a new C (or lambda_) on the same data
+            for svm in self._svms:
+                if svm.get_lambda() != lam:
+                    svm.set_lambda(lam)
         self._cap = self._max_iter(X)
         # The Newton finish (docs/stopping.rst): on under the default cap,
         # which fit passes as a number; "auto" (for the primal solvers and
@@ -477,7 +489,10 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
     def _partial_fit_problems(self, X, y, problems, weights, first):
         """partial_fit's training: one epoch, continuing the state."""
         n = X.shape[0]
-        data = _TrainingData(X, problems, weights)
+        data = TrainingData(X, problems, weights)
+        changed = [] if first else self._changed_svm_params(self._SVM_PARAMS + self._LAMBDA_PARAMS)
+        if changed:
+            self._refuse_changed_params(changed)
         if first:
             self._install(X, problems, weights, self._lambda_for(n), continue_state=False)
             self._last_data = data
@@ -538,26 +553,8 @@ class _LinearSVMBase(RenamedParams, _SampleWeights, BaseEstimator):
                 "loss": model_file._LOSS_NAMES[d["loss"]], "seed": est._param("random_state") or 0,
                 "shrinking": est.shrinking, "model": w, "bias": b, "iteration_number": t})
                 for w, b, t in zip(d["weights"], d["biases"], iterations)]
+            est._remember_svm_params()
         return est
-
-
-def _same_values(a, b):
-    """True if ``a`` and ``b`` (NumPy arrays, scipy sparse matrices or None)
-    have the same type, dtype, shape and values; compared in blocks of rows."""
-    if a is b:
-        return True
-    if a is None or b is None or sp.issparse(a) != sp.issparse(b) or a.shape != b.shape:
-        return False
-    if sp.issparse(a):
-        return all(_same_values(np.asarray(p), np.asarray(q)) for p, q in
-                   ((a.indptr, b.indptr), (a.indices, b.indices), (a.data, b.data)))
-    a, b = np.asarray(a), np.asarray(b)
-    if a.dtype != b.dtype:
-        return False
-    if a.ndim == 0 or a.shape[0] == 0:
-        return bool(np.array_equal(a, b))
-    step = max(1, (1 << 20) // max(1, a.size // a.shape[0]))
-    return all(np.array_equal(a[k:k + step], b[k:k + step]) for k in range(0, a.shape[0], step))
 
 
 #: Rows per block of :func:`_linear_scores` on float32 data: float64
@@ -580,28 +577,6 @@ def _linear_scores(X, W):
     for lo, hi in zip(bounds[:-1], bounds[1:]):
         out[lo:hi] = X[lo:hi] @ W
     return out
-
-
-class _TrainingData:
-    """The data an estimator's SVMs were given last (validated X, label
-    vectors, weights), compared by content: the same data given again as
-    another object (a list, a DataFrame, a copy made by validation) continue
-    the training instead of restarting it. The arrays are the ones the SVMs
-    borrow already: keeping them costs no memory."""
-
-    def __init__(self, X, problems, weights):
-        self.X, self.problems, self.weights = X, list(problems), weights
-
-    def same_examples(self, other):
-        """Same X and labels (the weights aside)."""
-        return (len(self.problems) == len(other.problems) and _same_values(self.X, other.X)
-                and all(_same_values(p, q) for p, q in zip(self.problems, other.problems)))
-
-    def __eq__(self, other):
-        return (isinstance(other, _TrainingData) and self.same_examples(other)
-                and _same_values(self.weights, other.weights))
-
-    __hash__ = None
 
 
 def map_in_threads(fn, items, n_jobs):
@@ -703,7 +678,9 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         each ``fit`` (as scikit-learn's estimators do).
     warm_start : bool, default=False
         ``fit`` continues from the previous fit's state (same classes and
-        features) instead of starting again.
+        features) instead of starting again; a new ``C`` applies, a change of
+        the solver, loss or another parameter the SVMs are made with starts
+        afresh (docs/estimators.rst).
     shrinking : bool, default=True
         SDCA: skip examples stuck at a bound (hinge and squared hinge).
     class_weight : dict, "balanced" or None, default=None
@@ -951,6 +928,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         1e-8 with ``"l2"``, 1e-3 for the other solvers.
     random_state : int >= 0, None, numpy RandomState or Generator, default=0
     warm_start : bool, default=False
+        As the classifier's.
     shrinking : bool, default=True
         Has no effect for the regression losses (kept for symmetry).
     verbose : int, default=0
