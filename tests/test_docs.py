@@ -180,3 +180,25 @@ def test_c_null_getter_test_names_every_getter():
     body = test[test.index("void test_getters_take_null"):]
     body = body[:body.index("\n}\n")]
     assert sorted(g for g in getters if g + "(NULL" not in body) == []
+
+
+def test_extensions_export_only_the_public_api():
+    """The Python extensions link the core statically: besides their PyInit
+    they export the headers' functions and nothing else. GCC exported the
+    four target_clones functions (src/core/common/vexp.h) whatever their
+    visibility, so that two copies of the core in one process could bind
+    each other's internals."""
+    import shutil
+
+    from stochsvm import _kernel_svm, _model_file, _svm
+
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("nm (binutils) is not installed")
+    public = public_declarations()["function"]
+    for module in (_svm, _kernel_svm, _model_file):
+        out = subprocess.run([nm, "-D", "--defined-only", module.__file__], capture_output=True,
+                             text=True, check=True).stdout
+        names = {line.split()[-1] for line in out.splitlines() if line.strip()}
+        extra = sorted(n for n in names if not n.startswith("PyInit_") and n not in public)
+        assert extra == [], f"{Path(module.__file__).name} exports {extra}"

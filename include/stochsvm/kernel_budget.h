@@ -33,6 +33,7 @@
 extern "C" {
 #endif
 
+/** @brief Opaque kernel SVM object (its functions: kernel_svm.h). */
 typedef struct SsKernelSvm_ SsKernelSvm;
 
 /** @brief Budget maintenance strategies of BSCA and BSGD. */

@@ -44,8 +44,8 @@
 extern "C" {
 #endif
 
-/** @brief Opaque kernel SVM object. */
-typedef struct SsKernelSvm_ SsKernelSvm;
+/* SsKernelSvm, the opaque kernel SVM object, is declared in kernel_budget.h
+ * (included above): a second typedef is an error before C11. */
 
 /** @brief Solvers of the kernel SVM object. Values 5 and 6 are reserved for
  *  the budgeted solvers (SS_KSOLVER_BSCA, SS_KSOLVER_BSGD). */
@@ -142,7 +142,10 @@ SS_API SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const 
  *          matrix that is not square), SS_ERR_BAD_DATA (labels), SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const double *labels);
 
-/** @brief Free the object and everything it owns. NULL is allowed. */
+/** @brief Free the object and everything it owns. NULL is allowed. Called
+ *  from the object's own diagnostic or interrupt function it does nothing
+ *  (the run still uses the object): return non-zero there to stop the run,
+ *  and delete the object after ss_kernel_svm_train returns. */
 SS_API void ss_kernel_svm_delete(SsKernelSvm *self);
 
 /** @brief Why the last call on the object failed, e.g.
@@ -346,6 +349,7 @@ SS_API SsStatus ss_kernel_svm_set_seed(SsKernelSvm *self, uint64_t seed);
  *  POSIX threads accepts any count and runs serially (docs/embedding.rst).
  *  The budgeted solvers (BSCA, BSGD) split the scores of long expansions
  *  (1024 terms and more), their merges' searches and their diagnostics.
+ *  A count above SS_MAX_NUM_THREADS is taken as SS_MAX_NUM_THREADS.
  *  SS_ERR_BAD_ARG below 1,
  *  SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_set_num_threads(SsKernelSvm *self, int num_threads);

@@ -61,6 +61,10 @@ typedef enum SsStatus {
 #define SS_LAMBDA_MIN 1e-150
 #define SS_LAMBDA_MAX 1e150
 
+/** @brief The most threads one object uses (set_num_threads takes a larger
+ *  count as this one; get_num_threads returns the count in force). */
+#define SS_MAX_NUM_THREADS 256
+
 /** @brief A static, human-readable description of a status code (never NULL). */
 SS_API const char *ss_status_string(SsStatus status);
 

@@ -191,7 +191,10 @@ SS_API SsSvm *ss_svm_new_without_data(SsSolver solver, int64_t dimension, double
  *          (non-finite labels), SS_ERR_ALLOC. */
 SS_API SsStatus ss_svm_set_data(SsSvm *self, const SsData *data, const double *labels);
 
-/** @brief Free the object and everything it owns. NULL is allowed. */
+/** @brief Free the object and everything it owns. NULL is allowed. Called
+ *  from the object's own diagnostic or interrupt function it does nothing
+ *  (the run still uses the object): return non-zero there to stop the run,
+ *  and delete the object after ss_svm_train returns. */
 SS_API void ss_svm_delete(SsSvm *self);
 
 /** @brief Why the last call on the object failed, e.g.
@@ -391,6 +394,7 @@ SS_API SsStatus ss_svm_set_seed(SsSvm *self, uint64_t seed);
  *  every result is bit-identical for any count. The solvers' steps stay
  *  serial, as do the callbacks of an abstract data source. A core built
  *  without POSIX threads accepts any count and runs serially (docs/embedding.rst).
+ *  A count above SS_MAX_NUM_THREADS is taken as SS_MAX_NUM_THREADS.
  *  @return SS_OK, SS_ERR_BAD_ARG below 1, or SS_ERR_ALLOC. */
 SS_API SsStatus ss_svm_set_num_threads(SsSvm *self, int num_threads);
 /** @brief Visit the examples of every epoch in a fresh random permutation

@@ -272,6 +272,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(thread_pool_long_job_run_alone)                             \
   X(thread_pool_home_chunks_taken_when_the_caller_stalls)       \
   X(thread_pool_delete_untrained)                               \
+  X(thread_pool_count_capped)                                   \
   X(thread_pool_after_fork)                                     \
   X(thread_pool_count_changed_between_trains)                   \
   /* test_model_scaling.c */                                     \

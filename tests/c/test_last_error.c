@@ -188,7 +188,8 @@ void test_last_error_kernel_svm(void)
 /* A diagnostic function that calls train, set_data and set_lambda on its own
  * object (through user: the callback's pointer is const): each is refused
  * with SS_ERR_BAD_STATE. A train there recursed until the stack overflowed,
- * and a set_data freed the visit order the run was reading. */
+ * and a set_data freed the visit order the run was reading. A delete there
+ * does nothing (it freed the object under the run: a use after free). */
 typedef struct Reentry {
   SsSvm *svm;
   SsKernelSvm *kernel_svm;
@@ -208,6 +209,7 @@ static int reenter_linear(const SsSvm *svm, void *user)
   snprintf(r->message, sizeof r->message, "%s", ss_svm_get_last_error(r->svm));
   r->set_data = ss_svm_set_data(r->svm, r->data, r->labels);
   r->set_lambda = ss_svm_set_lambda(r->svm, 0.5);
+  ss_svm_delete(r->svm);
   return 0;
 }
 
@@ -220,6 +222,7 @@ static int reenter_kernel(const SsKernelSvm *svm, void *user)
   snprintf(r->message, sizeof r->message, "%s", ss_kernel_svm_get_last_error(r->kernel_svm));
   r->set_data = ss_kernel_svm_set_data(r->kernel_svm, r->data, r->labels);
   r->set_lambda = ss_kernel_svm_set_lambda(r->kernel_svm, 0.5);
+  ss_kernel_svm_delete(r->kernel_svm);
   return 0;
 }
 

@@ -32,8 +32,8 @@ double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double n
   }
 }
 
-SS_VECTOR_CLONES void ss_budget_gaussian_of_dots(double *v, const double *norms2, int64_t len,
-                                                double nx, double gamma)
+SS_VECTOR_CLONES static void gaussian_of_dots(double *v, const double *norms2, int64_t len,
+                                             double nx, double gamma)
 {
   for (int64_t j = 0; j < len; ++j) {
     const double d2 = norms2[j] + nx - 2.0 * v[j];
@@ -41,7 +41,17 @@ SS_VECTOR_CLONES void ss_budget_gaussian_of_dots(double *v, const double *norms2
   }
 }
 
-SS_VECTOR_CLONES void ss_budget_add_scaled(double *out, const double *column, int64_t len, double x)
+void ss_budget_gaussian_of_dots(double *v, const double *norms2, int64_t len, double nx, double gamma)
+{
+  gaussian_of_dots(v, norms2, len, nx, gamma);
+}
+
+SS_VECTOR_CLONES static void add_scaled(double *out, const double *column, int64_t len, double x)
 {
   for (int64_t l = 0; l < len; ++l) out[l] += x * column[l];
+}
+
+void ss_budget_add_scaled(double *out, const double *column, int64_t len, double x)
+{
+  add_scaled(out, column, len, x);
 }

@@ -43,9 +43,9 @@ static inline double finish(const SsLanes4 *s, const double *x, const double *z,
   return (s0 + (*s)[1]) + ((*s)[2] + (*s)[3]);
 }
 
-SS_VECTOR_CLONES void ss_dense_dots_f64(const double *base, int64_t stride, int64_t d,
-                                        const int64_t *rows, int64_t first, int64_t len,
-                                        const double *z, double *out)
+SS_VECTOR_CLONES static void dense_dots_f64(const double *base, int64_t stride, int64_t d,
+                                            const int64_t *rows, int64_t first, int64_t len,
+                                            const double *z, double *out)
 {
   const int64_t d4 = d - d % 4;
   int64_t k = 0;
@@ -83,6 +83,12 @@ SS_VECTOR_CLONES void ss_dense_dots_f64(const double *base, int64_t stride, int6
     }
     out[k] = finish(&s, x, z, d4, d);
   }
+}
+
+void ss_dense_dots_f64(const double *base, int64_t stride, int64_t d, const int64_t *rows,
+                       int64_t first, int64_t len, const double *z, double *out)
+{
+  dense_dots_f64(base, stride, d, rows, first, len, z, out);
 }
 #else
 void ss_dense_dots_f64(const double *base, int64_t stride, int64_t d, const int64_t *rows,

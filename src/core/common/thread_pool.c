@@ -127,7 +127,7 @@
 
 enum {
   LINE = 64,          /* a cache line: the hot atomics get one each */
-  MAX_THREADS = 256,  /* threads started at most, the caller included */
+  MAX_THREADS = SS_MAX_NUM_THREADS, /* threads started at most, the caller included */
   CALLER_SPINS = 2000 /* pauses before the caller yields while it waits */
 };
 #define SPIN_NS INT64_C(50000)        /* a worker's least wait for the next job before it sleeps */
@@ -642,6 +642,7 @@ bool ss_thread_pool_workers_pay(bool paying, double parallel_rate, double solo_r
 
 SsStatus ss_threads_set_count(SsThreads *threads, int num_threads)
 {
+  if (num_threads > SS_MAX_NUM_THREADS) num_threads = SS_MAX_NUM_THREADS; /* (the getters say so) */
   if (num_threads == threads->count && (num_threads <= 1 || threads->pool) &&
       !ss_thread_pool_forked(threads->pool))
     return SS_OK; /* (a forked pool is replaced: "After fork") */

@@ -125,7 +125,9 @@ static inline double ss_vexp_kernel(double x)
   return x < SS_VEXP_KERNEL_CUT ? 0.0 : value;
 }
 
-/** Put before a static function whose loop over ss_vexp should also be
+/** Put before a static function (never an extern one: GCC exports a clones'
+ *  ifunc from every shared object, whatever its visibility; an extern
+ *  function calls the static one) whose loop over ss_vexp should also be
  *  compiled for AVX2 and AVX-512 (4 and 8 doubles a vector instead of SSE2's
  *  2), the copy chosen once at load time by the CPU (GCC's target_clones,
  *  an ifunc: x86-64 ELF with GCC >= 8). AVX-512F has FMA instructions, but

@@ -295,7 +295,8 @@ SsKernelSvm *ss_kernel_svm_new(SsKernelSolver solver, const SsKernel *kernel, co
 
 void ss_kernel_svm_delete(SsKernelSvm *self)
 {
-  if (!self) return;
+  /* From the object's own callback: the run still uses it (kernel_svm.h). */
+  if (!self || self->training) return;
   free_data_state(self);
   ss_run_history_free(&self->history);
   ss_kernel_model_free(&self->model);

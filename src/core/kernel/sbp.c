@@ -559,7 +559,7 @@ static WindowScan scan_block_class(const double *c, const double *y, double cls,
 }
 #endif
 
-SS_VECTOR_CLONES void ss_sbp_window_scan(const double *c, const double *y, double cls, int64_t m,
+SS_VECTOR_CLONES static void window_scan(const double *c, const double *y, double cls, int64_t m,
                                          double lo, double hi, bool reference, double *window,
                                          int64_t counts[2], double values[2])
 {
@@ -568,6 +568,12 @@ SS_VECTOR_CLONES void ss_sbp_window_scan(const double *c, const double *y, doubl
                                  : scan_block(c, m, lo, hi, window);
   counts[0] = r.below, counts[1] = r.length;
   values[0] = r.sum, values[1] = r.lowest_above;
+}
+
+void ss_sbp_window_scan(const double *c, const double *y, double cls, int64_t m, double lo, double hi,
+                        bool reference, double *window, int64_t counts[2], double values[2])
+{
+  window_scan(c, y, cls, m, lo, hi, reference, window, counts, values);
 }
 
 /* Bias: the two classes' window scan of block [lo, hi) of c into the

@@ -257,7 +257,8 @@ SsSvm *ss_svm_new_with_abstract_data(SsSolver solver, const void *data, int64_t 
 
 void ss_svm_delete(SsSvm *self)
 {
-  if (!self) return;
+  /* From the object's own callback: the run still uses it (svm.h). */
+  if (!self || self->training) return;
   free(self->labels);
   free(self->weights);
   free(self->model);
