@@ -354,3 +354,24 @@ def test_a_loaded_sdca_svm_has_the_default_finish(tmp_path, loss):
     save_model(svm, tmp_path / "s.ssvm")
     back = load_model(tmp_path / "s.ssvm")
     assert back.get_solver() == "sdca" and back.get_newton_fallback() == "auto"
+
+
+@pytest.mark.parametrize("name", ["binary", "ovr", "strings"])
+def test_metadata_classes_must_match_the_files_labels(models, tmp_path, name):
+    """A C program may rewrite the labels and keep the metadata: Python took
+    the classes from the metadata (predicting -1/1 where C said 10/20), or
+    failed with an IndexError where the counts differed. Now both readers
+    refuse such a file; the unchanged file still loads."""
+    est = dict((n, obj) for n, obj, _ in models)[name]
+    path = tmp_path / "m.ssvm"
+    save_model(est, path)
+    assert list(load_model(path).classes_) == list(est.classes_)
+    d = read_model(path)
+    relabelled = dict(d, labels=np.asarray(d["labels"]) + 100.0)
+    save_model(relabelled, path)
+    for read in (read_model, load_model):
+        with pytest.raises(ModelFileError, match="classes .* do not match the file's labels"):
+            read(path)
+    from stochsvm.cli import main
+
+    assert main(["info", str(path)]) == 2

@@ -135,7 +135,9 @@ SS_API void ss_model_free(SsModel *model);
 
 /** @brief Check that a model is complete and consistent (sizes, finite
  *  numbers, distinct labels, valid CSR support vectors, kernel and map
- *  parameters in range, a known scaling method with its 2 d finite values).
+ *  parameters in range, a known scaling method with its 2 d finite values,
+ *  metadata that is UTF-8 text). The savers and the readers check it, so a
+ *  file of metadata in another encoding is neither written nor read.
  *  @param message if not NULL, receives a one-line reason (at most
  *                 message_size bytes, NUL-terminated) when the model is invalid.
  *  @return SS_OK or SS_ERR_BAD_ARG. */

@@ -389,7 +389,29 @@ def read_model(path):
         raise ModelFileError(f"{name}: the SCAL section has {scaler['offset'].shape[0]} "
                              f"features, the model {d['dimension']}")
     d["metadata_json"] = _metadata_json(d["metadata"], name)
+    _check_classes(d, name)
     return d
+
+
+def _check_classes(d, name):
+    """The metadata's classes (their values and dtype, which the file's
+    float labels cannot hold) must be the file's labels, as
+    :func:`labels_for_file` wrote them: C programs score with the labels, so
+    a file whose two disagree would predict other classes in C and Python."""
+    classes = d["metadata_json"].get("classes")
+    if classes is None or d["labels"] is None:
+        return
+    try:
+        values = np.asarray(classes["values"], dtype=np.dtype(classes["dtype"]))
+        expected, _ = labels_for_file(values)
+        same = values.ndim == 1 and np.array_equal(expected, np.asarray(d["labels"]))
+    except (KeyError, TypeError, ValueError, OverflowError):
+        raise ModelFileError(f"{name}: the metadata's classes are not a list of values with "
+                             f"a NumPy dtype") from None
+    if not same:
+        raise ModelFileError(f"{name}: the metadata's classes {values.tolist()} do not match "
+                             f"the file's labels {np.asarray(d['labels']).tolist()} (C programs "
+                             f"score with the labels)")
 
 
 #: The (kind, tasks) of the SVM object's models.

@@ -276,7 +276,19 @@ void test_model_validate_rejects(void)
   REJECT(bias_multiplier, INFINITY);
   REJECT(loss, 55);
   REJECT(has_homkermap, 1); /* with a zero period */
+  /* metadata not UTF-8 (Python refused the files C wrote): Latin-1, a stray
+   * continuation byte, a cut, an overlong, a surrogate, above U+10FFFF */
+  REJECT(metadata, "note: caf\xe9");
+  REJECT(metadata, "\x80");
+  REJECT(metadata, "\xe2\x82");
+  REJECT(metadata, "\xc0\xaf");
+  REJECT(metadata, "\xed\xa0\x80");
+  REJECT(metadata, "\xf4\x90\x80\x80");
 #undef REJECT
+  char utf8[] = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf"; /* up to U+10FFFF */
+  m.metadata = utf8;
+  CHECK_EQ_INT(ss_model_validate(&m, msg, sizeof msg), SS_OK);
+  m.metadata = META;
   SsModel k = kernel_model(SS_MODEL_KERNEL_RBF);
   CHECK_EQ_INT(ss_model_validate(&k, NULL, 0), SS_OK);
   k.gamma = 0;

@@ -177,6 +177,40 @@ static SsStatus validate_kernel(const SsModel *m, char *msg, size_t size)
   return SS_OK;
 }
 
+/* The length of the UTF-8 sequence at s (1 to 4), or 0 where it is not one:
+ * a stray continuation byte, a short, overlong or surrogate sequence, or a
+ * code point above U+10FFFF. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+  const unsigned c = s[0];
+  if (c < 0x80) return 1;
+  size_t len;
+  unsigned least, code;
+  if ((c & 0xE0) == 0xC0) len = 2, least = 0x80, code = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0) len = 3, least = 0x800, code = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0) len = 4, least = 0x10000, code = c & 0x07;
+  else return 0;
+  for (size_t k = 1; k < len; ++k) {
+    if ((s[k] & 0xC0) != 0x80) return 0; /* (also the terminating NUL) */
+    code = code << 6 | (s[k] & 0x3F);
+  }
+  if (code < least || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return 0;
+  return len;
+}
+
+/* The metadata: UTF-8 text (model_file.h), which Python reads as such. */
+static SsStatus validate_metadata(const SsModel *m, char *msg, size_t size)
+{
+  if (!m->metadata) return SS_OK;
+  const unsigned char *s = (const unsigned char *)m->metadata;
+  for (size_t at = 0; s[at];) {
+    const size_t len = utf8_sequence(s + at);
+    if (len == 0) return invalid(msg, size, "the metadata is not UTF-8 text (byte %zu)", at);
+    at += len;
+  }
+  return SS_OK;
+}
+
 static SsStatus validate_scaling(const SsModel *m, char *msg, size_t size)
 {
   if (m->scaling == SS_MODEL_SCALING_NONE) return SS_OK;
@@ -217,6 +251,8 @@ SsStatus ss_model_validate(const SsModel *m, char *msg, size_t size)
     if (!all_finite(m->weights, m->num_outputs * D)) return invalid(msg, size, "a weight is not finite");
   }
   if (!all_finite(m->biases, m->num_outputs)) return invalid(msg, size, "a bias is not finite");
+  status = validate_metadata(m, msg, size);
+  if (status != SS_OK) return status;
   return validate_scaling(m, msg, size);
 }
 
