@@ -514,7 +514,7 @@ MATRIX = [
     # issue 19: model files are untrusted input
     ("model-file-metadata-not-utf8", lambda: _load_bytes(lambda: _svm_file(META=b"\xff\xfe")),
      model_file.ModelFileError,
-     "m.ssvm: the metadata section is not UTF-8 text (invalid start byte at byte 0)"),
+     "m.ssvm: inconsistent model: the metadata is not UTF-8 text (byte 0)"),
     ("model-file-metadata-json-not-object", lambda: _load_bytes(lambda: _svm_file(META=b"[1, 2]")),
      model_file.ModelFileError, "m.ssvm: the metadata section is JSON but not an object (got list)"),
     ("model-file-metadata-json-too-deep",

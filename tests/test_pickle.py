@@ -270,3 +270,42 @@ def test_pickles_keep_the_thread_count(problem, kind):
     state = svm.__reduce__()[1][0]
     del state["num_threads"]
     assert svm.__reduce__()[0](state).get_num_threads() == 1
+
+
+@pytest.mark.parametrize("kind", ["linear", "kernel"])
+def test_no_pickle_from_the_objects_own_callback(problem, kind):
+    """A copy made mid-run said status "training" for ever after."""
+    from stochsvm import KernelSVM
+
+    X, y = problem
+    svm = SVM(X, y, LAMBDA) if kind == "linear" else KernelSVM(X, y, LAMBDA, gamma=0.5, seed=0)
+    errors = []
+
+    def watch(stats):
+        for copier in (pickle.dumps, copy.copy, copy.deepcopy):
+            try:
+                copier(svm)
+            except RuntimeError as exc:
+                errors.append(str(exc))
+
+    svm.set_diagnostic_function(watch)
+    svm.train()
+    assert errors and all("while train() is running" in e for e in errors)
+    assert len(errors) % 3 == 0
+    svm.set_diagnostic_function(None)
+    assert pickle.loads(pickle.dumps(svm)).get_statistics()["status"] != "training"
+
+
+def test_kernel_set_model_refuses_complex_coefficients_and_foreign_indices(problem):
+    from stochsvm import KernelSVM
+
+    X, y = problem
+    svm = KernelSVM(X, y, LAMBDA, gamma=0.5, seed=0)
+    sv = np.asarray(X[:3], dtype=np.float64)
+    with pytest.raises(TypeError, match="coefficients must contain real numbers"):
+        svm.set_model(sv, np.array([1, 2, 3], dtype=complex))
+    for bad in ([-7, 1, 2], [0, 1, X.shape[0]]):
+        with pytest.raises(ValueError, match="must be -1 .* or a row of the data"):
+            svm.set_model(sv, [1.0, -1.0, 0.5], indices=bad)
+    svm.set_model(sv, [1.0, -1.0, 0.5], indices=[-1, 0, X.shape[0] - 1])
+    assert list(svm.get_support_indices()) == [-1, 0, X.shape[0] - 1]

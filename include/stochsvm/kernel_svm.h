@@ -401,7 +401,8 @@ SS_API int ss_kernel_svm_get_sdca_finish(const SsKernelSvm *self);
  *  @param support_vectors m rows of the object's dimension, copied (NULL for a
  *                precomputed kernel, m = 0 allowed with NULL).
  *  @param indices m training indices in [0, dimension) for a precomputed kernel
- *                (required there); else optional (NULL: -1, not from training).
+ *                (required there); else optional (NULL: -1, not from training),
+ *                each -1 or a row of the data in [0, n) (any >= -1 without data).
  *  @param coefficients m finite values, copied.  @param bias finite.
  *  @return SS_OK, SS_ERR_BAD_ARG, SS_ERR_ALLOC. */
 SS_API SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vectors,

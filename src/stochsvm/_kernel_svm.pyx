@@ -476,7 +476,10 @@ cdef class KernelSVM(_Trainer):
     # -- pickling ----------------------------------------------------------
 
     def __reduce__(self):
-        """Pickle support: the parameters and the model, not the data."""
+        """Pickle support: the parameters and the model, not the data (nor the
+        training state: an unpickled object's iteration number is 0, while its
+        statistics describe the training that made the model)."""
+        self._pickle_check()
         cdef SsKernelSvm *p = self._reader()
         state = {
             "format": 1,
@@ -933,7 +936,8 @@ cdef class KernelSVM(_Trainer):
         """Copy a model: support vectors (m x d rows; None for a precomputed
         kernel, which needs ``indices``), m coefficients and the bias."""
         cdef SsKernelSvm *p = self._writer("set_model")
-        cdef cnp.ndarray coef = np.ascontiguousarray(np.asarray(coefficients, dtype=np.float64)).reshape(-1)
+        cdef cnp.ndarray coef = _as_float_vector(np.ravel(coefficients), "coefficients",
+                                                 np.size(coefficients), "one per support vector")
         cdef int64_t m = coef.shape[0]
         cdef cnp.ndarray idx = None
         cdef const int64_t *ip = NULL

@@ -740,6 +740,7 @@ cdef class SVM(_Trainer):
         tuple
             ``(callable, (state,))`` for :mod:`pickle`.
         """
+        self._pickle_check()
         cdef SsSvm *p = self._reader()
         state = {
             "format": 2,  # 2: newton_fallback is the mode as set (_pickled_newton_fallback)

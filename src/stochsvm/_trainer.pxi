@@ -119,6 +119,14 @@ cdef class _Trainer:
                 f"a diagnostic function (set_diagnostic_function) to watch training")
         return 0
 
+    cdef int _pickle_check(self) except -1:
+        """Refuse to pickle (or copy) a run's object from its own callbacks:
+        the state is mid-run, and the copy said "training" for ever."""
+        if self._training:
+            raise RuntimeError(f"cannot pickle or copy this {self._kind} while train() is running "
+                               f"on it; do it after train() returns")
+        return 0
+
     cdef int _writer_check(self, str what) except -1:
         """Refuse to change the C object during a run (its callbacks included)."""
         if self._training:

@@ -1118,6 +1118,13 @@ SsStatus ss_kernel_svm_set_model(SsKernelSvm *self, const SsData *support_vector
         support_vectors->dimension != self->dimension)
       return ss_kernel_svm_fail(self, bad, "set_model: the support vectors must be %lld rows of dimension %lld",
                                 (long long)m, (long long)self->dimension);
+    /* Optional provenance: -1 (not a training row) or a row of the data. */
+    const int64_t n = self->has_data ? self->num_data : INT64_MAX;
+    for (int64_t k = 0; indices && k < m; ++k) {
+      if (indices[k] < -1 || indices[k] >= n)
+        return ss_kernel_svm_fail(self, bad, "set_model: indices[%lld] must be -1 (not a training row) "
+                                  "or a row of the data, got %lld", (long long)k, (long long)indices[k]);
+    }
   }
   int64_t *rows = malloc((size_t)(m > 0 ? m : 1) * sizeof(int64_t));
   if (!rows) return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "set_model: out of memory");
