@@ -137,6 +137,33 @@ def test_class_weights_shift_the_decision(data, capsys):
     assert main(["train", linear, "--class-weight", "1:0.5", "-q"]) == 0
 
 
+def test_class_weights_are_checked_on_the_whole_file_not_on_folds(data, capsys):
+    """A class of one row is missing from a fold's training part: -v, grid
+    and --probability with -wLABEL refused it ("leave positive weight on 1
+    class") or warned of a weight of 0 that no one gave. Weights that do
+    leave one class are still refused, before any training."""
+    _, _, folder = data
+    X, y = make_classification(40, 3, seed=5, noise=0.1)
+    one = np.flatnonzero(y > 0)[:1]
+    rows = np.r_[np.flatnonzero(y < 0), one]
+    binary = _write(folder / "one_row.svm", X[rows], np.where(y[rows] > 0, 2, 1))
+    labels = np.where(y > 0, 2, 1)
+    labels[np.flatnonzero(y > 0)[1:3]] = 3
+    rows = np.r_[rows, np.flatnonzero(y > 0)[1]]
+    three = _write(folder / "three_one_row.svm", X[rows], labels[rows])   # classes 2, 3: 1 row
+    for argv in (["train", binary, "-v", "5", "-w2", "3"],
+                 ["train", binary, str(folder / "p.ssvm"), "--probability", "-w2", "3"],
+                 ["grid", binary, "--log2c", "0,1,1", "-w2", "3"],
+                 ["train", three, "-v", "5", "-w1", "2"]):
+        assert main(argv + ["-q"]) == 0, argv
+        assert "weight" not in capsys.readouterr().err, argv
+    for command in (["train", binary, "-v", "5"], ["grid", binary, "--log2c", "0,1,1"]):
+        assert main(command + ["-w2", "0", "-q"]) == 2
+        captured = capsys.readouterr()
+        assert "leave positive weight on 1 class (1)" in captured.err
+        assert "cross-validation" not in captured.out
+
+
 def test_selection_errors(data, capsys):
     linear, _, _ = data
 

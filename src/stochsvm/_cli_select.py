@@ -95,6 +95,17 @@ def example_weights(args, y, labels):
             raise cli._Fail(f"-w{label:g}: no class {label:g} in the training file (labels "
                             f"{', '.join(f'{v:g}' for v in labels)})")
         weights[y == label] = weight
+    return weights
+
+
+def check_class_weights(args, y, labels):
+    """Refuse class weights that leave fewer than 2 classes with weight, and
+    warn of classes they weigh 0, on the whole training file ``y``: once,
+    before any training. A fold or a held-out part may lack a class of a
+    row or two, which a check of its own would take for a weight of 0."""
+    weights = example_weights(args, y, labels)
+    if weights is None:
+        return
     # as the estimators: one class with weight left, the SVM would learn
     # nothing (it used to train and write a model scoring 0 everywhere)
     weighted = [v for v in labels if weights[y == v].sum() > 0]
@@ -105,9 +116,8 @@ def example_weights(args, y, labels):
                         f"the SVM needs examples of at least 2 classes with weight > 0")
     if len(weighted) < len(labels):
         zero = ", ".join(f"{v:g}" for v in labels if v not in weighted)
-        print(f"stochsvm train: warning: class weights give the classes {zero} a weight of 0: "
-              f"they are never predicted", file=sys.stderr)
-    return weights
+        print(f"stochsvm {args.command}: warning: class weights give the classes {zero} a "
+              f"weight of 0: they are never predicted", file=sys.stderr)
 
 
 def set_example_weights(svms, weights):
@@ -250,6 +260,7 @@ def run_grid(args):
     cli.resolve_run_defaults(args, X)
     cli._check_homkermap_input(X, args.file, cli._homkermap(args.homkermap, args.homkermap_order))
     task, labels, _ = cli._problem(y, args.file, args.loss in cli._REGRESSION_LOSSES)
+    check_class_weights(args, y, labels)
     _check_cv_args(args, X.shape[0])
     if args.model:  # the best parameters' model: refused before the grid, not after it
         cli._check_output_file(args.model, inputs=(args.file,))

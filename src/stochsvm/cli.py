@@ -968,6 +968,7 @@ def _run_train(args):
           f"{task.replace('_', '-')}{'' if labels is None else f', {len(labels)} classes'}")
     from stochsvm import _cli_scale, _cli_select
 
+    _cli_select.check_class_weights(args, y, labels)
     X, scaler = _cli_scale.scale_training_data(args, X)
     if args.cv is not None:
         return _cli_select.run_train_cv(args, X, y, task, labels)
