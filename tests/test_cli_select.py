@@ -141,7 +141,8 @@ def test_class_weights_are_checked_on_the_whole_file_not_on_folds(data, capsys):
     """A class of one row is missing from a fold's training part: -v, grid
     and --probability with -wLABEL refused it ("leave positive weight on 1
     class") or warned of a weight of 0 that no one gave. Weights that do
-    leave one class are still refused, before any training."""
+    leave one class are still refused, before any training. (--probability
+    now refuses a class of one row itself, as probability=True does.)"""
     _, _, folder = data
     X, y = make_classification(40, 3, seed=5, noise=0.1)
     one = np.flatnonzero(y > 0)[:1]
@@ -152,7 +153,6 @@ def test_class_weights_are_checked_on_the_whole_file_not_on_folds(data, capsys):
     rows = np.r_[rows, np.flatnonzero(y > 0)[1]]
     three = _write(folder / "three_one_row.svm", X[rows], labels[rows])   # classes 2, 3: 1 row
     for argv in (["train", binary, "-v", "5", "-w2", "3"],
-                 ["train", binary, str(folder / "p.ssvm"), "--probability", "-w2", "3"],
                  ["grid", binary, "--log2c", "0,1,1", "-w2", "3"],
                  ["train", three, "-v", "5", "-w1", "2"]):
         assert main(argv + ["-q"]) == 0, argv

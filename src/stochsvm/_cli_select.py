@@ -191,23 +191,34 @@ def platt_sigmoids(args, X, y, task, labels):
     """``train --probability``: Platt's (A, B) of every output, fitted on the
     scores of a 5-fold cross-validation (stratified, seeded by ``--seed``) of
     the same training set and parameters."""
+    from stochsvm._probability import fold_count
     from stochsvm.calibration import fit_platt
 
     if task == "regression":
         raise cli._Fail("--probability needs a classifier (not the l1 or l2 loss)")
     cv_args = argparse.Namespace(**vars(args))
-    cv_args.cv = DEFAULT_FOLDS
+    cv_args.cv = fold_count(y)   # the estimators' folds (check_probability: before training)
     cv_args.validation = None  # X is already the training part
-    if X.shape[0] < DEFAULT_FOLDS:
-        raise cli._Fail(f"--probability fits its sigmoids on a {DEFAULT_FOLDS}-fold internal "
-                        f"cross-validation: it needs at least {DEFAULT_FOLDS} examples, the "
-                        f"training set has {X.shape[0]}")
     C = args.C if args.C is not None else 1.0
     scores = held_out_scores(cv_args, X, y, task, labels, [C])[0]
     vectors = _label_vectors(y, task, labels)
     sigmoids = [fit_platt(scores[:, k], v) for k, v in enumerate(vectors)]
     print(f"probability: Platt sigmoids fitted on {cv_args.cv}-fold cross-validation scores")
     return sigmoids
+
+
+def check_probability(args, y):
+    """``--probability`` with a model to write: the estimators' rule on the
+    labels ``y`` the sigmoids will be fitted on (2 examples of every class),
+    checked before training, not after it."""
+    if not (getattr(args, "probability", False) and args.model):
+        return
+    from stochsvm._probability import check_classes
+
+    try:
+        check_classes(y, "--probability")
+    except ValueError as exc:
+        raise cli._Fail(str(exc)) from None
 
 
 def _check_cv_args(args, n):
@@ -261,6 +272,7 @@ def run_grid(args):
     cli._check_homkermap_input(X, args.file, cli._homkermap(args.homkermap, args.homkermap_order))
     task, labels, _ = cli._problem(y, args.file, args.loss in cli._REGRESSION_LOSSES)
     check_class_weights(args, y, labels)
+    check_probability(args, y)
     _check_cv_args(args, X.shape[0])
     if args.model:  # the best parameters' model: refused before the grid, not after it
         cli._check_output_file(args.model, inputs=(args.file,))

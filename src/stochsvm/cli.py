@@ -327,8 +327,9 @@ def _build_parser():
                        help="multiply the loss of class LABEL's examples by W (LIBSVM's "
                             "-wLABEL W, e.g. -w1 5; repeatable)")
     train.add_argument("--probability", action="store_true",
-                       help="also fit Platt sigmoids on 5-fold cross-validation scores and "
-                            "store them in the model, for predict --probability")
+                       help="also fit Platt sigmoids on 5-fold cross-validation scores (fewer "
+                            "folds for fewer examples; every class needs 2) and store them "
+                            "in the model, for predict --probability")
     train.add_argument("--scale", choices=("none",) + _SCALINGS, default="none",
                        help="scale the features, fitted on TRAIN_FILE and stored in the model "
                             "(predict applies it): minmax to [-1, 1] like svm-scale, maxabs "
@@ -976,6 +977,7 @@ def _run_train(args):
     if args.validation is not None:
         X, y, Xv, yv = _hold_out(args, X, y, task)
         print(f"validation: {Xv.shape[0]} rows held out, patience {args.patience} epochs")
+    _cli_select.check_probability(args, y)
     _, _, problems = _problem(y, args.file, regression)
     n = X.shape[0]
     lam = _lambda(args, n)
