@@ -390,7 +390,7 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
                         f"went non-finite, and training restarted from w = 0 with shorter "
                         f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
-            alternative = _scale_alternative(self.solver)
+            alternative = _scale_alternative(self.solver, self.loss)
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=self._tol(),
                              cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
                              stopping_rule=_solvers.get("linear", self.solver).stopping_rule,
