@@ -4,6 +4,7 @@ SCAL section and applied by `predict`; a hint when the data is badly scaled."""
 
 import re
 import struct
+import warnings
 
 import numpy as np
 import pytest
@@ -183,6 +184,35 @@ def _write(path, X, y):
     path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.9g}" for j, v in enumerate(x))
                             + "\n" for x, label in zip(X, y)))
     return str(path)
+
+
+def test_values_whose_squares_overflow(tmp_path, capsys):
+    """Values near 1e200 (squares beyond float64): standard scaling took a
+    NaN std for "constant" (dense: scale 0), minmax over [-1e308, 1e308]
+    stored scale 0, every method leaked numpy's overflow warnings, and
+    unscaled training ended in a traceback. Now the scalers are right and
+    quiet, and unscaled training is a one-line error."""
+    big = np.array([[1e200], [-1e200], [2e200], [-3e200]])
+    wide = np.array([[1e308], [-1e308], [5.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no RuntimeWarning
+        for X in (big, sp.csr_matrix(big)):
+            scaler = fit_scaler(X, "standard")
+            np.testing.assert_allclose(1 / scaler["scale"], (big / 1e200).std() * 1e200,
+                                       rtol=1e-12)
+            np.testing.assert_allclose(scaler["offset"], big.mean(), rtol=1e-12)
+            np.testing.assert_array_equal(fit_scaler(X, "maxabs")["scale"], 1 / 3e200)
+        assert fit_scaler(wide, "minmax")["scale"][0] == 1e-308
+        assert np.abs(apply_scaler(wide, fit_scaler(wide, "minmax"))).max() <= 1
+    train = _write(tmp_path / "big.svm", big, [1, -1, 1, -1])
+    for method in ("standard", "minmax", "maxabs"):
+        assert main(["train", train, "--scale", method, "-q"]) == 0
+        assert capsys.readouterr().err == ""
+    for argv in (["train", train], ["train", train, "-v", "2"], ["grid", train, "--log2c", "0", "-v", "2"]):
+        assert main(argv + ["-q"]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and len(err.splitlines()) == 1
+        assert "error: row 0 of the data X has a squared norm that is not finite" in err
 
 
 def test_cli_scale_is_fitted_on_train_stored_and_applied_by_predict(tmp_path, capsys):

@@ -707,6 +707,8 @@ def _train_epoch(svms, pool=None, progress=None, last=False, run=None):
         return map_cancellable(train, svms, pool=pool)
     except FloatingPointError as exc:  # the message says what to change
         raise _Fail(str(exc), 1) from None
+    except ValueError as exc:  # data the core refuses (values whose squares overflow): bad data
+        raise _Fail(str(exc)) from None
 
 
 def _hold_out(args, X, y, task):
