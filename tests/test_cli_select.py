@@ -164,6 +164,23 @@ def test_class_weights_are_checked_on_the_whole_file_not_on_folds(data, capsys):
         assert "cross-validation" not in captured.out
 
 
+def test_regression_folds_are_not_called_stratified(data, capsys):
+    """-v and grid with a regression loss said "stratified"; its folds are
+    one shuffle of all the rows (stratify=False), and say so."""
+    _, _, folder = data
+    X, _ = make_classification(60, 3, seed=6, noise=0.1)
+    targets = _write(folder / "reg.svm", X, X @ [1.0, -2.0, 0.5])
+    assert main(["train", targets, "-v", "3", "--loss", "l2", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "3-fold cross-validation mse" in out and "(shuffled, seed 0; C 1)" in out
+    assert main(["grid", targets, "--loss", "l2", "--log2c", "0", "-v", "3", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "3-fold cross-validation (shuffled, seed 0)" in out and "stratified" not in out
+    linear = data[0]
+    assert main(["train", linear, "-v", "3", "-q"]) == 0
+    assert "(stratified, seed 0; C 1)" in capsys.readouterr().out
+
+
 def test_selection_errors(data, capsys):
     linear, _, _ = data
 

@@ -3,10 +3,10 @@
 ``stochsvm grid`` (C, and gamma for a kernel, on log2 grids like LIBSVM's
 ``grid.py``), and LIBSVM's ``-wLABEL WEIGHT`` class weights.
 
-Folds are stratified and seeded (:func:`stochsvm.model_selection.stratified_folds`,
-``--seed``). The accuracy reported is LIBSVM's: the fraction of all the
-examples predicted right when their fold was held out (mean squared error
-for a regressor). Along C, linear SDCA warm-starts: its dual variables live
+Folds are stratified (a regression's: one shuffle of all the examples) and
+seeded (:func:`stochsvm.model_selection.stratified_folds`, ``--seed``). The
+accuracy reported is LIBSVM's: the fraction of all the examples predicted
+right when their fold was held out (mean squared error for a regressor). Along C, linear SDCA warm-starts: its dual variables live
 in a box that does not depend on lambda, so the solution at one C starts the
 next, larger C (``ss_svm_set_lambda`` rebuilds the model from them). The
 other solvers start from zero at every grid point.
@@ -221,6 +221,11 @@ def check_probability(args, y):
         raise cli._Fail(str(exc)) from None
 
 
+def _folds_kind(task):
+    """How held_out_scores deals the folds: by label, or (regression) not."""
+    return "shuffled" if task == "regression" else "stratified"
+
+
 def _check_cv_args(args, n):
     if args.cv > n:
         raise cli._Fail(f"-v {args.cv}: more folds than the {n} examples")
@@ -234,7 +239,8 @@ def run_train_cv(args, X, y, task, labels):
     C = args.C if args.C is not None else 1.0
     (_, value), = cross_validate(args, X, y, task, labels, [C])
     name = cli._quality(task, y[:1], y[:1])[0]
-    print(f"{args.cv}-fold cross-validation {name} {value:.4f} (stratified, seed {args.seed}; "
+    print(f"{args.cv}-fold cross-validation {name} {value:.4f} ({_folds_kind(task)}, seed "
+          f"{args.seed}; "
           f"{'lambda ' + format(args.lam, 'g') if args.lam is not None else f'C {C:g}'})")
     print("no model written (cross-validation only; train without -v to write one)")
     return 0
@@ -279,7 +285,7 @@ def run_grid(args):
     name, _, higher = cli._quality(task, y[:1], y[:1])
     what = f"kernel {args.solver} ({args.kernel})" if args.kernel else args.solver
     print(f"stochsvm {cli._version()} grid: {args.file}, {X.shape[0]} examples; {what}, "
-          f"{args.cv}-fold cross-validation (stratified, seed {args.seed}), {len(Cs)} C"
+          f"{args.cv}-fold cross-validation ({_folds_kind(task)}, seed {args.seed}), {len(Cs)} C"
           + (f" x {len(gammas)} gamma" if args.kernel else "") + " values"
           + ("; warm start along C" if args.kernel is None and args.solver == "sdca" else ""))
     header = f"  {'log2 C':>7} {'C':>10}" + (f" {'log2 g':>7} {'gamma':>10}" if args.kernel

@@ -320,8 +320,9 @@ def _build_parser():
                        help="threads training the one-vs-rest SVMs at once (default 1; the "
                             "model does not depend on it)")
     train.add_argument("-v", "--cv", dest="cv", type=_count("-v", 2), default=None, metavar="K",
-                       help="K-fold cross-validation accuracy (stratified, seeded by --seed) "
-                            "instead of training; no model is written")
+                       help="K-fold cross-validation accuracy, or mse for a regression "
+                            "(folds stratified by label, a regression's shuffled; seeded by "
+                            "--seed) instead of training; no model is written")
     train.add_argument("--class-weight", dest="class_weight", action="append",
                        type=_cli_select.class_weight, default=None, metavar="LABEL:W",
                        help="multiply the loss of class LABEL's examples by W (LIBSVM's "
