@@ -155,3 +155,29 @@ def test_cli_probability_takes_the_estimators_rule_before_training(tmp_path, cap
     assert not (tmp_path / "o.ssvm").exists()
     with pytest.raises(ValueError, match="at least 2 examples of every class"):
         LinearSVMClassifier(probability=True).fit(np.vstack([X, [[5.0]]]), np.r_[y, 7])
+
+
+def test_cli_predict_b_writes_the_most_probable_class(tmp_path, capsys):
+    """predict -b wrote the largest score's class beside probabilities that
+    made another class the most probable; LIBSVM's svm-predict -b 1 (which
+    the docs name) writes the most probable, and so does it now. Sigmoids
+    of different slopes reorder close scores: the two labels differ on some
+    rows, and the estimator's predict keeps the largest score's."""
+    from stochsvm import LinearSVMClassifier
+    from stochsvm.model_file import save_model
+
+    rng = np.random.default_rng(4)
+    k = np.arange(300) % 3
+    X = rng.normal(size=(3, 4))[k] + rng.normal(size=(300, 4))
+    clf = LinearSVMClassifier(probability=True, random_state=0).fit(X, k + 1)
+    clf.probA_, clf.probB_ = np.array([-4.0, -4.0, -0.5]), np.array([0.0, 0.0, -1.0])
+    model, test = str(tmp_path / "m.ssvm"), _write(tmp_path / "t.svm", X, k + 1)
+    save_model(clf, model)
+    names, P = _cli_probabilities(["predict", model, test, "-b"], capsys)
+    np.testing.assert_allclose(P, clf.predict_proba(X), atol=1e-5)
+    assert main(["predict", model, test, "-b"]) == 0
+    written = np.array([float(line.split()[0])
+                        for line in capsys.readouterr().out.splitlines()[1:]])
+    most_probable = np.array(names, dtype=float)[P.argmax(axis=1)]
+    np.testing.assert_array_equal(written, most_probable)
+    assert np.any(written != clf.predict(X))

@@ -379,7 +379,9 @@ def _build_parser():
                          help="write the scores after each prediction (one per output)")
     predict.add_argument("--probability", "-b", action="store_true",
                          help="write the class probabilities after each prediction, after a "
-                              "first line 'labels ...' (a model trained with --probability)")
+                              "first line 'labels ...', the prediction then being the most "
+                              "probable class, as svm-predict -b 1 (a model trained with "
+                              "--probability)")
 
     # -- info --------------------------------------------------------------------
     info = sub.add_parser("info", help="describe a model file",
@@ -1204,6 +1206,9 @@ def _run_predict(args):
             raise _Fail(f"{args.model} has no probability model (train it with --probability, "
                         f"or fit the estimator with probability=True)")
         probabilities = class_probabilities(scores, sigmoids)
+        # the most probable class, as svm-predict -b 1 writes (the sigmoids
+        # can reorder two close scores); its columns are in the labels' order
+        predictions = labels[np.argmax(probabilities, axis=1)]
         lines.append("labels " + " ".join(f"{v:g}" if isinstance(v, (float, np.floating))
                                           else str(v) for v in labels))
     for k in range(X.shape[0]):
