@@ -208,7 +208,8 @@ def test_values_whose_squares_overflow(tmp_path, capsys):
     for method in ("standard", "minmax", "maxabs"):
         assert main(["train", train, "--scale", method, "-q"]) == 0
         assert capsys.readouterr().err == ""
-    for argv in (["train", train], ["train", train, "-v", "2"], ["grid", train, "--log2c", "0", "-v", "2"]):
+    for argv in (["train", train], ["train", train, "-v", "2"],
+                 ["grid", train, "--log2c", "0", "-v", "2"]):
         assert main(argv + ["-q"]) == 2
         err = capsys.readouterr().err
         assert "Traceback" not in err and len(err.splitlines()) == 1

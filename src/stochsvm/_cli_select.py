@@ -6,10 +6,11 @@
 Folds are stratified (a regression's: one shuffle of all the examples) and
 seeded (:func:`stochsvm.model_selection.stratified_folds`, ``--seed``). The
 accuracy reported is LIBSVM's: the fraction of all the examples predicted
-right when their fold was held out (mean squared error for a regressor). Along C, linear SDCA warm-starts: its dual variables live
-in a box that does not depend on lambda, so the solution at one C starts the
-next, larger C (``ss_svm_set_lambda`` rebuilds the model from them). The
-other solvers start from zero at every grid point.
+right when their fold was held out (mean squared error for a regressor).
+Along C, linear SDCA warm-starts: its dual variables live in a box that does
+not depend on lambda, so the solution at one C starts the next, larger C
+(``ss_svm_set_lambda`` rebuilds the model from them). The other solvers
+start from zero at every grid point.
 """
 
 from __future__ import annotations

@@ -15,9 +15,10 @@ to ``(x - offset) * scale``, column by column:
 
 A column the method cannot scale (zero range for minmax, all zeros for
 maxabs, zero variance for standard, up to rounding: a std of a few ulps of
-the column's values) is left as it is. In a model file the scaler is the ``SCAL`` section (see
-``docs/model_file.rst``): a critical section, so a reader that does not know
-it refuses the file instead of scoring unscaled features.
+the column's values) is left as it is. In a model file the scaler is the
+``SCAL`` section (see ``docs/model_file.rst``): a critical section, so a
+reader that does not know it refuses the file instead of scoring unscaled
+features.
 """
 
 from __future__ import annotations
