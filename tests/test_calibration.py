@@ -125,12 +125,59 @@ def test_cli_multiclass_probabilities_and_errors(tmp_path, capsys):
     assert re.search(r"--probability needs a classifier", capsys.readouterr().err)
 
 
-def test_cli_probability_on_too_few_examples_names_its_folds(tmp_path, capsys):
-    """Four rows: the message names --probability's internal folds, not a
-    -v the user never gave."""
-    tiny = _write(tmp_path / "tiny.svm", np.array([[0.0], [1.0], [2.0], [3.0]]), [1, -1, 1, -1])
-    assert main(["train", tiny, str(tmp_path / "m.ssvm"), "--probability", "-q"]) == 2
-    err = capsys.readouterr().err
-    assert "--probability fits its sigmoids on a 5-fold internal cross-validation" in err
-    assert "-v 5" not in err
-    assert not (tmp_path / "m.ssvm").exists()
+def test_cli_probability_takes_the_estimators_rule_before_training(tmp_path, capsys):
+    """train --probability refused 4 rows (2 per class) after the whole
+    training, and took a class of 1 row, the reverse of probability=True.
+    Now one rule (stochsvm._probability.check_classes): 4 rows make 4 folds
+    and the sigmoid the estimator fits; a class of 1 row is refused before
+    any training."""
+    import json
+
+    from stochsvm import LinearSVMClassifier
+    from stochsvm.model_file import read_model
+
+    X, y = np.array([[1.0], [-1.0], [2.0], [-2.0]]), np.array([1, -1, 1, -1])
+    tiny, model = _write(tmp_path / "tiny.svm", X, y), tmp_path / "m.ssvm"
+    assert main(["train", tiny, str(model), "--probability", "-q"]) == 0
+    assert "Platt sigmoids fitted on 4-fold" in capsys.readouterr().out
+    ours = json.loads(read_model(str(model))["metadata"])["platt"]
+    epochs = json.loads(read_model(str(model))["metadata"])["epochs"]
+    clf = LinearSVMClassifier(C=1.0, max_iter=epochs, random_state=0, probability=True)
+    clf.fit(X, y)
+    np.testing.assert_allclose(ours, np.column_stack([clf.probA_, clf.probB_]), rtol=1e-9,
+                               atol=1e-12)
+    odd = _write(tmp_path / "odd.svm", np.vstack([X, [[5.0]]]), np.r_[y, 7])
+    assert main(["train", odd, str(tmp_path / "o.ssvm"), "--probability"]) == 2
+    captured = capsys.readouterr()
+    assert ("--probability needs at least 2 examples of every class for its internal "
+            "cross-validation; class 7 has 1") in captured.err
+    assert "epoch" not in captured.out and "lambda" not in captured.out   # no training
+    assert not (tmp_path / "o.ssvm").exists()
+    with pytest.raises(ValueError, match="at least 2 examples of every class"):
+        LinearSVMClassifier(probability=True).fit(np.vstack([X, [[5.0]]]), np.r_[y, 7])
+
+
+def test_cli_predict_b_writes_the_most_probable_class(tmp_path, capsys):
+    """predict -b wrote the largest score's class beside probabilities that
+    made another class the most probable; LIBSVM's svm-predict -b 1 (which
+    the docs name) writes the most probable, and so does it now. Sigmoids
+    of different slopes reorder close scores: the two labels differ on some
+    rows, and the estimator's predict keeps the largest score's."""
+    from stochsvm import LinearSVMClassifier
+    from stochsvm.model_file import save_model
+
+    rng = np.random.default_rng(4)
+    k = np.arange(300) % 3
+    X = rng.normal(size=(3, 4))[k] + rng.normal(size=(300, 4))
+    clf = LinearSVMClassifier(probability=True, random_state=0).fit(X, k + 1)
+    clf.probA_, clf.probB_ = np.array([-4.0, -4.0, -0.5]), np.array([0.0, 0.0, -1.0])
+    model, test = str(tmp_path / "m.ssvm"), _write(tmp_path / "t.svm", X, k + 1)
+    save_model(clf, model)
+    names, P = _cli_probabilities(["predict", model, test, "-b"], capsys)
+    np.testing.assert_allclose(P, clf.predict_proba(X), atol=1e-5)
+    assert main(["predict", model, test, "-b"]) == 0
+    written = np.array([float(line.split()[0])
+                        for line in capsys.readouterr().out.splitlines()[1:]])
+    most_probable = np.array(names, dtype=float)[P.argmax(axis=1)]
+    np.testing.assert_array_equal(written, most_probable)
+    assert np.any(written != clf.predict(X))

@@ -12,7 +12,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.preprocessing import StandardScaler
 
-from stochsvm import KernelSVMClassifier, LinearSVMClassifier, svmtrain
+from stochsvm import KernelSVMClassifier, LinearSVMClassifier, LinearSVMRegressor, svmtrain
 from stochsvm.cli import main as cli_main
 from stochsvm.svm import _SCALE_SPREAD, _feature_scale_spread
 
@@ -66,6 +66,15 @@ def test_sdca_cap_warning_suggests_lres_which_does_not_suggest_itself(raw):
     assert SCALES in text and "StandardScaler" in text and "solver='lres'" in text
     text = _cap_warning(LinearSVMClassifier(solver="lres", loss="hinge2", max_iter=1), X, y)
     assert SCALES in text and "StandardScaler" in text and "solver='lres'" not in text
+
+
+def test_regressor_cap_warning_names_a_regression_loss(raw):
+    """The regressor was told to use loss='hinge2' or 'logistic', which it
+    refuses: its advice is lres with loss='l2'."""
+    X, _ = raw
+    y = X @ np.linspace(-1, 1, X.shape[1])
+    text = _cap_warning(LinearSVMRegressor(solver="sgd", max_iter=1), X, y)
+    assert SCALES in text and "solver='lres' with loss='l2'" in text and "hinge2" not in text
 
 
 def test_kernel_cap_warning_names_the_scales(raw):

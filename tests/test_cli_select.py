@@ -137,6 +137,50 @@ def test_class_weights_shift_the_decision(data, capsys):
     assert main(["train", linear, "--class-weight", "1:0.5", "-q"]) == 0
 
 
+def test_class_weights_are_checked_on_the_whole_file_not_on_folds(data, capsys):
+    """A class of one row is missing from a fold's training part: -v, grid
+    and --probability with -wLABEL refused it ("leave positive weight on 1
+    class") or warned of a weight of 0 that no one gave. Weights that do
+    leave one class are still refused, before any training. (--probability
+    now refuses a class of one row itself, as probability=True does.)"""
+    _, _, folder = data
+    X, y = make_classification(40, 3, seed=5, noise=0.1)
+    one = np.flatnonzero(y > 0)[:1]
+    rows = np.r_[np.flatnonzero(y < 0), one]
+    binary = _write(folder / "one_row.svm", X[rows], np.where(y[rows] > 0, 2, 1))
+    labels = np.where(y > 0, 2, 1)
+    labels[np.flatnonzero(y > 0)[1:3]] = 3
+    rows = np.r_[rows, np.flatnonzero(y > 0)[1]]
+    three = _write(folder / "three_one_row.svm", X[rows], labels[rows])   # classes 2, 3: 1 row
+    for argv in (["train", binary, "-v", "5", "-w2", "3"],
+                 ["grid", binary, "--log2c", "0,1,1", "-w2", "3"],
+                 ["train", three, "-v", "5", "-w1", "2"]):
+        assert main(argv + ["-q"]) == 0, argv
+        assert "weight" not in capsys.readouterr().err, argv
+    for command in (["train", binary, "-v", "5"], ["grid", binary, "--log2c", "0,1,1"]):
+        assert main(command + ["-w2", "0", "-q"]) == 2
+        captured = capsys.readouterr()
+        assert "leave positive weight on 1 class (1)" in captured.err
+        assert "cross-validation" not in captured.out
+
+
+def test_regression_folds_are_not_called_stratified(data, capsys):
+    """-v and grid with a regression loss said "stratified"; its folds are
+    one shuffle of all the rows (stratify=False), and say so."""
+    _, _, folder = data
+    X, _ = make_classification(60, 3, seed=6, noise=0.1)
+    targets = _write(folder / "reg.svm", X, X @ [1.0, -2.0, 0.5])
+    assert main(["train", targets, "-v", "3", "--loss", "l2", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "3-fold cross-validation mse" in out and "(shuffled, seed 0; C 1)" in out
+    assert main(["grid", targets, "--loss", "l2", "--log2c", "0", "-v", "3", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "3-fold cross-validation (shuffled, seed 0)" in out and "stratified" not in out
+    linear = data[0]
+    assert main(["train", linear, "-v", "3", "-q"]) == 0
+    assert "(stratified, seed 0; C 1)" in capsys.readouterr().out
+
+
 def test_selection_errors(data, capsys):
     linear, _, _ = data
 

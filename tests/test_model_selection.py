@@ -27,6 +27,17 @@ def test_unstratified_folds_for_regression():
     assert np.bincount(folds).tolist() == [26, 25, 25, 25]
 
 
+def test_nan_labels_are_refused_not_given_garbage_folds():
+    """np.unique merges NaNs but y == nan matches none: their folds were
+    never written (uninitialised numbers such as 4611686018427387904)."""
+    y = np.array([1.0, np.nan, np.nan, 2.0])
+    with pytest.raises(ValueError, match=r"y has 2 NaN labels \(the first at index 1\)"):
+        stratified_folds(y, 2)
+    folds = stratified_folds(y, 2, stratify=False)   # regression targets: any values
+    assert sorted(folds.tolist()) == [0, 0, 1, 1]
+    assert stratified_folds(np.array(["a", "b", "a", "b"], dtype=object), 2).max() == 1
+
+
 @pytest.mark.parametrize("k", [1, 0, 11, 2.0, True, "3"])
 def test_bad_fold_counts(k):
     with pytest.raises(ValueError, match="k must be an integer in"):

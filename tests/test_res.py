@@ -7,12 +7,14 @@ paper's data distribution.
 
 import math
 import pickle
+import warnings
 
 import numpy as np
 import pytest
 import scipy.optimize
 import scipy.special
 import scipy.stats
+from sklearn.exceptions import ConvergenceWarning
 
 import stochsvm
 from stochsvm.datasets import make_uniform_overlap
@@ -234,6 +236,21 @@ def test_non_differentiable_losses_rejected(solver):
     assert svm.get_loss() == "hinge2"
     svm.set_loss("logistic")
     assert svm.get_loss() == "logistic"
+
+
+@pytest.mark.parametrize("solver", ["res", "lres"])
+def test_non_differentiable_losses_are_told_the_loss_of_their_task(solver):
+    """l1 was told to use 'hinge2' or 'logistic', which the regressor
+    refuses: a regression loss is told l2, a classification loss hinge2."""
+    X, y = make_uniform_overlap(50, 3)
+    with pytest.raises(ValueError, match="use loss='hinge2'") as hinge:
+        stochsvm.SVM(X, y, 1e-2, solver=solver, loss="hinge")
+    with pytest.raises(ValueError, match="use loss='l2'") as l1:
+        stochsvm.LinearSVMRegressor(solver=solver, loss="l1").fit(X, y)
+    assert "logistic'" in str(hinge.value) and "hinge2'" not in str(l1.value).split("use")[1]
+    with warnings.catch_warnings():   # the advice works (a short run: its cap is no matter)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        stochsvm.LinearSVMRegressor(solver=solver, loss="l2", max_iter=2).fit(X, y)
 
 
 @pytest.mark.parametrize("setter, bad, exc", [

@@ -4,12 +4,13 @@ SCAL section and applied by `predict`; a hint when the data is badly scaled."""
 
 import re
 import struct
+import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from stochsvm import _model_file
+from stochsvm import _model_file, scaling
 from stochsvm.cli import main
 from stochsvm.model_file import ModelFileError, load_model, read_model, save_model
 from stochsvm.scaling import apply_scaler, fit_scaler, scaling_hint, split_section
@@ -39,6 +40,37 @@ def test_scalers_equal_scikit_learn(method, reference):
         np.testing.assert_array_equal(ours[:, 3], theirs[:, 3])
     else:   # scikit-learn maps a constant column to 0; ours leaves it as it is
         np.testing.assert_array_equal(ours[:, 3], Xnew[:, 3])
+
+
+def _hard_columns(n, seed):
+    """Columns that defeat E[x^2] - E[x]^2 or an inverted rounding-noise std:
+    constants (0.1 and 5.0 among those that did), a large offset with a small
+    spread, a float32-sized offset, and a sparse column."""
+    rng = np.random.default_rng(seed)
+    sparse = np.where(rng.uniform(size=n) < 0.2, rng.normal(size=n), 0.0)
+    return np.column_stack([rng.uniform(0, 10, n), np.full(n, 5.0), np.full(n, 0.1),
+                            np.full(n, 1000.0), 1e8 + rng.uniform(0, 1, n),
+                            1000 + rng.normal(size=n), sparse, np.zeros(n)])
+
+
+@pytest.mark.parametrize("n", [60, 400])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_standard_scaler_is_numerically_sound(n, dtype, sparse, monkeypatch):
+    """The std of every column as scikit-learn's StandardScaler finds it on
+    the same values in float64; a constant column is left as it is (scale 1,
+    offset 0), whatever its value. The CLI reads CSR, so sparse is its path;
+    small blocks, so that the sums run over several."""
+    monkeypatch.setattr(scaling, "_BLOCK", 7)
+    X = _hard_columns(n, seed=n).astype(dtype)
+    ref = preprocessing.StandardScaler().fit(X.astype(np.float64))
+    ours = fit_scaler(sp.csr_matrix(X) if sparse else X, "standard")
+    constant = ref.var_ == 0     # and 1e8 + U(0, 1), in float32 all 1e8
+    assert constant[[1, 2, 3, 7]].all() and not constant[[0, 5, 6]].any()
+    np.testing.assert_allclose(1 / ours["scale"][~constant], ref.scale_[~constant], rtol=1e-6)
+    np.testing.assert_allclose(ours["offset"][~constant], ref.mean_[~constant], rtol=1e-9)
+    np.testing.assert_array_equal(ours["scale"][constant], 1.0)
+    np.testing.assert_array_equal(ours["offset"][constant], 0.0)
 
 
 def test_sparse_maxabs_stays_sparse_and_float32_stays_float32():
@@ -152,6 +184,36 @@ def _write(path, X, y):
     path.write_text("".join(f"{label} " + " ".join(f"{j + 1}:{v:.9g}" for j, v in enumerate(x))
                             + "\n" for x, label in zip(X, y)))
     return str(path)
+
+
+def test_values_whose_squares_overflow(tmp_path, capsys):
+    """Values near 1e200 (squares beyond float64): standard scaling took a
+    NaN std for "constant" (dense: scale 0), minmax over [-1e308, 1e308]
+    stored scale 0, every method leaked numpy's overflow warnings, and
+    unscaled training ended in a traceback. Now the scalers are right and
+    quiet, and unscaled training is a one-line error."""
+    big = np.array([[1e200], [-1e200], [2e200], [-3e200]])
+    wide = np.array([[1e308], [-1e308], [5.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # no RuntimeWarning
+        for X in (big, sp.csr_matrix(big)):
+            scaler = fit_scaler(X, "standard")
+            np.testing.assert_allclose(1 / scaler["scale"], (big / 1e200).std() * 1e200,
+                                       rtol=1e-12)
+            np.testing.assert_allclose(scaler["offset"], big.mean(), rtol=1e-12)
+            np.testing.assert_array_equal(fit_scaler(X, "maxabs")["scale"], 1 / 3e200)
+        assert fit_scaler(wide, "minmax")["scale"][0] == 1e-308
+        assert np.abs(apply_scaler(wide, fit_scaler(wide, "minmax"))).max() <= 1
+    train = _write(tmp_path / "big.svm", big, [1, -1, 1, -1])
+    for method in ("standard", "minmax", "maxabs"):
+        assert main(["train", train, "--scale", method, "-q"]) == 0
+        assert capsys.readouterr().err == ""
+    for argv in (["train", train], ["train", train, "-v", "2"],
+                 ["grid", train, "--log2c", "0", "-v", "2"]):
+        assert main(argv + ["-q"]) == 2
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and len(err.splitlines()) == 1
+        assert "error: row 0 of the data X has a squared norm that is not finite" in err
 
 
 def test_cli_scale_is_fitted_on_train_stored_and_applied_by_predict(tmp_path, capsys):

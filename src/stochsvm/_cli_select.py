@@ -3,13 +3,14 @@
 ``stochsvm grid`` (C, and gamma for a kernel, on log2 grids like LIBSVM's
 ``grid.py``), and LIBSVM's ``-wLABEL WEIGHT`` class weights.
 
-Folds are stratified and seeded (:func:`stochsvm.model_selection.stratified_folds`,
-``--seed``). The accuracy reported is LIBSVM's: the fraction of all the
-examples predicted right when their fold was held out (mean squared error
-for a regressor). Along C, linear SDCA warm-starts: its dual variables live
-in a box that does not depend on lambda, so the solution at one C starts the
-next, larger C (``ss_svm_set_lambda`` rebuilds the model from them). The
-other solvers start from zero at every grid point.
+Folds are stratified (a regression's: one shuffle of all the examples) and
+seeded (:func:`stochsvm.model_selection.stratified_folds`, ``--seed``). The
+accuracy reported is LIBSVM's: the fraction of all the examples predicted
+right when their fold was held out (mean squared error for a regressor).
+Along C, linear SDCA warm-starts: its dual variables live in a box that does
+not depend on lambda, so the solution at one C starts the next, larger C
+(``ss_svm_set_lambda`` rebuilds the model from them). The other solvers
+start from zero at every grid point.
 """
 
 from __future__ import annotations
@@ -95,6 +96,17 @@ def example_weights(args, y, labels):
             raise cli._Fail(f"-w{label:g}: no class {label:g} in the training file (labels "
                             f"{', '.join(f'{v:g}' for v in labels)})")
         weights[y == label] = weight
+    return weights
+
+
+def check_class_weights(args, y, labels):
+    """Refuse class weights that leave fewer than 2 classes with weight, and
+    warn of classes they weigh 0, on the whole training file ``y``: once,
+    before any training. A fold or a held-out part may lack a class of a
+    row or two, which a check of its own would take for a weight of 0."""
+    weights = example_weights(args, y, labels)
+    if weights is None:
+        return
     # as the estimators: one class with weight left, the SVM would learn
     # nothing (it used to train and write a model scoring 0 everywhere)
     weighted = [v for v in labels if weights[y == v].sum() > 0]
@@ -105,9 +117,8 @@ def example_weights(args, y, labels):
                         f"the SVM needs examples of at least 2 classes with weight > 0")
     if len(weighted) < len(labels):
         zero = ", ".join(f"{v:g}" for v in labels if v not in weighted)
-        print(f"stochsvm train: warning: class weights give the classes {zero} a weight of 0: "
-              f"they are never predicted", file=sys.stderr)
-    return weights
+        print(f"stochsvm {args.command}: warning: class weights give the classes {zero} a "
+              f"weight of 0: they are never predicted", file=sys.stderr)
 
 
 def set_example_weights(svms, weights):
@@ -181,23 +192,39 @@ def platt_sigmoids(args, X, y, task, labels):
     """``train --probability``: Platt's (A, B) of every output, fitted on the
     scores of a 5-fold cross-validation (stratified, seeded by ``--seed``) of
     the same training set and parameters."""
+    from stochsvm._probability import fold_count
     from stochsvm.calibration import fit_platt
 
     if task == "regression":
         raise cli._Fail("--probability needs a classifier (not the l1 or l2 loss)")
     cv_args = argparse.Namespace(**vars(args))
-    cv_args.cv = DEFAULT_FOLDS
+    cv_args.cv = fold_count(y)   # the estimators' folds (check_probability: before training)
     cv_args.validation = None  # X is already the training part
-    if X.shape[0] < DEFAULT_FOLDS:
-        raise cli._Fail(f"--probability fits its sigmoids on a {DEFAULT_FOLDS}-fold internal "
-                        f"cross-validation: it needs at least {DEFAULT_FOLDS} examples, the "
-                        f"training set has {X.shape[0]}")
     C = args.C if args.C is not None else 1.0
     scores = held_out_scores(cv_args, X, y, task, labels, [C])[0]
     vectors = _label_vectors(y, task, labels)
     sigmoids = [fit_platt(scores[:, k], v) for k, v in enumerate(vectors)]
     print(f"probability: Platt sigmoids fitted on {cv_args.cv}-fold cross-validation scores")
     return sigmoids
+
+
+def check_probability(args, y):
+    """``--probability`` with a model to write: the estimators' rule on the
+    labels ``y`` the sigmoids will be fitted on (2 examples of every class),
+    checked before training, not after it."""
+    if not (getattr(args, "probability", False) and args.model):
+        return
+    from stochsvm._probability import check_classes
+
+    try:
+        check_classes(y, "--probability")
+    except ValueError as exc:
+        raise cli._Fail(str(exc)) from None
+
+
+def _folds_kind(task):
+    """How held_out_scores deals the folds: by label, or (regression) not."""
+    return "shuffled" if task == "regression" else "stratified"
 
 
 def _check_cv_args(args, n):
@@ -213,7 +240,8 @@ def run_train_cv(args, X, y, task, labels):
     C = args.C if args.C is not None else 1.0
     (_, value), = cross_validate(args, X, y, task, labels, [C])
     name = cli._quality(task, y[:1], y[:1])[0]
-    print(f"{args.cv}-fold cross-validation {name} {value:.4f} (stratified, seed {args.seed}; "
+    print(f"{args.cv}-fold cross-validation {name} {value:.4f} ({_folds_kind(task)}, seed "
+          f"{args.seed}; "
           f"{'lambda ' + format(args.lam, 'g') if args.lam is not None else f'C {C:g}'})")
     print("no model written (cross-validation only; train without -v to write one)")
     return 0
@@ -250,13 +278,15 @@ def run_grid(args):
     cli.resolve_run_defaults(args, X)
     cli._check_homkermap_input(X, args.file, cli._homkermap(args.homkermap, args.homkermap_order))
     task, labels, _ = cli._problem(y, args.file, args.loss in cli._REGRESSION_LOSSES)
+    check_class_weights(args, y, labels)
+    check_probability(args, y)
     _check_cv_args(args, X.shape[0])
     if args.model:  # the best parameters' model: refused before the grid, not after it
         cli._check_output_file(args.model, inputs=(args.file,))
     name, _, higher = cli._quality(task, y[:1], y[:1])
     what = f"kernel {args.solver} ({args.kernel})" if args.kernel else args.solver
     print(f"stochsvm {cli._version()} grid: {args.file}, {X.shape[0]} examples; {what}, "
-          f"{args.cv}-fold cross-validation (stratified, seed {args.seed}), {len(Cs)} C"
+          f"{args.cv}-fold cross-validation ({_folds_kind(task)}, seed {args.seed}), {len(Cs)} C"
           + (f" x {len(gammas)} gamma" if args.kernel else "") + " values"
           + ("; warm start along C" if args.kernel is None and args.solver == "sdca" else ""))
     header = f"  {'log2 C':>7} {'C':>10}" + (f" {'log2 g':>7} {'gamma':>10}" if args.kernel

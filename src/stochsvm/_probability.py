@@ -40,25 +40,39 @@ from sklearn.utils.validation import check_is_fitted
 from stochsvm.calibration import class_probabilities, fit_platt
 from stochsvm.model_selection import stratified_folds
 
-__all__ = ["PROBABILITY_FOLDS", "folds_of", "held_out_scores"]
+__all__ = ["PROBABILITY_FOLDS", "check_classes", "fold_count", "folds_of", "held_out_scores"]
 
 #: Folds of the internal cross-validation (LIBSVM's and SVC's 5).
 PROBABILITY_FOLDS = 5
 
 
-def folds_of(estimator, y):
-    """The fold of every example: stratified, seeded by the estimator's
-    ``random_state`` (or its deprecated alias ``seed``; 0 if not an int);
-    ``PROBABILITY_FOLDS`` folds, fewer for fewer examples. Every class needs 2 examples, so that each fold's
-    complement holds every class."""
+def check_classes(y, what="probability=True"):
+    """Refuse (ValueError) labels ``y`` with a class of fewer than 2
+    examples: the rule of the internal cross-validation for the estimators
+    and ``stochsvm train --probability`` (``what`` names the option), so
+    that each fold's complement holds every class."""
     classes, counts = np.unique(y, return_counts=True)
     if counts.min() < 2:
         rare = classes[np.argmin(counts)]
-        raise ValueError(f"probability=True needs at least 2 examples of every class for its "
-                         f"internal cross-validation; class {rare!r} has 1")
+        name = f"{rare:g}" if isinstance(rare, numbers.Real) else repr(rare)
+        raise ValueError(f"{what} needs at least 2 examples of every class for its internal "
+                         f"cross-validation; class {name} has 1")
+
+
+def fold_count(y):
+    """The folds of the internal cross-validation: ``PROBABILITY_FOLDS``,
+    fewer for fewer examples."""
+    return min(PROBABILITY_FOLDS, len(y))
+
+
+def folds_of(estimator, y):
+    """The fold of every example (:func:`check_classes`' rule, :func:`fold_count`
+    folds): stratified, seeded by the estimator's ``random_state`` (or its
+    deprecated alias ``seed``; 0 if not an int)."""
+    check_classes(y)
     seed = estimator._param("random_state")   # or its deprecated alias, seed
     seed = int(seed) if isinstance(seed, numbers.Integral) else 0
-    return stratified_folds(y, min(PROBABILITY_FOLDS, len(y)), seed)
+    return stratified_folds(y, fold_count(y), seed)
 
 
 def held_out_scores(estimator, X, y, sample_weight, folds):
@@ -121,7 +135,8 @@ class _PlattProbabilities:
     ``predict_proba`` and ``predict_log_proba`` through Platt sigmoids
     (attributes ``probA_``, ``probB_``: one per output). Training calls
     :meth:`_forget_probability` (partial_fit leaves no sigmoids: they
-    belonged to the model before it), fit ends with :meth:`_fit_probability`. A subclass with
+    belonged to the model before it), fit starts with :meth:`_check_probability_classes`
+    and ends with :meth:`_fit_probability`. A subclass with
     probabilities of its own (the logistic loss) overrides
     :meth:`_own_probabilities` (None: none)."""
 
@@ -135,6 +150,12 @@ class _PlattProbabilities:
         """The model is about to change: its sigmoids no longer apply."""
         self.__dict__.pop("probA_", None)
         self.__dict__.pop("probB_", None)
+
+    def _check_probability_classes(self, y):
+        """fit's start: :func:`check_classes` when ``probability``, so that a
+        class of one example is refused before training, not after it."""
+        if self.probability:
+            check_classes(y)
 
     def _fit_probability(self, X, y, sample_weight):
         """fit's end: the sigmoids when ``probability`` (else none); self."""

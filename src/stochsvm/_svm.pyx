@@ -2217,9 +2217,11 @@ cdef object _copy_doubles(const double *src, int64_t count):
 
 
 def _non_differentiable_message(solver, loss):
+    # the differentiable loss of the same task: a regressor takes only l1 and l2
+    fix = ("loss='l2' (the squared loss)" if loss in _REGRESSION_LOSSES else
+           "loss='hinge2' (the squared hinge) or loss='logistic'")
     return (f"the {solver} solver needs a differentiable loss ('hinge2', 'logistic' or 'l2'); "
-            f"{loss!r} is not differentiable: use loss='hinge2' (the squared hinge) or "
-            f"loss='logistic', or another solver")
+            f"{loss!r} is not differentiable: use {fix}, or another solver")
 
 
 def _valid(mapping):

@@ -320,15 +320,17 @@ def _build_parser():
                        help="threads training the one-vs-rest SVMs at once (default 1; the "
                             "model does not depend on it)")
     train.add_argument("-v", "--cv", dest="cv", type=_count("-v", 2), default=None, metavar="K",
-                       help="K-fold cross-validation accuracy (stratified, seeded by --seed) "
-                            "instead of training; no model is written")
+                       help="K-fold cross-validation accuracy, or mse for a regression "
+                            "(folds stratified by label, a regression's shuffled; seeded by "
+                            "--seed) instead of training; no model is written")
     train.add_argument("--class-weight", dest="class_weight", action="append",
                        type=_cli_select.class_weight, default=None, metavar="LABEL:W",
                        help="multiply the loss of class LABEL's examples by W (LIBSVM's "
                             "-wLABEL W, e.g. -w1 5; repeatable)")
     train.add_argument("--probability", action="store_true",
-                       help="also fit Platt sigmoids on 5-fold cross-validation scores and "
-                            "store them in the model, for predict --probability")
+                       help="also fit Platt sigmoids on 5-fold cross-validation scores (fewer "
+                            "folds for fewer examples; every class needs 2) and store them "
+                            "in the model, for predict --probability")
     train.add_argument("--scale", choices=("none",) + _SCALINGS, default="none",
                        help="scale the features, fitted on TRAIN_FILE and stored in the model "
                             "(predict applies it): minmax to [-1, 1] like svm-scale, maxabs "
@@ -377,7 +379,9 @@ def _build_parser():
                          help="write the scores after each prediction (one per output)")
     predict.add_argument("--probability", "-b", action="store_true",
                          help="write the class probabilities after each prediction, after a "
-                              "first line 'labels ...' (a model trained with --probability)")
+                              "first line 'labels ...', the prediction then being the most "
+                              "probable class, as svm-predict -b 1 (a model trained with "
+                              "--probability)")
 
     # -- info --------------------------------------------------------------------
     info = sub.add_parser("info", help="describe a model file",
@@ -706,6 +710,8 @@ def _train_epoch(svms, pool=None, progress=None, last=False, run=None):
         return map_cancellable(train, svms, pool=pool)
     except FloatingPointError as exc:  # the message says what to change
         raise _Fail(str(exc), 1) from None
+    except ValueError as exc:  # data the core refuses (values whose squares overflow): bad data
+        raise _Fail(str(exc)) from None
 
 
 def _hold_out(args, X, y, task):
@@ -968,6 +974,7 @@ def _run_train(args):
           f"{task.replace('_', '-')}{'' if labels is None else f', {len(labels)} classes'}")
     from stochsvm import _cli_scale, _cli_select
 
+    _cli_select.check_class_weights(args, y, labels)
     X, scaler = _cli_scale.scale_training_data(args, X)
     if args.cv is not None:
         return _cli_select.run_train_cv(args, X, y, task, labels)
@@ -975,6 +982,7 @@ def _run_train(args):
     if args.validation is not None:
         X, y, Xv, yv = _hold_out(args, X, y, task)
         print(f"validation: {Xv.shape[0]} rows held out, patience {args.patience} epochs")
+    _cli_select.check_probability(args, y)
     _, _, problems = _problem(y, args.file, regression)
     n = X.shape[0]
     lam = _lambda(args, n)
@@ -1198,6 +1206,9 @@ def _run_predict(args):
             raise _Fail(f"{args.model} has no probability model (train it with --probability, "
                         f"or fit the estimator with probability=True)")
         probabilities = class_probabilities(scores, sigmoids)
+        # the most probable class, as svm-predict -b 1 writes (the sigmoids
+        # can reorder two close scores); its columns are in the labels' order
+        predictions = labels[np.argmax(probabilities, axis=1)]
         lines.append("labels " + " ".join(f"{v:g}" if isinstance(v, (float, np.floating))
                                           else str(v) for v in labels))
     for k in range(X.shape[0]):

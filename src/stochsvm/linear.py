@@ -390,7 +390,7 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
                         f"went non-finite, and training restarted from w = 0 with shorter "
                         f"steps)")
                 fix, cap_fix = fix + note, (cap_fix or "increase max_iter (or tol)") + note
-            alternative = _scale_alternative(self.solver)
+            alternative = _scale_alternative(self.solver, self.loss)
             _report_training(type(self).__name__, list(zip(stats, zeros)), tol=self._tol(),
                              cap=("max_iter", self._cap_text()), fix=fix, cap_fix=cap_fix,
                              stopping_rule=_solvers.get("linear", self.solver).stopping_rule,
@@ -801,6 +801,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
             raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
                              f"the previous fit {np.asarray(previous_classes).tolist()}")
         self.classes_ = classes
+        self._check_probability_classes(y)
         weights = self._fit_weights(X, y, sample_weight)
         self._class_counts = None
         self._fit_problems(X, y, self._binary_problems(y), weights, warm)

@@ -34,11 +34,18 @@ def stratified_folds(y, k, seed=0, stratify=True):
     Returns
     -------
     folds : ndarray of shape (n,), int64
+
+    Raises ValueError for a bad ``k``, and for NaN labels when ``stratify``.
     """
     y = np.asarray(y)
     n = y.shape[0]
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 2 <= k <= n:
         raise ValueError(f"k must be an integer in [2, n = {n}], got {k!r}")
+    missing = np.flatnonzero(y != y)   # NaN: no class np.unique and == agree on
+    if stratify and missing.size:
+        raise ValueError(f"y has {missing.size} NaN label{'s' if missing.size > 1 else ''} "
+                         f"(the first at index {missing[0]}); folds are stratified by label: "
+                         f"drop those examples or give them a label")
     rng = np.random.default_rng(seed)
     groups = [np.flatnonzero(y == c) for c in np.unique(y)] if stratify else [np.arange(n)]
     folds = np.empty(n, dtype=np.int64)

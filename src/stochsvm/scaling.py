@@ -14,9 +14,11 @@ to ``(x - offset) * scale``, column by column:
     zero mean and unit variance per column (dense).
 
 A column the method cannot scale (zero range for minmax, all zeros for
-maxabs, zero variance for standard) is left as it is. In a model file the scaler is the ``SCAL`` section (see
-``docs/model_file.rst``): a critical section, so a reader that does not know
-it refuses the file instead of scoring unscaled features.
+maxabs, zero variance for standard, up to rounding: a std of a few ulps of
+the column's values) is left as it is. In a model file the scaler is the
+``SCAL`` section (see ``docs/model_file.rst``): a critical section, so a
+reader that does not know it refuses the file instead of scoring unscaled
+features.
 """
 
 from __future__ import annotations
@@ -40,20 +42,58 @@ _HEADER = struct.Struct("<8sII")        # signature, format version, number of s
 _SECTION = struct.Struct("<4sQ")        # tag, payload length
 
 
+#: A std at most this many times a column's max |x| is rounding noise: the
+#: column is constant (the std of values 1 ulp apart is below eps / 2).
+_NOISE = 4 * np.finfo(np.float64).eps
+
+#: Rows (dense) or stored values (sparse) converted to float64 at a time.
+_BLOCK = 1 << 16
+
+
 def _column_stats(X):
-    """(min, max, max |x|, mean, std) of every column, zeros included."""
+    """(min, max, max |x|, mean, std) of every column in float64, zeros included.
+
+    The std comes from values centred on the mean (two passes, the second
+    corrected by the mean of the residuals), not from E[x^2] - E[x]^2, which
+    cancels to noise when the mean is large beside the spread. Every column
+    is divided by its max |x| first, so that no sum or square overflows; the
+    data are converted to float64 a block at a time, never copied whole."""
+    n, d = X.shape
     if sp.issparse(X):
-        X = sp.csc_matrix(X)
-        low = X.min(axis=0).toarray().ravel()
-        high = X.max(axis=0).toarray().ravel()
-        mean = np.asarray(X.mean(axis=0)).ravel()
-        mean_sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
-        std = np.sqrt(np.maximum(mean_sq - mean ** 2, 0.0))
+        X = sp.csr_matrix(X)
+        if not X.has_canonical_format:   # duplicates summed, on a copy
+            X = X.copy()
+            X.sum_duplicates()
+        low = X.min(axis=0).toarray().ravel().astype(np.float64)
+        high = X.max(axis=0).toarray().ravel().astype(np.float64)
     else:
-        X = np.asarray(X, dtype=np.float64)
-        low, high, mean, std = X.min(axis=0), X.max(axis=0), X.mean(axis=0), X.std(axis=0)
-    low, high = low.astype(np.float64), high.astype(np.float64)
-    return low, high, np.maximum(np.abs(low), np.abs(high)), mean, std
+        low, high = X.min(axis=0).astype(np.float64), X.max(axis=0).astype(np.float64)
+    peak = np.maximum(np.abs(low), np.abs(high))
+    unit = np.where(peak > 0, peak, 1.0)
+    mean = _column_sums(X, lambda v, cols: v / unit[cols]) / n
+    centred = _column_sums(X, lambda v, cols: v / unit[cols] - mean[cols])
+    squares = _column_sums(X, lambda v, cols: (v / unit[cols] - mean[cols]) ** 2)
+    if sp.issparse(X):   # the implicit zeros, centred: 0 - mean each
+        zeros = n - np.bincount(X.indices, minlength=d)
+        centred -= zeros * mean
+        squares += zeros * mean ** 2
+    var = np.maximum(squares - centred ** 2 / n, 0.0) / n
+    return low, high, peak, mean * unit, np.sqrt(var) * unit
+
+
+def _column_sums(X, f):
+    """The column sums of ``f(values in float64, their column numbers)``
+    over the rows of dense ``X`` or the stored values of CSR ``X``."""
+    d = X.shape[1]
+    if not sp.issparse(X):
+        cols = np.arange(d)
+        return sum((f(X[i:i + _BLOCK].astype(np.float64), cols).sum(axis=0)
+                    for i in range(0, X.shape[0], _BLOCK)), np.zeros(d))
+    total = np.zeros(d)
+    for i in range(0, X.nnz, _BLOCK):
+        part = X.indices[i:i + _BLOCK]
+        total += np.bincount(part, f(X.data[i:i + _BLOCK].astype(np.float64), part), d)
+    return total
 
 
 def fit_scaler(X, method):
@@ -75,15 +115,19 @@ def fit_scaler(X, method):
     low, high, peak, mean, std = _column_stats(X)
     d = X.shape[1]
     offset, spread = np.zeros(d), np.ones(d)
-    if method == "minmax":
-        offset, spread = (high + low) / 2, (high - low) / 2
+    if method == "minmax":   # halved first: high - low may overflow
+        offset, spread = high / 2 + low / 2, high / 2 - low / 2
     elif method == "maxabs":
         spread = peak
     else:
-        offset, spread = mean, std
-    constant = ~(spread > 0)
+        # A constant column's std is rounding noise, a few ulps of its
+        # values at most, and must not be inverted into a huge scale.
+        offset, spread = mean, np.where(std > _NOISE * peak, std, 0.0)
+    with np.errstate(divide="ignore", over="ignore"):
+        inverse = 1.0 / spread
+    constant = ~((spread > 0) & np.isfinite(inverse))   # a subnormal spread too
     offset = np.where(constant, 0.0, offset)
-    scale = np.where(constant, 1.0, 1.0 / np.where(constant, 1.0, spread))
+    scale = np.where(constant, 1.0, inverse)
     return {"method": method, "offset": offset, "scale": scale}
 
 

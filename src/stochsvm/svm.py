@@ -234,7 +234,8 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
                          stopping_rule=_solvers.get("linear", solver).stopping_rule,
                          fix="scale the features, or use solver='sdca', which needs no step "
                              "size",
-                         scale_note=lambda: _scale_note(X, _scale_alternative(solver)))
+                         scale_note=lambda: _scale_note(
+                             X, _scale_alternative(solver, svm.get_loss())))
     return svm.get_model(), svm.get_bias(), info, svm.get_scores()
 
 
@@ -294,12 +295,17 @@ def _feature_scale_spread(X):
 #: optimum on the raw "unscaled" set and 1.07x on LIBSVM's raw breast-cancer
 #: at every C, where SDCA and SGD end up to 100x and 13x above it
 #: (bench/results/defaults.md, docs/stopping.rst).
-_SCALE_ALTERNATIVE = "use solver='lres' with loss='hinge2' or 'logistic' (quasi-Newton steps)"
+_SCALE_ALTERNATIVE = "use solver='lres' with {} (quasi-Newton steps)"
 
 
-def _scale_alternative(solver):
-    """:data:`_SCALE_ALTERNATIVE`, None for the quasi-Newton solvers themselves."""
-    return None if solver in ("res", "lres") else _SCALE_ALTERNATIVE
+def _scale_alternative(solver, loss):
+    """:data:`_SCALE_ALTERNATIVE` with the differentiable losses of ``loss``'s
+    task (a regressor takes only l1 and l2), None for the quasi-Newton
+    solvers themselves."""
+    if solver in ("res", "lres"):
+        return None
+    return _SCALE_ALTERNATIVE.format("loss='l2'" if loss in ("l1", "l2")
+                                     else "loss='hinge2' or 'logistic'")
 
 
 def _scale_note(X, alternative=None,
