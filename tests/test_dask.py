@@ -499,6 +499,27 @@ def test_round_timeout_is_a_clear_error(client, dense_problem):
     assert not hasattr(clf, "coef_")
 
 
+def test_unknown_chunk_sizes_are_computed_within_round_timeout(client):
+    """Rows of unknown chunk sizes (a boolean mask, a dask DataFrame) fit, and
+    on a cluster with no worker fit raises after round_timeout, not never."""
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y = make_problem(200, 3, seed=1)
+    Xd, yd = da.from_array(X, chunks=(100, -1)), da.from_array(y, chunks=100)
+    keep = Xd[:, 0] > -100  # every row, in chunks of unknown (nan) size
+    clf = DaskLinearSVMClassifier(max_iter=2, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(Xd[keep], yd[keep]))
+    assert clf.coef_.shape == (1, 3)
+    frame = dd.from_pandas(pd.DataFrame(X), npartitions=2)
+    labels = dd.from_pandas(pd.Series(y), npartitions=2)
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                                  silence_logs=50) as empty, distributed.Client(empty) as idle:
+        for X_in, y_in in [(Xd[keep], yd[keep]), (Xd, yd[keep]), (frame, labels)]:
+            clf = DaskLinearSVMClassifier(round_timeout=1)
+            with pytest.raises(RuntimeError, match="chunk sizes .* round_timeout=1 s"):
+                in_thread(lambda: clf.fit(X_in, y_in), client=idle)
+
+
 def test_get_params_and_clone():
     from sklearn.base import clone
 

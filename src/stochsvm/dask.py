@@ -315,13 +315,23 @@ def _is_dask_collection(obj):
     return dask.is_dask_collection(obj)
 
 
-def _as_dask_array(X, name, ndim, row_chunks=None):
-    """X as a dask array with one chunk across the columns and known row chunks."""
-    _, da, _ = _import_dask()
+def _rows(block):
+    return block.shape[0]
+
+
+def _same(block):
+    return block
+
+
+def _as_dask_array(X, name, ndim, row_chunks=None, rounds=None):
+    """X as a dask array with one chunk across the columns and known row chunks.
+    Unknown row chunk sizes are computed by ``rounds`` (a _Rounds: within its
+    timeout), or without a time limit when it is None."""
+    dask, da, _ = _import_dask()
     import scipy.sparse as sp
 
-    if hasattr(X, "to_dask_array"):  # dask DataFrame or Series
-        X = X.to_dask_array(lengths=True)
+    if hasattr(X, "to_dask_array"):  # dask DataFrame or Series: row chunks unknown
+        X = X.to_dask_array()
     elif not _is_dask_collection(X):
         if sp.issparse(X):
             X = sp.csr_matrix(X)
@@ -344,8 +354,13 @@ def _as_dask_array(X, name, ndim, row_chunks=None):
         X = X[:, 0]
     if X.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-D, got shape {X.shape}")
-    if any(np.isnan(c) for c in X.chunks[0]):
+    if any(np.isnan(c) for c in X.chunks[0]) and rounds is None:
         X = X.compute_chunk_sizes()
+    elif any(np.isnan(c) for c in X.chunks[0]):  # e.g. after a boolean mask
+        blocks = X.to_delayed()[:, 0] if ndim == 2 else X.to_delayed()
+        rows = rounds.compute([dask.delayed(_rows)(b) for b in blocks],
+                              what=f"computing the row chunk sizes of {name}")
+        X = X.map_blocks(_same, chunks=(tuple(rows),) + X.chunks[1:], dtype=X.dtype)
     if ndim == 2 and len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})
     if row_chunks is not None and X.chunks[0] != tuple(row_chunks):
@@ -398,6 +413,19 @@ class _Rounds:
                 f"and Dask cannot recompute it (its data was scattered, not built from a "
                 f"graph); no model was returned")
         return None
+
+    def compute(self, tasks, what):
+        """The values of a list of dask objects, computed on the cluster."""
+        _, _, distributed = _import_dask()
+        futures = self.client.compute(tasks)
+        try:
+            try:
+                distributed.wait(futures, timeout=self.timeout)
+            except TimeoutError:
+                raise self._timed_out(what) from None
+            return self.client.gather(futures)
+        finally:
+            self.client.cancel(futures)
 
     def run(self, function, parts, *args, what, workers=None):
         """function(part, *args) for every part; its results, in order. workers:
@@ -511,12 +539,12 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
 
     # -- input -----------------------------------------------------------------
 
-    def _inputs(self, X, y, sample_weight):
-        X = _as_dask_array(X, "X", 2)
-        y = _as_dask_array(y, "y", 1, row_chunks=X.chunks[0])
+    def _inputs(self, X, y, sample_weight, rounds):
+        X = _as_dask_array(X, "X", 2, rounds=rounds)
+        y = _as_dask_array(y, "y", 1, row_chunks=X.chunks[0], rounds=rounds)
         if sample_weight is not None:
             sample_weight = _as_dask_array(sample_weight, "sample_weight", 1,
-                                           row_chunks=X.chunks[0])
+                                           row_chunks=X.chunks[0], rounds=rounds)
         return X, y, sample_weight
 
     def _persist(self, client, X, y, sample_weight):
@@ -559,7 +587,8 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
         Raises
         ------
         RuntimeError
-            No distributed Client; a round exceeded ``round_timeout``; a
+            No distributed Client; a round (or the loading of the input)
+            exceeded ``round_timeout``; a
             partition was lost and could not be recomputed; workers kept
             dying.
         ValueError, TypeError
@@ -568,7 +597,7 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
         self._check_params()
         client = _get_client()
         rounds = _Rounds(client, self.round_timeout)
-        X, y, sample_weight = self._inputs(X, y, sample_weight)
+        X, y, sample_weight = self._inputs(X, y, sample_weight, rounds)
         start = time.perf_counter()
         parts = self._persist(client, X, y, sample_weight)
         val_parts = []
@@ -600,7 +629,7 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
                 "local_epochs": int(self.local_epochs), "N": N, "K": len(parts),
             }
             if validation_data is not None:
-                val_parts = self._validation_parts(client, validation_data, d)
+                val_parts = self._validation_parts(rounds, validation_data, d)
             loop = self._cocoa_rounds if self.solver == "sdca" else self._mixing_rounds
             coef, intercept, history, converged = loop(
                 rounds, parts, val_parts, config, n_rows / N, d, callback, start)
@@ -754,16 +783,17 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
                 break
         return state[0], state[1], history, converged
 
-    def _validation_parts(self, client, validation_data, d):
+    def _validation_parts(self, rounds, validation_data, d):
         try:
             X_val, y_val = validation_data
         except (TypeError, ValueError):
             raise ValueError("validation_data must be a tuple (X_val, y_val)") from None
-        X_val = _as_dask_array(X_val, "validation_data X", 2)
+        X_val = _as_dask_array(X_val, "validation_data X", 2, rounds=rounds)
         if X_val.shape[1] != d:
             raise ValueError(f"validation_data X has {X_val.shape[1]} features, X has {d}")
-        y_val = _as_dask_array(y_val, "validation_data y", 1, row_chunks=X_val.chunks[0])
-        return self._persist(client, X_val, y_val, None)
+        y_val = _as_dask_array(y_val, "validation_data y", 1, row_chunks=X_val.chunks[0],
+                               rounds=rounds)
+        return self._persist(rounds.client, X_val, y_val, None)
 
     # -- prediction --------------------------------------------------------------
 
@@ -837,8 +867,9 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     random_state : int, default 0
         Partition p's SVM has seed ``random_state + p``.
     round_timeout : float or None, default 3600
-        Seconds a round (or the loading of the partitions) may take before
-        ``fit`` raises RuntimeError; None waits forever.
+        Seconds a round (or the loading of the partitions, or the computing
+        of unknown row chunk sizes of the input) may take before ``fit``
+        raises RuntimeError; None waits forever.
     verbose : int, default 0
         Print one line per round (objective; for CoCoA+ also the relative
         gap and the bytes sent).
