@@ -86,6 +86,29 @@ def test_scheduler_address(files, capsys):
         _train_both(files, capsys, cluster.scheduler_address)
 
 
+def test_multiclass_objective_is_the_mean_as_in_memory(tmp_path, capsys):
+    """A 3-class file: the objective --dask prints (per round and last) is the
+    mean over the one-vs-rest SVMs, as in-memory train prints it."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    order = np.random.default_rng(0).permutation(len(y))
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    train = _write_libsvm(tmp_path / "iris.svm", X[order], y[order] + 1)
+    model = str(tmp_path / "m.ssvm")
+
+    def objectives(*options):
+        assert main(["train", train, model, "--epochs", "3000"] + list(options)) == 0
+        out = capsys.readouterr().out
+        return [float(t.split("objective ")[1].split(",")[0]) for t in out.splitlines()
+                if "objective " in t]
+
+    in_memory = objectives("--tol", "1e-6", "-q")[-1]
+    rounds = objectives("--dask", "local:1", "--tol", "1e-4")
+    assert rounds[-1] == rounds[-2]  # the last round's line and the final line
+    assert rounds[-1] == pytest.approx(in_memory, rel=1e-3)
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--kernel", "rbf"], "--dask does not take --kernel"),
     (["--homkermap", "chi2"], "--dask does not take --homkermap"),

@@ -203,10 +203,13 @@ def run_train(args):
         print(f"{name}, {args.loss} loss, {reg}, "
               f"at most {args.epochs} rounds, relative gap tol {args.tol:g}, seed {args.seed}")
 
+        def objective(stats):  # in-memory train's: the mean over one-vs-rest SVMs
+            return float(np.mean(stats["objectives"]))
+
         def show(stats):
             if not args.quiet:
                 gap = stats.get("relative_gap")
-                print(f"round {stats['round']}: objective {stats['objective']:.6f}"
+                print(f"round {stats['round']}: objective {objective(stats):.6f}"
                       + ("" if gap is None else f", relative gap {gap:.3g}"))
             return False
 
@@ -222,7 +225,7 @@ def run_train(args):
         status = "converged" if est.converged_ else "round limit"
         gap = (f"final relative duality gap {est.relative_gap_:.3g}" if args.solver == "sdca"
                else "no duality gap (sgd)")
-        print(f"{status} after {est.n_iter_} rounds, {gap}, objective {est.objective_:.6f}, "
+        print(f"{status} after {est.n_iter_} rounds, {gap}, objective {objective(est.history_[-1]):.6f}, "
               f"training time {time.perf_counter() - t:.3f} s")
         if not est.converged_ and args.tol > 0:
             print(f"stochsvm train: notice: stopped on the round cap (--epochs {args.epochs}) "
