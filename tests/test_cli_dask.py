@@ -109,6 +109,26 @@ def test_multiclass_objective_is_the_mean_as_in_memory(tmp_path, capsys):
     assert rounds[-1] == pytest.approx(in_memory, rel=1e-3)
 
 
+def test_tol_default_is_documented(capsys):
+    """docs/cli.rst and train --help give the --tol default that --dask uses:
+    the Dask estimators' tol."""
+    import inspect
+    import re
+    from pathlib import Path
+
+    from stochsvm import dask as sdask
+
+    tol = {inspect.signature(Est).parameters["tol"].default
+           for Est in (sdask.DaskLinearSVMClassifier, sdask.DaskLinearSVMRegressor)}
+    doc = Path(__file__).resolve().parents[1].joinpath("docs", "cli.rst").read_text()
+    assert main(["train", "--help"]) == 0
+    usage = " ".join(capsys.readouterr().out.split())
+    for text in (" ".join(doc.split()), usage):
+        found = re.search(r"--tol`* is the relative duality gap (?:that stops CoCoA\+ )?"
+                          r"\(default ([^,;)]+)", text)
+        assert found and {float(found.group(1))} == tol
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--kernel", "rbf"], "--dask does not take --kernel"),
     (["--homkermap", "chi2"], "--dask does not take --homkermap"),

@@ -7,7 +7,7 @@ boundaries; no single-machine read) and the model is fitted by
 :class:`~stochsvm.dask.DaskLinearSVMRegressor` for the losses l1 and l2).
 Options map to the estimator's parameters: ``--epochs`` is ``max_iter``
 (one local epoch per partition and round), ``--tol`` the relative duality gap
-that stops CoCoA+ (0 runs every round), ``-C``/``--lambda``, ``--loss``,
+that stops CoCoA+ (default: the estimator's tol; 0 runs every round), ``-C``/``--lambda``, ``--loss``,
 ``--solver`` (sdca: CoCoA+, sgd: parameter mixing), ``--seed``,
 ``--bias-multiplier``, ``--bias-learning-rate`` and ``--t0``. The model file
 is the one in-memory training writes (a linear model dict).
@@ -38,7 +38,8 @@ def add_arguments(train):
                             "address (tcp://host:port) or local:N (a LocalCluster of N worker "
                             "processes for the run); TRAIN_FILE may be a glob, read by the "
                             "workers in --blocksize blocks. --epochs caps the rounds, --tol is "
-                            "the relative duality gap")
+                            "the relative duality gap (default 1e-3, the Dask estimators' tol; "
+                            "0 runs every round)")
     train.add_argument("--blocksize", default=None, metavar="BYTES",
                        help=f"with --dask: bytes of a plain training file per partition "
                             f"(default {DEFAULT_BLOCKSIZE}; e.g. 16MiB, 1000000)")
