@@ -520,6 +520,23 @@ def test_unknown_chunk_sizes_are_computed_within_round_timeout(client):
                 in_thread(lambda: clf.fit(X_in, y_in), client=idle)
 
 
+def test_numpy_y_or_weights_of_another_length(client):
+    """A NumPy y or sample_weight of another length than a dask X: a message
+    giving both lengths (as for a dask y), in fit and in score."""
+    X, y = make_problem(569, 3, seed=2)
+    Xd = da.from_array(X, chunks=(200, -1))
+    for Est in (DaskLinearSVMClassifier, DaskLinearSVMRegressor):
+        with pytest.raises(ValueError, match="^y has 564 rows, X has 569$"):
+            Est(round_timeout=60).fit(Xd, y[:-5])
+        with pytest.raises(ValueError, match="^sample_weight has 568 rows, X has 569$"):
+            Est(round_timeout=60).fit(Xd, y, sample_weight=np.ones(568))
+        est = in_thread(lambda: Est(max_iter=1, tol=0, round_timeout=60).fit(Xd, y))
+        with pytest.raises(ValueError, match="^y has 566 rows, X has 569$"):
+            est.score(Xd, y[:-3])
+        with pytest.raises(ValueError, match="^sample_weight has 566 rows, X has 569$"):
+            est.score(Xd, y, sample_weight=np.ones(566))
+
+
 def test_get_params_and_clone():
     from sklearn.base import clone
 

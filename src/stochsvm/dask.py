@@ -335,18 +335,14 @@ def _as_dask_array(X, name, ndim, row_chunks=None, rounds=None):
     elif not _is_dask_collection(X):
         if sp.issparse(X):
             X = sp.csr_matrix(X)
-            chunks = row_chunks if row_chunks is not None else (max(1, X.shape[0] // 4), -1)
-            X = da.from_array(X, chunks=chunks, asarray=False)
         elif isinstance(X, (np.ndarray, list, tuple)) or hasattr(X, "__array__"):
             X = np.asarray(X)
-            if row_chunks is not None:
-                chunks = (row_chunks,) + ((-1,) if X.ndim == 2 else ())
-            else:
-                chunks = (max(1, X.shape[0] // 4),) + ((-1,) if X.ndim == 2 else ())
-            X = da.from_array(X, chunks=chunks)
         else:
             raise TypeError(f"{name} must be a dask array, a dask DataFrame/Series, a NumPy "
                             f"array or a scipy.sparse matrix, got {type(X).__name__}")
+        fits = row_chunks is not None and X.shape[:1] == (sum(row_chunks),)
+        rows = row_chunks if fits else max(1, X.shape[0] // 4)  # another length: refused below
+        X = da.from_array(X, chunks=(rows,) + ((-1,) if X.ndim == 2 else ()), asarray=False)
     if not isinstance(X, da.Array):
         raise TypeError(f"{name} must be a dask array or a dask DataFrame/Series, "
                         f"got {type(X).__name__}")
