@@ -537,6 +537,26 @@ def test_numpy_y_or_weights_of_another_length(client):
             est.score(Xd, y, sample_weight=np.ones(566))
 
 
+def test_random_state_takes_what_the_in_memory_estimators_take(client):
+    """random_state None is seed 0; a RandomState or Generator gives each fit
+    a seed drawn from it (stochsvm._validation.seed_of), as in memory."""
+    from stochsvm._validation import seed_of
+
+    X, y = make_problem(300, 4, seed=4)
+    Xd, yd = da.from_array(X, chunks=(150, -1)), da.from_array(y, chunks=150)
+
+    def coef(random_state):
+        est = DaskLinearSVMClassifier(random_state=random_state, max_iter=2, tol=0,
+                                      round_timeout=60)
+        return in_thread(lambda: est.fit(Xd, yd)).coef_
+
+    np.testing.assert_array_equal(coef(None), coef(0))
+    for make in (np.random.RandomState, np.random.default_rng):
+        np.testing.assert_array_equal(coef(make(7)), coef(seed_of(make(7))))
+        generator = make(7)
+        assert not np.array_equal(coef(generator), coef(generator))  # a new seed per fit
+
+
 def test_get_params_and_clone():
     from sklearn.base import clone
 

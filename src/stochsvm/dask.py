@@ -80,7 +80,8 @@ from stochsvm._dask_libsvm import read_libsvm
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
-                                  integer, lambda_of, options, real)
+                                  integer, lambda_of, options, random_states, real,
+                                  seed_of)
 
 __all__ = ["DaskLinearSVMClassifier", "DaskLinearSVMRegressor", "read_libsvm"]
 
@@ -498,8 +499,8 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
         "max_iter": [integer(1)],
         "max_rounds": [integer(1), deprecated_alias()],
         "tol": [real(0, closed="left")],
-        "random_state": [integer(0)],
-        "seed": [integer(0), deprecated_alias()],
+        "random_state": random_states(),
+        "seed": [integer(0), None, deprecated_alias()],
         "round_timeout": [real(0), None],
         "verbose": ["verbose"],
     }
@@ -617,7 +618,7 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
             config = {
                 "fit_id": id(self) ^ int(time.time_ns()), "solver": self.solver,
                 "loss": self.loss, "lambda": self._lambda_for(N),
-                "seed": int(self._param("random_state")),
+                "seed": seed_of(self._param("random_state")) or 0,  # None: seed 0
                 "bias_multiplier": float(self.bias_multiplier),
                 "bias_learning_rate": (None if self.bias_learning_rate is None
                                        else float(self.bias_learning_rate)),
@@ -860,8 +861,10 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
         ``"sgd"``: stop when the objective changes by at most ``tol`` times
         its value between two rounds (every class, for one-vs-rest).
         0 runs all rounds.
-    random_state : int, default 0
-        Partition p's SVM has seed ``random_state + p``.
+    random_state : int >= 0, None, numpy RandomState or Generator, default 0
+        Partition p's SVM has seed ``s + p``: ``s`` is ``random_state``, 0
+        for None, or a seed drawn from a ``RandomState`` or ``Generator`` at
+        each ``fit`` (as the in-memory estimators).
     round_timeout : float or None, default 3600
         Seconds a round (or the loading of the partitions, or the computing
         of unknown row chunk sizes of the input) may take before ``fit``
