@@ -7,10 +7,11 @@ boundaries; no single-machine read) and the model is fitted by
 :class:`~stochsvm.dask.DaskLinearSVMRegressor` for the losses l1 and l2).
 Options map to the estimator's parameters: ``--epochs`` is ``max_iter``
 (one local epoch per partition and round), ``--tol`` the relative duality gap
-that stops CoCoA+ (default: the estimator's tol; 0 runs every round), ``-C``/``--lambda``, ``--loss``,
-``--solver`` (sdca: CoCoA+, sgd: parameter mixing), ``--seed``,
-``--bias-multiplier``, ``--bias-learning-rate`` and ``--t0``. The model file
-is the one in-memory training writes (a linear model dict).
+that stops CoCoA+ (default: the estimator's tol; 0 runs every round),
+``-C``/``--lambda``, ``--loss``, ``--solver`` (sdca: CoCoA+, sgd: parameter
+mixing), ``--seed``, ``--bias-multiplier``, ``--bias-learning-rate`` and
+``--t0``. The model file is the one in-memory training writes (a linear model
+dict).
 
 ADDRESS is a scheduler address (``tcp://host:port``; any address
 ``distributed.Client`` takes) or ``local:N``: a ``LocalCluster`` of N worker
@@ -226,7 +227,8 @@ def run_train(args):
         status = "converged" if est.converged_ else "round limit"
         gap = (f"final relative duality gap {est.relative_gap_:.3g}" if args.solver == "sdca"
                else "no duality gap (sgd)")
-        print(f"{status} after {est.n_iter_} rounds, {gap}, objective {objective(est.history_[-1]):.6f}, "
+        print(f"{status} after {est.n_iter_} rounds, {gap}, "
+              f"objective {objective(est.history_[-1]):.6f}, "
               f"training time {time.perf_counter() - t:.3f} s")
         if not est.converged_ and args.tol > 0:
             print(f"stochsvm train: notice: stopped on the round cap (--epochs {args.epochs}) "
