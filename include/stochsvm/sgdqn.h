@@ -38,8 +38,9 @@ SS_API SsStatus ss_svm_set_skip(SsSvm *self, int64_t skip);
 SS_API SsStatus ss_svm_unset_skip(SsSvm *self);
 /** @brief The skip in force (the default is computed from the data's density). */
 SS_API int64_t ss_svm_get_skip(const SsSvm *self);
-/** @brief The fraction s of non-zero values of the data (1 without data,
- *  for abstract data and for data with a kernel map). */
+/** @brief The fraction s of non-zero values of the data (1 without data
+ *  and for abstract data; with a kernel map, of the mapped values, as the
+ *  explicitly mapped matrix would count them). */
 SS_API double ss_svm_get_density(const SsSvm *self);
 /** @brief SGD-QN's diagonal rescaling B: dimension + 1 values owned by the
  *  object (the last one scales the bias coordinate w_b), valid until the

@@ -1231,7 +1231,8 @@ cdef class SVM(_Trainer):
 
     def get_density(self):
         """The fraction of non-zero values of the data, counted for SVMSGD2 and
-        SGD-QN (1 for other solvers, without data, and with a kernel map).
+        SGD-QN (1 for other solvers and without data); with a kernel map, of
+        the mapped values, so that both map paths get the same ``skip``.
 
         Returns
         -------

@@ -11,8 +11,11 @@
  *
  * The density s is counted once, when the data is set: the fraction of the
  * n d values that are non-zero (stored zeros of a sparse matrix do not
- * count, so dense and CSR copies of one matrix get the same skip). Abstract
- * data and data with a kernel map count as dense (s = 1).
+ * count, so dense and CSR copies of one matrix get the same skip). With a
+ * kernel map it is the fraction of the n d (2 order + 1) mapped values that
+ * are non-zero, as the explicitly mapped matrix would count it (a zero maps
+ * to zeros, x = 1 to zero sines), so that both paths train the same model.
+ * Abstract data count as dense (s = 1).
  */
 #include "svm_internal.h"
 
@@ -23,35 +26,49 @@ bool ss_solver_uses_skip(SsSolver solver)
   return solver == SS_SOLVER_SVMSGD2 || solver == SS_SOLVER_SGDQN;
 }
 
-/* Non-zero values among count values of either type. */
-static int64_t count_nonzero(const void *values, SsDType dtype, int64_t count)
+/* Non-zero values of the map of x (all 2 order + 1 of them zero for x = 0). */
+static int64_t mapped_nonzero(const SsHomKerMap *map, double x)
+{
+  if (x == 0) return 0;
+  double phi[2 * SS_HOMKERMAP_MAX_ORDER + 1];
+  const int64_t D = ss_homkermap_dimension(map);
+  ss_homkermap_evaluate(map, x, phi, 1);
+  int64_t nonzero = 0;
+  for (int64_t k = 0; k < D; ++k) nonzero += phi[k] != 0;
+  return nonzero;
+}
+
+/* Non-zero values among count values of either type (of their maps, with @p map). */
+static int64_t count_nonzero(const void *values, SsDType dtype, int64_t count, const SsHomKerMap *map)
 {
   int64_t nonzero = 0;
   if (dtype == SS_DTYPE_FLOAT32) {
     const float *v = values;
-    for (int64_t k = 0; k < count; ++k) nonzero += v[k] != 0;
+    for (int64_t k = 0; k < count; ++k) nonzero += map ? mapped_nonzero(map, v[k]) : v[k] != 0;
   } else {
     const double *v = values;
-    for (int64_t k = 0; k < count; ++k) nonzero += v[k] != 0;
+    for (int64_t k = 0; k < count; ++k) nonzero += map ? mapped_nonzero(map, v[k]) : v[k] != 0;
   }
   return nonzero;
 }
 
 double ss_source_density(const SsDataSource *source)
 {
-  if (source->kind != SS_DATA_DESCRIPTOR || source->descriptor.homkermap) return 1.0;
+  if (source->kind != SS_DATA_DESCRIPTOR) return 1.0;
   const SsData *data = &source->descriptor;
+  const SsHomKerMap *map = data->homkermap;
   const int64_t n = data->num_data, d = data->dimension;
   int64_t nonzero = 0;
   if (data->layout == SS_LAYOUT_DENSE) {
     const size_t size = data->dtype == SS_DTYPE_FLOAT32 ? sizeof(float) : sizeof(double);
     for (int64_t i = 0; i < n; ++i)
       nonzero += count_nonzero((const char *)data->values + (size_t)(i * data->row_stride) * size,
-                               data->dtype, d);
+                               data->dtype, d, map);
   } else {
-    if (data->indptr[n] > 0) nonzero = count_nonzero(data->values, data->dtype, data->indptr[n]);
+    if (data->indptr[n] > 0) nonzero = count_nonzero(data->values, data->dtype, data->indptr[n], map);
   }
-  return (double)nonzero / ((double)n * (double)d);
+  const double D = map ? (double)ss_homkermap_dimension(map) : 1.0;
+  return (double)nonzero / ((double)n * (double)d * D);
 }
 
 int64_t ss_svm_effective_skip(const SsSvm *self)
