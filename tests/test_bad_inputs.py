@@ -509,7 +509,7 @@ MATRIX = [
      "HomogeneousKernelMap.__init__ cannot be called twice (an SVM may be using the map); "
      "create a new HomogeneousKernelMap"),
     ("homkermap-overflow", lambda: homkermap(np.array([[1e300]]), gamma=4.0), ValueError,
-     "the map of X overflows in float64: |x|**(gamma/2) is not finite for gamma 4.0 and the "
+     "the map overflows in float64: |x|**(gamma/2) is not finite for gamma 4.0 and the "
      "largest |x|; scale X down or lower gamma"),
     # issue 19: model files are untrusted input
     ("model-file-metadata-not-utf8", lambda: _load_bytes(lambda: _svm_file(META=b"\xff\xfe")),

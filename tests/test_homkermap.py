@@ -270,7 +270,27 @@ def test_transform_refuses_an_overflowing_map(sparse, dtype, big):
     # |x|**(gamma/2) overflowed to inf (float32: in the final cast), returned silently.
     X = np.array([[0.5, big], [1.0, 2.0]], dtype=dtype)
     X = sp.csr_matrix(X) if sparse else X
-    with pytest.raises(ValueError, match=f"the map of X overflows in {np.dtype(dtype).name}"):
+    with pytest.raises(ValueError, match=f"the map overflows in {np.dtype(dtype).name}"):
         homkermap(X, gamma=4.0)
     Z = homkermap(X, gamma=1.0)                 # the same values are fine at gamma 1
     assert np.isfinite(Z.toarray() if sparse else Z).all()
+
+
+def test_call_and_scores_refuse_an_overflowing_map():
+    """transform refused the overflow, but the map's __call__ returned inf,
+    and an SVM with the map on the fly scored inf and predicted +1."""
+    hom = HomogeneousKernelMap("chi2", order=1, gamma=4.0)
+    with pytest.raises(ValueError, match="the map overflows in float64"):
+        hom([0.5, 1e300])
+    assert np.isfinite(hom([0.5, 1e30])).all()
+    X, y = histograms(n=60)
+    svm = SVM(X, y, 1e-2, solver="sdca", homkermap=hom)
+    svm.train()
+    far = X[:2].copy()
+    far[1, 0] = 1e300
+    with pytest.raises(ValueError, match="score of row 1 of X is (inf|-inf|nan): its values, "
+                                         "mapped, times the model overflow"):
+        svm.decision_function(far)
+    with pytest.raises(ValueError, match="score of row 1"):
+        svm.predict(far)
+    assert np.isfinite(svm.decision_function(X)).all()

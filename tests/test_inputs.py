@@ -427,3 +427,18 @@ def test_decision_function_inputs(problem):
         svm.decision_function(X[0])
     with pytest.raises(ValueError, match=r"X contains NaN or infinity"):
         svm.decision_function(np.full((2, X.shape[1]), np.nan))
+
+
+def test_scores_that_overflow_are_an_error_not_inf():
+    """A finite model too large for the data (set_model of 1e308 values):
+    decision_function returned inf and nan, and predict signs of them."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((20, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    svm = SVM(X, y, 0.1)
+    svm.set_model(np.full(3, 1e308))
+    with pytest.raises(ValueError, match="score of row .* of X is .*: its values times the "
+                                         "model overflow"):
+        svm.decision_function(X)
+    svm.set_model(np.ones(3))
+    assert np.isfinite(svm.decision_function(X)).all()

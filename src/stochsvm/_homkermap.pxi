@@ -157,6 +157,12 @@ cdef class HomogeneousKernelMap:
         Returns
         -------
         ndarray of shape ``np.shape(x) + (dimension,)``, float64
+
+        Raises
+        ------
+        ValueError
+            A value of ``x`` is not finite, or its map is not (as
+            :meth:`transform`).
         """
         a = np.asarray(x, dtype=np.float64)
         if not _all_finite(a):
@@ -170,7 +176,7 @@ cdef class HomogeneousKernelMap:
         with nogil:
             for k in range(xs.shape[0]):
                 ss_homkermap_evaluate(&self.map, xs[k], o + k * D, 1)
-        return out.reshape(a.shape + (D,))
+        return self._finite(out).reshape(a.shape + (D,))
 
     def transform(self, X):
         """The explicit expansion ``Psi(X)``: each column j becomes columns
@@ -242,7 +248,7 @@ cdef class HomogeneousKernelMap:
         if values is not None and _all_finite(values):
             return values
         dtype = "float64" if values is None else values.dtype.name
-        raise ValueError(f"the map of X overflows in {dtype}: |x|**(gamma/2) is not finite "
+        raise ValueError(f"the map overflows in {dtype}: |x|**(gamma/2) is not finite "
                          f"for gamma {self.gamma!r} and the largest |x|; scale X down or "
                          f"lower gamma")
 

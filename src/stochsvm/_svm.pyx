@@ -928,7 +928,8 @@ cdef class SVM(_Trainer):
         ------
         ValueError
             If X is not 2-D, has the wrong number of columns, or contains
-            NaN or infinity.
+            NaN or infinity; or if a score is not finite (values, or their
+            kernel map, too large for the model: the sum overflows).
         """
         cdef SsSvm *p = self._reader()
         cdef _DataView view = _mapped_view(X, "X", True, self._homkermap)
@@ -944,6 +945,11 @@ cdef class SVM(_Trainer):
         with nogil:   # on the object's threads (set_num_threads)
             status = ss_svm_decision_function(p, &view.data, o)
         self._check(status, "X", None)
+        if not _all_finite(out):   # (a sign of inf or NaN is no prediction)
+            row = int(np.flatnonzero(~np.isfinite(out))[0])
+            raise ValueError(f"the score of row {row} of X is {out[row]}: its values"
+                             f"{', mapped,' if self._homkermap is not None else ''} times the "
+                             f"model overflow; scale X down (or check the model)")
         return out
 
     def predict(self, X):
