@@ -1034,8 +1034,9 @@ cdef class SVM(_Trainer):
         Parameters
         ----------
         n : int
-            >= 1. Default ``max(100 num_data, ceil(10 / lambda))``, computed at
-            train time while not set.
+            >= 1. Default ``max(100 num_data, ceil(10 / lambda))`` (1000
+            ``num_data`` for SDCA with the hinge loss), computed at train time
+            while not set.
 
         Raises
         ------

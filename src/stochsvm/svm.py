@@ -61,7 +61,8 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         0 disables the rule. See "Stopping: what the C core guarantees" in
         the docs (solvers page).
     max_num_iterations : int, default ``max(100 n, ceil(10 / lambda_))``
-        Iterations (one example each) of this call. A run that reaches the
+        Iterations (one example each) of this call; 1000 n in place of 100 n
+        for SDCA with the hinge loss (the default solver and loss). A run that reaches the
         cap ends with ``info["status"] == "max_iterations"``.
     bias_multiplier : float, default 1
         B, the value of the constant feature that carries the bias
