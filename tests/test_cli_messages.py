@@ -130,6 +130,10 @@ def test_class_weights_that_leave_one_class_are_refused(tmp_path, capsys):
     assert main(["train", three, str(tmp_path / "m3.ssvm"), "-q", "-w3", "0"]) == 0
     assert "class weights give the classes 3 a weight of 0: they are never predicted" in \
         capsys.readouterr().err
+    # grid checks before its grid and trains the best model through train: one warning
+    assert main(["grid", three, str(tmp_path / "g3.ssvm"), "-v", "2", "--log2c", "0,1,1",
+                 "-w3", "0"]) == 0
+    assert capsys.readouterr().err.count("a weight of 0: they are never predicted") == 1
 
 
 def test_usage_errors_come_before_the_work(tmp_path, capsys, monkeypatch):

@@ -103,10 +103,13 @@ def check_class_weights(args, y, labels):
     """Refuse class weights that leave fewer than 2 classes with weight, and
     warn of classes they weigh 0, on the whole training file ``y``: once,
     before any training. A fold or a held-out part may lack a class of a
-    row or two, which a check of its own would take for a weight of 0."""
+    row or two, which a check of its own would take for a weight of 0.
+    grid checks before its grid, then trains the best model through train:
+    the second call says nothing (the warning came once)."""
     weights = example_weights(args, y, labels)
-    if weights is None:
+    if weights is None or getattr(args, "class_weights_checked", False):
         return
+    args.class_weights_checked = True
     # as the estimators: one class with weight left, the SVM would learn
     # nothing (it used to train and write a model scoring 0 everywhere)
     weighted = [v for v in labels if weights[y == v].sum() > 0]
