@@ -61,6 +61,24 @@ def test_estimator_split_follows_random_state(data):
     assert np.array_equal(a.decision_function(X), b.decision_function(X))
 
 
+def test_split_takes_every_random_state_the_estimators_take(data):
+    """A RandomState, a Generator or a seed of 2^32 and more failed every fit
+    (scikit-learn's splitter takes seeds below 2^32), and None split from the
+    global generator, a new model each run, where the docs say seed 0."""
+    X, y = data
+    zero = _bsca(early_stopping=True, max_iter=3).fit(X, y)
+    for random_state in (None, 0):
+        again = _bsca(early_stopping=True, max_iter=3, random_state=random_state).fit(X, y)
+        assert np.array_equal(again._train_rows, zero._train_rows)
+        np.testing.assert_array_equal(again.decision_function(X), zero.decision_function(X))
+    for random_state in (2**40, 2**63 - 1, np.random.RandomState(1), np.random.default_rng(1)):
+        est = _bsca(early_stopping=True, max_iter=3, random_state=random_state).fit(X, y)
+        assert est._train_rows.size == N - 40
+    big = [validation_split(y, 0.1, 2**40 + k)[1] for k in range(2)]
+    assert not np.array_equal(*big)                     # the high bits matter
+    assert np.array_equal(validation_split(y, 0.1, 2**40)[1], big[0])
+
+
 def test_one_split_for_all_one_vs_rest_classes():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(300, 3))

@@ -442,3 +442,34 @@ def test_scores_that_overflow_are_an_error_not_inf():
         svm.decision_function(X)
     svm.set_model(np.ones(3))
     assert np.isfinite(svm.decision_function(X)).all()
+
+
+def test_estimators_and_predict_refuse_scores_that_overflow(tmp_path):
+    """A finite row of 1.5e308 against a model: the linear estimators
+    returned inf and predicted a class, the kernel ones NaN and classes_[0],
+    and `stochsvm predict` wrote a label with status 0."""
+    pytest.importorskip("sklearn")
+    from stochsvm import KernelSVMClassifier, LinearSVMClassifier, LinearSVMRegressor
+    from stochsvm.cli import main
+    from stochsvm.model_file import save_model
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 3))
+    y = np.where(X[:, 0] + X[:, 1] > 0, 1, 0)
+    far = X[:3].copy()
+    for est in (LinearSVMClassifier(), LinearSVMRegressor(), KernelSVMClassifier(kernel="linear")):
+        est.fit(X, 10.0 * (X[:, 0] + X[:, 1]) if isinstance(est, LinearSVMRegressor) else y)
+        coef = est.coef_.ravel() if hasattr(est, "coef_") else np.ones(3)
+        far[1] = 1.5e308 * np.where(coef >= 0, 1.0, -1.0)
+        for call in (est.decision_function if hasattr(est, "decision_function") else est.predict,
+                     est.predict):
+            with pytest.raises(ValueError, match="score of row 1 of X is .*: its values times the "
+                                                 "model overflow"):
+                call(far)
+    model = tmp_path / "m.ssvm"
+    save_model(LinearSVMClassifier().fit(X, y), model)
+    data = tmp_path / "far.svm"
+    far[1] = 1.5e308
+    data.write_text("".join(f"{t} " + " ".join(f"{j + 1}:{v:.17g}" for j, v in enumerate(row))
+                            + "\n" for t, row in zip(y[:3], far)))
+    assert main(["predict", str(model), str(data), str(tmp_path / "out")]) != 0

@@ -37,6 +37,16 @@ from sklearn.model_selection import StratifiedShuffleSplit
 __all__ = ["validation_split", "ValidationMonitor", "train_watched"]
 
 
+def _split_seed(seed):
+    """scikit-learn's seed (below 2^32) for the C core's seed (63 bits, from
+    seed_of; None is seed 0): the seed itself where it fits, else one mixed
+    from all its bits."""
+    seed = 0 if seed is None else int(seed)
+    if 0 <= seed < 2**32:
+        return seed
+    return int(np.random.SeedSequence(abs(seed)).generate_state(1)[0])
+
+
 def validation_split(y, fraction, seed, *, words=("early stopping", "validation_fraction=",
                                                    "set early_stopping=False")):
     """Indices ``(train, held_out)`` of a stratified split of the rows of
@@ -72,7 +82,8 @@ def validation_split(y, fraction, seed, *, words=("early stopping", "validation_
         fail("raise")
     if n - held_out < len(classes):
         fail("lower")
-    splitter = StratifiedShuffleSplit(n_splits=1, test_size=held_out, random_state=seed)
+    splitter = StratifiedShuffleSplit(n_splits=1, test_size=held_out,
+                                      random_state=_split_seed(seed))
     train, test = next(splitter.split(np.zeros((n, 1)), y))
     if np.unique(y[test]).size < len(classes):
         fail("raise")

@@ -22,7 +22,7 @@ from libc.string cimport memcpy
 
 from stochsvm._core cimport *
 from stochsvm._svm import (_as_float, _as_int, _as_int64, _all_finite, _prepare_matrix,
-                           _prepare_labels, _as_float_vector)
+                           _prepare_labels, _as_float_vector, _finite_scores)
 
 cnp.import_array()
 
@@ -594,7 +594,7 @@ cdef class KernelSVM(_Trainer):
         if status == SS_ERR_ALLOC:
             raise MemoryError("out of memory in decision_function")
         _check(status, "X", "data")
-        return out
+        return _finite_scores(out)
 
     def predict(self, X):
         """Labels -1 / +1: the sign of :meth:`decision_function` (0 counts as +1)."""

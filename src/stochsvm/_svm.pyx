@@ -381,6 +381,21 @@ def _prepare_labels(y, n, binary=True):
     return y64
 
 
+def _finite_scores(scores, mapped=False):
+    """``scores`` (one row per example of X) if every value is finite; else
+    the ValueError of the first row that is not: a sign of inf or NaN is no
+    prediction. Finite values can overflow against a model (about 1e308
+    times a weight of 2), or through a kernel map's |x|**(gamma/2)."""
+    if _all_finite(scores):
+        return scores
+    bad = ~np.isfinite(np.asarray(scores).reshape(len(scores), -1))
+    row = int(np.flatnonzero(bad.any(axis=1))[0])
+    value = np.asarray(scores).reshape(len(scores), -1)[row][bad[row]][0]
+    raise ValueError(f"the score of row {row} of X is {value}: its values"
+                     f"{', mapped,' if mapped else ''} times the model overflow; scale X down "
+                     f"(or check the model)")
+
+
 def _as_float_vector(value, name, length, what):
     """``value`` as a contiguous float64 vector of ``length`` entries."""
     a = np.asarray(value)
@@ -945,12 +960,7 @@ cdef class SVM(_Trainer):
         with nogil:   # on the object's threads (set_num_threads)
             status = ss_svm_decision_function(p, &view.data, o)
         self._check(status, "X", None)
-        if not _all_finite(out):   # (a sign of inf or NaN is no prediction)
-            row = int(np.flatnonzero(~np.isfinite(out))[0])
-            raise ValueError(f"the score of row {row} of X is {out[row]}: its values"
-                             f"{', mapped,' if self._homkermap is not None else ''} times the "
-                             f"model overflow; scale X down (or check the model)")
-        return out
+        return _finite_scores(out, self._homkermap is not None)
 
     def predict(self, X):
         """Predicted labels, the sign of :meth:`decision_function` (ties -> +1).

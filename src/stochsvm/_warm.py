@@ -55,8 +55,11 @@ class TrainingData:
         self._weights_print = fingerprint(weights)
 
     def same_examples(self, other):
-        """Same X and labels (the weights aside)."""
-        return self._prints == other._prints
+        """Same X and labels (the weights aside) as ``other``, whose X (the
+        array the SVMs borrow) still holds them: refilled in place since, it
+        would train the SVMs on its new values."""
+        return self._prints == other._prints and (
+            self.X is other.X or fingerprint(other.X) == other._prints[0])
 
     def with_weights(self, weights):
         """These arrays (the ones the SVMs borrow) with other weights."""

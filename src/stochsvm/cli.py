@@ -1185,7 +1185,12 @@ def _run_predict(args):
         print(f"stochsvm predict: warning: {args.file} has negative features; the model's "
               f"kernel map was trained on non-negative ones (a negative value maps by "
               f"symmetry, which is not the kernel)", file=sys.stderr)
-    scores = _model_file.decision_function(d, X)
+    from stochsvm._svm import _finite_scores
+
+    try:
+        scores = _finite_scores(_model_file.decision_function(d, X), d.get("homkermap") is not None)
+    except ValueError as exc:  # (finite values that overflow against the model)
+        raise _Fail(f"{args.file}: {exc}") from None
     labels = None if d["labels"] is None else np.asarray(d["labels"])
     meta = d["metadata_json"]
     classes = meta.get("classes")  # estimators saved with string labels

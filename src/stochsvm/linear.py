@@ -58,7 +58,7 @@ from stochsvm._cancel import map_cancellable
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
-from stochsvm._svm import _T0_SOLVERS, SVM
+from stochsvm._svm import _T0_SOLVERS, SVM, _finite_scores
 from stochsvm._warm import SvmParams, TrainingData
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
@@ -566,7 +566,13 @@ def _linear_scores(X, W):
     """``X @ W`` as float64 (W float64 of shape (d,) or (d, k)), without a float64 copy
     of float32 X: NumPy and SciPy would convert all of X before multiplying,
     so float32 X is multiplied block of rows by block of rows (never a
-    block of one row, which BLAS sums in another order)."""
+    block of one row, which BLAS sums in another order). An overflow is
+    left to the callers (inf or NaN: _finite_scores says which row)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _scores_of_blocks(X, W)
+
+
+def _scores_of_blocks(X, W):
     if X.dtype == np.float64:
         return np.asarray(X @ W, dtype=np.float64)
     n = X.shape[0]
@@ -885,7 +891,9 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
         """
         check_is_fitted(self, "coef_")
         X = self._validate_X(X, reset=False)
-        scores = _linear_scores(X, self.coef_.T) + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = _linear_scores(X, self.coef_.T) + self.intercept_
+        scores = _finite_scores(scores)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def _has_own_probabilities(self):
@@ -1045,4 +1053,6 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
         """
         check_is_fitted(self, "coef_")
         X = self._validate_X(X, reset=False)
-        return _linear_scores(X, self.coef_).ravel() + self.intercept_
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = _linear_scores(X, self.coef_).ravel() + self.intercept_
+        return _finite_scores(scores)
