@@ -441,7 +441,8 @@ SS_API SsStatus ss_svm_set_interrupt_function(SsSvm *self, SsSvmInterruptFunctio
 
 /* Getters never fail. Given NULL for the object they read nothing and return
  * 0, NaN (a double), NULL (a pointer), "" (the last error), or for an enum its
- * "none" value or a new object's default (SS_SOLVER_NONE, SS_LOSS_HINGE, SS_VISIT_PERMUTATION, SS_SVM_STOP_DEFAULT). */
+ * "none" value or a new object's default (SS_SOLVER_NONE, SS_LOSS_HINGE,
+ * SS_VISIT_PERMUTATION, SS_SVM_STOP_DEFAULT). */
 
 SS_API SsSolver ss_svm_get_solver(const SsSvm *self);
 SS_API double ss_svm_get_lambda(const SsSvm *self);

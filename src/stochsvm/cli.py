@@ -1188,7 +1188,8 @@ def _run_predict(args):
     from stochsvm._svm import _finite_scores
 
     try:
-        scores = _finite_scores(_model_file.decision_function(d, X), d.get("homkermap") is not None)
+        scores = _finite_scores(_model_file.decision_function(d, X),
+                                mapped=d.get("homkermap") is not None)
     except ValueError as exc:  # (finite values that overflow against the model)
         raise _Fail(f"{args.file}: {exc}") from None
     labels = None if d["labels"] is None else np.asarray(d["labels"])

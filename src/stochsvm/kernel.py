@@ -43,8 +43,8 @@ from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, 
                                   integer, lambda_of, options, random_states, real,
                                   seed_of)
 from stochsvm._probability import _PlattProbabilities
-from stochsvm._warm import SvmParams, TrainingData
 from stochsvm._progress import estimator_progress
+from stochsvm._warm import SvmParams, TrainingData
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
                              epochs_to_iterations, map_in_threads, print_training, validate_data)
 from stochsvm.svm import (_convergence_warning, _report_training, _scale_note, _stop_reasons,

@@ -59,10 +59,10 @@ from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
 from stochsvm._svm import _T0_SOLVERS, SVM, _finite_scores
-from stochsvm._warm import SvmParams, TrainingData
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
                                   seed_of)
+from stochsvm._warm import SvmParams, TrainingData
 from stochsvm.calibration import log_platt_probability, normalise_logs
 from stochsvm.svm import (_report_training, _scale_alternative, _scale_note, _stop_reasons,
                           _zero_objective)
