@@ -112,3 +112,13 @@ def test_printing_the_progress_does_not_change_the_model(train_file, tmp_path, l
             for out in (q, v)]
     assert stop[0] == stop[1]
     assert quiet.read_bytes() == loud.read_bytes()
+
+
+def test_the_last_line_is_the_finished_model(train_file):
+    """Kernel Pegasos hands over to the exact solver after its last
+    diagnostic: the progress lines ended on the objective before the finish,
+    the summary on the one after. A 'finish' line now shows it."""
+    out = _train("--kernel", "rbf", "--solver", "pegasos", train_file)
+    finish = re.findall(r"^  finish +objective (\S+)", out.stdout, re.M)
+    summary = re.search(r"objective (\S+), training time", out.stdout)
+    assert finish and summary and finish[-1] == summary.group(1).rstrip(",")

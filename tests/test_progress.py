@@ -190,3 +190,38 @@ def test_tqdm_bar(monkeypatch):
     stochsvm.LinearSVMClassifier(solver="sgd", max_iter=2, tol=0, verbose=1).fit(X, y)
     last = file.getvalue().replace("\r", "\n").strip().splitlines()[-1]
     assert last.startswith("LinearSVMClassifier: 100%") and "3/3 classes done" in last
+
+
+def _cancer():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    return StandardScaler().fit_transform(X), np.where(y == 1, 1.0, -1.0)
+
+
+@pytest.mark.parametrize("kind, loss", [("sdca", "squared_hinge"), ("sgd", "hinge"),
+                                        ("sgd", "logistic"), ("pegasos", "hinge")])
+def test_the_diagnostic_function_sees_how_the_run_ended(kind, loss):
+    """A finish after the run's last diagnostic (Newton's; the kernel SDCA
+    finish of Pegasos), or a status set after it, changed the statistics the
+    function never saw: its last call said "max_iterations" and an older
+    objective where train() returned "converged" (c_api.rst: it is called at
+    the end of a run, after the statistics are updated)."""
+    pytest.importorskip("sklearn")
+    X, y = _cancer()
+    n = len(y)
+    if kind == "pegasos":
+        svm = stochsvm.KernelSVM(X[:300], y[:300], 1.0 / 3000, solver="pegasos", gamma=1 / 30,
+                                 seed=0)
+    else:
+        svm = stochsvm.SVM(X, y, 1.0 / n, solver=kind, loss=loss)
+    seen = []
+    svm.set_diagnostic_function(lambda stats: seen.append(dict(stats)))
+    final = svm.train()
+    assert final["status"] == "converged"
+    last = seen[-1]
+    for key in ("status", "iteration", "objective", "duality_gap"):
+        assert last[key] == final[key] or (np.isnan(last[key]) and np.isnan(final[key])), key
+    # before it: the run's diagnostics, and the cap's closing one where a finish follows
+    assert {s["status"] for s in seen[:-1]} <= {"training", "max_iterations"}

@@ -97,7 +97,9 @@ typedef struct SsKernelSvmStatistics {
 
 /** @brief Diagnostic callback (as SsSvmDiagnosticFunction): called every
  *  diagnostic_frequency iterations and at the end of a run; non-zero stops
- *  training. It may call any getter and ss_kernel_svm_decision_function; a
+ *  training. As there, it is called once more with the statistics of a
+ *  finish (the exact solver's, after Pegasos or the SBP), its answer
+ *  ignored. It may call any getter and ss_kernel_svm_decision_function; a
  *  setter or ss_kernel_svm_train called there returns SS_ERR_BAD_STATE. */
 typedef int (*SsKernelSvmDiagnosticFunction)(const SsKernelSvm *svm, void *user);
 

@@ -134,7 +134,10 @@ typedef struct SsSvmStatistics {
 /** @brief Diagnostic callback, called every diagnostic_frequency iterations and
  *  at the end of a run, after the statistics are updated. Return non-zero to
  *  stop training (status SS_SVM_STATUS_INTERRUPTED, ss_svm_train returns
- *  SS_ERR_INTERRUPTED). It may call any getter on @p svm; a setter or
+ *  SS_ERR_INTERRUPTED). Where a finish (the Newton finish) or the final
+ *  status changed the statistics after the run's last diagnostic, it is
+ *  called once more with them, its answer ignored: its last call sees what
+ *  train returns. It may call any getter on @p svm; a setter or
  *  ss_svm_train called there (through @p user) returns SS_ERR_BAD_STATE. */
 typedef int (*SsSvmDiagnosticFunction)(const SsSvm *svm, void *user);
 

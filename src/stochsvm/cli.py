@@ -511,10 +511,12 @@ class _Progress:
                 svm.set_diagnostic_function(lambda stats, k=k: self.diagnostic(k, stats))
         self.live.start()
 
-    def _draw(self, epoch, text):
+    def _draw(self, epoch, text, finish=False):
         elapsed = time.perf_counter() - self.start
         if self.bar:
             self.live.note(text)
+        elif finish:
+            print(f"  finish      {text}  elapsed {elapsed:.3f} s", flush=True)
         elif float(epoch).is_integer():
             print(f"epoch {int(epoch):4d}  {text}  elapsed {elapsed:.3f} s", flush=True)
         else:
@@ -523,6 +525,9 @@ class _Progress:
     def diagnostic(self, k, stats):
         """A diagnostic of SVM k (on its training thread): redraw."""
         with self.lock:
+            # the end of a run whose finish (or final status) changed its
+            # statistics after its last diagnostic: no new iterations
+            finish = stats["status"] != "training" and int(stats["iteration"]) == self.iterations[k]
             self.iterations[k] = int(stats["iteration"])
             self.objectives[k] = float(stats["objective"])
             epoch = sum(self.iterations) / (len(self.iterations) * self.n)
@@ -537,7 +542,7 @@ class _Progress:
                 if scored:
                     name, value = _validation_score(self.monitors[0], np.mean(scored))
                     text += f"  validation {name} {value:.4f}"
-            self._draw(epoch, text)
+            self._draw(epoch, text, finish)
         return None
 
     def observer(self, k):

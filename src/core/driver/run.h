@@ -40,6 +40,27 @@ typedef volatile int64_t SsRunProgress;
 #define ss_run_read_progress(p) (*(p))
 #endif
 
+/** What an object's diagnostic function saw last in a train call (status
+ *  SS_SVM_STATUS_UNTRAINED: nothing yet). A finish after the run's last
+ *  diagnostic (Newton's, the kernel SDCA finish) or a status set after it
+ *  can change the statistics: the objects call the function once more at
+ *  the end when ss_run_seen_differs says so (svm.h, kernel_svm.h). */
+typedef struct SsRunSeen {
+  SsSvmStatus status;
+  int64_t iteration;
+  double objective;
+} SsRunSeen;
+
+/** True if (status, iteration, objective) is not what @p seen holds
+ *  (NaN objectives count as equal). */
+static inline bool ss_run_seen_differs(const SsRunSeen *seen, SsSvmStatus status, int64_t iteration,
+                                       double objective)
+{
+  const bool both_nan = objective != objective && seen->objective != seen->objective;
+  return seen->status != status || seen->iteration != iteration ||
+         !(seen->objective == objective || both_nan);
+}
+
 /** Which stopping rule a run applies at its diagnostics (see run.c). */
 typedef enum SsRunCriterion {
   SS_RUN_NO_RULE = 0,          /**< the cap only (the Perceptron minimises no objective) */

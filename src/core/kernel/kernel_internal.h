@@ -285,6 +285,7 @@ struct SsKernelSvm_ {
                                     < 0: no prediction) */
   SsKernelSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
+  SsRunSeen notified;          /**< what the diagnostic function saw last (run.h) */
   SsSvmInterruptFunction interrupt_fn;
   void *interrupt_user;
 

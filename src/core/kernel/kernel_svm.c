@@ -453,7 +453,22 @@ static void run_set_status(void *object, SsSvmStatus status)
 static int run_notify(void *object)
 {
   SsKernelSvm *self = object;
-  return self->diagnostic_fn ? self->diagnostic_fn(self, self->diagnostic_user) : 0;
+  if (!self->diagnostic_fn) return 0;
+  const SsKernelSvmStatistics *st = &self->statistics;
+  self->notified = (SsRunSeen){st->status, st->iteration, st->objective};
+  return self->diagnostic_fn(self, self->diagnostic_user);
+}
+
+/* The diagnostic function sees how a run ended: a finish after the run's
+ * last diagnostic (the exact solver's, kernel_finish.c) or a status set
+ * after it changed the statistics, so it is called once more, its answer
+ * ignored (the run is over). */
+static void notify_the_end(SsKernelSvm *self, SsStatus status)
+{
+  const SsKernelSvmStatistics *st = &self->statistics;
+  if (status == SS_OK && self->diagnostic_fn &&
+      ss_run_seen_differs(&self->notified, st->status, st->iteration, st->objective))
+    (void)self->diagnostic_fn(self, self->diagnostic_user);
 }
 
 /* The window rule's certificate (run.c): for a solver whose stop needs one,
@@ -795,7 +810,9 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   ss_kernel_svm_succeed(self);   /* no message left over from an earlier call */
   self->train_start_time = ss_clock_seconds();
   self->training = true;
+  self->notified = (SsRunSeen){.status = SS_SVM_STATUS_UNTRAINED};
   const SsStatus status = run_solver(self);
+  notify_the_end(self, status);
   self->training = false;
   /* The arrays may also change while the run reads them (a diagnostic
    * callback, another thread of the caller): the model then answers

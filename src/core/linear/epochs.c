@@ -182,7 +182,10 @@ static void set_status(void *object, SsSvmStatus status)
 static int notify(void *object)
 {
   SsSvm *self = ((SsEpochRun *)object)->svm;
-  return self->diagnostic_fn ? self->diagnostic_fn(self, self->diagnostic_user) : 0;
+  if (!self->diagnostic_fn) return 0;
+  const SsSvmStatistics *st = &self->statistics;
+  self->notified = (SsRunSeen){st->status, st->iteration, st->objective};
+  return self->diagnostic_fn(self, self->diagnostic_user);
 }
 
 /* SDCA's diagnostic budget (run.c): the default stop costs at most 10% of

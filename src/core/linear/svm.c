@@ -696,6 +696,18 @@ void ss_svm_forget_history(SsSvm *self)
 /*                                 Dispatcher                               */
 /* ------------------------------------------------------------------------ */
 
+/* The diagnostic function sees how a run ended: a finish after the run's
+ * last diagnostic (Newton's, primal_finish.c) or a status set after it
+ * changed the statistics, so it is called once more, its answer ignored
+ * (the run is over). */
+static void notify_the_end(SsSvm *self, SsStatus status)
+{
+  const SsSvmStatistics *st = &self->statistics;
+  if (status == SS_OK && self->diagnostic_fn &&
+      ss_run_seen_differs(&self->notified, st->status, st->iteration, st->objective))
+    (void)self->diagnostic_fn(self, self->diagnostic_user);
+}
+
 static SsStatus run_solver(SsSvm *self)
 {
   switch (self->solver) {
@@ -816,7 +828,9 @@ SsStatus ss_svm_train(SsSvm *self)
   ss_svm_find_unit_values(self);
   self->train_start_time = ss_clock_seconds();
   self->training = true;
+  self->notified = (SsRunSeen){.status = SS_SVM_STATUS_UNTRAINED};
   const SsStatus status = run_solver(self);
+  notify_the_end(self, status);
   self->training = false;
   return explain_train(self, status);
 }

@@ -131,6 +131,7 @@ struct SsSvm_ {
   SsThreads threads;           /**< threads of the score passes (threads.h); count <= 1: serial */
   SsSvmDiagnosticFunction diagnostic_fn;
   void *diagnostic_user;
+  SsRunSeen notified;          /**< what the diagnostic function saw last (run.h) */
   SsSvmInterruptFunction interrupt_fn;
   void *interrupt_user;
 
