@@ -61,13 +61,17 @@ class TrainingData:
         return self._prints == other._prints and (
             self.X is other.X or fingerprint(other.X) == other._prints[0])
 
+    def same_weights(self, other):
+        """The same weights as ``other`` (compared by fingerprint)."""
+        return self._weights_print == other._weights_print
+
     def with_weights(self, weights):
         """These arrays (the ones the SVMs borrow) with other weights."""
         return TrainingData(self.X, self.problems, weights, self._prints)
 
     def __eq__(self, other):
         return (isinstance(other, TrainingData) and self.same_examples(other)
-                and self._weights_print == other._weights_print)
+                and self.same_weights(other))
 
     __hash__ = None
 

@@ -588,7 +588,7 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
         problems = self._problems(y)
         data = TrainingData(X, problems, weights)
         same = last is not None and data.same_examples(last)
-        same_weights = same and data == last
+        same_weights = same and data.same_weights(last)   # (X read once: not data == last)
         if partial and not first:
             changed = self._changed_svm_params(self._SVM_PARAMS + self._LAMBDA_PARAMS)
             if changed:
