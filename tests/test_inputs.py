@@ -444,6 +444,24 @@ def test_scores_that_overflow_are_an_error_not_inf():
     assert np.isfinite(svm.decision_function(X)).all()
 
 
+def test_c_decision_statuses_become_python_errors():
+    """The C decision functions say when a score is not finite
+    (tests/c/test_score_overflow.c): SS_ERR_NUMERIC, an overflow, names the
+    row; SS_ERR_BAD_DATA, X turned non-finite while it was scored (the
+    borrowed array, changed by another thread), says so; SS_OK returns
+    the scores as they are."""
+    from stochsvm._svm import _scores_or_raise
+
+    scores = np.array([1.0, np.inf, -2.0])
+    with pytest.raises(ValueError, match="score of row 1 of X is inf: its values times"):
+        _scores_or_raise(5, scores)               # SS_ERR_NUMERIC
+    with pytest.raises(ValueError, match="X holds a value that is not finite: its array "
+                                         "changed while it was being scored"):
+        _scores_or_raise(3, np.array([np.nan]))   # SS_ERR_BAD_DATA
+    ok = np.array([1.0, 2.0])
+    assert _scores_or_raise(0, ok) is ok
+
+
 def test_estimators_and_predict_refuse_scores_that_overflow(tmp_path):
     """A finite row of 1.5e308 against a model: the linear estimators
     returned inf and predicted a class, the kernel ones NaN and classes_[0],

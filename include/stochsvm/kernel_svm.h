@@ -189,9 +189,13 @@ SS_API SsStatus ss_kernel_svm_train(SsKernelSvm *self);
  *  with the present model.
  *  @param data   m rows of the object's dimension (precomputed: m x n kernel
  *                values against the training examples).
- *  @param scores m doubles, written.
+ *  @param scores m doubles, written (all of them, unless SS_ERR_BAD_ARG or
+ *                SS_ERR_ALLOC).
  *  @return SS_OK, SS_ERR_BAD_ARG (NULL, dimension mismatch, kernel map),
- *          SS_ERR_ALLOC. */
+ *          SS_ERR_ALLOC; SS_ERR_NUMERIC (a score is not finite: the values are
+ *          too large for the model, and the sum overflows); SS_ERR_BAD_DATA (a
+ *          value of @p data is not finite: its array changed after the
+ *          descriptor was made). Scan @p scores for the row. */
 SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *data,
                                                 double *scores);
 

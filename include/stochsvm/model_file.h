@@ -202,7 +202,10 @@ SS_API SsStatus ss_model_load(SsModel *model, const char *path, char *message,
  *  every offset is 0 and the data are CSR): the caller passes raw features.
  *  @return SS_OK; SS_ERR_BAD_ARG (invalid model, NULL pointer, dimension
  *          mismatch); SS_ERR_BAD_DATA (a scaled value overflows to
- *          infinity); SS_ERR_ALLOC. */
+ *          infinity, or a value of @p data is not finite: its array changed
+ *          after the descriptor was made); SS_ERR_NUMERIC (a score is not
+ *          finite: finite values overflow against the model; every score is
+ *          written, scan them for the row); SS_ERR_ALLOC. */
 SS_API SsStatus ss_model_decision_function(const SsModel *model, const SsData *data,
                                            double *scores);
 

@@ -44,7 +44,9 @@ typedef enum SsStatus {
   SS_ERR_BAD_ARG = 2,    /**< an argument is out of its documented range */
   SS_ERR_BAD_DATA = 3,   /**< the data or labels are malformed (shape, NaN/inf, CSR structure, labels) */
   SS_ERR_BAD_STATE = 4,  /**< the call is not valid in the object's present state */
-  SS_ERR_NUMERIC = 5,    /**< training produced a non-finite model (diverged) */
+  SS_ERR_NUMERIC = 5,    /**< training produced a non-finite model (diverged), or a
+                              decision function a non-finite score (values too large
+                              for the model) */
   SS_ERR_INTERRUPTED = 6, /**< a diagnostic or interrupt callback asked training to stop */
   SS_ERR_IO = 7,          /**< a file could not be opened, read, written or renamed (model_file.h) */
   SS_ERR_FORMAT = 8,      /**< not a model file, or a truncated, corrupted or inconsistent one */

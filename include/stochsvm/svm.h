@@ -489,8 +489,12 @@ SS_API int ss_svm_get_num_threads(const SsSvm *self);
 /** @brief Scores <w, x> + b of the present model for the m rows of @p data
  *  (with a homogeneous kernel map attached to @p data, of the mapped rows),
  *  on the object's threads (ss_svm_set_num_threads).
- *  @param scores m doubles, written.
- *  @return SS_OK, or SS_ERR_BAD_ARG (NULL, dimension mismatch). */
+ *  @param scores m doubles, written (all of them, whatever the status).
+ *  @return SS_OK; SS_ERR_BAD_ARG (NULL, dimension mismatch); SS_ERR_NUMERIC
+ *          (a score is not finite: values, or their kernel map, too large for
+ *          the model, about 1e308 times a weight of 2); SS_ERR_BAD_DATA (a
+ *          value of @p data is not finite: its array changed after the
+ *          descriptor was made). Scan @p scores for the row. */
 SS_API SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double *scores);
 /** @brief Statistics of the last diagnostic, owned by the object. Makes a
  *  pending closing diagnostic first (ss_svm_settle): the one getter besides

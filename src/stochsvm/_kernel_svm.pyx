@@ -22,7 +22,7 @@ from libc.string cimport memcpy
 
 from stochsvm._core cimport *
 from stochsvm._svm import (_as_float, _as_int, _as_int64, _all_finite, _prepare_matrix,
-                           _prepare_labels, _as_float_vector, _finite_scores)
+                           _prepare_labels, _as_float_vector, _scores_or_raise)
 
 cnp.import_array()
 
@@ -593,8 +593,10 @@ cdef class KernelSVM(_Trainer):
             status = ss_kernel_svm_decision_function(p, &view.data, o)
         if status == SS_ERR_ALLOC:
             raise MemoryError("out of memory in decision_function")
+        if status == SS_ERR_NUMERIC or status == SS_ERR_BAD_DATA:
+            return _scores_or_raise(status, out)
         _check(status, "X", "data")
-        return _finite_scores(out)
+        return out
 
     def predict(self, X):
         """Labels -1 / +1: the sign of :meth:`decision_function` (0 counts as +1)."""

@@ -242,7 +242,7 @@ def decision_function(dict d, X):
     """Scores of the rows of ``X`` (a scipy CSR matrix or a 2-D array) under
     the model ``d``, computed by the core (``ss_model_decision_function``, the
     code C programs use): shape (n, k)."""
-    from stochsvm._svm import _prepare_matrix
+    from stochsvm._svm import _prepare_matrix, _scores_or_raise
 
     cdef _Model holder = _Model()
     holder.fill(d)
@@ -272,6 +272,8 @@ def decision_function(dict d, X):
     cdef cnp.ndarray out = np.empty((data.num_data, k), dtype=np.float64)
     with nogil:
         status = ss_model_decision_function(&holder.model, &data, <double *>cnp.PyArray_DATA(out))
+    if status == SS_ERR_NUMERIC or status == SS_ERR_BAD_DATA:
+        return _scores_or_raise(status, out, d.get("homkermap") is not None)
     if status != SS_OK:
         raise ValueError(ss_status_string(status).decode())
     return out

@@ -396,6 +396,18 @@ def _finite_scores(scores, mapped=False):
                      f"(or check the model)")
 
 
+def _scores_or_raise(int status, scores, mapped=False):
+    """``scores`` from a C decision function that returned ``status``
+    (SS_OK, or the two statuses of a score that is not finite: every score
+    is written either way)."""
+    if status == SS_ERR_NUMERIC:
+        return _finite_scores(scores, mapped)   # raises, naming the row
+    if status == SS_ERR_BAD_DATA:
+        raise ValueError("X holds a value that is not finite: its array changed while it was "
+                         "being scored (another thread?)")
+    return scores
+
+
 def _as_float_vector(value, name, length, what):
     """``value`` as a contiguous float64 vector of ``length`` entries."""
     a = np.asarray(value)
@@ -959,8 +971,10 @@ cdef class SVM(_Trainer):
         o = <double *>cnp.PyArray_DATA(out)
         with nogil:   # on the object's threads (set_num_threads)
             status = ss_svm_decision_function(p, &view.data, o)
+        if status == SS_ERR_NUMERIC or status == SS_ERR_BAD_DATA:
+            return _scores_or_raise(status, out, self._homkermap is not None)
         self._check(status, "X", None)
-        return _finite_scores(out, self._homkermap is not None)
+        return out
 
     def predict(self, X):
         """Predicted labels, the sign of :meth:`decision_function` (ties -> +1).

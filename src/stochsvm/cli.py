@@ -1190,11 +1190,8 @@ def _run_predict(args):
         print(f"stochsvm predict: warning: {args.file} has negative features; the model's "
               f"kernel map was trained on non-negative ones (a negative value maps by "
               f"symmetry, which is not the kernel)", file=sys.stderr)
-    from stochsvm._svm import _finite_scores
-
     try:
-        scores = _finite_scores(_model_file.decision_function(d, X),
-                                mapped=d.get("homkermap") is not None)
+        scores = _model_file.decision_function(d, X)
     except ValueError as exc:  # (finite values that overflow against the model)
         raise _Fail(f"{args.file}: {exc}") from None
     labels = None if d["labels"] is None else np.asarray(d["labels"])

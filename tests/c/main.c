@@ -279,6 +279,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_scaling_saved_loaded_and_applied)                     \
   X(model_scaling_section_layout)                               \
   X(model_scaling_rejects)                                      \
+  /* test_score_overflow.c */                                    \
+  X(score_overflow_linear)                                      \
+  X(score_overflow_kernel)                                      \
+  X(score_overflow_model)                                       \
   /* test_model_file_io.c */                                     \
   X(model_load_refuses_non_regular_files)                       \
   X(model_load_truncated_and_corrupted_files)                   \

@@ -90,6 +90,12 @@ int64_t ss_data_first_nonfinite_row(const SsData *data)
   return -1;
 }
 
+SsStatus ss_scores_status(const SsData *data, const double *scores, int64_t count)
+{
+  if (all_finite(SS_DTYPE_FLOAT64, scores, count)) return SS_OK;
+  return ss_data_first_nonfinite_row(data) >= 0 ? SS_ERR_BAD_DATA : SS_ERR_NUMERIC;
+}
+
 int64_t ss_data_first_non_unit_row(const SsData *data)
 {
   for (int64_t i = 0; i < data->num_data; ++i) {

@@ -107,6 +107,11 @@ typedef struct SsDataSource {
  *  descriptor was checked when made; a value can only have changed since in
  *  the caller's borrowed arrays. O(stored values): for error paths only. */
 int64_t ss_data_first_nonfinite_row(const SsData *data);
+/** The status of a decision function's @p count scores of the rows of
+ *  @p data: SS_OK if every one is finite; else SS_ERR_BAD_DATA if a value of
+ *  @p data is not finite (a borrowed array changed after the descriptor was
+ *  made), SS_ERR_NUMERIC if finite values overflowed against the model. */
+SsStatus ss_scores_status(const SsData *data, const double *scores, int64_t count);
 /** Whether @p data is CSR (no map) with at least one stored value and
  *  every stored value 1 (0/1 features, as a9a's): its rows' dot products
  *  and updates need not load the values, with the same results (the

@@ -832,7 +832,8 @@ SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const SsData *
 {
   if (!self || !valid_descriptor(data) || !scores) return SS_ERR_BAD_ARG;
   if (data->dimension != self->dimension) return SS_ERR_BAD_ARG;
-  return ss_kernel_model_scores(&self->model, &self->kernel, data, scores, self->threads);
+  SsStatus status = ss_kernel_model_scores(&self->model, &self->kernel, data, scores, self->threads);
+  return status == SS_OK ? ss_scores_status(data, scores, data->num_data) : status;
 }
 
 SsStatus ss_kernel_svm_nu_from_model(const SsKernelSvm *self, double *nu)

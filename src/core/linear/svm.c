@@ -658,7 +658,7 @@ SsStatus ss_svm_decision_function(const SsSvm *self, const SsData *data, double 
   if (d != self->dimension) return SS_ERR_BAD_ARG;
   settle_for_reader(self, true);
   ss_data_scores(data, self->model, self->bias, scores, self->threads);
-  return SS_OK;
+  return ss_scores_status(data, scores, data->num_data);
 }
 
 const double *ss_svm_get_scores(const SsSvm *self)

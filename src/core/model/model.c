@@ -19,6 +19,7 @@
  */
 #include "stochsvm/model_file.h"
 
+#include "../common/internal.h"
 #include "../common/message.h"
 
 #include "stochsvm/homkermap.h"
@@ -428,8 +429,10 @@ SsStatus ss_model_decision_function(const SsModel *model, const SsData *data, do
   if (!data || !scores || data->homkermap || data->num_data < 1) return SS_ERR_BAD_ARG;
   if (ss_model_validate(model, NULL, 0) != SS_OK) return SS_ERR_BAD_ARG;
   if (data->dimension != model->dimension) return SS_ERR_BAD_ARG;
-  return model->scaling != SS_MODEL_SCALING_NONE ? score_scaled(model, data, scores)
-                                                 : score_rows(model, data, scores);
+  SsStatus status = model->scaling != SS_MODEL_SCALING_NONE ? score_scaled(model, data, scores)
+                                                            : score_rows(model, data, scores);
+  return status == SS_OK ? ss_scores_status(data, scores, data->num_data * model->num_outputs)
+                         : status;
 }
 
 SsStatus ss_model_predict(const SsModel *model, const SsData *data, double *predictions)

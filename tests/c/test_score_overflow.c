@@ -1,0 +1,100 @@
+/* test_score_overflow.c -- the three decision functions (ss_svm_,
+ * ss_kernel_svm_ and ss_model_decision_function) say when a score is not
+ * finite: SS_ERR_NUMERIC when finite values overflow against the model
+ * (1e308 times a weight of 10), SS_ERR_BAD_DATA when the caller's borrowed
+ * array turned NaN after its descriptor was made. Every score is written
+ * either way, so the caller can find the row; finite scores are SS_OK. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "minitest.h"
+#include "stochsvm/kernel_svm.h"
+#include "stochsvm/model_file.h"
+#include "stochsvm/svm.h"
+
+enum { N = 3, D = 2 };
+
+/* Row 1 overflows against a weight of 10: 1e308 * 10. */
+static void overflowing_rows(double x[N * D])
+{
+  const double rows[N * D] = {1, 2, 1e308, 0, -3, 0.5};
+  for (int k = 0; k < N * D; ++k) x[k] = rows[k];
+}
+
+void test_score_overflow_linear(void)
+{
+  double x[N * D], labels[N] = {1, -1, 1}, scores[N];
+  overflowing_rows(x);
+  double small[N * D] = {1, 2, 3, 4, -3, 0.5};
+  SsData data, finite;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
+  REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
+  SsSvm *svm = ss_svm_new(SS_SOLVER_SGD, &finite, labels, 0.1);
+  REQUIRE(svm != NULL);
+  const double w[D] = {10, 1};
+  REQUIRE(ss_svm_set_model(svm, w) == SS_OK);
+  CHECK_EQ_INT(ss_svm_decision_function(svm, &finite, scores), SS_OK);
+  CHECK_CLOSE(scores[1], 34.0, 0);
+  CHECK_EQ_INT(ss_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
+  CHECK(isinf(scores[1]) && scores[1] > 0);
+  CHECK_CLOSE(scores[0], 12.0, 0); /* the other rows are scored */
+  CHECK_CLOSE(scores[2], -29.5, 0);
+  small[4] = NAN; /* the borrowed array changed after its descriptor was made */
+  CHECK_EQ_INT(ss_svm_decision_function(svm, &finite, scores), SS_ERR_BAD_DATA);
+  ss_svm_delete(svm);
+}
+
+void test_score_overflow_kernel(void)
+{
+  double x[N * D], labels[N] = {1, -1, 1}, scores[N];
+  overflowing_rows(x);
+  double small[N * D] = {1, 2, 3, 4, -3, 0.5};
+  SsData data, finite, support;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
+  REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_LINEAR, 1, 0, 1) == SS_OK);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &finite, labels, 0.1);
+  REQUIRE(svm != NULL);
+  double z[D] = {1, 0};
+  const double beta[1] = {10};
+  REQUIRE(ss_data_init_dense(&support, SS_DTYPE_FLOAT64, z, 1, D, D) == SS_OK);
+  REQUIRE(ss_kernel_svm_set_model(svm, &support, NULL, beta, 1, 0) == SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &finite, scores), SS_OK);
+  CHECK_CLOSE(scores[1], 30.0, 0);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
+  CHECK(isinf(scores[1]));
+  CHECK_CLOSE(scores[2], -30.0, 0);
+  small[0] = INFINITY;
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &finite, scores), SS_ERR_BAD_DATA);
+  ss_kernel_svm_delete(svm);
+}
+
+void test_score_overflow_model(void)
+{
+  double x[N * D], scores[N], predictions[N];
+  overflowing_rows(x);
+  double w[D] = {10, 1}, bias[1] = {0}, labels[2] = {-1, 1};
+  SsModel m;
+  ss_model_init(&m);
+  m.kind = SS_MODEL_LINEAR;
+  m.task = SS_TASK_BINARY;
+  m.dimension = D;
+  m.num_outputs = 1;
+  m.num_classes = 2;
+  m.labels = labels;
+  m.loss = SS_LOSS_HINGE;
+  m.weights = w;
+  m.biases = bias;
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
+  CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_ERR_NUMERIC);
+  CHECK(isinf(scores[1]));
+  CHECK_CLOSE(scores[0], 12.0, 0);
+  CHECK_EQ_INT(ss_model_predict(&m, &data, predictions), SS_ERR_NUMERIC);
+  x[2] = 3; /* row 1 is finite now */
+  CHECK_EQ_INT(ss_model_predict(&m, &data, predictions), SS_OK);
+  CHECK_CLOSE(predictions[1], 1.0, 0);
+  x[3] = NAN;
+  CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_ERR_BAD_DATA);
+}
