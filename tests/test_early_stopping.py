@@ -396,6 +396,16 @@ def test_linear_best_model_put_back_is_the_one_scored(solver):
     w = svm.get_model()
     np.testing.assert_allclose(w, scored[-1], rtol=0, atol=1e-12 * np.max(np.abs(w)))
     assert monitor.score() == monitor.best_score
+    # What the statistics say of the model is the kept model's (the summary
+    # line of `stochsvm train --validation` printed the last model's
+    # objective); the work is the run's: its iteration count is its end's.
+    b = svm.get_bias()
+    margins = y[:3000] * (X[:3000] @ w + b)
+    loss = np.mean(np.maximum(0.0, 1.0 - margins))
+    regularizer = 1e-5 / 2 * (w @ w + b * b)    # bias multiplier 1
+    assert stats["objective"] == pytest.approx(regularizer + loss, rel=1e-9)
+    assert stats["loss"] == pytest.approx(loss, rel=1e-9)
+    assert stats["iteration"] > monitor.best_iteration
 
 
 def test_string_labels_of_dtype_object():

@@ -101,7 +101,8 @@ class ValidationMonitor:
 
     Attributes after a run: ``scores`` (one per diagnostic), ``best_score``,
     ``best_iteration`` (the object's iteration number at the best score),
-    ``stopped`` (True when this monitor ended the run)."""
+    ``best_statistics`` (the statistics of that diagnostic), ``stopped``
+    (True when this monitor ended the run)."""
 
     def __init__(self, svm, X, y, weights, n_iter_no_change, tol, regression=False):
         self.svm = svm
@@ -115,6 +116,7 @@ class ValidationMonitor:
         self.best_score = -math.inf
         self.best_iteration = None
         self.best_model = None
+        self.best_statistics = None
         self.best_is_current = False
         self.no_change = 0
         self.stopped = False
@@ -140,6 +142,7 @@ class ValidationMonitor:
         if self.best_is_current:
             self.best_score = score
             self.best_iteration = statistics.get("iteration")
+            self.best_statistics = dict(statistics)
             self.best_model = self._copy_model()
         self.no_change = 0 if improved else self.no_change + 1
         self.stopped = self.no_change >= self.n_iter_no_change
@@ -158,9 +161,9 @@ class ValidationMonitor:
         """After a run this monitor ended, put the best model back into the
         object (nothing to do when the last diagnostic was the best). A run
         that ended otherwise (its own rule, its cap, an SDCA finish after the
-        last diagnostic) keeps its last model."""
+        last diagnostic) keeps its last model. True when a model was put back."""
         if not self.stopped or self.best_model is None or self.best_is_current:
-            return
+            return False
         svm, model = self.svm, self.best_model
         if hasattr(svm, "get_support_vectors"):
             support_vectors, coefficients, bias, indices = model
@@ -171,6 +174,14 @@ class ValidationMonitor:
             svm.set_model(model[0])
             svm.set_bias(model[1])
         self.best_is_current = True
+        return True
+
+
+# The statistics that describe the work of a run, not its model: a restored
+# model's statistics keep these from the run's end.
+_WORK_STATISTICS = frozenset(("status", "iteration", "epoch", "elapsed_time", "num_step_backoffs",
+                              "num_newton_iterations", "num_kernel_evaluations", "finish_epochs",
+                              "exact_cost"))
 
 
 def train_watched(svm, monitor, frequency, observer=None):
@@ -179,7 +190,9 @@ def train_watched(svm, monitor, frequency, observer=None):
     as the diagnostic function (then ``observer(statistics)``, a progress
     display, when given). A run the monitor ended gets its best model back
     and its statistics read status ``"validation"`` with
-    ``validation_score``. The object leaves with its diagnostic frequency
+    ``validation_score``; what they say of the model (objective, gap,
+    support vectors...) is the best diagnostic's, of the model kept, and
+    what they say of the work (iteration, epoch, time) the run's end. The object leaves with its diagnostic frequency
     as it came (a setting, or the default schedule) and no diagnostic
     function, so a later run is not watched."""
     previous = svm.get_diagnostic_frequency_setting()
@@ -199,6 +212,8 @@ def train_watched(svm, monitor, frequency, observer=None):
         svm.set_diagnostic_function(None)
         svm.set_diagnostic_frequency(previous)
     if monitor.stopped:
-        monitor.restore_best()
+        if monitor.restore_best():
+            stats = dict(stats, **{key: value for key, value in monitor.best_statistics.items()
+                                   if key not in _WORK_STATISTICS})
         stats = dict(stats, status="validation", validation_score=monitor.best_score)
     return stats
