@@ -535,6 +535,13 @@ def test_numpy_y_or_weights_of_another_length(client):
             est.score(Xd, y[:-3])
         with pytest.raises(ValueError, match="^sample_weight has 566 rows, X has 569$"):
             est.score(Xd, y, sample_weight=np.ones(566))
+        # a NumPy X (scored locally): NumPy's broadcasting error before
+        match = ("^y has 566 rows, X has 569$" if Est is DaskLinearSVMClassifier
+                 else "inconsistent numbers of samples")  # scikit-learn's r2_score
+        with pytest.raises(ValueError, match=match):
+            est.score(X, y[:-3])
+        with pytest.raises(ValueError, match=match.replace("y", "sample_weight")):
+            est.score(X, y, sample_weight=np.ones(566))
 
 
 def test_random_state_takes_what_the_in_memory_estimators_take(client):

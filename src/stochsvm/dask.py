@@ -993,8 +993,12 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
         predicted = self.predict(X)
         if isinstance(predicted, np.ndarray) and not _is_dask_collection(y):
             y = np.asarray(y).ravel()
+            w = None if sample_weight is None else np.asarray(sample_weight, np.float64).ravel()
+            for name, values in (("y", y), ("sample_weight", w)):
+                if values is not None and values.shape[0] != predicted.shape[0]:
+                    raise ValueError(f"{name} has {values.shape[0]} rows, X has "
+                                     f"{predicted.shape[0]}")
             correct = (predicted == y).astype(np.float64)
-            w = None if sample_weight is None else np.asarray(sample_weight, np.float64)
             return float(np.average(correct, weights=w))
         _, da, _ = _import_dask()
         y = _as_dask_array(y, "y", 1, row_chunks=predicted.chunks[0]
