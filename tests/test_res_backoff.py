@@ -205,3 +205,40 @@ def test_cli_sdca_on_badly_scaled_features_ends_below_zero(tmp_path, capsys):
                  "-q"]) == 0
     err = capsys.readouterr().err
     assert "notice" not in err and "zero model" not in err
+
+
+def test_lres_partial_fit_warning_names_eps0_which_the_estimators_take(tmp_path):
+    """LRES at its default eps0 overshoots in partial_fit on standardized
+    breast cancer at C = 1 (objective 124.9 after the first call, where
+    w = 0 scores 1; 375x the optimum after 20): the warning's first remedy
+    was feature scaling, already done, and the estimators had no eps0. The
+    warning names eps0 first; eps0 is a parameter of both estimators, set
+    on the RES and LRES objects, kept by a model file, a change of it
+    refused by partial_fit; eps0 = 1e-3 keeps 20 calls below the zero
+    model without a warning (filterwarnings = error)."""
+    from sklearn.preprocessing import StandardScaler
+
+    from stochsvm import LinearSVMRegressor, load_model, save_model
+
+    X, y = _raw_breast_cancer()
+    X = StandardScaler().fit_transform(X)
+    est = LinearSVMClassifier(solver="lres", C=1.0)
+    with pytest.warns(ConvergenceWarning, match=r"no step back-off .*: set a smaller eps0 "
+                                                r"\(shorter steps; eps0=0.1 now\), scale"):
+        est.partial_fit(X, y, classes=[-1, 1])
+    est = LinearSVMClassifier(solver="lres", C=1.0, eps0=1e-3)
+    for _ in range(20):
+        est.partial_fit(X, y, classes=[-1, 1])
+    assert est._svms[0].get_res_eps0() == 1e-3
+    assert est._stats[0]["objective"] < 1.0
+    save_model(est, tmp_path / "m.ssvm")
+    assert load_model(tmp_path / "m.ssvm")._svms[0].get_res_eps0() == 1e-3
+    est.set_params(eps0=1e-2)
+    with pytest.raises(ValueError, match="eps0"):
+        est.partial_fit(X, y)
+    reg = LinearSVMRegressor(solver="res", eps0=0.05, max_iter=2, tol=0).fit(X, X[:, 0])
+    assert reg._svms[0].get_res_eps0() == 0.05
+    sgd = LinearSVMClassifier(solver="sgd", eps0=0.05, max_iter=2, tol=0).fit(X, y)
+    assert sgd.get_params()["eps0"] == 0.05       # another solver: ignored
+    with pytest.raises(ValueError, match="'eps0' parameter"):
+        LinearSVMClassifier(solver="lres", eps0=0.0).fit(X, y)

@@ -230,14 +230,15 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
     _losses = ()
     _renamed = {"random_state": "seed", "max_iter": "max_epochs"}
     # What _new_svm makes the SVMs with (stochsvm._warm: a warm fit after a change starts afresh).
-    _SVM_PARAMS = ("solver", "loss", "bias_multiplier", "bias_learning_rate", "t0", "shrinking",
-                   "random_state")
+    _SVM_PARAMS = ("solver", "loss", "bias_multiplier", "bias_learning_rate", "t0", "eps0",
+                   "shrinking", "random_state")
     _parameter_constraints = {
         **COMMON_CONSTRAINTS,
         "solver": [options(*LINEAR_SOLVERS)],
         "bias_multiplier": [real(0, closed="left")],
         "bias_learning_rate": [real(0), None],
         "t0": [real(1), None],
+        "eps0": [real(0), None],
         "max_iter": [integer(1), None],
         "max_epochs": [integer(1), deprecated_alias()],
         "shrinking": ["boolean"],
@@ -247,7 +248,7 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
                  bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=None,
                  tol=None, random_state=0, warm_start=False, shrinking=True, verbose=0,
-                 seed=DEPRECATED, max_epochs=DEPRECATED):
+                 seed=DEPRECATED, max_epochs=DEPRECATED, eps0=None):
         self.solver = solver
         self.loss = loss
         self.C = C
@@ -255,6 +256,7 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
         self.bias_multiplier = bias_multiplier
         self.bias_learning_rate = bias_learning_rate
         self.t0 = t0
+        self.eps0 = eps0
         self.max_iter = max_iter
         self.tol = tol
         self.random_state = random_state
@@ -305,6 +307,8 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
         # Per-solver knobs are set only on their solver (the object refuses others).
         if self.t0 is not None and self.solver in _T0_SOLVERS:
             svm.set_t0(float(self.t0))
+        if self.eps0 is not None and self.solver in ("res", "lres"):
+            svm.set_res_eps0(float(self.eps0))
         if self.solver == "sdca":
             svm.set_shrinking(bool(self.shrinking))
         return svm
@@ -432,11 +436,17 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
 
     def _partial_fit_fix(self):
         """The advice of a partial_fit call whose model diverged."""
-        shorter = (", or set a larger t0 (shorter steps)" if self.solver in _T0_SOLVERS else "")
-        return ("partial_fit takes one epoch per call and no step back-off (fit restarts a "
-                "diverging run with shorter steps): scale the features (e.g. "
-                "sklearn.preprocessing.StandardScaler, whose partial_fit also learns from "
-                f"batches){shorter}, or train with fit")
+        start = ("partial_fit takes one epoch per call and no step back-off (fit restarts a "
+                 "diverging run with shorter steps): ")
+        scale = ("scale the features (e.g. sklearn.preprocessing.StandardScaler, whose "
+                 "partial_fit also learns from batches)")
+        if self.solver in ("res", "lres"):
+            # Their steps can overshoot on standardized data too: the step is the knob.
+            eps0 = self._svms[0].get_res_eps0() if getattr(self, "_svms", None) else 0.1
+            return (f"{start}set a smaller eps0 (shorter steps; eps0={eps0:g} now), {scale}, "
+                    f"train with fit, or use solver='sgd' or 'svmsgd2'")
+        shorter = ", or set a larger t0 (shorter steps)" if self.solver in _T0_SOLVERS else ""
+        return f"{start}{scale}{shorter}, or train with fit"
 
     def _install(self, X, problems, weights, lam, continue_state):
         """Create (or give new data to) one SVM per label vector in
@@ -553,6 +563,9 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
                 "loss": model_file._LOSS_NAMES[d["loss"]], "seed": est._param("random_state") or 0,
                 "shrinking": est.shrinking, "model": w, "bias": b, "iteration_number": t})
                 for w, b, t in zip(d["weights"], d["biases"], iterations)]
+            if est.eps0 is not None and est.solver in ("res", "lres"):
+                for svm in est._svms:
+                    svm.set_res_eps0(float(est.eps0))
             est._remember_svm_params()
         return est
 
@@ -659,6 +672,12 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     t0 : float > 1, default=None
         SGD: offset of the step size ``1/(lambda (t + t0))`` (None: the
         object's default, see :meth:`stochsvm.SVM.set_t0`).
+    eps0 : float > 0, default=None
+        RES and LRES: initial step of ``eps_t = eps0 tau / (tau + t)`` (None:
+        the object's default 0.1, which ``fit`` backs off from when a run
+        diverges; a value given here is kept, see
+        :meth:`stochsvm.SVM.set_res_eps0`). ``partial_fit`` has no back-off:
+        where its steps overshoot, a smaller ``eps0`` is the remedy.
     max_iter : int >= 1 or None, default=None
         Passes over the data (epochs) ``fit`` may make (per class). None:
         100, and for ``solver`` ``"sgd"``, ``"svmsgd2"`` and ``"sgdqn"`` at
@@ -752,12 +771,13 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     def __init__(self, *, solver="sdca", loss=None, C=None, lambda_=None,
                  bias_multiplier=1.0, bias_learning_rate=None, t0=None, max_iter=None,
                  tol=None, random_state=0, warm_start=False, shrinking=True, class_weight=None,
-                 n_jobs=None, verbose=0, probability=False, seed=DEPRECATED, max_epochs=DEPRECATED):
+                 n_jobs=None, verbose=0, probability=False, seed=DEPRECATED, max_epochs=DEPRECATED,
+                 eps0=None):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
                          t0=t0, max_iter=max_iter, tol=tol, random_state=random_state,
                          warm_start=warm_start, shrinking=shrinking, verbose=verbose,
-                         seed=seed, max_epochs=max_epochs)
+                         seed=seed, max_epochs=max_epochs, eps0=eps0)
         self.class_weight = class_weight
         self.n_jobs = n_jobs
         self.probability = probability
@@ -930,6 +950,7 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     bias_multiplier : float >= 0, default=1.0
     bias_learning_rate : float > 0, default=None
     t0 : float > 1, default=None
+    eps0 : float > 0, default=None
     max_iter : int >= 1 or None, default=None
         As for :class:`LinearSVMClassifier`.
     tol : float >= 0 or None, default=None
@@ -973,12 +994,12 @@ class LinearSVMRegressor(RegressorMixin, _LinearSVMBase):
     def __init__(self, *, solver="sdca", loss="l2", C=None, lambda_=None, bias_multiplier=1.0,
                  bias_learning_rate=None, t0=None, max_iter=None, tol=None, random_state=0,
                  warm_start=False, shrinking=True, verbose=0, seed=DEPRECATED,
-                 max_epochs=DEPRECATED):
+                 max_epochs=DEPRECATED, eps0=None):
         super().__init__(solver=solver, loss=loss, C=C, lambda_=lambda_,
                          bias_multiplier=bias_multiplier, bias_learning_rate=bias_learning_rate,
                          t0=t0, max_iter=max_iter, tol=tol, random_state=random_state,
                          warm_start=warm_start, shrinking=shrinking, verbose=verbose,
-                         seed=seed, max_epochs=max_epochs)
+                         seed=seed, max_epochs=max_epochs, eps0=eps0)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
