@@ -1295,7 +1295,8 @@ def _run_info(args):
 # -- demo ------------------------------------------------------------------------
 
 def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
-    """Train each (label, solver, map) on one problem; rows of the table and curves."""
+    """Train each (label, solver, map) on one problem; rows of the table and curves
+    (label -> [(epoch, objective)] at each diagnostic, epoch = iteration / n)."""
     rows, curves = [], {}
     n = Xtr.shape[0]
     for label, solver, hkm in configs:
@@ -1307,7 +1308,7 @@ def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
         history = []
 
         def record(st, history=history):
-            history.append(st["objective"])
+            history.append((st["iteration"] / n, st["objective"]))
             return False
 
         svm.set_diagnostic_function(record)
@@ -1324,7 +1325,8 @@ def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
 
 
 def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
-    """Each kernel solver (RBF kernel, gamma ``args.gamma``) on the first rows of a problem."""
+    """Each kernel solver (RBF kernel, gamma ``args.gamma``) on the first rows of a problem;
+    rows and curves as _demo_rows' (the diagnostics fall at epochs 1, 2, 3, 4, 6, 9, ...)."""
     import stochsvm
 
     rows, curves = [], {}
@@ -1338,7 +1340,7 @@ def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
         history = []
 
         def record(st, history=history):
-            history.append(st["primal_objective"])
+            history.append((st["iteration"] / m, st["primal_objective"]))
             return False
 
         svm.set_diagnostic_function(record)
@@ -1430,9 +1432,10 @@ def _plot(path, problems):
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(problems), figsize=(8.5 * len(problems), 5), squeeze=False)
     for ax, (title, curves) in zip(axes[0], problems):
-        for (label, values), (colour, line, marker) in zip(curves.items(), _curve_styles()):
-            ax.plot(np.arange(1, len(values) + 1), values, color=colour, linestyle=line,
-                    marker=marker, ms=3, label=label)
+        for (label, points), (colour, line, marker) in zip(curves.items(), _curve_styles()):
+            epochs, values = zip(*points) if points else ((), ())
+            ax.plot(epochs, values, color=colour, linestyle=line, marker=marker, ms=3,
+                    label=label)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("epoch")
         ax.set_ylabel("primal objective (lower is better)")
