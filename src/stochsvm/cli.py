@@ -157,13 +157,40 @@ def _fraction(what):
     return lambda text: _number(text, what, 0.0, True, 1.0, True)
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser: its positionals may come between the options
+    (``train heart_scale -c 4 m.ssvm``, argparse's intermixed parsing), and an
+    argument nothing takes is an error in the command's own usage (the
+    command-line parser returned it to the top level, whose usage names no
+    option of the command)."""
+
+    _inner = False   # parse_known_intermixed_args calls parse_known_args twice
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._inner:
+            return super().parse_known_args(args, namespace)
+        args = list(sys.argv[1:] if args is None else args)
+        for flag, value in zip(args, args[1:]):
+            if flag == "-b" and value in ("0", "1") and self.prog.endswith(" predict"):
+                self.error(f"-b takes no value: write -b (or --probability) alone, "
+                           f"not svm-predict's '-b {value}'")
+        self._inner = True
+        try:
+            namespace, extras = self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inner = False
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="stochsvm",
         description="Fast stochastic SVM solvers (a C core with VLFeat's vl_svm API, fixed).",
         epilog="Run 'stochsvm COMMAND --help' for the options of a command.")
     parser.add_argument("--version", action="version", version=f"stochsvm {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     solvers = _solvers()
 
     def solver_options(p, losses):
