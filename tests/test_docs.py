@@ -139,6 +139,31 @@ def test_quickstart_python_example_runs(capsys):
     assert accuracy > 0.9
 
 
+def test_cli_info_sample_is_what_the_pages_train_command_writes(tmp_path, capsys, monkeypatch):
+    """cli.rst's `stochsvm info a9a.ssvm` sample is the output for the model
+    its own `stochsvm train a9a.train.xz a9a.ssvm ...` command writes (it
+    showed an older model: 1325 bytes, 121 nonzero, norms 4.279)."""
+    import os
+
+    from stochsvm.cli import main
+
+    data = os.environ.get("STOCHSVM_DATA")
+    if not data or not os.path.exists(os.path.join(data, "a9a.train.xz")):
+        pytest.skip("STOCHSVM_DATA is not set (real data sets: a9a)")
+    text = (ROOT / "docs" / "cli.rst").read_text()
+    train = re.search(r"^   \$ stochsvm train (a9a\.train\.xz a9a\.ssvm .*)$", text, flags=re.M)
+    info = re.search(r"^   \$ stochsvm info a9a\.ssvm\n((?:   \S.*\n)+)", text, flags=re.M)
+    assert train and info
+    monkeypatch.chdir(tmp_path)
+    for name in ("a9a.train.xz", "a9a.test.xz"):
+        os.symlink(os.path.join(data, name), name)
+    assert main(["train", *train.group(1).split(), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["info", "a9a.ssvm"]) == 0
+    shown = [line[3:] for line in info.group(1).splitlines()]
+    assert capsys.readouterr().out.splitlines() == shown
+
+
 @pytest.mark.slow
 def test_sphinx_build(tmp_path):
     if importlib.util.find_spec("sphinx") is None:
