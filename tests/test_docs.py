@@ -265,3 +265,49 @@ def test_dask_worked_example_runs_as_a_script_and_keeps_its_promise(tmp_path):
     promised = re.search(r"clf\.relative_gap_ +# (\S+) <= tol", code).group(1)
     assert float(gap) <= 1e-3 and f"{float(gap):.4g}" == promised
     assert f"# {rounds}, " in code and f"{float(score):.3f}" in code
+
+
+def test_pages_state_the_defaults_in_force():
+    """Pages that had drifted from the code: algorithm.rst (SGD's diagnostic
+    schedule, cap and rule), solvers.rst (the solvers built, SDCA's tol),
+    stopping.rst (the kernel estimator's tol: 1e-2 for its primal solvers)."""
+    import numpy as np
+
+    import stochsvm
+    from stochsvm import _solvers
+    from stochsvm.linear import LINEAR_SOLVERS
+
+    algorithm = " ".join((ROOT / "docs" / "algorithm.rst").read_text().split())
+    rng = np.random.default_rng(0)
+    n = 300
+    X = rng.normal(size=(n, 5))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    svm = stochsvm.SVM(X, y, 1e-3, solver="sgd")
+    assert svm.get_max_num_iterations() == max(100 * n, int(np.ceil(10 / 1e-3)))
+    assert r"\max(100 n, \lceil 10/\lambda \rceil)" in algorithm
+    svm.set_epsilon(0)
+    svm.set_max_num_iterations(30 * n)
+    epochs = []
+    svm.set_diagnostic_function(lambda st: epochs.append(st["epoch"]))
+    svm.train()
+    stated = re.search(r"At the ends of epochs ((?:\d+, )+)\.\.\.", algorithm).group(1)
+    assert [int(e) for e in stated.rstrip(", ").split(", ")] == epochs[:len(stated.split(","))-1]
+    assert "scores variation* is" not in algorithm and "*objective window*" in algorithm
+
+    solvers = " ".join((ROOT / "docs" / "solvers.rst").read_text().split())
+    listed = re.search(r"LINEAR_SOLVERS`: (.*?) \(", solvers).group(1)
+    assert sorted(re.findall(r"``(\w+)``", listed)) == sorted(LINEAR_SOLVERS)
+    sdca = _solvers.get("linear", "sdca")
+    def short(x):   # 5e-4, 1e-8, 1e-2: as the pages write them
+        return re.sub(r"e([+-])0*(\d)", lambda m: "e" + m.group(1).replace("+", "") + m.group(2),
+                      f"{x:.0e}")
+
+    assert (f"{short(sdca.default_tol_for('hinge'))} with the hinge and l1 losses, "
+            f"{short(sdca.default_tol_for('logistic'))} with the squared hinge") in solvers
+
+    stopping = " ".join((ROOT / "docs" / "stopping.rst").read_text().split())
+    for solver in ("sdca", "bsca", "sbp", "pegasos", "bsgd"):
+        tol = _solvers.get("kernel", solver).tol
+        group = "the dual solvers (SDCA, BSCA)" if solver in ("sdca", "bsca") else \
+            "the primal ones (SBP, Pegasos, BSGD"
+        assert f"``tol = {short(tol)}`` with {group}" in stopping, solver
