@@ -41,7 +41,8 @@ What it measures (``--what``, comma-separated):
     Fraction of steps with a merge, per epoch, for B in {200, 500, 1000} and
     both solvers (the paper's Figure 3).
 
-Outputs (``--out``, default ``bench/results``): ``budget_paper.md`` (tables),
+Outputs (``--out``, default ``$STOCHSVM_BENCH_OUT``, bench/_output.py; the
+committed ones: ``--out bench/results``): ``budget_paper.md`` (tables),
 ``budget_paper.json`` (all numbers), ``budget_curves_<data>.png`` (accuracy and
 objectives against epochs and time), ``budget_merging.png``.
 
@@ -61,6 +62,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+from _output import out_dir  # noqa: E402 (bench/)
 
 SETTINGS = {
     "a9a": dict(C=2.0**5, gamma=2.0**-7, paper_acc=0.8482, paper_libsvm_s=97.152),
@@ -339,7 +341,7 @@ def main(argv=None):
     p.add_argument("--merge-datasets", default="a9a,ijcnn1")
     p.add_argument("--covtype-libsvm-rows", type=int, default=50000)
     p.add_argument("--rerun-libsvm", action="store_true")
-    p.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
+    p.add_argument("--out", default=out_dir())
     p.add_argument("--report-only", action="store_true",
                    help="only rewrite the tables and plots from the stored json")
     args = p.parse_args(argv)

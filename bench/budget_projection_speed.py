@@ -6,7 +6,8 @@ projections, removals (fallbacks), weight degradation and test accuracy.
 
     python bench/budget_projection_speed.py --budgets 100,200,500 --steps 32561 --label after
 
-Appends a json line per run to bench/results/budget_projection_speed.jsonl;
+Appends a json line per run to budget_projection_speed.jsonl in --out (default
+$STOCHSVM_BENCH_OUT, bench/_output.py; the committed file: --out bench/results);
 compare the "before" (full Cholesky per step, O(B^3)) and "after"
 (incremental factor, O(B^2)) lines. Shared machine: CPU times, still noisy.
 """
@@ -19,6 +20,7 @@ import numpy as np
 
 import stochsvm
 from stochsvm import _testing
+from _output import out_dir  # noqa: E402 (bench/)
 
 
 def main():
@@ -26,7 +28,7 @@ def main():
     p.add_argument("--budgets", default="100,200,500")
     p.add_argument("--steps", type=int, default=32561)
     p.add_argument("--label", required=True)
-    p.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
+    p.add_argument("--out", default=out_dir())
     args = p.parse_args()
     Xtr, ytr, Xte, yte = _testing.load_benchmark("a9a")
     n, C = Xtr.shape[0], 32.0

@@ -43,6 +43,7 @@ import time
 from datetime import datetime, timezone
 
 import numpy as np
+from _output import out_path  # noqa: E402 (bench/)
 
 
 def true_direction(dim, seed):
@@ -382,8 +383,7 @@ def main():
     p.add_argument("--lambda", dest="lam", type=float, default=1e-6)
     p.add_argument("--noise", type=float, default=0.3)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "results",
-                                                    "dask_scaling.md"))
+    p.add_argument("--output", default=out_path("dask_scaling.md"))
     # internal: one measurement in this (sub)process
     p.add_argument("--mode", choices=["mixing", "cocoa"], default="mixing",
                    help="mixing: the parameter-mixing scaling run (dask_scaling.md); "

@@ -93,6 +93,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from stochsvm._reference import linear_objective, loss_values, newton_model
+from _output import out_path  # noqa: E402 (bench/)
 
 #: The linear runs: (solver, loss) for classification and regression.
 LINEAR_CLASSIFICATION = [(s, loss) for s in ("sdca", "sgd", "svmsgd2", "sgdqn", "res", "lres")
@@ -782,8 +783,9 @@ def main(argv=None):
         parser.add_argument(f"--{name}", default=None,
                             help=f"comma-separated {what} to run (default: all)")
     parser.add_argument("--output", default=None,
-                        help="markdown file (default: bench/results/defaults.md, or "
-                             "defaults_quick.md with --quick)")
+                        help="markdown file (default: $STOCHSVM_BENCH_OUT/defaults.md, or "
+                             "defaults_quick.md with --quick; the committed one: "
+                             "bench/results/defaults.md)")
     parser.add_argument("--epochs", action="store_true",
                         help="only the runs of the SGD family, RES and LRES with 10x and 100x "
                              "the default epochs (bench/results/defaults_epochs.md)")
@@ -791,16 +793,14 @@ def main(argv=None):
     start = time.perf_counter()
     if args.epochs:
         records = epochs_study(only=None if args.datasets is None else set(args.datasets.split(",")))
-        out = args.output or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                                          "defaults_epochs.md")
+        out = args.output or out_path("defaults_epochs.md")
         with open(out, "w") as f:
             f.write(epochs_markdown(records, time.perf_counter() - start))
         print(f"written to {out}")
         return
     if args.stop_cost:
         rows = stop_cost(STOP_COST_SETS if args.datasets is None else args.datasets.split(","))
-        out = args.output or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                                          "defaults_stop_cost.md")
+        out = args.output or out_path("defaults_stop_cost.md")
         with open(out, "w") as f:
             f.write(stop_cost_markdown(rows, 1e-3, 3, time.perf_counter() - start))
         print(f"written to {out}")
@@ -810,8 +810,7 @@ def main(argv=None):
             for name in ("kinds", "solvers", "losses")}
     runs, skipped = run_suite(args.quick, log=sys.stderr, only=only, **pick)
     text = markdown(runs, skipped, time.perf_counter() - start, args.quick)
-    out = args.output or os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
-                                      "defaults_quick.md" if args.quick else "defaults.md")
+    out = args.output or out_path("defaults_quick.md" if args.quick else "defaults.md")
     with open(out, "w") as f:
         f.write(text)
     print(text.split("## Per solver")[0])

@@ -45,6 +45,7 @@ from sklearn.svm import SVC
 
 from stochsvm import KernelSVMClassifier
 from stochsvm.kernel import KERNEL_SOLVERS
+from _output import out_path  # noqa: E402 (bench/)
 
 SETS = ("digits2", "digits10", "breast_cancer", "wine", "a9a", "ijcnn1")
 #: The data sets whose (C, gamma) are LIBSVM's usual ones rather than a search.
@@ -105,8 +106,7 @@ def main(argv=None):
     ap.add_argument("--solvers", default=",".join(KERNEL_SOLVERS))
     ap.add_argument("--n-train", type=int, default=3000)
     ap.add_argument("--n-test", type=int, default=5000)
-    ap.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "results",
-                                                     "kernel_defaults.md"))
+    ap.add_argument("--output", default=out_path("kernel_defaults.md"))
     args = ap.parse_args(argv)
     solvers = args.solvers.split(",")
     rows, notes = [], []

@@ -42,7 +42,8 @@ off,on`` runs each estimator with each of those ``early_stopping`` values (``on`
 Accuracy in pp against SVC; process CPU time of ``fit`` for one thread, wall
 time for two, each as a fraction of SVC's CPU time.
 
-Usage (one command; the tables go to bench/results/kernel_speed.md)::
+Usage (one command; the tables go to --out, default
+$STOCHSVM_BENCH_OUT/kernel_speed.md; the committed ones: bench/results/kernel_speed.md)::
 
     meson setup build-c -Dpython=false && ninja -C build-c        # the new build
     nice python bench/kernel_speed.py --old-build /tmp/old/build  # optional old build
@@ -61,6 +62,7 @@ import time
 import numpy as np
 
 from stochsvm._testing import load_benchmark
+from _output import out_path  # noqa: E402 (bench/)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -356,7 +358,7 @@ def main():
     p.add_argument("--n-iter-no-change", type=lambda s: [int(v) for v in s.split(",")],
                    default=[3], help="bars: the estimators' n_iter_no_change under early "
                                      "stopping, comma-separated, each a run (default 3)")
-    p.add_argument("--out", default=os.path.join(HERE, "results", "kernel_speed.md"))
+    p.add_argument("--out", default=out_path("kernel_speed.md"))
     args = p.parse_args()
     lines = ["# Kernel speed: evaluations, threads, bars (issue 21)", "",
              f"`{' '.join(['python', 'bench/kernel_speed.py', *sys.argv[1:]])}` on "

@@ -99,6 +99,7 @@ from stochsvm._testing import load_benchmark
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linear_sgd import VLFeat, git_revision, machine_info  # noqa: E402  (shared bench helpers)
+from _output import out_path  # noqa: E402 (bench/)
 
 REL_TARGET = 1e-3
 EPS_GRID = [100, 50, 20, 10, 5, 2, 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 1e-4]
@@ -791,8 +792,7 @@ def main(argv=None):
                    help="stop a liblinear/sklearn ladder after a run slower than this (s)")
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                    help="time the runs by wall clock or by the process's CPU time")
-    p.add_argument("--output", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                    "results", "linear_sdca.md"))
+    p.add_argument("--output", default=out_path("linear_sdca.md"))
     p.add_argument("--epsilon", default=None,
                    help="with --defaults: SDCA's epsilon instead of the default, one for "
                         "every loss (1e-4) or one per loss (hinge=1e-4,logistic=1e-9)")

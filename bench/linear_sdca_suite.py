@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import defaults as suite  # noqa: E402
+from _output import out_path  # noqa: E402 (bench/)
 
 OLD_CAP = 100
 
@@ -96,8 +97,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="bench/defaults.py's quick subset")
     parser.add_argument("--datasets", default=None, help="comma-separated data set names")
-    parser.add_argument("--output", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                         "results", "defaults_sdca.md"))
+    parser.add_argument("--output", default=out_path("defaults_sdca.md"))
     args = parser.parse_args(argv)
     start = time.perf_counter()
     only = None if args.datasets is None else set(args.datasets.split(","))

@@ -47,6 +47,7 @@ import scipy.sparse as sp
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import defaults as suite  # noqa: E402  (bench/defaults.py: data, objectives, Newton oracle)
+from _output import out_path  # noqa: E402 (bench/)
 
 CS = (1e-3, 10.0, 1e3)
 TARGET = 1.02
@@ -157,8 +158,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-epochs", type=int, default=20000)
     parser.add_argument("--no-scaled", action="store_true", help="leave out the scaled copies")
-    parser.add_argument("--output", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                         "results", "linear_sdca_unscaled.md"))
+    parser.add_argument("--output", default=out_path("linear_sdca_unscaled.md"))
     args = parser.parse_args(argv)
     start = time.perf_counter()
     table = rows(args.max_epochs, not args.no_scaled, sys.stderr)

@@ -46,6 +46,7 @@ import numpy as np
 
 import stochsvm
 from stochsvm._testing import load_benchmark
+from _output import out_path  # noqa: E402 (bench/)
 
 EPOCHS = (1, 5, 20)
 
@@ -293,8 +294,7 @@ def main(argv=None):
     p.add_argument("--lambda", dest="lam", type=float, default=1e-4)
     p.add_argument("--repeat", type=int, default=3, help="runs per epoch timing (median)")
     p.add_argument("--no-vlfeat", action="store_true", help="skip VLFeat")
-    p.add_argument("--output", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                    "results", "linear_sgd.md"))
+    p.add_argument("--output", default=out_path("linear_sgd.md"))
     args = p.parse_args(argv)
     lam = args.lam
     info = machine_info()  # before the runs: the load average of the machine at the start

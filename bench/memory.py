@@ -38,7 +38,8 @@ Run (one fit at a time, niced)::
     nice -n 10 python bench/memory.py --sets covtype
     nice -n 10 python bench/memory.py --sets big --solvers sgd,sdca
 
-It writes ``bench/results/memory.md`` (``--output``).
+It writes ``memory.md`` under ``$STOCHSVM_BENCH_OUT`` (bench/_output.py), or
+``--output`` (the committed one: ``--output bench/results/memory.md``).
 """
 
 import argparse
@@ -51,6 +52,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
+from _output import out_path  # noqa: E402 (bench/)
 
 LINEAR = ("sgd", "svmsgd2", "sgdqn", "sdca", "res", "lres")
 # (label, solver, estimator parameters)
@@ -217,8 +219,7 @@ def main():
     p.add_argument("--kernel-n", type=lambda s: [int(v) for v in s.split(",")],
                    default=[10_000, 30_000])
     p.add_argument("--big-n", type=int, default=BIG_N)
-    p.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "results",
-                                                    "memory.md"))
+    p.add_argument("--output", default=out_path("memory.md"))
     args = p.parse_args()
     if args.child:
         child(json.loads(args.child))

@@ -1,10 +1,13 @@
 """Cost of the `stochsvm train` progress callback (src/stochsvm/cli.py,
 _Progress): the same training with diagnostics every n/10 iterations, with
 and without the callback that redraws the progress at each diagnostic.
-CPU time (time.process_time), best of 7; writes bench/results/progress_overhead.md.
+CPU time (time.process_time), best of 7; prints the table and writes it to
+--output (default $STOCHSVM_BENCH_OUT/progress_overhead.md, bench/_output.py;
+the committed table: --output bench/results/progress_overhead.md).
 
     nice python bench/progress_overhead.py
 """
+import argparse
 import io
 import os
 import sys
@@ -14,6 +17,7 @@ import numpy as np
 
 import stochsvm
 from stochsvm.cli import _Progress
+from _output import out_path  # noqa: E402 (bench/)
 
 
 def _problem(kind, rng):
@@ -49,6 +53,11 @@ def _run(kind, X, y, callback, reps=7):
 
 
 def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--output", default=None,
+                   help="the Markdown table (default $STOCHSVM_BENCH_OUT/progress_overhead.md)")
+    args = p.parse_args()
     rng = np.random.default_rng(0)
     lines = ["# Progress callback overhead (`stochsvm train`, a redraw at every diagnostic)", "",
              "Shared 2-core machine (several sessions at once); CPU seconds, best of 7; "
@@ -62,7 +71,7 @@ def main():
         lines.append(f"| {what} | {a:.3f} | {b:.3f} | {b / a:.3f} |")
     text = "\n".join(lines) + "\n"
     print(text)
-    out = os.path.join(os.path.dirname(__file__), "results", "progress_overhead.md")
+    out = args.output or out_path("progress_overhead.md")
     with open(out, "w") as f:
         f.write(text)
 

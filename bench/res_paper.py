@@ -80,6 +80,7 @@ import numpy as np
 import stochsvm
 from stochsvm._testing import load_benchmark
 from stochsvm.datasets import make_uniform_overlap
+from _output import out_dir  # noqa: E402 (bench/)
 
 PAPER = {
     "fig1": {"RES reaches F = 6.5e-2 after": "315 vectors",
@@ -485,7 +486,7 @@ def main(argv=None):
     p.add_argument("--target", type=float, default=1e-2,
                    help="relative suboptimality for the time-to-target column (real data)")
     p.add_argument("--gamma-real", type=float, default=1e-4)
-    p.add_argument("--output-dir", default=os.path.join(os.path.dirname(__file__), "results"))
+    p.add_argument("--output-dir", default=out_dir())
     args = p.parse_args(argv)
     args.epochs_real = {"a9a": 5, "covtype.binary": 2}
     import matplotlib

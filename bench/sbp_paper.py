@@ -46,8 +46,9 @@ import numpy as np
 import stochsvm
 from stochsvm import KernelSVM
 from stochsvm._testing import load_benchmark
+from _output import out_dir  # noqa: E402 (bench/)
 
-RESULTS = Path(__file__).resolve().parent / "results"
+RESULTS = Path(out_dir())
 
 FIG2_SETTINGS = {
     "a9a": {"sigma2": 10.0, "nu": 1.10e-2},

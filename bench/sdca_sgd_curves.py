@@ -19,8 +19,9 @@ data, counted in the time). The optimum P* is the lowest of LIBLINEAR's
 table gives the certified (P* - D) / P*). LIBLINEAR's run appears as a
 dotted line at its CPU time, and at its test error.
 
-Writes ``bench/results/sdca_sgd_curves_<data>.png`` (drawn on the SDCA and
-SGD pages) and ``bench/results/sdca_sgd_curves.md``.
+Writes ``sdca_sgd_curves_<data>.png`` and ``sdca_sgd_curves.md`` to
+``--output`` (default ``$STOCHSVM_BENCH_OUT``, bench/_output.py; the committed
+ones, drawn on the SDCA and SGD pages: ``--output bench/results``).
 
 Usage:  STOCHSVM_DATA=/path/to/data nice python bench/sdca_sgd_curves.py
         [--datasets a9a,w8a,ijcnn1,covtype] [--epochs 50]
@@ -40,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from linear_sdca import objective  # noqa: E402  (shared bench helpers)
 from linear_sgd import git_revision  # noqa: E402
 from sgdqn_paper import cpu, liblinear_train, test_error  # noqa: E402
+from _output import out_dir  # noqa: E402 (bench/)
 
 LAMBDA = 1e-4
 
@@ -115,7 +117,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--datasets", default="a9a,w8a,ijcnn1,covtype")
     parser.add_argument("--epochs", type=int, default=50)
-    parser.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "results"))
+    parser.add_argument("--output", default=out_dir())
     args = parser.parse_args()
     os.makedirs(args.output, exist_ok=True)
     load = os.getloadavg()

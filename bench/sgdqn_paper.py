@@ -45,6 +45,7 @@ import numpy as np
 import stochsvm
 from stochsvm._testing import load_benchmark
 from stochsvm.datasets import make_sparse_classification
+from _output import out_dir  # noqa: E402 (bench/)
 
 LAMBDA = 1e-4
 EPOCHS = 10
@@ -321,7 +322,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", default="1,2")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--output", default=os.path.join(os.path.dirname(__file__), "results"))
+    parser.add_argument("--output", default=out_dir())
     args = parser.parse_args()
     os.makedirs(args.output, exist_ok=True)
     command = "STOCHSVM_DATA=$STOCHSVM_DATA nice python bench/sgdqn_paper.py " + \

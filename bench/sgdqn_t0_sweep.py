@@ -6,8 +6,11 @@ SVMSGD2 (squared hinge, lambda 1e-4, default skip, random order, seed 0) for
 6 epochs and prints the relative primal suboptimality after each one (P* from
 LIBLINEAR ``-s 2 -e 1e-8``) and, for SGD-QN, the spread of its diagonal B.
 
-Usage:  STOCHSVM_DATA=/path/to/data python bench/sgdqn_t0_sweep.py > bench/results/sgdqn_t0_sweep.md
+Usage:  STOCHSVM_DATA=/path/to/data python bench/sgdqn_t0_sweep.py > /tmp/sgdqn_t0_sweep.md
+(the table goes to standard output; bench/results/sgdqn_t0_sweep.md is the committed one)
 """
+
+import argparse
 
 import numpy as np
 
@@ -18,6 +21,8 @@ LAMBDA, EPOCHS = 1e-4, 6
 
 
 def main():
+    argparse.ArgumentParser(description=__doc__,
+                            formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     from liblinear import liblinearutil
     X, y, _, _ = load_benchmark("a9a")
     Xi = X.copy()

@@ -7,6 +7,7 @@ import re
 import sys
 
 import numpy as np
+import pytest
 
 from stochsvm.cli import _curve_styles, _kernel_solvers, _solvers, main
 
@@ -73,3 +74,31 @@ def test_demo_gamma_option(capsys):
     assert "kernel sdca (rbf, gamma 0.5, 100 rows)" in capsys.readouterr().out
     assert main(["demo", "--gamma", "0"]) == 2
     assert "--gamma must be > 0" in capsys.readouterr().err
+
+
+def test_plot_draws_each_objective_at_its_epoch(capsys, monkeypatch, tmp_path):
+    # The x-axis is labelled "epoch", but each curve was drawn at x = 1..len:
+    # a kernel run's diagnostics (epochs 1, 2, 3, 4, 6, 9, 10 on the default
+    # schedule) came out at "epochs" 1..7, and linear SDCA's extra point (the
+    # returned model, after epoch 10) at "epoch 11".
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    figures = []
+    save = Figure.savefig
+    monkeypatch.setattr(Figure, "savefig",
+                        lambda self, *a, **k: (figures.append(self), save(self, *a, **k))[1])
+    plot = tmp_path / "curves.png"
+    assert main(["demo", "--n", "400", "--n-test", "100", "--kernel-rows", "100",
+                 "--solvers", "sgd,sdca", "--kernel-solvers", "pegasos,sdca",
+                 "--plot", str(plot)]) == 0
+    assert plot.exists() and len(figures) == 1
+    curves = [(line.get_label(), list(line.get_xdata()))
+              for ax in figures[0].axes for line in ax.get_lines()]
+    assert len(curves) == 2 + 4 + 2               # linear: sgd, sdca; non-linear: +maps, kernel
+    for label, x in curves:
+        if label.startswith("kernel "):
+            assert x == [1, 2, 3, 4, 6, 9, 10], label
+        else:
+            assert x[:10] == list(range(1, 11)) and set(x[10:]) <= {10}, (label, x)
+    assert all(ax.get_xlabel() == "epoch" for ax in figures[0].axes)

@@ -185,3 +185,27 @@ def test_predict_warns_of_negative_features_under_a_kernel_map(tmp_path, capsys)
         capsys.readouterr().err
     assert main(["predict", model, train, str(tmp_path / "q.txt")]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_positionals_may_follow_options_and_errors_give_the_commands_usage(tmp_path, capsys):
+    # `stochsvm train heart_scale -c 4 m7.ssvm -q` failed with the top-level
+    # usage and "unrecognized arguments: m7.ssvm"; so did `predict m t -b 1`.
+    train, X, y = _problem(tmp_path)
+    first, second = str(tmp_path / "a.ssvm"), str(tmp_path / "b.ssvm")
+    assert main(["train", train, "-C", "4", first, "-q"]) == 0
+    assert main(["train", "-C", "4", "-q", train, second]) == 0
+    with open(first, "rb") as a, open(second, "rb") as b:
+        assert a.read() == b.read()
+    out = str(tmp_path / "p.txt")
+    capsys.readouterr()
+    assert main(["predict", first, "--scores", train, out]) == 0
+    with open(out) as f:
+        assert len(f.read().splitlines()) == len(y)
+    assert main(["predict", first, train, "-b", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: stochsvm predict")
+    assert "-b takes no value: write -b (or --probability) alone" in err
+    assert main(["train", train, first, "extra", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: stochsvm train")
+    assert "stochsvm train: error: unrecognized arguments: extra" in err

@@ -460,3 +460,24 @@ def test_the_estimator_refuses_the_sbps_settings_for_other_solvers(solver, setti
     with pytest.raises(ValueError, match=f"{name} is the SBP's setting; solver='{solver}'"):
         KernelSVMClassifier(solver=solver, **setting).fit(X, y)
     KernelSVMClassifier(solver="sbp", **setting).fit(X, y)
+
+
+def test_docstrings_state_the_defaults_in_force():
+    # set_max_num_iterations said "default 10 n" (it is 100 n), set_epsilon
+    # "SDCA's duality-gap threshold" (every solver but the Perceptron reads
+    # it), and the class said SDCA learns no bias.
+    import re
+
+    X, y = _blobs(40, seed=1)
+    n = X.shape[0]
+    epochs = int(re.search(r"default (\d+) n", KernelSVM.set_max_num_iterations.__doc__).group(1))
+    eps = float(re.search(r"default ([0-9.e-]+) for every", KernelSVM.set_epsilon.__doc__).group(1))
+    for solver in ("sbp", "pegasos", "sdca", "perceptron", "bsca", "bsgd"):
+        svm = KernelSVM(X, y, 1e-2, solver=solver, kernel="rbf", gamma=1.0)
+        assert svm.get_max_num_iterations() == epochs * n, solver
+        assert svm.get_epsilon() == eps, solver
+    for name in ("SDCA", "BSCA", "Pegasos", "BSGD", "SBP", "Perceptron"):
+        assert name in KernelSVM.set_epsilon.__doc__
+    assert "SDCA and BSCA can\n    learn an unregularized bias" in KernelSVM.__doc__
+    svm = KernelSVM(X, y, 1e-2, solver="sdca", kernel="rbf", gamma=1.0)
+    svm.set_unregularized_bias(True)           # the class docstring's claim

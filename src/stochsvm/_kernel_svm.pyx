@@ -332,14 +332,18 @@ cdef class KernelSVM(_Trainer):
 --
 
     Kernel SVM trained by the Stochastic Batch Perceptron, kernel Pegasos,
-    kernel SDCA or the online Perceptron (a mirror of the C ``SsKernelSvm``).
+    kernel SDCA, the online Perceptron or, on a budget, BSCA and BSGD (a
+    mirror of the C ``SsKernelSvm``).
 
     The predictor is ``f(x) = sum_j beta_j K(z_j, x) + b`` over support vectors
-    copied from the training data. Pegasos and SDCA minimise
-    ``lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i f(x_i))`` (no bias;
-    per-example weights ``c_i``, default 1, see :meth:`set_weights`); the SBP
+    copied from the training data. Pegasos, SDCA, BSCA and BSGD minimise
+    ``lambda/2 ||w||^2 + 1/n sum_i c_i max(0, 1 - y_i f(x_i))`` (per-example
+    weights ``c_i``, default 1, see :meth:`set_weights`); SDCA and BSCA can
+    learn an unregularized bias ``b`` (:meth:`set_unregularized_bias`: on by
+    default for BSCA, off for SDCA), Pegasos and BSGD have none. The SBP
     maximises the margin under a slack budget ``n nu`` and can learn an
-    unregularized bias (:meth:`set_unregularized_bias`).
+    unregularized bias too (off by default); the Perceptron minimises no
+    objective.
 
     Parameters
     ----------
@@ -349,8 +353,8 @@ cdef class KernelSVM(_Trainer):
     y : array_like (n,)
         Labels -1 or +1.
     lambda_ : float
-        Regularization (> 0) of Pegasos and SDCA; the reported primal of every
-        solver uses it.
+        Regularization (> 0) of Pegasos, SDCA, BSCA and BSGD; the reported
+        primal of every solver uses it.
     solver : {'sbp', 'pegasos', 'sdca', 'perceptron', 'bsca', 'bsgd', 'none'}
         'bsca' and 'bsgd' keep at most B support vectors (:meth:`set_budget`,
         :meth:`set_budget_maintenance`, :meth:`get_budget_statistics`).
@@ -881,12 +885,20 @@ cdef class KernelSVM(_Trainer):
         self._eta0_set = True
 
     def set_epsilon(self, epsilon):
-        """SDCA's duality-gap threshold, >= 0 (default 1e-3)."""
+        """Relative stopping tolerance, finite and >= 0 (default 1e-3 for every
+        solver; 0 disables the rule, the run ends at the cap). SDCA and BSCA
+        stop when the relative duality gap ``P - D <= epsilon D`` (for SDCA a
+        certificate of ``P <= (1 + epsilon) P*``; BSCA's ``D`` is an estimate
+        once budget maintenance has changed the model); Pegasos, BSGD and the
+        SBP on the objective window of the primal ``P`` (the linear object's
+        rule, ``SVM.set_epsilon``); the Perceptron has no rule and runs
+        to the cap (``ss_kernel_svm_set_epsilon``)."""
         cdef SsKernelSvm *p = self._writer("set_epsilon")
         self._check(ss_kernel_svm_set_epsilon(p, _as_float(epsilon, "epsilon")), "epsilon", epsilon)
 
     def set_max_num_iterations(self, n):
-        """Iterations per train() call, >= 1 (default 10 n)."""
+        """Iterations per train() call, >= 1 (default 100 n: 100 epochs; the
+        stopping rule usually ends the run earlier)."""
         cdef SsKernelSvm *p = self._writer("set_max_num_iterations")
         v = _as_int64(n, "max_num_iterations")
         self._check(ss_kernel_svm_set_max_num_iterations(p, v), "max_num_iterations", n)

@@ -157,13 +157,40 @@ def _fraction(what):
     return lambda text: _number(text, what, 0.0, True, 1.0, True)
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser: its positionals may come between the options
+    (``train heart_scale -c 4 m.ssvm``, argparse's intermixed parsing), and an
+    argument nothing takes is an error in the command's own usage (the
+    command-line parser returned it to the top level, whose usage names no
+    option of the command)."""
+
+    _inner = False   # parse_known_intermixed_args calls parse_known_args twice
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._inner:
+            return super().parse_known_args(args, namespace)
+        args = list(sys.argv[1:] if args is None else args)
+        for flag, value in zip(args, args[1:]):
+            if flag == "-b" and value in ("0", "1") and self.prog.endswith(" predict"):
+                self.error(f"-b takes no value: write -b (or --probability) alone, "
+                           f"not svm-predict's '-b {value}'")
+        self._inner = True
+        try:
+            namespace, extras = self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._inner = False
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def _build_parser():
     parser = argparse.ArgumentParser(
         prog="stochsvm",
         description="Fast stochastic SVM solvers (a C core with VLFeat's vl_svm API, fixed).",
         epilog="Run 'stochsvm COMMAND --help' for the options of a command.")
     parser.add_argument("--version", action="version", version=f"stochsvm {_version()}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     solvers = _solvers()
 
     def solver_options(p, losses):
@@ -1295,7 +1322,8 @@ def _run_info(args):
 # -- demo ------------------------------------------------------------------------
 
 def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
-    """Train each (label, solver, map) on one problem; rows of the table and curves."""
+    """Train each (label, solver, map) on one problem; rows of the table and curves
+    (label -> [(epoch, objective)] at each diagnostic, epoch = iteration / n)."""
     rows, curves = [], {}
     n = Xtr.shape[0]
     for label, solver, hkm in configs:
@@ -1307,7 +1335,7 @@ def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
         history = []
 
         def record(st, history=history):
-            history.append(st["objective"])
+            history.append((st["iteration"] / n, st["objective"]))
             return False
 
         svm.set_diagnostic_function(record)
@@ -1324,7 +1352,8 @@ def _demo_rows(name, Xtr, ytr, Xte, yte, args, configs):
 
 
 def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
-    """Each kernel solver (RBF kernel, gamma ``args.gamma``) on the first rows of a problem."""
+    """Each kernel solver (RBF kernel, gamma ``args.gamma``) on the first rows of a problem;
+    rows and curves as _demo_rows' (the diagnostics fall at epochs 1, 2, 3, 4, 6, 9, ...)."""
     import stochsvm
 
     rows, curves = [], {}
@@ -1338,7 +1367,7 @@ def _demo_kernel_rows(Xtr, ytr, Xte, yte, args, solvers):
         history = []
 
         def record(st, history=history):
-            history.append(st["primal_objective"])
+            history.append((st["iteration"] / m, st["primal_objective"]))
             return False
 
         svm.set_diagnostic_function(record)
@@ -1430,9 +1459,10 @@ def _plot(path, problems):
     plt = _pyplot()
     fig, axes = plt.subplots(1, len(problems), figsize=(8.5 * len(problems), 5), squeeze=False)
     for ax, (title, curves) in zip(axes[0], problems):
-        for (label, values), (colour, line, marker) in zip(curves.items(), _curve_styles()):
-            ax.plot(np.arange(1, len(values) + 1), values, color=colour, linestyle=line,
-                    marker=marker, ms=3, label=label)
+        for (label, points), (colour, line, marker) in zip(curves.items(), _curve_styles()):
+            epochs, values = zip(*points) if points else ((), ())
+            ax.plot(epochs, values, color=colour, linestyle=line, marker=marker, ms=3,
+                    label=label)
         ax.set_title(title, fontsize=10)
         ax.set_xlabel("epoch")
         ax.set_ylabel("primal objective (lower is better)")
