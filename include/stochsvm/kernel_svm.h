@@ -333,6 +333,9 @@ SS_API int ss_kernel_svm_get_row_copy(const SsKernelSvm *self);
  *    evaluated through the budgeted model: exact until budget maintenance
  *    first changes the model, an estimate (no guarantee) after.
  *  - Pegasos, BSGD, SBP: the objective window on the primal P of the model.
+ *    The SBP's window never stops a run whose averaged margin (statistics
+ *    margin) is not positive: that iterate is worse in the SBP's own
+ *    objective than the zero model it started from (docs/stopping.rst).
  *  - Perceptron: none (it minimises no objective); it runs to the cap. */
 SS_API SsStatus ss_kernel_svm_set_epsilon(SsKernelSvm *self, double epsilon);
 /** Epochs of the default iteration cap. */

@@ -484,6 +484,18 @@ static double run_dual_bound(void *object, SsRunBound *kind)
   SsKernelSvm *self = object;
   *kind = SS_RUN_BOUND_NONE;
   if (!self->ops || !self->ops->certified || !self->scores) return NAN;
+  /* The SBP's averaged margin (its own objective) not positive: its
+   * averaged iterate is worse in the SBP's own objective than the zero
+   * model it started from (whose margin is nu > 0), and the model is that
+   * iterate unscaled (sbp.c), not the SBP's predictor. Its primal then
+   * stays flat just below the best constant's while the margin rises, and
+   * the window took that for the end (6,000 noisy generated rows, C = 30:
+   * "converged" at 0.125 epoch, 5-11x the optimum, its margin -0.006;
+   * docs/stopping.rst). No stop, whatever the nu: *kind is a bound, NaN none. */
+  if (self->solver == SS_KSOLVER_SBP && !(self->statistics.margin > 0)) {
+    *kind = SS_RUN_BOUND_TIGHT;
+    return NAN;
+  }
   /* The SBP on a nu set by the caller solves the SVM of some other lambda:
    * no bound on this one's can judge it (the window alone decides). On a
    * derived nu that its model shows to be off, the stop stands too, and

@@ -59,6 +59,15 @@
  * ijcnn1 the run hands over before E^ and the exact solve ends it,
  * certified.
  *
+ * What the race does not judge. W leaves out the warm-up, which is paid
+ * either way; on just over m rows the warm-up is most of E^ (6,000 noisy
+ * generated rows at C = 30: 1.01e7 of E^ = 1.41e7), so a run whose total
+ * count has reached E^ may have W a third of it. A window stop before E^
+ * stands; it is the window's to be real: the SBP's is refused while its
+ * averaged margin is not positive (run_dual_bound, kernel_svm.c), where
+ * it had stopped that set "converged" at 11x the optimum with W = 0.32 E^;
+ * the run then goes on and hands over here at 0.28 epoch.
+ *
  * The window's proof. The rule above lets the steps run while a window
  * stop before E^ is possible at all by their count. The records of the
  * run say more: a window at a diagnostic t' spans the records of the last
