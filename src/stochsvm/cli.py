@@ -1080,11 +1080,15 @@ def _run_train(args):
     if args.kernel is None:
         _notice_steps(args, svms, problems, stats)
     if limited:
-        gap = max(s["duality_gap"] / max(s["primal_objective"], s["dual_objective"])
-                  for s in limited)
+        gaps = [s["duality_gap"] / max(s["primal_objective"], s["dual_objective"]) for s in limited]
+        why = (f"the relative duality gap stopped shrinking at {max(gaps):.3g}, above --tol "
+               f"{args.tol:g}; raise --budget" if all(map(math.isfinite, gaps)) else
+               # BSCA after budget maintenance: its dual is no dual value (docs/stopping.rst)
+               "budget maintenance changed the model, so its objective is not certified and how "
+               "far it is from the optimum is unknown (no duality gap bounds it); raise --budget "
+               "(to the number of examples for a certified fit)")
         print(f"stochsvm train: notice: stopped where the budget bounds the accuracy (--budget "
-              f"{svms[0].get_budget()}): the relative duality gap stopped shrinking at {gap:.3g}, "
-              f"above --tol {args.tol:g}; raise --budget", file=sys.stderr)
+              f"{svms[0].get_budget()}): {why}", file=sys.stderr)
     extra = {}
     if monitors is not None:
         # Each SVM keeps its best model where the rule ended its run, its last otherwise.
