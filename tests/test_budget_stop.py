@@ -128,3 +128,26 @@ def test_estimator_after_maintenance_warns_uncertified(identity):
         est.fit(X, y)
     assert list(est.stop_reasons_) == ["budget_limited"]
     assert math.isnan(est._stats[0]["duality_gap"])
+
+
+def test_estimator_cap_after_maintenance_says_uncertified(data):
+    # On its cap BSCA after maintenance has no gap for more epochs to close:
+    # the warning says the objective is not certified (it read "increase max_iter").
+    X, y = data
+    est = KernelSVMClassifier(solver="bsca", C=C, gamma=GAMMA, budget=10, max_iter=2,
+                              random_state=0)
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=2 with its objective not certified: "
+                      r"budget maintenance"):
+        est.fit(X, y)
+    assert list(est.stop_reasons_) == ["max_iterations"]
+
+
+def test_cli_cap_after_maintenance_notice(data, tmp_path, capsys):
+    X, y = data
+    train = _write_libsvm(tmp_path / "train.svm", X, np.where(y > 0, 1, -1))
+    assert main(["train", str(train), str(tmp_path / "m.ssvm"), "--kernel", "rbf", "--gamma",
+                 str(GAMMA), "--solver", "bsca", "--budget", "10", "-C", str(C), "--epochs",
+                 "2", "--tol", "1e-3", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert "epoch limit after" in out
+    assert "with the objective not certified: budget maintenance changed the model" in err

@@ -377,6 +377,9 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
       after budget maintenance): ConvergenceWarning naming the budget to
       raise, and the gap reached where there is one (after maintenance
       there is none: the objective is not certified, and it says so);
+    - a stop on the cap of a budgeted solver that reports no dual (BSCA
+      after budget maintenance): ConvergenceWarning saying the objective is
+      not certified and naming the budget;
     - a stop on the cap while a stopping test was in force, or with a
       duality gap (where reported) above ``10 tol`` times the objective for
       a solver without a test: ConvergenceWarning naming the cap;
@@ -448,6 +451,16 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
                           f"raising {cap_name} rarely helps here: scale the features (e.g. "
                           f"sklearn.preprocessing.StandardScaler), lower C (raise lambda) or "
                           f"raise {tol_name}", _convergence_warning(), stacklevel=3)
+            return
+        if capped and budget is not None and stopping_rule is not None and not math.isfinite(dual):
+            # BSCA after budget maintenance: no dual value, so no gap to reach
+            budget_name, budget_value = budget
+            warnings.warn(f"{name} stopped on its cap {cap_name}={cap_value} with its objective "
+                          f"not certified: budget maintenance (a budget of {budget_name}="
+                          f"{budget_value} support vectors) changed the model, so no duality gap "
+                          f"bounds how far it is from the optimum; raise {budget_name} for a "
+                          f"closer fit ({budget_name} >= n_samples is certified)",
+                          _convergence_warning(), stacklevel=3)
             return
         if capped and (stopping_rule is not None or far):
             note = scale_note() if scale_note is not None else ""
