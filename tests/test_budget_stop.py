@@ -1,7 +1,12 @@
 """The run driver's budget rule (docs/stopping.rst, "The budgeted solvers"):
 BSCA with a budget far too small for its problem stops "budget_limited"
 before its cap, at every layer (object statistics, estimator warning naming
-the budget, command-line notice); with a budget of n or more it never does."""
+the budget, command-line notice); with a budget of n or more it never does.
+Once budget maintenance changed the model its dual is no dual value: no run
+reads "converged" on it, none reports it, and the warnings say the objective
+is not certified."""
+
+import math
 
 import numpy as np
 import pytest
@@ -37,7 +42,8 @@ def test_object_reports_budget_limited(data):
     stats = _object(X, y, 10).train()
     assert stats["status"] == "budget_limited"
     assert stats["iteration"] < 200 * N
-    assert stats["duality_gap"] > 1e-3 * stats["primal_objective"]
+    # budget maintenance: the dual read through the model is no dual value
+    assert math.isnan(stats["dual_objective"]) and math.isnan(stats["duality_gap"])
 
 
 def test_object_not_budget_limited_without_a_tolerance(data):
@@ -58,7 +64,8 @@ def test_object_not_budget_limited_when_budget_holds_every_point(data):
 def test_estimator_warning_names_the_budget(data):
     X, y = data
     est = KernelSVMClassifier(solver="bsca", C=C, gamma=GAMMA, budget=10, random_state=0)
-    with pytest.warns(ConvergenceWarning, match=r"budget=10 support vectors was full; raise budget"):
+    with pytest.warns(ConvergenceWarning, match=r"budget=10 support vectors was full and budget "
+                      r"maintenance changed the model, so its objective is not certified"):
         est.fit(X, y)
     assert est._stats[0]["status"] == "budget_limited"
     assert est.n_iter_ < est._max_iter(X.shape[0])
@@ -81,4 +88,66 @@ def test_cli_notice(data, tmp_path, capsys):
     out, err = capsys.readouterr()
     assert "budget limited after" in out
     assert "notice: stopped where the budget bounds the accuracy (--budget 10)" in err
-    assert "raise --budget" in err
+    assert "so its objective is not certified" in err and "raise --budget" in err
+    assert "gap stopped shrinking at" not in err  # no gap to quote after maintenance
+
+
+@pytest.fixture(scope="module")
+def identity():
+    """A near-identity kernel (rbf, gamma = 10, 30 features: off-diagonal
+    values below 1e-50) on 200 rows: the optimum has every row a support
+    vector, P* about 1/2 at C = 1. A budget of 180 drops 20 of them, which
+    pay their hinge: P about 0.55 = 1.1 P*, and the dual read through the
+    budgeted model equals P."""
+    return _blobs(200, 30, seed=11, sep=1.0)
+
+
+@pytest.mark.parametrize("bias", [False, True])
+def test_object_after_maintenance_never_converged(identity, bias):
+    # Before the fix: "converged" after 1 epoch (3 with the bias) at 1.1x the optimum.
+    X, y = identity
+    svm = KernelSVM(X, y, 1.0 / len(y), solver="bsca", gamma=10.0)
+    svm.set_budget(180)
+    svm.set_seed(0)
+    svm.set_unregularized_bias(bias)
+    svm.set_epsilon(1e-3)
+    svm.set_max_num_iterations(20 * len(y))
+    stats = svm.train()
+    assert svm.get_budget_statistics()["num_maintenance"] > 0
+    assert stats["status"] == "budget_limited"
+    assert math.isnan(stats["dual_objective"]) and math.isnan(stats["duality_gap"])
+    assert stats["primal_objective"] > 1.05 * 0.5  # far above the optimum
+
+
+def test_estimator_after_maintenance_warns_uncertified(identity):
+    # Before the fix: stop_reasons_ ["converged"] at 1.1x the optimum, no warning.
+    X, y = identity
+    est = KernelSVMClassifier(solver="bsca", C=1.0, gamma=10.0, budget=180, random_state=0)
+    with pytest.warns(ConvergenceWarning, match=r"objective is not certified and how far it is "
+                      r"from the optimum is unknown"):
+        est.fit(X, y)
+    assert list(est.stop_reasons_) == ["budget_limited"]
+    assert math.isnan(est._stats[0]["duality_gap"])
+
+
+def test_estimator_cap_after_maintenance_says_uncertified(data):
+    # On its cap BSCA after maintenance has no gap for more epochs to close:
+    # the warning says the objective is not certified (it read "increase max_iter").
+    X, y = data
+    est = KernelSVMClassifier(solver="bsca", C=C, gamma=GAMMA, budget=10, max_iter=2,
+                              random_state=0)
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=2 with its objective not certified: "
+                      r"budget maintenance"):
+        est.fit(X, y)
+    assert list(est.stop_reasons_) == ["max_iterations"]
+
+
+def test_cli_cap_after_maintenance_notice(data, tmp_path, capsys):
+    X, y = data
+    train = _write_libsvm(tmp_path / "train.svm", X, np.where(y > 0, 1, -1))
+    assert main(["train", str(train), str(tmp_path / "m.ssvm"), "--kernel", "rbf", "--gamma",
+                 str(GAMMA), "--solver", "bsca", "--budget", "10", "-C", str(C), "--epochs",
+                 "2", "--tol", "1e-3", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert "epoch limit after" in out
+    assert "with the objective not certified: budget maintenance changed the model" in err

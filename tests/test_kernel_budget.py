@@ -113,7 +113,9 @@ def test_removal_and_projection_finite_on_adversarial_points(kernel, maintenance
     svm.set_budget_maintenance(maintenance)
     svm.set_max_num_iterations(5 * len(y))
     st = svm.train()
-    assert np.isfinite(st["primal_objective"]) and np.isfinite(st["dual_objective"])
+    assert np.isfinite(st["primal_objective"])
+    # BSCA reports no dual once maintenance changed its model (docs/budget.rst, "Objectives")
+    assert np.isnan(st["dual_objective"]) if solver == "bsca" else np.isfinite(st["dual_objective"])
     assert np.all(np.isfinite(svm.get_coefficients()))
     assert np.all(np.isfinite(svm.decision_function(X)))
     assert svm.get_num_support_vectors() <= 4

@@ -73,8 +73,10 @@ typedef struct SsKernelSvmStatistics {
   double primal_objective;     /**< P of the model (SBP: of w/gamma, with its bias) */
   double regularizer;          /**< lambda/2 ||w||^2 of the model */
   double loss;                 /**< 1/n sum_i hinge(y_i f(x_i)) of the model */
-  double dual_objective;       /**< SDCA: D(alpha); SBP: the dual bound that judged a window
-                                    stop at this diagnostic (docs/stopping.rst); else NaN */
+  double dual_objective;       /**< SDCA: D(alpha); BSCA: D(alpha) until budget maintenance
+                                    first changes its model, NaN after (docs/budget.rst); SBP:
+                                    the dual bound that judged a window stop at this diagnostic
+                                    (docs/stopping.rst); else NaN */
   double duality_gap;          /**< P - dual_objective; else NaN */
   double margin;               /**< SBP: gamma of the averaged iterate; else NaN */
   double training_error;       /**< fraction of training examples with y_i f(x_i) <= 0 */
@@ -331,7 +333,10 @@ SS_API int ss_kernel_svm_get_row_copy(const SsKernelSvm *self);
  *    steps until the maximal KKT violation m - M <= epsilon, then the gap
  *    test decides (on failure its tolerance is divided by 10). BSCA's D is
  *    evaluated through the budgeted model: exact until budget maintenance
- *    first changes the model, an estimate (no guarantee) after.
+ *    first changes the model, after which it is only an estimate (not a
+ *    bound: it can exceed P) and BSCA never stops "converged": where the
+ *    estimate meets the test, or stops shrinking while the budget is full,
+ *    the run ends with status SS_SVM_STATUS_BUDGET_LIMITED, uncertified.
  *  - Pegasos, BSGD, SBP: the objective window on the primal P of the model.
  *    The SBP's window never stops a run whose averaged margin (statistics
  *    margin) is not positive: that iterate is worse in the SBP's own

@@ -100,10 +100,12 @@ typedef enum SsSvmStatus {
   SS_SVM_STATUS_DIVERGED = 6,       /**< the objective rose above 1e4 times its value at w = 0,
                                          and grew tenfold since the previous diagnostic
                                          (ss_svm_train returned SS_ERR_DIVERGED) */
-  SS_SVM_STATUS_BUDGET_LIMITED = 7  /**< a budgeted kernel solver (BSCA) stopped short of epsilon
+  SS_SVM_STATUS_BUDGET_LIMITED = 7  /**< a budgeted kernel solver (BSCA) stopped uncertified
                                          because its budget, not its iterations, bounds the accuracy:
-                                         its relative duality gap stopped shrinking while the budget
-                                         was full (docs/stopping.rst); raise the budget */
+                                         budget maintenance changed its model, and the estimate of
+                                         its gap stopped shrinking while the budget was full or met
+                                         epsilon, which certifies nothing (docs/stopping.rst); raise
+                                         the budget */
 } SsSvmStatus;
 
 /** @brief Statistics of the last diagnostic (filled at every diagnostic and at

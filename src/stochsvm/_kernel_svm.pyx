@@ -1141,7 +1141,9 @@ cdef class KernelSVM(_Trainer):
 
     def get_statistics(self):
         """Statistics of the last diagnostic: status, iteration, epoch, objective,
-        primal_objective, regularizer, loss, dual_objective, duality_gap,
+        primal_objective, regularizer, loss, dual_objective, duality_gap
+        (NaN where the solver has no dual value: BSCA once budget
+        maintenance changed its model, docs/budget.rst),
         margin, training_error, num_kernel_evaluations, num_support_vectors,
         elapsed_time, finish_epochs (the kernel SDCA finish's epochs) and
         exact_cost (the SBP at a derived ``nu`` on more than 4096 rows: the

@@ -1093,6 +1093,13 @@ def _run_train(args):
               f"epoch cap, which ended after {max(s['finish_epochs'] for s in unfinished):.0f} "
               f"epochs without its relative duality gap falling below min(--tol {args.tol:g}, "
               f"1e-3); add --scale standard, lower -C or raise --tol", file=sys.stderr)
+    elif (status == "epoch limit" and args.tol > 0 and args.solver == "bsca" and
+          any(s["status"] == "max_iterations" and math.isnan(s["dual_objective"]) for s in stats)):
+        # BSCA after budget maintenance: no dual value, so no gap for more epochs to close
+        print(f"stochsvm train: notice: stopped on the epoch cap (--epochs {args.epochs}) with the "
+              f"objective not certified: budget maintenance changed the model (--budget "
+              f"{svms[0].get_budget()}), so no duality gap bounds how far it is from the optimum; "
+              f"raise --budget (to the number of examples for a certified fit)", file=sys.stderr)
     elif status == "epoch limit" and args.tol > 0 and _tests_tol(args):
         from stochsvm.svm import _scale_note
 
@@ -1107,11 +1114,15 @@ def _run_train(args):
     if args.kernel is None:
         _notice_steps(args, svms, problems, stats)
     if limited:
-        gap = max(s["duality_gap"] / max(s["primal_objective"], s["dual_objective"])
-                  for s in limited)
+        gaps = [s["duality_gap"] / max(s["primal_objective"], s["dual_objective"]) for s in limited]
+        why = (f"the relative duality gap stopped shrinking at {max(gaps):.3g}, above --tol "
+               f"{args.tol:g}; raise --budget" if all(map(math.isfinite, gaps)) else
+               # BSCA after budget maintenance: its dual is no dual value (docs/stopping.rst)
+               "budget maintenance changed the model, so its objective is not certified and how "
+               "far it is from the optimum is unknown (no duality gap bounds it); raise --budget "
+               "(to the number of examples for a certified fit)")
         print(f"stochsvm train: notice: stopped where the budget bounds the accuracy (--budget "
-              f"{svms[0].get_budget()}): the relative duality gap stopped shrinking at {gap:.3g}, "
-              f"above --tol {args.tol:g}; raise --budget", file=sys.stderr)
+              f"{svms[0].get_budget()}): {why}", file=sys.stderr)
     extra = {}
     if monitors is not None:
         # Each SVM keeps its best model where the rule ended its run, its last otherwise.

@@ -203,7 +203,10 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
         asked, without it.
     tol : float >= 0, default=None
         The stopping threshold (docs: "Stopping and defaults"). For ``"sdca"``
-        and ``"bsca"`` the relative duality gap, ``P - D <= tol * D``; for
+        and ``"bsca"`` the relative duality gap, ``P - D <= tol * D`` (BSCA
+        with a budget below n_samples: only until budget maintenance changes
+        its model; from then on its dual is an estimate that certifies
+        nothing, and its run ends ``"budget_limited"`` with a warning); for
         ``"sbp"``, ``"pegasos"`` and ``"bsgd"`` the run driver's objective
         window (the objective flat to ``tol`` over the second half of the run
         and no longer falling steadily; the SBP's never while its averaged
@@ -322,7 +325,8 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
         ``classes_`` order for one-vs-rest; one entry for two classes), a
         status of :meth:`stochsvm.KernelSVM.get_statistics`: ``"converged"``
         (the solver's stopping rule), ``"max_iterations"`` (the
-        ``max_iter`` cap), ``"budget_limited"`` (BSCA's budget rule),
+        ``max_iter`` cap), ``"budget_limited"`` (BSCA after budget
+        maintenance: its objective is not certified),
         ``"validation"`` (early stopping ended it), ``"diverged"``,
         ``"interrupted"`` (docs: "What every layer reports").
     validation_scores_ : list of ndarray

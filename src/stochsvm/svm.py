@@ -372,9 +372,14 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
     - an objective above that of the zero model (by more than
       _zero_model_slack): ConvergenceWarning, the
       solver diverged or made no progress;
-    - a stop by the budget rule (status ``budget_limited``: the relative gap
-      stopped shrinking while the budget was full): ConvergenceWarning
-      naming the gap reached and the budget to raise;
+    - a stop by the budget rule (status ``budget_limited``: the budget was
+      full and the gap stopped shrinking, or BSCA's estimate of it closed,
+      after budget maintenance): ConvergenceWarning naming the budget to
+      raise, and the gap reached where there is one (after maintenance
+      there is none: the objective is not certified, and it says so);
+    - a stop on the cap of a budgeted solver that reports no dual (BSCA
+      after budget maintenance): ConvergenceWarning saying the objective is
+      not certified and naming the budget;
     - a stop on the cap while a stopping test was in force, or with a
       duality gap (where reported) above ``10 tol`` times the objective for
       a solver without a test: ConvergenceWarning naming the cap;
@@ -413,13 +418,18 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
         gap_text = f" (duality gap {gap / scale:.3g} times the objective)" if far else ""
         if stats["status"] == "budget_limited":
             budget_name, budget_value = budget or ("budget", "?")
-            reached = f"{gap / scale:.3g}" if math.isfinite(gap) else "nan"
+            why = (f"its relative duality gap stopped shrinking at {gap / scale:.3g}, above "
+                   f"{tol_name}={tol}, while the budget of {budget_name}={budget_value} support "
+                   f"vectors was full; raise {budget_name} for a closer fit (or raise {tol_name} "
+                   f"to accept this one)" if math.isfinite(gap) else
+                   # BSCA after budget maintenance: its dual is no dual value, no gap bounds it
+                   f"the budget of {budget_name}={budget_value} support vectors was full and "
+                   f"budget maintenance changed the model, so its objective is not certified and "
+                   f"how far it is from the optimum is unknown (no duality gap bounds it; it has "
+                   f"been 1.1x to over 100x); raise {budget_name} for a closer fit "
+                   f"({budget_name} >= n_samples is certified)")
             warnings.warn(f"{name} stopped where its budget, not its iterations, bounds the "
-                          f"accuracy: its relative duality gap stopped shrinking at {reached}, "
-                          f"above {tol_name}={tol}, while the budget of {budget_name}="
-                          f"{budget_value} support vectors was full; raise {budget_name} for a "
-                          f"closer fit (or raise {tol_name} to accept this one)",
-                          _convergence_warning(), stacklevel=3)
+                          f"accuracy: {why}", _convergence_warning(), stacklevel=3)
             return
         capped = stats["status"] == "max_iterations"
         newton = stats.get("num_newton_iterations", 0)
@@ -441,6 +451,16 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
                           f"raising {cap_name} rarely helps here: scale the features (e.g. "
                           f"sklearn.preprocessing.StandardScaler), lower C (raise lambda) or "
                           f"raise {tol_name}", _convergence_warning(), stacklevel=3)
+            return
+        if capped and budget is not None and stopping_rule is not None and not math.isfinite(dual):
+            # BSCA after budget maintenance: no dual value, so no gap to reach
+            budget_name, budget_value = budget
+            warnings.warn(f"{name} stopped on its cap {cap_name}={cap_value} with its objective "
+                          f"not certified: budget maintenance (a budget of {budget_name}="
+                          f"{budget_value} support vectors) changed the model, so no duality gap "
+                          f"bounds how far it is from the optimum; raise {budget_name} for a "
+                          f"closer fit ({budget_name} >= n_samples is certified)",
+                          _convergence_warning(), stacklevel=3)
             return
         if capped and (stopping_rule is not None or far):
             note = scale_note() if scale_note is not None else ""

@@ -357,6 +357,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(budget_rule_needs_a_full_budget_and_a_tolerance)            \
   X(budget_rule_stops_bsca_on_a_small_budget)                   \
   X(budget_rule_silent_when_budget_has_room)                    \
+  X(budget_rule_estimate_never_certifies)                       \
+  X(budget_rule_bsca_after_maintenance_not_certified)           \
   /* test_budget_storage.c */                                   \
   X(budget_capacity_is_min_of_budget_and_n)                     \
   X(budget_huge_budget_small_problem)                           \

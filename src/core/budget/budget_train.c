@@ -108,6 +108,7 @@ void ss_budget_trainer_reset(SsBudgetTrainer *tr)
   memset(tr->alpha, 0, (size_t)tr->data->num_data * sizeof(double));
   tr->alpha_scale = 1.0;
   tr->iteration = 0;
+  tr->maintenance_at_reset = tr->counts.num_maintenance;
   for (int q = 0; tr->pool_index && q < SS_BSCA_POOL; ++q) tr->pool_index[q] = -1;
 }
 
@@ -190,6 +191,11 @@ SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int6
   ss_run_history_free(&history);
   free(object.perm);
   return status;
+}
+
+bool ss_budget_dual_exact(const SsBudgetTrainer *tr)
+{
+  return tr->counts.num_maintenance == tr->maintenance_at_reset;
 }
 
 void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,

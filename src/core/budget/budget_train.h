@@ -43,6 +43,9 @@ typedef struct SsBudgetTrainer {
   double *pool_value;        /**< their y_j - f~_j when last scored */
   /* Counters. */
   SsBudgetCounts counts;     /**< maintenance */
+  int64_t maintenance_at_reset; /**< counts.num_maintenance when the model was last emptied
+                                     (ss_budget_trainer_reset; 0 at init): while they are
+                                     equal, w~ = w(alpha) (ss_budget_dual_exact) */
   int64_t num_updates;       /**< steps that changed the model (a term added or updated) */
   int64_t kernel_evaluations;
 } SsBudgetTrainer;
@@ -79,11 +82,18 @@ double ss_budget_primal_bias(const double *scores, const double *labels, const d
 SsStatus ss_budget_train_epochs(SsBudgetTrainer *tr, SsBudgetSolver solver, int64_t num_epochs,
                                 uint64_t seed);
 
+/** Whether the dual D~ of ss_budget_objectives is D(alpha), a true dual
+ *  value (D~ <= P*): BSCA's w~ = w(alpha), because no budget maintenance
+ *  changed the model since it was last emptied. After maintenance D~ is an
+ *  estimate read through the budgeted model, which may lie above P* and even
+ *  above P(w~) (docs/budget.rst, "Objectives"). */
+bool ss_budget_dual_exact(const SsBudgetTrainer *tr);
+
 /** The diagnostic pass, O(n B) kernel evaluations (+ O(B^2) for ||w~||^2,
  *  written to norm2 when non-NULL; not counted in kernel_evaluations):
  *  primal P(w~) of the budgeted model, and the dual of the tracked alpha
  *  evaluated through the model, D~ = lambda (1^T alpha - 1/2 sum_i alpha_i y_i f~(x_i)),
- *  which is D(alpha) exactly while w~ = w(alpha) (no maintenance happened).
+ *  which is D(alpha) exactly while w~ = w(alpha) (ss_budget_dual_exact).
  *  Writes scores[i] = f~(x_i) when scores is non-NULL. */
 void ss_budget_objectives(const SsBudgetTrainer *tr, double *primal, double *dual, double *scores,
                           double *norm2);

@@ -336,13 +336,24 @@ static bool converged(const SsRun *run, const SsRunMeasure *m)
 }
 
 /* (P - D) / D of a measure whose object's budget is full (the budget rule's
- * record), NaN otherwise. */
+ * record), NaN otherwise; D the dual, or its estimate where the object has
+ * no dual value (BSCA after maintenance). */
 static double budget_gap(const SsRun *run, const SsRunMeasure *m)
 {
   if (run->settings.criterion != SS_RUN_RELATIVE_GAP || !run->ops->budget_full ||
       !run->ops->budget_full(run->object))
     return NAN;
-  return m->dual > 0 ? (m->primal - m->dual) / m->dual : NAN;
+  const double D = isnan(m->dual) ? m->dual_estimate : m->dual;
+  return D > 0 ? (m->primal - D) / D : NAN;
+}
+
+/* The gap test met by an estimate of the dual that is no bound (BSCA after
+ * budget maintenance): the budgeted run has settled, certified nothing. */
+static bool estimate_settled(const SsRun *run, const SsRunMeasure *m)
+{
+  const double epsilon = run->settings.epsilon;
+  return epsilon > 0 && run->settings.criterion == SS_RUN_RELATIVE_GAP && isnan(m->dual) &&
+         isfinite(m->dual_estimate) && m->primal - m->dual_estimate <= epsilon * fmax(m->dual_estimate, 0.0);
 }
 
 /* The budget rule (the opening comment): the budget was full at the half of
@@ -404,7 +415,7 @@ static bool back_off(SsRun *run)
 SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
 {
   const SsRunOps *ops = run->ops;
-  SsRunMeasure m = {.primal = NAN, .dual = NAN, .variation = INFINITY, .finite = true,
+  SsRunMeasure m = {.primal = NAN, .dual = NAN, .dual_estimate = NAN, .variation = INFINITY, .finite = true,
                     .next_check = run->next_check};
   SsStatus s = ops->measure(run->object, status, &m);
   if (s != SS_OK) return s;
@@ -424,7 +435,7 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
     s = record(run->history, ops->iteration(run->object), m.primal, budget_gap(run, &m));
     if (s != SS_OK) return s;
     run->converged = converged(run, &m);
-    run->budget_limited = !run->converged && budget_limited(run);
+    run->budget_limited = !run->converged && (estimate_settled(run, &m) || budget_limited(run));
     if (run->converged) ops->set_status(run->object, SS_SVM_STATUS_CONVERGED);
     if (run->budget_limited) ops->set_status(run->object, SS_SVM_STATUS_BUDGET_LIMITED);
     run->stalled = training && !run->converged && !run->budget_limited && ops->stalled &&

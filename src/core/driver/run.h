@@ -83,6 +83,9 @@ typedef struct SsRunMeasure {
   double primal;     /**< P(w) of the model (linear SDCA: the least of its train call's
                           candidates, the model it returns if the rule fires: sdca_best.c) */
   double dual;       /**< D(alpha) <= P*, where the solver has one; NaN otherwise */
+  double dual_estimate; /**< where dual is NaN, an estimate of it that is no bound (BSCA after
+                             budget maintenance: kernel_svm_budget.c): read by the budget rule
+                             only, never by the gap test (run.c); NaN otherwise */
   double variation;  /**< scores variation (SS_RUN_SCORES_VARIATION only) */
   bool finite;       /**< model and scores finite */
   int64_t next_check; /**< set by the driver at a training diagnostic, for ops->stalled:

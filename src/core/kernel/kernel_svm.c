@@ -409,6 +409,7 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   m->finite = finite_model;
   m->primal = st->primal_objective;
   m->dual = st->dual_objective;
+  m->dual_estimate = ss_kernel_budget_dual_estimate(self);
   return SS_OK;
 }
 

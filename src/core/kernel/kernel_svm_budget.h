@@ -13,6 +13,9 @@ typedef struct SsBudgetSolverState {
   SsBudgetTrainer trainer;
   int64_t *rows;          /**< [capacity] 0, 1, ..., capacity - 1 (rows of the model copy) */
   double solver_seconds;  /**< thread CPU time spent in steps */
+  double dual_estimate;   /**< BSCA after budget maintenance: D~ of the last diagnostic, an
+                               estimate that is not a dual value (its statistics' dual is
+                               NaN); NaN otherwise */
 } SsBudgetSolverState;
 
 /** The operations shared by BSCA and BSGD (see SsKernelSolverOps). */
@@ -28,6 +31,11 @@ SsStatus ss_budget_solver_run(SsKernelSvm *self, int64_t t, int64_t t_end,
  *  budget at least once (maintenance has changed it): the run driver's
  *  budget rule may apply. Never with B >= n. */
 bool ss_kernel_budget_full(const SsKernelSvm *self);
+/** BSCA's estimate D~ of the dual at the last diagnostic when budget
+ *  maintenance has changed its model (w~ != w(alpha)), for the run driver's
+ *  budget rule (SsRunMeasure.dual_estimate); NaN for every other solver and
+ *  while D~ is the true dual, which the statistics report. */
+double ss_kernel_budget_dual_estimate(const SsKernelSvm *self);
 /** CPU seconds of the calling thread (wall clock where unavailable). */
 double ss_budget_thread_seconds(void);
 
