@@ -459,7 +459,7 @@ SsStatus ss_run_train(SsRun *run)
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
   run->converged = run->budget_limited = run->stalled = false;
-  run->final_deferred = false;
+  run->final_deferred = run->interrupted_deferred = false;
   run->next_check = t_end;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
@@ -524,6 +524,13 @@ SsStatus ss_run_train(SsRun *run)
      * otherwise pay for even when no one reads its statistics). */
     if (s->defer_final) run->final_deferred = true;
     else status = ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, true);
+  } else if (status == SS_ERR_INTERRUPTED && !settled && s->defer_interrupted) {
+    /* Stopped by the interrupt poll, where a diagnostic is a long pass that
+     * nothing interrupts (a kernel object's n rows against its support
+     * vectors: seconds to minutes after a Ctrl+C): the object describes its
+     * model without one. */
+    run->interrupted_deferred = true;
+    ops->set_status(run->object, SS_SVM_STATUS_INTERRUPTED);
   } else if (status == SS_ERR_INTERRUPTED && !settled) {
     /* Stopped by the interrupt poll: describe the model where it stands. */
     SsStatus diagnosed = ss_run_diagnose(run, SS_SVM_STATUS_INTERRUPTED, false);

@@ -388,6 +388,10 @@ struct SsKernelSolverOps {
    *  bias) and ||w||^2 (@p norm2) back and set *have_scores, to save the
    *  driver n m + m^2 kernel evaluations. */
   SsStatus (*evaluate)(SsKernelSvm *self, double *scores, double *norm2, bool *have_scores);
+  /** Write the model alone, without evaluate's pass over the data (a run
+   *  the interrupt poll stopped: kernel_svm.c, describe_interrupted); NULL
+   *  where evaluate is cheap enough to make then (O(n) or a budget). */
+  SsStatus (*write_model)(SsKernelSvm *self);
   /** Free the state and set self->state = NULL (NULL-safe). */
   void (*free_state)(SsKernelSvm *self);
 };
@@ -676,6 +680,10 @@ double ss_support_list_visit(SsKernelSvm *self, SsSupportList *list, int64_t t, 
  *  ||w||^2 for the driver's statistics. */
 SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, double scale,
                                   double *scores, double *norm2, bool *have_scores);
+/** The model of ss_support_list_evaluate alone (O(m d), no score). */
+SsStatus ss_support_list_write_model(SsKernelSvm *self, const SsSupportList *list, double scale);
+/** write_model of a solver whose model is its support list (SDCA, Perceptron). */
+SsStatus ss_support_solver_write_model(SsKernelSvm *self);
 
 #if defined(__GNUC__)
 /** Two doubles as one vector, and the mask of a comparison of two (GCC and
