@@ -111,7 +111,9 @@ typedef int (*SsKernelSvmDiagnosticFunction)(const SsKernelSvm *svm, void *user)
  *  data): the model is written, the statistics give the status interrupted,
  *  the iteration, epoch, kernel evaluations, support vectors and time, and
  *  NaN for the objectives, loss, regularizer, gap, margin and training
- *  error. The other solvers measure their model as at any diagnostic. */
+ *  error; their runs' diagnostics poll the callback during their pass too
+ *  (every 2^22 kernel evaluations), and a stop there ends the run so. The
+ *  other solvers measure their model as at any diagnostic. */
 #define SS_KERNEL_SVM_INTERRUPT_PERIOD 64
 
 /* ------------------------------------------------------------------------ */

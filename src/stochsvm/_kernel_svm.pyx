@@ -559,7 +559,8 @@ cdef class KernelSVM(_Trainer):
         """Run the solver from its present state (``ss_kernel_svm_train``), GIL released.
 
         On the main thread Ctrl+C stops it within ``SS_KERNEL_SVM_INTERRUPT_PERIOD``
-        (64) iterations (or once a diagnostic under way ends) and raises
+        (64) iterations (Pegasos, SDCA without the bias and the Perceptron: or
+        2^22 kernel evaluations of a diagnostic's pass) and raises
         KeyboardInterrupt, the model kept. Pegasos, SDCA without the bias and
         the Perceptron then make no closing pass over the data: their
         statistics say where the run stopped and give NaN for the objectives,

@@ -540,3 +540,62 @@ void test_kernel_svm_interrupt_poll_makes_no_pass(void)
     ss_kernel_svm_delete(ref);
   }
 }
+
+static int stop_at_call(void *user)
+{
+  int *calls = user; /* [0]: calls so far, [1]: the call that stops */
+  return ++calls[0] >= calls[1];
+}
+
+static int count_diagnostics(const SsKernelSvm *svm, void *user)
+{
+  (void)svm;
+  ++*(int *)user;
+  return 0;
+}
+
+/* A run's diagnostic pass polls the interrupt function between slabs of
+ * rows: a Ctrl+C that comes during the pass (seconds on large data) stops
+ * it there; the diagnostic function is not called for it and the run ends
+ * as at a poll (no figures). The 10th call is the first inside the
+ * diagnostic at iteration 640 (9 polls come before it); without the poll in
+ * the pass it is the poll after that diagnostic, which the diagnostic
+ * function has then seen. Threads change nothing. */
+void test_kernel_svm_interrupt_polls_in_the_pass(void)
+{
+  enum { n = 400, d = 2 };
+  static double X[n * d], y[n];
+  tu_make_blobs(X, y, n, d, 0.0, 11);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, n, d, d) == SS_OK);
+  SsKernel kernel;
+  ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1);
+  for (int threads = 1; threads <= 2; ++threads) {
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_PEGASOS, &kernel, &data, y, 1e-4);
+    REQUIRE(svm);
+    svm->pass_poll_evaluations = 50 * 64; /* a slab of about 64 rows at m = 50 */
+    int calls[2] = {0, 10}, diagnostics = 0;
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, threads), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 640), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 100000), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, 0), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(svm, stop_at_call, calls), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_function(svm, count_diagnostics, &diagnostics), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_INTERRUPTED);
+    CHECK(ss_kernel_svm_get_num_support_vectors(svm) > 50); /* so the pass has several slabs */
+    const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+    CHECK_EQ_INT(calls[0], 10);
+    CHECK_EQ_INT(diagnostics, 0);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_INTERRUPTED);
+    CHECK_EQ_INT(st->iteration, 640);
+    CHECK(isnan(st->primal_objective));
+    CHECK_EQ_INT(st->num_support_vectors, ss_kernel_svm_get_num_support_vectors(svm));
+    /* usable: it trains on from there, its next diagnostic measured */
+    CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(svm, NULL, NULL), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 640), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_sdca_finish(svm, SS_KERNEL_SDCA_FINISH_OFF), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    CHECK(isfinite(ss_kernel_svm_get_statistics(svm)->primal_objective));
+    ss_kernel_svm_delete(svm);
+  }
+}

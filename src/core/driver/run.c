@@ -407,6 +407,8 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
   SsRunMeasure m = {.primal = NAN, .dual = NAN, .variation = INFINITY, .finite = true,
                     .next_check = run->next_check};
   SsStatus s = ops->measure(run->object, status, &m);
+  /* The object's pass polled the interrupt function, which stopped it. */
+  run->pass_interrupted = s == SS_ERR_INTERRUPTED;
   if (s != SS_OK) return s;
   const bool training = status == SS_SVM_STATUS_TRAINING;
   if (!m.finite || !isfinite(m.primal)) {
@@ -459,7 +461,7 @@ SsStatus ss_run_train(SsRun *run)
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
   run->converged = run->budget_limited = run->stalled = false;
-  run->final_deferred = run->interrupted_deferred = false;
+  run->final_deferred = run->interrupted_deferred = run->pass_interrupted = false;
   run->next_check = t_end;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
@@ -505,8 +507,9 @@ SsStatus ss_run_train(SsRun *run)
       /* Under a diagnostic budget the next one comes an epoch later at the earliest. */
       run->next_check = min64(budgeted ? saturating_add(epoch_end, n) : next_diagnostic(s, t), t_end);
       status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
-      settled = status != SS_OK;
-      stopped = settled || run->converged || run->budget_limited || run->stalled;
+      /* (a pass the interrupt stopped told nothing: the run ends as at a poll) */
+      settled = status != SS_OK && !run->pass_interrupted;
+      stopped = status != SS_OK || run->converged || run->budget_limited || run->stalled;
     }
     if (!stopped && t - last_poll >= s->interrupt_period) {
       last_poll = t;

@@ -198,6 +198,9 @@ typedef struct SsRun {
                                   settings.defer_interrupted asked, the loop made no closing
                                   diagnostic, only set the status interrupted: the object
                                   describes its model itself, without a pass over the data */
+  bool pass_interrupted; /**< the last diagnostic's measure returned SS_ERR_INTERRUPTED: the
+                              object's pass polled the interrupt function (a kernel object's,
+                              with settings.defer_interrupted), which stopped it */
   SsRunProgress *progress; /**< NULL, or where the loop publishes t after every piece of steps */
   int64_t next_check;  /**< set by the loop before each of its diagnostics: SsRunMeasure.next_check */
 } SsRun;

@@ -387,7 +387,11 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   bool have_scores = false;
   double norm2 = 0;
   SsStatus status = SS_OK;
+  /* A run's diagnostic polls the interrupt function in its pass (run.c:
+   * an interrupted one is the run's end, described without it). */
+  self->pass_polls = status_in == SS_SVM_STATUS_TRAINING && self->ops && self->ops->write_model;
   if (self->ops) status = self->ops->evaluate(self, f, &norm2, &have_scores);
+  self->pass_polls = false;
   if (status == SS_OK && !have_scores) {
     SsKernelModel unbiased = self->model;
     unbiased.bias = 0;

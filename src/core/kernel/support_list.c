@@ -117,8 +117,9 @@ SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, 
   SsStatus status;
   double *coef = write_model(self, list, scale, &status);
   if (!coef) return status;
+  if (status == SS_OK && !ss_kernel_svm_expansion_scores(self, list->rows, coef, m, scores))
+    status = SS_ERR_INTERRUPTED; /* a polled pass stopped (pass_polls): the model stands */
   if (status == SS_OK) {
-    ss_kernel_svm_expansion_scores(self, list->rows, coef, m, scores);
     double w2 = 0;
     for (int64_t k = 0; k < m; ++k) w2 += coef[k] * scores[list->rows[k]];
     *norm2 = w2 > 0 ? w2 : 0.0;
