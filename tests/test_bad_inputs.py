@@ -82,6 +82,29 @@ def _while_training(action):
         worker.join(30)
 
 
+def _while_scoring(action):
+    """Call ``action(svm)`` while ``svm.decision_function`` runs on another
+    thread (held inside the object: its X waits in ``__array__``)."""
+    svm = _svm()
+    svm.train()
+    started, release = threading.Event(), threading.Event()
+
+    class HeldX:
+        def __array__(self, dtype=None, copy=None):
+            started.set()
+            release.wait(30)
+            return X0
+
+    worker = threading.Thread(target=svm.decision_function, args=(HeldX(),))
+    worker.start()
+    try:
+        assert started.wait(30)
+        action(svm)
+    finally:
+        release.set()
+        worker.join(30)
+
+
 def _labels_invalid_for_the_loss():
     X, y = _data()
     svm = SVM(X, 2 * y, 0.1, loss="l2")
@@ -469,6 +492,10 @@ MATRIX = [
      "train() is already running on this SVM"),
     ("setter-during-training", lambda: _while_training(lambda svm: svm.set_lambda(1.0)), RuntimeError,
      "cannot call set_lambda() while train() is running on this SVM"),
+    ("setter-while-scoring", lambda: _while_scoring(lambda svm: svm.set_num_threads(2)),
+     RuntimeError, "cannot call set_num_threads() while another thread is scoring with this SVM "
+     "(decision_function, predict, estimate_nu or nu_from_model is running): call it after "
+     "they return"),
     # issue 19: ranges, Python values beyond C's, ragged and mixed inputs
     ("lambda-subnormal", lambda: SVM(X0, Y0, 1e-320, solver="sdca"), ValueError,
      "lambda_ must be a number in [1e-150, 1e150], got 1e-320"),

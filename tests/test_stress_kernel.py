@@ -132,7 +132,13 @@ def test_kernel_sigint_stops_a_long_fit_and_keeps_the_object(solver):
         svm.set_nu(1e-2)  # no warm-up deriving nu: the signal must land in the SBP's steps
     stats = interrupt_long_fit(svm, "kernel " + solver)
     t = stats["iteration"]
-    assert np.isfinite(stats["primal_objective"]) and np.all(np.isfinite(svm.get_coefficients()))
+    # Pegasos, SDCA and the Perceptron make no closing pass over the data
+    # after the interrupt (it took seconds): their model's figures are NaN
+    if solver in ("pegasos", "sdca", "perceptron"):
+        assert np.isnan(stats["primal_objective"]) and stats["num_support_vectors"] > 0
+    else:
+        assert np.isfinite(stats["primal_objective"])
+    assert np.all(np.isfinite(svm.get_coefficients()))
     assert np.all(np.isfinite(svm.decision_function(X[:50])))
     # usable: training continues from where it stopped
     svm.set_max_num_iterations(100)

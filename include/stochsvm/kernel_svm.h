@@ -107,7 +107,15 @@ typedef int (*SsKernelSvmDiagnosticFunction)(const SsKernelSvm *svm, void *user)
 
 /** Iterations between two calls of the interrupt callback of a kernel SVM
  *  (an SBP iteration costs n kernel evaluations, so this is smaller than
- *  SS_SVM_INTERRUPT_PERIOD). */
+ *  SS_SVM_INTERRUPT_PERIOD). A run the callback stops makes no closing
+ *  diagnostic where that is a pass of the n rows against the support
+ *  vectors (Pegasos, SDCA without the bias, the Perceptron: seconds on large
+ *  data): the model is written, the statistics give the status interrupted,
+ *  the iteration, epoch, kernel evaluations, support vectors and time, and
+ *  NaN for the objectives, loss, regularizer, gap, margin and training
+ *  error; their runs' diagnostics poll the callback during their pass too
+ *  (every 2^22 kernel evaluations), and a stop there ends the run so. The
+ *  other solvers measure their model as at any diagnostic. */
 #define SS_KERNEL_SVM_INTERRUPT_PERIOD 64
 
 /* ------------------------------------------------------------------------ */

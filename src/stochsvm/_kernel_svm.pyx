@@ -367,6 +367,24 @@ cdef class KernelSVM(_Trainer):
     degree : int
     seed : int, optional
 
+    Notes
+    -----
+    Threads (docs: python_api.rst, "Threads"): :meth:`train` releases the
+    GIL and holds the object's lock: meanwhile a second :meth:`train` and
+    every setter raise RuntimeError, and so does every getter called from
+    another thread (the diagnostic function, on the training thread, may
+    call getters and :meth:`decision_function`). Several threads may call
+    :meth:`decision_function`, :meth:`predict`, :meth:`estimate_nu` and
+    :meth:`nu_from_model` at once; while one of them runs, a setter,
+    :meth:`set_data`, :meth:`set_model`, :meth:`set_num_threads` or
+    :meth:`train` from another thread raises RuntimeError instead of
+    changing the object under it.
+
+    X is borrowed: values changed in place are detected as
+    docs/bad_inputs.rst ("Borrowed data") says; resizing or freeing its
+    buffer behind NumPy's back (``X.resize(..., refcheck=False)``) breaks
+    NumPy's buffer contract and is outside what the object can protect.
+
     Examples
     --------
     >>> import numpy as np
@@ -533,6 +551,7 @@ cdef class KernelSVM(_Trainer):
             raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects "
                              f"{ss_kernel_svm_get_dimension(p)}")
         cdef cnp.ndarray labels = _prepare_labels(y, view.data.num_data)
+        self._writer_check("set_data")  # again: converting the argument ran Python
         status = ss_kernel_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
         if status == SS_ERR_BAD_ARG:
             raise ValueError("with kernel='precomputed' X must be the square Gram matrix" + self._detail())
@@ -542,6 +561,15 @@ cdef class KernelSVM(_Trainer):
 
     def train(self):
         """Run the solver from its present state (``ss_kernel_svm_train``), GIL released.
+
+        On the main thread Ctrl+C stops it within ``SS_KERNEL_SVM_INTERRUPT_PERIOD``
+        (64) iterations (Pegasos, SDCA without the bias and the Perceptron: or
+        2^22 kernel evaluations of a diagnostic's pass) and raises
+        KeyboardInterrupt, the model kept. Pegasos, SDCA without the bias and
+        the Perceptron then make no closing pass over the data: their
+        statistics say where the run stopped and give NaN for the objectives,
+        loss, gap and training error (docs: c_api.rst,
+        ``SS_KERNEL_SVM_INTERRUPT_PERIOD``).
 
         Returns
         -------
@@ -583,18 +611,26 @@ cdef class KernelSVM(_Trainer):
         With ``kernel='precomputed'``, X holds kernel values against the
         training examples (m x n).
         """
-        cdef SsKernelSvm *p = self._reader()
-        cdef _DataView view = _DataView.build(X, "X", True)
-        cdef int64_t d = ss_kernel_svm_get_dimension(p)
-        if view.data.dimension != d:
-            raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects {d}")
-        cdef cnp.ndarray out = np.empty(view.data.num_data, dtype=np.float64)
-        if view.data.num_data == 0:
-            return out
-        cdef double *o = <double *>cnp.PyArray_DATA(out)
+        cdef SsKernelSvm *p = self._ptr()
+        cdef _DataView view
+        cdef int64_t d
+        cdef cnp.ndarray out
+        cdef double *o
         cdef SsStatus status
-        with nogil:
-            status = ss_kernel_svm_decision_function(p, &view.data, o)
+        self._enter_reading()  # no writer changes the object (model, threads) until we leave
+        try:
+            view = _DataView.build(X, "X", True)
+            d = ss_kernel_svm_get_dimension(p)
+            if view.data.dimension != d:
+                raise ValueError(f"X has {view.data.dimension} columns, the KernelSVM expects {d}")
+            out = np.empty(view.data.num_data, dtype=np.float64)
+            if view.data.num_data == 0:
+                return out
+            o = <double *>cnp.PyArray_DATA(out)
+            with nogil:
+                status = ss_kernel_svm_decision_function(p, &view.data, o)
+        finally:
+            self._leave_reading()
         if status == SS_ERR_ALLOC:
             raise MemoryError("out of memory in decision_function")
         if status == SS_ERR_NUMERIC or status == SS_ERR_BAD_DATA:
@@ -612,11 +648,15 @@ cdef class KernelSVM(_Trainer):
         Train a reference (e.g. ``solver='sdca'`` to a small gap) at the lambda
         of interest, then give this nu to an SBP.
         """
-        cdef SsKernelSvm *p = self._reader()
+        cdef SsKernelSvm *p = self._ptr()
         cdef double nu = 0
         cdef SsStatus status
-        with nogil:
-            status = ss_kernel_svm_nu_from_model(p, &nu)
+        self._enter_reading()
+        try:
+            with nogil:
+                status = ss_kernel_svm_nu_from_model(p, &nu)
+        finally:
+            self._leave_reading()
         if status == SS_ERR_BAD_STATE:
             raise RuntimeError("nu_from_model needs data and a trained, non-zero model")
         _check(status, "model", None)
@@ -651,8 +691,12 @@ cdef class KernelSVM(_Trainer):
         if ss_kernel_svm_get_num_data(p) == 0:
             raise RuntimeError("this KernelSVM has no data; call set_data(X, y) before "
                                "estimate_nu")
-        with nogil:
-            status = ss_kernel_svm_estimate_nu(p, c_epochs, &nu)
+        self._enter_reading()  # it reads the data, labels, weights and threads
+        try:
+            with nogil:
+                status = ss_kernel_svm_estimate_nu(p, c_epochs, &nu)
+        finally:
+            self._leave_reading()
         if status == SS_ERR_ALLOC:
             raise MemoryError("out of memory in estimate_nu")
         _check(status, "epochs", epochs)
@@ -700,6 +744,7 @@ cdef class KernelSVM(_Trainer):
             raise ValueError("weights are not supported by solver='sbp' (its slack-"
                              "constrained problem has no weighted form here); use "
                              "'sdca', 'pegasos', 'perceptron', 'bsca' or 'bsgd'")
+        self._writer_check("set_weights")  # again: converting the argument ran Python
         status = ss_kernel_svm_set_weights(p, <const double *>cnp.PyArray_DATA(w))
         if status == SS_ERR_BAD_ARG:
             raise ValueError(f"weights must be {n} finite values >= 0" + self._detail())
@@ -969,6 +1014,7 @@ cdef class KernelSVM(_Trainer):
                 raise ValueError(f"support_vectors has {view.data.num_data} rows but there are "
                                  f"{m} coefficients")
             svp = &view.data
+        self._writer_check("set_model")  # again: converting the argument ran Python
         status = ss_kernel_svm_set_model(p, svp, ip, <const double *>cnp.PyArray_DATA(coef), m, b)
         if status == SS_ERR_BAD_STATE:
             raise RuntimeError("nu_from_model needs data and a trained, non-zero model" + self._detail())

@@ -632,7 +632,16 @@ cdef class SVM(_Trainer):
     several threads at once. Each object has a lock: while it trains, a
     second :meth:`train`, any setter, and any getter called from another
     thread raise RuntimeError. The diagnostic callback runs on the training
-    thread and may call every getter (no setter).
+    thread and may call every getter (no setter). Several threads may call
+    :meth:`decision_function` and :meth:`predict` at once (they release the
+    GIL too); while one runs, a setter, :meth:`set_data`,
+    :meth:`set_num_threads` or :meth:`train` called from another thread
+    raises RuntimeError instead of changing the object under it (docs:
+    python_api.rst, "Threads").
+
+    Resizing or freeing ``X``'s buffer behind NumPy's back (``X.resize(...,
+    refcheck=False)``) breaks NumPy's buffer contract and is outside what
+    the object can protect: use :meth:`set_data` for new data.
 
     Pickling stores the parameters, the model, the bias, the iteration
     number, the seed and the last statistics, not the data. The unpickled
@@ -842,6 +851,7 @@ cdef class SVM(_Trainer):
         self._check_input_dimension(view)
         labels = _prepare_labels(y, view.data.num_data,
                                  self.get_loss() not in _REGRESSION_LOSSES)
+        self._writer_check("set_data")  # again: converting the argument ran Python
         status = ss_svm_set_data(p, &view.data, <const double *>cnp.PyArray_DATA(labels))
         if status == SS_ERR_BAD_DATA:
             raise ValueError("y contains NaN or infinity; labels must be -1 or +1" + self._detail())
@@ -958,19 +968,25 @@ cdef class SVM(_Trainer):
             NaN or infinity; or if a score is not finite (values, or their
             kernel map, too large for the model: the sum overflows).
         """
-        cdef SsSvm *p = self._reader()
-        cdef _DataView view = _mapped_view(X, "X", True, self._homkermap)
-        cdef int64_t m = view.data.num_data
+        cdef SsSvm *p = self._ptr()
+        cdef _DataView view
+        cdef int64_t m
         cdef cnp.ndarray out
         cdef double *o
         cdef SsStatus status
-        self._check_input_dimension(view)
-        out = np.empty(m, dtype=np.float64)
-        if m == 0:
-            return out
-        o = <double *>cnp.PyArray_DATA(out)
-        with nogil:   # on the object's threads (set_num_threads)
-            status = ss_svm_decision_function(p, &view.data, o)
+        self._enter_reading()  # no writer changes the object (its threads) until we leave
+        try:
+            view = _mapped_view(X, "X", True, self._homkermap)
+            m = view.data.num_data
+            self._check_input_dimension(view)
+            out = np.empty(m, dtype=np.float64)
+            if m == 0:
+                return out
+            o = <double *>cnp.PyArray_DATA(out)
+            with nogil:   # on the object's threads (set_num_threads)
+                status = ss_svm_decision_function(p, &view.data, o)
+        finally:
+            self._leave_reading()
         if status == SS_ERR_NUMERIC or status == SS_ERR_BAD_DATA:
             return _scores_or_raise(status, out, self._homkermap is not None)
         self._check(status, "X", None)
@@ -1331,6 +1347,7 @@ cdef class SVM(_Trainer):
         if ss_svm_get_scaling(p) == NULL:
             raise RuntimeError(f"set_scaling applies to the solver 'sgdqn', not "
                                f"{self.get_solver()!r}")
+        self._writer_check("set_scaling")  # again: converting the argument ran Python
         status = ss_svm_set_scaling(p, <const double *>cnp.PyArray_DATA(B), <int64_t>u)
         if status == SS_ERR_BAD_ARG:
             raise ValueError("scaling must hold finite values > 0" + self._detail())
@@ -1398,7 +1415,8 @@ cdef class SVM(_Trainer):
                                  f"{candidates!r}")
         m = cand.shape[0]
         objectives = np.empty(m, dtype=np.float64)
-        self._enter_training("cannot calibrate while train() is running on this SVM")
+        self._enter_training("cannot calibrate while train() is running on this SVM",
+                             "calibrate_t0")
         try:
             with nogil:
                 status = ss_svm_calibrate_t0(p, <const double *>cnp.PyArray_DATA(cand), m,
@@ -1473,6 +1491,7 @@ cdef class SVM(_Trainer):
         if n == 0:
             raise RuntimeError("this SVM has no data; call set_data(X, y) before set_weights")
         w = _as_float_vector(weights, "weights", n, "one per example")
+        self._writer_check("set_weights")  # again: converting the argument ran Python
         status = ss_svm_set_weights(p, <const double *>cnp.PyArray_DATA(w))
         if status == SS_ERR_BAD_ARG:
             raise ValueError(f"weights must be {n} finite values >= 0" + self._detail())
@@ -1507,6 +1526,7 @@ cdef class SVM(_Trainer):
         cdef SsSvm *p = self._writer("set_model")
         cdef int64_t d = ss_svm_get_dimension(p)
         cdef cnp.ndarray w = _as_float_vector(model, "model", d, "the dimension")
+        self._writer_check("set_model")  # again: converting the argument ran Python
         status = ss_svm_set_model(p, <const double *>cnp.PyArray_DATA(w))
         if status == SS_ERR_BAD_STATE:
             raise RuntimeError("the sdca solver derives its model from the dual variables: "
@@ -1541,6 +1561,7 @@ cdef class SVM(_Trainer):
                                f"{self.get_solver()!r}")
         cdef int64_t n = ss_svm_get_num_data(p)
         cdef cnp.ndarray a = _as_float_vector(alpha, "alpha", n, "the number of examples")
+        self._writer_check("set_dual_variables")  # again: converting the argument ran Python
         status = ss_svm_set_dual_variables(p, <const double *>cnp.PyArray_DATA(a))
         if status == SS_ERR_BAD_ARG:
             raise ValueError(f"alpha must be {n} finite values, each in the domain of the "
@@ -1579,6 +1600,7 @@ cdef class SVM(_Trainer):
         cdef cnp.ndarray r = _as_float_vector(shift, "shift", ss_svm_get_dimension(p),
                                               "the dimension")
         cdef double rb = _as_float(bias_shift, "bias_shift")
+        self._writer_check("shift_sdca_model")  # again: converting the argument ran Python
         status = ss_svm_shift_sdca_model(p, <const double *>cnp.PyArray_DATA(r), rb)
         if status == SS_ERR_BAD_ARG:
             raise ValueError("shift and bias_shift must be finite" + self._detail())
@@ -2204,6 +2226,7 @@ cdef class SVM(_Trainer):
                                f"(only 'res' and 'lres' do)")
         cdef cnp.ndarray a = _as_float_vector(np.asarray(state).reshape(-1), "state", size,
                                               "the curvature state size")
+        self._writer_check("set_res_curvature_state")  # again: converting the argument ran Python
         status = ss_svm_set_res_curvature_state(p, <const double *>cnp.PyArray_DATA(a))
         if status == SS_ERR_BAD_ARG:
             raise ValueError("invalid curvature state: RES needs a finite, symmetric, positive "

@@ -16,7 +16,18 @@
 # (`_reader_check`), because the C object is being written without the GIL.
 # A reader that needs no consistency with the run (a progress counter) may
 # skip `_reader_check`.
-
+#
+# Readers in C. A reader that releases the GIL for a long C call on the
+# object (decision_function, KernelSVM's nu_from_model and estimate_nu) is
+# counted in `_readers` from its start to its end (`_enter_reading`,
+# `_leave_reading`); any number of threads may read at once. While the count
+# is not zero every writer (setters, set_data, set_model, set_num_threads,
+# train, calibrate_t0) raises RuntimeError instead of changing the object
+# under them: nothing waits, so nothing can deadlock. The count changes with
+# the GIL held, and a writer checks it with the GIL held: a writer that runs
+# Python code (converting its arguments, which may release the GIL) between
+# its first check and its C call checks again just before the call
+# (`_writer_check`), so that no reader can have entered C in between.
 from stochsvm._cancel import Cancelled as _Cancelled, current as _current_cancel_event
 
 # The modes of a certified finish (the linear Newton finish, the kernel SDCA
@@ -69,6 +80,7 @@ cdef class _Trainer:
     cdef object _lock
     cdef bint _training
     cdef unsigned long _train_thread
+    cdef int _readers               # readers inside a C call on the object (all threads)
     cdef object _callback           # the Python diagnostic function, or None
     cdef object _pending_exception  # raised by a callback, re-raised after the run
     cdef object _saved_statistics   # statistics restored by unpickling, until the next run
@@ -79,6 +91,7 @@ cdef class _Trainer:
         self._lock = threading.Lock()
         self._training = False
         self._train_thread = 0
+        self._readers = 0
 
     # -- what the subclass supplies ------------------------------------------
 
@@ -99,9 +112,12 @@ cdef class _Trainer:
 
     # -- the training lock ---------------------------------------------------
 
-    cdef int _enter_training(self, str busy_message) except -1:
+    cdef int _enter_training(self, str busy_message, str what="train") except -1:
         if not self._lock.acquire(False):
             raise RuntimeError(busy_message)
+        if self._readers:
+            self._lock.release()
+            raise RuntimeError(self._readers_message(what))
         self._training = True
         self._train_thread = PyThread_get_thread_ident()
         return 0
@@ -119,6 +135,21 @@ cdef class _Trainer:
                 f"a diagnostic function (set_diagnostic_function) to watch training")
         return 0
 
+    cdef int _enter_reading(self) except -1:
+        """Start a read that releases the GIL in C (decision_function ...):
+        refused during another thread's run; counted until _leave_reading."""
+        self._reader_check()
+        self._readers += 1
+        return 0
+
+    cdef void _leave_reading(self):
+        self._readers -= 1
+
+    cdef str _readers_message(self, str what):
+        return (f"cannot call {what}() while another thread is scoring with this {self._kind} "
+                f"(decision_function, predict, estimate_nu or nu_from_model is running): "
+                f"call it after they return")
+
     cdef int _pickle_check(self) except -1:
         """Refuse to pickle (or copy) a run's object from its own callbacks:
         the state is mid-run, and the copy said "training" for ever."""
@@ -128,9 +159,12 @@ cdef class _Trainer:
         return 0
 
     cdef int _writer_check(self, str what) except -1:
-        """Refuse to change the C object during a run (its callbacks included)."""
+        """Refuse to change the C object during a run (its callbacks included)
+        or while a reader is inside a C call on it (_enter_reading)."""
         if self._training:
             raise RuntimeError(f"cannot call {what}() while train() is running on this {self._kind}")
+        if self._readers:
+            raise RuntimeError(self._readers_message(what))
         return 0
 
     # -- training --------------------------------------------------------------

@@ -319,6 +319,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_sdca_duality_gap_closes)                             \
   X(kernel_svm_model_and_precomputed)                           \
   X(kernel_svm_interrupt)                                       \
+  X(kernel_svm_interrupt_poll_makes_no_pass)                    \
+  X(kernel_svm_interrupt_polls_in_the_pass)                     \
   /* test_budget.c */                                           \
   X(merge_golden_section_vs_grid)                               \
   X(merge_relative_degradation)                                 \

@@ -482,3 +482,120 @@ void test_kernel_svm_interrupt(void)
   CHECK(ss_kernel_svm_get_num_support_vectors(svm) > 0);
   ss_kernel_svm_delete(svm);
 }
+
+static int stop_at_third_poll(void *user)
+{
+  return ++*(int *)user >= 3;
+}
+
+/* A run the interrupt poll stopped (Ctrl+C) of Pegasos, SDCA or the
+ * Perceptron makes no closing diagnostic: that pass of the n rows against
+ * the support vectors took 6-22 s after a Ctrl+C at n = 20,000-40,000, and
+ * nothing interrupted it. The model is written (the one an uninterrupted
+ * run of as many iterations holds), the statistics say where the run
+ * stopped, and the figures only the pass gives are NaN. The SBP (an O(n)
+ * diagnostic) still measures. */
+void test_kernel_svm_interrupt_poll_makes_no_pass(void)
+{
+  KernelFixture f;
+  fixture(&f, 0.3);
+  const SsKernelSolver solvers[] = {SS_KSOLVER_PEGASOS, SS_KSOLVER_SDCA, SS_KSOLVER_PERCEPTRON,
+                                    SS_KSOLVER_SBP};
+  for (int s = 0; s < 4; ++s) {
+    SsKernelSvm *svm = ss_kernel_svm_new(solvers[s], &f.kernel, &f.data, f.y, 0.01);
+    SsKernelSvm *ref = ss_kernel_svm_new(solvers[s], &f.kernel, &f.data, f.y, 0.01);
+    REQUIRE(svm && ref);
+    int polls = 0;
+    const int64_t stop = 3 * SS_KERNEL_SVM_INTERRUPT_PERIOD;
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 1000000), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 100000), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, 0), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(svm, stop_at_third_poll, &polls), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_INTERRUPTED);
+    const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_INTERRUPTED);
+    CHECK_EQ_INT(st->iteration, stop);
+    CHECK_EQ_INT(ss_kernel_svm_get_iteration_number(svm), stop);
+    CHECK_EQ_INT(st->num_support_vectors, ss_kernel_svm_get_num_support_vectors(svm));
+    CHECK_EQ_INT(st->num_kernel_evaluations, ss_kernel_svm_get_num_kernel_evaluations(svm));
+    CHECK(ss_kernel_svm_get_num_support_vectors(svm) > 0);
+    if (solvers[s] == SS_KSOLVER_SBP) {
+      CHECK(isfinite(st->primal_objective));
+    } else {
+      CHECK(isnan(st->primal_objective) && isnan(st->objective) && isnan(st->loss));
+      CHECK(isnan(st->training_error) && isnan(st->duality_gap));
+    }
+    /* the model: that of the same iterations run to their cap */
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(ref, 1000000), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(ref, stop), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_sdca_finish(ref, SS_KERNEL_SDCA_FINISH_OFF), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(ref), SS_OK);
+    const int64_t m = ss_kernel_svm_get_num_support_vectors(ref);
+    CHECK_EQ_INT(ss_kernel_svm_get_num_support_vectors(svm), m);
+    if (solvers[s] != SS_KSOLVER_PEGASOS) { /* (Pegasos's cap closes on its ray) */
+      const double *a = ss_kernel_svm_get_coefficients(svm), *b = ss_kernel_svm_get_coefficients(ref);
+      for (int64_t j = 0; j < m; ++j) CHECK_CLOSE(a[j], b[j], 0);
+    }
+    ss_kernel_svm_delete(svm);
+    ss_kernel_svm_delete(ref);
+  }
+}
+
+static int stop_at_call(void *user)
+{
+  int *calls = user; /* [0]: calls so far, [1]: the call that stops */
+  return ++calls[0] >= calls[1];
+}
+
+static int count_diagnostics(const SsKernelSvm *svm, void *user)
+{
+  (void)svm;
+  ++*(int *)user;
+  return 0;
+}
+
+/* A run's diagnostic pass polls the interrupt function between slabs of
+ * rows: a Ctrl+C that comes during the pass (seconds on large data) stops
+ * it there; the diagnostic function is not called for it and the run ends
+ * as at a poll (no figures). The 10th call is the first inside the
+ * diagnostic at iteration 640 (9 polls come before it); without the poll in
+ * the pass it is the poll after that diagnostic, which the diagnostic
+ * function has then seen. Threads change nothing. */
+void test_kernel_svm_interrupt_polls_in_the_pass(void)
+{
+  enum { n = 400, d = 2 };
+  static double X[n * d], y[n];
+  tu_make_blobs(X, y, n, d, 0.0, 11);
+  SsData data;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, X, n, d, d) == SS_OK);
+  SsKernel kernel;
+  ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 1);
+  for (int threads = 1; threads <= 2; ++threads) {
+    SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_PEGASOS, &kernel, &data, y, 1e-4);
+    REQUIRE(svm);
+    svm->pass_poll_evaluations = 50 * 64; /* a slab of about 64 rows at m = 50 */
+    int calls[2] = {0, 10}, diagnostics = 0;
+    CHECK_EQ_INT(ss_kernel_svm_set_num_threads(svm, threads), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_frequency(svm, 640), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 100000), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_epsilon(svm, 0), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(svm, stop_at_call, calls), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_diagnostic_function(svm, count_diagnostics, &diagnostics), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_ERR_INTERRUPTED);
+    CHECK(ss_kernel_svm_get_num_support_vectors(svm) > 50); /* so the pass has several slabs */
+    const SsKernelSvmStatistics *st = ss_kernel_svm_get_statistics(svm);
+    CHECK_EQ_INT(calls[0], 10);
+    CHECK_EQ_INT(diagnostics, 0);
+    CHECK_EQ_INT(st->status, SS_SVM_STATUS_INTERRUPTED);
+    CHECK_EQ_INT(st->iteration, 640);
+    CHECK(isnan(st->primal_objective));
+    CHECK_EQ_INT(st->num_support_vectors, ss_kernel_svm_get_num_support_vectors(svm));
+    /* usable: it trains on from there, its next diagnostic measured */
+    CHECK_EQ_INT(ss_kernel_svm_set_interrupt_function(svm, NULL, NULL), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_max_num_iterations(svm, 640), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_set_sdca_finish(svm, SS_KERNEL_SDCA_FINISH_OFF), SS_OK);
+    CHECK_EQ_INT(ss_kernel_svm_train(svm), SS_OK);
+    CHECK(isfinite(ss_kernel_svm_get_statistics(svm)->primal_objective));
+    ss_kernel_svm_delete(svm);
+  }
+}

@@ -418,6 +418,8 @@ SsStatus ss_run_diagnose(SsRun *run, SsSvmStatus status, bool notify)
   SsRunMeasure m = {.primal = NAN, .dual = NAN, .dual_estimate = NAN, .variation = INFINITY, .finite = true,
                     .next_check = run->next_check};
   SsStatus s = ops->measure(run->object, status, &m);
+  /* The object's pass polled the interrupt function, which stopped it. */
+  run->pass_interrupted = s == SS_ERR_INTERRUPTED;
   if (s != SS_OK) return s;
   const bool training = status == SS_SVM_STATUS_TRAINING;
   if (!m.finite || !isfinite(m.primal)) {
@@ -470,7 +472,7 @@ SsStatus ss_run_train(SsRun *run)
   bool stopped = false;
   bool settled = false; /* the statistics already tell how the run ended */
   run->converged = run->budget_limited = run->stalled = false;
-  run->final_deferred = false;
+  run->final_deferred = run->interrupted_deferred = run->pass_interrupted = false;
   run->next_check = t_end;
   if (run->progress) ss_run_publish(run->progress, t_begin);
   if (s->divergence_test && run->history->count == 0) {
@@ -516,8 +518,9 @@ SsStatus ss_run_train(SsRun *run)
       /* Under a diagnostic budget the next one comes an epoch later at the earliest. */
       run->next_check = min64(budgeted ? saturating_add(epoch_end, n) : next_diagnostic(s, t), t_end);
       status = ss_run_diagnose(run, SS_SVM_STATUS_TRAINING, true);
-      settled = status != SS_OK;
-      stopped = settled || run->converged || run->budget_limited || run->stalled;
+      /* (a pass the interrupt stopped told nothing: the run ends as at a poll) */
+      settled = status != SS_OK && !run->pass_interrupted;
+      stopped = status != SS_OK || run->converged || run->budget_limited || run->stalled;
     }
     if (!stopped && t - last_poll >= s->interrupt_period) {
       last_poll = t;
@@ -535,6 +538,13 @@ SsStatus ss_run_train(SsRun *run)
      * otherwise pay for even when no one reads its statistics). */
     if (s->defer_final) run->final_deferred = true;
     else status = ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, true);
+  } else if (status == SS_ERR_INTERRUPTED && !settled && s->defer_interrupted) {
+    /* Stopped by the interrupt poll, where a diagnostic is a long pass that
+     * nothing interrupts (a kernel object's n rows against its support
+     * vectors: seconds to minutes after a Ctrl+C): the object describes its
+     * model without one. */
+    run->interrupted_deferred = true;
+    ops->set_status(run->object, SS_SVM_STATUS_INTERRUPTED);
   } else if (status == SS_ERR_INTERRUPTED && !settled) {
     /* Stopped by the interrupt poll: describe the model where it stands. */
     SsStatus diagnosed = ss_run_diagnose(run, SS_SVM_STATUS_INTERRUPTED, false);

@@ -179,6 +179,9 @@ typedef struct SsRunSettings {
   int64_t interrupt_period;     /**< iterations between interrupt polls, >= 1 */
   bool defer_final;             /**< a run that reaches its cap leaves its closing diagnostic
                                      to the object (SsRun.final_deferred): no one watches it */
+  bool defer_interrupted;       /**< a run the interrupt poll stopped makes no closing
+                                     diagnostic (SsRun.interrupted_deferred): the object's pass
+                                     costs too much to make after a Ctrl+C */
 } SsRunSettings;
 
 typedef struct SsRun {
@@ -194,6 +197,13 @@ typedef struct SsRun {
   bool final_deferred; /**< the run reached its cap and, as settings.defer_final asked, did
                             not make its closing diagnostic: the object makes it later with
                             ss_run_diagnose(run, SS_SVM_STATUS_MAX_ITERATIONS, false) */
+  bool interrupted_deferred; /**< the interrupt poll stopped the run and, as
+                                  settings.defer_interrupted asked, the loop made no closing
+                                  diagnostic, only set the status interrupted: the object
+                                  describes its model itself, without a pass over the data */
+  bool pass_interrupted; /**< the last diagnostic's measure returned SS_ERR_INTERRUPTED: the
+                              object's pass polled the interrupt function (a kernel object's,
+                              with settings.defer_interrupted), which stopped it */
   SsRunProgress *progress; /**< NULL, or where the loop publishes t after every piece of steps */
   int64_t next_check;  /**< set by the loop before each of its diagnostics: SsRunMeasure.next_check */
 } SsRun;

@@ -288,6 +288,10 @@ struct SsKernelSvm_ {
   SsRunSeen notified;          /**< what the diagnostic function saw last (run.h) */
   SsSvmInterruptFunction interrupt_fn;
   void *interrupt_user;
+  bool pass_polls;             /**< set by measure during a run's diagnostic: the scores pass
+                                    (ss_kernel_svm_expansion_scores) polls interrupt_fn every
+                                    SS_KERNEL_PASS_POLL_EVALUATIONS and stops when it says so */
+  int64_t pass_poll_evaluations; /**< tests only: that period (0: SS_KERNEL_PASS_POLL_EVALUATIONS) */
 
   /* Budgeted solvers (kernel_svm_budget.c). */
   int64_t budget;              /**< B; 0: default 500 */
@@ -388,6 +392,10 @@ struct SsKernelSolverOps {
    *  bias) and ||w||^2 (@p norm2) back and set *have_scores, to save the
    *  driver n m + m^2 kernel evaluations. */
   SsStatus (*evaluate)(SsKernelSvm *self, double *scores, double *norm2, bool *have_scores);
+  /** Write the model alone, without evaluate's pass over the data (a run
+   *  the interrupt poll stopped: kernel_svm.c, describe_interrupted); NULL
+   *  where evaluate is cheap enough to make then (O(n) or a budget). */
+  SsStatus (*write_model)(SsKernelSvm *self);
   /** Free the state and set self->state = NULL (NULL-safe). */
   void (*free_state)(SsKernelSvm *self);
 };
@@ -435,7 +443,12 @@ double ss_kernel_svm_effective_eta0(const SsKernelSvm *self);
 
 /** f(x_i) = sum_k coef[k] K(x_{rows[k]}, x_i) for every training example
  *  (n m kernel evaluations through self->zd and self->krow). */
-void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
+/** The kernel evaluations between two polls of the interrupt function in a
+ *  run's diagnostic pass (self->pass_polls): 10-40 ms. */
+#define SS_KERNEL_PASS_POLL_EVALUATIONS ((int64_t)1 << 22)
+/** @return false when the interrupt function stopped the pass (pass_polls;
+ *  the scores are then partly written), else true. */
+bool ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                     int64_t m, double *scores);
 /** Make @p subset the copy of rows[0..m) that the object's scores read
  *  (set_row_copy on, CSR data, a kernel of X's rows); false, with nothing
@@ -676,6 +689,10 @@ double ss_support_list_visit(SsKernelSvm *self, SsSupportList *list, int64_t t, 
  *  ||w||^2 for the driver's statistics. */
 SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, double scale,
                                   double *scores, double *norm2, bool *have_scores);
+/** The model of ss_support_list_evaluate alone (O(m d), no score). */
+SsStatus ss_support_list_write_model(SsKernelSvm *self, const SsSupportList *list, double scale);
+/** write_model of a solver whose model is its support list (SDCA, Perceptron). */
+SsStatus ss_support_solver_write_model(SsKernelSvm *self);
 
 #if defined(__GNUC__)
 /** Two doubles as one vector, and the mask of a comparison of two (GCC and

@@ -37,10 +37,21 @@ static SsStatus pegasos_steps(SsKernelSvm *self, int64_t t, int64_t t_end)
   return SS_OK;
 }
 
+/* w_t = 1/(lambda t) sum_k coef[k] K(x_rows[k], .) */
+static double pegasos_scale(const SsKernelSvm *self)
+{
+  return 1.0 / (self->lambda * (double)(self->iteration > 0 ? self->iteration : 1));
+}
+
+static SsStatus pegasos_write_model(SsKernelSvm *self)
+{
+  return ss_support_list_write_model(self, self->state, pegasos_scale(self));
+}
+
 static SsStatus pegasos_evaluate(SsKernelSvm *self, double *scores, double *norm2,
                                  bool *have_scores)
 {
-  const double scale = 1.0 / (self->lambda * (double)(self->iteration > 0 ? self->iteration : 1));
+  const double scale = pegasos_scale(self);
   const SsStatus status = ss_support_list_evaluate(self, self->state, scale, scores, norm2, have_scores);
   if (status == SS_OK && *have_scores) ss_kernel_close_on_ray(self, scores, norm2);
   return status;
@@ -53,5 +64,6 @@ const SsKernelSolverOps ss_kernel_pegasos_ops = {
   .start = ss_support_solver_start,
   .steps = pegasos_steps,
   .evaluate = pegasos_evaluate,
+  .write_model = pegasos_write_model,
   .free_state = ss_support_solver_free_state,
 };

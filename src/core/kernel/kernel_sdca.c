@@ -100,5 +100,6 @@ const SsKernelSolverOps ss_kernel_sdca_ops = {
   .start = ss_support_solver_start,
   .steps = sdca_steps,
   .evaluate = sdca_evaluate,
+  .write_model = ss_support_solver_write_model,
   .free_state = ss_support_solver_free_state,
 };

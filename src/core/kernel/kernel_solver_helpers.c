@@ -125,6 +125,7 @@ typedef struct ScoresJob {
   const int64_t *rows;
   const double *coef;
   int64_t m, chunk, stride, partial_at;
+  int64_t base;              /* the first chunk of this slab (polled passes) */
   double *scratch, *scores;
   const SsRowSubset *subset; /* the listed rows' copy, or NULL */
 } ScoresJob;
@@ -133,6 +134,8 @@ static void scores_chunks(void *context, int64_t begin, int64_t end, int slot)
 {
   const ScoresJob *job = context;
   const SsThreads serial = {.count = 1};
+  begin += job->base;
+  end += job->base;
   const int64_t n = job->self->num_data, hi = end * job->chunk < n ? end * job->chunk : n;
   double *zd = job->scratch + slot * job->stride;
   for (int64_t i = begin * job->chunk; i < hi; ++i) {
@@ -164,14 +167,26 @@ bool ss_kernel_svm_row_subset(const SsKernelSvm *self, const int64_t *rows, int6
   return ss_row_subset_make(subset, &self->data, rows, m, self->norms2, self->row_flags);
 }
 
-void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
+/* Whether the interrupt function stops a polled pass (self->pass_polls). */
+static bool pass_stopped(const SsKernelSvm *self)
+{
+  return self->pass_polls && self->interrupt_fn && self->interrupt_fn(self->interrupt_user) != 0;
+}
+
+bool ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, const double *coef,
                                     int64_t m, double *scores)
 {
   const int64_t n = self->num_data;
   if (m == 0) {
     for (int64_t i = 0; i < n; ++i) scores[i] = 0.0;
-    return;
+    return true;
   }
+  /* A polled pass: slabs of rows worth about `period` kernel evaluations,
+   * the interrupt function polled between them (each score is computed
+   * alone, so the slabs change no bit). */
+  const int64_t period = self->pass_poll_evaluations > 0 ? self->pass_poll_evaluations
+                                                         : SS_KERNEL_PASS_POLL_EVALUATIONS;
+  const int64_t slab_rows = self->pass_polls ? (period / m > 1 ? period / m : 1) : n;
   SsRowSubset copy = {0};
   const SsRowSubset *subset = ss_kernel_svm_row_subset(self, rows, m, &copy) ? &copy : NULL;
   /* The examples are cut into fixed chunks of about SS_PARALLEL_MIN_LENGTH
@@ -186,12 +201,14 @@ void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, cons
   const size_t bytes = (size_t)(slots * stride) * sizeof(double);
   unsigned char *raw = pool ? malloc(bytes + SCRATCH_LINE) : NULL;
   if (!raw) {
-    for (int64_t i = 0; i < n; ++i) {
+    bool stopped = false;
+    for (int64_t i = 0; i < n && !stopped; ++i) {
       scores[i] = expansion_score(self, rows, coef, m, i, self->zd, self->krow, self->threads,
                                   subset);
+      stopped = (i + 1) % slab_rows == 0 && i + 1 < n && pass_stopped(self);
     }
     ss_row_subset_free(&copy);
-    return;
+    return !stopped;
   }
   /* the first line boundary in raw (malloc aligns less on some systems) */
   double *scratch = (double *)(raw + (SCRATCH_LINE - (uintptr_t)raw % SCRATCH_LINE) % SCRATCH_LINE);
@@ -200,7 +217,14 @@ void ss_kernel_svm_expansion_scores(SsKernelSvm *self, const int64_t *rows, cons
   ScoresJob job = {.self = self, .rows = rows, .coef = coef, .m = m, .chunk = chunk,
                    .stride = stride, .partial_at = partial_at, .scratch = scratch,
                    .scores = scores, .subset = subset};
-  ss_parallel_for(pool, (n + chunk - 1) / chunk, scores_chunks, &job);
+  const int64_t chunks = (n + chunk - 1) / chunk;
+  const int64_t slab = (slab_rows + chunk - 1) / chunk;
+  bool stopped = false;
+  for (job.base = 0; job.base < chunks && !stopped; job.base += slab) {
+    ss_parallel_for(pool, chunks - job.base < slab ? chunks - job.base : slab, scores_chunks, &job);
+    stopped = job.base + slab < chunks && pass_stopped(self);
+  }
   free(raw);
   ss_row_subset_free(&copy);
+  return !stopped;
 }

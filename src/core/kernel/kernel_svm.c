@@ -387,7 +387,11 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   bool have_scores = false;
   double norm2 = 0;
   SsStatus status = SS_OK;
+  /* A run's diagnostic polls the interrupt function in its pass (run.c:
+   * an interrupted one is the run's end, described without it). */
+  self->pass_polls = status_in == SS_SVM_STATUS_TRAINING && self->ops && self->ops->write_model;
   if (self->ops) status = self->ops->evaluate(self, f, &norm2, &have_scores);
+  self->pass_polls = false;
   if (status == SS_OK && !have_scores) {
     SsKernelModel unbiased = self->model;
     unbiased.bias = 0;
@@ -678,9 +682,33 @@ static SsRun kernel_run(SsKernelSvm *self)
     .interrupt_fn = self->interrupt_fn,
     .interrupt_user = self->interrupt_user,
     .interrupt_period = SS_KERNEL_SVM_INTERRUPT_PERIOD,
+    .defer_interrupted = self->ops && self->ops->write_model,
   };
   return (SsRun){.history = &self->history, .settings = settings, .ops = &kernel_run_ops,
                  .object = self, .progress = &self->progress};
+}
+
+/* The interrupt poll stopped the run (Ctrl+C) of a solver whose diagnostic
+ * is a pass of the n rows against the support vectors (Pegasos, SDCA, the
+ * Perceptron: seconds to minutes on large data, and nothing interrupts it):
+ * no pass. The model is written from the solver's state (O(m d)); the
+ * statistics say where the run stopped (iteration, epoch, kernel
+ * evaluations, support vectors, time) and the figures of the model that
+ * only the pass gives (objectives, loss, gap, margin, error) are NaN. */
+static SsStatus describe_interrupted(SsKernelSvm *self)
+{
+  SsStatus status = self->ops->write_model(self);
+  SsKernelSvmStatistics *st = &self->statistics;
+  st->status = SS_SVM_STATUS_INTERRUPTED;
+  st->iteration = self->iteration;
+  st->epoch = self->iteration / self->num_data;
+  st->objective = st->primal_objective = st->regularizer = st->loss = NAN;
+  st->dual_objective = st->duality_gap = st->margin = st->training_error = NAN;
+  st->num_kernel_evaluations = self->num_kernel_evaluations;
+  st->num_support_vectors = self->model.num_support_vectors;
+  st->elapsed_time = ss_clock_seconds() - self->train_start_time;
+  if (status != SS_OK) st->status = SS_SVM_STATUS_ERROR;
+  return status == SS_OK ? SS_ERR_INTERRUPTED : status;
 }
 
 static SsStatus run_solver(SsKernelSvm *self)
@@ -753,6 +781,7 @@ static SsStatus run_solver(SsKernelSvm *self)
     run.settings.max_num_iterations = t_end - self->iteration;
     status = ss_run_train(&run);
   }
+  if (status == SS_ERR_INTERRUPTED && run.interrupted_deferred) return describe_interrupted(self);
   /* The rule fired with no room (or no round) left to refine: the model is
    * of another C, not converged (run_dual_bound let the stop stand). */
   if (status == SS_OK && self->statistics.status == SS_SVM_STATUS_CONVERGED && ss_sbp_nu_is_off(self))

@@ -43,5 +43,6 @@ const SsKernelSolverOps ss_perceptron_ops = {
   .start = ss_support_solver_start,
   .steps = perceptron_steps,
   .evaluate = perceptron_evaluate,
+  .write_model = ss_support_solver_write_model,
   .free_state = ss_support_solver_free_state,
 };

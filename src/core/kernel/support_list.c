@@ -85,17 +85,41 @@ void ss_support_list_set(SsSupportList *list, int64_t i, double value)
   }
 }
 
+/* The scaled coefficients into a new array (NULL: no memory), written to
+ * self->model in *status. */
+static double *write_model(SsKernelSvm *self, const SsSupportList *list, double scale, SsStatus *status)
+{
+  const int64_t m = list->m;
+  double *coef = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
+  *status = coef ? SS_OK : SS_ERR_ALLOC;
+  if (!coef) return NULL;
+  for (int64_t k = 0; k < m; ++k) coef[k] = scale * list->coef[k];
+  *status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &self->data, list->rows, coef, m, 0.0);
+  return coef;
+}
+
+SsStatus ss_support_list_write_model(SsKernelSvm *self, const SsSupportList *list, double scale)
+{
+  SsStatus status;
+  free(write_model(self, list, scale, &status));
+  return status;
+}
+
+SsStatus ss_support_solver_write_model(SsKernelSvm *self)
+{
+  return ss_support_list_write_model(self, self->state, 1.0);
+}
+
 SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, double scale,
                                   double *scores, double *norm2, bool *have_scores)
 {
   const int64_t m = list->m;
-  double *coef = calloc((size_t)(m > 0 ? m : 1), sizeof(double));
-  if (!coef) return SS_ERR_ALLOC;
-  for (int64_t k = 0; k < m; ++k) coef[k] = scale * list->coef[k];
-  SsStatus status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &self->data,
-                                                  list->rows, coef, m, 0.0);
+  SsStatus status;
+  double *coef = write_model(self, list, scale, &status);
+  if (!coef) return status;
+  if (status == SS_OK && !ss_kernel_svm_expansion_scores(self, list->rows, coef, m, scores))
+    status = SS_ERR_INTERRUPTED; /* a polled pass stopped (pass_polls): the model stands */
   if (status == SS_OK) {
-    ss_kernel_svm_expansion_scores(self, list->rows, coef, m, scores);
     double w2 = 0;
     for (int64_t k = 0; k < m; ++k) w2 += coef[k] * scores[list->rows[k]];
     *norm2 = w2 > 0 ? w2 : 0.0;
