@@ -246,7 +246,11 @@ def assert_threads_equal_serial(jobs, fit, label):
 def load_bench(name):
     """bench/<name>.py (bench/ is not a package), loaded afresh as the module
     ``bench_<name>``, for the tests that check a benchmark's rules."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", f"{name}.py")
+    bench_dir = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                              "bench"))
+    if bench_dir not in sys.path:  # the scripts import their sibling bench/_output.py
+        sys.path.append(bench_dir)
+    path = os.path.join(bench_dir, f"{name}.py")
     spec = importlib.util.spec_from_file_location(f"bench_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
