@@ -192,9 +192,9 @@ def train_watched(svm, monitor, frequency, observer=None):
     and its statistics read status ``"validation"`` with
     ``validation_score``; what they say of the model (objective, gap,
     support vectors...) is the best diagnostic's, of the model kept, and
-    what they say of the work (iteration, epoch, time) the run's end. The object leaves with its diagnostic frequency
-    as it came (a setting, or the default schedule) and no diagnostic
-    function, so a later run is not watched."""
+    what they say of the work (iteration, epoch, time) the run's end. The
+    object leaves with its diagnostic frequency as it came (a setting, or
+    the default schedule) and no diagnostic function, so a later run is not watched."""
     previous = svm.get_diagnostic_frequency_setting()
     if frequency is not None:
         svm.set_diagnostic_frequency(frequency)

@@ -19,9 +19,10 @@
  * standardised breast cancer set and on the digits: 1.04 to 129 times the
  * optimum, at times above P(w~) itself), so the statistics report NaN and
  * the run driver gets it as an estimate only (SsRunMeasure.dual_estimate):
- * it may end the run, status budget_limited, never certify it. Then it copies the expansion into the object's model (dense rows, the
- * training index of each point that was never merged or projected, else -1)
- * and alpha into the dual variables.
+ * it may end the run, status budget_limited, never certify it. Then it
+ * copies the expansion into the object's model (dense rows, the training
+ * index of each point that was never merged or projected, else -1) and
+ * alpha into the dual variables.
  */
 #include "kernel_svm_budget.h"
 #include "stochsvm/kernel_budget.h"
