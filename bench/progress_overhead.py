@@ -9,7 +9,6 @@ the committed table: --output bench/results/progress_overhead.md).
 """
 import argparse
 import io
-import os
 import sys
 import time
 
