@@ -24,8 +24,8 @@ What it measures (``--what``, comma-separated):
     threaded); test accuracy; number of support vectors. On covtype only a
     random subset of the training split (``--covtype-libsvm-rows``, default
     50,000 rows, drawn with default_rng(1)) is used: the full problem took the
-    paper 45,396 s. Results are cached in ``bench/results/budget_libsvm.json``
-    (``--rerun-libsvm`` to redo them).
+    paper 45,396 s. Results are cached in ``budget_libsvm.json`` in the
+    output folder (``--out``, below; ``--rerun-libsvm`` to redo them).
 ``curves``
     BSCA and BSGD with B = 500 for ``--epochs`` epochs (seed 0), one epoch per
     ``train()`` call (training continues); after each epoch the test

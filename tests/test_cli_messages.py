@@ -209,3 +209,20 @@ def test_positionals_may_follow_options_and_errors_give_the_commands_usage(tmp_p
     err = capsys.readouterr().err
     assert err.startswith("usage: stochsvm train")
     assert "stochsvm train: error: unrecognized arguments: extra" in err
+
+
+def test_file_names_after_a_double_dash_may_start_with_a_dash(tmp_path, monkeypatch, capsys):
+    # The any-order parsing (Python 3.11's intermixed parse) read a file name
+    # '-heart' after '--' again as '-h eart': "ignored explicit argument
+    # 'eart'"; `info -- -m.ssvm` said MODEL_FILE was missing.
+    train, X, y = _problem(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    with open(train, "rb") as src, open("-heart", "wb") as dst:
+        dst.write(src.read())
+    assert main(["train", "-q", "--", "-heart", "-m.ssvm"]) == 0
+    assert main(["predict", "--", "-m.ssvm", "-heart", "-out"]) == 0
+    with open("-out") as f:
+        assert len(f.read().splitlines()) == len(y)
+    capsys.readouterr()
+    assert main(["info", "--", "-m.ssvm"]) == 0
+    assert capsys.readouterr().out.startswith("-m.ssvm: stochsvm model file")

@@ -542,6 +542,12 @@ def test_numpy_y_or_weights_of_another_length(client):
             est.score(X, y[:-3])
         with pytest.raises(ValueError, match=match.replace("y", "sample_weight")):
             est.score(X, y, sample_weight=np.ones(566))
+    # labels of another type than the classes (strings for 0/1): 0.0 before
+    clf = in_thread(lambda: DaskLinearSVMClassifier(max_iter=1, tol=0, round_timeout=60)
+                    .fit(Xd, (y > 0).astype(int)))
+    assert clf.score(X, (y > 0).astype(int)) > 0.5
+    with pytest.raises(ValueError, match="Mix of label input types"):
+        clf.score(X, (y > 0).astype(int).astype(str))
 
 
 def test_random_state_takes_what_the_in_memory_estimators_take(client):

@@ -462,6 +462,28 @@ def test_c_decision_statuses_become_python_errors():
     assert _scores_or_raise(0, ok) is ok
 
 
+def test_rbf_scores_of_rows_whose_squares_overflow_are_an_error():
+    """An rbf score of a row whose squared norm overflows (1e308): the
+    distance was NaN, counted as 0, K = 1: a finite wrong score (0.583 for
+    [1e308, 0, ...] where [1e300, 0, ...] scored 0), no error, in
+    KernelSVM and through a model file (stochsvm predict)."""
+    from stochsvm import KernelSVM
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    svm = KernelSVM(X, y, 0.1, kernel="rbf", gamma=0.5)
+    svm.train()
+    far = X[:3].copy()
+    far[1] = [1e308, 0.0, 0.0]
+    with pytest.raises(ValueError, match="score of row 1 of X is nan"):
+        svm.decision_function(far)
+    # 1e300: the squared norm is inf, the dots finite, the distance inf:
+    # K = 0 for every support vector, the score the bias (right)
+    far[1] = [1e300, 0.0, 0.0]
+    assert svm.decision_function(far)[1] == svm.get_bias()
+
+
 def test_estimators_and_predict_refuse_scores_that_overflow(tmp_path):
     """A finite row of 1.5e308 against a model: the linear estimators
     returned inf and predicted a class, the kernel ones NaN and classes_[0],

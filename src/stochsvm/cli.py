@@ -170,6 +170,11 @@ class _CommandParser(argparse.ArgumentParser):
         if self._inner:
             return super().parse_known_args(args, namespace)
         args = list(sys.argv[1:] if args is None else args)
+        if "--" in args:
+            # After '--' every argument is a file name, even '-heart'; Python
+            # 3.11's intermixed parsing parsed it again as '-h eart'. The
+            # plain parse keeps the '--' (positionals then come after the options).
+            return super().parse_known_args(args, namespace)
         for flag, value in zip(args, args[1:]):
             if flag == "-b" and value in ("0", "1") and self.prog.endswith(" predict"):
                 self.error(f"-b takes no value: write -b (or --probability) alone, "

@@ -998,8 +998,11 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
                 if values is not None and values.shape[0] != predicted.shape[0]:
                     raise ValueError(f"{name} has {values.shape[0]} rows, X has "
                                      f"{predicted.shape[0]}")
-            correct = (predicted == y).astype(np.float64)
-            return float(np.average(correct, weights=w))
+            from sklearn.metrics import accuracy_score
+
+            # (scikit-learn's checks: labels of another type than the
+            # classes are an error, not an accuracy of 0)
+            return float(accuracy_score(y, predicted, sample_weight=w))
         _, da, _ = _import_dask()
         y = _as_dask_array(y, "y", 1, row_chunks=predicted.chunks[0]
                            if hasattr(predicted, "chunks") else None)

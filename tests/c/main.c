@@ -283,6 +283,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(score_overflow_linear)                                      \
   X(score_overflow_kernel)                                      \
   X(score_overflow_model)                                       \
+  X(score_overflow_rbf)                                         \
   /* test_model_file_io.c */                                     \
   X(model_load_refuses_non_regular_files)                       \
   X(model_load_truncated_and_corrupted_files)                   \

@@ -1,9 +1,11 @@
 /* test_score_overflow.c -- the three decision functions (ss_svm_,
  * ss_kernel_svm_ and ss_model_decision_function) say when a score is not
  * finite: SS_ERR_NUMERIC when finite values overflow against the model
- * (1e308 times a weight of 10), SS_ERR_BAD_DATA when the caller's borrowed
- * array turned NaN after its descriptor was made. Every score is written
- * either way, so the caller can find the row; finite scores are SS_OK. */
+ * (1e308 times a weight of 10; an rbf distance of a row whose squared norm
+ * overflows, which counted as 0, K = 1, a finite wrong score),
+ * SS_ERR_BAD_DATA when the caller's borrowed array turned NaN after its
+ * descriptor was made. Every score is written either way, so the caller
+ * can find the row; finite scores are SS_OK. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -97,4 +99,55 @@ void test_score_overflow_model(void)
   CHECK_CLOSE(predictions[1], 1.0, 0);
   x[3] = NAN;
   CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_ERR_BAD_DATA);
+}
+
+/* The rbf kernel: row 1 of overflowing_rows has a squared norm of inf and
+ * a NaN distance to z = (1, 0); it scored beta K = 10 (K = 1), status OK. */
+void test_score_overflow_rbf(void)
+{
+  double x[N * D], labels[N] = {1, -1, 1}, scores[N];
+  overflowing_rows(x);
+  double small[N * D] = {1, 2, 3, 4, -3, 0.5};
+  SsData data, finite, support;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
+  REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
+  SsKernel kernel;
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 3) == SS_OK);
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &finite, labels, 0.1);
+  REQUIRE(svm != NULL);
+  double z[D] = {1, 0};
+  const double beta[1] = {10};
+  REQUIRE(ss_data_init_dense(&support, SS_DTYPE_FLOAT64, z, 1, D, D) == SS_OK);
+  REQUIRE(ss_kernel_svm_set_model(svm, &support, NULL, beta, 1, 0) == SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
+  CHECK(isnan(scores[1]));
+  CHECK_CLOSE(scores[0], 10 * exp(-0.5 * 4), 1e-15);
+  small[1] = NAN;
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &finite, scores), SS_ERR_BAD_DATA);
+  ss_kernel_svm_delete(svm);
+
+  /* the same through a model file's kernel model (model.c's own kernel) */
+  int64_t indptr[2] = {0, 1};
+  int32_t indices[1] = {0};
+  double values[1] = {1}, coef[1] = {10}, bias[1] = {0}, classes[2] = {-1, 1};
+  SsModel m;
+  ss_model_init(&m);
+  m.kind = SS_MODEL_KERNEL;
+  m.task = SS_TASK_BINARY;
+  m.dimension = D;
+  m.num_outputs = 1;
+  m.num_classes = 2;
+  m.labels = classes;
+  m.loss = SS_LOSS_HINGE;
+  m.biases = bias;
+  m.kernel = SS_MODEL_KERNEL_RBF;
+  m.gamma = 0.5;
+  m.num_support_vectors = 1;
+  m.sv_indptr = indptr;
+  m.sv_indices = indices;
+  m.sv_values = values;
+  m.coefficients = coef;
+  CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_ERR_NUMERIC);
+  CHECK(isnan(scores[1]));
+  CHECK_CLOSE(scores[0], 10 * exp(-0.5 * 4), 1e-15);
 }

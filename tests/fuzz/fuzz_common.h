@@ -82,6 +82,19 @@ typedef struct FzInput {
   size_t size;
 } FzInput;
 
+/* The status of a decision function's @p count scores: SS_OK with every
+ * score finite, SS_ERR_NUMERIC with one that is not (finite values that
+ * overflow against the model, e.g. a polynomial kernel of degree 37 and
+ * coef0 -1.8e308), or SS_ERR_ALLOC. */
+static inline void fz_check_scores(SsStatus s, const double *scores, int64_t count)
+{
+  FZ_ASSERT(s == SS_OK || s == SS_ERR_ALLOC || s == SS_ERR_NUMERIC);
+  int64_t nonfinite = 0;
+  if (s != SS_ERR_ALLOC)
+    for (int64_t i = 0; i < count; ++i) nonfinite += !isfinite(scores[i]);
+  FZ_ASSERT(s == SS_ERR_NUMERIC ? nonfinite > 0 : nonfinite == 0);
+}
+
 /* The next k <= 8 bytes as an unsigned integer (zeros once the input is used up). */
 static inline uint64_t fz_bits(FzInput *in, int k)
 {

@@ -88,8 +88,7 @@ static void check_model(SsKernelSvm *svm, const SsData *data, int64_t budget)
   FZ_ASSERT(isfinite(st->training_error) && st->training_error >= 0 && st->training_error <= 1);
   double *scores = malloc((size_t)data->num_data * sizeof(double));
   if (!scores) return;
-  SsStatus s = ss_kernel_svm_decision_function(svm, data, scores);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_ALLOC);
+  fz_check_scores(ss_kernel_svm_decision_function(svm, data, scores), scores, data->num_data);
   free(scores);
 }
 

@@ -45,10 +45,9 @@ static void score_tiny(const SsModel *m)
   double *scores = malloc((size_t)(N * m->num_outputs) * sizeof(double));
   double predictions[N];
   if (!scores) return;
-  SsStatus s = ss_model_decision_function(m, &data, scores);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_ALLOC);
-  s = ss_model_predict(m, &data, predictions);
-  FZ_ASSERT(s == SS_OK || s == SS_ERR_ALLOC);
+  fz_check_scores(ss_model_decision_function(m, &data, scores), scores, N * m->num_outputs);
+  SsStatus s = ss_model_predict(m, &data, predictions);
+  FZ_ASSERT(s == SS_OK || s == SS_ERR_ALLOC || s == SS_ERR_NUMERIC);
   if (s == SS_OK && m->task != SS_TASK_REGRESSION) /* a label is one of the classes */
     for (int i = 0; i < N; ++i) {
       int found = 0;

@@ -23,7 +23,7 @@ double ss_budget_kernel_value(const SsBudgetKernel *kernel, double dot, double n
   switch (kernel->kind) {
     case SS_BUDGET_KERNEL_GAUSSIAN: {
       double d2 = nx + nz - 2.0 * dot;
-      return exp(-kernel->gamma * (d2 > 0 ? d2 : 0.0));
+      return exp(-kernel->gamma * (d2 < 0 ? 0.0 : d2));
     }
     case SS_BUDGET_KERNEL_POLYNOMIAL: return pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
     case SS_BUDGET_KERNEL_SIGMOID: return tanh(kernel->gamma * dot + kernel->coef0);
@@ -37,7 +37,7 @@ SS_VECTOR_CLONES static void gaussian_of_dots(double *v, const double *norms2, i
 {
   for (int64_t j = 0; j < len; ++j) {
     const double d2 = norms2[j] + nx - 2.0 * v[j];
-    v[j] = ss_vexp(-gamma * (d2 > 0 ? d2 : 0.0));
+    v[j] = ss_vexp(-gamma * (d2 < 0 ? 0.0 : d2));
   }
 }
 

@@ -78,7 +78,7 @@ double ss_kernel_value(const SsKernel *kernel, double dot, double norm2_x, doubl
   switch (kernel->type) {
   case SS_KERNEL_RBF: {
     double distance2 = norm2_x + norm2_z - 2.0 * dot;
-    return ss_vexp_kernel(-kernel->gamma * (distance2 > 0 ? distance2 : 0.0));
+    return ss_vexp_kernel(-kernel->gamma * (distance2 < 0 ? 0.0 : distance2));
   }
   case SS_KERNEL_POLYNOMIAL:
     return int_pow(kernel->gamma * dot + kernel->coef0, kernel->degree);
@@ -742,10 +742,12 @@ static void dots(const SsData *X, const SsRowCopy *copy, const uint64_t *zb, con
  * z_norm2 + norms2[k] - 2 out[k])): straight-line loops (vexp.h) compiled
  * for wider vectors where the CPU has them (SS_VECTOR_CLONES), every lane
  * doing the scalar code's operations, so the values are the same bits on
- * any CPU. */
+ * any CPU. A NaN distance (values that overflow when squared, which only
+ * scoring meets: training refuses them) stays NaN, so the score says it;
+ * max(0, NaN) = 0 made it K = 1, a finite, wrong score. */
 SS_VECTOR_CLONES static void rbf_of_distances(double *out, int64_t len, double g)
 {
-  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp_kernel(-g * (out[k] > 0 ? out[k] : 0.0));
+  for (int64_t k = 0; k < len; ++k) out[k] = ss_vexp_kernel(-g * (out[k] < 0 ? 0.0 : out[k]));
 }
 
 SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int64_t len,
@@ -753,7 +755,7 @@ SS_VECTOR_CLONES static void rbf_of_dots(double *out, const double *norms2, int6
 {
   for (int64_t k = 0; k < len; ++k) {
     const double distance2 = z_norm2 + norms2[k] - 2.0 * out[k];
-    out[k] = ss_vexp_kernel(-g * (distance2 > 0 ? distance2 : 0.0));
+    out[k] = ss_vexp_kernel(-g * (distance2 < 0 ? 0.0 : distance2));
   }
 }
 
@@ -817,7 +819,7 @@ SS_VECTOR_CLONES static void rbf_block_f32(double *out, const double *norms2, co
   float x[SS_KERNEL_ROW_BLOCK];
   for (int64_t k = 0; k < len; ++k) {
     const double distance2 = z_norm2 + norms2[rows ? rows[k] : lo + k] - 2.0 * out[k];
-    x[k] = (float)(-g * (distance2 > 0 ? distance2 : 0.0));
+    x[k] = (float)(-g * (distance2 < 0 ? 0.0 : distance2));
   }
   for (int64_t k = 0; k < len; ++k) out[k] = (double)ss_vexpf(x[k]);
 }

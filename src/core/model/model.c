@@ -276,10 +276,14 @@ static SsStatus score_linear(const SsModel *m, const SsData *data, double *score
   return SS_OK;
 }
 
+/* (A distance that rounds below 0 counts as 0; a NaN one, of values that
+ * overflow when squared, stays NaN: the score is then not finite, and
+ * ss_model_decision_function says so.) */
 static double kernel_value(const SsModel *m, double dot, double xx, double zz)
 {
+  const double distance2 = xx + zz - 2 * dot;
   switch (m->kernel) {
-    case SS_MODEL_KERNEL_RBF: return exp(-m->gamma * fmax(0.0, xx + zz - 2 * dot));
+    case SS_MODEL_KERNEL_RBF: return exp(-m->gamma * (distance2 < 0 ? 0.0 : distance2));
     case SS_MODEL_KERNEL_POLYNOMIAL: return pow(m->gamma * dot + m->coef0, m->degree);
     case SS_MODEL_KERNEL_SIGMOID: return tanh(m->gamma * dot + m->coef0);
     case SS_MODEL_KERNEL_LINEAR: break;
