@@ -146,7 +146,11 @@ static bool row_changed(const SsKernelSvm *self, int64_t i)
   double norm2, diagonal;
   row_caches(self, i, &norm2, &diagonal);
   const bool same_norm = norm2 == self->norms2[i] || (isinf(norm2) && isinf(self->norms2[i]));
-  return !same_norm || diagonal != self->diagonal[i];
+  /* (an rbf diagonal of an infinite norm is NaN: train refuses that row
+   * next, with the reason) */
+  const bool same_diagonal =
+      diagonal == self->diagonal[i] || (isnan(diagonal) && isnan(self->diagonal[i]));
+  return !same_norm || !same_diagonal;
 }
 
 /* Rows per chunk of the norms' pass on the threads. */
