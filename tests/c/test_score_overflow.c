@@ -46,22 +46,36 @@ void test_score_overflow_linear(void)
   ss_svm_delete(svm);
 }
 
+/* A kernel object on 3 finite rows (labels +-1) whose model is the one
+ * support vector z = (1, 0) with coefficient 10 and bias 0; NULL if it
+ * cannot be made. */
+static SsKernelSvm *one_support_vector(SsKernelType type, double gamma, const SsData *finite)
+{
+  static const double labels[N] = {1, -1, 1};
+  static const double z[D] = {1, 0}, beta[1] = {10};
+  SsKernel kernel;
+  SsData support;
+  if (ss_kernel_init(&kernel, type, gamma, 0, 3) != SS_OK ||
+      ss_data_init_dense(&support, SS_DTYPE_FLOAT64, z, 1, D, D) != SS_OK)
+    return NULL;
+  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, finite, labels, 0.1);
+  if (svm && ss_kernel_svm_set_model(svm, &support, NULL, beta, 1, 0) != SS_OK) {
+    ss_kernel_svm_delete(svm);
+    return NULL;
+  }
+  return svm;
+}
+
 void test_score_overflow_kernel(void)
 {
-  double x[N * D], labels[N] = {1, -1, 1}, scores[N];
+  double x[N * D], scores[N];
   overflowing_rows(x);
   double small[N * D] = {1, 2, 3, 4, -3, 0.5};
-  SsData data, finite, support;
+  SsData data, finite;
   REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
   REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
-  SsKernel kernel;
-  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_LINEAR, 1, 0, 1) == SS_OK);
-  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &finite, labels, 0.1);
+  SsKernelSvm *svm = one_support_vector(SS_KERNEL_LINEAR, 1, &finite);
   REQUIRE(svm != NULL);
-  double z[D] = {1, 0};
-  const double beta[1] = {10};
-  REQUIRE(ss_data_init_dense(&support, SS_DTYPE_FLOAT64, z, 1, D, D) == SS_OK);
-  REQUIRE(ss_kernel_svm_set_model(svm, &support, NULL, beta, 1, 0) == SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &finite, scores), SS_OK);
   CHECK_CLOSE(scores[1], 30.0, 0);
   CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
@@ -72,22 +86,44 @@ void test_score_overflow_kernel(void)
   ss_kernel_svm_delete(svm);
 }
 
-void test_score_overflow_model(void)
+/* A binary model of D inputs, labels -1/+1, hinge loss, bias 0: linear with
+ * weights (10, 1), or rbf (gamma 0.5) with the one support vector (1, 0) of
+ * coefficient 10. */
+static SsModel binary_model(SsModelKind kind)
 {
-  double x[N * D], scores[N], predictions[N];
-  overflowing_rows(x);
-  double w[D] = {10, 1}, bias[1] = {0}, labels[2] = {-1, 1};
+  static double w[D] = {10, 1}, bias[1] = {0}, labels[2] = {-1, 1};
+  static int64_t indptr[2] = {0, 1};
+  static int32_t indices[1] = {0};
+  static double values[1] = {1}, coef[1] = {10};
   SsModel m;
   ss_model_init(&m);
-  m.kind = SS_MODEL_LINEAR;
+  m.kind = kind;
   m.task = SS_TASK_BINARY;
   m.dimension = D;
   m.num_outputs = 1;
   m.num_classes = 2;
   m.labels = labels;
   m.loss = SS_LOSS_HINGE;
-  m.weights = w;
   m.biases = bias;
+  if (kind == SS_MODEL_LINEAR) {
+    m.weights = w;
+  } else {
+    m.kernel = SS_MODEL_KERNEL_RBF;
+    m.gamma = 0.5;
+    m.num_support_vectors = 1;
+    m.sv_indptr = indptr;
+    m.sv_indices = indices;
+    m.sv_values = values;
+    m.coefficients = coef;
+  }
+  return m;
+}
+
+void test_score_overflow_model(void)
+{
+  double x[N * D], scores[N], predictions[N];
+  overflowing_rows(x);
+  SsModel m = binary_model(SS_MODEL_LINEAR);
   SsData data;
   REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
   CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_ERR_NUMERIC);
@@ -105,20 +141,14 @@ void test_score_overflow_model(void)
  * a NaN distance to z = (1, 0); it scored beta K = 10 (K = 1), status OK. */
 void test_score_overflow_rbf(void)
 {
-  double x[N * D], labels[N] = {1, -1, 1}, scores[N];
+  double x[N * D], scores[N];
   overflowing_rows(x);
   double small[N * D] = {1, 2, 3, 4, -3, 0.5};
-  SsData data, finite, support;
+  SsData data, finite;
   REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
   REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
-  SsKernel kernel;
-  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_RBF, 0.5, 0, 3) == SS_OK);
-  SsKernelSvm *svm = ss_kernel_svm_new(SS_KSOLVER_SDCA, &kernel, &finite, labels, 0.1);
+  SsKernelSvm *svm = one_support_vector(SS_KERNEL_RBF, 0.5, &finite);
   REQUIRE(svm != NULL);
-  double z[D] = {1, 0};
-  const double beta[1] = {10};
-  REQUIRE(ss_data_init_dense(&support, SS_DTYPE_FLOAT64, z, 1, D, D) == SS_OK);
-  REQUIRE(ss_kernel_svm_set_model(svm, &support, NULL, beta, 1, 0) == SS_OK);
   CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
   CHECK(isnan(scores[1]));
   CHECK_CLOSE(scores[0], 10 * exp(-0.5 * 4), 1e-15);
@@ -127,26 +157,7 @@ void test_score_overflow_rbf(void)
   ss_kernel_svm_delete(svm);
 
   /* the same through a model file's kernel model (model.c's own kernel) */
-  int64_t indptr[2] = {0, 1};
-  int32_t indices[1] = {0};
-  double values[1] = {1}, coef[1] = {10}, bias[1] = {0}, classes[2] = {-1, 1};
-  SsModel m;
-  ss_model_init(&m);
-  m.kind = SS_MODEL_KERNEL;
-  m.task = SS_TASK_BINARY;
-  m.dimension = D;
-  m.num_outputs = 1;
-  m.num_classes = 2;
-  m.labels = classes;
-  m.loss = SS_LOSS_HINGE;
-  m.biases = bias;
-  m.kernel = SS_MODEL_KERNEL_RBF;
-  m.gamma = 0.5;
-  m.num_support_vectors = 1;
-  m.sv_indptr = indptr;
-  m.sv_indices = indices;
-  m.sv_values = values;
-  m.coefficients = coef;
+  SsModel m = binary_model(SS_MODEL_KERNEL);
   CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_ERR_NUMERIC);
   CHECK(isnan(scores[1]));
   CHECK_CLOSE(scores[0], 10 * exp(-0.5 * 4), 1e-15);
