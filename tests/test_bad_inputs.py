@@ -72,7 +72,13 @@ def _while_training(action):
         return True
 
     svm.set_diagnostic_function(diagnostic)
-    worker = threading.Thread(target=svm.train)
+    _while_held(svm, svm.train, (), started, release, action)
+
+
+def _while_held(svm, target, args, started, release, action):
+    """Run ``target(*args)`` on another thread, which sets ``started`` and
+    waits for ``release``; call ``action(svm)`` meanwhile."""
+    worker = threading.Thread(target=target, args=args)
     worker.start()
     try:
         assert started.wait(30)
@@ -95,14 +101,7 @@ def _while_scoring(action):
             release.wait(30)
             return X0
 
-    worker = threading.Thread(target=svm.decision_function, args=(HeldX(),))
-    worker.start()
-    try:
-        assert started.wait(30)
-        action(svm)
-    finally:
-        release.set()
-        worker.join(30)
+    _while_held(svm, svm.decision_function, (HeldX(),), started, release, action)
 
 
 def _labels_invalid_for_the_loss():

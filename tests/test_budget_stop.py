@@ -79,13 +79,19 @@ def test_estimator_silent_when_budget_holds_every_point(data, recwarn):
     assert not [w for w in recwarn if "budget" in str(w.message)]
 
 
-def test_cli_notice(data, tmp_path, capsys):
+def _train_bsca_cli(data, tmp_path, capsys, epochs):
+    """`stochsvm train` of BSCA with budget 10 on ``data`` for at most
+    ``epochs`` epochs (tol 1e-3): its standard output and error."""
     X, y = data
     train = _write_libsvm(tmp_path / "train.svm", X, np.where(y > 0, 1, -1))
     assert main(["train", str(train), str(tmp_path / "m.ssvm"), "--kernel", "rbf", "--gamma",
                  str(GAMMA), "--solver", "bsca", "--budget", "10", "-C", str(C), "--epochs",
-                 "200", "--tol", "1e-3", "-q"]) == 0
-    out, err = capsys.readouterr()
+                 str(epochs), "--tol", "1e-3", "-q"]) == 0
+    return capsys.readouterr()
+
+
+def test_cli_notice(data, tmp_path, capsys):
+    out, err = _train_bsca_cli(data, tmp_path, capsys, epochs=200)
     assert "budget limited after" in out
     assert "notice: stopped where the budget bounds the accuracy (--budget 10)" in err
     assert "so its objective is not certified" in err and "raise --budget" in err
@@ -143,11 +149,6 @@ def test_estimator_cap_after_maintenance_says_uncertified(data):
 
 
 def test_cli_cap_after_maintenance_notice(data, tmp_path, capsys):
-    X, y = data
-    train = _write_libsvm(tmp_path / "train.svm", X, np.where(y > 0, 1, -1))
-    assert main(["train", str(train), str(tmp_path / "m.ssvm"), "--kernel", "rbf", "--gamma",
-                 str(GAMMA), "--solver", "bsca", "--budget", "10", "-C", str(C), "--epochs",
-                 "2", "--tol", "1e-3", "-q"]) == 0
-    out, err = capsys.readouterr()
+    out, err = _train_bsca_cli(data, tmp_path, capsys, epochs=2)
     assert "epoch limit after" in out
     assert "with the objective not certified: budget maintenance changed the model" in err
