@@ -584,7 +584,6 @@ class _Progress:
         if enabled:
             for k, svm in enumerate(svms):
                 svm.set_diagnostic_function(lambda stats, k=k: self.diagnostic(k, stats))
-        self.live.start()
 
     def _draw(self, epoch, text, finish=False):
         elapsed = time.perf_counter() - self.start
@@ -623,9 +622,6 @@ class _Progress:
     def observer(self, k):
         """The progress's part of SVM k's diagnostic function, or None."""
         return (lambda stats: self.diagnostic(k, stats)) if self.enabled else None
-
-    def close(self):
-        self.live.stop()
 
 
 def _lambda(args, n):
@@ -1101,11 +1097,12 @@ def _run_train(args):
 
         pool = ThreadPoolExecutor(max_workers=min(args.jobs, len(svms)))
     try:
-        stats = _train_epoch(svms, pool, progress, last=True, run=run)
+        # (Ctrl+C leaves the bar where the run stopped, "interrupted")
+        with progress.live:
+            stats = _train_epoch(svms, pool, progress, last=True, run=run)
         epoch = max(-(-int(s["iteration"]) // n) for s in stats)  # epochs begun
         objective = float(np.mean([s["objective"] for s in stats]))
     finally:
-        progress.close()
         if pool is not None:
             pool.shutdown()
     train_time = time.perf_counter() - t
