@@ -130,3 +130,19 @@ def test_an_interrupted_warm_call_leaves_a_complete_fit(kind, call):
     svms[k].set_diagnostic_function(None)
     estimator.fit(X, y) if call == "warm fit" else estimator.partial_fit(X, y)
     assert "interrupted" not in estimator.stop_reasons_.tolist()
+
+
+@pytest.mark.parametrize("kind", list(ESTIMATORS))
+def test_a_warm_call_stopped_by_an_error_leaves_the_estimator_unfitted(kind):
+    # an error (here the diagnostic function's; a diverged run's
+    # FloatingPointError leaves a non-finite model) leaves nothing to continue
+    X, y = _data(kind)
+    estimator = ESTIMATORS[kind]().set_params(warm_start=True).fit(X, y)
+
+    def failing(stats):
+        raise RuntimeError("the diagnostic failed")
+
+    estimator._svms[0].set_diagnostic_function(failing)
+    with pytest.raises(RuntimeError, match="the diagnostic failed"):
+        estimator.fit(X, y)
+    _assert_unfitted(estimator, X)

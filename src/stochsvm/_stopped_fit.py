@@ -15,14 +15,17 @@ in one of two consistent states:
   SVMs changed, the first ``partial_fit``): unfitted. Every fitted attribute
   (and the SVMs) is removed, as before the first fit: ``predict`` raises
   NotFittedError.
-* **A warm call** (a warm ``fit``, a later ``partial_fit``): a complete fit of
-  the SVMs as they stand, as if the call had ended there. ``stop_reasons_``
+* **A warm call** (a warm ``fit``, a later ``partial_fit``) stopped by
+  Ctrl+C: a complete fit of the SVMs as they stand, as if the call had ended
+  there. ``stop_reasons_``
   says ``"interrupted"`` for each SVM the call did not finish (stopped part
   way, or not begun: one-vs-rest trains the classes in turn); an SVM that
   finished keeps its own status. ``coef_`` (``support_vectors_``, ...)
   describe the SVMs' models; a later warm call continues them. The
   statistics of an interrupted kernel run are NaN where its objective was not
-  computed (the objects' ``train()``).
+  computed (the objects' ``train()``). A warm call stopped by an error
+  (training diverged: the SVMs hold a non-finite model) is left unfitted, as
+  a cold one: its SVMs have nothing to continue.
 """
 
 from __future__ import annotations
@@ -66,10 +69,11 @@ class Trainings:
             out.append(stats)
         return out
 
-    def stopped(self, estimator, cold, record):
-        """After the call raised: ``estimator`` unfitted (``cold``), or its
-        fit recorded from :meth:`statistics` by ``record(stats)``."""
-        if cold:
+    def stopped(self, estimator, cold, record, exc):
+        """After the call raised ``exc``: ``estimator`` unfitted (``cold``,
+        or an error), or (Ctrl+C of a warm call) its fit recorded from
+        :meth:`statistics` by ``record(stats)``."""
+        if cold or not isinstance(exc, KeyboardInterrupt):
             forget_fit(estimator)
         else:
             record(self.statistics())

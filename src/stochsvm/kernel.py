@@ -670,9 +670,9 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
         try:
             with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
                 stats = map_in_threads(progress.track(run), self._svms, self.n_jobs)
-        except BaseException:
+        except BaseException as exc:
             # Ctrl+C: unfitted (a fresh fit), or fitted with the SVMs as they stand
-            trainings.stopped(self, first, lambda stats: self._record(stats, n, monitors))
+            trainings.stopped(self, first, lambda stats: self._record(stats, n, monitors), exc)
             raise
         self._record(stats, n, monitors)
         if not partial:

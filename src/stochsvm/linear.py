@@ -359,8 +359,8 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
         try:
             with progress:
                 return map_in_threads(progress.track(run, svm_of=lambda job: job[0]), jobs, n_jobs)
-        except BaseException:
-            trainings.stopped(self, cold, lambda stats: self._after_training(stats, None))
+        except BaseException as exc:
+            trainings.stopped(self, cold, lambda stats: self._after_training(stats, None), exc)
             raise
 
     def _forget_probability(self):
