@@ -146,3 +146,19 @@ def test_a_warm_call_stopped_by_an_error_leaves_the_estimator_unfitted(kind):
     with pytest.raises(RuntimeError, match="the diagnostic failed"):
         estimator.fit(X, y)
     _assert_unfitted(estimator, X)
+
+
+@pytest.mark.parametrize("kind", list(ESTIMATORS))
+def test_a_warm_call_refused_before_a_step_keeps_the_fit(kind):
+    # train() refuses a row whose squared norm overflows before any step:
+    # no model changed, so the fit stands (it used to be removed)
+    X, y = _data(kind)
+    estimator = ESTIMATORS[kind]().set_params(warm_start=True).fit(X, y)
+    before = estimator.predict(X)
+    bad = X.copy()
+    bad[3] = 1e308
+    for call in (estimator.fit, estimator.partial_fit):
+        with pytest.raises(ValueError, match="squared norm"):
+            call(bad, y)
+        np.testing.assert_array_equal(estimator.predict(X), before)
+        assert "interrupted" not in estimator.stop_reasons_.tolist()

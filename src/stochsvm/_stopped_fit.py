@@ -25,7 +25,10 @@ in one of two consistent states:
   statistics of an interrupted kernel run are NaN where its objective was not
   computed (the objects' ``train()``). A warm call stopped by an error
   (training diverged: the SVMs hold a non-finite model) is left unfitted, as
-  a cold one: its SVMs have nothing to continue.
+  a cold one: its SVMs have nothing to continue. An error raised before any
+  SVM took a step (``train()`` refusing the data: a row whose squared norm
+  overflows, ...) changed no model: the fit of the last call that trained
+  stands.
 """
 
 from __future__ import annotations
@@ -69,10 +72,17 @@ class Trainings:
             out.append(stats)
         return out
 
+    def _stepped(self):
+        """Whether any SVM's iteration number moved in this call."""
+        return any(svm.get_iteration_number() != start
+                   for svm, start in zip(self._svms, self._starts))
+
     def stopped(self, estimator, cold, record, exc):
         """After the call raised ``exc``: ``estimator`` unfitted (``cold``,
         or an error), or (Ctrl+C of a warm call) its fit recorded from
         :meth:`statistics` by ``record(stats)``."""
+        if not (cold or isinstance(exc, KeyboardInterrupt) or self._stepped()):
+            return      # refused before a step: no model changed, the fit stands
         if cold or not isinstance(exc, KeyboardInterrupt):
             forget_fit(estimator)
         else:
