@@ -226,3 +226,46 @@ def test_file_names_after_a_double_dash_may_start_with_a_dash(tmp_path, monkeypa
     capsys.readouterr()
     assert main(["info", "--", "-m.ssvm"]) == 0
     assert capsys.readouterr().out.startswith("-m.ssvm: stochsvm model file")
+    # nor is a file name after '--' LIBSVM's -wLABEL WEIGHT
+    with open(train, "rb") as src, open("-w1", "wb") as dst:
+        dst.write(src.read())
+    assert main(["train", "-q", "--", "-w1", "-m.ssvm"]) == 0
+
+
+def test_negative_values_and_signed_class_labels_are_read_as_values(tmp_path, capsys):
+    # `--class-weight -1:2`, `--lambda -1e-3`, `--coef0 -1e-1` and `--tol -1e-4`
+    # said "argument ...: expected one argument" (argparse took the value for
+    # an option: it reads only '-5' and '-.5' as numbers), and `-w+1 3`
+    # "unrecognized arguments" (heart_scale writes its labels +1; svm-train
+    # takes -w+1). Now they are values, and an illegal one gets its option's
+    # own range message.
+    train, X, y = _problem(tmp_path)
+
+    def model(*options):
+        path = tmp_path / "m.ssvm"
+        assert main(["train", train, str(path), "-q", *options]) == 0, capsys.readouterr().err
+        return path.read_bytes()
+
+    plain = model()
+    assert model("-w+1", "3") == model("-w1", "3") == model("--class-weight", "+1:3") != plain
+    assert model("--class-weight", "-1:2") == model("-w-1", "2") != plain
+    assert model("--kernel", "poly", "--coef0", "-1e-1") != model("--kernel", "poly")
+    for option, value, message in (("--lambda", "-1e-3", "--lambda must be > 0, got '-1e-3'"),
+                                   ("--lam", "-1e-3", "--lambda must be > 0, got '-1e-3'"),
+                                   ("--tol", "-1e-4", "--tol must be >= 0, got '-1e-4'"),
+                                   ("-C", "-1e2", "-C must be > 0, got '-1e2'"),
+                                   ("--gamma", "-1e-2", "--gamma must be > 0"),
+                                   ("--bias-multiplier", "-1e-1", "must be >= 0"),
+                                   ("--lambda", "-inf", "--lambda must be finite")):
+        assert main(["train", train, option, value]) == 2
+        err = capsys.readouterr().err
+        assert message in err and "expected one argument" not in err, err
+    # svm-train's -wLABEL for the labels 0, 1 and 2 of a three-class file
+    three = _write(tmp_path / "three.svm", [f"{k % 3} 1:{x[0]:.5f} 2:{x[1]:.5f}\n"
+                                            for k, x in enumerate(X)])
+    assert main(["train", three, "-q", "-w0", "2", "-w+1", "0.5", "-w2", "3"]) == 0
+    capsys.readouterr()
+    # the grid's negative ranges, and the other commands' options
+    assert main(["grid", train, "-q", "-v", "3", "--log2c", "-1,1,1"]) == 0
+    assert main(["demo", "--noise", "-1e-1"]) == 2
+    assert "--noise must be >= 0, got '-1e-1'" in capsys.readouterr().err

@@ -122,3 +122,49 @@ def test_the_last_line_is_the_finished_model(train_file):
     finish = re.findall(r"^  finish +objective (\S+)", out.stdout, re.M)
     summary = re.search(r"objective (\S+), training time", out.stdout)
     assert finish and summary and finish[-1] == summary.group(1).rstrip(",")
+
+
+@pytest.mark.parametrize("solver_args", [["--kernel", "rbf", "--solver", "sdca",
+                                          "--no-unregularized-bias"], ["--solver", "sgd"]],
+                         ids=["kernel", "linear"])
+def test_the_bar_of_an_interrupted_run_stays_where_it_stopped(train_file, solver_args,
+                                                              monkeypatch, capsys):
+    """Ctrl+C during a run: the bar ended at "100%" (its total shrunk to the
+    stop point) beside the objective of the diagnostic before the stop,
+    which is not the interrupted model's. Now it keeps its total and says
+    "interrupted". (Ctrl+C here: SIGINT raised by the second diagnostic, the
+    run stopping at its next poll.)"""
+    import signal
+
+    from stochsvm import _progress, cli
+
+    updates = []
+
+    class Sink:
+        def update(self, done, total, text):
+            updates.append((done, total, text))
+
+        def close(self):
+            updates.append("closed")
+
+    monkeypatch.setattr(_progress, "new_sink", lambda title: Sink())
+    diagnostic, calls = cli._Progress.diagnostic, []
+
+    def interrupting(self, k, stats):
+        calls.append(k)
+        diagnostic(self, k, stats)
+        if len(calls) == 2:
+            signal.raise_signal(signal.SIGINT)
+
+    monkeypatch.setattr(cli._Progress, "diagnostic", interrupting)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        status = cli.main(["train", train_file, "--progress", "--epochs", "30", "--tol", "0",
+                           "--diagnostic-frequency", "100", *solver_args])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert status == 130 and "stochsvm: interrupted" in capsys.readouterr().err
+    assert updates[-1] == "closed"
+    done, total, text = updates[-2]
+    assert 200 <= done < total == 30 * 400, updates[-2]
+    assert text.endswith(", interrupted") and "objective" not in text, text

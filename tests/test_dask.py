@@ -908,3 +908,27 @@ def test_a_fit_that_ends_on_its_round_cap_warns(client, solver):
     assert len(caught) == 1 and "round cap max_iter=3" in str(caught[0].message), caught
     clf, caught = in_thread(lambda: fit(0.0))
     assert clf.n_iter_ == 3 and caught == []
+
+
+def test_an_interrupted_fit_leaves_the_estimator_unfitted(client, dense_problem):
+    # Ctrl+C during a re-fit kept the old coef_ and classes_ beside the new
+    # fit's n_features_in_ (stochsvm._stopped_fit: a cold fit stopped leaves
+    # the estimator unfitted)
+    from sklearn.exceptions import NotFittedError
+
+    X, y = dense_problem
+    Xd = da.from_array(X, chunks=(2000, 20))
+    yd = da.from_array(y, chunks=2000)
+    clf = DaskLinearSVMClassifier(lambda_=LAM, max_iter=2, tol=0, round_timeout=60)
+    in_thread(lambda: clf.fit(Xd, yd))
+    assert clf.n_iter_ == 2
+
+    def interrupt(stats):
+        if stats["round"] == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        in_thread(lambda: clf.fit(Xd[:, :10], yd, callback=interrupt))
+    assert [a for a in vars(clf) if a not in clf.get_params(deep=False)] == []
+    with pytest.raises(NotFittedError):
+        clf.predict(X[:3])

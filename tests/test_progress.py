@@ -225,3 +225,29 @@ def test_the_diagnostic_function_sees_how_the_run_ended(kind, loss):
         assert last[key] == final[key] or (np.isnan(last[key]) and np.isnan(final[key])), key
     # before it: the run's diagnostics, and the cap's closing one where a finish follows
     assert {s["status"] for s in seen[:-1]} <= {"training", "max_iterations"}
+
+
+@pytest.mark.parametrize("make", [_linear, _kernel], ids=["SVM", "KernelSVM"])
+def test_an_interrupted_run_keeps_its_total_and_says_so(make):
+    """A run stopped by Ctrl+C (here a KeyboardInterrupt of its second
+    diagnostic) ended at 100 %, its total shrunk to the stop point, beside
+    the last diagnostic's objective: the bar stays where it stopped, and
+    says "interrupted" (the estimators' verbose bar too)."""
+    svm = make(300)
+    svm.set_max_num_iterations(10 * 300)
+    seen = []
+
+    def diagnostic(stats):
+        seen.append(stats["iteration"])
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    svm.set_diagnostic_function(diagnostic)
+    sink = Recorder()
+    with pytest.raises(KeyboardInterrupt):
+        with FitProgress([svm], [10 * 300], 300, sink, interval=None) as progress:
+            progress.note("objective 0.5")
+            progress.track(lambda s: s.train())(svm)
+    done, total, text = sink.updates[-1]
+    assert sink.closed and done == seen[-1] and total == 10 * 300
+    assert text == f"epoch {done / 300:.2f}/10, interrupted", text

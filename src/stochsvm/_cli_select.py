@@ -29,26 +29,23 @@ DEFAULT_LOG2C = "-5,15,2"
 DEFAULT_LOG2G = "3,-15,-2"
 DEFAULT_FOLDS = 5
 
-_CLASS_WEIGHT = re.compile(r"^-w(-?[0-9.]+(?:[eE][-+]?[0-9]+)?)$")
-
-
-#: Options whose values may start with '-' (argparse would take them for options).
-_NEGATIVE_VALUES = ("--log2c", "--log2g")
+#: LIBSVM's -wLABEL, the label signed or not: -w1, -w+1, -w-1, -w0, -w2.5.
+_CLASS_WEIGHT = re.compile(r"^-w([-+]?[0-9.]+(?:[eE][-+]?[0-9]+)?)$")
 
 
 def rewrite_argv(argv):
-    """LIBSVM's ``-wLABEL WEIGHT`` (``-w1 5``, ``-w-1 0.5``) as
-    ``--class-weight=LABEL:WEIGHT``, and ``--log2c -5,15,2`` as
-    ``--log2c=-5,15,2``: forms argparse can read."""
+    """LIBSVM's ``-wLABEL WEIGHT`` (``-w1 5``, ``-w+1 5``, ``-w-1 0.5``) as
+    ``--class-weight=LABEL:WEIGHT``, a form argparse can read (it took
+    ``-w+1`` for an unknown option). After ``--`` the arguments are file
+    names and stay as they are."""
     out, k = [], 0
     while k < len(argv):
         token = str(argv[k])
         match = _CLASS_WEIGHT.match(token)
+        if token == "--":
+            return out + list(argv[k:])
         if match and k + 1 < len(argv):
             out.append(f"--class-weight={match.group(1)}:{argv[k + 1]}")
-            k += 2
-        elif token in _NEGATIVE_VALUES and k + 1 < len(argv):
-            out.append(f"{token}={argv[k + 1]}")
             k += 2
         else:
             out.append(argv[k])

@@ -120,14 +120,22 @@ class FitProgress:
                                                 name="stochsvm-progress")
                 self._thread.start()
 
-    def stop(self):
-        """Stop polling and draw the end."""
+    def stop(self, stopped_by=None):
+        """Stop polling and draw the end. A run that ended gives back what it
+        did not run (the total shrinks to the count: 100 %). One that an
+        exception stopped (``stopped_by``: a KeyboardInterrupt, Ctrl+C, or
+        an error) stays where it stopped, its total unchanged, and says so
+        ("interrupted") instead of the last diagnostic's objective, which
+        is not the stopped model's."""
         self._stopped.set()
         if self._thread is not None:
             self._thread.join()
         if self._sink is not None:
-            # The run is over: what was not run will not be (the total shrinks to it).
-            self._total = self._counts()
+            if stopped_by is None:
+                self._total = self._counts()
+            else:
+                self._note = ("interrupted" if issubclass(stopped_by, KeyboardInterrupt)
+                              else f"stopped by {stopped_by.__name__}")
             self.poll()
             self._sink.close()
 
@@ -135,8 +143,8 @@ class FitProgress:
         self.start()
         return self
 
-    def __exit__(self, *exc):
-        self.stop()
+    def __exit__(self, kind, *exc):
+        self.stop(kind)
         return False
 
     def track(self, train, svm_of=lambda job: job, last=True):
@@ -144,7 +152,8 @@ class FitProgress:
         job's SVM (``svm_of(job)``) starts and ends training. ``last``: each
         SVM trains once (an SVM that stops early on its tolerance gives its
         unused iterations back to the total); False: in rounds (one epoch of
-        every SVM at a time, ``stochsvm train``), "done" counts this round."""
+        every SVM at a time, ``stochsvm train``), "done" counts this round.
+        A job that raises (Ctrl+C) stays "training", its total unchanged."""
 
         def tracked(job):
             k = self._index(svm_of(job))
@@ -153,12 +162,15 @@ class FitProgress:
                     self._state = ["waiting"] * len(self._state)  # a new round
                 self._state[k] = "training"
             try:
-                return train(job)
-            finally:
-                self._state[k] = "done"
-                if last:
-                    self._total[k] = min(self._total[k], self._done(k))
-                self.poll()
+                result = train(job)
+            except BaseException:
+                self.poll()   # still "training": the job stopped there
+                raise
+            self._state[k] = "done"
+            if last:
+                self._total[k] = min(self._total[k], self._done(k))
+            self.poll()
+            return result
 
         return tracked
 

@@ -157,6 +157,17 @@ def _fraction(what):
     return lambda text: _number(text, what, 0.0, True, 1.0, True)
 
 
+def _looks_like_a_number(text):
+    """'-1e-3', '-.5', '-inf', '-1:2' (a class weight), '-5,15,2' (a log2 range)."""
+    if text[1:2].isdigit() or text[1:2] == ".":
+        return True
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 class _CommandParser(argparse.ArgumentParser):
     """A command's parser: its positionals may come between the options
     (``train heart_scale -c 4 m.ssvm``, argparse's intermixed parsing), and an
@@ -166,10 +177,42 @@ class _CommandParser(argparse.ArgumentParser):
 
     _inner = False   # parse_known_intermixed_args calls parse_known_args twice
 
+    def _option_taking_a_value(self, token):
+        """The action of option ``token`` (or of the one long option it
+        abbreviates) when it takes one value; else None."""
+        action = self._option_string_actions.get(token)
+        if action is None and token.startswith("--") and "=" not in token:
+            actions = {a for name, a in self._option_string_actions.items()
+                       if name.startswith(token)}
+            action = actions.pop() if len(actions) == 1 else None
+        return action if action is not None and action.nargs is None else None
+
+    def _join_negative_values(self, args):
+        """``--lambda -1e-3``, ``--coef0 -1e-1``, ``--class-weight -1:2``,
+        ``--log2c -5,15,2`` as ``--lambda=-1e-3``...: argparse reads only
+        '-5' and '-.5' as negative numbers and took the others for options
+        ('expected one argument'). A value is an argument starting with '-'
+        and a digit or a point (no option does), or a number ('-inf'). Not
+        after '--': those are file names."""
+        out, k = [], 0
+        while k < len(args):
+            token = args[k]
+            if token == "--":
+                return out + args[k:]
+            value = args[k + 1] if k + 1 < len(args) else ""
+            if (value.startswith("-") and _looks_like_a_number(value)
+                    and self._option_taking_a_value(token)):
+                out.append(f"{token}={value}")
+                k += 2
+            else:
+                out.append(token)
+                k += 1
+        return out
+
     def parse_known_args(self, args=None, namespace=None):
         if self._inner:
             return super().parse_known_args(args, namespace)
-        args = list(sys.argv[1:] if args is None else args)
+        args = self._join_negative_values(list(sys.argv[1:] if args is None else args))
         if "--" in args:
             # After '--' every argument is a file name, even '-heart'; Python
             # 3.11's intermixed parsing parsed it again as '-h eart'. The
@@ -358,7 +401,7 @@ def _build_parser():
     train.add_argument("--class-weight", dest="class_weight", action="append",
                        type=_cli_select.class_weight, default=None, metavar="LABEL:W",
                        help="multiply the loss of class LABEL's examples by W (LIBSVM's "
-                            "-wLABEL W, e.g. -w1 5; repeatable)")
+                            "-wLABEL W, e.g. -w1 5, -w+1 5, -w-1 2; repeatable)")
     train.add_argument("--probability", action="store_true",
                        help="also fit Platt sigmoids on 5-fold cross-validation scores (fewer "
                             "folds for fewer examples; every class needs 2) and store them "
@@ -541,7 +584,6 @@ class _Progress:
         if enabled:
             for k, svm in enumerate(svms):
                 svm.set_diagnostic_function(lambda stats, k=k: self.diagnostic(k, stats))
-        self.live.start()
 
     def _draw(self, epoch, text, finish=False):
         elapsed = time.perf_counter() - self.start
@@ -580,9 +622,6 @@ class _Progress:
     def observer(self, k):
         """The progress's part of SVM k's diagnostic function, or None."""
         return (lambda stats: self.diagnostic(k, stats)) if self.enabled else None
-
-    def close(self):
-        self.live.stop()
 
 
 def _lambda(args, n):
@@ -1058,11 +1097,12 @@ def _run_train(args):
 
         pool = ThreadPoolExecutor(max_workers=min(args.jobs, len(svms)))
     try:
-        stats = _train_epoch(svms, pool, progress, last=True, run=run)
+        # (Ctrl+C leaves the bar where the run stopped, "interrupted")
+        with progress.live:
+            stats = _train_epoch(svms, pool, progress, last=True, run=run)
         epoch = max(-(-int(s["iteration"]) // n) for s in stats)  # epochs begun
         objective = float(np.mean([s["objective"] for s in stats]))
     finally:
-        progress.close()
         if pool is not None:
             pool.shutdown()
     train_time = time.perf_counter() - t

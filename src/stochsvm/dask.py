@@ -78,6 +78,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from stochsvm import _dask_cocoa, _solvers
 from stochsvm._dask_libsvm import read_libsvm
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
+from stochsvm._stopped_fit import forget_fit
 from stochsvm._svm import SVM
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
@@ -630,6 +631,9 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
             loop = self._cocoa_rounds if self.solver == "sdca" else self._mixing_rounds
             coef, intercept, history, converged = loop(
                 rounds, parts, val_parts, config, n_rows / N, d, callback, start)
+        except BaseException:
+            forget_fit(self)   # Ctrl+C, a round's error: unfitted (stochsvm._stopped_fit)
+            raise
         finally:
             client.cancel(list(parts) + list(val_parts))
         self.classes_ = classes

@@ -44,6 +44,7 @@ from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, 
                                   seed_of)
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
+from stochsvm._stopped_fit import Trainings
 from stochsvm._warm import SvmParams, TrainingData
 from stochsvm.linear import (COMMON_CONSTRAINTS, _ClassWeights, _effective_n_jobs, _ScoresToClasses,
                              epochs_to_iterations, map_in_threads, print_training, validate_data)
@@ -635,6 +636,7 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
         self._share_kernel_rows()
         finish = not partial and self._param("max_iter") is None
         monitors = self._monitors(validation)
+        trainings = Trainings(self._svms)
 
         def run(svm):
             # (a warm start keeps its cached rows unless the size changed)
@@ -657,28 +659,39 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
                 stats = train_watched(svm, monitor, None if self.solver == "sbp" else n)
             if self.verbose:
                 print_training(self, stats)
-            return stats, svm.get_iteration_number() - start
+            stats["iterations_this_call"] = svm.get_iteration_number() - start
+            return trainings.finished(svm, stats)
 
         # n_jobs beyond one per class goes to threads inside each model.
         workers = _effective_n_jobs(self.n_jobs, len(self._svms))
         threads = _effective_n_jobs(self.n_jobs, 1 << 20) // workers
         for svm in self._svms:
             svm.set_num_threads(threads)
-        with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
-            results = map_in_threads(progress.track(run), self._svms, self.n_jobs)
-        self._stats = [r[0] for r in results]
-        self.stop_reasons_ = _stop_reasons(self._stats)
+        try:
+            with estimator_progress(self, self._svms, [epochs * n] * len(self._svms)) as progress:
+                stats = map_in_threads(progress.track(run), self._svms, self.n_jobs)
+        except BaseException as exc:
+            # Ctrl+C: unfitted (a fresh fit), or fitted with the SVMs as they stand
+            trainings.stopped(self, first, lambda stats: self._record(stats, n, monitors), exc)
+            raise
+        self._record(stats, n, monitors)
+        if not partial:
+            self._report(X, y, weights, tol)
+        return self
+
+    def _record(self, stats, n, monitors):
+        """The fitted attributes of a training of the SVMs on ``n`` rows that
+        ended with ``stats`` (with ``"iterations_this_call"``)."""
+        self._stats = stats
+        self.stop_reasons_ = _stop_reasons(stats)
         if monitors:
             self.validation_scores_ = [np.array(monitors[id(svm)].scores) for svm in self._svms]
         else:
             self.__dict__.pop("validation_scores_", None)
-        self.n_iter_ = int(max(-(-r[1] // n) for r in results))
+        self.n_iter_ = int(max(-(-s["iterations_this_call"] // n) for s in stats))
         self.n_support_ = np.array([svm.get_num_support_vectors() for svm in self._svms])
         self.n_kernel_evaluations_ = int(sum(svm.get_num_kernel_evaluations()
                                              for svm in self._svms))
-        if not partial:
-            self._report(X, y, weights, tol)
-        return self
 
     def _monitors(self, validation):
         """One ValidationMonitor per binary problem (by ``id`` of its SVM),

@@ -58,6 +58,7 @@ from stochsvm._cancel import map_cancellable
 from stochsvm._probability import _PlattProbabilities
 from stochsvm._progress import estimator_progress
 from stochsvm._solvers import CLASSIFICATION_LOSSES, REGRESSION_LOSSES
+from stochsvm._stopped_fit import Trainings
 from stochsvm._svm import _T0_SOLVERS, SVM, _finite_scores
 from stochsvm._validation import (DEPRECATED, RenamedParams, check_C_or_lambda, deprecated_alias,
                                   integer, lambda_of, options, random_states, real,
@@ -329,11 +330,14 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
 
     # -- training --------------------------------------------------------------
 
-    def _train_all(self, jobs, n_jobs):
+    def _train_all(self, jobs, n_jobs, cold):
         """Run ``svm.train()`` for each (svm, iterations, epsilon) in ``jobs``,
-        in up to n_jobs threads (each train releases the GIL)."""
+        in up to n_jobs threads (each train releases the GIL). If that
+        raises (Ctrl+C), the estimator is left unfitted (``cold``: a fresh
+        fit) or fitted with the SVMs as they stand (stochsvm._stopped_fit)."""
         self._forget_probability()
         progress = estimator_progress(self, [job[0] for job in jobs], [job[1] for job in jobs])
+        trainings = Trainings(job[0] for job in jobs)
 
         def run(job):
             svm, iterations, epsilon = job
@@ -344,7 +348,7 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
             stats["iterations_this_call"] = svm.get_iteration_number() - start
             if self.verbose and not progress.drawing:
                 print_training(self, stats)
-            return stats
+            return trainings.finished(svm, stats)
 
         # n_jobs beyond one per problem goes to threads inside each model
         # (its order-free passes: diagnostics; bit-identical for any count).
@@ -352,8 +356,12 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
         threads = _effective_n_jobs(n_jobs, 1 << 20) // workers
         for svm, _, _ in jobs:
             svm.set_num_threads(threads)
-        with progress:
-            return map_in_threads(progress.track(run, svm_of=lambda job: job[0]), jobs, n_jobs)
+        try:
+            with progress:
+                return map_in_threads(progress.track(run, svm_of=lambda job: job[0]), jobs, n_jobs)
+        except BaseException as exc:
+            trainings.stopped(self, cold, lambda stats: self._after_training(stats, None), exc)
+            raise
 
     def _forget_probability(self):
         """The classifier's Platt sigmoids, if any, no longer apply (stochsvm._probability)."""
@@ -492,7 +500,8 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
             self._steps_scale = _steps_scale(X, weights, float(self.bias_multiplier),
                                              self._svms[0].get_lambda())
         stats = self._train_all([(svm, epochs_to_iterations(self._cap, n), self._tol())
-                                 for svm in self._svms], getattr(self, "n_jobs", None))
+                                 for svm in self._svms], getattr(self, "n_jobs", None),
+                                cold=not warm)
         self._after_training(stats, X, problems, weights)
         return self
 
@@ -514,7 +523,7 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
             self._install(X, problems, weights, None, continue_state=True)
             self._last_data = data
         stats = self._train_all([(svm, n, 0.0) for svm in self._svms],
-                                getattr(self, "n_jobs", None))
+                                getattr(self, "n_jobs", None), cold=first)
         # SDCA's primal model may sit above the zero model's until its dual
         # converges: only the step-size solvers diverge.
         self._after_training(stats, X, None if self.solver == "sdca" else problems, weights,
