@@ -188,7 +188,13 @@ SS_API const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self);
  *          above about 1e154 overflow when squared; nothing is trained; or a row
  *          of the borrowed data changed since set_data, found before the run,
  *          or during it, found when it ends: the model is not reliable); SS_ERR_NUMERIC (a non-finite model:
- *          status SS_SVM_STATUS_ERROR); SS_ERR_DIVERGED (Pegasos, BSGD: the
+ *          status SS_SVM_STATUS_ERROR; or the kernel's values overflow on the finite
+ *          data, the last error naming the kernel: a K(x_i, x_i) that is not finite is
+ *          refused before the run, nothing trained, model, state and statistics as they
+ *          were; one found in the run, a step's value or a diagnostic's training score
+ *          not finite, ends it with status SS_SVM_STATUS_ERROR and the model of that
+ *          diagnostic, which cannot score the data; SS_OK means every training score
+ *          of the last diagnostic was finite); SS_ERR_DIVERGED (Pegasos, BSGD: the
  *          primal rose above 1e4 P(0), P(0) = 1/n sum_i c_i being its value at
  *          w = 0: status SS_SVM_STATUS_DIVERGED; lower eta0 or raise lambda);
  *          SS_ERR_ALLOC. A run that ends at the cap has status
