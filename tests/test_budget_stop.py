@@ -152,3 +152,65 @@ def test_cli_cap_after_maintenance_notice(data, tmp_path, capsys):
     out, err = _train_bsca_cli(data, tmp_path, capsys, epochs=2)
     assert "epoch limit after" in out
     assert "with the objective not certified: budget maintenance changed the model" in err
+
+
+# BSGD reports D(alpha) of its implied alpha only while that is a dual value
+# (no budget maintenance yet, alpha in the box), as BSCA does.
+
+def test_bsgd_after_maintenance_reports_no_dual(identity):
+    # Before the fix: dual 0.5497, gap 0.000625 (1e-3 of P) at 1.1x the optimum.
+    X, y = identity
+    svm = KernelSVM(X, y, 1.0 / len(y), solver="bsgd", gamma=10.0)
+    svm.set_budget(180)
+    svm.set_seed(0)
+    svm.set_max_num_iterations(20 * len(y))
+    stats = svm.train()
+    assert svm.get_budget_statistics()["num_maintenance"] > 0
+    assert math.isnan(stats["dual_objective"]) and math.isnan(stats["duality_gap"])
+    assert stats["primal_objective"] > 1.05 * 0.5  # far above the optimum
+
+
+def test_bsgd_without_maintenance_reports_a_bound(data):
+    # B >= n: no maintenance; the dual of every diagnostic, mid-epoch ones
+    # included (alpha may leave the box there), is below the optimum.
+    X, y = data
+    lam = 1.0 / (C * len(y))
+    exact = KernelSVM(X, y, lam, solver="sdca", gamma=GAMMA)
+    exact.set_epsilon(1e-9)
+    optimum = exact.train()["primal_objective"]
+    svm = KernelSVM(X, y, lam, solver="bsgd", gamma=GAMMA)
+    svm.set_budget(N)
+    svm.set_seed(0)
+    svm.set_epsilon(0.0)
+    svm.set_max_num_iterations(10 * N)
+    svm.set_diagnostic_frequency(N // 2 + 7)
+    duals = []
+    svm.set_diagnostic_function(lambda st: duals.append(st["dual_objective"]) and False)
+    svm.train()
+    assert svm.get_budget_statistics()["num_maintenance"] == 0
+    assert len(duals) >= 15 and all(math.isfinite(d) for d in duals)
+    assert max(duals) <= optimum * (1 + 1e-12)
+
+
+def test_bsgd_estimator_cap_after_maintenance_says_uncertified(data):
+    # Before the fix: "increase max_iter", quoting a gap of 0.306 times the
+    # objective read from the estimate.
+    X, y = data
+    est = KernelSVMClassifier(solver="bsgd", C=C, gamma=GAMMA, budget=10, max_iter=2,
+                              random_state=0)
+    with pytest.warns(ConvergenceWarning, match=r"max_iter=2 with its objective not certified: "
+                      r"budget maintenance"):
+        est.fit(X, y)
+    assert list(est.stop_reasons_) == ["max_iterations"]
+    assert math.isnan(est._stats[0]["duality_gap"])
+
+
+def test_bsgd_cli_cap_after_maintenance_notice(data, tmp_path, capsys):
+    X, y = data
+    train = _write_libsvm(tmp_path / "train.svm", X, np.where(y > 0, 1, -1))
+    assert main(["train", str(train), str(tmp_path / "m.ssvm"), "--kernel", "rbf", "--gamma",
+                 str(GAMMA), "--solver", "bsgd", "--budget", "10", "-C", str(C), "--epochs", "2",
+                 "--tol", "1e-3", "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert "epoch limit after" in out
+    assert "with the objective not certified: budget maintenance changed the model" in err

@@ -74,7 +74,9 @@ typedef struct SsKernelSvmStatistics {
   double regularizer;          /**< lambda/2 ||w||^2 of the model */
   double loss;                 /**< 1/n sum_i hinge(y_i f(x_i)) of the model */
   double dual_objective;       /**< SDCA: D(alpha); BSCA: D(alpha) until budget maintenance
-                                    first changes its model, NaN after (docs/budget.rst); SBP:
+                                    first changes its model, NaN after (docs/budget.rst); BSGD:
+                                    the same, D(alpha / r) where its alpha leaves the box by
+                                    r = max_i alpha_i / (c_i C) > 1 (within an epoch); SBP:
                                     the dual bound that judged a window stop at this diagnostic
                                     (docs/stopping.rst); else NaN */
   double duality_gap;          /**< P - dual_objective; else NaN */
