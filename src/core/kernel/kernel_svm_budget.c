@@ -186,9 +186,7 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
         ss_budget_trainer_reset(&s->trainer);
         self->iteration = 0;
       } else if (self->solver == SS_KSOLVER_BSCA) {
-        for (int64_t i = 0; i < self->num_data; ++i)
-          if (s->trainer.alpha[i] > C * ss_kernel_svm_weight(self, i))
-            s->trainer.alpha[i] = C * ss_kernel_svm_weight(self, i);
+        ss_bsca_clip_to_box(&s->trainer); /* w~ follows alpha (bsca.c) */
       }
     }
     return SS_OK;
