@@ -226,3 +226,15 @@ def test_file_names_after_a_double_dash_may_start_with_a_dash(tmp_path, monkeypa
     capsys.readouterr()
     assert main(["info", "--", "-m.ssvm"]) == 0
     assert capsys.readouterr().out.startswith("-m.ssvm: stochsvm model file")
+
+
+def test_a_kernel_whose_values_overflow_is_an_error(tmp_path, capsys):
+    # CI's fuzzer: a polynomial kernel of degree 37 and coef0 -1.79e308
+    # trained BSCA "successfully"; the model could not score its rows.
+    train, _, _ = _problem(tmp_path)
+    model = tmp_path / "m.ssvm"
+    assert main(["train", train, str(model), "--kernel", "poly", "--degree", "37",
+                 "--coef0=-1.79e308", "--gamma", "1", "--solver", "bsca", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "the kernel's values overflow" in err and "degree 37" in err
+    assert not model.exists()
