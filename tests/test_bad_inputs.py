@@ -131,6 +131,23 @@ def _kernel_overflows():
     KernelSVM(X * 1e300, y, 0.1, solver="sdca").train()
 
 
+def _kernel_values_overflow():
+    # CI's fuzzer: K(x_i, x_i) = (||x_i||^2 - 1.79e308)^37 = -inf; the fit
+    # "succeeded" and only the decision function raised
+    X, y = _data()
+    KernelSVMClassifier(solver="bsca", kernel="poly", degree=37, coef0=-1.79e308,
+                        gamma=1.0).fit(X, y)
+
+
+def _kernel_values_overflow_in_the_run():
+    # K(x_i, x_i) = (1e200 - 1e200)^3 = 0, K(x_i, x_j) = (-1e200)^3 = -inf for
+    # orthogonal rows: trained with a finite primal, a model that cannot score
+    X = np.zeros((12, 4))
+    X[np.arange(12), np.arange(12) % 4] = np.where(np.arange(12) // 4 % 2, -1e100, 1e100)
+    KernelSVMClassifier(solver="sdca", kernel="poly", degree=3, coef0=-1e200,
+                        gamma=1.0).fit(X, np.arange(12) % 3 == 0)
+
+
 def _csr(indices, data=None, n=20, d=3):
     """A CSR matrix whose first row holds ``indices`` (the other rows are empty)."""
     data = np.ones(len(indices)) if data is None else np.asarray(data, dtype=float)
@@ -304,6 +321,14 @@ MATRIX = [
     ("kernel-data-squares-overflow", _kernel_overflows, ValueError,
      "row 0 of the data X has a squared norm that is not finite (inf): its values overflow "
      "when squared; scale the features (e.g. to unit variance)"),
+    ("kernel-values-overflow", _kernel_values_overflow, ValueError,
+     "train: the kernel's values overflow: K(x_0, x_0) = -inf for finite row 0 of X with the "
+     "polynomial kernel (degree 37, gamma 1, coef0 -1.79e+308); lower the degree, gamma or "
+     "|coef0|, or scale X"),
+    ("kernel-values-overflow-in-the-run", _kernel_values_overflow_in_the_run, ValueError,
+     "train: the kernel's values overflow: K(x_1, z_0) = -inf for finite row 1 of X and support "
+     "vector 0 with the polynomial kernel (degree 3, gamma 1, coef0 -1e+200); lower the degree, "
+     "gamma or |coef0|, or scale X"),
     # labels
     ("nan-in-y", lambda: SVM(X0, np.where(np.arange(20) == 3, np.nan, Y0), 0.1), ValueError,
      "y contains NaN or infinity; labels must be -1 or +1"),

@@ -79,13 +79,13 @@ def test_estimator_silent_when_budget_holds_every_point(data, recwarn):
     assert not [w for w in recwarn if "budget" in str(w.message)]
 
 
-def _train_bsca_cli(data, tmp_path, capsys, epochs):
-    """`stochsvm train` of BSCA with budget 10 on ``data`` for at most
-    ``epochs`` epochs (tol 1e-3): its standard output and error."""
+def _train_bsca_cli(data, tmp_path, capsys, epochs, solver="bsca"):
+    """`stochsvm train` of BSCA (or ``solver``) with budget 10 on ``data``
+    for at most ``epochs`` epochs (tol 1e-3): its standard output and error."""
     X, y = data
     train = _write_libsvm(tmp_path / "train.svm", X, np.where(y > 0, 1, -1))
     assert main(["train", str(train), str(tmp_path / "m.ssvm"), "--kernel", "rbf", "--gamma",
-                 str(GAMMA), "--solver", "bsca", "--budget", "10", "-C", str(C), "--epochs",
+                 str(GAMMA), "--solver", solver, "--budget", "10", "-C", str(C), "--epochs",
                  str(epochs), "--tol", "1e-3", "-q"]) == 0
     return capsys.readouterr()
 
@@ -136,19 +136,63 @@ def test_estimator_after_maintenance_warns_uncertified(identity):
     assert math.isnan(est._stats[0]["duality_gap"])
 
 
-def test_estimator_cap_after_maintenance_says_uncertified(data):
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_estimator_cap_after_maintenance_says_uncertified(data, solver):
     # On its cap BSCA after maintenance has no gap for more epochs to close:
     # the warning says the objective is not certified (it read "increase max_iter").
+    # BSGD's the same (it read "increase max_iter", quoting a gap of 0.306
+    # times the objective from its estimate).
     X, y = data
-    est = KernelSVMClassifier(solver="bsca", C=C, gamma=GAMMA, budget=10, max_iter=2,
+    est = KernelSVMClassifier(solver=solver, C=C, gamma=GAMMA, budget=10, max_iter=2,
                               random_state=0)
     with pytest.warns(ConvergenceWarning, match=r"max_iter=2 with its objective not certified: "
                       r"budget maintenance"):
         est.fit(X, y)
     assert list(est.stop_reasons_) == ["max_iterations"]
+    assert math.isnan(est._stats[0]["duality_gap"])
 
 
-def test_cli_cap_after_maintenance_notice(data, tmp_path, capsys):
-    out, err = _train_bsca_cli(data, tmp_path, capsys, epochs=2)
+@pytest.mark.parametrize("solver", ["bsca", "bsgd"])
+def test_cli_cap_after_maintenance_notice(data, tmp_path, capsys, solver):
+    out, err = _train_bsca_cli(data, tmp_path, capsys, epochs=2, solver=solver)
     assert "epoch limit after" in out
     assert "with the objective not certified: budget maintenance changed the model" in err
+
+
+# BSGD reports D(alpha) of its implied alpha only while that is a dual value
+# (no budget maintenance yet, alpha in the box), as BSCA does.
+
+def test_bsgd_after_maintenance_reports_no_dual(identity):
+    # Before the fix: dual 0.5497, gap 0.000625 (1e-3 of P) at 1.1x the optimum.
+    X, y = identity
+    svm = KernelSVM(X, y, 1.0 / len(y), solver="bsgd", gamma=10.0)
+    svm.set_budget(180)
+    svm.set_seed(0)
+    svm.set_max_num_iterations(20 * len(y))
+    stats = svm.train()
+    assert svm.get_budget_statistics()["num_maintenance"] > 0
+    assert math.isnan(stats["dual_objective"]) and math.isnan(stats["duality_gap"])
+    assert stats["primal_objective"] > 1.05 * 0.5  # far above the optimum
+
+
+def test_bsgd_without_maintenance_reports_a_bound(data):
+    # B >= n: no maintenance; the dual of every diagnostic, mid-epoch ones
+    # included (alpha may leave the box there), is below the optimum.
+    X, y = data
+    lam = 1.0 / (C * len(y))
+    exact = KernelSVM(X, y, lam, solver="sdca", gamma=GAMMA)
+    exact.set_epsilon(1e-9)
+    optimum = exact.train()["primal_objective"]
+    svm = KernelSVM(X, y, lam, solver="bsgd", gamma=GAMMA)
+    svm.set_budget(N)
+    svm.set_seed(0)
+    svm.set_epsilon(0.0)
+    svm.set_max_num_iterations(10 * N)
+    svm.set_diagnostic_frequency(N // 2 + 7)
+    duals = []
+    svm.set_diagnostic_function(lambda st: duals.append(st["dual_objective"]) and False)
+    svm.train()
+    assert svm.get_budget_statistics()["num_maintenance"] == 0
+    assert len(duals) >= 15 and all(math.isfinite(d) for d in duals)
+    assert max(duals) <= optimum * (1 + 1e-12)
+

@@ -269,3 +269,15 @@ def test_negative_values_and_signed_class_labels_are_read_as_values(tmp_path, ca
     assert main(["grid", train, "-q", "-v", "3", "--log2c", "-1,1,1"]) == 0
     assert main(["demo", "--noise", "-1e-1"]) == 2
     assert "--noise must be >= 0, got '-1e-1'" in capsys.readouterr().err
+
+
+def test_a_kernel_whose_values_overflow_is_an_error(tmp_path, capsys):
+    # CI's fuzzer: a polynomial kernel of degree 37 and coef0 -1.79e308
+    # trained BSCA "successfully"; the model could not score its rows.
+    train, _, _ = _problem(tmp_path)
+    model = tmp_path / "m.ssvm"
+    assert main(["train", train, str(model), "--kernel", "poly", "--degree", "37",
+                 "--coef0=-1.79e308", "--gamma", "1", "--solver", "bsca", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "the kernel's values overflow" in err and "degree 37" in err
+    assert not model.exists()

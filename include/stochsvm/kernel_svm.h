@@ -74,7 +74,9 @@ typedef struct SsKernelSvmStatistics {
   double regularizer;          /**< lambda/2 ||w||^2 of the model */
   double loss;                 /**< 1/n sum_i hinge(y_i f(x_i)) of the model */
   double dual_objective;       /**< SDCA: D(alpha); BSCA: D(alpha) until budget maintenance
-                                    first changes its model, NaN after (docs/budget.rst); SBP:
+                                    first changes its model, NaN after (docs/budget.rst); BSGD:
+                                    the same, D(alpha / r) where its alpha leaves the box by
+                                    r = max_i alpha_i / (c_i C) > 1 (within an epoch); SBP:
                                     the dual bound that judged a window stop at this diagnostic
                                     (docs/stopping.rst); else NaN */
   double duality_gap;          /**< P - dual_objective; else NaN */
@@ -188,7 +190,13 @@ SS_API const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self);
  *          above about 1e154 overflow when squared; nothing is trained; or a row
  *          of the borrowed data changed since set_data, found before the run,
  *          or during it, found when it ends: the model is not reliable); SS_ERR_NUMERIC (a non-finite model:
- *          status SS_SVM_STATUS_ERROR); SS_ERR_DIVERGED (Pegasos, BSGD: the
+ *          status SS_SVM_STATUS_ERROR; or the kernel's values overflow on the finite
+ *          data, the last error naming the kernel: a K(x_i, x_i) that is not finite is
+ *          refused before the run, nothing trained, model, state and statistics as they
+ *          were; one found in the run, a step's value or a diagnostic's training score
+ *          not finite, ends it with status SS_SVM_STATUS_ERROR and the model of that
+ *          diagnostic, which cannot score the data; SS_OK means every training score
+ *          of the last diagnostic was finite); SS_ERR_DIVERGED (Pegasos, BSGD: the
  *          primal rose above 1e4 P(0), P(0) = 1/n sum_i c_i being its value at
  *          w = 0: status SS_SVM_STATUS_DIVERGED; lower eta0 or raise lambda);
  *          SS_ERR_ALLOC. A run that ends at the cap has status
@@ -216,7 +224,9 @@ SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const S
 /* ------------------------------------------------------------------------ */
 
 /** @brief lambda > 0, finite. Pegasos and SDCA restart from zero (their
- *  counts and dual variables depend on lambda); SBP only reports with it. */
+ *  counts and dual variables depend on lambda); SBP only reports with it;
+ *  BSCA and BSGD as kernel_budget.h says (BSCA without the bias: alpha
+ *  into the new box, the model rebuilt to match). */
 SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
 /** @brief Per-example weights c_i (n values, each finite and >= 0), copied;
  *  NULL restores uniform weights (all 1, the default). The weighted problem

@@ -582,15 +582,26 @@ cdef class KernelSVM(_Trainer):
             X changed since :meth:`set_data` (found before the run), or while
             it ran (from the diagnostic function or another thread; found when
             it ends, and the model is then not reliable): give the data again.
+            Or the kernel's values overflow on X (a polynomial kernel of high
+            degree, gamma or ``|coef0|``): the message names the kernel and a
+            value ``K(x_i, x_j)`` that is not finite. Found before the run
+            (``K(x_i, x_i)``), nothing is trained; found in it, the model
+            cannot score X (statistics status ``"error"``).
+        FloatingPointError
+            Training produced a non-finite model otherwise (``SS_ERR_NUMERIC``)
+            or diverged (``SS_ERR_DIVERGED``).
         """
         cdef SsKernelSvm *p = self._ptr()
         status, message = self._run_training()
         if status == SS_OK or status == SS_ERR_INTERRUPTED:
             return _statistics_dict(ss_kernel_svm_get_statistics(p))
         advice = ""
+        kind = None
         if status == SS_ERR_DIVERGED:
             advice = " (Pegasos and BSGD step by 1/(lambda t)): use a larger lambda"
-        return _raise_status(status, message, advice)
+        elif status == SS_ERR_NUMERIC and "the kernel's values overflow" in message:
+            kind = ValueError   # the kernel's parameters on this X, not a solver's steps
+        return _raise_status(status, message, advice, kind)
 
     def set_diagnostic_function(self, f):
         """Call ``f(statistics)`` at every diagnostic (and at the end of a run);

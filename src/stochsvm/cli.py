@@ -1138,9 +1138,9 @@ def _run_train(args):
               f"epoch cap, which ended after {max(s['finish_epochs'] for s in unfinished):.0f} "
               f"epochs without its relative duality gap falling below min(--tol {args.tol:g}, "
               f"1e-3); add --scale standard, lower -C or raise --tol", file=sys.stderr)
-    elif (status == "epoch limit" and args.tol > 0 and args.solver == "bsca" and
+    elif (status == "epoch limit" and args.tol > 0 and args.solver in ("bsca", "bsgd") and
           any(s["status"] == "max_iterations" and math.isnan(s["dual_objective"]) for s in stats)):
-        # BSCA after budget maintenance: no dual value, so no gap for more epochs to close
+        # BSCA or BSGD after budget maintenance: no dual value, so no gap for more epochs to close
         print(f"stochsvm train: notice: stopped on the epoch cap (--epochs {args.epochs}) with the "
               f"objective not certified: budget maintenance changed the model (--budget "
               f"{svms[0].get_budget()}), so no duality gap bounds how far it is from the optimum; "

@@ -377,7 +377,7 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
       after budget maintenance): ConvergenceWarning naming the budget to
       raise, and the gap reached where there is one (after maintenance
       there is none: the objective is not certified, and it says so);
-    - a stop on the cap of a budgeted solver that reports no dual (BSCA
+    - a stop on the cap of a budgeted solver that reports no dual (BSCA or BSGD
       after budget maintenance): ConvergenceWarning saying the objective is
       not certified and naming the budget;
     - a stop on the cap while a stopping test was in force, or with a
@@ -453,7 +453,7 @@ def _report_training(name, runs, *, tol, cap, fix, stopping_rule, tol_name="tol"
                           f"raise {tol_name}", _convergence_warning(), stacklevel=3)
             return
         if capped and budget is not None and stopping_rule is not None and not math.isfinite(dual):
-            # BSCA after budget maintenance: no dual value, so no gap to reach
+            # BSCA or BSGD after budget maintenance: no dual value, so no gap to reach
             budget_name, budget_value = budget
             warnings.warn(f"{name} stopped on its cap {cap_name}={cap_value} with its objective "
                           f"not certified: budget maintenance (a budget of {budget_name}="

@@ -279,6 +279,10 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(model_scaling_saved_loaded_and_applied)                     \
   X(model_scaling_section_layout)                               \
   X(model_scaling_rejects)                                      \
+  /* test_kernel_overflow.c */                                   \
+  X(kernel_overflow_on_the_diagonal)                            \
+  X(kernel_overflow_off_the_diagonal)                           \
+  X(kernel_overflow_finite_values_train)                        \
   /* test_score_overflow.c */                                    \
   X(score_overflow_linear)                                      \
   X(score_overflow_kernel)                                      \

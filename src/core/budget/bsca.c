@@ -28,6 +28,37 @@
  */
 #include "budget_train.h"
 
+/* alpha_i += delta, and y_i delta phi(x_i) into w~: to x_i's own term when
+ * x_i is still in the expansion (dropped when its coefficient returns to
+ * exactly 0), else as a new term, brought back to B terms by maintenance. */
+static void move_alpha(SsBudgetTrainer *tr, int64_t i, double a_new)
+{
+  SsBudget *model = &tr->model;
+  const double y = tr->labels[i], delta = a_new - tr->alpha[i];
+  tr->alpha[i] = a_new;
+  const int64_t slot = model->slot_of[i];
+  if (slot >= 0) {
+    model->beta[slot] += y * delta;
+    if (model->beta[slot] == 0) ss_budget_remove_term(model, slot);
+  } else {
+    ss_budget_append_row(model, tr->data, i, tr->norms2[i], y * delta, i);
+    ss_budget_maintain(model, tr->strategy, &tr->kernel, &tr->counts);
+  }
+}
+
+/* A warm start at a smaller C (ss_budget_solver_start) used to clip alpha
+ * only: w~ kept the old alpha's terms, so the steps' gradients 1 - y_i f~_i
+ * and the dual read through w~ answered the old C (B = n, C = 100 then 1:
+ * "converged" at 1.21x the optimum, or the cap at 5.2x). */
+void ss_bsca_clip_to_box(SsBudgetTrainer *tr)
+{
+  const int64_t n = tr->data->num_data;
+  for (int64_t i = 0; i < n; ++i) {
+    const double Ci = tr->weights ? tr->C * tr->weights[i] : tr->C;
+    if (tr->alpha[i] > Ci) move_alpha(tr, i, Ci);
+  }
+}
+
 void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end)
 {
   SsBudget *model = &tr->model;
@@ -43,18 +74,9 @@ void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, in
     double a_new = a_old + (1.0 - y * f) / Qii;
     const double Ci = tr->weights ? C * tr->weights[i] : C;
     a_new = a_new < 0 ? 0.0 : (a_new > Ci ? Ci : a_new);
-    const double delta = a_new - a_old;
-    if (delta == 0) continue;
-    tr->alpha[i] = a_new;
+    if (a_new - a_old == 0) continue;
     tr->num_updates++;
-    const int64_t slot = model->slot_of[i];
-    if (slot >= 0) {
-      model->beta[slot] += y * delta;
-      if (model->beta[slot] == 0) ss_budget_remove_term(model, slot);
-    } else {
-      ss_budget_append_row(model, tr->data, i, n2, y * delta, i);
-      ss_budget_maintain(model, tr->strategy, &tr->kernel, &tr->counts);
-    }
+    move_alpha(tr, i, a_new);
   }
   tr->iteration += k_end - k_begin;
 }

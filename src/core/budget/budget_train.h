@@ -63,6 +63,11 @@ void ss_budget_trainer_reset(SsBudgetTrainer *tr);
  *  visits x_{perm[k]}); iteration advances by k_end - k_begin. */
 void ss_bsca_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
 void ss_bsgd_steps(SsBudgetTrainer *tr, const int64_t *perm, int64_t k_begin, int64_t k_end);
+/** BSCA without the bias, after a change of C (tr->C set): alpha_i above its
+ *  new box c_i C comes down to it, and each change y_i delta phi(x_i) is
+ *  taken out of w~ as a step's (bsca.c), so w~ stays the expansion of alpha
+ *  (up to budget maintenance, as after any step). */
+void ss_bsca_clip_to_box(SsBudgetTrainer *tr);
 /** BSCA with an unregularized bias: pair steps (perm[k], perm[k + 1]) at even
  *  k, keeping sum_i y_i alpha_i = 0. Needs tr->row_scratch
  *  (ss_budget_trainer_enable_bias). */

@@ -245,6 +245,8 @@ struct SsKernelSvm_ {
   double *norms2;              /**< [n] ||x_i||^2 (precomputed: 0) */
   int64_t overflow_row;        /**< the first i with ||x_i||^2 not finite, or -1 (train refuses it) */
   double *diagonal;            /**< [n] K(x_i, x_i) */
+  int64_t kernel_overflow_row; /**< the first i of finite ||x_i||^2 whose K(x_i, x_i) is not
+                                    finite (the kernel's values overflow), or -1 (train refuses it) */
   unsigned row_flags;          /**< SsKernelRowFlags of the kernel rows: SS_ROWS_UNIT_VALUES
                                     when ss_data_unit_values(&data), SS_ROWS_FLOAT32 when
                                     kernel_precision is float32 */
@@ -320,6 +322,8 @@ struct SsKernelSvm_ {
   int64_t num_kernel_evaluations;
   double *dual;                /**< [n] ss_kernel_svm_get_dual_variables, or NULL */
   double *scores;              /**< [n] the last diagnostic's training scores (no bias), or NULL */
+  int64_t nonfinite_score_row; /**< the first row whose score a diagnostic of this train call
+                                    found not finite (the run then fails), or -1 */
   int64_t certificate_at;      /**< num_kernel_evaluations after the last dual bound (0: none yet) */
   int64_t certificate_cost;    /**< and the kernel evaluations that bound cost */
   double constant_objective;   /**< P of the best constant model of this run's data (run_solver) */
@@ -434,6 +438,14 @@ const SsKernelSolverOps *ss_kernel_solver_ops(SsKernelSolver solver);
 /** C = 1/(lambda n). */
 double ss_kernel_svm_box(const SsKernelSvm *self);
 /** The weight c_i of example i (1 without weights). */
+/** ||w||^2 = sum_k coef_k f(x_k) of a diagnostic, floored at 0 against
+ *  rounding; a sum that is not finite stays so (kernel values that overflow:
+ *  the diagnostic then fails instead of reporting ||w|| = 0). */
+static inline double ss_kernel_norm2_floor(double s)
+{
+  return isfinite(s) && !(s > 0) ? 0.0 : s;
+}
+
 static inline double ss_kernel_svm_weight(const SsKernelSvm *self, int64_t i)
 {
   return self->weights ? self->weights[i] : 1.0;

@@ -1455,7 +1455,7 @@ static SsStatus evaluate(SsKernelSvm *self, double *scores, double *norm2, bool 
   status = ss_kernel_model_set_from_rows(&self->model, &self->kernel, &self->data, st->sv,
                                          st->sv_coef, m, kkt_bias(self, st));
   if (status != SS_OK) return status;
-  *norm2 = aQa > 0 ? aQa : 0.0;
+  *norm2 = ss_kernel_norm2_floor(aQa);
   *have_scores = true;
   self->statistics.dual_objective = self->lambda * (sum_a - 0.5 * aQa);
   return SS_OK;

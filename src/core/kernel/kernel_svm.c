@@ -15,6 +15,7 @@
 #include "kernel_svm_budget.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,7 +101,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->dimension = dimension;
   self->lambda = lambda;
   self->nu = 0; /* derived from lambda at train time (sbp_nu.c) */
-  self->overflow_row = -1;
+  self->overflow_row = self->kernel_overflow_row = self->nonfinite_score_row = -1;
   self->nu_warmup = ss_kernel_svm_nu_warmup;
   self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
@@ -267,10 +268,12 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   self->labels = y;
   self->norms2 = norms2;
   self->diagonal = diagonal;
-  self->overflow_row = -1;
+  self->overflow_row = self->kernel_overflow_row = -1;
   for (int64_t i = 0; i < n; ++i) {
     row_caches(self, i, &norms2[i], &diagonal[i]);
     if (self->overflow_row < 0 && !isfinite(norms2[i])) self->overflow_row = i;
+    if (self->kernel_overflow_row < 0 && isfinite(norms2[i]) && !isfinite(diagonal[i]))
+      self->kernel_overflow_row = i;
   }
   self->zd = zd;
   self->krow = krow;
@@ -348,7 +351,7 @@ static SsStatus model_squared_norm(const SsKernelSvm *self, double *norm2)
   double s = 0;
   for (int64_t j = 0; j < m; ++j) s += model->coefficients[j] * f[j];
   free(f);
-  *norm2 = s > 0 ? s : 0.0;
+  *norm2 = ss_kernel_norm2_floor(s);
   return status;
 }
 
@@ -403,6 +406,12 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
     if (status == SS_OK) status = model_squared_norm(self, &norm2);
   }
   if (status != SS_OK) return status;
+  /* A training score that is not finite for finite data: the kernel's
+   * values (or their sum over the expansion) overflow. The hinge would skip
+   * a NaN score and report a finite primal of a model that cannot score:
+   * the run fails instead (run.c), and explain_train names the cause. */
+  for (int64_t i = 0; i < n && self->nonfinite_score_row < 0; ++i)
+    if (!isfinite(f[i])) self->nonfinite_score_row = i;
   hinge_statistics(self, f, norm2);
   if (isnan(st->objective)) st->objective = st->primal_objective;
   if (!isnan(st->dual_objective)) st->duality_gap = st->primal_objective - st->dual_objective;
@@ -411,7 +420,7 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
   /* A non-finite coefficient or bias is divergence even when the primal
    * looks finite (fuzz_kernel_train: Pegasos with a subnormal lambda gave
    * infinite coefficients on support vectors whose kernel values are 0). */
-  bool finite_model = isfinite(self->model.bias);
+  bool finite_model = isfinite(self->model.bias) && self->nonfinite_score_row < 0 && isfinite(norm2);
   for (int64_t j = 0; j < self->model.num_support_vectors && finite_model; ++j)
     finite_model = isfinite(self->model.coefficients[j]);
   m->finite = finite_model;
@@ -651,6 +660,7 @@ static SsStatus finish(SsKernelSvm *self)
   if (sdca) status = ss_kernel_svm_train(sdca);
   if (status == SS_OK) status = ss_kernel_finish_write_back(self, sdca);
   if (status == SS_ERR_INTERRUPTED) self->statistics.status = SS_SVM_STATUS_INTERRUPTED;
+  else if (status != SS_OK) self->statistics.status = SS_SVM_STATUS_ERROR; /* (a kernel that overflows) */
   ss_kernel_svm_delete(sdca);
   return status;
 }
@@ -794,6 +804,80 @@ static SsStatus run_solver(SsKernelSvm *self)
   return status == SS_OK ? finish(self) : status;
 }
 
+/* "polynomial kernel (degree 37, gamma 1, coef0 -1.8e+308)" and the like. */
+static void describe_kernel(const SsKernel *k, char *out, size_t size)
+{
+  switch (k->type) {
+    case SS_KERNEL_POLYNOMIAL:
+      snprintf(out, size, "polynomial kernel (degree %d, gamma %g, coef0 %g)", k->degree, k->gamma, k->coef0);
+      break;
+    case SS_KERNEL_SIGMOID: snprintf(out, size, "sigmoid kernel (gamma %g, coef0 %g)", k->gamma, k->coef0); break;
+    case SS_KERNEL_RBF: snprintf(out, size, "rbf kernel (gamma %g)", k->gamma); break;
+    case SS_KERNEL_PRECOMPUTED: snprintf(out, size, "precomputed kernel"); break;
+    default: snprintf(out, size, "linear kernel"); break;
+  }
+}
+
+static const char *overflow_advice(const SsKernel *k)
+{
+  return k->type == SS_KERNEL_POLYNOMIAL
+             ? "lower the degree, gamma or |coef0|, or scale X"
+             : "scale X";
+}
+
+/* The largest |K| the kernel can take on the data, max_i ||x_i||^2 = R2:
+ * polynomial (gamma R2 + |coef0|)^degree, linear R2 (Cauchy-Schwarz);
+ * the others are bounded (rbf by 1, sigmoid by 1) or are the data
+ * (precomputed). Infinite where the kernel's values can overflow. */
+static double kernel_bound(const SsKernelSvm *self)
+{
+  const SsKernel *k = &self->kernel;
+  if (k->type != SS_KERNEL_POLYNOMIAL && k->type != SS_KERNEL_LINEAR) return 1.0;
+  double R2 = 0;
+  for (int64_t i = 0; i < self->num_data; ++i) R2 = fmax(R2, self->norms2[i]);
+  if (k->type == SS_KERNEL_LINEAR) return R2;
+  return pow(k->gamma * R2 + fabs(k->coef0), (double)k->degree);
+}
+
+/* A run that failed on a value that is not finite (SS_ERR_NUMERIC): when
+ * the kernel's values overflow, say so (and return true). A diagnostic
+ * that found training row i's score not finite names the kernel value
+ * K(x_i, z_j) against a support vector that is not (m evaluations, on this
+ * failure only); a step that failed first is explained by the bound of
+ * kernel_bound where that overflows. */
+static bool explain_overflow(SsKernelSvm *self)
+{
+  char kernel[160];
+  describe_kernel(&self->kernel, kernel, sizeof kernel);
+  const SsKernelModel *model = &self->model;
+  const int64_t i = self->nonfinite_score_row, m = model->num_support_vectors;
+  if (i >= 0 && m > 0 && self->kernel.type != SS_KERNEL_PRECOMPUTED) {
+    double *row = malloc((size_t)m * sizeof(double));
+    SsStatus s = row ? ss_kernel_row(&self->kernel, &self->data, i, &model->view, model->norms2, row, NULL)
+                     : SS_ERR_ALLOC;
+    int64_t j = 0;
+    while (s == SS_OK && j < m && isfinite(row[j])) ++j;
+    const double value = s == SS_OK && j < m ? row[j] : 0.0;
+    free(row);
+    if (s == SS_OK && j < m) {
+      ss_kernel_svm_fail(self, SS_ERR_NUMERIC,
+                         "train: the kernel's values overflow: K(x_%lld, z_%lld) = %g for finite row %lld of "
+                         "X and support vector %lld with the %s; %s",
+                         (long long)i, (long long)j, value, (long long)i, (long long)j, kernel,
+                         overflow_advice(&self->kernel));
+      return true;
+    }
+  }
+  const double bound = kernel_bound(self);
+  if (isfinite(bound)) return false;
+  ss_kernel_svm_fail(self, SS_ERR_NUMERIC,
+                     "train: the kernel's values overflow: a value not finite by iteration %lld (solver %s), "
+                     "|K| can reach %g on X with the %s; %s",
+                     (long long)self->iteration, ss_kernel_svm_solver_name(self->solver), bound, kernel,
+                     overflow_advice(&self->kernel));
+  return true;
+}
+
 /* Say why a run ended with @p status (the solvers return a bare status). */
 static SsStatus explain_train(SsKernelSvm *self, SsStatus status)
 {
@@ -811,6 +895,7 @@ static SsStatus explain_train(SsKernelSvm *self, SsStatus status)
                                 "value at w = 0, by iteration %lld (solver %s): the steps are too large",
                                 self->statistics.primal_objective, t, solver);
     case SS_ERR_NUMERIC:
+      if (explain_overflow(self)) return status;
       return ss_kernel_svm_fail(self, status,
                                 "training diverged: a non-finite value by iteration %lld (solver %s)", t, solver);
     case SS_ERR_ALLOC:
@@ -849,6 +934,20 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
                               "row %lld of the data X has a squared norm that is not finite (%g): its values "
                               "overflow when squared; scale the features (e.g. to unit variance)",
                               (long long)self->overflow_row, self->norms2[self->overflow_row]);
+  /* Finite rows whose K(x_i, x_i) is not (a polynomial kernel of high
+   * degree, large gamma or |coef0|): the kernel's values overflow, and no
+   * model of them scores the training data (the fuzzer's degree 37, coef0
+   * -1.8e308 trained "successfully" into one). Refused, not trained on. */
+  if (self->kernel_overflow_row >= 0) {
+    char kernel[160];
+    describe_kernel(&self->kernel, kernel, sizeof kernel);
+    const int64_t i = self->kernel_overflow_row;
+    return ss_kernel_svm_fail(self, SS_ERR_NUMERIC,
+                              "train: the kernel's values overflow: K(x_%lld, x_%lld) = %g for finite row %lld of "
+                              "X with the %s; %s",
+                              (long long)i, (long long)i, self->diagonal[i], (long long)i, kernel,
+                              overflow_advice(&self->kernel));
+  }
   /* a fork() of the process that made the pool: new workers of this one's */
   if (ss_threads_after_fork(&self->threads) != SS_OK)
     return ss_kernel_svm_fail(self, SS_ERR_ALLOC, "train: cannot start the threads of this process (a "
@@ -857,6 +956,7 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   self->train_start_time = ss_clock_seconds();
   self->training = true;
   self->notified = (SsRunSeen){.status = SS_SVM_STATUS_UNTRAINED};
+  self->nonfinite_score_row = -1;
   const SsStatus status = run_solver(self);
   notify_the_end(self, status);
   self->training = false;

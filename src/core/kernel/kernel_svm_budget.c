@@ -19,7 +19,9 @@
  * standardised breast cancer set and on the digits: 1.04 to 129 times the
  * optimum, at times above P(w~) itself), so the statistics report NaN and
  * the run driver gets it as an estimate only (SsRunMeasure.dual_estimate):
- * it may end the run, status budget_limited, never certify it. Then it
+ * it may end the run, status budget_limited, never certify it. BSGD's the
+ * same way, until maintenance (bsgd_dual_bound: within the box, a bound),
+ * NaN after; its window rule never reads it (no estimate either). Then it
  * copies the expansion into the object's model (dense rows, the training
  * index of each point that was never merged or projected, else -1) and
  * alpha into the dual variables.
@@ -184,9 +186,7 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
         ss_budget_trainer_reset(&s->trainer);
         self->iteration = 0;
       } else if (self->solver == SS_KSOLVER_BSCA) {
-        for (int64_t i = 0; i < self->num_data; ++i)
-          if (s->trainer.alpha[i] > C * ss_kernel_svm_weight(self, i))
-            s->trainer.alpha[i] = C * ss_kernel_svm_weight(self, i);
+        ss_bsca_clip_to_box(&s->trainer); /* w~ follows alpha (bsca.c) */
       }
     }
     return SS_OK;
@@ -242,6 +242,34 @@ SsStatus ss_budget_solver_run(SsKernelSvm *self, int64_t t, int64_t t_end,
   return SS_OK;
 }
 
+/* BSGD's dual while its model is the expansion of its alpha (no budget
+ * maintenance yet): D(alpha) (@p dual, budget_train.c) where alpha lies in
+ * the box 0 <= alpha_i <= c_i C, a lower bound on the optimum. Its alpha_i =
+ * c_i C n v_i / t, v_i the steps that found i in violation by iteration t
+ * (bsgd.c): in the box at the end of every epoch (v_i <= t / n), out of it
+ * by up to a step within one (a diagnostic set mid-epoch). There
+ * D(alpha / r), r = max_i alpha_i / (c_i C) > 1, is the bound:
+ * lambda (1^T alpha / r - 1/2 ||w||^2 / r^2), with ||w||^2 = sum_i alpha_i
+ * y_i f(x_i) from the training scores @p f (O(n)). */
+static double bsgd_dual_bound(const SsKernelSvm *self, const SsBudgetTrainer *tr, const double *f, double dual)
+{
+  const int64_t n = self->num_data;
+  const double C = tr->C;
+  double r = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double a = tr->alpha_scale * tr->alpha[i];
+    if (a > 0) r = fmax(r, a / (ss_kernel_svm_weight(self, i) * C));
+  }
+  if (!(r > 1)) return dual; /* in the box: D(alpha) itself, the same bits */
+  double sum = 0, quad = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double a = tr->alpha_scale * tr->alpha[i];
+    sum += a;
+    quad += a * self->labels[i] * f[i];
+  }
+  return self->lambda * (sum / r - 0.5 * quad / (r * r));
+}
+
 SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *norm2,
                                    bool *have_scores)
 {
@@ -253,8 +281,10 @@ SsStatus ss_budget_solver_evaluate(SsKernelSvm *self, double *scores, double *no
   ss_budget_objectives(tr, &primal, &dual, scores, norm2);
   tr->model.threads = (SsThreads){0};
   *have_scores = true;
-  const bool estimate = self->solver == SS_KSOLVER_BSCA && !ss_budget_dual_exact(tr);
-  self->statistics.dual_objective = estimate ? NAN : dual;
+  const bool exact = ss_budget_dual_exact(tr);
+  const bool estimate = self->solver == SS_KSOLVER_BSCA && !exact;
+  self->statistics.dual_objective =
+      !exact ? NAN : self->solver == SS_KSOLVER_BSGD ? bsgd_dual_bound(self, tr, scores, dual) : dual;
   s->dual_estimate = estimate ? dual : NAN;
   for (int64_t i = 0; i < self->num_data; ++i) self->dual[i] = tr->alpha_scale * tr->alpha[i];
   /* The model: the expansion's dense rows. */

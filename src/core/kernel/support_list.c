@@ -122,7 +122,7 @@ SsStatus ss_support_list_evaluate(SsKernelSvm *self, const SsSupportList *list, 
   if (status == SS_OK) {
     double w2 = 0;
     for (int64_t k = 0; k < m; ++k) w2 += coef[k] * scores[list->rows[k]];
-    *norm2 = w2 > 0 ? w2 : 0.0;
+    *norm2 = ss_kernel_norm2_floor(w2);
     *have_scores = true;
   }
   free(coef);
