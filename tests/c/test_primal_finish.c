@@ -12,7 +12,8 @@
  * Their certificate is recomputed here from the returned model: every
  * smoothing width mu maps the scores to a feasible dual point alpha_i =
  * -c_i h_mu'(s_i), and the best of their D over all widths (found exactly)
- * bounds P* from below. Also with example weights and a fixed offset. */
+ * bounds P* from below. Also with example weights and a fixed offset, and
+ * (with SDCA's fallback) never worse than the model handed over. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -303,6 +304,52 @@ void test_primal_finish_hinge_certified(void) {
       hinge_certificate(off, X, y, NULL, loss, 1.0, &P_off, &D_off);
       CHECK(P_off > P * (1 + 1e-4));
       ss_svm_delete(off);
+    }
+  }
+}
+
+/* P of a model of the README's six points times @p scale (B = 1, the
+ * hinge), by hand. */
+static double six_points_objective(const SsSvm *svm, const double *X, const double *y, double lambda) {
+  const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm);
+  double losses = 0;
+  for (int i = 0; i < 6; ++i) losses += fmax(0.0, 1 - y[i] * (w[0] * X[2 * i] + w[1] * X[2 * i + 1] + b));
+  return 0.5 * lambda * (w[0] * w[0] + w[1] * w[1] + b * b) + losses / 6;
+}
+
+/* The hinge finish never ends worse than the model it was handed, nor than
+ * w~ = 0 (P = 1): on the README's six points times 1e153 (rows of squared
+ * norm up to 2.5e307, which the core accepts) its Hessian products
+ * overflow, and it returned P = 2.2e271 (SGD, handed a model at 6e302 by
+ * a first step of 1/2) and 1.005 (SDCA, handed 1). Times 1e152 the finish
+ * reaches the optimum, P* = 0.005 exactly (w ~ 1e-152 costs
+ * lambda/2 ||w||^2 ~ 1e-306; the point (0, 0) needs b = -1). */
+void test_hinge_finish_never_worse(void) {
+  const double lambda = 0.01, base[12] = {3, 2, 2, 4, 4, 3, 0, 0, -1, 1, 1, -1};
+  const double y[6] = {1, 1, 1, -1, -1, -1};
+  const SsSolver solvers[] = {SS_SOLVER_SGD, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN, SS_SOLVER_SDCA};
+  const double scales[] = {1e152, 1e153};
+  for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k) {
+    double X[12];
+    for (int j = 0; j < 12; ++j) X[j] = base[j] * scales[k];
+    for (size_t a = 0; a < sizeof solvers / sizeof *solvers; ++a) {
+      SsData data;
+      SsSvm *svm = tu_new_dense(solvers[a], &data, X, y, 6, 2, lambda);
+      CHECK(svm != NULL);
+      if (!svm) continue;
+      CHECK_EQ_INT(ss_svm_set_bias_multiplier(svm, 1.0), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+      const double P = six_points_objective(svm, X, y, lambda);
+      CHECK(isfinite(st->objective) && fabs(P - st->objective) <= 1e-9 * P);
+      CHECK(st->objective <= 1.0); /* was 2.2e271 (SGD), 1.005 (SDCA) */
+      if (scales[k] == 1e152) {
+        CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+        CHECK(st->objective <= 0.005 * (1 + ss_svm_get_epsilon(svm)));
+      } else {
+        CHECK(st->status != SS_SVM_STATUS_CONVERGED || st->objective <= 0.005 * (1 + ss_svm_get_epsilon(svm)));
+      }
+      ss_svm_delete(svm);
     }
   }
 }
