@@ -239,22 +239,6 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
   return values;
 }
 
-/* The diagonal of the smoothed Hessian, lambda + sum_band curvature_i
- * x~_ik^2, the CG's preconditioner; false where the source cannot give
- * the squares of its rows (callbacks, a kernel map). */
-static bool hinge_diagonal(const Newton *nt, double *diagonal)
-{
-  const SsSvm *self = nt->svm;
-  for (int64_t k = 0; k < nt->m; ++k) diagonal[k] = self->lambda;
-  for (int64_t i = 0; i < nt->n; ++i) {
-    const double curvature = nt->curvature[i];
-    if (curvature == 0) continue;
-    if (!ss_source_accumulate_squares(&self->source, i, diagonal, curvature)) return false;
-    if (nt->m > nt->d) diagonal[nt->d] += curvature * nt->B * nt->B;
-  }
-  return true;
-}
-
 /* P_mu at w~ with scores s. */
 static double smoothed_objective(const Newton *nt, double mu, const double *w, const double *s)
 {
@@ -363,7 +347,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       if (!(stage_g0 > 0)) stage_g0 = gnorm;
       if (stage_steps == 0) stage_checkpoint = at.smooth_primal;
       const double forcing = fmin(SS_HINGE_CG_TOLERANCE, sqrt(gnorm / stage_g0));
-      if (preconditioned) preconditioned = hinge_diagonal(&nt, diagonal); /* (a source without squares: once) */
+      if (preconditioned) preconditioned = ss_newton_diagonal(&nt, diagonal); /* (a source without squares: once) */
       if (preconditioned) reads += nt.num_curved;
       const int64_t products = ss_newton_cg(&nt, g, INFINITY, preconditioned ? diagonal : NULL, forcing, step, r, work);
       reads += products * ss_newton_product_rows(&nt) + 2 * n; /* and the line search's pass, the trial's */
