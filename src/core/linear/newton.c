@@ -45,12 +45,13 @@
  * is a convex piecewise quadratic), which all 10 certify within 81. It
  * stops, besides the rules below, when that search finds no decrease.
  *
- * Badly scaled rows. Where the Hessian's diagonal, lambda + 1/n sum_i
- * c_i loss''(s_i) x~_ik^2, spans more than SS_NEWTON_SCALE_SPREAD (the
- * README's six points times 1e50 with lambda = 0.01 and B = 1: 1e100
- * against the bias's 0.01), the CG of both kinds of step is preconditioned
- * by that diagonal (recomputed at each iteration), and the squared hinge's
- * steps switch to it after a step that found no decrease. Plain CG there
+ * Badly scaled rows. Where the diagonal of the Hessian's bound, lambda +
+ * 1/n sum_i c_i kappa x~_ik^2 (kappa the loss's largest second
+ * derivative), spans more than SS_NEWTON_SCALE_SPREAD (the README's six
+ * points times 1e50 with lambda = 0.01 and B = 1: 1e100 against the bias's
+ * 0.01), the CG of both kinds of step is preconditioned by the Hessian's
+ * diagonal (recomputed at each iteration, ss_newton_diagonal), and the
+ * squared hinge's steps switch to it after a step that found no decrease. Plain CG there
  * moved w only (its Krylov space is the large rows' direction): the
  * logistic finish crept to P = 0.347 where the optimum is 0.0687, the
  * squared hinge's stopped at once at 0.5 (optimum 0.00495), and at 1e153
@@ -460,12 +461,23 @@ void ss_newton_write_back(Newton *nt, const double *w, const double *s, double p
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
 }
 
-/* Whether the Hessian's diagonal at the start (left in @p diagonal) spans
- * more than SS_NEWTON_SCALE_SPREAD: the CG of the steps is then
- * preconditioned by it. */
+/* Whether the diagonal of the Hessian's bound, lambda + 1/n sum_i c_i
+ * kappa x~_ik^2 (kappa the loss's largest second derivative: a property
+ * of the data, not of the point, whose curvatures may all underflow, as
+ * at SDCA's model of the README's points times 1e80), spans more than
+ * SS_NEWTON_SCALE_SPREAD: the CG of the steps is then preconditioned by
+ * the Hessian's diagonal. @p diagonal is scratch. */
 static bool badly_scaled(const Newton *nt, double *diagonal)
 {
-  if (!ss_newton_diagonal(nt, diagonal)) return false;
+  const SsSvm *self = nt->svm;
+  const double kappa = self->loss == SS_LOSS_LOGISTIC ? 0.25 : 2.0;
+  for (int64_t k = 0; k < nt->m; ++k) diagonal[k] = self->lambda;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double curvature = ss_newton_weight(self, i) * kappa / (double)nt->n;
+    if (!(curvature > 0)) continue;
+    if (!ss_source_accumulate_squares(&self->source, i, diagonal, curvature)) return false;
+    if (nt->m > nt->d) diagonal[nt->d] += curvature * nt->B * nt->B;
+  }
   double least = INFINITY, most = 0;
   for (int64_t k = 0; k < nt->m; ++k) {
     least = fmin(least, diagonal[k]);
