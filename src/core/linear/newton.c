@@ -50,8 +50,13 @@
  * derivative), spans more than SS_NEWTON_SCALE_SPREAD (the README's six
  * points times 1e50 with lambda = 0.01 and B = 1: 1e100 against the bias's
  * 0.01), the CG of both kinds of step is preconditioned by the Hessian's
- * diagonal (recomputed at each iteration, ss_newton_diagonal), and the
- * squared hinge's steps switch to it after a step that found no decrease. Plain CG there
+ * diagonal D (recomputed at each iteration, ss_newton_diagonal), and the
+ * squared hinge's steps switch to it after a step that found no decrease.
+ * The trust region is then measured in D's metric, ||s||_D^2 = sum_k D_k
+ * s_k^2, in which preconditioned CG's iterates grow monotonically
+ * (Steihaug), from Delta = ||D^-1 g_0||_D: in the Euclidean norm a first
+ * step in w alone (of norm 6e-17) fixed the radius, and SDCA's logistic
+ * fallback from 1e80 on could not move its bias (P = 0.414 for 0.0687). Plain CG there
  * moved w only (its Krylov space is the large rows' direction): the
  * logistic finish crept to P = 0.347 where the optimum is 0.0687, the
  * squared hinge's stopped at once at 0.5 (optimum 0.00495), and at 1e153
@@ -307,6 +312,16 @@ int64_t ss_newton_product_rows(const Newton *nt)
   return 2 * (2 * nt->num_curved > nt->n ? nt->n : nt->num_curved);
 }
 
+/* <a, b>_M = sum_k M_k a_k b_k, the metric of a preconditioned trust
+ * region (M NULL: the plain inner product). */
+static double metric_dot(const double *a, const double *b, const double *M, int64_t m)
+{
+  if (!M) return ss_newton_dot(a, b, m);
+  double sum = 0;
+  for (int64_t k = 0; k < m; ++k) sum += M[k] * a[k] * b[k];
+  return sum;
+}
+
 int64_t ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
                      double *s, double *r, double *work)
 {
@@ -328,11 +343,14 @@ int64_t ss_newton_cg(Newton *nt, const double *g, double delta, const double *pr
     const double pHp = ss_newton_dot(p, Hp, m);
     if (!(pHp > 0)) break;
     const double a = rz / pHp;
+    /* The region in the preconditioner's metric, in which preconditioned
+     * CG's iterates grow monotonically (Steihaug). */
+    const double *M = preconditioner;
     double ss = 0;
-    for (int64_t k = 0; k < m; ++k) ss += (s[k] + a * p[k]) * (s[k] + a * p[k]);
+    for (int64_t k = 0; k < m; ++k) ss += (M ? M[k] : 1.0) * (s[k] + a * p[k]) * (s[k] + a * p[k]);
     if (ss > delta * delta) {
-      /* tau >= 0 with ||s + tau p|| = delta */
-      const double sp = ss_newton_dot(s, p, m), pp = ss_newton_dot(p, p, m), s2 = ss_newton_dot(s, s, m);
+      /* tau >= 0 with ||s + tau p||_M = delta */
+      const double sp = metric_dot(s, p, M, m), pp = metric_dot(p, p, M, m), s2 = metric_dot(s, s, M, m);
       const double room = delta * delta - s2;
       const double root = sqrt(sp * sp + pp * room);
       const double tau = sp >= 0 ? room / (sp + root) : (root - sp) / pp;
@@ -504,6 +522,12 @@ SsStatus ss_newton_solve(SsSvm *self)
    * beside 0.01): plain CG moved w only, and the logistic finish crept to
    * P = 0.347 where the optimum is 0.0687. */
   preconditioned = badly_scaled(&nt, diagonal);
+  if (preconditioned && ss_newton_diagonal(&nt, diagonal)) {
+    /* The region's radius in the diagonal's metric: ||D^-1 g||_D. */
+    double gDg = 0;
+    for (int64_t k = 0; k < m; ++k) gDg += g[k] * g[k] / diagonal[k];
+    delta = sqrt(gDg);
+  }
   SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
   for (int64_t k = 0;; ++k) {
     if (primal - dual <= self->epsilon * fmax(primal, dual)) {
@@ -548,7 +572,7 @@ SsStatus ss_newton_solve(SsSvm *self)
     for (int64_t j = 0; j < m; ++j) work[j] = w[j] + step[j];
     const double trial = newton_objective(&nt, work, s_trial);
     const double actual = isfinite(trial) ? primal - trial : -INFINITY;
-    const double snorm = sqrt(ss_newton_dot(step, step, m));
+    const double snorm = sqrt(metric_dot(step, step, diagonal_ready ? diagonal : NULL, m));
     if (k == 0) delta = fmin(delta, snorm);
     const double rise = trial - primal - gs; /* the quadratic fit along s */
     const double fit = rise <= 0 ? sigma3 : fmax(sigma1, -0.5 * gs / rise);
