@@ -159,8 +159,9 @@ def test_defaults(problem):
 
 
 @pytest.mark.parametrize("lam,t0,max_iter", [
-    (1e-6, 2e6, 10_000_000),    # 10/lambda dominates
-    (3e-7, 2 / 3e-7, 33_333_334),  # ceil(33333333.3...)
+    (1e-5, 2e5, 1_000_000),     # 10/lambda dominates
+    (3e-6, 2 / 3e-6, 1_000_000),   # 10/lambda > 1000 epochs: bounded by them
+    (1e-12, 2e12, 1_000_000),   # (it was 1e13 iterations: days of steps)
     (0.1, 20.0, 100_000),       # 100 epochs dominate
     (2.0, 2.0, 100_000),        # t0 floor of 2
 ])
@@ -170,8 +171,8 @@ def test_defaults_follow_lambda(problem, lam, t0, max_iter):
     assert svm.get_t0() == pytest.approx(t0, rel=1e-15)
     assert svm.get_max_num_iterations() == max_iter
     # set_lambda updates the defaults that are not set
-    svm.set_lambda(1e-6)
-    assert svm.get_t0() == 2e6 and svm.get_max_num_iterations() == 10_000_000
+    svm.set_lambda(2.5e-5)
+    assert svm.get_t0() == 8e4 and svm.get_max_num_iterations() == 400_000
 
 
 def test_explicit_values_and_unset_t0(svm):

@@ -284,7 +284,9 @@ def test_pages_state_the_defaults_in_force():
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
     svm = stochsvm.SVM(X, y, 1e-3, solver="sgd")
     assert svm.get_max_num_iterations() == max(100 * n, int(np.ceil(10 / 1e-3)))
-    assert r"\max(100 n, \lceil 10/\lambda \rceil)" in algorithm
+    assert r"\max(100 n, \min(\lceil 10/\lambda \rceil, 1000 n))" in algorithm
+    svm.set_lambda(1e-12)
+    assert svm.get_max_num_iterations() == 1000 * n
     svm.set_epsilon(0)
     svm.set_max_num_iterations(30 * n)
     epochs = []

@@ -95,8 +95,8 @@ def test_svmtrain_gives_a_finite_model_or_a_clear_error(data):
         if data.draw(st.booleans()):
             options[name] = data.draw(mostly(good, ANY_NUMBER, 9))
     options["file"] = io.StringIO()   # verbose output goes nowhere
-    # Iterations are always capped (or invalid): the default max(n, 10/lambda)
-    # is unbounded for tiny lambda.
+    # Iterations are always capped (or invalid): the default (1000 epochs
+    # for SDCA's hinge, up to 1000 epochs at a tiny lambda) is long here.
     options["max_num_iterations"] = data.draw(mostly(st.integers(1, 300), ANY_NUMBER, 9))
     if isinstance(options["max_num_iterations"], (int, float)) and not isinstance(
             options["max_num_iterations"], bool):

@@ -24,8 +24,8 @@ def data():
 
 def test_defaults_are_the_real_ones(data):
     """solver sdca, loss hinge, epsilon 5e-4 (SDCA's with the hinge; 1e-2 for the other
-    solvers), max iterations max(1000 n, ceil(10/lambda))
-    (SDCA's hinge cap; 100 n for the other losses),
+    solvers), max iterations 1000 n (SDCA's hinge cap: max(1000 n, min(ceil(10/lambda),
+    1000 n)); max(100 n, min(ceil(10/lambda), 1000 n)) for the other losses),
     bias multiplier 1, diagnostic frequency n, seed 0 -- read back from the verbose block."""
     X, y = data
     out = io.StringIO()
@@ -43,12 +43,14 @@ def test_defaults_are_the_real_ones(data):
     stats = svm.train()
     np.testing.assert_array_equal(w, svm.get_model())
     assert b == svm.get_bias() and info["objective"] == stats["objective"]
-    # max(100 n, ceil(10/lambda)) when 10/lambda is the larger
-    out = io.StringIO()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        svmtrain(X, y, 1e-5, verbose=1, file=out)
-    assert "max iterations 1000000," in out.getvalue()
+    # max(100 n, min(ceil(10/lambda), 1000 n)): 10/lambda when that is the
+    # larger, at most 1000 epochs (at 1e-12 it was 1e13 iterations)
+    for lam, cap in ((1e-4, 100_000), (1e-12, 400_000)):
+        out = io.StringIO()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            svmtrain(X, y, lam, loss="hinge2", verbose=1, file=out)
+        assert f"max iterations {cap}," in out.getvalue()
 
 
 def test_info_status_and_scores(data):

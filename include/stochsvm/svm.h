@@ -339,11 +339,17 @@ SS_API SsSvmStoppingRule ss_svm_get_stopping_rule(const SsSvm *self);
  *  cheap; the Newton finish at the cap is not). Not with l1, whose epochs
  *  are full passes (docs/stopping.rst, "Why l1 keeps the 100-epoch cap"). */
 #define SS_SDCA_HINGE_DEFAULT_EPOCHS 1000
+/** The most epochs VLFeat's 10/lambda may add to the default cap (LIBLINEAR's
+ *  max_iter): a run at a tiny lambda ends in bounded time, handing over to
+ *  the certified Newton finish where its stochastic steps could not get
+ *  there (docs/stopping.rst, "The default cap at a tiny lambda"). */
+#define SS_SVM_DEFAULT_MAX_EPOCHS 1000
 
 /** @brief Iterations per ss_svm_train call, >= 1. Default
- *  max(SS_SVM_DEFAULT_EPOCHS n, ceil(10/lambda)) (100 epochs, or VLFeat's
- *  10/lambda when that is more; SS_SDCA_HINGE_DEFAULT_EPOCHS, 1000, for
- *  SDCA with the hinge loss), computed at train time while not set: enough
+ *  max(SS_SVM_DEFAULT_EPOCHS n, min(ceil(10/lambda), SS_SVM_DEFAULT_MAX_EPOCHS n))
+ *  (100 epochs, or VLFeat's 10/lambda when that is more, but at most 1000
+ *  epochs; SS_SDCA_HINGE_DEFAULT_EPOCHS, 1000, for SDCA with the hinge
+ *  loss), computed at train time while not set: enough
  *  for the default epsilon on ordinary problems, the rule stopping the run
  *  earlier. A run that reaches the cap ends with status
  *  SS_SVM_STATUS_MAX_ITERATIONS (unless the final diagnostic meets the rule). */

@@ -1074,9 +1074,11 @@ cdef class SVM(_Trainer):
         Parameters
         ----------
         n : int
-            >= 1. Default ``max(100 num_data, ceil(10 / lambda))`` (1000
-            ``num_data`` for SDCA with the hinge loss), computed at train time
-            while not set.
+            >= 1. Default ``max(100 num_data, min(ceil(10 / lambda), 1000
+            num_data))`` (1000 ``num_data`` for SDCA with the hinge loss),
+            computed at train time while not set: at most 1000 epochs however
+            small lambda is, after which the certified Newton finish takes
+            over (docs: "The default cap at a tiny lambda").
 
         Raises
         ------

@@ -60,9 +60,12 @@ def svmtrain(X, y, lambda_, *, solver="sdca", loss="hinge", epsilon=None, max_nu
         last half of the run and no longer falling steadily (a heuristic).
         0 disables the rule. See "Stopping: what the C core guarantees" in
         the docs (solvers page).
-    max_num_iterations : int, default ``max(100 n, ceil(10 / lambda_))``
+    max_num_iterations : int, default ``max(100 n, min(ceil(10 / lambda_), 1000 n))``
         Iterations (one example each) of this call; 1000 n in place of 100 n
-        for SDCA with the hinge loss (the default solver and loss). A run that reaches the
+        for SDCA with the hinge loss (the default solver and loss). At most
+        1000 epochs, however small ``lambda_``: where the steps have not
+        converged by then, the certified Newton finish takes over (docs:
+        "The default cap at a tiny lambda"). A run that reaches the
         cap ends with ``info["status"] == "max_iterations"``.
     bias_multiplier : float, default 1
         B, the value of the constant feature that carries the bias

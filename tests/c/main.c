@@ -156,6 +156,8 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(primal_finish_hinge_certified)                              \
   X(primal_finish_hinge_weights_and_offset)                     \
   X(primal_finish_hinge_dual_stage)                             \
+  X(hinge_finish_never_worse)                                   \
+  X(newton_finish_badly_scaled)                                 \
   /* test_kernel_finish.c */                                    \
   X(kernel_finish_certified)                                    \
   X(kernel_finish_modes_and_caps)                               \

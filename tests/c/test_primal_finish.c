@@ -12,7 +12,8 @@
  * Their certificate is recomputed here from the returned model: every
  * smoothing width mu maps the scores to a feasible dual point alpha_i =
  * -c_i h_mu'(s_i), and the best of their D over all widths (found exactly)
- * bounds P* from below. Also with example weights and a fixed offset. */
+ * bounds P* from below. Also with example weights and a fixed offset, and
+ * (with SDCA's fallback) never worse than the model handed over. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -303,6 +304,107 @@ void test_primal_finish_hinge_certified(void) {
       hinge_certificate(off, X, y, NULL, loss, 1.0, &P_off, &D_off);
       CHECK(P_off > P * (1 + 1e-4));
       ss_svm_delete(off);
+    }
+  }
+}
+
+/* P of a model of the README's six points (B = 1) under @p loss, by hand. */
+static double six_points_objective(const SsSvm *svm, const double *X, const double *y, SsLoss loss, double lambda) {
+  const double *w = ss_svm_get_model(svm), b = ss_svm_get_bias(svm);
+  double losses = 0;
+  for (int i = 0; i < 6; ++i) {
+    const double z = y[i] * (w[0] * X[2 * i] + w[1] * X[2 * i + 1] + b), m = fmax(0.0, 1 - z);
+    losses += loss == SS_LOSS_HINGE ? m : loss == SS_LOSS_HINGE2 ? m * m : (z > 0 ? log1p(exp(-z)) : -z + log1p(exp(z)));
+  }
+  return 0.5 * lambda * (w[0] * w[0] + w[1] * w[1] + b * b) + losses / 6;
+}
+
+/* The hinge finish never ends worse than the model it was handed, nor than
+ * w~ = 0 (P = 1): on the README's six points times 1e153 (rows of squared
+ * norm up to 2.5e307, which the core accepts) its Hessian products
+ * overflow, and it returned P = 2.2e271 (SGD, handed a model at 6e302 by
+ * a first step of 1/2) and 1.005 (SDCA, handed 1). Times 1e152 the finish
+ * reaches the optimum, P* = 0.005 exactly (w ~ 1e-152 costs
+ * lambda/2 ||w||^2 ~ 1e-306; the point (0, 0) needs b = -1). */
+void test_hinge_finish_never_worse(void) {
+  const double lambda = 0.01, base[12] = {3, 2, 2, 4, 4, 3, 0, 0, -1, 1, 1, -1};
+  const double y[6] = {1, 1, 1, -1, -1, -1};
+  const SsSolver solvers[] = {SS_SOLVER_SGD, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN, SS_SOLVER_SDCA};
+  const double scales[] = {1e152, 1e153};
+  for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k) {
+    double X[12];
+    for (int j = 0; j < 12; ++j) X[j] = base[j] * scales[k];
+    for (size_t a = 0; a < sizeof solvers / sizeof *solvers; ++a) {
+      SsData data;
+      SsSvm *svm = tu_new_dense(solvers[a], &data, X, y, 6, 2, lambda);
+      CHECK(svm != NULL);
+      if (!svm) continue;
+      CHECK_EQ_INT(ss_svm_set_bias_multiplier(svm, 1.0), SS_OK);
+      CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+      const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+      const double P = six_points_objective(svm, X, y, SS_LOSS_HINGE, lambda);
+      CHECK(isfinite(st->objective) && fabs(P - st->objective) <= 1e-9 * P);
+      CHECK(st->objective <= 1.0); /* was 2.2e271 (SGD), 1.005 (SDCA) */
+      if (scales[k] == 1e152) {
+        CHECK_EQ_INT(st->status, SS_SVM_STATUS_CONVERGED);
+        CHECK(st->objective <= 0.005 * (1 + ss_svm_get_epsilon(svm)));
+      } else {
+        CHECK(st->status != SS_SVM_STATUS_CONVERGED || st->objective <= 0.005 * (1 + ss_svm_get_epsilon(svm)));
+      }
+      ss_svm_delete(svm);
+    }
+  }
+}
+
+/* The smooth losses' finish on the same badly scaled points (times 1e50
+ * and 1e153; lambda = 0.01 and B = 1, so the Hessian's diagonal spans 1e100
+ * to 1e306 against the bias's 0.01): plain CG moved w only and the
+ * finish ended at P = 0.5 (squared hinge) and 0.35 (logistic), status
+ * max_iterations; RES and LRES at 0.198 and 0.27; SDCA's logistic fallback
+ * (from 1e80 on) at 0.414, its trust region's radius, measured in the
+ * Euclidean norm, fixed by a first step in w alone. The optimum is exact:
+ * w ~ 1/scale separates (3, 2), (2, 4), (4, 3) at no cost, and w along
+ * (1, 1) leaves the other three points at the score b, so P* = min_b
+ * 3 loss(-1, b)/6 + lambda/2 b^2 (up to lambda/2 ||w||^2 ~ 1e-100 and, for
+ * the logistic loss, exp(-margin) ~ 1e-18). The certificate, whose gradient
+ * residual is multiplied by the rows' 1e50, cannot say so: the status
+ * may stay max_iterations. */
+void test_newton_finish_badly_scaled(void) {
+  const double lambda = 0.01, base[12] = {3, 2, 2, 4, 4, 3, 0, 0, -1, 1, 1, -1};
+  const double y[6] = {1, 1, 1, -1, -1, -1};
+  /* P*: the squared hinge's b = -1/(1 + 2 lambda) in closed form; the
+   * logistic's root of 1/2 sigma(b) + lambda b by bisection. */
+  const double b2 = -1 / (1 + 2 * lambda), hinge2_opt = 0.5 * (1 + b2) * (1 + b2) + 0.5 * lambda * b2 * b2;
+  double lo = -10, hi = 0;
+  for (int k = 0; k < 200; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    if (0.5 / (1 + exp(-mid)) + lambda * mid < 0) lo = mid; else hi = mid;
+  }
+  const double logistic_opt = 0.5 * log1p(exp(lo)) + 0.5 * lambda * lo * lo;
+  const SsSolver solvers[] = {SS_SOLVER_SGD, SS_SOLVER_SVMSGD2, SS_SOLVER_SGDQN, SS_SOLVER_RES, SS_SOLVER_LRES,
+                              SS_SOLVER_SDCA};
+  const SsLoss losses[] = {SS_LOSS_HINGE2, SS_LOSS_LOGISTIC};
+  const double scales[] = {1e50, 1e80, 1e153};
+  for (size_t k = 0; k < sizeof scales / sizeof *scales; ++k) {
+    double X[12];
+    for (int j = 0; j < 12; ++j) X[j] = base[j] * scales[k];
+    for (size_t a = 0; a < sizeof solvers / sizeof *solvers; ++a) {
+      for (size_t l = 0; l < sizeof losses / sizeof *losses; ++l) {
+        SsData data;
+        SsSvm *svm = tu_new_dense(solvers[a], &data, X, y, 6, 2, lambda);
+        CHECK(svm != NULL);
+        if (!svm) continue;
+        CHECK_EQ_INT(ss_svm_set_loss(svm, losses[l]), SS_OK);
+        CHECK_EQ_INT(ss_svm_set_bias_multiplier(svm, 1.0), SS_OK);
+        CHECK_EQ_INT(ss_svm_train(svm), SS_OK);
+        const SsSvmStatistics *st = ss_svm_get_statistics(svm);
+        const double P = six_points_objective(svm, X, y, losses[l], lambda);
+        const double optimum = losses[l] == SS_LOSS_HINGE2 ? hinge2_opt : logistic_opt;
+        CHECK(isfinite(st->objective) && fabs(P - st->objective) <= 1e-9 * P);
+        CHECK(st->objective <= optimum * (1 + 1e-9)); /* was 0.5, 0.35; RES 0.198, 0.27; SDCA 0.414 */
+        CHECK(st->num_newton_iterations > 0);
+        ss_svm_delete(svm);
+      }
     }
   }
 }

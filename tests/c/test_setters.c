@@ -65,6 +65,15 @@ void test_defaults_follow_lambda(void) {
   CHECK_EQ_INT(ss_svm_set_lambda(s, 0.5), SS_OK);
   CHECK_CLOSE(ss_svm_get_t0(s), 4.0, 0.0);
   CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 100 * SN);
+  /* 10/lambda adds at most SS_SVM_DEFAULT_MAX_EPOCHS epochs: at lambda =
+   * 1e-12 the cap was 1e13 iterations (days of steps), whatever n. */
+  CHECK_EQ_INT(ss_svm_set_lambda(s, 1.0 / 512), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), 5120); /* 10/lambda: 512 epochs < 1000 */
+  CHECK_EQ_INT(ss_svm_set_lambda(s, 1e-12), SS_OK);
+  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), SS_SVM_DEFAULT_MAX_EPOCHS * SN);
+  CHECK_EQ_INT(ss_svm_set_lambda(s, SS_LAMBDA_MIN), SS_OK); /* 10/lambda past INT64_MAX */
+  CHECK_EQ_INT(ss_svm_get_max_num_iterations(s), SS_SVM_DEFAULT_MAX_EPOCHS * SN);
+  CHECK_EQ_INT(ss_svm_set_lambda(s, 0.5), SS_OK);
   /* Once set, t0 and the cap no longer follow lambda. */
   CHECK_EQ_INT(ss_svm_set_t0(s, 7.5), SS_OK);
   CHECK_EQ_INT(ss_svm_set_max_num_iterations(s, 123), SS_OK);

@@ -45,6 +45,30 @@
  * is a convex piecewise quadratic), which all 10 certify within 81. It
  * stops, besides the rules below, when that search finds no decrease.
  *
+ * Badly scaled rows. Where the diagonal of the Hessian's bound, lambda +
+ * 1/n sum_i c_i kappa x~_ik^2 (kappa the loss's largest second
+ * derivative), spans more than SS_NEWTON_SCALE_SPREAD (the README's six
+ * points times 1e50 with lambda = 0.01 and B = 1: 1e100 against the bias's
+ * 0.01), the CG of both kinds of step is preconditioned by the Hessian's
+ * diagonal D (recomputed at each iteration, ss_newton_diagonal), and the
+ * squared hinge's steps switch to it after a step that found no decrease.
+ * The trust region is then measured in D's metric, ||s||_D^2 = sum_k D_k
+ * s_k^2, in which preconditioned CG's iterates grow monotonically
+ * (Steihaug), from Delta = ||D^-1 g_0||_D: in the Euclidean norm a first
+ * step in w alone (of norm 6e-17) fixed the radius, and SDCA's logistic
+ * fallback from 1e80 on could not move its bias (P = 0.414 for 0.0687). Plain CG there
+ * moved w only (its Krylov space is the large rows' direction): the
+ * logistic finish crept to P = 0.347 where the optimum is 0.0687, the
+ * squared hinge's stopped at once at 0.5 (optimum 0.00495), and at 1e153
+ * its products overflowed; preconditioned, every primal solver reaches
+ * both optima to rounding at 1e50, 1e152 and 1e153 (tests/c/
+ * test_primal_finish.c). Their certificate cannot say so at such scales
+ * (the map's v = w~ - g/lambda multiplies the gradient's residual by the
+ * rows' scale): the status stays max_iterations. Ordinary features keep
+ * the plain CG's steps bit for bit (raw columns of scales 1024 to 1/128
+ * span about 1e8) until a squared hinge step finds no decrease, where the
+ * method stopped before.
+ *
  * The stop is certified, not guessed. For a smooth loss the primal-dual map
  * alpha_i = -c_i loss'(s_i) is dual feasible (primal_certificate.c), and
  * since grad P = lambda (w~ - v(alpha)), v(alpha) = 1/(lambda n)
@@ -100,6 +124,12 @@
  *  be nearly Newton's: 0.1 left 2 of raw digits' 10 problems (C = 1e3)
  *  uncertified after 1000 iterations, 0.01 certifies all in 12 to 81. */
 #define SS_NEWTON_LINE_CG_TOLERANCE 0.01
+
+/** The Hessian diagonal's largest entry over its least beyond which the
+ *  CG is preconditioned by it (ss_newton_solve): far above what ordinary
+ *  features give (tests/c/test_primal_finish.c's raw columns of scales
+ *  1024 to 1/128: about 1e8), so that their steps stay as they were. */
+#define SS_NEWTON_SCALE_SPREAD 1e16
 
 /** The stall rule: the run ends when the epochs it would need exceed this
  *  many times its cap. */
@@ -238,6 +268,19 @@ static double newton_gradient(Newton *nt, const double *w, const double *s, doub
   return linear * inv_n - 0.5 * lambda * v2;
 }
 
+bool ss_newton_diagonal(const Newton *nt, double *diagonal)
+{
+  const SsSvm *self = nt->svm;
+  for (int64_t k = 0; k < nt->m; ++k) diagonal[k] = self->lambda;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double curvature = nt->curvature[i];
+    if (curvature == 0) continue;
+    if (!ss_source_accumulate_squares(&self->source, i, diagonal, curvature)) return false;
+    if (nt->m > nt->d) diagonal[nt->d] += curvature * nt->B * nt->B;
+  }
+  return true;
+}
+
 /* out = H v at the point whose curvatures (and their list) the caller
  * stored. Where at most half the rows are curved (the hinge's band, the
  * squared hinge's margin set) only those are read, row by row: on w8a at
@@ -269,6 +312,16 @@ int64_t ss_newton_product_rows(const Newton *nt)
   return 2 * (2 * nt->num_curved > nt->n ? nt->n : nt->num_curved);
 }
 
+/* <a, b>_M = sum_k M_k a_k b_k, the metric of a preconditioned trust
+ * region (M NULL: the plain inner product). */
+static double metric_dot(const double *a, const double *b, const double *M, int64_t m)
+{
+  if (!M) return ss_newton_dot(a, b, m);
+  double sum = 0;
+  for (int64_t k = 0; k < m; ++k) sum += M[k] * a[k] * b[k];
+  return sum;
+}
+
 int64_t ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
                      double *s, double *r, double *work)
 {
@@ -290,11 +343,14 @@ int64_t ss_newton_cg(Newton *nt, const double *g, double delta, const double *pr
     const double pHp = ss_newton_dot(p, Hp, m);
     if (!(pHp > 0)) break;
     const double a = rz / pHp;
+    /* The region in the preconditioner's metric, in which preconditioned
+     * CG's iterates grow monotonically (Steihaug). */
+    const double *M = preconditioner;
     double ss = 0;
-    for (int64_t k = 0; k < m; ++k) ss += (s[k] + a * p[k]) * (s[k] + a * p[k]);
+    for (int64_t k = 0; k < m; ++k) ss += (M ? M[k] : 1.0) * (s[k] + a * p[k]) * (s[k] + a * p[k]);
     if (ss > delta * delta) {
-      /* tau >= 0 with ||s + tau p|| = delta */
-      const double sp = ss_newton_dot(s, p, m), pp = ss_newton_dot(p, p, m), s2 = ss_newton_dot(s, s, m);
+      /* tau >= 0 with ||s + tau p||_M = delta */
+      const double sp = metric_dot(s, p, M, m), pp = metric_dot(p, p, M, m), s2 = metric_dot(s, s, M, m);
       const double room = delta * delta - s2;
       const double root = sqrt(sp * sp + pp * room);
       const double tau = sp >= 0 ? room / (sp + root) : (root - sp) / pp;
@@ -423,17 +479,55 @@ void ss_newton_write_back(Newton *nt, const double *w, const double *s, double p
   st->elapsed_time = ss_clock_seconds() - self->train_start_time;
 }
 
+/* Whether the diagonal of the Hessian's bound, lambda + 1/n sum_i c_i
+ * kappa x~_ik^2 (kappa the loss's largest second derivative: a property
+ * of the data, not of the point, whose curvatures may all underflow, as
+ * at SDCA's model of the README's points times 1e80), spans more than
+ * SS_NEWTON_SCALE_SPREAD: the CG of the steps is then preconditioned by
+ * the Hessian's diagonal. @p diagonal is scratch. */
+static bool badly_scaled(const Newton *nt, double *diagonal)
+{
+  const SsSvm *self = nt->svm;
+  const double kappa = self->loss == SS_LOSS_LOGISTIC ? 0.25 : 2.0;
+  for (int64_t k = 0; k < nt->m; ++k) diagonal[k] = self->lambda;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double curvature = ss_newton_weight(self, i) * kappa / (double)nt->n;
+    if (!(curvature > 0)) continue;
+    if (!ss_source_accumulate_squares(&self->source, i, diagonal, curvature)) return false;
+    if (nt->m > nt->d) diagonal[nt->d] += curvature * nt->B * nt->B;
+  }
+  double least = INFINITY, most = 0;
+  for (int64_t k = 0; k < nt->m; ++k) {
+    least = fmin(least, diagonal[k]);
+    most = fmax(most, diagonal[k]);
+  }
+  return !(most <= SS_NEWTON_SCALE_SPREAD * least);
+}
+
 SsStatus ss_newton_solve(SsSvm *self)
 {
   Newton nt;
-  if (ss_newton_begin(self, &nt, 6, 2) != SS_OK) return SS_ERR_ALLOC;
+  if (ss_newton_begin(self, &nt, 8, 2) != SS_OK) return SS_ERR_ALLOC;
   const int64_t n = nt.n, m = nt.m;
-  double *w = nt.vectors, *g = w + m, *step = g + m, *r = step + m, *work = r + m; /* work: 2 m */
+  double *w = nt.vectors, *g = w + m, *step = g + m, *r = step + m, *work = r + m; /* work: 3 m */
+  double *diagonal = work + 3 * m;
+  bool preconditioned = false; /* the squared hinge's CG (below) */
   double *s = nt.rows, *s_trial = s + n;
   double primal = newton_objective(&nt, w, s);
   double dual = newton_gradient(&nt, w, s, g);
   const double g0 = sqrt(ss_newton_dot(g, g, m));
   double delta = g0;
+  /* Rows of very different scales, or a bias feature B far from the
+   * rows' scale (the README's points times 1e50: a diagonal of 1e100
+   * beside 0.01): plain CG moved w only, and the logistic finish crept to
+   * P = 0.347 where the optimum is 0.0687. */
+  preconditioned = badly_scaled(&nt, diagonal);
+  if (preconditioned && ss_newton_diagonal(&nt, diagonal)) {
+    /* The region's radius in the diagonal's metric: ||D^-1 g||_D. */
+    double gDg = 0;
+    for (int64_t k = 0; k < m; ++k) gDg += g[k] * g[k] / diagonal[k];
+    delta = sqrt(gDg);
+  }
   SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
   for (int64_t k = 0;; ++k) {
     if (primal - dual <= self->epsilon * fmax(primal, dual)) {
@@ -448,26 +542,37 @@ SsStatus ss_newton_solve(SsSvm *self)
     const double forcing = sqrt(sqrt(ss_newton_dot(g, g, m)) / g0);
     if (self->loss == SS_LOSS_HINGE2) {
       /* Newton's step with the exact line search (the header comment). */
-      ss_newton_cg(&nt, g, INFINITY, NULL, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing), step, r, work);
+      const bool diagonal_ready = preconditioned && ss_newton_diagonal(&nt, diagonal);
+      ss_newton_cg(&nt, g, INFINITY, diagonal_ready ? diagonal : NULL, fmin(SS_NEWTON_LINE_CG_TOLERANCE, forcing),
+                   step, r, work);
       self->newton.iterations++;
       const double t = ss_newton_line_search(&nt, w, step, s, squared_hinge_line_share, NULL);
       for (int64_t j = 0; j < m; ++j) work[j] = w[j] + t * step[j];
       const double trial = newton_objective(&nt, work, s_trial);
-      if (!(trial < primal)) break;
+      if (!(trial < primal)) {
+        /* No decrease: on badly scaled rows (the README's points times
+         * 1e50 to 1e152) plain CG's products lose the direction or
+         * overflow; the steps go on preconditioned by H's diagonal. */
+        if (preconditioned) break;
+        preconditioned = true;
+        continue;
+      }
       memcpy(w, work, (size_t)m * sizeof(double));
       memcpy(s, s_trial, (size_t)n * sizeof(double));
       primal = trial;
       dual = newton_gradient(&nt, w, s, g);
       continue;
     }
-    ss_newton_cg(&nt, g, delta, NULL, fmin(SS_NEWTON_CG_TOLERANCE, forcing), step, r, work);
+    const bool diagonal_ready = preconditioned && ss_newton_diagonal(&nt, diagonal);
+    ss_newton_cg(&nt, g, delta, diagonal_ready ? diagonal : NULL, fmin(SS_NEWTON_CG_TOLERANCE, forcing), step, r,
+                 work);
     self->newton.iterations++;
     const double gs = ss_newton_dot(g, step, m);
     const double predicted = -0.5 * (gs - ss_newton_dot(step, r, m));
     for (int64_t j = 0; j < m; ++j) work[j] = w[j] + step[j];
     const double trial = newton_objective(&nt, work, s_trial);
     const double actual = isfinite(trial) ? primal - trial : -INFINITY;
-    const double snorm = sqrt(ss_newton_dot(step, step, m));
+    const double snorm = sqrt(metric_dot(step, step, diagonal_ready ? diagonal : NULL, m));
     if (k == 0) delta = fmin(delta, snorm);
     const double rise = trial - primal - gs; /* the quadratic fit along s */
     const double fit = rise <= 0 ? sigma3 : fmax(sigma1, -0.5 * gs / rise);

@@ -58,6 +58,11 @@ void ss_newton_accumulate(const Newton *nt, const double *a, double *out);
  *  (each reads ss_newton_product_rows rows). */
 int64_t ss_newton_cg(Newton *nt, const double *g, double delta, const double *preconditioner, double forcing,
                      double *s, double *r, double *work);
+/** The diagonal of the Hessian at the point whose curvatures the caller
+ *  stored, lambda + sum_i curvature_i x~_ik^2: CG's preconditioner. False
+ *  where the source cannot give the squares of its rows (callbacks, a
+ *  kernel map). */
+bool ss_newton_diagonal(const Newton *nt, double *diagonal);
 /** The rows a Hessian product of ss_newton_cg reads (twice the curved
  *  rows, or all rows twice when over half are curved): the unit in which
  *  the hinge finish weighs its dual ascent against its Newton steps. */

@@ -120,9 +120,20 @@
  * preconditioner's pass over the band rows, the CG's Hessian products (an
  * inner product and an accumulation per band row each, or a score pass
  * when the band holds over half the rows) and the line search's score
- * pass and O(n) slopes; memory 9 (d + 1) + 3 n doubles (4 n when the dual
- * point is not kept), n indices (the band's list) and n more during the
- * dual ascent.
+ * pass and O(n) slopes; memory 10 (d + 1) + 4 n doubles, n indices (the
+ * band's list) and n more during the dual ascent.
+ *
+ * Never worse. The steps lower P_mu, not P (P <= P_mu + mu/2 only), and
+ * on data whose values near the largest the core accepts (rows of squared
+ * norm 2.5e307: the README's six points times 1e153) the Hessian's
+ * products overflow: the finish then ended above the model it was handed
+ * (SDCA: P = 1.005 from 1; SGD: 2e271, from a model that SGD's first step
+ * of 1/2 had left at 6e302, where w~ = 0 has P = 1). So it starts from
+ * w~ = 0 when the model handed over is worse than that (or not finite),
+ * and it returns the model handed over, with the better of the two lower
+ * bounds and its own status (converged only if that gap meets epsilon),
+ * whenever its own model ends with a larger P; SDCA then keeps the alpha
+ * it came with, so that its next train continues from its own state.
  *
  * The write-back is newton.c's (ss_newton_write_back): w~, scores,
  * statistics (converged only when certified). SDCA's fallback
@@ -228,22 +239,6 @@ static HingeValues hinge_measure(Newton *nt, double mu, const double *w, const d
   return values;
 }
 
-/* The diagonal of the smoothed Hessian, lambda + sum_band curvature_i
- * x~_ik^2, the CG's preconditioner; false where the source cannot give
- * the squares of its rows (callbacks, a kernel map). */
-static bool hinge_diagonal(const Newton *nt, double *diagonal)
-{
-  const SsSvm *self = nt->svm;
-  for (int64_t k = 0; k < nt->m; ++k) diagonal[k] = self->lambda;
-  for (int64_t i = 0; i < nt->n; ++i) {
-    const double curvature = nt->curvature[i];
-    if (curvature == 0) continue;
-    if (!ss_source_accumulate_squares(&self->source, i, diagonal, curvature)) return false;
-    if (nt->m > nt->d) diagonal[nt->d] += curvature * nt->B * nt->B;
-  }
-  return true;
-}
-
 /* P_mu at w~ with scores s. */
 static double smoothed_objective(const Newton *nt, double mu, const double *w, const double *s)
 {
@@ -280,20 +275,49 @@ static void smoothed_line_share(const Newton *nt, const double *s, double t, con
   }
 }
 
+/* P at w~ = 0, whose scores are the fixed offset. */
+static double zero_primal(const Newton *nt)
+{
+  const SsSvm *self = nt->svm;
+  double loss = 0;
+  for (int64_t i = 0; i < nt->n; ++i) {
+    const double c = ss_newton_weight(self, i);
+    if (c > 0) loss += c * ss_loss_value(self->loss, NULL, nt->offset, self->labels[i]);
+  }
+  return loss / (double)nt->n;
+}
+
 SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
 {
-  Newton nt; /* vectors: w~, g, step, r, trial, diagonal, work (3); rows: s_trial, alpha if not kept */
-  if (ss_newton_begin(self, &nt, 9, alpha ? 1 : 2) != SS_OK) return SS_ERR_ALLOC;
+  /* vectors: w~, g, step, r, trial, diagonal, work (3), the start's w~;
+   * rows: s_trial, then alpha (not kept) or the kept alpha as it came */
+  Newton nt;
+  if (ss_newton_begin(self, &nt, 10, 2) != SS_OK) return SS_ERR_ALLOC;
   const int64_t n = nt.n, m = nt.m;
   double *w = nt.vectors, *g = w + m, *step = g + m, *r = step + m, *trial = r + m, *diagonal = trial + m;
-  double *work = diagonal + m;
-  double *s_trial = nt.rows, *scores = self->scores;
-  if (!alpha) alpha = s_trial + n;
+  double *work = diagonal + m, *start = work + 3 * m;
+  double *s_trial = nt.rows, *scores = self->scores, *alpha_start = NULL;
+  if (alpha) {
+    alpha_start = s_trial + n;
+    memcpy(alpha_start, alpha, (size_t)n * sizeof(double));
+  } else {
+    alpha = s_trial + n;
+  }
 
   double mu = SS_HINGE_MU_FIRST, stage_g0 = 0; /* ||g|| at the stage's first step */
   int64_t iterations = 0;
   ss_newton_scores(&nt, w, true, scores);
   HingeValues at = hinge_measure(&nt, mu, w, scores, g, alpha);
+  /* The model handed over, kept: the finish returns it where its own ends
+   * worse (the header comment, "Never worse"). */
+  memcpy(start, w, (size_t)m * sizeof(double));
+  const double start_primal = at.primal, start_dual = at.dual;
+  if (!(at.primal <= zero_primal(&nt))) {
+    /* A model worse than w~ = 0 (or not finite) is no place to start from. */
+    memset(w, 0, (size_t)m * sizeof(double));
+    ss_newton_scores(&nt, w, true, scores);
+    at = hinge_measure(&nt, mu, w, scores, g, alpha);
+  }
   int64_t reads = n + at.support; /* the rows read so far: the finish's work */
   SsSvmStatus status = SS_SVM_STATUS_MAX_ITERATIONS;
   bool dual_tried = false, preconditioned = true;
@@ -323,7 +347,7 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
       if (!(stage_g0 > 0)) stage_g0 = gnorm;
       if (stage_steps == 0) stage_checkpoint = at.smooth_primal;
       const double forcing = fmin(SS_HINGE_CG_TOLERANCE, sqrt(gnorm / stage_g0));
-      if (preconditioned) preconditioned = hinge_diagonal(&nt, diagonal); /* (a source without squares: once) */
+      if (preconditioned) preconditioned = ss_newton_diagonal(&nt, diagonal); /* (a source without squares: once) */
       if (preconditioned) reads += nt.num_curved;
       const int64_t products = ss_newton_cg(&nt, g, INFINITY, preconditioned ? diagonal : NULL, forcing, step, r, work);
       reads += products * ss_newton_product_rows(&nt) + 2 * n; /* and the line search's pass, the trial's */
@@ -390,6 +414,19 @@ SsStatus ss_newton_hinge_solve(SsSvm *self, double *alpha)
     reads += at.support;
   }
   self->newton.iterations += iterations;
+  if (!(at.primal <= start_primal) && isfinite(start_primal)) {
+    /* Never worse than the model handed over: that model, with the better
+     * of the two lower bounds (each D of a feasible alpha), certified if
+     * its own gap meets epsilon; SDCA keeps the alpha it came with. */
+    const double dual = isfinite(at.dual) ? fmax(at.dual, start_dual) : start_dual;
+    memcpy(w, start, (size_t)m * sizeof(double));
+    ss_newton_scores(&nt, w, true, scores);
+    if (alpha_start) memcpy(alpha, alpha_start, (size_t)n * sizeof(double));
+    at.primal = start_primal;
+    at.dual = dual;
+    const bool certified = start_primal - dual <= self->epsilon * fmax(start_primal, dual);
+    if (status != SS_SVM_STATUS_INTERRUPTED) status = certified ? SS_SVM_STATUS_CONVERGED : SS_SVM_STATUS_MAX_ITERATIONS;
+  }
   ss_newton_write_back(&nt, w, scores, at.primal, at.dual, status);
   ss_newton_end(&nt);
   return status == SS_SVM_STATUS_INTERRUPTED ? SS_ERR_INTERRUPTED : SS_OK;

@@ -108,10 +108,7 @@ double ss_svm_default_epsilon(SsSolver solver, SsLoss loss)
 int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
 {
   if (self->max_num_iterations > 0) return self->max_num_iterations;
-  double by_lambda = ceil(10.0 / self->lambda);
-  int64_t cap = INT64_MAX / 4;
-  int64_t m = by_lambda >= (double)cap ? cap : (int64_t)by_lambda;
-  int64_t n = self->source.num_data;
+  const int64_t cap = INT64_MAX / 4, n = self->source.num_data;
   /* SDCA with the hinge: its epochs shrink to the examples off their bounds,
    * and the Newton finish that takes over at the cap costs hundreds of
    * passes (a9a, lambda = 1/n, epsilon 1e-3: 100 epochs + 46 Newton
@@ -123,7 +120,16 @@ int64_t ss_svm_effective_max_num_iterations(const SsSvm *self)
   const int64_t epochs = self->solver == SS_SOLVER_SDCA && self->loss == SS_LOSS_HINGE
                              ? SS_SDCA_HINGE_DEFAULT_EPOCHS
                              : SS_SVM_DEFAULT_EPOCHS;
-  int64_t by_epochs = n > cap / epochs ? cap : epochs * n;
+  const int64_t by_epochs = n > cap / epochs ? cap : epochs * n;
+  /* VLFeat's 10/lambda, at most SS_SVM_DEFAULT_MAX_EPOCHS epochs: at a tiny
+   * lambda it was days of steps (standardized breast_cancer, lambda =
+   * 1e-12: 1e13 iterations, about 4 days) that the stochastic steps could
+   * not use (1e8 of them left the objective at 1.6e5 times the optimum),
+   * where the certified finish that takes over at the cap needs a fraction
+   * of a second (docs/stopping.rst, "The default cap at a tiny lambda"). */
+  const int64_t most = n > cap / SS_SVM_DEFAULT_MAX_EPOCHS ? cap : SS_SVM_DEFAULT_MAX_EPOCHS * n;
+  const double by_lambda = ceil(10.0 / self->lambda);
+  const int64_t m = by_lambda >= (double)most ? most : (int64_t)by_lambda;
   return m > by_epochs ? m : by_epochs;
 }
 

@@ -119,7 +119,7 @@ struct SsSvm_ {
   double epsilon;              /**< the caller's, or while epsilon_set is false the default (svm_effective.c) */
   bool epsilon_set;            /**< ss_svm_set_epsilon was called: the loss no longer picks it */
   SsSvmStoppingRule stopping_rule;
-  int64_t max_num_iterations;  /**< 0: default max(SS_SVM_DEFAULT_EPOCHS n, ceil(10/lambda)) */
+  int64_t max_num_iterations;  /**< 0: the default (ss_svm_effective_max_num_iterations) */
   int64_t diagnostic_frequency;/**< 0: the driver's geometric schedule (run.c) */
   double bias_multiplier;
   double bias_learning_rate;
