@@ -236,14 +236,74 @@ def test_rows_of_weight_zero_are_dropped_as_by_libsvm(kind):
     dropped = make().fit(X[keep], y[keep])
     np.testing.assert_allclose(weighted.predict_proba(X), dropped.predict_proba(X), rtol=0,
                                atol=1e-6)
-    # a weight that would leave a class without 2 rows keeps every row (the folds need them)
-    w = np.ones(len(y))
-    w[np.flatnonzero(y == 2)[1:]] = 0
+
+
+@pytest.mark.parametrize("kind", ESTIMATORS)
+def test_a_class_without_weight_keeps_its_rows_in_the_folds(kind):
+    """A class weighted 0 among three is never predicted; its rows stay in
+    the folds (the fold models need the fit's classes), while the other
+    classes' rows of weight 0 are left out as usual: the probabilities are
+    those of the fit without the latter."""
+    X, y = _data(n=300, classes=3)
+    w = (np.random.default_rng(1).random(len(y)) > 0.3).astype(float)
+    w[y == 2] = 0
+    keep = (w > 0) | (y == 2)
+    make = lambda: ESTIMATORS[kind]().set_params(probability=True, tol=1e-8)  # noqa: E731
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        warnings.simplefilter("ignore", UserWarning)  # a fold fit without class 2's one row
-        P = ESTIMATORS[kind]().set_params(probability=True).fit(X, y, sample_weight=w).predict_proba(X)
+        warnings.simplefilter("ignore", UserWarning)  # class 2 has a total weight of 0
+        weighted = make().fit(X, y, sample_weight=w)
+        kept = make().fit(X[keep], y[keep], sample_weight=w[keep])
+    P = weighted.predict_proba(X)
     assert np.all(np.isfinite(P)) and np.allclose(P.sum(axis=1), 1)
+    np.testing.assert_allclose(P, kept.predict_proba(X), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+@pytest.mark.parametrize("kind", ESTIMATORS)
+def test_a_class_of_one_row_with_weight_is_refused_before_training(kind, classes):
+    """One row of positive weight in a class: the fit trained, then a fold
+    fit without that row raised "sample_weight and class_weight leave
+    positive weight on 1 class (0)" (two classes), which blamed the input
+    (it has two classes with weight), or trained a fold model without the
+    class (three). Now refused before training, naming the class."""
+    X, y = _data(n=200, classes=classes)
+    w = np.ones(len(y))
+    w[np.flatnonzero(y == 1)[1:]] = 0
+    clf = ESTIMATORS[kind]().set_params(probability=True)
+    with pytest.raises(ValueError, match=r"probability=True needs at least 2 rows of positive "
+                                         r"weight in every class .* one row of class 1 "):
+        clf.fit(X, y, sample_weight=w)
+    assert not hasattr(clf, "n_iter_")   # not trained
+    w[np.flatnonzero(y == 1)[1]] = 1.0   # two rows are enough
+    assert clf.fit(X, y, sample_weight=w).probA_.shape == (1 if classes == 2 else classes,)
+
+
+def test_fold_models_use_the_fits_gamma():
+    """gamma="scale": each fold model computed its own gamma from its rows,
+    so the sigmoids calibrated another kernel's scores; rows of weight 0,
+    which count in gamma_ (as SVC's), gave the weighted fit the sigmoid of
+    the fit without them at its own gamma (predict_proba off by 0.08 on
+    breast cancer). Now the folds use gamma_, as SVC's do: a weighted fit's
+    probabilities are those of the fit without the rows of weight 0 at
+    gamma=gamma_, and equal CalibratedClassifierCV's at gamma=gamma_."""
+    X, y = _data(n=300)
+    X[:40] *= 5   # rows of weight 0 that move gamma="scale"
+    w = np.ones(len(y))
+    w[:40] = 0
+    make = lambda **kw: KernelSVMClassifier(probability=True, tol=1e-8, **kw)  # noqa: E731
+    weighted = make().fit(X, y, sample_weight=w)
+    assert abs(weighted.gamma_ / make().fit(X[40:], y[40:]).gamma_ - 1) > 0.5
+    fixed = make(gamma=weighted.gamma_).fit(X[40:], y[40:])
+    np.testing.assert_allclose(weighted.decision_function(X), fixed.decision_function(X),
+                               rtol=0, atol=1e-6)
+    np.testing.assert_allclose(weighted.predict_proba(X), fixed.predict_proba(X), rtol=0,
+                               atol=1e-6)
+    # without weights: the folds' kernel is the fit's
+    clf = make().fit(X, y)
+    same = _calibrated(lambda: KernelSVMClassifier(tol=1e-8, gamma=clf.gamma_), X, y,
+                       folds_of(clf, y), ensemble=False)
+    np.testing.assert_allclose(clf.predict_proba(X), same.predict_proba(X), atol=1e-6)
 
 
 @pytest.mark.parametrize("probability", [False, True])

@@ -22,7 +22,9 @@ train.
 
 ``sample_weight`` and ``class_weight`` weigh the fold fits as they weigh the
 fit; rows of weight 0 are left out first, and the sigmoids are fitted
-unweighted (both as LIBSVM does).
+unweighted (both as LIBSVM does). A kernel model's fold fits use its
+``gamma_`` (SVC's cross-validation uses the fit's gamma): ``gamma="scale"``
+counts every row of X, weight 0 or not, and a fold must not compute another.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from sklearn.utils.validation import check_is_fitted
 from stochsvm.calibration import class_probabilities, fit_platt
 from stochsvm.model_selection import stratified_folds
 
-__all__ = ["PROBABILITY_FOLDS", "check_classes", "fold_count", "folds_of", "held_out_scores"]
+__all__ = ["PROBABILITY_FOLDS", "check_classes", "check_weighted_classes", "fold_count",
+           "folds_of", "held_out_scores"]
 
 #: Folds of the internal cross-validation (LIBSVM's and SVC's 5).
 PROBABILITY_FOLDS = 5
@@ -53,10 +56,32 @@ def check_classes(y, what="probability=True"):
     that each fold's complement holds every class."""
     classes, counts = np.unique(y, return_counts=True)
     if counts.min() < 2:
-        rare = classes[np.argmin(counts)]
-        name = f"{rare:g}" if isinstance(rare, numbers.Real) else repr(rare)
         raise ValueError(f"{what} needs at least 2 examples of every class for its internal "
-                         f"cross-validation; class {name} has 1")
+                         f"cross-validation; class {_label(classes[np.argmin(counts)])} has 1")
+
+
+def check_weighted_classes(classes, y, weights):
+    """Refuse (ValueError) example weights (sample_weight times the class
+    weights; None: all 1) that leave a class exactly one row of positive
+    weight: the fold holding that row would be fitted without the class
+    (a one-class fit for two classes), after the fit on all the data had
+    trained. A class with no row of positive weight is never predicted,
+    by the fit as by every fold's model: allowed."""
+    if weights is None:
+        return
+    index = np.searchsorted(classes, y)
+    positive = np.bincount(index[np.asarray(weights) > 0], minlength=len(classes))
+    if np.any(positive == 1):
+        lone = _label(classes[np.flatnonzero(positive == 1)[0]])
+        raise ValueError(f"probability=True needs at least 2 rows of positive weight in every "
+                         f"class that has any, so that every fold of its internal "
+                         f"cross-validation trains on the class; sample_weight and class_weight "
+                         f"leave one row of class {lone} with positive weight: give another of its "
+                         f"rows a positive weight, or set probability=False")
+
+
+def _label(label):
+    return f"{label:g}" if isinstance(label, numbers.Real) else repr(label)
 
 
 def fold_count(y):
@@ -78,10 +103,17 @@ def folds_of(estimator, y):
 def held_out_scores(estimator, X, y, sample_weight, folds):
     """Decision values of shape (n, outputs): each row's from a copy of
     ``estimator`` (probability off, no warm start, quiet) fitted without its
-    fold. The copies' convergence warnings repeat the fit's: not shown."""
+    fold. A kernel model's copies use its kernel, ``gamma=gamma_``, as
+    SVC's (LIBSVM's) cross-validation does: ``gamma="scale"`` resolved on
+    a fold's rows gave another kernel than the one whose scores the
+    sigmoids calibrate. The copies' convergence warnings repeat the fit's:
+    not shown."""
+    params = estimator.get_params()
     quiet = {"probability": False, "warm_start": False}
-    if "verbose" in estimator.get_params():
+    if "verbose" in params:
         quiet["verbose"] = 0
+    if "gamma" in params and hasattr(estimator, "gamma_"):
+        quiet["gamma"] = estimator.gamma_
     scores = None
     pairwise = get_tags(estimator).input_tags.pairwise  # X is K(X, X): slice its columns too
     for fold in range(folds.max() + 1):
@@ -105,15 +137,17 @@ def _weighted_rows(estimator, X, y, sample_weight):
     LIBSVM drops them before its cross-validation: a row of weight 0 is not
     in the model, and it should not move the folds or the sigmoids either
     (kept, iris's probabilities moved by up to 0.13 against the same fit
-    without those rows). All rows are kept when dropping them would leave a
-    class with fewer than 2 rows (the folds need 2 of every class)."""
+    without those rows). A class left fewer than 2 rows keeps all of its
+    rows (the folds need 2 of every class, so that the fold models have the
+    fit's classes): it has no weight (:func:`check_weighted_classes`), and
+    the fit, like every fold's model, never predicts it."""
     if sample_weight is None:
         return X, y, None
+    y = np.asarray(y)
     keep = np.asarray(sample_weight) > 0
+    index = np.searchsorted(estimator.classes_, y)
+    keep |= (np.bincount(index[keep], minlength=len(estimator.classes_)) < 2)[index]
     if keep.all():
-        return X, y, sample_weight
-    classes, counts = np.unique(np.asarray(y)[keep], return_counts=True)
-    if len(classes) < len(estimator.classes_) or counts.min() < 2:
         return X, y, sample_weight
     rows = np.flatnonzero(keep)
     pairwise = get_tags(estimator).input_tags.pairwise  # X is K(X, X): its columns too
@@ -135,8 +169,8 @@ class _PlattProbabilities:
     ``predict_proba`` and ``predict_log_proba`` through Platt sigmoids
     (attributes ``probA_``, ``probB_``: one per output). Training calls
     :meth:`_forget_probability` (partial_fit leaves no sigmoids: they
-    belonged to the model before it), fit starts with :meth:`_check_probability_classes`
-    and ends with :meth:`_fit_probability`. A subclass with
+    belonged to the model before it), fit checks :meth:`_check_probability_classes`
+    before training and ends with :meth:`_fit_probability`. A subclass with
     probabilities of its own (the logistic loss) overrides
     :meth:`_own_probabilities` (None: none)."""
 
@@ -151,11 +185,15 @@ class _PlattProbabilities:
         self.__dict__.pop("probA_", None)
         self.__dict__.pop("probB_", None)
 
-    def _check_probability_classes(self, y):
-        """fit's start: :func:`check_classes` when ``probability``, so that a
-        class of one example is refused before training, not after it."""
+    def _check_probability_classes(self, y, weights):
+        """fit, before training: when ``probability``, :func:`check_classes`
+        and :func:`check_weighted_classes` (``weights``: the examples'
+        weights, sample_weight times the class weights, or None), so that a
+        class of one example, or of one with positive weight, is refused
+        before training, not by a fold's fit after it."""
         if self.probability:
             check_classes(y)
+            check_weighted_classes(self.classes_, y, weights)
 
     def _fit_probability(self, X, y, sample_weight):
         """fit's end: the sigmoids when ``probability`` (else none); self."""

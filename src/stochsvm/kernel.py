@@ -779,8 +779,8 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
             raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
                              f"the previous fit {np.asarray(previous).tolist()}")
         self.classes_ = classes
-        self._check_probability_classes(y)
         weights = self._checked_weights(self._fit_weights(X, y, sample_weight))
+        self._check_probability_classes(y, weights)
         self._class_counts = None
         X_fit, y_fit, w_fit, validation = self._hold_out(X, y, weights)
         self._train(X_fit, y_fit, w_fit, not warm, self._max_iter(X_fit.shape[0]), self._tol(),

@@ -836,8 +836,8 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
             raise ValueError(f"warm_start: the classes {classes.tolist()} differ from those of "
                              f"the previous fit {np.asarray(previous_classes).tolist()}")
         self.classes_ = classes
-        self._check_probability_classes(y)
         weights = self._fit_weights(X, y, sample_weight)
+        self._check_probability_classes(y, weights)
         self._class_counts = None
         self._fit_problems(X, y, self._binary_problems(y), weights, warm)
         return self._fit_probability(X, y, sample_weight)
