@@ -65,7 +65,9 @@ Only solvers that accept a model to start from (``set_model``) can mix:
 to the rows: it is the local solver of CoCoA+ instead.
 
 Input goes through the in-memory estimators' checks, chunk by chunk (finite
-values, float32 kept, non-negative weights, not all zero, two classes).
+values, float32 kept, non-negative weights, not all zero, two classes), and
+scikit-learn's checks of the feature count and of a pandas or dask
+DataFrame's column names (``feature_names_in_``) at predict.
 :func:`read_libsvm` (``_dask_libsvm.py``) reads LIBSVM files on the workers.
 """
 
@@ -74,6 +76,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils.validation import validate_data
 
 from stochsvm import _dask_cocoa, _solvers
 from stochsvm._dask_libsvm import read_libsvm
@@ -368,6 +371,20 @@ def _as_dask_array(X, name, ndim, row_chunks=None, rounds=None):
     return X
 
 
+def _columns_view(X, converted):
+    """What scikit-learn reads the feature names and count of: a pandas
+    DataFrame as it is, a dask DataFrame as an empty pandas DataFrame with
+    its columns (scikit-learn reads no names from a dask DataFrame), other
+    input as ``converted`` (its array, whose names are none)."""
+    if not hasattr(X, "columns"):
+        return converted
+    if _is_dask_collection(X):
+        import pandas as pd
+
+        return pd.DataFrame(columns=X.columns)
+    return X
+
+
 def _get_client():
     _, _, distributed = _import_dask()
     try:
@@ -526,6 +543,11 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
         self.seed = seed
         self.max_rounds = max_rounds
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True   # scipy.sparse chunks (or matrices)
+        return tags
+
     def _check_params(self):
         """scikit-learn's parameter validation, then the rules across parameters."""
         self._validate_params()
@@ -595,11 +617,15 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
         self._check_params()
         client = _get_client()
         rounds = _Rounds(client, self.round_timeout)
+        given = X
         X, y, sample_weight = self._inputs(X, y, sample_weight, rounds)
         start = time.perf_counter()
-        parts = self._persist(client, X, y, sample_weight)
-        val_parts = []
+        parts, val_parts = [], []
         try:
+            # feature_names_in_ (a pandas or dask DataFrame's columns) and
+            # n_features_in_, as the in-memory estimators record them
+            validate_data(self, _columns_view(given, X), reset=True, skip_check_array=True)
+            parts = self._persist(client, X, y, sample_weight)
             infos = rounds.run(_partition_info, parts, self._is_classifier(),
                                what="loading the partitions")
             keep = [i for i, info in enumerate(infos) if info["n"] > 0]
@@ -786,12 +812,16 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
 
     def _validation_parts(self, rounds, validation_data, d):
         try:
-            X_val, y_val = validation_data
+            given, y_val = validation_data
         except (TypeError, ValueError):
             raise ValueError("validation_data must be a tuple (X_val, y_val)") from None
-        X_val = _as_dask_array(X_val, "validation_data X", 2, rounds=rounds)
+        X_val = _as_dask_array(given, "validation_data X", 2, rounds=rounds)
         if X_val.shape[1] != d:
             raise ValueError(f"validation_data X has {X_val.shape[1]} features, X has {d}")
+        try:  # the feature names of X's, as at predict
+            validate_data(self, _columns_view(given, X_val), reset=False, skip_check_array=True)
+        except ValueError as exc:
+            raise ValueError(f"validation_data X: {exc}") from None
         y_val = _as_dask_array(y_val, "validation_data y", 1, row_chunks=X_val.chunks[0],
                                rounds=rounds)
         return self._persist(rounds.client, X_val, y_val, None)
@@ -805,23 +835,22 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
             raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
 
     def _prediction_input(self, X):
-        """(X as a dask array or None, X as NumPy/SciPy or None)."""
+        """(X as a dask array or None, X as NumPy/SciPy or None), checked
+        as by the in-memory estimators: finite values, the number of
+        features and the feature names (scikit-learn's messages)."""
         import scipy.sparse as sp
 
+        given = X
         if _is_dask_collection(X):
             X = _as_dask_array(X, "X", 2)
-            local = None
-        else:
-            local = X.tocsr() if sp.issparse(X) else np.asarray(X)
-            if local.ndim != 2:
-                raise ValueError(f"X must be 2-D, got shape {local.shape}")
-            local = _check_block(local)  # finite values, as the in-memory estimators
-            X = None
-        shape = X.shape if X is not None else local.shape
-        if shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {shape[1]} features, but {type(self).__name__} was "
-                             f"fitted with {self.n_features_in_}")
-        return X, local
+            validate_data(self, _columns_view(given, X), reset=False, skip_check_array=True)
+            return X, None
+        local = X.tocsr() if sp.issparse(X) else np.asarray(X)
+        if local.ndim != 2:
+            raise ValueError(f"X must be 2-D, got shape {local.shape}")
+        # names and width first, as in-memory (a missing column is not a NaN)
+        validate_data(self, _columns_view(given, local), reset=False, skip_check_array=True)
+        return None, _check_block(local)  # finite values, as the in-memory estimators
 
     def _coef_matrix(self):
         return np.atleast_2d(self.coef_), np.atleast_1d(self.intercept_)
@@ -886,6 +915,10 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     intercept_ : ndarray of shape (1,) or (n_classes,)
     classes_ : ndarray
     n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        The column names of a pandas or dask DataFrame ``X`` (all strings);
+        absent otherwise. ``predict``, ``decision_function``, ``score`` and
+        ``validation_data`` check them as the in-memory estimators do.
     n_iter_ : int
         Rounds run.
     history_ : list of dict
