@@ -915,7 +915,7 @@ class DaskLinearSVMClassifier(ClassifierMixin, _DaskLinearSVMBase):
     intercept_ : ndarray of shape (1,) or (n_classes,)
     classes_ : ndarray
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         The column names of a pandas or dask DataFrame ``X`` (all strings);
         absent otherwise. ``predict``, ``decision_function``, ``score`` and
         ``validation_data`` check them as the in-memory estimators do.
