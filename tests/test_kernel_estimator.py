@@ -319,3 +319,25 @@ def test_non_canonical_sparse_input_one_vs_rest(form):
     np.testing.assert_allclose(sparse.decision_function(given), dense.decision_function(X),
                                rtol=0, atol=1e-9)
     assert (abs(given - before)).nnz == 0 and np.array_equal(given.indices, before.indices)
+
+
+@pytest.mark.parametrize("solver, budget", [("bsca", 100), ("bsca", 300), ("sbp", None)])
+def test_n_iter_counts_a_warm_fit_at_a_new_C_that_restarted(solver, budget):
+    # A warm fit at a new C restarts the iteration count of the SBP and of
+    # BSCA with the bias inside train(): n_iter_ read the change of the
+    # iteration number across the call, -94 (BSCA, B = 100), 0 (B = n) and
+    # -81 (SBP) for calls that trained.
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((300, 4))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(300) > 0, 1, -1)
+    params = dict(solver=solver, C=100, gamma=0.5, random_state=0, warm_start=True)
+    if budget is not None:
+        params["budget"] = budget
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = KernelSVMClassifier(**params).fit(X, y)
+        est.set_params(C=1).fit(X, y)
+    svm = est._svms[0]
+    made = svm.get_last_train_iterations()
+    assert made > 0 and made <= svm.get_iteration_number()
+    assert est.n_iter_ == -(-made // 300) >= 1

@@ -482,6 +482,12 @@ SS_API int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self);
  *  safe to call from another thread while training runs, as
  *  ss_svm_poll_iteration_number. */
 SS_API int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self);
+/** @brief The iterations the last ss_kernel_svm_train made: the iteration
+ *  number now less the one its steps began from. A train at a new lambda
+ *  restarts the count of some solvers (the SBP, BSCA with the bias, ...), so
+ *  the iteration number before the call does not tell it. 0 before the
+ *  first train, after a refused one and after new data. */
+SS_API int64_t ss_kernel_svm_get_last_train_iterations(const SsKernelSvm *self);
 /** @brief Input dimension (precomputed: training set size). */
 SS_API int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self);
 /** @brief n, or 0 without data. */

@@ -445,6 +445,7 @@ cdef extern from "stochsvm/kernel_svm.h" nogil:
     uint64_t ss_kernel_svm_get_seed(const SsKernelSvm *self)
     int ss_kernel_svm_get_num_threads(const SsKernelSvm *self)
     int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self)
+    int64_t ss_kernel_svm_get_last_train_iterations(const SsKernelSvm *self)
     int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self)
     int64_t ss_kernel_svm_get_dimension(const SsKernelSvm *self)
     int64_t ss_kernel_svm_get_num_data(const SsKernelSvm *self)

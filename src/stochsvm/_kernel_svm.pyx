@@ -1121,6 +1121,13 @@ cdef class KernelSVM(_Trainer):
     def get_iteration_number(self):
         return ss_kernel_svm_get_iteration_number(self._reader())
 
+    def get_last_train_iterations(self):
+        """The iterations the last :meth:`train` made (a train at a new
+        lambda restarts some solvers' count, so the iteration number before
+        the call does not tell it; 0 before the first train and after a
+        refused one)."""
+        return ss_kernel_svm_get_last_train_iterations(self._reader())
+
     def poll_iteration_number(self):
         """The iteration number as the running :meth:`train` last published
         it (every 64 iterations at most): callable from another thread during

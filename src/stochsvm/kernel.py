@@ -659,7 +659,9 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
                 stats = train_watched(svm, monitor, None if self.solver == "sbp" else n)
             if self.verbose:
                 print_training(self, stats)
-            stats["iterations_this_call"] = svm.get_iteration_number() - start
+            # (not the iteration number's change: a train at a new C restarts
+            # the count of the SBP and of BSCA with the bias)
+            stats["iterations_this_call"] = svm.get_last_train_iterations()
             return trainings.finished(svm, stats)
 
         # n_jobs beyond one per class goes to threads inside each model.

@@ -97,6 +97,7 @@ void test_getters_take_null(void) {
   CHECK(ss_kernel_svm_get_diagnostic_frequency(NULL) == 0);
   CHECK(ss_kernel_svm_get_dimension(NULL) == 0);
   CHECK(ss_kernel_svm_get_iteration_number(NULL) == 0);
+  CHECK(ss_kernel_svm_get_last_train_iterations(NULL) == 0);
   CHECK(ss_kernel_svm_get_max_num_iterations(NULL) == 0);
   CHECK(ss_kernel_svm_get_num_data(NULL) == 0);
   CHECK(ss_kernel_svm_get_num_kernel_evaluations(NULL) == 0);

@@ -329,6 +329,8 @@ struct SsKernelSvm_ {
   double constant_objective;   /**< P of the best constant model of this run's data (run_solver) */
   int64_t race_start;          /**< num_kernel_evaluations when this run's steps began (sbp_race.c) */
   int64_t race_start_iteration; /**< the iteration number when they began (sbp_race.c) */
+  int64_t train_start_iteration; /**< where this train's steps began (after a restart it made) */
+  int64_t last_train_iterations; /**< the iterations the last train made */
   bool race_lost;              /**< this run handed over to the exact finish before its cap: the race
                                     (sbp_race.c), or early (kernel_finish.c, "When") */
   double finish_cost;          /**< Pegasos, BSGD, BSCA on n >= 2048: the finish's kernel evaluations

@@ -280,6 +280,7 @@ SsStatus ss_kernel_svm_set_data(SsKernelSvm *self, const SsData *data, const dou
   self->perm = perm;
   self->perm_epoch = -1;
   self->iteration = 0;
+  self->last_train_iterations = 0;
   self->num_kernel_evaluations = 0;
   memset(&self->statistics, 0, sizeof self->statistics);
   self->statistics.status = SS_SVM_STATUS_UNTRAINED;
@@ -754,6 +755,7 @@ static SsStatus run_solver(SsKernelSvm *self)
     return SS_ERR_ALLOC;
   }
   SsStatus status = self->ops->start(self);
+  self->train_start_iteration = self->iteration; /* (start may have restarted the count) */
   if (status != SS_OK) {
     self->statistics.status = SS_SVM_STATUS_ERROR;
     return status;
@@ -914,6 +916,8 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
 {
   if (!self) return SS_ERR_BAD_ARG;
   if (self->training) return ss_kernel_svm_refuse_while_training(self, "train");
+  self->train_start_iteration = self->iteration;
+  self->last_train_iterations = 0; /* a refused call makes no step */
   if (!self->has_data)
     return ss_kernel_svm_fail(self, SS_ERR_BAD_STATE, "training needs data: this object has none (set_data)");
   const int64_t changed = first_changed_row(self);
@@ -958,6 +962,7 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   self->notified = (SsRunSeen){.status = SS_SVM_STATUS_UNTRAINED};
   self->nonfinite_score_row = -1;
   const SsStatus status = run_solver(self);
+  self->last_train_iterations = self->iteration - self->train_start_iteration;
   notify_the_end(self, status);
   self->training = false;
   /* The arrays may also change while the run reads them (a diagnostic
@@ -1345,6 +1350,10 @@ int ss_kernel_svm_get_num_threads(const SsKernelSvm *self)
   return self->threads.count > 1 ? self->threads.count : 1;
 }
 int64_t ss_kernel_svm_get_iteration_number(const SsKernelSvm *self) { return self ? self->iteration : 0; }
+int64_t ss_kernel_svm_get_last_train_iterations(const SsKernelSvm *self)
+{
+  return self ? self->last_train_iterations : 0;
+}
 int64_t ss_kernel_svm_poll_iteration_number(const SsKernelSvm *self)
 {
   if (!self) return 0;
