@@ -305,8 +305,12 @@ def test_c_example_scores_models_trained_with_scale(tmp_path, score_model_binary
     table = np.array([[float(v) for v in line.split()] for line in out[:-1]])
     from stochsvm import _model_file  # the scoring `stochsvm predict` uses, after scaling
 
-    scores = _model_file.decision_function(d, apply_scaler(X, d["scaling"])).ravel()
+    scores = _model_file.decision_function({**d, "scaling": None},
+                                           apply_scaler(X, d["scaling"])).ravel()
     np.testing.assert_allclose(table[:, 1], scores, rtol=1e-12, atol=1e-12)
+    # the core scales the raw rows itself (the scoring of ss_model_decision_function)
+    np.testing.assert_allclose(_model_file.decision_function(d, X).ravel(), table[:, 1],
+                               rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(table[:, 0], np.where(scores > 0, 1, -1))
 
 

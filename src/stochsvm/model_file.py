@@ -48,7 +48,6 @@ import scipy.sparse as sp
 from stochsvm import _svm
 from stochsvm._model_file import (FORMAT_VERSION, ModelFileError, ModelFileVersionError, decode,
                                   encode, save)
-from stochsvm.scaling import save_scaled, split_section
 
 __all__ = ["save_model", "load_model", "read_model", "model_bytes", "ModelFileError",
            "ModelFileVersionError", "FORMAT_VERSION", "register"]
@@ -282,11 +281,7 @@ def save_model(model, path):
         The file could not be written (the previous file, if any, is unchanged).
     """
     path = _check_path(path, TypeError)
-    d = model_dict(model)
-    if d.get("scaling") is None:
-        save(d, path)
-    else:  # a feature scaler (stochsvm.scaling) travels in its own section
-        save_scaled(d, path)
+    save(model_dict(model), path)   # a feature scaler (stochsvm.scaling) too: its SCAL section
 
 
 def _check_path(path, wrong_type=ModelFileError):
@@ -382,12 +377,7 @@ def read_model(path):
     path = _check_path(path)
     data = read_file(path, signature=SIGNATURE)
     name = os.fsdecode(path)
-    data, scaler = split_section(data, source=name)
-    d = decode(data, source=name)
-    d["scaling"] = scaler  # None, or the feature scaler the model was trained after
-    if scaler is not None and scaler["offset"].shape[0] != d["dimension"]:
-        raise ModelFileError(f"{name}: the SCAL section has {scaler['offset'].shape[0]} "
-                             f"features, the model {d['dimension']}")
+    d = decode(data, source=name)   # "scaling": None, or the scaler the model was trained after
     d["metadata_json"] = _metadata_json(d["metadata"], name)
     _check_classes(d, name)
     return d
