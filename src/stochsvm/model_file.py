@@ -206,23 +206,27 @@ def restore_estimator(cls, d, meta):
     return est
 
 
-def kernel_expansion(svms, dimension, return_indices=False):
+def kernel_expansion(svms, dimension, return_indices=False, return_order=False):
     """One kernel expansion for several KernelSVM outputs: the union of their
     support vectors (by training index), as a CSR matrix, and the k x m
     coefficients (0 where an output does not use a vector); with
     ``return_indices``, also the training index of every vector (-1: not a
-    training row, e.g. a merged budget vector). A precomputed kernel's
-    outputs have indices and no vectors: the matrix then has no rows."""
-    rows, index_of, coef = [], {}, []
+    training row, e.g. a merged budget vector); with ``return_order``, also
+    each output's vectors as their rows of the matrix, in the output's own
+    order. A precomputed kernel's outputs have indices and no vectors: the
+    matrix then has no rows."""
+    rows, index_of, coef, order = [], {}, [], []
     for c, svm in enumerate(svms):
         sv = svm.get_support_vectors()  # None: a precomputed kernel (indices only)
         sv = sp.csr_matrix(sv) if sv is not None else None
+        order.append({})   # the output's rows, in its order (a dict keeps it)
         for j, (i, beta) in enumerate(zip(svm.get_support_indices(), svm.get_coefficients())):
             key = int(i) if i >= 0 else ("output", c, j)  # not a training row: its own entry
             if key not in index_of:
                 index_of[key] = len(rows)
                 rows.append(sv[j] if sv is not None else None)
             coef.append((c, index_of[key], beta))
+            order[c][index_of[key]] = None
     coefficients = np.zeros((len(svms), len(rows)))
     for c, j, beta in coef:
         coefficients[c, j] += beta
@@ -230,15 +234,31 @@ def kernel_expansion(svms, dimension, return_indices=False):
     S = sp.vstack(vectors, format="csr") if vectors else sp.csr_matrix((0, dimension))
     S.sort_indices()
     S.eliminate_zeros()
+    out = (S, coefficients)
     if return_indices:
-        indices = np.array([k if isinstance(k, int) else -1 for k in index_of], dtype=np.int64)
-        return S, coefficients, indices
-    return S, coefficients
+        out += (np.array([k if isinstance(k, int) else -1 for k in index_of], dtype=np.int64),)
+    if return_order:
+        out += ([np.fromiter(o, dtype=np.int64, count=len(o)) for o in order],)
+    return out
 
 
-def kernel_model_dict(svms, task, labels, dimension, metadata):
-    """The model dict of trained KernelSVM objects (one per output)."""
-    S, coefficients = kernel_expansion(svms, dimension)
+def kernel_model_dict(svms, task, labels, dimension, metadata, exact=False):
+    """The model dict of trained KernelSVM objects (one per output).
+
+    ``exact``: the metadata also says how :func:`kernel_svms_of_file` rebuilds
+    SVMs that score bit for bit as ``svms`` (a kernel score is a sum over the
+    support vectors, in their order, of kernels computed on dense or CSR
+    rows): ``dense_support_vectors`` when the vectors are dense (the budget
+    solvers' always are), and ``support_order``, each output's rows of the
+    file's expansion in the output's order, when that is not the expansion's
+    order of its nonzero coefficients (one-vs-rest)."""
+    S, coefficients, order = kernel_expansion(svms, dimension, return_order=True)
+    if exact:
+        metadata = dict(metadata)
+        if isinstance(svms[0].get_support_vectors(), np.ndarray):
+            metadata["dense_support_vectors"] = True
+        if any(not np.array_equal(o, np.flatnonzero(row)) for o, row in zip(order, coefficients)):
+            metadata["support_order"] = [o.tolist() for o in order]
     kern = svms[0].get_kernel()
     return {"kind": "kernel", "task": task, "dimension": dimension, "labels": labels,
             "loss": LOSS_CODES["hinge"], "lambda": svms[0].get_lambda(), "bias_multiplier": 0.0,
@@ -246,6 +266,41 @@ def kernel_model_dict(svms, task, labels, dimension, metadata):
             "degree": kern["degree"], "sv_indptr": S.indptr, "sv_indices": S.indices,
             "sv_values": S.data, "coefficients": coefficients,
             "biases": [svm.get_bias() for svm in svms], "metadata": json.dumps(metadata)}
+
+
+def kernel_svms_of_file(d, meta):
+    """Each output's (support vectors, coefficients) of a decoded kernel model
+    file: the rows of its nonzero coefficients, or those ``support_order``
+    names in that order, dense when ``dense_support_vectors`` (see
+    :func:`kernel_model_dict`); None for an output without vectors. A
+    malformed hint raises ValueError."""
+    m, k = d["sv_indptr"].size - 1, len(d["biases"])
+    S = sp.csr_matrix((d["sv_values"], d["sv_indices"], d["sv_indptr"]), shape=(m, d["dimension"]))
+    dense = meta.get("dense_support_vectors", False)
+    order = meta.get("support_order")
+    if not isinstance(dense, bool):
+        raise ValueError("the metadata's dense_support_vectors is not true or false")
+    if order is not None and not (isinstance(order, list) and len(order) == k
+                                  and all(isinstance(o, list) for o in order)):
+        raise ValueError(f"the metadata's support_order is not {k} list(s), one per output")
+    out = []
+    for c in range(k):
+        nonzero = np.flatnonzero(d["coefficients"][c])
+        keep = nonzero
+        if order is not None:
+            if not all(isinstance(j, int) and not isinstance(j, bool) and 0 <= j < m
+                       for j in order[c]):
+                raise ValueError(f"the metadata's support_order of output {c} holds other than "
+                                 f"row numbers below {m}")
+            keep = np.array(order[c], dtype=np.int64)
+            if np.unique(keep).size != keep.size or np.setdiff1d(nonzero, keep).size:
+                raise ValueError(f"the metadata's support_order of output {c} repeats a row or "
+                                 f"leaves out a row of a nonzero coefficient")
+        vectors = None
+        if keep.size:
+            vectors = S[keep].toarray() if dense else S[keep]
+        out.append((vectors, d["coefficients"][c][keep]))
+    return out
 
 
 def model_dict(model):
