@@ -379,3 +379,50 @@ def test_metadata_classes_must_match_the_files_labels(models, tmp_path, name):
     from stochsvm.cli import main
 
     assert main(["info", str(path)]) == 2
+
+
+def _linear_and_kernel():
+    pytest.importorskip("sklearn")
+    from stochsvm import KernelSVMClassifier, LinearSVMClassifier
+
+    X, y = _blobs(60, 4, 3, 5)
+    short = dict(tol=0, max_iter=3)
+    return {"linear": LinearSVMClassifier(solver="sgd", **short).fit(X, y),
+            "kernel": KernelSVMClassifier(solver="bsgd", **short).fit(X, y)}
+
+
+@pytest.mark.parametrize("which, key, value, message", [
+    ("linear", "n_iter", "abc", "n_iter is not a non-negative integer"),
+    ("linear", "n_iter", -5, "n_iter is not a non-negative integer"),
+    ("linear", "n_iter", [1, 2], "n_iter is not a non-negative integer"),
+    ("linear", "n_iter", True, "n_iter is not a non-negative integer"),
+    ("linear", "feature_names_in", ["a", "b"], "feature_names_in is not a list of 4 names"),
+    ("linear", "feature_names_in", [1, 2, 3, 4], "feature_names_in is not a list of 4 names"),
+    ("linear", "iteration_numbers", [1, 2], "iteration_numbers is not a list of 3 non-negative"),
+    ("linear", "iteration_numbers", "abc", "iteration_numbers is not a list of 3 non-negative"),
+    ("linear", "class_counts", [1, 2], "class_counts is not a list of 3 non-negative"),
+    ("linear", "class_counts", [-1, 2, 3], "class_counts is not a list of 3 non-negative"),
+    ("kernel", "n_iter", "abc", "n_iter is not a non-negative integer"),
+    ("kernel", "dense_support_vectors", "yes", "dense_support_vectors is not true or false"),
+    ("kernel", "support_order", [[0]], "support_order is not 3 list"),
+    ("kernel", "support_order", [[0, 0], [], []], "support_order of output 0 repeats a row"),
+    ("kernel", "support_order", [[-1], [], []], "support_order of output 0 holds other than"),
+    ("kernel", "support_order", [[], [], []], "support_order of output 0 repeats a row or leaves"),
+])
+def test_bad_metadata_values_are_model_file_errors(tmp_path, which, key, value, message):
+    """A file whose metadata holds an n_iter of "abc", -5 or [1, 2], or
+    feature names of another count than the features, loaded as an estimator
+    with those attributes (predict on a DataFrame then failed in scikit-learn);
+    wrong iteration numbers dropped the SVMs without a word. Every such value
+    is a ModelFileError naming the file, as the docs promise."""
+    import json
+
+    est = _linear_and_kernel()[which]
+    path = tmp_path / "m.ssvm"
+    save_model(est, path)
+    d = read_model(path)
+    save_model(dict(d, metadata=json.dumps({**d["metadata_json"], key: value})), path)
+    with pytest.raises(ModelFileError, match=f"{path}: the saved parameters are invalid "
+                                             f"\\(the metadata's {message}"):
+        load_model(path)
+

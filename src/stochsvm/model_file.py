@@ -187,6 +187,22 @@ def platt_sigmoids(meta, outputs, source):
     return [(float(a), float(b)) for a, b in platt]
 
 
+def metadata_numbers(meta, key, length, integers=False):
+    """The metadata's ``key``: None when absent (or null), else a list of
+    ``length`` finite non-negative numbers (``integers``: integers); anything
+    else raises ValueError, which :func:`load_model` reports naming the file."""
+    values = meta.get(key)
+    if values is None:
+        return None
+    kinds = int if integers else (int, float)
+    if not (isinstance(values, list) and len(values) == length
+            and all(isinstance(v, kinds) and not isinstance(v, bool) and np.isfinite(v)
+                    and v >= 0 for v in values)):
+        what = "integers" if integers else "finite numbers"
+        raise ValueError(f"the metadata's {key} is not a list of {length} non-negative {what}")
+    return values
+
+
 def restore_estimator(cls, d, meta):
     """An estimator of ``cls`` with the saved parameters (old names read as
     the new ones) and the fitted attributes every estimator shares."""
@@ -197,8 +213,16 @@ def restore_estimator(cls, d, meta):
                         if classes else d["labels"])
     est.n_features_in_ = d["dimension"]
     if "feature_names_in" in meta:
-        est.feature_names_in_ = np.asarray(meta["feature_names_in"], dtype=object)
-    est.n_iter_ = meta.get("n_iter", 0)
+        names = meta["feature_names_in"]
+        if not (isinstance(names, list) and len(names) == d["dimension"]
+                and all(isinstance(f, str) for f in names)):
+            raise ValueError(f"the metadata's feature_names_in is not a list of "
+                             f"{d['dimension']} names (strings), one per feature of the model")
+        est.feature_names_in_ = np.asarray(names, dtype=object)
+    n_iter = meta.get("n_iter", 0)
+    if isinstance(n_iter, bool) or not isinstance(n_iter, int) or n_iter < 0:
+        raise ValueError(f"the metadata's n_iter is not a non-negative integer (got {n_iter!r})")
+    est.n_iter_ = n_iter
     sigmoids = platt_sigmoids(meta, len(d["biases"]), None)
     if sigmoids is not None and getattr(est, "probability", False):
         est.probA_ = np.array([a for a, _ in sigmoids])
