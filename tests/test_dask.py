@@ -883,6 +883,32 @@ def test_read_libsvm_zero_based_and_errors(client, tmp_path):
         read_libsvm(path, blocksize=0)
 
 
+@pytest.mark.parametrize("text, line, index", [
+    ("1 1:1 1:2\n-1 1:1\n", 1, 1),
+    ("1 5:1 2:3 5:2\n-1 1:1\n", 1, 5),
+    ("1 1:1 2:1\n-1 7:1 7:2\n", 2, 7),
+    ("1 0:1 3:1 0:2\n-1 7:1\n", 1, 0),
+])
+@pytest.mark.parametrize("zero_based", ["auto", False])
+def test_read_libsvm_names_the_repeated_index_of_the_file(tmp_path, text, line, index,
+                                                          zero_based):
+    """It named the index plus one ('feature index 2 appears twice' for a
+    line '1 1:1 1:2'): the blocks are parsed with raw indices, and the message
+    added the 1 of 1-based files. Now it names the index written, as
+    datasets.load_libsvm does."""
+    from stochsvm.datasets import load_libsvm
+    from stochsvm.dask import read_libsvm
+
+    path = tmp_path / "dup.svm"
+    path.write_text(text)
+    message = f"dup\\.svm, line {line}: feature index {index} appears twice"
+    with pytest.raises(ValueError, match=message):
+        read_libsvm(path, zero_based=zero_based)
+    if index > 0:
+        with pytest.raises(ValueError, match=f"line {line}: feature index {index} appears twice"):
+            load_libsvm(path)
+
+
 @pytest.mark.parametrize("solver", ["sdca", "sgd"])
 def test_a_fit_that_ends_on_its_round_cap_warns(client, solver):
     """max_iter rounds with the test on tol unmet returned the model silently

@@ -98,7 +98,7 @@ def test_crlf_tabs_and_qid(tmp_path):
     (b"1:1 3:1", "line 3: the line must start with a label"),
     (b"1 0:1", "line 3: feature index 0 is invalid"),
     (b"1 -2:1", "line 3: feature index -2 is invalid"),
-    (b"1 2.5:1", "line 3: feature index 2.5 is invalid"),
+    (b"1 2.5:1", "line 3: cannot read '2.5:1' as 'integer index:number'"),
     (b"1 2:1 2:3", "line 3: feature index 2 appears twice"),
     (b"1 2:nan", "line 3: a feature value is not finite"),
     (b"1 2:3:4", "line 3: expected 'index:value'"),
@@ -108,6 +108,24 @@ def test_malformed_line_is_named(tmp_path, line, message):
     path = _write(tmp_path, "bad.svm", payload)
     with pytest.raises(ValueError, match=message):
         load_libsvm(path)
+
+
+@pytest.mark.parametrize("index", [b"1.0", b"3.", b".5", b"2.50", b"1_0", b"1e0"])
+@pytest.mark.parametrize("other", [b"-1 2:1", b"-1 +2:1"])
+def test_an_index_that_is_not_an_integer_is_refused_on_every_path(tmp_path, index, other):
+    """'1.0:' was read as index 1 by the vectorised parser, and refused by the
+    line-by-line one, which a valid '+2:' on another line selects; '1_0:' was
+    index 10 (Python's int). sklearn and LIBSVM refuse them all."""
+    payload = b"1 1:1\n" + other + b"\n1 " + index + b":2 4:1\n"
+    path = _write(tmp_path, "bad.svm", payload)
+    token = (index + b":2").decode()
+    with pytest.raises(ValueError, match=f"line 3: cannot read '{token}' as 'integer index"):
+        load_libsvm(path)
+    pytest.importorskip("dask")
+    from stochsvm.dask import read_libsvm
+
+    with pytest.raises(ValueError, match=f"line 3: cannot read '{token}'"):
+        read_libsvm(str(path))
 
 
 def test_missing_file(tmp_path):

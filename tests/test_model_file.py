@@ -97,6 +97,39 @@ def test_loaded_estimator_continues_training(tmp_path):
     np.testing.assert_allclose(b.coef_, a.coef_, rtol=1e-13, atol=1e-15)
 
 
+@pytest.mark.parametrize("solver", ["sdca", "sgd", "svmsgd2", "sgdqn", "res", "lres"])
+def test_what_partial_fit_continues_after_a_pickle_and_a_model_file(tmp_path, solver):
+    """As docs/model_file.rst (META) and docs/estimators.rst say: after a
+    pickle partial_fit continues every solver exactly but SDCA, whose dual
+    variables neither a pickle nor a file keeps (model_file.rst said a pickle
+    continued SDCA exactly: it differs by 0.7 in coef_ on heart); after a
+    model file, SGD and SVMSGD2 exactly (the others approximately), and SDCA
+    starts again as after a pickle."""
+    import pickle
+
+    from stochsvm import LinearSVMClassifier
+
+    X, y = _blobs(120, 3, 2, 6)
+    a = LinearSVMClassifier(solver=solver, random_state=4).partial_fit(X, y, classes=[0, 1])
+    pickled = pickle.loads(pickle.dumps(a))
+    save_model(a, tmp_path / "a.ssvm")
+    loaded = load_model(tmp_path / "a.ssvm")
+    a.partial_fit(X, y)
+    for est in (pickled, loaded):
+        if solver == "sdca":   # the training data are gone: SDCA says it starts again
+            with pytest.warns(UserWarning, match="restarts the dual variables"):
+                est.partial_fit(X, y)
+        else:
+            est.partial_fit(X, y)
+    if solver == "sdca":
+        np.testing.assert_array_equal(loaded.coef_, pickled.coef_)
+        assert not np.array_equal(pickled.coef_, a.coef_)
+    else:
+        np.testing.assert_array_equal(pickled.coef_, a.coef_)
+    if solver in ("sgd", "svmsgd2"):
+        np.testing.assert_array_equal(loaded.coef_, a.coef_)
+
+
 def test_c_written_model_loads_as_dict_or_svm(tmp_path):
     # No metadata (as a C program would write): a linear binary -1/+1 model
     # loads as an SVM, anything else as the plain dict.
@@ -305,8 +338,12 @@ def test_c_example_scores_models_trained_with_scale(tmp_path, score_model_binary
     table = np.array([[float(v) for v in line.split()] for line in out[:-1]])
     from stochsvm import _model_file  # the scoring `stochsvm predict` uses, after scaling
 
-    scores = _model_file.decision_function(d, apply_scaler(X, d["scaling"])).ravel()
+    scores = _model_file.decision_function({**d, "scaling": None},
+                                           apply_scaler(X, d["scaling"])).ravel()
     np.testing.assert_allclose(table[:, 1], scores, rtol=1e-12, atol=1e-12)
+    # the core scales the raw rows itself (the scoring of ss_model_decision_function)
+    np.testing.assert_allclose(_model_file.decision_function(d, X).ravel(), table[:, 1],
+                               rtol=1e-12, atol=1e-12)
     np.testing.assert_array_equal(table[:, 0], np.where(scores > 0, 1, -1))
 
 
@@ -375,3 +412,50 @@ def test_metadata_classes_must_match_the_files_labels(models, tmp_path, name):
     from stochsvm.cli import main
 
     assert main(["info", str(path)]) == 2
+
+
+def _linear_and_kernel():
+    pytest.importorskip("sklearn")
+    from stochsvm import KernelSVMClassifier, LinearSVMClassifier
+
+    X, y = _blobs(60, 4, 3, 5)
+    short = dict(tol=0, max_iter=3)
+    return {"linear": LinearSVMClassifier(solver="sgd", **short).fit(X, y),
+            "kernel": KernelSVMClassifier(solver="bsgd", **short).fit(X, y)}
+
+
+@pytest.mark.parametrize("which, key, value, message", [
+    ("linear", "n_iter", "abc", "n_iter is not a non-negative integer"),
+    ("linear", "n_iter", -5, "n_iter is not a non-negative integer"),
+    ("linear", "n_iter", [1, 2], "n_iter is not a non-negative integer"),
+    ("linear", "n_iter", True, "n_iter is not a non-negative integer"),
+    ("linear", "feature_names_in", ["a", "b"], "feature_names_in is not a list of 4 names"),
+    ("linear", "feature_names_in", [1, 2, 3, 4], "feature_names_in is not a list of 4 names"),
+    ("linear", "iteration_numbers", [1, 2], "iteration_numbers is not a list of 3 non-negative"),
+    ("linear", "iteration_numbers", "abc", "iteration_numbers is not a list of 3 non-negative"),
+    ("linear", "class_counts", [1, 2], "class_counts is not a list of 3 non-negative"),
+    ("linear", "class_counts", [-1, 2, 3], "class_counts is not a list of 3 non-negative"),
+    ("kernel", "n_iter", "abc", "n_iter is not a non-negative integer"),
+    ("kernel", "dense_support_vectors", "yes", "dense_support_vectors is not true or false"),
+    ("kernel", "support_order", [[0]], "support_order is not 3 list"),
+    ("kernel", "support_order", [[0, 0], [], []], "support_order of output 0 repeats a row"),
+    ("kernel", "support_order", [[-1], [], []], "support_order of output 0 holds other than"),
+    ("kernel", "support_order", [[], [], []], "support_order of output 0 repeats a row or leaves"),
+])
+def test_bad_metadata_values_are_model_file_errors(tmp_path, which, key, value, message):
+    """A file whose metadata holds an n_iter of "abc", -5 or [1, 2], or
+    feature names of another count than the features, loaded as an estimator
+    with those attributes (predict on a DataFrame then failed in scikit-learn);
+    wrong iteration numbers dropped the SVMs without a word. Every such value
+    is a ModelFileError naming the file, as the docs promise."""
+    import json
+
+    est = _linear_and_kernel()[which]
+    path = tmp_path / "m.ssvm"
+    save_model(est, path)
+    d = read_model(path)
+    save_model(dict(d, metadata=json.dumps({**d["metadata_json"], key: value})), path)
+    with pytest.raises(ModelFileError, match=f"{path}: the saved parameters are invalid "
+                                             f"\\(the metadata's {message}"):
+        load_model(path)
+

@@ -302,14 +302,31 @@ def test_predict_refuses_to_write_over_its_inputs(tmp_path, capsys, which):
 
 # -- saving: what a save replaces -------------------------------------------------------
 
-def test_save_refuses_a_fifo_and_leaves_it(fifo):
+#: What save_model writes: an SVM object, and a model dict holding a feature
+#: scaling (``stochsvm train --scale``), which went through a Python writer of
+#: its own that broke hard links, followed a dangling link and wrote a file
+#: named ``dir`` for ``dir/``. Both now go through the core's writer.
+_SAVED = {"svm": _trained_svm,
+          "scaled": lambda: {**stochsvm.model_file.model_dict(_trained_svm()),
+                             "scaling": {"method": "maxabs", "offset": np.zeros(2),
+                                         "scale": np.array([0.5, 2.0])}}}
+
+
+def _saved_dimension(path):
+    assert read_model(path)["dimension"] == 2
+    return True
+
+
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_save_refuses_a_fifo_and_leaves_it(fifo, saved):
     with pytest.raises(OSError, match="not a regular file"):
-        save_model(_trained_svm(), fifo)
+        save_model(_SAVED[saved](), fifo)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_save_refuses_a_device(tmp_path):
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_save_refuses_a_device(tmp_path, saved):
     # As root, a copy of /dev/full's node in tmp_path: a build without the fix
     # would replace the device node, and it must never be the system's.
     device = "/dev/full"
@@ -317,46 +334,85 @@ def test_save_refuses_a_device(tmp_path):
         device = tmp_path / "full"
         os.mknod(device, 0o666 | stat.S_IFCHR, os.stat("/dev/full").st_rdev)
     with pytest.raises(OSError, match=f"{device}: not a regular file"):
-        save_model(_trained_svm(), device)
+        save_model(_SAVED[saved](), device)
     assert stat.S_ISCHR(os.lstat(device).st_mode)
 
 
 @pytest.mark.skipif(not POSIX, reason="POSIX modes")
-def test_save_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_save_keeps_the_mode_of_the_file_it_replaces(tmp_path, saved):
     path = tmp_path / "m.ssvm"
     path.write_bytes(b"old")
     os.chmod(path, 0o600)
-    save_model(_trained_svm(), path)
+    save_model(_SAVED[saved](), path)
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert load_model(path).get_dimension() == 2
+    assert _saved_dimension(path)
 
 
 @pytest.mark.skipif(not POSIX, reason="POSIX links")
-def test_save_follows_a_symlink_and_keeps_it(tmp_path):
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_save_follows_a_symlink_and_keeps_it(tmp_path, saved):
     target, link = tmp_path / "target.ssvm", tmp_path / "link.ssvm"
     target.write_bytes(b"old")
     os.symlink(target, link)
-    save_model(_trained_svm(), link)
+    save_model(_SAVED[saved](), link)
     assert os.path.islink(link)
-    assert read_model(target)["dimension"] == 2
+    assert _saved_dimension(target)
 
 
 @pytest.mark.skipif(not POSIX, reason="POSIX links")
-def test_save_refuses_a_dangling_symlink(tmp_path):
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_save_refuses_a_dangling_symlink(tmp_path, saved):
     link = tmp_path / "link.ssvm"
-    os.symlink(tmp_path / "missing" / "x", link)
+    os.symlink(tmp_path / "missing.ssvm", link)
     with pytest.raises(OSError, match="symbolic link"):
-        save_model(_trained_svm(), link)
+        save_model(_SAVED[saved](), link)
+    assert sorted(os.listdir(tmp_path)) == ["link.ssvm"]   # nothing created at its target
 
 
 @pytest.mark.skipif(not POSIX, reason="POSIX links")
-def test_save_keeps_hard_links(tmp_path):
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_save_keeps_hard_links(tmp_path, saved):
     a, b = tmp_path / "a.ssvm", tmp_path / "b.ssvm"
     a.write_bytes(b"old")
     os.link(a, b)
-    save_model(_trained_svm(), a)
+    save_model(_SAVED[saved](), a)
     assert os.stat(a).st_nlink == 2 and os.path.samefile(a, b)
-    assert read_model(b)["dimension"] == 2
+    assert _saved_dimension(b)
+
+
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_save_to_a_folder_name_that_does_not_exist_is_refused(tmp_path, saved):
+    with pytest.raises(OSError, match="cannot create a temporary file beside it"):
+        save_model(_SAVED[saved](), str(tmp_path / "folder") + os.sep)
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.skipif(not POSIX or not hasattr(__import__("signal"), "SIGXFSZ"),
+                    reason="RLIMIT_FSIZE")
+@pytest.mark.parametrize("saved", sorted(_SAVED))
+def test_a_save_that_cannot_write_names_the_file_and_keeps_the_old_one(tmp_path, saved):
+    # A file size limit of 64 bytes (as a full disk): the save fails, the
+    # message names the file and says why (the scaled save said only
+    # "[Errno 27] File too large"), the old file stays and no temporary remains.
+    path = tmp_path / "m.ssvm"
+    path.write_bytes(b"old")
+    status, out = _run_child(f"""
+        import resource, signal, sys
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from test_reliability import _SAVED
+        from stochsvm.model_file import save_model
+        model = _SAVED[{saved!r}]()
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64, resource.RLIM_INFINITY))
+        try:
+            save_model(model, {str(path)!r})
+        except OSError as exc:
+            print("OSError:", exc)
+    """)
+    assert status == 0, out
+    assert f"OSError: {path}: cannot write the file (file too large)" in out, out
+    assert path.read_bytes() == b"old" and os.listdir(tmp_path) == ["m.ssvm"]
 
 
 def test_save_refuses_a_nul_in_the_path(tmp_path):

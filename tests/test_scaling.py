@@ -5,6 +5,7 @@ SCAL section and applied by `predict`; a hint when the data is badly scaled."""
 import re
 import struct
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ import scipy.sparse as sp
 from stochsvm import _model_file, scaling
 from stochsvm.cli import main
 from stochsvm.model_file import ModelFileError, load_model, read_model, save_model
-from stochsvm.scaling import apply_scaler, fit_scaler, scaling_hint, split_section
+from stochsvm.scaling import METHODS, apply_scaler, fit_scaler, scaling_hint
 
 preprocessing = pytest.importorskip("sklearn.preprocessing")
 
@@ -146,8 +147,9 @@ def test_model_file_round_trip_and_a_critical_section(tmp_path):
     assert core["method"] == "standard"
     np.testing.assert_array_equal(core["offset"], scaler["offset"])
     np.testing.assert_array_equal(core["scale"], scaler["scale"])
-    rest, found = split_section(data)
-    assert found is not None and _model_file.decode(rest)["dimension"] == 4
+    # the section is the last one; its method codes are those of METHODS, from 1
+    assert data[-(12 + 16 + 16 * 4 + 4):][:4] == b"SCAL"   # tag, length, payload, CRC
+    assert _model_file.SCALINGS == {m: k + 1 for k, m in enumerate(METHODS)}
     # a file without scaling is the plain version-1 file, read as before
     assert read_model(_model(tmp_path, None))["scaling"] is None
 
@@ -157,14 +159,14 @@ def test_a_corrupted_scaling_section_is_refused(tmp_path):
     data = bytearray(path.read_bytes())
     data[-20] ^= 1                                            # inside the SCAL payload
     path.write_bytes(bytes(data))
-    with pytest.raises(ModelFileError, match="checksum mismatch in the SCAL section"):
+    with pytest.raises(ModelFileError, match=r"checksum mismatch in section \d \(SCAL\)"):
         read_model(path)
 
 
 def test_a_corrupted_section_is_named_alike_with_and_without_scaling(tmp_path):
-    """Python reads SCAL itself and hands the rest to the C decoder with one
-    section fewer: the message names the section by position and tag, the same
-    either way (it said "of 4" through Python and "of 5" through C)."""
+    """The message names the section by position and tag, the same through
+    read_model and the C decoder (when Python read SCAL itself and handed the
+    rest on, it said "of 4" through Python and "of 5" through C)."""
     path = _model(tmp_path, fit_scaler(_data(), "minmax"))
     data = bytearray(path.read_bytes())
     (first,) = struct.unpack_from("<q", data, 16 + 4)            # HEAD's payload length
@@ -178,6 +180,54 @@ def test_a_corrupted_section_is_named_alike_with_and_without_scaling(tmp_path):
         _model_file.decode(bytes(data))
     expected = "corrupted file: checksum mismatch in section 2 (LABL)"
     assert expected in str(through_python.value) and expected in str(through_c.value)
+
+
+def _sections(data):
+    """The (tag, payload) sections of model file bytes."""
+    (count,) = struct.unpack_from("<I", data, 12)
+    pos, out = 16, []
+    for _ in range(count):
+        tag, length = struct.unpack_from("<4sQ", data, pos)
+        out.append((tag, data[pos + 12:pos + 12 + length]))
+        pos += 12 + length + 4
+    return out
+
+
+def _file(sections):
+    """Model file bytes of (tag, payload) sections, with valid checksums."""
+    out = b"\x89SSVM\r\n\x1a" + struct.pack("<II", 1, len(sections))
+    for tag, payload in sections:
+        body = tag + struct.pack("<Q", len(payload)) + payload
+        out += body + struct.pack("<I", zlib.crc32(body) & 0xFFFFFFFF)
+    return out
+
+
+@pytest.mark.parametrize("defect, message", [
+    ("twice", "section SCAL appears twice"),
+    ("first", "the first section is not HEAD"),
+])
+def test_python_refuses_the_scaling_files_the_c_core_refuses(tmp_path, capsys, defect, message):
+    """A second SCAL section, or SCAL before HEAD, with valid checksums: the
+    C core (ss_model_load) refuses both files, as the format says ("HEAD
+    first, at most one section of each tag"), but Python took the last SCAL
+    out of the file before the core saw it: read_model and `stochsvm predict`
+    accepted both and scored with the last of two scalers without a word."""
+    path = _model(tmp_path, fit_scaler(_data(), "minmax"))
+    sections = _sections(path.read_bytes())
+    assert [tag for tag, _ in sections][-1] == b"SCAL"
+    other = (b"SCAL", struct.pack("<IIq", 2, 0, 4) + np.zeros(4).tobytes()
+             + np.full(4, 1000.0).tobytes())
+    crafted = (sections + [other] if defect == "twice"
+               else [sections[-1]] + sections[:-1])
+    path.write_bytes(_file(crafted))
+    with pytest.raises(ModelFileError, match=message):
+        _model_file.decode(path.read_bytes())
+    for read in (read_model, load_model):
+        with pytest.raises(ModelFileError, match=f"{re.escape(str(path))}: {message}"):
+            read(path)
+    data = _write(tmp_path / "x.svm", _data(5), np.arange(5) % 2)
+    assert main(["predict", str(path), data]) == 2
+    assert message in capsys.readouterr().err
 
 
 def _write(path, X, y):

@@ -26,6 +26,8 @@ TASKS = {"binary": SS_TASK_BINARY, "one_vs_rest": SS_TASK_ONE_VS_REST,
          "regression": SS_TASK_REGRESSION}
 KERNELS = {"linear": SS_MODEL_KERNEL_LINEAR, "rbf": SS_MODEL_KERNEL_RBF,
            "poly": SS_MODEL_KERNEL_POLYNOMIAL, "sigmoid": SS_MODEL_KERNEL_SIGMOID}
+#: The SCAL section's methods: the codes of stochsvm.scaling.METHODS, from 1.
+SCALINGS = {"minmax": 1, "maxabs": 2, "standard": 3}
 
 
 class ModelFileError(ValueError):
@@ -128,6 +130,14 @@ cdef class _Model:
             m.sv_indices = <int32_t *>cnp.PyArray_DATA(indices)
             m.sv_values = self._f64(d["sv_values"], "sv_values", (indices.shape[0],))
             m.coefficients = self._f64(d["coefficients"], "coefficients", (k, sv))
+        scaler = d.get("scaling")
+        if scaler is not None:  # SCAL: written by the core, as every other section
+            if scaler.get("method") not in SCALINGS:
+                raise ValueError(f"scaling method must be one of {list(SCALINGS)}, got "
+                                 f"{scaler.get('method')!r}")
+            m.scaling = SCALINGS[scaler["method"]]
+            m.scaling_offset = self._f64(scaler["offset"], "scaling offsets", (m.dimension,))
+            m.scaling_scale = self._f64(scaler["scale"], "scaling scales", (m.dimension,))
         meta = d.get("metadata")
         if meta is not None:
             self.metadata = meta.encode("utf-8")
@@ -204,8 +214,8 @@ def decode(data, source="model file"):
             "metadata": None,
             "scaling": None,
         }
-        if m.scaling:  # SCAL: the codes are those of stochsvm.scaling.METHODS, from 1
-            d["scaling"] = {"method": ("minmax", "maxabs", "standard")[m.scaling - 1],
+        if m.scaling:  # SCAL
+            d["scaling"] = {"method": _name_of(SCALINGS, m.scaling, "scaling"),
                             "offset": _copy_f64(m.scaling_offset, m.dimension),
                             "scale": _copy_f64(m.scaling_scale, m.dimension)}
         if m.metadata != NULL:
@@ -241,7 +251,7 @@ def decode(data, source="model file"):
 def decision_function(dict d, X):
     """Scores of the rows of ``X`` (a scipy CSR matrix or a 2-D array) under
     the model ``d``, computed by the core (``ss_model_decision_function``, the
-    code C programs use): shape (n, k)."""
+    code C programs use; it applies ``d["scaling"]`` to the rows): shape (n, k)."""
     from stochsvm._svm import _prepare_matrix, _scores_or_raise
 
     cdef _Model holder = _Model()

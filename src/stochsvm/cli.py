@@ -1274,7 +1274,8 @@ def _run_predict(args):
               f"kernel map was trained on non-negative ones (a negative value maps by "
               f"symmetry, which is not the kernel)", file=sys.stderr)
     try:
-        scores = _model_file.decision_function(d, X)
+        # X is scaled above, as train scaled its rows (the core would scale them again)
+        scores = _model_file.decision_function({**d, "scaling": None}, X)
     except ValueError as exc:  # (finite values that overflow against the model)
         raise _Fail(f"{args.file}: {exc}") from None
     labels = None if d["labels"] is None else np.asarray(d["labels"])

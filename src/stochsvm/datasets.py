@@ -69,16 +69,18 @@ def _read_bytes(path: Path) -> bytes:
 _MAX_FAST_WIDTH = 20  # sign, 15 digits, a point, and some leading zeros
 
 
-def _parse_decimal(buf, s, e):
+def _parse_decimal(buf, s, e, integer=False):
     """Vectorised decimal parse of the byte fields buf[s:e].
 
-    Handles an optional sign, digits and at most one decimal point, with at
-    most 15 digits: the mantissa is then an exact integer below 2**53 and the
-    power of ten is exact, so one IEEE division gives the correctly rounded
-    double (the exact fast path of strtod). Returns (values, ok); fields that
-    are not ok (exponents, long mantissas, inf/nan, junk) are left to the caller.
+    Handles an optional sign, digits and at most one decimal point (none
+    with ``integer``), with at most 15 digits: the mantissa is then an exact
+    integer below 2**53 and the power of ten is exact, so one IEEE division
+    gives the correctly rounded double (the exact fast path of strtod).
+    Returns (values, ok); fields that are not ok (exponents, long mantissas,
+    inf/nan, junk, a point in an integer) are left to the caller.
     ``buf`` must extend at least max(e - s) bytes past the last field.
     """
+    points = not integer
     n = s.size
     values = np.zeros(n, dtype=np.float64)
     ok = np.ones(n, dtype=bool)
@@ -109,12 +111,12 @@ def _parse_decimal(buf, s, e):
             if k == 0:
                 neg = c == ord("-")
                 sign = neg | (c == ord("+"))
-                gok &= digit | sign | (c == ord("."))
-                seen_dot = c == ord(".")
+                seen_dot = (c == ord(".")) & points
+                gok &= digit | sign | seen_dot
                 mant = np.where(digit, d, 0).astype(np.int64)
                 ndig += digit
                 continue
-            dot = c == ord(".")
+            dot = (c == ord(".")) & points
             gok &= digit | (dot & ~seen_dot)
             mant = np.where(digit, mant * 10 + d, mant)
             frac += digit & seen_dot
@@ -177,8 +179,8 @@ def _fast_parse(text: bytes):
     fs = starts[feat]
     if labels is None or np.any(colons == fs) or np.any(colons + 1 == ends[feat]):
         return None
-    # Indices: plain digit strings.
-    idx, ok = _parse_decimal(buf, fs, colons)
+    # Indices: plain digit strings ('1.0:' is not an index: the slow parser says so).
+    idx, ok = _parse_decimal(buf, fs, colons, integer=True)
     if not ok.all() or np.any(buf[fs] == ord("-")) or np.any(buf[fs] == ord("+")):
         return None
     values = _parse_fields(text, buf, colons + 1, ends[feat])
@@ -186,6 +188,10 @@ def _fast_parse(text: bytes):
         return None
     row_lengths = np.diff(np.append(np.flatnonzero(first), ntok)) - 1
     return labels, row_lengths, idx, values, tok_line[first] + 1
+
+
+#: A feature index as LIBSVM's strtol reads it: an optional sign and digits.
+_INTEGER = re.compile(rb"[+-]?[0-9]+")
 
 
 def _slow_parse(text: bytes):
@@ -213,6 +219,8 @@ def _slow_parse(text: bytes):
             if key == b"qid":
                 continue
             try:
+                if not _INTEGER.fullmatch(key):   # int() also takes '1_0'
+                    raise ValueError
                 idx = int(key)
                 v = float(val)
             except ValueError:
@@ -243,7 +251,8 @@ def load_libsvm(path, n_features=None, dtype=np.float64):
     path : str or os.PathLike
         The file. A ``.xz``, ``.lzma``, ``.gz`` or ``.bz2`` suffix selects the
         decompressor. Lines are ``label index:value index:value ...`` with
-        1-based, integer indices; ``#`` starts a comment, ``qid:`` entries are
+        1-based, integer indices (digits, an optional sign: ``1.0:`` is
+        refused); ``#`` starts a comment, ``qid:`` entries are
         skipped and blank lines are ignored. A line with only a label is a row
         of zeros.
     n_features : int, optional
@@ -346,7 +355,7 @@ def _parse(text: bytes, n_features, dtype, first_index=1):
             if dup.any():
                 k = int(order[np.flatnonzero(dup)[0] + 1])
                 raise ValueError(f"line {_line_of_entry(row_lengths, line_numbers, k)}: "
-                                 f"feature index {int(cols[k]) + 1} appears twice")
+                                 f"feature index {int(cols[k]) + first_index} appears twice")
             cols, values = cols_sorted, values[order]
     index_dtype = np.int32 if indptr[-1] <= np.iinfo(np.int32).max else np.int64
     X = sp.csr_matrix((values.astype(dtype, copy=False), cols.astype(index_dtype, copy=False),

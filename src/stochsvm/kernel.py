@@ -446,7 +446,7 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
         meta = model_file.estimator_metadata(self, classes=classes, solver=svms[0].get_solver(),
                                              nu=svms[0].get_nu())
         return model_file.kernel_model_dict(svms, "binary" if len(svms) == 1 else "one_vs_rest",
-                                            labels, self.n_features_in_, meta)
+                                            labels, self.n_features_in_, meta, exact=True)
 
     @classmethod
     def _from_model_file(cls, d, meta):
@@ -454,20 +454,16 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
         hold the expansion, without data)."""
         est = model_file.restore_estimator(cls, d, meta)
         est._check_params()
-        m = d["sv_indptr"].size - 1
-        S = sp.csr_matrix((d["sv_values"], d["sv_indices"], d["sv_indptr"]),
-                          shape=(m, d["dimension"]))
         kern = {"kernel": d["kernel"], "gamma": d["gamma"], "coef0": d["coef0"],
                 "degree": d["degree"]}
         svms = []
-        for c in range(len(d["biases"])):
-            keep = np.flatnonzero(d["coefficients"][c])
+        # each output's vectors in its order and layout: it scores bit for bit as the saved one
+        for c, (vectors, coefficients) in enumerate(model_file.kernel_svms_of_file(d, meta)):
             svms.append(_kernel_svm._restore_kernel_svm({
                 "solver": meta.get("solver", "sdca"), "kernel": kern, "dimension": d["dimension"],
                 "lambda": d["lambda"] if d["lambda"] > 0 else 1.0, "nu": meta.get("nu", 1e-2),
                 "unregularized_bias": False, "epsilon": 0.0, "seed": 0,
-                "support_vectors": S[keep] if keep.size else None,
-                "coefficients": d["coefficients"][c][keep], "bias": d["biases"][c],
+                "support_vectors": vectors, "coefficients": coefficients, "bias": d["biases"][c],
                 "support_indices": None}))
         est._svms = svms
         est._remember_svm_params()

@@ -563,8 +563,9 @@ class _LinearSVMBase(SvmParams, RenamedParams, _SampleWeights, BaseEstimator):
         est = model_file.restore_estimator(cls, d, meta)
         est._check_params()
         est._restore_outputs(d, meta)
-        iterations = meta.get("iteration_numbers") or [0] * len(d["biases"])
-        if len(iterations) == len(d["biases"]) and d["lambda"] > 0:
+        iterations = (model_file.metadata_numbers(meta, "iteration_numbers", len(d["biases"]),
+                                                  integers=True) or [0] * len(d["biases"]))
+        if d["lambda"] > 0:
             est._svms = [_svm._restore_svm({
                 "solver": est.solver, "dimension": d["dimension"], "lambda": d["lambda"],
                 "epsilon": est._tol(), "bias_multiplier": d["bias_multiplier"],
@@ -901,7 +902,7 @@ class LinearSVMClassifier(_PlattProbabilities, _ScoresToClasses, ClassifierMixin
     def _restore_outputs(self, d, meta):
         self.coef_ = d["weights"]
         self.intercept_ = d["biases"]
-        counts = meta.get("class_counts")
+        counts = model_file.metadata_numbers(meta, "class_counts", len(self.classes_))
         self._class_counts = None if counts is None else np.asarray(counts, dtype=np.float64)
 
     # -- prediction ----------------------------------------------------------

@@ -48,7 +48,6 @@ import scipy.sparse as sp
 from stochsvm import _svm
 from stochsvm._model_file import (FORMAT_VERSION, ModelFileError, ModelFileVersionError, decode,
                                   encode, save)
-from stochsvm.scaling import save_scaled, split_section
 
 __all__ = ["save_model", "load_model", "read_model", "model_bytes", "ModelFileError",
            "ModelFileVersionError", "FORMAT_VERSION", "register"]
@@ -188,6 +187,22 @@ def platt_sigmoids(meta, outputs, source):
     return [(float(a), float(b)) for a, b in platt]
 
 
+def metadata_numbers(meta, key, length, integers=False):
+    """The metadata's ``key``: None when absent (or null), else a list of
+    ``length`` finite non-negative numbers (``integers``: integers); anything
+    else raises ValueError, which :func:`load_model` reports naming the file."""
+    values = meta.get(key)
+    if values is None:
+        return None
+    kinds = int if integers else (int, float)
+    if not (isinstance(values, list) and len(values) == length
+            and all(isinstance(v, kinds) and not isinstance(v, bool) and np.isfinite(v)
+                    and v >= 0 for v in values)):
+        what = "integers" if integers else "finite numbers"
+        raise ValueError(f"the metadata's {key} is not a list of {length} non-negative {what}")
+    return values
+
+
 def restore_estimator(cls, d, meta):
     """An estimator of ``cls`` with the saved parameters (old names read as
     the new ones) and the fitted attributes every estimator shares."""
@@ -198,8 +213,16 @@ def restore_estimator(cls, d, meta):
                         if classes else d["labels"])
     est.n_features_in_ = d["dimension"]
     if "feature_names_in" in meta:
-        est.feature_names_in_ = np.asarray(meta["feature_names_in"], dtype=object)
-    est.n_iter_ = meta.get("n_iter", 0)
+        names = meta["feature_names_in"]
+        if not (isinstance(names, list) and len(names) == d["dimension"]
+                and all(isinstance(f, str) for f in names)):
+            raise ValueError(f"the metadata's feature_names_in is not a list of "
+                             f"{d['dimension']} names (strings), one per feature of the model")
+        est.feature_names_in_ = np.asarray(names, dtype=object)
+    n_iter = meta.get("n_iter", 0)
+    if isinstance(n_iter, bool) or not isinstance(n_iter, int) or n_iter < 0:
+        raise ValueError(f"the metadata's n_iter is not a non-negative integer (got {n_iter!r})")
+    est.n_iter_ = n_iter
     sigmoids = platt_sigmoids(meta, len(d["biases"]), None)
     if sigmoids is not None and getattr(est, "probability", False):
         est.probA_ = np.array([a for a, _ in sigmoids])
@@ -207,23 +230,27 @@ def restore_estimator(cls, d, meta):
     return est
 
 
-def kernel_expansion(svms, dimension, return_indices=False):
+def kernel_expansion(svms, dimension, return_indices=False, return_order=False):
     """One kernel expansion for several KernelSVM outputs: the union of their
     support vectors (by training index), as a CSR matrix, and the k x m
     coefficients (0 where an output does not use a vector); with
     ``return_indices``, also the training index of every vector (-1: not a
-    training row, e.g. a merged budget vector). A precomputed kernel's
-    outputs have indices and no vectors: the matrix then has no rows."""
-    rows, index_of, coef = [], {}, []
+    training row, e.g. a merged budget vector); with ``return_order``, also
+    each output's vectors as their rows of the matrix, in the output's own
+    order. A precomputed kernel's outputs have indices and no vectors: the
+    matrix then has no rows."""
+    rows, index_of, coef, order = [], {}, [], []
     for c, svm in enumerate(svms):
         sv = svm.get_support_vectors()  # None: a precomputed kernel (indices only)
         sv = sp.csr_matrix(sv) if sv is not None else None
+        order.append({})   # the output's rows, in its order (a dict keeps it)
         for j, (i, beta) in enumerate(zip(svm.get_support_indices(), svm.get_coefficients())):
             key = int(i) if i >= 0 else ("output", c, j)  # not a training row: its own entry
             if key not in index_of:
                 index_of[key] = len(rows)
                 rows.append(sv[j] if sv is not None else None)
             coef.append((c, index_of[key], beta))
+            order[c][index_of[key]] = None
     coefficients = np.zeros((len(svms), len(rows)))
     for c, j, beta in coef:
         coefficients[c, j] += beta
@@ -231,15 +258,31 @@ def kernel_expansion(svms, dimension, return_indices=False):
     S = sp.vstack(vectors, format="csr") if vectors else sp.csr_matrix((0, dimension))
     S.sort_indices()
     S.eliminate_zeros()
+    out = (S, coefficients)
     if return_indices:
-        indices = np.array([k if isinstance(k, int) else -1 for k in index_of], dtype=np.int64)
-        return S, coefficients, indices
-    return S, coefficients
+        out += (np.array([k if isinstance(k, int) else -1 for k in index_of], dtype=np.int64),)
+    if return_order:
+        out += ([np.fromiter(o, dtype=np.int64, count=len(o)) for o in order],)
+    return out
 
 
-def kernel_model_dict(svms, task, labels, dimension, metadata):
-    """The model dict of trained KernelSVM objects (one per output)."""
-    S, coefficients = kernel_expansion(svms, dimension)
+def kernel_model_dict(svms, task, labels, dimension, metadata, exact=False):
+    """The model dict of trained KernelSVM objects (one per output).
+
+    ``exact``: the metadata also says how :func:`kernel_svms_of_file` rebuilds
+    SVMs that score bit for bit as ``svms`` (a kernel score is a sum over the
+    support vectors, in their order, of kernels computed on dense or CSR
+    rows): ``dense_support_vectors`` when the vectors are dense (the budget
+    solvers' always are), and ``support_order``, each output's rows of the
+    file's expansion in the output's order, when that is not the expansion's
+    order of its nonzero coefficients (one-vs-rest)."""
+    S, coefficients, order = kernel_expansion(svms, dimension, return_order=True)
+    if exact:
+        metadata = dict(metadata)
+        if isinstance(svms[0].get_support_vectors(), np.ndarray):
+            metadata["dense_support_vectors"] = True
+        if any(not np.array_equal(o, np.flatnonzero(row)) for o, row in zip(order, coefficients)):
+            metadata["support_order"] = [o.tolist() for o in order]
     kern = svms[0].get_kernel()
     return {"kind": "kernel", "task": task, "dimension": dimension, "labels": labels,
             "loss": LOSS_CODES["hinge"], "lambda": svms[0].get_lambda(), "bias_multiplier": 0.0,
@@ -247,6 +290,41 @@ def kernel_model_dict(svms, task, labels, dimension, metadata):
             "degree": kern["degree"], "sv_indptr": S.indptr, "sv_indices": S.indices,
             "sv_values": S.data, "coefficients": coefficients,
             "biases": [svm.get_bias() for svm in svms], "metadata": json.dumps(metadata)}
+
+
+def kernel_svms_of_file(d, meta):
+    """Each output's (support vectors, coefficients) of a decoded kernel model
+    file: the rows of its nonzero coefficients, or those ``support_order``
+    names in that order, dense when ``dense_support_vectors`` (see
+    :func:`kernel_model_dict`); None for an output without vectors. A
+    malformed hint raises ValueError."""
+    m, k = d["sv_indptr"].size - 1, len(d["biases"])
+    S = sp.csr_matrix((d["sv_values"], d["sv_indices"], d["sv_indptr"]), shape=(m, d["dimension"]))
+    dense = meta.get("dense_support_vectors", False)
+    order = meta.get("support_order")
+    if not isinstance(dense, bool):
+        raise ValueError("the metadata's dense_support_vectors is not true or false")
+    if order is not None and not (isinstance(order, list) and len(order) == k
+                                  and all(isinstance(o, list) for o in order)):
+        raise ValueError(f"the metadata's support_order is not {k} list(s), one per output")
+    out = []
+    for c in range(k):
+        nonzero = np.flatnonzero(d["coefficients"][c])
+        keep = nonzero
+        if order is not None:
+            if not all(isinstance(j, int) and not isinstance(j, bool) and 0 <= j < m
+                       for j in order[c]):
+                raise ValueError(f"the metadata's support_order of output {c} holds other than "
+                                 f"row numbers below {m}")
+            keep = np.array(order[c], dtype=np.int64)
+            if np.unique(keep).size != keep.size or np.setdiff1d(nonzero, keep).size:
+                raise ValueError(f"the metadata's support_order of output {c} repeats a row or "
+                                 f"leaves out a row of a nonzero coefficient")
+        vectors = None
+        if keep.size:
+            vectors = S[keep].toarray() if dense else S[keep]
+        out.append((vectors, d["coefficients"][c][keep]))
+    return out
 
 
 def model_dict(model):
@@ -282,11 +360,7 @@ def save_model(model, path):
         The file could not be written (the previous file, if any, is unchanged).
     """
     path = _check_path(path, TypeError)
-    d = model_dict(model)
-    if d.get("scaling") is None:
-        save(d, path)
-    else:  # a feature scaler (stochsvm.scaling) travels in its own section
-        save_scaled(d, path)
+    save(model_dict(model), path)   # a feature scaler (stochsvm.scaling) too: its SCAL section
 
 
 def _check_path(path, wrong_type=ModelFileError):
@@ -382,12 +456,7 @@ def read_model(path):
     path = _check_path(path)
     data = read_file(path, signature=SIGNATURE)
     name = os.fsdecode(path)
-    data, scaler = split_section(data, source=name)
-    d = decode(data, source=name)
-    d["scaling"] = scaler  # None, or the feature scaler the model was trained after
-    if scaler is not None and scaler["offset"].shape[0] != d["dimension"]:
-        raise ModelFileError(f"{name}: the SCAL section has {scaler['offset'].shape[0]} "
-                             f"features, the model {d['dimension']}")
+    d = decode(data, source=name)   # "scaling": None, or the scaler the model was trained after
     d["metadata_json"] = _metadata_json(d["metadata"], name)
     _check_classes(d, name)
     return d

@@ -16,15 +16,12 @@ to ``(x - offset) * scale``, column by column:
 A column the method cannot scale (zero range for minmax, all zeros for
 maxabs, zero variance for standard, up to rounding: a std of a few ulps of
 the column's values) is left as it is. In a model file the scaler is the
-``SCAL`` section (see ``docs/model_file.rst``): a critical section, so a
-reader that does not know it refuses the file instead of scoring unscaled
-features.
+``SCAL`` section (see ``docs/model_file.rst``), which the C core writes and
+reads like every other section: a critical section, so a reader that does
+not know it refuses the file instead of scoring unscaled features.
 """
 
 from __future__ import annotations
-
-import struct
-import zlib
 
 import numpy as np
 import scipy.sparse as sp
@@ -32,14 +29,9 @@ import scipy.sparse as sp
 __all__ = ["METHODS", "fit_scaler", "apply_scaler", "scaling_hint"]
 
 METHODS = ("minmax", "maxabs", "standard")
-_CODES = {name: k + 1 for k, name in enumerate(METHODS)}
 
 #: Dense results larger than this many values are refused (use maxabs on sparse data).
 MAX_DENSE_VALUES = 10 ** 8
-
-SECTION_TAG = b"SCAL"
-_HEADER = struct.Struct("<8sII")        # signature, format version, number of sections
-_SECTION = struct.Struct("<4sQ")        # tag, payload length
 
 
 #: A std at most this many times a column's max |x| is rounding noise: the
@@ -186,117 +178,3 @@ def scaling_hint(X, kernel=None, gamma=None):
                     f"kernel sees every pair as {'far apart' if typical > 1 else 'equal'}); "
                     f"try --scale minmax or another --gamma")
     return None
-
-
-# -- the SCAL section of a model file ---------------------------------------------
-
-def _payload(scaler):
-    d = scaler["offset"].shape[0]
-    return (struct.pack("<IIq", _CODES[scaler["method"]], 0, d)
-            + np.asarray(scaler["offset"], dtype="<f8").tobytes()
-            + np.asarray(scaler["scale"], dtype="<f8").tobytes())
-
-
-def append_section(data, scaler):
-    """The model file bytes ``data`` with a SCAL section appended (the
-    header's section count incremented)."""
-    signature, version, count = _HEADER.unpack_from(data)
-    payload = _payload(scaler)
-    head = _SECTION.pack(SECTION_TAG, len(payload))
-    crc = zlib.crc32(head + payload) & 0xFFFFFFFF
-    return (_HEADER.pack(signature, version, count + 1) + data[_HEADER.size:] + head + payload
-            + struct.pack("<I", crc))
-
-
-def split_section(data, source="model file"):
-    """``(data without its SCAL section, the scaler or None)``. Anything
-    malformed outside SCAL is left for the model decoder to report."""
-    if len(data) < _HEADER.size:
-        return data, None
-    signature, version, count = _HEADER.unpack_from(data)
-    pos, found = _HEADER.size, None
-    for _ in range(count):
-        if pos + _SECTION.size > len(data):
-            return data, None
-        tag, length = _SECTION.unpack_from(data, pos)
-        end = pos + _SECTION.size + length + 4
-        if end > len(data):
-            return data, None
-        if tag == SECTION_TAG:
-            found = (pos, end)
-        pos = end
-    if found is None:
-        return data, None
-    start, end = found
-    section = data[start:end]
-    payload = section[_SECTION.size:-4]
-    (crc,) = struct.unpack("<I", section[-4:])
-    from stochsvm.model_file import ModelFileError
-
-    if zlib.crc32(section[:-4]) & 0xFFFFFFFF != crc:
-        raise ModelFileError(f"{source}: corrupted file: checksum mismatch in the SCAL section")
-    if len(payload) < 16:
-        raise ModelFileError(f"{source}: the SCAL section is too short")
-    code, _, d = struct.unpack_from("<IIq", payload)
-    method = {v: k for k, v in _CODES.items()}.get(code)
-    if method is None or d < 0 or len(payload) != 16 + 16 * d:
-        raise ModelFileError(f"{source}: the SCAL section is inconsistent (method {code}, "
-                             f"{d} features, {len(payload)} bytes)")
-    values = np.frombuffer(payload, dtype="<f8", offset=16).astype(np.float64)
-    scaler = {"method": method, "offset": values[:d].copy(), "scale": values[d:].copy()}
-    if not np.isfinite(values).all():
-        raise ModelFileError(f"{source}: the SCAL section holds non-finite values")
-    rest = _HEADER.pack(signature, version, count - 1) + data[_HEADER.size:start] + data[end:]
-    return rest, scaler
-
-
-def save_scaled(d, path):
-    """Write the model dict ``d`` with its ``d["scaling"]`` as a SCAL section,
-    atomically (a temporary file beside ``path``, flushed, synced, renamed)."""
-    import errno
-    import os
-    import stat
-    import tempfile
-
-    from stochsvm._model_file import encode
-
-    data = append_section(encode(d), d["scaling"])
-    # The careful-save rules of ss_model_save (docs/model_file.rst): a symlink
-    # is followed (the link stays), anything but a regular file is refused,
-    # the old file's mode is kept.
-    path = os.path.realpath(path)
-    mode = None
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        pass
-    else:
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(f"{path}: not a regular file; a model is saved to a regular file only")
-        mode = stat.S_IMODE(st.st_mode)
-    folder = os.path.dirname(path)
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".tmp-")
-    except OSError as exc:  # a valid name too long to take the suffix: a short one (as the C core)
-        if exc.errno != errno.ENAMETOOLONG:
-            raise
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".ssvm-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode if mode is not None else 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-def _umask():
-    """The process's umask (read by setting and restoring it)."""
-    import os
-
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask

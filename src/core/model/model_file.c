@@ -22,8 +22,8 @@
  *     META  UTF-8 text, no terminator
  *     SCAL  u32 method, u32 0, i64 d, d x f64 offsets, d x f64 scales
  *
- * Writers emit HEAD first, then LABL, HKMP, LINR or KERN, META, SCAL (last,
- * where the Python writer appends it, so that both write the same bytes). Readers
+ * Writers emit HEAD first, then LABL, HKMP, LINR or KERN, META, SCAL (last:
+ * files without it are the version-1 files of before the section). Readers
  * require HEAD first and at most one of each, skip unknown sections whose
  * tag starts with a lower-case letter, and refuse unknown upper-case ones.
  * The magic's first byte (non-ASCII) and its CR LF / Ctrl-Z catch a file
@@ -458,8 +458,7 @@ static SsStatus read_sections(const unsigned char *p, size_t size, Section known
     int which = -1;
     for (int q = 0; q < NUM_KNOWN; ++q)
       if (memcmp(tag, KNOWN[q], 4) == 0) which = q;
-    /* Named by its position and its tag, not "of count": Python reads the
-     * SCAL section itself and hands the rest on with the count lowered. */
+    /* Named by its position and its tag. */
     if (crc32_of(start, (size_t)length + 12) != stored)
       return ss_message(SS_ERR_FORMAT, msg, msg_size, "corrupted file: checksum mismatch in section %lu (%s)",
                   (unsigned long)s + 1, which >= 0 ? KNOWN[which] : "unknown tag");
