@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.validation import check_is_fitted
 
 from _helpers import make_problem, objective
 
@@ -958,6 +959,20 @@ def test_an_interrupted_fit_leaves_the_estimator_unfitted(client, dense_problem)
     assert [a for a in vars(clf) if a not in clf.get_params(deep=False)] == []
     with pytest.raises(NotFittedError):
         clf.predict(X[:3])
+    # scikit-learn's check agrees (the parameter lambda_'s trailing
+    # underscore made it pass on an unfitted Dask estimator)
+    with pytest.raises(NotFittedError):
+        check_is_fitted(clf)
+
+
+@pytest.mark.parametrize("Estimator", [DaskLinearSVMClassifier, DaskLinearSVMRegressor])
+def test_check_is_fitted_of_a_fresh_estimator(Estimator):
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        check_is_fitted(Estimator())
+    with pytest.raises(NotFittedError):
+        check_is_fitted(Estimator(lambda_=1e-3))
 
 
 def test_feature_names_as_the_in_memory_estimators(client):

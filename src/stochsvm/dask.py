@@ -828,8 +828,13 @@ class _DaskLinearSVMBase(RenamedParams, BaseEstimator):
 
     # -- prediction --------------------------------------------------------------
 
+    def __sklearn_is_fitted__(self):
+        # lambda_ is a parameter, not a fitted attribute: decide on coef_
+        # (check_is_fitted read the trailing underscore as fitted).
+        return hasattr(self, "coef_")
+
     def _check_fitted(self):
-        if not hasattr(self, "coef_"):
+        if not self.__sklearn_is_fitted__():
             from sklearn.exceptions import NotFittedError
 
             raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
