@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -126,3 +127,89 @@ def test_results_keep_the_items_order_and_no_event_outlives_a_call():
     for a, b in zip(serial, threaded):
         np.testing.assert_array_equal(a.get_model(), b.get_model())
     assert issubclass(Cancelled, Exception)
+
+
+def _interrupt_the_pool_filling(monkeypatch, when_running):
+    """Ctrl+C as it lands inside ``submit``: ``Thread.start`` of the pool's
+    first worker raises KeyboardInterrupt once the thread runs (its wait for
+    the new thread) and ``when_running()`` says its job trains; the job was
+    queued, its future not returned, the thread not yet recorded by the pool."""
+    start = threading.Thread.start
+
+    def start_then_interrupt(thread):
+        start(thread)
+        if thread.name.startswith("ThreadPoolExecutor"):
+            deadline = time.monotonic() + 10
+            while not when_running() and time.monotonic() < deadline:
+                time.sleep(0.001)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+
+
+def test_ctrl_c_while_the_pool_fills_waits_for_the_job_it_started(monkeypatch):
+    # The call used to wait only on the futures it held: none, when the
+    # interrupt came out of the first submit; it returned while that job ran.
+    from stochsvm import _cancel
+
+    begun, ended = threading.Event(), []
+
+    def job(k):
+        if k == 0:
+            begun.set()
+            _cancel.current().wait(30)  # a training polls the event
+            time.sleep(0.2)  # and stops at its next poll
+            ended.append(k)
+        return k
+
+    _interrupt_the_pool_filling(monkeypatch, begun.is_set)
+    with pytest.raises(KeyboardInterrupt):
+        map_cancellable(job, range(4), workers=2)
+    assert ended == [0]  # nothing runs after the call
+
+
+def _training(svm):
+    try:
+        svm.get_statistics()
+    except RuntimeError as exc:  # "cannot read this SVM while train() is running"
+        return "running" in str(exc)
+    return False
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # (C 1e4, 3 epochs)
+@pytest.mark.parametrize("kind", ["linear_res", "linear_sgd", "kernel"])
+def test_ctrl_c_while_the_pool_fills_leaves_a_consistent_estimator(monkeypatch, kind):
+    # /tmp/s57J/defect_ctrlc_submit.py: a warm one-vs-rest call with n_jobs=2
+    # interrupted as the pool filled raised "RuntimeError: cannot read this SVM
+    # while train() is running" (the stopped fit read an SVM still training)
+    # and recorded a fit mid-training; now the KeyboardInterrupt comes as it
+    # came and the fit recorded is of the SVMs as they stopped.
+    import stochsvm
+
+    rng = np.random.default_rng(0)
+    n = 20000 if kind.startswith("linear") else 1000  # a call of a few tenths of a second
+    X = rng.standard_normal((n, 20 if kind == "linear_res" else 100))
+    y = rng.integers(0, 4, n)
+    X[np.arange(n), y] += 1.0
+    if kind == "kernel":
+        m = stochsvm.KernelSVMClassifier(solver="sbp", tol=0, max_iter=3, n_jobs=2, C=1e4,
+                                         warm_start=True)
+        m.fit(X, y)
+        again = lambda: m.fit(X, y)  # noqa: E731
+    else:
+        m = stochsvm.LinearSVMClassifier(solver=kind[len("linear_"):], tol=0, max_iter=3,
+                                         n_jobs=2, C=1e4)
+        m.partial_fit(X, y, classes=np.arange(4))
+        again = lambda: m.partial_fit(X, y)  # noqa: E731
+    svms = list(m._svms)
+    _interrupt_the_pool_filling(monkeypatch, lambda: any(_training(s) for s in svms))
+    with pytest.raises(KeyboardInterrupt):
+        again()
+    monkeypatch.undo()
+    assert not any(_training(s) for s in svms)  # nothing trains after the call
+    # the first class stopped part way (or had just finished), the others never began
+    assert m.stop_reasons_[0] in ("interrupted", "max_iterations")
+    assert list(m.stop_reasons_[1:]) == ["interrupted"] * 3
+    assert m.predict(X[:5]).shape == (5,)
+    again()  # the next warm call continues
+    assert m.predict(X[:5]).shape == (5,)

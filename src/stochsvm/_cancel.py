@@ -15,6 +15,17 @@ started on such a job's thread polls it, as the main thread polls for Ctrl+C
 :class:`Cancelled` once it is set; the event is set when the caller is
 interrupted or a job raises. The call then cancels the jobs not yet begun,
 waits for the running ones to stop, and raises what stopped it.
+
+The call counts the jobs that began itself, rather than waiting on the
+futures it holds: a Ctrl+C can land while the pool is being filled, inside
+``submit`` (in ``Thread.start``, once the new worker runs), after the job was
+queued but before its future came back, and before the pool had recorded
+the thread (its ``shutdown`` does not wait for it). That job then began
+training, and ran on while the estimator read its SVM's statistics
+("cannot read this SVM while train() is running") and recorded a fit. A job
+begins only while the event is unset, under the lock that counts it, so once
+the event is set the count only falls, and the call returns when it is zero:
+nothing trains after it.
 """
 import threading
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
@@ -38,22 +49,30 @@ def map_cancellable(fn, items, workers=None, pool=None):
     or a KeyboardInterrupt of the caller, stops the trainings still running
     (see the module's text) before it is raised."""
     event = threading.Event()
+    begun = threading.Condition()  # counts the jobs running: running[0]
+    running = [0]
 
     def job(item):
-        if event.is_set():
-            raise Cancelled("another job of this call stopped first")
+        with begun:
+            if event.is_set():
+                raise Cancelled("another job of this call stopped first")
+            running[0] += 1
         _local.event = event
         try:
             return fn(item)
         finally:
             _local.event = None
+            with begun:
+                running[0] -= 1
+                begun.notify_all()
 
     own = pool is None
     if own:
         pool = ThreadPoolExecutor(max_workers=workers)
     futures = []
     try:
-        futures = [pool.submit(job, item) for item in items]
+        for item in items:  # (a Ctrl+C here keeps the futures submitted so far)
+            futures.append(pool.submit(job, item))
         # all done, or one failed: not in order, a later job may fail first
         wait(futures, return_when=FIRST_EXCEPTION)
         for f in futures:
@@ -61,10 +80,13 @@ def map_cancellable(fn, items, workers=None, pool=None):
                 raise f.exception()
         return [f.result() for f in futures]
     except BaseException:
-        event.set()
-        for f in futures:
-            f.cancel()
-        wait(futures)  # the running ones stop at their next poll
+        with begun:
+            event.set()  # no job begins from here on
+            for f in futures:
+                f.cancel()
+            # the running ones stop at their next poll; this counts a job
+            # whose future the interrupted submit did not return (see above)
+            begun.wait_for(lambda: running[0] == 0)
         raise
     finally:
         if own:
