@@ -228,7 +228,8 @@ SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const S
 /** @brief lambda > 0, finite. Pegasos and SDCA restart from zero (their
  *  counts and dual variables depend on lambda); SBP only reports with it;
  *  BSCA and BSGD as kernel_budget.h says (BSCA without the bias: alpha
- *  into the new box, the model rebuilt to match). */
+ *  into the new box, the model rebuilt to match; after budget maintenance,
+ *  at a smaller C, a restart). */
 SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
 /** @brief Per-example weights c_i (n values, each finite and >= 0), copied;
  *  NULL restores uniform weights (all 1, the default). The weighted problem
