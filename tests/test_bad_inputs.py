@@ -148,6 +148,18 @@ def _kernel_values_overflow_in_the_run():
                         gamma=1.0).fit(X, np.arange(12) % 3 == 0)
 
 
+def _kernel_values_overflow_in_the_sum():
+    # every K(x_i, x_j) = (<x_i, x_j> + 3e102)^3 is finite (~2.7e307), the
+    # model's sum of 16 of them is not: SDCA with the bias read its scores
+    # from its gradient cache (its pairs' updates cancel) and said
+    # "converged" with a model that could not score its rows
+    X = (np.arange(96) * 7 % 11 / 5.0 - 1.0).reshape(24, 4)
+    svm = KernelSVM(X, np.where(np.arange(24) % 3, 1.0, -1.0), 0.01, solver="sdca",
+                    kernel="poly", degree=3, gamma=1.0, coef0=3e102)
+    svm.set_unregularized_bias(True)
+    svm.train()
+
+
 def _csr(indices, data=None, n=20, d=3):
     """A CSR matrix whose first row holds ``indices`` (the other rows are empty)."""
     data = np.ones(len(indices)) if data is None else np.asarray(data, dtype=float)
@@ -329,6 +341,10 @@ MATRIX = [
      "train: the kernel's values overflow: K(x_1, z_0) = -inf for finite row 1 of X and support "
      "vector 0 with the polynomial kernel (degree 3, gamma 1, coef0 -1e+200); lower the degree, "
      "gamma or |coef0|, or scale X"),
+    ("kernel-values-overflow-in-the-sum", _kernel_values_overflow_in_the_sum, ValueError,
+     "train: the kernel's values overflow: finite row 0 of X has no finite score: its 16 kernel "
+     "values reach 2.7e+307 with the polynomial kernel (degree 3, gamma 1, coef0 3e+102); lower "
+     "the degree, gamma or |coef0|, or scale X"),
     # labels
     ("nan-in-y", lambda: SVM(X0, np.where(np.arange(20) == 3, np.nan, Y0), 0.1), ValueError,
      "y contains NaN or infinity; labels must be -1 or +1"),

@@ -281,3 +281,33 @@ def test_a_kernel_whose_values_overflow_is_an_error(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "the kernel's values overflow" in err and "degree 37" in err
     assert not model.exists()
+
+
+def test_kernel_values_whose_sum_overflows_are_an_error(tmp_path, capsys):
+    # Every K = (<x_i, x_j> + 3e102)^3 finite (~2.7e307), their sums not:
+    # kernel SDCA with the bias said "converged", then the CLI died with a
+    # traceback scoring the training file (exit 1, no model).
+    X = (np.arange(96) * 7 % 11 / 5.0 - 1.0).reshape(24, 4)
+    train = _write(tmp_path / "sum.svm", [f"{1 if k % 3 else -1} " +
+                                          " ".join(f"{j + 1}:{v:.1f}" for j, v in enumerate(x)) + "\n"
+                                          for k, x in enumerate(X)])
+    model = tmp_path / "m.ssvm"
+    assert main(["train", train, str(model), "--kernel", "poly", "--degree", "3",
+                 "--coef0", "3e102", "--gamma", "1", "--lambda", "0.01", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "the kernel's values overflow" in err and "coef0 3e+102" in err, err
+    assert not model.exists()
+
+
+def test_a_test_file_that_overflows_against_the_model_is_an_error(tmp_path, capsys):
+    # The trained model's scores of the --test file's rows (values 1.7e308)
+    # overflow: an error naming the file (exit 2), not a traceback (exit 1).
+    train, _, _ = _problem(tmp_path)
+    big = _write(tmp_path / "big.svm", ["1 1:1.7e308 2:1.7e308 3:1.7e308\n",
+                                        "-1 1:-1.7e308 2:1.7e308 3:-1.7e308\n"])
+    model = tmp_path / "m.ssvm"
+    assert main(["train", train, str(model), "--kernel", "linear", "--test", big, "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "big.svm: the score of row 0 of X is" in err and "overflow" in err, err
+    assert "Traceback" not in err
+    assert not model.exists()

@@ -255,6 +255,40 @@ def test_bsca_warm_start_at_a_smaller_C_rebuilds_the_model():
     assert st["dual_objective"] <= optimum * (1 + 1e-12)  # a true dual again
 
 
+@pytest.mark.parametrize("C_first, C", [(100.0, 1.0), (10.0, 0.1)])
+def test_bsca_warm_start_at_a_smaller_C_with_a_budget_starts_over(C_first, C):
+    """BSCA without the bias, B = 100 of 300 rows, warm-started at a smaller
+    C: after budget maintenance w~ is no longer the expansion of alpha, and
+    taking the clipped alphas' terms out of it only added terms that
+    maintenance merged again (C = 100 then 1: the cap of 200 epochs at
+    P = 25.9, the cold start 0.49, the optimum 0.454). It now starts over:
+    the cold start's run, bit for bit."""
+    rng = np.random.default_rng(3)
+    n = 300
+    X = rng.standard_normal((n, 4))
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
+
+    def run(first):
+        svm = KernelSVM(X, y, 1.0 / (first * n), solver="bsca", kernel="rbf", gamma=0.5, seed=0)
+        svm.set_unregularized_bias(False)
+        svm.set_budget(100)
+        st = svm.train()
+        if first != C:
+            assert svm.get_budget_statistics()["num_maintenance"] > 0
+            svm.set_lambda(1.0 / (C * n))
+            st = svm.train()
+        return svm, st
+
+    warm_svm, warm = run(C_first)
+    cold_svm, cold = run(C)
+    assert warm["primal_objective"] == cold["primal_objective"]
+    assert warm["status"] == cold["status"]
+    np.testing.assert_array_equal(warm_svm.get_coefficients(), cold_svm.get_coefficients())
+    exact = KernelSVM(X, y, 1.0 / (C * n), solver="sdca", kernel="rbf", gamma=0.5)
+    exact.set_epsilon(1e-9)
+    assert warm["primal_objective"] <= 1.2 * exact.train()["primal_objective"]
+
+
 @pytest.mark.parametrize("solver, bias", [("bsca", False), ("bsca", True), ("sdca", False),
                                           ("sdca", True)])
 def test_warm_start_at_a_smaller_C_reaches_the_cold_optimum(solver, bias):

@@ -25,8 +25,12 @@
  * [0, c_i / (lambda n)] and takes each change y_i delta phi(x_i) out of the
  * expansion as a step would, so the model stays that of alpha (a warm start
  * at a smaller C converges as a cold start; it kept the old terms and ended
- * at 1.2x to 5.2x the optimum); BSCA with the bias restarts (clipping would
- * break sum_i y_i alpha_i = 0); BSGD keeps alpha and its expansion.
+ * at 1.2x to 5.2x the optimum); once budget maintenance has changed the
+ * model (no longer alpha's expansion) BSCA without the bias restarts at a
+ * smaller C, the cold start's run (taking the clipped terms out added terms
+ * maintenance merged again: B = 100 of 300 rows, C = 100 then 1, the cap at
+ * P = 25.9 against the cold 0.49); BSCA with the bias restarts (clipping
+ * would break sum_i y_i alpha_i = 0); BSGD keeps alpha and its expansion.
  * A precomputed kernel is refused (the points must be vectors).
  */
 #ifndef STOCHSVM_KERNEL_BUDGET_H

@@ -195,8 +195,10 @@ SS_API const char *ss_kernel_svm_get_last_error(const SsKernelSvm *self);
  *          refused before the run, nothing trained, model, state and statistics as they
  *          were; one found in the run, a step's value or a diagnostic's training score
  *          not finite, ends it with status SS_SVM_STATUS_ERROR and the model of that
- *          diagnostic, which cannot score the data; SS_OK means every training score
- *          of the last diagnostic was finite); SS_ERR_DIVERGED (Pegasos, BSGD: the
+ *          diagnostic, which cannot score the data; finite kernel values whose sum
+ *          over the model overflows count, the model's own scores checked where
+ *          sum_j |coef_j| max |K| + |b| overflows; SS_OK means the model of the
+ *          last diagnostic scores every training row finitely); SS_ERR_DIVERGED (Pegasos, BSGD: the
  *          primal rose above 1e4 P(0), P(0) = 1/n sum_i c_i being its value at
  *          w = 0: status SS_SVM_STATUS_DIVERGED; lower eta0 or raise lambda);
  *          SS_ERR_ALLOC. A run that ends at the cap has status
@@ -226,7 +228,8 @@ SS_API SsStatus ss_kernel_svm_decision_function(const SsKernelSvm *self, const S
 /** @brief lambda > 0, finite. Pegasos and SDCA restart from zero (their
  *  counts and dual variables depend on lambda); SBP only reports with it;
  *  BSCA and BSGD as kernel_budget.h says (BSCA without the bias: alpha
- *  into the new box, the model rebuilt to match). */
+ *  into the new box, the model rebuilt to match; after budget maintenance,
+ *  at a smaller C, a restart). */
 SS_API SsStatus ss_kernel_svm_set_lambda(SsKernelSvm *self, double lambda);
 /** @brief Per-example weights c_i (n values, each finite and >= 0), copied;
  *  NULL restores uniform weights (all 1, the default). The weighted problem

@@ -176,7 +176,7 @@ def held_out_scores(args, X, y, task, labels, Cs, gamma=None):
             if k == 0 or not warm:
                 set_example_weights(svms, weights)
             _train_to_end(svms)
-            scores[k, test] = cli._scores(svms, X[test])
+            scores[k, test] = cli._scores(svms, X[test], f"{args.file} (held-out fold)")
     return scores
 
 

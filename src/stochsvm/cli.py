@@ -834,8 +834,14 @@ def _validation_score(monitor, score):
     return ("mse", -score) if monitor.regression else ("accuracy", score)
 
 
-def _scores(svms, X):
-    return np.column_stack([svm.decision_function(X) for svm in svms])
+def _scores(svms, X, what):
+    """The trained models' scores of the rows of ``X`` (the file ``what``);
+    finite values whose scores overflow against a model are an error of
+    that file (exit 2), not a traceback."""
+    try:
+        return np.column_stack([svm.decision_function(X) for svm in svms])
+    except ValueError as exc:
+        raise _Fail(f"{what}: {exc}") from None
 
 
 #: Weights larger than this (bytes), for features most of which never occur,
@@ -1173,12 +1179,13 @@ def _run_train(args):
         # Each SVM keeps its best model where the rule ended its run, its last otherwise.
         kept = [-(-int(m.best_iteration if m.stopped else s["iteration"]) // n)
                 for m, s in zip(monitors, stats)]
-        name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xv)), yv)
+        held = _scores(svms, Xv, f"{args.file} (validation rows)")
+        name, value, _ = _quality(task, _predict(task, labels, held), yv)
         extra = {"best_epochs": kept, "validation": value}
         which = (f"best epoch {kept[0]}" if len(kept) == 1 else
                  f"best epochs {', '.join(map(str, kept))} (one per class)")
         print(f"{which}: validation {name} {value:.4f}")
-    name, value, _ = _quality(task, _predict(task, labels, _scores(svms, X)), y)
+    name, value, _ = _quality(task, _predict(task, labels, _scores(svms, X, args.file)), y)
     line = f"train {name} {value:.4f}"
     if args.test:
         Xt, yt = _load(args.test, dtype, n_features=d)
@@ -1188,7 +1195,7 @@ def _run_train(args):
             if unknown.size:
                 raise _Fail(f"{args.test}: label {unknown[0]:g} does not occur in the training "
                             f"file (labels {', '.join(f'{v:g}' for v in labels)})")
-        name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xt)), yt)
+        name, value, _ = _quality(task, _predict(task, labels, _scores(svms, Xt, args.test)), yt)
         line += f", test {name} {value:.4f} ({Xt.shape[0]} examples)"
     print(line)
     if args.model and args.probability:

@@ -285,6 +285,7 @@ void mt_report_int(const char *file, int line, const char *a_expr, const char *b
   X(kernel_overflow_on_the_diagonal)                            \
   X(kernel_overflow_off_the_diagonal)                           \
   X(kernel_overflow_finite_values_train)                        \
+  X(kernel_overflow_in_the_sum)                                 \
   /* test_score_overflow.c */                                    \
   X(score_overflow_linear)                                      \
   X(score_overflow_kernel)                                      \

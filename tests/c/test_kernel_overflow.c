@@ -117,3 +117,44 @@ void test_kernel_overflow_finite_values_train(void)
     ss_kernel_svm_delete(svm);
   }
 }
+
+/* Every K(x_i, x_j) finite, (x_i.x_j + 3e102)^3 ~ 2.7e307, but the model's
+ * sum over its support vectors overflows (the tester's poly degree 3, coef0
+ * 3e102 on standardized rows). SDCA with the bias returned SS_OK, status
+ * converged, a regularizer of 0: its scores came from its gradient cache,
+ * whose pairs' updates cancel, while the decision function's running sum
+ * overflowed. Now no solver returns SS_OK with a model that cannot score
+ * its training rows: it fails naming the kernel instead. */
+void test_kernel_overflow_in_the_sum(void)
+{
+  enum { N2 = 24 };
+  double x[N2 * D], y[N2], scores[N2];
+  for (int k = 0; k < N2 * D; ++k) x[k] = (double)((k * 7) % 11) / 5.0 - 1.0;
+  for (int i = 0; i < N2; ++i) y[i] = (i % 3) ? 1.0 : -1.0;
+  SsData data;
+  SsKernel kernel;
+  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N2, D, D) == SS_OK);
+  REQUIRE(ss_kernel_init(&kernel, SS_KERNEL_POLYNOMIAL, 1.0, 3e102, 3) == SS_OK);
+  for (int s = 1; s < NUM_SOLVERS; ++s) {
+    for (int bias = 0; bias < 2; ++bias) {
+      SsKernelSvm *svm = object(solvers[s], &kernel, &data, y, bias);
+      if (!svm) continue;
+      CHECK_EQ_INT(ss_kernel_svm_set_lambda(svm, 0.01), SS_OK);
+      const SsStatus status = ss_kernel_svm_train(svm);
+      if (status == SS_OK) {
+        const SsStatus scored = ss_kernel_svm_decision_function(svm, &data, scores);
+        CHECK_EQ_INT(scored, SS_OK);
+        if (scored != SS_OK) fprintf(stderr, "  solver %d, bias %d: SS_OK, cannot score\n", (int)solvers[s], bias);
+      } else {
+        CHECK_EQ_INT(status, SS_ERR_NUMERIC);
+        CHECK_EQ_INT(ss_kernel_svm_get_statistics(svm)->status, SS_SVM_STATUS_ERROR);
+      }
+      if (solvers[s] == SS_KSOLVER_SDCA && bias) { /* the tester's case */
+        CHECK_EQ_INT(status, SS_ERR_NUMERIC);
+        CHECK(strstr(ss_kernel_svm_get_last_error(svm), "the kernel's values overflow") != NULL);
+        CHECK(strstr(ss_kernel_svm_get_last_error(svm), "coef0 3e+102") != NULL);
+      }
+      ss_kernel_svm_delete(svm);
+    }
+  }
+}

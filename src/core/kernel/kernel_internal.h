@@ -324,6 +324,7 @@ struct SsKernelSvm_ {
   double *scores;              /**< [n] the last diagnostic's training scores (no bias), or NULL */
   int64_t nonfinite_score_row; /**< the first row whose score a diagnostic of this train call
                                     found not finite (the run then fails), or -1 */
+  double score_bound;          /**< kernel_bound of this train call's data (check_model_scores), or NaN */
   int64_t certificate_at;      /**< num_kernel_evaluations after the last dual bound (0: none yet) */
   int64_t certificate_cost;    /**< and the kernel evaluations that bound cost */
   double constant_objective;   /**< P of the best constant model of this run's data (run_solver) */

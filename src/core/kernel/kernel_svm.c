@@ -102,6 +102,7 @@ SsKernelSvm *ss_kernel_svm_new_without_data(SsKernelSolver solver, const SsKerne
   self->lambda = lambda;
   self->nu = 0; /* derived from lambda at train time (sbp_nu.c) */
   self->overflow_row = self->kernel_overflow_row = self->nonfinite_score_row = -1;
+  self->score_bound = NAN;
   self->nu_warmup = ss_kernel_svm_nu_warmup;
   self->bias_enabled = solver == SS_KSOLVER_BSCA; /* BSCA: LIBSVM's problem by default */
   self->epsilon = 1e-3;
@@ -356,6 +357,55 @@ static SsStatus model_squared_norm(const SsKernelSvm *self, double *norm2)
   return status;
 }
 
+/* The largest |K(x_i, z)| the kernel can take on the training rows x_i and
+ * the model's points z (training rows, or merged points no longer than
+ * them), R2 = max_i ||x_i||^2: polynomial (gamma R2 + |coef0|)^degree,
+ * linear R2 (Cauchy-Schwarz); a precomputed kernel's rows are the values,
+ * |G_ij| <= ||G_i||; the others are bounded (rbf by 1, sigmoid by 1).
+ * Infinite where the kernel's values can overflow. O(n) (precomputed:
+ * O(stored values)). */
+static double kernel_bound(const SsKernelSvm *self)
+{
+  const SsKernel *k = &self->kernel;
+  double R2 = 0;
+  if (k->type == SS_KERNEL_PRECOMPUTED) {
+    for (int64_t i = 0; i < self->num_data; ++i) R2 = fmax(R2, ss_data_row_squared_norm(&self->data, i));
+    return sqrt(R2);
+  }
+  if (k->type != SS_KERNEL_POLYNOMIAL && k->type != SS_KERNEL_LINEAR) return 1.0;
+  for (int64_t i = 0; i < self->num_data; ++i) R2 = fmax(R2, self->norms2[i]);
+  if (k->type == SS_KERNEL_LINEAR) return R2;
+  return pow(k->gamma * R2 + fabs(k->coef0), (double)k->degree);
+}
+
+/* A solver that passed its training scores from its own state (a gradient
+ * cache: kernel SDCA with the bias, whose cached sums of pairs' updates
+ * cancel) can report finite scores of a model whose own scores overflow:
+ * its terms coef_j K(x_i, z_j) are finite, their running sum is not (the
+ * polynomial kernel of degree 3, coef0 3e102 on standardized rows: every
+ * K = 2.7e307). When sum_j |coef_j| max|K| + |b| is finite no sum can
+ * overflow (one comparison); otherwise the model's own scores of the
+ * training rows are computed (such data only) and the first that is not
+ * finite is recorded (nonfinite_score_row: the run fails, explain_overflow
+ * says why). */
+static SsStatus check_model_scores(SsKernelSvm *self)
+{
+  const SsKernelModel *model = &self->model;
+  const int64_t m = model->num_support_vectors, n = self->num_data;
+  if (m == 0 || self->nonfinite_score_row >= 0) return SS_OK;
+  if (isnan(self->score_bound)) self->score_bound = kernel_bound(self);
+  double sum = 0;
+  for (int64_t j = 0; j < m; ++j) sum += fabs(model->coefficients[j]);
+  if (isfinite(sum * self->score_bound + fabs(model->bias))) return SS_OK;
+  double *f = malloc((size_t)n * sizeof(double));
+  if (!f) return SS_ERR_ALLOC;
+  SsStatus status = ss_kernel_model_scores(model, &self->kernel, &self->data, f, self->threads);
+  for (int64_t i = 0; status == SS_OK && i < n && self->nonfinite_score_row < 0; ++i)
+    if (!isfinite(f[i])) self->nonfinite_score_row = i;
+  free(f);
+  return status;
+}
+
 /* Primal, loss, training error of the model from training scores f (no bias). */
 static void hinge_statistics(SsKernelSvm *self, const double *f, double norm2)
 {
@@ -405,6 +455,8 @@ static SsStatus measure(SsKernelSvm *self, SsSvmStatus status_in, SsRunMeasure *
     unbiased.bias = 0;
     status = ss_kernel_model_scores(&unbiased, &self->kernel, &self->data, f, self->threads);
     if (status == SS_OK) status = model_squared_norm(self, &norm2);
+  } else if (status == SS_OK) {
+    status = check_model_scores(self);
   }
   if (status != SS_OK) return status;
   /* A training score that is not finite for finite data: the kernel's
@@ -827,26 +879,13 @@ static const char *overflow_advice(const SsKernel *k)
              : "scale X";
 }
 
-/* The largest |K| the kernel can take on the data, max_i ||x_i||^2 = R2:
- * polynomial (gamma R2 + |coef0|)^degree, linear R2 (Cauchy-Schwarz);
- * the others are bounded (rbf by 1, sigmoid by 1) or are the data
- * (precomputed). Infinite where the kernel's values can overflow. */
-static double kernel_bound(const SsKernelSvm *self)
-{
-  const SsKernel *k = &self->kernel;
-  if (k->type != SS_KERNEL_POLYNOMIAL && k->type != SS_KERNEL_LINEAR) return 1.0;
-  double R2 = 0;
-  for (int64_t i = 0; i < self->num_data; ++i) R2 = fmax(R2, self->norms2[i]);
-  if (k->type == SS_KERNEL_LINEAR) return R2;
-  return pow(k->gamma * R2 + fabs(k->coef0), (double)k->degree);
-}
-
 /* A run that failed on a value that is not finite (SS_ERR_NUMERIC): when
  * the kernel's values overflow, say so (and return true). A diagnostic
  * that found training row i's score not finite names the kernel value
  * K(x_i, z_j) against a support vector that is not (m evaluations, on this
- * failure only); a step that failed first is explained by the bound of
- * kernel_bound where that overflows. */
+ * failure only), or, every K(x_i, z_j) finite, the sum of m of them that
+ * overflows; a step that failed first is explained by the bound of
+ * kernel_bound where n times it overflows. */
 static bool explain_overflow(SsKernelSvm *self)
 {
   char kernel[160];
@@ -860,6 +899,8 @@ static bool explain_overflow(SsKernelSvm *self)
     int64_t j = 0;
     while (s == SS_OK && j < m && isfinite(row[j])) ++j;
     const double value = s == SS_OK && j < m ? row[j] : 0.0;
+    double largest = 0;
+    for (int64_t k = 0; s == SS_OK && k < m; ++k) largest = fmax(largest, fabs(row[k]));
     free(row);
     if (s == SS_OK && j < m) {
       ss_kernel_svm_fail(self, SS_ERR_NUMERIC,
@@ -869,9 +910,20 @@ static bool explain_overflow(SsKernelSvm *self)
                          overflow_advice(&self->kernel));
       return true;
     }
+    if (s == SS_OK && !isfinite(largest * (double)m)) {
+      /* every K(x_i, z_j) finite, but so large that m of them overflow: the
+       * sum over the expansion does (not coefficients that diverged) */
+      ss_kernel_svm_fail(self, SS_ERR_NUMERIC,
+                         "train: the kernel's values overflow: finite row %lld of X has no finite score: its %lld kernel "
+                         "values reach %g with the %s; %s",
+                         (long long)i, (long long)m, largest, kernel, overflow_advice(&self->kernel));
+      return true;
+    }
   }
+  /* a step that failed first: the kernel's values overflow, or are so large
+   * that a sum of n of them (a score, a gradient) does */
   const double bound = kernel_bound(self);
-  if (isfinite(bound)) return false;
+  if (isfinite(bound * (double)self->num_data)) return false;
   ss_kernel_svm_fail(self, SS_ERR_NUMERIC,
                      "train: the kernel's values overflow: a value not finite by iteration %lld (solver %s), "
                      "|K| can reach %g on X with the %s; %s",
@@ -961,6 +1013,7 @@ SsStatus ss_kernel_svm_train(SsKernelSvm *self)
   self->training = true;
   self->notified = (SsRunSeen){.status = SS_SVM_STATUS_UNTRAINED};
   self->nonfinite_score_row = -1;
+  self->score_bound = NAN;
   const SsStatus status = run_solver(self);
   self->last_train_iterations = self->iteration - self->train_start_iteration;
   notify_the_end(self, status);

@@ -180,9 +180,15 @@ SsStatus ss_budget_solver_start(SsKernelSvm *self)
     SsBudgetSolverState *s = self->state;
     const double C = ss_kernel_svm_box(self);
     if (C != s->trainer.C) {
+      const bool smaller = C < s->trainer.C;
       s->trainer.C = C;
-      if (self->solver == SS_KSOLVER_BSCA && s->trainer.row_scratch) {
-        /* clipping would break sum_i y_i alpha_i = 0: start over */
+      if (self->solver == SS_KSOLVER_BSCA &&
+          (s->trainer.row_scratch || (smaller && !ss_budget_dual_exact(&s->trainer)))) {
+        /* With the bias, clipping would break sum_i y_i alpha_i = 0. After
+         * budget maintenance w~ is no longer the expansion of alpha: the
+         * clipped alphas' terms were merged or removed, and taking them out
+         * adds terms that maintenance merges again (B = 100 of 300 rows,
+         * C = 100 then 1: the cap at P = 25.9, cold 0.49). Start over. */
         ss_budget_trainer_reset(&s->trainer);
         self->iteration = 0;
       } else if (self->solver == SS_KSOLVER_BSCA) {
