@@ -645,7 +645,6 @@ class KernelSVMClassifier(_PlattProbabilities, SvmParams, RenamedParams, KernelA
             # object was given) when the user chose max_iter or in partial_fit.
             svm.set_sdca_finish(True if finish else "auto")
             svm.set_epsilon(tol)
-            start = svm.get_iteration_number()
             monitor = monitors.get(id(svm))
             if monitor is None:
                 stats = svm.train()
