@@ -7,6 +7,7 @@
  * descriptor was made. Every score is written either way, so the caller
  * can find the row; finite scores are SS_OK. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "minitest.h"
@@ -23,26 +24,39 @@ static void overflowing_rows(double x[N * D])
   for (int k = 0; k < N * D; ++k) x[k] = rows[k];
 }
 
+/* overflowing_rows and three finite rows, each with its descriptor (the
+ * tests change the arrays after the descriptors are made). */
+typedef struct TwoSets {
+  double x[N * D], small[N * D];
+  SsData data, finite;
+} TwoSets;
+
+static bool two_sets(TwoSets *t)
+{
+  const double small[N * D] = {1, 2, 3, 4, -3, 0.5};
+  overflowing_rows(t->x);
+  for (int k = 0; k < N * D; ++k) t->small[k] = small[k];
+  return ss_data_init_dense(&t->data, SS_DTYPE_FLOAT64, t->x, N, D, D) == SS_OK &&
+         ss_data_init_dense(&t->finite, SS_DTYPE_FLOAT64, t->small, N, D, D) == SS_OK;
+}
+
 void test_score_overflow_linear(void)
 {
-  double x[N * D], labels[N] = {1, -1, 1}, scores[N];
-  overflowing_rows(x);
-  double small[N * D] = {1, 2, 3, 4, -3, 0.5};
-  SsData data, finite;
-  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
-  REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
-  SsSvm *svm = ss_svm_new(SS_SOLVER_SGD, &finite, labels, 0.1);
+  double labels[N] = {1, -1, 1}, scores[N];
+  TwoSets t;
+  REQUIRE(two_sets(&t));
+  SsSvm *svm = ss_svm_new(SS_SOLVER_SGD, &t.finite, labels, 0.1);
   REQUIRE(svm != NULL);
   const double w[D] = {10, 1};
   REQUIRE(ss_svm_set_model(svm, w) == SS_OK);
-  CHECK_EQ_INT(ss_svm_decision_function(svm, &finite, scores), SS_OK);
+  CHECK_EQ_INT(ss_svm_decision_function(svm, &t.finite, scores), SS_OK);
   CHECK_CLOSE(scores[1], 34.0, 0);
-  CHECK_EQ_INT(ss_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
+  CHECK_EQ_INT(ss_svm_decision_function(svm, &t.data, scores), SS_ERR_NUMERIC);
   CHECK(isinf(scores[1]) && scores[1] > 0);
   CHECK_CLOSE(scores[0], 12.0, 0); /* the other rows are scored */
   CHECK_CLOSE(scores[2], -29.5, 0);
-  small[4] = NAN; /* the borrowed array changed after its descriptor was made */
-  CHECK_EQ_INT(ss_svm_decision_function(svm, &finite, scores), SS_ERR_BAD_DATA);
+  t.small[4] = NAN; /* the borrowed array changed after its descriptor was made */
+  CHECK_EQ_INT(ss_svm_decision_function(svm, &t.finite, scores), SS_ERR_BAD_DATA);
   ss_svm_delete(svm);
 }
 
@@ -68,21 +82,18 @@ static SsKernelSvm *one_support_vector(SsKernelType type, double gamma, const Ss
 
 void test_score_overflow_kernel(void)
 {
-  double x[N * D], scores[N];
-  overflowing_rows(x);
-  double small[N * D] = {1, 2, 3, 4, -3, 0.5};
-  SsData data, finite;
-  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
-  REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
-  SsKernelSvm *svm = one_support_vector(SS_KERNEL_LINEAR, 1, &finite);
+  double scores[N];
+  TwoSets t;
+  REQUIRE(two_sets(&t));
+  SsKernelSvm *svm = one_support_vector(SS_KERNEL_LINEAR, 1, &t.finite);
   REQUIRE(svm != NULL);
-  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &finite, scores), SS_OK);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &t.finite, scores), SS_OK);
   CHECK_CLOSE(scores[1], 30.0, 0);
-  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &t.data, scores), SS_ERR_NUMERIC);
   CHECK(isinf(scores[1]));
   CHECK_CLOSE(scores[2], -30.0, 0);
-  small[0] = INFINITY;
-  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &finite, scores), SS_ERR_BAD_DATA);
+  t.small[0] = INFINITY;
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &t.finite, scores), SS_ERR_BAD_DATA);
   ss_kernel_svm_delete(svm);
 }
 
@@ -141,24 +152,21 @@ void test_score_overflow_model(void)
  * a NaN distance to z = (1, 0); it scored beta K = 10 (K = 1), status OK. */
 void test_score_overflow_rbf(void)
 {
-  double x[N * D], scores[N];
-  overflowing_rows(x);
-  double small[N * D] = {1, 2, 3, 4, -3, 0.5};
-  SsData data, finite;
-  REQUIRE(ss_data_init_dense(&data, SS_DTYPE_FLOAT64, x, N, D, D) == SS_OK);
-  REQUIRE(ss_data_init_dense(&finite, SS_DTYPE_FLOAT64, small, N, D, D) == SS_OK);
-  SsKernelSvm *svm = one_support_vector(SS_KERNEL_RBF, 0.5, &finite);
+  double scores[N];
+  TwoSets t;
+  REQUIRE(two_sets(&t));
+  SsKernelSvm *svm = one_support_vector(SS_KERNEL_RBF, 0.5, &t.finite);
   REQUIRE(svm != NULL);
-  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &data, scores), SS_ERR_NUMERIC);
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &t.data, scores), SS_ERR_NUMERIC);
   CHECK(isnan(scores[1]));
   CHECK_CLOSE(scores[0], 10 * exp(-0.5 * 4), 1e-15);
-  small[1] = NAN;
-  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &finite, scores), SS_ERR_BAD_DATA);
+  t.small[1] = NAN;
+  CHECK_EQ_INT(ss_kernel_svm_decision_function(svm, &t.finite, scores), SS_ERR_BAD_DATA);
   ss_kernel_svm_delete(svm);
 
   /* the same through a model file's kernel model (model.c's own kernel) */
   SsModel m = binary_model(SS_MODEL_KERNEL);
-  CHECK_EQ_INT(ss_model_decision_function(&m, &data, scores), SS_ERR_NUMERIC);
+  CHECK_EQ_INT(ss_model_decision_function(&m, &t.data, scores), SS_ERR_NUMERIC);
   CHECK(isnan(scores[1]));
   CHECK_CLOSE(scores[0], 10 * exp(-0.5 * 4), 1e-15);
 }
